@@ -1,0 +1,84 @@
+//! Actions: everything a player can decide, as plain data.
+
+use crate::figure::{FigureId, FigureKindId};
+use crate::graph::SegmentId;
+use crate::pos::Pos;
+use crate::side::Rotation;
+use std::fmt;
+
+/// Index of an expansion in the ruleset's load order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ExpansionIndex(pub u8);
+
+/// A verb registered by an expansion at setup (`take-token`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct VerbId(pub u16);
+
+/// An action defined by an expansion. The fields are generic slots; the verb says what
+/// they mean. Records write the verb by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CustomAction {
+    /// The expansion that offered it and handles it.
+    pub expansion: ExpansionIndex,
+    /// What to do.
+    pub verb: VerbId,
+    /// A figure the action is about.
+    pub figure: Option<FigureId>,
+    /// A segment the action targets.
+    pub segment: Option<SegmentId>,
+    /// A cell the action targets.
+    pub pos: Option<Pos>,
+    /// A free integer argument.
+    pub value: i32,
+}
+
+/// A decision a player can take. The game only accepts actions it offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Place the drawn tile.
+    Place {
+        /// Cell.
+        pos: Pos,
+        /// Rotation.
+        rotation: Rotation,
+    },
+    /// Put a figure of this kind from the player's supply onto a segment.
+    Deploy {
+        /// Figure kind.
+        figure: FigureKindId,
+        /// Target segment.
+        segment: SegmentId,
+    },
+    /// Move a figure already in play onto a segment (offered by expansions, e.g. redeployment).
+    Move {
+        /// The figure.
+        figure: FigureId,
+        /// Target segment.
+        segment: SegmentId,
+    },
+    /// Decline the current decision.
+    Pass,
+    /// An expansion's own action.
+    Custom(CustomAction),
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Place { pos, rotation } => write!(f, "place at {pos} rotation {rotation}"),
+            Action::Deploy { figure, segment } => {
+                write!(
+                    f,
+                    "deploy figure kind {} on segment {}",
+                    figure.0,
+                    segment.index()
+                )
+            }
+            Action::Move { figure, segment } => {
+                write!(f, "move figure {} to segment {}", figure.0, segment.index())
+            }
+            Action::Pass => write!(f, "pass"),
+            Action::Custom(c) => write!(f, "expansion {} verb {}", c.expansion.0, c.verb.0),
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! The board: placed tiles on a growable dense grid, and the frontier of open cells.
+//!
+//! A dense grid (instead of a hash map) gives O(1) neighbour lookups with no hashing and
+//! a deterministic layout; it grows by doubling when a tile lands near its border, so
+//! there is no fixed board size. The frontier (empty cells next to a tile) is kept as a
+//! list in discovery order, which makes placement enumeration a short, allocation-free
+//! loop.
+
+use crate::graph::PlacedIndex;
+use crate::pos::Pos;
+use crate::side::{Rotation, Side};
+use crate::tile::TileKindId;
+
+/// A tile on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacedTile {
+    /// Its kind.
+    pub kind: TileKindId,
+    /// Its cell.
+    pub pos: Pos,
+    /// Its rotation.
+    pub rotation: Rotation,
+    /// Node index of its first segment; its segments are consecutive.
+    pub first_segment: u32,
+    /// Edge codes as placed (byte `s` = side `s`).
+    pub edge_code: u32,
+}
+
+const EMPTY: u16 = 0;
+const FRONTIER: u16 = 1;
+const FIRST_TILE: u16 = 2;
+
+/// Placed tiles and the open frontier.
+#[derive(Clone, Debug)]
+pub struct Board {
+    min_x: i32,
+    min_y: i32,
+    width: i32,
+    height: i32,
+    cells: Vec<u16>,
+    placed: Vec<PlacedTile>,
+    frontier: Vec<Pos>,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::new()
+    }
+}
+
+impl Board {
+    /// An empty board.
+    pub fn new() -> Board {
+        let side = 24;
+        Board {
+            min_x: -side / 2,
+            min_y: -side / 2,
+            width: side,
+            height: side,
+            cells: vec![EMPTY; (side * side) as usize],
+            placed: Vec::with_capacity(96),
+            frontier: Vec::with_capacity(64),
+        }
+    }
+
+    #[inline]
+    fn index(&self, p: Pos) -> Option<usize> {
+        let (dx, dy) = (p.x - self.min_x, p.y - self.min_y);
+        if dx < 0 || dy < 0 || dx >= self.width || dy >= self.height {
+            None
+        } else {
+            Some((dy * self.width + dx) as usize)
+        }
+    }
+
+    #[inline]
+    fn cell(&self, p: Pos) -> u16 {
+        self.index(p).map_or(EMPTY, |i| self.cells[i])
+    }
+
+    /// The index of the tile at `p`.
+    #[inline]
+    pub fn index_at(&self, p: Pos) -> Option<PlacedIndex> {
+        let c = self.cell(p);
+        (c >= FIRST_TILE).then(|| c - FIRST_TILE)
+    }
+
+    /// The tile at `p`.
+    #[inline]
+    pub fn at(&self, p: Pos) -> Option<&PlacedTile> {
+        self.index_at(p).map(|i| &self.placed[i as usize])
+    }
+
+    /// Whether a tile lies at `p`.
+    #[inline]
+    pub fn is_occupied(&self, p: Pos) -> bool {
+        self.cell(p) >= FIRST_TILE
+    }
+
+    /// All placed tiles in placement order.
+    pub fn tiles(&self) -> &[PlacedTile] {
+        &self.placed
+    }
+
+    /// The tile placed `i`-th.
+    #[inline]
+    pub fn tile(&self, i: PlacedIndex) -> &PlacedTile {
+        &self.placed[i as usize]
+    }
+
+    /// Empty cells next to at least one tile, in discovery order.
+    pub fn frontier(&self) -> &[Pos] {
+        &self.frontier
+    }
+
+    /// Edge constraints of an empty cell: `(want, mask)` such that a tile fits its
+    /// neighbours when `edge_code & mask == want`.
+    #[inline]
+    pub fn constraints(&self, p: Pos) -> (u32, u32) {
+        let mut want = 0u32;
+        let mut mask = 0u32;
+        for s in Side::ALL {
+            if let Some(t) = self.at(p.step(s)) {
+                let theirs = (t.edge_code >> (8 * s.opposite().index() as u32)) & 0xFF;
+                want |= theirs << (8 * s.index() as u32);
+                mask |= 0xFF << (8 * s.index() as u32);
+            }
+        }
+        (want, mask)
+    }
+
+    /// Number of tiles among the 8 cells surrounding `p`.
+    pub fn surrounding_count(&self, p: Pos) -> u16 {
+        p.surrounding()
+            .iter()
+            .filter(|q| self.is_occupied(**q))
+            .count() as u16
+    }
+
+    /// The smallest rectangle holding every tile: `(min, max)` corners, or `None` if empty.
+    pub fn bounds(&self) -> Option<(Pos, Pos)> {
+        let first = self.placed.first()?.pos;
+        Some(self.placed.iter().fold((first, first), |(lo, hi), t| {
+            (
+                Pos::new(lo.x.min(t.pos.x), lo.y.min(t.pos.y)),
+                Pos::new(hi.x.max(t.pos.x), hi.y.max(t.pos.y)),
+            )
+        }))
+    }
+
+    /// Puts a tile on an empty cell and updates the frontier. Returns its index.
+    pub(crate) fn place(&mut self, tile: PlacedTile) -> PlacedIndex {
+        self.ensure_room(tile.pos);
+        let idx = self.placed.len() as PlacedIndex;
+        let i = self.index(tile.pos).expect("room ensured");
+        if self.cells[i] == FRONTIER {
+            if let Some(k) = self.frontier.iter().position(|p| *p == tile.pos) {
+                self.frontier.remove(k);
+            }
+        }
+        self.cells[i] = idx + FIRST_TILE;
+        self.placed.push(tile);
+        for s in Side::ALL {
+            let q = tile.pos.step(s);
+            let j = self.index(q).expect("room ensured");
+            if self.cells[j] == EMPTY {
+                self.cells[j] = FRONTIER;
+                self.frontier.push(q);
+            }
+        }
+        idx
+    }
+
+    /// Grows the grid so that `p` and its neighbours two cells away are inside.
+    fn ensure_room(&mut self, p: Pos) {
+        let margin = 2;
+        let inside = p.x - margin >= self.min_x
+            && p.y - margin >= self.min_y
+            && p.x + margin < self.min_x + self.width
+            && p.y + margin < self.min_y + self.height;
+        if inside {
+            return;
+        }
+        let (new_w, new_h) = (self.width * 2, self.height * 2);
+        let min_x = (p.x - margin).min(self.min_x - self.width / 2);
+        let min_y = (p.y - margin).min(self.min_y - self.height / 2);
+        let (new_w, new_h) = (
+            new_w.max(p.x + margin + 1 - min_x),
+            new_h.max(p.y + margin + 1 - min_y),
+        );
+        let mut cells = vec![EMPTY; (new_w * new_h) as usize];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let old = self.cells[(y * self.width + x) as usize];
+                let (nx, ny) = (x + self.min_x - min_x, y + self.min_y - min_y);
+                cells[(ny * new_w + nx) as usize] = old;
+            }
+        }
+        self.cells = cells;
+        self.min_x = min_x;
+        self.min_y = min_y;
+        self.width = new_w;
+        self.height = new_h;
+    }
+}

@@ -1,0 +1,1148 @@
+//! The rules kernel: the turn pipeline as an explicit state machine (rule A-16).
+//!
+//! [`Game`] always waits on exactly one [`Decision`]; [`Game::apply`] accepts only an
+//! action from [`Game::actions`] and otherwise returns an error with the state untouched.
+//! Everything between two decisions (draws, discards, scoring, windows without
+//! prompts) runs inside `advance`, resuming from the stored [`Stage`].
+
+use crate::action::{Action, ExpansionIndex};
+use crate::board::PlacedTile;
+use crate::event::ScoreSource;
+use crate::figure::{Figure, FigureId, FigureKindId, FigureLoc, RemovalReason};
+use crate::graph::{FeatureGraph, FeatureId, FeatureTotals, PlacedIndex, SegmentNode};
+use crate::hooks::{
+    Award, Ctx, DraftFeature, DrawVerdict, Expansion, HookError, HookResult, ScoreDraft, StartTile,
+    TurnEndVerdict, View, Window,
+};
+use crate::kind::{FeatureKindId, Scoring, Shape};
+use crate::player::{Player, PlayerId};
+use crate::pos::Pos;
+use crate::ruleset::{FarmScoring, Ruleset};
+use crate::side::{HalfEdge, Rotation, Side};
+use crate::state::{Decision, DecisionKind, GameState, Stage};
+use crate::supply::{DrawMode, TileSupply};
+use crate::tile::TileKindId;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Most players a game can seat.
+pub const MAX_PLAYERS: usize = 8;
+
+/// Players and seed of a new game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    /// Player names in seat order (seat 0 starts).
+    pub players: Vec<String>,
+    /// Seed of the game's RNG (tile draws and anything random in expansions).
+    pub seed: u64,
+}
+
+/// A figure in a [`Position`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PositionFigure {
+    /// Owner.
+    pub player: PlayerId,
+    /// Kind.
+    pub kind: FigureKindId,
+    /// Cell of the tile.
+    pub pos: Pos,
+    /// Local segment index on that tile.
+    pub segment: u8,
+}
+
+/// An unchecked description of a game position (scenario tests, imports).
+/// [`Game::from_position`] checks it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Position {
+    /// Player names in seat order.
+    pub players: Vec<String>,
+    /// Scores (missing = 0).
+    pub scores: Vec<i32>,
+    /// Whose turn it is.
+    pub active: u8,
+    /// Tiles on the board, placed in this order (need not be connected; edges must match).
+    pub tiles: Vec<StartTile>,
+    /// Figures on the board.
+    pub figures: Vec<PositionFigure>,
+    /// The tiles still to draw, drawn in this order.
+    pub draws: Vec<TileKindId>,
+    /// RNG seed.
+    pub seed: u64,
+}
+
+/// Why a game could not be created.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// Wrong number of players.
+    #[error("a game needs 1 to {MAX_PLAYERS} players, not {0}")]
+    Players(usize),
+    /// The tile set has no start tile.
+    #[error("no tile kind is marked as start tile")]
+    NoStartTile,
+    /// A position is not possible.
+    #[error("invalid position: {0}")]
+    Position(String),
+    /// An expansion hook failed.
+    #[error(transparent)]
+    Hook(#[from] HookError),
+}
+
+/// Why an action was refused (the game state is unchanged).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// The action is not among the offered ones.
+    #[error("{action} is not a legal action now ({decision})")]
+    NotOffered {
+        /// The refused action.
+        action: Action,
+        /// What the game waits for.
+        decision: String,
+    },
+    /// An offered index out of range.
+    #[error("action index {index} is out of range (only {len} offered)")]
+    BadIndex {
+        /// Index given.
+        index: usize,
+        /// Number offered.
+        len: usize,
+    },
+    /// An expansion hook failed while applying it; the state was rolled back.
+    #[error(transparent)]
+    Hook(#[from] HookError),
+}
+
+/// A game: shared rules plus the state.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Arc<Ruleset>,
+    state: GameState,
+}
+
+impl Game {
+    /// Starts a game: start layout, shuffled supply, first draw.
+    pub fn new(rules: Arc<Ruleset>, setup: &GameSetup) -> Result<Game, GameError> {
+        let mut state = empty_state(&rules, &setup.players, setup.seed)?;
+        let mut tiles = Vec::with_capacity(128);
+        let mut start = None;
+        for (id, kind) in rules.tiles().iter() {
+            if kind.start && start.is_none() {
+                start = Some(id);
+            }
+            tiles.extend(std::iter::repeat_n(id, kind.count as usize));
+        }
+        let start = start.ok_or(GameError::NoStartTile)?;
+        if let Some(i) = tiles.iter().position(|t| *t == start) {
+            tiles.remove(i);
+        }
+        state.supply = TileSupply::single(tiles, DrawMode::Random);
+        let mut layout = vec![StartTile {
+            kind: start,
+            pos: Pos::new(0, 0),
+            rotation: Rotation::R0,
+        }];
+        for (i, e) in rules.expansions().iter().enumerate() {
+            let mut ctx = Ctx {
+                rules: &rules,
+                state: &mut state,
+                me: ExpansionIndex(i as u8),
+            };
+            e.prepare_game(&mut ctx, &mut layout)
+                .map_err(|m| hook_error(e.as_ref(), "prepare_game", m))?;
+        }
+        for t in &layout {
+            check_fits(&rules, &state, t)?;
+            place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
+        }
+        let mut game = Game { rules, state };
+        game.advance()?;
+        Ok(game)
+    }
+
+    /// Builds a game from a position description, checking it.
+    pub fn from_position(rules: Arc<Ruleset>, p: &Position) -> Result<Game, GameError> {
+        let mut state = empty_state(&rules, &p.players, p.seed)?;
+        for (i, s) in p.scores.iter().enumerate() {
+            let pl = state
+                .players
+                .get_mut(i)
+                .ok_or_else(|| GameError::Position(format!("score for missing player {i}")))?;
+            pl.score = *s;
+        }
+        if p.active as usize >= state.players.len() {
+            return Err(GameError::Position(format!(
+                "active player {} does not exist",
+                p.active
+            )));
+        }
+        state.active = PlayerId(p.active);
+        for t in &p.tiles {
+            if t.kind.0 as usize >= rules.tiles().len() {
+                return Err(GameError::Position(format!(
+                    "unknown tile kind {}",
+                    t.kind.0
+                )));
+            }
+            check_fits(&rules, &state, t)?;
+            place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
+        }
+        for f in &p.figures {
+            let seg = state.segment_at(f.pos, f.segment).ok_or_else(|| {
+                GameError::Position(format!("no segment {} on a tile at {}", f.segment, f.pos))
+            })?;
+            if f.player.index() >= state.players.len()
+                || f.kind.0 as usize >= rules.figure_kinds().len()
+            {
+                return Err(GameError::Position(format!(
+                    "figure of unknown player or kind at {}",
+                    f.pos
+                )));
+            }
+            if !rules.kind(state.graph.segment(seg).kind).occupiable {
+                return Err(GameError::Position(format!(
+                    "segment {} at {} cannot hold figures",
+                    f.segment, f.pos
+                )));
+            }
+            state.deploy(&rules, f.player, f.kind, seg).ok_or_else(|| {
+                GameError::Position(format!(
+                    "player {} has no figure left for {}",
+                    f.player.0, f.pos
+                ))
+            })?;
+        }
+        state.supply = TileSupply::single(p.draws.clone(), DrawMode::InOrder);
+        let mut game = Game { rules, state };
+        game.advance()?;
+        Ok(game)
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Arc<Ruleset> {
+        &self.rules
+    }
+
+    /// The state.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// Read access as hooks see it.
+    pub fn view(&self) -> View<'_> {
+        View {
+            rules: &self.rules,
+            state: &self.state,
+        }
+    }
+
+    /// The pending decision.
+    pub fn decision(&self) -> Decision {
+        self.state.decision
+    }
+
+    /// The legal actions for the pending decision (empty once the game is over).
+    pub fn actions(&self) -> &[Action] {
+        &self.state.offered
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.state.stage == Stage::Over
+    }
+
+    /// Applies an offered action. Anything else is refused and changes nothing.
+    pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        if !self.state.offered.contains(&action) {
+            return Err(ActionError::NotOffered {
+                action,
+                decision: describe_decision(&self.rules, &self.state),
+            });
+        }
+        self.apply_checked(action)
+    }
+
+    /// Applies the `index`-th offered action (what bots use: no search).
+    pub fn apply_offered(&mut self, index: usize) -> Result<(), ActionError> {
+        let action = *self.state.offered.get(index).ok_or(ActionError::BadIndex {
+            index,
+            len: self.state.offered.len(),
+        })?;
+        self.apply_checked(action)
+    }
+
+    fn apply_checked(&mut self, action: Action) -> Result<(), ActionError> {
+        // Core's own steps cannot fail once an action is known to be offered; only hooks
+        // can, so a snapshot is only needed when expansions are loaded.
+        let snapshot = (!self.rules.expansions().is_empty()).then(|| self.state.clone());
+        match self.step(action) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                if let Some(s) = snapshot {
+                    self.state = s;
+                }
+                Err(ActionError::Hook(e))
+            }
+        }
+    }
+
+    fn step(&mut self, action: Action) -> Result<(), HookError> {
+        let rules = Arc::clone(&self.rules);
+        let player = self.state.decision.player;
+        match self.state.decision.kind {
+            DecisionKind::PlaceTile { .. } => {
+                let Action::Place { pos, rotation } = action else {
+                    unreachable!("only placements are offered in the tile step")
+                };
+                let tile = match self.state.decision.kind {
+                    DecisionKind::PlaceTile { tile } => tile,
+                    _ => unreachable!(),
+                };
+                let idx = place_tile(&rules, &mut self.state, tile, pos, rotation);
+                self.state.last_placed = Some(idx);
+                each(&rules, &mut self.state, "on_tile_placed", |e, ctx| {
+                    e.on_tile_placed(ctx, pos)
+                })?;
+                self.state.stage = Stage::DeployStep;
+            }
+            DecisionKind::Deploy { .. } => match action {
+                Action::Deploy { figure, segment } => {
+                    self.state.deploy(&rules, player, figure, segment);
+                }
+                Action::Move { figure, segment } => self.state.move_figure(figure, segment),
+                Action::Pass => {}
+                Action::Custom(c) => {
+                    let e = &rules.expansions()[c.expansion.0 as usize];
+                    let mut ctx = Ctx {
+                        rules: &rules,
+                        state: &mut self.state,
+                        me: c.expansion,
+                    };
+                    e.apply_action(&mut ctx, player, c)
+                        .map_err(|m| hook_error(e.as_ref(), "apply_action", m))?;
+                }
+                Action::Place { .. } => {
+                    unreachable!("no placement is offered in the deployment step")
+                }
+            },
+            DecisionKind::Prompt(p) => {
+                let e = &rules.expansions()[p.owner.0 as usize];
+                let mut ctx = Ctx {
+                    rules: &rules,
+                    state: &mut self.state,
+                    me: p.owner,
+                };
+                e.apply_prompt(&mut ctx, p, action)
+                    .map_err(|m| hook_error(e.as_ref(), "apply_prompt", m))?;
+            }
+            DecisionKind::GameOver => unreachable!("checked by apply"),
+        }
+        self.advance()
+    }
+
+    /// Runs the pipeline until a decision with at least one action is pending.
+    fn advance(&mut self) -> Result<(), HookError> {
+        let rules = Arc::clone(&self.rules);
+        let st = &mut self.state;
+        loop {
+            if let Some(p) = st.prompts.pop_front() {
+                let e = &rules.expansions()[p.owner.0 as usize];
+                let mut offered = std::mem::take(&mut st.offered);
+                offered.clear();
+                let r = e.prompt_actions(
+                    View {
+                        rules: &rules,
+                        state: st,
+                    },
+                    p,
+                    &mut offered,
+                );
+                st.offered = offered;
+                r.map_err(|m| hook_error(e.as_ref(), "prompt_actions", m))?;
+                if !st.offered.is_empty() {
+                    st.decision = Decision {
+                        player: p.player,
+                        kind: DecisionKind::Prompt(p),
+                    };
+                    return Ok(());
+                }
+                continue;
+            }
+            match st.stage {
+                Stage::TurnStart => {
+                    st.stage = Stage::Draw;
+                    window(&rules, st, Window::TurnStart)?;
+                }
+                Stage::Draw => match draw(&rules, st)? {
+                    Some(tile) => {
+                        st.decision = Decision {
+                            player: st.active,
+                            kind: DecisionKind::PlaceTile { tile },
+                        };
+                        return Ok(());
+                    }
+                    None => st.stage = Stage::BeforeFinal,
+                },
+                Stage::DeployStep => {
+                    st.stage = Stage::AfterDeploy;
+                    if deploy_offers(&rules, st)? {
+                        let tile = st.last_placed.expect("a tile was placed");
+                        st.decision = Decision {
+                            player: st.active,
+                            kind: DecisionKind::Deploy { tile },
+                        };
+                        return Ok(());
+                    }
+                }
+                Stage::AfterDeploy => {
+                    st.stage = Stage::BeforeScoring;
+                    window(&rules, st, Window::AfterDeploy)?;
+                }
+                Stage::BeforeScoring => {
+                    st.stage = Stage::Score;
+                    window(&rules, st, Window::BeforeScoring)?;
+                }
+                Stage::Score => {
+                    st.stage = Stage::AfterScoring;
+                    score_placement(&rules, st)?;
+                }
+                Stage::AfterScoring => {
+                    st.stage = Stage::TurnEnd;
+                    window(&rules, st, Window::AfterScoring)?;
+                }
+                Stage::TurnEnd => {
+                    let mut extra = false;
+                    each(&rules, st, "on_turn_end", |e, ctx| {
+                        extra |= e.on_turn_end(ctx)? == TurnEndVerdict::ExtraPart;
+                        Ok(())
+                    })?;
+                    if extra && !st.extra_part {
+                        st.extra_part = true;
+                        st.stage = Stage::Draw;
+                    } else {
+                        st.extra_part = false;
+                        st.turn += 1;
+                        st.active = PlayerId(((st.active.0 as usize + 1) % st.players.len()) as u8);
+                        st.stage = Stage::TurnStart;
+                    }
+                }
+                Stage::BeforeFinal => {
+                    st.final_scoring = true;
+                    st.stage = Stage::FinalScoring;
+                    window(&rules, st, Window::BeforeFinalScoring)?;
+                }
+                Stage::FinalScoring => {
+                    st.stage = Stage::Over;
+                    final_scoring(&rules, st)?;
+                }
+                Stage::Over => {
+                    st.offered.clear();
+                    st.decision = Decision {
+                        player: st.active,
+                        kind: DecisionKind::GameOver,
+                    };
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState, GameError> {
+    if names.is_empty() || names.len() > MAX_PLAYERS {
+        return Err(GameError::Players(names.len()));
+    }
+    let kinds = rules.figure_kinds();
+    let mut figures = Vec::new();
+    let mut in_supply = Vec::with_capacity(names.len() * kinds.len());
+    for p in 0..names.len() {
+        for (k, def) in kinds.iter().enumerate() {
+            in_supply.push(def.per_player);
+            for n in 0..def.per_player {
+                figures.push(Figure {
+                    owner: PlayerId(p as u8),
+                    kind: FigureKindId(k as u8),
+                    ordinal: n + 1,
+                    loc: FigureLoc::Supply,
+                });
+            }
+        }
+    }
+    let tiles: usize = rules.tiles().iter().map(|(_, k)| k.count as usize).sum();
+    let mut state = GameState {
+        players: names
+            .iter()
+            .map(|n| Player {
+                name: n.clone(),
+                score: 0,
+            })
+            .collect(),
+        active: PlayerId(0),
+        turn: 0,
+        board: Default::default(),
+        graph: FeatureGraph::with_capacity(tiles * 4 + 16),
+        figures,
+        in_supply,
+        figure_kinds: kinds.len(),
+        supply: TileSupply::single(Vec::new(), DrawMode::Random),
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        stage: Stage::TurnStart,
+        decision: Decision {
+            player: PlayerId(0),
+            kind: DecisionKind::GameOver,
+        },
+        offered: Vec::with_capacity(128),
+        prompts: VecDeque::new(),
+        last_placed: None,
+        extra_part: false,
+        events: Vec::with_capacity(64),
+        discarded: Vec::new(),
+        slots: Vec::new(),
+        slot_offsets: Vec::new(),
+        draft: ScoreDraft::default(),
+        final_scoring: false,
+    };
+    state.init_slots(rules);
+    Ok(state)
+}
+
+fn hook_error(e: &dyn Expansion, hook: &'static str, m: crate::hooks::HookFailure) -> HookError {
+    HookError {
+        expansion: e.id().to_string(),
+        hook,
+        message: m.0,
+    }
+}
+
+/// Calls `f` for every expansion in order with a context.
+fn each(
+    rules: &Ruleset,
+    state: &mut GameState,
+    hook: &'static str,
+    mut f: impl FnMut(&dyn Expansion, &mut Ctx<'_>) -> HookResult,
+) -> Result<(), HookError> {
+    for (i, e) in rules.expansions().iter().enumerate() {
+        let mut ctx = Ctx {
+            rules,
+            state,
+            me: ExpansionIndex(i as u8),
+        };
+        f(e.as_ref(), &mut ctx).map_err(|m| hook_error(e.as_ref(), hook, m))?;
+    }
+    Ok(())
+}
+
+fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Result<(), HookError> {
+    each(rules, state, "open_window", |e, ctx| e.open_window(ctx, w))
+}
+
+fn describe_decision(rules: &Ruleset, st: &GameState) -> String {
+    let who = &st.players[st.decision.player.index()].name;
+    match st.decision.kind {
+        DecisionKind::PlaceTile { tile } => {
+            format!("{who} must place tile {}", rules.tiles().get(tile).id)
+        }
+        DecisionKind::Deploy { .. } => format!("{who} may deploy a figure or pass"),
+        DecisionKind::Prompt(p) => format!(
+            "{who} must answer a prompt of expansion `{}`",
+            rules.expansions()[p.owner.0 as usize].id()
+        ),
+        DecisionKind::GameOver => "the game is over".into(),
+    }
+}
+
+/// Checks that a start or position tile lands on an empty cell and matches its neighbours.
+fn check_fits(rules: &Ruleset, state: &GameState, t: &StartTile) -> Result<(), GameError> {
+    if state.board.is_occupied(t.pos) {
+        return Err(GameError::Position(format!("two tiles at {}", t.pos)));
+    }
+    let (want, mask) = state.board.constraints(t.pos);
+    if rules.tiles().get(t.kind).edge_code(t.rotation) & mask != want {
+        return Err(GameError::Position(format!(
+            "tile {} at {} rotation {} does not match its neighbours' edges",
+            rules.tiles().get(t.kind).id,
+            t.pos,
+            t.rotation
+        )));
+    }
+    Ok(())
+}
+
+/// Puts a tile on the board and merges its segments into the feature graph.
+pub(crate) fn place_tile(
+    rules: &Ruleset,
+    st: &mut GameState,
+    kind: TileKindId,
+    pos: Pos,
+    rot: Rotation,
+) -> PlacedIndex {
+    let tk = rules.tiles().get(kind);
+    let first = st.graph.len() as u32;
+    let idx = st.board.place(PlacedTile {
+        kind,
+        pos,
+        rotation: rot,
+        first_segment: first,
+        edge_code: tk.edge_code(rot),
+    });
+    let filled = st.board.surrounding_count(pos);
+    for (i, seg) in tk.segments.iter().enumerate() {
+        let (open, completable) = match rules.kind(seg.kind).shape {
+            Shape::Edge { .. } => (seg.sides.len() as u16, true),
+            Shape::Site => (8 - filled, true),
+            Shape::Field | Shape::Virtual => (0, false),
+        };
+        st.graph.add_segment(
+            SegmentNode {
+                kind: seg.kind,
+                pos,
+                tile: idx,
+                local: i as u8,
+                sides: seg.sides.rotate(rot),
+                halves: seg.halves.rotate(rot),
+                pennants: seg.pennants,
+            },
+            FeatureTotals {
+                open,
+                completable,
+                ..FeatureTotals::default()
+            },
+        );
+    }
+    for (i, seg) in tk.segments.iter().enumerate() {
+        for c in &seg.cities {
+            st.graph
+                .add_border(node(first + i as u32), node(first + *c as u32));
+        }
+    }
+    for s in Side::ALL {
+        let Some(n) = st.board.at(pos.step(s)).copied() else {
+            continue;
+        };
+        let nk = rules.tiles().get(n.kind);
+        if tk.edge_at(rot, s) != 0 {
+            if let (Some(a), Some(b)) = (
+                tk.segment_on_side(rot, s),
+                nk.segment_on_side(n.rotation, s.opposite()),
+            ) {
+                st.graph.join(
+                    node(first + a as u32),
+                    node(n.first_segment + b as u32),
+                    true,
+                );
+            }
+        }
+        // Fields meet across field edges and along both sides of roads and rivers.
+        for h in [
+            HalfEdge::from_index(2 * s.index()),
+            HalfEdge::from_index(2 * s.index() + 1),
+        ] {
+            if let (Some(a), Some(b)) = (
+                tk.segment_on_half(rot, h),
+                nk.segment_on_half(n.rotation, h.facing()),
+            ) {
+                st.graph.join(
+                    node(first + a as u32),
+                    node(n.first_segment + b as u32),
+                    false,
+                );
+            }
+        }
+    }
+    for q in pos.surrounding() {
+        let Some(t) = st.board.at(q).copied() else {
+            continue;
+        };
+        let mut sites = rules.tiles().get(t.kind).sites;
+        while sites != 0 {
+            let i = sites.trailing_zeros();
+            sites &= sites - 1;
+            let f = st.graph.feature_of(node(t.first_segment + i));
+            let tot = st.graph.totals_mut(f);
+            tot.open = tot.open.saturating_sub(1);
+        }
+    }
+    idx
+}
+
+#[inline]
+fn node(i: u32) -> crate::graph::SegmentId {
+    crate::graph::SegmentId::new(i as usize)
+}
+
+/// Draws until a placeable tile comes up; fills the offered placements.
+fn draw(rules: &Ruleset, st: &mut GameState) -> Result<Option<TileKindId>, HookError> {
+    let mut redraws = 0usize;
+    loop {
+        let Some(tile) = st.supply.draw(&mut st.rng) else {
+            return Ok(None);
+        };
+        let mut verdict = DrawVerdict::Keep;
+        each(rules, st, "on_tile_drawn", |e, ctx| {
+            if verdict == DrawVerdict::Keep {
+                verdict = e.on_tile_drawn(ctx, tile)?;
+            }
+            Ok(())
+        })?;
+        match verdict {
+            DrawVerdict::Keep => {}
+            DrawVerdict::Discard => {
+                st.discarded.push(tile);
+                continue;
+            }
+            DrawVerdict::Redraw => {
+                redraws += 1;
+                if redraws > st.supply.remaining() + 1 {
+                    return Err(HookError {
+                        expansion: "core".into(),
+                        hook: "on_tile_drawn",
+                        message:
+                            "every remaining tile was sent back: the supply cannot be drawn from"
+                                .into(),
+                    });
+                }
+                st.supply.put_back(tile);
+                continue;
+            }
+        }
+        legal_placements(rules, st, tile)?;
+        if st.offered.is_empty() {
+            st.discarded.push(tile);
+            continue;
+        }
+        return Ok(Some(tile));
+    }
+}
+
+/// Fills `st.offered` with the legal placements of `tile` for the active player.
+fn legal_placements(
+    rules: &Ruleset,
+    st: &mut GameState,
+    tile: TileKindId,
+) -> Result<(), HookError> {
+    let tk = rules.tiles().get(tile);
+    let codes = [
+        tk.edge_code(Rotation::R0),
+        tk.edge_code(Rotation::R90),
+        tk.edge_code(Rotation::R180),
+        tk.edge_code(Rotation::R270),
+    ];
+    let mut offered = std::mem::take(&mut st.offered);
+    offered.clear();
+    for &pos in st.board.frontier() {
+        let (want, mask) = st.board.constraints(pos);
+        for (q, code) in codes.iter().enumerate() {
+            if code & mask == want {
+                offered.push(Action::Place {
+                    pos,
+                    rotation: Rotation::quarter_turns(q as u8),
+                });
+            }
+        }
+    }
+    if !rules.expansions().is_empty() && !offered.is_empty() {
+        let mut cands: Vec<(Pos, Rotation)> = offered
+            .iter()
+            .map(|a| match a {
+                Action::Place { pos, rotation } => (*pos, *rotation),
+                _ => unreachable!(),
+            })
+            .collect();
+        for e in rules.expansions() {
+            e.filter_placements(View { rules, state: st }, st.active, tile, &mut cands)
+                .map_err(|m| hook_error(e.as_ref(), "filter_placements", m))?;
+        }
+        offered.clear();
+        offered.extend(
+            cands
+                .into_iter()
+                .map(|(pos, rotation)| Action::Place { pos, rotation }),
+        );
+    }
+    st.offered = offered;
+    Ok(())
+}
+
+/// Base-rule deployments of `player` on the tile at `pos`.
+pub(crate) fn deployments_on_tile(
+    rules: &Ruleset,
+    st: &GameState,
+    player: PlayerId,
+    pos: Pos,
+    out: &mut Vec<Action>,
+) {
+    let Some(t) = st.board.at(pos) else { return };
+    let tk = rules.tiles().get(t.kind);
+    if !tk.deploy {
+        return;
+    }
+    for i in 0..tk.segments.len() as u32 {
+        let seg = node(t.first_segment + i);
+        let kind = st.graph.segment(seg).kind;
+        let def = rules.kind(kind);
+        if !def.occupiable || (def.shape == Shape::Field && !rules.base().farmers) {
+            continue;
+        }
+        if st.graph.totals(st.graph.feature_of(seg)).occupants > 0 {
+            continue;
+        }
+        for (k, fk) in rules.figure_kinds().iter().enumerate() {
+            let fk_id = FigureKindId(k as u8);
+            if fk.follower && fk.deploy_on.contains(kind) && st.in_supply(player, fk_id) > 0 {
+                out.push(Action::Deploy {
+                    figure: fk_id,
+                    segment: seg,
+                });
+            }
+        }
+    }
+}
+
+/// Fills the deployment step's offers; returns whether there is a real choice.
+fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError> {
+    let mut offered = std::mem::take(&mut st.offered);
+    offered.clear();
+    let player = st.active;
+    let pos = st
+        .board
+        .tile(st.last_placed.expect("a tile was placed"))
+        .pos;
+    deployments_on_tile(rules, st, player, pos, &mut offered);
+    offered.push(Action::Pass);
+    let mut result = Ok(());
+    for e in rules.expansions() {
+        let v = View { rules, state: st };
+        if let Err(m) = e.deploy_step_actions(v, player, &mut offered) {
+            result = Err(hook_error(e.as_ref(), "deploy_step_actions", m));
+            break;
+        }
+    }
+    if result.is_ok() {
+        for e in rules.expansions() {
+            let v = View { rules, state: st };
+            if let Err(m) = e.filter_deploy_actions(v, player, &mut offered) {
+                result = Err(hook_error(e.as_ref(), "filter_deploy_actions", m));
+                break;
+            }
+        }
+    }
+    st.offered = offered;
+    result?;
+    // With nothing to choose but passing there is no decision (JCZ also sends none).
+    Ok(!(st.offered.len() == 1 && st.offered[0] == Action::Pass) && !st.offered.is_empty())
+}
+
+/// Sends a figure back to supply and notifies every expansion.
+pub(crate) fn return_figure(
+    rules: &Ruleset,
+    st: &mut GameState,
+    figure: FigureId,
+    reason: RemovalReason,
+) -> Result<(), HookError> {
+    if st.unplace(figure) && !rules.expansions().is_empty() {
+        each(rules, st, "on_figure_removed", |e, ctx| {
+            e.on_figure_removed(ctx, figure, reason)
+        })?;
+    }
+    Ok(())
+}
+
+/// Points a feature is worth to each majority winner.
+fn feature_value(
+    rules: &Ruleset,
+    g: &FeatureGraph,
+    f: FeatureId,
+    tiles: u32,
+    complete: bool,
+) -> i32 {
+    let t = g.totals(f);
+    let tiles = tiles as i32;
+    let pennants = t.pennants as i32;
+    match rules.kind(g.kind(f)).scoring {
+        Scoring::City if complete => {
+            if rules.base().small_city_halved && tiles == 2 {
+                tiles + pennants
+            } else {
+                2 * tiles + 2 * pennants
+            }
+        }
+        Scoring::City => tiles + pennants,
+        Scoring::Road => tiles,
+        // 9 when complete (open = 0), else 1 + the surrounding tiles.
+        Scoring::Cloister => 9 - t.open as i32,
+        Scoring::Farm | Scoring::Unscored => 0,
+    }
+}
+
+/// Strength per player on a feature, in half-units.
+fn strengths(rules: &Ruleset, st: &GameState, f: FeatureId) -> [i32; MAX_PLAYERS] {
+    let mut s = [0i32; MAX_PLAYERS];
+    let plain = rules.expansions().is_empty();
+    for (i, fig) in st.figures.iter().enumerate() {
+        if let FigureLoc::On(seg) = fig.loc {
+            if st.graph.feature_of(seg) == f && rules.figure_kind(fig.kind).follower {
+                s[fig.owner.index()] += if plain {
+                    rules.figure_kind(fig.kind).strength
+                } else {
+                    View { rules, state: st }.strength(FigureId(i as u16))
+                };
+            }
+        }
+    }
+    s
+}
+
+/// Adds an award of `value` for every player with the maximal strength (> 0).
+fn push_majority(
+    draft: &mut ScoreDraft,
+    item: u16,
+    s: &[i32; MAX_PLAYERS],
+    players: usize,
+    value: i32,
+) {
+    let max = s[..players].iter().copied().max().unwrap_or(0);
+    if max <= 0 {
+        return;
+    }
+    for (p, v) in s[..players].iter().enumerate() {
+        if *v == max {
+            draft.awards.push(Award {
+                item,
+                player: PlayerId(p as u8),
+                points: value,
+            });
+        }
+    }
+}
+
+/// Scores the features the last placement completed (A-8 … A-11).
+fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
+    let Some(idx) = st.last_placed else {
+        return Ok(());
+    };
+    let t = *st.board.tile(idx);
+    let mut draft = std::mem::take(&mut st.draft);
+    draft.features.clear();
+    draft.awards.clear();
+    draft.final_scoring = false;
+    draft.placer = Some(st.active);
+    let nseg = rules.tiles().get(t.kind).segments.len() as u32;
+    let consider = |st: &GameState, draft: &mut ScoreDraft, seg: crate::graph::SegmentId| {
+        let f = st.graph.feature_of(seg);
+        let tot = st.graph.totals(f);
+        if tot.complete() && !tot.scored && !draft.features.iter().any(|d| d.feature == f) {
+            let kind = st.graph.kind(f);
+            let tiles = st.graph.tile_count(f);
+            let value = feature_value(rules, &st.graph, f, tiles, true);
+            let item = draft.features.len() as u16;
+            draft.features.push(DraftFeature {
+                feature: f,
+                kind,
+                tiles,
+                complete: true,
+                value,
+                return_figures: true,
+            });
+            if tot.occupants > 0 {
+                let s = strengths(rules, st, f);
+                push_majority(draft, item, &s, st.players.len(), value);
+            }
+        }
+    };
+    for i in 0..nseg {
+        consider(st, &mut draft, node(t.first_segment + i));
+    }
+    for q in t.pos.surrounding() {
+        let Some(n) = st.board.at(q).copied() else {
+            continue;
+        };
+        let mut sites = rules.tiles().get(n.kind).sites;
+        while sites != 0 {
+            let i = sites.trailing_zeros();
+            sites &= sites - 1;
+            consider(st, &mut draft, node(n.first_segment + i));
+        }
+    }
+    let r = if draft.features.is_empty() && rules.expansions().is_empty() {
+        Ok(())
+    } else {
+        apply_draft(rules, st, &mut draft)
+    };
+    st.draft = draft;
+    r
+}
+
+/// Runs `before_scoring`, applies the awards and returns, marks features scored, runs `after_scoring`.
+fn apply_draft(
+    rules: &Ruleset,
+    st: &mut GameState,
+    draft: &mut ScoreDraft,
+) -> Result<(), HookError> {
+    each(rules, st, "before_scoring", |e, ctx| {
+        e.before_scoring(ctx, draft)
+    })?;
+    for a in &draft.awards {
+        let Some(item) = draft.features.get(a.item as usize) else {
+            continue;
+        };
+        st.award_feature(
+            a.player,
+            a.points,
+            ScoreSource::Feature(item.kind),
+            item.complete,
+        );
+    }
+    for item in &draft.features {
+        st.graph.totals_mut(item.feature).scored = true;
+        if item.return_figures {
+            let on: Vec<FigureId> = st.figures_on(item.feature.segment()).collect();
+            for f in on {
+                return_figure(rules, st, f, RemovalReason::Scored)?;
+            }
+        }
+    }
+    each(rules, st, "after_scoring", |e, ctx| {
+        e.after_scoring(ctx, draft)
+    })
+}
+
+/// End of game: unfinished features, then farms, then expansions' bonuses.
+fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
+    let mut draft = ScoreDraft {
+        final_scoring: true,
+        placer: None,
+        ..ScoreDraft::default()
+    };
+    let mut farms: Vec<FeatureId> = Vec::new();
+    for i in 0..st.figures.len() {
+        let FigureLoc::On(seg) = st.figures[i].loc else {
+            continue;
+        };
+        let f = st.graph.feature_of(seg);
+        let kind = st.graph.kind(f);
+        match rules.kind(kind).scoring {
+            Scoring::Farm => {
+                if !farms.contains(&f) {
+                    farms.push(f);
+                }
+            }
+            Scoring::City | Scoring::Road | Scoring::Cloister => {
+                let tot = st.graph.totals(f);
+                if tot.scored || draft.features.iter().any(|d| d.feature == f) {
+                    continue;
+                }
+                let complete = tot.complete();
+                let tiles = st.graph.tile_count(f);
+                let value = feature_value(rules, &st.graph, f, tiles, complete);
+                let item = draft.features.len() as u16;
+                draft.features.push(DraftFeature {
+                    feature: f,
+                    kind,
+                    tiles,
+                    complete,
+                    value,
+                    return_figures: false,
+                });
+                let s = strengths(rules, st, f);
+                push_majority(&mut draft, item, &s, st.players.len(), value);
+            }
+            Scoring::Unscored => {}
+        }
+    }
+    apply_draft(rules, st, &mut draft)?;
+
+    let mut draft = ScoreDraft {
+        final_scoring: true,
+        placer: None,
+        ..ScoreDraft::default()
+    };
+    farm_draft(rules, st, &farms, &mut draft);
+    apply_draft(rules, st, &mut draft)?;
+
+    each(rules, st, "final_scoring", |e, ctx| e.final_scoring(ctx))
+}
+
+/// Completed city-scoring features bordering a farm.
+fn farm_cities(rules: &Ruleset, g: &FeatureGraph, farm: FeatureId, buf: &mut Vec<FeatureId>) {
+    g.bordering_features(farm, buf);
+    buf.retain(|c| g.totals(*c).complete() && rules.kind(g.kind(*c)).scoring == Scoring::City);
+}
+
+/// Drafts farm scoring in the chosen edition.
+fn farm_draft(rules: &Ruleset, st: &GameState, farms: &[FeatureId], draft: &mut ScoreDraft) {
+    let n = st.players.len();
+    let mut cities = Vec::new();
+    match rules.base().farm_scoring {
+        FarmScoring::Third | FarmScoring::Second => {
+            let mut paid: Vec<Vec<FeatureId>> = vec![Vec::new(); n];
+            for &farm in farms {
+                farm_cities(rules, &st.graph, farm, &mut cities);
+                let item = draft.features.len() as u16;
+                let value = 3 * cities.len() as i32;
+                draft.features.push(DraftFeature {
+                    feature: farm,
+                    kind: st.graph.kind(farm),
+                    tiles: st.graph.tile_count(farm),
+                    complete: false,
+                    value,
+                    return_figures: false,
+                });
+                let s = strengths(rules, st, farm);
+                let start = draft.awards.len();
+                push_majority(draft, item, &s, n, value);
+                if rules.base().farm_scoring == FarmScoring::Second {
+                    for a in &mut draft.awards[start..] {
+                        let mine = &mut paid[a.player.index()];
+                        let fresh = cities.iter().filter(|c| !mine.contains(c)).count() as i32;
+                        mine.extend(
+                            cities
+                                .iter()
+                                .filter(|c| !mine.contains(c))
+                                .copied()
+                                .collect::<Vec<_>>(),
+                        );
+                        a.points = 3 * fresh;
+                    }
+                }
+            }
+        }
+        FarmScoring::First => {
+            // City by city: every player's farmers over all farms bordering the city.
+            let mut per_city: Vec<(FeatureId, [i32; MAX_PLAYERS])> = Vec::new();
+            for &farm in farms {
+                farm_cities(rules, &st.graph, farm, &mut cities);
+                let s = strengths(rules, st, farm);
+                for c in &cities {
+                    let entry = match per_city.iter_mut().position(|(f, _)| f == c) {
+                        Some(i) => &mut per_city[i].1,
+                        None => {
+                            per_city.push((*c, [0; MAX_PLAYERS]));
+                            &mut per_city.last_mut().expect("just pushed").1
+                        }
+                    };
+                    for p in 0..n {
+                        entry[p] += s[p];
+                    }
+                }
+            }
+            for (city, s) in per_city {
+                let item = draft.features.len() as u16;
+                draft.features.push(DraftFeature {
+                    feature: city,
+                    kind: FeatureKindId::FIELD,
+                    tiles: 0,
+                    complete: false,
+                    value: 4,
+                    return_figures: false,
+                });
+                push_majority(draft, item, &s, n, 4);
+            }
+        }
+    }
+}

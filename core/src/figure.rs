@@ -1,0 +1,101 @@
+//! Figures: kinds registered at setup, and the figures themselves.
+
+use crate::graph::SegmentId;
+use crate::kind::FeatureKindId;
+use crate::player::PlayerId;
+use serde::{Deserialize, Serialize};
+
+/// Index of a registered figure kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct FigureKindId(pub u8);
+
+impl FigureKindId {
+    /// The base game's small follower (always id 0).
+    pub const SMALL_FOLLOWER: FigureKindId = FigureKindId(0);
+}
+
+/// A set of feature kinds as a bit mask (bit k = kind k), used for "may stand on".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KindMask(pub u64);
+
+impl KindMask {
+    /// Every kind.
+    pub const ALL: KindMask = KindMask(u64::MAX);
+
+    /// Whether kind `k` is in the mask.
+    #[inline]
+    pub const fn contains(self, k: FeatureKindId) -> bool {
+        self.0 & (1 << k.0) != 0
+    }
+
+    /// The mask with kind `k` added.
+    pub const fn with(self, k: FeatureKindId) -> KindMask {
+        KindMask(self.0 | (1 << k.0))
+    }
+}
+
+/// A registered figure kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FigureKindDef {
+    /// Name used in records and output (`small-follower`).
+    pub name: String,
+    /// Copies each player owns.
+    pub per_player: u8,
+    /// Base strength in half-units (a small follower is 2, a big follower 4).
+    pub strength: i32,
+    /// Feature kinds the figure may be deployed onto from supply in the normal action step.
+    pub deploy_on: KindMask,
+    /// Whether it is a follower (counts for majorities, returns after scoring).
+    pub follower: bool,
+}
+
+impl FigureKindDef {
+    /// The base game's small follower: 7 per player, strength 1 (2 half-units), any occupiable kind.
+    pub fn small_follower() -> FigureKindDef {
+        FigureKindDef {
+            name: "small-follower".into(),
+            per_player: 7,
+            strength: 2,
+            deploy_on: KindMask::ALL,
+            follower: true,
+        }
+    }
+}
+
+/// Index of a figure in the game (stable for the whole game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct FigureId(pub u16);
+
+/// Where a figure is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FigureLoc {
+    /// In its owner's supply.
+    Supply,
+    /// On a segment of the feature graph (a tile segment or a virtual feature).
+    On(SegmentId),
+    /// Out of the game.
+    Removed,
+}
+
+/// A figure owned by a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Figure {
+    /// Owner.
+    pub owner: PlayerId,
+    /// Kind.
+    pub kind: FigureKindId,
+    /// Number of this figure among its owner's figures of the same kind (1-based), as in
+    /// JCloisterZone's meeple ids `<player>.<kind>.<k>`.
+    pub ordinal: u8,
+    /// Where it is.
+    pub loc: FigureLoc,
+}
+
+/// Why a figure left the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RemovalReason {
+    /// Its feature was scored.
+    Scored,
+    /// An expansion's rule took it off (eaten, captured, challenge lost, …).
+    Expansion,
+}

@@ -1,0 +1,321 @@
+//! The feature graph: every segment of every placed tile as a petgraph node.
+//!
+//! Nodes are segments (one feature part on one tile, or a virtual feature such as a
+//! district of a start block). Edges say how segments relate: [`Link::Joined`] for two
+//! segments of one feature meeting across a tile border, [`Link::Borders`] for a field
+//! touching a city on the same tile. A *feature* is a connected component of `Joined`
+//! edges; a union-find over node indices keeps the components and their running
+//! totals (open edges, pennants, occupants) so that merging and completion checks are
+//! O(α) instead of graph walks. Nodes are never removed, so a [`SegmentId`] stays valid
+//! for the whole game.
+//!
+//! Expansions read the graph through [`FeatureGraph::graph`] and the feature queries;
+//! only the engine mutates it.
+
+use crate::kind::FeatureKindId;
+use crate::pos::Pos;
+use crate::side::{HalfSet, SideSet};
+use petgraph::graph::{NodeIndex, UnGraph};
+use petgraph::visit::EdgeRef;
+use serde::{Deserialize, Serialize};
+
+/// A node of the feature graph: one segment.
+pub type SegmentId = NodeIndex<u32>;
+
+/// Identifies a feature (connected component) at one moment: its representative segment.
+/// Merges change the representative, so do not keep a `FeatureId` across placements;
+/// keep a [`SegmentId`] and ask [`FeatureGraph::feature_of`] again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct FeatureId(pub u32);
+
+impl FeatureId {
+    /// The representative segment.
+    #[inline]
+    pub fn segment(self) -> SegmentId {
+        NodeIndex::new(self.0 as usize)
+    }
+}
+
+/// Index of a placed tile in placement order.
+pub type PlacedIndex = u16;
+
+/// Placed-tile index used for virtual segments.
+pub const VIRTUAL_TILE: PlacedIndex = PlacedIndex::MAX;
+
+/// A segment node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SegmentNode {
+    /// Feature kind.
+    pub kind: FeatureKindId,
+    /// Cell of its tile (meaningless for virtual segments).
+    pub pos: Pos,
+    /// Placed-tile index, or [`VIRTUAL_TILE`].
+    pub tile: PlacedIndex,
+    /// Local segment index on its tile (or the expansion-chosen slot of a virtual one).
+    pub local: u8,
+    /// Sides covered, board-oriented.
+    pub sides: SideSet,
+    /// Half-edges covered, board-oriented.
+    pub halves: HalfSet,
+    /// Pennants.
+    pub pennants: u8,
+}
+
+impl SegmentNode {
+    /// Whether the segment is virtual (not on a grid cell).
+    #[inline]
+    pub fn is_virtual(&self) -> bool {
+        self.tile == VIRTUAL_TILE
+    }
+}
+
+/// How two segments relate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// Parts of one feature meeting across a tile border.
+    Joined,
+    /// A field bordering a city on the same tile (or a virtual city).
+    Borders,
+}
+
+/// Running totals of a feature, kept at its representative.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FeatureTotals {
+    /// Open edges (edge kinds) or empty surrounding cells (sites); 0 = complete.
+    pub open: u16,
+    /// Pennants over all segments.
+    pub pennants: u16,
+    /// Figures standing on the feature.
+    pub occupants: u16,
+    /// Segments in the feature.
+    pub segments: u16,
+    /// Whether the feature can complete at all (fields cannot).
+    pub completable: bool,
+    /// Whether the feature has been scored (and so is closed for further scoring).
+    pub scored: bool,
+}
+
+impl FeatureTotals {
+    /// Whether the feature is complete.
+    #[inline]
+    pub fn complete(&self) -> bool {
+        self.completable && self.open == 0
+    }
+}
+
+/// The feature graph with its union-find.
+#[derive(Clone, Debug, Default)]
+pub struct FeatureGraph {
+    graph: UnGraph<SegmentNode, Link, u32>,
+    parent: Vec<u32>,
+    size: Vec<u32>,
+    /// Circular list of the members of each feature.
+    next: Vec<u32>,
+    totals: Vec<FeatureTotals>,
+}
+
+impl FeatureGraph {
+    /// An empty graph with room for `segments` nodes.
+    pub fn with_capacity(segments: usize) -> FeatureGraph {
+        FeatureGraph {
+            graph: UnGraph::with_capacity(segments, segments * 2),
+            parent: Vec::with_capacity(segments),
+            size: Vec::with_capacity(segments),
+            next: Vec::with_capacity(segments),
+            totals: Vec::with_capacity(segments),
+        }
+    }
+
+    /// The underlying petgraph graph (read-only).
+    pub fn graph(&self) -> &UnGraph<SegmentNode, Link, u32> {
+        &self.graph
+    }
+
+    /// Number of segments.
+    pub fn len(&self) -> usize {
+        self.parent.len()
+    }
+
+    /// Whether there is no segment.
+    pub fn is_empty(&self) -> bool {
+        self.parent.is_empty()
+    }
+
+    /// The node data of a segment.
+    #[inline]
+    pub fn segment(&self, s: SegmentId) -> &SegmentNode {
+        &self.graph[s]
+    }
+
+    /// Adds a segment as a feature of its own.
+    pub(crate) fn add_segment(&mut self, node: SegmentNode, totals: FeatureTotals) -> SegmentId {
+        let id = self.graph.add_node(node);
+        let i = id.index() as u32;
+        self.parent.push(i);
+        self.size.push(1);
+        self.next.push(i);
+        self.totals.push(FeatureTotals {
+            segments: 1,
+            pennants: node.pennants as u16,
+            ..totals
+        });
+        id
+    }
+
+    /// The feature a segment belongs to.
+    #[inline]
+    pub fn feature_of(&self, s: SegmentId) -> FeatureId {
+        let mut i = s.index() as u32;
+        loop {
+            let p = self.parent[i as usize];
+            if p == i {
+                return FeatureId(i);
+            }
+            i = p;
+        }
+    }
+
+    /// The running totals of a feature.
+    #[inline]
+    pub fn totals(&self, f: FeatureId) -> &FeatureTotals {
+        &self.totals[f.0 as usize]
+    }
+
+    pub(crate) fn totals_mut(&mut self, f: FeatureId) -> &mut FeatureTotals {
+        &mut self.totals[f.0 as usize]
+    }
+
+    /// The kind of a feature.
+    #[inline]
+    pub fn kind(&self, f: FeatureId) -> FeatureKindId {
+        self.graph[f.segment()].kind
+    }
+
+    /// Joins two segments across a tile border; both lose one open edge.
+    pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
+        let (ra, rb) = (self.feature_of(a), self.feature_of(b));
+        if closes_edges || ra != rb {
+            self.graph.add_edge(a, b, Link::Joined);
+        }
+        let root = if ra == rb { ra } else { self.union(ra, rb) };
+        if closes_edges {
+            let t = &mut self.totals[root.0 as usize];
+            t.open = t.open.saturating_sub(2);
+        }
+    }
+
+    /// Records that a field borders a city.
+    pub(crate) fn add_border(&mut self, field: SegmentId, city: SegmentId) {
+        self.graph.add_edge(field, city, Link::Borders);
+    }
+
+    fn union(&mut self, a: FeatureId, b: FeatureId) -> FeatureId {
+        let (a, b) = (a.0 as usize, b.0 as usize);
+        let (big, small) = if self.size[a] >= self.size[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        self.parent[small] = big as u32;
+        self.size[big] += self.size[small];
+        self.next.swap(big, small); // splice the two circular member lists
+        let s = self.totals[small];
+        let t = &mut self.totals[big];
+        t.open += s.open;
+        t.pennants += s.pennants;
+        t.occupants += s.occupants;
+        t.segments += s.segments;
+        t.scored |= s.scored;
+        FeatureId(big as u32)
+    }
+
+    /// The segments of a feature, starting at its representative.
+    pub fn members(&self, f: FeatureId) -> Members<'_> {
+        Members {
+            graph: self,
+            start: f.0,
+            cur: Some(f.0),
+        }
+    }
+
+    /// Number of distinct tiles in a feature (A-9: each tile counts once per feature).
+    pub fn tile_count(&self, f: FeatureId) -> u32 {
+        let mut buf = [0u16; 64];
+        let mut n = 0usize;
+        let mut overflow: Vec<u16> = Vec::new();
+        for s in self.members(f) {
+            let t = self.graph[s].tile;
+            if t == VIRTUAL_TILE {
+                continue;
+            }
+            if n < buf.len() {
+                buf[n] = t;
+                n += 1;
+            } else {
+                overflow.push(t);
+            }
+        }
+        if overflow.is_empty() {
+            let b = &mut buf[..n];
+            b.sort_unstable();
+            (1..n).filter(|&i| b[i] != b[i - 1]).count() as u32 + u32::from(n > 0)
+        } else {
+            overflow.extend_from_slice(&buf);
+            overflow.sort_unstable();
+            overflow.dedup();
+            overflow.len() as u32
+        }
+    }
+
+    /// Segments linked to `s` by a [`Link::Borders`] edge (cities of a field, fields of a city).
+    pub fn borders(&self, s: SegmentId) -> impl Iterator<Item = SegmentId> + '_ {
+        self.graph
+            .edges(s)
+            .filter(|e| *e.weight() == Link::Borders)
+            .map(move |e| {
+                if e.source() == s {
+                    e.target()
+                } else {
+                    e.source()
+                }
+            })
+    }
+
+    /// The distinct features of kind-shape city bordering a field feature, complete or not,
+    /// written into `out` (cleared first) in order of first contact.
+    pub fn bordering_features(&self, field: FeatureId, out: &mut Vec<FeatureId>) {
+        out.clear();
+        for s in self.members(field) {
+            for c in self.borders(s) {
+                let f = self.feature_of(c);
+                if !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn add_occupant(&mut self, s: SegmentId, delta: i32) {
+        let f = self.feature_of(s);
+        let t = &mut self.totals[f.0 as usize];
+        t.occupants = (t.occupants as i32 + delta).max(0) as u16;
+    }
+}
+
+/// Iterator over the segments of a feature.
+pub struct Members<'a> {
+    graph: &'a FeatureGraph,
+    start: u32,
+    cur: Option<u32>,
+}
+
+impl Iterator for Members<'_> {
+    type Item = SegmentId;
+
+    fn next(&mut self) -> Option<SegmentId> {
+        let c = self.cur?;
+        let n = self.graph.next[c as usize];
+        self.cur = (n != self.start).then_some(n);
+        Some(NodeIndex::new(c as usize))
+    }
+}

@@ -1,0 +1,463 @@
+//! The hook API: how an expansion changes the game without core knowing it.
+//!
+//! An expansion is a value implementing [`Expansion`]. Every method has a default that
+//! does nothing, so an expansion implements only what it changes. Hooks run in the
+//! order expansions were added to the ruleset, and every hook that combines results
+//! does so commutatively (filters only remove, strength deltas add up) or in that fixed
+//! order, so games are deterministic.
+//!
+//! Hooks never get the game state directly: they read it through a [`View`] and change
+//! it through a [`Ctx`], whose methods keep the invariants (figures conserved, scores
+//! only through events, occupancy counts exact). The turn pipeline (rule A-16) calls:
+//!
+//! 1. `open_window(TurnStart)`; draw with `on_tile_drawn`; placements through
+//!    `filter_placements` (one batched call per drawn tile, not one per candidate);
+//! 2. `on_tile_placed`; the deployment step offers core deployments, then
+//!    `deploy_step_actions` add alternatives and `filter_deploy_actions` may remove;
+//! 3. `open_window(AfterDeploy)`, `open_window(BeforeScoring)`; scoring with
+//!    `before_scoring` (may rewrite the draft) and `after_scoring`;
+//!    `open_window(AfterScoring)`; `on_turn_end` (may ask for an extra turn);
+//! 4. at the end: `open_window(BeforeFinalScoring)`, final feature and farm scoring
+//!    (through `before_scoring` too), then `final_scoring` for bonuses.
+//!
+//! Windows are how decisions reach players other than the active one: a hook queues
+//! [`Prompt`]s; the engine offers them one at a time, asking the owner for the legal
+//! actions only when the prompt becomes current, so each player sees the earlier
+//! choices. The owner handles the chosen action and may queue more prompts.
+//!
+//! Trade-off: hooks are plain Rust trait calls (a few ns). Per-candidate predicates
+//! would dominate the base game's few-hundred-ns turn, which is why placement and
+//! deployment filters are batched over the whole candidate list.
+
+use crate::action::{Action, CustomAction, ExpansionIndex};
+use crate::figure::{FigureId, FigureKindId, RemovalReason};
+use crate::graph::{FeatureId, SegmentId};
+use crate::kind::FeatureKindId;
+use crate::player::PlayerId;
+use crate::pos::Pos;
+use crate::ruleset::{LabelId, Ruleset, Setup, SlotId};
+use crate::side::Rotation;
+use crate::state::GameState;
+use crate::tile::TileKindId;
+
+/// An error an expansion's hook reports; the engine adds the expansion and hook names.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct HookFailure(pub String);
+
+impl From<String> for HookFailure {
+    fn from(s: String) -> Self {
+        HookFailure(s)
+    }
+}
+
+impl From<&str> for HookFailure {
+    fn from(s: &str) -> Self {
+        HookFailure(s.to_string())
+    }
+}
+
+/// Result of a hook.
+pub type HookResult<T = ()> = Result<T, HookFailure>;
+
+/// A hook failed; the game stops.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expansion `{expansion}`, hook `{hook}`: {message}")]
+pub struct HookError {
+    /// Expansion id.
+    pub expansion: String,
+    /// Hook name.
+    pub hook: &'static str,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// Points in the turn pipeline where expansions may queue prompts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Window {
+    /// Start of a turn, before the draw.
+    TurnStart,
+    /// After the active player's deployment step, before scoring (Tactician).
+    AfterDeploy,
+    /// Just before scoring the completed features (redeployment rounds).
+    BeforeScoring,
+    /// After scoring (deployment into a virtual feature, figure moves).
+    AfterScoring,
+    /// After the last turn, before final scoring.
+    BeforeFinalScoring,
+}
+
+/// A decision offered to one player on behalf of an expansion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prompt {
+    /// Who decides.
+    pub player: PlayerId,
+    /// The expansion that asks, lists the actions and handles the answer.
+    pub owner: ExpansionIndex,
+    /// What is asked (the owner's own code).
+    pub code: u16,
+    /// A free argument.
+    pub arg: i32,
+}
+
+/// What to do with a drawn tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawVerdict {
+    /// Play it.
+    Keep,
+    /// Put it back into the supply and draw again.
+    Redraw,
+    /// Remove it from the game and draw again.
+    Discard,
+}
+
+/// What happens after a turn (or a part of a turn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnEndVerdict {
+    /// Next player.
+    Next,
+    /// The same player plays another part of this turn (a double turn); granted once.
+    ExtraPart,
+}
+
+/// One feature being scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DraftFeature {
+    /// The feature (valid during this scoring).
+    pub feature: FeatureId,
+    /// Its kind.
+    pub kind: FeatureKindId,
+    /// Distinct tiles.
+    pub tiles: u32,
+    /// Whether it is complete (false at final scoring of unfinished features and farms).
+    pub complete: bool,
+    /// Points each majority winner gets under the base rules.
+    pub value: i32,
+    /// Whether the figures on it go back to supply after scoring.
+    pub return_figures: bool,
+}
+
+/// Points for one player from one drafted feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Award {
+    /// Index into [`ScoreDraft::features`].
+    pub item: u16,
+    /// Who scores.
+    pub player: PlayerId,
+    /// How much (0 is a valid award and still produces an event).
+    pub points: i32,
+}
+
+/// A scoring about to happen (or just applied): features and awards, editable by hooks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScoreDraft {
+    /// Whether this is final scoring.
+    pub final_scoring: bool,
+    /// The player whose placement caused it.
+    pub placer: Option<PlayerId>,
+    /// Features scored.
+    pub features: Vec<DraftFeature>,
+    /// Awards, in order.
+    pub awards: Vec<Award>,
+}
+
+impl ScoreDraft {
+    /// Points this draft gives to `p`.
+    pub fn points_of(&self, p: PlayerId) -> i32 {
+        self.awards
+            .iter()
+            .filter(|a| a.player == p)
+            .map(|a| a.points)
+            .sum()
+    }
+}
+
+/// A Carcassonne expansion. Every hook defaults to "no change".
+///
+/// Implementations must be deterministic functions of their inputs and the game state
+/// (use [`Ctx::random_below`] for randomness) and must not keep per-game data in `self`:
+/// per-game data goes in state slots ([`Setup::slot`]), which are saved with the game.
+#[allow(unused_variables)]
+pub trait Expansion: Send + Sync {
+    /// Stable id (`count`, `river2`, …).
+    fn id(&self) -> &str;
+
+    /// Declares kinds, figures, tiles, options, verbs, labels and state slots.
+    fn setup(&self, setup: &mut Setup<'_>) -> HookResult {
+        Ok(())
+    }
+
+    /// A new game: arrange the tile supply and start layout, set initial state.
+    fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
+        Ok(())
+    }
+
+    /// A tile was drawn for the active player.
+    fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
+        Ok(DrawVerdict::Keep)
+    }
+
+    /// Removes illegal candidates from the edge-legal placements of the drawn tile.
+    fn filter_placements(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        tile: TileKindId,
+        candidates: &mut Vec<(Pos, Rotation)>,
+    ) -> HookResult {
+        Ok(())
+    }
+
+    /// The drawn tile was placed (its segments are in the graph).
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        Ok(())
+    }
+
+    /// Adds alternatives to the active player's deployment step.
+    fn deploy_step_actions(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        Ok(())
+    }
+
+    /// Removes deployment-step actions the expansion forbids (run after all additions).
+    fn filter_deploy_actions(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        Ok(())
+    }
+
+    /// Applies one of this expansion's custom actions chosen in the deployment step.
+    fn apply_action(
+        &self,
+        ctx: &mut Ctx<'_>,
+        player: PlayerId,
+        action: CustomAction,
+    ) -> HookResult {
+        Err(HookFailure(
+            "this expansion offers no custom actions".into(),
+        ))
+    }
+
+    /// A window opens: queue prompts with [`Ctx::prompt`].
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        Ok(())
+    }
+
+    /// Lists the legal actions of this expansion's prompt (empty = skip the prompt).
+    fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        Ok(())
+    }
+
+    /// Applies the answer to this expansion's prompt.
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+        Ok(())
+    }
+
+    /// Strength change in half-units for a figure (summed over expansions).
+    fn strength_delta(&self, view: View<'_>, figure: FigureId) -> i32 {
+        0
+    }
+
+    /// Rewrites a scoring before it is applied.
+    fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        Ok(())
+    }
+
+    /// Sees a scoring after it was applied.
+    fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+        Ok(())
+    }
+
+    /// A figure left the board (scored, eaten, captured, …).
+    fn on_figure_removed(
+        &self,
+        ctx: &mut Ctx<'_>,
+        figure: FigureId,
+        reason: RemovalReason,
+    ) -> HookResult {
+        Ok(())
+    }
+
+    /// A turn (or a part of a double turn) ends.
+    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+        Ok(TurnEndVerdict::Next)
+    }
+
+    /// Final bonuses, after features and farms were scored.
+    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        Ok(())
+    }
+}
+
+/// A tile of the start layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartTile {
+    /// Kind.
+    pub kind: TileKindId,
+    /// Cell.
+    pub pos: Pos,
+    /// Rotation.
+    pub rotation: Rotation,
+}
+
+/// Read access to a game for hooks.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    /// The rules.
+    pub rules: &'a Ruleset,
+    /// The state.
+    pub state: &'a GameState,
+}
+
+impl<'a> View<'a> {
+    /// Strength of a figure in half-units: its kind's base plus every expansion's delta.
+    pub fn strength(&self, f: FigureId) -> i32 {
+        let fig = self.state.figure(f);
+        let mut s = self.rules.figure_kind(fig.kind).strength;
+        for e in self.rules.expansions() {
+            s += e.strength_delta(*self, f);
+        }
+        s.max(0)
+    }
+
+    /// Legal deployments of `player` on the segments of the tile at `pos` under the base
+    /// rules (unoccupied features, figure kind allowed, supply not empty).
+    pub fn deployments_on_tile(&self, player: PlayerId, pos: Pos, out: &mut Vec<Action>) {
+        crate::engine::deployments_on_tile(self.rules, self.state, player, pos, out)
+    }
+}
+
+/// Mutable access for hooks, through operations that keep the game's invariants.
+pub struct Ctx<'a> {
+    pub(crate) rules: &'a Ruleset,
+    pub(crate) state: &'a mut GameState,
+    pub(crate) me: ExpansionIndex,
+}
+
+impl<'a> Ctx<'a> {
+    /// Read access.
+    pub fn view(&self) -> View<'_> {
+        View {
+            rules: self.rules,
+            state: self.state,
+        }
+    }
+
+    /// The state (read-only).
+    pub fn state(&self) -> &GameState {
+        self.state
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Ruleset {
+        self.rules
+    }
+
+    /// The calling expansion.
+    pub fn me(&self) -> ExpansionIndex {
+        self.me
+    }
+
+    /// Gives points outside feature scoring, recorded as an event with `label`.
+    pub fn award(&mut self, player: PlayerId, points: i32, label: LabelId) {
+        self.state
+            .award(player, points, crate::event::ScoreSource::Label(label));
+    }
+
+    /// Puts a figure of `kind` from `player`'s supply onto a segment. Errs if none is left.
+    pub fn deploy(
+        &mut self,
+        player: PlayerId,
+        kind: FigureKindId,
+        segment: SegmentId,
+    ) -> HookResult<FigureId> {
+        self.state
+            .deploy(self.rules, player, kind, segment)
+            .ok_or_else(|| {
+                HookFailure(format!(
+                    "player {} has no figure of kind {} in supply",
+                    player.0, kind.0
+                ))
+            })
+    }
+
+    /// Moves a figure in play onto a segment.
+    pub fn move_figure(&mut self, figure: FigureId, segment: SegmentId) {
+        self.state.move_figure(figure, segment);
+    }
+
+    /// Returns a figure to its owner's supply and tells every expansion.
+    pub fn return_figure(
+        &mut self,
+        figure: FigureId,
+        reason: RemovalReason,
+    ) -> Result<(), HookError> {
+        crate::engine::return_figure(self.rules, self.state, figure, reason)
+    }
+
+    /// Queues a prompt at the back of the queue.
+    pub fn prompt(&mut self, player: PlayerId, code: u16, arg: i32) {
+        let p = Prompt {
+            player,
+            owner: self.me,
+            code,
+            arg,
+        };
+        self.state.prompts.push_back(p);
+    }
+
+    /// Queues a prompt at the front (asked next).
+    pub fn prompt_next(&mut self, player: PlayerId, code: u16, arg: i32) {
+        let p = Prompt {
+            player,
+            owner: self.me,
+            code,
+            arg,
+        };
+        self.state.prompts.push_front(p);
+    }
+
+    /// Reads a state slot (`index` = player or figure index for those scopes, else 0).
+    pub fn slot(&self, slot: SlotId, index: usize) -> i64 {
+        self.state.slot(slot, index)
+    }
+
+    /// Writes a state slot.
+    pub fn set_slot(&mut self, slot: SlotId, index: usize, value: i64) {
+        self.state.set_slot(slot, index, value);
+    }
+
+    /// A uniform random number in `0..n` from the game's RNG (n ≥ 1).
+    pub fn random_below(&mut self, n: u32) -> u32 {
+        use rand::Rng;
+        self.state.rng.random_range(0..n.max(1))
+    }
+
+    /// The tile supply, to add groups or set tiles aside.
+    pub fn supply_mut(&mut self) -> &mut crate::supply::TileSupply {
+        &mut self.state.supply
+    }
+
+    /// Adds a virtual feature (not on the grid). `complete` features count as completed
+    /// (e.g. a city that borders every farm touching it).
+    pub fn add_virtual_feature(
+        &mut self,
+        kind: FeatureKindId,
+        slot: u8,
+        complete: bool,
+    ) -> SegmentId {
+        self.state.add_virtual(self.rules, kind, slot, complete)
+    }
+
+    /// Records that a field segment borders a city-like segment (virtual or not).
+    pub fn add_border(&mut self, field: SegmentId, city: SegmentId) {
+        self.state.graph.add_border(field, city);
+    }
+}

@@ -1,0 +1,71 @@
+//! # carcassonne-core
+//!
+//! The rules kernel of a Carcassonne engine: the vocabulary (sides, tiles, board,
+//! features, figures, players), the base-game rules, and the hook API through which
+//! expansions change the game without core knowing them.
+//!
+//! ```text
+//! TileSetData ──▶ RulesetBuilder ──▶ Ruleset (Arc, shared) ──▶ Game::new ──▶ Game
+//!   (serde)        + expansions        kinds, tiles,            seed,        decision()
+//!                  + options           figures, hooks           players      actions() / apply()
+//! ```
+//!
+//! A [`Game`] always waits on exactly one [`Decision`] and offers its legal [`Action`]s;
+//! [`Game::apply`] takes only an offered action. Same seed + same actions = same game.
+//!
+//! Design choices and their costs:
+//! - **No IO, no file formats, no global state.** Tile files are serde types
+//!   ([`TileSetData`]); the host parses TOML. Each plugin gets its own copy of this
+//!   crate, so a static here would silently split.
+//! - **Features are a petgraph graph plus a union-find.** The graph ([`FeatureGraph`]) is
+//!   what expansions read; the union-find keeps merging O(α) on the hot path.
+//! - **Batched hooks.** Placement and deployment filters see the whole candidate list
+//!   in one call, because a per-candidate call would cost more than a base-game turn.
+//! - **Strength in half-units**, so ±½ modifiers stay exact integers.
+#![deny(missing_docs)]
+
+pub mod action;
+pub mod board;
+pub mod engine;
+pub mod event;
+pub mod figure;
+pub mod graph;
+pub mod hooks;
+pub mod kind;
+pub mod options;
+pub mod player;
+pub mod pos;
+pub mod ruleset;
+pub mod side;
+pub mod state;
+pub mod supply;
+pub mod tile;
+
+pub use action::{Action, CustomAction, ExpansionIndex, VerbId};
+pub use board::{Board, PlacedTile};
+pub use engine::{ActionError, Game, GameError, GameSetup, Position, PositionFigure, MAX_PLAYERS};
+pub use event::{ScoreEvent, ScoreSource};
+pub use figure::{
+    Figure, FigureId, FigureKindDef, FigureKindId, FigureLoc, KindMask, RemovalReason,
+};
+pub use graph::{FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode};
+pub use hooks::{
+    Award, Ctx, DraftFeature, DrawVerdict, Expansion, HookError, HookFailure, HookResult, Prompt,
+    ScoreDraft, StartTile, TurnEndVerdict, View, Window,
+};
+pub use kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
+pub use options::{OptionDef, OptionType, OptionValue, Options};
+pub use player::{Player, PlayerId};
+pub use pos::Pos;
+pub use ruleset::{
+    BaseRules, FarmScoring, LabelId, Ruleset, RulesetBuilder, Setup, SetupError, SlotId, SlotScope,
+};
+pub use side::{HalfEdge, HalfSet, Rotation, Side, SideSet};
+pub use state::{Decision, DecisionKind, GameState};
+pub use supply::{DrawMode, SupplyGroup, TileSupply};
+pub use tile::{
+    Segment, SegmentData, TileCatalog, TileData, TileDataError, TileKind, TileKindId, TileSetData,
+};
+
+/// The base game's tile file, in the project's tile schema (parsed by the host).
+pub const BASE_TILES_TOML: &str = include_str!("../tiles/base.toml");

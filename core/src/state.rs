@@ -1,0 +1,321 @@
+//! The game state: everything that changes during a game, and nothing else.
+
+use crate::action::Action;
+use crate::board::Board;
+use crate::event::{ScoreEvent, ScoreSource};
+use crate::figure::{Figure, FigureId, FigureKindId, FigureLoc};
+use crate::graph::{
+    FeatureGraph, FeatureTotals, PlacedIndex, SegmentId, SegmentNode, VIRTUAL_TILE,
+};
+use crate::hooks::{Prompt, ScoreDraft};
+use crate::kind::FeatureKindId;
+use crate::player::{Player, PlayerId};
+use crate::pos::Pos;
+use crate::ruleset::{Ruleset, SlotId, SlotScope};
+use crate::side::{HalfSet, SideSet};
+use crate::supply::TileSupply;
+use crate::tile::TileKindId;
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+/// The decision the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecisionKind {
+    /// Place the drawn tile.
+    PlaceTile {
+        /// The drawn tile.
+        tile: TileKindId,
+    },
+    /// The active player's deployment step for the tile just placed.
+    Deploy {
+        /// The tile just placed.
+        tile: PlacedIndex,
+    },
+    /// An expansion's prompt.
+    Prompt(Prompt),
+    /// The game is over; nothing to decide.
+    GameOver,
+}
+
+/// Whose decision it is and what kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// Who decides.
+    pub player: PlayerId,
+    /// What is decided.
+    pub kind: DecisionKind,
+}
+
+/// Where the turn pipeline resumes once the pending decision (and prompts) are done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    TurnStart,
+    Draw,
+    DeployStep,
+    AfterDeploy,
+    BeforeScoring,
+    Score,
+    AfterScoring,
+    TurnEnd,
+    BeforeFinal,
+    FinalScoring,
+    Over,
+}
+
+/// Mutable state of one game.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub(crate) players: Vec<Player>,
+    pub(crate) active: PlayerId,
+    pub(crate) turn: u32,
+    pub(crate) board: Board,
+    pub(crate) graph: FeatureGraph,
+    pub(crate) figures: Vec<Figure>,
+    /// Figures in supply per `(player, figure kind)`: index `player * kinds + kind`.
+    pub(crate) in_supply: Vec<u8>,
+    pub(crate) figure_kinds: usize,
+    pub(crate) supply: TileSupply,
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) stage: Stage,
+    pub(crate) decision: Decision,
+    pub(crate) offered: Vec<Action>,
+    pub(crate) prompts: VecDeque<Prompt>,
+    pub(crate) last_placed: Option<PlacedIndex>,
+    pub(crate) extra_part: bool,
+    pub(crate) events: Vec<ScoreEvent>,
+    pub(crate) discarded: Vec<TileKindId>,
+    pub(crate) slots: Vec<i64>,
+    pub(crate) slot_offsets: Vec<u32>,
+    pub(crate) draft: ScoreDraft,
+    pub(crate) final_scoring: bool,
+}
+
+impl GameState {
+    /// Players in seat order.
+    pub fn players(&self) -> &[Player] {
+        &self.players
+    }
+
+    /// The player whose turn it is.
+    pub fn active_player(&self) -> PlayerId {
+        self.active
+    }
+
+    /// Turns played so far (a double turn counts once).
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The feature graph.
+    pub fn graph(&self) -> &FeatureGraph {
+        &self.graph
+    }
+
+    /// All figures, indexed by [`FigureId`].
+    pub fn figures(&self) -> &[Figure] {
+        &self.figures
+    }
+
+    /// One figure.
+    #[inline]
+    pub fn figure(&self, f: FigureId) -> &Figure {
+        &self.figures[f.0 as usize]
+    }
+
+    /// Figures of `kind` in `player`'s supply.
+    #[inline]
+    pub fn in_supply(&self, player: PlayerId, kind: FigureKindId) -> u8 {
+        self.in_supply[player.index() * self.figure_kinds + kind.0 as usize]
+    }
+
+    /// The face-down tiles.
+    pub fn supply(&self) -> &TileSupply {
+        &self.supply
+    }
+
+    /// The pending decision.
+    pub fn decision(&self) -> Decision {
+        self.decision
+    }
+
+    /// The actions offered for the pending decision.
+    pub fn offered(&self) -> &[Action] {
+        &self.offered
+    }
+
+    /// The tile placed last (the one the deployment step is about).
+    pub fn last_placed(&self) -> Option<PlacedIndex> {
+        self.last_placed
+    }
+
+    /// Every score event so far, in order.
+    pub fn events(&self) -> &[ScoreEvent] {
+        &self.events
+    }
+
+    /// Tiles removed from the game because they could not be placed.
+    pub fn discarded(&self) -> &[TileKindId] {
+        &self.discarded
+    }
+
+    /// Whether final scoring is running or done.
+    pub fn in_final_scoring(&self) -> bool {
+        self.final_scoring
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.stage == Stage::Over
+    }
+
+    /// Prompts still queued behind the current decision.
+    pub fn queued_prompts(&self) -> impl Iterator<Item = &Prompt> {
+        self.prompts.iter()
+    }
+
+    /// The segment with local index `local` on the tile at `pos`.
+    pub fn segment_at(&self, pos: Pos, local: u8) -> Option<SegmentId> {
+        let t = self.board.at(pos)?;
+        let id = t.first_segment + local as u32;
+        let seg = SegmentId::new(id as usize);
+        (id < self.graph.len() as u32
+            && self.graph.segment(seg).tile == self.board.index_at(pos)?)
+        .then_some(seg)
+    }
+
+    /// Figures standing on the feature of segment `s`, in figure order.
+    pub fn figures_on(&self, s: SegmentId) -> impl Iterator<Item = FigureId> + '_ {
+        let f = self.graph.feature_of(s);
+        self.figures
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, fig)| match fig.loc {
+                FigureLoc::On(t) if self.graph.feature_of(t) == f => Some(FigureId(i as u16)),
+                _ => None,
+            })
+    }
+
+    /// Reads a state slot (`index` = player or figure index for those scopes).
+    pub fn slot(&self, slot: SlotId, index: usize) -> i64 {
+        self.slots[self.slot_offsets[slot.0 as usize] as usize + index]
+    }
+
+    pub(crate) fn set_slot(&mut self, slot: SlotId, index: usize, value: i64) {
+        let o = self.slot_offsets[slot.0 as usize] as usize + index;
+        self.slots[o] = value;
+    }
+
+    pub(crate) fn init_slots(&mut self, rules: &Ruleset) {
+        self.slots.clear();
+        self.slot_offsets.clear();
+        for def in rules.slots() {
+            self.slot_offsets.push(self.slots.len() as u32);
+            let n = match def.scope {
+                SlotScope::Game => 1,
+                SlotScope::Player => self.players.len(),
+                SlotScope::Figure => self.figures.len(),
+            };
+            self.slots.extend(std::iter::repeat_n(def.default, n));
+        }
+    }
+
+    pub(crate) fn award(&mut self, player: PlayerId, points: i32, source: ScoreSource) {
+        self.award_feature(player, points, source, false);
+    }
+
+    pub(crate) fn award_feature(
+        &mut self,
+        player: PlayerId,
+        points: i32,
+        source: ScoreSource,
+        complete: bool,
+    ) {
+        self.players[player.index()].score += points;
+        self.events.push(ScoreEvent {
+            player,
+            source,
+            points,
+            complete,
+            final_scoring: self.final_scoring,
+            turn: self.turn,
+        });
+    }
+
+    /// Puts a figure from supply on a segment; `None` if the supply has none of that kind.
+    pub(crate) fn deploy(
+        &mut self,
+        _rules: &Ruleset,
+        player: PlayerId,
+        kind: FigureKindId,
+        segment: SegmentId,
+    ) -> Option<FigureId> {
+        let k = player.index() * self.figure_kinds + kind.0 as usize;
+        if self.in_supply[k] == 0 {
+            return None;
+        }
+        let i = self
+            .figures
+            .iter()
+            .position(|f| f.owner == player && f.kind == kind && f.loc == FigureLoc::Supply)?;
+        self.in_supply[k] -= 1;
+        self.figures[i].loc = FigureLoc::On(segment);
+        self.graph.add_occupant(segment, 1);
+        Some(FigureId(i as u16))
+    }
+
+    pub(crate) fn move_figure(&mut self, figure: FigureId, segment: SegmentId) {
+        let f = self.figures[figure.0 as usize];
+        match f.loc {
+            FigureLoc::On(old) => self.graph.add_occupant(old, -1),
+            FigureLoc::Supply => {
+                self.in_supply[f.owner.index() * self.figure_kinds + f.kind.0 as usize] -= 1;
+            }
+            FigureLoc::Removed => {}
+        }
+        self.figures[figure.0 as usize].loc = FigureLoc::On(segment);
+        self.graph.add_occupant(segment, 1);
+    }
+
+    /// Sends a figure back to supply; returns whether it was on the board.
+    pub(crate) fn unplace(&mut self, figure: FigureId) -> bool {
+        let f = self.figures[figure.0 as usize];
+        if let FigureLoc::On(seg) = f.loc {
+            self.graph.add_occupant(seg, -1);
+            self.figures[figure.0 as usize].loc = FigureLoc::Supply;
+            self.in_supply[f.owner.index() * self.figure_kinds + f.kind.0 as usize] += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn add_virtual(
+        &mut self,
+        _rules: &Ruleset,
+        kind: FeatureKindId,
+        slot: u8,
+        complete: bool,
+    ) -> SegmentId {
+        self.graph.add_segment(
+            SegmentNode {
+                kind,
+                pos: Pos::new(0, 0),
+                tile: VIRTUAL_TILE,
+                local: slot,
+                sides: SideSet::EMPTY,
+                halves: HalfSet::EMPTY,
+                pennants: 0,
+            },
+            FeatureTotals {
+                completable: complete,
+                open: 0,
+                ..FeatureTotals::default()
+            },
+        )
+    }
+}

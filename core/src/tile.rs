@@ -1,0 +1,457 @@
+//! Tile kinds: the checked, rotation-ready form of tile data.
+//!
+//! Tile files are written in the project's schema ([`TileSetData`], documented in
+//! `docs/tile-format.md`). Core only defines the schema as serde types; reading the
+//! TOML text is the host's job, so core stays free of any file format parser.
+//! [`TileSetData`] is an unchecked description; [`TileCatalog::add_set`] turns it into
+//! [`TileKind`]s or says precisely which tile and field is wrong.
+
+use crate::kind::{FeatureKindDef, FeatureKindId, Shape};
+use crate::side::{HalfEdge, HalfSet, Rotation, Side, SideSet};
+use serde::{Deserialize, Serialize};
+
+/// Index of a tile kind in a [`TileCatalog`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TileKindId(pub u16);
+
+/// One tile file: a named set of tile kinds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TileSetData {
+    /// Schema version; only 1 exists.
+    pub schema: u32,
+    /// The set's name (`base`, `river2`, …).
+    pub set: String,
+    /// The tile kinds.
+    #[serde(rename = "tile", default)]
+    pub tiles: Vec<TileData>,
+}
+
+/// One tile kind as written in a tile file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TileData {
+    /// Stable id; JCloisterZone's id where the tile exists there (`BA/RCr`).
+    pub id: String,
+    /// Other names for the kind (the base game's letters).
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Copies in the set.
+    pub count: u16,
+    /// The kind supplies the set's start tile (that copy is part of `count`).
+    #[serde(default)]
+    pub start: bool,
+    /// Edges N E S W at rotation 0 (`F` field, or the letter of an edge kind: `C`, `R`, …).
+    /// Derived from the features and checked against them.
+    pub edges: String,
+    /// Whether figures may be deployed on this tile at all.
+    #[serde(default = "yes")]
+    pub deploy: bool,
+    /// Free-form tile flags for expansions (`volcano`, …).
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// The tile's segments.
+    #[serde(default)]
+    pub features: Vec<SegmentData>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One segment of a tile as written in a tile file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SegmentData {
+    /// Feature kind name (`city`, `road`, `field`, `cloister`, or an expansion's kind).
+    pub kind: String,
+    /// Edge kinds: the sides covered, as letters (`"NW"`).
+    pub sides: Option<String>,
+    /// Fields: the half-edges covered (`["NL", "NR"]`).
+    pub halves: Option<Vec<String>>,
+    /// A segment touching no edge (a field enclosed by cities): its name (`I`, `II`).
+    pub inner: Option<String>,
+    /// Pennants (coats of arms) on a city segment.
+    #[serde(default)]
+    pub pennants: u8,
+    /// Fields: the cities on this tile the field borders, each named by one of its sides.
+    #[serde(default)]
+    pub cities: Vec<String>,
+    /// Free-form segment flags for expansions (`inn`, `pig-herd`, …).
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+/// A checked segment of a tile kind, at rotation 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// Feature kind.
+    pub kind: FeatureKindId,
+    /// Sides covered (edge kinds).
+    pub sides: SideSet,
+    /// Half-edges covered (fields).
+    pub halves: HalfSet,
+    /// Name of an inner location (`I` for cloisters and enclosed fields).
+    pub inner: Option<String>,
+    /// Pennants on the segment.
+    pub pennants: u8,
+    /// Local indices of the city segments this field borders.
+    pub cities: Vec<u8>,
+    /// Expansion flags.
+    pub tags: Vec<String>,
+}
+
+impl Segment {
+    /// JCloisterZone location of this segment once the tile is turned by `r`
+    /// (`N`, `WE`, `NL.NR`, `I`, …).
+    pub fn location(&self, r: Rotation) -> String {
+        if !self.sides.is_empty() {
+            self.sides.rotate(r).jcz_name()
+        } else if !self.halves.is_empty() {
+            self.halves.rotate(r).jcz_name()
+        } else {
+            self.inner.clone().unwrap_or_else(|| "I".to_string())
+        }
+    }
+}
+
+/// A checked tile kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileKind {
+    /// Stable id (JCloisterZone's id).
+    pub id: String,
+    /// Other names.
+    pub aliases: Vec<String>,
+    /// Name of the set that defined it.
+    pub set: String,
+    /// Copies in the set.
+    pub count: u16,
+    /// Supplies the set's start tile.
+    pub start: bool,
+    /// Figures may be deployed on it.
+    pub deploy: bool,
+    /// Expansion flags.
+    pub tags: Vec<String>,
+    /// Segments in file order; a segment's index is its local id.
+    pub segments: Vec<Segment>,
+    /// Bit mask of the local segments whose kind is a centre site (cloister-like).
+    pub sites: u8,
+    /// Local segment covering each side at rotation 0 (`NONE` if the side is a field edge).
+    side_segment: [u8; 4],
+    /// Local field segment covering each half-edge at rotation 0 (`NONE` if none).
+    half_segment: [u8; 8],
+    /// Edge codes per rotation: byte `s` is side `s`'s edge (0 = field, k + 1 = edge kind k).
+    edge_codes: [u32; 4],
+}
+
+impl TileKind {
+    /// Packed edge codes of the tile turned by `r` (byte `s` = side `s`).
+    #[inline]
+    pub fn edge_code(&self, r: Rotation) -> u32 {
+        self.edge_codes[r.quarters() as usize]
+    }
+
+    /// Edge code (0 = field, k + 1 = edge kind k) on board side `side` when turned by `r`.
+    #[inline]
+    pub fn edge_at(&self, r: Rotation, side: Side) -> u8 {
+        (self.edge_code(r) >> (8 * side.index() as u32)) as u8
+    }
+
+    /// Local segment covering board side `side` when the tile is turned by `r`.
+    #[inline]
+    pub fn segment_on_side(&self, r: Rotation, side: Side) -> Option<u8> {
+        let s = self.side_segment[side.rotate(r.inverse()).index() as usize];
+        (s != NONE).then_some(s)
+    }
+
+    /// Local field segment covering board half-edge `h` when the tile is turned by `r`.
+    #[inline]
+    pub fn segment_on_half(&self, r: Rotation, h: HalfEdge) -> Option<u8> {
+        let s = self.half_segment[((h.index() + 8 - 2 * r.quarters()) & 7) as usize];
+        (s != NONE).then_some(s)
+    }
+
+    /// Whether the tile has the tag.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.iter().any(|t| t == tag)
+    }
+
+    /// The rotations that give distinct edge layouts are all four; this lists those whose
+    /// edge code differs from every smaller rotation (useful for symmetric tiles).
+    pub fn distinct_rotations(&self) -> impl Iterator<Item = Rotation> + '_ {
+        Rotation::ALL.into_iter().filter(move |r| {
+            (0..r.quarters())
+                .all(|q| self.edge_codes[q as usize] != self.edge_codes[r.quarters() as usize])
+        })
+    }
+}
+
+/// Marks "no segment" in the per-side and per-half-edge tables.
+const NONE: u8 = u8::MAX;
+
+/// What is wrong with a tile kind in a tile file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("tile set `{set}`, tile `{tile}`: {message}")]
+pub struct TileDataError {
+    /// The set being loaded.
+    pub set: String,
+    /// The tile id (or `#n` when it has none).
+    pub tile: String,
+    /// What is wrong, naming the field.
+    pub message: String,
+}
+
+/// All tile kinds known to a ruleset.
+#[derive(Clone, Debug, Default)]
+pub struct TileCatalog {
+    kinds: Vec<TileKind>,
+}
+
+impl TileCatalog {
+    /// Number of kinds.
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Whether no kind is registered.
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// The kind with this id.
+    ///
+    /// # Panics
+    /// If the id did not come from this catalog.
+    #[inline]
+    pub fn get(&self, id: TileKindId) -> &TileKind {
+        &self.kinds[id.0 as usize]
+    }
+
+    /// All kinds with their ids.
+    pub fn iter(&self) -> impl Iterator<Item = (TileKindId, &TileKind)> {
+        self.kinds
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (TileKindId(i as u16), k))
+    }
+
+    /// Finds a kind by id or alias.
+    pub fn find(&self, name: &str) -> Option<TileKindId> {
+        self.iter()
+            .find(|(_, k)| k.id == name || k.aliases.iter().any(|a| a == name))
+            .map(|(id, _)| id)
+    }
+
+    /// Checks a tile set against the registered feature kinds and adds its tiles.
+    /// Nothing is added when any tile is wrong.
+    pub fn add_set(
+        &mut self,
+        data: &TileSetData,
+        kinds: &[FeatureKindDef],
+    ) -> Result<Vec<TileKindId>, TileDataError> {
+        let err = |tile: &str, message: String| TileDataError {
+            set: data.set.clone(),
+            tile: tile.to_string(),
+            message,
+        };
+        if data.schema != 1 {
+            return Err(err(
+                "-",
+                format!("schema {} is not supported (only 1)", data.schema),
+            ));
+        }
+        let mut checked = Vec::with_capacity(data.tiles.len());
+        for t in &data.tiles {
+            if self.find(&t.id).is_some() || checked.iter().any(|k: &TileKind| k.id == t.id) {
+                return Err(err(&t.id, "id: a tile with this id already exists".into()));
+            }
+            let mut kind = check_tile(t, &data.set, kinds).map_err(|m| err(&t.id, m))?;
+            kind.set = data.set.clone();
+            checked.push(kind);
+        }
+        let first = self.kinds.len();
+        self.kinds.extend(checked);
+        Ok((first..self.kinds.len())
+            .map(|i| TileKindId(i as u16))
+            .collect())
+    }
+}
+
+fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileKind, String> {
+    if t.features.len() > 8 {
+        return Err("features: at most 8 segments per tile".into());
+    }
+    let mut segments = Vec::with_capacity(t.features.len());
+    let mut edge = [0u8; 4];
+    let mut covered_sides = SideSet::EMPTY;
+    let mut full_sides = SideSet::EMPTY;
+    let mut covered_halves = HalfSet::EMPTY;
+    for (i, f) in t.features.iter().enumerate() {
+        let at = |m: &str| format!("features[{i}] ({}): {m}", f.kind);
+        let kid = kinds
+            .iter()
+            .position(|k| k.name == f.kind)
+            .ok_or_else(|| at("unknown feature kind (is its expansion loaded?)"))?;
+        let def = &kinds[kid];
+        let kind = FeatureKindId(kid as u8);
+        let sides = match &f.sides {
+            Some(s) => SideSet::parse(s)
+                .ok_or_else(|| at(&format!("sides `{s}`: use N, E, S, W once each")))?,
+            None => SideSet::EMPTY,
+        };
+        let mut halves = HalfSet::EMPTY;
+        for h in f.halves.iter().flatten() {
+            let he = HalfEdge::parse(h).ok_or_else(|| {
+                at(&format!(
+                    "halves: `{h}` is not a half-edge (NL NR EL ER SL SR WL WR)"
+                ))
+            })?;
+            halves.0 |= 1 << he.index();
+        }
+        match def.shape {
+            Shape::Edge { .. } => {
+                if sides.is_empty() {
+                    return Err(at("sides: an edge feature must cover at least one side"));
+                }
+                if f.halves.is_some() || f.inner.is_some() {
+                    return Err(at("an edge feature takes `sides`, not `halves` or `inner`"));
+                }
+                if sides.0 & covered_sides.0 != 0 {
+                    return Err(at("sides: a side is covered by two features"));
+                }
+                covered_sides.0 |= sides.0;
+                if let Shape::Edge {
+                    fields_alongside: false,
+                    ..
+                } = def.shape
+                {
+                    full_sides.0 |= sides.0;
+                }
+                for s in sides.iter() {
+                    edge[s.index() as usize] = kid as u8 + 1;
+                }
+            }
+            Shape::Field => {
+                if f.sides.is_some() {
+                    return Err(at("a field takes `halves` (or `inner`), not `sides`"));
+                }
+                if halves.is_empty() && f.inner.is_none() {
+                    return Err(at("a field needs `halves` or `inner`"));
+                }
+                if halves.0 & covered_halves.0 != 0 {
+                    return Err(at("halves: a half-edge is covered by two fields"));
+                }
+                covered_halves.0 |= halves.0;
+            }
+            Shape::Site | Shape::Virtual => {
+                if f.sides.is_some() || f.halves.is_some() {
+                    return Err(at("a centre feature takes no `sides` or `halves`"));
+                }
+            }
+        }
+        if f.pennants > 0 && !matches!(def.shape, Shape::Edge { .. }) {
+            return Err(at("pennants: only edge features (cities) carry pennants"));
+        }
+        segments.push(Segment {
+            kind,
+            sides,
+            halves,
+            inner: f.inner.clone(),
+            pennants: f.pennants,
+            cities: Vec::new(),
+            tags: f.tags.clone(),
+        });
+    }
+    // A field cannot touch an edge that a city-like feature fills completely.
+    for h in covered_halves.iter() {
+        if full_sides.contains(h.side()) {
+            return Err(format!(
+                "halves: {} lies on side {} which a feature fills completely",
+                HalfEdge::NAMES[h.index() as usize],
+                h.side().letter()
+            ));
+        }
+    }
+    // Field → city adjacency, each city named by one of its sides.
+    for (i, f) in t.features.iter().enumerate() {
+        for c in &f.cities {
+            if segments[i].kind != FeatureKindId::FIELD
+                && kinds[segments[i].kind.0 as usize].shape != Shape::Field
+            {
+                return Err(format!(
+                    "features[{i}] ({}): cities: only fields border cities",
+                    f.kind
+                ));
+            }
+            let side = SideSet::parse(c)
+                .filter(|s| s.len() == 1)
+                .ok_or_else(|| format!("features[{i}]: cities: `{c}` is not a side letter"))?;
+            let target = segments
+                .iter()
+                .position(|s| s.sides.0 & side.0 != 0 && s.kind == FeatureKindId::CITY)
+                .ok_or_else(|| format!("features[{i}]: cities: no city covers side {c}"))?;
+            if !segments[i].cities.contains(&(target as u8)) {
+                segments[i].cities.push(target as u8);
+            }
+        }
+    }
+    // The declared edge string must agree with the features.
+    let letters: Vec<char> = t.edges.chars().collect();
+    if letters.len() != 4 {
+        return Err(format!(
+            "edges `{}`: four letters N E S W expected",
+            t.edges
+        ));
+    }
+    for s in Side::ALL {
+        let derived = match edge[s.index() as usize] {
+            0 => 'F',
+            k => match kinds[k as usize - 1].shape {
+                Shape::Edge { letter, .. } => letter,
+                _ => unreachable!("only edge kinds set edge codes"),
+            },
+        };
+        if letters[s.index() as usize] != derived {
+            return Err(format!(
+                "edges `{}`: side {} is `{}` but the features make it `{derived}`",
+                t.edges,
+                s.letter(),
+                letters[s.index() as usize]
+            ));
+        }
+    }
+    let mut side_segment = [NONE; 4];
+    let mut half_segment = [NONE; 8];
+    let mut sites = 0u8;
+    for (i, seg) in segments.iter().enumerate() {
+        for s in seg.sides.iter() {
+            side_segment[s.index() as usize] = i as u8;
+        }
+        for h in seg.halves.iter() {
+            half_segment[h.index() as usize] = i as u8;
+        }
+        if kinds[seg.kind.0 as usize].shape == Shape::Site {
+            sites |= 1 << i;
+        }
+    }
+    let base = u32::from_le_bytes(edge);
+    let mut edge_codes = [0u32; 4];
+    for r in Rotation::ALL {
+        // Turning clockwise by one moves side s to s + 1: the byte moves up by 8 bits.
+        edge_codes[r.quarters() as usize] = base.rotate_left(8 * r.quarters() as u32);
+    }
+    Ok(TileKind {
+        id: t.id.clone(),
+        aliases: t.aliases.clone(),
+        set: set.to_string(),
+        count: t.count,
+        start: t.start,
+        deploy: t.deploy,
+        tags: t.tags.clone(),
+        segments,
+        sites,
+        side_segment,
+        half_segment,
+        edge_codes,
+    })
+}

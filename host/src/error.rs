@@ -1,0 +1,59 @@
+//! Host errors: one enum, every variant a one-line message for the CLI.
+
+use carcassonne_core::{ActionError, GameError, SetupError};
+use std::path::PathBuf;
+
+/// Anything that can go wrong in the host.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A TOML file is malformed (the message carries line and column).
+    #[error("{path}: {message}")]
+    Toml {
+        /// The file.
+        path: String,
+        /// Parser message with position.
+        message: String,
+    },
+    /// A JSON file is malformed.
+    #[error("{path}: line {line}, column {column}: {message}")]
+    Json {
+        /// The file.
+        path: String,
+        /// Line (1-based).
+        line: usize,
+        /// Column (1-based).
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The ruleset could not be built.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The game could not be created.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// A record does not replay.
+    #[error("{path}: action {index}: {message}")]
+    Replay {
+        /// The record.
+        path: String,
+        /// Index of the failing action (0-based).
+        index: usize,
+        /// What went wrong.
+        message: String,
+    },
+    /// An action was refused during simulation.
+    #[error(transparent)]
+    Action(#[from] ActionError),
+    /// Wrong command-line input.
+    #[error("{0}")]
+    Usage(String),
+}

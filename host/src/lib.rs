@@ -1,0 +1,16 @@
+//! # carcassonne-host
+//!
+//! Everything around the rules kernel: reading tile files (TOML), building rulesets
+//! from a list of expansions and options, bots, simulation, game records (JSON) and
+//! replay output. This is the only crate that knows file formats; `carcassonne-core`
+//! stays pure.
+
+pub mod bots;
+pub mod error;
+pub mod record;
+pub mod replay;
+pub mod rules;
+pub mod simulate;
+pub mod tiles;
+
+pub use error::HostError;

@@ -1,0 +1,346 @@
+//! `carcassonne`: simulate, replay and inspect games.
+
+use carcassonne_host::record::Record;
+use carcassonne_host::replay::replay_output;
+use carcassonne_host::rules::{build_ruleset, parse_option, RulesSpec};
+use carcassonne_host::simulate::{simulate, SimConfig};
+use carcassonne_host::HostError;
+use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "carcassonne",
+    version,
+    about = "A Carcassonne rules engine: simulate, replay and inspect games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+struct RulesArgs {
+    /// Expansions to load, comma-separated (only `base` exists so far).
+    #[arg(long, value_delimiter = ',')]
+    expansions: Vec<String>,
+    /// A rule option as key=value (repeatable), e.g. farmScoring=2nd.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+}
+
+impl RulesArgs {
+    fn spec(&self) -> Result<RulesSpec, HostError> {
+        Ok(RulesSpec {
+            expansions: self.expansions.clone(),
+            options: self
+                .options
+                .iter()
+                .map(|o| parse_option(o))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play games between bots and print the results.
+    Simulate {
+        /// Number of games.
+        #[arg(long, default_value_t = 1)]
+        games: u64,
+        /// Players per game (2-6).
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        /// Base seed (game i uses a seed derived from it).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Bots per seat, comma-separated, cycled over the seats (random, greedy).
+        #[arg(long, value_delimiter = ',', default_value = "random")]
+        bots: Vec<String>,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Print a JSON summary instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Write each game's record as DIR/game-<i>.json.
+        #[arg(long, value_name = "DIR")]
+        record: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Replay a game record and print scores, events and the pending decision.
+    Replay {
+        /// The record (JSON, docs/record-format.md).
+        file: PathBuf,
+        /// Stop after this many actions.
+        #[arg(long)]
+        actions: Option<usize>,
+        /// Print the replay output contract as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the tiles of a set.
+    Tiles {
+        /// Tile set (`base`).
+        #[arg(long, default_value = "base")]
+        set: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cmd: Command) -> Result<(), HostError> {
+    match cmd {
+        Command::Simulate {
+            games,
+            players,
+            seed,
+            bots,
+            threads,
+            json,
+            record,
+            rules,
+        } => {
+            if !(2..=6).contains(&players) {
+                return Err(HostError::Usage(format!(
+                    "--players must be 2 to 6, not {players}"
+                )));
+            }
+            if games == 0 {
+                return Err(HostError::Usage("--games must be at least 1".into()));
+            }
+            let spec = rules.spec()?;
+            let ruleset = build_ruleset(&spec)?;
+            let cfg = SimConfig {
+                games,
+                players,
+                seed,
+                bots,
+                threads,
+                keep_records: record.is_some() || games == 1,
+            };
+            let bar = (games >= 1000 && std::io::stderr().is_terminal()).then(|| {
+                let b = indicatif::ProgressBar::new(games);
+                b.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{bar:40} {pos}/{len} games {per_sec} eta {eta}",
+                    )
+                    .expect("valid template"),
+                );
+                b
+            });
+            let progress = |n: u64| {
+                if let Some(b) = &bar {
+                    if n % 256 == 0 || n == games {
+                        b.set_position(n);
+                    }
+                }
+            };
+            let (summary, results, records) = simulate(&ruleset, &spec, &cfg, &progress)?;
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+            if let Some(dir) = &record {
+                std::fs::create_dir_all(dir).map_err(|source| HostError::Io {
+                    path: dir.clone(),
+                    source,
+                })?;
+                for (i, r) in records.iter().enumerate() {
+                    let path = dir.join(format!("game-{i}.json"));
+                    let text = serde_json::to_string_pretty(r).expect("records serialize");
+                    std::fs::write(&path, text).map_err(|source| HostError::Io { path, source })?;
+                }
+            }
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&summary).expect("summary serializes")
+                );
+            } else if games == 1 {
+                let r = &records[0];
+                let game = r.replay("simulated game", None)?;
+                print_game(&game, &results[0].scores, &summary.bots, seed);
+            } else {
+                println!(
+                    "{} games, {} players ({}), seed {}",
+                    summary.games,
+                    summary.players,
+                    summary.bots.join(", "),
+                    summary.seed
+                );
+                println!(
+                    "score mean {:.2}, spread {:.2}, turns {:.1}",
+                    summary.score_mean, summary.score_spread, summary.turns_mean
+                );
+                for (i, (m, w)) in summary
+                    .score_mean_per_seat
+                    .iter()
+                    .zip(&summary.wins_per_seat)
+                    .enumerate()
+                {
+                    println!("  seat {}: mean {:>6.2}, wins {}", i + 1, m, w);
+                }
+                println!(
+                    "{:.0} games/s on {} thread(s)",
+                    summary.games_per_second, summary.threads
+                );
+            }
+            Ok(())
+        }
+        Command::Replay {
+            file,
+            actions,
+            json,
+        } => {
+            let record = Record::load(&file)?;
+            let game = record.replay(&file.display().to_string(), actions)?;
+            let out = replay_output(&game);
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&out).expect("output serializes")
+                );
+            } else {
+                for p in &out.players {
+                    println!("{:<12} {:>4}", p.name, p.score);
+                }
+                println!(
+                    "{} scoring events; {}",
+                    out.events.len(),
+                    if out.finished {
+                        "finished"
+                    } else {
+                        "in progress"
+                    }
+                );
+                if let Some(p) = &out.pending {
+                    println!(
+                        "next: {} ({} placements, {} deployments)",
+                        p.player,
+                        p.placements.len(),
+                        p.deployments.len()
+                    );
+                }
+            }
+            Ok(())
+        }
+        Command::Tiles { set, json } => {
+            let rules = build_ruleset(&RulesSpec::default())?;
+            let tiles: Vec<_> = rules.tiles().iter().filter(|(_, k)| k.set == set).collect();
+            if tiles.is_empty() {
+                return Err(HostError::Usage(format!(
+                    "no tile set `{set}` (available: base)"
+                )));
+            }
+            if json {
+                let list: Vec<_> = tiles
+                    .iter()
+                    .map(|(_, k)| serde_json::json!({"id": k.id, "aliases": k.aliases, "count": k.count, "edges": edges(&rules, k), "start": k.start}))
+                    .collect();
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&list).expect("serializes")
+                );
+            } else {
+                let total: u32 = tiles.iter().map(|(_, k)| k.count as u32).sum();
+                println!("set {set}: {} kinds, {total} tiles", tiles.len());
+                for (_, k) in tiles {
+                    let segs: Vec<String> = k
+                        .segments
+                        .iter()
+                        .map(|s| {
+                            format!(
+                                "{} {}",
+                                rules.kind(s.kind).name,
+                                s.location(carcassonne_core::Rotation::R0)
+                            )
+                        })
+                        .collect();
+                    println!(
+                        "  {:<10} {:<3} x{:<2} {} {}{}",
+                        k.id,
+                        k.aliases.join(","),
+                        k.count,
+                        edges(&rules, k),
+                        segs.join("; "),
+                        if k.start { "  (start)" } else { "" }
+                    );
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn edges(rules: &carcassonne_core::Ruleset, k: &carcassonne_core::TileKind) -> String {
+    carcassonne_core::Side::ALL
+        .iter()
+        .map(|s| match k.edge_at(carcassonne_core::Rotation::R0, *s) {
+            0 => 'F',
+            c => match rules.kinds()[c as usize - 1].shape {
+                carcassonne_core::Shape::Edge { letter, .. } => letter,
+                _ => '?',
+            },
+        })
+        .collect()
+}
+
+fn print_game(game: &carcassonne_core::Game, scores: &[i32], bots: &[String], seed: u64) {
+    let st = game.state();
+    let rules = game.rules();
+    println!(
+        "Carcassonne, base game: {} players ({}), seed {seed}",
+        st.players().len(),
+        bots.join(" vs ")
+    );
+    println!(
+        "{} turns, {} tiles on the board, {} discarded",
+        st.turn(),
+        st.board().tiles().len(),
+        st.discarded().len()
+    );
+    let mut by_kind: std::collections::BTreeMap<(usize, String), (u32, i32)> = Default::default();
+    for e in st.events() {
+        let name = match e.source {
+            carcassonne_core::ScoreSource::Feature(k) => rules.kind(k).name.clone(),
+            carcassonne_core::ScoreSource::Label(l) => rules.labels()[l.0 as usize].clone(),
+        };
+        let key = (
+            e.player.index(),
+            if e.final_scoring {
+                format!("{name} (final)")
+            } else {
+                name
+            },
+        );
+        let v = by_kind.entry(key).or_default();
+        v.0 += 1;
+        v.1 += e.points;
+    }
+    let best = scores.iter().copied().max().unwrap_or(0);
+    for (i, p) in st.players().iter().enumerate() {
+        let mark = if p.score == best { "  winner" } else { "" };
+        println!("{:<4} {:>4} points{mark}", p.name, p.score);
+        for ((pi, kind), (n, pts)) in &by_kind {
+            if *pi == i {
+                println!("       {kind:<18} {n:>3} scorings {pts:>4} points");
+            }
+        }
+    }
+}

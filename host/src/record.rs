@@ -1,0 +1,522 @@
+//! Game records: the setup and every action, as JSON (format: `docs/record-format.md`).
+
+use crate::rules::{build_ruleset, RulesSpec};
+use crate::HostError;
+use carcassonne_core::{
+    Action, FigureId, FigureLoc, Game, GameSetup, GameState, Pos, Rotation, Ruleset, SegmentId,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Value of the `format` field.
+pub const FORMAT: &str = "carcassonne-record";
+/// Current record version.
+pub const VERSION: u32 = 1;
+
+/// A whole game: enough to replay it exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Always `carcassonne-record`.
+    pub format: String,
+    /// Record version (1).
+    pub version: u32,
+    /// How the game was set up.
+    pub setup: RecordSetup,
+    /// Every action, in order.
+    pub actions: Vec<RecordAction>,
+    /// Final scores when the record was written (informative; replay recomputes them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Vec<i32>>,
+}
+
+/// The setup of a recorded game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordSetup {
+    /// Engine version that wrote it.
+    pub engine: String,
+    /// Expansions with versions, in load order (`base` first).
+    pub expansions: Vec<ExpansionRef>,
+    /// Every option value (defaults included), as text.
+    pub options: BTreeMap<String, String>,
+    /// Player names in seat order.
+    pub players: Vec<String>,
+    /// RNG seed.
+    pub seed: u64,
+}
+
+/// An expansion and its version.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpansionRef {
+    /// Id.
+    pub id: String,
+    /// Version.
+    pub version: String,
+}
+
+/// Where a figure goes: a cell and a feature location on its tile (JCZ notation,
+/// board-oriented), or a virtual feature.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Target {
+    /// Cell x (absent for virtual features).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<i32>,
+    /// Cell y (absent for virtual features).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y: Option<i32>,
+    /// Feature kind name.
+    pub feature: String,
+    /// Location: sides (`N`, `WE`), half-edges (`NL.NR`), `I`, or `#slot` for virtual features.
+    pub location: String,
+}
+
+/// One recorded action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum RecordAction {
+    /// Place the drawn tile.
+    Place {
+        /// Seat.
+        player: u8,
+        /// Drawn tile id (checked on replay).
+        tile: String,
+        /// Cell x.
+        x: i32,
+        /// Cell y.
+        y: i32,
+        /// Degrees clockwise.
+        rotation: u16,
+    },
+    /// Deploy a figure from supply.
+    Deploy {
+        /// Seat.
+        player: u8,
+        /// Figure kind name.
+        figure: String,
+        /// Where.
+        #[serde(flatten)]
+        target: Target,
+    },
+    /// Move a figure in play.
+    Move {
+        /// Seat.
+        player: u8,
+        /// Figure as `<seat>.<kind>.<n>`.
+        figure: String,
+        /// Where.
+        #[serde(flatten)]
+        target: Target,
+    },
+    /// Decline.
+    Pass {
+        /// Seat.
+        player: u8,
+    },
+    /// An expansion's own action.
+    Custom {
+        /// Seat.
+        player: u8,
+        /// Expansion id.
+        expansion: String,
+        /// Verb name.
+        verb: String,
+        /// Figure as `<seat>.<kind>.<n>`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        figure: Option<String>,
+        /// Target feature.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Target>,
+        /// Target cell.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cell: Option<Pos>,
+        /// Free argument.
+        #[serde(default)]
+        value: i32,
+    },
+}
+
+impl Record {
+    /// Records a game played from `Game::new` with `seed` and these actions.
+    pub fn new(spec: &RulesSpec, game: &Game, seed: u64, actions: &[Action]) -> Record {
+        let rules = game.rules();
+        let st = game.state();
+        // Replay the actions on a fresh game to convert each one in the state it was taken in.
+        let mut replay = Game::new(
+            Arc::clone(rules),
+            &GameSetup {
+                players: st.players().iter().map(|p| p.name.clone()).collect(),
+                seed,
+            },
+        )
+        .expect("the game was created with the same setup");
+        let mut out = Vec::with_capacity(actions.len());
+        for a in actions {
+            out.push(encode_action(rules, &replay, *a));
+            replay.apply(*a).expect("recorded actions were legal");
+        }
+        let mut expansions = vec![ExpansionRef {
+            id: "base".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        }];
+        expansions.extend(
+            spec.expansions
+                .iter()
+                .filter(|e| e.as_str() != "base")
+                .map(|e| ExpansionRef {
+                    id: e.clone(),
+                    version: env!("CARGO_PKG_VERSION").into(),
+                }),
+        );
+        Record {
+            format: FORMAT.into(),
+            version: VERSION,
+            setup: RecordSetup {
+                engine: env!("CARGO_PKG_VERSION").into(),
+                expansions,
+                options: rules
+                    .options()
+                    .0
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_string()))
+                    .collect(),
+                players: st.players().iter().map(|p| p.name.clone()).collect(),
+                seed,
+            },
+            actions: out,
+            result: game
+                .is_over()
+                .then(|| st.players().iter().map(|p| p.score).collect()),
+        }
+    }
+
+    /// Reads a record file.
+    pub fn load(path: &Path) -> Result<Record, HostError> {
+        let text = std::fs::read_to_string(path).map_err(|source| HostError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Record::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses record JSON; `origin` names the file in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Record, HostError> {
+        let r: Record = serde_json::from_str(text).map_err(|e| HostError::Json {
+            path: origin.to_string(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+        if r.format != FORMAT {
+            return Err(HostError::Json {
+                path: origin.into(),
+                line: 1,
+                column: 1,
+                message: format!("format is `{}`, expected `{FORMAT}`", r.format),
+            });
+        }
+        if r.version != VERSION {
+            return Err(HostError::Json {
+                path: origin.into(),
+                line: 1,
+                column: 1,
+                message: format!(
+                    "record version {} is not supported (only {VERSION})",
+                    r.version
+                ),
+            });
+        }
+        Ok(r)
+    }
+
+    /// The ruleset description of the record.
+    pub fn rules_spec(&self) -> RulesSpec {
+        RulesSpec {
+            expansions: self
+                .setup
+                .expansions
+                .iter()
+                .map(|e| e.id.clone())
+                .filter(|e| e != "base")
+                .collect(),
+            options: self
+                .setup
+                .options
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        }
+    }
+
+    /// Replays the first `limit` actions (all if `None`); `origin` names the record in errors.
+    pub fn replay(&self, origin: &str, limit: Option<usize>) -> Result<Game, HostError> {
+        let rules = build_ruleset(&self.rules_spec())?;
+        let mut game = Game::new(
+            Arc::clone(&rules),
+            &GameSetup {
+                players: self.setup.players.clone(),
+                seed: self.setup.seed,
+            },
+        )?;
+        let n = limit.unwrap_or(self.actions.len()).min(self.actions.len());
+        for (index, ra) in self.actions[..n].iter().enumerate() {
+            let fail = |message: String| HostError::Replay {
+                path: origin.to_string(),
+                index,
+                message,
+            };
+            let action = decode_action(&rules, &game, ra).map_err(fail)?;
+            game.apply(action).map_err(|e| fail(e.to_string()))?;
+        }
+        Ok(game)
+    }
+}
+
+/// `<seat>.<kind>.<n>` for a figure.
+pub fn figure_name(rules: &Ruleset, st: &GameState, f: FigureId) -> String {
+    let fig = st.figure(f);
+    format!(
+        "{}.{}.{}",
+        fig.owner.0,
+        rules.figure_kind(fig.kind).name,
+        fig.ordinal
+    )
+}
+
+fn figure_by_name(rules: &Ruleset, st: &GameState, name: &str) -> Result<FigureId, String> {
+    st.figures()
+        .iter()
+        .enumerate()
+        .find(|(i, _)| figure_name(rules, st, FigureId(*i as u16)) == name)
+        .map(|(i, _)| FigureId(i as u16))
+        .ok_or_else(|| format!("no figure `{name}`"))
+}
+
+/// The record form of a segment.
+pub fn target_of(rules: &Ruleset, st: &GameState, seg: SegmentId) -> Target {
+    let node = st.graph().segment(seg);
+    let feature = rules.kind(node.kind).name.clone();
+    if node.is_virtual() {
+        return Target {
+            x: None,
+            y: None,
+            feature,
+            location: format!("#{}", node.local),
+        };
+    }
+    let t = st.board().tile(node.tile);
+    let location = rules.tiles().get(t.kind).segments[node.local as usize].location(t.rotation);
+    Target {
+        x: Some(node.pos.x),
+        y: Some(node.pos.y),
+        feature,
+        location,
+    }
+}
+
+/// Finds the segment a record target names.
+pub fn segment_of(rules: &Ruleset, st: &GameState, t: &Target) -> Result<SegmentId, String> {
+    match (t.x, t.y) {
+        (Some(x), Some(y)) => {
+            let pos = Pos::new(x, y);
+            let placed = st
+                .board()
+                .at(pos)
+                .ok_or_else(|| format!("no tile at {pos}"))?;
+            let kind = rules.tiles().get(placed.kind);
+            let want = normalize_location(&t.location);
+            (0..kind.segments.len() as u8)
+                .find(|i| {
+                    let seg = &kind.segments[*i as usize];
+                    rules.kind(seg.kind).name == t.feature
+                        && normalize_location(&seg.location(placed.rotation)) == want
+                })
+                .and_then(|i| st.segment_at(pos, i))
+                .ok_or_else(|| {
+                    format!(
+                        "no {} at location `{}` on the tile at {pos}",
+                        t.feature, t.location
+                    )
+                })
+        }
+        _ => {
+            let slot: u8 = t
+                .location
+                .strip_prefix('#')
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| {
+                    format!(
+                        "virtual target needs location `#<slot>`, not `{}`",
+                        t.location
+                    )
+                })?;
+            let g = st.graph();
+            g.graph()
+                .node_indices()
+                .find(|n| {
+                    let s = g.segment(*n);
+                    s.is_virtual() && s.local == slot && rules.kind(s.kind).name == t.feature
+                })
+                .ok_or_else(|| format!("no virtual {} #{slot}", t.feature))
+        }
+    }
+}
+
+/// Location text as a comparable set: side letters or half-edge names, sorted.
+fn normalize_location(text: &str) -> Vec<String> {
+    let mut parts: Vec<String> =
+        if text.contains('.') || carcassonne_core::HalfEdge::parse(text).is_some() {
+            text.split('.').map(str::to_string).collect()
+        } else if let Some(rest) = text.strip_prefix('_') {
+            "NESW"
+                .chars()
+                .filter(|c| !rest.contains(*c))
+                .map(|c| c.to_string())
+                .collect()
+        } else if text.chars().all(|c| "NESW".contains(c)) {
+            text.chars().map(|c| c.to_string()).collect()
+        } else {
+            vec![text.to_string()]
+        };
+    parts.sort();
+    parts
+}
+
+/// Converts an offered action into its record form (in the state it is taken in).
+pub fn encode_action(rules: &Ruleset, game: &Game, a: Action) -> RecordAction {
+    let st = game.state();
+    let player = game.decision().player.0;
+    match a {
+        Action::Place { pos, rotation } => {
+            let tile = match game.decision().kind {
+                carcassonne_core::DecisionKind::PlaceTile { tile } => {
+                    rules.tiles().get(tile).id.clone()
+                }
+                _ => String::new(),
+            };
+            RecordAction::Place {
+                player,
+                tile,
+                x: pos.x,
+                y: pos.y,
+                rotation: rotation.degrees(),
+            }
+        }
+        Action::Deploy { figure, segment } => RecordAction::Deploy {
+            player,
+            figure: rules.figure_kind(figure).name.clone(),
+            target: target_of(rules, st, segment),
+        },
+        Action::Move { figure, segment } => RecordAction::Move {
+            player,
+            figure: figure_name(rules, st, figure),
+            target: target_of(rules, st, segment),
+        },
+        Action::Pass => RecordAction::Pass { player },
+        Action::Custom(c) => RecordAction::Custom {
+            player,
+            expansion: rules.expansions()[c.expansion.0 as usize].id().to_string(),
+            verb: rules.verbs()[c.verb.0 as usize].1.clone(),
+            figure: c.figure.map(|f| figure_name(rules, st, f)),
+            target: c.segment.map(|s| target_of(rules, st, s)),
+            cell: c.pos,
+            value: c.value,
+        },
+    }
+}
+
+/// Converts a record action into an engine action in the current state.
+pub fn decode_action(rules: &Ruleset, game: &Game, ra: &RecordAction) -> Result<Action, String> {
+    let st = game.state();
+    let expected = game.decision().player.0;
+    let player = match ra {
+        RecordAction::Place { player, .. }
+        | RecordAction::Deploy { player, .. }
+        | RecordAction::Move { player, .. }
+        | RecordAction::Pass { player }
+        | RecordAction::Custom { player, .. } => *player,
+    };
+    if game.is_over() {
+        return Err("the game is already over".into());
+    }
+    if player != expected {
+        return Err(format!(
+            "it is player {expected}'s decision, not player {player}'s"
+        ));
+    }
+    Ok(match ra {
+        RecordAction::Place {
+            tile,
+            x,
+            y,
+            rotation,
+            ..
+        } => {
+            if let carcassonne_core::DecisionKind::PlaceTile { tile: drawn } = game.decision().kind
+            {
+                let drawn = &rules.tiles().get(drawn).id;
+                if drawn != tile {
+                    return Err(format!("the drawn tile is {drawn}, the record says {tile}"));
+                }
+            }
+            let rotation = Rotation::from_degrees(*rotation as i64)
+                .ok_or_else(|| format!("rotation {rotation} is not 0, 90, 180 or 270"))?;
+            Action::Place {
+                pos: Pos::new(*x, *y),
+                rotation,
+            }
+        }
+        RecordAction::Deploy { figure, target, .. } => Action::Deploy {
+            figure: rules
+                .figure_named(figure)
+                .ok_or_else(|| format!("unknown figure kind `{figure}`"))?,
+            segment: segment_of(rules, st, target)?,
+        },
+        RecordAction::Move { figure, target, .. } => Action::Move {
+            figure: figure_by_name(rules, st, figure)?,
+            segment: segment_of(rules, st, target)?,
+        },
+        RecordAction::Pass { .. } => Action::Pass,
+        RecordAction::Custom {
+            expansion,
+            verb,
+            figure,
+            target,
+            cell,
+            value,
+            ..
+        } => {
+            let owner = rules
+                .expansion_index(expansion)
+                .ok_or_else(|| format!("expansion `{expansion}` is not loaded"))?;
+            Action::Custom(carcassonne_core::CustomAction {
+                expansion: owner,
+                verb: rules
+                    .verb_named(owner, verb)
+                    .ok_or_else(|| format!("expansion `{expansion}` has no verb `{verb}`"))?,
+                figure: figure
+                    .as_deref()
+                    .map(|f| figure_by_name(rules, st, f))
+                    .transpose()?,
+                segment: target
+                    .as_ref()
+                    .map(|t| segment_of(rules, st, t))
+                    .transpose()?,
+                pos: *cell,
+                value: *value,
+            })
+        }
+    })
+}
+
+/// Where a figure stands, for output.
+pub fn figure_target(rules: &Ruleset, st: &GameState, f: FigureId) -> Option<Target> {
+    match st.figure(f).loc {
+        FigureLoc::On(s) => Some(target_of(rules, st, s)),
+        _ => None,
+    }
+}

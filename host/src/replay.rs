@@ -1,0 +1,168 @@
+//! The replay output contract (`../shared/formats/jcz-saves.md`, "Replay output contract").
+
+use crate::record::target_of;
+use carcassonne_core::{Action, DecisionKind, Game, ScoreSource};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The whole output object.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReplayOutput {
+    /// Seat order, with current scores.
+    pub players: Vec<PlayerScore>,
+    /// Every scoring event in order, final scoring included.
+    pub events: Vec<EventOut>,
+    /// Whether final scoring is done.
+    pub finished: bool,
+    /// What the game waits for (`null` when finished).
+    pub pending: Option<Pending>,
+}
+
+/// A player and score.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerScore {
+    /// Name.
+    pub name: String,
+    /// Score.
+    pub score: i32,
+}
+
+/// One scoring event.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EventOut {
+    /// Player name.
+    pub player: String,
+    /// Feature kind or label (`city`, `road`, `field`, `cloister`, `king`, …).
+    pub feature: String,
+    /// Points.
+    pub points: i32,
+}
+
+/// The pending decision.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Pending {
+    /// Who decides.
+    pub player: String,
+    /// The drawn tile (tile step) or the tile just placed.
+    pub tile: Option<String>,
+    /// Legal cells with their rotations (tile step).
+    pub placements: Vec<PlacementOut>,
+    /// Legal figure placements.
+    pub deployments: Vec<DeploymentOut>,
+    /// Whether passing is allowed.
+    pub can_pass: bool,
+}
+
+/// A legal cell and its rotations.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlacementOut {
+    /// x.
+    pub x: i32,
+    /// y.
+    pub y: i32,
+    /// Degrees, ascending.
+    pub rotations: Vec<u16>,
+}
+
+/// A legal figure placement.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DeploymentOut {
+    /// Figure kind name.
+    pub figure: String,
+    /// Feature kind name.
+    pub feature: String,
+    /// x (absent for virtual features).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<i32>,
+    /// y.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub y: Option<i32>,
+    /// Location in JCZ notation.
+    pub location: String,
+}
+
+/// Builds the contract object for a game.
+pub fn replay_output(game: &Game) -> ReplayOutput {
+    let rules = game.rules();
+    let st = game.state();
+    let name = |p: carcassonne_core::PlayerId| st.players()[p.index()].name.clone();
+    let events = st
+        .events()
+        .iter()
+        .map(|e| EventOut {
+            player: name(e.player),
+            feature: match e.source {
+                ScoreSource::Feature(k) => rules.kind(k).name.clone(),
+                ScoreSource::Label(l) => rules.labels()[l.0 as usize].clone(),
+            },
+            points: e.points,
+        })
+        .collect();
+    let pending = (!game.is_over()).then(|| {
+        let d = game.decision();
+        let tile = match d.kind {
+            DecisionKind::PlaceTile { tile } => Some(rules.tiles().get(tile).id.clone()),
+            _ => st
+                .last_placed()
+                .map(|i| rules.tiles().get(st.board().tile(i).kind).id.clone()),
+        };
+        let mut cells: BTreeMap<(i32, i32), Vec<u16>> = BTreeMap::new();
+        let mut deployments = Vec::new();
+        for a in game.actions() {
+            match *a {
+                Action::Place { pos, rotation } => cells
+                    .entry((pos.x, pos.y))
+                    .or_default()
+                    .push(rotation.degrees()),
+                Action::Deploy { figure, segment } => {
+                    let t = target_of(rules, st, segment);
+                    deployments.push(DeploymentOut {
+                        figure: rules.figure_kind(figure).name.clone(),
+                        feature: t.feature,
+                        x: t.x,
+                        y: t.y,
+                        location: t.location,
+                    });
+                }
+                Action::Move { figure, segment } => {
+                    let t = target_of(rules, st, segment);
+                    let kind = st.figure(figure).kind;
+                    deployments.push(DeploymentOut {
+                        figure: rules.figure_kind(kind).name.clone(),
+                        feature: t.feature,
+                        x: t.x,
+                        y: t.y,
+                        location: t.location,
+                    });
+                }
+                Action::Pass | Action::Custom(_) => {}
+            }
+        }
+        Pending {
+            player: name(d.player),
+            tile,
+            placements: cells
+                .into_iter()
+                .map(|((x, y), mut r)| {
+                    r.sort_unstable();
+                    PlacementOut { x, y, rotations: r }
+                })
+                .collect(),
+            deployments,
+            can_pass: game.actions().contains(&Action::Pass),
+        }
+    });
+    ReplayOutput {
+        players: st
+            .players()
+            .iter()
+            .map(|p| PlayerScore {
+                name: p.name.clone(),
+                score: p.score,
+            })
+            .collect(),
+        events,
+        finished: game.is_over(),
+        pending,
+    }
+}

@@ -254,6 +254,13 @@ impl Game {
         self.state.stage == Stage::Over
     }
 
+    /// Writes into `out` the legal placements the active player would have for `tile`
+    /// on the current board (edge matching plus expansion filters). Used by tools and
+    /// benchmarks; the game itself offers placements for the drawn tile in [`Game::actions`].
+    pub fn placements_for(&self, tile: TileKindId, out: &mut Vec<Action>) -> Result<(), HookError> {
+        placements_into(&self.rules, &self.state, tile, out)
+    }
+
     /// Applies an offered action. Anything else is refused and changes nothing.
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
         if self.is_over() {
@@ -720,11 +727,12 @@ fn draw(rules: &Ruleset, st: &mut GameState) -> Result<Option<TileKindId>, HookE
     }
 }
 
-/// Fills `st.offered` with the legal placements of `tile` for the active player.
-fn legal_placements(
+/// Writes the legal placements of `tile` for the active player into `out` (cleared first).
+fn placements_into(
     rules: &Ruleset,
-    st: &mut GameState,
+    st: &GameState,
     tile: TileKindId,
+    out: &mut Vec<Action>,
 ) -> Result<(), HookError> {
     let tk = rules.tiles().get(tile);
     let codes = [
@@ -733,21 +741,20 @@ fn legal_placements(
         tk.edge_code(Rotation::R180),
         tk.edge_code(Rotation::R270),
     ];
-    let mut offered = std::mem::take(&mut st.offered);
-    offered.clear();
+    out.clear();
     for &pos in st.board.frontier() {
         let (want, mask) = st.board.constraints(pos);
         for (q, code) in codes.iter().enumerate() {
             if code & mask == want {
-                offered.push(Action::Place {
+                out.push(Action::Place {
                     pos,
                     rotation: Rotation::quarter_turns(q as u8),
                 });
             }
         }
     }
-    if !rules.expansions().is_empty() && !offered.is_empty() {
-        let mut cands: Vec<(Pos, Rotation)> = offered
+    if !rules.expansions().is_empty() && !out.is_empty() {
+        let mut cands: Vec<(Pos, Rotation)> = out
             .iter()
             .map(|a| match a {
                 Action::Place { pos, rotation } => (*pos, *rotation),
@@ -758,15 +765,26 @@ fn legal_placements(
             e.filter_placements(View { rules, state: st }, st.active, tile, &mut cands)
                 .map_err(|m| hook_error(e.as_ref(), "filter_placements", m))?;
         }
-        offered.clear();
-        offered.extend(
+        out.clear();
+        out.extend(
             cands
                 .into_iter()
                 .map(|(pos, rotation)| Action::Place { pos, rotation }),
         );
     }
-    st.offered = offered;
     Ok(())
+}
+
+/// Fills `st.offered` with the legal placements of `tile`.
+fn legal_placements(
+    rules: &Ruleset,
+    st: &mut GameState,
+    tile: TileKindId,
+) -> Result<(), HookError> {
+    let mut offered = std::mem::take(&mut st.offered);
+    let r = placements_into(rules, st, tile, &mut offered);
+    st.offered = offered;
+    r
 }
 
 /// Base-rule deployments of `player` on the tile at `pos`.

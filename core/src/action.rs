@@ -24,10 +24,8 @@ pub struct CustomAction {
     pub verb: VerbId,
     /// A figure the action is about.
     pub figure: Option<FigureId>,
-    /// A segment the action targets.
+    /// A segment the action targets (a cell is named by any segment of its tile).
     pub segment: Option<SegmentId>,
-    /// A cell the action targets.
-    pub pos: Option<Pos>,
     /// A free integer argument.
     pub value: i32,
 }

@@ -24,11 +24,25 @@ pub struct PlacedTile {
     pub first_segment: u32,
     /// Edge codes as placed (byte `s` = side `s`).
     pub edge_code: u32,
+    /// Bit mask of its local segments that are centre sites (cloister-like).
+    pub sites: u8,
 }
 
-const EMPTY: u16 = 0;
-const FRONTIER: u16 = 1;
-const FIRST_TILE: u16 = 2;
+/// A frontier cell with its edge constraints, kept up to date as neighbours arrive so
+/// that enumerating placements never looks at the neighbours again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrontierCell {
+    /// The empty cell.
+    pub pos: Pos,
+    /// Edge codes the neighbours require (byte `s` = side `s`).
+    pub want: u32,
+    /// Which bytes of `want` are constrained.
+    pub mask: u32,
+}
+
+// Cell encoding: 0 = empty, FRONTIER_BIT | index = frontier cell, otherwise tile index + 1.
+const EMPTY: u32 = 0;
+const FRONTIER_BIT: u32 = 1 << 31;
 
 /// Placed tiles and the open frontier.
 #[derive(Clone, Debug)]
@@ -37,9 +51,9 @@ pub struct Board {
     min_y: i32,
     width: i32,
     height: i32,
-    cells: Vec<u16>,
+    cells: Vec<u32>,
     placed: Vec<PlacedTile>,
-    frontier: Vec<Pos>,
+    frontier: Vec<FrontierCell>,
 }
 
 impl Default for Board {
@@ -59,7 +73,7 @@ impl Board {
             height: side,
             cells: vec![EMPTY; (side * side) as usize],
             placed: Vec::with_capacity(96),
-            frontier: Vec::with_capacity(64),
+            frontier: Vec::with_capacity(256),
         }
     }
 
@@ -74,7 +88,7 @@ impl Board {
     }
 
     #[inline]
-    fn cell(&self, p: Pos) -> u16 {
+    fn cell(&self, p: Pos) -> u32 {
         self.index(p).map_or(EMPTY, |i| self.cells[i])
     }
 
@@ -82,7 +96,7 @@ impl Board {
     #[inline]
     pub fn index_at(&self, p: Pos) -> Option<PlacedIndex> {
         let c = self.cell(p);
-        (c >= FIRST_TILE).then(|| c - FIRST_TILE)
+        (c != EMPTY && c & FRONTIER_BIT == 0).then(|| (c - 1) as PlacedIndex)
     }
 
     /// The tile at `p`.
@@ -94,7 +108,8 @@ impl Board {
     /// Whether a tile lies at `p`.
     #[inline]
     pub fn is_occupied(&self, p: Pos) -> bool {
-        self.cell(p) >= FIRST_TILE
+        let c = self.cell(p);
+        c != EMPTY && c & FRONTIER_BIT == 0
     }
 
     /// All placed tiles in placement order.
@@ -108,8 +123,8 @@ impl Board {
         &self.placed[i as usize]
     }
 
-    /// Empty cells next to at least one tile, in discovery order.
-    pub fn frontier(&self) -> &[Pos] {
+    /// Empty cells next to at least one tile, with their edge constraints.
+    pub fn frontier(&self) -> &[FrontierCell] {
         &self.frontier
     }
 
@@ -153,19 +168,34 @@ impl Board {
         self.ensure_room(tile.pos);
         let idx = self.placed.len() as PlacedIndex;
         let i = self.index(tile.pos).expect("room ensured");
-        if self.cells[i] == FRONTIER {
-            if let Some(k) = self.frontier.iter().position(|p| *p == tile.pos) {
-                self.frontier.remove(k);
+        let c = self.cells[i];
+        if c & FRONTIER_BIT != 0 {
+            let k = (c & !FRONTIER_BIT) as usize;
+            self.frontier.swap_remove(k);
+            if let Some(moved) = self.frontier.get(k) {
+                let j = self.index(moved.pos).expect("frontier cells are inside");
+                self.cells[j] = FRONTIER_BIT | k as u32;
             }
         }
-        self.cells[i] = idx + FIRST_TILE;
+        self.cells[i] = idx as u32 + 1;
         self.placed.push(tile);
         for s in Side::ALL {
             let q = tile.pos.step(s);
             let j = self.index(q).expect("room ensured");
-            if self.cells[j] == EMPTY {
-                self.cells[j] = FRONTIER;
-                self.frontier.push(q);
+            let theirs = s.opposite().index() as u32 * 8;
+            let edge = (tile.edge_code >> (8 * s.index() as u32)) & 0xFF;
+            let c = self.cells[j];
+            if c == EMPTY {
+                self.cells[j] = FRONTIER_BIT | self.frontier.len() as u32;
+                self.frontier.push(FrontierCell {
+                    pos: q,
+                    want: edge << theirs,
+                    mask: 0xFF << theirs,
+                });
+            } else if c & FRONTIER_BIT != 0 {
+                let f = &mut self.frontier[(c & !FRONTIER_BIT) as usize];
+                f.want |= edge << theirs;
+                f.mask |= 0xFF << theirs;
             }
         }
         idx

@@ -19,7 +19,7 @@ use crate::player::{Player, PlayerId};
 use crate::pos::Pos;
 use crate::ruleset::{FarmScoring, Ruleset};
 use crate::side::{HalfEdge, Rotation, Side};
-use crate::state::{Decision, DecisionKind, GameState, Stage};
+use crate::state::{Decision, DecisionKind, GameState, PlacementCell, Stage};
 use crate::supply::{DrawMode, TileSupply};
 use crate::tile::TileKindId;
 use rand::SeedableRng;
@@ -246,7 +246,12 @@ impl Game {
 
     /// The legal actions for the pending decision (empty once the game is over).
     pub fn actions(&self) -> &[Action] {
-        &self.state.offered
+        self.state.offered()
+    }
+
+    /// Number of legal actions (cheaper than `actions().len()` in a tile step).
+    pub fn action_count(&self) -> usize {
+        self.state.offered_len()
     }
 
     /// Whether the game is over.
@@ -258,6 +263,22 @@ impl Game {
     /// on the current board (edge matching plus expansion filters). Used by tools and
     /// benchmarks; the game itself offers placements for the drawn tile in [`Game::actions`].
     pub fn placements_for(&self, tile: TileKindId, out: &mut Vec<Action>) -> Result<(), HookError> {
+        let mut cells = Vec::new();
+        self.placement_cells_for(tile, &mut cells)?;
+        out.clear();
+        for c in &cells {
+            for q in 0..4u8 {
+                if c.rotations & (1 << q) != 0 {
+                    out.push(Action::Place { pos: c.pos, rotation: Rotation::quarter_turns(q) });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Like [`Game::placements_for`], by cell with a rotation mask; returns the number of
+    /// (cell, rotation) pairs. Allocation-free once `out` has grown.
+    pub fn placement_cells_for(&self, tile: TileKindId, out: &mut Vec<PlacementCell>) -> Result<usize, HookError> {
         placements_into(&self.rules, &self.state, tile, out)
     }
 
@@ -266,7 +287,7 @@ impl Game {
         if self.is_over() {
             return Err(ActionError::GameOver);
         }
-        if !self.state.offered.contains(&action) {
+        if !self.state.is_offered(&action) {
             return Err(ActionError::NotOffered {
                 action,
                 decision: describe_decision(&self.rules, &self.state),
@@ -277,9 +298,9 @@ impl Game {
 
     /// Applies the `index`-th offered action (what bots use: no search).
     pub fn apply_offered(&mut self, index: usize) -> Result<(), ActionError> {
-        let action = *self.state.offered.get(index).ok_or(ActionError::BadIndex {
+        let action = self.state.offered_at(index).ok_or(ActionError::BadIndex {
             index,
-            len: self.state.offered.len(),
+            len: self.state.offered_len(),
         })?;
         self.apply_checked(action)
     }
@@ -300,35 +321,36 @@ impl Game {
     }
 
     fn step(&mut self, action: Action) -> Result<(), HookError> {
-        let rules = Arc::clone(&self.rules);
-        let player = self.state.decision.player;
-        match self.state.decision.kind {
+        let Game { rules, state } = self;
+        let rules: &Ruleset = rules;
+        let player = state.decision.player;
+        match state.decision.kind {
             DecisionKind::PlaceTile { .. } => {
                 let Action::Place { pos, rotation } = action else {
                     unreachable!("only placements are offered in the tile step")
                 };
-                let tile = match self.state.decision.kind {
+                let tile = match state.decision.kind {
                     DecisionKind::PlaceTile { tile } => tile,
                     _ => unreachable!(),
                 };
-                let idx = place_tile(&rules, &mut self.state, tile, pos, rotation);
-                self.state.last_placed = Some(idx);
-                each(&rules, &mut self.state, "on_tile_placed", |e, ctx| {
+                let idx = place_tile(&rules, state, tile, pos, rotation);
+                state.last_placed = Some(idx);
+                each(&rules, state, "on_tile_placed", |e, ctx| {
                     e.on_tile_placed(ctx, pos)
                 })?;
-                self.state.stage = Stage::DeployStep;
+                state.stage = Stage::DeployStep;
             }
             DecisionKind::Deploy { .. } => match action {
                 Action::Deploy { figure, segment } => {
-                    self.state.deploy(&rules, player, figure, segment);
+                    state.deploy(&rules, player, figure, segment);
                 }
-                Action::Move { figure, segment } => self.state.move_figure(figure, segment),
+                Action::Move { figure, segment } => state.move_figure(figure, segment),
                 Action::Pass => {}
                 Action::Custom(c) => {
                     let e = &rules.expansions()[c.expansion.0 as usize];
                     let mut ctx = Ctx {
                         rules: &rules,
-                        state: &mut self.state,
+                        state: state,
                         me: c.expansion,
                     };
                     e.apply_action(&mut ctx, player, c)
@@ -342,7 +364,7 @@ impl Game {
                 let e = &rules.expansions()[p.owner.0 as usize];
                 let mut ctx = Ctx {
                     rules: &rules,
-                    state: &mut self.state,
+                    state: state,
                     me: p.owner,
                 };
                 e.apply_prompt(&mut ctx, p, action)
@@ -350,13 +372,18 @@ impl Game {
             }
             DecisionKind::GameOver => unreachable!("checked by apply"),
         }
-        self.advance()
+        advance(rules, state)
     }
 
     /// Runs the pipeline until a decision with at least one action is pending.
     fn advance(&mut self) -> Result<(), HookError> {
-        let rules = Arc::clone(&self.rules);
-        let st = &mut self.state;
+        advance(&self.rules, &mut self.state)
+    }
+}
+
+/// Runs the pipeline until a decision with at least one action is pending.
+fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
+    {
         loop {
             if let Some(p) = st.prompts.pop_front() {
                 let e = &rules.expansions()[p.owner.0 as usize];
@@ -504,7 +531,10 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
             player: PlayerId(0),
             kind: DecisionKind::GameOver,
         },
-        offered: Vec::with_capacity(128),
+        offered: Vec::with_capacity(64),
+        placements: Vec::with_capacity(256),
+        placement_count: 0,
+        placement_actions: std::sync::OnceLock::new(),
         prompts: VecDeque::new(),
         last_placed: None,
         extra_part: false,
@@ -534,6 +564,9 @@ fn each(
     hook: &'static str,
     mut f: impl FnMut(&dyn Expansion, &mut Ctx<'_>) -> HookResult,
 ) -> Result<(), HookError> {
+    if rules.expansions().is_empty() {
+        return Ok(());
+    }
     for (i, e) in rules.expansions().iter().enumerate() {
         let mut ctx = Ctx {
             rules,
@@ -597,8 +630,13 @@ pub(crate) fn place_tile(
         rotation: rot,
         first_segment: first,
         edge_code: tk.edge_code(rot),
+        sites: tk.sites,
     });
-    let filled = st.board.surrounding_count(pos);
+    let filled = if tk.sites != 0 {
+        st.board.surrounding_count(pos)
+    } else {
+        0
+    };
     for (i, seg) in tk.segments.iter().enumerate() {
         let (open, completable) = match rules.kind(seg.kind).shape {
             Shape::Edge { .. } => (seg.sides.len() as u16, true),
@@ -666,7 +704,7 @@ pub(crate) fn place_tile(
         let Some(t) = st.board.at(q).copied() else {
             continue;
         };
-        let mut sites = rules.tiles().get(t.kind).sites;
+        let mut sites = t.sites;
         while sites != 0 {
             let i = sites.trailing_zeros();
             sites &= sites - 1;
@@ -719,7 +757,7 @@ fn draw(rules: &Ruleset, st: &mut GameState) -> Result<Option<TileKindId>, HookE
             }
         }
         legal_placements(rules, st, tile)?;
-        if st.offered.is_empty() {
+        if st.placement_count == 0 {
             st.discarded.push(tile);
             continue;
         }
@@ -727,13 +765,14 @@ fn draw(rules: &Ruleset, st: &mut GameState) -> Result<Option<TileKindId>, HookE
     }
 }
 
-/// Writes the legal placements of `tile` for the active player into `out` (cleared first).
+/// Writes the legal placements of `tile` for the active player into `out` (cleared
+/// first) and returns how many (cell, rotation) pairs there are.
 fn placements_into(
     rules: &Ruleset,
     st: &GameState,
     tile: TileKindId,
-    out: &mut Vec<Action>,
-) -> Result<(), HookError> {
+    out: &mut Vec<PlacementCell>,
+) -> Result<usize, HookError> {
     let tk = rules.tiles().get(tile);
     let codes = [
         tk.edge_code(Rotation::R0),
@@ -742,49 +781,56 @@ fn placements_into(
         tk.edge_code(Rotation::R270),
     ];
     out.clear();
-    for &pos in st.board.frontier() {
-        let (want, mask) = st.board.constraints(pos);
-        for (q, code) in codes.iter().enumerate() {
-            if code & mask == want {
-                out.push(Action::Place {
-                    pos,
-                    rotation: Rotation::quarter_turns(q as u8),
-                });
-            }
+    let mut count = 0usize;
+    for f in st.board.frontier() {
+        let rotations = (codes[0] & f.mask == f.want) as u8
+            | ((codes[1] & f.mask == f.want) as u8) << 1
+            | ((codes[2] & f.mask == f.want) as u8) << 2
+            | ((codes[3] & f.mask == f.want) as u8) << 3;
+        if rotations != 0 {
+            out.push(PlacementCell { pos: f.pos, rotations });
+            count += rotations.count_ones() as usize;
         }
     }
-    if !rules.expansions().is_empty() && !out.is_empty() {
-        let mut cands: Vec<(Pos, Rotation)> = out
-            .iter()
-            .map(|a| match a {
-                Action::Place { pos, rotation } => (*pos, *rotation),
-                _ => unreachable!(),
-            })
-            .collect();
+    if !rules.expansions().is_empty() && count > 0 {
+        let mut cands: Vec<(Pos, Rotation)> = Vec::with_capacity(count);
+        for c in out.iter() {
+            for q in 0..4u8 {
+                if c.rotations & (1 << q) != 0 {
+                    cands.push((c.pos, Rotation::quarter_turns(q)));
+                }
+            }
+        }
         for e in rules.expansions() {
             e.filter_placements(View { rules, state: st }, st.active, tile, &mut cands)
                 .map_err(|m| hook_error(e.as_ref(), "filter_placements", m))?;
         }
-        out.clear();
-        out.extend(
-            cands
-                .into_iter()
-                .map(|(pos, rotation)| Action::Place { pos, rotation }),
-        );
+        out.retain_mut(|c| {
+            c.rotations = 0;
+            for (pos, r) in &cands {
+                if *pos == c.pos {
+                    c.rotations |= 1 << r.quarters();
+                }
+            }
+            c.rotations != 0
+        });
+        count = out.iter().map(|c| c.rotations.count_ones() as usize).sum();
     }
-    Ok(())
+    Ok(count)
 }
 
-/// Fills `st.offered` with the legal placements of `tile`.
+/// Computes the legal placements of the drawn tile into the state.
 fn legal_placements(
     rules: &Ruleset,
     st: &mut GameState,
     tile: TileKindId,
 ) -> Result<(), HookError> {
-    let mut offered = std::mem::take(&mut st.offered);
-    let r = placements_into(rules, st, tile, &mut offered);
-    st.offered = offered;
-    r
+    let mut cells = std::mem::take(&mut st.placements);
+    let r = placements_into(rules, st, tile, &mut cells);
+    st.placements = cells;
+    st.placement_actions = std::sync::OnceLock::new();
+    st.placement_count = *r.as_ref().unwrap_or(&0);
+    r.map(|_| ())
 }
 
 /// Base-rule deployments of `player` on the tile at `pos`.
@@ -1019,9 +1065,12 @@ fn apply_draft(
     for item in &draft.features {
         st.graph.totals_mut(item.feature).scored = true;
         if item.return_figures {
-            let on: Vec<FigureId> = st.figures_on(item.feature.segment()).collect();
-            for f in on {
-                return_figure(rules, st, f, RemovalReason::Scored)?;
+            for i in 0..st.figures.len() {
+                if let FigureLoc::On(seg) = st.figures[i].loc {
+                    if st.graph.feature_of(seg) == item.feature {
+                        return_figure(rules, st, FigureId(i as u16), RemovalReason::Scored)?;
+                    }
+                }
             }
         }
     }

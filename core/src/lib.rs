@@ -41,8 +41,20 @@ pub mod state;
 pub mod supply;
 pub mod tile;
 
+#[cfg(test)]
+mod size_checks {
+    #[test]
+    fn action_is_small() {
+        assert!(
+            std::mem::size_of::<crate::Action>() <= 24,
+            "{}",
+            std::mem::size_of::<crate::Action>()
+        );
+    }
+}
+
 pub use action::{Action, CustomAction, ExpansionIndex, VerbId};
-pub use board::{Board, PlacedTile};
+pub use board::{Board, FrontierCell, PlacedTile};
 pub use engine::{ActionError, Game, GameError, GameSetup, Position, PositionFigure, MAX_PLAYERS};
 pub use event::{ScoreEvent, ScoreSource};
 pub use figure::{
@@ -61,7 +73,7 @@ pub use ruleset::{
     BaseRules, FarmScoring, LabelId, Ruleset, RulesetBuilder, Setup, SetupError, SlotId, SlotScope,
 };
 pub use side::{HalfEdge, HalfSet, Rotation, Side, SideSet};
-pub use state::{Decision, DecisionKind, GameState};
+pub use state::{Decision, DecisionKind, GameState, PlacementCell};
 pub use supply::{DrawMode, SupplyGroup, TileSupply};
 pub use tile::{
     Segment, SegmentData, TileCatalog, TileData, TileDataError, TileKind, TileKindId, TileSetData,

@@ -46,6 +46,15 @@ pub struct Decision {
     pub kind: DecisionKind,
 }
 
+/// A cell where the drawn tile fits, with the rotations that fit there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacementCell {
+    /// The cell.
+    pub pos: Pos,
+    /// Bit `q` set = the tile fits turned by `q` quarter turns clockwise.
+    pub rotations: u8,
+}
+
 /// Where the turn pipeline resumes once the pending decision (and prompts) are done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stage {
@@ -79,6 +88,12 @@ pub struct GameState {
     pub(crate) stage: Stage,
     pub(crate) decision: Decision,
     pub(crate) offered: Vec<Action>,
+    /// Legal placements of the drawn tile, compactly (a tile step offers many and most
+    /// bots never need them as a list of actions).
+    pub(crate) placements: Vec<PlacementCell>,
+    pub(crate) placement_count: usize,
+    /// `placements` expanded into actions, built on first request.
+    pub(crate) placement_actions: std::sync::OnceLock<Vec<Action>>,
     pub(crate) prompts: VecDeque<Prompt>,
     pub(crate) last_placed: Option<PlacedIndex>,
     pub(crate) extra_part: bool,
@@ -145,7 +160,71 @@ impl GameState {
 
     /// The actions offered for the pending decision.
     pub fn offered(&self) -> &[Action] {
-        &self.offered
+        if let DecisionKind::PlaceTile { .. } = self.decision.kind {
+            self.placement_actions.get_or_init(|| {
+                let mut v = Vec::with_capacity(self.placement_count);
+                for c in &self.placements {
+                    for q in 0..4u8 {
+                        if c.rotations & (1 << q) != 0 {
+                            v.push(Action::Place { pos: c.pos, rotation: crate::side::Rotation::quarter_turns(q) });
+                        }
+                    }
+                }
+                v
+            })
+        } else {
+            &self.offered
+        }
+    }
+
+    /// Number of offered actions (cheap even for a tile step).
+    pub fn offered_len(&self) -> usize {
+        match self.decision.kind {
+            DecisionKind::PlaceTile { .. } => self.placement_count,
+            _ => self.offered.len(),
+        }
+    }
+
+    /// The `i`-th offered action, in the order of [`GameState::offered`].
+    pub fn offered_at(&self, mut i: usize) -> Option<Action> {
+        match self.decision.kind {
+            DecisionKind::PlaceTile { .. } => {
+                for c in &self.placements {
+                    let n = c.rotations.count_ones() as usize;
+                    if i < n {
+                        let mut bits = c.rotations;
+                        for _ in 0..i {
+                            bits &= bits - 1;
+                        }
+                        let q = bits.trailing_zeros() as u8;
+                        return Some(Action::Place { pos: c.pos, rotation: crate::side::Rotation::quarter_turns(q) });
+                    }
+                    i -= n;
+                }
+                None
+            }
+            _ => self.offered.get(i).copied(),
+        }
+    }
+
+    /// Whether `a` is one of the offered actions.
+    pub fn is_offered(&self, a: &Action) -> bool {
+        match (self.decision.kind, a) {
+            (DecisionKind::PlaceTile { .. }, Action::Place { pos, rotation }) => self
+                .placements
+                .iter()
+                .any(|c| c.pos == *pos && c.rotations & (1 << rotation.quarters()) != 0),
+            (DecisionKind::PlaceTile { .. }, _) => false,
+            _ => self.offered.contains(a),
+        }
+    }
+
+    /// The legal placements of the drawn tile by cell (empty outside a tile step).
+    pub fn placement_cells(&self) -> &[PlacementCell] {
+        match self.decision.kind {
+            DecisionKind::PlaceTile { .. } => &self.placements,
+            _ => &[],
+        }
     }
 
     /// The tile placed last (the one the deployment step is about).

@@ -32,7 +32,7 @@ impl Bot for RandomBot {
     }
 
     fn choose(&mut self, game: &Game) -> usize {
-        self.rng.random_range(0..game.actions().len() as u32) as usize
+        self.rng.random_range(0..game.action_count() as u32) as usize
     }
 }
 

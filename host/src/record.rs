@@ -131,9 +131,6 @@ pub enum RecordAction {
         /// Target feature.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<Target>,
-        /// Target cell.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cell: Option<Pos>,
         /// Free argument.
         #[serde(default)]
         value: i32,
@@ -423,7 +420,6 @@ pub fn encode_action(rules: &Ruleset, game: &Game, a: Action) -> RecordAction {
             verb: rules.verbs()[c.verb.0 as usize].1.clone(),
             figure: c.figure.map(|f| figure_name(rules, st, f)),
             target: c.segment.map(|s| target_of(rules, st, s)),
-            cell: c.pos,
             value: c.value,
         },
     }
@@ -486,7 +482,6 @@ pub fn decode_action(rules: &Ruleset, game: &Game, ra: &RecordAction) -> Result<
             verb,
             figure,
             target,
-            cell,
             value,
             ..
         } => {
@@ -506,7 +501,6 @@ pub fn decode_action(rules: &Ruleset, game: &Game, ra: &RecordAction) -> Result<
                     .as_ref()
                     .map(|t| segment_of(rules, st, t))
                     .transpose()?,
-                pos: *cell,
                 value: *value,
             })
         }

@@ -269,7 +269,10 @@ impl Game {
         for c in &cells {
             for q in 0..4u8 {
                 if c.rotations & (1 << q) != 0 {
-                    out.push(Action::Place { pos: c.pos, rotation: Rotation::quarter_turns(q) });
+                    out.push(Action::Place {
+                        pos: c.pos,
+                        rotation: Rotation::quarter_turns(q),
+                    });
                 }
             }
         }
@@ -278,7 +281,11 @@ impl Game {
 
     /// Like [`Game::placements_for`], by cell with a rotation mask; returns the number of
     /// (cell, rotation) pairs. Allocation-free once `out` has grown.
-    pub fn placement_cells_for(&self, tile: TileKindId, out: &mut Vec<PlacementCell>) -> Result<usize, HookError> {
+    pub fn placement_cells_for(
+        &self,
+        tile: TileKindId,
+        out: &mut Vec<PlacementCell>,
+    ) -> Result<usize, HookError> {
         placements_into(&self.rules, &self.state, tile, out)
     }
 
@@ -780,18 +787,32 @@ fn placements_into(
         tk.edge_code(Rotation::R180),
         tk.edge_code(Rotation::R270),
     ];
+    // Branch-free: every cell is written, the length only advances on a fit (whether a
+    // random tile fits a cell is unpredictable, so a branch here mispredicts a lot).
+    let frontier = st.board.frontier();
     out.clear();
+    out.resize(
+        frontier.len(),
+        PlacementCell {
+            pos: Pos::new(0, 0),
+            rotations: 0,
+        },
+    );
+    let mut n = 0usize;
     let mut count = 0usize;
-    for f in st.board.frontier() {
+    for f in frontier {
         let rotations = (codes[0] & f.mask == f.want) as u8
             | ((codes[1] & f.mask == f.want) as u8) << 1
             | ((codes[2] & f.mask == f.want) as u8) << 2
             | ((codes[3] & f.mask == f.want) as u8) << 3;
-        if rotations != 0 {
-            out.push(PlacementCell { pos: f.pos, rotations });
-            count += rotations.count_ones() as usize;
-        }
+        out[n] = PlacementCell {
+            pos: f.pos,
+            rotations,
+        };
+        n += (rotations != 0) as usize;
+        count += rotations.count_ones() as usize;
     }
+    out.truncate(n);
     if !rules.expansions().is_empty() && count > 0 {
         let mut cands: Vec<(Pos, Rotation)> = Vec::with_capacity(count);
         for c in out.iter() {

@@ -166,7 +166,10 @@ impl GameState {
                 for c in &self.placements {
                     for q in 0..4u8 {
                         if c.rotations & (1 << q) != 0 {
-                            v.push(Action::Place { pos: c.pos, rotation: crate::side::Rotation::quarter_turns(q) });
+                            v.push(Action::Place {
+                                pos: c.pos,
+                                rotation: crate::side::Rotation::quarter_turns(q),
+                            });
                         }
                     }
                 }
@@ -197,7 +200,10 @@ impl GameState {
                             bits &= bits - 1;
                         }
                         let q = bits.trailing_zeros() as u8;
-                        return Some(Action::Place { pos: c.pos, rotation: crate::side::Rotation::quarter_turns(q) });
+                        return Some(Action::Place {
+                            pos: c.pos,
+                            rotation: crate::side::Rotation::quarter_turns(q),
+                        });
                     }
                     i -= n;
                 }

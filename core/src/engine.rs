@@ -1047,7 +1047,7 @@ fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError>
         let Some(n) = st.board.at(q).copied() else {
             continue;
         };
-        let mut sites = rules.tiles().get(n.kind).sites;
+        let mut sites = n.sites;
         while sites != 0 {
             let i = sites.trailing_zeros();
             sites &= sites - 1;

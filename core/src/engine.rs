@@ -332,51 +332,33 @@ impl Game {
         let rules: &Ruleset = rules;
         let player = state.decision.player;
         match state.decision.kind {
-            DecisionKind::PlaceTile { .. } => {
+            DecisionKind::PlaceTile { tile } => {
                 let Action::Place { pos, rotation } = action else {
                     unreachable!("only placements are offered in the tile step")
                 };
-                let tile = match state.decision.kind {
-                    DecisionKind::PlaceTile { tile } => tile,
-                    _ => unreachable!(),
-                };
-                let idx = place_tile(&rules, state, tile, pos, rotation);
+                let idx = place_tile(rules, state, tile, pos, rotation);
                 state.last_placed = Some(idx);
-                each(&rules, state, "on_tile_placed", |e, ctx| {
+                each(rules, state, "on_tile_placed", |e, ctx| {
                     e.on_tile_placed(ctx, pos)
                 })?;
                 state.stage = Stage::DeployStep;
             }
             DecisionKind::Deploy { .. } => match action {
                 Action::Deploy { figure, segment } => {
-                    state.deploy(&rules, player, figure, segment);
+                    state.deploy(rules, player, figure, segment);
                 }
                 Action::Move { figure, segment } => state.move_figure(figure, segment),
                 Action::Pass => {}
-                Action::Custom(c) => {
-                    let e = &rules.expansions()[c.expansion.0 as usize];
-                    let mut ctx = Ctx {
-                        rules: &rules,
-                        state: state,
-                        me: c.expansion,
-                    };
-                    e.apply_action(&mut ctx, player, c)
-                        .map_err(|m| hook_error(e.as_ref(), "apply_action", m))?;
-                }
+                Action::Custom(c) => one(rules, state, c.expansion, "apply_action", |e, ctx| {
+                    e.apply_action(ctx, player, c)
+                })?,
                 Action::Place { .. } => {
                     unreachable!("no placement is offered in the deployment step")
                 }
             },
-            DecisionKind::Prompt(p) => {
-                let e = &rules.expansions()[p.owner.0 as usize];
-                let mut ctx = Ctx {
-                    rules: &rules,
-                    state: state,
-                    me: p.owner,
-                };
-                e.apply_prompt(&mut ctx, p, action)
-                    .map_err(|m| hook_error(e.as_ref(), "apply_prompt", m))?;
-            }
+            DecisionKind::Prompt(p) => one(rules, state, p.owner, "apply_prompt", |e, ctx| {
+                e.apply_prompt(ctx, p, action)
+            })?,
             DecisionKind::GameOver => unreachable!("checked by apply"),
         }
         advance(rules, state)
@@ -390,106 +372,104 @@ impl Game {
 
 /// Runs the pipeline until a decision with at least one action is pending.
 fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
-    {
-        loop {
-            if let Some(p) = st.prompts.pop_front() {
-                let e = &rules.expansions()[p.owner.0 as usize];
-                let mut offered = std::mem::take(&mut st.offered);
-                offered.clear();
-                let r = e.prompt_actions(
-                    View {
-                        rules: &rules,
-                        state: st,
-                    },
-                    p,
-                    &mut offered,
-                );
-                st.offered = offered;
-                r.map_err(|m| hook_error(e.as_ref(), "prompt_actions", m))?;
-                if !st.offered.is_empty() {
-                    st.decision = Decision {
-                        player: p.player,
-                        kind: DecisionKind::Prompt(p),
-                    };
-                    return Ok(());
-                }
-                continue;
-            }
-            match st.stage {
-                Stage::TurnStart => {
-                    st.stage = Stage::Draw;
-                    window(&rules, st, Window::TurnStart)?;
-                }
-                Stage::Draw => match draw(&rules, st)? {
-                    Some(tile) => {
-                        st.decision = Decision {
-                            player: st.active,
-                            kind: DecisionKind::PlaceTile { tile },
-                        };
-                        return Ok(());
-                    }
-                    None => st.stage = Stage::BeforeFinal,
+    loop {
+        if let Some(p) = st.prompts.pop_front() {
+            let e = &rules.expansions()[p.owner.0 as usize];
+            let mut offered = std::mem::take(&mut st.offered);
+            offered.clear();
+            let r = e.prompt_actions(
+                View {
+                    rules: rules,
+                    state: st,
                 },
-                Stage::DeployStep => {
-                    st.stage = Stage::AfterDeploy;
-                    if deploy_offers(&rules, st)? {
-                        let tile = st.last_placed.expect("a tile was placed");
-                        st.decision = Decision {
-                            player: st.active,
-                            kind: DecisionKind::Deploy { tile },
-                        };
-                        return Ok(());
-                    }
-                }
-                Stage::AfterDeploy => {
-                    st.stage = Stage::BeforeScoring;
-                    window(&rules, st, Window::AfterDeploy)?;
-                }
-                Stage::BeforeScoring => {
-                    st.stage = Stage::Score;
-                    window(&rules, st, Window::BeforeScoring)?;
-                }
-                Stage::Score => {
-                    st.stage = Stage::AfterScoring;
-                    score_placement(&rules, st)?;
-                }
-                Stage::AfterScoring => {
-                    st.stage = Stage::TurnEnd;
-                    window(&rules, st, Window::AfterScoring)?;
-                }
-                Stage::TurnEnd => {
-                    let mut extra = false;
-                    each(&rules, st, "on_turn_end", |e, ctx| {
-                        extra |= e.on_turn_end(ctx)? == TurnEndVerdict::ExtraPart;
-                        Ok(())
-                    })?;
-                    if extra && !st.extra_part {
-                        st.extra_part = true;
-                        st.stage = Stage::Draw;
-                    } else {
-                        st.extra_part = false;
-                        st.turn += 1;
-                        st.active = PlayerId(((st.active.0 as usize + 1) % st.players.len()) as u8);
-                        st.stage = Stage::TurnStart;
-                    }
-                }
-                Stage::BeforeFinal => {
-                    st.final_scoring = true;
-                    st.stage = Stage::FinalScoring;
-                    window(&rules, st, Window::BeforeFinalScoring)?;
-                }
-                Stage::FinalScoring => {
-                    st.stage = Stage::Over;
-                    final_scoring(&rules, st)?;
-                }
-                Stage::Over => {
-                    st.offered.clear();
+                p,
+                &mut offered,
+            );
+            st.offered = offered;
+            r.map_err(|m| hook_error(e.as_ref(), "prompt_actions", m))?;
+            if !st.offered.is_empty() {
+                st.decision = Decision {
+                    player: p.player,
+                    kind: DecisionKind::Prompt(p),
+                };
+                return Ok(());
+            }
+            continue;
+        }
+        // Window stages: move on first, so the pipeline resumes after the prompts.
+        let window_stage = match st.stage {
+            Stage::TurnStart => Some((Stage::Draw, Window::TurnStart)),
+            Stage::AfterDeploy => Some((Stage::BeforeScoring, Window::AfterDeploy)),
+            Stage::BeforeScoring => Some((Stage::Score, Window::BeforeScoring)),
+            Stage::AfterScoring => Some((Stage::TurnEnd, Window::AfterScoring)),
+            _ => None,
+        };
+        if let Some((next, w)) = window_stage {
+            st.stage = next;
+            window(rules, st, w)?;
+            continue;
+        }
+        match st.stage {
+            Stage::TurnStart | Stage::AfterDeploy | Stage::BeforeScoring | Stage::AfterScoring => {
+                unreachable!("handled above")
+            }
+            Stage::Draw => match draw(rules, st)? {
+                Some(tile) => {
                     st.decision = Decision {
                         player: st.active,
-                        kind: DecisionKind::GameOver,
+                        kind: DecisionKind::PlaceTile { tile },
                     };
                     return Ok(());
                 }
+                None => st.stage = Stage::BeforeFinal,
+            },
+            Stage::DeployStep => {
+                st.stage = Stage::AfterDeploy;
+                if deploy_offers(rules, st)? {
+                    let tile = st.last_placed.expect("a tile was placed");
+                    st.decision = Decision {
+                        player: st.active,
+                        kind: DecisionKind::Deploy { tile },
+                    };
+                    return Ok(());
+                }
+            }
+            Stage::Score => {
+                st.stage = Stage::AfterScoring;
+                score_placement(rules, st)?;
+            }
+            Stage::TurnEnd => {
+                let mut extra = false;
+                each(rules, st, "on_turn_end", |e, ctx| {
+                    extra |= e.on_turn_end(ctx)? == TurnEndVerdict::ExtraPart;
+                    Ok(())
+                })?;
+                if extra && !st.extra_part {
+                    st.extra_part = true;
+                    st.stage = Stage::Draw;
+                } else {
+                    st.extra_part = false;
+                    st.turn += 1;
+                    st.active = PlayerId(((st.active.0 as usize + 1) % st.players.len()) as u8);
+                    st.stage = Stage::TurnStart;
+                }
+            }
+            Stage::BeforeFinal => {
+                st.final_scoring = true;
+                st.stage = Stage::FinalScoring;
+                window(rules, st, Window::BeforeFinalScoring)?;
+            }
+            Stage::FinalScoring => {
+                st.stage = Stage::Over;
+                final_scoring(rules, st)?;
+            }
+            Stage::Over => {
+                st.offered.clear();
+                st.decision = Decision {
+                    player: st.active,
+                    kind: DecisionKind::GameOver,
+                };
+                return Ok(());
             }
         }
     }
@@ -562,6 +542,23 @@ fn hook_error(e: &dyn Expansion, hook: &'static str, m: crate::hooks::HookFailur
         hook,
         message: m.0,
     }
+}
+
+/// Calls `f` for one expansion with a context.
+fn one(
+    rules: &Ruleset,
+    state: &mut GameState,
+    ix: ExpansionIndex,
+    hook: &'static str,
+    f: impl FnOnce(&dyn Expansion, &mut Ctx<'_>) -> HookResult,
+) -> Result<(), HookError> {
+    let e = &rules.expansions()[ix.0 as usize];
+    let mut ctx = Ctx {
+        rules,
+        state,
+        me: ix,
+    };
+    f(e.as_ref(), &mut ctx).map_err(|m| hook_error(e.as_ref(), hook, m))
 }
 
 /// Calls `f` for every expansion in order with a context.

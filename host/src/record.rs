@@ -206,7 +206,11 @@ impl Record {
             path: origin.to_string(),
             line: e.line(),
             column: e.column(),
-            message: e.to_string(),
+            // serde_json appends " at line L column C"; the position is reported separately.
+            message: {
+                let m = e.to_string();
+                m.rfind(" at line ").map_or(m.clone(), |i| m[..i].to_string())
+            },
         })?;
         if r.format != FORMAT {
             return Err(HostError::Json {

@@ -1,0 +1,333 @@
+//! The hook API end to end, with a toy expansion that uses every kind of hook:
+//! setup declarations, placement filters, deployment-step alternatives, an out-of-turn
+//! prompt window, strength deltas, score drafts, removal notifications, state slots,
+//! final bonuses, and failure with rollback.
+
+use carcassonne_core::*;
+use std::sync::Arc;
+
+struct Toy {
+    fail_on_take: bool,
+}
+
+// Ids are deterministic: the toy is the only expansion, so its declarations come first.
+const TOKEN: SlotId = SlotId(0); // per player: 1 = holds a token
+const REMOVED: SlotId = SlotId(1); // per game: figures returned so far
+const TAKE: VerbId = VerbId(0);
+const BONUS: LabelId = LabelId(0);
+const OUT_OF_TURN: u16 = 7;
+
+impl Expansion for Toy {
+    fn id(&self) -> &str {
+        "toy"
+    }
+
+    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
+        assert_eq!(s.slot("token", SlotScope::Player, 0), TOKEN);
+        assert_eq!(s.slot("removed", SlotScope::Game, 0), REMOVED);
+        assert_eq!(s.verb("take-token"), TAKE);
+        assert_eq!(s.score_label("bonus"), BONUS);
+        s.option(OptionDef::flag("bonus", true, "give the final bonus"))
+            .map_err(|e| e.to_string().into())
+    }
+
+    fn filter_placements(
+        &self,
+        _: View<'_>,
+        _: PlayerId,
+        _: TileKindId,
+        c: &mut Vec<(Pos, Rotation)>,
+    ) -> HookResult {
+        c.retain(|(p, _)| p.x <= 3); // nothing east of x = 3
+        Ok(())
+    }
+
+    fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        if v.state.slot(TOKEN, p.index()) == 0 {
+            out.push(Action::Custom(CustomAction {
+                expansion: ExpansionIndex(0),
+                verb: TAKE,
+                figure: None,
+                segment: None,
+                value: 0,
+            }));
+        }
+        Ok(())
+    }
+
+    fn apply_action(&self, ctx: &mut Ctx<'_>, p: PlayerId, a: CustomAction) -> HookResult {
+        assert_eq!(a.verb, TAKE);
+        ctx.set_slot(TOKEN, p.index(), 1);
+        if self.fail_on_take {
+            return Err("the token bag is empty".into());
+        }
+        Ok(())
+    }
+
+    fn open_window(&self, ctx: &mut Ctx<'_>, w: Window) -> HookResult {
+        if w == Window::AfterDeploy {
+            let active = ctx.state().active_player();
+            for i in 0..ctx.state().players().len() {
+                if i != active.index() && ctx.slot(TOKEN, i) == 1 {
+                    ctx.prompt(PlayerId(i as u8), OUT_OF_TURN, 0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn prompt_actions(&self, v: View<'_>, p: Prompt, out: &mut Vec<Action>) -> HookResult {
+        assert_eq!(p.code, OUT_OF_TURN);
+        let pos = v.state.board().tile(v.state.last_placed().unwrap()).pos;
+        v.deployments_on_tile(p.player, pos, out);
+        out.push(Action::Pass);
+        Ok(())
+    }
+
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, p: Prompt, a: Action) -> HookResult {
+        if let Action::Deploy { figure, segment } = a {
+            ctx.deploy(p.player, figure, segment)?;
+            ctx.set_slot(TOKEN, p.player.index(), 0);
+        }
+        Ok(())
+    }
+
+    fn strength_delta(&self, v: View<'_>, f: FigureId) -> i32 {
+        // Seat 1's followers are worth a half more.
+        if v.state.figure(f).owner == PlayerId(1) {
+            1
+        } else {
+            0
+        }
+    }
+
+    fn before_scoring(&self, _: &mut Ctx<'_>, d: &mut ScoreDraft) -> HookResult {
+        for a in &mut d.awards {
+            a.points *= 10; // makes the draft edit visible
+        }
+        Ok(())
+    }
+
+    fn on_figure_removed(&self, ctx: &mut Ctx<'_>, _: FigureId, _: RemovalReason) -> HookResult {
+        let n = ctx.slot(REMOVED, 0);
+        ctx.set_slot(REMOVED, 0, n + 1);
+        Ok(())
+    }
+
+    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        if ctx.rules().options().flag("toy.bonus") {
+            ctx.award(PlayerId(1), 5, BONUS);
+        }
+        Ok(())
+    }
+}
+
+fn rules(toy: Toy) -> Arc<Ruleset> {
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    Arc::new(
+        Ruleset::builder()
+            .tiles(base)
+            .expansion(Arc::new(toy))
+            .build()
+            .unwrap(),
+    )
+}
+
+fn position(r: &Ruleset) -> Position {
+    let t = |n: &str| r.tiles().find(n).unwrap();
+    Position {
+        players: vec!["R".into(), "B".into()],
+        tiles: vec![StartTile {
+            kind: t("E"),
+            pos: Pos::new(0, 0),
+            rotation: Rotation::R0,
+        }],
+        draws: vec![t("E"), t("U"), t("U")],
+        ..Position::default()
+    }
+}
+
+#[test]
+fn prompts_reach_other_players_and_drafts_can_be_rewritten() {
+    let r = rules(Toy {
+        fail_on_take: false,
+    });
+    let mut g = Game::from_position(Arc::clone(&r), &position(&r)).unwrap();
+    assert_eq!(g.decision().player, PlayerId(0));
+    assert!(g
+        .actions()
+        .iter()
+        .all(|a| matches!(a, Action::Place { pos, .. } if pos.x <= 3)));
+    // R closes the city with a cap and, instead of deploying, takes a token.
+    g.apply(Action::Place {
+        pos: Pos::new(0, -1),
+        rotation: Rotation::R180,
+    })
+    .unwrap();
+    // Deployment step: base deployments, pass, and the toy's take-token alternative.
+    let take = *g
+        .actions()
+        .iter()
+        .find(|a| matches!(a, Action::Custom(_)))
+        .expect("take-token offered");
+    g.apply(take).unwrap();
+    assert_eq!(g.state().slot(TOKEN, 0), 1);
+    // B's turn: B places a road tile and passes; R holds a token and is prompted out of turn.
+    assert_eq!(g.decision().player, PlayerId(1));
+    let place = *g
+        .actions()
+        .iter()
+        .find(|a| matches!(a, Action::Place { .. }))
+        .unwrap();
+    g.apply(place).unwrap();
+    if matches!(g.decision().kind, DecisionKind::Deploy { .. }) {
+        g.apply(Action::Pass).unwrap();
+    }
+    assert_eq!(g.decision().player, PlayerId(0), "R answers the prompt");
+    assert!(matches!(
+        g.decision().kind,
+        DecisionKind::Prompt(Prompt {
+            code: OUT_OF_TURN,
+            ..
+        })
+    ));
+    let deploy = *g
+        .actions()
+        .iter()
+        .find(|a| matches!(a, Action::Deploy { .. }))
+        .expect("deployments offered");
+    g.apply(deploy).unwrap();
+    assert_eq!(g.state().slot(TOKEN, 0), 0, "the token was spent");
+    assert_eq!(
+        g.state()
+            .in_supply(PlayerId(0), FigureKindId::SMALL_FOLLOWER),
+        6
+    );
+    // Play to the end and check the final bonus.
+    while !g.is_over() {
+        let a = *g
+            .actions()
+            .iter()
+            .find(|a| matches!(a, Action::Place { .. } | Action::Pass))
+            .unwrap_or(&g.actions()[0]);
+        g.apply(a).unwrap();
+    }
+    let bonus = g
+        .state()
+        .events()
+        .iter()
+        .find(|e| e.source == ScoreSource::Label(BONUS))
+        .expect("bonus event");
+    assert_eq!((bonus.player, bonus.points), (PlayerId(1), 5));
+    // Final scoring of R's follower went through before_scoring (points × 10).
+    assert!(g
+        .state()
+        .events()
+        .iter()
+        .filter(|e| e.player == PlayerId(0))
+        .all(|e| e.points % 10 == 0));
+}
+
+#[test]
+fn a_failing_hook_rolls_the_action_back() {
+    let r = rules(Toy { fail_on_take: true });
+    let mut g = Game::from_position(Arc::clone(&r), &position(&r)).unwrap();
+    g.apply(Action::Place {
+        pos: Pos::new(0, -1),
+        rotation: Rotation::R180,
+    })
+    .unwrap();
+    let before = format!("{:?}", g.state());
+    let take = *g
+        .actions()
+        .iter()
+        .find(|a| matches!(a, Action::Custom(_)))
+        .unwrap();
+    let err = g.apply(take).unwrap_err();
+    match err {
+        ActionError::Hook(HookError {
+            expansion,
+            hook,
+            message,
+        }) => {
+            assert_eq!(
+                (expansion.as_str(), hook, message.as_str()),
+                ("toy", "apply_action", "the token bag is empty")
+            );
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert_eq!(
+        before,
+        format!("{:?}", g.state()),
+        "state unchanged, slot write undone"
+    );
+}
+
+#[test]
+fn strength_deltas_decide_majorities_and_removals_are_reported() {
+    let r = rules(Toy {
+        fail_on_take: false,
+    });
+    let t = |n: &str| r.tiles().find(n).unwrap();
+    let at = |kind, x, y, rotation| StartTile {
+        kind,
+        pos: Pos::new(x, y),
+        rotation,
+    };
+    let knight = |p, y| PositionFigure {
+        player: PlayerId(p),
+        kind: FigureKindId::SMALL_FOLLOWER,
+        pos: Pos::new(0, y),
+        segment: 0,
+    };
+    // R's knight south, B's knight north; the drawn G closes a 3-tile city between them.
+    let p = Position {
+        players: vec!["R".into(), "B".into()],
+        tiles: vec![
+            at(t("E"), 0, 0, Rotation::R0),
+            at(t("E"), 0, -2, Rotation::R180),
+        ],
+        figures: vec![knight(0, 0), knight(1, -2)],
+        draws: vec![t("G"), t("E")],
+        ..Position::default()
+    };
+    let mut g = Game::from_position(Arc::clone(&r), &p).unwrap();
+    let b_knight = g
+        .state()
+        .figures()
+        .iter()
+        .position(|f| f.owner == PlayerId(1) && f.loc != FigureLoc::Supply)
+        .unwrap();
+    assert_eq!(
+        g.view().strength(FigureId(b_knight as u16)),
+        3,
+        "2 half-units + the toy's 1"
+    );
+    let close = *g
+        .actions()
+        .iter()
+        .find(|a| matches!(a, Action::Place { pos, .. } if *pos == Pos::new(0, -1)))
+        .unwrap();
+    g.apply(close).unwrap();
+    if matches!(g.decision().kind, DecisionKind::Deploy { .. }) {
+        g.apply(Action::Pass).unwrap();
+    }
+    let turn: Vec<_> = g
+        .state()
+        .events()
+        .iter()
+        .filter(|e| !e.final_scoring)
+        .map(|e| (e.player, e.points))
+        .collect();
+    assert_eq!(
+        turn,
+        vec![(PlayerId(1), 60)],
+        "B alone wins 1.5 vs 1; the draft edit made 6 into 60"
+    );
+    assert_eq!(
+        g.state().slot(REMOVED, 0),
+        2,
+        "both knights returned and were reported"
+    );
+}

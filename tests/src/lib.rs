@@ -1,4 +1,1770 @@
-//! Shared helpers for the integration tests: a data-driven scenario runner for the
-//! rules spec's part E (`../shared/rules/spec.md`), reading `tests/scenarios/*.toml`.
+//! # carcassonne-tests
+//!
+//! A data-driven runner for the scenario tests of the rules spec (`shared/rules/spec.md`,
+//! part E: T-01 … T-71). Each scenario is one TOML file under `tests/scenarios/`; the
+//! test `tests/tests/scenarios.rs` has one `#[test]` per T-id that calls [`run_scenario`].
+//!
+//! ## Scenario file format
+//!
+//! Coordinates and edge strings follow spec section 0: cell `[x, y]`, x grows east,
+//! y grows south; rotations are clockwise degrees; edge strings give the edges *as
+//! placed* in the order N E S W (`CFFF`, `CFCF+p`, `FFFRM`, `CFCFs`, …), matched against
+//! the loaded tile kinds by [`EdgeSpec`]. The reference (every key is optional unless
+//! noted; see the types [`Scenario`], [`Step`] and [`Expect`] for all fields):
+//!
+//! ```toml
+//! id = "T-01"                       # must match the file name
+//! title = "…"                       # the spec's sentence
+//! rules = ["A-7", "A-9"]            # rule ids the scenario checks
+//! players = ["R", "B"]              # default R, B, G, Y (seat order)
+//! active = "R"                      # default: the first player
+//! scores = { B = 10 }               # start scores (default 0)
+//! options = { smallCity = "1st/2nd" }
+//! expansions = ["test-big-follower"] # test-only expansions (see [`test_expansion`])
+//! draws = ["FFCF", "E", "BA/C"]     # tiles still to draw, in order (edge string, letter or id)
+//!
+//! [[tile]]                          # board tiles, placed in file order
+//! at = [0, 0]
+//! edges = "CFFF"                    # or tile = "BA/C" (+ rotation = 90), or both tile and edges
+//! figures = [{ player = "R", feature = "N" }]
+//!
+//! [[figure]]                        # figures may also be listed apart from their tile
+//! player = "B"
+//! at = [0, -1]
+//! feature = "city"                  # location (`N`, `WE`, `NL.NR`, `I`) or kind name
+//! kind = "small-follower"           # default
+//!
+//! [[step]]
+//! do = "place"                      # place the drawn tile
+//! at = [0, -1]
+//! edges = "FFCF"
+//! [[step]]
+//! do = "pass"                       # also: deploy, place-legal, place-illegal,
+//!                                   # deploy-legal, deploy-illegal, expect
+//! [expect]                          # checked after the last step
+//! gained = { R = 4 }                # points since the start; unlisted players: 0
+//! supply = { R = 7 }
+//!
+//! [[variant]]                       # runs the scenario again with these top-level keys replaced
+//! name = "smallCity=1st/2nd"
+//! options = { smallCity = "1st/2nd" }
+//! expect = { gained = { R = 2 } }
+//! ```
+//!
+//! Features are named on a tile by board-oriented JCloisterZone location (`N`, `WE`,
+//! `NL.NR`, `I`; compared as sets, and a location that is part of exactly one segment's
+//! location also names it), by feature kind name when the tile has one segment of that
+//! kind (`city`, `cloister`), or by `kind:location` (`city:N`).
 
+/// The `[[scenario]]`-list runner used by `tests/tests/base_scenarios.rs`
+/// (`tests/scenarios/base.toml`).
 pub mod scenario;
+
+use carcassonne_core::{
+    Action, ActionError, DecisionKind, Expansion, FigureKindDef, FigureKindId, Game, HalfEdge,
+    HalfSet, HookResult, KindMask, OptionValue, PlayerId, Pos, Position, PositionFigure, Rotation,
+    Ruleset, ScoreSource, SegmentId, Setup, Shape, SideSet, StartTile, TileKind, TileKindId,
+};
+use carcassonne_host::rules::{build_ruleset, RulesSpec};
+use carcassonne_host::tiles::base_tile_set;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+// ---------------------------------------------------------------------------------------
+// File format
+// ---------------------------------------------------------------------------------------
+
+/// One scenario case (a file, or a file with one of its variants merged in).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Spec id, `T-01` …; must match the file name.
+    pub id: String,
+    /// Name of the variant (`base` for the file itself).
+    #[serde(default = "base_name")]
+    pub name: String,
+    /// The spec's wording of the scenario.
+    #[serde(default)]
+    pub title: String,
+    /// Rule ids the scenario exercises (`A-9`, …).
+    #[serde(default)]
+    pub rules: Vec<String>,
+    /// Test-only expansions to load (see [`test_expansion`]).
+    #[serde(default)]
+    pub expansions: Vec<String>,
+    /// Rule options, `key = value`.
+    #[serde(default)]
+    pub options: BTreeMap<String, toml::Value>,
+    /// Player names in seat order (default R, B, G, Y).
+    #[serde(default = "default_players")]
+    pub players: Vec<String>,
+    /// Whose turn it is (default: the first player).
+    #[serde(default)]
+    pub active: Option<String>,
+    /// Start scores (missing = 0).
+    #[serde(default)]
+    pub scores: BTreeMap<String, i32>,
+    /// Board tiles.
+    #[serde(default)]
+    pub tile: Vec<BoardTile>,
+    /// Figures on board tiles, besides those given with their tile.
+    #[serde(default)]
+    pub figure: Vec<BoardFigure>,
+    /// Tiles still to draw, in draw order.
+    #[serde(default)]
+    pub draws: Vec<String>,
+    /// RNG seed.
+    #[serde(default)]
+    pub seed: u64,
+    /// Actions and checks, in order.
+    #[serde(default)]
+    pub step: Vec<Step>,
+    /// Checks after the last step.
+    #[serde(default)]
+    pub expect: Option<Expect>,
+}
+
+fn base_name() -> String {
+    "base".into()
+}
+
+fn default_players() -> Vec<String> {
+    ["R", "B", "G", "Y"].iter().map(|s| s.to_string()).collect()
+}
+
+fn small_follower() -> String {
+    "small-follower".into()
+}
+
+/// A tile on the board at the start.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardTile {
+    /// Cell `[x, y]`.
+    pub at: [i32; 2],
+    /// Tile id or letter (`BA/C`, `E`).
+    #[serde(default)]
+    pub tile: Option<String>,
+    /// Edge string as placed (`CFFF`, `CFCF+p`).
+    #[serde(default)]
+    pub edges: Option<String>,
+    /// Rotation in degrees (with `tile`).
+    #[serde(default)]
+    pub rotation: Option<i64>,
+    /// Figures on this tile.
+    #[serde(default)]
+    pub figures: Vec<TileFigure>,
+}
+
+/// A figure given with its tile.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TileFigure {
+    /// Owner's name.
+    pub player: String,
+    /// Feature on the tile.
+    pub feature: String,
+    /// Figure kind name.
+    #[serde(default = "small_follower")]
+    pub kind: String,
+}
+
+/// A figure on a board tile.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardFigure {
+    /// Owner's name.
+    pub player: String,
+    /// Cell of the tile.
+    pub at: [i32; 2],
+    /// Feature on the tile.
+    pub feature: String,
+    /// Figure kind name.
+    #[serde(default = "small_follower")]
+    pub kind: String,
+}
+
+/// One step of a scenario.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "do", rename_all = "kebab-case")]
+pub enum Step {
+    /// Place the drawn tile.
+    Place(PlaceStep),
+    /// Deploy a figure from supply (on the tile just placed unless `at` is given).
+    Deploy(DeployStep),
+    /// Decline the pending decision.
+    Pass,
+    /// Check that a placement of the drawn tile is offered (nothing is applied).
+    PlaceLegal(PlaceStep),
+    /// Check that a placement of the drawn tile is not offered and is refused.
+    PlaceIllegal(PlaceStep),
+    /// Check that a deployment is offered (nothing is applied).
+    DeployLegal(CheckDeploy),
+    /// Check that a deployment is not offered and is refused.
+    DeployIllegal(CheckDeploy),
+    /// Check the state now.
+    Expect(Expect),
+}
+
+impl Step {
+    fn label(&self) -> &'static str {
+        match self {
+            Step::Place(_) => "place",
+            Step::Deploy(_) => "deploy",
+            Step::Pass => "pass",
+            Step::PlaceLegal(_) => "place-legal",
+            Step::PlaceIllegal(_) => "place-illegal",
+            Step::DeployLegal(_) => "deploy-legal",
+            Step::DeployIllegal(_) => "deploy-illegal",
+            Step::Expect(_) => "expect",
+        }
+    }
+}
+
+/// A placement of the drawn tile.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceStep {
+    /// Cell.
+    pub at: [i32; 2],
+    /// The drawn tile must be this kind (id or letter).
+    #[serde(default)]
+    pub tile: Option<String>,
+    /// Edges as placed (picks the rotation).
+    #[serde(default)]
+    pub edges: Option<String>,
+    /// Rotation in degrees.
+    #[serde(default)]
+    pub rotation: Option<i64>,
+    /// The player who must be placing.
+    #[serde(default)]
+    pub player: Option<String>,
+}
+
+/// A deployment from supply.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeployStep {
+    /// Feature on the tile.
+    pub feature: String,
+    /// Cell of the tile (default: the tile just placed).
+    #[serde(default)]
+    pub at: Option<[i32; 2]>,
+    /// Figure kind name.
+    #[serde(default = "small_follower")]
+    pub figure: String,
+}
+
+/// A deployment to check.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckDeploy {
+    /// Feature on the tile.
+    pub feature: String,
+    /// Cell of the tile (default: the tile just placed).
+    #[serde(default)]
+    pub at: Option<[i32; 2]>,
+    /// Figure kind name (default: any kind for `deploy-legal`/`deploy-illegal`).
+    #[serde(default)]
+    pub figure: Option<String>,
+}
+
+/// Expected facts; every given field is checked, missing ones are not.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// Points gained since the start, per player; unlisted players must have gained 0.
+    #[serde(default)]
+    pub gained: Option<BTreeMap<String, i32>>,
+    /// Absolute scores of the listed players.
+    #[serde(default)]
+    pub scores: Option<BTreeMap<String, i32>>,
+    /// Every non-zero score event since the start, in any order.
+    #[serde(default)]
+    pub events: Option<Vec<EventExp>>,
+    /// Figures in supply: a number (small followers) or a table figure kind → number.
+    #[serde(default)]
+    pub supply: Option<BTreeMap<String, SupplyExp>>,
+    /// Tiles removed from the game (A-4), in order (edge string, letter or id).
+    #[serde(default)]
+    pub discarded: Option<Vec<String>>,
+    /// Tiles left face down.
+    #[serde(default)]
+    pub tiles_left: Option<usize>,
+    /// Whether the game is over.
+    #[serde(default)]
+    pub over: Option<bool>,
+    /// The pending decision: `place`, `deploy`, `prompt` or `over`.
+    #[serde(default)]
+    pub decision: Option<String>,
+    /// Who decides.
+    #[serde(default)]
+    pub player: Option<String>,
+    /// The tile to place (edge string, letter or id).
+    #[serde(default)]
+    pub drawn: Option<String>,
+    /// The exact legal placements of the drawn tile.
+    #[serde(default)]
+    pub placements: Option<Vec<PlacementExp>>,
+    /// The exact set of features a figure may be deployed on now (any figure kind);
+    /// empty when the game does not wait on a deployment.
+    #[serde(default)]
+    pub deployments: Option<Vec<FeatureRef>>,
+}
+
+/// An expected score event.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventExp {
+    /// Who scores.
+    pub player: String,
+    /// Points.
+    pub points: i32,
+    /// Feature kind name or score label.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// Whether it is part of final scoring (default false).
+    #[serde(default, rename = "final")]
+    pub final_scoring: bool,
+    /// Whether the scored feature was complete.
+    #[serde(default)]
+    pub complete: Option<bool>,
+}
+
+/// Figures in supply.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum SupplyExp {
+    /// Small followers.
+    Small(u8),
+    /// Per figure kind name.
+    Kinds(BTreeMap<String, u8>),
+}
+
+/// An expected legal placement.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlacementExp {
+    /// Cell.
+    pub at: [i32; 2],
+    /// Edges as placed (every rotation of the drawn tile showing them).
+    #[serde(default)]
+    pub edges: Option<String>,
+    /// Rotations in degrees. With neither `edges` nor `rotations`, any rotations.
+    #[serde(default)]
+    pub rotations: Option<Vec<i64>>,
+}
+
+/// A feature: on the tile just placed, or on the tile at a cell.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum FeatureRef {
+    /// On the tile just placed.
+    Here(String),
+    /// On the tile at `at`.
+    At {
+        /// Cell.
+        at: [i32; 2],
+        /// Feature on the tile.
+        feature: String,
+    },
+}
+
+// ---------------------------------------------------------------------------------------
+// Loading
+// ---------------------------------------------------------------------------------------
+
+/// The scenario directory (`tests/scenarios`).
+pub fn scenario_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
+}
+
+/// Every scenario file (`T-*.toml`) under [`scenario_dir`], sorted.
+pub fn scenario_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "toml")
+                && p.file_stem()
+                    .and_then(|s| s.to_str())
+                    .is_some_and(|s| s.starts_with("T-"))
+            {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&scenario_dir(), &mut out);
+    out.sort();
+    out
+}
+
+/// Reads a scenario file into its cases: the file itself, then one case per `[[variant]]`
+/// (each top-level key a variant gives replaces the file's key of that name, so a variant
+/// restates its whole `expect`).
+pub fn load_cases(path: &Path) -> Result<Vec<Scenario>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    parse_cases(&text, stem).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// [`load_cases`] on text; `id` is the scenario id the file must declare.
+pub fn parse_cases(text: &str, id: &str) -> Result<Vec<Scenario>, String> {
+    let mut root: toml::Table = text.parse().map_err(|e| format!("{e}"))?;
+    let variants = match root.remove("variant") {
+        None => Vec::new(),
+        Some(toml::Value::Array(a)) => a,
+        Some(_) => return Err("`variant` must be [[variant]]".into()),
+    };
+    let mut cases = vec![root.clone()];
+    for (i, v) in variants.into_iter().enumerate() {
+        let toml::Value::Table(v) = v else {
+            return Err(format!("variant {} is not a table", i + 1));
+        };
+        if !v.contains_key("name") {
+            return Err(format!("variant {} has no name", i + 1));
+        }
+        let mut case = root.clone();
+        case.extend(v);
+        cases.push(case);
+    }
+    cases
+        .into_iter()
+        .map(|c| {
+            let sc: Scenario = toml::Value::Table(c)
+                .try_into()
+                .map_err(|e| format!("{e}"))?;
+            if sc.id != id {
+                return Err(format!("id `{}` does not match the file name", sc.id));
+            }
+            Ok(sc)
+        })
+        .collect()
+}
+
+/// Runs every case of `tests/scenarios/<name>.toml` (e.g. `base/T-01`) and panics with a
+/// report of all failing cases.
+pub fn run_scenario(name: &str) {
+    let path = scenario_dir().join(format!("{name}.toml"));
+    let cases = load_cases(&path).unwrap_or_else(|e| panic!("{e}"));
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|c| {
+            run_case(c)
+                .err()
+                .map(|e| format!("{} [{}] ({}):\n{e}", c.id, c.name, c.rules.join(", ")))
+        })
+        .collect();
+    if !failures.is_empty() {
+        panic!(
+            "{} of {} case(s) failed:\n\n{}",
+            failures.len(),
+            cases.len(),
+            failures.join("\n\n")
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Rulesets and test-only expansions
+// ---------------------------------------------------------------------------------------
+
+/// A test-only expansion that gives each player one big follower (strength 2; stored as 4
+/// half-units), the figure of Inns & Cathedrals that A-10 and T-09 need.
+pub struct BigFollower;
+
+impl Expansion for BigFollower {
+    fn id(&self) -> &str {
+        "test-big-follower"
+    }
+
+    fn setup(&self, setup: &mut Setup<'_>) -> HookResult {
+        setup
+            .figure_kind(FigureKindDef {
+                name: "big-follower".into(),
+                per_player: 1,
+                strength: 4,
+                deploy_on: KindMask::ALL,
+                follower: true,
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    }
+}
+
+/// Test-only expansions by name.
+pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
+    match name {
+        "test-big-follower" => Some(Arc::new(BigFollower)),
+        _ => None,
+    }
+}
+
+fn option_text(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Builds the scenario's ruleset: the host's base game, or base + test-only expansions.
+pub fn build_rules(sc: &Scenario) -> Result<Arc<Ruleset>, String> {
+    let options: Vec<(String, String)> = sc
+        .options
+        .iter()
+        .map(|(k, v)| (k.clone(), option_text(v)))
+        .collect();
+    if sc.expansions.is_empty() {
+        return build_ruleset(&RulesSpec {
+            expansions: Vec::new(),
+            options,
+        })
+        .map_err(|e| e.to_string());
+    }
+    let exps = sc
+        .expansions
+        .iter()
+        .map(|n| test_expansion(n).ok_or_else(|| format!("unknown test expansion `{n}`")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let builder = || {
+        exps.iter()
+            .fold(Ruleset::builder().tiles(base_tile_set()), |b, e| {
+                b.expansion(Arc::clone(e))
+            })
+    };
+    let declared = builder().build().map_err(|e| e.to_string())?;
+    let mut b = builder();
+    for (k, v) in &options {
+        let def = declared
+            .option_defs()
+            .iter()
+            .find(|d| &d.key == k)
+            .ok_or_else(|| format!("unknown option `{k}`"))?;
+        let value = OptionValue::parse(&def.ty, v)
+            .ok_or_else(|| format!("option `{k}`: bad value `{v}`"))?;
+        b = b.option(k, value);
+    }
+    b.build().map(Arc::new).map_err(|e| e.to_string())
+}
+
+// ---------------------------------------------------------------------------------------
+// Edge strings, tile kinds and features
+// ---------------------------------------------------------------------------------------
+
+/// A parsed spec edge string (section 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EdgeSpec {
+    /// Edge letters N E S W as placed.
+    pub edges: [char; 4],
+    /// `+p` count.
+    pub pennants: u8,
+    /// `M`.
+    pub cloister: bool,
+    /// `H`.
+    pub shrine: bool,
+    /// `s`: the city edges are separate segments.
+    pub separate: bool,
+}
+
+impl EdgeSpec {
+    /// Parses `CFCF+p`, `FFFRM`, `CFCFs`, `CCCC+2p`, ….
+    pub fn parse(text: &str) -> Result<EdgeSpec, String> {
+        let chars: Vec<char> = text.chars().collect();
+        let bad = |m: &str| format!("edge string `{text}`: {m}");
+        if chars.len() < 4 {
+            return Err(bad("four edge letters N E S W expected"));
+        }
+        let mut edges = ['F'; 4];
+        for (i, c) in chars[..4].iter().enumerate() {
+            if !"CRFWI".contains(*c) {
+                return Err(bad(&format!("`{c}` is not an edge letter (C R F W)")));
+            }
+            edges[i] = *c;
+        }
+        let mut spec = EdgeSpec {
+            edges,
+            pennants: 0,
+            cloister: false,
+            shrine: false,
+            separate: false,
+        };
+        let mut i = 4;
+        while i < chars.len() {
+            match chars[i] {
+                '+' => {
+                    let mut n = 0u8;
+                    i += 1;
+                    while i < chars.len() && chars[i].is_ascii_digit() {
+                        n = n * 10 + chars[i].to_digit(10).unwrap_or(0) as u8;
+                        i += 1;
+                    }
+                    if chars.get(i) != Some(&'p') {
+                        return Err(bad("`+` must be followed by `p` (pennant)"));
+                    }
+                    spec.pennants += n.max(1);
+                }
+                'M' => spec.cloister = true,
+                'H' => spec.shrine = true,
+                's' => spec.separate = true,
+                c => return Err(bad(&format!("unknown suffix `{c}`"))),
+            }
+            i += 1;
+        }
+        Ok(spec)
+    }
+
+    /// Whether `tk` turned by `rot` is a tile of this description.
+    pub fn matches(&self, rules: &Ruleset, tk: &TileKind, rot: Rotation) -> bool {
+        for s in carcassonne_core::Side::ALL {
+            let code = tk.edge_at(rot, s);
+            let want = self.edges[s.index() as usize];
+            let ok = if code == 0 {
+                want == 'F'
+            } else {
+                let def = &rules.kinds()[code as usize - 1];
+                match def.shape {
+                    Shape::Edge { letter, .. } => {
+                        letter == want || (matches!(want, 'W' | 'I') && def.name == "river")
+                    }
+                    _ => false,
+                }
+            };
+            if !ok {
+                return false;
+            }
+        }
+        let named = |name: &str| {
+            rules
+                .kind_named(name)
+                .map_or(0, |k| tk.segments.iter().filter(|s| s.kind == k).count())
+        };
+        let pennants: u32 = tk.segments.iter().map(|s| s.pennants as u32).sum();
+        if pennants != self.pennants as u32
+            || (named("cloister") > 0) != self.cloister
+            || (named("shrine") > 0) != self.shrine
+        {
+            return false;
+        }
+        let count = |c: char| self.edges.iter().filter(|e| **e == c).count();
+        let edge_segments = |k| {
+            tk.segments
+                .iter()
+                .filter(|s| s.kind == k && !s.sides.is_empty())
+                .count()
+        };
+        let cities = count('C');
+        if cities > 0 {
+            let want = if self.separate { cities } else { 1 };
+            if edge_segments(carcassonne_core::FeatureKindId::CITY) != want {
+                return false;
+            }
+        }
+        // Two R edges are joined; with 1, 3 or 4 each road ends at the centre.
+        let roads = count('R');
+        let want = if roads == 2 { 1 } else { roads };
+        edge_segments(carcassonne_core::FeatureKindId::ROAD) == want
+    }
+}
+
+/// The rotations (ascending) in which tile kind `kind` shows the edge string `edges`.
+pub fn rotations_showing(
+    rules: &Ruleset,
+    kind: TileKindId,
+    edges: &str,
+) -> Result<Vec<Rotation>, String> {
+    let spec = EdgeSpec::parse(edges)?;
+    let tk = rules.tiles().get(kind);
+    Ok(Rotation::ALL
+        .into_iter()
+        .filter(|r| spec.matches(rules, tk, *r))
+        .collect())
+}
+
+/// Resolves a tile reference (id, letter or edge string in any rotation) to its kind.
+pub fn resolve_kind(rules: &Ruleset, text: &str) -> Result<TileKindId, String> {
+    if let Some(k) = rules.tiles().find(text) {
+        return Ok(k);
+    }
+    let spec = EdgeSpec::parse(text)?;
+    let found: Vec<TileKindId> = rules
+        .tiles()
+        .iter()
+        .filter(|(_, tk)| Rotation::ALL.iter().any(|r| spec.matches(rules, tk, *r)))
+        .map(|(id, _)| id)
+        .collect();
+    match found.as_slice() {
+        [k] => Ok(*k),
+        [] => Err(format!("no tile kind looks like `{text}`")),
+        many => Err(format!(
+            "`{text}` is ambiguous ({}); name the tile by id",
+            many.iter()
+                .map(|k| rules.tiles().get(*k).id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Resolves a tile given by id/letter and/or edge string and/or rotation to (kind, rotation).
+pub fn resolve_placed(
+    rules: &Ruleset,
+    tile: Option<&str>,
+    edges: Option<&str>,
+    rotation: Option<i64>,
+) -> Result<(TileKindId, Rotation), String> {
+    let rot = rotation
+        .map(|d| Rotation::from_degrees(d).ok_or_else(|| format!("bad rotation {d}")))
+        .transpose()?;
+    let kind = match (tile, edges) {
+        (Some(t), _) => rules
+            .tiles()
+            .find(t)
+            .ok_or_else(|| format!("unknown tile `{t}`"))?,
+        (None, Some(e)) => resolve_kind(rules, e)?,
+        (None, None) => return Err("a tile needs `tile` or `edges`".into()),
+    };
+    let rot = match (edges, rot) {
+        (Some(e), r) => {
+            let rs = rotations_showing(rules, kind, e)?;
+            match r {
+                Some(r) if rs.contains(&r) => r,
+                Some(r) => {
+                    return Err(format!(
+                        "tile {} at rotation {r} does not show `{e}`",
+                        rules.tiles().get(kind).id
+                    ))
+                }
+                None => *rs.first().ok_or_else(|| {
+                    format!("tile {} cannot show `{e}`", rules.tiles().get(kind).id)
+                })?,
+            }
+        }
+        (None, r) => r.unwrap_or(Rotation::R0),
+    };
+    Ok((kind, rot))
+}
+
+fn parse_halves(text: &str) -> Option<HalfSet> {
+    let mut set = 0u8;
+    for part in text.split('.') {
+        set |= 1 << HalfEdge::parse(part)?.index();
+    }
+    Some(HalfSet(set))
+}
+
+/// The local segment index of the feature `want` on tile kind `tk` turned by `rot`.
+pub fn find_segment(
+    rules: &Ruleset,
+    tk: &TileKind,
+    rot: Rotation,
+    want: &str,
+) -> Result<u8, String> {
+    let (kind, loc) = match want.split_once(':') {
+        Some((k, l)) => (Some(k), Some(l)),
+        None if rules.kind_named(want).is_some() => (Some(want), None),
+        None => (None, Some(want)),
+    };
+    let kind = kind
+        .map(|k| {
+            rules
+                .kind_named(k)
+                .ok_or_else(|| format!("unknown feature kind `{k}`"))
+        })
+        .transpose()?;
+    let mut cands: Vec<usize> = (0..tk.segments.len())
+        .filter(|i| kind.is_none_or(|k| tk.segments[*i].kind == k))
+        .collect();
+    if let Some(loc) = loc {
+        // (sides, halves) wanted; `None` = an inner location matched by name.
+        let parsed = if let Some(rest) = loc.strip_prefix('_') {
+            SideSet::parse(rest).map(|s| (SideSet(!s.0 & 0xF), HalfSet::EMPTY))
+        } else if let Some(s) = SideSet::parse(loc) {
+            Some((s, HalfSet::EMPTY))
+        } else {
+            parse_halves(loc).map(|h| (SideSet::EMPTY, h))
+        };
+        let exact: Vec<usize> = cands
+            .iter()
+            .copied()
+            .filter(|i| {
+                let s = &tk.segments[*i];
+                match parsed {
+                    Some((sides, halves)) => {
+                        s.sides.rotate(rot) == sides && s.halves.rotate(rot) == halves
+                    }
+                    None => s.location(rot) == loc,
+                }
+            })
+            .collect();
+        cands = if exact.is_empty() {
+            let Some((sides, halves)) = parsed else {
+                return Err(format!("no feature at `{loc}`"));
+            };
+            cands
+                .into_iter()
+                .filter(|i| {
+                    let s = &tk.segments[*i];
+                    let (ss, hs) = (s.sides.rotate(rot), s.halves.rotate(rot));
+                    ss.0 & sides.0 == sides.0 && hs.0 & halves.0 == halves.0
+                })
+                .collect()
+        } else {
+            exact
+        };
+    }
+    let describe = || {
+        tk.segments
+            .iter()
+            .map(|s| format!("{} {}", rules.kind(s.kind).name, s.location(rot)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match cands.as_slice() {
+        [i] => Ok(*i as u8),
+        [] => Err(format!(
+            "tile {} has no feature `{want}` (it has: {})",
+            tk.id,
+            describe()
+        )),
+        _ => Err(format!(
+            "feature `{want}` is ambiguous on tile {} (it has: {})",
+            tk.id,
+            describe()
+        )),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Running
+// ---------------------------------------------------------------------------------------
+
+fn pos(a: [i32; 2]) -> Pos {
+    Pos::new(a[0], a[1])
+}
+
+fn player_index(players: &[String], name: &str) -> Result<usize, String> {
+    players
+        .iter()
+        .position(|p| p == name)
+        .ok_or_else(|| format!("unknown player `{name}` (players: {})", players.join(", ")))
+}
+
+fn figure_kind(rules: &Ruleset, name: &str) -> Result<FigureKindId, String> {
+    rules
+        .figure_named(name)
+        .ok_or_else(|| format!("unknown figure kind `{name}`"))
+}
+
+/// Builds the game position of a scenario.
+pub fn build_position(rules: &Ruleset, sc: &Scenario) -> Result<Position, String> {
+    let players = &sc.players;
+    let mut tiles: Vec<StartTile> = Vec::new();
+    let mut figures = Vec::new();
+    let mut figure_at = |tiles: &[StartTile],
+                         player: &str,
+                         at: [i32; 2],
+                         feature: &str,
+                         kind: &str|
+     -> Result<(), String> {
+        let t = tiles
+            .iter()
+            .find(|t| t.pos == pos(at))
+            .ok_or_else(|| format!("figure on {:?}: no tile there", at))?;
+        let segment = find_segment(rules, rules.tiles().get(t.kind), t.rotation, feature)
+            .map_err(|e| format!("figure on {:?}: {e}", at))?;
+        figures.push(PositionFigure {
+            player: PlayerId(player_index(players, player)? as u8),
+            kind: figure_kind(rules, kind)?,
+            pos: pos(at),
+            segment,
+        });
+        Ok(())
+    };
+    for bt in &sc.tile {
+        let (kind, rotation) =
+            resolve_placed(rules, bt.tile.as_deref(), bt.edges.as_deref(), bt.rotation)
+                .map_err(|e| format!("tile at {:?}: {e}", bt.at))?;
+        tiles.push(StartTile {
+            kind,
+            pos: pos(bt.at),
+            rotation,
+        });
+        for f in &bt.figures {
+            figure_at(&tiles, &f.player, bt.at, &f.feature, &f.kind)?;
+        }
+    }
+    for f in &sc.figure {
+        figure_at(&tiles, &f.player, f.at, &f.feature, &f.kind)?;
+    }
+    let mut scores = vec![0; players.len()];
+    for (name, s) in &sc.scores {
+        scores[player_index(players, name)?] = *s;
+    }
+    let active = match &sc.active {
+        Some(a) => player_index(players, a)? as u8,
+        None => 0,
+    };
+    let draws = sc
+        .draws
+        .iter()
+        .map(|d| resolve_kind(rules, d))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Position {
+        players: players.clone(),
+        scores,
+        active,
+        tiles,
+        figures,
+        draws,
+        seed: sc.seed,
+    })
+}
+
+/// Runs one scenario case: builds the game, performs the steps, checks the expectations.
+pub fn run_case(sc: &Scenario) -> Result<(), String> {
+    let rules = build_rules(sc)?;
+    let position = build_position(&rules, sc)?;
+    let game = Game::from_position(Arc::clone(&rules), &position)
+        .map_err(|e| format!("the position is refused: {e}"))?;
+    let mut r = Runner {
+        rules,
+        game,
+        players: sc.players.clone(),
+        initial: position.scores.clone(),
+    };
+    for (i, step) in sc.step.iter().enumerate() {
+        r.step(step)
+            .map_err(|e| format!("step {} ({}): {e}\n{}", i + 1, step.label(), r.dump()))?;
+    }
+    if let Some(exp) = &sc.expect {
+        r.check(exp)
+            .map_err(|e| format!("expectations after the last step: {e}\n{}", r.dump()))?;
+    }
+    Ok(())
+}
+
+/// A game under test.
+struct Runner {
+    rules: Arc<Ruleset>,
+    game: Game,
+    players: Vec<String>,
+    initial: Vec<i32>,
+}
+
+/// What must not change when an action is refused.
+#[derive(PartialEq, Debug)]
+struct Snapshot {
+    decision: carcassonne_core::Decision,
+    offered: Vec<Action>,
+    scores: Vec<i32>,
+    figures: Vec<carcassonne_core::Figure>,
+    tiles: usize,
+}
+
+impl Runner {
+    fn snapshot(&self) -> Snapshot {
+        let st = self.game.state();
+        Snapshot {
+            decision: self.game.decision(),
+            offered: self.game.actions().to_vec(),
+            scores: st.players().iter().map(|p| p.score).collect(),
+            figures: st.figures().to_vec(),
+            tiles: st.board().tiles().len(),
+        }
+    }
+
+    fn player(&self, name: &str) -> Result<usize, String> {
+        player_index(&self.players, name)
+    }
+
+    fn drawn(&self) -> Result<TileKindId, String> {
+        match self.game.decision().kind {
+            DecisionKind::PlaceTile { tile } => Ok(tile),
+            _ => Err(format!(
+                "no tile is waiting to be placed ({})",
+                self.decision_name()
+            )),
+        }
+    }
+
+    fn decision_name(&self) -> String {
+        let d = self.game.decision();
+        let who = &self.players[d.player.index()];
+        match d.kind {
+            DecisionKind::PlaceTile { tile } => {
+                format!("place: {who} must place {}", self.tile_name(tile))
+            }
+            DecisionKind::Deploy { .. } => format!("deploy: {who} may deploy or pass"),
+            DecisionKind::Prompt(p) => format!("prompt: {who} answers {p:?}"),
+            DecisionKind::GameOver => "over".into(),
+        }
+    }
+
+    fn tile_name(&self, k: TileKindId) -> String {
+        let tk = self.rules.tiles().get(k);
+        match tk.aliases.first() {
+            Some(a) => format!("{} ({a})", tk.id),
+            None => tk.id.clone(),
+        }
+    }
+
+    /// Rotations of the drawn tile a placement step means.
+    fn rotations(&self, p: &PlaceStep) -> Result<Vec<Rotation>, String> {
+        let drawn = self.drawn()?;
+        if let Some(t) = &p.tile {
+            let k = resolve_kind(&self.rules, t)?;
+            if k != drawn {
+                return Err(format!(
+                    "the drawn tile is {}, not {}",
+                    self.tile_name(drawn),
+                    self.tile_name(k)
+                ));
+            }
+        }
+        let rot = p
+            .rotation
+            .map(|d| Rotation::from_degrees(d).ok_or_else(|| format!("bad rotation {d}")))
+            .transpose()?;
+        let mut rs = match &p.edges {
+            Some(e) => rotations_showing(&self.rules, drawn, e)?,
+            None => Rotation::ALL.to_vec(),
+        };
+        if let Some(r) = rot {
+            rs.retain(|x| *x == r);
+        } else if p.edges.is_none() {
+            return Err("a placement needs `edges` or `rotation`".into());
+        }
+        if rs.is_empty() {
+            return Err(format!(
+                "the drawn tile {} cannot be turned to show {}",
+                self.tile_name(drawn),
+                p.edges.as_deref().unwrap_or("that")
+            ));
+        }
+        Ok(rs)
+    }
+
+    /// The segment of a feature on the tile at `at` (default: the tile just placed).
+    fn segment(&self, at: Option<[i32; 2]>, feature: &str) -> Result<SegmentId, String> {
+        let st = self.game.state();
+        let p = match at {
+            Some(a) => pos(a),
+            None => {
+                let idx = st
+                    .last_placed()
+                    .ok_or("no tile was placed yet; give `at`")?;
+                st.board().tile(idx).pos
+            }
+        };
+        let t = st.board().at(p).ok_or_else(|| format!("no tile at {p}"))?;
+        let local = find_segment(
+            &self.rules,
+            self.rules.tiles().get(t.kind),
+            t.rotation,
+            feature,
+        )
+        .map_err(|e| format!("at {p}: {e}"))?;
+        st.segment_at(p, local)
+            .ok_or_else(|| format!("no segment {local} at {p}"))
+    }
+
+    fn describe_segment(&self, seg: SegmentId) -> String {
+        let st = self.game.state();
+        let node = st.graph().segment(seg);
+        let kind = &self.rules.kind(node.kind).name;
+        if node.is_virtual() {
+            return format!("virtual {kind} #{}", node.local);
+        }
+        match st.board().at(node.pos) {
+            Some(t) => {
+                let tk = self.rules.tiles().get(t.kind);
+                format!(
+                    "{} {kind} {}",
+                    node.pos,
+                    tk.segments[node.local as usize].location(t.rotation)
+                )
+            }
+            None => format!("{} {kind} #{}", node.pos, node.local),
+        }
+    }
+
+    fn describe_action(&self, a: &Action) -> String {
+        match a {
+            Action::Place { pos, rotation } => format!("place {pos} {rotation}°"),
+            Action::Deploy { figure, segment } => format!(
+                "deploy {} on {}",
+                self.rules.figure_kind(*figure).name,
+                self.describe_segment(*segment)
+            ),
+            Action::Move { figure, segment } => {
+                format!(
+                    "move figure {} to {}",
+                    figure.0,
+                    self.describe_segment(*segment)
+                )
+            }
+            other => format!("{other:?}"),
+        }
+    }
+
+    fn offered_text(&self) -> String {
+        let acts = self.game.actions();
+        let mut s: Vec<String> = acts
+            .iter()
+            .take(60)
+            .map(|a| self.describe_action(a))
+            .collect();
+        if acts.len() > 60 {
+            s.push(format!("… {} more", acts.len() - 60));
+        }
+        s.join("; ")
+    }
+
+    /// A summary of the state for failure messages.
+    fn dump(&self) -> String {
+        let st = self.game.state();
+        let mut out = String::new();
+        let _ = writeln!(out, "  decision: {}", self.decision_name());
+        let _ = writeln!(out, "  offered: [{}]", self.offered_text());
+        for (i, p) in st.players().iter().enumerate() {
+            let supply: Vec<String> = self
+                .rules
+                .figure_kinds()
+                .iter()
+                .enumerate()
+                .map(|(k, fk)| {
+                    format!(
+                        "{} {}",
+                        st.in_supply(PlayerId(i as u8), FigureKindId(k as u8)),
+                        fk.name
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "  {}: score {} (start {}), supply {}",
+                p.name,
+                p.score,
+                self.initial[i],
+                supply.join(", ")
+            );
+        }
+        for f in st.figures() {
+            if let carcassonne_core::FigureLoc::On(seg) = f.loc {
+                let _ = writeln!(
+                    out,
+                    "  figure: {} {} on {}",
+                    self.players[f.owner.index()],
+                    self.rules.figure_kind(f.kind).name,
+                    self.describe_segment(seg)
+                );
+            }
+        }
+        for e in st.events() {
+            let _ = writeln!(out, "  event: {}", self.event_text(e));
+        }
+        let _ = write!(
+            out,
+            "  discarded: [{}], tiles left: {}",
+            st.discarded()
+                .iter()
+                .map(|k| self.tile_name(*k))
+                .collect::<Vec<_>>()
+                .join(", "),
+            st.supply().remaining()
+        );
+        out
+    }
+
+    fn source_name(&self, s: ScoreSource) -> String {
+        match s {
+            ScoreSource::Feature(k) => self.rules.kind(k).name.clone(),
+            ScoreSource::Label(l) => self
+                .rules
+                .labels()
+                .get(l.0 as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("label {}", l.0)),
+        }
+    }
+
+    fn event_text(&self, e: &carcassonne_core::ScoreEvent) -> String {
+        format!(
+            "{} {:+} {}{}{} (turn {})",
+            self.players[e.player.index()],
+            e.points,
+            self.source_name(e.source),
+            if e.complete { ", complete" } else { "" },
+            if e.final_scoring { ", final" } else { "" },
+            e.turn
+        )
+    }
+
+    fn apply(&mut self, a: Action) -> Result<(), String> {
+        self.game.apply(a).map_err(|e| {
+            format!(
+                "`{}` refused: {e}; offered: [{}]",
+                self.describe_action(&a),
+                self.offered_text()
+            )
+        })
+    }
+
+    fn refused(&mut self, a: Action) -> Result<(), String> {
+        let before = self.snapshot();
+        match self.game.apply(a) {
+            Err(ActionError::NotOffered { .. }) => {}
+            Err(e) => return Err(format!("`{}` failed with {e}", self.describe_action(&a))),
+            Ok(()) => {
+                return Err(format!(
+                    "`{}` was accepted but must be illegal",
+                    self.describe_action(&a)
+                ))
+            }
+        }
+        if self.snapshot() != before {
+            return Err(format!(
+                "refusing `{}` changed the state",
+                self.describe_action(&a)
+            ));
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, step: &Step) -> Result<(), String> {
+        match step {
+            Step::Place(p) => {
+                if let Some(who) = &p.player {
+                    let want = self.player(who)?;
+                    if self.game.decision().player.index() != want {
+                        return Err(format!("it is not {who}'s turn ({})", self.decision_name()));
+                    }
+                }
+                let rs = self.rotations(p)?;
+                let at = pos(p.at);
+                let rotation = rs
+                    .iter()
+                    .copied()
+                    .find(|r| {
+                        self.game.state().is_offered(&Action::Place {
+                            pos: at,
+                            rotation: *r,
+                        })
+                    })
+                    .unwrap_or(rs[0]);
+                self.apply(Action::Place { pos: at, rotation })
+            }
+            Step::PlaceLegal(p) | Step::PlaceIllegal(p) => {
+                let legal = matches!(step, Step::PlaceLegal(_));
+                let at = pos(p.at);
+                for rotation in self.rotations(p)? {
+                    let a = Action::Place { pos: at, rotation };
+                    if legal {
+                        if !self.game.state().is_offered(&a) {
+                            return Err(format!(
+                                "`{}` is not offered but must be legal; offered: [{}]",
+                                self.describe_action(&a),
+                                self.offered_text()
+                            ));
+                        }
+                    } else {
+                        if self.game.actions().contains(&a) {
+                            return Err(format!(
+                                "`{}` is offered but must be illegal",
+                                self.describe_action(&a)
+                            ));
+                        }
+                        self.refused(a)?;
+                    }
+                }
+                Ok(())
+            }
+            Step::Deploy(d) => {
+                let segment = self.segment(d.at, &d.feature)?;
+                let figure = figure_kind(&self.rules, &d.figure)?;
+                self.apply(Action::Deploy { figure, segment })
+            }
+            Step::DeployLegal(d) | Step::DeployIllegal(d) => {
+                let legal = matches!(step, Step::DeployLegal(_));
+                let segment = self.segment(d.at, &d.feature)?;
+                let kind = d
+                    .figure
+                    .as_deref()
+                    .map(|f| figure_kind(&self.rules, f))
+                    .transpose()?;
+                let offered = self.game.actions().iter().any(|a| {
+                    matches!(a, Action::Deploy { figure, segment: s }
+                        if *s == segment && kind.is_none_or(|k| k == *figure))
+                });
+                let what = format!(
+                    "deploying {} on {}",
+                    d.figure.as_deref().unwrap_or("a figure"),
+                    self.describe_segment(segment)
+                );
+                if legal && !offered {
+                    return Err(format!(
+                        "{what} is not offered but must be legal; offered: [{}]",
+                        self.offered_text()
+                    ));
+                }
+                if !legal {
+                    if offered {
+                        return Err(format!("{what} is offered but must be illegal"));
+                    }
+                    let figure = kind.unwrap_or(FigureKindId::SMALL_FOLLOWER);
+                    self.refused(Action::Deploy { figure, segment })?;
+                }
+                Ok(())
+            }
+            Step::Pass => self.apply(Action::Pass),
+            Step::Expect(e) => self.check(e),
+        }
+    }
+
+    /// Checks every given expectation; reports all mismatches.
+    fn check(&self, e: &Expect) -> Result<(), String> {
+        let mut errs: Vec<String> = Vec::new();
+        let mut run = |r: Result<(), String>| {
+            if let Err(m) = r {
+                errs.push(m);
+            }
+        };
+        let st = self.game.state();
+        if let Some(g) = &e.gained {
+            run((|| {
+                for name in g.keys() {
+                    self.player(name)?;
+                }
+                let mut bad = Vec::new();
+                for (i, p) in st.players().iter().enumerate() {
+                    let want = g.get(&p.name).copied().unwrap_or(0);
+                    let got = p.score - self.initial[i];
+                    if got != want {
+                        bad.push(format!("{} gained {got}, expected {want}", p.name));
+                    }
+                }
+                if bad.is_empty() {
+                    Ok(())
+                } else {
+                    Err(format!("points: {}", bad.join("; ")))
+                }
+            })());
+        }
+        if let Some(s) = &e.scores {
+            for (name, want) in s {
+                run(self.player(name).and_then(|i| {
+                    let got = st.players()[i].score;
+                    if got == *want {
+                        Ok(())
+                    } else {
+                        Err(format!("{name} has {got} points, expected {want}"))
+                    }
+                }));
+            }
+        }
+        if let Some(evs) = &e.events {
+            run(self.check_events(evs));
+        }
+        if let Some(sup) = &e.supply {
+            for (name, want) in sup {
+                run((|| {
+                    let p = PlayerId(self.player(name)? as u8);
+                    let wants: Vec<(String, u8)> = match want {
+                        SupplyExp::Small(n) => vec![(small_follower(), *n)],
+                        SupplyExp::Kinds(m) => m.iter().map(|(k, n)| (k.clone(), *n)).collect(),
+                    };
+                    for (k, n) in wants {
+                        let got = st.in_supply(p, figure_kind(&self.rules, &k)?);
+                        if got != n {
+                            return Err(format!("{name} has {got} {k} in supply, expected {n}"));
+                        }
+                    }
+                    Ok(())
+                })());
+            }
+        }
+        if let Some(d) = &e.discarded {
+            run((|| {
+                let want = d
+                    .iter()
+                    .map(|t| resolve_kind(&self.rules, t))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if want.as_slice() == st.discarded() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "discarded tiles: [{}], expected [{}]",
+                        st.discarded()
+                            .iter()
+                            .map(|k| self.tile_name(*k))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        want.iter()
+                            .map(|k| self.tile_name(*k))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                }
+            })());
+        }
+        if let Some(n) = e.tiles_left {
+            let got = st.supply().remaining();
+            if got != n {
+                run(Err(format!("{got} tiles left, expected {n}")));
+            }
+        }
+        if let Some(o) = e.over {
+            if self.game.is_over() != o {
+                run(Err(format!(
+                    "game over is {}, expected {o}",
+                    self.game.is_over()
+                )));
+            }
+        }
+        if let Some(d) = &e.decision {
+            let got = match self.game.decision().kind {
+                DecisionKind::PlaceTile { .. } => "place",
+                DecisionKind::Deploy { .. } => "deploy",
+                DecisionKind::Prompt(_) => "prompt",
+                DecisionKind::GameOver => "over",
+            };
+            if got != d {
+                run(Err(format!(
+                    "decision is `{}`, expected `{d}`",
+                    self.decision_name()
+                )));
+            }
+        }
+        if let Some(p) = &e.player {
+            run(self.player(p).and_then(|i| {
+                if self.game.decision().player.index() == i && !self.game.is_over() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "the decision is not {p}'s ({})",
+                        self.decision_name()
+                    ))
+                }
+            }));
+        }
+        if let Some(t) = &e.drawn {
+            run((|| {
+                let want = resolve_kind(&self.rules, t)?;
+                let got = self.drawn()?;
+                if want == got {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "the drawn tile is {}, expected {}",
+                        self.tile_name(got),
+                        self.tile_name(want)
+                    ))
+                }
+            })());
+        }
+        if let Some(p) = &e.placements {
+            run(self.check_placements(p));
+        }
+        if let Some(d) = &e.deployments {
+            run(self.check_deployments(d));
+        }
+        if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(errs.join("\n  "))
+        }
+    }
+
+    fn check_events(&self, want: &[EventExp]) -> Result<(), String> {
+        let actual: Vec<&carcassonne_core::ScoreEvent> = self
+            .game
+            .state()
+            .events()
+            .iter()
+            .filter(|e| e.points != 0)
+            .collect();
+        let mut used = vec![false; actual.len()];
+        let mut missing = Vec::new();
+        for w in want {
+            let p = self.player(&w.player)?;
+            let hit = actual.iter().enumerate().position(|(i, a)| {
+                !used[i]
+                    && a.player.index() == p
+                    && a.points == w.points
+                    && a.final_scoring == w.final_scoring
+                    && w.complete.is_none_or(|c| c == a.complete)
+                    && w.kind
+                        .as_deref()
+                        .is_none_or(|k| k == self.source_name(a.source))
+            });
+            match hit {
+                Some(i) => used[i] = true,
+                None => missing.push(format!(
+                    "{} {:+} {}{}",
+                    w.player,
+                    w.points,
+                    w.kind.as_deref().unwrap_or("(any source)"),
+                    if w.final_scoring { ", final" } else { "" }
+                )),
+            }
+        }
+        let extra: Vec<String> = actual
+            .iter()
+            .zip(&used)
+            .filter(|(_, u)| !**u)
+            .map(|(a, _)| self.event_text(a))
+            .collect();
+        if missing.is_empty() && extra.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "score events: missing [{}], unexpected [{}]",
+                missing.join("; "),
+                extra.join("; ")
+            ))
+        }
+    }
+
+    fn check_placements(&self, want: &[PlacementExp]) -> Result<(), String> {
+        let drawn = self.drawn()?;
+        let offered: Vec<(Pos, Rotation)> = self
+            .game
+            .actions()
+            .iter()
+            .filter_map(|a| match a {
+                Action::Place { pos, rotation } => Some((*pos, *rotation)),
+                _ => None,
+            })
+            .collect();
+        let mut exact: Vec<(Pos, Rotation)> = Vec::new();
+        let mut any_rotation: Vec<Pos> = Vec::new();
+        for w in want {
+            let at = pos(w.at);
+            match (&w.edges, &w.rotations) {
+                (None, None) => any_rotation.push(at),
+                (edges, rots) => {
+                    let mut rs = match edges {
+                        Some(e) => rotations_showing(&self.rules, drawn, e)?,
+                        None => Rotation::ALL.to_vec(),
+                    };
+                    if let Some(list) = rots {
+                        let list = list
+                            .iter()
+                            .map(|d| {
+                                Rotation::from_degrees(*d)
+                                    .ok_or_else(|| format!("bad rotation {d}"))
+                            })
+                            .collect::<Result<Vec<_>, _>>()?;
+                        rs.retain(|r| list.contains(r));
+                    }
+                    if rs.is_empty() {
+                        return Err(format!(
+                            "placement at {at}: the drawn tile {} cannot show that",
+                            self.tile_name(drawn)
+                        ));
+                    }
+                    exact.extend(rs.into_iter().map(|r| (at, r)));
+                }
+            }
+        }
+        let mut errs = Vec::new();
+        for (p, r) in &exact {
+            if !offered.contains(&(*p, *r)) {
+                errs.push(format!("{p} {r}° is not offered"));
+            }
+        }
+        for p in &any_rotation {
+            if !offered.iter().any(|(q, _)| q == p) {
+                errs.push(format!("{p} is not offered"));
+            }
+        }
+        for (p, r) in &offered {
+            if !exact.contains(&(*p, *r)) && !any_rotation.contains(p) {
+                errs.push(format!("{p} {r}° is offered but not expected"));
+            }
+        }
+        if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("placements: {}", errs.join("; ")))
+        }
+    }
+
+    fn check_deployments(&self, want: &[FeatureRef]) -> Result<(), String> {
+        let mut want_segs = Vec::new();
+        for w in want {
+            want_segs.push(match w {
+                FeatureRef::Here(f) => self.segment(None, f)?,
+                FeatureRef::At { at, feature } => self.segment(Some(*at), feature)?,
+            });
+        }
+        let mut got: Vec<SegmentId> = Vec::new();
+        if let DecisionKind::Deploy { .. } = self.game.decision().kind {
+            for a in self.game.actions() {
+                if let Action::Deploy { segment, .. } = a {
+                    if !got.contains(segment) {
+                        got.push(*segment);
+                    }
+                }
+            }
+        }
+        let mut errs = Vec::new();
+        for s in &want_segs {
+            if !got.contains(s) {
+                errs.push(format!("{} is not offered", self.describe_segment(*s)));
+            }
+        }
+        for s in &got {
+            if !want_segs.contains(s) {
+                errs.push(format!(
+                    "{} is offered but not expected",
+                    self.describe_segment(*s)
+                ));
+            }
+        }
+        if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("deployments: {}", errs.join("; ")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> Arc<Ruleset> {
+        carcassonne_host::rules::base_ruleset()
+    }
+
+    fn placed(r: &Ruleset, edges: &str) -> (String, u16) {
+        let (k, rot) = resolve_placed(r, None, Some(edges), None).unwrap();
+        (r.tiles().get(k).aliases[0].clone(), rot.degrees())
+    }
+
+    /// Section 0 edge strings resolve to the base tiles (letters) and rotations.
+    #[test]
+    fn edge_strings_pick_base_tiles() {
+        let r = base();
+        let cases = [
+            ("CFFF", "E", 0),
+            ("FCFF", "E", 90),
+            ("FFCF", "E", 180),
+            ("FFFC", "E", 270),
+            ("CRFR", "D", 0),
+            ("CFCF+p", "F", 90),
+            ("CFCF", "G", 90),
+            ("CFCFs", "H", 0),
+            ("FFFRM", "A", 90),
+            ("FFFFM", "B", 0),
+            ("CCCC+p", "C", 0),
+            ("FRFR", "U", 0),
+            ("FRRR", "W", 0),
+            ("CCFC", "R", 0),
+            ("CFFCs", "I", 0),
+            ("CFFC+p", "M", 0),
+        ];
+        for (e, letter, deg) in cases {
+            assert_eq!(placed(&r, e), (letter.to_string(), deg), "{e}");
+        }
+        assert!(resolve_kind(&r, "CCCC").is_err(), "no pennant-less CCCC");
+    }
+
+    const T01: &str = r#"
+id = "T-01"
+rules = ["A-9"]
+draws = ["FFCF"]
+[[tile]]
+at = [0, 0]
+edges = "CFFF"
+figures = [{ player = "R", feature = "N" }]
+[[step]]
+do = "place"
+at = [0, -1]
+edges = "FFCF"
+[[step]]
+do = "pass"
+[expect]
+gained = { R = 4 }
+"#;
+
+    fn run_text(text: &str) -> Vec<Result<(), String>> {
+        parse_cases(text, "T-01")
+            .unwrap()
+            .iter()
+            .map(run_case)
+            .collect()
+    }
+
+    /// The runner fails on wrong outcomes instead of merely running the steps.
+    #[test]
+    fn wrong_expectations_fail() {
+        assert_eq!(run_text(T01), vec![Ok(())]);
+        let wrong_points = T01.replace("gained = { R = 4 }", "gained = { R = 5 }");
+        let e = run_text(&wrong_points).remove(0).unwrap_err();
+        assert!(e.contains("R gained 4, expected 5"), "{e}");
+        let other_player = T01.replace("gained = { R = 4 }", "gained = {}");
+        let e = run_text(&other_player).remove(0).unwrap_err();
+        assert!(e.contains("R gained 4, expected 0"), "{e}");
+        let legal = T01.replace("do = \"place\"", "do = \"place-illegal\"");
+        let e = run_text(&legal).remove(0).unwrap_err();
+        assert!(e.contains("is offered but must be illegal"), "{e}");
+        let deploy = T01.replace("do = \"pass\"", "do = \"deploy-legal\"\nfeature = \"S\"");
+        let e = run_text(&deploy).remove(0).unwrap_err();
+        assert!(e.contains("is not offered but must be legal"), "{e}");
+        let offered = T01.replace("do = \"pass\"", "do = \"expect\"\ndeployments = []");
+        let e = run_text(&offered).remove(0).unwrap_err();
+        assert!(
+            e.contains("field") && e.contains("offered but not expected"),
+            "{e}"
+        );
+        let wrong_id = parse_cases(T01, "T-02").unwrap_err();
+        assert!(wrong_id.contains("does not match"), "{wrong_id}");
+        let typo = T01.replace("gained =", "ganed =");
+        assert!(
+            parse_cases(&typo, "T-01").is_err(),
+            "unknown keys are refused"
+        );
+    }
+
+    /// A variant replaces whole top-level keys.
+    #[test]
+    fn variants_replace_keys() {
+        let text = format!(
+            "{T01}\n[[variant]]\nname = \"small\"\noptions = {{ smallCity = \"1st/2nd\" }}\n\
+             [variant.expect]\ngained = {{ R = 2 }}\n"
+        );
+        let cases = parse_cases(&text, "T-01").unwrap();
+        assert_eq!(cases.len(), 2);
+        assert_eq!(cases[1].name, "small");
+        assert_eq!(
+            cases.iter().map(run_case).collect::<Vec<_>>(),
+            vec![Ok(()), Ok(())]
+        );
+    }
+
+    #[test]
+    fn features_by_location_and_kind() {
+        let r = base();
+        let (k, rot) = resolve_placed(&r, None, Some("CFCF"), None).unwrap();
+        let tk = r.tiles().get(k);
+        let city = find_segment(&r, tk, rot, "city").unwrap();
+        assert_eq!(find_segment(&r, tk, rot, "NS").unwrap(), city);
+        assert_eq!(find_segment(&r, tk, rot, "N").unwrap(), city);
+        assert_ne!(find_segment(&r, tk, rot, "EL.ER").unwrap(), city);
+        assert!(find_segment(&r, tk, rot, "field").is_err(), "two fields");
+        assert_eq!(
+            find_segment(&r, tk, rot, "field:WL").unwrap(),
+            find_segment(&r, tk, rot, "WL.WR").unwrap()
+        );
+    }
+}

@@ -209,7 +209,8 @@ impl Record {
             // serde_json appends " at line L column C"; the position is reported separately.
             message: {
                 let m = e.to_string();
-                m.rfind(" at line ").map_or(m.clone(), |i| m[..i].to_string())
+                m.rfind(" at line ")
+                    .map_or(m.clone(), |i| m[..i].to_string())
             },
         })?;
         if r.format != FORMAT {

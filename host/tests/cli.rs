@@ -1,0 +1,433 @@
+//! The `carcassonne` binary end to end: simulate, record, replay, tiles, and clean failures.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("the carcassonne binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Runs a command that must succeed and returns its stdout.
+fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert!(
+        o.status.success(),
+        "carcassonne {} failed ({}):\n{}",
+        args.join(" "),
+        o.status,
+        stderr(&o)
+    );
+    stdout(&o)
+}
+
+/// Runs a command that must succeed and parses its stdout as one JSON value.
+fn ok_json(args: &[&str]) -> Value {
+    let out = ok(args);
+    serde_json::from_str(&out).unwrap_or_else(|e| {
+        panic!(
+            "carcassonne {} printed no single JSON value ({e}):\n{out}",
+            args.join(" ")
+        )
+    })
+}
+
+/// A failure must exit non-zero with exactly one stderr line `error: …`, no panic, no
+/// backtrace, nothing on stdout. Returns that line.
+fn fails_cleanly(args: &[&str]) -> String {
+    let o = run(args);
+    let err = stderr(&o);
+    let what = format!("carcassonne {}", args.join(" "));
+    assert!(!o.status.success(), "{what} succeeded:\n{}", stdout(&o));
+    assert_eq!(o.status.code(), Some(1), "{what}: exit status {}", o.status);
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace") && !err.contains("RUST_BACKTRACE"),
+        "{what} panicked:\n{err}"
+    );
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "{what}: expected one stderr line, got:\n{err}"
+    );
+    assert!(
+        lines[0].starts_with("error: ") && lines[0].len() > "error: ".len() + 5,
+        "{what}: stderr line does not start with `error:`: {err}"
+    );
+    assert!(stdout(&o).is_empty(), "{what} printed on stdout too");
+    lines[0].to_string()
+}
+
+/// A fresh, empty scratch directory for one test (removed when dropped).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("carcassonne-cli-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    fn arg(&self, name: &str) -> String {
+        self.path(name).display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn f64s(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| x.as_f64().expect("number"))
+        .collect()
+}
+
+#[test]
+fn simulate_json_summary_is_sane() {
+    let s = ok_json(&["simulate", "--games", "50", "--json"]);
+    assert_eq!(s["games"], 50, "{s}");
+    assert_eq!(s["players"], 2, "{s}");
+    assert!(s["score_mean"].as_f64().unwrap() > 0.0, "{s}");
+    assert!(s["score_spread"].as_f64().unwrap() >= 0.0, "{s}");
+    assert!(s["games_per_second"].as_f64().unwrap() > 0.0, "{s}");
+    let wins: u64 = s["wins_per_seat"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_u64().unwrap())
+        .sum();
+    assert!(wins >= 50, "every game has at least one winner: {s}");
+    assert!(wins <= 100, "{s}");
+    let per_seat = f64s(&s["score_mean_per_seat"]);
+    assert_eq!(per_seat.len(), 2);
+    let mean = s["score_mean"].as_f64().unwrap();
+    assert!(
+        ((per_seat[0] + per_seat[1]) / 2.0 - mean).abs() < 0.02,
+        "mean of seat means = score mean: {s}"
+    );
+    assert_eq!(s["bots"], serde_json::json!(["random", "random"]));
+    let turns = s["turns_mean"].as_f64().unwrap();
+    assert!(turns > 50.0 && turns <= 71.0, "71 tiles to place: {s}");
+}
+
+#[test]
+fn simulate_one_game_prints_final_scores() {
+    let text = ok(&["simulate", "--games", "1", "--seed", "11"]);
+    let scores: Vec<i64> = text
+        .lines()
+        .filter(|l| l.starts_with("P1 ") || l.starts_with("P2 "))
+        .map(|l| {
+            let mut w = l.split_whitespace();
+            let _name = w.next();
+            let n = w.next().expect("a score after the name");
+            assert_eq!(w.next(), Some("points"), "line `{l}`");
+            n.parse().unwrap_or_else(|_| panic!("score in `{l}`"))
+        })
+        .collect();
+    assert_eq!(scores.len(), 2, "one score line per player:\n{text}");
+    assert!(text.contains("winner"), "{text}");
+    // The same game through --json gives the same scores.
+    let s = ok_json(&["simulate", "--games", "1", "--seed", "11", "--json"]);
+    let per_seat = f64s(&s["score_mean_per_seat"]);
+    assert_eq!(
+        per_seat,
+        scores.iter().map(|x| *x as f64).collect::<Vec<_>>(),
+        "text and JSON scores of one game:\n{text}"
+    );
+}
+
+#[test]
+fn simulate_is_deterministic() {
+    let strip = |mut v: Value| {
+        v.as_object_mut().unwrap().remove("games_per_second");
+        v
+    };
+    let args = [
+        "simulate",
+        "--games",
+        "30",
+        "--seed",
+        "1234",
+        "--players",
+        "3",
+        "--json",
+    ];
+    let a = strip(ok_json(&args));
+    let b = strip(ok_json(&args));
+    assert_eq!(a, b, "same seed twice");
+    // More threads: same games, same summary (apart from the thread count).
+    let mut threaded: Vec<&str> = args.to_vec();
+    threaded.extend(["--threads", "2"]);
+    let mut c = strip(ok_json(&threaded));
+    let mut a2 = a.clone();
+    c.as_object_mut().unwrap().remove("threads");
+    a2.as_object_mut().unwrap().remove("threads");
+    assert_eq!(a2, c, "thread count changes the games");
+    // Another seed gives other games.
+    let mut other: Vec<&str> = args.to_vec();
+    other[4] = "4321";
+    let d = strip(ok_json(&other));
+    assert_ne!(a["score_mean_per_seat"], d["score_mean_per_seat"]);
+    // Greedy bots and options run too.
+    let g = ok_json(&[
+        "simulate",
+        "--games",
+        "2",
+        "--bots",
+        "greedy,random",
+        "--option",
+        "farmScoring=1st",
+        "--option",
+        "farmers=false",
+        "--json",
+    ]);
+    assert_eq!(g["bots"], serde_json::json!(["greedy", "random"]));
+    assert_eq!(g["games"], 2);
+}
+
+#[test]
+fn bad_simulate_arguments_fail_cleanly() {
+    let e = fails_cleanly(&["simulate", "--players", "7"]);
+    assert!(e.contains("players"), "{e}");
+    let e = fails_cleanly(&["simulate", "--players", "1"]);
+    assert!(e.contains("players"), "{e}");
+    let e = fails_cleanly(&["simulate", "--bots", "nope"]);
+    assert!(e.contains("nope"), "{e}");
+    let e = fails_cleanly(&["simulate", "--option", "farmScoring=9th"]);
+    assert!(e.contains("farmScoring") && e.contains("9th"), "{e}");
+    let e = fails_cleanly(&["simulate", "--option", "nope=1"]);
+    assert!(e.contains("nope"), "{e}");
+    let e = fails_cleanly(&["simulate", "--option", "farmScoring"]);
+    assert!(e.contains("farmScoring"), "{e}");
+    let e = fails_cleanly(&["simulate", "--expansions", "nope"]);
+    assert!(e.contains("nope"), "{e}");
+    fails_cleanly(&["simulate", "--games", "0"]);
+}
+
+/// Simulates 3 recorded games into `dir` and returns the parsed records.
+fn record_three(dir: &Scratch, seed: &str) -> Vec<Value> {
+    let rec = dir.arg("records");
+    let s = ok_json(&[
+        "simulate", "--games", "3", "--seed", seed, "--record", &rec, "--json",
+    ]);
+    assert_eq!(s["games"], 3);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path("records"))
+        .expect("record dir exists")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["game-0.json", "game-1.json", "game-2.json"]);
+    names
+        .iter()
+        .map(|n| {
+            let text = std::fs::read_to_string(dir.path("records").join(n)).unwrap();
+            serde_json::from_str(&text).expect("records are JSON")
+        })
+        .collect()
+}
+
+fn scores_of(replay: &Value) -> Vec<i64> {
+    replay["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["score"].as_i64().unwrap())
+        .collect()
+}
+
+#[test]
+fn recorded_games_replay_to_the_same_scores() {
+    let dir = Scratch::new("record");
+    let records = record_three(&dir, "77");
+    for (i, r) in records.iter().enumerate() {
+        assert_eq!(r["format"], "carcassonne-record");
+        let file = dir.path("records").join(format!("game-{i}.json"));
+        let out = ok_json(&["replay", &file.display().to_string(), "--json"]);
+        let obj = out.as_object().expect("one JSON object");
+        let mut keys: Vec<&String> = obj.keys().collect();
+        keys.sort();
+        assert_eq!(keys, ["events", "finished", "pending", "players"], "{out}");
+        assert_eq!(out["finished"], true);
+        assert_eq!(out["pending"], Value::Null);
+        let scores = scores_of(&out);
+        let names: Vec<&str> = out["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["P1", "P2"]);
+        // The recorded result is the simulated game's final score.
+        let result: Vec<i64> = r["result"]
+            .as_array()
+            .expect("finished records carry the result")
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect();
+        assert_eq!(scores, result, "game {i}: replay vs simulated scores");
+        // The events add up to the scores.
+        let mut sum = vec![0i64; names.len()];
+        for e in out["events"].as_array().unwrap() {
+            let who = names
+                .iter()
+                .position(|n| *n == e["player"].as_str().unwrap())
+                .expect("event player is a seat");
+            let feature = e["feature"].as_str().unwrap();
+            assert!(
+                ["city", "road", "field", "cloister"].contains(&feature),
+                "{e}"
+            );
+            sum[who] += e["points"].as_i64().unwrap();
+        }
+        assert_eq!(sum, scores, "game {i}: events add up to the scores");
+    }
+    // Game 0 of a 3-game run is the game of a 1-game run with the same base seed.
+    let one = ok_json(&["simulate", "--games", "1", "--seed", "77", "--json"]);
+    let out = ok_json(&["replay", &dir.arg("records/game-0.json"), "--json"]);
+    assert_eq!(
+        f64s(&one["score_mean_per_seat"]),
+        scores_of(&out)
+            .iter()
+            .map(|s| *s as f64)
+            .collect::<Vec<_>>()
+    );
+    // Text replay and a partial replay work too.
+    let text = ok(&["replay", &dir.arg("records/game-0.json")]);
+    assert!(text.contains("finished"), "{text}");
+    let part = ok_json(&[
+        "replay",
+        &dir.arg("records/game-0.json"),
+        "--actions",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(part["finished"], false);
+    let pending = &part["pending"];
+    assert!(pending.is_object(), "{part}");
+    assert!(pending["player"].is_string());
+    assert!(pending["tile"].is_string());
+    let placing = !pending["placements"].as_array().unwrap().is_empty();
+    let deploying = !pending["deployments"].as_array().unwrap().is_empty();
+    assert!(
+        placing != deploying,
+        "one kind of step at a time: {pending}"
+    );
+    assert_eq!(pending["can_pass"], !placing, "{pending}");
+}
+
+fn write_json(path: &Path, v: &Value) {
+    std::fs::write(path, serde_json::to_string_pretty(v).unwrap()).unwrap();
+}
+
+#[test]
+fn bad_records_fail_cleanly() {
+    let dir = Scratch::new("bad");
+    let records = record_three(&dir, "5");
+    let good = &records[0];
+
+    // Malformed JSON.
+    let path = dir.path("malformed.json");
+    std::fs::write(
+        &path,
+        "{ \"format\": \"carcassonne-record\", \"version\": 1, ",
+    )
+    .unwrap();
+    let e = fails_cleanly(&["replay", &path.display().to_string(), "--json"]);
+    assert!(e.contains("malformed.json"), "names the file: {e}");
+    assert!(e.contains("line"), "gives the position: {e}");
+
+    // Not a record at all.
+    let path = dir.path("other.json");
+    std::fs::write(&path, "[1, 2, 3]").unwrap();
+    fails_cleanly(&["replay", &path.display().to_string()]);
+
+    // A changed seed: the tiles drawn differ from the recorded ones.
+    let mut changed = good.clone();
+    let seed = changed["setup"]["seed"].as_u64().unwrap();
+    changed["setup"]["seed"] = Value::from(seed ^ 0x5555);
+    let path = dir.path("seed.json");
+    write_json(&path, &changed);
+    let e = fails_cleanly(&["replay", &path.display().to_string(), "--json"]);
+    assert!(e.contains("seed.json") && e.contains("action"), "{e}");
+
+    // An illegal action: the first placement moved far away.
+    let mut illegal = good.clone();
+    let first = illegal["actions"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|a| a["type"] == "place")
+        .expect("a placement");
+    first["x"] = Value::from(40);
+    first["y"] = Value::from(-40);
+    let path = dir.path("illegal.json");
+    write_json(&path, &illegal);
+    let e = fails_cleanly(&["replay", &path.display().to_string(), "--json"]);
+    assert!(e.contains("illegal.json") && e.contains("action 0"), "{e}");
+
+    // An action by the wrong player.
+    let mut wrong = good.clone();
+    wrong["actions"][0]["player"] = Value::from(1);
+    let path = dir.path("wrong-player.json");
+    write_json(&path, &wrong);
+    let e = fails_cleanly(&["replay", &path.display().to_string()]);
+    assert!(e.contains("action 0"), "{e}");
+
+    // An unknown option value in the setup.
+    let mut opt = good.clone();
+    opt["setup"]["options"]["farmScoring"] = Value::from("9th");
+    let path = dir.path("option.json");
+    write_json(&path, &opt);
+    let e = fails_cleanly(&["replay", &path.display().to_string()]);
+    assert!(e.contains("farmScoring"), "{e}");
+
+    // A missing file.
+    let e = fails_cleanly(&["replay", &dir.arg("missing.json"), "--json"]);
+    assert!(e.contains("missing.json"), "{e}");
+}
+
+#[test]
+fn tiles_lists_the_base_set() {
+    let text = ok(&["tiles"]);
+    let first = text.lines().next().unwrap_or("");
+    assert!(
+        first.contains("24 kinds") && first.contains("72 tiles"),
+        "first line: {first}"
+    );
+    assert_eq!(text.lines().count(), 25, "a header and one line per kind");
+    assert_eq!(text.matches("(start)").count(), 1);
+    let list = ok_json(&["tiles", "--json"]);
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 24);
+    let total: u64 = list.iter().map(|t| t["count"].as_u64().unwrap()).sum();
+    assert_eq!(total, 72);
+    let start: Vec<&Value> = list.iter().filter(|t| t["start"] == true).collect();
+    assert_eq!(start.len(), 1);
+    assert_eq!(start[0]["id"], "BA/RCr");
+    assert_eq!(start[0]["edges"], "CRFR");
+    let e = fails_cleanly(&["tiles", "--set", "nope"]);
+    assert!(e.contains("nope"), "{e}");
+}

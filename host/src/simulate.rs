@@ -113,7 +113,7 @@ pub fn simulate(
 ) -> Result<(SimSummary, Vec<GameResult>, Vec<Record>), HostError> {
     if !(1..=carcassonne_core::MAX_PLAYERS).contains(&cfg.players) {
         return Err(HostError::Usage(format!(
-            "--players must be 2 to 6, not {}",
+            "players must be 1 to {}, not {}", carcassonne_core::MAX_PLAYERS,
             cfg.players
         )));
     }

@@ -58,7 +58,6 @@
 
 /// The `[[scenario]]`-list runner used by `tests/tests/base_scenarios.rs`
 /// (`tests/scenarios/base.toml`).
-
 use carcassonne_core::{
     Action, ActionError, DecisionKind, Expansion, FigureKindDef, FigureKindId, Game, HalfEdge,
     HalfSet, HookResult, KindMask, OptionValue, PlayerId, Pos, Position, PositionFigure, Rotation,

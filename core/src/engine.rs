@@ -562,6 +562,7 @@ fn one(
 }
 
 /// Calls `f` for every expansion in order with a context.
+#[inline]
 fn each(
     rules: &Ruleset,
     state: &mut GameState,
@@ -582,6 +583,7 @@ fn each(
     Ok(())
 }
 
+#[inline]
 fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Result<(), HookError> {
     each(rules, state, "open_window", |e, ctx| e.open_window(ctx, w))
 }

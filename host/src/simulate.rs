@@ -90,7 +90,7 @@ pub fn play_game(
             seed,
         },
     )?;
-    let mut taken = Vec::new();
+    let mut taken = Vec::with_capacity(192);
     while !game.is_over() {
         let who = game.decision().player.index();
         let i = bots[who % bots.len()].choose(&game);
@@ -113,7 +113,8 @@ pub fn simulate(
 ) -> Result<(SimSummary, Vec<GameResult>, Vec<Record>), HostError> {
     if !(1..=carcassonne_core::MAX_PLAYERS).contains(&cfg.players) {
         return Err(HostError::Usage(format!(
-            "players must be 1 to {}, not {}", carcassonne_core::MAX_PLAYERS,
+            "players must be 1 to {}, not {}",
+            carcassonne_core::MAX_PLAYERS,
             cfg.players
         )));
     }

@@ -3,7 +3,7 @@
 //! A dense grid (instead of a hash map) gives O(1) neighbour lookups with no hashing and
 //! a deterministic layout; it grows by doubling when a tile lands near its border, so
 //! there is no fixed board size. The frontier (empty cells next to a tile) is kept as a
-//! list in discovery order, which makes placement enumeration a short, allocation-free
+//! list (swap-removed, so its order is deterministic but not discovery order), which makes placement enumeration a short, allocation-free
 //! loop.
 
 use crate::graph::PlacedIndex;

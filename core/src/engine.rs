@@ -136,9 +136,6 @@ impl Game {
             tiles.extend(std::iter::repeat_n(id, kind.count as usize));
         }
         let start = start.ok_or(GameError::NoStartTile)?;
-        if let Some(i) = tiles.iter().position(|t| *t == start) {
-            tiles.remove(i);
-        }
         state.supply = TileSupply::single(tiles, DrawMode::Random);
         let mut layout = vec![StartTile {
             kind: start,
@@ -154,9 +151,12 @@ impl Game {
             e.prepare_game(&mut ctx, &mut layout)
                 .map_err(|m| hook_error(e.as_ref(), "prepare_game", m))?;
         }
+        // Each start tile takes one copy out of the supply (after expansions changed
+        // the layout, so a replaced start tile stays in the pack).
         for t in &layout {
             check_fits(&rules, &state, t)?;
             place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
+            state.supply.take(t.kind);
         }
         let mut game = Game { rules, state };
         game.advance()?;
@@ -404,6 +404,12 @@ fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
             Stage::AfterScoring => Some((Stage::TurnEnd, Window::AfterScoring)),
             _ => None,
         };
+        // the game ends after the turn in which the supply ran out, before any
+        // start-of-turn effect of a turn that will never be played.
+        if st.stage == Stage::TurnStart && st.supply.remaining() == 0 {
+            st.stage = Stage::BeforeFinal;
+            continue;
+        }
         if let Some((next, w)) = window_stage {
             st.stage = next;
             window(rules, st, w)?;
@@ -825,13 +831,15 @@ fn placements_into(
             e.filter_placements(View { rules, state: st }, st.active, tile, &mut cands)
                 .map_err(|m| hook_error(e.as_ref(), "filter_placements", m))?;
         }
+        // Filters may only remove: keep the edge-legal bits the filters left in.
         out.retain_mut(|c| {
-            c.rotations = 0;
+            let mut kept = 0u8;
             for (pos, r) in &cands {
                 if *pos == c.pos {
-                    c.rotations |= 1 << r.quarters();
+                    kept |= 1 << r.quarters();
                 }
             }
+            c.rotations &= kept;
             c.rotations != 0
         });
         count = out.iter().map(|c| c.rotations.count_ones() as usize).sum();

@@ -195,7 +195,7 @@ const NONE: u8 = u8::MAX;
 pub struct TileDataError {
     /// The set being loaded.
     pub set: String,
-    /// The tile id (or `#n` when it has none).
+    /// The tile id (`-` for errors about the whole set).
     pub tile: String,
     /// What is wrong, naming the field.
     pub message: String,
@@ -335,8 +335,8 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
                 if f.sides.is_some() {
                     return Err(at("a field takes `halves` (or `inner`), not `sides`"));
                 }
-                if halves.is_empty() && f.inner.is_none() {
-                    return Err(at("a field needs `halves` or `inner`"));
+                if halves.is_empty() == f.inner.is_none() {
+                    return Err(at("a field needs either `halves` or `inner`, not both"));
                 }
                 if halves.0 & covered_halves.0 != 0 {
                     return Err(at("halves: a half-edge is covered by two fields"));
@@ -349,8 +349,11 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
                 }
             }
         }
-        if f.pennants > 0 && !matches!(def.shape, Shape::Edge { .. }) {
-            return Err(at("pennants: only edge features (cities) carry pennants"));
+        if f.pennants > 0 && def.scoring != crate::kind::Scoring::City {
+            return Err(at("pennants: only cities carry pennants"));
+        }
+        if def.shape == Shape::Virtual {
+            return Err(at("a virtual feature kind cannot be drawn on a tile"));
         }
         segments.push(Segment {
             kind,
@@ -375,21 +378,20 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
     // Field → city adjacency, each city named by one of its sides.
     for (i, f) in t.features.iter().enumerate() {
         for c in &f.cities {
-            if segments[i].kind != FeatureKindId::FIELD
-                && kinds[segments[i].kind.0 as usize].shape != Shape::Field
-            {
-                return Err(format!(
-                    "features[{i}] ({}): cities: only fields border cities",
-                    f.kind
-                ));
+            let at = |m: &str| format!("features[{i}] ({}): cities: {m}", f.kind);
+            if kinds[segments[i].kind.0 as usize].shape != Shape::Field {
+                return Err(at("only fields border cities"));
             }
             let side = SideSet::parse(c)
                 .filter(|s| s.len() == 1)
-                .ok_or_else(|| format!("features[{i}]: cities: `{c}` is not a side letter"))?;
+                .ok_or_else(|| at(&format!("`{c}` is not a side letter")))?;
             let target = segments
                 .iter()
-                .position(|s| s.sides.0 & side.0 != 0 && s.kind == FeatureKindId::CITY)
-                .ok_or_else(|| format!("features[{i}]: cities: no city covers side {c}"))?;
+                .position(|s| {
+                    s.sides.0 & side.0 != 0
+                        && kinds[s.kind.0 as usize].scoring == crate::kind::Scoring::City
+                })
+                .ok_or_else(|| at(&format!("no city covers side {c}")))?;
             if !segments[i].cities.contains(&(target as u8)) {
                 segments[i].cities.push(target as u8);
             }

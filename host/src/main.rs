@@ -10,6 +10,22 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `println!` that ends the program quietly when stdout is closed (`carcassonne … | head`)
+/// instead of panicking on the broken pipe.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        if let Err(e) = writeln!(out, $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("error: writing output: {e}");
+            std::process::exit(1);
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "carcassonne",
@@ -168,7 +184,7 @@ fn run(cmd: Command) -> Result<(), HostError> {
                 }
             }
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&summary).expect("summary serializes")
                 );
@@ -177,16 +193,18 @@ fn run(cmd: Command) -> Result<(), HostError> {
                 let game = r.replay("simulated game", None)?;
                 print_game(&game, &results[0].scores, &summary.bots, seed);
             } else {
-                println!(
+                outln!(
                     "{} games, {} players ({}), seed {}",
                     summary.games,
                     summary.players,
                     summary.bots.join(", "),
                     summary.seed
                 );
-                println!(
+                outln!(
                     "score mean {:.2}, spread {:.2}, turns {:.1}",
-                    summary.score_mean, summary.score_spread, summary.turns_mean
+                    summary.score_mean,
+                    summary.score_spread,
+                    summary.turns_mean
                 );
                 for (i, (m, w)) in summary
                     .score_mean_per_seat
@@ -194,11 +212,12 @@ fn run(cmd: Command) -> Result<(), HostError> {
                     .zip(&summary.wins_per_seat)
                     .enumerate()
                 {
-                    println!("  seat {}: mean {:>6.2}, wins {}", i + 1, m, w);
+                    outln!("  seat {}: mean {:>6.2}, wins {}", i + 1, m, w);
                 }
-                println!(
+                outln!(
                     "{:.0} games/s on {} thread(s)",
-                    summary.games_per_second, summary.threads
+                    summary.games_per_second,
+                    summary.threads
                 );
             }
             Ok(())
@@ -212,15 +231,15 @@ fn run(cmd: Command) -> Result<(), HostError> {
             let game = record.replay(&file.display().to_string(), actions)?;
             let out = replay_output(&game);
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&out).expect("output serializes")
                 );
             } else {
                 for p in &out.players {
-                    println!("{:<12} {:>4}", p.name, p.score);
+                    outln!("{:<12} {:>4}", p.name, p.score);
                 }
-                println!(
+                outln!(
                     "{} scoring events; {}",
                     out.events.len(),
                     if out.finished {
@@ -230,7 +249,7 @@ fn run(cmd: Command) -> Result<(), HostError> {
                     }
                 );
                 if let Some(p) = &out.pending {
-                    println!(
+                    outln!(
                         "next: {} ({} placements, {} deployments)",
                         p.player,
                         p.placements.len(),
@@ -253,13 +272,13 @@ fn run(cmd: Command) -> Result<(), HostError> {
                     .iter()
                     .map(|(_, k)| serde_json::json!({"id": k.id, "aliases": k.aliases, "count": k.count, "edges": edges(&rules, k), "start": k.start}))
                     .collect();
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&list).expect("serializes")
                 );
             } else {
                 let total: u32 = tiles.iter().map(|(_, k)| k.count as u32).sum();
-                println!("set {set}: {} kinds, {total} tiles", tiles.len());
+                outln!("set {set}: {} kinds, {total} tiles", tiles.len());
                 for (_, k) in tiles {
                     let segs: Vec<String> = k
                         .segments
@@ -272,7 +291,7 @@ fn run(cmd: Command) -> Result<(), HostError> {
                             )
                         })
                         .collect();
-                    println!(
+                    outln!(
                         "  {:<10} {:<3} x{:<2} {} {}{}",
                         k.id,
                         k.aliases.join(","),
@@ -304,12 +323,12 @@ fn edges(rules: &carcassonne_core::Ruleset, k: &carcassonne_core::TileKind) -> S
 fn print_game(game: &carcassonne_core::Game, scores: &[i32], bots: &[String], seed: u64) {
     let st = game.state();
     let rules = game.rules();
-    println!(
+    outln!(
         "Carcassonne, base game: {} players ({}), seed {seed}",
         st.players().len(),
         bots.join(" vs ")
     );
-    println!(
+    outln!(
         "{} turns, {} tiles on the board, {} discarded",
         st.turn(),
         st.board().tiles().len(),
@@ -336,10 +355,10 @@ fn print_game(game: &carcassonne_core::Game, scores: &[i32], bots: &[String], se
     let best = scores.iter().copied().max().unwrap_or(0);
     for (i, p) in st.players().iter().enumerate() {
         let mark = if p.score == best { "  winner" } else { "" };
-        println!("{:<4} {:>4} points{mark}", p.name, p.score);
+        outln!("{:<4} {:>4} points{mark}", p.name, p.score);
         for ((pi, kind), (n, pts)) in &by_kind {
             if *pi == i {
-                println!("       {kind:<18} {n:>3} scorings {pts:>4} points");
+                outln!("       {kind:<18} {n:>3} scorings {pts:>4} points");
             }
         }
     }

@@ -256,14 +256,16 @@ impl Record {
 
     /// Replays the first `limit` actions (all if `None`); `origin` names the record in errors.
     pub fn replay(&self, origin: &str, limit: Option<usize>) -> Result<Game, HostError> {
-        let rules = build_ruleset(&self.rules_spec())?;
+        let setup_error = |e: HostError| HostError::Usage(format!("{origin}: setup: {e}"));
+        let rules = build_ruleset(&self.rules_spec()).map_err(setup_error)?;
         let mut game = Game::new(
             Arc::clone(&rules),
             &GameSetup {
                 players: self.setup.players.clone(),
                 seed: self.setup.seed,
             },
-        )?;
+        )
+        .map_err(|e| setup_error(e.into()))?;
         let n = limit.unwrap_or(self.actions.len()).min(self.actions.len());
         for (index, ra) in self.actions[..n].iter().enumerate() {
             let fail = |message: String| HostError::Replay {
@@ -273,6 +275,24 @@ impl Record {
             };
             let action = decode_action(&rules, &game, ra).map_err(fail)?;
             game.apply(action).map_err(|e| fail(e.to_string()))?;
+        }
+        // A complete replay must reproduce the recorded result.
+        if let (Some(want), true) = (&self.result, n == self.actions.len()) {
+            let got: Vec<i32> = game.state().players().iter().map(|p| p.score).collect();
+            if !game.is_over() || &got != want {
+                return Err(HostError::Replay {
+                    path: origin.to_string(),
+                    index: n,
+                    message: format!(
+                        "the record's result is {want:?} but the replay ends with {got:?}{}",
+                        if game.is_over() {
+                            ""
+                        } else {
+                            " (game not over)"
+                        }
+                    ),
+                });
+            }
         }
         Ok(game)
     }

@@ -1,1 +1,126 @@
-fn main() {}
+//! Engine benchmarks (criterion): whole random games, placement enumeration, state clones.
+//!
+//! `cargo bench -p carcassonne-host --bench engine`
+
+use carcassonne_core::{DecisionKind, Game, GameSetup, Ruleset, TileKindId};
+use carcassonne_host::rules::base_ruleset;
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A tiny xorshift for the bots: the benchmark measures the engine, not a bot's RNG.
+struct Pick(u64);
+
+impl Pick {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn new_game(rules: &Arc<Ruleset>, seed: u64) -> Game {
+    Game::new(
+        Arc::clone(rules),
+        &GameSetup {
+            players: vec!["A".into(), "B".into()],
+            seed,
+        },
+    )
+    .expect("base game")
+}
+
+/// Plays random actions until `stop` says so or the game ends.
+fn play(game: &mut Game, pick: &mut Pick, stop: impl Fn(&Game) -> bool) {
+    while !game.is_over() && !stop(game) {
+        let i = pick.below(game.action_count());
+        game.apply_offered(i).expect("offered");
+    }
+}
+
+/// A game stopped at a tile step after about `tiles` placements.
+fn midgame(rules: &Arc<Ruleset>, tiles: usize) -> Game {
+    let mut g = new_game(rules, 42);
+    let mut pick = Pick(7);
+    play(&mut g, &mut pick, |g| {
+        g.state().board().tiles().len() > tiles
+            && matches!(g.decision().kind, DecisionKind::PlaceTile { .. })
+    });
+    g
+}
+
+fn games(c: &mut Criterion) {
+    let rules = base_ruleset();
+    let mut group = c.benchmark_group("games");
+    group.throughput(Throughput::Elements(1));
+    group.measurement_time(Duration::from_secs(5));
+    let mut seed = 0u64;
+    group.bench_function("random-2p", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut g = new_game(&rules, seed);
+            play(&mut g, &mut Pick(seed | 1), |_| false);
+            black_box(g.state().players()[0].score)
+        })
+    });
+    group.finish();
+}
+
+fn placements(c: &mut Criterion) {
+    let rules = base_ruleset();
+    let g = midgame(&rules, 35);
+    let kinds: Vec<TileKindId> = ["BA/RFr", "BA/C", "BA/Cccc+", "BA/L"]
+        .iter()
+        .map(|n| rules.tiles().find(n).unwrap())
+        .collect();
+    let mut group = c.benchmark_group("placements");
+    group.measurement_time(Duration::from_secs(3));
+    let mut cells = Vec::new();
+    group.bench_function("enumerate-midgame", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for k in &kinds {
+                n += g.placement_cells_for(*k, &mut cells).unwrap();
+            }
+            black_box(n)
+        })
+    });
+    let mut actions = Vec::new();
+    group.bench_function("enumerate-midgame-as-actions", |b| {
+        b.iter(|| {
+            for k in &kinds {
+                g.placements_for(*k, &mut actions).unwrap();
+            }
+            black_box(actions.len())
+        })
+    });
+    group.bench_function("turn-midgame", |b| {
+        b.iter_batched(
+            || g.clone(),
+            |mut g| {
+                let mut pick = Pick(3);
+                let turn = g.state().turn();
+                play(&mut g, &mut pick, |g| g.state().turn() != turn);
+                g
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+}
+
+fn clones(c: &mut Criterion) {
+    let rules = base_ruleset();
+    let mid = midgame(&rules, 35);
+    let mut end = new_game(&rules, 9);
+    play(&mut end, &mut Pick(9), |_| false);
+    let mut group = c.benchmark_group("state");
+    group.measurement_time(Duration::from_secs(3));
+    group.bench_function("clone-midgame", |b| b.iter(|| black_box(mid.clone())));
+    group.bench_function("clone-end", |b| b.iter(|| black_box(end.clone())));
+    group.finish();
+}
+
+criterion_group!(benches, games, placements, clones);
+criterion_main!(benches);

@@ -365,7 +365,11 @@ pub fn segment_of(rules: &Ruleset, st: &GameState, t: &Target) -> Result<Segment
                     )
                 })
         }
-        _ => {
+        (Some(_), None) | (None, Some(_)) => Err(format!(
+            "target {} `{}`: give both x and y, or neither for a virtual feature",
+            t.feature, t.location
+        )),
+        (None, None) => {
             let slot: u8 = t
                 .location
                 .strip_prefix('#')

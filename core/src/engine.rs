@@ -377,14 +377,7 @@ fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
             let e = &rules.expansions()[p.owner.0 as usize];
             let mut offered = std::mem::take(&mut st.offered);
             offered.clear();
-            let r = e.prompt_actions(
-                View {
-                    rules: rules,
-                    state: st,
-                },
-                p,
-                &mut offered,
-            );
+            let r = e.prompt_actions(View { rules, state: st }, p, &mut offered);
             st.offered = offered;
             r.map_err(|m| hook_error(e.as_ref(), "prompt_actions", m))?;
             if !st.offered.is_empty() {
@@ -927,7 +920,7 @@ fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError>
     st.offered = offered;
     result?;
     // With nothing to choose but passing there is no decision (JCZ also sends none).
-    Ok(!(st.offered.len() == 1 && st.offered[0] == Action::Pass) && !st.offered.is_empty())
+    Ok(!matches!(st.offered.as_slice(), [] | [Action::Pass]))
 }
 
 /// Sends a figure back to supply and notifies every expansion.

@@ -41,18 +41,6 @@ pub mod state;
 pub mod supply;
 pub mod tile;
 
-#[cfg(test)]
-mod size_checks {
-    #[test]
-    fn action_is_small() {
-        assert!(
-            std::mem::size_of::<crate::Action>() <= 24,
-            "{}",
-            std::mem::size_of::<crate::Action>()
-        );
-    }
-}
-
 pub use action::{Action, CustomAction, ExpansionIndex, VerbId};
 pub use board::{Board, FrontierCell, PlacedTile};
 pub use engine::{ActionError, Game, GameError, GameSetup, Position, PositionFigure, MAX_PLAYERS};
@@ -81,3 +69,15 @@ pub use tile::{
 
 /// The base game's tile file, in the project's tile schema (parsed by the host).
 pub const BASE_TILES_TOML: &str = include_str!("../tiles/base.toml");
+
+#[cfg(test)]
+mod size_checks {
+    #[test]
+    fn action_is_small() {
+        assert!(
+            std::mem::size_of::<crate::Action>() <= 24,
+            "{}",
+            std::mem::size_of::<crate::Action>()
+        );
+    }
+}

@@ -128,7 +128,8 @@ pub fn simulate(
     let threads = cfg.threads.max(1).min(cfg.games.max(1) as usize);
     let done = AtomicU64::new(0);
     let start = Instant::now();
-    let mut chunks: Vec<Result<Vec<(GameResult, Option<Record>)>, HostError>> = Vec::new();
+    type Chunk = Result<Vec<(GameResult, Option<Record>)>, HostError>;
+    let mut chunks: Vec<Chunk> = Vec::new();
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {

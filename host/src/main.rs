@@ -358,7 +358,10 @@ fn print_game(game: &carcassonne_core::Game, scores: &[i32], bots: &[String], se
         outln!("{:<4} {:>4} points{mark}", p.name, p.score);
         for ((pi, kind), (n, pts)) in &by_kind {
             if *pi == i {
-                outln!("       {kind:<18} {n:>3} scorings {pts:>4} points");
+                outln!(
+                    "       {kind:<18} {n:>3} {} {pts:>4} points",
+                    if *n == 1 { "scoring " } else { "scorings" }
+                );
             }
         }
     }

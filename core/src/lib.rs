@@ -34,6 +34,7 @@ pub mod hooks;
 pub mod kind;
 pub mod options;
 pub mod player;
+pub mod plugin;
 pub mod pos;
 pub mod ruleset;
 pub mod side;

@@ -1,0 +1,294 @@
+//! The native plugin boundary: what a compiled expansion (`cdylib`) exports so that the
+//! host can load it at run time.
+//!
+//! Rust has no stable ABI, so a plugin only works with a host built by the same compiler
+//! against the same `carcassonne-core`. The plugin therefore exports one `#[repr(C)]`
+//! [`PluginHeader`] under the symbol [`PLUGIN_SYMBOL`]; the host reads its magic bytes,
+//! ABI number and [`ABI_FINGERPRINT`] *before* any Rust-level call, and only then calls
+//! `create`, which hands back an `Arc<dyn Expansion>`.
+//!
+//! A panic must never unwind from the plugin's copy of std into the host's: the
+//! [`export_expansion!`] macro builds the expansion under `catch_unwind` and wraps it in a
+//! [`PanicGuard`], compiled into the plugin, that turns a panic in any hook into a
+//! [`HookFailure`] naming the panic. Libraries are never unloaded (see ARCHITECTURE.md).
+
+use crate::action::{Action, CustomAction};
+use crate::figure::{FigureId, RemovalReason};
+use crate::hooks::{
+    Ctx, DrawVerdict, Expansion, HookFailure, HookResult, Prompt, ScoreDraft, StartTile,
+    TurnEndVerdict, View, Window,
+};
+use crate::player::PlayerId;
+use crate::pos::Pos;
+use crate::ruleset::Setup;
+use crate::side::Rotation;
+use crate::tile::TileKindId;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+
+/// First bytes of every plugin header.
+pub const PLUGIN_MAGIC: [u8; 8] = *b"CARCEXP\0";
+
+/// Version of the header layout itself.
+pub const PLUGIN_ABI: u32 = 1;
+
+/// Name of the exported header symbol (NUL-terminated for the loader).
+pub const PLUGIN_SYMBOL: &[u8] = b"CARCASSONNE_EXPANSION\0";
+
+const fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    h
+}
+
+const fn fnv_layout<T>(h: u64) -> u64 {
+    let h = fnv(h, &(std::mem::size_of::<T>() as u64).to_le_bytes());
+    fnv(h, &(std::mem::align_of::<T>() as u64).to_le_bytes())
+}
+
+/// Hash of what host and plugin must share: the compiler (`rustc -vV`), core's version,
+/// and the layout of the types that cross the boundary.
+pub const ABI_FINGERPRINT: u64 = {
+    let mut h = 0xcbf2_9ce4_8422_2325;
+    h = fnv(h, env!("CARCASSONNE_RUSTC_VV").as_bytes());
+    h = fnv(h, env!("CARGO_PKG_VERSION").as_bytes());
+    h = fnv_layout::<PluginHeader>(h);
+    h = fnv_layout::<PluginOutput>(h);
+    h = fnv_layout::<Action>(h);
+    h = fnv_layout::<crate::state::GameState>(h);
+    h = fnv_layout::<crate::ruleset::Ruleset>(h);
+    h = fnv_layout::<ScoreDraft>(h);
+    h = fnv_layout::<Prompt>(h);
+    h = fnv_layout::<crate::tile::TileSetData>(h);
+    h = fnv_layout::<crate::kind::FeatureKindDef>(h);
+    h = fnv_layout::<crate::figure::FigureKindDef>(h);
+    h = fnv_layout::<crate::options::OptionDef>(h);
+    fnv_layout::<HookFailure>(h)
+};
+
+/// A `&'static str` as pointer and length, readable across the boundary.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct RawStr {
+    /// First byte.
+    pub ptr: *const u8,
+    /// Length in bytes.
+    pub len: usize,
+}
+
+impl RawStr {
+    /// Wraps a static string.
+    pub const fn new(s: &'static str) -> RawStr {
+        RawStr {
+            ptr: s.as_ptr(),
+            len: s.len(),
+        }
+    }
+
+    /// The string, if it is valid UTF-8.
+    ///
+    /// # Safety
+    /// `ptr` and `len` must describe readable memory that lives as long as the library.
+    pub unsafe fn to_str(&self) -> Option<&'static str> {
+        if self.ptr.is_null() {
+            return None;
+        }
+        // SAFETY: guaranteed by the caller (the header of a loaded, never-unloaded library).
+        let bytes = unsafe { std::slice::from_raw_parts(self.ptr, self.len) };
+        std::str::from_utf8(bytes).ok()
+    }
+}
+
+/// Where `create` writes the expansion (only used after the fingerprint matched, so its
+/// Rust layout is shared).
+pub struct PluginOutput {
+    /// The expansion, or why it could not be made (a panic message).
+    pub result: Result<Arc<dyn Expansion>, String>,
+}
+
+impl Default for PluginOutput {
+    fn default() -> Self {
+        PluginOutput {
+            result: Err("the plugin did not create its expansion".into()),
+        }
+    }
+}
+
+/// The header a plugin exports under [`PLUGIN_SYMBOL`]. Field order is the contract:
+/// `magic` first, so a foreign library is recognised before anything else is read.
+#[repr(C)]
+pub struct PluginHeader {
+    /// [`PLUGIN_MAGIC`].
+    pub magic: [u8; 8],
+    /// [`PLUGIN_ABI`].
+    pub abi: u32,
+    /// [`ABI_FINGERPRINT`] of the core the plugin was built against.
+    pub fingerprint: u64,
+    /// Expansion id.
+    pub id: RawStr,
+    /// Expansion version.
+    pub version: RawStr,
+    /// Makes the expansion; never unwinds.
+    pub create: unsafe extern "C" fn(out: *mut PluginOutput),
+}
+
+// SAFETY: the header is immutable static data; the pointers in it point to static strings.
+unsafe impl Sync for PluginHeader {}
+
+/// Builds an expansion under `catch_unwind` and wraps it in a [`PanicGuard`]. Used by
+/// [`export_expansion!`]; runs inside the plugin.
+pub fn guarded<E: Expansion + 'static>(
+    make: impl FnOnce() -> E,
+) -> Result<Arc<dyn Expansion>, String> {
+    match catch_unwind(AssertUnwindSafe(make)) {
+        Ok(e) => Ok(Arc::new(PanicGuard::new(e))),
+        Err(p) => Err(format!(
+            "panicked while creating the expansion: {}",
+            panic_text(&*p)
+        )),
+    }
+}
+
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a non-text panic payload".into())
+}
+
+/// Exports an expansion from a `cdylib`: `export_expansion!("my-id", MyExpansion::new());`
+#[macro_export]
+macro_rules! export_expansion {
+    ($id:expr, $make:expr) => {
+        /// The plugin header read by the host.
+        #[no_mangle]
+        pub static CARCASSONNE_EXPANSION: $crate::plugin::PluginHeader =
+            $crate::plugin::PluginHeader {
+                magic: $crate::plugin::PLUGIN_MAGIC,
+                abi: $crate::plugin::PLUGIN_ABI,
+                fingerprint: $crate::plugin::ABI_FINGERPRINT,
+                id: $crate::plugin::RawStr::new($id),
+                version: $crate::plugin::RawStr::new(env!("CARGO_PKG_VERSION")),
+                create: __carcassonne_create_expansion,
+            };
+
+        unsafe extern "C" fn __carcassonne_create_expansion(
+            out: *mut $crate::plugin::PluginOutput,
+        ) {
+            let made = $crate::plugin::guarded(|| $make);
+            // SAFETY: the host passes a valid PluginOutput, and only after the fingerprint
+            // check proved both sides share its layout.
+            unsafe { (*out).result = made };
+        }
+    };
+}
+
+/// Runs every hook of the wrapped expansion under `catch_unwind`, so that a panic becomes
+/// a [`HookFailure`] instead of unwinding across the plugin boundary. A panic in a hook
+/// that cannot return an error (`strength_delta`) counts as 0 and makes the next
+/// fallible hook fail with the panic's message.
+pub struct PanicGuard<E> {
+    inner: E,
+    id: String,
+    poisoned: Mutex<Option<String>>,
+}
+
+impl<E: Expansion> PanicGuard<E> {
+    /// Wraps an expansion.
+    pub fn new(inner: E) -> PanicGuard<E> {
+        let id = catch_unwind(AssertUnwindSafe(|| inner.id().to_string()))
+            .unwrap_or_else(|_| "?".into());
+        PanicGuard {
+            inner,
+            id,
+            poisoned: Mutex::new(None),
+        }
+    }
+
+    fn run<T>(&self, f: impl FnOnce(&E) -> HookResult<T>) -> HookResult<T> {
+        if let Some(m) = self.poisoned.lock().map(|p| p.clone()).unwrap_or(None) {
+            return Err(HookFailure(m));
+        }
+        match catch_unwind(AssertUnwindSafe(|| f(&self.inner))) {
+            Ok(r) => r,
+            Err(p) => Err(HookFailure(format!("panicked: {}", panic_text(&*p)))),
+        }
+    }
+}
+
+impl<E: Expansion> Expansion for PanicGuard<E> {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
+        self.run(|e| e.setup(s))
+    }
+    fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
+        self.run(|e| e.prepare_game(ctx, start))
+    }
+    fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
+        self.run(|e| e.on_tile_drawn(ctx, tile))
+    }
+    fn filter_placements(
+        &self,
+        v: View<'_>,
+        p: PlayerId,
+        tile: TileKindId,
+        c: &mut Vec<(Pos, Rotation)>,
+    ) -> HookResult {
+        self.run(|e| e.filter_placements(v, p, tile, c))
+    }
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        self.run(|e| e.on_tile_placed(ctx, pos))
+    }
+    fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        self.run(|e| e.deploy_step_actions(v, p, out))
+    }
+    fn filter_deploy_actions(&self, v: View<'_>, p: PlayerId, a: &mut Vec<Action>) -> HookResult {
+        self.run(|e| e.filter_deploy_actions(v, p, a))
+    }
+    fn apply_action(&self, ctx: &mut Ctx<'_>, p: PlayerId, a: CustomAction) -> HookResult {
+        self.run(|e| e.apply_action(ctx, p, a))
+    }
+    fn open_window(&self, ctx: &mut Ctx<'_>, w: Window) -> HookResult {
+        self.run(|e| e.open_window(ctx, w))
+    }
+    fn prompt_actions(&self, v: View<'_>, p: Prompt, out: &mut Vec<Action>) -> HookResult {
+        self.run(|e| e.prompt_actions(v, p, out))
+    }
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, p: Prompt, a: Action) -> HookResult {
+        self.run(|e| e.apply_prompt(ctx, p, a))
+    }
+    fn strength_delta(&self, v: View<'_>, f: FigureId) -> i32 {
+        match catch_unwind(AssertUnwindSafe(|| self.inner.strength_delta(v, f))) {
+            Ok(d) => d,
+            Err(p) => {
+                if let Ok(mut slot) = self.poisoned.lock() {
+                    slot.get_or_insert_with(|| {
+                        format!("panicked in strength_delta: {}", panic_text(&*p))
+                    });
+                }
+                0
+            }
+        }
+    }
+    fn before_scoring(&self, ctx: &mut Ctx<'_>, d: &mut ScoreDraft) -> HookResult {
+        self.run(|e| e.before_scoring(ctx, d))
+    }
+    fn after_scoring(&self, ctx: &mut Ctx<'_>, d: &ScoreDraft) -> HookResult {
+        self.run(|e| e.after_scoring(ctx, d))
+    }
+    fn on_figure_removed(&self, ctx: &mut Ctx<'_>, f: FigureId, r: RemovalReason) -> HookResult {
+        self.run(|e| e.on_figure_removed(ctx, f, r))
+    }
+    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+        self.run(|e| e.on_turn_end(ctx))
+    }
+    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        self.run(|e| e.final_scoring(ctx))
+    }
+}

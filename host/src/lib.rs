@@ -7,6 +7,7 @@
 
 pub mod bots;
 pub mod error;
+pub mod manifest;
 pub mod plugins;
 pub mod record;
 pub mod replay;

@@ -249,6 +249,7 @@ pub struct RulesetBuilder {
     option_defs: Vec<OptionDef>,
     chosen: BTreeMap<String, OptionValue>,
     expansions: Vec<Arc<dyn Expansion>>,
+    extra_options: Vec<OptionDef>,
 }
 
 impl RulesetBuilder {
@@ -276,6 +277,7 @@ impl RulesetBuilder {
             ],
             chosen: BTreeMap::new(),
             expansions: Vec::new(),
+            extra_options: Vec::new(),
         }
     }
 
@@ -291,6 +293,13 @@ impl RulesetBuilder {
         self
     }
 
+    /// Declares an option on behalf of an expansion (its key already namespaced, e.g. from
+    /// a manifest). Declaring a key twice is an error at [`RulesetBuilder::build`].
+    pub fn declare_option(mut self, def: OptionDef) -> Self {
+        self.extra_options.push(def);
+        self
+    }
+
     /// Chooses an option value.
     pub fn option(mut self, key: &str, value: OptionValue) -> Self {
         self.chosen.insert(key.to_string(), value);
@@ -301,6 +310,15 @@ impl RulesetBuilder {
     pub fn build(mut self) -> Result<Ruleset, SetupError> {
         if self.expansions.len() > u8::MAX as usize {
             return Err(SetupError::Limit("at most 255 expansions".into()));
+        }
+        for def in std::mem::take(&mut self.extra_options) {
+            if self.option_defs.iter().any(|d| d.key == def.key) {
+                return Err(SetupError::Duplicate {
+                    what: "option",
+                    name: def.key,
+                });
+            }
+            self.option_defs.push(def);
         }
         let mut verbs = Vec::new();
         let mut labels = Vec::new();

@@ -39,17 +39,21 @@ struct Cli {
 
 #[derive(clap::Args, Clone)]
 struct RulesArgs {
-    /// Expansions to load, comma-separated (only `base` exists so far).
+    /// Expansions to load, comma-separated (see `carcassonne expansions list`).
     #[arg(long, value_delimiter = ',')]
     expansions: Vec<String>,
     /// A rule option as key=value (repeatable), e.g. farmScoring=2nd.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
+    /// Extra folder to search for expansion manifests (repeatable; also CARCASSONNE_PLUGIN_PATH).
+    #[arg(long = "plugin-dir", value_name = "DIR")]
+    plugin_dirs: Vec<PathBuf>,
 }
 
 impl RulesArgs {
     fn spec(&self) -> Result<RulesSpec, HostError> {
         Ok(RulesSpec {
+            plugin_dirs: self.plugin_dirs.clone(),
             expansions: self.expansions.clone(),
             options: self
                 .options
@@ -99,6 +103,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Expansions: `expansions list [--json]`.
+    Expansions {
+        #[command(subcommand)]
+        command: ExpansionsCommand,
+    },
     /// List the tiles of a set.
     Tiles {
         /// Tile set (`base`).
@@ -107,6 +116,19 @@ enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum ExpansionsCommand {
+    /// Every expansion found: id, version, kind, options with defaults, tile count.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Extra folder to search for expansion manifests (repeatable).
+        #[arg(long = "plugin-dir", value_name = "DIR")]
+        plugin_dirs: Vec<PathBuf>,
     },
 }
 
@@ -255,6 +277,32 @@ fn run(cmd: Command) -> Result<(), HostError> {
                         p.placements.len(),
                         p.deployments.len()
                     );
+                }
+            }
+            Ok(())
+        }
+        Command::Expansions {
+            command: ExpansionsCommand::List { json, plugin_dirs },
+        } => {
+            let list = carcassonne_host::discovery::list_expansions(&plugin_dirs)?;
+            if json {
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&list).expect("serializes")
+                );
+            } else {
+                for e in &list {
+                    outln!(
+                        "{:<16} {:<8} {:<7} {:>3} tiles  {}",
+                        e.id,
+                        e.version,
+                        e.kind,
+                        e.tiles,
+                        e.name
+                    );
+                    for o in &e.options {
+                        outln!("    {} = {}  ({})", o.key, o.default, o.description);
+                    }
                 }
             }
             Ok(())

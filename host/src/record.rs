@@ -251,6 +251,7 @@ impl Record {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
+            plugin_dirs: Vec::new(),
         }
     }
 

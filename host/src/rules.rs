@@ -1,29 +1,55 @@
 //! Building rulesets from expansion names and option strings.
 
-use crate::tiles::base_tile_set;
+use crate::discovery::{discover, library_path, search_dirs};
+use crate::manifest::{resolve, Kind, Manifest};
+use crate::plugins::load_plugin;
+use crate::tiles::{base_tile_set, load_tile_set};
 use crate::HostError;
-use carcassonne_core::{OptionValue, Ruleset};
+use carcassonne_core::{OptionDef, OptionValue, Ruleset, RulesetBuilder};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A ruleset description as given on the command line or in a record.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RulesSpec {
-    /// Expansion ids beyond the base game (none exist yet; see issue 3).
+    /// Expansion ids beyond the base game.
     pub expansions: Vec<String>,
     /// Options `key=value`, typed against the declared options.
     pub options: Vec<(String, String)>,
+    /// Extra folders to search for expansion manifests (`--plugin-dir`).
+    pub plugin_dirs: Vec<PathBuf>,
 }
 
-/// Builds the ruleset: base game, expansions, options.
+/// Builds the ruleset: base game, expansions (resolved and loaded), options.
 pub fn build_ruleset(spec: &RulesSpec) -> Result<Arc<Ruleset>, HostError> {
-    if let Some(e) = spec.expansions.iter().find(|e| e.as_str() != "base") {
-        return Err(HostError::Usage(format!(
-            "unknown expansion `{e}` (available: base)"
-        )));
-    }
+    let requested: Vec<String> = spec
+        .expansions
+        .iter()
+        .filter(|e| e.as_str() != "base")
+        .cloned()
+        .collect();
+    let builder = || -> Result<RulesetBuilder, HostError> {
+        let mut b = Ruleset::builder().tiles(base_tile_set());
+        if requested.is_empty() {
+            return Ok(b);
+        }
+        let available = discover(&search_dirs(&spec.plugin_dirs))?;
+        let order = resolve(&requested, &available).map_err(|e| {
+            let known: Vec<&str> = available.iter().map(|m| m.id.as_str()).collect();
+            HostError::Usage(format!(
+                "{e} (available: base{}{})",
+                if known.is_empty() { "" } else { ", " },
+                known.join(", ")
+            ))
+        })?;
+        for m in order {
+            b = add_expansion(b, m)?;
+        }
+        Ok(b)
+    };
     // Options are typed by their declaration, so build once to learn the declarations.
-    let declared = Ruleset::builder().tiles(base_tile_set()).build()?;
-    let mut b = Ruleset::builder().tiles(base_tile_set());
+    let declared = builder()?.build()?;
+    let mut b = builder()?;
     for (k, v) in &spec.options {
         let def = declared
             .option_defs()
@@ -45,6 +71,50 @@ pub fn build_ruleset(spec: &RulesSpec) -> Result<Arc<Ruleset>, HostError> {
         b = b.option(k, value);
     }
     Ok(Arc::new(b.build()?))
+}
+
+/// Loads one resolved expansion into the builder: its library, tiles and options.
+fn add_expansion(mut b: RulesetBuilder, m: &Manifest) -> Result<RulesetBuilder, HostError> {
+    let at = m.path.display();
+    match m.kind {
+        Kind::Script => {
+            return Err(HostError::Usage(format!(
+                "{at}: script expansions are not supported by this build yet (expansion `{}`)",
+                m.id
+            )))
+        }
+        Kind::Native => {
+            let lib = library_path(m).ok_or_else(|| {
+                HostError::Usage(format!(
+                    "{at}: library `{}` of expansion `{}` not found beside the manifest or the program (build it with `cargo build --release --workspace`)",
+                    m.library.as_deref().unwrap_or("?"),
+                    m.id
+                ))
+            })?;
+            let plugin = load_plugin(&lib).map_err(|e| HostError::Usage(e.to_string()))?;
+            if plugin.id != m.id || plugin.version != m.version.to_string() {
+                return Err(HostError::Usage(format!(
+                    "{}: the library is `{}` {}, but the manifest {at} says `{}` {}",
+                    lib.display(),
+                    plugin.id,
+                    plugin.version,
+                    m.id,
+                    m.version
+                )));
+            }
+            b = b.expansion(plugin.expansion);
+        }
+    }
+    for t in &m.tiles {
+        b = b.tiles(load_tile_set(t)?);
+    }
+    for o in &m.options {
+        b = b.declare_option(OptionDef {
+            key: format!("{}.{}", m.id, o.key),
+            ..o.clone()
+        });
+    }
+    Ok(b)
 }
 
 /// The base game with default options.

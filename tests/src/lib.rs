@@ -524,6 +524,7 @@ pub fn build_rules(sc: &Scenario) -> Result<Arc<Ruleset>, String> {
         return build_ruleset(&RulesSpec {
             expansions: Vec::new(),
             options,
+            plugin_dirs: Vec::new(),
         })
         .map_err(|e| e.to_string());
     }

@@ -63,6 +63,7 @@ const OPTION_SETS: &[&[(&str, &str)]] = &[
 
 fn spec(options: &[(&str, &str)]) -> RulesSpec {
     RulesSpec {
+        plugin_dirs: vec![],
         expansions: vec![],
         options: options
             .iter()

@@ -1,0 +1,172 @@
+//! Finding expansions: manifest folders and the plugin libraries they name.
+//!
+//! Manifests are searched, in this order, in every `--plugin-dir`, in every folder of the
+//! `CARCASSONNE_PLUGIN_PATH` environment variable (`:`-separated), in `./expansions`, and in
+//! the `expansions/` folder of the source tree the running binary was built in
+//! (`<target>/<profile>/../../expansions`), which is what makes a fresh build work with no
+//! flag. A folder holds either an `expansion.toml` itself or sub-folders that do; they are
+//! read in name order. A native manifest's `library` is looked up beside the manifest, then
+//! beside the executable (where cargo puts the built `cdylib`s).
+
+use crate::manifest::{parse_manifest, Manifest};
+use crate::HostError;
+use std::path::{Path, PathBuf};
+
+/// Environment variable with extra manifest folders.
+pub const PLUGIN_PATH_VAR: &str = "CARCASSONNE_PLUGIN_PATH";
+
+/// The folders searched for manifests, in order, without duplicates.
+pub fn search_dirs(extra: &[PathBuf]) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = extra.to_vec();
+    if let Some(path) = std::env::var_os(PLUGIN_PATH_VAR) {
+        dirs.extend(std::env::split_paths(&path).filter(|p| !p.as_os_str().is_empty()));
+    }
+    dirs.push(PathBuf::from("expansions"));
+    if let Some(exe_dir) = exe_dir() {
+        if let Some(root) = exe_dir.parent().and_then(Path::parent) {
+            dirs.push(root.join("expansions"));
+        }
+    }
+    let mut seen: Vec<PathBuf> = Vec::new();
+    dirs.retain(|d| {
+        let key = d.canonicalize().unwrap_or_else(|_| d.clone());
+        if seen.contains(&key) {
+            false
+        } else {
+            seen.push(key);
+            true
+        }
+    });
+    dirs
+}
+
+fn exe_dir() -> Option<PathBuf> {
+    std::env::current_exe()
+        .ok()?
+        .parent()
+        .map(Path::to_path_buf)
+}
+
+/// Reads every manifest in the search folders (missing folders are skipped).
+pub fn discover(dirs: &[PathBuf]) -> Result<Vec<Manifest>, HostError> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        let direct = dir.join("expansion.toml");
+        let files: Vec<PathBuf> = if direct.is_file() {
+            vec![direct]
+        } else {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            let mut subs: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path().join("expansion.toml")))
+                .filter(|p| p.is_file())
+                .collect();
+            subs.sort();
+            subs
+        };
+        for f in files {
+            let text = std::fs::read_to_string(&f).map_err(|source| HostError::Io {
+                path: f.clone(),
+                source,
+            })?;
+            let m = parse_manifest(&text, &f).map_err(|e| HostError::Usage(e.to_string()))?;
+            // The first folder in search order wins for an id.
+            if !out.iter().any(|o: &Manifest| o.id == m.id) {
+                out.push(m);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Where the library of a native manifest is, if it exists.
+pub fn library_path(m: &Manifest) -> Option<PathBuf> {
+    let name = libloading::library_filename(m.library.as_ref()?);
+    let beside = m.path.parent().map(|d| d.join(&name));
+    let built = exe_dir().map(|d| d.join(&name));
+    [beside, built].into_iter().flatten().find(|p| p.is_file())
+}
+
+/// One line of `carcassonne expansions list`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ExpansionInfo {
+    /// Id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Version.
+    pub version: String,
+    /// `builtin`, `native` or `script`.
+    pub kind: String,
+    /// Options with defaults (full keys).
+    pub options: Vec<OptionInfo>,
+    /// Tiles the expansion adds (copies).
+    pub tiles: u32,
+    /// The manifest (absent for the built-in base game).
+    pub manifest: Option<String>,
+}
+
+/// An option in the listing.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct OptionInfo {
+    /// Full key.
+    pub key: String,
+    /// Default value as text.
+    pub default: String,
+    /// Description.
+    pub description: String,
+}
+
+/// The base game and every expansion found in the search folders.
+pub fn list_expansions(extra: &[PathBuf]) -> Result<Vec<ExpansionInfo>, HostError> {
+    let base = crate::rules::base_ruleset();
+    let mut out = vec![ExpansionInfo {
+        id: "base".into(),
+        name: "Carcassonne (base game)".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        kind: "builtin".into(),
+        options: base
+            .option_defs()
+            .iter()
+            .map(|d| OptionInfo {
+                key: d.key.clone(),
+                default: d.default.to_string(),
+                description: d.description.clone(),
+            })
+            .collect(),
+        tiles: base.tiles().iter().map(|(_, k)| k.count as u32).sum(),
+        manifest: None,
+    }];
+    for m in discover(&search_dirs(extra))? {
+        let mut tiles = 0u32;
+        for t in &m.tiles {
+            tiles += crate::tiles::load_tile_set(t)?
+                .tiles
+                .iter()
+                .map(|t| t.count as u32)
+                .sum::<u32>();
+        }
+        out.push(ExpansionInfo {
+            id: m.id.clone(),
+            name: m.name.clone(),
+            version: m.version.to_string(),
+            kind: match m.kind {
+                crate::manifest::Kind::Native => "native".into(),
+                crate::manifest::Kind::Script => "script".into(),
+            },
+            options: m
+                .options
+                .iter()
+                .map(|o| OptionInfo {
+                    key: format!("{}.{}", m.id, o.key),
+                    default: o.default.to_string(),
+                    description: o.description.clone(),
+                })
+                .collect(),
+            tiles,
+            manifest: Some(m.path.display().to_string()),
+        });
+    }
+    Ok(out)
+}

@@ -182,6 +182,12 @@ pub trait Expansion: Send + Sync {
     /// Stable id (`count`, `river2`, …).
     fn id(&self) -> &str;
 
+    /// Version (semver). Plugins exported with [`crate::export_expansion!`] report their
+    /// crate's version; records store it.
+    fn version(&self) -> &str {
+        "0.0.0"
+    }
+
     /// Declares kinds, figures, tiles, options, verbs, labels and state slots.
     fn setup(&self, setup: &mut Setup<'_>) -> HookResult {
         Ok(())

@@ -142,10 +142,11 @@ unsafe impl Sync for PluginHeader {}
 /// Builds an expansion under `catch_unwind` and wraps it in a [`PanicGuard`]. Used by
 /// [`export_expansion!`]; runs inside the plugin.
 pub fn guarded<E: Expansion + 'static>(
+    version: &'static str,
     make: impl FnOnce() -> E,
 ) -> Result<Arc<dyn Expansion>, String> {
     match catch_unwind(AssertUnwindSafe(make)) {
-        Ok(e) => Ok(Arc::new(PanicGuard::new(e))),
+        Ok(e) => Ok(Arc::new(PanicGuard::new(e).with_version(version))),
         Err(p) => Err(format!(
             "panicked while creating the expansion: {}",
             panic_text(&*p)
@@ -179,7 +180,7 @@ macro_rules! export_expansion {
         unsafe extern "C" fn __carcassonne_create_expansion(
             out: *mut $crate::plugin::PluginOutput,
         ) {
-            let made = $crate::plugin::guarded(|| $make);
+            let made = $crate::plugin::guarded(env!("CARGO_PKG_VERSION"), || $make);
             // SAFETY: the host passes a valid PluginOutput, and only after the fingerprint
             // check proved both sides share its layout.
             unsafe { (*out).result = made };
@@ -194,6 +195,7 @@ macro_rules! export_expansion {
 pub struct PanicGuard<E> {
     inner: E,
     id: String,
+    version: String,
     poisoned: Mutex<Option<String>>,
 }
 
@@ -202,11 +204,20 @@ impl<E: Expansion> PanicGuard<E> {
     pub fn new(inner: E) -> PanicGuard<E> {
         let id = catch_unwind(AssertUnwindSafe(|| inner.id().to_string()))
             .unwrap_or_else(|_| "?".into());
+        let version = catch_unwind(AssertUnwindSafe(|| inner.version().to_string()))
+            .unwrap_or_else(|_| "0.0.0".into());
         PanicGuard {
             inner,
             id,
+            version,
             poisoned: Mutex::new(None),
         }
+    }
+
+    /// Reports `version` instead of the inner expansion's.
+    pub fn with_version(mut self, version: &str) -> PanicGuard<E> {
+        self.version = version.to_string();
+        self
     }
 
     fn run<T>(&self, f: impl FnOnce(&E) -> HookResult<T>) -> HookResult<T> {
@@ -223,6 +234,9 @@ impl<E: Expansion> PanicGuard<E> {
 impl<E: Expansion> Expansion for PanicGuard<E> {
     fn id(&self) -> &str {
         &self.id
+    }
+    fn version(&self) -> &str {
+        &self.version
     }
     fn setup(&self, s: &mut Setup<'_>) -> HookResult {
         self.run(|e| e.setup(s))

@@ -66,6 +66,6 @@ fn a_panicking_hook_ends_the_game_with_an_error_naming_it() {
 
 #[test]
 fn a_panic_while_creating_is_an_error() {
-    let r = guarded::<Boom>(|| panic!("cannot build"));
+    let r = guarded::<Boom>("1.0.0", || panic!("cannot build"));
     assert!(r.err().unwrap().contains("cannot build"));
 }

@@ -190,7 +190,7 @@ fn run(cmd: Command) -> Result<(), HostError> {
                     }
                 }
             };
-            let (summary, results, records) = simulate(&ruleset, &spec, &cfg, &progress)?;
+            let (summary, results, records) = simulate(&ruleset, &cfg, &progress)?;
             if let Some(b) = bar {
                 b.finish_and_clear();
             }

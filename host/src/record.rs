@@ -139,7 +139,7 @@ pub enum RecordAction {
 
 impl Record {
     /// Records a game played from `Game::new` with `seed` and these actions.
-    pub fn new(spec: &RulesSpec, game: &Game, seed: u64, actions: &[Action]) -> Record {
+    pub fn new(game: &Game, seed: u64, actions: &[Action]) -> Record {
         let rules = game.rules();
         let st = game.state();
         // Replay the actions on a fresh game to convert each one in the state it was taken in.
@@ -160,15 +160,11 @@ impl Record {
             id: "base".into(),
             version: env!("CARGO_PKG_VERSION").into(),
         }];
-        expansions.extend(
-            spec.expansions
-                .iter()
-                .filter(|e| e.as_str() != "base")
-                .map(|e| ExpansionRef {
-                    id: e.clone(),
-                    version: env!("CARGO_PKG_VERSION").into(),
-                }),
-        );
+        // In load order, with the versions the loaded expansions report.
+        expansions.extend(rules.expansions().iter().map(|e| ExpansionRef {
+            id: e.id().to_string(),
+            version: e.version().to_string(),
+        }));
         Record {
             format: FORMAT.into(),
             version: VERSION,
@@ -259,6 +255,19 @@ impl Record {
     pub fn replay(&self, origin: &str, limit: Option<usize>) -> Result<Game, HostError> {
         let setup_error = |e: HostError| HostError::Usage(format!("{origin}: setup: {e}"));
         let rules = build_ruleset(&self.rules_spec()).map_err(setup_error)?;
+        // Another version of an expansion may play differently: refuse rather than diverge.
+        for want in self.setup.expansions.iter().filter(|e| e.id != "base") {
+            if let Some(e) = rules.expansions().iter().find(|e| e.id() == want.id) {
+                if e.version() != want.version {
+                    return Err(setup_error(HostError::Usage(format!(
+                        "expansion `{}` is version {} here, but the record was made with {}",
+                        want.id,
+                        e.version(),
+                        want.version
+                    ))));
+                }
+            }
+        }
         let mut game = Game::new(
             Arc::clone(&rules),
             &GameSetup {

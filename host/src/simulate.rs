@@ -2,7 +2,6 @@
 
 use crate::bots::{make_bot, Bot};
 use crate::record::Record;
-use crate::rules::RulesSpec;
 use crate::HostError;
 use carcassonne_core::{Game, GameSetup, Ruleset};
 use serde::Serialize;
@@ -107,7 +106,6 @@ pub fn play_game(
 /// Runs the simulation; `progress` is called with the number of games done.
 pub fn simulate(
     rules: &Arc<Ruleset>,
-    spec: &RulesSpec,
     cfg: &SimConfig,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(SimSummary, Vec<GameResult>, Vec<Record>), HostError> {
@@ -154,9 +152,7 @@ pub fn simulate(
                             turns: st.turn(),
                             discarded: st.discarded().len(),
                         };
-                        let record = cfg
-                            .keep_records
-                            .then(|| Record::new(spec, &game, seed, &actions));
+                        let record = cfg.keep_records.then(|| Record::new(&game, seed, &actions));
                         out.push((result, record));
                         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                         progress(n);

@@ -95,6 +95,22 @@ fn a_native_expansion_plays_from_the_command_line() {
         .collect();
     assert_eq!(bonus.len(), 1);
     assert_eq!(bonus[0]["points"], 7);
+    // The record lists the plugin with its version; another version refuses to replay.
+    let path = rec.join("game-0.json");
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let exps = record["setup"]["expansions"].as_array_mut().unwrap();
+    assert_eq!(
+        exps[1],
+        serde_json::json!({"id": "fixture-good", "version": "0.1.0"})
+    );
+    exps[1]["version"] = "0.0.9".into();
+    std::fs::write(&path, serde_json::to_string(&record).unwrap()).unwrap();
+    let (ok, _, err) = run(bin()
+        .arg("replay")
+        .arg(&path)
+        .env("CARCASSONNE_PLUGIN_PATH", &dir));
+    assert!(!ok && err.contains("record was made with 0.0.9"), "{err}");
 }
 
 #[test]

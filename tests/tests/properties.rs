@@ -907,8 +907,7 @@ proptest! {
         let (game, actions) = play_game(rules, players, seed, &mut bots)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         check_end(&game)?;
-        let spec = spec(OPTION_SETS[which]);
-        let record = Record::new(&spec, &game, seed, &actions);
+        let record = Record::new(&game, seed, &actions);
         prop_assert_eq!(record.actions.len(), actions.len());
         prop_assert_eq!(record.result.clone(), Some(scores(&game)));
         prop_assert_eq!(record.setup.seed, seed);

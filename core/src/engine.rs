@@ -70,6 +70,20 @@ pub struct Position {
     pub draws: Vec<TileKindId>,
     /// RNG seed.
     pub seed: u64,
+    /// Expansion state, applied in order through [`Expansion::apply_setting`] after the
+    /// tiles and figures are placed.
+    pub settings: Vec<PositionSetting>,
+}
+
+/// One piece of expansion state in a [`Position`] (`count`, `count`, `market`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PositionSetting {
+    /// Expansion id.
+    pub expansion: String,
+    /// The expansion's key.
+    pub key: String,
+    /// The value, in the expansion's own notation.
+    pub value: String,
 }
 
 /// Why a game could not be created.
@@ -121,6 +135,10 @@ pub enum ActionError {
 pub struct Game {
     rules: Arc<Ruleset>,
     state: GameState,
+    /// Snapshot before every action, to roll back a failing hook (see [`Game::set_checkpoints`]).
+    checkpoints: bool,
+    /// A hook failed with checkpoints off: the state is inconsistent, the game is stopped.
+    broken: Option<HookError>,
 }
 
 impl Game {
@@ -158,7 +176,8 @@ impl Game {
             place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
             state.supply.take(t.kind);
         }
-        let mut game = Game { rules, state };
+        each(&rules, &mut state, "start_game", |e, ctx| e.start_game(ctx))?;
+        let mut game = Game::wrap(rules, state);
         game.advance()?;
         Ok(game)
     }
@@ -190,6 +209,7 @@ impl Game {
             check_fits(&rules, &state, t)?;
             place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
         }
+        each(&rules, &mut state, "start_game", |e, ctx| e.start_game(ctx))?;
         for f in &p.figures {
             let seg = state.segment_at(f.pos, f.segment).ok_or_else(|| {
                 GameError::Position(format!("no segment {} on a tile at {}", f.segment, f.pos))
@@ -216,9 +236,42 @@ impl Game {
             })?;
         }
         state.supply = TileSupply::single(p.draws.clone(), DrawMode::InOrder);
-        let mut game = Game { rules, state };
+        for set in &p.settings {
+            let ix = rules.expansion_index(&set.expansion).ok_or_else(|| {
+                GameError::Position(format!(
+                    "setting `{}` for expansion `{}`, which is not loaded",
+                    set.key, set.expansion
+                ))
+            })?;
+            one(&rules, &mut state, ix, "apply_setting", |e, ctx| {
+                e.apply_setting(ctx, &set.key, &set.value)
+            })?;
+        }
+        let mut game = Game::wrap(rules, state);
         game.advance()?;
         Ok(game)
+    }
+
+    fn wrap(rules: Arc<Ruleset>, state: GameState) -> Game {
+        Game {
+            rules,
+            state,
+            checkpoints: true,
+            broken: None,
+        }
+    }
+
+    /// Whether to snapshot the state before each action so that a failing expansion hook
+    /// leaves the game exactly as it was (the default). Without checkpoints (bulk
+    /// simulation, where a snapshot per action would cost more than the turn itself) a
+    /// failing hook stops the game: that action and every later one return the error.
+    pub fn set_checkpoints(&mut self, on: bool) {
+        self.checkpoints = on;
+    }
+
+    /// The hook failure that stopped this game, if any (only without checkpoints).
+    pub fn failure(&self) -> Option<&HookError> {
+        self.broken.as_ref()
     }
 
     /// The rules.
@@ -286,11 +339,14 @@ impl Game {
         tile: TileKindId,
         out: &mut Vec<PlacementCell>,
     ) -> Result<usize, HookError> {
-        placements_into(&self.rules, &self.state, tile, out)
+        placements_into(&self.rules, &self.state, tile, out, &mut Vec::new())
     }
 
     /// Applies an offered action. Anything else is refused and changes nothing.
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        if let Some(e) = &self.broken {
+            return Err(ActionError::Hook(e.clone()));
+        }
         if self.is_over() {
             return Err(ActionError::GameOver);
         }
@@ -305,6 +361,9 @@ impl Game {
 
     /// Applies the `index`-th offered action (what bots use: no search).
     pub fn apply_offered(&mut self, index: usize) -> Result<(), ActionError> {
+        if let Some(e) = &self.broken {
+            return Err(ActionError::Hook(e.clone()));
+        }
         let action = self.state.offered_at(index).ok_or(ActionError::BadIndex {
             index,
             len: self.state.offered_len(),
@@ -315,12 +374,15 @@ impl Game {
     fn apply_checked(&mut self, action: Action) -> Result<(), ActionError> {
         // Core's own steps cannot fail once an action is known to be offered; only hooks
         // can, so a snapshot is only needed when expansions are loaded.
-        let snapshot = (!self.rules.expansions().is_empty()).then(|| self.state.clone());
+        let snapshot = (self.checkpoints && !self.rules.expansions().is_empty())
+            .then(|| self.state.clone());
         match self.step(action) {
             Ok(()) => Ok(()),
             Err(e) => {
-                if let Some(s) = snapshot {
-                    self.state = s;
+                match snapshot {
+                    Some(s) => self.state = s,
+                    None if !self.rules.expansions().is_empty() => self.broken = Some(e.clone()),
+                    None => {}
                 }
                 Err(ActionError::Hook(e))
             }
@@ -328,7 +390,7 @@ impl Game {
     }
 
     fn step(&mut self, action: Action) -> Result<(), HookError> {
-        let Game { rules, state } = self;
+        let Game { rules, state, .. } = self;
         let rules: &Ruleset = rules;
         let player = state.decision.player;
         match state.decision.kind {
@@ -525,6 +587,8 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         last_placed: None,
         extra_part: false,
         events: Vec::with_capacity(64),
+        candidates: Vec::new(),
+        completed: Vec::new(),
         discarded: Vec::new(),
         slots: Vec::new(),
         slot_offsets: Vec::new(),
@@ -777,6 +841,7 @@ fn placements_into(
     st: &GameState,
     tile: TileKindId,
     out: &mut Vec<PlacementCell>,
+    cands_buf: &mut Vec<(Pos, Rotation)>,
 ) -> Result<usize, HookError> {
     let tk = rules.tiles().get(tile);
     let codes = [
@@ -812,7 +877,8 @@ fn placements_into(
     }
     out.truncate(n);
     if !rules.expansions().is_empty() && count > 0 {
-        let mut cands: Vec<(Pos, Rotation)> = Vec::with_capacity(count);
+        let mut cands = std::mem::take(&mut *cands_buf);
+        cands.clear();
         for c in out.iter() {
             for q in 0..4u8 {
                 if c.rotations & (1 << q) != 0 {
@@ -836,6 +902,7 @@ fn placements_into(
             c.rotations != 0
         });
         count = out.iter().map(|c| c.rotations.count_ones() as usize).sum();
+        *cands_buf = cands;
     }
     Ok(count)
 }
@@ -847,8 +914,11 @@ fn legal_placements(
     tile: TileKindId,
 ) -> Result<(), HookError> {
     let mut cells = std::mem::take(&mut st.placements);
-    let r = placements_into(rules, st, tile, &mut cells);
+    let mut cands = std::mem::take(&mut st.candidates);
+    let r = placements_into(rules, st, tile, &mut cells, &mut cands);
+    cands.clear();
     st.placements = cells;
+    st.candidates = cands;
     st.placement_actions = std::sync::OnceLock::new();
     st.placement_count = *r.as_ref().unwrap_or(&0);
     r.map(|_| ())
@@ -1006,54 +1076,75 @@ fn push_majority(
     }
 }
 
-/// Scores the features the last placement completed (A-8 … A-11).
-fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
+/// The complete, unscored features the last placed tile closes: its own segments'
+/// features, then the sites (cloisters, shrines) around it, without duplicates.
+pub(crate) fn completed_by_last_placement(
+    rules: &Ruleset,
+    st: &GameState,
+    out: &mut Vec<FeatureId>,
+) {
+    out.clear();
     let Some(idx) = st.last_placed else {
-        return Ok(());
+        return;
     };
     let t = *st.board.tile(idx);
-    let mut draft = std::mem::take(&mut st.draft);
-    draft.features.clear();
-    draft.awards.clear();
-    draft.final_scoring = false;
-    draft.placer = Some(st.active);
-    let nseg = rules.tiles().get(t.kind).segments.len() as u32;
-    let consider = |st: &GameState, draft: &mut ScoreDraft, seg: crate::graph::SegmentId| {
+    let mut consider = |seg: crate::graph::SegmentId| {
         let f = st.graph.feature_of(seg);
         let tot = st.graph.totals(f);
-        if tot.complete() && !tot.scored && !draft.features.iter().any(|d| d.feature == f) {
-            let kind = st.graph.kind(f);
-            let tiles = st.graph.tile_count(f);
-            let value = feature_value(rules, &st.graph, f, tiles, true);
-            let item = draft.features.len() as u16;
-            draft.features.push(DraftFeature {
-                feature: f,
-                kind,
-                tiles,
-                complete: true,
-                value,
-                return_figures: true,
-            });
-            if tot.occupants > 0 {
-                let s = strengths(rules, st, f);
-                push_majority(draft, item, &s, st.players.len(), value);
-            }
+        if tot.complete() && !tot.scored && !out.contains(&f) {
+            out.push(f);
         }
     };
-    for i in 0..nseg {
-        consider(st, &mut draft, node(t.first_segment + i));
+    let nseg = rules.tiles().get(t.kind).segments.len() as u32;
+    for i in t.first_segment..t.first_segment + nseg {
+        consider(node(i));
     }
     for q in t.pos.surrounding() {
-        let Some(n) = st.board.at(q).copied() else {
+        let Some(n) = st.board.at(q) else {
             continue;
         };
         let mut sites = n.sites;
         while sites != 0 {
             let i = sites.trailing_zeros();
             sites &= sites - 1;
-            consider(st, &mut draft, node(n.first_segment + i));
+            consider(node(n.first_segment + i));
         }
     }
+}
+
+/// Scores the features the last placement completed (A-8 … A-11).
+fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
+    if st.last_placed.is_none() {
+        return Ok(());
+    }
+    let mut draft = std::mem::take(&mut st.draft);
+    draft.features.clear();
+    draft.awards.clear();
+    draft.final_scoring = false;
+    draft.placer = Some(st.active);
+    let mut done = std::mem::take(&mut st.completed);
+    completed_by_last_placement(rules, st, &mut done);
+    for &f in &done {
+        let tot = *st.graph.totals(f);
+        let kind = st.graph.kind(f);
+        let tiles = st.graph.tile_count(f);
+        let value = feature_value(rules, &st.graph, f, tiles, true);
+        let item = draft.features.len() as u16;
+        draft.features.push(DraftFeature {
+            feature: f,
+            kind,
+            tiles,
+            complete: true,
+            value,
+            return_figures: true,
+            closes: true,
+        });
+        if tot.occupants > 0 {
+            let s = strengths(rules, st, f);
+            push_majority(&mut draft, item, &s, st.players.len(), value);
+        }
+    }
+    st.completed = done;
     let r = if draft.features.is_empty() && rules.expansions().is_empty() {
         Ok(())
     } else {
@@ -1084,7 +1175,9 @@ fn apply_draft(
         );
     }
     for item in &draft.features {
-        st.graph.totals_mut(item.feature).scored = true;
+        if item.closes {
+            st.graph.totals_mut(item.feature).scored = true;
+        }
         if item.return_figures {
             for i in 0..st.figures.len() {
                 if let FigureLoc::On(seg) = st.figures[i].loc {
@@ -1136,6 +1229,7 @@ fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
                     complete,
                     value,
                     return_figures: false,
+                    closes: true,
                 });
                 let s = strengths(rules, st, f);
                 push_majority(&mut draft, item, &s, st.players.len(), value);
@@ -1180,6 +1274,7 @@ fn farm_draft(rules: &Ruleset, st: &GameState, farms: &[FeatureId], draft: &mut 
                     complete: false,
                     value,
                     return_figures: false,
+                    closes: true,
                 });
                 let s = strengths(rules, st, farm);
                 let start = draft.awards.len();
@@ -1228,6 +1323,7 @@ fn farm_draft(rules: &Ruleset, st: &GameState, farms: &[FeatureId], draft: &mut 
                     complete: false,
                     value: 4,
                     return_figures: false,
+                    closes: true,
                 });
                 push_majority(draft, item, &s, n, 4);
             }

@@ -135,6 +135,10 @@ pub struct DraftFeature {
     pub value: i32,
     /// Whether the figures on it go back to supply after scoring.
     pub return_figures: bool,
+    /// Whether the feature is closed for later scoring (core's items always are; an
+    /// expansion may add an item that is not, e.g. the loser of a challenge, which stays
+    /// incomplete and scores normally if occupied again).
+    pub closes: bool,
 }
 
 /// Points for one player from one drafted feature.
@@ -196,6 +200,20 @@ pub trait Expansion: Send + Sync {
     /// A new game: arrange the tile supply and start layout, set initial state.
     fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
         Ok(())
+    }
+
+    /// The start layout (or a [`crate::Position`]'s tiles) is on the board and no
+    /// figure is placed yet: create virtual features, link start tiles to them.
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        Ok(())
+    }
+
+    /// Sets part of this expansion's state from a [`crate::Position`] (scenario tests,
+    /// imports): `key`/`value` are the expansion's own vocabulary. Unknown keys must fail.
+    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
+        Err(HookFailure(format!(
+            "this expansion has no position setting `{key}`"
+        )))
     }
 
     /// A tile was drawn for the active player.
@@ -302,6 +320,46 @@ pub trait Expansion: Send + Sync {
     }
 }
 
+/// What an expansion resolves in [`Expansion::setup`] (kind, slot and label ids), kept in
+/// the expansion value: ids depend on the ruleset, so an instance serves one ruleset.
+#[derive(Debug)]
+pub struct SetupIds<T>(std::sync::OnceLock<T>);
+
+impl<T> Default for SetupIds<T> {
+    fn default() -> Self {
+        SetupIds(std::sync::OnceLock::new())
+    }
+}
+
+impl<T: PartialEq> SetupIds<T> {
+    /// Nothing bound yet.
+    pub const fn new() -> Self {
+        SetupIds(std::sync::OnceLock::new())
+    }
+
+    /// Binds the ids at setup. Setting up the same instance again with the same ids is
+    /// fine; different ids mean the instance is shared by two rulesets, which fails.
+    pub fn bind(&self, ids: T) -> HookResult {
+        match self.0.get() {
+            None => {
+                let _ = self.0.set(ids);
+                Ok(())
+            }
+            Some(old) if *old == ids => Ok(()),
+            Some(_) => Err(HookFailure(
+                "this expansion instance is already set up for another ruleset; create a new instance per ruleset".into(),
+            )),
+        }
+    }
+
+    /// The bound ids.
+    pub fn get(&self) -> HookResult<&T> {
+        self.0
+            .get()
+            .ok_or_else(|| HookFailure("hook called before setup".into()))
+    }
+}
+
 /// A tile of the start layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StartTile {
@@ -331,6 +389,12 @@ impl<'a> View<'a> {
             s += e.strength_delta(*self, f);
         }
         s.max(0)
+    }
+
+    /// The complete, not yet scored features the last placed tile closes (its own
+    /// segments' features and the sites around it): what the next scoring will score.
+    pub fn completed_by_last_placement(&self, out: &mut Vec<FeatureId>) {
+        crate::engine::completed_by_last_placement(self.rules, self.state, out)
     }
 
     /// Legal deployments of `player` on the segments of the tile at `pos` under the base

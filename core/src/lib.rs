@@ -44,7 +44,9 @@ pub mod tile;
 
 pub use action::{Action, CustomAction, ExpansionIndex, VerbId};
 pub use board::{Board, FrontierCell, PlacedTile};
-pub use engine::{ActionError, Game, GameError, GameSetup, Position, PositionFigure, MAX_PLAYERS};
+pub use engine::{
+    ActionError, Game, GameError, GameSetup, Position, PositionFigure, PositionSetting, MAX_PLAYERS,
+};
 pub use event::{ScoreEvent, ScoreSource};
 pub use figure::{
     Figure, FigureId, FigureKindDef, FigureKindId, FigureLoc, KindMask, RemovalReason,
@@ -52,7 +54,7 @@ pub use figure::{
 pub use graph::{FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode};
 pub use hooks::{
     Award, Ctx, DraftFeature, DrawVerdict, Expansion, HookError, HookFailure, HookResult, Prompt,
-    ScoreDraft, StartTile, TurnEndVerdict, View, Window,
+    ScoreDraft, SetupIds, StartTile, TurnEndVerdict, View, Window,
 };
 pub use kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
 pub use options::{OptionDef, OptionType, OptionValue, Options};

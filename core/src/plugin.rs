@@ -244,6 +244,12 @@ impl<E: Expansion> Expansion for PanicGuard<E> {
     fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
         self.run(|e| e.prepare_game(ctx, start))
     }
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        self.run(|e| e.start_game(ctx))
+    }
+    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
+        self.run(|e| e.apply_setting(ctx, key, value))
+    }
     fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
         self.run(|e| e.on_tile_drawn(ctx, tile))
     }

@@ -103,6 +103,11 @@ pub struct GameState {
     pub(crate) slot_offsets: Vec<u32>,
     pub(crate) draft: ScoreDraft,
     pub(crate) final_scoring: bool,
+    /// Scratch for placement filters (kept to avoid an allocation per draw; always empty
+    /// between calls, so cloning it costs nothing).
+    pub(crate) candidates: Vec<(crate::pos::Pos, crate::side::Rotation)>,
+    /// Scratch: features completed by the last placement.
+    pub(crate) completed: Vec<crate::graph::FeatureId>,
 }
 
 impl GameState {

@@ -40,11 +40,15 @@ pub fn search_dirs(extra: &[PathBuf]) -> Vec<PathBuf> {
     dirs
 }
 
+/// The cargo output folder of the running binary (`target/<profile>`), also for test
+/// binaries, which cargo puts one level down in `target/<profile>/deps`.
 fn exe_dir() -> Option<PathBuf> {
-    std::env::current_exe()
-        .ok()?
-        .parent()
-        .map(Path::to_path_buf)
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?;
+    if dir.file_name().is_some_and(|n| n == "deps") {
+        return dir.parent().map(Path::to_path_buf);
+    }
+    Some(dir.to_path_buf())
 }
 
 /// Reads every manifest in the search folders (missing folders are skipped).

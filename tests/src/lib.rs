@@ -60,7 +60,7 @@
 /// (`tests/scenarios/base.toml`).
 use carcassonne_core::{
     Action, ActionError, DecisionKind, Expansion, FigureKindDef, FigureKindId, Game, HalfEdge,
-    HalfSet, HookResult, KindMask, OptionValue, PlayerId, Pos, Position, PositionFigure, Rotation,
+    HalfSet, HookResult, KindMask, OptionValue, PlayerId, Pos, Position, PositionFigure, PositionSetting, Rotation,
     Ruleset, ScoreSource, SegmentId, Setup, Shape, SideSet, StartTile, TileKind, TileKindId,
 };
 use carcassonne_host::rules::{build_ruleset, RulesSpec};
@@ -117,6 +117,9 @@ pub struct Scenario {
     /// RNG seed.
     #[serde(default)]
     pub seed: u64,
+    /// Expansion state, `"<expansion>.<key>" = "value"` (see `Expansion::apply_setting`).
+    #[serde(default)]
+    pub state: BTreeMap<String, String>,
     /// Actions and checks, in order.
     #[serde(default)]
     pub step: Vec<Step>,
@@ -924,6 +927,20 @@ pub fn build_position(rules: &Ruleset, sc: &Scenario) -> Result<Position, String
         figures,
         draws,
         seed: sc.seed,
+        settings: sc
+            .state
+            .iter()
+            .map(|(k, v)| {
+                let (expansion, key) = k
+                    .split_once('.')
+                    .ok_or_else(|| format!("state key `{k}`: expected `<expansion>.<key>`"))?;
+                Ok(PositionSetting {
+                    expansion: expansion.to_string(),
+                    key: key.to_string(),
+                    value: v.clone(),
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?,
     })
 }
 

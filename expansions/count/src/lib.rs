@@ -1,0 +1,603 @@
+//! # The Count of Carcassonne (rules CO-1 … CO-21)
+//!
+//! **The city.** `prepare_game` replaces the start tile with the 12-tile City of
+//! Carcassonne (CO-1, JCZ layout: x −2..1, y −1..1, rotation 0). `start_game` adds its
+//! off-grid parts as *virtual features* in the feature graph: the four quarters (kind
+//! `quarter`, slots 0 castle, 1 market, 2 blacksmith, 3 cathedral) and the city itself
+//! (kind `city`, complete), which every field of a City-of-Carcassonne tile borders, so
+//! farms count it as one completed city (CO-3) and the King counts it (KR-6) with no
+//! special case anywhere. Followers in a quarter stand on its virtual feature: figures
+//! stay conserved, the quarters are never scored (CO-14), and nothing on the grid reaches
+//! them.
+//!
+//! **A placement**, through prompt windows:
+//! 1. `BeforeScoring` (CO-10 … CO-12): if the tile completes features, one round from the
+//!    placer's left neighbour round to the placer; each player may move any number of his
+//!    followers from the matching quarters (castle → city, blacksmith → road, cathedral →
+//!    cloister-scored buildings such as shrines) onto them, never out of the Count's
+//!    quarter. The market moves nothing mid-game (CO-13: only barns trigger it).
+//! 2. Scoring: `after_scoring` adds up what each player scored (CO-5 `cocTrigger`: every
+//!    award, or only completed roads/cities/cloisters; CO-6: only feature scoring counts).
+//! 3. `AfterScoring` (CO-4, CO-7, CO-9, CO-17): if the placer scored 0 and someone else
+//!    more, the placer may deploy one follower from supply into a quarter, then the Count
+//!    moves (CO-16 `countMove`). Each part of a double turn is judged alone (CO-8).
+//!
+//! **The end** (CO-18, CO-19): starting left of whoever placed the last tile (the player
+//! whose turn it would be), players in turn order move one follower per step from a quarter
+//! other than the Count's onto a matching feature that will be scored (incomplete city,
+//! road or cloister-scored building; any farm from the market), or pass, until all have
+//! passed in succession. `cocFinal=market-only` allows the market only.
+
+use carcassonne_core::{
+    Action, Ctx, CustomAction, Expansion, FeatureGraph, FeatureId, FeatureKindDef, FeatureKindId,
+    FigureId, FigureKindId, FigureLoc, HookFailure, HookResult, PlayerId, Pos, Prompt, Rotation,
+    Ruleset, ScoreDraft, Scoring, SegmentId, Setup, SetupIds, Shape, SlotId, SlotScope, StartTile,
+    VerbId, View, Window,
+};
+
+/// Option keys.
+pub const COUNT_MOVE: &str = "count.countMove";
+/// CO-5.
+pub const COC_TRIGGER: &str = "count.cocTrigger";
+/// CO-17.
+pub const DEPLOY_INTO_COUNT_QUARTER: &str = "count.deployIntoCountQuarter";
+/// CO-19.
+pub const COC_FINAL: &str = "count.cocFinal";
+
+/// The quarters in Count order (CO-1, CO-16 clockwise).
+pub const QUARTERS: [&str; 4] = ["castle", "market", "blacksmith", "cathedral"];
+
+/// The features each quarter's followers may move onto (CO-10, CO-18).
+const QUARTER_SCORING: [Scoring; 4] = [
+    Scoring::City,
+    Scoring::Farm,
+    Scoring::Road,
+    Scoring::Cloister,
+];
+
+/// The JCZ layout of the city (CO-1): tile id and cell, rotation 0.
+const LAYOUT: [(&str, i32, i32); 12] = [
+    ("CO/1", -2, -1),
+    ("CO/2", -1, -1),
+    ("CO/3", 0, -1),
+    ("CO/4", 1, -1),
+    ("CO/5", -2, 0),
+    ("CO/6", -1, 0),
+    ("CO/7", 0, 0),
+    ("CO/8", 1, 0),
+    ("CO/9", -2, 1),
+    ("CO/10", -1, 1),
+    ("CO/11", 0, 1),
+    ("CO/12", 1, 1),
+];
+
+// Prompt codes.
+const REDEPLOY: u16 = 1;
+const DEPLOY: u16 = 2;
+const MOVE_COUNT: u16 = 3;
+const FINAL: u16 = 4;
+
+#[derive(Debug, PartialEq)]
+struct Ids {
+    quarter_kind: FeatureKindId,
+    move_count: VerbId,
+    /// Quarter the Count stands in (0..4).
+    count: SlotId,
+    /// Segment index of each quarter's virtual feature.
+    quarter: [SlotId; 4],
+    /// Segment index of the virtual city.
+    city: SlotId,
+    /// Points each player scored from the current placement (CO-4).
+    part_points: SlotId,
+    /// Final round (CO-18): passes in a row, and whose step is next.
+    final_passes: SlotId,
+    final_next: SlotId,
+    /// Parsed options.
+    opt_move: SlotId,
+    opt_trigger_completion: SlotId,
+    opt_forbid_count_quarter: SlotId,
+    opt_market_only: SlotId,
+}
+
+/// The Count of Carcassonne expansion.
+#[derive(Debug, Default)]
+pub struct Count {
+    ids: SetupIds<Ids>,
+}
+
+/// `countMove` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CountMove {
+    Free = 0,
+    Clockwise = 1,
+    Follow = 2,
+}
+
+impl Count {
+    /// A new instance (one per ruleset).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn quarter_seg(&self, v: &View<'_>, q: usize) -> HookResult<SegmentId> {
+        let s = v.state.slot(self.ids.get()?.quarter[q], 0);
+        if s < 0 {
+            return Err(HookFailure("the City of Carcassonne was not set up".into()));
+        }
+        Ok(SegmentId::new(s as usize))
+    }
+
+    fn count_at(&self, v: &View<'_>) -> HookResult<usize> {
+        Ok(v.state.slot(self.ids.get()?.count, 0) as usize % 4)
+    }
+
+    /// One follower of each kind `player` has in quarter `q` (moving any of the same kind
+    /// is the same move).
+    fn followers_in(
+        &self,
+        v: &View<'_>,
+        player: PlayerId,
+        q: usize,
+    ) -> HookResult<Vec<(FigureId, FigureKindId)>> {
+        let seg = self.quarter_seg(v, q)?;
+        let mut out: Vec<(FigureId, FigureKindId)> = Vec::new();
+        for (i, f) in v.state.figures().iter().enumerate() {
+            if f.owner == player
+                && f.loc == FigureLoc::On(seg)
+                && !out.iter().any(|(_, k)| *k == f.kind)
+            {
+                out.push((FigureId(i as u16), f.kind));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Moves out of the quarters onto `targets` for `player` (never out of the Count's
+    /// quarter; `only_market` for `cocFinal=market-only`).
+    fn moves(
+        &self,
+        v: &View<'_>,
+        player: PlayerId,
+        targets: &[FeatureId],
+        only_market: bool,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        let count = self.count_at(v)?;
+        let g = v.state.graph();
+        for q in 0..4 {
+            if q == count || (only_market && q != 1) {
+                continue;
+            }
+            let figs = self.followers_in(v, player, q)?;
+            if figs.is_empty() {
+                continue;
+            }
+            for &t in targets {
+                if v.rules.kind(g.kind(t)).scoring != QUARTER_SCORING[q] {
+                    continue;
+                }
+                for &(figure, kind) in &figs {
+                    if figure_may_go(v.rules, kind, q) {
+                        out.push(Action::Move {
+                            figure,
+                            segment: t.segment(),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// CO-4 deployments into the city for the placer.
+    fn deployments(&self, v: &View<'_>, player: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        let ids = self.ids.get()?;
+        let count = self.count_at(v)?;
+        let forbid = v.state.slot(ids.opt_forbid_count_quarter, 0) != 0;
+        for q in 0..4 {
+            if forbid && q == count {
+                continue;
+            }
+            let seg = self.quarter_seg(v, q)?;
+            for (k, def) in v.rules.figure_kinds().iter().enumerate() {
+                let kind = FigureKindId(k as u8);
+                if def.follower
+                    && figure_may_go(v.rules, kind, q)
+                    && v.state.in_supply(player, kind) > 0
+                {
+                    out.push(Action::Deploy {
+                        figure: kind,
+                        segment: seg,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// CO-18: features a quarter follower may still move onto at the end.
+    fn final_targets(&self, v: &View<'_>) -> Vec<FeatureId> {
+        let g = v.state.graph();
+        let farmers = v.rules.base().farmers;
+        let mut out = Vec::new();
+        for i in 0..g.len() {
+            let seg = SegmentId::new(i);
+            let f = g.feature_of(seg);
+            if f.segment() != seg || g.segment(seg).is_virtual() {
+                continue;
+            }
+            let t = g.totals(f);
+            let ok = match v.rules.kind(g.kind(f)).scoring {
+                Scoring::City | Scoring::Road | Scoring::Cloister => !t.scored && !t.complete(),
+                Scoring::Farm => farmers,
+                Scoring::Unscored => false,
+            };
+            if ok {
+                out.push(f);
+            }
+        }
+        out
+    }
+
+    /// CO-18: asks the next player who can move, counting players who cannot as passing.
+    fn continue_final(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        let ids = self.ids.get()?;
+        let n = ctx.state().players().len() as i64;
+        let only_market = ctx.slot(ids.opt_market_only, 0) != 0;
+        let targets = self.final_targets(&ctx.view());
+        let mut buf = Vec::new();
+        loop {
+            let passes = ctx.slot(ids.final_passes, 0);
+            if passes >= n {
+                return Ok(());
+            }
+            let p = PlayerId(ctx.slot(ids.final_next, 0) as u8);
+            buf.clear();
+            self.moves(&ctx.view(), p, &targets, only_market, &mut buf)?;
+            if !buf.is_empty() {
+                ctx.prompt(p, FINAL, 0);
+                return Ok(());
+            }
+            ctx.set_slot(ids.final_passes, 0, passes + 1);
+            ctx.set_slot(ids.final_next, 0, (p.0 as i64 + 1) % n);
+        }
+    }
+}
+
+/// CO-9: mayors only into the castle, wagons not into the market; everything else that is
+/// a follower anywhere. (Builders, pigs and barns are not followers.)
+fn figure_may_go(rules: &Ruleset, kind: FigureKindId, q: usize) -> bool {
+    let def = rules.figure_kind(kind);
+    def.follower
+        && match def.name.as_str() {
+            "mayor" => q == 0,
+            "wagon" => q != 1,
+            _ => true,
+        }
+}
+
+fn completed_targets(v: &View<'_>) -> Vec<FeatureId> {
+    let mut out = Vec::new();
+    v.completed_by_last_placement(&mut out);
+    let g: &FeatureGraph = v.state.graph();
+    out.retain(|f| {
+        matches!(
+            v.rules.kind(g.kind(*f)).scoring,
+            Scoring::City | Scoring::Road | Scoring::Cloister
+        )
+    });
+    out
+}
+
+fn quarter_named(name: &str) -> HookResult<usize> {
+    QUARTERS
+        .iter()
+        .position(|q| *q == name)
+        .ok_or_else(|| {
+            HookFailure(format!(
+                "`{name}` is not a quarter (castle, market, blacksmith, cathedral)"
+            ))
+        })
+}
+
+impl Expansion for Count {
+    fn id(&self) -> &str {
+        "count"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
+        let quarter_kind = s
+            .feature_kind(FeatureKindDef {
+                name: "quarter".into(),
+                shape: Shape::Virtual,
+                scoring: Scoring::Unscored,
+                occupiable: true,
+            })
+            .map_err(|e| e.to_string())?;
+        self.ids.bind(Ids {
+            quarter_kind,
+            move_count: s.verb("move-count"),
+            count: s.slot("count", SlotScope::Game, 0),
+            quarter: [
+                s.slot("castle", SlotScope::Game, -1),
+                s.slot("market", SlotScope::Game, -1),
+                s.slot("blacksmith", SlotScope::Game, -1),
+                s.slot("cathedral", SlotScope::Game, -1),
+            ],
+            city: s.slot("city", SlotScope::Game, -1),
+            part_points: s.slot("part-points", SlotScope::Player, 0),
+            final_passes: s.slot("final-passes", SlotScope::Game, 0),
+            final_next: s.slot("final-next", SlotScope::Game, 0),
+            opt_move: s.slot("opt-count-move", SlotScope::Game, 0),
+            opt_trigger_completion: s.slot("opt-trigger-completion", SlotScope::Game, 0),
+            opt_forbid_count_quarter: s.slot("opt-forbid-count-quarter", SlotScope::Game, 0),
+            opt_market_only: s.slot("opt-market-only", SlotScope::Game, 0),
+        })
+    }
+
+    /// CO-1: the City of Carcassonne replaces the start tile.
+    fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
+        let rules = ctx.rules();
+        let base_start = rules.tiles().iter().find(|(_, k)| k.start).map(|(id, _)| id);
+        start.retain(|t| !(t.pos == Pos::new(0, 0) && Some(t.kind) == base_start));
+        for (id, x, y) in LAYOUT {
+            let kind = rules.tiles().find(id).ok_or_else(|| {
+                HookFailure(format!("tile `{id}` of the City of Carcassonne is not loaded"))
+            })?;
+            let pos = Pos::new(x, y);
+            if start.iter().any(|t| t.pos == pos) {
+                return Err(HookFailure(format!(
+                    "another expansion's start tile is on {pos}, where the City of Carcassonne goes"
+                )));
+            }
+            start.push(StartTile {
+                kind,
+                pos,
+                rotation: Rotation::R0,
+            });
+        }
+        Ok(())
+    }
+
+    /// The quarters and the city as virtual features; parsed options.
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        let ids = self.ids.get()?;
+        for (q, slot) in ids.quarter.iter().enumerate() {
+            let seg = ctx.add_virtual_feature(ids.quarter_kind, q as u8, false);
+            ctx.set_slot(*slot, 0, seg.index() as i64);
+        }
+        let city = ctx.add_virtual_feature(FeatureKindId::CITY, 0, true);
+        ctx.set_slot(ids.city, 0, city.index() as i64);
+        // CO-3: every field of a city tile borders the city.
+        let mut fields = Vec::new();
+        for t in ctx.state().board().tiles() {
+            let tk = ctx.rules().tiles().get(t.kind);
+            if !tk.has_tag("city-of-carcassonne") {
+                continue;
+            }
+            for (i, seg) in tk.segments.iter().enumerate() {
+                if ctx.rules().kind(seg.kind).shape == Shape::Field {
+                    fields.push(SegmentId::new(t.first_segment as usize + i));
+                }
+            }
+        }
+        for f in fields {
+            ctx.add_border(f, city);
+        }
+        let opts = ctx.rules().options();
+        let mv = match opts.str(COUNT_MOVE) {
+            "clockwise" => CountMove::Clockwise,
+            "follow" => CountMove::Follow,
+            _ => CountMove::Free,
+        };
+        let completion = opts.str(COC_TRIGGER) == "completion";
+        let forbid = opts.str(DEPLOY_INTO_COUNT_QUARTER) == "forbidden";
+        let market_only = opts.str(COC_FINAL) == "market-only";
+        ctx.set_slot(ids.opt_move, 0, mv as i64);
+        ctx.set_slot(ids.opt_trigger_completion, 0, completion as i64);
+        ctx.set_slot(ids.opt_forbid_count_quarter, 0, forbid as i64);
+        ctx.set_slot(ids.opt_market_only, 0, market_only as i64);
+        Ok(())
+    }
+
+    /// `count` = quarter name; `castle` / `market` / `blacksmith` / `cathedral` = a
+    /// comma-separated list of player names, one small follower each from supply.
+    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
+        let ids = self.ids.get()?;
+        if key == "count" {
+            let q = quarter_named(value)?;
+            ctx.set_slot(ids.count, 0, q as i64);
+            return Ok(());
+        }
+        let q = quarter_named(key).map_err(|_| {
+            HookFailure(format!(
+                "unknown setting `{key}` (known: count, castle, market, blacksmith, cathedral)"
+            ))
+        })?;
+        let seg = self.quarter_seg(&ctx.view(), q)?;
+        for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let p = ctx
+                .state()
+                .players()
+                .iter()
+                .position(|p| p.name == name)
+                .ok_or_else(|| HookFailure(format!("no player named `{name}`")))?;
+            ctx.deploy(PlayerId(p as u8), FigureKindId::SMALL_FOLLOWER, seg)?;
+        }
+        Ok(())
+    }
+
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, _pos: Pos) -> HookResult {
+        let ids = self.ids.get()?;
+        for p in 0..ctx.state().players().len() {
+            ctx.set_slot(ids.part_points, p, 0);
+        }
+        Ok(())
+    }
+
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        let ids = self.ids.get()?;
+        match window {
+            // CO-10: one redeployment round, left of the placer round to the placer.
+            Window::BeforeScoring => {
+                let targets = completed_targets(&ctx.view());
+                if targets.is_empty() {
+                    return Ok(());
+                }
+                let n = ctx.state().players().len();
+                let placer = ctx.state().active_player().index();
+                let mut buf = Vec::new();
+                for i in 1..=n {
+                    let p = PlayerId(((placer + i) % n) as u8);
+                    buf.clear();
+                    self.moves(&ctx.view(), p, &targets, false, &mut buf)?;
+                    if !buf.is_empty() {
+                        ctx.prompt(p, REDEPLOY, 0);
+                    }
+                }
+            }
+            // CO-4: the placer scored 0 while someone else scored.
+            Window::AfterScoring => {
+                let placer = ctx.state().active_player();
+                let n = ctx.state().players().len();
+                let mine = ctx.slot(ids.part_points, placer.index());
+                let others = (0..n)
+                    .filter(|&p| p != placer.index())
+                    .any(|p| ctx.slot(ids.part_points, p) > 0);
+                if mine == 0 && others {
+                    let mut buf = Vec::new();
+                    self.deployments(&ctx.view(), placer, &mut buf)?;
+                    if !buf.is_empty() {
+                        ctx.prompt(placer, DEPLOY, 0);
+                    }
+                }
+            }
+            // CO-18: the final redeployment, starting left of the last placer.
+            Window::BeforeFinalScoring => {
+                ctx.set_slot(ids.final_passes, 0, 0);
+                let first = ctx.state().active_player().0 as i64;
+                ctx.set_slot(ids.final_next, 0, first);
+                self.continue_final(ctx)?;
+            }
+            Window::TurnStart | Window::AfterDeploy => {}
+        }
+        Ok(())
+    }
+
+    fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        let ids = self.ids.get()?;
+        match prompt.code {
+            REDEPLOY => self.moves(&v, prompt.player, &completed_targets(&v), false, out)?,
+            DEPLOY => self.deployments(&v, prompt.player, out)?,
+            MOVE_COUNT => {
+                let count = self.count_at(&v)?;
+                for q in (0..4).filter(|q| *q != count) {
+                    out.push(Action::Custom(CustomAction {
+                        expansion: prompt.owner,
+                        verb: ids.move_count,
+                        figure: None,
+                        segment: Some(self.quarter_seg(&v, q)?),
+                        value: q as i32,
+                    }));
+                }
+            }
+            FINAL => {
+                let only_market = v.state.slot(ids.opt_market_only, 0) != 0;
+                self.moves(&v, prompt.player, &self.final_targets(&v), only_market, out)?
+            }
+            other => return Err(HookFailure(format!("unknown prompt code {other}"))),
+        }
+        if !out.is_empty() {
+            out.push(Action::Pass);
+        }
+        Ok(())
+    }
+
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+        let ids = self.ids.get()?;
+        let player = prompt.player;
+        match (prompt.code, action) {
+            (REDEPLOY, Action::Move { figure, segment }) => {
+                ctx.move_figure(figure, segment);
+                // Any number of followers: ask again (CO-10).
+                ctx.prompt_next(player, REDEPLOY, 0);
+            }
+            (DEPLOY, Action::Deploy { figure, segment }) => {
+                ctx.deploy(player, figure, segment)?;
+                let q = ctx.state().graph().segment(segment).local as i64 % 4;
+                match ctx.slot(ids.opt_move, 0) {
+                    1 => {
+                        let c = ctx.slot(ids.count, 0);
+                        ctx.set_slot(ids.count, 0, (c + 1) % 4);
+                    }
+                    2 => ctx.set_slot(ids.count, 0, q),
+                    _ => ctx.prompt_next(player, MOVE_COUNT, 0),
+                }
+            }
+            (MOVE_COUNT, Action::Custom(c)) => {
+                ctx.set_slot(ids.count, 0, i64::from(c.value.rem_euclid(4)));
+            }
+            (FINAL, a) => {
+                let n = ctx.state().players().len() as i64;
+                if let Action::Move { figure, segment } = a {
+                    ctx.move_figure(figure, segment);
+                    ctx.set_slot(ids.final_passes, 0, 0);
+                } else {
+                    let p = ctx.slot(ids.final_passes, 0);
+                    ctx.set_slot(ids.final_passes, 0, p + 1);
+                }
+                ctx.set_slot(ids.final_next, 0, (player.0 as i64 + 1) % n);
+                self.continue_final(ctx)?;
+            }
+            (_, Action::Pass) => {}
+            (code, a) => {
+                return Err(HookFailure(format!(
+                    "prompt {code} cannot take action `{a}`"
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// CO-5, CO-6: what the placement's scoring gave each player.
+    fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+        if draft.final_scoring {
+            return Ok(());
+        }
+        let ids = self.ids.get()?;
+        let completion_only = ctx.slot(ids.opt_trigger_completion, 0) != 0;
+        for a in &draft.awards {
+            let Some(item) = draft.features.get(a.item as usize) else {
+                continue;
+            };
+            if completion_only
+                && !(item.complete
+                    && matches!(
+                        ctx.rules().kind(item.kind).scoring,
+                        Scoring::City | Scoring::Road | Scoring::Cloister
+                    ))
+            {
+                continue;
+            }
+            let p = a.player.index();
+            let v = ctx.slot(ids.part_points, p);
+            ctx.set_slot(ids.part_points, p, v + i64::from(a.points));
+        }
+        Ok(())
+    }
+}
+
+/// Quarter index of a figure, for tools that show the city (`None` if not in a quarter).
+pub fn figure_quarter(rules: &Ruleset, view: &View<'_>, f: FigureId) -> Option<usize> {
+    let FigureLoc::On(seg) = view.state.figure(f).loc else {
+        return None;
+    };
+    let node = view.state.graph().segment(seg);
+    (node.is_virtual() && rules.kind(node.kind).name == "quarter").then_some(node.local as usize)
+}
+
+carcassonne_core::export_expansion!("count", Count::new());

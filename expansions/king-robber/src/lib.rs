@@ -1,0 +1,269 @@
+//! # King & Robber Baron (rules KR-1 … KR-7)
+//!
+//! The King goes to the player who completes the first city of the game, then to whoever
+//! completes a city with strictly more tiles than every city completed before (the
+//! record); the Robber Baron does the same for roads. Size is distinct tiles, not points
+//! (KR-4); when one placement completes several, the largest is compared with the record
+//! from before the placement. The holder scores at the end (KR-6), by the award mode of
+//! option `king-robber.kingRobberAward` (KR-7):
+//!
+//! - `per-feature` (DEFAULT): +1 per completed city (King) or road (Robber) on the board,
+//!   whoever owns it. Any *virtual* completed city counts too, which is how the City of
+//!   Carcassonne of the `count` expansion adds its +1 (KR-6, FAQ 11/2013) without this
+//!   crate knowing about it.
+//! - `10/20`, `15/40`: flat end bonuses, the first number for the King, the second for the
+//!   Robber Baron. JCloisterZone names these modes without a rule text; this reading is
+//!   ours (see the closing note of issue 3).
+//! - `continuously`: no end bonus; the holder scores +1 at once for every city (road)
+//!   completed while holding the figure, the completion that hands it over included.
+//!
+//! State lives in game slots (holder seat or -1, record in tiles), so records and
+//! snapshots carry it.
+
+use carcassonne_core::{
+    Ctx, Expansion, FeatureGraph, HookFailure, HookResult, LabelId, PlayerId, Ruleset, ScoreDraft,
+    Scoring, SegmentId, Setup, SetupIds, SlotId, SlotScope,
+};
+
+/// The two titles this expansion hands out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Title {
+    King,
+    Robber,
+}
+
+impl Title {
+    fn scoring(self) -> Scoring {
+        match self {
+            Title::King => Scoring::City,
+            Title::Robber => Scoring::Road,
+        }
+    }
+}
+
+/// Award mode (KR-7), parsed once per game into a slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    PerFeature,
+    Flat { king: i32, robber: i32 },
+    Continuously,
+}
+
+impl Mode {
+    fn parse(s: &str) -> Result<Mode, HookFailure> {
+        Ok(match s {
+            "" | "per-feature" => Mode::PerFeature,
+            "10/20" => Mode::Flat {
+                king: 10,
+                robber: 20,
+            },
+            "15/40" => Mode::Flat {
+                king: 15,
+                robber: 40,
+            },
+            "continuously" => Mode::Continuously,
+            other => {
+                return Err(HookFailure(format!(
+                    "option kingRobberAward: unknown mode `{other}`"
+                )))
+            }
+        })
+    }
+
+    fn code(self) -> i64 {
+        match self {
+            Mode::PerFeature => 0,
+            Mode::Flat { king: 10, .. } => 1,
+            Mode::Flat { .. } => 2,
+            Mode::Continuously => 3,
+        }
+    }
+
+    fn from_code(c: i64) -> Mode {
+        match c {
+            1 => Mode::Flat {
+                king: 10,
+                robber: 20,
+            },
+            2 => Mode::Flat {
+                king: 15,
+                robber: 40,
+            },
+            3 => Mode::Continuously,
+            _ => Mode::PerFeature,
+        }
+    }
+}
+
+#[derive(Debug, PartialEq)]
+struct Ids {
+    /// Seat of the holder, or -1 (per title).
+    holder: [SlotId; 2],
+    /// Record size in tiles (per title).
+    record: [SlotId; 2],
+    label: [LabelId; 2],
+    mode: SlotId,
+}
+
+/// The King & Robber Baron expansion.
+#[derive(Debug, Default)]
+pub struct KingRobber {
+    ids: SetupIds<Ids>,
+}
+
+/// Option key of the award mode.
+pub const AWARD_OPTION: &str = "king-robber.kingRobberAward";
+
+impl KingRobber {
+    /// A new instance (one per ruleset).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn holder(&self, ctx: &Ctx<'_>, t: Title) -> HookResult<Option<PlayerId>> {
+        let v = ctx.slot(self.ids.get()?.holder[t as usize], 0);
+        Ok((v >= 0).then_some(PlayerId(v as u8)))
+    }
+}
+
+/// Completed features of a scoring class on the whole board (virtual ones included).
+fn completed_count(rules: &Ruleset, g: &FeatureGraph, scoring: Scoring) -> i32 {
+    let mut n = 0;
+    for i in 0..g.len() {
+        let seg = SegmentId::new(i);
+        let f = g.feature_of(seg);
+        if f.segment() == seg
+            && g.totals(f).complete()
+            && rules.kind(g.kind(f)).scoring == scoring
+        {
+            n += 1;
+        }
+    }
+    n
+}
+
+fn player_named(ctx: &Ctx<'_>, name: &str) -> HookResult<i64> {
+    if name == "none" || name == "-" {
+        return Ok(-1);
+    }
+    ctx.state()
+        .players()
+        .iter()
+        .position(|p| p.name == name)
+        .map(|i| i as i64)
+        .ok_or_else(|| HookFailure(format!("no player named `{name}`")))
+}
+
+impl Expansion for KingRobber {
+    fn id(&self) -> &str {
+        "king-robber"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
+        self.ids.bind(Ids {
+            holder: [
+                s.slot("king", SlotScope::Game, -1),
+                s.slot("robber", SlotScope::Game, -1),
+            ],
+            record: [
+                s.slot("king-record", SlotScope::Game, 0),
+                s.slot("robber-record", SlotScope::Game, 0),
+            ],
+            label: [s.score_label("king"), s.score_label("robber")],
+            mode: s.slot("award-mode", SlotScope::Game, 0),
+        })
+    }
+
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        let mode = Mode::parse(ctx.rules().options().str(AWARD_OPTION))?;
+        ctx.set_slot(self.ids.get()?.mode, 0, mode.code());
+        Ok(())
+    }
+
+    /// `king` / `robber` = player name or `none`; `king-record` / `robber-record` = tiles.
+    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
+        let ids = self.ids.get()?;
+        let (slot, v) = match key {
+            "king" => (ids.holder[0], player_named(ctx, value)?),
+            "robber" => (ids.holder[1], player_named(ctx, value)?),
+            "king-record" | "robber-record" => {
+                let n: i64 = value
+                    .parse()
+                    .map_err(|_| HookFailure(format!("{key}: `{value}` is not a number")))?;
+                (ids.record[(key == "robber-record") as usize], n)
+            }
+            _ => {
+                return Err(HookFailure(format!(
+                    "unknown setting `{key}` (known: king, robber, king-record, robber-record)"
+                )))
+            }
+        };
+        ctx.set_slot(slot, 0, v);
+        Ok(())
+    }
+
+    /// KR-2 … KR-5: the largest city (road) completed by this placement against the record.
+    fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+        if draft.final_scoring {
+            return Ok(());
+        }
+        let Some(placer) = draft.placer else {
+            return Ok(());
+        };
+        let ids = self.ids.get()?;
+        let mode = Mode::from_code(ctx.slot(ids.mode, 0));
+        for title in [Title::King, Title::Robber] {
+            let mut largest = 0u32;
+            let mut completed = 0;
+            for f in &draft.features {
+                if f.complete && ctx.rules().kind(f.kind).scoring == title.scoring() {
+                    largest = largest.max(f.tiles);
+                    completed += 1;
+                }
+            }
+            if completed == 0 {
+                continue;
+            }
+            let t = title as usize;
+            if i64::from(largest) > ctx.slot(ids.record[t], 0) {
+                ctx.set_slot(ids.record[t], 0, i64::from(largest));
+                ctx.set_slot(ids.holder[t], 0, i64::from(placer.0));
+            }
+            if mode == Mode::Continuously {
+                if let Some(h) = self.holder(ctx, title)? {
+                    ctx.award(h, completed, ids.label[t]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// KR-6 / KR-7: the end bonus.
+    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        let ids = self.ids.get()?;
+        let mode = Mode::from_code(ctx.slot(ids.mode, 0));
+        for title in [Title::King, Title::Robber] {
+            let Some(h) = self.holder(ctx, title)? else {
+                continue;
+            };
+            let points = match mode {
+                Mode::PerFeature => {
+                    completed_count(ctx.rules(), ctx.state().graph(), title.scoring())
+                }
+                Mode::Flat { king, robber } => match title {
+                    Title::King => king,
+                    Title::Robber => robber,
+                },
+                Mode::Continuously => continue,
+            };
+            ctx.award(h, points, ids.label[title as usize]);
+        }
+        Ok(())
+    }
+}
+
+carcassonne_core::export_expansion!("king-robber", KingRobber::new());

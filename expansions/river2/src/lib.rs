@@ -1,0 +1,335 @@
+//! # River II (rules RV-1 … RV-10)
+//!
+//! The river is an edge feature kind of its own (letter `W`) that nobody may occupy; fields
+//! run along both banks, so the river splits fields wherever the tile data says so (RV-9).
+//! This crate adds, through the hook API:
+//!
+//! - **Start and draw order** (RV-1 … RV-3), in `prepare_game`: the spring replaces the
+//!   start tile (the normal start tile stays in the pack); the supply becomes the groups
+//!   `river-fork` (drawn first), `river`, `river-lake` (the volcano, and the river-into-
+//!   city end too under `riverEnds=both-last`), then `default`. Tiles are sorted into
+//!   groups by their tags, so the tile file decides what is a fork, an end or a lake.
+//! - **With the Count** (RV-10): when another expansion laid a start block, the spring is
+//!   attached to it on a field edge with its water facing away (JCZ's spot east of the
+//!   block's north-east tile when it fits, else the first fitting cell in reading order).
+//! - **Placement** (RV-4 … RV-7), a batched filter on river tiles only: a river tile must
+//!   continue exactly one open river end, so it never joins two branches (RV-6); a curve
+//!   may not turn the flow the same way as the curve it is attached to (RV-5, immediate
+//!   U-turns only). Edge matching already keeps every new open end facing an empty cell
+//!   (RV-7's default safeguard); `riverLookahead` also wants the 2×3 area ahead empty.
+//!   A river tile with no legal spot is removed by core's rule A-4 (RV-8).
+//! - `volcanoExtraTile`: placing the volcano gives an extra part to the turn (RV-9).
+
+use carcassonne_core::{
+    Ctx, Expansion, FeatureKindDef, FeatureKindId, HookFailure, HookResult, PlayerId, Pos,
+    Rotation, Ruleset, Scoring, Setup, SetupIds, Shape, Side, StartTile, SupplyGroup, TileKind,
+    TileKindId, TurnEndVerdict, View,
+};
+
+/// RV-3 option key.
+pub const RIVER_ENDS: &str = "river2.riverEnds";
+/// RV-7 option key.
+pub const LOOKAHEAD: &str = "river2.riverLookahead";
+/// RV-9 option key.
+pub const VOLCANO_EXTRA: &str = "river2.volcanoExtraTile";
+
+#[derive(Debug, PartialEq)]
+struct Ids {
+    river: FeatureKindId,
+}
+
+/// The River II expansion.
+#[derive(Debug, Default)]
+pub struct River2 {
+    ids: SetupIds<Ids>,
+}
+
+impl River2 {
+    /// A new instance (one per ruleset).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn river_code(&self) -> HookResult<u8> {
+        Ok(self.ids.get()?.river.0 + 1)
+    }
+}
+
+/// Board sides of a tile turned by `r` whose edge has code `code`.
+fn sides_with(tk: &TileKind, r: Rotation, code: u8) -> impl Iterator<Item = Side> + '_ {
+    Side::ALL
+        .into_iter()
+        .filter(move |s| tk.edge_at(r, *s) == code)
+}
+
+fn is_river_tile(tk: &TileKind, code: u8) -> bool {
+    sides_with(tk, Rotation::R0, code).next().is_some()
+}
+
+/// The side a clockwise quarter turn of `s` gives (N → E).
+fn clockwise(s: Side) -> Side {
+    Side::from_index((s.index() + 1) % 4)
+}
+
+/// For a curve entered through `entry` and left through `exit`: +1 right turn, -1 left
+/// turn, 0 straight.
+fn turn(entry: Side, exit: Side) -> i8 {
+    let heading = entry.opposite();
+    if exit == heading {
+        0
+    } else if exit == clockwise(heading) {
+        1
+    } else {
+        -1
+    }
+}
+
+/// Whether one candidate keeps RV-4 … RV-7.
+fn river_placement_ok(
+    v: &View<'_>,
+    tk: &TileKind,
+    pos: Pos,
+    rot: Rotation,
+    code: u8,
+    lookahead: bool,
+) -> bool {
+    let board = v.state.board();
+    let mut entry = None;
+    let mut connected = 0;
+    let mut water = 0;
+    for s in sides_with(tk, rot, code) {
+        water += 1;
+        if board.is_occupied(pos.step(s)) {
+            connected += 1;
+            entry = Some(s);
+        }
+    }
+    // RV-4 continue an open end; RV-6 never join two (a second connection would).
+    let Some(entry) = entry else { return false };
+    if connected != 1 {
+        return false;
+    }
+    let exits: Vec<Side> = sides_with(tk, rot, code).filter(|s| *s != entry).collect();
+    // RV-5: no two curves in a row turning the same way.
+    if water == 2 {
+        let t = turn(entry, exits[0]);
+        if t != 0 {
+            if let Some(prev) = board.at(pos.step(entry)) {
+                let pk = v.rules.tiles().get(prev.kind);
+                let prev_sides: Vec<Side> = sides_with(pk, prev.rotation, code).collect();
+                let prev_exit = entry.opposite();
+                if prev_sides.len() == 2 {
+                    let prev_entry = if prev_sides[0] == prev_exit {
+                        prev_sides[1]
+                    } else {
+                        prev_sides[0]
+                    };
+                    if turn(prev_entry, prev_exit) == t {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    if lookahead {
+        for d in exits {
+            let ahead = pos.step(d);
+            let (l, r) = (clockwise(d), clockwise(d).opposite());
+            let far = ahead.step(d);
+            for c in [ahead.step(l), ahead.step(r), far, far.step(l), far.step(r)] {
+                if board.is_occupied(c) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Whether `kind` turned by `rot` fits at `pos` against the layout tiles (edge codes).
+fn fits_layout(rules: &Ruleset, layout: &[StartTile], kind: TileKindId, pos: Pos, rot: Rotation) -> bool {
+    if layout.iter().any(|t| t.pos == pos) {
+        return false;
+    }
+    let tk = rules.tiles().get(kind);
+    let mut touches = false;
+    for s in Side::ALL {
+        if let Some(n) = layout.iter().find(|t| t.pos == pos.step(s)) {
+            touches = true;
+            let nk = rules.tiles().get(n.kind);
+            if nk.edge_at(n.rotation, s.opposite()) != tk.edge_at(rot, s) {
+                return false;
+            }
+        }
+    }
+    touches
+}
+
+/// RV-10: a cell and rotation for the spring beside a start block, its water facing an
+/// empty cell that touches no layout tile.
+fn spring_spot(
+    rules: &Ruleset,
+    layout: &[StartTile],
+    spring: TileKindId,
+    code: u8,
+) -> Option<(Pos, Rotation)> {
+    let min_x = layout.iter().map(|t| t.pos.x).min()?;
+    let max_x = layout.iter().map(|t| t.pos.x).max()?;
+    let min_y = layout.iter().map(|t| t.pos.y).min()?;
+    let max_y = layout.iter().map(|t| t.pos.y).max()?;
+    let tk = rules.tiles().get(spring);
+    let water_free = |pos: Pos, rot: Rotation| {
+        sides_with(tk, rot, code).all(|s| {
+            let ahead = pos.step(s);
+            Side::ALL
+                .iter()
+                .all(|d| !layout.iter().any(|t| t.pos == ahead.step(*d) || t.pos == ahead))
+        })
+    };
+    let jcz = (Pos::new(max_x + 1, min_y), Rotation::R0);
+    if fits_layout(rules, layout, spring, jcz.0, jcz.1) && water_free(jcz.0, jcz.1) {
+        return Some(jcz);
+    }
+    for y in min_y - 1..=max_y + 1 {
+        for x in min_x - 1..=max_x + 1 {
+            for rot in Rotation::ALL {
+                let p = Pos::new(x, y);
+                if fits_layout(rules, layout, spring, p, rot) && water_free(p, rot) {
+                    return Some((p, rot));
+                }
+            }
+        }
+    }
+    None
+}
+
+impl Expansion for River2 {
+    fn id(&self) -> &str {
+        "river2"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
+        let river = s
+            .feature_kind(FeatureKindDef {
+                name: "river".into(),
+                shape: Shape::Edge {
+                    letter: 'W',
+                    fields_alongside: true,
+                },
+                scoring: Scoring::Unscored,
+                occupiable: false,
+            })
+            .map_err(|e| e.to_string())?;
+        self.ids.bind(Ids { river })
+    }
+
+    /// RV-1 … RV-3, RV-10: the spring starts the game; the river tiles come first.
+    fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
+        let code = self.river_code()?;
+        let rules = ctx.rules();
+        let spring = rules
+            .tiles()
+            .iter()
+            .find(|(_, k)| k.has_tag("river-spring"))
+            .map(|(id, _)| id)
+            .ok_or_else(|| HookFailure("no tile tagged `river-spring` is loaded".into()))?;
+        let base_start = rules.tiles().iter().find(|(_, k)| k.start).map(|(id, _)| id);
+        let only_default_start = start.len() == 1
+            && start[0].pos == Pos::new(0, 0)
+            && Some(start[0].kind) == base_start;
+        if only_default_start {
+            start[0] = StartTile {
+                kind: spring,
+                pos: Pos::new(0, 0),
+                rotation: Rotation::R0,
+            };
+        } else {
+            let (pos, rotation) = spring_spot(rules, start, spring, code).ok_or_else(|| {
+                HookFailure("no cell beside the start layout takes the spring (RV-10)".into())
+            })?;
+            start.push(StartTile {
+                kind: spring,
+                pos,
+                rotation,
+            });
+        }
+        let both_last = rules.options().str(RIVER_ENDS) == "both-last";
+        let group_of = |k: &TileKind| -> Option<usize> {
+            if k.has_tag("river-spring") || !is_river_tile(k, code) {
+                None
+            } else if k.has_tag("river-fork") {
+                Some(0)
+            } else if k.has_tag("river-lake") || (both_last && k.has_tag("river-end")) {
+                Some(2)
+            } else {
+                Some(1)
+            }
+        };
+        let kinds: Vec<Option<usize>> = rules.tiles().iter().map(|(_, k)| group_of(k)).collect();
+        let supply = ctx.supply_mut();
+        let mut groups: Vec<SupplyGroup> = ["river-fork", "river", "river-lake"]
+            .iter()
+            .map(|n| SupplyGroup {
+                name: n.to_string(),
+                tiles: Vec::new(),
+                active: false,
+            })
+            .collect();
+        for g in supply.groups.iter_mut() {
+            g.active = false;
+            g.tiles.retain(|t| match kinds[t.0 as usize] {
+                Some(i) => {
+                    groups[i].tiles.push(*t);
+                    false
+                }
+                None => true,
+            });
+        }
+        groups.retain(|g| !g.tiles.is_empty());
+        if let Some(first) = groups.first_mut() {
+            first.active = true;
+        }
+        supply.groups.splice(0..0, groups);
+        Ok(())
+    }
+
+    /// RV-4 … RV-7 for river tiles.
+    fn filter_placements(
+        &self,
+        v: View<'_>,
+        _player: PlayerId,
+        tile: TileKindId,
+        candidates: &mut Vec<(Pos, Rotation)>,
+    ) -> HookResult {
+        let code = self.river_code()?;
+        let tk = v.rules.tiles().get(tile);
+        if !is_river_tile(tk, code) {
+            return Ok(());
+        }
+        let lookahead = v.rules.options().flag(LOOKAHEAD);
+        candidates.retain(|&(pos, rot)| river_placement_ok(&v, tk, pos, rot, code, lookahead));
+        Ok(())
+    }
+
+    /// RV-9 `volcanoExtraTile`.
+    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+        if !ctx.rules().options().flag(VOLCANO_EXTRA) {
+            return Ok(TurnEndVerdict::Next);
+        }
+        let Some(idx) = ctx.state().last_placed() else {
+            return Ok(TurnEndVerdict::Next);
+        };
+        let kind = ctx.state().board().tile(idx).kind;
+        Ok(if ctx.rules().tiles().get(kind).has_tag("volcano") {
+            TurnEndVerdict::ExtraPart
+        } else {
+            TurnEndVerdict::Next
+        })
+    }
+}
+
+carcassonne_core::export_expansion!("river2", River2::new());

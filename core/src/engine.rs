@@ -374,8 +374,8 @@ impl Game {
     fn apply_checked(&mut self, action: Action) -> Result<(), ActionError> {
         // Core's own steps cannot fail once an action is known to be offered; only hooks
         // can, so a snapshot is only needed when expansions are loaded.
-        let snapshot = (self.checkpoints && !self.rules.expansions().is_empty())
-            .then(|| self.state.clone());
+        let snapshot =
+            (self.checkpoints && !self.rules.expansions().is_empty()).then(|| self.state.clone());
         match self.step(action) {
             Ok(()) => Ok(()),
             Err(e) => {

@@ -5,7 +5,7 @@ use crate::manifest::{resolve, Kind, Manifest};
 use crate::plugins::load_plugin;
 use crate::tiles::{base_tile_set, load_tile_set};
 use crate::HostError;
-use carcassonne_core::{OptionDef, OptionValue, Ruleset, RulesetBuilder};
+use carcassonne_core::{Expansion, OptionDef, OptionValue, Ruleset, RulesetBuilder};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -22,6 +22,15 @@ pub struct RulesSpec {
 
 /// Builds the ruleset: base game, expansions (resolved and loaded), options.
 pub fn build_ruleset(spec: &RulesSpec) -> Result<Arc<Ruleset>, HostError> {
+    build_ruleset_with(spec, &|| Vec::new())
+}
+
+/// Like [`build_ruleset`], then adds in-process expansions made by `extra` (fresh
+/// instances per build), after the loaded ones: test doubles, embedders' own rules.
+pub fn build_ruleset_with(
+    spec: &RulesSpec,
+    extra: &dyn Fn() -> Vec<Arc<dyn Expansion>>,
+) -> Result<Arc<Ruleset>, HostError> {
     let requested: Vec<String> = spec
         .expansions
         .iter()
@@ -46,6 +55,9 @@ pub fn build_ruleset(spec: &RulesSpec) -> Result<Arc<Ruleset>, HostError> {
             b = add_expansion(b, m)?;
         }
         Ok(b)
+    };
+    let builder = || -> Result<RulesetBuilder, HostError> {
+        Ok(extra().into_iter().fold(builder()?, |b, e| b.expansion(e)))
     };
     // Options are typed by their declaration, so build once to learn the declarations.
     let declared = builder()?.build()?;

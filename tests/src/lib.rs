@@ -22,6 +22,8 @@
 //! options = { smallCity = "1st/2nd" }
 //! expansions = ["test-big-follower"] # test-only expansions (see [`test_expansion`])
 //! draws = ["FFCF", "E", "BA/C"]     # tiles still to draw, in order (edge string, letter or id)
+//! expansions = ["count"]            # real expansions load from expansions/ like the program does
+//! state = { "count.count" = "market", "count.castle" = "B,G" }  # expansion state (apply_setting)
 //!
 //! [[tile]]                          # board tiles, placed in file order
 //! at = [0, 0]
@@ -44,12 +46,27 @@
 //! [expect]                          # checked after the last step
 //! gained = { R = 4 }                # points since the start; unlisted players: 0
 //! supply = { R = 7 }
+//! slots = { "king-robber.king" = 0 } # expansion state slots (`…@R` for a player slot)
+//! occupants = [{ feature = "quarter#0", players = { B = 1 } }]
+//!
+//! [[step]]
+//! do = "move"                       # an offered move of the deciding player's figure
+//! from = "quarter#0"                # where it stands (`from_at` for a tile feature)
+//! feature = "N"                     # where it goes (`at` for another tile)
+//! [[step]]
+//! do = "custom"                     # an expansion's own action: verb name and value
+//! verb = "move-count"
+//! value = 2
 //!
 //! [[variant]]                       # runs the scenario again with these top-level keys replaced
 //! name = "smallCity=1st/2nd"
 //! options = { smallCity = "1st/2nd" }
 //! expect = { gained = { R = 2 } }
 //! ```
+//!
+//! A virtual feature (off the grid, e.g. a City of Carcassonne quarter) is named
+//! `kind#slot` with no `at`: `quarter#0` … `quarter#3` are castle, market, blacksmith and
+//! cathedral.
 //!
 //! Features are named on a tile by board-oriented JCloisterZone location (`N`, `WE`,
 //! `NL.NR`, `I`; compared as sets, and a location that is part of exactly one segment's
@@ -60,11 +77,11 @@
 /// (`tests/scenarios/base.toml`).
 use carcassonne_core::{
     Action, ActionError, DecisionKind, Expansion, FigureKindDef, FigureKindId, Game, HalfEdge,
-    HalfSet, HookResult, KindMask, OptionValue, PlayerId, Pos, Position, PositionFigure, PositionSetting, Rotation,
-    Ruleset, ScoreSource, SegmentId, Setup, Shape, SideSet, StartTile, TileKind, TileKindId,
+    HalfSet, HookResult, KindMask, PlayerId, Pos, Position, PositionFigure, PositionSetting,
+    Rotation, Ruleset, ScoreSource, SegmentId, Setup, Shape, SideSet, StartTile, TileKind,
+    TileKindId,
 };
-use carcassonne_host::rules::{build_ruleset, RulesSpec};
-use carcassonne_host::tiles::base_tile_set;
+use carcassonne_host::rules::{build_ruleset_with, RulesSpec};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -206,6 +223,10 @@ pub enum Step {
     DeployLegal(CheckDeploy),
     /// Check that a deployment is not offered and is refused.
     DeployIllegal(CheckDeploy),
+    /// Move a figure in play (an offered move, e.g. a Count redeployment).
+    Move(MoveStep),
+    /// An expansion's own action, by verb and value.
+    Custom(CustomStep),
     /// Check the state now.
     Expect(Expect),
 }
@@ -220,6 +241,8 @@ impl Step {
             Step::PlaceIllegal(_) => "place-illegal",
             Step::DeployLegal(_) => "deploy-legal",
             Step::DeployIllegal(_) => "deploy-illegal",
+            Step::Move(_) => "move",
+            Step::Custom(_) => "custom",
             Step::Expect(_) => "expect",
         }
     }
@@ -260,6 +283,29 @@ pub struct DeployStep {
 }
 
 /// A deployment to check.
+/// Moves one of the deciding player's figures standing on `from` onto `feature` (an
+/// offered move, e.g. a Count redeployment). `from_at` / `at` locate tile features; a
+/// virtual feature is written `kind#slot` (`quarter#0`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveStep {
+    pub from: String,
+    #[serde(default)]
+    pub from_at: Option<[i32; 2]>,
+    pub feature: String,
+    #[serde(default)]
+    pub at: Option<[i32; 2]>,
+}
+
+/// An expansion's own offered action, by verb name and value.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CustomStep {
+    pub verb: String,
+    #[serde(default)]
+    pub value: i32,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckDeploy {
@@ -314,6 +360,22 @@ pub struct Expect {
     /// empty when the game does not wait on a deployment.
     #[serde(default)]
     pub deployments: Option<Vec<FeatureRef>>,
+    /// Expansion state slots, `"<expansion>.<slot>" = value` (a player slot: `…@R`).
+    #[serde(default)]
+    pub slots: Option<BTreeMap<String, i64>>,
+    /// Figures per player standing on features.
+    #[serde(default)]
+    pub occupants: Option<Vec<OccupantsExp>>,
+}
+
+/// The figures each player has on one feature (unlisted players: none).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OccupantsExp {
+    pub feature: String,
+    #[serde(default)]
+    pub at: Option<[i32; 2]>,
+    pub players: BTreeMap<String, u32>,
 }
 
 /// An expected score event.
@@ -379,6 +441,13 @@ pub enum FeatureRef {
 // ---------------------------------------------------------------------------------------
 
 /// The scenario directory (`tests/scenarios`).
+/// The repository's `expansions/` folder.
+pub fn expansions_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("expansions")
+}
+
 pub fn scenario_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
 }
@@ -502,9 +571,26 @@ impl Expansion for BigFollower {
 }
 
 /// Test-only expansions by name.
+/// `test-double-turn`: every turn has a second part (stands in for the builder of
+/// Traders & Builders in CO-8 / T-25; core grants one extra part per turn).
+struct DoubleTurn;
+
+impl Expansion for DoubleTurn {
+    fn id(&self) -> &str {
+        "test-double-turn"
+    }
+    fn on_turn_end(
+        &self,
+        _ctx: &mut carcassonne_core::Ctx<'_>,
+    ) -> HookResult<carcassonne_core::TurnEndVerdict> {
+        Ok(carcassonne_core::TurnEndVerdict::ExtraPart)
+    }
+}
+
 pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
     match name {
         "test-big-follower" => Some(Arc::new(BigFollower)),
+        "test-double-turn" => Some(Arc::new(DoubleTurn)),
         _ => None,
     }
 }
@@ -523,38 +609,28 @@ pub fn build_rules(sc: &Scenario) -> Result<Arc<Ruleset>, String> {
         .iter()
         .map(|(k, v)| (k.clone(), option_text(v)))
         .collect();
-    if sc.expansions.is_empty() {
-        return build_ruleset(&RulesSpec {
-            expansions: Vec::new(),
-            options,
-            plugin_dirs: Vec::new(),
-        })
-        .map_err(|e| e.to_string());
-    }
-    let exps = sc
+    // Real expansions are loaded as the program loads them: manifest, tiles and the
+    // built plugin library (the README's test command builds the workspace first).
+    // Test-only expansions are added after them.
+    let (test, real): (Vec<String>, Vec<String>) = sc
         .expansions
         .iter()
-        .map(|n| test_expansion(n).ok_or_else(|| format!("unknown test expansion `{n}`")))
-        .collect::<Result<Vec<_>, _>>()?;
-    let builder = || {
-        exps.iter()
-            .fold(Ruleset::builder().tiles(base_tile_set()), |b, e| {
-                b.expansion(Arc::clone(e))
-            })
+        .cloned()
+        .partition(|n| test_expansion(n).is_some());
+    let extra = || {
+        test.iter()
+            .filter_map(|n| test_expansion(n))
+            .collect::<Vec<_>>()
     };
-    let declared = builder().build().map_err(|e| e.to_string())?;
-    let mut b = builder();
-    for (k, v) in &options {
-        let def = declared
-            .option_defs()
-            .iter()
-            .find(|d| &d.key == k)
-            .ok_or_else(|| format!("unknown option `{k}`"))?;
-        let value = OptionValue::parse(&def.ty, v)
-            .ok_or_else(|| format!("option `{k}`: bad value `{v}`"))?;
-        b = b.option(k, value);
-    }
-    b.build().map(Arc::new).map_err(|e| e.to_string())
+    build_ruleset_with(
+        &RulesSpec {
+            expansions: real,
+            options,
+            plugin_dirs: vec![expansions_dir()],
+        },
+        &extra,
+    )
+    .map_err(|e| e.to_string())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -690,7 +766,8 @@ pub fn rotations_showing(
         .collect())
 }
 
-/// Resolves a tile reference (id, letter or edge string in any rotation) to its kind.
+/// Resolves a tile reference (id, letter or edge string in any rotation) to its kind. An
+/// edge string that fits a base tile and expansion tiles means the base tile.
 pub fn resolve_kind(rules: &Ruleset, text: &str) -> Result<TileKindId, String> {
     if let Some(k) = rules.tiles().find(text) {
         return Ok(k);
@@ -702,6 +779,14 @@ pub fn resolve_kind(rules: &Ruleset, text: &str) -> Result<TileKindId, String> {
         .filter(|(_, tk)| Rotation::ALL.iter().any(|r| spec.matches(rules, tk, *r)))
         .map(|(id, _)| id)
         .collect();
+    let base: Vec<TileKindId> = found
+        .iter()
+        .copied()
+        .filter(|k| rules.tiles().get(*k).set == "base")
+        .collect();
+    if let ([k], true) = (base.as_slice(), found.len() > 1) {
+        return Ok(*k);
+    }
     match found.as_slice() {
         [k] => Ok(*k),
         [] => Err(format!("no tile kind looks like `{text}`")),
@@ -1071,6 +1156,19 @@ impl Runner {
     /// The segment of a feature on the tile at `at` (default: the tile just placed).
     fn segment(&self, at: Option<[i32; 2]>, feature: &str) -> Result<SegmentId, String> {
         let st = self.game.state();
+        if let (None, Some((kind, slot))) = (at, feature.split_once('#')) {
+            let slot: u8 = slot
+                .parse()
+                .map_err(|_| format!("`{feature}`: virtual features are `kind#slot`"))?;
+            let g = st.graph();
+            return (0..g.len())
+                .map(SegmentId::new)
+                .find(|s| {
+                    let n = g.segment(*s);
+                    n.is_virtual() && n.local == slot && self.rules.kind(n.kind).name == kind
+                })
+                .ok_or_else(|| format!("no virtual feature {feature}"));
+        }
         let p = match at {
             Some(a) => pos(a),
             None => {
@@ -1341,6 +1439,46 @@ impl Runner {
                 Ok(())
             }
             Step::Pass => self.apply(Action::Pass),
+            Step::Move(m) => {
+                let from = self.segment(m.from_at, &m.from)?;
+                let to = self.segment(m.at, &m.feature)?;
+                let st = self.game.state();
+                let g = st.graph();
+                let who = self.game.decision().player;
+                let found = self.game.actions().iter().copied().find(|a| {
+                    matches!(a, Action::Move { figure, segment }
+                        if g.feature_of(*segment) == g.feature_of(to)
+                            && st.figure(*figure).owner == who
+                            && matches!(st.figure(*figure).loc,
+                                carcassonne_core::FigureLoc::On(s) if g.feature_of(s) == g.feature_of(from)))
+                });
+                match found {
+                    Some(a) => self.apply(a),
+                    None => Err(format!(
+                        "no offered move of {}'s figure from {} to {}; offered: [{}]",
+                        self.players[who.index()],
+                        self.describe_segment(from),
+                        self.describe_segment(to),
+                        self.offered_text()
+                    )),
+                }
+            }
+            Step::Custom(c) => {
+                let found = self.game.actions().iter().copied().find(|a| {
+                    matches!(a, Action::Custom(x)
+                        if x.value == c.value
+                            && self.rules.verbs().get(x.verb.0 as usize).is_some_and(|(_, n)| *n == c.verb))
+                });
+                match found {
+                    Some(a) => self.apply(a),
+                    None => Err(format!(
+                        "no offered `{}` with value {}; offered: [{}]",
+                        c.verb,
+                        c.value,
+                        self.offered_text()
+                    )),
+                }
+            }
             Step::Expect(e) => self.check(e),
         }
     }
@@ -1492,10 +1630,80 @@ impl Runner {
         if let Some(d) = &e.deployments {
             run(self.check_deployments(d));
         }
+        if let Some(slots) = &e.slots {
+            for (key, want) in slots {
+                run(self.check_slot(key, *want));
+            }
+        }
+        if let Some(occ) = &e.occupants {
+            for o in occ {
+                run(self.check_occupants(o));
+            }
+        }
         if errs.is_empty() {
             Ok(())
         } else {
             Err(errs.join("\n  "))
+        }
+    }
+
+    fn check_slot(&self, key: &str, want: i64) -> Result<(), String> {
+        let (name, who) = match key.split_once('@') {
+            Some((n, p)) => (n, self.player(p)?),
+            None => (key, 0),
+        };
+        let (exp, slot) = name
+            .split_once('.')
+            .ok_or_else(|| format!("slot `{key}`: expected `<expansion>.<slot>`"))?;
+        let ix = self
+            .rules
+            .expansion_index(exp)
+            .ok_or_else(|| format!("slot `{key}`: expansion `{exp}` is not loaded"))?;
+        let id = self
+            .rules
+            .slots()
+            .iter()
+            .position(|d| d.expansion == ix && d.name == slot)
+            .ok_or_else(|| format!("slot `{key}`: no such slot"))?;
+        let got = self
+            .game
+            .state()
+            .slot(carcassonne_core::SlotId(id as u16), who);
+        if got == want {
+            Ok(())
+        } else {
+            Err(format!("slot {key} is {got}, expected {want}"))
+        }
+    }
+
+    fn check_occupants(&self, o: &OccupantsExp) -> Result<(), String> {
+        let seg = self.segment(o.at, &o.feature)?;
+        let st = self.game.state();
+        let f = st.graph().feature_of(seg);
+        let mut got = vec![0u32; self.players.len()];
+        for fig in st.figures_on(f.segment()) {
+            got[st.figure(fig).owner.index()] += 1;
+        }
+        for name in o.players.keys() {
+            self.player(name)?;
+        }
+        let bad: Vec<String> = self
+            .players
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| {
+                let want = o.players.get(n).copied().unwrap_or(0);
+                (got[i] != want).then(|| format!("{n} has {} there, expected {want}", got[i]))
+            })
+            .collect();
+        if bad.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "figures on {}: {}",
+                self.describe_segment(seg),
+                bad.join("; ")
+            ))
         }
     }
 
@@ -1623,7 +1831,10 @@ impl Runner {
             });
         }
         let mut got: Vec<SegmentId> = Vec::new();
-        if let DecisionKind::Deploy { .. } = self.game.decision().kind {
+        if matches!(
+            self.game.decision().kind,
+            DecisionKind::Deploy { .. } | DecisionKind::Prompt(_)
+        ) {
             for a in self.game.actions() {
                 if let Action::Deploy { segment, .. } = a {
                     if !got.contains(segment) {

@@ -290,14 +290,11 @@ fn completed_targets(v: &View<'_>) -> Vec<FeatureId> {
 }
 
 fn quarter_named(name: &str) -> HookResult<usize> {
-    QUARTERS
-        .iter()
-        .position(|q| *q == name)
-        .ok_or_else(|| {
-            HookFailure(format!(
-                "`{name}` is not a quarter (castle, market, blacksmith, cathedral)"
-            ))
-        })
+    QUARTERS.iter().position(|q| *q == name).ok_or_else(|| {
+        HookFailure(format!(
+            "`{name}` is not a quarter (castle, market, blacksmith, cathedral)"
+        ))
+    })
 }
 
 impl Expansion for Count {
@@ -342,11 +339,17 @@ impl Expansion for Count {
     /// CO-1: the City of Carcassonne replaces the start tile.
     fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
         let rules = ctx.rules();
-        let base_start = rules.tiles().iter().find(|(_, k)| k.start).map(|(id, _)| id);
+        let base_start = rules
+            .tiles()
+            .iter()
+            .find(|(_, k)| k.start)
+            .map(|(id, _)| id);
         start.retain(|t| !(t.pos == Pos::new(0, 0) && Some(t.kind) == base_start));
         for (id, x, y) in LAYOUT {
             let kind = rules.tiles().find(id).ok_or_else(|| {
-                HookFailure(format!("tile `{id}` of the City of Carcassonne is not loaded"))
+                HookFailure(format!(
+                    "tile `{id}` of the City of Carcassonne is not loaded"
+                ))
             })?;
             let pos = Pos::new(x, y);
             if start.iter().any(|t| t.pos == pos) {

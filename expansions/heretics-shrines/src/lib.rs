@@ -270,10 +270,7 @@ impl Expansion for HereticsShrines {
                         t.first_segment as usize + i,
                     ));
                     let tot = g.totals(f);
-                    let completed_now = draft
-                        .features
-                        .iter()
-                        .any(|x| x.feature == f && x.complete);
+                    let completed_now = draft.features.iter().any(|x| x.feature == f && x.complete);
                     if tot.occupants > 0 && !tot.complete() && !completed_now {
                         losers.push(f);
                     }

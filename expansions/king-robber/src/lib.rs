@@ -132,9 +132,7 @@ fn completed_count(rules: &Ruleset, g: &FeatureGraph, scoring: Scoring) -> i32 {
     for i in 0..g.len() {
         let seg = SegmentId::new(i);
         let f = g.feature_of(seg);
-        if f.segment() == seg
-            && g.totals(f).complete()
-            && rules.kind(g.kind(f)).scoring == scoring
+        if f.segment() == seg && g.totals(f).complete() && rules.kind(g.kind(f)).scoring == scoring
         {
             n += 1;
         }

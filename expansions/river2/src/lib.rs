@@ -147,7 +147,13 @@ fn river_placement_ok(
 }
 
 /// Whether `kind` turned by `rot` fits at `pos` against the layout tiles (edge codes).
-fn fits_layout(rules: &Ruleset, layout: &[StartTile], kind: TileKindId, pos: Pos, rot: Rotation) -> bool {
+fn fits_layout(
+    rules: &Ruleset,
+    layout: &[StartTile],
+    kind: TileKindId,
+    pos: Pos,
+    rot: Rotation,
+) -> bool {
     if layout.iter().any(|t| t.pos == pos) {
         return false;
     }
@@ -181,9 +187,11 @@ fn spring_spot(
     let water_free = |pos: Pos, rot: Rotation| {
         sides_with(tk, rot, code).all(|s| {
             let ahead = pos.step(s);
-            Side::ALL
-                .iter()
-                .all(|d| !layout.iter().any(|t| t.pos == ahead.step(*d) || t.pos == ahead))
+            Side::ALL.iter().all(|d| {
+                !layout
+                    .iter()
+                    .any(|t| t.pos == ahead.step(*d) || t.pos == ahead)
+            })
         })
     };
     let jcz = (Pos::new(max_x + 1, min_y), Rotation::R0);
@@ -237,10 +245,13 @@ impl Expansion for River2 {
             .find(|(_, k)| k.has_tag("river-spring"))
             .map(|(id, _)| id)
             .ok_or_else(|| HookFailure("no tile tagged `river-spring` is loaded".into()))?;
-        let base_start = rules.tiles().iter().find(|(_, k)| k.start).map(|(id, _)| id);
-        let only_default_start = start.len() == 1
-            && start[0].pos == Pos::new(0, 0)
-            && Some(start[0].kind) == base_start;
+        let base_start = rules
+            .tiles()
+            .iter()
+            .find(|(_, k)| k.start)
+            .map(|(id, _)| id);
+        let only_default_start =
+            start.len() == 1 && start[0].pos == Pos::new(0, 0) && Some(start[0].kind) == base_start;
         if only_default_start {
             start[0] = StartTile {
                 kind: spring,

@@ -570,7 +570,6 @@ impl Expansion for BigFollower {
     }
 }
 
-/// Test-only expansions by name.
 /// `test-double-turn`: every turn has a second part (stands in for the builder of
 /// Traders & Builders in CO-8 / T-25; core grants one extra part per turn).
 struct DoubleTurn;
@@ -587,6 +586,7 @@ impl Expansion for DoubleTurn {
     }
 }
 
+/// Test-only expansions by name.
 pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
     match name {
         "test-big-follower" => Some(Arc::new(BigFollower)),

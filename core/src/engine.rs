@@ -11,8 +11,8 @@ use crate::event::ScoreSource;
 use crate::figure::{Figure, FigureId, FigureKindId, FigureLoc, RemovalReason};
 use crate::graph::{FeatureGraph, FeatureId, FeatureTotals, PlacedIndex, SegmentNode};
 use crate::hooks::{
-    Award, Ctx, DraftFeature, DrawVerdict, Expansion, HookError, HookResult, ScoreDraft, StartTile,
-    TurnEndVerdict, View, Window,
+    Award, Ctx, DraftFeature, DrawVerdict, Expansion, HookError, HookResult, HookSet, ScoreDraft,
+    StartTile, TurnEndVerdict, View, Window,
 };
 use crate::kind::{FeatureKindId, Scoring, Shape};
 use crate::player::{Player, PlayerId};
@@ -160,7 +160,10 @@ impl Game {
             pos: Pos::new(0, 0),
             rotation: Rotation::R0,
         }];
-        for (i, e) in rules.expansions().iter().enumerate() {
+        for (i, (e, hooks)) in rules.expansions().iter().zip(rules.hook_sets()).enumerate() {
+            if !hooks.has(HookSet::GAME_START) {
+                continue;
+            }
             let mut ctx = Ctx {
                 rules: &rules,
                 state: &mut state,
@@ -176,7 +179,13 @@ impl Game {
             place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
             state.supply.take(t.kind);
         }
-        each(&rules, &mut state, "start_game", |e, ctx| e.start_game(ctx))?;
+        each(
+            &rules,
+            &mut state,
+            HookSet::GAME_START,
+            "start_game",
+            |e, ctx| e.start_game(ctx),
+        )?;
         let mut game = Game::wrap(rules, state);
         game.advance()?;
         Ok(game)
@@ -209,7 +218,13 @@ impl Game {
             check_fits(&rules, &state, t)?;
             place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
         }
-        each(&rules, &mut state, "start_game", |e, ctx| e.start_game(ctx))?;
+        each(
+            &rules,
+            &mut state,
+            HookSet::GAME_START,
+            "start_game",
+            |e, ctx| e.start_game(ctx),
+        )?;
         for f in &p.figures {
             let seg = state.segment_at(f.pos, f.segment).ok_or_else(|| {
                 GameError::Position(format!("no segment {} on a tile at {}", f.segment, f.pos))
@@ -400,9 +415,14 @@ impl Game {
                 };
                 let idx = place_tile(rules, state, tile, pos, rotation);
                 state.last_placed = Some(idx);
-                each(rules, state, "on_tile_placed", |e, ctx| {
-                    e.on_tile_placed(ctx, pos)
-                })?;
+                state.last_placer = Some(player);
+                each(
+                    rules,
+                    state,
+                    HookSet::ON_TILE_PLACED,
+                    "on_tile_placed",
+                    |e, ctx| e.on_tile_placed(ctx, pos),
+                )?;
                 state.stage = Stage::DeployStep;
             }
             DecisionKind::Deploy { .. } => match action {
@@ -501,7 +521,7 @@ fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
             }
             Stage::TurnEnd => {
                 let mut extra = false;
-                each(rules, st, "on_turn_end", |e, ctx| {
+                each(rules, st, HookSet::ON_TURN_END, "on_turn_end", |e, ctx| {
                     extra |= e.on_turn_end(ctx)? == TurnEndVerdict::ExtraPart;
                     Ok(())
                 })?;
@@ -585,6 +605,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         placement_actions: std::sync::OnceLock::new(),
         prompts: VecDeque::new(),
         last_placed: None,
+        last_placer: None,
         extra_part: false,
         events: Vec::with_capacity(64),
         candidates: Vec::new(),
@@ -629,26 +650,47 @@ fn one(
 fn each(
     rules: &Ruleset,
     state: &mut GameState,
+    bit: HookSet,
     hook: &'static str,
     mut f: impl FnMut(&dyn Expansion, &mut Ctx<'_>) -> HookResult,
 ) -> Result<(), HookError> {
-    if rules.expansions().is_empty() {
+    let members = rules.hook_members(bit);
+    if members == 0 {
         return Ok(());
     }
-    for (i, e) in rules.expansions().iter().enumerate() {
+    let call = |i: usize,
+                state: &mut GameState,
+                f: &mut dyn FnMut(&dyn Expansion, &mut Ctx<'_>) -> HookResult| {
+        let e = &rules.expansions()[i];
         let mut ctx = Ctx {
             rules,
             state,
             me: ExpansionIndex(i as u8),
         };
-        f(e.as_ref(), &mut ctx).map_err(|m| hook_error(e.as_ref(), hook, m))?;
+        f(e.as_ref(), &mut ctx).map_err(|m| hook_error(e.as_ref(), hook, m))
+    };
+    // Visit only the implementers; bit 63 also stands for every later expansion.
+    let mut m = members & !(1 << 63);
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        call(i, state, &mut f)?;
+    }
+    if members & (1 << 63) != 0 {
+        for i in 63..rules.expansions().len() {
+            if rules.hook_sets()[i].has(bit) {
+                call(i, state, &mut f)?;
+            }
+        }
     }
     Ok(())
 }
 
 #[inline]
 fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Result<(), HookError> {
-    each(rules, state, "open_window", |e, ctx| e.open_window(ctx, w))
+    each(rules, state, HookSet::window(w), "open_window", |e, ctx| {
+        e.open_window(ctx, w)
+    })
 }
 
 fn describe_decision(rules: &Ruleset, st: &GameState) -> String {
@@ -798,12 +840,18 @@ fn draw(rules: &Ruleset, st: &mut GameState) -> Result<Option<TileKindId>, HookE
             return Ok(None);
         };
         let mut verdict = DrawVerdict::Keep;
-        each(rules, st, "on_tile_drawn", |e, ctx| {
-            if verdict == DrawVerdict::Keep {
-                verdict = e.on_tile_drawn(ctx, tile)?;
-            }
-            Ok(())
-        })?;
+        each(
+            rules,
+            st,
+            HookSet::ON_TILE_DRAWN,
+            "on_tile_drawn",
+            |e, ctx| {
+                if verdict == DrawVerdict::Keep {
+                    verdict = e.on_tile_drawn(ctx, tile)?;
+                }
+                Ok(())
+            },
+        )?;
         match verdict {
             DrawVerdict::Keep => {}
             DrawVerdict::Discard => {
@@ -841,7 +889,7 @@ fn placements_into(
     st: &GameState,
     tile: TileKindId,
     out: &mut Vec<PlacementCell>,
-    cands_buf: &mut Vec<(Pos, Rotation)>,
+    cands_buf: &mut Vec<u8>,
 ) -> Result<usize, HookError> {
     let tk = rules.tiles().get(tile);
     let codes = [
@@ -876,33 +924,27 @@ fn placements_into(
         count += rotations.count_ones() as usize;
     }
     out.truncate(n);
-    if !rules.expansions().is_empty() && count > 0 {
-        let mut cands = std::mem::take(&mut *cands_buf);
-        cands.clear();
-        for c in out.iter() {
-            for q in 0..4u8 {
-                if c.rotations & (1 << q) != 0 {
-                    cands.push((c.pos, Rotation::quarter_turns(q)));
-                }
+    let filters = rules.placement_filters(tile);
+    if filters != 0 && count > 0 {
+        // Filters may only remove: remember the edge-legal bits and keep only those.
+        let legal = cands_buf;
+        legal.clear();
+        legal.extend(out.iter().map(|c| c.rotations));
+        for (i, e) in rules.expansions().iter().enumerate() {
+            if filters & (1 << i.min(63)) == 0 {
+                continue;
             }
-        }
-        for e in rules.expansions() {
-            e.filter_placements(View { rules, state: st }, st.active, tile, &mut cands)
+            e.filter_placements(View { rules, state: st }, st.active, tile, out)
                 .map_err(|m| hook_error(e.as_ref(), "filter_placements", m))?;
         }
-        // Filters may only remove: keep the edge-legal bits the filters left in.
+        let mut i = 0;
+        count = 0;
         out.retain_mut(|c| {
-            let mut kept = 0u8;
-            for (pos, r) in &cands {
-                if *pos == c.pos {
-                    kept |= 1 << r.quarters();
-                }
-            }
-            c.rotations &= kept;
+            c.rotations &= legal[i];
+            i += 1;
+            count += c.rotations.count_ones() as usize;
             c.rotations != 0
         });
-        count = out.iter().map(|c| c.rotations.count_ones() as usize).sum();
-        *cands_buf = cands;
     }
     Ok(count)
 }
@@ -971,7 +1013,10 @@ fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError>
     deployments_on_tile(rules, st, player, pos, &mut offered);
     offered.push(Action::Pass);
     let mut result = Ok(());
-    for e in rules.expansions() {
+    for (e, hooks) in rules.expansions().iter().zip(rules.hook_sets()) {
+        if !hooks.has(HookSet::DEPLOY_STEP_ACTIONS) {
+            continue;
+        }
         let v = View { rules, state: st };
         if let Err(m) = e.deploy_step_actions(v, player, &mut offered) {
             result = Err(hook_error(e.as_ref(), "deploy_step_actions", m));
@@ -979,7 +1024,10 @@ fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError>
         }
     }
     if result.is_ok() {
-        for e in rules.expansions() {
+        for (e, hooks) in rules.expansions().iter().zip(rules.hook_sets()) {
+            if !hooks.has(HookSet::FILTER_DEPLOY_ACTIONS) {
+                continue;
+            }
             let v = View { rules, state: st };
             if let Err(m) = e.filter_deploy_actions(v, player, &mut offered) {
                 result = Err(hook_error(e.as_ref(), "filter_deploy_actions", m));
@@ -1000,10 +1048,14 @@ pub(crate) fn return_figure(
     figure: FigureId,
     reason: RemovalReason,
 ) -> Result<(), HookError> {
-    if st.unplace(figure) && !rules.expansions().is_empty() {
-        each(rules, st, "on_figure_removed", |e, ctx| {
-            e.on_figure_removed(ctx, figure, reason)
-        })?;
+    if st.unplace(figure) && rules.any_hooks(HookSet::ON_FIGURE_REMOVED) {
+        each(
+            rules,
+            st,
+            HookSet::ON_FIGURE_REMOVED,
+            "on_figure_removed",
+            |e, ctx| e.on_figure_removed(ctx, figure, reason),
+        )?;
     }
     Ok(())
 }
@@ -1038,7 +1090,7 @@ fn feature_value(
 /// Strength per player on a feature, in half-units.
 fn strengths(rules: &Ruleset, st: &GameState, f: FeatureId) -> [i32; MAX_PLAYERS] {
     let mut s = [0i32; MAX_PLAYERS];
-    let plain = rules.expansions().is_empty();
+    let plain = !rules.any_hooks(HookSet::STRENGTH_DELTA);
     for (i, fig) in st.figures.iter().enumerate() {
         if let FigureLoc::On(seg) = fig.loc {
             if st.graph.feature_of(seg) == f && rules.figure_kind(fig.kind).follower {
@@ -1145,7 +1197,8 @@ fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError>
         }
     }
     st.completed = done;
-    let r = if draft.features.is_empty() && rules.expansions().is_empty() {
+    // Scoring hooks see scorings, so a placement that completes nothing skips them.
+    let r = if draft.features.is_empty() {
         Ok(())
     } else {
         apply_draft(rules, st, &mut draft)
@@ -1160,9 +1213,13 @@ fn apply_draft(
     st: &mut GameState,
     draft: &mut ScoreDraft,
 ) -> Result<(), HookError> {
-    each(rules, st, "before_scoring", |e, ctx| {
-        e.before_scoring(ctx, draft)
-    })?;
+    each(
+        rules,
+        st,
+        HookSet::BEFORE_SCORING,
+        "before_scoring",
+        |e, ctx| e.before_scoring(ctx, draft),
+    )?;
     for a in &draft.awards {
         let Some(item) = draft.features.get(a.item as usize) else {
             continue;
@@ -1188,9 +1245,13 @@ fn apply_draft(
             }
         }
     }
-    each(rules, st, "after_scoring", |e, ctx| {
-        e.after_scoring(ctx, draft)
-    })
+    each(
+        rules,
+        st,
+        HookSet::AFTER_SCORING,
+        "after_scoring",
+        |e, ctx| e.after_scoring(ctx, draft),
+    )
 }
 
 /// End of game: unfinished features, then farms, then expansions' bonuses.
@@ -1247,7 +1308,13 @@ fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
     farm_draft(rules, st, &farms, &mut draft);
     apply_draft(rules, st, &mut draft)?;
 
-    each(rules, st, "final_scoring", |e, ctx| e.final_scoring(ctx))
+    each(
+        rules,
+        st,
+        HookSet::FINAL_SCORING,
+        "final_scoring",
+        |e, ctx| e.final_scoring(ctx),
+    )
 }
 
 /// Completed city-scoring features bordering a farm.

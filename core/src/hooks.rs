@@ -37,7 +37,7 @@ use crate::player::PlayerId;
 use crate::pos::Pos;
 use crate::ruleset::{LabelId, Ruleset, Setup, SlotId};
 use crate::side::Rotation;
-use crate::state::GameState;
+use crate::state::{GameState, PlacementCell};
 use crate::tile::TileKindId;
 
 /// An error an expansion's hook reports; the engine adds the expansion and hook names.
@@ -74,6 +74,7 @@ pub struct HookError {
 
 /// Points in the turn pipeline where expansions may queue prompts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
 pub enum Window {
     /// Start of a turn, before the draw.
     TurnStart,
@@ -176,6 +177,65 @@ impl ScoreDraft {
     }
 }
 
+/// The hooks an expansion implements ([`Expansion::hooks`]): the engine calls only
+/// those in the turn pipeline, so an expansion pays nothing for hooks it leaves alone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HookSet(pub u32);
+
+impl HookSet {
+    /// No pipeline hook.
+    pub const NONE: HookSet = HookSet(0);
+    /// Every hook (the default: always correct, never the fastest).
+    pub const ALL: HookSet = HookSet(u32::MAX);
+    /// [`Expansion::on_tile_drawn`].
+    pub const ON_TILE_DRAWN: HookSet = HookSet(1 << 0);
+    /// [`Expansion::filter_placements`].
+    pub const FILTER_PLACEMENTS: HookSet = HookSet(1 << 1);
+    /// [`Expansion::on_tile_placed`].
+    pub const ON_TILE_PLACED: HookSet = HookSet(1 << 2);
+    /// [`Expansion::deploy_step_actions`].
+    pub const DEPLOY_STEP_ACTIONS: HookSet = HookSet(1 << 3);
+    /// [`Expansion::filter_deploy_actions`].
+    pub const FILTER_DEPLOY_ACTIONS: HookSet = HookSet(1 << 4);
+    /// [`Expansion::strength_delta`].
+    pub const STRENGTH_DELTA: HookSet = HookSet(1 << 5);
+    /// [`Expansion::before_scoring`].
+    pub const BEFORE_SCORING: HookSet = HookSet(1 << 6);
+    /// [`Expansion::after_scoring`].
+    pub const AFTER_SCORING: HookSet = HookSet(1 << 7);
+    /// [`Expansion::on_figure_removed`].
+    pub const ON_FIGURE_REMOVED: HookSet = HookSet(1 << 8);
+    /// [`Expansion::on_turn_end`].
+    pub const ON_TURN_END: HookSet = HookSet(1 << 9);
+    /// [`Expansion::final_scoring`].
+    pub const FINAL_SCORING: HookSet = HookSet(1 << 10);
+    /// [`Expansion::start_game`] and [`Expansion::prepare_game`].
+    pub const GAME_START: HookSet = HookSet(1 << 11);
+
+    /// [`Expansion::open_window`] for one window.
+    pub const fn window(w: Window) -> HookSet {
+        HookSet(1 << (16 + w as u32))
+    }
+
+    /// Both sets.
+    pub const fn with(self, other: HookSet) -> HookSet {
+        HookSet(self.0 | other.0)
+    }
+
+    /// Whether any hook of `other` is in the set.
+    #[inline]
+    pub const fn has(self, other: HookSet) -> bool {
+        self.0 & other.0 != 0
+    }
+}
+
+impl std::ops::BitOr for HookSet {
+    type Output = HookSet;
+    fn bitor(self, rhs: HookSet) -> HookSet {
+        self.with(rhs)
+    }
+}
+
 /// A Carcassonne expansion. Every hook defaults to "no change".
 ///
 /// Implementations must be deterministic functions of their inputs and the game state
@@ -190,6 +250,15 @@ pub trait Expansion: Send + Sync {
     /// crate's version; records store it.
     fn version(&self) -> &str {
         "0.0.0"
+    }
+
+    /// The pipeline hooks this expansion implements (default: all), asked once when the
+    /// ruleset is built (options are set by then, so a hook only an option needs can be
+    /// left out). Listing exactly the hooks in use lets the engine skip the others; a
+    /// hook missing from the set is never called. Setup, prompts, custom actions and
+    /// settings are always called.
+    fn hooks(&self, rules: &Ruleset) -> HookSet {
+        HookSet::ALL
     }
 
     /// Declares kinds, figures, tiles, options, verbs, labels and state slots.
@@ -221,13 +290,15 @@ pub trait Expansion: Send + Sync {
         Ok(DrawVerdict::Keep)
     }
 
-    /// Removes illegal candidates from the edge-legal placements of the drawn tile.
+    /// Removes illegal candidates from the edge-legal placements of the drawn tile: one
+    /// entry per cell, bit `q` of `rotations` = turned by `q` quarter turns. Clear the
+    /// bits of illegal placements; the engine ignores any bit that was not edge-legal.
     fn filter_placements(
         &self,
         view: View<'_>,
         player: PlayerId,
         tile: TileKindId,
-        candidates: &mut Vec<(Pos, Rotation)>,
+        cells: &mut [PlacementCell],
     ) -> HookResult {
         Ok(())
     }
@@ -235,6 +306,14 @@ pub trait Expansion: Send + Sync {
     /// The drawn tile was placed (its segments are in the graph).
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         Ok(())
+    }
+
+    /// Whether [`Expansion::filter_placements`] can remove placements of tile kind `tile`
+    /// (asked once per tile kind when the ruleset is built; default: every kind). Saying
+    /// no for the kinds a filter ignores (non-river tiles for a river rule) lets the
+    /// engine skip the filter, and its bookkeeping, on most draws.
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+        true
     }
 
     /// Adds alternatives to the active player's deployment step.
@@ -385,8 +464,10 @@ impl<'a> View<'a> {
     pub fn strength(&self, f: FigureId) -> i32 {
         let fig = self.state.figure(f);
         let mut s = self.rules.figure_kind(fig.kind).strength;
-        for e in self.rules.expansions() {
-            s += e.strength_delta(*self, f);
+        for (e, hooks) in self.rules.expansions().iter().zip(self.rules.hook_sets()) {
+            if hooks.has(HookSet::STRENGTH_DELTA) {
+                s += e.strength_delta(*self, f);
+            }
         }
         s.max(0)
     }

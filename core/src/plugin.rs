@@ -15,13 +15,13 @@
 use crate::action::{Action, CustomAction};
 use crate::figure::{FigureId, RemovalReason};
 use crate::hooks::{
-    Ctx, DrawVerdict, Expansion, HookFailure, HookResult, Prompt, ScoreDraft, StartTile,
+    Ctx, DrawVerdict, Expansion, HookFailure, HookResult, HookSet, Prompt, ScoreDraft, StartTile,
     TurnEndVerdict, View, Window,
 };
 use crate::player::PlayerId;
 use crate::pos::Pos;
-use crate::ruleset::Setup;
-use crate::side::Rotation;
+use crate::ruleset::{Ruleset, Setup};
+use crate::state::PlacementCell;
 use crate::tile::TileKindId;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
@@ -197,6 +197,7 @@ pub struct PanicGuard<E> {
     id: String,
     version: String,
     poisoned: Mutex<Option<String>>,
+    is_poisoned: std::sync::atomic::AtomicBool,
 }
 
 impl<E: Expansion> PanicGuard<E> {
@@ -211,6 +212,7 @@ impl<E: Expansion> PanicGuard<E> {
             id,
             version,
             poisoned: Mutex::new(None),
+            is_poisoned: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -221,8 +223,11 @@ impl<E: Expansion> PanicGuard<E> {
     }
 
     fn run<T>(&self, f: impl FnOnce(&E) -> HookResult<T>) -> HookResult<T> {
-        if let Some(m) = self.poisoned.lock().map(|p| p.clone()).unwrap_or(None) {
-            return Err(HookFailure(m));
+        // A relaxed flag keeps the common case (never poisoned) free of a lock per hook.
+        if self.is_poisoned.load(std::sync::atomic::Ordering::Relaxed) {
+            if let Some(m) = self.poisoned.lock().map(|p| p.clone()).unwrap_or(None) {
+                return Err(HookFailure(m));
+            }
         }
         match catch_unwind(AssertUnwindSafe(|| f(&self.inner))) {
             Ok(r) => r,
@@ -237,6 +242,9 @@ impl<E: Expansion> Expansion for PanicGuard<E> {
     }
     fn version(&self) -> &str {
         &self.version
+    }
+    fn hooks(&self, rules: &Ruleset) -> HookSet {
+        catch_unwind(AssertUnwindSafe(|| self.inner.hooks(rules))).unwrap_or(HookSet::ALL)
     }
     fn setup(&self, s: &mut Setup<'_>) -> HookResult {
         self.run(|e| e.setup(s))
@@ -258,9 +266,12 @@ impl<E: Expansion> Expansion for PanicGuard<E> {
         v: View<'_>,
         p: PlayerId,
         tile: TileKindId,
-        c: &mut Vec<(Pos, Rotation)>,
+        c: &mut [PlacementCell],
     ) -> HookResult {
         self.run(|e| e.filter_placements(v, p, tile, c))
+    }
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+        catch_unwind(AssertUnwindSafe(|| self.inner.filters_tile(rules, tile))).unwrap_or(true)
     }
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         self.run(|e| e.on_tile_placed(ctx, pos))
@@ -292,6 +303,8 @@ impl<E: Expansion> Expansion for PanicGuard<E> {
                         format!("panicked in strength_delta: {}", panic_text(&*p))
                     });
                 }
+                self.is_poisoned
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
                 0
             }
         }

@@ -118,6 +118,16 @@ pub struct Ruleset {
     pub(crate) options: Options,
     pub(crate) base: BaseRules,
     pub(crate) expansions: Vec<Arc<dyn Expansion>>,
+    /// Each expansion's [`Expansion::hooks`], read once at build.
+    pub(crate) hook_sets: Vec<crate::hooks::HookSet>,
+    /// The union of `hook_sets`.
+    pub(crate) any_hooks: crate::hooks::HookSet,
+    /// Per hook bit: which expansions implement it (bit `i` = expansion `i`; bit 63
+    /// also stands for every later one).
+    pub(crate) hook_members: [u64; 32],
+    /// Per tile kind: bit `i` = expansion `i` filters its placements (bit 63: any of
+    /// expansions 63 and up).
+    pub(crate) placement_filters: Vec<u64>,
     pub(crate) verbs: Vec<(ExpansionIndex, String)>,
     pub(crate) labels: Vec<String>,
     pub(crate) slots: Vec<SlotDef>,
@@ -202,6 +212,34 @@ impl Ruleset {
     /// Parsed base-game options.
     pub fn base(&self) -> &BaseRules {
         &self.base
+    }
+
+    /// Each expansion's hook set, in load order.
+    pub fn hook_sets(&self) -> &[crate::hooks::HookSet] {
+        &self.hook_sets
+    }
+
+    /// The expansions (bit `i` = expansion `i`; bit 63 also stands for every later one)
+    /// whose placement filter applies to tile kind `tile`.
+    #[inline]
+    pub fn placement_filters(&self, tile: crate::tile::TileKindId) -> u64 {
+        self.placement_filters
+            .get(tile.0 as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The expansions implementing one hook (bit `i` = expansion `i`; bit 63 also
+    /// stands for every later one). `hook` must be a single hook of [`crate::HookSet`].
+    #[inline]
+    pub fn hook_members(&self, hook: crate::hooks::HookSet) -> u64 {
+        self.hook_members[(hook.0.trailing_zeros() & 31) as usize]
+    }
+
+    /// Whether any expansion implements one of `hooks`.
+    #[inline]
+    pub fn any_hooks(&self, hooks: crate::hooks::HookSet) -> bool {
+        self.any_hooks.has(hooks)
     }
 
     /// Loaded expansions in hook order.
@@ -388,7 +426,11 @@ impl RulesetBuilder {
             small_city_halved: options.str("smallCity") == "1st/2nd",
             farmers: options.flag("farmers"),
         };
-        Ok(Ruleset {
+        let mut rules = Ruleset {
+            hook_members: [0; 32],
+            placement_filters: Vec::new(),
+            hook_sets: Vec::new(),
+            any_hooks: crate::hooks::HookSet::NONE,
             kinds: self.kinds,
             figures: self.figures,
             tiles,
@@ -399,7 +441,32 @@ impl RulesetBuilder {
             verbs,
             labels,
             slots,
-        })
+        };
+        // What each expansion hooks, asked once the rules are complete (options included).
+        let hook_sets: Vec<crate::hooks::HookSet> =
+            rules.expansions.iter().map(|e| e.hooks(&rules)).collect();
+        for (i, h) in hook_sets.iter().enumerate() {
+            rules.any_hooks = rules.any_hooks | *h;
+            for (b, m) in rules.hook_members.iter_mut().enumerate() {
+                if h.0 & (1 << b) != 0 {
+                    *m |= 1 << i.min(63);
+                }
+            }
+        }
+        rules.hook_sets = hook_sets;
+        let mut filters = vec![0u64; rules.tiles.len()];
+        for (i, (e, hooks)) in rules.expansions.iter().zip(&rules.hook_sets).enumerate() {
+            if !hooks.has(crate::hooks::HookSet::FILTER_PLACEMENTS) {
+                continue;
+            }
+            for (id, _) in rules.tiles.iter() {
+                if e.filters_tile(&rules, id) {
+                    filters[id.0 as usize] |= 1 << i.min(63);
+                }
+            }
+        }
+        rules.placement_filters = filters;
+        Ok(rules)
     }
 }
 

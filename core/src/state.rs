@@ -96,6 +96,8 @@ pub struct GameState {
     pub(crate) placement_actions: std::sync::OnceLock<Vec<Action>>,
     pub(crate) prompts: VecDeque<Prompt>,
     pub(crate) last_placed: Option<PlacedIndex>,
+    /// Who placed `last_placed` (not always the active player: see [`GameState::last_placer`]).
+    pub(crate) last_placer: Option<PlayerId>,
     pub(crate) extra_part: bool,
     pub(crate) events: Vec<ScoreEvent>,
     pub(crate) discarded: Vec<TileKindId>,
@@ -105,7 +107,7 @@ pub struct GameState {
     pub(crate) final_scoring: bool,
     /// Scratch for placement filters (kept to avoid an allocation per draw; always empty
     /// between calls, so cloning it costs nothing).
-    pub(crate) candidates: Vec<(crate::pos::Pos, crate::side::Rotation)>,
+    pub(crate) candidates: Vec<u8>,
     /// Scratch: features completed by the last placement.
     pub(crate) completed: Vec<crate::graph::FeatureId>,
 }
@@ -241,6 +243,13 @@ impl GameState {
     /// The tile placed last (the one the deployment step is about).
     pub fn last_placed(&self) -> Option<PlacedIndex> {
         self.last_placed
+    }
+
+    /// Who placed the last tile in this game (none yet in a set-up position). Once the
+    /// turn has passed on, the active player is the next one; at the end of a game whose
+    /// supply ran out mid double turn, it is still the placer.
+    pub fn last_placer(&self) -> Option<PlayerId> {
+        self.last_placer
     }
 
     /// Every score event so far, in order.

@@ -36,9 +36,11 @@ impl Expansion for Toy {
         _: View<'_>,
         _: PlayerId,
         _: TileKindId,
-        c: &mut Vec<(Pos, Rotation)>,
+        cells: &mut [PlacementCell],
     ) -> HookResult {
-        c.retain(|(p, _)| p.x <= 3); // nothing east of x = 3
+        for c in cells.iter_mut().filter(|c| c.pos.x > 3) {
+            c.rotations = 0; // nothing east of x = 3
+        }
         Ok(())
     }
 

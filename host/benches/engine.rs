@@ -1,9 +1,10 @@
 //! Engine benchmarks (criterion): whole random games, placement enumeration, state clones.
 //!
-//! `cargo bench -p carcassonne-host --bench engine`
+//! `cargo build --release && cargo bench -p carcassonne-host --bench engine`
+//! (the first command builds the expansion plugins that `games/ckr-4-2p` loads).
 
 use carcassonne_core::{DecisionKind, Game, GameSetup, Ruleset, TileKindId};
-use carcassonne_host::rules::base_ruleset;
+use carcassonne_host::rules::{base_ruleset, build_ruleset, RulesSpec};
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,14 +22,29 @@ impl Pick {
 }
 
 fn new_game(rules: &Arc<Ruleset>, seed: u64) -> Game {
-    Game::new(
+    let mut g = Game::new(
         Arc::clone(rules),
         &GameSetup {
             players: vec!["A".into(), "B".into()],
             seed,
         },
     )
-    .expect("base game")
+    .expect("new game");
+    // As `simulate` plays: no per-action rollback snapshot.
+    g.set_checkpoints(false);
+    g
+}
+
+/// Base game + the four Count, King & Robber expansions, loaded as plugins.
+fn ckr_ruleset() -> Arc<Ruleset> {
+    build_ruleset(&RulesSpec {
+        expansions: ["count", "king-robber", "river2", "heretics-shrines"]
+            .map(String::from)
+            .to_vec(),
+        plugin_dirs: vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../expansions")],
+        ..RulesSpec::default()
+    })
+    .unwrap_or_else(|e| panic!("{e} (build the plugins first: `cargo build --release`)"))
 }
 
 /// Plays random actions until `stop` says so or the game ends.
@@ -51,19 +67,20 @@ fn midgame(rules: &Arc<Ruleset>, tiles: usize) -> Game {
 }
 
 fn games(c: &mut Criterion) {
-    let rules = base_ruleset();
     let mut group = c.benchmark_group("games");
     group.throughput(Throughput::Elements(1));
     group.measurement_time(Duration::from_secs(5));
-    let mut seed = 0u64;
-    group.bench_function("random-2p", |b| {
-        b.iter(|| {
-            seed += 1;
-            let mut g = new_game(&rules, seed);
-            play(&mut g, &mut Pick(seed | 1), |_| false);
-            black_box(g.state().players()[0].score)
-        })
-    });
+    for (name, rules) in [("random-2p", base_ruleset()), ("ckr-4-2p", ckr_ruleset())] {
+        let mut seed = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut g = new_game(&rules, seed);
+                play(&mut g, &mut Pick(seed | 1), |_| false);
+                black_box(g.state().players()[0].score)
+            })
+        });
+    }
     group.finish();
 }
 

@@ -41,11 +41,14 @@ pub fn search_dirs(extra: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// The cargo output folder of the running binary (`target/<profile>`), also for test
-/// binaries, which cargo puts one level down in `target/<profile>/deps`.
+/// binaries and examples, which cargo puts one level down (`deps/`, `examples/`).
 fn exe_dir() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let dir = exe.parent()?;
-    if dir.file_name().is_some_and(|n| n == "deps") {
+    if dir
+        .file_name()
+        .is_some_and(|n| n == "deps" || n == "examples")
+    {
         return dir.parent().map(Path::to_path_buf);
     }
     Some(dir.to_path_buf())

@@ -89,6 +89,9 @@ pub fn play_game(
             seed,
         },
     )?;
+    // No per-action snapshot: a failing expansion hook stops this game with its error
+    // (and the simulation with it) instead of rolling back, which bots do not need.
+    game.set_checkpoints(false);
     let mut taken = Vec::with_capacity(192);
     while !game.is_over() {
         let who = game.decision().player.index();

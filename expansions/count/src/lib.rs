@@ -10,29 +10,33 @@
 //! stay conserved, the quarters are never scored (CO-14), and nothing on the grid reaches
 //! them.
 //!
-//! **A placement**, through prompt windows:
-//! 1. `BeforeScoring` (CO-10 … CO-12): if the tile completes features, one round from the
+//! **A placement**:
+//! 1. Window `BeforeScoring` (CO-10 … CO-12): if the tile completes features, one round from the
 //!    placer's left neighbour round to the placer; each player may move any number of his
 //!    followers from the matching quarters (castle → city, blacksmith → road, cathedral →
 //!    cloister-scored buildings such as shrines) onto them, never out of the Count's
 //!    quarter. The market moves nothing mid-game (CO-13: only barns trigger it).
-//! 2. Scoring: `after_scoring` adds up what each player scored (CO-5 `cocTrigger`: every
-//!    award, or only completed roads/cities/cloisters; CO-6: only feature scoring counts).
-//! 3. `AfterScoring` (CO-4, CO-7, CO-9, CO-17): if the placer scored 0 and someone else
-//!    more, the placer may deploy one follower from supply into a quarter, then the Count
-//!    moves (CO-16 `countMove`). Each part of a double turn is judged alone (CO-8).
+//! 2. `after_scoring` (CO-4 … CO-9, CO-17) adds up what each player scored from this
+//!    placement (CO-5 `cocTrigger`: every award, or only completed roads/cities/cloisters;
+//!    CO-6: only feature scoring counts). If the placer scored 0 and someone else more, it
+//!    asks the placer to deploy one follower from supply into a quarter, then the Count
+//!    moves (CO-16 `countMove`). Each placement is one scoring, so each part of a double
+//!    turn is judged alone (CO-8). Hooking the scoring rather than a window costs turns
+//!    that complete nothing no call at all.
 //!
-//! **The end** (CO-18, CO-19): starting left of whoever placed the last tile (the player
-//! whose turn it would be), players in turn order move one follower per step from a quarter
-//! other than the Count's onto a matching feature that will be scored (incomplete city,
-//! road or cloister-scored building; any farm from the market), or pass, until all have
-//! passed in succession. `cocFinal=market-only` allows the market only.
+//! **The end** (CO-18, CO-19): starting left of whoever placed the last tile (recorded at
+//! each placement, so also right when the supply runs out between the parts of a double
+//! turn; the active player if no tile was placed in this game), players in turn order
+//! move one follower per step from a quarter other than the Count's onto a matching
+//! feature that will be scored (incomplete city, road or cloister-scored building; any
+//! farm from the market), or pass, until all have passed in succession.
+//! `cocFinal=market-only` allows the market only.
 
 use carcassonne_core::{
     Action, Ctx, CustomAction, Expansion, FeatureGraph, FeatureId, FeatureKindDef, FeatureKindId,
-    FigureId, FigureKindId, FigureLoc, HookFailure, HookResult, PlayerId, Pos, Prompt, Rotation,
-    Ruleset, ScoreDraft, Scoring, SegmentId, Setup, SetupIds, Shape, SlotId, SlotScope, StartTile,
-    VerbId, View, Window,
+    FigureId, FigureKindId, FigureLoc, HookFailure, HookResult, HookSet, PlayerId, Pos, Prompt,
+    Rotation, Ruleset, ScoreDraft, Scoring, SegmentId, Setup, SetupIds, Shape, SlotId, SlotScope,
+    StartTile, TileKindId, VerbId, View, Window, MAX_PLAYERS,
 };
 
 /// Option keys.
@@ -87,8 +91,8 @@ struct Ids {
     quarter: [SlotId; 4],
     /// Segment index of the virtual city.
     city: SlotId,
-    /// Points each player scored from the current placement (CO-4).
-    part_points: SlotId,
+    /// Followers in the four quarters together.
+    in_city: SlotId,
     /// Final round (CO-18): passes in a row, and whose step is next.
     final_passes: SlotId,
     final_next: SlotId,
@@ -103,6 +107,8 @@ struct Ids {
 #[derive(Debug, Default)]
 pub struct Count {
     ids: SetupIds<Ids>,
+    /// The city's tile kinds in `LAYOUT` order and the base start tile, found once.
+    layout: std::sync::OnceLock<Result<(Vec<TileKindId>, Option<TileKindId>), String>>,
 }
 
 /// `countMove` values.
@@ -125,6 +131,19 @@ impl Count {
             return Err(HookFailure("the City of Carcassonne was not set up".into()));
         }
         Ok(SegmentId::new(s as usize))
+    }
+
+    /// Whether any follower stands in the city (most turns: no).
+    fn city_occupied(&self, v: &View<'_>) -> HookResult<bool> {
+        Ok(v.state.slot(self.ids.get()?.in_city, 0) > 0)
+    }
+
+    /// Keeps the count of followers in the city (only this expansion moves them in or out).
+    fn add_in_city(&self, ctx: &mut Ctx<'_>, delta: i64) -> HookResult {
+        let slot = self.ids.get()?.in_city;
+        let n = ctx.slot(slot, 0);
+        ctx.set_slot(slot, 0, n + delta);
+        Ok(())
     }
 
     fn count_at(&self, v: &View<'_>) -> HookResult<usize> {
@@ -242,6 +261,9 @@ impl Count {
     /// CO-18: asks the next player who can move, counting players who cannot as passing.
     fn continue_final(&self, ctx: &mut Ctx<'_>) -> HookResult {
         let ids = self.ids.get()?;
+        if !self.city_occupied(&ctx.view())? {
+            return Ok(());
+        }
         let n = ctx.state().players().len() as i64;
         let only_market = ctx.slot(ids.opt_market_only, 0) != 0;
         let targets = self.final_targets(&ctx.view());
@@ -306,6 +328,13 @@ impl Expansion for Count {
         env!("CARGO_PKG_VERSION")
     }
 
+    fn hooks(&self, _rules: &Ruleset) -> HookSet {
+        HookSet::GAME_START
+            | HookSet::AFTER_SCORING
+            | HookSet::window(Window::BeforeScoring)
+            | HookSet::window(Window::BeforeFinalScoring)
+    }
+
     fn setup(&self, s: &mut Setup<'_>) -> HookResult {
         let quarter_kind = s
             .feature_kind(FeatureKindDef {
@@ -326,7 +355,7 @@ impl Expansion for Count {
                 s.slot("cathedral", SlotScope::Game, -1),
             ],
             city: s.slot("city", SlotScope::Game, -1),
-            part_points: s.slot("part-points", SlotScope::Player, 0),
+            in_city: s.slot("in-city", SlotScope::Game, 0),
             final_passes: s.slot("final-passes", SlotScope::Game, 0),
             final_next: s.slot("final-next", SlotScope::Game, 0),
             opt_move: s.slot("opt-count-move", SlotScope::Game, 0),
@@ -339,18 +368,28 @@ impl Expansion for Count {
     /// CO-1: the City of Carcassonne replaces the start tile.
     fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
         let rules = ctx.rules();
-        let base_start = rules
-            .tiles()
-            .iter()
-            .find(|(_, k)| k.start)
-            .map(|(id, _)| id);
-        start.retain(|t| !(t.pos == Pos::new(0, 0) && Some(t.kind) == base_start));
-        for (id, x, y) in LAYOUT {
-            let kind = rules.tiles().find(id).ok_or_else(|| {
-                HookFailure(format!(
-                    "tile `{id}` of the City of Carcassonne is not loaded"
-                ))
-            })?;
+        let (kinds, base_start) = self
+            .layout
+            .get_or_init(|| {
+                let kinds = LAYOUT
+                    .iter()
+                    .map(|(id, _, _)| {
+                        rules.tiles().find(id).ok_or_else(|| {
+                            format!("tile `{id}` of the City of Carcassonne is not loaded")
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let base_start = rules
+                    .tiles()
+                    .iter()
+                    .find(|(_, k)| k.start)
+                    .map(|(id, _)| id);
+                Ok((kinds, base_start))
+            })
+            .as_ref()
+            .map_err(|e| HookFailure(e.clone()))?;
+        start.retain(|t| !(t.pos == Pos::new(0, 0) && Some(t.kind) == *base_start));
+        for (&(_, x, y), &kind) in LAYOUT.iter().zip(kinds) {
             let pos = Pos::new(x, y);
             if start.iter().any(|t| t.pos == pos) {
                 return Err(HookFailure(format!(
@@ -430,14 +469,7 @@ impl Expansion for Count {
                 .position(|p| p.name == name)
                 .ok_or_else(|| HookFailure(format!("no player named `{name}`")))?;
             ctx.deploy(PlayerId(p as u8), FigureKindId::SMALL_FOLLOWER, seg)?;
-        }
-        Ok(())
-    }
-
-    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, _pos: Pos) -> HookResult {
-        let ids = self.ids.get()?;
-        for p in 0..ctx.state().players().len() {
-            ctx.set_slot(ids.part_points, p, 0);
+            self.add_in_city(ctx, 1)?;
         }
         Ok(())
     }
@@ -447,6 +479,10 @@ impl Expansion for Count {
         match window {
             // CO-10: one redeployment round, left of the placer round to the placer.
             Window::BeforeScoring => {
+                // Most turns nobody is in the city: skip the search for targets.
+                if !self.city_occupied(&ctx.view())? {
+                    return Ok(());
+                }
                 let targets = completed_targets(&ctx.view());
                 if targets.is_empty() {
                     return Ok(());
@@ -464,29 +500,22 @@ impl Expansion for Count {
                 }
             }
             // CO-4: the placer scored 0 while someone else scored.
-            Window::AfterScoring => {
-                let placer = ctx.state().active_player();
-                let n = ctx.state().players().len();
-                let mine = ctx.slot(ids.part_points, placer.index());
-                let others = (0..n)
-                    .filter(|&p| p != placer.index())
-                    .any(|p| ctx.slot(ids.part_points, p) > 0);
-                if mine == 0 && others {
-                    let mut buf = Vec::new();
-                    self.deployments(&ctx.view(), placer, &mut buf)?;
-                    if !buf.is_empty() {
-                        ctx.prompt(placer, DEPLOY, 0);
-                    }
-                }
-            }
-            // CO-18: the final redeployment, starting left of the last placer.
+            // CO-18: the final redeployment, starting left of the last placer. That is
+            // usually the player whose turn it would be, but not when the supply runs out
+            // between the two parts of a double turn (CO-8): the placer is still active
+            // then. Without a placement in this game (a set-up position), the active
+            // player is taken to be the one left of the last placer.
             Window::BeforeFinalScoring => {
                 ctx.set_slot(ids.final_passes, 0, 0);
-                let first = ctx.state().active_player().0 as i64;
+                let n = ctx.state().players().len() as i64;
+                let first = match ctx.state().last_placer() {
+                    Some(last) => (i64::from(last.0) + 1) % n,
+                    None => ctx.state().active_player().0 as i64,
+                };
                 ctx.set_slot(ids.final_next, 0, first);
                 self.continue_final(ctx)?;
             }
-            Window::TurnStart | Window::AfterDeploy => {}
+            Window::TurnStart | Window::AfterDeploy | Window::AfterScoring => {}
         }
         Ok(())
     }
@@ -526,11 +555,13 @@ impl Expansion for Count {
         match (prompt.code, action) {
             (REDEPLOY, Action::Move { figure, segment }) => {
                 ctx.move_figure(figure, segment);
+                self.add_in_city(ctx, -1)?;
                 // Any number of followers: ask again (CO-10).
                 ctx.prompt_next(player, REDEPLOY, 0);
             }
             (DEPLOY, Action::Deploy { figure, segment }) => {
                 ctx.deploy(player, figure, segment)?;
+                self.add_in_city(ctx, 1)?;
                 let q = ctx.state().graph().segment(segment).local as i64 % 4;
                 match ctx.slot(ids.opt_move, 0) {
                     1 => {
@@ -548,6 +579,7 @@ impl Expansion for Count {
                 let n = ctx.state().players().len() as i64;
                 if let Action::Move { figure, segment } = a {
                     ctx.move_figure(figure, segment);
+                    self.add_in_city(ctx, -1)?;
                     ctx.set_slot(ids.final_passes, 0, 0);
                 } else {
                     let p = ctx.slot(ids.final_passes, 0);
@@ -568,11 +600,12 @@ impl Expansion for Count {
 
     /// CO-5, CO-6: what the placement's scoring gave each player.
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
-        if draft.final_scoring {
+        if draft.final_scoring || draft.awards.is_empty() {
             return Ok(());
         }
         let ids = self.ids.get()?;
         let completion_only = ctx.slot(ids.opt_trigger_completion, 0) != 0;
+        let mut points = [0i64; MAX_PLAYERS];
         for a in &draft.awards {
             let Some(item) = draft.features.get(a.item as usize) else {
                 continue;
@@ -586,9 +619,23 @@ impl Expansion for Count {
             {
                 continue;
             }
-            let p = a.player.index();
-            let v = ctx.slot(ids.part_points, p);
-            ctx.set_slot(ids.part_points, p, v + i64::from(a.points));
+            points[a.player.index()] += i64::from(a.points);
+        }
+        // CO-4: the placer scored 0 while someone else scored. (One scoring per placement,
+        // so each part of a double turn is judged alone, CO-8.)
+        let Some(placer) = draft.placer else {
+            return Ok(());
+        };
+        let others = points
+            .iter()
+            .enumerate()
+            .any(|(p, v)| p != placer.index() && *v > 0);
+        if points[placer.index()] == 0 && others {
+            let mut buf = Vec::new();
+            self.deployments(&ctx.view(), placer, &mut buf)?;
+            if !buf.is_empty() {
+                ctx.prompt(placer, DEPLOY, 0);
+            }
         }
         Ok(())
     }

@@ -22,8 +22,8 @@
 
 use carcassonne_core::{
     Action, Award, Ctx, DraftFeature, Expansion, FeatureId, FeatureKindDef, FeatureKindId,
-    HookResult, PlayerId, Pos, Rotation, Ruleset, ScoreDraft, Scoring, Setup, SetupIds, Shape,
-    StartTile, TileKindId, View, MAX_PLAYERS,
+    HookResult, HookSet, PlacementCell, PlayerId, Pos, Ruleset, ScoreDraft, Scoring, Setup,
+    SetupIds, Shape, StartTile, TileKindId, View, MAX_PLAYERS,
 };
 
 /// Option keys.
@@ -42,6 +42,19 @@ struct Ids {
 #[derive(Debug, Default)]
 pub struct HereticsShrines {
     ids: SetupIds<Ids>,
+    /// Buildings per tile kind (bit 0 shrine, bit 1 cloister), computed on first use.
+    tile_buildings: std::sync::OnceLock<Vec<u8>>,
+    /// The ruleset's options, read once (an instance serves one ruleset).
+    opts: std::sync::OnceLock<Opts>,
+    /// Tile kinds of the Cult Places edition only, found once.
+    cult_places: std::sync::OnceLock<Vec<TileKindId>>,
+}
+
+/// Parsed options.
+#[derive(Debug)]
+struct Opts {
+    crowding: bool,
+    stakes: bool,
 }
 
 /// The two building families that challenge each other.
@@ -66,6 +79,13 @@ impl HereticsShrines {
         Self::default()
     }
 
+    fn opts(&self, rules: &Ruleset) -> &Opts {
+        self.opts.get_or_init(|| Opts {
+            crowding: rules.options().flag(SHRINE_CROWDING),
+            stakes: rules.options().flag(CHALLENGE_STAKES),
+        })
+    }
+
     fn building_of(&self, rules: &Ruleset, kind: FeatureKindId) -> HookResult<Option<Building>> {
         let shrine = self.ids.get()?.shrine;
         Ok(if kind == shrine {
@@ -79,6 +99,21 @@ impl HereticsShrines {
 
     /// Which buildings a tile kind carries (bit 0 shrine, bit 1 cloister).
     fn buildings_of_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<u8> {
+        if let Some(t) = self.tile_buildings.get() {
+            if let Some(m) = t.get(tile.0 as usize) {
+                return Ok(*m);
+            }
+        }
+        let mut all = Vec::with_capacity(rules.tiles().len());
+        for (id, _) in rules.tiles().iter() {
+            all.push(self.compute_buildings(rules, id)?);
+        }
+        let m = all.get(tile.0 as usize).copied().unwrap_or(0);
+        let _ = self.tile_buildings.set(all);
+        Ok(m)
+    }
+
+    fn compute_buildings(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<u8> {
         let tk = rules.tiles().get(tile);
         let mut mask = 0u8;
         for seg in &tk.segments {
@@ -103,23 +138,27 @@ impl HereticsShrines {
         Ok(m & bit(b) != 0)
     }
 
-    /// Buildings of family `b` in the 8 cells around `pos`.
-    fn around(&self, v: &View<'_>, pos: Pos, b: Building) -> HookResult<usize> {
+    /// Buildings of family `b` in the 8 cells around `pos`, not counting the cell `skip`.
+    fn around(&self, v: &View<'_>, pos: Pos, b: Building, skip: Pos) -> HookResult<usize> {
         let mut n = 0;
         for q in pos.surrounding() {
-            n += self.has_building(v, q, b)? as usize;
+            if q != skip {
+                n += self.has_building(v, q, b)? as usize;
+            }
         }
         Ok(n)
     }
 
     /// HS-3 (too many rivals around) and HS-4 (a rival around that already has one of
-    /// ours around it) for a building of family `b` at `pos`.
+    /// ours around it) for a building of family `b` at `pos`. The cell `pos` itself never
+    /// counts, so this gives the same answer before the tile is placed (placement filter)
+    /// and after (`crowded_site`): "already has one of ours" means one other than this.
     fn violations(&self, v: &View<'_>, pos: Pos, b: Building) -> HookResult<(bool, bool)> {
         let rival = b.rival();
-        let hs3 = self.around(v, pos, rival)? >= 2;
+        let hs3 = self.around(v, pos, rival, pos)? >= 2;
         let mut hs4 = false;
         for q in pos.surrounding() {
-            if self.has_building(v, q, rival)? && self.around(v, q, b)? >= 1 {
+            if self.has_building(v, q, rival)? && self.around(v, q, b, pos)? >= 1 {
                 hs4 = true;
                 break;
             }
@@ -136,7 +175,7 @@ impl HereticsShrines {
         let tk = v.rules.tiles().get(t.kind);
         for (i, seg) in tk.segments.iter().enumerate() {
             if let Some(b) = self.building_of(v.rules, seg.kind)? {
-                // The tile is on the board now: it does not count itself (cells around).
+                // The tile is on the board now; `violations` does not count its cell.
                 if self.violations(v, t.pos, b)?.1 {
                     return Ok(Some(carcassonne_core::SegmentId::new(
                         t.first_segment as usize + i,
@@ -146,6 +185,11 @@ impl HereticsShrines {
         }
         Ok(None)
     }
+}
+
+/// Whether two cells are among each other's 8 surrounding cells.
+fn adjacent8(a: Pos, b: Pos) -> bool {
+    a != b && (a.x - b.x).abs() <= 1 && (a.y - b.y).abs() <= 1
 }
 
 fn bit(b: Building) -> u8 {
@@ -164,6 +208,16 @@ impl Expansion for HereticsShrines {
         env!("CARGO_PKG_VERSION")
     }
 
+    fn hooks(&self, rules: &Ruleset) -> HookSet {
+        let base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS | HookSet::BEFORE_SCORING;
+        // The deployment filter only serves the shrineCrowding house rule.
+        if self.opts(rules).crowding {
+            base | HookSet::FILTER_DEPLOY_ACTIONS
+        } else {
+            base
+        }
+    }
+
     fn setup(&self, s: &mut Setup<'_>) -> HookResult {
         let shrine = s
             .feature_kind(FeatureKindDef {
@@ -178,18 +232,25 @@ impl Expansion for HereticsShrines {
 
     fn prepare_game(&self, ctx: &mut Ctx<'_>, _start: &mut Vec<StartTile>) -> HookResult {
         if !ctx.rules().options().flag(CULT_PLACES) {
-            let extra: Vec<TileKindId> = ctx
-                .rules()
-                .tiles()
-                .iter()
-                .filter(|(_, k)| k.has_tag("cult-places"))
-                .map(|(id, _)| id)
-                .collect();
-            for id in extra {
+            let rules = ctx.rules();
+            let extra = self.cult_places.get_or_init(|| {
+                rules
+                    .tiles()
+                    .iter()
+                    .filter(|(_, k)| k.has_tag("cult-places"))
+                    .map(|(id, _)| id)
+                    .collect()
+            });
+            for &id in extra {
                 while ctx.supply_mut().take(id) {}
             }
         }
         Ok(())
+    }
+
+    /// Only tiles with a shrine or a cloister are restricted.
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+        self.compute_buildings(rules, tile).map_or(true, |m| m != 0)
     }
 
     /// HS-3 / HS-4.
@@ -198,28 +259,67 @@ impl Expansion for HereticsShrines {
         v: View<'_>,
         _player: PlayerId,
         tile: TileKindId,
-        candidates: &mut Vec<(Pos, Rotation)>,
+        cells: &mut [PlacementCell],
     ) -> HookResult {
         let mask = self.buildings_of_tile(v.rules, tile)?;
         if mask == 0 {
             return Ok(());
         }
-        let crowding = v.rules.options().flag(SHRINE_CROWDING);
-        let mut err = None;
-        candidates.retain(|&(pos, _)| {
-            let mut ok = true;
-            for b in [Building::Shrine, Building::Cloister] {
-                if mask & bit(b) == 0 {
-                    continue;
-                }
-                match self.violations(&v, pos, b) {
-                    Ok((hs3, hs4)) => ok &= !hs3 && (crowding || !hs4),
-                    Err(e) => err = Some(e),
+        let crowding = self.opts(v.rules).crowding;
+        // The buildings on the board (few), then each candidate against them. Buildings
+        // sit in the tile centre, so the rotation does not matter.
+        let mut on_board: [Vec<Pos>; 2] = [Vec::new(), Vec::new()];
+        for t in v.state.board().tiles() {
+            if t.sites != 0 {
+                let m = self.buildings_of_tile(v.rules, t.kind)?;
+                for (i, list) in on_board.iter_mut().enumerate() {
+                    if m & (1 << i) != 0 {
+                        list.push(t.pos);
+                    }
                 }
             }
-            ok
-        });
-        err.map_or(Ok(()), Err)
+        }
+        for b in [Building::Shrine, Building::Cloister] {
+            if mask & bit(b) == 0 {
+                continue;
+            }
+            let ours = &on_board[(bit(b) >> 1) as usize];
+            let rivals = &on_board[(bit(b.rival()) >> 1) as usize];
+            if rivals.is_empty() {
+                continue;
+            }
+            // A small grid over the rivals' surroundings: per cell, how many rivals
+            // touch it (HS-3) and whether one of them already has one of ours around
+            // it (HS-4, bit 7). Then each candidate is one lookup.
+            let (min_x, max_x) = rivals.iter().fold((i32::MAX, i32::MIN), |(a, b), r| {
+                (a.min(r.x - 1), b.max(r.x + 1))
+            });
+            let (min_y, max_y) = rivals.iter().fold((i32::MAX, i32::MIN), |(a, b), r| {
+                (a.min(r.y - 1), b.max(r.y + 1))
+            });
+            let w = (max_x - min_x + 1) as usize;
+            let mut grid = vec![0u8; w * (max_y - min_y + 1) as usize];
+            for r in rivals {
+                let taken = ours.iter().any(|o| adjacent8(*o, *r));
+                for q in r.surrounding() {
+                    let cell = &mut grid[(q.y - min_y) as usize * w + (q.x - min_x) as usize];
+                    *cell = (*cell + 1) | if taken { 0x80 } else { 0 };
+                }
+            }
+            for c in cells.iter_mut() {
+                let p = c.pos;
+                if p.x < min_x || p.x > max_x || p.y < min_y || p.y > max_y {
+                    continue;
+                }
+                let cell = grid[(p.y - min_y) as usize * w + (p.x - min_x) as usize];
+                let around = cell & 0x7f;
+                let hs4 = cell & 0x80 != 0;
+                if around >= 2 || (hs4 && !crowding) {
+                    c.rotations = 0;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// HS-4 house rule: no follower on a crowded building.
@@ -229,7 +329,7 @@ impl Expansion for HereticsShrines {
         _player: PlayerId,
         actions: &mut Vec<Action>,
     ) -> HookResult {
-        if !v.rules.options().flag(SHRINE_CROWDING) {
+        if !self.opts(v.rules).crowding {
             return Ok(());
         }
         if let Some(site) = self.crowded_site(&v)? {
@@ -243,7 +343,7 @@ impl Expansion for HereticsShrines {
         if draft.final_scoring {
             return Ok(());
         }
-        let stakes = ctx.rules().options().flag(CHALLENGE_STAKES);
+        let stakes = self.opts(ctx.rules()).stakes;
         let n_items = draft.features.len();
         for item in 0..n_items {
             let d = draft.features[item];

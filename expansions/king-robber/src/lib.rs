@@ -21,8 +21,8 @@
 //! snapshots carry it.
 
 use carcassonne_core::{
-    Ctx, Expansion, FeatureGraph, HookFailure, HookResult, LabelId, PlayerId, Ruleset, ScoreDraft,
-    Scoring, SegmentId, Setup, SetupIds, SlotId, SlotScope,
+    Ctx, Expansion, FeatureGraph, HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset,
+    ScoreDraft, Scoring, SegmentId, Setup, SetupIds, SlotId, SlotScope,
 };
 
 /// The two titles this expansion hands out.
@@ -126,15 +126,18 @@ impl KingRobber {
     }
 }
 
-/// Completed features of a scoring class on the whole board (virtual ones included).
-fn completed_count(rules: &Ruleset, g: &FeatureGraph, scoring: Scoring) -> i32 {
-    let mut n = 0;
+/// Completed cities and roads on the whole board (virtual ones included), in one pass.
+fn completed_counts(rules: &Ruleset, g: &FeatureGraph) -> [i32; 2] {
+    let mut n = [0; 2];
     for i in 0..g.len() {
         let seg = SegmentId::new(i);
         let f = g.feature_of(seg);
-        if f.segment() == seg && g.totals(f).complete() && rules.kind(g.kind(f)).scoring == scoring
-        {
-            n += 1;
+        if f.segment() == seg && g.totals(f).complete() {
+            match rules.kind(g.kind(f)).scoring {
+                Scoring::City => n[Title::King as usize] += 1,
+                Scoring::Road => n[Title::Robber as usize] += 1,
+                _ => {}
+            }
         }
     }
     n
@@ -159,6 +162,10 @@ impl Expansion for KingRobber {
 
     fn version(&self) -> &str {
         env!("CARGO_PKG_VERSION")
+    }
+
+    fn hooks(&self, _rules: &Ruleset) -> HookSet {
+        HookSet::GAME_START | HookSet::AFTER_SCORING | HookSet::FINAL_SCORING
     }
 
     fn setup(&self, s: &mut Setup<'_>) -> HookResult {
@@ -244,14 +251,13 @@ impl Expansion for KingRobber {
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         let ids = self.ids.get()?;
         let mode = Mode::from_code(ctx.slot(ids.mode, 0));
+        let counts = completed_counts(ctx.rules(), ctx.state().graph());
         for title in [Title::King, Title::Robber] {
             let Some(h) = self.holder(ctx, title)? else {
                 continue;
             };
             let points = match mode {
-                Mode::PerFeature => {
-                    completed_count(ctx.rules(), ctx.state().graph(), title.scoring())
-                }
+                Mode::PerFeature => counts[title as usize],
                 Mode::Flat { king, robber } => match title {
                     Title::King => king,
                     Title::Robber => robber,

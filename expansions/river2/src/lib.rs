@@ -21,9 +21,9 @@
 //! - `volcanoExtraTile`: placing the volcano gives an extra part to the turn (RV-9).
 
 use carcassonne_core::{
-    Ctx, Expansion, FeatureKindDef, FeatureKindId, HookFailure, HookResult, PlayerId, Pos,
-    Rotation, Ruleset, Scoring, Setup, SetupIds, Shape, Side, StartTile, SupplyGroup, TileKind,
-    TileKindId, TurnEndVerdict, View,
+    Ctx, Expansion, FeatureKindDef, FeatureKindId, HookFailure, HookResult, HookSet, PlacementCell,
+    PlayerId, Pos, Rotation, Ruleset, Scoring, Setup, SetupIds, Shape, Side, StartTile,
+    SupplyGroup, TileKind, TileKindId, TurnEndVerdict, View,
 };
 
 /// RV-3 option key.
@@ -42,12 +42,42 @@ struct Ids {
 #[derive(Debug, Default)]
 pub struct River2 {
     ids: SetupIds<Ids>,
+    /// The ruleset's options, read once (an instance serves one ruleset).
+    opts: std::sync::OnceLock<Opts>,
+    /// The spring, the base start tile and each tile kind's draw group, found once.
+    tiles: std::sync::OnceLock<RiverTiles>,
+}
+
+/// What `prepare_game` needs to know about the loaded tiles.
+#[derive(Debug)]
+struct RiverTiles {
+    spring: Option<TileKindId>,
+    base_start: Option<TileKindId>,
+    /// Per tile kind: index into `GROUPS`, or none (stays in the main pack).
+    group: Vec<Option<usize>>,
+}
+
+/// The river draw groups, in draw order (RV-1 … RV-3).
+const GROUPS: [&str; 3] = ["river-fork", "river", "river-lake"];
+
+/// Parsed options.
+#[derive(Debug)]
+struct Opts {
+    lookahead: bool,
+    volcano_extra: bool,
 }
 
 impl River2 {
     /// A new instance (one per ruleset).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    fn opts(&self, rules: &Ruleset) -> &Opts {
+        self.opts.get_or_init(|| Opts {
+            lookahead: rules.options().flag(LOOKAHEAD),
+            volcano_extra: rules.options().flag(VOLCANO_EXTRA),
+        })
     }
 
     fn river_code(&self) -> HookResult<u8> {
@@ -109,21 +139,24 @@ fn river_placement_ok(
     if connected != 1 {
         return false;
     }
-    let exits: Vec<Side> = sides_with(tk, rot, code).filter(|s| *s != entry).collect();
+    let mut exits = [Side::N; 4];
+    let mut n_exits = 0;
+    for s in sides_with(tk, rot, code).filter(|s| *s != entry) {
+        exits[n_exits] = s;
+        n_exits += 1;
+    }
+    let exits = &exits[..n_exits];
     // RV-5: no two curves in a row turning the same way.
     if water == 2 {
         let t = turn(entry, exits[0]);
         if t != 0 {
             if let Some(prev) = board.at(pos.step(entry)) {
                 let pk = v.rules.tiles().get(prev.kind);
-                let prev_sides: Vec<Side> = sides_with(pk, prev.rotation, code).collect();
                 let prev_exit = entry.opposite();
-                if prev_sides.len() == 2 {
-                    let prev_entry = if prev_sides[0] == prev_exit {
-                        prev_sides[1]
-                    } else {
-                        prev_sides[0]
-                    };
+                let mut prev_sides = sides_with(pk, prev.rotation, code);
+                let (a, b, more) = (prev_sides.next(), prev_sides.next(), prev_sides.next());
+                if let (Some(a), Some(b), None) = (a, b, more) {
+                    let prev_entry = if a == prev_exit { b } else { a };
                     if turn(prev_entry, prev_exit) == t {
                         return false;
                     }
@@ -132,7 +165,7 @@ fn river_placement_ok(
         }
     }
     if lookahead {
-        for d in exits {
+        for &d in exits {
             let ahead = pos.step(d);
             let (l, r) = (clockwise(d), clockwise(d).opposite());
             let far = ahead.step(d);
@@ -220,6 +253,15 @@ impl Expansion for River2 {
         env!("CARGO_PKG_VERSION")
     }
 
+    fn hooks(&self, rules: &Ruleset) -> HookSet {
+        let base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS;
+        if self.opts(rules).volcano_extra {
+            base | HookSet::ON_TURN_END
+        } else {
+            base
+        }
+    }
+
     fn setup(&self, s: &mut Setup<'_>) -> HookResult {
         let river = s
             .feature_kind(FeatureKindDef {
@@ -239,17 +281,40 @@ impl Expansion for River2 {
     fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
         let code = self.river_code()?;
         let rules = ctx.rules();
-        let spring = rules
-            .tiles()
-            .iter()
-            .find(|(_, k)| k.has_tag("river-spring"))
-            .map(|(id, _)| id)
+        let known = self.tiles.get_or_init(|| {
+            let both_last = rules.options().str(RIVER_ENDS) == "both-last";
+            RiverTiles {
+                spring: rules
+                    .tiles()
+                    .iter()
+                    .find(|(_, k)| k.has_tag("river-spring"))
+                    .map(|(id, _)| id),
+                base_start: rules
+                    .tiles()
+                    .iter()
+                    .find(|(_, k)| k.start)
+                    .map(|(id, _)| id),
+                group: rules
+                    .tiles()
+                    .iter()
+                    .map(|(_, k)| {
+                        if k.has_tag("river-spring") || !is_river_tile(k, code) {
+                            None
+                        } else if k.has_tag("river-fork") {
+                            Some(0)
+                        } else if k.has_tag("river-lake") || (both_last && k.has_tag("river-end")) {
+                            Some(2)
+                        } else {
+                            Some(1)
+                        }
+                    })
+                    .collect(),
+            }
+        });
+        let spring = known
+            .spring
             .ok_or_else(|| HookFailure("no tile tagged `river-spring` is loaded".into()))?;
-        let base_start = rules
-            .tiles()
-            .iter()
-            .find(|(_, k)| k.start)
-            .map(|(id, _)| id);
+        let base_start = known.base_start;
         let only_default_start =
             start.len() == 1 && start[0].pos == Pos::new(0, 0) && Some(start[0].kind) == base_start;
         if only_default_start {
@@ -268,21 +333,9 @@ impl Expansion for River2 {
                 rotation,
             });
         }
-        let both_last = rules.options().str(RIVER_ENDS) == "both-last";
-        let group_of = |k: &TileKind| -> Option<usize> {
-            if k.has_tag("river-spring") || !is_river_tile(k, code) {
-                None
-            } else if k.has_tag("river-fork") {
-                Some(0)
-            } else if k.has_tag("river-lake") || (both_last && k.has_tag("river-end")) {
-                Some(2)
-            } else {
-                Some(1)
-            }
-        };
-        let kinds: Vec<Option<usize>> = rules.tiles().iter().map(|(_, k)| group_of(k)).collect();
+        let kinds = &known.group;
         let supply = ctx.supply_mut();
-        let mut groups: Vec<SupplyGroup> = ["river-fork", "river", "river-lake"]
+        let mut groups: Vec<SupplyGroup> = GROUPS
             .iter()
             .map(|n| SupplyGroup {
                 name: n.to_string(),
@@ -308,27 +361,57 @@ impl Expansion for River2 {
         Ok(())
     }
 
+    /// Only river tiles are restricted.
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+        self.river_code()
+            .map_or(true, |code| is_river_tile(rules.tiles().get(tile), code))
+    }
+
     /// RV-4 … RV-7 for river tiles.
     fn filter_placements(
         &self,
         v: View<'_>,
         _player: PlayerId,
         tile: TileKindId,
-        candidates: &mut Vec<(Pos, Rotation)>,
+        cells: &mut [PlacementCell],
     ) -> HookResult {
         let code = self.river_code()?;
         let tk = v.rules.tiles().get(tile);
         if !is_river_tile(tk, code) {
             return Ok(());
         }
-        let lookahead = v.rules.options().flag(LOOKAHEAD);
-        candidates.retain(|&(pos, rot)| river_placement_ok(&v, tk, pos, rot, code, lookahead));
+        let lookahead = self.opts(v.rules).lookahead;
+        let board = v.state.board();
+        for c in cells.iter_mut() {
+            // RV-4: only cells facing an open river end can take a river tile.
+            let faces_water = Side::ALL.into_iter().any(|s| {
+                board.at(c.pos.step(s)).is_some_and(|n| {
+                    v.rules
+                        .tiles()
+                        .get(n.kind)
+                        .edge_at(n.rotation, s.opposite())
+                        == code
+                })
+            });
+            if !faces_water {
+                c.rotations = 0;
+                continue;
+            }
+            for rot in Rotation::ALL {
+                let bit = 1 << rot.quarters();
+                if c.rotations & bit != 0
+                    && !river_placement_ok(&v, tk, c.pos, rot, code, lookahead)
+                {
+                    c.rotations &= !bit;
+                }
+            }
+        }
         Ok(())
     }
 
     /// RV-9 `volcanoExtraTile`.
     fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
-        if !ctx.rules().options().flag(VOLCANO_EXTRA) {
+        if !self.opts(ctx.rules()).volcano_extra {
             return Ok(TurnEndVerdict::Next);
         }
         let Some(idx) = ctx.state().last_placed() else {

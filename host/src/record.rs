@@ -255,6 +255,40 @@ impl Record {
     pub fn replay(&self, origin: &str, limit: Option<usize>) -> Result<Game, HostError> {
         let setup_error = |e: HostError| HostError::Usage(format!("{origin}: setup: {e}"));
         let rules = build_ruleset(&self.rules_spec()).map_err(setup_error)?;
+        self.replay_with(&rules, origin, limit)
+    }
+
+    /// Like [`Record::replay`] on an already built ruleset (many records of one ruleset:
+    /// no reloading). The ruleset must have the record's expansions, versions and options.
+    pub fn replay_with(
+        &self,
+        rules: &Arc<Ruleset>,
+        origin: &str,
+        limit: Option<usize>,
+    ) -> Result<Game, HostError> {
+        let setup_error = |e: HostError| HostError::Usage(format!("{origin}: setup: {e}"));
+        let loaded: Vec<&str> = rules.expansions().iter().map(|e| e.id()).collect();
+        let recorded: Vec<&str> = self
+            .setup
+            .expansions
+            .iter()
+            .map(|e| e.id.as_str())
+            .filter(|e| *e != "base")
+            .collect();
+        if loaded != recorded {
+            return Err(setup_error(HostError::Usage(format!(
+                "the record was made with expansions {recorded:?}, the ruleset has {loaded:?}"
+            ))));
+        }
+        for (k, v) in &self.setup.options {
+            let have = rules.options().get(k).map(|o| o.to_string());
+            if have.as_deref() != Some(v.as_str()) {
+                return Err(setup_error(HostError::Usage(format!(
+                    "option `{k}` is `{v}` in the record but {} in the ruleset",
+                    have.map_or("absent".to_string(), |h| format!("`{h}`"))
+                ))));
+            }
+        }
         // Another version of an expansion may play differently: refuse rather than diverge.
         for want in self.setup.expansions.iter().filter(|e| e.id != "base") {
             if let Some(e) = rules.expansions().iter().find(|e| e.id() == want.id) {
@@ -269,7 +303,7 @@ impl Record {
             }
         }
         let mut game = Game::new(
-            Arc::clone(&rules),
+            Arc::clone(rules),
             &GameSetup {
                 players: self.setup.players.clone(),
                 seed: self.setup.seed,
@@ -283,7 +317,7 @@ impl Record {
                 index,
                 message,
             };
-            let action = decode_action(&rules, &game, ra).map_err(fail)?;
+            let action = decode_action(rules, &game, ra).map_err(fail)?;
             game.apply(action).map_err(|e| fail(e.to_string()))?;
         }
         // A complete replay must reproduce the recorded result.

@@ -222,6 +222,9 @@ fn run(cmd: Command) -> Result<(), HostError> {
                     summary.bots.join(", "),
                     summary.seed
                 );
+                if !summary.expansions.is_empty() {
+                    outln!("expansions: {}", summary.expansions.join(", "));
+                }
                 outln!(
                     "score mean {:.2}, spread {:.2}, turns {:.1}",
                     summary.score_mean,
@@ -371,8 +374,17 @@ fn edges(rules: &carcassonne_core::Ruleset, k: &carcassonne_core::TileKind) -> S
 fn print_game(game: &carcassonne_core::Game, scores: &[i32], bots: &[String], seed: u64) {
     let st = game.state();
     let rules = game.rules();
+    let sets: Vec<String> = std::iter::once("base game".to_string())
+        .chain(
+            rules
+                .expansions()
+                .iter()
+                .map(|e| format!("{} {}", e.id(), e.version())),
+        )
+        .collect();
     outln!(
-        "Carcassonne, base game: {} players ({}), seed {seed}",
+        "Carcassonne ({}): {} players ({}), seed {seed}",
+        sets.join(", "),
         st.players().len(),
         bots.join(" vs ")
     );

@@ -48,6 +48,8 @@ pub struct SimSummary {
     pub players: usize,
     /// Bot per seat.
     pub bots: Vec<String>,
+    /// Loaded expansions in load order, `id version`.
+    pub expansions: Vec<String>,
     /// Base seed.
     pub seed: u64,
     /// Mean final score over all seats and games.
@@ -180,11 +182,17 @@ pub fn simulate(
     }
     all.sort_by_key(|(r, _)| r.index);
     let (results, records): (Vec<GameResult>, Vec<Option<Record>>) = all.into_iter().unzip();
-    let summary = summarize(cfg, &results, elapsed, threads);
+    let summary = summarize(rules, cfg, &results, elapsed, threads);
     Ok((summary, results, records.into_iter().flatten().collect()))
 }
 
-fn summarize(cfg: &SimConfig, results: &[GameResult], elapsed: f64, threads: usize) -> SimSummary {
+fn summarize(
+    rules: &Ruleset,
+    cfg: &SimConfig,
+    results: &[GameResult],
+    elapsed: f64,
+    threads: usize,
+) -> SimSummary {
     let n = cfg.players;
     let mut per_seat = vec![0f64; n];
     let mut wins = vec![0u64; n];
@@ -209,6 +217,11 @@ fn summarize(cfg: &SimConfig, results: &[GameResult], elapsed: f64, threads: usi
         players: n,
         bots: (0..n)
             .map(|p| cfg.bots[p % cfg.bots.len()].clone())
+            .collect(),
+        expansions: rules
+            .expansions()
+            .iter()
+            .map(|e| format!("{} {}", e.id(), e.version()))
             .collect(),
         seed: cfg.seed,
         score_mean: round2(mean),

@@ -208,6 +208,7 @@ pub struct BoardFigure {
 /// One step of a scenario.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "do", rename_all = "kebab-case")]
+#[allow(clippy::large_enum_variant)] // test data, read once
 pub enum Step {
     /// Place the drawn tile.
     Place(PlaceStep),

@@ -105,7 +105,11 @@ fn check_figures_and_scores(g: &Game, in_city: SlotId, ctx: &str) {
                 def.per_player as usize,
                 "{ctx}: player {p} kind {k}"
             );
-            assert_eq!(st.in_supply(player, kind) as usize, supply, "{ctx}: in_supply");
+            assert_eq!(
+                st.in_supply(player, kind) as usize,
+                supply,
+                "{ctx}: in_supply"
+            );
         }
     }
     let mut on_feature = vec![0u16; graph.len()];
@@ -113,7 +117,10 @@ fn check_figures_and_scores(g: &Game, in_city: SlotId, ctx: &str) {
     for f in st.figures() {
         if let FigureLoc::On(seg) = f.loc {
             let node = graph.segment(seg);
-            assert!(rules.kind(node.kind).occupiable, "{ctx}: figure on {node:?}");
+            assert!(
+                rules.kind(node.kind).occupiable,
+                "{ctx}: figure on {node:?}"
+            );
             if node.is_virtual() {
                 assert_eq!(rules.kind(node.kind).name, "quarter", "{ctx}");
                 in_quarters += 1;
@@ -147,7 +154,10 @@ fn check_completed_scored(g: &Game, ctx: &str) {
         let t = graph.totals(f);
         if f.segment() == seg && t.complete() && !graph.segment(seg).is_virtual() {
             let scored = g.rules().kind(graph.kind(f)).scoring != Scoring::Unscored;
-            assert!(t.scored || !scored, "{ctx}: completed feature {i} not scored");
+            assert!(
+                t.scored || !scored,
+                "{ctx}: completed feature {i} not scored"
+            );
             assert_eq!(t.occupants, 0, "{ctx}: completed feature {i} holds figures");
         }
     }
@@ -170,12 +180,17 @@ fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
     for t in st.board().tiles() {
         let tk = rules.tiles().get(t.kind);
         let water = river.0 + 1;
-        let is_river = Side::ALL.iter().any(|s| tk.edge_at(t.rotation, *s) == water);
+        let is_river = Side::ALL
+            .iter()
+            .any(|s| tk.edge_at(t.rotation, *s) == water);
         river_tiles += is_river as usize;
         for s in Side::ALL {
             if let Some(n) = st.board().at(t.pos.step(s)) {
                 let nk = rules.tiles().get(n.kind);
-                let (a, b) = (tk.edge_at(t.rotation, s), nk.edge_at(n.rotation, s.opposite()));
+                let (a, b) = (
+                    tk.edge_at(t.rotation, s),
+                    nk.edge_at(n.rotation, s.opposite()),
+                );
                 assert_eq!(a, b, "{ctx}: edges of {} and {} differ", t.pos, n.pos);
                 river_contacts += (a == water) as usize;
             }
@@ -191,7 +206,12 @@ fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
         };
         for want_shrine in [true, false] {
             if has(t.pos, want_shrine) && !crowding {
-                let rivals = t.pos.surrounding().iter().filter(|q| has(**q, !want_shrine)).count();
+                let rivals = t
+                    .pos
+                    .surrounding()
+                    .iter()
+                    .filter(|q| has(**q, !want_shrine))
+                    .count();
                 assert!(rivals < 2, "{ctx}: HS-3 broken at {}", t.pos);
             }
         }
@@ -261,7 +281,10 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64) {
         for (p, (b, n)) in before.iter().zip(scores(&g)).enumerate() {
             assert!(n >= *b, "{ctx}: player {p}'s score fell after {a}");
         }
-        assert!(g.state().events().len() >= events, "{ctx}: events rewritten");
+        assert!(
+            g.state().events().len() >= events,
+            "{ctx}: events rewritten"
+        );
         check_figures_and_scores(&g, in_city, &ctx);
     }
     check_end(&g, total_tiles, &ctx);
@@ -273,8 +296,16 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64) {
         .replay_with(rules, &ctx, None)
         .unwrap_or_else(|e| panic!("{ctx}: replay: {e}"));
     assert_eq!(scores(&replayed), scores(&g), "{ctx}: replayed scores");
-    assert_eq!(replayed.state().events(), g.state().events(), "{ctx}: events");
-    assert_eq!(replayed.state().figures(), g.state().figures(), "{ctx}: figures");
+    assert_eq!(
+        replayed.state().events(),
+        g.state().events(),
+        "{ctx}: events"
+    );
+    assert_eq!(
+        replayed.state().figures(),
+        g.state().figures(),
+        "{ctx}: figures"
+    );
     let cells = |g: &Game| -> Vec<_> {
         g.state()
             .board()

@@ -103,12 +103,15 @@ struct Ids {
     opt_market_only: SlotId,
 }
 
+/// The city's tile kinds in [`LAYOUT`] order, and the base start tile they replace.
+type CityTiles = (Vec<TileKindId>, Option<TileKindId>);
+
 /// The Count of Carcassonne expansion.
 #[derive(Debug, Default)]
 pub struct Count {
     ids: SetupIds<Ids>,
     /// The city's tile kinds in `LAYOUT` order and the base start tile, found once.
-    layout: std::sync::OnceLock<Result<(Vec<TileKindId>, Option<TileKindId>), String>>,
+    layout: std::sync::OnceLock<Result<CityTiles, String>>,
 }
 
 /// `countMove` values.
@@ -183,7 +186,7 @@ impl Count {
     ) -> HookResult {
         let count = self.count_at(v)?;
         let g = v.state.graph();
-        for q in 0..4 {
+        for (q, scoring) in QUARTER_SCORING.iter().enumerate() {
             if q == count || (only_market && q != 1) {
                 continue;
             }
@@ -192,7 +195,7 @@ impl Count {
                 continue;
             }
             for &t in targets {
-                if v.rules.kind(g.kind(t)).scoring != QUARTER_SCORING[q] {
+                if v.rules.kind(g.kind(t)).scoring != *scoring {
                     continue;
                 }
                 for &(figure, kind) in &figs {

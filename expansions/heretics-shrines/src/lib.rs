@@ -250,7 +250,7 @@ impl Expansion for HereticsShrines {
 
     /// Only tiles with a shrine or a cloister are restricted.
     fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> bool {
-        self.compute_buildings(rules, tile).map_or(true, |m| m != 0)
+        !matches!(self.compute_buildings(rules, tile), Ok(0))
     }
 
     /// HS-3 / HS-4.

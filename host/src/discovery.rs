@@ -1,10 +1,11 @@
 //! Finding expansions: manifest folders and the plugin libraries they name.
 //!
-//! Manifests are searched, in this order, in every `--plugin-dir`, in every folder of the
-//! `CARCASSONNE_PLUGIN_PATH` environment variable (`:`-separated), in `./expansions`, and in
-//! the `expansions/` folder of the source tree the running binary was built in
-//! (`<target>/<profile>/../../expansions`), which is what makes a fresh build work with no
-//! flag. A folder holds either an `expansion.toml` itself or sub-folders that do; they are
+//! Manifests (native and script alike) are searched, in this order, in every
+//! `--plugin-dir` / `--expansion-dir`, in every folder of the `CARCASSONNE_PLUGIN_PATH` and
+//! `CARCASSONNE_EXPANSION_PATH` environment variables (path lists), in `./expansions` and
+//! `./fan-expansions`, and in the `expansions/` and `fan-expansions/` folders of the source
+//! tree the running binary was built in (`<target>/<profile>/../..`), which is what makes a
+//! fresh build work with no flag. The first manifest found for an id wins. A folder holds either an `expansion.toml` itself or sub-folders that do; they are
 //! read in name order. A native manifest's `library` is looked up beside the manifest, then
 //! beside the executable (where cargo puts the built `cdylib`s).
 
@@ -14,17 +15,23 @@ use std::path::{Path, PathBuf};
 
 /// Environment variable with extra manifest folders.
 pub const PLUGIN_PATH_VAR: &str = "CARCASSONNE_PLUGIN_PATH";
+/// The same for fan expansions (both variables are searched for both kinds).
+pub const EXPANSION_PATH_VAR: &str = "CARCASSONNE_EXPANSION_PATH";
 
 /// The folders searched for manifests, in order, without duplicates.
 pub fn search_dirs(extra: &[PathBuf]) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = extra.to_vec();
-    if let Some(path) = std::env::var_os(PLUGIN_PATH_VAR) {
-        dirs.extend(std::env::split_paths(&path).filter(|p| !p.as_os_str().is_empty()));
+    for var in [PLUGIN_PATH_VAR, EXPANSION_PATH_VAR] {
+        if let Some(path) = std::env::var_os(var) {
+            dirs.extend(std::env::split_paths(&path).filter(|p| !p.as_os_str().is_empty()));
+        }
     }
     dirs.push(PathBuf::from("expansions"));
+    dirs.push(PathBuf::from("fan-expansions"));
     if let Some(exe_dir) = exe_dir() {
         if let Some(root) = exe_dir.parent().and_then(Path::parent) {
             dirs.push(root.join("expansions"));
+            dirs.push(root.join("fan-expansions"));
         }
     }
     let mut seen: Vec<PathBuf> = Vec::new();

@@ -53,6 +53,9 @@ pub enum HostError {
     /// An action was refused during simulation.
     #[error(transparent)]
     Action(#[from] ActionError),
+    /// A fan expansion's script failed to compile or to run.
+    #[error(transparent)]
+    Script(#[from] crate::script::ScriptError),
     /// Wrong command-line input.
     #[error("{0}")]
     Usage(String),

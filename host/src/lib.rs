@@ -13,6 +13,7 @@ pub mod plugins;
 pub mod record;
 pub mod replay;
 pub mod rules;
+pub mod script;
 pub mod simulate;
 pub mod tiles;
 

@@ -45,8 +45,9 @@ struct RulesArgs {
     /// A rule option as key=value (repeatable), e.g. farmScoring=2nd.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
-    /// Extra folder to search for expansion manifests (repeatable; also CARCASSONNE_PLUGIN_PATH).
-    #[arg(long = "plugin-dir", value_name = "DIR")]
+    /// Extra folder to search for expansion manifests, native or script (repeatable; also
+    /// CARCASSONNE_PLUGIN_PATH and CARCASSONNE_EXPANSION_PATH).
+    #[arg(long = "plugin-dir", visible_alias = "expansion-dir", value_name = "DIR")]
     plugin_dirs: Vec<PathBuf>,
 }
 
@@ -127,7 +128,7 @@ enum ExpansionsCommand {
         #[arg(long)]
         json: bool,
         /// Extra folder to search for expansion manifests (repeatable).
-        #[arg(long = "plugin-dir", value_name = "DIR")]
+        #[arg(long = "plugin-dir", visible_alias = "expansion-dir", value_name = "DIR")]
         plugin_dirs: Vec<PathBuf>,
     },
 }

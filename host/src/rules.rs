@@ -3,6 +3,7 @@
 use crate::discovery::{discover, library_path, search_dirs};
 use crate::manifest::{resolve, Kind, Manifest};
 use crate::plugins::load_plugin;
+use crate::script::{compile, CompiledScript, ScriptExpansion};
 use crate::tiles::{base_tile_set, load_tile_set};
 use crate::HostError;
 use carcassonne_core::{Expansion, OptionDef, OptionValue, Ruleset, RulesetBuilder};
@@ -37,11 +38,11 @@ pub fn build_ruleset_with(
         .filter(|e| e.as_str() != "base")
         .cloned()
         .collect();
-    let builder = || -> Result<RulesetBuilder, HostError> {
-        let mut b = Ruleset::builder().tiles(base_tile_set());
-        if requested.is_empty() {
-            return Ok(b);
-        }
+    // Load every expansion once (libraries opened, scripts compiled), then build from
+    // the loaded pieces as often as needed.
+    let loaded: Vec<Loaded> = if requested.is_empty() {
+        Vec::new()
+    } else {
         let available = discover(&search_dirs(&spec.plugin_dirs))?;
         let order = resolve(&requested, &available).map_err(|e| {
             let known: Vec<&str> = available.iter().map(|m| m.id.as_str()).collect();
@@ -51,8 +52,12 @@ pub fn build_ruleset_with(
                 known.join(", ")
             ))
         })?;
-        for m in order {
-            b = add_expansion(b, m)?;
+        order.into_iter().map(load_expansion).collect::<Result<_, _>>()?
+    };
+    let builder = || -> Result<RulesetBuilder, HostError> {
+        let mut b = Ruleset::builder().tiles(base_tile_set());
+        for l in &loaded {
+            b = l.add_to(b);
         }
         Ok(b)
     };
@@ -85,16 +90,45 @@ pub fn build_ruleset_with(
     Ok(Arc::new(b.build()?))
 }
 
-/// Loads one resolved expansion into the builder: its library, tiles and options.
-fn add_expansion(mut b: RulesetBuilder, m: &Manifest) -> Result<RulesetBuilder, HostError> {
-    let at = m.path.display();
-    match m.kind {
-        Kind::Script => {
-            return Err(HostError::Usage(format!(
-                "{at}: script expansions are not supported by this build yet (expansion `{}`)",
-                m.id
-            )))
+/// An expansion ready to be added to rulesets: its code, tiles and option declarations.
+struct Loaded {
+    id: String,
+    code: LoadedCode,
+    tiles: Vec<carcassonne_core::TileSetData>,
+    options: Vec<OptionDef>,
+}
+
+enum LoadedCode {
+    /// A native plugin's expansion (one instance, shared by the rulesets of this run).
+    Native(Arc<dyn Expansion>),
+    /// A compiled script (a fresh [`ScriptExpansion`] per ruleset).
+    Script(Arc<CompiledScript>),
+}
+
+impl Loaded {
+    fn add_to(&self, mut b: RulesetBuilder) -> RulesetBuilder {
+        b = match &self.code {
+            LoadedCode::Native(e) => b.expansion(e.clone()),
+            LoadedCode::Script(s) => b.expansion(Arc::new(ScriptExpansion::new(s.clone()))),
+        };
+        for t in &self.tiles {
+            b = b.tiles(t.clone());
         }
+        for o in &self.options {
+            b = b.declare_option(OptionDef {
+                key: format!("{}.{}", self.id, o.key),
+                ..o.clone()
+            });
+        }
+        b
+    }
+}
+
+/// Loads one resolved expansion: opens its library or compiles its script, reads its tiles.
+fn load_expansion(m: &Manifest) -> Result<Loaded, HostError> {
+    let at = m.path.display();
+    let code = match m.kind {
+        Kind::Script => LoadedCode::Script(compile(m)?),
         Kind::Native => {
             let lib = library_path(m).ok_or_else(|| {
                 HostError::Usage(format!(
@@ -114,19 +148,15 @@ fn add_expansion(mut b: RulesetBuilder, m: &Manifest) -> Result<RulesetBuilder, 
                     m.version
                 )));
             }
-            b = b.expansion(plugin.expansion);
+            LoadedCode::Native(plugin.expansion)
         }
-    }
-    for t in &m.tiles {
-        b = b.tiles(load_tile_set(t)?);
-    }
-    for o in &m.options {
-        b = b.declare_option(OptionDef {
-            key: format!("{}.{}", m.id, o.key),
-            ..o.clone()
-        });
-    }
-    Ok(b)
+    };
+    Ok(Loaded {
+        id: m.id.clone(),
+        code,
+        tiles: m.tiles.iter().map(|t| load_tile_set(t)).collect::<Result<_, _>>()?,
+        options: m.options.clone(),
+    })
 }
 
 /// The base game with default options.

@@ -1,0 +1,1191 @@
+//! Fan expansions: Rhai scripts described by an `expansion.toml`, run in a sandbox.
+//!
+//! A script is compiled once when it is loaded ([`compile`]); every ruleset that uses it
+//! gets a [`ScriptExpansion`], which implements core's [`Expansion`] trait by calling the
+//! script function of the same role (`deploy_actions` for
+//! [`Expansion::deploy_step_actions`], …; the table is [`HOOKS`]). Only functions the
+//! script defines are called, and [`Expansion::hooks`] tells core which those are, so
+//! an expansion pays nothing for the hooks it leaves out.
+//!
+//! **Reading and writing.** During a call the script reads the game through the
+//! functions of [`api`] and changes it only through the commands there (`award`,
+//! `deploy`, `set_state`, …), which check their arguments against the rules before they
+//! touch anything: a script cannot put a game into an illegal state. Actions a script
+//! offers are checked the same way (its own verbs only; deployments must be legal).
+//! If a call fails, core rolls the action back ([`carcassonne_core::Game`] checkpoints),
+//! so a broken script leaves the game as it was.
+//!
+//! **State.** A script keeps its state in named integer slots it declares in `setup()`
+//! (per game, per player or per figure). They live in the game state, so snapshots,
+//! records and replays carry them; a script has no other memory between calls.
+//!
+//! **Guards.** `guard(hook, state)` in `setup()` tells the host to call a hook only while
+//! a state value is non-zero (for the hook's player or figure). Guards are checked
+//! natively, which is how a script keeps per-turn costs near zero.
+
+pub mod api;
+mod sandbox;
+
+pub use sandbox::{new_engine, Limits, LIMITS};
+
+use crate::manifest::Manifest;
+use crate::HostError;
+use carcassonne_core::{
+    Action, Award, Ctx, CustomAction, DrawVerdict, Expansion, FigureId, HookFailure, HookResult,
+    HookSet, LabelId, PlacementCell, PlayerId, Pos, Prompt, RemovalReason, Ruleset, ScoreDraft,
+    Setup, SlotId, SlotScope, TileKindId, TurnEndVerdict, VerbId, View, Window,
+};
+use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope, AST};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The script functions the host calls: role, name, parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Hook {
+    /// `setup()`: declare state, verbs, labels and guards.
+    Setup,
+    /// `start_game()`.
+    StartGame,
+    /// `apply_setting(key, value)`.
+    ApplySetting,
+    /// `on_tile_drawn(tile)` → `"keep"` | `"redraw"` | `"discard"`.
+    OnTileDrawn,
+    /// `filters_tile(tile)` → bool.
+    FiltersTile,
+    /// `filter_placements(player, tile, cells)` → the allowed cells.
+    FilterPlacements,
+    /// `forbidden_cells(player, tile)` → cells where the tile may not go.
+    ForbiddenCells,
+    /// `on_tile_placed(x, y)`.
+    OnTilePlaced,
+    /// `deploy_actions(player, x, y)` → actions.
+    DeployActions,
+    /// `filter_deploy_actions(player, actions)` → the actions kept.
+    FilterDeployActions,
+    /// `apply_action(player, action)`.
+    ApplyAction,
+    /// `window_turn_start()`.
+    WindowTurnStart,
+    /// `window_after_deploy()`.
+    WindowAfterDeploy,
+    /// `window_before_scoring()`.
+    WindowBeforeScoring,
+    /// `window_after_scoring()`.
+    WindowAfterScoring,
+    /// `window_before_final_scoring()`.
+    WindowBeforeFinalScoring,
+    /// `prompt_actions(player, code, arg)` → actions.
+    PromptActions,
+    /// `apply_prompt(player, code, arg, action)`.
+    ApplyPrompt,
+    /// `strength(figure)` → half-units to add.
+    Strength,
+    /// `before_scoring(draft)` → `()` or new awards.
+    BeforeScoring,
+    /// `after_scoring(draft)`.
+    AfterScoring,
+    /// `on_figure_removed(figure, reason)`.
+    OnFigureRemoved,
+    /// `on_turn_end()` → `"extra"` for a double turn.
+    OnTurnEnd,
+    /// `final_scoring()`.
+    FinalScoring,
+}
+
+/// One entry of [`HOOKS`].
+#[derive(Clone, Copy, Debug)]
+pub struct HookSpec {
+    /// The role.
+    pub hook: Hook,
+    /// Script function name.
+    pub name: &'static str,
+    /// Parameter names, in order.
+    pub params: &'static [&'static str],
+    /// What it returns.
+    pub returns: &'static str,
+    /// What it is for.
+    pub doc: &'static str,
+    /// The argument a guard may look at.
+    pub guard_arg: GuardArg,
+}
+
+/// What a guard of a hook is indexed by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GuardArg {
+    /// Game-scoped guards only.
+    None,
+    /// Player- or game-scoped guards.
+    Player,
+    /// Figure- or game-scoped guards.
+    Figure,
+}
+
+macro_rules! hook {
+    ($h:ident, $name:literal, [$($p:literal),*], $ret:literal, $g:ident, $doc:literal) => {
+        HookSpec { hook: Hook::$h, name: $name, params: &[$($p),*], returns: $ret, doc: $doc, guard_arg: GuardArg::$g }
+    };
+}
+
+/// Every hook a script may define (the `docs/modding.md` table is generated from this).
+pub const HOOKS: &[HookSpec] = &[
+    hook!(Setup, "setup", [], "()", None, "Once per ruleset: declare state, verbs, labels and guards."),
+    hook!(StartGame, "start_game", [], "()", None, "A new game, start tiles placed, no figure yet."),
+    hook!(ApplySetting, "apply_setting", ["key", "value"], "()", None, "A test position sets part of your state (`key`, `value` are strings)."),
+    hook!(OnTileDrawn, "on_tile_drawn", ["tile"], "\"keep\" | \"redraw\" | \"discard\"", None, "A tile was drawn for the active player."),
+    hook!(FiltersTile, "filters_tile", ["tile"], "bool", None, "Asked once per tile kind: does `filter_placements` need to see this tile? (default: yes)"),
+    hook!(FilterPlacements, "filter_placements", ["player", "tile", "cells"], "array of cells", Player, "`cells` are the edge-legal placements, one `#{x, y, rotations}` per cell (`rotations`: bit q set = legal turned by q quarter turns); return the cells that stay legal, with the bits of illegal rotations cleared."),
+    hook!(ForbiddenCells, "forbidden_cells", ["player", "tile"], "array of #{x, y}", Player, "The cheaper form when a rule only depends on the cell: where the drawn tile may not go; an item `#{x, y, radius: r}` forbids the whole square of cells within r of (x, y)."),
+    hook!(OnTilePlaced, "on_tile_placed", ["x", "y"], "()", None, "The drawn tile was placed (before deployment and scoring)."),
+    hook!(DeployActions, "deploy_actions", ["player", "x", "y"], "array of actions", Player, "Extra choices for the active player's deployment step (your own verbs)."),
+    hook!(FilterDeployActions, "filter_deploy_actions", ["player", "actions"], "array of actions", Player, "Return the deployment-step actions that stay allowed."),
+    hook!(ApplyAction, "apply_action", ["player", "action"], "()", Player, "The player chose one of your deployment-step actions."),
+    hook!(WindowTurnStart, "window_turn_start", [], "()", None, "Start of a turn, before the draw; queue prompts here."),
+    hook!(WindowAfterDeploy, "window_after_deploy", [], "()", None, "After the deployment step, before scoring (the Tactician's window)."),
+    hook!(WindowBeforeScoring, "window_before_scoring", [], "()", None, "Just before the placed tile's features are scored."),
+    hook!(WindowAfterScoring, "window_after_scoring", [], "()", None, "After scoring."),
+    hook!(WindowBeforeFinalScoring, "window_before_final_scoring", [], "()", None, "After the last turn, before final scoring."),
+    hook!(PromptActions, "prompt_actions", ["player", "code", "arg"], "array of actions", Player, "The choices of a prompt you queued, computed when it is asked (empty = skipped)."),
+    hook!(ApplyPrompt, "apply_prompt", ["player", "code", "arg", "action"], "()", Player, "The player answered your prompt."),
+    hook!(Strength, "strength", ["figure"], "int", Figure, "Half-units added to a figure's strength in majorities (a follower is 2)."),
+    hook!(BeforeScoring, "before_scoring", ["draft"], "() | array of awards", None, "A scoring is about to be applied; return new `awards` to change it."),
+    hook!(AfterScoring, "after_scoring", ["draft"], "()", None, "A scoring was applied (figures already returned)."),
+    hook!(OnFigureRemoved, "on_figure_removed", ["figure", "reason"], "()", Figure, "A figure left the board (`reason`: \"scored\" or \"expansion\")."),
+    hook!(OnTurnEnd, "on_turn_end", [], "\"next\" | \"extra\"", None, "End of the turn; `\"extra\"` gives the player another part (once per turn)."),
+    hook!(FinalScoring, "final_scoring", [], "()", None, "After final scoring: end bonuses."),
+];
+
+const HOOK_COUNT: usize = Hook::FinalScoring as usize + 1;
+
+/// A script failed: where and in which hook.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expansion `{expansion}`, {file}:{line}:{column}, {hook}: {message}")]
+pub struct ScriptError {
+    /// Expansion id.
+    pub expansion: String,
+    /// Script file.
+    pub file: String,
+    /// Line (1-based; 0 = unknown).
+    pub line: usize,
+    /// Column (1-based; 0 = unknown).
+    pub column: usize,
+    /// The hook (script function) or `compile`.
+    pub hook: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// A compiled script, shared by every ruleset that loads it.
+pub struct CompiledScript {
+    /// Expansion id.
+    pub id: String,
+    /// Version.
+    pub version: String,
+    /// The entry file.
+    pub file: PathBuf,
+    engine: rhai::Engine,
+    ast: AST,
+    defined: [bool; HOOK_COUNT],
+}
+
+impl std::fmt::Debug for CompiledScript {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledScript")
+            .field("id", &self.id)
+            .field("file", &self.file)
+            .finish()
+    }
+}
+
+impl CompiledScript {
+    /// Whether the script defines a hook.
+    pub fn defines(&self, h: Hook) -> bool {
+        self.defined[h as usize]
+    }
+
+    fn error(&self, hook: &str, pos: Position, message: String) -> ScriptError {
+        ScriptError {
+            expansion: self.id.clone(),
+            file: self.file.display().to_string(),
+            line: pos.line().unwrap_or(0),
+            column: pos.position().unwrap_or(0),
+            hook: hook.to_string(),
+            message,
+        }
+    }
+
+    /// Turns a Rhai error into a [`ScriptError`], unwrapping calls to the innermost
+    /// position (the line that actually failed).
+    fn runtime_error(&self, hook: &str, err: &EvalAltResult) -> ScriptError {
+        let mut e = err;
+        let mut trail = Vec::new();
+        while let EvalAltResult::ErrorInFunctionCall(name, _, inner, _) = e {
+            trail.push(name.clone());
+            e = inner;
+        }
+        let mut message = match e {
+            EvalAltResult::ErrorTooManyOperations(_) => format!(
+                "too many operations (limit {} per hook call; an endless loop?)",
+                LIMITS.operations
+            ),
+            EvalAltResult::ErrorStackOverflow(_) => format!(
+                "too many nested calls (limit {}; endless recursion?)",
+                LIMITS.call_levels
+            ),
+            EvalAltResult::ErrorDataTooLarge(what, _) => format!(
+                "{what} is too large (limits: {} characters, {} array elements, {} map entries)",
+                LIMITS.string_size, LIMITS.array_size, LIMITS.map_size
+            ),
+            other => other.to_string(),
+        };
+        // Rhai appends " (line l, position c)" to some messages; the position is ours.
+        if let Some(i) = message.rfind(" (line ") {
+            message.truncate(i);
+        }
+        if !trail.is_empty() {
+            message = format!("{message} (in {})", trail.join(" ← "));
+        }
+        self.error(hook, e.position(), message)
+    }
+}
+
+/// Compiles a script expansion's entry file (once per load) and checks its hooks.
+pub fn compile(m: &Manifest) -> Result<Arc<CompiledScript>, HostError> {
+    let entry = m.entry.as_ref().ok_or_else(|| {
+        HostError::Usage(format!(
+            "{}: script expansion `{}` has no `expansion.entry`",
+            m.path.display(),
+            m.id
+        ))
+    })?;
+    let text = std::fs::read_to_string(entry).map_err(|source| HostError::Io {
+        path: entry.clone(),
+        source,
+    })?;
+    compile_source(&m.id, &m.version.to_string(), entry.clone(), &text).map_err(HostError::Script)
+}
+
+/// Compiles script text (the file name is only used in messages).
+pub fn compile_source(
+    id: &str,
+    version: &str,
+    file: PathBuf,
+    text: &str,
+) -> Result<Arc<CompiledScript>, ScriptError> {
+    let engine = new_engine();
+    let mut script = CompiledScript {
+        id: id.to_string(),
+        version: version.to_string(),
+        file,
+        engine,
+        ast: AST::empty(),
+        defined: [false; HOOK_COUNT],
+    };
+    let ast = script.engine.compile(text).map_err(|e| {
+        let pos = e.position();
+        let mut msg = e.to_string();
+        if let Some(i) = msg.rfind(" (line ") {
+            msg.truncate(i);
+        }
+        script.error("compile", pos, format!("syntax error: {msg}"))
+    })?;
+    for f in ast.iter_functions() {
+        if let Some(spec) = HOOKS.iter().find(|s| s.name == f.name) {
+            if f.params.len() != spec.params.len() {
+                return Err(script.error(
+                    "compile",
+                    Position::NONE,
+                    format!(
+                        "hook `{}` must take {} parameter(s) ({}), not {}",
+                        spec.name,
+                        spec.params.len(),
+                        spec.params.join(", "),
+                        f.params.len()
+                    ),
+                ));
+            }
+            script.defined[spec.hook as usize] = true;
+        }
+    }
+    script.ast = ast.clone_functions_only();
+    Ok(Arc::new(script))
+}
+
+/// What a script declared in `setup()`: its state values, verbs, labels and guards.
+#[derive(Debug, Default)]
+pub struct Decl {
+    pub(crate) states: Vec<(String, SlotScope, SlotId)>,
+    pub(crate) verbs: Vec<(String, VerbId)>,
+    pub(crate) labels: Vec<(String, LabelId)>,
+    pub(crate) guards: [Option<usize>; HOOK_COUNT],
+    pub(crate) offers: Vec<Offer>,
+    pub(crate) reactions: Vec<Reaction>,
+    /// A figure-scoped state added to every figure's strength (`strength_bonus`).
+    pub(crate) strength_bonus: Option<usize>,
+}
+
+/// A deployment-step action the host offers natively (declared with `offer` or
+/// `offer_per_figure`): no script call until a player chooses it.
+#[derive(Debug)]
+pub struct Offer {
+    pub(crate) verb: VerbId,
+    /// Player-scoped state that must be non-zero for the active player.
+    pub(crate) player_state: usize,
+    /// Per figure: the figure-scoped state that must be 0, and the roles that qualify.
+    pub(crate) per_figure: Option<(usize, Vec<String>)>,
+    /// Player-scoped states of the chooser set when the action is chosen.
+    pub(crate) effects: Vec<(usize, i64)>,
+}
+
+/// An out-of-turn deployment the host runs natively (declared with `reaction_deploy`):
+/// in `window`, every player other than the active one whose `player_state` is non-zero
+/// is asked, in `order`, whether to deploy a follower on the tile just placed.
+#[derive(Debug)]
+pub struct Reaction {
+    pub(crate) window: Window,
+    pub(crate) player_state: usize,
+    pub(crate) fewest_points_first: bool,
+    pub(crate) code: u16,
+    /// Player-scoped states of the deploying player set when he deploys.
+    pub(crate) effects: Vec<(usize, i64)>,
+}
+
+/// Prompt codes at and above this one are the host's reactions (index = code - base).
+const REACTION_CODE: u16 = 0xF000;
+
+/// Which figures a per-figure offer accepts: followers by the feature kind they stand
+/// on, other figures by their kind.
+#[derive(Debug, Default)]
+struct RoleMatch {
+    feature_kinds: u64,
+    figure_kinds: Vec<carcassonne_core::FigureKindId>,
+}
+
+impl Decl {
+    pub(crate) fn state(&self, name: &str) -> Option<(SlotScope, SlotId)> {
+        self.states
+            .iter()
+            .find(|(n, ..)| n == name)
+            .map(|(_, s, id)| (*s, *id))
+    }
+    pub(crate) fn verb(&self, name: &str) -> Option<VerbId> {
+        self.verbs.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+    pub(crate) fn label(&self, name: &str) -> Option<LabelId> {
+        self.labels.iter().find(|(n, _)| n == name).map(|(_, l)| *l)
+    }
+}
+
+/// A script expansion inside one ruleset.
+pub struct ScriptExpansion {
+    script: Arc<CompiledScript>,
+    decl: OnceLock<Decl>,
+    /// Per offer: the roles resolved against the ruleset (names not in it never match).
+    roles: OnceLock<Vec<RoleMatch>>,
+    /// Shared strings for action maps, made when the ruleset is complete.
+    names: OnceLock<Arc<api::Names>>,
+    /// A failure inside `strength` (which cannot return one), reported by the next hook.
+    poisoned: Mutex<Option<String>>,
+    is_poisoned: AtomicBool,
+}
+
+impl ScriptExpansion {
+    /// A fresh instance for one ruleset.
+    pub fn new(script: Arc<CompiledScript>) -> ScriptExpansion {
+        ScriptExpansion {
+            script,
+            decl: OnceLock::new(),
+            roles: OnceLock::new(),
+            names: OnceLock::new(),
+            poisoned: Mutex::new(None),
+            is_poisoned: AtomicBool::new(false),
+        }
+    }
+
+    /// The compiled script.
+    pub fn script(&self) -> &Arc<CompiledScript> {
+        &self.script
+    }
+
+    /// The action-map strings of the ruleset (made once).
+    pub(crate) fn names(&self, rules: &Ruleset) -> Arc<api::Names> {
+        self.names
+            .get_or_init(|| Arc::new(api::Names::new(rules)))
+            .clone()
+    }
+
+    pub(crate) fn decl(&self) -> Result<&Decl, String> {
+        self.decl
+            .get()
+            .ok_or_else(|| "the script's setup has not run".to_string())
+    }
+
+    fn check_poison(&self) -> HookResult {
+        if self.is_poisoned.load(Ordering::Relaxed) {
+            if let Some(m) = self.poisoned.lock().map(|p| p.clone()).unwrap_or(None) {
+                return Err(HookFailure(m));
+            }
+        }
+        Ok(())
+    }
+
+    fn poison(&self, message: String) {
+        if let Ok(mut slot) = self.poisoned.lock() {
+            slot.get_or_insert(message);
+        }
+        self.is_poisoned.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a guarded hook may run: its guard state is non-zero for `index`.
+    fn guard_open(&self, hook: Hook, state: &carcassonne_core::GameState, index: usize) -> bool {
+        let Some(decl) = self.decl.get() else {
+            return true;
+        };
+        match decl.guards[hook as usize] {
+            None => true,
+            Some(i) => {
+                let (_, scope, slot) = decl.states[i];
+                let at = if scope == SlotScope::Game { 0 } else { index };
+                state.slot(slot, at) != 0
+            }
+        }
+    }
+
+    fn spec(hook: Hook) -> &'static HookSpec {
+        &HOOKS[hook as usize]
+    }
+
+    /// Calls a script function with the game reachable through `access`.
+    fn call(
+        &self,
+        hook: Hook,
+        access: api::Access<'_>,
+        args: impl rhai::FuncArgs,
+    ) -> Result<Dynamic, HookFailure> {
+        let name = Self::spec(hook).name;
+        let call = api::Call {
+            exp: self,
+            access,
+            hook: name,
+        };
+        // The natives find the call through this tag; it never outlives `call`.
+        let tag = &call as *const api::Call<'_> as usize as rhai::INT;
+        let options = CallFnOptions::new()
+            .eval_ast(false)
+            .rewind_scope(false)
+            .with_tag(tag);
+        let mut scope = Scope::new();
+        self.script
+            .engine
+            .call_fn_with_options::<Dynamic>(options, &mut scope, &self.script.ast, name, args)
+            .map_err(|e| {
+                let e = self.script.runtime_error(name, &e);
+                HookFailure(format!("{}:{}:{}: {}", e.file, e.line, e.column, e.message))
+            })
+    }
+
+    fn bad_return(&self, hook: Hook, what: String) -> HookFailure {
+        HookFailure(format!(
+            "{}: `{}` returned {what} (expected {})",
+            self.script.file.display(),
+            Self::spec(hook).name,
+            Self::spec(hook).returns
+        ))
+    }
+
+    fn actions_from(
+        &self,
+        hook: Hook,
+        view: View<'_>,
+        player: PlayerId,
+        value: Dynamic,
+        allow: api::Allow,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        let decl = self.decl().map_err(HookFailure)?;
+        let me = self.me(view.rules)?;
+        let array = value
+            .try_cast::<Array>()
+            .ok_or_else(|| self.bad_return(hook, "something else than an array".into()))?;
+        for item in array {
+            let a = api::action_from_dynamic(view, me, decl, item, player, allow)
+                .map_err(|m| self.bad_return(hook, format!("an invalid action: {m}")))?;
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+        Ok(())
+    }
+
+    fn me(&self, rules: &Ruleset) -> HookResult<carcassonne_core::ExpansionIndex> {
+        rules
+            .expansion_index(&self.script.id)
+            .ok_or_else(|| HookFailure("expansion not in its ruleset".into()))
+    }
+}
+
+impl ScriptExpansion {
+    /// Reads a returned cell `#{x, y}` (and `rotations` when `with_rotations`).
+    fn cell_of(&self, hook: Hook, item: Dynamic, with_rotations: bool) -> HookResult<(i32, i32, u8)> {
+        let m = item
+            .try_cast::<Map>()
+            .ok_or_else(|| self.bad_return(hook, "a cell that is not a map".into()))?;
+        let get = |f: &str| m.get(f).and_then(|v| v.as_int().ok());
+        let rot = if with_rotations { get("rotations") } else { Some(0) };
+        match (get("x"), get("y"), rot) {
+            (Some(x), Some(y), Some(r))
+                if i32::try_from(x).is_ok() && i32::try_from(y).is_ok() && (0..16).contains(&r) =>
+            {
+                Ok((x as i32, y as i32, r as u8))
+            }
+            _ => Err(self.bad_return(
+                hook,
+                if with_rotations {
+                    "a cell without integer x, y and rotations (0..15)".into()
+                } else {
+                    "a cell without integer x and y".into()
+                },
+            )),
+        }
+    }
+
+    /// The declared deployment-step offers of the active player, without a script call.
+    fn native_offers(&self, view: View<'_>, player: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        let Some(decl) = self.decl.get() else {
+            return Ok(());
+        };
+        if decl.offers.is_empty() {
+            return Ok(());
+        }
+        let me = self.me(view.rules)?;
+        let roles = self.roles.get();
+        for (i, o) in decl.offers.iter().enumerate() {
+            let (_, _, slot) = decl.states[o.player_state];
+            if view.state.slot(slot, player.0 as usize) == 0 {
+                continue;
+            }
+            let custom = |figure| {
+                Action::Custom(CustomAction {
+                    expansion: me,
+                    verb: o.verb,
+                    figure,
+                    segment: None,
+                    value: 0,
+                })
+            };
+            let Some((fstate, _)) = &o.per_figure else {
+                out.push(custom(None));
+                continue;
+            };
+            let (_, _, fslot) = decl.states[*fstate];
+            let Some(m) = roles.and_then(|r| r.get(i)) else {
+                continue;
+            };
+            for (fi, f) in view.state.figures().iter().enumerate() {
+                let carcassonne_core::FigureLoc::On(seg) = f.loc else {
+                    continue;
+                };
+                let node = view.state.graph().segment(seg);
+                if node.is_virtual() || view.state.slot(fslot, fi) != 0 {
+                    continue;
+                }
+                let fits = if view.rules.figure_kind(f.kind).follower {
+                    m.feature_kinds & (1 << node.kind.0) != 0
+                } else {
+                    m.figure_kinds.contains(&f.kind)
+                };
+                if fits {
+                    out.push(custom(Some(FigureId(fi as u16))));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues the declared out-of-turn deployment prompts of a window.
+    fn native_reactions(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        let Some(decl) = self.decl.get() else {
+            return Ok(());
+        };
+        for (i, r) in decl.reactions.iter().enumerate() {
+            if r.window != window || ctx.state().in_final_scoring() {
+                continue;
+            }
+            let (_, _, slot) = decl.states[r.player_state];
+            let n = ctx.state().players().len();
+            let active = ctx.state().active_player().0 as usize;
+            // Clockwise from the active player's left neighbour, then (stable) by score.
+            let mut order: Vec<PlayerId> = (1..n)
+                .map(|k| PlayerId(((active + k) % n) as u8))
+                .filter(|p| ctx.state().slot(slot, p.0 as usize) != 0)
+                .collect();
+            if r.fewest_points_first {
+                order.sort_by_key(|p| ctx.state().players()[p.0 as usize].score);
+            }
+            for p in order {
+                ctx.prompt(p, REACTION_CODE + i as u16, 0);
+            }
+        }
+        Ok(())
+    }
+
+    /// A reaction prompt's choices: the player's legal follower deployments on the tile
+    /// just placed, and passing; nothing (the prompt is skipped) when there is none.
+    fn reaction_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        let decl = self.decl().map_err(HookFailure)?;
+        let Some(r) = decl.reactions.get((prompt.code - REACTION_CODE) as usize) else {
+            return Ok(());
+        };
+        let (_, _, slot) = decl.states[r.player_state];
+        let Some(last) = view.state.last_placed() else {
+            return Ok(());
+        };
+        if view.state.slot(slot, prompt.player.0 as usize) == 0 {
+            return Ok(());
+        }
+        let start = out.len();
+        view.deployments_on_tile(prompt.player, view.state.board().tile(last).pos, out);
+        let mut k = start;
+        while k < out.len() {
+            match out[k] {
+                Action::Deploy { figure, .. } if view.rules.figure_kind(figure).follower => k += 1,
+                _ => {
+                    out.remove(k);
+                }
+            }
+        }
+        if out.len() > start {
+            out.push(Action::Pass);
+        }
+        Ok(())
+    }
+}
+
+/// Sets the declared player-scoped `effects` of `player` (no script call).
+fn apply_effects(ctx: &mut Ctx<'_>, decl: &Decl, effects: &[(usize, i64)], player: PlayerId) {
+    for (state, value) in effects {
+        let (_, _, slot) = decl.states[*state];
+        ctx.set_slot(slot, player.0 as usize, *value);
+    }
+}
+
+fn window_hook(w: Window) -> Hook {
+    match w {
+        Window::TurnStart => Hook::WindowTurnStart,
+        Window::AfterDeploy => Hook::WindowAfterDeploy,
+        Window::BeforeScoring => Hook::WindowBeforeScoring,
+        Window::AfterScoring => Hook::WindowAfterScoring,
+        Window::BeforeFinalScoring => Hook::WindowBeforeFinalScoring,
+    }
+}
+
+const WINDOWS: [Window; 5] = [
+    Window::TurnStart,
+    Window::AfterDeploy,
+    Window::BeforeScoring,
+    Window::AfterScoring,
+    Window::BeforeFinalScoring,
+];
+
+impl Expansion for ScriptExpansion {
+    fn id(&self) -> &str {
+        &self.script.id
+    }
+
+    fn version(&self) -> &str {
+        &self.script.version
+    }
+
+    fn hooks(&self, rules: &Ruleset) -> HookSet {
+        let s = &self.script;
+        let mut set = HookSet::NONE;
+        if let Some(decl) = self.decl.get() {
+            let roles = decl
+                .offers
+                .iter()
+                .map(|o| {
+                    let mut m = RoleMatch::default();
+                    for name in o.per_figure.iter().flat_map(|(_, r)| r) {
+                        if let Some(k) = rules.kind_named(name) {
+                            m.feature_kinds |= 1 << k.0;
+                        }
+                        if let Some(f) = rules.figure_named(name) {
+                            if !rules.figure_kind(f).follower {
+                                m.figure_kinds.push(f);
+                            }
+                        }
+                    }
+                    m
+                })
+                .collect();
+            let _ = self.roles.set(roles);
+            if !decl.offers.is_empty() {
+                set = set | HookSet::DEPLOY_STEP_ACTIONS;
+            }
+            for r in &decl.reactions {
+                set = set | HookSet::window(r.window);
+            }
+            if decl.strength_bonus.is_some() {
+                set = set | HookSet::STRENGTH_DELTA;
+            }
+        }
+        let map = [
+            (Hook::StartGame, HookSet::GAME_START),
+            (Hook::OnTileDrawn, HookSet::ON_TILE_DRAWN),
+            (Hook::FilterPlacements, HookSet::FILTER_PLACEMENTS),
+            (Hook::ForbiddenCells, HookSet::FILTER_PLACEMENTS),
+            (Hook::OnTilePlaced, HookSet::ON_TILE_PLACED),
+            (Hook::DeployActions, HookSet::DEPLOY_STEP_ACTIONS),
+            (Hook::FilterDeployActions, HookSet::FILTER_DEPLOY_ACTIONS),
+            (Hook::Strength, HookSet::STRENGTH_DELTA),
+            (Hook::BeforeScoring, HookSet::BEFORE_SCORING),
+            (Hook::AfterScoring, HookSet::AFTER_SCORING),
+            (Hook::OnFigureRemoved, HookSet::ON_FIGURE_REMOVED),
+            (Hook::OnTurnEnd, HookSet::ON_TURN_END),
+            (Hook::FinalScoring, HookSet::FINAL_SCORING),
+        ];
+        for (h, bit) in map {
+            if s.defines(h) {
+                set = set | bit;
+            }
+        }
+        for w in WINDOWS {
+            if s.defines(window_hook(w)) {
+                set = set | HookSet::window(w);
+            }
+        }
+        // `strength` cannot return an error; the next scoring reports it.
+        if s.defines(Hook::Strength) {
+            set = set | HookSet::AFTER_SCORING;
+        }
+        set
+    }
+
+    fn setup(&self, setup: &mut Setup<'_>) -> HookResult {
+        let decl = std::cell::RefCell::new(Decl::default());
+        {
+            let label = setup.score_label(&self.script.id);
+            decl.borrow_mut()
+                .labels
+                .push((self.script.id.clone(), label));
+        }
+        if self.script.defines(Hook::Setup) {
+            let setup_ptr: *mut Setup<'_> = setup;
+            self.call(
+                Hook::Setup,
+                api::Access::Setup(setup_ptr.cast(), &decl),
+                (),
+            )
+            .map(drop)?;
+        }
+        self.decl
+            .set(decl.into_inner())
+            .map_err(|_| HookFailure("setup ran twice for one ruleset".into()))
+    }
+
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        self.call(Hook::StartGame, api::Access::write(ctx), ())
+            .map(drop)
+    }
+
+    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
+        if !self.script.defines(Hook::ApplySetting) {
+            return Err(HookFailure(format!(
+                "this expansion has no position setting `{key}` (its script defines no `apply_setting`)"
+            )));
+        }
+        self.call(
+            Hook::ApplySetting,
+            api::Access::write(ctx),
+            (key.to_string(), value.to_string()),
+        )
+        .map(drop)
+    }
+
+    fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
+        let name = ctx.rules().tiles().get(tile).id.clone();
+        let r = self.call(Hook::OnTileDrawn, api::Access::write(ctx), (name,))?;
+        if r.is_unit() {
+            return Ok(DrawVerdict::Keep);
+        }
+        match r.clone().into_string().as_deref() {
+            Ok("keep") => Ok(DrawVerdict::Keep),
+            Ok("redraw") => Ok(DrawVerdict::Redraw),
+            Ok("discard") => Ok(DrawVerdict::Discard),
+            _ => Err(self.bad_return(Hook::OnTileDrawn, format!("`{r}`"))),
+        }
+    }
+
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+        if !self.script.defines(Hook::FiltersTile) {
+            return true;
+        }
+        let name = rules.tiles().get(tile).id.clone();
+        match self.call(Hook::FiltersTile, api::Access::Rules(rules), (name,)) {
+            Ok(r) => r.as_bool().unwrap_or(true),
+            Err(e) => {
+                self.poison(e.0);
+                true
+            }
+        }
+    }
+
+    fn filter_placements(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        tile: TileKindId,
+        cells: &mut [PlacementCell],
+    ) -> HookResult {
+        self.check_poison()?;
+        let name = view.rules.tiles().get(tile).id.clone();
+        let p = player.0 as rhai::INT;
+        if self.script.defines(Hook::ForbiddenCells)
+            && self.guard_open(Hook::ForbiddenCells, view.state, player.0 as usize)
+        {
+            let r = self.call(
+                Hook::ForbiddenCells,
+                api::Access::Read(view),
+                (p, name.clone()),
+            )?;
+            let list = r
+                .try_cast::<Array>()
+                .ok_or_else(|| self.bad_return(Hook::ForbiddenCells, "not an array".into()))?;
+            for item in list {
+                // `radius` r forbids the (2r+1)² square around the cell.
+                let r = item
+                    .read_lock::<Map>()
+                    .and_then(|m| m.get("radius").and_then(|v| v.as_int().ok()))
+                    .unwrap_or(0)
+                    .clamp(0, 64) as i32;
+                let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
+                for c in cells.iter_mut() {
+                    if (c.pos.x - x).abs() <= r && (c.pos.y - y).abs() <= r {
+                        c.rotations = 0;
+                    }
+                }
+            }
+        }
+        if !self.script.defines(Hook::FilterPlacements)
+            || !self.guard_open(Hook::FilterPlacements, view.state, player.0 as usize)
+        {
+            return Ok(());
+        }
+        let list: Array = cells
+            .iter()
+            .filter(|c| c.rotations != 0)
+            .map(|c| {
+                let mut m = Map::new();
+                m.insert("x".into(), (c.pos.x as rhai::INT).into());
+                m.insert("y".into(), (c.pos.y as rhai::INT).into());
+                m.insert("rotations".into(), (c.rotations as rhai::INT).into());
+                m.into()
+            })
+            .collect();
+        let r = self.call(
+            Hook::FilterPlacements,
+            api::Access::Read(view),
+            (p, name, list),
+        )?;
+        let kept = r
+            .try_cast::<Array>()
+            .ok_or_else(|| self.bad_return(Hook::FilterPlacements, "not an array".into()))?;
+        let mut allowed: Vec<(i32, i32, u8)> = Vec::with_capacity(kept.len());
+        for k in kept {
+            allowed.push(self.cell_of(Hook::FilterPlacements, k, true)?);
+        }
+        for c in cells.iter_mut() {
+            let keep = allowed
+                .iter()
+                .filter(|(x, y, _)| *x == c.pos.x && *y == c.pos.y)
+                .fold(0u8, |m, (_, _, r)| m | r);
+            // A filter only removes: bits it adds are ignored.
+            c.rotations &= keep;
+        }
+        Ok(())
+    }
+
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        self.call(
+            Hook::OnTilePlaced,
+            api::Access::write(ctx),
+            (pos.x as rhai::INT, pos.y as rhai::INT),
+        )
+        .map(drop)
+    }
+
+    fn deploy_step_actions(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        self.check_poison()?;
+        self.native_offers(view, player, out)?;
+        if !self.script.defines(Hook::DeployActions)
+            || !self.guard_open(Hook::DeployActions, view.state, player.0 as usize)
+        {
+            return Ok(());
+        }
+        let (x, y) = api::last_cell(view).unwrap_or((0, 0));
+        let r = self.call(
+            Hook::DeployActions,
+            api::Access::Read(view),
+            (player.0 as rhai::INT, x, y),
+        )?;
+        self.actions_from(
+            Hook::DeployActions,
+            view,
+            player,
+            r,
+            api::Allow::OwnCustom,
+            out,
+        )
+    }
+
+    fn filter_deploy_actions(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        if !self.guard_open(Hook::FilterDeployActions, view.state, player.0 as usize) {
+            return Ok(());
+        }
+        let names = self.names(view.rules);
+        let list: Array = actions
+            .iter()
+            .map(|a| api::action_to_dynamic(view, &names, a))
+            .collect();
+        let r = self.call(
+            Hook::FilterDeployActions,
+            api::Access::Read(view),
+            (player.0 as rhai::INT, list),
+        )?;
+        let mut kept = Vec::new();
+        self.actions_from(
+            Hook::FilterDeployActions,
+            view,
+            player,
+            r,
+            api::Allow::Any,
+            &mut kept,
+        )?;
+        actions.retain(|a| kept.contains(a));
+        Ok(())
+    }
+
+    fn apply_action(
+        &self,
+        ctx: &mut Ctx<'_>,
+        player: PlayerId,
+        action: CustomAction,
+    ) -> HookResult {
+        let decl = self.decl().map_err(HookFailure)?;
+        if let Some(o) = decl.offers.iter().find(|o| o.verb == action.verb) {
+            apply_effects(ctx, decl, &o.effects, player);
+        }
+        if !self.script.defines(Hook::ApplyAction) {
+            return Ok(());
+        }
+        let names = self.names(ctx.rules());
+        let a = api::action_to_dynamic(ctx.view(), &names, &Action::Custom(action));
+        self.call(
+            Hook::ApplyAction,
+            api::Access::write(ctx),
+            (player.0 as rhai::INT, a),
+        )
+        .map(drop)
+    }
+
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        self.native_reactions(ctx, window)?;
+        let hook = window_hook(window);
+        if !self.script.defines(hook) || !self.guard_open(hook, ctx.state(), 0) {
+            return Ok(());
+        }
+        self.call(hook, api::Access::write(ctx), ()).map(drop)
+    }
+
+    fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        if prompt.code >= REACTION_CODE {
+            return self.reaction_actions(view, prompt, out);
+        }
+        if !self.script.defines(Hook::PromptActions) {
+            return Ok(());
+        }
+        let r = self.call(
+            Hook::PromptActions,
+            api::Access::Read(view),
+            (
+                prompt.player.0 as rhai::INT,
+                prompt.code as rhai::INT,
+                prompt.arg as rhai::INT,
+            ),
+        )?;
+        self.actions_from(
+            Hook::PromptActions,
+            view,
+            prompt.player,
+            r,
+            api::Allow::Prompt,
+            out,
+        )
+    }
+
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, mut prompt: Prompt, action: Action) -> HookResult {
+        if prompt.code >= REACTION_CODE {
+            let decl = self.decl().map_err(HookFailure)?;
+            let r = decl
+                .reactions
+                .get((prompt.code - REACTION_CODE) as usize)
+                .ok_or_else(|| HookFailure(format!("unknown reaction prompt {}", prompt.code)))?;
+            if let Action::Deploy { figure, segment } = action {
+                ctx.deploy(prompt.player, figure, segment)?;
+                apply_effects(ctx, decl, &r.effects, prompt.player);
+            }
+            prompt.code = r.code;
+        }
+        if !self.script.defines(Hook::ApplyPrompt) {
+            return Ok(());
+        }
+        let names = self.names(ctx.rules());
+        let a = api::action_to_dynamic(ctx.view(), &names, &action);
+        self.call(
+            Hook::ApplyPrompt,
+            api::Access::write(ctx),
+            (
+                prompt.player.0 as rhai::INT,
+                prompt.code as rhai::INT,
+                prompt.arg as rhai::INT,
+                a,
+            ),
+        )
+        .map(drop)
+    }
+
+    fn strength_delta(&self, view: View<'_>, figure: FigureId) -> i32 {
+        let mut bonus = 0;
+        if let Some(i) = self.decl.get().and_then(|d| d.strength_bonus.map(|b| d.states[b].2)) {
+            bonus = view.state.slot(i, figure.0 as usize).clamp(-1000, 1000) as i32;
+        }
+        if !self.script.defines(Hook::Strength)
+            || !self.guard_open(Hook::Strength, view.state, figure.0 as usize)
+        {
+            return bonus;
+        }
+        bonus + match self.call(
+            Hook::Strength,
+            api::Access::Read(view),
+            (figure.0 as rhai::INT,),
+        ) {
+            Ok(r) => match r.as_int() {
+                Ok(v) => v.clamp(-1000, 1000) as i32,
+                Err(t) => {
+                    self.poison(
+                        self.bad_return(Hook::Strength, format!("a value of type {t}"))
+                            .0,
+                    );
+                    0
+                }
+            },
+            Err(e) => {
+                self.poison(e.0);
+                0
+            }
+        }
+    }
+
+    fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        self.check_poison()?;
+        let d = api::draft_to_dynamic(ctx.view(), draft);
+        let r = self.call(Hook::BeforeScoring, api::Access::write(ctx), (d,))?;
+        if r.is_unit() {
+            return Ok(());
+        }
+        let awards = r
+            .try_cast::<Array>()
+            .ok_or_else(|| self.bad_return(Hook::BeforeScoring, "not an array".into()))?;
+        let players = ctx.state().players().len() as i64;
+        let mut out = Vec::with_capacity(awards.len());
+        for a in awards {
+            let m = a
+                .try_cast::<Map>()
+                .ok_or_else(|| self.bad_return(Hook::BeforeScoring, "a non-map award".into()))?;
+            let get = |f: &str| m.get(f).and_then(|v| v.as_int().ok());
+            match (get("item"), get("player"), get("points")) {
+                (Some(i), Some(p), Some(pts))
+                    if (0..draft.features.len() as i64).contains(&i)
+                        && (0..players).contains(&p)
+                        && (-10_000..=10_000).contains(&pts) =>
+                {
+                    out.push(Award {
+                        item: i as u16,
+                        player: PlayerId(p as u8),
+                        points: pts as i32,
+                    })
+                }
+                _ => {
+                    return Err(self.bad_return(
+                        Hook::BeforeScoring,
+                        "an award without a valid item, player and points (|points| ≤ 10000)"
+                            .into(),
+                    ))
+                }
+            }
+        }
+        draft.awards = out;
+        Ok(())
+    }
+
+    fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+        self.check_poison()?;
+        if !self.script.defines(Hook::AfterScoring) {
+            return Ok(());
+        }
+        let d = api::draft_to_dynamic(ctx.view(), draft);
+        self.call(Hook::AfterScoring, api::Access::write(ctx), (d,))
+            .map(drop)
+    }
+
+    fn on_figure_removed(
+        &self,
+        ctx: &mut Ctx<'_>,
+        figure: FigureId,
+        reason: RemovalReason,
+    ) -> HookResult {
+        self.check_poison()?;
+        if !self.guard_open(Hook::OnFigureRemoved, ctx.state(), figure.0 as usize) {
+            return Ok(());
+        }
+        let reason = match reason {
+            RemovalReason::Scored => "scored",
+            RemovalReason::Expansion => "expansion",
+        };
+        self.call(
+            Hook::OnFigureRemoved,
+            api::Access::write(ctx),
+            (figure.0 as rhai::INT, reason.to_string()),
+        )
+        .map(drop)
+    }
+
+    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+        let r = self.call(Hook::OnTurnEnd, api::Access::write(ctx), ())?;
+        if r.is_unit() {
+            return Ok(TurnEndVerdict::Next);
+        }
+        match r.clone().into_string().as_deref() {
+            Ok("next") => Ok(TurnEndVerdict::Next),
+            Ok("extra") => Ok(TurnEndVerdict::ExtraPart),
+            _ => Err(self.bad_return(Hook::OnTurnEnd, format!("`{r}`"))),
+        }
+    }
+
+    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        self.check_poison()?;
+        self.call(Hook::FinalScoring, api::Access::write(ctx), ())
+            .map(drop)
+    }
+}

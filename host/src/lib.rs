@@ -6,6 +6,7 @@
 //! stays pure.
 
 pub mod bots;
+pub mod check;
 pub mod discovery;
 pub mod error;
 pub mod manifest;

@@ -103,8 +103,11 @@ enum Command {
         /// Print the replay output contract as JSON.
         #[arg(long)]
         json: bool,
+        /// Extra folder to search for the record's expansions (repeatable).
+        #[arg(long = "plugin-dir", visible_alias = "expansion-dir", value_name = "DIR")]
+        plugin_dirs: Vec<PathBuf>,
     },
-    /// Expansions: `expansions list [--json]`.
+    /// Expansions: `expansions list`, `expansions check DIR`, `expansions api`.
     Expansions {
         #[command(subcommand)]
         command: ExpansionsCommand,
@@ -131,6 +134,31 @@ enum ExpansionsCommand {
         #[arg(long = "plugin-dir", visible_alias = "expansion-dir", value_name = "DIR")]
         plugin_dirs: Vec<PathBuf>,
     },
+    /// Check a fan expansion folder: manifest, script, dependencies, then random games.
+    Check {
+        /// The expansion's folder (holding expansion.toml).
+        dir: PathBuf,
+        /// Random games to play with it (2 to 5 players).
+        #[arg(long, default_value_t = 20)]
+        games: u64,
+        /// Base seed of the games.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Other expansions to load with it, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        with: Vec<String>,
+        /// A rule option as key=value (repeatable).
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        /// Extra folder to search for expansion manifests (repeatable).
+        #[arg(long = "plugin-dir", visible_alias = "expansion-dir", value_name = "DIR")]
+        plugin_dirs: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the scripting reference (hooks, functions, limits) as Markdown.
+    Api,
 }
 
 fn main() -> ExitCode {
@@ -213,7 +241,7 @@ fn run(cmd: Command) -> Result<(), HostError> {
                 );
             } else if games == 1 {
                 let r = &records[0];
-                let game = r.replay("simulated game", None)?;
+                let game = r.replay_with(&ruleset, "simulated game", None)?;
                 print_game(&game, &results[0].scores, &summary.bots, seed);
             } else {
                 outln!(
@@ -252,9 +280,15 @@ fn run(cmd: Command) -> Result<(), HostError> {
             file,
             actions,
             json,
+            plugin_dirs,
         } => {
             let record = Record::load(&file)?;
-            let game = record.replay(&file.display().to_string(), actions)?;
+            let mut spec = record.rules_spec();
+            spec.plugin_dirs = plugin_dirs;
+            let origin = file.display().to_string();
+            let rules = build_ruleset(&spec)
+                .map_err(|e| HostError::Usage(format!("{origin}: setup: {e}")))?;
+            let game = record.replay_with(&rules, &origin, actions)?;
             let out = replay_output(&game);
             if json {
                 outln!(
@@ -310,6 +344,54 @@ fn run(cmd: Command) -> Result<(), HostError> {
                 }
             }
             Ok(())
+        }
+        Command::Expansions {
+            command: ExpansionsCommand::Api,
+        } => {
+            outln!("{}", carcassonne_host::script::reference::markdown());
+            Ok(())
+        }
+        Command::Expansions {
+            command:
+                ExpansionsCommand::Check {
+                    dir,
+                    games,
+                    seed,
+                    with,
+                    options,
+                    plugin_dirs,
+                    json,
+                },
+        } => {
+            let cfg = carcassonne_host::check::CheckConfig {
+                dir,
+                games,
+                seed,
+                with,
+                options: options
+                    .iter()
+                    .map(|o| carcassonne_host::rules::parse_option(o))
+                    .collect::<Result<_, _>>()?,
+                plugin_dirs,
+            };
+            let (report, result) = match carcassonne_host::check::check_or_fail(&cfg) {
+                Ok(r) => (r, Ok(())),
+                Err((r, e)) => (r, Err(e)),
+            };
+            if json {
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).expect("serializes")
+                );
+            } else {
+                for p in &report.passed {
+                    outln!("ok: {p}");
+                }
+                for p in &report.problems {
+                    outln!("problem: {p}");
+                }
+            }
+            result
         }
         Command::Tiles { set, json } => {
             let rules = build_ruleset(&RulesSpec::default())?;

@@ -24,6 +24,7 @@
 //! natively, which is how a script keeps per-turn costs near zero.
 
 pub mod api;
+pub mod reference;
 mod sandbox;
 
 pub use sandbox::{new_engine, Limits, LIMITS};
@@ -187,6 +188,9 @@ pub struct CompiledScript {
     engine: rhai::Engine,
     ast: AST,
     defined: [bool; HOOK_COUNT],
+    /// Where each hook function is defined (line, column), for errors Rhai reports
+    /// without a position (limits).
+    defined_at: [(usize, usize); HOOK_COUNT],
 }
 
 impl std::fmt::Debug for CompiledScript {
@@ -217,7 +221,8 @@ impl CompiledScript {
 
     /// Turns a Rhai error into a [`ScriptError`], unwrapping calls to the innermost
     /// position (the line that actually failed).
-    fn runtime_error(&self, hook: &str, err: &EvalAltResult) -> ScriptError {
+    fn runtime_error(&self, hook: Hook, err: &EvalAltResult) -> ScriptError {
+        let name = HOOKS[hook as usize].name;
         let mut e = err;
         let mut trail = Vec::new();
         while let EvalAltResult::ErrorInFunctionCall(name, _, inner, _) = e {
@@ -246,7 +251,12 @@ impl CompiledScript {
         if !trail.is_empty() {
             message = format!("{message} (in {})", trail.join(" ← "));
         }
-        self.error(hook, e.position(), message)
+        let mut out = self.error(name, e.position(), message);
+        if out.line == 0 {
+            // Limits are reported without a position: point at the hook instead.
+            (out.line, out.column) = self.defined_at[hook as usize];
+        }
+        out
     }
 }
 
@@ -281,6 +291,7 @@ pub fn compile_source(
         engine,
         ast: AST::empty(),
         defined: [false; HOOK_COUNT],
+        defined_at: [(0, 0); HOOK_COUNT],
     };
     let ast = script.engine.compile(text).map_err(|e| {
         let pos = e.position();
@@ -306,10 +317,24 @@ pub fn compile_source(
                 ));
             }
             script.defined[spec.hook as usize] = true;
+            script.defined_at[spec.hook as usize] = definition(text, spec.name);
         }
     }
     script.ast = ast.clone_functions_only();
     Ok(Arc::new(script))
+}
+
+/// The line and column of `fn name(` in a script (0, 0 if not found).
+fn definition(text: &str, name: &str) -> (usize, usize) {
+    for (i, line) in text.lines().enumerate() {
+        if let Some(c) = line.find("fn ") {
+            let rest = line[c + 3..].trim_start();
+            if rest.strip_prefix(name).is_some_and(|r| r.trim_start().starts_with('(')) {
+                return (i + 1, c + 1);
+            }
+        }
+    }
+    (0, 0)
 }
 
 /// What a script declared in `setup()`: its state values, verbs, labels and guards.
@@ -480,7 +505,7 @@ impl ScriptExpansion {
             .engine
             .call_fn_with_options::<Dynamic>(options, &mut scope, &self.script.ast, name, args)
             .map_err(|e| {
-                let e = self.script.runtime_error(name, &e);
+                let e = self.script.runtime_error(hook, &e);
                 HookFailure(format!("{}:{}:{}: {}", e.file, e.line, e.column, e.message))
             })
     }

@@ -2,6 +2,8 @@
 //!
 //! `cargo build --release && cargo bench -p carcassonne-host --bench engine`
 //! (the first command builds the expansion plugins that `games/ckr-4-2p` loads).
+//! `games/ckr-4-fan-2-2p` adds the two fan expansions (Rhai scripts from `fan-expansions/`)
+//! to the same four: the issue-4 figure compares it with `games/ckr-4-2p`.
 
 use carcassonne_core::{DecisionKind, Game, GameSetup, Ruleset, TileKindId};
 use carcassonne_host::rules::{base_ruleset, build_ruleset, RulesSpec};
@@ -35,13 +37,17 @@ fn new_game(rules: &Arc<Ruleset>, seed: u64) -> Game {
     g
 }
 
-/// Base game + the four Count, King & Robber expansions, loaded as plugins.
-fn ckr_ruleset() -> Arc<Ruleset> {
+/// Base game + the four Count, King & Robber expansions, loaded as plugins, and `fan`
+/// fan expansions (scripts).
+fn ckr_ruleset(fan: &[&str]) -> Arc<Ruleset> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut expansions: Vec<String> = ["count", "king-robber", "river2", "heretics-shrines"]
+        .map(String::from)
+        .to_vec();
+    expansions.extend(fan.iter().map(|f| f.to_string()));
     build_ruleset(&RulesSpec {
-        expansions: ["count", "king-robber", "river2", "heretics-shrines"]
-            .map(String::from)
-            .to_vec(),
-        plugin_dirs: vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../expansions")],
+        expansions,
+        plugin_dirs: vec![root.join("expansions"), root.join("fan-expansions")],
         ..RulesSpec::default()
     })
     .unwrap_or_else(|e| panic!("{e} (build the plugins first: `cargo build --release`)"))
@@ -70,7 +76,11 @@ fn games(c: &mut Criterion) {
     let mut group = c.benchmark_group("games");
     group.throughput(Throughput::Elements(1));
     group.measurement_time(Duration::from_secs(5));
-    for (name, rules) in [("random-2p", base_ruleset()), ("ckr-4-2p", ckr_ruleset())] {
+    for (name, rules) in [
+        ("random-2p", base_ruleset()),
+        ("ckr-4-2p", ckr_ruleset(&[])),
+        ("ckr-4-fan-2-2p", ckr_ruleset(&["tactician", "promotions"])),
+    ] {
         let mut seed = 0u64;
         group.bench_function(name, |b| {
             b.iter(|| {

@@ -16,6 +16,12 @@ pub struct ReplayOutput {
     pub finished: bool,
     /// What the game waits for (`null` when finished).
     pub pending: Option<Pending>,
+    /// The expansions' declared state, `"<expansion>.<name>"` → a number (per game), a
+    /// list by seat (per player) or `{figure id: value}` for figures whose value is not
+    /// the default. Absent without expansion state (the base game), so the contract's
+    /// shape is unchanged there.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub state: BTreeMap<String, serde_json::Value>,
 }
 
 /// A player and score.
@@ -152,7 +158,26 @@ pub fn replay_output(game: &Game) -> ReplayOutput {
             can_pass: game.actions().contains(&Action::Pass),
         }
     });
+    let mut state = BTreeMap::new();
+    for (i, def) in rules.slots().iter().enumerate() {
+        let id = carcassonne_core::SlotId(i as u16);
+        let exp = rules.expansions()[def.expansion.0 as usize].id();
+        let value = match def.scope {
+            carcassonne_core::SlotScope::Game => serde_json::json!(st.slot(id, 0)),
+            carcassonne_core::SlotScope::Player => serde_json::json!((0..st.players().len())
+                .map(|p| st.slot(id, p))
+                .collect::<Vec<_>>()),
+            carcassonne_core::SlotScope::Figure => serde_json::Value::Object(
+                (0..st.figures().len())
+                    .filter(|f| st.slot(id, *f) != def.default)
+                    .map(|f| (f.to_string(), serde_json::json!(st.slot(id, f))))
+                    .collect(),
+            ),
+        };
+        state.insert(format!("{exp}.{}", def.name), value);
+    }
     ReplayOutput {
+        state,
         players: st
             .players()
             .iter()

@@ -11,7 +11,6 @@ use crate::discovery::{discover, search_dirs};
 use crate::manifest::{parse_manifest, Kind};
 use crate::rules::{build_ruleset, RulesSpec};
 use crate::simulate::{game_seed, play_game};
-use crate::HostError;
 use std::path::{Path, PathBuf};
 
 /// What to check.
@@ -182,15 +181,4 @@ pub fn check(cfg: &CheckConfig) -> CheckReport {
 fn parent_dir(dir: &Path) -> PathBuf {
     let abs = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     abs.parent().map(Path::to_path_buf).unwrap_or(abs)
-}
-
-/// Runs the check and turns problems into an error (for the CLI's exit code).
-pub fn check_or_fail(cfg: &CheckConfig) -> Result<CheckReport, (CheckReport, HostError)> {
-    let r = check(cfg);
-    if r.ok() {
-        Ok(r)
-    } else {
-        let n = r.problems.len();
-        Err((r, HostError::Usage(format!("{n} problem(s) found"))))
-    }
 }

@@ -374,9 +374,14 @@ fn run(cmd: Command) -> Result<(), HostError> {
                     .collect::<Result<_, _>>()?,
                 plugin_dirs,
             };
-            let (report, result) = match carcassonne_host::check::check_or_fail(&cfg) {
-                Ok(r) => (r, Ok(())),
-                Err((r, e)) => (r, Err(e)),
+            let report = carcassonne_host::check::check(&cfg);
+            let result = if report.ok() {
+                Ok(())
+            } else {
+                Err(HostError::Usage(format!(
+                    "{} problem(s) found",
+                    report.problems.len()
+                )))
             };
             if json {
                 outln!(

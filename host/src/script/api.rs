@@ -985,6 +985,7 @@ pub fn register(engine: &mut Engine) {
     });
 
     // ---- setup
+    #[allow(clippy::mut_from_ref)]
     fn setup_access<'c>(c: &'c Call<'_>) -> R<(&'c mut Setup<'static>, &'c RefCell<Decl>)> {
         match &c.access {
             // SAFETY: as in `Call::view`; the setup is exclusively ours during `setup()`.
@@ -1072,12 +1073,12 @@ pub fn register(engine: &mut Engine) {
                 .position(|(n, ..)| n == state)
                 .ok_or_else(|| format!("state `{state}` is not declared (declare it before the guard)"))?;
             let scope = d.states[i].1;
-            let fits = match (scope, spec.guard_arg) {
-                (SlotScope::Game, _) => true,
-                (SlotScope::Player, super::GuardArg::Player) => true,
-                (SlotScope::Figure, super::GuardArg::Figure) => true,
-                _ => false,
-            };
+            let fits = matches!(
+                (scope, spec.guard_arg),
+                (SlotScope::Game, _)
+                    | (SlotScope::Player, super::GuardArg::Player)
+                    | (SlotScope::Figure, super::GuardArg::Figure)
+            );
             if !fits || matches!(spec.hook, super::Hook::Setup | super::Hook::FiltersTile) {
                 return err(format!(
                     "hook `{hook}` cannot be guarded by {}-scoped state `{state}`",

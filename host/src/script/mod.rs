@@ -1214,3 +1214,35 @@ impl Expansion for ScriptExpansion {
             .map(drop)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hook_table_is_indexed_by_the_enum() {
+        for (i, h) in HOOKS.iter().enumerate() {
+            assert_eq!(h.hook as usize, i, "{}", h.name);
+        }
+        assert_eq!(HOOKS.len(), HOOK_COUNT);
+    }
+
+    #[test]
+    fn definitions_are_found_for_error_positions() {
+        let text = "// x\nfn helper() {}\n  fn on_tile_placed (x, y) {\n}\n";
+        assert_eq!(definition(text, "on_tile_placed"), (3, 3));
+        assert_eq!(definition(text, "on_tile"), (0, 0));
+    }
+
+    #[test]
+    fn compile_reports_syntax_errors_and_hook_arity() {
+        let e = compile_source("x", "1.0.0", "x.rhai".into(), "fn setup() {\n  let = 1;\n}")
+            .unwrap_err();
+        assert_eq!((e.line, e.hook.as_str()), (2, "compile"));
+        assert!(e.message.starts_with("syntax error"), "{e}");
+        let e = compile_source("x", "1.0.0", "x.rhai".into(), "fn strength() { 0 }").unwrap_err();
+        assert!(e.message.contains("`strength` must take 1 parameter"), "{e}");
+        let ok = compile_source("x", "1.0.0", "x.rhai".into(), "fn strength(f) { 0 }").unwrap();
+        assert!(ok.defines(Hook::Strength) && !ok.defines(Hook::Setup));
+    }
+}

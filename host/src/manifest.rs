@@ -61,16 +61,20 @@ pub enum ManifestError {
         message: String,
     },
     /// Requested or required expansion not found.
-    #[error("expansion `{id}` is not available{}", needed_by.as_ref().map(|n| format!(" (required by `{n}`)")).unwrap_or_default())]
+    #[error("{}expansion `{id}` is not available{}", at.as_ref().map(|a| format!("{a}: ")).unwrap_or_default(), needed_by.as_ref().map(|n| format!(" (required by `{n}`)")).unwrap_or_default())]
     Missing {
         /// The missing id.
         id: String,
         /// Who requires it.
         needed_by: Option<String>,
+        /// Where it is required (`file:line: \`field\``).
+        at: Option<String>,
     },
     /// A dependency's version does not satisfy the requirement.
-    #[error("`{by}` requires `{id}` {req}, but version {found} is available")]
+    #[error("{at}: `{by}` requires `{id}` {req}, but version {found} is available")]
     Version {
+        /// Where it is required.
+        at: String,
         /// The required expansion.
         id: String,
         /// The requirement.
@@ -81,18 +85,22 @@ pub enum ManifestError {
         by: String,
     },
     /// Two loaded expansions conflict.
-    #[error("`{a}` conflicts with `{b}`")]
+    #[error("{at}: `{a}` conflicts with `{b}`")]
     Conflict {
+        /// Where the conflict is declared.
+        at: String,
         /// One side.
         a: String,
         /// The other.
         b: String,
     },
     /// Ordering constraints form a cycle.
-    #[error("load order cycle among: {}", cycle.join(", "))]
+    #[error("load order cycle among: {} ({})", cycle.join(", "), edges.join("; "))]
     Cycle {
         /// The expansions that could not be ordered (the cycle and what waits on it).
         cycle: Vec<String>,
+        /// The ordering declarations among them, `file:line: \`field\` → id`.
+        edges: Vec<String>,
     },
     /// Two manifests with one id.
     #[error("expansion `{id}` is defined twice: {first} and {second}")]
@@ -139,7 +147,7 @@ struct RawMeta {
     api: toml::Spanned<String>,
     kind: Kind,
     library: Option<String>,
-    entry: Option<String>,
+    entry: Option<toml::Spanned<String>>,
     #[serde(default)]
     authors: Vec<String>,
     #[serde(default)]
@@ -161,7 +169,7 @@ struct RawDeps {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawDep {
-    id: String,
+    id: toml::Spanned<String>,
     version: Option<toml::Spanned<String>>,
 }
 
@@ -169,9 +177,9 @@ struct RawDep {
 #[serde(deny_unknown_fields)]
 struct RawLoad {
     #[serde(default)]
-    after: Vec<String>,
+    after: Vec<toml::Spanned<String>>,
     #[serde(default)]
-    before: Vec<String>,
+    before: Vec<toml::Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -200,6 +208,8 @@ pub struct DepRef {
     pub id: String,
     /// Version requirement (any version if absent).
     pub version: Option<semver::VersionReq>,
+    /// Line of the entry in the manifest.
+    pub line: usize,
 }
 
 /// A checked manifest.
@@ -221,6 +231,8 @@ pub struct Manifest {
     pub library: Option<String>,
     /// Script: entry file, relative to the manifest.
     pub entry: Option<PathBuf>,
+    /// Line of `entry` in the manifest (0 if absent).
+    pub entry_line: usize,
     /// Authors.
     pub authors: Vec<String>,
     /// Description.
@@ -237,10 +249,19 @@ pub struct Manifest {
     pub after: Vec<String>,
     /// Soft ordering: load before these if present.
     pub before: Vec<String>,
+    /// Lines of the `after` and `before` entries, in the same order.
+    pub order_lines: (Vec<usize>, Vec<usize>),
     /// Tile files, relative to the manifest.
     pub tiles: Vec<PathBuf>,
     /// Options, keys without the expansion prefix.
     pub options: Vec<OptionDef>,
+}
+
+impl Manifest {
+    /// `file:line: \`field\``, for errors about one entry of this manifest.
+    pub fn at(&self, line: usize, field: &str) -> String {
+        format!("{}:{line}: `{field}`", self.path.display())
+    }
 }
 
 fn valid_id(id: &str) -> bool {
@@ -334,8 +355,9 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
                     })
                     .transpose()?;
                 Ok(DepRef {
-                    id: d.id.clone(),
+                    id: d.id.get_ref().clone(),
                     version,
+                    line: line_of(text, d.id.span().start),
                 })
             })
             .collect()
@@ -385,15 +407,23 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
         api,
         kind: m.kind,
         library: m.library.clone(),
-        entry: m.entry.as_ref().map(|e| dir.join(e)),
+        entry: m.entry.as_ref().map(|e| dir.join(e.get_ref())),
+        entry_line: m
+            .entry
+            .as_ref()
+            .map_or(0, |e| line_of(text, e.span().start)),
         authors: m.authors.clone(),
         description: m.description.clone(),
         license: m.license.clone(),
         requires: deps(&raw.dependencies.requires, "requires")?,
         optional: deps(&raw.dependencies.optional, "optional")?,
         conflicts: deps(&raw.dependencies.conflicts, "conflicts")?,
-        after: raw.load.after.clone(),
-        before: raw.load.before.clone(),
+        after: raw.load.after.iter().map(|a| a.get_ref().clone()).collect(),
+        before: raw.load.before.iter().map(|a| a.get_ref().clone()).collect(),
+        order_lines: (
+            raw.load.after.iter().map(|a| line_of(text, a.span().start)).collect(),
+            raw.load.before.iter().map(|a| line_of(text, a.span().start)).collect(),
+        ),
         tiles: raw.assets.tiles.iter().map(|t| dir.join(t)).collect(),
         options,
     })
@@ -418,19 +448,24 @@ pub fn resolve<'a>(
     }
     // Close the set over `requires`.
     let mut chosen: BTreeMap<&str, &Manifest> = BTreeMap::new();
-    let mut todo: Vec<(String, Option<String>)> =
-        requested.iter().map(|r| (r.clone(), None)).collect();
-    while let Some((id, needed_by)) = todo.pop() {
+    let mut todo: Vec<(String, Option<String>, Option<String>)> =
+        requested.iter().map(|r| (r.clone(), None, None)).collect();
+    while let Some((id, needed_by, at)) = todo.pop() {
         if id == "base" || chosen.contains_key(id.as_str()) {
             continue;
         }
         let m = *by_id.get(id.as_str()).ok_or(ManifestError::Missing {
             id: id.clone(),
             needed_by,
+            at,
         })?;
         chosen.insert(&m.id, m);
         for d in &m.requires {
-            todo.push((d.id.clone(), Some(m.id.clone())));
+            todo.push((
+                d.id.clone(),
+                Some(m.id.clone()),
+                Some(m.at(d.line, "dependencies.requires")),
+            ));
         }
     }
     // Versions and conflicts.
@@ -439,6 +474,7 @@ pub fn resolve<'a>(
             if let (Some(req), Some(dep)) = (&d.version, chosen.get(d.id.as_str())) {
                 if !req.matches(&dep.version) {
                     return Err(ManifestError::Version {
+                        at: m.at(d.line, "dependencies"),
                         id: d.id.clone(),
                         req: req.to_string(),
                         found: dep.version.to_string(),
@@ -451,6 +487,7 @@ pub fn resolve<'a>(
             if let Some(other) = chosen.get(c.id.as_str()) {
                 if c.version.as_ref().is_none_or(|r| r.matches(&other.version)) {
                     return Err(ManifestError::Conflict {
+                        at: m.at(c.line, "dependencies.conflicts"),
                         a: m.id.clone(),
                         b: other.id.clone(),
                     });
@@ -498,7 +535,25 @@ pub fn resolve<'a>(
                     .map(|i| i.to_string())
                     .collect();
                 cycle.sort();
-                return Err(ManifestError::Cycle { cycle });
+                let stuck = |id: &str| cycle.iter().any(|c| c == id);
+                let mut edges = Vec::new();
+                for id in &cycle {
+                    let m = chosen[id.as_str()];
+                    for (list, what) in [(&m.requires, "dependencies.requires"), (&m.optional, "dependencies.optional")] {
+                        for d in list.iter().filter(|d| stuck(&d.id)) {
+                            edges.push(format!("{} → {}", m.at(d.line, what), d.id));
+                        }
+                    }
+                    for (i, a) in m.after.iter().enumerate().filter(|(_, a)| stuck(a)) {
+                        let line = m.order_lines.0.get(i).copied().unwrap_or(0);
+                        edges.push(format!("{} → {a}", m.at(line, "load.after")));
+                    }
+                    for (i, b) in m.before.iter().enumerate().filter(|(_, b)| stuck(b)) {
+                        let line = m.order_lines.1.get(i).copied().unwrap_or(0);
+                        edges.push(format!("{} → {b}", m.at(line, "load.before")));
+                    }
+                }
+                return Err(ManifestError::Cycle { cycle, edges });
             }
         }
     }

@@ -269,9 +269,14 @@ pub fn compile(m: &Manifest) -> Result<Arc<CompiledScript>, HostError> {
             m.id
         ))
     })?;
-    let text = std::fs::read_to_string(entry).map_err(|source| HostError::Io {
-        path: entry.clone(),
-        source,
+    let text = std::fs::read_to_string(entry).map_err(|e| {
+        HostError::Usage(format!(
+            "{}:{}: `expansion.entry`: cannot read the script `{}` of expansion `{}`: {e}",
+            m.path.display(),
+            m.entry_line,
+            entry.display(),
+            m.id
+        ))
     })?;
     compile_source(&m.id, &m.version.to_string(), entry.clone(), &text).map_err(HostError::Script)
 }
@@ -304,9 +309,10 @@ pub fn compile_source(
     for f in ast.iter_functions() {
         if let Some(spec) = HOOKS.iter().find(|s| s.name == f.name) {
             if f.params.len() != spec.params.len() {
+                let (line, column) = definition(text, spec.name);
                 return Err(script.error(
                     "compile",
-                    Position::NONE,
+                    Position::new(line.max(1) as u16, column.max(1) as u16),
                     format!(
                         "hook `{}` must take {} parameter(s) ({}), not {}",
                         spec.name,
@@ -506,13 +512,17 @@ impl ScriptExpansion {
             .call_fn_with_options::<Dynamic>(options, &mut scope, &self.script.ast, name, args)
             .map_err(|e| {
                 let e = self.script.runtime_error(hook, &e);
-                HookFailure(format!("{}:{}:{}: {}", e.file, e.line, e.column, e.message))
+                HookFailure(format!(
+                    "{}:{}:{}: in `{}`: {}",
+                    e.file, e.line, e.column, e.hook, e.message
+                ))
             })
     }
 
     fn bad_return(&self, hook: Hook, what: String) -> HookFailure {
+        let (line, column) = self.script.defined_at[hook as usize];
         HookFailure(format!(
-            "{}: `{}` returned {what} (expected {})",
+            "{}:{line}:{column}: in `{}`: returned {what} (expected {})",
             self.script.file.display(),
             Self::spec(hook).name,
             Self::spec(hook).returns

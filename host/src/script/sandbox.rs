@@ -6,6 +6,12 @@
 //! network or module access (`import` does not exist in this build), `eval` is disabled,
 //! `print`/`debug` go nowhere, and every call runs under the [`Limits`] below, so a
 //! script that loops forever or builds a huge value is stopped with an error.
+//!
+//! One gap is Rhai's: a map grown by index assignment (`m[k] = v`) is checked against the
+//! map limit only when it is next used as a whole (passed to a function, returned,
+//! `len()`, `+=`). Within one call it is still bounded by the operation limit, so the
+//! memory a call can hold stays below `operations × string_size` and is freed when the
+//! call ends (scripts keep nothing between calls but integer state).
 
 use rhai::packages::{Package, StandardPackage};
 use rhai::{Engine, OptimizationLevel};
@@ -33,10 +39,10 @@ pub struct Limits {
 
 /// The limits every script runs under.
 pub const LIMITS: Limits = Limits {
-    operations: 500_000,
+    operations: 200_000,
     call_levels: 48,
     expr_depth: (64, 48),
-    string_size: 16 * 1024,
+    string_size: 4 * 1024,
     array_size: 10_000,
     map_size: 1_000,
     variables: 512,

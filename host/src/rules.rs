@@ -57,7 +57,7 @@ pub fn build_ruleset_with(
     let builder = || -> Result<RulesetBuilder, HostError> {
         let mut b = Ruleset::builder().tiles(base_tile_set());
         for l in &loaded {
-            b = l.add_to(b);
+            b = l.add_to(b)?;
         }
         Ok(b)
     };
@@ -99,16 +99,19 @@ struct Loaded {
 }
 
 enum LoadedCode {
-    /// A native plugin's expansion (one instance, shared by the rulesets of this run).
-    Native(Arc<dyn Expansion>),
+    /// A native plugin (a fresh instance per ruleset).
+    Native(crate::plugins::LoadedPlugin),
     /// A compiled script (a fresh [`ScriptExpansion`] per ruleset).
     Script(Arc<CompiledScript>),
 }
 
 impl Loaded {
-    fn add_to(&self, mut b: RulesetBuilder) -> RulesetBuilder {
+    fn add_to(&self, mut b: RulesetBuilder) -> Result<RulesetBuilder, HostError> {
         b = match &self.code {
-            LoadedCode::Native(e) => b.expansion(e.clone()),
+            LoadedCode::Native(p) => b.expansion(
+                p.new_instance()
+                    .map_err(|e| HostError::Usage(e.to_string()))?,
+            ),
             LoadedCode::Script(s) => b.expansion(Arc::new(ScriptExpansion::new(s.clone()))),
         };
         for t in &self.tiles {
@@ -120,7 +123,7 @@ impl Loaded {
                 ..o.clone()
             });
         }
-        b
+        Ok(b)
     }
 }
 
@@ -148,7 +151,7 @@ fn load_expansion(m: &Manifest) -> Result<Loaded, HostError> {
                     m.version
                 )));
             }
-            LoadedCode::Native(plugin.expansion)
+            LoadedCode::Native(plugin)
         }
     };
     Ok(Loaded {

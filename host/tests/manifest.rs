@@ -179,17 +179,24 @@ fn resolution_errors_name_the_expansions() {
     let e = resolve(&["a".into()], &all).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "`a` requires `b` >=2, but version 1.2.0 is available"
+        "expansions/a/expansion.toml:9: `dependencies`: `a` requires `b` >=2, but version 1.2.0 is available"
     );
     let e = resolve(&["c".into()], &all).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "expansion `zzz` is not available (required by `c`)"
+        "expansions/c/expansion.toml:9: `dependencies.requires`: expansion `zzz` is not available (required by `c`)"
     );
     let e = resolve(&["d".into(), "b".into()], &all).unwrap_err();
-    assert_eq!(e.to_string(), "`d` conflicts with `b`");
+    assert_eq!(
+        e.to_string(),
+        "expansions/d/expansion.toml:9: `dependencies.conflicts`: `d` conflicts with `b`"
+    );
     let e = resolve(&["e".into(), "f".into()], &all).unwrap_err();
-    assert_eq!(e.to_string(), "load order cycle among: e, f");
+    assert_eq!(
+        e.to_string(),
+        "load order cycle among: e, f (expansions/e/expansion.toml:9: `load.after` → f; \
+         expansions/f/expansion.toml:9: `load.after` → e)"
+    );
     let e = resolve(&["nope".into()], &all).unwrap_err();
     assert_eq!(e.to_string(), "expansion `nope` is not available");
     let dup = vec![

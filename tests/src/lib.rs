@@ -22,8 +22,12 @@
 //! options = { smallCity = "1st/2nd" }
 //! expansions = ["test-big-follower"] # test-only expansions (see [`test_expansion`])
 //! draws = ["FFCF", "E", "BA/C"]     # tiles still to draw, in order (edge string, letter or id)
-//! expansions = ["count"]            # real expansions load from expansions/ like the program does
+//! expansions = ["count"]            # real expansions load from expansions/ (native) and
+//!                                   # fan-expansions/ (scripts) like the program does
 //! state = { "count.count" = "market", "count.castle" = "B,G" }  # expansion state (apply_setting)
+//! # Fan expansions take seats (R = 0, B = 1, …): `"tactician.token" = "1,2"` (B and G hold
+//! # their tokens); `"promotions.disc" = "0,-1,city:0"` (R's disc under the knight on
+//! # (0,-1); `X,Y[,ROLE[,OWNER]]:DISC_OWNER`, entries separated by `;`).
 //!
 //! [[tile]]                          # board tiles, placed in file order
 //! at = [0, 0]
@@ -57,6 +61,24 @@
 //! do = "custom"                     # an expansion's own action: verb name and value
 //! verb = "move-count"
 //! value = 2
+//! [[step]]
+//! do = "custom"                     # … about a figure: the one standing on this segment
+//! verb = "promote"                  # (`at` + `feature` as for `deploy`; `at` defaults to
+//! at = [0, -1]                      # the tile just placed), of this owner if `owner` is
+//! feature = "city"                  # given (a figure-less custom action never matches a
+//! owner = "R"                       # step that names a figure, and vice versa)
+//! [[step]]
+//! do = "custom-legal"               # also: custom-illegal (not offered, and refused)
+//! verb = "take-token"
+//!
+//! [expect]                          # more expectations (any `expect`):
+//! prompts = ["Y", "B", "G"]         # who answers the pending prompt, then the players of
+//!                                   # the prompts queued behind it, in order (a queued prompt
+//!                                   # with no choices is skipped when its turn comes)
+//! verbs = ["take-token"]            # the exact set of custom verbs offered now
+//! figure_slots = [{ at = [0, -1], feature = "city", player = "R", slots = { "promotions.bonus" = 1 } }]
+//!                                   # figure-scoped expansion state of the figure standing on
+//!                                   # that segment (`player`: its owner, needed if several)
 //!
 //! [[variant]]                       # runs the scenario again with these top-level keys replaced
 //! name = "smallCity=1st/2nd"
@@ -76,10 +98,10 @@
 /// The `[[scenario]]`-list runner used by `tests/tests/base_scenarios.rs`
 /// (`tests/scenarios/base.toml`).
 use carcassonne_core::{
-    Action, ActionError, DecisionKind, Expansion, FigureKindDef, FigureKindId, Game, HalfEdge,
-    HalfSet, HookResult, KindMask, PlayerId, Pos, Position, PositionFigure, PositionSetting,
-    Rotation, Ruleset, ScoreSource, SegmentId, Setup, Shape, SideSet, StartTile, TileKind,
-    TileKindId,
+    Action, ActionError, CustomAction, DecisionKind, Expansion, FigureId, FigureKindDef,
+    FigureKindId, Game, HalfEdge, HalfSet, HookResult, KindMask, PlayerId, Pos, Position,
+    PositionFigure, PositionSetting, Rotation, Ruleset, ScoreSource, SegmentId, Setup, Shape,
+    SideSet, SlotScope, StartTile, TileKind, TileKindId,
 };
 use carcassonne_host::rules::{build_ruleset_with, RulesSpec};
 use serde::Deserialize;
@@ -87,6 +109,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+pub mod mixed;
 
 // ---------------------------------------------------------------------------------------
 // File format
@@ -226,8 +249,12 @@ pub enum Step {
     DeployIllegal(CheckDeploy),
     /// Move a figure in play (an offered move, e.g. a Count redeployment).
     Move(MoveStep),
-    /// An expansion's own action, by verb and value.
+    /// An expansion's own action, by verb and value (and figure).
     Custom(CustomStep),
+    /// Check that an expansion's action is offered (nothing is applied).
+    CustomLegal(CustomStep),
+    /// Check that an expansion's action is not offered and is refused.
+    CustomIllegal(CustomStep),
     /// Check the state now.
     Expect(Expect),
 }
@@ -244,6 +271,8 @@ impl Step {
             Step::DeployIllegal(_) => "deploy-illegal",
             Step::Move(_) => "move",
             Step::Custom(_) => "custom",
+            Step::CustomLegal(_) => "custom-legal",
+            Step::CustomIllegal(_) => "custom-illegal",
             Step::Expect(_) => "expect",
         }
     }
@@ -298,13 +327,40 @@ pub struct MoveStep {
     pub at: Option<[i32; 2]>,
 }
 
-/// An expansion's own offered action, by verb name and value.
+/// An expansion's own offered action, by verb name and value. With `feature` it is an
+/// action about a figure: the one standing on that segment (of the tile at `at`, default
+/// the tile just placed; a virtual feature is `kind#slot`), owned by `owner` if given.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CustomStep {
     pub verb: String,
     #[serde(default)]
     pub value: i32,
+    /// Cell of the tile the figure stands on (default: the tile just placed).
+    #[serde(default)]
+    pub at: Option<[i32; 2]>,
+    /// Segment the figure stands on; names the action's figure.
+    #[serde(default)]
+    pub feature: Option<String>,
+    /// The figure's owner.
+    #[serde(default)]
+    pub owner: Option<String>,
+}
+
+/// Figure-scoped expansion state of one figure in play.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FigureSlotsExp {
+    /// Cell of the tile the figure stands on (default: the tile just placed).
+    #[serde(default)]
+    pub at: Option<[i32; 2]>,
+    /// Segment the figure stands on.
+    pub feature: String,
+    /// The figure's owner (needed when several figures stand there).
+    #[serde(default)]
+    pub player: Option<String>,
+    /// `"<expansion>.<slot>" = value`.
+    pub slots: BTreeMap<String, i64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -367,6 +423,16 @@ pub struct Expect {
     /// Figures per player standing on features.
     #[serde(default)]
     pub occupants: Option<Vec<OccupantsExp>>,
+    /// The player answering the pending prompt, then the players of the queued prompts,
+    /// in order (empty when no prompt is pending).
+    #[serde(default)]
+    pub prompts: Option<Vec<String>>,
+    /// The exact set of custom verbs offered now (any order).
+    #[serde(default)]
+    pub verbs: Option<Vec<String>>,
+    /// Figure-scoped expansion state of figures in play.
+    #[serde(default)]
+    pub figure_slots: Option<Vec<FigureSlotsExp>>,
 }
 
 /// The figures each player has on one feature (unlisted players: none).
@@ -441,7 +507,6 @@ pub enum FeatureRef {
 // Loading
 // ---------------------------------------------------------------------------------------
 
-/// The scenario directory (`tests/scenarios`).
 /// The repository's `expansions/` folder.
 pub fn expansions_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -449,6 +514,14 @@ pub fn expansions_dir() -> PathBuf {
         .join("expansions")
 }
 
+/// The repository's `fan-expansions/` folder (script expansions).
+pub fn fan_expansions_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("fan-expansions")
+}
+
+/// The scenario directory (`tests/scenarios`).
 pub fn scenario_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
 }
@@ -627,7 +700,7 @@ pub fn build_rules(sc: &Scenario) -> Result<Arc<Ruleset>, String> {
         &RulesSpec {
             expansions: real,
             options,
-            plugin_dirs: vec![expansions_dir()],
+            plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],
         },
         &extra,
     )
@@ -1226,6 +1299,19 @@ impl Runner {
                     self.describe_segment(*segment)
                 )
             }
+            Action::Custom(c) => {
+                let mut t = format!("custom `{}`", self.verb_name(c.verb));
+                if let Some(f) = c.figure {
+                    let _ = write!(t, " about {}", self.figure_text(f));
+                }
+                if let Some(s) = c.segment {
+                    let _ = write!(t, " at {}", self.describe_segment(s));
+                }
+                if c.value != 0 {
+                    let _ = write!(t, " value {}", c.value);
+                }
+                t
+            }
             other => format!("{other:?}"),
         }
     }
@@ -1465,23 +1551,142 @@ impl Runner {
                 }
             }
             Step::Custom(c) => {
-                let found = self.game.actions().iter().copied().find(|a| {
-                    matches!(a, Action::Custom(x)
-                        if x.value == c.value
-                            && self.rules.verbs().get(x.verb.0 as usize).is_some_and(|(_, n)| *n == c.verb))
-                });
+                let (found, what) = self.find_custom(c)?;
                 match found {
                     Some(a) => self.apply(a),
                     None => Err(format!(
-                        "no offered `{}` with value {}; offered: [{}]",
-                        c.verb,
-                        c.value,
+                        "no offered {what}; offered: [{}]",
                         self.offered_text()
                     )),
                 }
             }
+            Step::CustomLegal(c) => {
+                let (found, what) = self.find_custom(c)?;
+                match found {
+                    Some(_) => Ok(()),
+                    None => Err(format!(
+                        "{what} is not offered but must be legal; offered: [{}]",
+                        self.offered_text()
+                    )),
+                }
+            }
+            Step::CustomIllegal(c) => {
+                let (found, what) = self.find_custom(c)?;
+                if found.is_some() {
+                    return Err(format!("{what} is offered but must be illegal"));
+                }
+                // Refused too, when the verb exists (an unknown verb cannot be built).
+                if let Some(a) = self.build_custom(c)? {
+                    self.refused(a)?;
+                }
+                Ok(())
+            }
             Step::Expect(e) => self.check(e),
         }
+    }
+
+    /// The figure a custom step names (`feature` given), else `None`.
+    fn custom_figure(&self, c: &CustomStep) -> Result<Option<FigureId>, String> {
+        let Some(feature) = &c.feature else {
+            if c.at.is_some() || c.owner.is_some() {
+                return Err("`at` and `owner` of a custom step need `feature`".into());
+            }
+            return Ok(None);
+        };
+        self.figure_on(c.at, feature, c.owner.as_deref()).map(Some)
+    }
+
+    /// The figure standing on a segment (of `owner` if given); one must exist.
+    fn figure_on(
+        &self,
+        at: Option<[i32; 2]>,
+        feature: &str,
+        owner: Option<&str>,
+    ) -> Result<FigureId, String> {
+        let seg = self.segment(at, feature)?;
+        let owner = owner.map(|o| self.player(o)).transpose()?;
+        let st = self.game.state();
+        let found: Vec<FigureId> = st
+            .figures()
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                matches!(f.loc, carcassonne_core::FigureLoc::On(s) if s == seg)
+                    && owner.is_none_or(|o| f.owner.index() == o)
+            })
+            .map(|(i, _)| FigureId(i as u16))
+            .collect();
+        match found.as_slice() {
+            [f] => Ok(*f),
+            [] => Err(format!(
+                "no figure{} stands on {}",
+                owner.map_or(String::new(), |o| format!(" of {}", self.players[o])),
+                self.describe_segment(seg)
+            )),
+            _ => Err(format!(
+                "several figures stand on {}; give `owner`/`player`",
+                self.describe_segment(seg)
+            )),
+        }
+    }
+
+    fn figure_text(&self, f: FigureId) -> String {
+        let st = self.game.state();
+        let fig = st.figure(f);
+        let at = match fig.loc {
+            carcassonne_core::FigureLoc::On(s) => format!(" on {}", self.describe_segment(s)),
+            _ => " (not in play)".into(),
+        };
+        format!(
+            "{}'s {}{at}",
+            self.players[fig.owner.index()],
+            self.rules.figure_kind(fig.kind).name
+        )
+    }
+
+    fn verb_name(&self, v: carcassonne_core::VerbId) -> String {
+        self.rules
+            .verbs()
+            .get(v.0 as usize)
+            .map_or_else(|| format!("verb {}", v.0), |(_, n)| n.clone())
+    }
+
+    /// The offered custom action a step means (if any) and a description of it.
+    fn find_custom(&self, c: &CustomStep) -> Result<(Option<Action>, String), String> {
+        let figure = self.custom_figure(c)?;
+        let what = format!(
+            "`{}` with value {}{}",
+            c.verb,
+            c.value,
+            figure.map_or(String::new(), |f| format!(" about {}", self.figure_text(f)))
+        );
+        let found = self.game.actions().iter().copied().find(|a| {
+            matches!(a, Action::Custom(x)
+                if x.value == c.value
+                    && x.figure == figure
+                    && self.verb_name(x.verb) == c.verb)
+        });
+        Ok((found, what))
+    }
+
+    /// The custom action a step means, built from the verb's declaration (`None` if no
+    /// loaded expansion declares the verb).
+    fn build_custom(&self, c: &CustomStep) -> Result<Option<Action>, String> {
+        let figure = self.custom_figure(c)?;
+        Ok(self
+            .rules
+            .verbs()
+            .iter()
+            .position(|(_, n)| *n == c.verb)
+            .map(|i| {
+                Action::Custom(CustomAction {
+                    expansion: self.rules.verbs()[i].0,
+                    verb: carcassonne_core::VerbId(i as _),
+                    figure,
+                    segment: None,
+                    value: c.value,
+                })
+            }))
     }
 
     /// Checks every given expectation; reports all mismatches.
@@ -1641,10 +1846,78 @@ impl Runner {
                 run(self.check_occupants(o));
             }
         }
+        if let Some(p) = &e.prompts {
+            run(self.check_prompts(p));
+        }
+        if let Some(v) = &e.verbs {
+            run(self.check_verbs(v));
+        }
+        if let Some(fs) = &e.figure_slots {
+            for f in fs {
+                run((|| {
+                    let fig = self.figure_on(f.at, &f.feature, f.player.as_deref())?;
+                    for (key, want) in &f.slots {
+                        self.check_slot_at(key, fig.0 as usize, *want, Some(SlotScope::Figure))
+                            .map_err(|e| format!("{}: {e}", self.figure_text(fig)))?;
+                    }
+                    Ok(())
+                })());
+            }
+        }
         if errs.is_empty() {
             Ok(())
         } else {
             Err(errs.join("\n  "))
+        }
+    }
+
+    fn check_prompts(&self, want: &[String]) -> Result<(), String> {
+        let st = self.game.state();
+        let mut got: Vec<&str> = Vec::new();
+        if let DecisionKind::Prompt(p) = self.game.decision().kind {
+            got.push(&self.players[p.player.index()]);
+        }
+        got.extend(
+            st.queued_prompts()
+                .map(|p| self.players[p.player.index()].as_str()),
+        );
+        for name in want {
+            self.player(name)?;
+        }
+        if got == want.iter().map(String::as_str).collect::<Vec<_>>() {
+            Ok(())
+        } else {
+            Err(format!(
+                "prompts (pending, then queued): [{}], expected [{}] ({})",
+                got.join(", "),
+                want.join(", "),
+                self.decision_name()
+            ))
+        }
+    }
+
+    fn check_verbs(&self, want: &[String]) -> Result<(), String> {
+        let mut got: Vec<String> = Vec::new();
+        for a in self.game.actions() {
+            if let Action::Custom(c) = a {
+                let n = self.verb_name(c.verb);
+                if !got.contains(&n) {
+                    got.push(n);
+                }
+            }
+        }
+        let mut w: Vec<String> = want.to_vec();
+        w.sort();
+        w.dedup();
+        got.sort();
+        if got == w {
+            Ok(())
+        } else {
+            Err(format!(
+                "custom verbs offered: [{}], expected [{}]",
+                got.join(", "),
+                w.join(", ")
+            ))
         }
     }
 
@@ -1653,6 +1926,20 @@ impl Runner {
             Some((n, p)) => (n, self.player(p)?),
             None => (key, 0),
         };
+        self.check_slot_at(name, who, want, None)
+            .map_err(|e| e.replacen(name, key, 1))
+    }
+
+    /// Checks the slot `<expansion>.<slot>` at index `who` (player or figure index), of
+    /// scope `scope` if given.
+    fn check_slot_at(
+        &self,
+        key: &str,
+        who: usize,
+        want: i64,
+        scope: Option<SlotScope>,
+    ) -> Result<(), String> {
+        let name = key;
         let (exp, slot) = name
             .split_once('.')
             .ok_or_else(|| format!("slot `{key}`: expected `<expansion>.<slot>`"))?;
@@ -1666,6 +1953,12 @@ impl Runner {
             .iter()
             .position(|d| d.expansion == ix && d.name == slot)
             .ok_or_else(|| format!("slot `{key}`: no such slot"))?;
+        if let Some(sc) = scope {
+            let got = self.rules.slots()[id].scope;
+            if got != sc {
+                return Err(format!("slot `{key}` is {got:?}-scoped, not {sc:?}-scoped"));
+            }
+        }
         let got = self
             .game
             .state()

@@ -1,0 +1,237 @@
+//! Invariant checks shared by the randomized mixed-expansion games
+//! (`tests/tests/expansions_mixed.rs`: the four official expansions;
+//! `tests/tests/fan_mixed.rs`: the same plus the fan expansions). Every check needs the
+//! four official expansions (`count`, `king-robber`, `river2`, `heretics-shrines`) loaded.
+
+use carcassonne_core::{
+    FigureKindId, FigureLoc, Game, PlayerId, Ruleset, Scoring, SegmentId, Side, SlotId,
+};
+
+/// The slot `expansion.name` (panics if the expansion or slot is missing).
+pub fn slot(rules: &Ruleset, expansion: &str, name: &str) -> SlotId {
+    let ix = rules.expansion_index(expansion).expect("loaded");
+    SlotId(
+        rules
+            .slots()
+            .iter()
+            .position(|d| d.expansion == ix && d.name == name)
+            .unwrap_or_else(|| panic!("slot {expansion}.{name}")) as u16,
+    )
+}
+
+/// Every player's score, in seat order.
+pub fn scores(g: &Game) -> Vec<i32> {
+    g.state().players().iter().map(|p| p.score).collect()
+}
+
+/// Tiles in play at the start of a game: on the board, in the supply, discarded, and the
+/// one drawn now.
+pub fn total_tiles(g: &Game) -> usize {
+    let drawn = matches!(
+        g.decision().kind,
+        carcassonne_core::DecisionKind::PlaceTile { .. }
+    ) as usize;
+    g.state().board().tiles().len()
+        + g.state().supply().remaining()
+        + g.state().discarded().len()
+        + drawn
+}
+
+/// Figures conserved, occupancy exact, the Count's city tally (`in_city`) right, scores =
+/// events.
+pub fn check_figures_and_scores(g: &Game, in_city: SlotId, ctx: &str) {
+    let rules = g.rules();
+    let st = g.state();
+    let graph = st.graph();
+    for p in 0..st.players().len() {
+        let player = PlayerId(p as u8);
+        for (k, def) in rules.figure_kinds().iter().enumerate() {
+            let kind = FigureKindId(k as u8);
+            let mine = st
+                .figures()
+                .iter()
+                .filter(|f| f.owner == player && f.kind == kind);
+            let (mut supply, mut board) = (0, 0);
+            for f in mine {
+                match f.loc {
+                    FigureLoc::Supply => supply += 1,
+                    FigureLoc::On(_) => board += 1,
+                    FigureLoc::Removed => panic!("{ctx}: no expansion here removes figures"),
+                }
+            }
+            assert_eq!(
+                supply + board,
+                def.per_player as usize,
+                "{ctx}: player {p} kind {k}"
+            );
+            assert_eq!(
+                st.in_supply(player, kind) as usize,
+                supply,
+                "{ctx}: in_supply"
+            );
+        }
+    }
+    let mut on_feature = vec![0u16; graph.len()];
+    let mut in_quarters = 0;
+    for f in st.figures() {
+        if let FigureLoc::On(seg) = f.loc {
+            let node = graph.segment(seg);
+            assert!(
+                rules.kind(node.kind).occupiable,
+                "{ctx}: figure on {node:?}"
+            );
+            if node.is_virtual() {
+                assert_eq!(rules.kind(node.kind).name, "quarter", "{ctx}");
+                in_quarters += 1;
+            }
+            on_feature[graph.feature_of(seg).0 as usize] += 1;
+        }
+    }
+    assert_eq!(st.slot(in_city, 0), in_quarters, "{ctx}: the Count's tally");
+    for i in 0..graph.len() {
+        let f = graph.feature_of(SegmentId::new(i));
+        assert_eq!(
+            graph.totals(f).occupants,
+            on_feature[f.0 as usize],
+            "{ctx}: occupants of the feature of segment {i}"
+        );
+    }
+    let mut sum = vec![0; st.players().len()];
+    for e in st.events() {
+        assert!(e.points >= 0, "{ctx}: negative event {e:?}");
+        sum[e.player.index()] += e.points;
+    }
+    assert_eq!(sum, scores(g), "{ctx}: scores are the sum of the events");
+}
+
+/// A-11 at a tile step: completed grid features are scored and empty.
+pub fn check_completed_scored(g: &Game, ctx: &str) {
+    let graph = g.state().graph();
+    for i in 0..graph.len() {
+        let seg = SegmentId::new(i);
+        let f = graph.feature_of(seg);
+        let t = graph.totals(f);
+        if f.segment() == seg && t.complete() && !graph.segment(seg).is_virtual() {
+            let scored = g.rules().kind(graph.kind(f)).scoring != Scoring::Unscored;
+            assert!(
+                t.scored || !scored,
+                "{ctx}: completed feature {i} not scored"
+            );
+            assert_eq!(t.occupants, 0, "{ctx}: completed feature {i} holds figures");
+        }
+    }
+}
+
+/// At the end: every tile placed or discarded, edges match, HS-3, the river is a tree
+/// from the spring (RV-4, RV-6), the King's and Robber's records (KR-3 … KR-5).
+pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
+    let rules = g.rules();
+    let st = g.state();
+    assert!(g.is_over());
+    assert_eq!(
+        st.board().tiles().len() + st.discarded().len(),
+        total_tiles,
+        "{ctx}: every tile placed or discarded"
+    );
+    let shrine = rules.kind_named("shrine").expect("shrine kind");
+    let river = rules.kind_named("river").expect("river kind");
+    let crowding = rules.options().flag("heretics-shrines.shrineCrowding");
+    let mut river_tiles = 0;
+    let mut river_contacts = 0;
+    for t in st.board().tiles() {
+        let tk = rules.tiles().get(t.kind);
+        let water = river.0 + 1;
+        let is_river = Side::ALL
+            .iter()
+            .any(|s| tk.edge_at(t.rotation, *s) == water);
+        river_tiles += is_river as usize;
+        for s in Side::ALL {
+            if let Some(n) = st.board().at(t.pos.step(s)) {
+                let nk = rules.tiles().get(n.kind);
+                let (a, b) = (
+                    tk.edge_at(t.rotation, s),
+                    nk.edge_at(n.rotation, s.opposite()),
+                );
+                assert_eq!(a, b, "{ctx}: edges of {} and {} differ", t.pos, n.pos);
+                river_contacts += (a == water) as usize;
+            }
+        }
+        // HS-3: buildings around a shrine / a cloister.
+        let has = |pos: carcassonne_core::Pos, want_shrine: bool| {
+            st.board().at(pos).is_some_and(|n| {
+                rules.tiles().get(n.kind).segments.iter().any(|s| {
+                    let k = rules.kind(s.kind);
+                    k.scoring == Scoring::Cloister && (s.kind == shrine) == want_shrine
+                })
+            })
+        };
+        for want_shrine in [true, false] {
+            if has(t.pos, want_shrine) && !crowding {
+                let rivals = t
+                    .pos
+                    .surrounding()
+                    .iter()
+                    .filter(|q| has(**q, !want_shrine))
+                    .count();
+                assert!(rivals < 2, "{ctx}: HS-3 broken at {}", t.pos);
+            }
+        }
+    }
+    // Each contact is seen from both sides; a tree of n river tiles has n - 1 contacts.
+    assert_eq!(
+        river_contacts / 2 + 1,
+        river_tiles,
+        "{ctx}: the river is not a tree from the spring"
+    );
+    // KR-3 … KR-5: records = largest completed city / road.
+    let graph = st.graph();
+    for (title, scoring) in [("king", Scoring::City), ("robber", Scoring::Road)] {
+        let mut largest = 0;
+        for i in 0..graph.len() {
+            let seg = SegmentId::new(i);
+            let f = graph.feature_of(seg);
+            if f.segment() == seg
+                && !graph.segment(seg).is_virtual()
+                && graph.totals(f).complete()
+                && rules.kind(graph.kind(f)).scoring == scoring
+            {
+                largest = largest.max(graph.tile_count(f) as i64);
+            }
+        }
+        let record = st.slot(slot(rules, "king-robber", &format!("{title}-record")), 0);
+        let holder = st.slot(slot(rules, "king-robber", title), 0);
+        assert_eq!(record, largest, "{ctx}: {title} record");
+        assert_eq!(holder >= 0, largest > 0, "{ctx}: {title} holder {holder}");
+    }
+}
+
+/// A replayed game equals the original: scores, events, figures and board.
+pub fn check_same_game(replayed: &Game, g: &Game, ctx: &str) {
+    assert_eq!(scores(replayed), scores(g), "{ctx}: replayed scores");
+    assert_eq!(
+        replayed.state().events(),
+        g.state().events(),
+        "{ctx}: events"
+    );
+    assert_eq!(
+        replayed.state().figures(),
+        g.state().figures(),
+        "{ctx}: figures"
+    );
+    let cells = |g: &Game| -> Vec<_> {
+        g.state()
+            .board()
+            .tiles()
+            .iter()
+            .map(|t| (t.kind, t.pos, t.rotation))
+            .collect()
+    };
+    assert_eq!(cells(replayed), cells(g), "{ctx}: board");
+}
+
+/// The repository's `fan-expansions/` folder (Rhai-script fan expansions).
+pub fn fan_expansions_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("fan-expansions")
+}

@@ -1,0 +1,119 @@
+//! Scenario tests T-51 … T-71 of `shared/rules/spec.md` part E: the fan expansions The
+//! Tactician (D.1, TA-1 … TA-6, readings AT-1 … AT-9) and Promotions (D.2, PR-1 … PR-9,
+//! readings AP-1 … AP-12), loaded from `fan-expansions/` as the program loads them
+//! (manifest + Rhai script), with the official plugins from `expansions/` (count,
+//! king-robber, heretics-shrines) and the runner's test-only expansions
+//! (`test-big-follower`, `test-double-turn`) where a scenario needs them. One test per
+//! T-id; the data is in `tests/scenarios/fan/T-xx.toml`, and a file's `[[variant]]`s run
+//! in the same test.
+//!
+//! Skipped: the figures and tiles these scenarios are about are not implemented.
+//! - T-53 (fairy part only): the fairy. The other parts of T-53 are tested.
+//! - T-54: the dragon (X-4; Tactician farmer eaten by the dragon).
+//! - T-58: the mayor (X-8; Abbey & Mayor).
+//! - T-62: the tower (X-7; capture range of up/downgraded figures, PR-9, AP-10).
+//! - T-63: the dragon (AP-9, `dragonVsUpgraded`).
+//! - T-64: the fairy (PR-8).
+//! - T-65: the builder (X-2; extra-tile redraw, AP-7).
+//! - T-66: the wagon (X-9; AP-5, AP-6).
+//! - T-67: the dragon (eats a downgraded knight). Its rule AP-4 (the disc returns at once
+//!   whenever its figure leaves the board) is tested with a lost Heretics & Shrines
+//!   challenge instead: T-61 variant "AP-4: disc back after a lost challenge" (and T-60
+//!   variant "AP-4: the ban ends when the monk leaves").
+//! - T-70: trade goods (Traders & Builders).
+
+use carcassonne_tests::run_scenario;
+
+/// T-51 — TA-3, TA-6, AT-3, AT-4: offers go fewest points first (Y 5), ties clockwise from
+/// the active player's left (B, G); each sees the earlier deployments; a holder with nothing
+/// legal left is not asked and keeps his token.
+#[test]
+fn t51_ta6_tactician_offers_fewest_points_first() {
+    run_scenario("fan/T-51");
+}
+
+/// T-52 — TA-3, AT-8: B's Tactician thief on R's completed empty road → B +3, home; with
+/// the Count R may then deploy into the CoC (CO-4). Variants: AT-5 big follower by token,
+/// AT-9 a Tactician heretic is challenged (HS-6), AT-7 each part of a double turn opens a
+/// window.
+#[test]
+fn t52_at8_tactician_thief_on_a_completed_road() {
+    run_scenario("fan/T-52");
+}
+
+/// T-53 — TA-2, TA-4, TA-5: no token use in one's own turn, none into the CoC, none on a
+/// claimed feature; held tokens score 0 and are not used in final scoring. (The fairy part
+/// is skipped: no fairy.)
+#[test]
+fn t53_ta4_ta5_no_token_in_own_turn_coc_or_claimed_feature() {
+    run_scenario("fan/T-53");
+}
+
+/// T-55 — PR-2, PR-5, AP-1, AP-11, AP-12: R's disc under his own knight in the city his tile
+/// completes → 3 vs 2 half-units → R +8, B 0; the disc goes back to R. Variants: no disc
+/// (tie), downgrading B's knight, PR-3 no disc for a CoC follower (with the Count's
+/// redeployment), the returned knight comes back without the disc.
+#[test]
+fn t55_pr5_upgraded_knight_wins_the_city() {
+    run_scenario("fan/T-55");
+}
+
+/// T-56 — PR-6, AP-1: R's disc under B's thief → R 2 vs B 1 half-units → R +3, B 0; disc
+/// back to R. Variants: a lone downgraded thief still wins, no disc (tie), PR-2 a figure
+/// with a disc takes no second one.
+#[test]
+fn t56_pr6_downgraded_thief_loses_the_road() {
+    run_scenario("fan/T-56");
+}
+
+/// T-57 — AP-3, AP-1: R's big follower upgraded (5) beats B's two followers (4) → R only;
+/// downgraded by B (3) → B only. Variants: upgraded in the completing turn (AP-11), no disc.
+#[test]
+fn t57_ap3_big_follower_upgraded_and_downgraded() {
+    run_scenario("fan/T-57");
+}
+
+/// T-59 — PR-7: final farm scoring uses the disc: R's upgraded farmer (3) beats B's (2) →
+/// R +6, B 0. Variants: downgraded by B, no disc, disc placed in the last turn.
+#[test]
+fn t59_pr7_upgraded_farmer_in_final_scoring() {
+    run_scenario("fan/T-59");
+}
+
+/// T-60 — PR-5, AP-8: around B's upgraded monk R may not place a cloister tile, B may; with
+/// no other cell R's tile is removed. Variants: no disc, AP-4 the ban ends when the
+/// monk leaves the board by a lost challenge.
+#[test]
+fn t60_ap8_upgraded_monk_keeps_opponents_cloisters_away() {
+    run_scenario("fan/T-60");
+}
+
+/// T-61 — PR-6, AP-8, HS-3/HS-4: around B's heretic downgraded by R at (5,-5) B may not place
+/// a cloister or shrine tile, R may (unless HS-4 forbids it). Variant "AP-4" (standing in
+/// for T-67): the disc returns to R when the heretic loses a challenge, and R reuses it.
+#[test]
+fn t61_pr6_downgraded_heretic_keeps_its_owner_away() {
+    run_scenario("fan/T-61");
+}
+
+/// T-68 — TA-6, AT-4: ties go clockwise from the active player's left neighbour: active R →
+/// B, G, Y; active Y → R, B, G; fewest points still come first.
+#[test]
+fn t68_ta6_ties_go_clockwise_from_the_active_players_left() {
+    run_scenario("fan/T-68");
+}
+
+/// T-69 — AT-1, TA-2: B spends his token in R's turn and takes it back in his own turn
+/// instead of deploying; G, a holder, cannot take another. Variant: AP-12 token or disc.
+#[test]
+fn t69_at1_token_is_taken_again_holders_cannot_take_another() {
+    run_scenario("fan/T-69");
+}
+
+/// T-71 — AT-8, KR-2, KR-5: one placement completes R's 2-tile city and the 3-tile road B
+/// claims by token → R +4, B +3, both home; King and Robber go to R, the placer. Variant:
+/// the followers already on the board.
+#[test]
+fn t71_kr2_kr5_titles_go_to_the_placer() {
+    run_scenario("fan/T-71");
+}

@@ -57,8 +57,7 @@ pub fn check(cfg: &CheckConfig) -> CheckReport {
     let text = match std::fs::read_to_string(&manifest_path) {
         Ok(t) => t,
         Err(e) => {
-            r.problems
-                .push(format!("{}: {e}", manifest_path.display()));
+            r.problems.push(format!("{}: {e}", manifest_path.display()));
             return r;
         }
     };
@@ -112,9 +111,15 @@ pub fn check(cfg: &CheckConfig) -> CheckReport {
     match discover(&search_dirs(&dirs)) {
         Ok(found) => {
             let same = |a: &Path, b: &Path| {
-                a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b)
+                a.canonicalize()
+                    .ok()
+                    .zip(b.canonicalize().ok())
+                    .is_some_and(|(a, b)| a == b)
             };
-            if let Some(other) = found.iter().find(|f| f.id == m.id && !same(&f.path, &m.path)) {
+            if let Some(other) = found
+                .iter()
+                .find(|f| f.id == m.id && !same(&f.path, &m.path))
+            {
                 r.problems.push(format!(
                     "{}: another expansion with id `{}` is found first ({})",
                     manifest_path.display(),

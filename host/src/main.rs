@@ -47,7 +47,11 @@ struct RulesArgs {
     options: Vec<String>,
     /// Extra folder to search for expansion manifests, native or script (repeatable; also
     /// CARCASSONNE_PLUGIN_PATH and CARCASSONNE_EXPANSION_PATH).
-    #[arg(long = "plugin-dir", visible_alias = "expansion-dir", value_name = "DIR")]
+    #[arg(
+        long = "plugin-dir",
+        visible_alias = "expansion-dir",
+        value_name = "DIR"
+    )]
     plugin_dirs: Vec<PathBuf>,
 }
 
@@ -104,7 +108,11 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Extra folder to search for the record's expansions (repeatable).
-        #[arg(long = "plugin-dir", visible_alias = "expansion-dir", value_name = "DIR")]
+        #[arg(
+            long = "plugin-dir",
+            visible_alias = "expansion-dir",
+            value_name = "DIR"
+        )]
         plugin_dirs: Vec<PathBuf>,
     },
     /// Expansions: `expansions list`, `expansions check DIR`, `expansions api`.
@@ -131,7 +139,11 @@ enum ExpansionsCommand {
         #[arg(long)]
         json: bool,
         /// Extra folder to search for expansion manifests (repeatable).
-        #[arg(long = "plugin-dir", visible_alias = "expansion-dir", value_name = "DIR")]
+        #[arg(
+            long = "plugin-dir",
+            visible_alias = "expansion-dir",
+            value_name = "DIR"
+        )]
         plugin_dirs: Vec<PathBuf>,
     },
     /// Check a fan expansion folder: manifest, script, dependencies, then random games.
@@ -151,7 +163,11 @@ enum ExpansionsCommand {
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
         /// Extra folder to search for expansion manifests (repeatable).
-        #[arg(long = "plugin-dir", visible_alias = "expansion-dir", value_name = "DIR")]
+        #[arg(
+            long = "plugin-dir",
+            visible_alias = "expansion-dir",
+            value_name = "DIR"
+        )]
         plugin_dirs: Vec<PathBuf>,
         /// Print the report as JSON.
         #[arg(long)]

@@ -419,10 +419,23 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
         optional: deps(&raw.dependencies.optional, "optional")?,
         conflicts: deps(&raw.dependencies.conflicts, "conflicts")?,
         after: raw.load.after.iter().map(|a| a.get_ref().clone()).collect(),
-        before: raw.load.before.iter().map(|a| a.get_ref().clone()).collect(),
+        before: raw
+            .load
+            .before
+            .iter()
+            .map(|a| a.get_ref().clone())
+            .collect(),
         order_lines: (
-            raw.load.after.iter().map(|a| line_of(text, a.span().start)).collect(),
-            raw.load.before.iter().map(|a| line_of(text, a.span().start)).collect(),
+            raw.load
+                .after
+                .iter()
+                .map(|a| line_of(text, a.span().start))
+                .collect(),
+            raw.load
+                .before
+                .iter()
+                .map(|a| line_of(text, a.span().start))
+                .collect(),
         ),
         tiles: raw.assets.tiles.iter().map(|t| dir.join(t)).collect(),
         options,
@@ -539,7 +552,10 @@ pub fn resolve<'a>(
                 let mut edges = Vec::new();
                 for id in &cycle {
                     let m = chosen[id.as_str()];
-                    for (list, what) in [(&m.requires, "dependencies.requires"), (&m.optional, "dependencies.optional")] {
+                    for (list, what) in [
+                        (&m.requires, "dependencies.requires"),
+                        (&m.optional, "dependencies.optional"),
+                    ] {
                         for d in list.iter().filter(|d| stuck(&d.id)) {
                             edges.push(format!("{} → {}", m.at(d.line, what), d.id));
                         }

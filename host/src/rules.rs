@@ -52,7 +52,10 @@ pub fn build_ruleset_with(
                 known.join(", ")
             ))
         })?;
-        order.into_iter().map(load_expansion).collect::<Result<_, _>>()?
+        order
+            .into_iter()
+            .map(load_expansion)
+            .collect::<Result<_, _>>()?
     };
     let builder = || -> Result<RulesetBuilder, HostError> {
         let mut b = Ruleset::builder().tiles(base_tile_set());
@@ -157,7 +160,11 @@ fn load_expansion(m: &Manifest) -> Result<Loaded, HostError> {
     Ok(Loaded {
         id: m.id.clone(),
         code,
-        tiles: m.tiles.iter().map(|t| load_tile_set(t)).collect::<Result<_, _>>()?,
+        tiles: m
+            .tiles
+            .iter()
+            .map(|t| load_tile_set(t))
+            .collect::<Result<_, _>>()?,
         options: m.options.clone(),
     })
 }

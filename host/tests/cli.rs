@@ -1,7 +1,9 @@
 //! The `carcassonne` binary end to end: simulate, record, replay, tiles, and clean failures.
 
+mod common;
+use common::Scratch;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn run(args: &[&str]) -> Output {
@@ -68,33 +70,6 @@ fn fails_cleanly(args: &[&str]) -> String {
     );
     assert!(stdout(&o).is_empty(), "{what} printed on stdout too");
     lines[0].to_string()
-}
-
-/// A fresh, empty scratch directory for one test (removed when dropped).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("carcassonne-cli-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    fn arg(&self, name: &str) -> String {
-        self.path(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn f64s(v: &Value) -> Vec<f64> {
@@ -260,7 +235,7 @@ fn scores_of(replay: &Value) -> Vec<i64> {
 
 #[test]
 fn recorded_games_replay_to_the_same_scores() {
-    let dir = Scratch::new("record");
+    let dir = Scratch::new("cli", "record");
     let records = record_three(&dir, "77");
     for (i, r) in records.iter().enumerate() {
         assert_eq!(r["format"], "carcassonne-record");
@@ -344,7 +319,7 @@ fn write_json(path: &Path, v: &Value) {
 
 #[test]
 fn bad_records_fail_cleanly() {
-    let dir = Scratch::new("bad");
+    let dir = Scratch::new("cli", "bad");
     let records = record_three(&dir, "5");
     let good = &records[0];
 

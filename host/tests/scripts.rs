@@ -10,12 +10,14 @@
 //!
 //! No test may hang: games run under a time limit, the program under a kill timer.
 
+mod common;
 use carcassonne_core::{Action, ActionError, Game, GameError, GameSetup, GameState, HookError};
 use carcassonne_core::{Ruleset, SetupError};
 use carcassonne_host::bots::{Bot, RandomBot};
 use carcassonne_host::rules::{build_ruleset, RulesSpec};
 use carcassonne_host::script::{ScriptError, LIMITS};
 use carcassonne_host::HostError;
+use common::Scratch;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -26,25 +28,21 @@ use std::time::{Duration, Instant};
 // ---------------------------------------------------------------------------------------
 // Temporary expansion folders
 
-/// A fresh folder under the system temp dir, removed when dropped.
-struct Tmp(PathBuf);
+/// A scratch folder of expansion folders, removed when dropped.
+struct Tmp(Scratch);
 
 impl Tmp {
     fn new(name: &str) -> Tmp {
-        let dir =
-            std::env::temp_dir().join(format!("carcassonne-scripts-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Tmp(dir)
+        Tmp(Scratch::new("scripts", name))
     }
 
     fn path(&self) -> &Path {
-        &self.0
+        self.0.dir()
     }
 
     /// Writes `<root>/<folder>/<name>` and returns its path.
     fn file(&self, folder: &str, name: &str, text: &str) -> PathBuf {
-        let dir = self.0.join(folder);
+        let dir = self.0.path(folder);
         std::fs::create_dir_all(&dir).expect("expansion folder");
         let path = dir.join(name);
         std::fs::write(&path, text).expect("write");
@@ -71,7 +69,7 @@ impl Tmp {
         RulesSpec {
             expansions: ids.iter().map(|s| s.to_string()).collect(),
             options: Vec::new(),
-            plugin_dirs: vec![self.0.clone()],
+            plugin_dirs: vec![self.path().to_path_buf()],
         }
     }
 
@@ -80,13 +78,7 @@ impl Tmp {
     }
 
     fn display(&self, rel: &str) -> String {
-        self.0.join(rel).display().to_string()
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.arg(rel)
     }
 }
 

@@ -191,7 +191,11 @@ impl Names {
         Names {
             types: ["place", "deploy", "move", "pass", "custom"].map(ImmutableString::from),
             expansions: rules.expansions().iter().map(|e| e.id().into()).collect(),
-            verbs: rules.verbs().iter().map(|(_, n)| n.as_str().into()).collect(),
+            verbs: rules
+                .verbs()
+                .iter()
+                .map(|(_, n)| n.as_str().into())
+                .collect(),
             figure_kinds: rules
                 .figure_kinds()
                 .iter()
@@ -219,7 +223,11 @@ pub fn action_to_dynamic(view: View<'_>, names: &Names, a: &Action) -> Dynamic {
         }
         Action::Deploy { figure, segment } => {
             s(&mut m, "type", names.types[1].clone().into());
-            s(&mut m, "figure_kind", name(&names.figure_kinds, figure.0 as usize));
+            s(
+                &mut m,
+                "figure_kind",
+                name(&names.figure_kinds, figure.0 as usize),
+            );
             s(&mut m, "segment", (segment.index() as INT).into());
             s(
                 &mut m,
@@ -235,13 +243,13 @@ pub fn action_to_dynamic(view: View<'_>, names: &Names, a: &Action) -> Dynamic {
         Action::Pass => s(&mut m, "type", names.types[3].clone().into()),
         Action::Custom(c) => {
             s(&mut m, "type", names.types[4].clone().into());
-            s(&mut m, "expansion", name(&names.expansions, c.expansion.0 as usize));
-            s(&mut m, "verb", name(&names.verbs, c.verb.0 as usize));
             s(
                 &mut m,
-                "figure",
-                c.figure.map_or(-1, |f| f.0 as INT).into(),
+                "expansion",
+                name(&names.expansions, c.expansion.0 as usize),
             );
+            s(&mut m, "verb", name(&names.verbs, c.verb.0 as usize));
+            s(&mut m, "figure", c.figure.map_or(-1, |f| f.0 as INT).into());
             s(
                 &mut m,
                 "segment",
@@ -310,8 +318,13 @@ pub fn action_from_dynamic(
         "custom" => {
             if let Some(e) = m.get("expansion") {
                 let e = e.clone().into_string().unwrap_or_default();
-                if allow != Allow::Any && !e.is_empty() && e != view.rules.expansions()[me.0 as usize].id() {
-                    return Err(format!("a script may only offer its own verbs, not `{e}`'s"));
+                if allow != Allow::Any
+                    && !e.is_empty()
+                    && e != view.rules.expansions()[me.0 as usize].id()
+                {
+                    return Err(format!(
+                        "a script may only offer its own verbs, not `{e}`'s"
+                    ));
                 }
                 if allow == Allow::Any && !e.is_empty() {
                     // A filter may keep another expansion's action: match it as offered.
@@ -428,19 +441,13 @@ fn check_move(state: &GameState, f: FigureId, s: SegmentId) -> Result<(), String
 pub fn draft_to_dynamic(view: View<'_>, d: &ScoreDraft) -> Dynamic {
     let mut m = Map::new();
     m.insert("final".into(), d.final_scoring.into());
-    m.insert(
-        "placer".into(),
-        d.placer.map_or(-1, |p| p.0 as INT).into(),
-    );
+    m.insert("placer".into(), d.placer.map_or(-1, |p| p.0 as INT).into());
     let features: Array = d
         .features
         .iter()
         .map(|f| {
             let mut x = Map::new();
-            x.insert(
-                "kind".into(),
-                view.rules.kind(f.kind).name.clone().into(),
-            );
+            x.insert("kind".into(), view.rules.kind(f.kind).name.clone().into());
             x.insert(
                 "segment".into(),
                 (f.feature.segment().index() as INT).into(),
@@ -491,7 +498,7 @@ macro_rules! doc {
 
 /// Every game function a script can call (the `docs/modding.md` tables come from this).
 pub const FUNCTIONS: &[FunctionDoc] = &[
-    doc!("rules", "option(key) -> bool | int | string", "An option's value: `key` without a dot is one of your own options, with a dot any option (`count.countMove`)."),
+    doc!("rules", "option(key) -> bool | int | string", "An option's value: `key` without a dot is one of your own options or else a base-game option (`farmScoring`), with a dot any option (`count.countMove`)."),
     doc!("rules", "has_expansion(id) -> bool", "Whether an expansion is loaded in this game."),
     doc!("rules", "has_figure_kind(name) -> bool", "Whether a figure kind exists (`builder`, `mayor`, …)."),
     doc!("rules", "tile_features(tile) -> array", "Feature kind names of a tile's segments (`[\"city\", \"road\", \"field\"]`)."),
@@ -508,6 +515,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("read", "segments_at(x, y) -> array", "The segment ids of the tile on a cell (empty if none)."),
     doc!("read", "segment_kind(segment) -> string", "The feature kind of a segment."),
     doc!("read", "segment_cell(segment) -> map | ()", "`#{x, y}` of a segment's tile, `()` for a virtual feature."),
+    doc!("read", "feature_of(segment) -> int", "The feature a segment belongs to now, as its representative segment: two segments are in one feature when their `feature_of` agree (features merge as tiles are placed, so compare within one hook call; draft items carry the same id as `segment`)."),
     doc!("read", "feature_complete(segment) -> bool", "Whether the feature of a segment is complete."),
     doc!("read", "feature_scored(segment) -> bool", "Whether it has been scored."),
     doc!("read", "feature_tiles(segment) -> int", "Distinct tiles of the feature."),
@@ -571,10 +579,7 @@ fn state_slot(c: &Call<'_>, name: &str, want: SlotScope) -> R<carcassonne_core::
         .state(name)
         .ok_or_else(|| format!("state `{name}` was not declared in setup()"))?;
     if scope != want {
-        return err(format!(
-            "state `{name}` is {}-scoped",
-            scope_name(scope)
-        ));
+        return err(format!("state `{name}` is {}-scoped", scope_name(scope)));
     }
     Ok(slot)
 }
@@ -593,31 +598,43 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn("option", |nc: NativeCallContext, key: &str| -> R<Dynamic> {
         let c = call(&nc)?;
         let rules = c.rules()?;
-        let full = if key.contains('.') {
-            key.to_string()
+        // Own options first (`perPlayer`), then the base game's (`farmScoring`).
+        let own = format!("{}.{key}", c.exp.script().id);
+        let found = if key.contains('.') {
+            rules.options().get(key)
         } else {
-            format!("{}.{key}", c.exp.script().id)
+            rules
+                .options()
+                .get(&own)
+                .or_else(|| rules.options().get(key))
         };
-        rules
-            .options()
-            .get(&full)
+        found
             .map(option_dynamic)
-            .ok_or_else(|| format!("no option `{full}`").into())
+            .ok_or_else(|| format!("no option `{key}`").into())
     });
-    engine.register_fn("has_expansion", |nc: NativeCallContext, id: &str| -> R<bool> {
-        Ok(id == "base" || call(&nc)?.rules()?.expansion_index(id).is_some())
-    });
-    engine.register_fn("has_figure_kind", |nc: NativeCallContext, n: &str| -> R<bool> {
-        Ok(call(&nc)?.rules()?.figure_named(n).is_some())
-    });
-    engine.register_fn("tile_features", |nc: NativeCallContext, t: &str| -> R<Array> {
-        let rules = call(&nc)?.rules()?;
-        let k = rules.tiles().get(tile_kind(rules, t)?);
-        Ok(k.segments
-            .iter()
-            .map(|s| rules.kind(s.kind).name.clone().into())
-            .collect())
-    });
+    engine.register_fn(
+        "has_expansion",
+        |nc: NativeCallContext, id: &str| -> R<bool> {
+            Ok(id == "base" || call(&nc)?.rules()?.expansion_index(id).is_some())
+        },
+    );
+    engine.register_fn(
+        "has_figure_kind",
+        |nc: NativeCallContext, n: &str| -> R<bool> {
+            Ok(call(&nc)?.rules()?.figure_named(n).is_some())
+        },
+    );
+    engine.register_fn(
+        "tile_features",
+        |nc: NativeCallContext, t: &str| -> R<Array> {
+            let rules = call(&nc)?.rules()?;
+            let k = rules.tiles().get(tile_kind(rules, t)?);
+            Ok(k.segments
+                .iter()
+                .map(|s| rules.kind(s.kind).name.clone().into())
+                .collect())
+        },
+    );
     engine.register_fn(
         "tile_has_feature",
         |nc: NativeCallContext, t: &str, kind: &str| -> R<bool> {
@@ -672,41 +689,53 @@ pub fn register(engine: &mut Engine) {
         );
         Ok(m.into())
     });
-    engine.register_fn("tile_at", |nc: NativeCallContext, x: INT, y: INT| -> R<Dynamic> {
-        let v = call(&nc)?.view()?;
-        Ok(v.state
-            .board()
-            .at(Pos::new(x as i32, y as i32))
-            .map_or(Dynamic::UNIT, |t| {
-                v.rules.tiles().get(t.kind).id.clone().into()
-            }))
-    });
-    engine.register_fn("segments_at", |nc: NativeCallContext, x: INT, y: INT| -> R<Array> {
-        let v = call(&nc)?.view()?;
-        let pos = Pos::new(x as i32, y as i32);
-        let mut out = Array::new();
-        for local in 0..8u8 {
-            match v.state.segment_at(pos, local) {
-                Some(s) => out.push((s.index() as INT).into()),
-                None => break,
+    engine.register_fn(
+        "tile_at",
+        |nc: NativeCallContext, x: INT, y: INT| -> R<Dynamic> {
+            let v = call(&nc)?.view()?;
+            Ok(v.state
+                .board()
+                .at(Pos::new(x as i32, y as i32))
+                .map_or(Dynamic::UNIT, |t| {
+                    v.rules.tiles().get(t.kind).id.clone().into()
+                }))
+        },
+    );
+    engine.register_fn(
+        "segments_at",
+        |nc: NativeCallContext, x: INT, y: INT| -> R<Array> {
+            let v = call(&nc)?.view()?;
+            let pos = Pos::new(x as i32, y as i32);
+            let mut out = Array::new();
+            for local in 0..8u8 {
+                match v.state.segment_at(pos, local) {
+                    Some(s) => out.push((s.index() as INT).into()),
+                    None => break,
+                }
             }
-        }
-        Ok(out)
-    });
-    engine.register_fn("segment_kind", |nc: NativeCallContext, s: INT| -> R<String> {
-        let v = call(&nc)?.view()?;
-        let s = segment(v.state, s)?;
-        Ok(v.rules.kind(v.state.graph().segment(s).kind).name.clone())
-    });
-    engine.register_fn("segment_cell", |nc: NativeCallContext, s: INT| -> R<Dynamic> {
-        let v = call(&nc)?.view()?;
-        let node = v.state.graph().segment(segment(v.state, s)?);
-        Ok(if node.is_virtual() {
-            Dynamic::UNIT
-        } else {
-            cell(node.pos)
-        })
-    });
+            Ok(out)
+        },
+    );
+    engine.register_fn(
+        "segment_kind",
+        |nc: NativeCallContext, s: INT| -> R<String> {
+            let v = call(&nc)?.view()?;
+            let s = segment(v.state, s)?;
+            Ok(v.rules.kind(v.state.graph().segment(s).kind).name.clone())
+        },
+    );
+    engine.register_fn(
+        "segment_cell",
+        |nc: NativeCallContext, s: INT| -> R<Dynamic> {
+            let v = call(&nc)?.view()?;
+            let node = v.state.graph().segment(segment(v.state, s)?);
+            Ok(if node.is_virtual() {
+                Dynamic::UNIT
+            } else {
+                cell(node.pos)
+            })
+        },
+    );
     fn totals<T>(
         nc: &NativeCallContext,
         s: INT,
@@ -717,6 +746,9 @@ pub fn register(engine: &mut Engine) {
         let g = v.state.graph();
         Ok(f(g, g.feature_of(s)))
     }
+    engine.register_fn("feature_of", |nc: NativeCallContext, s: INT| {
+        totals(&nc, s, |_, f| f.segment().index() as INT)
+    });
     engine.register_fn("feature_complete", |nc: NativeCallContext, s: INT| {
         totals(&nc, s, |g, f| g.totals(f).complete())
     });
@@ -729,18 +761,21 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn("feature_pennants", |nc: NativeCallContext, s: INT| {
         totals(&nc, s, |g, f| g.totals(f).pennants as INT)
     });
-    engine.register_fn("feature_figures", |nc: NativeCallContext, s: INT| -> R<Array> {
-        let v = call(&nc)?.view()?;
-        let s = segment(v.state, s)?;
-        let g = v.state.graph();
-        let mut out = Array::new();
-        for m in g.members(g.feature_of(s)) {
-            for f in v.state.figures_on(m) {
-                out.push((f.0 as INT).into());
+    engine.register_fn(
+        "feature_figures",
+        |nc: NativeCallContext, s: INT| -> R<Array> {
+            let v = call(&nc)?.view()?;
+            let s = segment(v.state, s)?;
+            let g = v.state.graph();
+            let mut out = Array::new();
+            for m in g.members(g.feature_of(s)) {
+                for f in v.state.figures_on(m) {
+                    out.push((f.0 as INT).into());
+                }
             }
-        }
-        Ok(out)
-    });
+            Ok(out)
+        },
+    );
     engine.register_fn("figures", |nc: NativeCallContext| -> R<Array> {
         let v = call(&nc)?.view()?;
         Ok(v.state
@@ -764,7 +799,9 @@ pub fn register(engine: &mut Engine) {
         with_figure(&nc, f, |_, _, fig| fig.owner.0 as INT)
     });
     engine.register_fn("figure_kind", |nc: NativeCallContext, f: INT| {
-        with_figure(&nc, f, |v, _, fig| v.rules.figure_kind(fig.kind).name.clone())
+        with_figure(&nc, f, |v, _, fig| {
+            v.rules.figure_kind(fig.kind).name.clone()
+        })
     });
     engine.register_fn("is_follower", |nc: NativeCallContext, f: INT| {
         with_figure(&nc, f, |v, _, fig| v.rules.figure_kind(fig.kind).follower)
@@ -824,7 +861,10 @@ pub fn register(engine: &mut Engine) {
                 v.deployments_on_tile(p, pos, &mut out);
             }
             let names = c.exp.names(v.rules);
-            Ok(out.iter().map(|a| action_to_dynamic(v, &names, a)).collect())
+            Ok(out
+                .iter()
+                .map(|a| action_to_dynamic(v, &names, a))
+                .collect())
         },
     );
     engine.register_fn("state", |nc: NativeCallContext, name: &str| -> R<INT> {
@@ -887,15 +927,15 @@ pub fn register(engine: &mut Engine) {
         let c = call(nc)?;
         let decl = c.decl()?;
         let label = match label {
-            None => decl
-                .label(&c.exp.script().id)
-                .ok_or("no default label")?,
+            None => decl.label(&c.exp.script().id).ok_or("no default label")?,
             Some(l) => decl
                 .label(l)
                 .ok_or_else(|| format!("label `{l}` was not declared in setup()"))?,
         };
         if !(-10_000..=10_000).contains(&points) {
-            return err(format!("{points} points is out of range (|points| ≤ 10000)"));
+            return err(format!(
+                "{points} points is out of range (|points| ≤ 10000)"
+            ));
         }
         let ctx = c.ctx()?;
         let p = player(ctx.state(), p)?;
@@ -1034,29 +1074,35 @@ pub fn register(engine: &mut Engine) {
             Ok(())
         },
     );
-    engine.register_fn("declare_verb", |nc: NativeCallContext, name: &str| -> R<()> {
-        let c = call(&nc)?;
-        let (setup, decl) = setup_access(c)?;
-        check_name(name)?;
-        let mut d = decl.borrow_mut();
-        if d.verb(name).is_some() {
-            return err(format!("verb `{name}` is declared twice"));
-        }
-        let id = setup.verb(name);
-        d.verbs.push((name.to_string(), id));
-        Ok(())
-    });
-    engine.register_fn("declare_label", |nc: NativeCallContext, name: &str| -> R<()> {
-        let c = call(&nc)?;
-        let (setup, decl) = setup_access(c)?;
-        check_name(name)?;
-        let mut d = decl.borrow_mut();
-        if d.label(name).is_none() {
-            let id = setup.score_label(name);
-            d.labels.push((name.to_string(), id));
-        }
-        Ok(())
-    });
+    engine.register_fn(
+        "declare_verb",
+        |nc: NativeCallContext, name: &str| -> R<()> {
+            let c = call(&nc)?;
+            let (setup, decl) = setup_access(c)?;
+            check_name(name)?;
+            let mut d = decl.borrow_mut();
+            if d.verb(name).is_some() {
+                return err(format!("verb `{name}` is declared twice"));
+            }
+            let id = setup.verb(name);
+            d.verbs.push((name.to_string(), id));
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "declare_label",
+        |nc: NativeCallContext, name: &str| -> R<()> {
+            let c = call(&nc)?;
+            let (setup, decl) = setup_access(c)?;
+            check_name(name)?;
+            let mut d = decl.borrow_mut();
+            if d.label(name).is_none() {
+                let id = setup.score_label(name);
+                d.labels.push((name.to_string(), id));
+            }
+            Ok(())
+        },
+    );
     engine.register_fn(
         "guard",
         |nc: NativeCallContext, hook: &str, state: &str| -> R<()> {
@@ -1079,7 +1125,22 @@ pub fn register(engine: &mut Engine) {
                     | (SlotScope::Player, super::GuardArg::Player)
                     | (SlotScope::Figure, super::GuardArg::Figure)
             );
-            if !fits || matches!(spec.hook, super::Hook::Setup | super::Hook::FiltersTile) {
+            use super::Hook as H;
+            if matches!(
+                spec.hook,
+                H::Setup
+                    | H::FiltersTile
+                    | H::StartGame
+                    | H::ApplySetting
+                    | H::ApplyAction
+                    | H::PromptActions
+                    | H::ApplyPrompt
+            ) {
+                return err(format!(
+                    "hook `{hook}` cannot be guarded (it runs only when your own declaration, action or prompt calls for it)"
+                ));
+            }
+            if !fits {
                 return err(format!(
                     "hook `{hook}` cannot be guarded by {}-scoped state `{state}`",
                     scope_name(scope)
@@ -1135,7 +1196,10 @@ pub fn register(engine: &mut Engine) {
                 let fs = state_index(&d, fs, SlotScope::Figure)?;
                 let roles = roles
                     .into_iter()
-                    .map(|r| r.into_string().map_err(|t| format!("a role must be a string, not {t}")))
+                    .map(|r| {
+                        r.into_string()
+                            .map_err(|t| format!("a role must be a string, not {t}"))
+                    })
                     .collect::<Result<Vec<_>, _>>()?;
                 Some((fs, roles))
             }
@@ -1163,7 +1227,11 @@ pub fn register(engine: &mut Engine) {
     );
     engine.register_fn(
         "offer_per_figure",
-        |nc: NativeCallContext, verb: &str, player_state: &str, figure_state: &str, roles: Array| {
+        |nc: NativeCallContext,
+         verb: &str,
+         player_state: &str,
+         figure_state: &str,
+         roles: Array| {
             add_offer(&nc, verb, player_state, Some((figure_state, roles)), None)
         },
     );
@@ -1175,7 +1243,13 @@ pub fn register(engine: &mut Engine) {
          figure_state: &str,
          roles: Array,
          effects: Map| {
-            add_offer(&nc, verb, player_state, Some((figure_state, roles)), Some(effects))
+            add_offer(
+                &nc,
+                verb,
+                player_state,
+                Some((figure_state, roles)),
+                Some(effects),
+            )
         },
     );
     fn add_reaction(
@@ -1199,7 +1273,11 @@ pub fn register(engine: &mut Engine) {
         let fewest_points_first = match order {
             "fewest-points" => true,
             "clockwise" => false,
-            other => return err(format!("order `{other}`: expected \"fewest-points\" or \"clockwise\"")),
+            other => {
+                return err(format!(
+                    "order `{other}`: expected \"fewest-points\" or \"clockwise\""
+                ))
+            }
         };
         let code = u16::try_from(code)
             .ok()
@@ -1251,7 +1329,9 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn("custom_action", |verb: &str, value: INT| -> Map {
         custom(verb, -1, value)
     });
-    engine.register_fn("figure_action", |verb: &str, f: INT| -> Map { custom(verb, f, 0) });
+    engine.register_fn("figure_action", |verb: &str, f: INT| -> Map {
+        custom(verb, f, 0)
+    });
     engine.register_fn("pass_action", || -> Map {
         let mut m = Map::new();
         m.insert("type".into(), "pass".into());

@@ -335,7 +335,10 @@ fn definition(text: &str, name: &str) -> (usize, usize) {
     for (i, line) in text.lines().enumerate() {
         if let Some(c) = line.find("fn ") {
             let rest = line[c + 3..].trim_start();
-            if rest.strip_prefix(name).is_some_and(|r| r.trim_start().starts_with('(')) {
+            if rest
+                .strip_prefix(name)
+                .is_some_and(|r| r.trim_start().starts_with('('))
+            {
                 return (i + 1, c + 1);
             }
         }
@@ -562,12 +565,21 @@ impl ScriptExpansion {
 
 impl ScriptExpansion {
     /// Reads a returned cell `#{x, y}` (and `rotations` when `with_rotations`).
-    fn cell_of(&self, hook: Hook, item: Dynamic, with_rotations: bool) -> HookResult<(i32, i32, u8)> {
+    fn cell_of(
+        &self,
+        hook: Hook,
+        item: Dynamic,
+        with_rotations: bool,
+    ) -> HookResult<(i32, i32, u8)> {
         let m = item
             .try_cast::<Map>()
             .ok_or_else(|| self.bad_return(hook, "a cell that is not a map".into()))?;
         let get = |f: &str| m.get(f).and_then(|v| v.as_int().ok());
-        let rot = if with_rotations { get("rotations") } else { Some(0) };
+        let rot = if with_rotations {
+            get("rotations")
+        } else {
+            Some(0)
+        };
         match (get("x"), get("y"), rot) {
             (Some(x), Some(y), Some(r))
                 if i32::try_from(x).is_ok() && i32::try_from(y).is_ok() && (0..16).contains(&r) =>
@@ -667,7 +679,12 @@ impl ScriptExpansion {
 
     /// A reaction prompt's choices: the player's legal follower deployments on the tile
     /// just placed, and passing; nothing (the prompt is skipped) when there is none.
-    fn reaction_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+    fn reaction_actions(
+        &self,
+        view: View<'_>,
+        prompt: Prompt,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
         let decl = self.decl().map_err(HookFailure)?;
         let Some(r) = decl.reactions.get((prompt.code - REACTION_CODE) as usize) else {
             return Ok(());
@@ -807,12 +824,8 @@ impl Expansion for ScriptExpansion {
         }
         if self.script.defines(Hook::Setup) {
             let setup_ptr: *mut Setup<'_> = setup;
-            self.call(
-                Hook::Setup,
-                api::Access::Setup(setup_ptr.cast(), &decl),
-                (),
-            )
-            .map(drop)?;
+            self.call(Hook::Setup, api::Access::Setup(setup_ptr.cast(), &decl), ())
+                .map(drop)?;
         }
         self.decl
             .set(decl.into_inner())
@@ -839,6 +852,9 @@ impl Expansion for ScriptExpansion {
     }
 
     fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
+        if !self.guard_open(Hook::OnTileDrawn, ctx.state(), 0) {
+            return Ok(DrawVerdict::Keep);
+        }
         let name = ctx.rules().tiles().get(tile).id.clone();
         let r = self.call(Hook::OnTileDrawn, api::Access::write(ctx), (name,))?;
         if r.is_unit() {
@@ -942,6 +958,9 @@ impl Expansion for ScriptExpansion {
     }
 
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        if !self.guard_open(Hook::OnTilePlaced, ctx.state(), 0) {
+            return Ok(());
+        }
         self.call(
             Hook::OnTilePlaced,
             api::Access::write(ctx),
@@ -1102,7 +1121,11 @@ impl Expansion for ScriptExpansion {
 
     fn strength_delta(&self, view: View<'_>, figure: FigureId) -> i32 {
         let mut bonus = 0;
-        if let Some(i) = self.decl.get().and_then(|d| d.strength_bonus.map(|b| d.states[b].2)) {
+        if let Some(i) = self
+            .decl
+            .get()
+            .and_then(|d| d.strength_bonus.map(|b| d.states[b].2))
+        {
             bonus = view.state.slot(i, figure.0 as usize).clamp(-1000, 1000) as i32;
         }
         if !self.script.defines(Hook::Strength)
@@ -1110,30 +1133,34 @@ impl Expansion for ScriptExpansion {
         {
             return bonus;
         }
-        bonus + match self.call(
-            Hook::Strength,
-            api::Access::Read(view),
-            (figure.0 as rhai::INT,),
-        ) {
-            Ok(r) => match r.as_int() {
-                Ok(v) => v.clamp(-1000, 1000) as i32,
-                Err(t) => {
-                    self.poison(
-                        self.bad_return(Hook::Strength, format!("a value of type {t}"))
-                            .0,
-                    );
+        bonus
+            + match self.call(
+                Hook::Strength,
+                api::Access::Read(view),
+                (figure.0 as rhai::INT,),
+            ) {
+                Ok(r) => match r.as_int() {
+                    Ok(v) => v.clamp(-1000, 1000) as i32,
+                    Err(t) => {
+                        self.poison(
+                            self.bad_return(Hook::Strength, format!("a value of type {t}"))
+                                .0,
+                        );
+                        0
+                    }
+                },
+                Err(e) => {
+                    self.poison(e.0);
                     0
                 }
-            },
-            Err(e) => {
-                self.poison(e.0);
-                0
             }
-        }
     }
 
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         self.check_poison()?;
+        if !self.guard_open(Hook::BeforeScoring, ctx.state(), 0) {
+            return Ok(());
+        }
         let d = api::draft_to_dynamic(ctx.view(), draft);
         let r = self.call(Hook::BeforeScoring, api::Access::write(ctx), (d,))?;
         if r.is_unit() {
@@ -1176,7 +1203,9 @@ impl Expansion for ScriptExpansion {
 
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         self.check_poison()?;
-        if !self.script.defines(Hook::AfterScoring) {
+        if !self.script.defines(Hook::AfterScoring)
+            || !self.guard_open(Hook::AfterScoring, ctx.state(), 0)
+        {
             return Ok(());
         }
         let d = api::draft_to_dynamic(ctx.view(), draft);
@@ -1207,6 +1236,9 @@ impl Expansion for ScriptExpansion {
     }
 
     fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+        if !self.guard_open(Hook::OnTurnEnd, ctx.state(), 0) {
+            return Ok(TurnEndVerdict::Next);
+        }
         let r = self.call(Hook::OnTurnEnd, api::Access::write(ctx), ())?;
         if r.is_unit() {
             return Ok(TurnEndVerdict::Next);
@@ -1220,6 +1252,9 @@ impl Expansion for ScriptExpansion {
 
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         self.check_poison()?;
+        if !self.guard_open(Hook::FinalScoring, ctx.state(), 0) {
+            return Ok(());
+        }
         self.call(Hook::FinalScoring, api::Access::write(ctx), ())
             .map(drop)
     }
@@ -1251,7 +1286,10 @@ mod tests {
         assert_eq!((e.line, e.hook.as_str()), (2, "compile"));
         assert!(e.message.starts_with("syntax error"), "{e}");
         let e = compile_source("x", "1.0.0", "x.rhai".into(), "fn strength() { 0 }").unwrap_err();
-        assert!(e.message.contains("`strength` must take 1 parameter"), "{e}");
+        assert!(
+            e.message.contains("`strength` must take 1 parameter"),
+            "{e}"
+        );
         let ok = compile_source("x", "1.0.0", "x.rhai".into(), "fn strength(f) { 0 }").unwrap();
         assert!(ok.defines(Hook::Strength) && !ok.defines(Hook::Setup));
     }

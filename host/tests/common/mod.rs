@@ -1,0 +1,38 @@
+//! Helpers shared by the host's integration tests (each test binary includes this module).
+#![allow(dead_code)] // every test binary uses a different part of it
+
+use std::path::{Path, PathBuf};
+
+/// A fresh, empty folder under the system temp dir for one test, removed when dropped.
+/// The process id in its name keeps concurrent test runs apart.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// `<temp>/carcassonne-<suite>-<pid>-<name>`, emptied first.
+    pub fn new(suite: &str, name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("carcassonne-{suite}-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        Scratch(dir)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.0
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// [`Scratch::path`] as a command-line argument.
+    pub fn arg(&self, name: &str) -> String {
+        self.path(name).display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -4,6 +4,7 @@ use crate::figure::{FigureId, FigureKindId};
 use crate::graph::SegmentId;
 use crate::pos::Pos;
 use crate::side::Rotation;
+use crate::tile::TileKindId;
 use std::fmt;
 
 /// Index of an expansion in the ruleset's load order.
@@ -56,6 +57,11 @@ pub enum Action {
     },
     /// Decline the current decision.
     Pass,
+    /// Draw this tile ([`DrawMode::Chosen`](crate::DrawMode::Chosen) games only).
+    Draw {
+        /// The tile kind drawn.
+        tile: TileKindId,
+    },
     /// An expansion's own action.
     Custom(CustomAction),
 }
@@ -76,6 +82,7 @@ impl fmt::Display for Action {
                 write!(f, "move figure {} to segment {}", figure.0, segment.index())
             }
             Action::Pass => write!(f, "pass"),
+            Action::Draw { tile } => write!(f, "draw tile kind {}", tile.0),
             Action::Custom(c) => write!(f, "expansion {} verb {}", c.expansion.0, c.verb.0),
         }
     }

@@ -30,13 +30,33 @@ use std::sync::Arc;
 /// Most players a game can seat.
 pub const MAX_PLAYERS: usize = 8;
 
-/// Players and seed of a new game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Players, seed and table conventions of a new game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameSetup {
     /// Player names in seat order (seat 0 starts).
     pub players: Vec<String>,
     /// Seed of the game's RNG (tile draws and anything random in expansions).
     pub seed: u64,
+    /// How tiles are drawn: `Random` (the default) or `Chosen` (the game asks, see
+    /// [`DecisionKind::Draw`]). `InOrder` is for positions and acts like `Random` here.
+    pub draws: DrawMode,
+    /// At most this many draws (discarded tiles included), then the stack counts as empty.
+    pub draw_limit: Option<u32>,
+    /// The start layout, replacing the one the rules and expansions lay (an imported game
+    /// whose program laid the start tiles elsewhere). Each tile takes one copy out of the
+    /// supply, like the usual layout.
+    pub start: Option<Vec<StartTile>>,
+}
+
+impl GameSetup {
+    /// Random draws, the usual start layout, no draw cap.
+    pub fn new(players: Vec<String>, seed: u64) -> GameSetup {
+        GameSetup {
+            players,
+            seed,
+            ..GameSetup::default()
+        }
+    }
 }
 
 /// A figure in a [`Position`].
@@ -172,9 +192,22 @@ impl Game {
             e.prepare_game(&mut ctx, &mut layout)
                 .map_err(|m| hook_error(e.as_ref(), "prepare_game", m))?;
         }
+        if let Some(given) = &setup.start {
+            layout.clone_from(given);
+        }
+        if setup.draws == DrawMode::Chosen {
+            state.supply.mode = DrawMode::Chosen;
+        }
+        state.supply.draws_left = setup.draw_limit;
         // Each start tile takes one copy out of the supply (after expansions changed
         // the layout, so a replaced start tile stays in the pack).
         for t in &layout {
+            if t.kind.0 as usize >= rules.tiles().len() {
+                return Err(GameError::Position(format!(
+                    "unknown start tile kind {}",
+                    t.kind.0
+                )));
+            }
             check_fits(&rules, &state, t)?;
             place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
             state.supply.take(t.kind);
@@ -409,6 +442,21 @@ impl Game {
         let rules: &Ruleset = rules;
         let player = state.decision.player;
         match state.decision.kind {
+            DecisionKind::Draw => {
+                let Action::Draw { tile } = action else {
+                    unreachable!("only draws are offered when the table draws")
+                };
+                let taken = state.supply.take_chosen(tile);
+                debug_assert!(taken, "offered draws are in the active groups");
+                if consider_drawn(rules, state, tile, &mut 0)? {
+                    state.decision = Decision {
+                        player: state.active,
+                        kind: DecisionKind::PlaceTile { tile },
+                    };
+                    return Ok(());
+                }
+                // Discarded or sent back: the table draws again (stage is still `Draw`).
+            }
             DecisionKind::PlaceTile { tile } => {
                 let Action::Place { pos, rotation } = action else {
                     unreachable!("only placements are offered in the tile step")
@@ -434,8 +482,8 @@ impl Game {
                 Action::Custom(c) => one(rules, state, c.expansion, "apply_action", |e, ctx| {
                     e.apply_action(ctx, player, c)
                 })?,
-                Action::Place { .. } => {
-                    unreachable!("no placement is offered in the deployment step")
+                Action::Place { .. } | Action::Draw { .. } => {
+                    unreachable!("no placement or draw is offered in the deployment step")
                 }
             },
             DecisionKind::Prompt(p) => one(rules, state, p.owner, "apply_prompt", |e, ctx| {
@@ -493,6 +541,23 @@ fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
         match st.stage {
             Stage::TurnStart | Stage::AfterDeploy | Stage::BeforeScoring | Stage::AfterScoring => {
                 unreachable!("handled above")
+            }
+            Stage::Draw if st.supply.mode == DrawMode::Chosen => {
+                let mut offered = std::mem::take(&mut st.offered);
+                let mut kinds = Vec::new();
+                st.supply.choices(&mut kinds);
+                offered.clear();
+                offered.extend(kinds.into_iter().map(|tile| Action::Draw { tile }));
+                st.offered = offered;
+                if st.offered.is_empty() {
+                    st.stage = Stage::BeforeFinal;
+                    continue;
+                }
+                st.decision = Decision {
+                    player: st.active,
+                    kind: DecisionKind::Draw,
+                };
+                return Ok(());
             }
             Stage::Draw => match draw(rules, st)? {
                 Some(tile) => {
@@ -704,6 +769,7 @@ fn describe_decision(rules: &Ruleset, st: &GameState) -> String {
             "{who} must answer a prompt of expansion `{}`",
             rules.expansions()[p.owner.0 as usize].id()
         ),
+        DecisionKind::Draw => format!("the table must draw the tile {who} places next"),
         DecisionKind::GameOver => "the game is over".into(),
     }
 }
@@ -839,47 +905,59 @@ fn draw(rules: &Ruleset, st: &mut GameState) -> Result<Option<TileKindId>, HookE
         let Some(tile) = st.supply.draw(&mut st.rng) else {
             return Ok(None);
         };
-        let mut verdict = DrawVerdict::Keep;
-        each(
-            rules,
-            st,
-            HookSet::ON_TILE_DRAWN,
-            "on_tile_drawn",
-            |e, ctx| {
-                if verdict == DrawVerdict::Keep {
-                    verdict = e.on_tile_drawn(ctx, tile)?;
-                }
-                Ok(())
-            },
-        )?;
-        match verdict {
-            DrawVerdict::Keep => {}
-            DrawVerdict::Discard => {
-                st.discarded.push(tile);
-                continue;
-            }
-            DrawVerdict::Redraw => {
-                redraws += 1;
-                if redraws > st.supply.remaining() + 1 {
-                    return Err(HookError {
-                        expansion: "core".into(),
-                        hook: "on_tile_drawn",
-                        message:
-                            "every remaining tile was sent back: the supply cannot be drawn from"
-                                .into(),
-                    });
-                }
-                st.supply.put_back(tile);
-                continue;
-            }
+        if consider_drawn(rules, st, tile, &mut redraws)? {
+            return Ok(Some(tile));
         }
-        legal_placements(rules, st, tile)?;
-        if st.placement_count == 0 {
-            st.discarded.push(tile);
-            continue;
-        }
-        return Ok(Some(tile));
     }
+}
+
+/// A tile just taken from the supply: the expansions' verdicts, then A-4. `true` when it is
+/// to be placed (its placements are offered), `false` when it was discarded or sent back.
+fn consider_drawn(
+    rules: &Ruleset,
+    st: &mut GameState,
+    tile: TileKindId,
+    redraws: &mut usize,
+) -> Result<bool, HookError> {
+    let mut verdict = DrawVerdict::Keep;
+    each(
+        rules,
+        st,
+        HookSet::ON_TILE_DRAWN,
+        "on_tile_drawn",
+        |e, ctx| {
+            if verdict == DrawVerdict::Keep {
+                verdict = e.on_tile_drawn(ctx, tile)?;
+            }
+            Ok(())
+        },
+    )?;
+    match verdict {
+        DrawVerdict::Keep => {}
+        DrawVerdict::Discard => {
+            st.discarded.push(tile);
+            return Ok(false);
+        }
+        DrawVerdict::Redraw => {
+            *redraws += 1;
+            if *redraws > st.supply.remaining() + 1 {
+                return Err(HookError {
+                    expansion: "core".into(),
+                    hook: "on_tile_drawn",
+                    message: "every remaining tile was sent back: the supply cannot be drawn from"
+                        .into(),
+                });
+            }
+            st.supply.put_back(tile);
+            return Ok(false);
+        }
+    }
+    legal_placements(rules, st, tile)?;
+    if st.placement_count == 0 {
+        st.discarded.push(tile);
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 /// Writes the legal placements of `tile` for the active player into `out` (cleared

@@ -21,6 +21,12 @@ use std::collections::VecDeque;
 /// The decision the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DecisionKind {
+    /// The table draws the next tile (only in [`DrawMode::Chosen`] games): the offered
+    /// actions are one `Action::Draw` per tile kind that can come up. `player` is the
+    /// player who will place it.
+    ///
+    /// [`DrawMode::Chosen`]: crate::DrawMode::Chosen
+    Draw,
     /// Place the drawn tile.
     PlaceTile {
         /// The drawn tile.

@@ -21,12 +21,19 @@ pub struct SupplyGroup {
 }
 
 /// How tiles are taken from a group.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum DrawMode {
     /// Uniformly at random with the game's RNG (a shuffled stack).
+    #[default]
     Random,
-    /// In stored order (scenarios and imported games with a known draw order).
+    /// In stored order (scenarios and positions with a known draw order).
     InOrder,
+    /// The table chooses: the game stops at a [`DecisionKind::Draw`] and the caller names
+    /// the tile (`Action::Draw`), as when the engine follows a game played with real tiles
+    /// or imported from another program, or when a search explores chance nodes.
+    ///
+    /// [`DecisionKind::Draw`]: crate::DecisionKind::Draw
+    Chosen,
 }
 
 /// The face-down tiles.
@@ -36,6 +43,9 @@ pub struct TileSupply {
     pub groups: Vec<SupplyGroup>,
     /// How draws pick a tile.
     pub mode: DrawMode,
+    /// Draws left before the stack counts as empty (`None`: no cap). Every draw counts,
+    /// discarded ones included: a short game, or an imported game that stopped early.
+    pub draws_left: Option<u32>,
 }
 
 impl TileSupply {
@@ -48,26 +58,54 @@ impl TileSupply {
                 active: true,
             }],
             mode,
+            draws_left: None,
         }
     }
 
-    /// Tiles left in all groups.
+    /// Tiles that can still be drawn: those in all groups, capped by [`TileSupply::draws_left`].
     pub fn remaining(&self) -> usize {
-        self.groups.iter().map(|g| g.tiles.len()).sum()
+        let tiles = self.groups.iter().map(|g| g.tiles.len()).sum();
+        self.draws_left.map_or(tiles, |n| tiles.min(n as usize))
     }
 
-    /// Draws a tile, or `None` when the supply is exhausted.
-    pub fn draw(&mut self, rng: &mut ChaCha8Rng) -> Option<TileKindId> {
-        self.groups.retain(|g| !g.tiles.is_empty());
-        if !self.groups.iter().any(|g| g.active) {
-            self.groups.first_mut()?.active = true;
+    /// Drops empty groups and activates the next one when none is active; `false` when no
+    /// draw is left (the supply is empty or the cap is reached).
+    fn prepare_draw(&mut self) -> bool {
+        if self.draws_left == Some(0) {
+            return false;
         }
+        self.groups.retain(|g| !g.tiles.is_empty());
+        match self.groups.iter().any(|g| g.active) {
+            true => true,
+            false => match self.groups.first_mut() {
+                Some(g) => {
+                    g.active = true;
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+
+    fn count_draw(&mut self) {
+        if let Some(n) = &mut self.draws_left {
+            *n -= 1;
+        }
+    }
+
+    /// Draws a tile, or `None` when the supply is exhausted. In [`DrawMode::Chosen`] the
+    /// caller chooses instead ([`TileSupply::choices`], [`TileSupply::take_chosen`]).
+    pub fn draw(&mut self, rng: &mut ChaCha8Rng) -> Option<TileKindId> {
+        if !self.prepare_draw() {
+            return None;
+        }
+        self.count_draw();
         match self.mode {
             DrawMode::InOrder => {
                 let g = self.groups.iter_mut().find(|g| g.active)?;
                 Some(g.tiles.remove(0))
             }
-            DrawMode::Random => {
+            DrawMode::Random | DrawMode::Chosen => {
                 let total: usize = self
                     .groups
                     .iter()
@@ -84,6 +122,36 @@ impl TileSupply {
                 None
             }
         }
+    }
+
+    /// The distinct tile kinds that can be drawn now (from the active groups), ascending;
+    /// empty when no draw is left.
+    pub fn choices(&mut self, out: &mut Vec<TileKindId>) {
+        out.clear();
+        if !self.prepare_draw() {
+            return;
+        }
+        for g in self.groups.iter().filter(|g| g.active) {
+            out.extend_from_slice(&g.tiles);
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Draws one copy of `tile` from the first active group that holds it (a chosen draw);
+    /// `false`, and no change, when no active group holds it or no draw is left.
+    pub fn take_chosen(&mut self, tile: TileKindId) -> bool {
+        if !self.prepare_draw() {
+            return false;
+        }
+        for g in self.groups.iter_mut().filter(|g| g.active) {
+            if let Some(i) = g.tiles.iter().position(|t| *t == tile) {
+                g.tiles.remove(i);
+                self.count_draw();
+                return true;
+            }
+        }
+        false
     }
 
     /// Puts a tile back into the first active group (a redraw).

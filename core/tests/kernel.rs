@@ -125,10 +125,7 @@ fn refused_action_changes_nothing() {
     let r = rules();
     let mut g = Game::new(
         Arc::clone(&r),
-        &GameSetup {
-            players: vec!["A".into(), "B".into()],
-            seed: 5,
-        },
+        &GameSetup::new(vec!["A".into(), "B".into()], 5),
     )
     .unwrap();
     let before = format!("{:?}", g.state());

@@ -26,10 +26,7 @@ impl Pick {
 fn new_game(rules: &Arc<Ruleset>, seed: u64) -> Game {
     let mut g = Game::new(
         Arc::clone(rules),
-        &GameSetup {
-            players: vec!["A".into(), "B".into()],
-            seed,
-        },
+        &GameSetup::new(vec!["A".into(), "B".into()], seed),
     )
     .expect("new game");
     // As `simulate` plays: no per-action rollback snapshot.

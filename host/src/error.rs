@@ -50,6 +50,26 @@ pub enum HostError {
         /// What went wrong.
         message: String,
     },
+    /// A JCloisterZone save cannot be mapped to our rules (sets, elements, rules, start).
+    #[error("{path}: {message}")]
+    Jcz {
+        /// The save.
+        path: String,
+        /// What is not supported or wrong.
+        message: String,
+    },
+    /// A message of a JCloisterZone save cannot be replayed.
+    #[error("{path}: message {index} ({kind}): {message}")]
+    JczMessage {
+        /// The save.
+        path: String,
+        /// Index of the message in `replay` (0-based).
+        index: usize,
+        /// Its type (`PLACE_TILE`, …).
+        kind: String,
+        /// What went wrong.
+        message: String,
+    },
     /// An action was refused during simulation.
     #[error(transparent)]
     Action(#[from] ActionError),

@@ -9,6 +9,8 @@ pub mod bots;
 pub mod check;
 pub mod discovery;
 pub mod error;
+pub mod jcz;
+pub mod load;
 pub mod manifest;
 pub mod plugins;
 pub mod record;

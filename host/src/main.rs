@@ -1,7 +1,7 @@
 //! `carcassonne`: simulate, replay and inspect games.
 
-use carcassonne_host::record::Record;
-use carcassonne_host::replay::replay_output;
+use carcassonne_host::jcz::{self, assertions::Outcome};
+use carcassonne_host::load::{is_jcz, load_game, LoadedGame};
 use carcassonne_host::rules::{build_ruleset, parse_option, RulesSpec};
 use carcassonne_host::simulate::{simulate, SimConfig};
 use carcassonne_host::HostError;
@@ -97,17 +97,37 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
-    /// Replay a game record and print scores, events and the pending decision.
+    /// Replay a game record or a JCloisterZone save (`.jcz`) and print scores, events and
+    /// the pending decision.
     Replay {
-        /// The record (JSON, docs/record-format.md).
+        /// The record (JSON, docs/record-format.md) or JCZ save (docs/jcz.md).
         file: PathBuf,
-        /// Stop after this many actions.
+        /// Stop after this many actions (record) or messages (JCZ save).
         #[arg(long)]
         actions: Option<usize>,
         /// Print the replay output contract as JSON.
         #[arg(long)]
         json: bool,
+        /// JCZ test saves: check the save's own assertions (`Alice has 3 points`, legal
+        /// placements, …) and exit non-zero if one fails.
+        #[arg(long)]
+        check: bool,
         /// Extra folder to search for the record's expansions (repeatable).
+        #[arg(
+            long = "plugin-dir",
+            visible_alias = "expansion-dir",
+            value_name = "DIR"
+        )]
+        plugin_dirs: Vec<PathBuf>,
+    },
+    /// Convert a JCloisterZone save into our own record (replaying both gives the same game).
+    Convert {
+        /// The save (`.jcz`).
+        file: PathBuf,
+        /// The record to write (JSON).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Extra folder to search for expansions (repeatable).
         #[arg(
             long = "plugin-dir",
             visible_alias = "expansion-dir",
@@ -296,16 +316,14 @@ fn run(cmd: Command) -> Result<(), HostError> {
             file,
             actions,
             json,
+            check,
             plugin_dirs,
         } => {
-            let record = Record::load(&file)?;
-            let mut spec = record.rules_spec();
-            spec.plugin_dirs = plugin_dirs;
-            let origin = file.display().to_string();
-            let rules = build_ruleset(&spec)
-                .map_err(|e| HostError::Usage(format!("{origin}: setup: {e}")))?;
-            let game = record.replay_with(&rules, &origin, actions)?;
-            let out = replay_output(&game);
+            let loaded = load_game(&file, actions, &plugin_dirs)?;
+            let out = jcz::output(loaded.game());
+            if check {
+                return check_assertions(&file, &loaded, &out);
+            }
             if json {
                 outln!(
                     "{}",
@@ -333,6 +351,43 @@ fn run(cmd: Command) -> Result<(), HostError> {
                     );
                 }
             }
+            Ok(())
+        }
+        Command::Convert {
+            file,
+            output,
+            plugin_dirs,
+        } => {
+            if !is_jcz(&file) {
+                return Err(HostError::Usage(format!(
+                    "{}: convert reads JCloisterZone saves (`.jcz`)",
+                    file.display()
+                )));
+            }
+            let imported = jcz::load(&file, &plugin_dirs, None)?;
+            let record = imported.to_record()?;
+            let text = serde_json::to_string_pretty(&record).expect("records serialize");
+            std::fs::write(&output, text + "\n").map_err(|source| HostError::Io {
+                path: output.clone(),
+                source,
+            })?;
+            outln!(
+                "{}: {} actions, {} ({})",
+                output.display(),
+                record.actions.len(),
+                if imported.game.is_over() {
+                    "finished"
+                } else {
+                    "in progress"
+                },
+                record
+                    .setup
+                    .expansions
+                    .iter()
+                    .map(|e| e.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
             Ok(())
         }
         Command::Expansions {
@@ -529,4 +584,40 @@ fn print_game(game: &carcassonne_core::Game, scores: &[i32], bots: &[String], se
             }
         }
     }
+}
+
+/// `replay --check`: the assertions of a JCZ test save against our replay.
+fn check_assertions(
+    file: &std::path::Path,
+    loaded: &LoadedGame,
+    out: &carcassonne_host::replay::ReplayOutput,
+) -> Result<(), HostError> {
+    let LoadedGame::Jcz(_) = loaded else {
+        return Err(HostError::Usage(format!(
+            "{}: --check reads the assertions of JCloisterZone test saves (`.jcz`)",
+            file.display()
+        )));
+    };
+    let save = jcz::save::JczSave::load(file)?;
+    let assertions = save.test.map(|t| t.assertions).unwrap_or_default();
+    let value = serde_json::to_value(out).expect("output serializes");
+    let mut failed = 0;
+    for (text, outcome) in jcz::assertions::check_all(&assertions, &value) {
+        match outcome {
+            Outcome::Passed => outln!("ok       {text}"),
+            Outcome::Failed(why) => {
+                failed += 1;
+                outln!("FAILED   {text}: {why}");
+            }
+            Outcome::Ignored(why) => outln!("ignored  {text} ({why})"),
+        }
+    }
+    if failed > 0 {
+        return Err(HostError::Usage(format!(
+            "{}: {failed} of {} assertions failed",
+            file.display(),
+            assertions.len()
+        )));
+    }
+    Ok(())
 }

@@ -3,7 +3,8 @@
 use crate::rules::{build_ruleset, RulesSpec};
 use crate::HostError;
 use carcassonne_core::{
-    Action, FigureId, FigureLoc, Game, GameSetup, GameState, Pos, Rotation, Ruleset, SegmentId,
+    Action, DrawMode, FigureId, FigureLoc, Game, GameSetup, GameState, Pos, Rotation, Ruleset,
+    SegmentId, StartTile,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -46,6 +47,47 @@ pub struct RecordSetup {
     pub players: Vec<String>,
     /// RNG seed.
     pub seed: u64,
+    /// How tiles are drawn: `random` (absent: with the seed) or `chosen` (every draw is a
+    /// `draw` action in `actions`).
+    #[serde(default, skip_serializing_if = "DrawsRecord::is_random")]
+    pub draws: DrawsRecord,
+    /// At most this many draws, discarded tiles included (absent: the whole stack).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_limit: Option<u32>,
+    /// The start layout, when it is not the one the rules lay (imported games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Vec<StartRecord>>,
+}
+
+/// How a recorded game's tiles are drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DrawsRecord {
+    /// With the game's seeded RNG.
+    #[default]
+    Random,
+    /// Named by `draw` actions.
+    Chosen,
+}
+
+impl DrawsRecord {
+    fn is_random(&self) -> bool {
+        *self == DrawsRecord::Random
+    }
+}
+
+/// A start tile of a recorded layout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartRecord {
+    /// Tile id.
+    pub tile: String,
+    /// Cell x.
+    pub x: i32,
+    /// Cell y.
+    pub y: i32,
+    /// Degrees clockwise.
+    pub rotation: u16,
 }
 
 /// An expansion and its version.
@@ -117,6 +159,13 @@ pub enum RecordAction {
         /// Seat.
         player: u8,
     },
+    /// The table draws this tile (games whose draws are `chosen`).
+    Draw {
+        /// Seat of the player who will place it.
+        player: u8,
+        /// Tile id.
+        tile: String,
+    },
     /// An expansion's own action.
     Custom {
         /// Seat.
@@ -138,23 +187,34 @@ pub enum RecordAction {
 }
 
 impl Record {
-    /// Records a game played from `Game::new` with `seed` and these actions.
+    /// Records a game played from `Game::new` with the usual setup, `seed` and these actions.
     pub fn new(game: &Game, seed: u64, actions: &[Action]) -> Record {
+        let names = game.state().players().iter().map(|p| p.name.clone());
+        Record::with_setup(game, &GameSetup::new(names.collect(), seed), actions)
+            .expect("the game was created with the same setup")
+    }
+
+    /// Records a game played from `Game::new(rules, setup)` and these actions; fails when
+    /// they do not replay from that setup.
+    pub fn with_setup(
+        game: &Game,
+        setup: &GameSetup,
+        actions: &[Action],
+    ) -> Result<Record, HostError> {
         let rules = game.rules();
         let st = game.state();
+        let seed = setup.seed;
+        let fail = |index: usize, message: String| HostError::Replay {
+            path: "(game being recorded)".into(),
+            index,
+            message,
+        };
         // Replay the actions on a fresh game to convert each one in the state it was taken in.
-        let mut replay = Game::new(
-            Arc::clone(rules),
-            &GameSetup {
-                players: st.players().iter().map(|p| p.name.clone()).collect(),
-                seed,
-            },
-        )
-        .expect("the game was created with the same setup");
+        let mut replay = Game::new(Arc::clone(rules), setup).map_err(|e| fail(0, e.to_string()))?;
         let mut out = Vec::with_capacity(actions.len());
-        for a in actions {
+        for (i, a) in actions.iter().enumerate() {
             out.push(encode_action(rules, &replay, *a));
-            replay.apply(*a).expect("recorded actions were legal");
+            replay.apply(*a).map_err(|e| fail(i, e.to_string()))?;
         }
         let mut expansions = vec![ExpansionRef {
             id: "base".into(),
@@ -165,7 +225,7 @@ impl Record {
             id: e.id().to_string(),
             version: e.version().to_string(),
         }));
-        Record {
+        Ok(Record {
             format: FORMAT.into(),
             version: VERSION,
             setup: RecordSetup {
@@ -179,12 +239,67 @@ impl Record {
                     .collect(),
                 players: st.players().iter().map(|p| p.name.clone()).collect(),
                 seed,
+                draws: match setup.draws {
+                    DrawMode::Chosen => DrawsRecord::Chosen,
+                    _ => DrawsRecord::Random,
+                },
+                draw_limit: setup.draw_limit,
+                start: setup.start.as_ref().map(|layout| {
+                    layout
+                        .iter()
+                        .map(|t| StartRecord {
+                            tile: rules.tiles().get(t.kind).id.clone(),
+                            x: t.pos.x,
+                            y: t.pos.y,
+                            rotation: t.rotation.degrees(),
+                        })
+                        .collect()
+                }),
             },
             actions: out,
             result: game
                 .is_over()
                 .then(|| st.players().iter().map(|p| p.score).collect()),
-        }
+        })
+    }
+
+    /// The game setup the record describes (tile ids looked up in `rules`).
+    pub fn game_setup(&self, rules: &Ruleset) -> Result<GameSetup, String> {
+        let start = match &self.setup.start {
+            None => None,
+            Some(layout) => Some(
+                layout
+                    .iter()
+                    .map(|t| {
+                        Ok(StartTile {
+                            kind: rules
+                                .tiles()
+                                .find(&t.tile)
+                                .ok_or_else(|| format!("unknown start tile `{}`", t.tile))?,
+                            pos: Pos::new(t.x, t.y),
+                            rotation: Rotation::from_degrees(t.rotation as i64).ok_or_else(
+                                || {
+                                    format!(
+                                        "start rotation {} is not 0, 90, 180 or 270",
+                                        t.rotation
+                                    )
+                                },
+                            )?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, String>>()?,
+            ),
+        };
+        Ok(GameSetup {
+            players: self.setup.players.clone(),
+            seed: self.setup.seed,
+            draws: match self.setup.draws {
+                DrawsRecord::Random => DrawMode::Random,
+                DrawsRecord::Chosen => DrawMode::Chosen,
+            },
+            draw_limit: self.setup.draw_limit,
+            start,
+        })
     }
 
     /// Reads a record file.
@@ -302,14 +417,10 @@ impl Record {
                 }
             }
         }
-        let mut game = Game::new(
-            Arc::clone(rules),
-            &GameSetup {
-                players: self.setup.players.clone(),
-                seed: self.setup.seed,
-            },
-        )
-        .map_err(|e| setup_error(e.into()))?;
+        let setup = self
+            .game_setup(rules)
+            .map_err(|m| setup_error(HostError::Usage(m)))?;
+        let mut game = Game::new(Arc::clone(rules), &setup).map_err(|e| setup_error(e.into()))?;
         let n = limit.unwrap_or(self.actions.len()).min(self.actions.len());
         for (index, ra) in self.actions[..n].iter().enumerate() {
             let fail = |message: String| HostError::Replay {
@@ -437,7 +548,7 @@ pub fn segment_of(rules: &Ruleset, st: &GameState, t: &Target) -> Result<Segment
 }
 
 /// Location text as a comparable set: side letters or half-edge names, sorted.
-fn normalize_location(text: &str) -> Vec<String> {
+pub(crate) fn normalize_location(text: &str) -> Vec<String> {
     let mut parts: Vec<String> =
         if text.contains('.') || carcassonne_core::HalfEdge::parse(text).is_some() {
             text.split('.').map(str::to_string).collect()
@@ -487,6 +598,10 @@ pub fn encode_action(rules: &Ruleset, game: &Game, a: Action) -> RecordAction {
             target: target_of(rules, st, segment),
         },
         Action::Pass => RecordAction::Pass { player },
+        Action::Draw { tile } => RecordAction::Draw {
+            player,
+            tile: rules.tiles().get(tile).id.clone(),
+        },
         Action::Custom(c) => RecordAction::Custom {
             player,
             expansion: rules.expansions()[c.expansion.0 as usize].id().to_string(),
@@ -507,6 +622,7 @@ pub fn decode_action(rules: &Ruleset, game: &Game, ra: &RecordAction) -> Result<
         | RecordAction::Deploy { player, .. }
         | RecordAction::Move { player, .. }
         | RecordAction::Pass { player }
+        | RecordAction::Draw { player, .. }
         | RecordAction::Custom { player, .. } => *player,
     };
     if game.is_over() {
@@ -550,6 +666,12 @@ pub fn decode_action(rules: &Ruleset, game: &Game, ra: &RecordAction) -> Result<
             segment: segment_of(rules, st, target)?,
         },
         RecordAction::Pass { .. } => Action::Pass,
+        RecordAction::Draw { tile, .. } => Action::Draw {
+            tile: rules
+                .tiles()
+                .find(tile)
+                .ok_or_else(|| format!("unknown tile `{tile}`"))?,
+        },
         RecordAction::Custom {
             expansion,
             verb,

@@ -57,6 +57,10 @@ pub struct Pending {
     pub deployments: Vec<DeploymentOut>,
     /// Whether passing is allowed.
     pub can_pass: bool,
+    /// The tiles the table may draw (only in a game whose draws are chosen, when the
+    /// next tile is to be drawn; absent otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub draws: Vec<String>,
 }
 
 /// A legal cell and its rotations.
@@ -108,12 +112,14 @@ pub fn replay_output(game: &Game) -> ReplayOutput {
         let d = game.decision();
         let tile = match d.kind {
             DecisionKind::PlaceTile { tile } => Some(rules.tiles().get(tile).id.clone()),
+            DecisionKind::Draw => None,
             _ => st
                 .last_placed()
                 .map(|i| rules.tiles().get(st.board().tile(i).kind).id.clone()),
         };
         let mut cells: BTreeMap<(i32, i32), Vec<u16>> = BTreeMap::new();
         let mut deployments = Vec::new();
+        let mut draws = Vec::new();
         for a in game.actions() {
             match *a {
                 Action::Place { pos, rotation } => cells
@@ -141,6 +147,7 @@ pub fn replay_output(game: &Game) -> ReplayOutput {
                         location: t.location,
                     });
                 }
+                Action::Draw { tile } => draws.push(rules.tiles().get(tile).id.clone()),
                 Action::Pass | Action::Custom(_) => {}
             }
         }
@@ -156,6 +163,7 @@ pub fn replay_output(game: &Game) -> ReplayOutput {
                 .collect(),
             deployments,
             can_pass: game.actions().contains(&Action::Pass),
+            draws,
         }
     });
     let mut state = BTreeMap::new();

@@ -84,13 +84,7 @@ pub fn play_game(
     bots: &mut [Box<dyn Bot>],
 ) -> Result<(Game, Vec<carcassonne_core::Action>), HostError> {
     let names = (0..players).map(|i| format!("P{}", i + 1)).collect();
-    let mut game = Game::new(
-        Arc::clone(rules),
-        &GameSetup {
-            players: names,
-            seed,
-        },
-    )?;
+    let mut game = Game::new(Arc::clone(rules), &GameSetup::new(names, seed))?;
     // No per-action snapshot: a failing expansion hook stops this game with its error
     // (and the simulation with it) instead of rolling back, which bots do not need.
     game.set_checkpoints(false);

@@ -53,10 +53,7 @@ fn a_good_plugin_loads_and_plays() {
     let rules = ruleset_with(p.expansion);
     let mut g = Game::new(
         rules.clone(),
-        &GameSetup {
-            players: vec!["A".into(), "B".into()],
-            seed: 3,
-        },
+        &GameSetup::new(vec!["A".into(), "B".into()], 3),
     )
     .unwrap();
     play_to_end(&mut g).unwrap();
@@ -113,14 +110,7 @@ fn a_missing_file_is_an_open_error() {
 fn a_panicking_hook_is_an_error_naming_expansion_and_hook() {
     let p = load_plugin(&fixture("panics")).expect("loads");
     let rules = ruleset_with(p.expansion);
-    let mut g = Game::new(
-        rules,
-        &GameSetup {
-            players: vec!["A".into(), "B".into()],
-            seed: 1,
-        },
-    )
-    .unwrap();
+    let mut g = Game::new(rules, &GameSetup::new(vec!["A".into(), "B".into()], 1)).unwrap();
     loop {
         let before = format!("{:?}", g.state());
         match g.apply_offered(g.action_count() - 1) {

@@ -149,10 +149,7 @@ fn within<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send + 'static) 
 fn new_game(rules: &Arc<Ruleset>, players: usize, seed: u64) -> Game {
     Game::new(
         Arc::clone(rules),
-        &GameSetup {
-            players: (0..players).map(|i| format!("P{}", i + 1)).collect(),
-            seed,
-        },
+        &GameSetup::new((0..players).map(|i| format!("P{}", i + 1)).collect(), seed),
     )
     .unwrap_or_else(|e| panic!("a new game: {e}"))
 }
@@ -641,14 +638,8 @@ fn script_start_game_error_fails_the_new_game() {
     let script = "fn start_game() {\n    set_state(\"round\", 1);\n}\n";
     let file = tmp.script("rounds", script);
     let rules = tmp.rules(&["rounds"]).expect("builds");
-    let e = Game::new(
-        rules,
-        &GameSetup {
-            players: vec!["A".into(), "B".into()],
-            seed: 1,
-        },
-    )
-    .expect_err("start_game fails");
+    let e = Game::new(rules, &GameSetup::new(vec!["A".into(), "B".into()], 1))
+        .expect_err("start_game fails");
     let GameError::Hook(h) = e else {
         panic!("expected a hook error, got {e}");
     };

@@ -1179,6 +1179,7 @@ impl Runner {
             }
             DecisionKind::Deploy { .. } => format!("deploy: {who} may deploy or pass"),
             DecisionKind::Prompt(p) => format!("prompt: {who} answers {p:?}"),
+            DecisionKind::Draw => format!("draw: the table draws {who}'s tile"),
             DecisionKind::GameOver => "over".into(),
         }
     }
@@ -1794,6 +1795,7 @@ impl Runner {
                 DecisionKind::PlaceTile { .. } => "place",
                 DecisionKind::Deploy { .. } => "deploy",
                 DecisionKind::Prompt(_) => "prompt",
+                DecisionKind::Draw => "draw",
                 DecisionKind::GameOver => "over",
             };
             if got != d {

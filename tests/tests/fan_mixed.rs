@@ -552,10 +552,7 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, fan: &Fan, seed: u64, counts
     let ctx = format!("option set {set}, seed {seed}, {players} players");
     let mut g = Game::new(
         Arc::clone(rules),
-        &GameSetup {
-            players: (0..players).map(|i| format!("P{i}")).collect(),
-            seed,
-        },
+        &GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed),
     )
     .unwrap_or_else(|e| panic!("{ctx}: {e}"));
     let in_city = slot(rules, "count", "in-city");

@@ -86,10 +86,7 @@ fn rulesets() -> &'static [Arc<Ruleset>] {
 fn new_game(rules: &Arc<Ruleset>, players: usize, seed: u64) -> Game {
     Game::new(
         Arc::clone(rules),
-        &GameSetup {
-            players: (0..players).map(|i| format!("P{}", i + 1)).collect(),
-            seed,
-        },
+        &GameSetup::new((0..players).map(|i| format!("P{}", i + 1)).collect(), seed),
     )
     .expect("a base game starts")
 }

@@ -134,10 +134,10 @@ fn rules(expansions: &[&str], options: &[(&str, &str)]) -> Arc<Ruleset> {
 }
 
 fn new_game(rules: &Arc<Ruleset>, seed: u64) -> Game {
-    let setup = GameSetup {
-        players: ["R", "B", "G", "Y"].iter().map(|s| s.to_string()).collect(),
+    let setup = GameSetup::new(
+        ["R", "B", "G", "Y"].iter().map(|s| s.to_string()).collect(),
         seed,
-    };
+    );
     Game::new(Arc::clone(rules), &setup).expect("the game starts")
 }
 

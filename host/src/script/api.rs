@@ -179,7 +179,7 @@ pub fn last_cell(view: View<'_>) -> Option<(INT, INT)> {
 /// reference count, so building a map costs no string allocation).
 #[derive(Debug)]
 pub struct Names {
-    types: [ImmutableString; 5],
+    types: [ImmutableString; 6],
     expansions: Vec<ImmutableString>,
     verbs: Vec<ImmutableString>,
     figure_kinds: Vec<ImmutableString>,
@@ -189,7 +189,7 @@ impl Names {
     /// The names of a ruleset.
     pub fn new(rules: &Ruleset) -> Names {
         Names {
-            types: ["place", "deploy", "move", "pass", "custom"].map(ImmutableString::from),
+            types: ["place", "deploy", "move", "pass", "custom", "draw"].map(ImmutableString::from),
             expansions: rules.expansions().iter().map(|e| e.id().into()).collect(),
             verbs: rules
                 .verbs()
@@ -241,6 +241,14 @@ pub fn action_to_dynamic(view: View<'_>, names: &Names, a: &Action) -> Dynamic {
             s(&mut m, "segment", (segment.index() as INT).into());
         }
         Action::Pass => s(&mut m, "type", names.types[3].clone().into()),
+        Action::Draw { tile } => {
+            s(&mut m, "type", names.types[5].clone().into());
+            s(
+                &mut m,
+                "tile",
+                view.rules.tiles().get(*tile).id.clone().into(),
+            );
+        }
         Action::Custom(c) => {
             s(&mut m, "type", names.types[4].clone().into());
             s(

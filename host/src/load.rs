@@ -1,0 +1,55 @@
+//! Opening a game file of either kind: our JSON record or a JCloisterZone save (`.jcz`).
+
+use crate::jcz::{self, JczGame};
+use crate::record::Record;
+use crate::rules::build_ruleset;
+use crate::HostError;
+use carcassonne_core::Game;
+use std::path::{Path, PathBuf};
+
+/// A game read from a file.
+#[derive(Clone, Debug)]
+pub enum LoadedGame {
+    /// Our own record.
+    Record(Box<Game>),
+    /// A JCloisterZone save, replayed.
+    Jcz(Box<JczGame>),
+}
+
+impl LoadedGame {
+    /// The game.
+    pub fn game(&self) -> &Game {
+        match self {
+            LoadedGame::Record(g) => g,
+            LoadedGame::Jcz(j) => &j.game,
+        }
+    }
+}
+
+/// Whether a path names a JCloisterZone save (extension `.jcz`).
+pub fn is_jcz(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("jcz"))
+}
+
+/// Reads a record or a save and replays its first `limit` actions (records) or messages
+/// (saves), all when `None`.
+pub fn load_game(
+    path: &Path,
+    limit: Option<usize>,
+    plugin_dirs: &[PathBuf],
+) -> Result<LoadedGame, HostError> {
+    if is_jcz(path) {
+        return jcz::load(path, plugin_dirs, limit).map(|j| LoadedGame::Jcz(Box::new(j)));
+    }
+    let record = Record::load(path)?;
+    let mut spec = record.rules_spec();
+    spec.plugin_dirs = plugin_dirs.to_vec();
+    let origin = path.display().to_string();
+    let rules =
+        build_ruleset(&spec).map_err(|e| HostError::Usage(format!("{origin}: setup: {e}")))?;
+    record
+        .replay_with(&rules, &origin, limit)
+        .map(|g| LoadedGame::Record(Box::new(g)))
+}

@@ -79,4 +79,12 @@ pub enum HostError {
     /// Wrong command-line input.
     #[error("{0}")]
     Usage(String),
+    /// An image could not be made.
+    #[error("{path}: cannot render: {message}")]
+    Render {
+        /// The output file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
 }

@@ -14,6 +14,7 @@ pub mod load;
 pub mod manifest;
 pub mod plugins;
 pub mod record;
+pub mod render;
 pub mod replay;
 pub mod rules;
 pub mod script;

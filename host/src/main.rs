@@ -140,14 +140,41 @@ enum Command {
         #[command(subcommand)]
         command: ExpansionsCommand,
     },
-    /// List the tiles of a set.
+    /// List the tiles of a set (`base` or any expansion's set), or draw them as a contact sheet.
     Tiles {
-        /// Tile set (`base`).
+        /// Tile set: `base` or an expansion's set (the expansion is loaded for it).
         #[arg(long, default_value = "base")]
         set: String,
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// Draw every tile of the set with its id and count to OUT (.svg or .png).
+        #[arg(long, value_name = "OUT")]
+        render: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Draw the position of a record or JCZ save after move N as SVG or PNG.
+    Render {
+        /// The record (JSON) or JCZ save (`.jcz`).
+        file: PathBuf,
+        /// Draw the position after this many actions (record) or messages (JCZ save);
+        /// default: the end.
+        #[arg(long = "move", value_name = "N")]
+        moves: Option<usize>,
+        /// The image to write: OUT.svg or OUT.png.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        /// Side of a tile in pixels (24-256).
+        #[arg(long, default_value_t = 80)]
+        tile_size: u32,
+        /// Extra folder to search for the game's expansions (repeatable).
+        #[arg(
+            long = "plugin-dir",
+            visible_alias = "expansion-dir",
+            value_name = "DIR"
+        )]
+        plugin_dirs: Vec<PathBuf>,
     },
 }
 
@@ -469,13 +496,48 @@ fn run(cmd: Command) -> Result<(), HostError> {
             }
             result
         }
-        Command::Tiles { set, json } => {
-            let rules = build_ruleset(&RulesSpec::default())?;
+        Command::Render {
+            file,
+            moves,
+            output,
+            tile_size,
+            plugin_dirs,
+        } => {
+            carcassonne_host::render::ImageFormat::of(&output)?;
+            let game = load_position(&file, moves, &plugin_dirs)?;
+            let name = file
+                .file_name()
+                .map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
+            let opts = carcassonne_host::render::RenderOptions {
+                tile_size: f64::from(tile_size),
+                caption: Some(match moves {
+                    Some(n) => format!("{name}, after move {n}"),
+                    None => name,
+                }),
+                ..Default::default()
+            };
+            let svg = carcassonne_host::render::render_svg(&game, &opts);
+            carcassonne_host::render::write_image(&output, &svg)
+        }
+        Command::Tiles {
+            set,
+            json,
+            render,
+            rules,
+        } => {
+            let mut spec = rules.spec()?;
+            // A set other than the base game's comes with the expansion of that id.
+            if set != "base" && !spec.expansions.contains(&set) {
+                spec.expansions.push(set.clone());
+            }
+            let rules = build_ruleset(&spec)?;
+            if let Some(out) = render {
+                let svg = carcassonne_host::render::render_tile_sheet(&rules, &set, 96.0)?;
+                return carcassonne_host::render::write_image(&out, &svg);
+            }
             let tiles: Vec<_> = rules.tiles().iter().filter(|(_, k)| k.set == set).collect();
             if tiles.is_empty() {
-                return Err(HostError::Usage(format!(
-                    "no tile set `{set}` (available: base)"
-                )));
+                return Err(HostError::Usage(format!("no tile set `{set}`")));
             }
             if json {
                 let list: Vec<_> = tiles
@@ -515,6 +577,19 @@ fn run(cmd: Command) -> Result<(), HostError> {
             Ok(())
         }
     }
+}
+
+/// The position of a record or a JCZ save after `moves` actions (record) or messages
+/// (save), all of them when `None`.
+fn load_position(
+    file: &std::path::Path,
+    moves: Option<usize>,
+    plugin_dirs: &[PathBuf],
+) -> Result<carcassonne_core::Game, HostError> {
+    Ok(match load_game(file, moves, plugin_dirs)? {
+        LoadedGame::Record(g) => *g,
+        LoadedGame::Jcz(j) => j.game,
+    })
 }
 
 fn edges(rules: &carcassonne_core::Ruleset, k: &carcassonne_core::TileKind) -> String {

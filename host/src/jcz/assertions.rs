@@ -32,6 +32,19 @@ fn check(text: &str, out: &Value, used: &mut [bool]) -> Outcome {
     if let Some(rest) = t.strip_prefix("Meeple ") {
         return meeple_options(rest, out);
     }
+    let can_pass = match t {
+        "Player can pass" => Some(true),
+        "Player can't pass" | "Player cannot pass" => Some(false),
+        _ => None,
+    };
+    if let Some(want) = can_pass {
+        let got = out["pending"]["can_pass"].as_bool().unwrap_or(false);
+        return if got == want {
+            Outcome::Passed
+        } else {
+            Outcome::Failed(format!("can_pass is {got}"))
+        };
+    }
     if let Some((name, rest)) = t.split_once(" scored ") {
         return scored(name, rest, out, used);
     }
@@ -47,7 +60,7 @@ fn check(text: &str, out: &Value, used: &mut [bool]) -> Outcome {
             };
         }
     }
-    Outcome::Ignored("not a score, scoring, tile placement or meeple assertion".into())
+    Outcome::Ignored("a JCZ internal (phase, undo, available actions) or a later expansion".into())
 }
 
 /// `3 points` / `1 point` → 3 / 1.
@@ -266,6 +279,7 @@ mod tests {
             "TilePlacement BA/C options: [1,-3] - [0,90]",
             "Meeple SmallFollower options: {Road,WE,[0,-1]}",
             "Phase is ActionPhase",
+            "Player can pass",
         ]
         .map(String::from)
         .to_vec();
@@ -282,5 +296,6 @@ mod tests {
         assert_eq!(got[5], Outcome::Passed);
         assert_eq!(got[6], Outcome::Passed, "locations compare as sets");
         assert!(matches!(got[7], Outcome::Ignored(_)));
+        assert_eq!(got[8], Outcome::Passed);
     }
 }

@@ -139,6 +139,7 @@ pub fn replay(
             queue,
         },
         meeples: BTreeMap::new(),
+        after_place: false,
     };
     let mut undo: Vec<Replayer> = Vec::new();
     let n = limit.unwrap_or(save.replay.len()).min(save.replay.len());
@@ -163,7 +164,7 @@ pub fn replay(
             undo.clear();
         }
     }
-    if n == save.replay.len() {
+    {
         // JCZ draws the next tile as soon as a turn ends: show that tile step.
         r.draw_if_due().map_err(|message| HostError::JczMessage {
             path: origin.to_string(),
@@ -188,6 +189,8 @@ struct Replayer {
     draws: JczDraws,
     /// JCZ meeple id → our figure, for figures deployed in this game (moves name them).
     meeples: BTreeMap<String, FigureId>,
+    /// The previous message placed a tile: a `PASS` now ends that tile's action step.
+    after_place: bool,
 }
 
 impl Replayer {
@@ -229,6 +232,7 @@ impl Replayer {
     /// Applies one message; `true` when JCZ would let it be undone (same player still
     /// to act in the same turn).
     fn message(&mut self, msg: &JczMessage) -> Result<bool, String> {
+        let after_place = std::mem::replace(&mut self.after_place, msg.kind == "PLACE_TILE");
         let p = &msg.payload;
         if self.game.is_over() && msg.kind != "COMMIT" {
             return Err("the game is already over".into());
@@ -341,11 +345,17 @@ impl Replayer {
                 Ok(same_player_next || self.game.decision().player == d.player)
             }
             "PASS" => {
+                let d = self.game.decision();
+                if after_place && !matches!(d.kind, DecisionKind::Deploy { .. }) {
+                    // JCZ offered an action step where our engine had nothing to deploy
+                    // and moved on; declining it changes nothing (it must not answer an
+                    // expansion's later question instead).
+                    return Ok(true);
+                }
                 self.check_sender(msg)?;
                 if !self.game.actions().contains(&Action::Pass) {
                     return Err(format!("passing is not possible now ({})", self.waiting()));
                 }
-                let d = self.game.decision();
                 self.apply(Action::Pass)?;
                 Ok(matches!(d.kind, DecisionKind::Deploy { .. }))
             }

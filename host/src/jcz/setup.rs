@@ -208,3 +208,86 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
         plugin_dirs: Vec::new(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn setup(v: Value) -> JczSetup {
+        serde_json::from_value(v).expect("setup parses")
+    }
+
+    fn option<'a>(spec: &'a RulesSpec, key: &str) -> Option<&'a str> {
+        spec.options
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn defaults_are_jczs_not_ours() {
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "count": 1, "king-and-robber:1": 1},
+            "elements": {"small-follower": 7, "count": true, "king": true, "robber": true},
+            "rules": {}
+        })))
+        .unwrap();
+        assert_eq!(spec.expansions, ["count", "king-robber"]);
+        // No `farmers` key: no farmers. JCZ's CoC final scoring defaults to the market.
+        assert_eq!(option(&spec, "farmers"), Some("false"));
+        assert_eq!(option(&spec, "count.cocFinal"), Some("market-only"));
+        assert_eq!(option(&spec, "count.countMove"), Some("free"));
+        assert_eq!(
+            option(&spec, "king-robber.kingRobberAward"),
+            Some("per-feature")
+        );
+        assert_eq!(option(&spec, "farmScoring"), Some("3rd"));
+    }
+
+    #[test]
+    fn rules_map_to_options() {
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "count": 1, "king-and-robber:1": 1, "cult/6": 1},
+            "elements": {"small-follower": 7, "farmers": false, "count": true, "king": true,
+                         "robber": true, "shrine": true},
+            "rules": {"tiny-city-scoring": "2", "king-and-robber-scoring": "15/40",
+                      "coc-final-scoring": "any-district", "count-move": "follow-meeple",
+                      "dragon-move": "after-scoring"}
+        })))
+        .unwrap();
+        // A present key turns the element on, whatever its value.
+        assert_eq!(option(&spec, "farmers"), Some("true"));
+        assert_eq!(option(&spec, "smallCity"), Some("1st/2nd"));
+        assert_eq!(option(&spec, "king-robber.kingRobberAward"), Some("15/40"));
+        assert_eq!(option(&spec, "count.cocFinal"), Some("all-quarters"));
+        assert_eq!(option(&spec, "count.countMove"), Some("follow"));
+        assert_eq!(option(&spec, "heretics-shrines.cultPlaces"), Some("true"));
+    }
+
+    #[test]
+    fn what_we_cannot_play_is_refused_by_name() {
+        let err = |v: Value| rules_spec(&setup(v)).unwrap_err();
+        assert!(
+            err(json!({"sets": {"basic:2": 1}, "elements": {"small-follower": 7}}))
+                .contains("basic:2")
+        );
+        assert!(
+            err(json!({"sets": {"basic:1": 2}, "elements": {"small-follower": 7}}))
+                .contains("one copy")
+        );
+        assert!(err(
+            json!({"sets": {"basic:1": 1, "cult/5": 1}, "elements": {"small-follower": 7}})
+        )
+        .contains("shrine"));
+        assert!(err(
+            json!({"sets": {"basic:1": 1}, "elements": {"small-follower": 7, "king": true}})
+        )
+        .contains("king-and-robber:1"));
+        assert!(err(
+            json!({"sets": {"basic:1": 1}, "elements": {"small-follower": 7},
+                           "rules": {"mystery": "x"}})
+        )
+        .contains("mystery"));
+    }
+}

@@ -1,0 +1,469 @@
+//! Colours and shapes: how each feature kind and figure kind looks.
+//!
+//! Known names get their own look (city, road, river, field, cloister, shrine, quarter;
+//! small and big followers, builder, pig, abbot). Any other kind — a fan expansion's — gets
+//! a generic look of its shape, in a colour derived from its name, so it still renders and
+//! two unknown kinds still differ.
+
+use carcassonne_core::{FeatureKindDef, Shape};
+
+/// Player colours by seat (fields are green, so no green).
+pub const PLAYER_COLOURS: [&str; 8] = [
+    "#d7263d", "#1b4fd8", "#f4c20d", "#1e1e1e", "#f07a12", "#d43fa9", "#0f9d9a", "#f2f2f2",
+];
+
+/// Colour of seat `p`.
+pub fn player_colour(p: usize) -> &'static str {
+    PLAYER_COLOURS[p % PLAYER_COLOURS.len()]
+}
+
+/// Page background.
+pub const PAPER: &str = "#f6f1e6";
+/// Ground of a tile with no features (the inside of the City of Carcassonne).
+pub const STONE: &str = "#b8b0a2";
+/// Field.
+pub const FIELD: &str = "#a8d26f";
+/// Divider between two fields on one tile.
+pub const FIELD_LINE: &str = "#5f8f36";
+/// City.
+pub const CITY: &str = "#d6ad6b";
+/// City walls.
+pub const WALL: &str = "#7a4f1d";
+/// Pennant (coat of arms).
+pub const PENNANT: &str = "#2a56b8";
+/// Road.
+pub const ROAD: &str = "#fbf8ef";
+/// Road edges.
+pub const ROAD_EDGE: &str = "#6d6458";
+/// River.
+pub const RIVER: &str = "#4aa3df";
+/// River banks.
+pub const RIVER_EDGE: &str = "#23679e";
+/// Village where roads end.
+pub const VILLAGE: &str = "#8a5a3c";
+/// The Count.
+pub const COUNT: &str = "#6a2c91";
+/// Outline of the tile placed last.
+pub const LAST: &str = "#ff6a00";
+/// Text.
+pub const INK: &str = "#222222";
+/// Secondary text.
+pub const MUTED: &str = "#666666";
+
+/// How a feature kind is drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// City: tan with walls.
+    City,
+    /// Another walled edge kind: its own colour, with walls.
+    Walled(String),
+    /// Road: light band with dark edges; a village where it ends mid-tile.
+    Road,
+    /// River: blue band; a pond where it ends mid-tile.
+    River,
+    /// Another edge kind with fields alongside: a band in its own colour.
+    Line(String),
+    /// Field: green.
+    Field,
+    /// Another field kind: its own colour.
+    OtherField(String),
+    /// Cloister: a chapel with a red roof.
+    Cloister,
+    /// Shrine: a dark temple with a dome.
+    Shrine,
+    /// Another centre site: an octagon in its own colour.
+    Site(String),
+    /// A quarter of the City of Carcassonne (off the board).
+    Quarter,
+    /// Another off-board feature.
+    Virtual(String),
+}
+
+impl Look {
+    /// The look of a feature kind.
+    pub fn of(def: &FeatureKindDef) -> Look {
+        let own = || hue_colour(&def.name, 0.45, 0.55);
+        match (def.shape, def.name.as_str()) {
+            (Shape::Edge { .. }, "city") => Look::City,
+            (Shape::Edge { .. }, "road") => Look::Road,
+            (Shape::Edge { .. }, "river") => Look::River,
+            (
+                Shape::Edge {
+                    fields_alongside: false,
+                    ..
+                },
+                _,
+            ) => Look::Walled(own()),
+            (Shape::Edge { .. }, _) => Look::Line(own()),
+            (Shape::Field, "field") => Look::Field,
+            (Shape::Field, _) => Look::OtherField(hue_colour(&def.name, 0.35, 0.7)),
+            (Shape::Site, "cloister") => Look::Cloister,
+            (Shape::Site, "shrine") => Look::Shrine,
+            (Shape::Site, _) => Look::Site(own()),
+            (Shape::Virtual, "quarter") => Look::Quarter,
+            (Shape::Virtual, _) => Look::Virtual(own()),
+        }
+    }
+
+    /// Drawn width of a line kind, in tile units.
+    pub fn width(&self) -> f64 {
+        match self {
+            Look::River => 0.16,
+            _ => 0.1,
+        }
+    }
+
+    /// Main fill colour.
+    pub fn fill(&self) -> String {
+        match self {
+            Look::City => CITY.into(),
+            Look::Road => ROAD.into(),
+            Look::River => RIVER.into(),
+            Look::Field => FIELD.into(),
+            Look::Cloister => "#efe3c8".into(),
+            Look::Shrine => "#c9b3d6".into(),
+            Look::Quarter => "#e9dcc0".into(),
+            Look::Walled(c)
+            | Look::Line(c)
+            | Look::OtherField(c)
+            | Look::Site(c)
+            | Look::Virtual(c) => c.clone(),
+        }
+    }
+
+    /// Edge / outline colour.
+    pub fn edge(&self) -> String {
+        match self {
+            Look::City => WALL.into(),
+            Look::Road => ROAD_EDGE.into(),
+            Look::River => RIVER_EDGE.into(),
+            Look::Field | Look::OtherField(_) => FIELD_LINE.into(),
+            Look::Cloister => "#7b5a33".into(),
+            Look::Shrine => "#3e2452".into(),
+            Look::Quarter => WALL.into(),
+            Look::Walled(_) | Look::Line(_) | Look::Site(_) | Look::Virtual(_) => "#333333".into(),
+        }
+    }
+}
+
+/// A colour from a name: FNV-1a of the name picks the hue.
+pub fn hue_colour(name: &str, saturation: f64, lightness: f64) -> String {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in name.bytes() {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    hsl((h % 360) as f64, saturation, lightness)
+}
+
+/// `#rrggbb` of an HSL colour.
+pub fn hsl(h: f64, s: f64, l: f64) -> String {
+    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+    let x = c * (1.0 - ((h / 60.0) % 2.0 - 1.0).abs());
+    let m = l - c / 2.0;
+    let (r, g, b) = match (h / 60.0) as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let to = |v: f64| ((v + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+    format!("#{:02x}{:02x}{:02x}", to(r), to(g), to(b))
+}
+
+/// The outline of a figure kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FigureShape {
+    /// The classic follower.
+    Meeple,
+    /// A bigger follower.
+    BigMeeple,
+    /// A pawn (builder).
+    Pawn,
+    /// An oval with ears (pig).
+    Pig,
+    /// A hooded figure (abbot).
+    Hood,
+    /// A diamond.
+    Diamond,
+    /// A hexagon.
+    Hexagon,
+    /// A five-pointed star.
+    Star,
+    /// A triangle.
+    Triangle,
+}
+
+impl FigureShape {
+    /// The shape of figure kind `index` named `name`.
+    pub fn of(index: usize, name: &str) -> FigureShape {
+        const OTHERS: [FigureShape; 5] = [
+            FigureShape::Diamond,
+            FigureShape::Hexagon,
+            FigureShape::Star,
+            FigureShape::Triangle,
+            FigureShape::Pawn,
+        ];
+        match name {
+            "small-follower" => FigureShape::Meeple,
+            "big-follower" => FigureShape::BigMeeple,
+            "builder" => FigureShape::Pawn,
+            "pig" => FigureShape::Pig,
+            "abbot" => FigureShape::Hood,
+            _ => OTHERS[index % OTHERS.len()],
+        }
+    }
+
+    /// The outline in a box from -1 to 1 (y down), as path commands.
+    pub fn path(self) -> Vec<Cmd> {
+        use Cmd::*;
+        match self {
+            FigureShape::Meeple | FigureShape::BigMeeple => vec![
+                M(0.0, -1.0),
+                C(0.32, -1.0, 0.42, -0.72, 0.3, -0.48),
+                L(0.85, -0.25),
+                C(1.02, -0.17, 1.0, 0.1, 0.8, 0.1),
+                L(0.5, 0.06),
+                L(0.8, 0.85),
+                C(0.85, 1.0, 0.75, 1.0, 0.65, 1.0),
+                L(0.18, 1.0),
+                L(0.0, 0.62),
+                L(-0.18, 1.0),
+                L(-0.65, 1.0),
+                C(-0.75, 1.0, -0.85, 1.0, -0.8, 0.85),
+                L(-0.5, 0.06),
+                L(-0.8, 0.1),
+                C(-1.0, 0.1, -1.02, -0.17, -0.85, -0.25),
+                L(-0.3, -0.48),
+                C(-0.42, -0.72, -0.32, -1.0, 0.0, -1.0),
+                Z,
+            ],
+            FigureShape::Pawn => vec![
+                M(0.0, -1.0),
+                C(0.3, -1.0, 0.42, -0.62, 0.2, -0.42),
+                L(0.45, 0.75),
+                L(0.7, 0.8),
+                L(0.7, 1.0),
+                L(-0.7, 1.0),
+                L(-0.7, 0.8),
+                L(-0.45, 0.75),
+                L(-0.2, -0.42),
+                C(-0.42, -0.62, -0.3, -1.0, 0.0, -1.0),
+                Z,
+            ],
+            FigureShape::Pig => vec![
+                M(-0.9, 0.0),
+                C(-0.9, -0.6, 0.5, -0.75, 0.8, -0.25),
+                L(1.0, -0.2),
+                L(1.0, 0.2),
+                L(0.8, 0.25),
+                C(0.5, 0.75, -0.9, 0.6, -0.9, 0.0),
+                Z,
+                M(-0.5, 0.4),
+                L(-0.45, 0.85),
+                L(-0.25, 0.85),
+                L(-0.2, 0.45),
+                Z,
+                M(0.25, 0.45),
+                L(0.3, 0.85),
+                L(0.5, 0.85),
+                L(0.5, 0.4),
+                Z,
+            ],
+            FigureShape::Hood => vec![
+                M(0.0, -1.0),
+                L(0.35, -0.4),
+                L(0.75, 1.0),
+                L(-0.75, 1.0),
+                L(-0.35, -0.4),
+                Z,
+            ],
+            FigureShape::Diamond => vec![M(0.0, -1.0), L(0.8, 0.0), L(0.0, 1.0), L(-0.8, 0.0), Z],
+            FigureShape::Hexagon => vec![
+                M(0.0, -1.0),
+                L(0.87, -0.5),
+                L(0.87, 0.5),
+                L(0.0, 1.0),
+                L(-0.87, 0.5),
+                L(-0.87, -0.5),
+                Z,
+            ],
+            FigureShape::Star => {
+                let mut v = Vec::new();
+                for k in 0..10 {
+                    let r = if k % 2 == 0 { 1.0 } else { 0.45 };
+                    let a = std::f64::consts::PI * (k as f64 / 5.0 - 0.5);
+                    let p = (r * a.cos(), r * a.sin());
+                    v.push(if k == 0 { M(p.0, p.1) } else { L(p.0, p.1) });
+                }
+                v.push(Z);
+                v
+            }
+            FigureShape::Triangle => vec![M(0.0, -1.0), L(0.95, 0.9), L(-0.95, 0.9), Z],
+        }
+    }
+
+    /// Size relative to a small follower.
+    pub fn scale(self) -> f64 {
+        match self {
+            FigureShape::BigMeeple => 1.3,
+            FigureShape::Pig => 0.9,
+            _ => 1.0,
+        }
+    }
+}
+
+/// The Count: a pawn with a crown.
+pub fn count_path() -> Vec<Cmd> {
+    use Cmd::*;
+    vec![
+        M(-0.55, -1.0),
+        L(-0.3, -0.75),
+        L(0.0, -1.0),
+        L(0.3, -0.75),
+        L(0.55, -1.0),
+        L(0.45, -0.45),
+        L(0.22, -0.4),
+        L(0.5, 0.75),
+        L(0.75, 0.8),
+        L(0.75, 1.0),
+        L(-0.75, 1.0),
+        L(-0.75, 0.8),
+        L(-0.5, 0.75),
+        L(-0.22, -0.4),
+        L(-0.45, -0.45),
+        Z,
+    ]
+}
+
+/// A crown (the King).
+pub fn crown_path() -> Vec<Cmd> {
+    use Cmd::*;
+    vec![
+        M(-1.0, -0.6),
+        L(-0.5, 0.0),
+        L(0.0, -0.8),
+        L(0.5, 0.0),
+        L(1.0, -0.6),
+        L(0.8, 0.7),
+        L(-0.8, 0.7),
+        Z,
+    ]
+}
+
+/// A masked face (the Robber).
+pub fn mask_path() -> Vec<Cmd> {
+    use Cmd::*;
+    vec![
+        M(-1.0, -0.3),
+        C(-0.6, -0.7, 0.6, -0.7, 1.0, -0.3),
+        L(0.8, 0.4),
+        C(0.4, 0.6, 0.2, 0.2, 0.0, 0.2),
+        C(-0.2, 0.2, -0.4, 0.6, -0.8, 0.4),
+        Z,
+    ]
+}
+
+/// A pennant (a small shield).
+pub fn shield_path() -> Vec<Cmd> {
+    use Cmd::*;
+    vec![
+        M(-0.8, -0.9),
+        L(0.8, -0.9),
+        L(0.8, 0.0),
+        C(0.8, 0.5, 0.3, 0.8, 0.0, 1.0),
+        C(-0.3, 0.8, -0.8, 0.5, -0.8, 0.0),
+        Z,
+    ]
+}
+
+/// A path command in shape space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cmd {
+    /// Move to.
+    M(f64, f64),
+    /// Line to.
+    L(f64, f64),
+    /// Cubic Bézier to (two control points, then the end).
+    C(f64, f64, f64, f64, f64, f64),
+    /// Close.
+    Z,
+}
+
+/// SVG path data of `cmds` scaled by `r`, turned by `quarter` quarter turns clockwise and
+/// moved to `(cx, cy)`.
+pub fn path_data(cmds: &[Cmd], cx: f64, cy: f64, r: f64, quarter: u8) -> String {
+    let t = |x: f64, y: f64| {
+        let (x, y) = match quarter % 4 {
+            0 => (x, y),
+            1 => (-y, x),
+            2 => (-x, -y),
+            _ => (y, -x),
+        };
+        format!("{} {}", num(cx + x * r), num(cy + y * r))
+    };
+    let mut out = String::new();
+    for c in cmds {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        match *c {
+            Cmd::M(x, y) => out.push_str(&format!("M{}", t(x, y))),
+            Cmd::L(x, y) => out.push_str(&format!("L{}", t(x, y))),
+            Cmd::C(a, b, c, d, e, f) => {
+                out.push_str(&format!("C{} {} {}", t(a, b), t(c, d), t(e, f)))
+            }
+            Cmd::Z => out.push('Z'),
+        }
+    }
+    out
+}
+
+/// A coordinate as text: one decimal, no `-0.0`.
+pub fn num(v: f64) -> String {
+    let s = format!("{v:.1}");
+    if s == "-0.0" {
+        "0.0".into()
+    } else {
+        s
+    }
+}
+
+/// Text escaped for XML content and attributes.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_from_names_are_stable_and_valid() {
+        let a = hue_colour("lake", 0.45, 0.55);
+        assert_eq!(a, hue_colour("lake", 0.45, 0.55));
+        assert_eq!(a.len(), 7);
+        assert_ne!(a, hue_colour("tower", 0.45, 0.55));
+        assert_eq!(hsl(0.0, 1.0, 0.5), "#ff0000");
+    }
+
+    #[test]
+    fn text_is_escaped() {
+        assert_eq!(esc("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+        assert_eq!(num(-0.01), "0.0");
+    }
+}

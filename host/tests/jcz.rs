@@ -1,0 +1,339 @@
+//! JCloisterZone saves through the command line (`../shared/formats/jcz-saves.md`): the
+//! three FCZ samples and our own saves for the Count, River II and Heretics & Shrines pass
+//! every assertion written in them through `carcassonne replay --json`; `convert` round-trips;
+//! whatever cannot be replayed is one clear error line naming the message.
+
+mod common;
+use carcassonne_host::jcz::assertions::{check_all, Outcome};
+use common::Scratch;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+}
+
+/// (success, stdout, stderr)
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = bin().args(args).output().expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn replay_json(file: &str) -> Value {
+    let (ok, out, err) = run(&["replay", "--json", file]);
+    assert!(ok, "replay {file} failed: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: no JSON ({e}): {out}"))
+}
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/formats/jcz-samples")
+}
+
+fn ours() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/jcz")
+}
+
+fn saves(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jcz"))
+        .map(|p| p.display().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+fn assertions(file: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(file).expect("read save"))
+        .expect("save is JSON");
+    v["test"]["assertions"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Every assertion of `file` holds on `replay --json`; returns how many were checked.
+fn check_save(file: &str) -> usize {
+    let out = replay_json(file);
+    let mut checked = 0;
+    for (text, outcome) in check_all(&assertions(file), &out) {
+        match outcome {
+            Outcome::Passed => checked += 1,
+            Outcome::Failed(why) => panic!("{file}: `{text}` fails: {why}"),
+            Outcome::Ignored(_) => {}
+        }
+    }
+    checked
+}
+
+#[test]
+fn the_three_samples_pass_every_assertion() {
+    let files = saves(&samples());
+    assert_eq!(files.len(), 3, "{files:?}");
+    let mut checked = 0;
+    for f in &files {
+        checked += check_save(f);
+    }
+    // 5 + 2 + 2: every score, scoring and meeple assertion (the rest are JCZ internals).
+    assert_eq!(checked, 10);
+}
+
+#[test]
+fn the_city_and_road_sample_ends_at_wendys_random_draw() {
+    let out = replay_json(
+        &samples()
+            .join("city-and-road-scoring.jcz")
+            .display()
+            .to_string(),
+    );
+    assert_eq!(out["finished"], false);
+    let p = &out["pending"];
+    // Queue empty, r = 0.0: index 0 of the sorted pack (§12).
+    assert_eq!(p["player"], "Wendy");
+    assert_eq!(p["tile"], "BA/C");
+    assert_eq!(p["can_pass"], false);
+    assert!(!p["placements"].as_array().unwrap().is_empty());
+    let kr = replay_json(
+        &samples()
+            .join("king-and-robber-scoring.jcz")
+            .display()
+            .to_string(),
+    );
+    assert_eq!(
+        kr["finished"], true,
+        "endTurn 8 = 8 draws: final scoring done"
+    );
+    assert_eq!(kr["pending"], Value::Null);
+    let feats: Vec<&str> = kr["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["feature"].as_str().unwrap())
+        .collect();
+    assert_eq!(feats, ["king", "robber"]);
+}
+
+#[test]
+fn our_count_river_and_shrine_saves_pass_every_assertion() {
+    let files: Vec<String> = saves(&ours())
+        .into_iter()
+        .filter(|f| !f.ends_with("river-second-right-turn.jcz"))
+        .collect();
+    assert!(files.len() >= 6, "{files:?}");
+    for f in &files {
+        assert!(check_save(f) >= 1, "{f} checks nothing");
+    }
+}
+
+/// CO-4 / T-17: the pending decision is the Count deployment, in JCZ's quarter notation.
+#[test]
+fn count_deployment_is_pending_with_quarters_on_co7() {
+    let out = replay_json(
+        &ours()
+            .join("count-deploy-into-city.jcz")
+            .display()
+            .to_string(),
+    );
+    let p = &out["pending"];
+    assert_eq!(p["player"], "Red");
+    let quarters: Vec<(String, i64, i64)> = p["deployments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            assert_eq!(d["feature"], "quarter");
+            (
+                d["location"].as_str().unwrap().to_string(),
+                d["x"].as_i64().unwrap(),
+                d["y"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(quarters.len(), 4);
+    assert!(quarters.iter().all(|(_, x, y)| (*x, *y) == (0, 0)));
+    assert!(quarters.iter().any(|(l, _, _)| l == "QUARTER_CATHEDRAL"));
+}
+
+/// T-38 (RV-5): a second right turn in a row is refused, naming the message.
+#[test]
+fn an_illegal_move_names_its_message() {
+    let f = ours()
+        .join("river-second-right-turn.jcz")
+        .display()
+        .to_string();
+    let (ok, out, err) = run(&["replay", "--json", &f]);
+    assert!(!ok && out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ")
+            && err.contains("message 9 (PLACE_TILE)")
+            && err.contains("RI.2/RrII")
+            && err.contains("not legal"),
+        "{err}"
+    );
+}
+
+#[test]
+fn convert_round_trips_every_save() {
+    let dir = Scratch::new("jcz", "convert");
+    let files: Vec<String> = saves(&samples())
+        .into_iter()
+        .chain(saves(&ours()))
+        .filter(|f| !f.ends_with("river-second-right-turn.jcz"))
+        .collect();
+    for (i, f) in files.iter().enumerate() {
+        let rec = dir.arg(&format!("{i}.json"));
+        let (ok, _, err) = run(&["convert", f, "-o", &rec]);
+        assert!(ok, "convert {f}: {err}");
+        let record: Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+        assert_eq!(record["format"], "carcassonne-record");
+        assert_eq!(record["setup"]["draws"], "chosen");
+        assert_eq!(
+            replay_json(f),
+            replay_json(&rec),
+            "{f} and its record differ"
+        );
+    }
+}
+
+/// Mutates a sample and expects one error line containing `want`.
+fn refused(name: &str, edit: impl Fn(&mut Value), want: &[&str]) {
+    let dir = Scratch::new("jcz", name);
+    let src = samples().join("city-and-road-scoring.jcz");
+    let mut save: Value = serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
+    edit(&mut save);
+    let file = dir.path(&format!("{name}.jcz"));
+    std::fs::write(&file, serde_json::to_string_pretty(&save).unwrap()).unwrap();
+    let (ok, out, err) = run(&["replay", "--json", &file.display().to_string()]);
+    assert!(!ok, "{name}: accepted: {out}");
+    assert!(!err.contains("panicked"), "{name}: {err}");
+    assert_eq!(err.lines().count(), 1, "{name}: {err}");
+    for w in want {
+        assert!(err.contains(w), "{name}: `{err}` lacks `{w}`");
+    }
+}
+
+#[test]
+fn what_cannot_be_replayed_is_a_clear_error() {
+    refused(
+        "set",
+        |s| s["setup"]["sets"]["inns-and-cathedrals:1"] = 1.into(),
+        &["setup.sets", "inns-and-cathedrals:1", "not supported"],
+    );
+    refused(
+        "element",
+        |s| s["setup"]["elements"]["dragon"] = true.into(),
+        &["setup.elements", "dragon"],
+    );
+    refused(
+        "followers",
+        |s| s["setup"]["elements"]["small-follower"] = 5.into(),
+        &["small-follower", "7"],
+    );
+    refused(
+        "rule",
+        |s| s["setup"]["rules"]["tiny-city-scoring"] = "3".into(),
+        &["tiny-city-scoring", "3"],
+    );
+    refused(
+        "message",
+        |s| s["replay"][3]["type"] = "BAZAAR_BID".into(),
+        &["message 3 (BAZAAR_BID)", "not supported"],
+    );
+    refused(
+        "mismatch",
+        |s| s["replay"][0]["payload"]["tileId"] = "BA/L".into(),
+        &["message 0 (PLACE_TILE)", "drawn tile is `BA/CC.2`", "BA/L"],
+    );
+    refused(
+        "unknown-tile",
+        |s| s["gameAnnotations"]["drawOrder"][1] = "XX/nope".into(),
+        &["message 3 (PLACE_TILE)", "XX/nope"],
+    );
+    refused(
+        "illegal",
+        |s| s["replay"][0]["payload"]["position"] = serde_json::json!([5, 5]),
+        &["message 0 (PLACE_TILE)", "[5, 5]", "not legal"],
+    );
+    refused(
+        "deploy",
+        |s| s["replay"][4]["payload"]["pointer"]["location"] = "N".into(),
+        &["message 4 (DEPLOY_MEEPLE)", "City N"],
+    );
+    refused(
+        "undo",
+        // A COMMIT (it carries `random`) clears the undo stack.
+        |s| s["replay"][3] = serde_json::json!({"type": "UNDO", "payload": {}}),
+        &["message 3 (UNDO)", "nothing to undo"],
+    );
+    refused(
+        "json",
+        |s| s["players"] = "nobody".into(),
+        &["line", "column", "players"],
+    );
+}
+
+#[test]
+fn malformed_and_missing_files_fail_cleanly() {
+    let dir = Scratch::new("jcz", "files");
+    let bad = dir.path("broken.jcz");
+    std::fs::write(&bad, "{\"setup\": ").unwrap();
+    let (ok, _, err) = run(&["replay", &bad.display().to_string()]);
+    assert!(
+        !ok && err.starts_with("error: ") && err.contains("line 1"),
+        "{err}"
+    );
+    let (ok, _, err) = run(&["replay", &dir.arg("missing.jcz")]);
+    assert!(!ok && err.contains("missing.jcz"), "{err}");
+}
+
+/// JCZ's random draw: index floor(r × n) of the active tiles, sorted by id in byte order.
+#[test]
+fn a_random_draw_follows_jczs_sorted_pack() {
+    let dir = Scratch::new("jcz", "random");
+    let src = samples().join("city-and-road-scoring.jcz");
+    let mut save: Value = serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
+    save["replay"] = serde_json::json!([]);
+    save["gameAnnotations"] = serde_json::json!({});
+    save["initialRandom"] = 0.5.into();
+    let file = dir.path("random.jcz");
+    std::fs::write(&file, save.to_string()).unwrap();
+    let out = replay_json(&file.display().to_string());
+    // 71 tiles; floor(0.5 × 71) = 35: BA/C ×5, CC.2 ×2, CFC.2 ×3, CFc+ ×2, CFc.1, CRRR ×3,
+    // CRr ×3, Cc+ ×2, Cc.1 ×3, CcRr ×3, CcRr+ ×2, Ccc ×3, Ccc+, CccR (34 tiles), then CccR+.
+    assert_eq!(out["pending"]["tile"], "BA/CccR+");
+    assert_eq!(out["pending"]["player"], "David");
+}
+
+#[test]
+fn check_flag_reports_and_fails_on_a_wrong_assertion() {
+    let f = samples()
+        .join("king-and-robber-scoring.jcz")
+        .display()
+        .to_string();
+    let (ok, out, _) = run(&["replay", "--check", &f]);
+    assert!(ok, "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("ok")).count(), 2);
+    let dir = Scratch::new("jcz", "check");
+    let mut save: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+    save["test"]["assertions"][0] = "Alice has 4 points".into();
+    let file = dir.path("wrong.jcz");
+    std::fs::write(&file, save.to_string()).unwrap();
+    let (ok, out, err) = run(&["replay", "--check", &file.display().to_string()]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("FAILED   Alice has 4 points: Alice has 3 points"),
+        "{out}"
+    );
+    assert!(err.contains("1 of 2 assertions failed"), "{err}");
+}

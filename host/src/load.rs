@@ -44,6 +44,13 @@ pub fn load_game(
         return jcz::load(path, plugin_dirs, limit).map(|j| LoadedGame::Jcz(Box::new(j)));
     }
     let record = Record::load(path)?;
+    if let Some(n) = limit.filter(|n| *n > record.actions.len()) {
+        return Err(HostError::Usage(format!(
+            "{}: the record has {} actions, not {n}",
+            path.display(),
+            record.actions.len()
+        )));
+    }
     let mut spec = record.rules_spec();
     spec.plugin_dirs = plugin_dirs.to_vec();
     let origin = path.display().to_string();

@@ -166,7 +166,7 @@ enum Command {
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
         /// Side of a tile in pixels (24-256).
-        #[arg(long, default_value_t = 80)]
+        #[arg(long, default_value_t = 80, value_parser = clap::value_parser!(u32).range(24..=256))]
         tile_size: u32,
         /// Extra folder to search for the game's expansions (repeatable).
         #[arg(
@@ -505,9 +505,10 @@ fn run(cmd: Command) -> Result<(), HostError> {
         } => {
             carcassonne_host::render::ImageFormat::of(&output)?;
             let game = load_position(&file, moves, &plugin_dirs)?;
-            let name = file
-                .file_name()
-                .map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
+            let name = file.file_name().map_or_else(
+                || file.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            );
             let opts = carcassonne_host::render::RenderOptions {
                 tile_size: f64::from(tile_size),
                 caption: Some(match moves {
@@ -526,8 +527,9 @@ fn run(cmd: Command) -> Result<(), HostError> {
             rules,
         } => {
             let mut spec = rules.spec()?;
-            // A set other than the base game's comes with the expansion of that id.
-            if set != "base" && !spec.expansions.contains(&set) {
+            // A set other than the base game's comes with the expansion of that id, unless
+            // `--expansions` says which expansions to load.
+            if set != "base" && spec.expansions.is_empty() {
                 spec.expansions.push(set.clone());
             }
             let rules = build_ruleset(&spec)?;

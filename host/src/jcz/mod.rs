@@ -72,6 +72,12 @@ pub fn load(
     limit: Option<usize>,
 ) -> Result<JczGame, HostError> {
     let save = JczSave::load(path)?;
+    if let Some(n) = limit.filter(|n| *n > save.replay.len()) {
+        return Err(HostError::Jcz {
+            path: path.display().to_string(),
+            message: format!("the save has {} messages, not {n}", save.replay.len()),
+        });
+    }
     replay(&save, &path.display().to_string(), plugin_dirs, limit)
 }
 

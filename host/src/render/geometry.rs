@@ -42,6 +42,8 @@ const B: [P; 8] = [
 pub const SITE_HALF: f64 = 0.17;
 /// Radius of the village marker where roads end in the middle of a tile.
 pub const VILLAGE_HALF: f64 = 0.07;
+/// How far a city stops short of a corner it shares with another city.
+const INSET: f64 = 0.12;
 /// Samples per axis when searching an area for spots (odd, so the centre is a sample).
 const GRID: usize = 25;
 /// Steps per curve when curves are flattened into polygons.
@@ -117,6 +119,9 @@ pub struct TileGeom {
     pub dividers: Vec<(P, P)>,
     /// A village where roads end in the middle of the tile with nothing else there.
     pub village: Option<P>,
+    /// Half-edge triangles on field or road sides that no field covers (the inside of the
+    /// City of Carcassonne; elsewhere a gap in the tile data).
+    pub unclaimed: Vec<Vec<P>>,
 }
 
 impl TileGeom {
@@ -125,10 +130,22 @@ impl TileGeom {
         let sites: Vec<usize> = (0..segs.len())
             .filter(|&i| segs[i].class == Class::Site)
             .collect();
+        // A corner city bulges past the centre only when nothing else needs the room.
+        let crowded = segs
+            .iter()
+            .filter(|s| matches!(s.class, Class::Walled | Class::Line | Class::Site))
+            .count()
+            > 1;
         let mut areas: Vec<Area> = segs
             .iter()
             .map(|s| match s.class {
-                Class::Walled => Area::Polygons(vec![wall_polygon(s.sides)]),
+                Class::Walled => {
+                    let others = segs
+                        .iter()
+                        .filter(|o| o.class == Class::Walled && o.sides != s.sides)
+                        .fold(0u8, |m, o| m | o.sides.0);
+                    Area::Polygons(vec![wall_polygon(s.sides, others, crowded)])
+                }
                 Class::Line => Area::Lines {
                     lines: line_paths(s.sides),
                     width: s.width,
@@ -143,10 +160,13 @@ impl TileGeom {
             let cx = 0.5 + (k as f64 - (n - 1.0) / 2.0) * 0.3;
             areas[i] = Area::Polygons(vec![square((cx, 0.5), half)]);
         }
-        // A village where a road ends in the middle and nothing else covers the centre.
+        // A village where a road ends in the middle and nothing else covers the centre
+        // (a city, a site, or a road or river running through).
         let covered = |p: P| {
-            segs.iter().zip(&areas).any(|(s, a)| {
-                matches!(s.class, Class::Walled | Class::Site) && inside_area(a, p)
+            segs.iter().zip(&areas).any(|(s, a)| match s.class {
+                Class::Walled | Class::Site => inside_area(a, p),
+                Class::Line => s.sides.len() >= 2 && inside_area(a, p),
+                _ => false,
             })
         };
         let village = segs
@@ -155,14 +175,30 @@ impl TileGeom {
             .then_some(CENTRE)
             .filter(|c| !covered(*c));
         let dividers = dividers(segs);
+        let unclaimed = unclaimed(segs);
         let world = World {
             segs,
             areas: &areas,
             village,
         };
         let mut out = Vec::with_capacity(segs.len());
+        let mut inner_spots: Vec<P> = Vec::new();
         for (i, s) in segs.iter().enumerate() {
-            let candidates = world.candidates(i);
+            let mut candidates = world.candidates(i);
+            // Two inner fields share the whole tile as their area: keep their figures apart.
+            if s.class == Class::Field && s.halves.0 == 0 {
+                let apart: Vec<(f64, P)> = candidates
+                    .iter()
+                    .filter(|(_, p)| inner_spots.iter().all(|q| dist(*p, *q) >= 0.3))
+                    .copied()
+                    .collect();
+                if !apart.is_empty() {
+                    candidates = apart;
+                }
+                if let Some((_, p)) = candidates.first() {
+                    inner_spots.push(*p);
+                }
+            }
             let spots = pick_spots(&candidates, MAX_SPOTS, SPOT_GAP);
             let pennants = if s.class == Class::Walled && s.pennants > 0 {
                 pennant_spots(&candidates, spots.first().copied(), s.pennants as usize)
@@ -179,6 +215,7 @@ impl TileGeom {
             segs: out,
             dividers,
             village,
+            unclaimed,
         }
     }
 
@@ -353,9 +390,12 @@ fn grid() -> impl Iterator<Item = P> {
 }
 
 /// The polygon of a walled segment over `sides`: the covered sides, and an inward curve
-/// across each run of uncovered sides.
-pub fn wall_polygon(sides: SideSet) -> Vec<P> {
+/// across each run of uncovered sides. Where a run meets a side of another walled segment
+/// (`others`), it stops short of the corner, so separate cities stay apart. On a `crowded`
+/// tile a corner city curves in, leaving the centre to the roads and sites.
+pub fn wall_polygon(sides: SideSet, others: u8, crowded: bool) -> Vec<P> {
     let covered = |s: usize| sides.0 & (1 << (s % 4)) != 0;
+    let other = |s: usize| others & (1 << (s % 4)) != 0;
     if sides.len() >= 4 {
         return vec![(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
     }
@@ -363,11 +403,26 @@ pub fn wall_polygon(sides: SideSet) -> Vec<P> {
         return Vec::new();
     };
     let corner = |s: usize| B[(2 * s) % 8];
-    let mut pts: Vec<P> = vec![corner(start)];
+    // The point on side s at the inset from its start (or end) corner.
+    let along = |s: usize, from_start: bool| {
+        let (a, b) = (corner(s), corner(s + 1));
+        let t = if from_start { INSET } else { 1.0 - INSET };
+        (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1))
+    };
+    let first = if other(start + 3) {
+        along(start, true)
+    } else {
+        corner(start)
+    };
+    let mut pts: Vec<P> = vec![first];
     let mut s = start;
     while s < start + 4 {
         if covered(s) {
-            pts.push(corner(s + 1));
+            pts.push(if !covered(s + 1) && other(s + 1) {
+                along(s, false)
+            } else {
+                corner(s + 1)
+            });
             s += 1;
         } else {
             let gap_start = s;
@@ -381,10 +436,26 @@ pub fn wall_polygon(sides: SideSet) -> Vec<P> {
                 2 => corner(gap_start + 1),
                 _ => B[(2 * (gap_start + 1) + 1) % 8],
             };
-            let f = 0.8;
+            // How far: a bay in a three-sided city is deep enough for a figure (unless
+            // another city lies across it), a corner city bulges, a one-sided cap stays
+            // shallow.
+            let f = match len {
+                1 if other(gap_start) => 1.0,
+                1 => 1.3,
+                2 if crowded => 1.25,
+                2 => 0.5,
+                _ => 0.8,
+            };
             let ctrl = (mid.0 + f * (0.5 - mid.0), mid.1 + f * (0.5 - mid.1));
-            let from = *pts.last().unwrap_or(&corner(gap_start));
-            pts.extend(quad(from, ctrl, corner(s)).into_iter().skip(1));
+            let to = if s == start + 4 {
+                first
+            } else if other(s - 1) {
+                along(s, true)
+            } else {
+                corner(s)
+            };
+            let from = *pts.last().unwrap_or(&first);
+            pts.extend(quad(from, ctrl, to).into_iter().skip(1));
         }
     }
     // The last curve ends where the polygon started.
@@ -446,16 +517,36 @@ fn dividers(segs: &[SegInput]) -> Vec<(P, P)> {
             .any(|s| s.class == Class::Line && s.sides.0 & (1 << side) != 0)
     };
     let mut out = Vec::new();
-    for k in 0..8 {
+    for (k, point) in B.iter().enumerate() {
         // Boundary point k lies between half-edges k - 1 and k.
         let (a, b) = (field_of(k + 7), field_of(k));
         let (Some(a), Some(b)) = (a, b) else { continue };
         if a == b || (k % 2 == 1 && line_on(k / 2)) {
             continue;
         }
-        out.push((CENTRE, B[k]));
+        out.push((CENTRE, *point));
     }
     out
+}
+
+/// The triangles of half-edges that lie on a side no walled segment fills and that belong
+/// to no field.
+fn unclaimed(segs: &[SegInput]) -> Vec<Vec<P>> {
+    if segs.is_empty() {
+        return Vec::new();
+    }
+    let walled = segs
+        .iter()
+        .filter(|s| s.class == Class::Walled)
+        .fold(0u8, |m, s| m | s.sides.0);
+    let fields = segs
+        .iter()
+        .filter(|s| s.class == Class::Field)
+        .fold(0u8, |m, s| m | s.halves.0);
+    (0..8)
+        .filter(|&h| walled & (1 << (h / 2)) == 0 && fields & (1 << h) == 0)
+        .map(|h| vec![CENTRE, B[h], B[(h + 1) % 8]])
+        .collect()
 }
 
 /// A square centred on `c`.
@@ -592,7 +683,11 @@ mod tests {
     fn seg(class: Class, s: &str, h: &[&str]) -> SegInput {
         SegInput {
             class,
-            sides: if s.is_empty() { SideSet::EMPTY } else { sides(s) },
+            sides: if s.is_empty() {
+                SideSet::EMPTY
+            } else {
+                sides(s)
+            },
             halves: halves(h),
             pennants: 0,
             width: 0.1,
@@ -601,13 +696,13 @@ mod tests {
 
     #[test]
     fn a_city_cap_covers_its_side_and_not_the_centre() {
-        let p = wall_polygon(sides("N"));
+        let p = wall_polygon(sides("N"), 0, false);
         assert!(point_in_polygon((0.5, 0.1), &p));
         assert!(!point_in_polygon(CENTRE, &p));
-        let three = wall_polygon(sides("NEW"));
+        let three = wall_polygon(sides("NEW"), 0, false);
         assert!(point_in_polygon(CENTRE, &three));
         assert!(!point_in_polygon((0.5, 0.95), &three));
-        let band = wall_polygon(sides("NS"));
+        let band = wall_polygon(sides("NS"), 0, false);
         assert!(point_in_polygon(CENTRE, &band));
         assert!(!point_in_polygon((0.95, 0.5), &band));
     }

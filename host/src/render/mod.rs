@@ -52,9 +52,7 @@ pub const TILE_SIZES: std::ops::RangeInclusive<f64> = 24.0..=256.0;
 /// The board of `game`, its figures, a score panel and a legend, as SVG text.
 pub fn render_svg(game: &Game, opts: &RenderOptions) -> String {
     let mut opts = opts.clone();
-    opts.tile_size = opts
-        .tile_size
-        .clamp(*TILE_SIZES.start(), *TILE_SIZES.end());
+    opts.tile_size = opts.tile_size.clamp(*TILE_SIZES.start(), *TILE_SIZES.end());
     svg::board(game, &opts)
 }
 
@@ -74,6 +72,16 @@ pub fn render_tile_sheet(rules: &Ruleset, set: &str, tile_size: f64) -> Result<S
             sets.join(", ")
         ))
     })
+}
+
+/// The geometry of tile kind `kind` turned by `rotation`: each segment's area and the spots
+/// where figures stand on it (what the drawings use).
+pub fn tile_geometry(
+    rules: &Ruleset,
+    kind: &carcassonne_core::TileKind,
+    rotation: carcassonne_core::Rotation,
+) -> geometry::TileGeom {
+    svg::tile_geom(rules, kind, rotation)
 }
 
 /// The image format of an output path, from its extension.

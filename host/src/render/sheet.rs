@@ -17,7 +17,7 @@ pub(crate) fn sheet(rules: &Ruleset, set: &str, tile_size: f64) -> Option<String
     }
     let s = tile_size;
     let cell_w = (s + 28.0).max(118.0);
-    let cell_h = s + 50.0;
+    let cell_h = s + 58.0;
     let top = 64.0;
     let cols = kinds.len().min(COLUMNS);
     let rows = kinds.len().div_ceil(COLUMNS);
@@ -69,17 +69,15 @@ pub(crate) fn sheet(rules: &Ruleset, set: &str, tile_size: f64) -> Option<String
         if !kind.deploy {
             info.push_str("  no figures");
         }
+        let muted = format!(r#"text-anchor="middle" fill="{}""#, style::MUTED);
+        text(&mut body, mid, cy + s + 28.0, 9.5, &muted, &info);
         if !kind.tags.is_empty() {
-            info.push_str(&format!("  [{}]", kind.tags.join(",")));
+            let mut tags = kind.tags.join(", ");
+            if tags.chars().count() > 24 {
+                tags = tags.chars().take(23).collect::<String>() + "…";
+            }
+            text(&mut body, mid, cy + s + 40.0, 9.0, &muted, &tags);
         }
-        text(
-            &mut body,
-            mid,
-            cy + s + 29.0,
-            9.5,
-            &format!(r#"text-anchor="middle" fill="{}""#, style::MUTED),
-            &info,
-        );
         let _ = writeln!(body, "</g>");
     }
     let _ = writeln!(body, "</g>");

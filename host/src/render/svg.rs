@@ -145,7 +145,10 @@ impl TileView<'_> {
 pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
     let s = t.size;
     let segs = &t.kind.segments;
-    let looks: Vec<Look> = segs.iter().map(|g| Look::of(t.rules.kind(g.kind))).collect();
+    let looks: Vec<Look> = segs
+        .iter()
+        .map(|g| Look::of(t.rules.kind(g.kind)))
+        .collect();
     let ground = if segs.is_empty() {
         style::STONE
     } else {
@@ -172,6 +175,14 @@ pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
                 num(y)
             );
         }
+    }
+    for tri in &t.geom.unclaimed {
+        let _ = writeln!(
+            out,
+            r#"<path class="unclaimed" d="{}" fill="{}"/>"#,
+            t.polys_d(std::slice::from_ref(tri)),
+            style::STONE
+        );
     }
     let class = |i: usize| class_of(t.rules.kind(segs[i].kind));
     // Fields.
@@ -201,7 +212,16 @@ pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
     // Roads and rivers: a darker casing under the band.
     let mut village = false;
     let mut pond = false;
-    for i in (0..segs.len()).filter(|&i| class(i) == Class::Line) {
+    // Rivers first, roads last: a road crossing a river is a bridge.
+    let mut lines: Vec<usize> = (0..segs.len())
+        .filter(|&i| class(i) == Class::Line)
+        .collect();
+    lines.sort_by_key(|&i| match looks[i] {
+        Look::River => 0,
+        Look::Road => 2,
+        _ => 1,
+    });
+    for i in lines {
         if let Area::Lines { lines, width } = &t.geom.segs[i].area {
             let d = t.line_d(lines);
             let w = width * s;
@@ -291,7 +311,13 @@ pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
             );
             if let Some(poly) = polys.first() {
                 let (a, b) = (t.px(poly[0]), t.px(poly[2]));
-                site_icon(out, &looks[i], (a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0, (b.0 - a.0) / 2.0);
+                site_icon(
+                    out,
+                    &looks[i],
+                    (a.0 + b.0) / 2.0,
+                    (a.1 + b.1) / 2.0,
+                    (b.0 - a.0) / 2.0,
+                );
             }
         }
     }
@@ -542,6 +568,28 @@ pub(crate) fn legend(
         style::FIELD_LINE
     );
     row(out, &mut y, "border between two fields");
+    let stone = rules.tiles().iter().any(|(_, k)| {
+        let (walled, fields) =
+            k.segments
+                .iter()
+                .fold((0u8, 0u8), |(w, f), s| match class_of(rules.kind(s.kind)) {
+                    Class::Walled => (w | s.sides.0, f),
+                    Class::Field => (w, f | s.halves.0),
+                    _ => (w, f),
+                });
+        k.segments.is_empty()
+            || (0..8).any(|h| walled & (1 << (h / 2)) == 0 && fields & (1 << h) == 0)
+    });
+    if stone {
+        let _ = writeln!(
+            out,
+            r##"<rect x="{}" y="{}" width="26" height="16" fill="{}" stroke="#9a9284" stroke-width="1"/>"##,
+            num(x),
+            num(y),
+            style::STONE
+        );
+        row(out, &mut y, "no feature (City of Carcassonne)");
+    }
     if with_figures {
         for (k, def) in rules.figure_kinds().iter().enumerate() {
             let shape = FigureShape::of(k, &def.name);
@@ -567,7 +615,15 @@ pub(crate) fn legend(
         );
         row(out, &mut y, "lying: a farmer (on a field)");
         if count {
-            figure_shape(out, &style::count_path(), x + 13.0, y + 8.0, 8.0, 0, style::COUNT);
+            figure_shape(
+                out,
+                &style::count_path(),
+                x + 13.0,
+                y + 8.0,
+                8.0,
+                0,
+                style::COUNT,
+            );
             row(out, &mut y, "the Count");
         }
         let _ = writeln!(
@@ -720,7 +776,7 @@ pub(crate) fn board(game: &Game, opts: &RenderOptions) -> String {
                 .push(FigureId(i as u16));
         }
     }
-    let fig_r = s * 0.15;
+    let fig_r = s * 0.14;
     let _ = writeln!(body, r#"<g id="figures">"#);
     let mut virtual_figs: BTreeMap<u32, Vec<FigureId>> = BTreeMap::new();
     for (&seg_index, figs) in &on_segment {
@@ -827,10 +883,21 @@ fn title(out: &mut String, game: &Game, opts: &RenderOptions) {
         st.turn(),
         st.board().tiles().len(),
         st.discarded().len(),
-        st.supply().groups.iter().map(|g| g.tiles.len()).sum::<usize>(),
+        st.supply()
+            .groups
+            .iter()
+            .map(|g| g.tiles.len())
+            .sum::<usize>(),
         state
     );
-    text(out, 14.0, 44.0, 12.0, &format!(r#"fill="{}""#, style::MUTED), &line);
+    text(
+        out,
+        14.0,
+        44.0,
+        12.0,
+        &format!(r#"fill="{}""#, style::MUTED),
+        &line,
+    );
     let _ = writeln!(out, "</g>");
 }
 
@@ -994,23 +1061,32 @@ fn draw_panel(
         if !player_slots.is_empty() {
             let parts: Vec<String> = player_slots
                 .iter()
-                .map(|&i| {
-                    format!(
-                        "{} {}",
-                        slot_label(rules, i),
-                        st.slot(SlotId(i as u16), p)
-                    )
-                })
+                .map(|&i| format!("{} {}", slot_label(rules, i), st.slot(SlotId(i as u16), p)))
                 .collect();
-            text(
-                out,
-                x + 38.0,
-                y + 2.0,
-                10.0,
-                &format!(r#"fill="{}""#, style::MUTED),
-                &parts.join(" · "),
-            );
-            y += 14.0;
+            // Wrapped to the panel's width (about 6 px a character at this size).
+            let mut lines: Vec<String> = vec![String::new()];
+            for part in parts {
+                let cur = lines.last_mut().expect("one line at least");
+                if !cur.is_empty() && cur.chars().count() + part.chars().count() + 3 > 42 {
+                    lines.push(part);
+                } else {
+                    if !cur.is_empty() {
+                        cur.push_str(" · ");
+                    }
+                    cur.push_str(&part);
+                }
+            }
+            for line in &lines {
+                text(
+                    out,
+                    x + 38.0,
+                    y + 2.0,
+                    10.0,
+                    &format!(r#"fill="{}""#, style::MUTED),
+                    line,
+                );
+                y += 13.0;
+            }
         }
         let _ = writeln!(out, "</g>");
     }
@@ -1021,7 +1097,14 @@ fn draw_panel(
     let robber = game_slot(game, "king-robber", "robber");
     if king.is_some() || robber.is_some() {
         y += 6.0;
-        text(out, x, y + 16.0, 15.0, r#"font-weight="bold""#, "King & Robber");
+        text(
+            out,
+            x,
+            y + 16.0,
+            15.0,
+            r#"font-weight="bold""#,
+            "King & Robber",
+        );
         y += 26.0;
         for (title, holder, record, what, icon) in [
             (
@@ -1054,7 +1137,14 @@ fn draw_panel(
             let rec = record
                 .filter(|r| *r > 0)
                 .map_or_else(String::new, |r| format!(" (largest {what}: {r} tiles)"));
-            text(out, x + 32.0, y + 14.0, 13.0, "", &format!("{title}: {who}{rec}"));
+            text(
+                out,
+                x + 32.0,
+                y + 14.0,
+                13.0,
+                "",
+                &format!("{title}: {who}{rec}"),
+            );
             let _ = writeln!(out, "</g>");
             y += 24.0;
         }
@@ -1125,7 +1215,14 @@ fn draw_panel(
                 look.fill(),
                 look.edge()
             );
-            text(out, bx + 6.0, by + 14.0, 12.0, r#"font-weight="bold""#, &name);
+            text(
+                out,
+                bx + 6.0,
+                by + 14.0,
+                12.0,
+                r#"font-weight="bold""#,
+                &name,
+            );
             let figs = virtual_figs
                 .get(&(seg.index() as u32))
                 .cloned()
@@ -1158,7 +1255,15 @@ fn draw_panel(
                     num(fx),
                     num(by + 36.0)
                 );
-                figure_shape(out, &style::count_path(), fx, by + 36.0, 12.0, 0, style::COUNT);
+                figure_shape(
+                    out,
+                    &style::count_path(),
+                    fx,
+                    by + 36.0,
+                    12.0,
+                    0,
+                    style::COUNT,
+                );
                 let _ = writeln!(out, "</g>");
                 count_drawn = true;
             }
@@ -1171,7 +1276,7 @@ fn draw_panel(
                 y + 10.0,
                 10.0,
                 &format!(r#"fill="{}""#, style::MUTED),
-                "followers in the quarters; the purple crowned pawn is the Count",
+                "the purple crowned pawn is the Count",
             );
             y += 16.0;
         }

@@ -337,3 +337,84 @@ fn check_flag_reports_and_fails_on_a_wrong_assertion() {
     );
     assert!(err.contains("1 of 2 assertions failed"), "{err}");
 }
+
+/// Bad input never panics: hundreds of saves with one field of one message (or of the setup)
+/// changed to a wrong value replay or fail with an error, nothing else.
+#[test]
+fn mutated_saves_never_panic() {
+    use carcassonne_host::jcz::{replay, save::JczSave};
+    let files: Vec<String> = saves(&samples())
+        .into_iter()
+        .chain(saves(&ours()))
+        .collect();
+    let junk = [
+        serde_json::json!(null),
+        serde_json::json!(-1),
+        serde_json::json!(1e300),
+        serde_json::json!("R45"),
+        serde_json::json!("QUARTER_NOWHERE"),
+        serde_json::json!([]),
+        serde_json::json!([2_147_483_648i64, -5]),
+        serde_json::json!({"position": [0, 0], "feature": "Quarter", "location": "N"}),
+        serde_json::json!("9.small.1"),
+        serde_json::json!("0.big.1"),
+        serde_json::json!("COMMIT"),
+        serde_json::json!("UNDO"),
+    ];
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let (mut replayed, mut refused) = (0, 0);
+    for round in 0..400 {
+        let file = &files[round % files.len()];
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let value = junk[next(junk.len())].clone();
+        let msgs = v["replay"].as_array().map_or(0, Vec::len);
+        if msgs > 0 && next(4) > 0 {
+            let m = &mut v["replay"][next(msgs)];
+            let keys = ["type", "player", "payload"];
+            match next(3) {
+                0 | 1 => m[keys[next(2)]] = value,
+                _ => {
+                    let payload = m["payload"].as_object_mut();
+                    if let Some(p) = payload {
+                        let ks: Vec<String> = p.keys().cloned().collect();
+                        if !ks.is_empty() {
+                            let k = &ks[next(ks.len())];
+                            if let Some(ptr) = p[k].as_object_mut() {
+                                let pk: Vec<String> = ptr.keys().cloned().collect();
+                                if !pk.is_empty() {
+                                    ptr.insert(pk[next(pk.len())].clone(), value);
+                                }
+                            } else {
+                                p.insert(k.clone(), value);
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            let part = ["sets", "elements", "rules", "start"][next(4)];
+            v["setup"][part] = value;
+        }
+        let Ok(save) = JczSave::parse(&v.to_string(), "mutated") else {
+            refused += 1;
+            continue;
+        };
+        match replay(&save, "mutated", &[], None) {
+            Ok(_) => replayed += 1,
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        refused > 100 && replayed > 10,
+        "{refused} refused, {replayed} replayed"
+    );
+}

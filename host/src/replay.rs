@@ -61,6 +61,10 @@ pub struct Pending {
     /// next tile is to be drawn; absent otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub draws: Vec<String>,
+    /// Expansions' own actions offered now (`take-token`, `promote`, the Count's move), in
+    /// their record form (`docs/record-format.md`); absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub custom: Vec<crate::record::RecordAction>,
 }
 
 /// A legal cell and its rotations.
@@ -120,6 +124,7 @@ pub fn replay_output(game: &Game) -> ReplayOutput {
         let mut cells: BTreeMap<(i32, i32), Vec<u16>> = BTreeMap::new();
         let mut deployments = Vec::new();
         let mut draws = Vec::new();
+        let mut custom = Vec::new();
         for a in game.actions() {
             match *a {
                 Action::Place { pos, rotation } => cells
@@ -148,7 +153,8 @@ pub fn replay_output(game: &Game) -> ReplayOutput {
                     });
                 }
                 Action::Draw { tile } => draws.push(rules.tiles().get(tile).id.clone()),
-                Action::Pass | Action::Custom(_) => {}
+                Action::Custom(_) => custom.push(crate::record::encode_action(rules, game, *a)),
+                Action::Pass => {}
             }
         }
         Pending {
@@ -164,6 +170,7 @@ pub fn replay_output(game: &Game) -> ReplayOutput {
             deployments,
             can_pass: game.actions().contains(&Action::Pass),
             draws,
+            custom,
         }
     });
     let mut state = BTreeMap::new();

@@ -164,6 +164,33 @@ fn count_deployment_is_pending_with_quarters_on_co7() {
     assert!(quarters.iter().any(|(l, _, _)| l == "QUARTER_CATHEDRAL"));
 }
 
+/// CO-16: after deploying into the city the placer may move the Count: the offered moves
+/// are listed under `custom`, their targets in JCZ's quarter notation.
+#[test]
+fn the_counts_move_is_listed_as_custom_actions() {
+    let f = ours().join("count-final-round.jcz").display().to_string();
+    let (ok, out, err) = run(&["replay", "--json", "--actions", "9", &f]);
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let p = &v["pending"];
+    assert_eq!(p["player"], "Red");
+    assert_eq!(p["can_pass"], true);
+    let moves: Vec<&str> = p["custom"]
+        .as_array()
+        .expect("custom actions")
+        .iter()
+        .map(|c| {
+            assert_eq!(c["verb"], "move-count");
+            c["target"]["location"].as_str().unwrap()
+        })
+        .collect();
+    // The Count is in the castle: it may go to any other quarter.
+    assert_eq!(
+        moves,
+        ["QUARTER_MARKET", "QUARTER_BLACKSMITH", "QUARTER_CATHEDRAL"]
+    );
+}
+
 /// T-38 (RV-5): a second right turn in a row is refused, naming the message.
 #[test]
 fn an_illegal_move_names_its_message() {

@@ -61,6 +61,14 @@ pub fn output(game: &Game) -> ReplayOutput {
         for d in &mut p.deployments {
             pointer::quarter_to_jcz(game, &mut d.x, &mut d.y, &d.feature, &mut d.location);
         }
+        for c in &mut p.custom {
+            if let crate::record::RecordAction::Custom {
+                target: Some(t), ..
+            } = c
+            {
+                pointer::quarter_to_jcz(game, &mut t.x, &mut t.y, &t.feature, &mut t.location);
+            }
+        }
     }
     out
 }

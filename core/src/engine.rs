@@ -355,6 +355,11 @@ impl Game {
         self.state.offered_len()
     }
 
+    /// The pending decision in words, with player and tile names (for error messages).
+    pub fn describe_decision(&self) -> String {
+        describe_decision(&self.rules, &self.state)
+    }
+
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
         self.state.stage == Stage::Over

@@ -2,24 +2,10 @@
 //! `start`): the table names each tile, A-4 still discards what cannot be placed, A-12 still
 //! ends the game when no draw is left.
 
+mod common;
 use carcassonne_core::*;
+use common::{at, rules, tile};
 use std::sync::Arc;
-
-fn rules() -> Arc<Ruleset> {
-    let base: TileSetData = toml::from_str(BASE_TILES_TOML).expect("base tiles parse");
-    Arc::new(
-        Ruleset::builder()
-            .tiles(base)
-            .build()
-            .expect("base ruleset"),
-    )
-}
-
-fn tile(r: &Ruleset, name: &str) -> TileKindId {
-    r.tiles()
-        .find(name)
-        .unwrap_or_else(|| panic!("no tile {name}"))
-}
 
 fn chosen(r: &Arc<Ruleset>, limit: Option<u32>, start: Option<Vec<StartTile>>) -> Game {
     let setup = GameSetup {
@@ -95,11 +81,7 @@ fn the_table_is_asked_for_every_tile_and_offered_each_kind_once() {
 fn a4_an_unplaceable_chosen_tile_is_discarded() {
     let r = rules();
     // Start on the all-city tile: a tile without a city edge cannot go anywhere.
-    let start = vec![StartTile {
-        kind: tile(&r, "BA/Cccc+"),
-        pos: Pos::new(0, 0),
-        rotation: Rotation::R0,
-    }];
+    let start = vec![at(&r, "BA/Cccc+", 0, 0, 0)];
     let mut g = chosen(&r, None, Some(start));
     assert_eq!(g.state().board().tiles().len(), 1);
     // The given layout replaced the usual one: all four BA/RCr are still in the pack.

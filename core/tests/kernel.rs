@@ -1,31 +1,9 @@
 //! Kernel checks on hand-built positions: feature merging, distinct tile counts, board growth.
 
+mod common;
 use carcassonne_core::*;
+use common::{at, rules, tile};
 use std::sync::Arc;
-
-fn rules() -> Arc<Ruleset> {
-    let base: TileSetData = toml::from_str(BASE_TILES_TOML).expect("base tiles parse");
-    Arc::new(
-        Ruleset::builder()
-            .tiles(base)
-            .build()
-            .expect("base ruleset"),
-    )
-}
-
-fn tile(r: &Ruleset, name: &str) -> TileKindId {
-    r.tiles()
-        .find(name)
-        .unwrap_or_else(|| panic!("no tile {name}"))
-}
-
-fn at(r: &Ruleset, name: &str, x: i32, y: i32, deg: i64) -> StartTile {
-    StartTile {
-        kind: tile(r, name),
-        pos: Pos::new(x, y),
-        rotation: Rotation::from_degrees(deg).unwrap(),
-    }
-}
 
 /// The ring of the JCZ sample `city-and-road-scoring`: a city closed through both
 /// separate city segments of one `BA/CC.2` tile counts that tile once: 4 tiles, 8 points.

@@ -24,6 +24,14 @@ impl LoadedGame {
             LoadedGame::Jcz(j) => &j.game,
         }
     }
+
+    /// The game, owned.
+    pub fn into_game(self) -> Game {
+        match self {
+            LoadedGame::Record(g) => *g,
+            LoadedGame::Jcz(j) => j.game,
+        }
+    }
 }
 
 /// Whether a path names a JCloisterZone save (extension `.jcz`).

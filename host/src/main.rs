@@ -45,6 +45,13 @@ struct RulesArgs {
     /// A rule option as key=value (repeatable), e.g. farmScoring=2nd.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
+    #[command(flatten)]
+    dirs: DirArgs,
+}
+
+/// `--plugin-dir` / `--expansion-dir`, shared by every command that loads expansions.
+#[derive(clap::Args, Clone)]
+struct DirArgs {
     /// Extra folder to search for expansion manifests, native or script (repeatable; also
     /// CARCASSONNE_PLUGIN_PATH and CARCASSONNE_EXPANSION_PATH).
     #[arg(
@@ -58,7 +65,7 @@ struct RulesArgs {
 impl RulesArgs {
     fn spec(&self) -> Result<RulesSpec, HostError> {
         Ok(RulesSpec {
-            plugin_dirs: self.plugin_dirs.clone(),
+            plugin_dirs: self.dirs.plugin_dirs.clone(),
             expansions: self.expansions.clone(),
             options: self
                 .options
@@ -112,13 +119,8 @@ enum Command {
         /// placements, …) and exit non-zero if one fails.
         #[arg(long)]
         check: bool,
-        /// Extra folder to search for the record's expansions (repeatable).
-        #[arg(
-            long = "plugin-dir",
-            visible_alias = "expansion-dir",
-            value_name = "DIR"
-        )]
-        plugin_dirs: Vec<PathBuf>,
+        #[command(flatten)]
+        dirs: DirArgs,
     },
     /// Convert a JCloisterZone save into our own record (replaying both gives the same game).
     Convert {
@@ -127,13 +129,8 @@ enum Command {
         /// The record to write (JSON).
         #[arg(short, long)]
         output: PathBuf,
-        /// Extra folder to search for expansions (repeatable).
-        #[arg(
-            long = "plugin-dir",
-            visible_alias = "expansion-dir",
-            value_name = "DIR"
-        )]
-        plugin_dirs: Vec<PathBuf>,
+        #[command(flatten)]
+        dirs: DirArgs,
     },
     /// Expansions: `expansions list`, `expansions check DIR`, `expansions api`.
     Expansions {
@@ -168,13 +165,8 @@ enum Command {
         /// Side of a tile in pixels (24-256).
         #[arg(long, default_value_t = 80, value_parser = clap::value_parser!(u32).range(24..=256))]
         tile_size: u32,
-        /// Extra folder to search for the game's expansions (repeatable).
-        #[arg(
-            long = "plugin-dir",
-            visible_alias = "expansion-dir",
-            value_name = "DIR"
-        )]
-        plugin_dirs: Vec<PathBuf>,
+        #[command(flatten)]
+        dirs: DirArgs,
     },
 }
 
@@ -185,13 +177,8 @@ enum ExpansionsCommand {
         /// Print JSON.
         #[arg(long)]
         json: bool,
-        /// Extra folder to search for expansion manifests (repeatable).
-        #[arg(
-            long = "plugin-dir",
-            visible_alias = "expansion-dir",
-            value_name = "DIR"
-        )]
-        plugin_dirs: Vec<PathBuf>,
+        #[command(flatten)]
+        dirs: DirArgs,
     },
     /// Check a fan expansion folder: manifest, script, dependencies, then random games.
     Check {
@@ -209,13 +196,8 @@ enum ExpansionsCommand {
         /// A rule option as key=value (repeatable).
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
-        /// Extra folder to search for expansion manifests (repeatable).
-        #[arg(
-            long = "plugin-dir",
-            visible_alias = "expansion-dir",
-            value_name = "DIR"
-        )]
-        plugin_dirs: Vec<PathBuf>,
+        #[command(flatten)]
+        dirs: DirArgs,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -344,7 +326,7 @@ fn run(cmd: Command) -> Result<(), HostError> {
             actions,
             json,
             check,
-            plugin_dirs,
+            dirs: DirArgs { plugin_dirs },
         } => {
             let loaded = load_game(&file, actions, &plugin_dirs)?;
             let out = jcz::output(loaded.game());
@@ -383,7 +365,7 @@ fn run(cmd: Command) -> Result<(), HostError> {
         Command::Convert {
             file,
             output,
-            plugin_dirs,
+            dirs: DirArgs { plugin_dirs },
         } => {
             if !is_jcz(&file) {
                 return Err(HostError::Usage(format!(
@@ -418,7 +400,11 @@ fn run(cmd: Command) -> Result<(), HostError> {
             Ok(())
         }
         Command::Expansions {
-            command: ExpansionsCommand::List { json, plugin_dirs },
+            command:
+                ExpansionsCommand::List {
+                    json,
+                    dirs: DirArgs { plugin_dirs },
+                },
         } => {
             let list = carcassonne_host::discovery::list_expansions(&plugin_dirs)?;
             if json {
@@ -457,7 +443,7 @@ fn run(cmd: Command) -> Result<(), HostError> {
                     seed,
                     with,
                     options,
-                    plugin_dirs,
+                    dirs: DirArgs { plugin_dirs },
                     json,
                 },
         } => {
@@ -501,10 +487,10 @@ fn run(cmd: Command) -> Result<(), HostError> {
             moves,
             output,
             tile_size,
-            plugin_dirs,
+            dirs: DirArgs { plugin_dirs },
         } => {
             carcassonne_host::render::ImageFormat::of(&output)?;
-            let game = load_position(&file, moves, &plugin_dirs)?;
+            let game = load_game(&file, moves, &plugin_dirs)?.into_game();
             let name = file.file_name().map_or_else(
                 || file.display().to_string(),
                 |n| n.to_string_lossy().into(),
@@ -583,17 +569,6 @@ fn run(cmd: Command) -> Result<(), HostError> {
 
 /// The position of a record or a JCZ save after `moves` actions (record) or messages
 /// (save), all of them when `None`.
-fn load_position(
-    file: &std::path::Path,
-    moves: Option<usize>,
-    plugin_dirs: &[PathBuf],
-) -> Result<carcassonne_core::Game, HostError> {
-    Ok(match load_game(file, moves, plugin_dirs)? {
-        LoadedGame::Record(g) => *g,
-        LoadedGame::Jcz(j) => j.game,
-    })
-}
-
 fn edges(rules: &carcassonne_core::Ruleset, k: &carcassonne_core::TileKind) -> String {
     carcassonne_core::Side::ALL
         .iter()
@@ -669,17 +644,16 @@ fn check_assertions(
     loaded: &LoadedGame,
     out: &carcassonne_host::replay::ReplayOutput,
 ) -> Result<(), HostError> {
-    let LoadedGame::Jcz(_) = loaded else {
+    let LoadedGame::Jcz(imported) = loaded else {
         return Err(HostError::Usage(format!(
             "{}: --check reads the assertions of JCloisterZone test saves (`.jcz`)",
             file.display()
         )));
     };
-    let save = jcz::save::JczSave::load(file)?;
-    let assertions = save.test.map(|t| t.assertions).unwrap_or_default();
+    let assertions = &imported.assertions;
     let value = serde_json::to_value(out).expect("output serializes");
     let mut failed = 0;
-    for (text, outcome) in jcz::assertions::check_all(&assertions, &value) {
+    for (text, outcome) in jcz::assertions::check_all(assertions, &value) {
         match outcome {
             Outcome::Passed => outln!("ok       {text}"),
             Outcome::Failed(why) => {

@@ -313,17 +313,7 @@ impl Record {
 
     /// Parses record JSON; `origin` names the file in errors.
     pub fn parse(text: &str, origin: &str) -> Result<Record, HostError> {
-        let r: Record = serde_json::from_str(text).map_err(|e| HostError::Json {
-            path: origin.to_string(),
-            line: e.line(),
-            column: e.column(),
-            // serde_json appends " at line L column C"; the position is reported separately.
-            message: {
-                let m = e.to_string();
-                m.rfind(" at line ")
-                    .map_or(m.clone(), |i| m[..i].to_string())
-            },
-        })?;
+        let r: Record = crate::error::parse_json(text, origin)?;
         if r.format != FORMAT {
             return Err(HostError::Json {
                 path: origin.into(),

@@ -4,7 +4,7 @@
 //! four official expansions (`count`, `king-robber`, `river2`, `heretics-shrines`) loaded.
 
 use carcassonne_core::{
-    FigureKindId, FigureLoc, Game, PlayerId, Ruleset, Scoring, SegmentId, Side, SlotId,
+    Action, FigureKindId, FigureLoc, Game, PlayerId, Ruleset, Scoring, SegmentId, Side, SlotId,
 };
 
 /// The slot `expansion.name` (panics if the expansion or slot is missing).
@@ -22,6 +22,22 @@ pub fn slot(rules: &Ruleset, expansion: &str, name: &str) -> SlotId {
 /// Every player's score, in seat order.
 pub fn scores(g: &Game) -> Vec<i32> {
     g.state().players().iter().map(|p| p.score).collect()
+}
+
+/// Applies an offered action and checks that no score fell and no past score event was
+/// rewritten by it.
+pub fn apply_monotone(g: &mut Game, a: Action, ctx: &str) {
+    let before = scores(g);
+    let events = g.state().events().len();
+    g.apply(a)
+        .unwrap_or_else(|e| panic!("{ctx}: offered {a} refused: {e}"));
+    for (p, (b, n)) in before.iter().zip(scores(g)).enumerate() {
+        assert!(n >= *b, "{ctx}: player {p}'s score fell after {a}");
+    }
+    assert!(
+        g.state().events().len() >= events,
+        "{ctx}: events rewritten"
+    );
 }
 
 /// Tiles in play at the start of a game: on the board, in the supply, discarded, and the

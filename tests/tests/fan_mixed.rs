@@ -39,8 +39,8 @@ use carcassonne_host::record::Record;
 use carcassonne_host::rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::expansions_dir;
 use carcassonne_tests::mixed::{
-    check_completed_scored, check_end, check_figures_and_scores, check_same_game,
-    fan_expansions_dir, scores, slot, total_tiles,
+    apply_monotone, check_completed_scored, check_end, check_figures_and_scores, check_same_game,
+    fan_expansions_dir, slot, total_tiles,
 };
 use std::sync::Arc;
 
@@ -573,22 +573,12 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, fan: &Fan, seed: u64, counts
         check_offer(&g, fan, counts, &mut last_reaction, &actx);
         let was_reaction =
             matches!(decision.kind, DecisionKind::Prompt(p) if p.owner == fan.tactician);
-        let before = scores(&g);
         let before_fan = snapshot(&g, fan);
         let before_figures = g.state().figures().to_vec();
-        let events = g.state().events().len();
         let i = bots[decision.player.index()].choose(&g);
         let a = g.actions()[i];
-        g.apply(a)
-            .unwrap_or_else(|e| panic!("{actx}: offered {a} refused: {e}"));
+        apply_monotone(&mut g, a, &actx);
         actions.push(a);
-        for (p, (b, n)) in before.iter().zip(scores(&g)).enumerate() {
-            assert!(n >= *b, "{actx}: player {p}'s score fell after {a}");
-        }
-        assert!(
-            g.state().events().len() >= events,
-            "{actx}: events rewritten"
-        );
         check_figures_and_scores(&g, in_city, &actx);
         check_fan_state(&g, fan, &actx);
         check_transition(

@@ -39,6 +39,8 @@ pub struct JczGame {
     pub actions: Vec<Action>,
     /// The expansions and options the save maps to.
     pub spec: RulesSpec,
+    /// The save's own assertions (`test.assertions` of JCZ test saves; usually empty).
+    pub assertions: Vec<String>,
 }
 
 impl JczGame {
@@ -192,6 +194,11 @@ pub fn replay(
         setup: game_setup,
         actions: r.actions,
         spec,
+        assertions: save
+            .test
+            .as_ref()
+            .map(|t| t.assertions.clone())
+            .unwrap_or_default(),
     })
 }
 
@@ -259,7 +266,10 @@ impl Replayer {
                 }
                 self.check_sender(msg)?;
                 let DecisionKind::PlaceTile { tile } = self.game.decision().kind else {
-                    return Err(format!("no tile is to be placed now ({})", self.waiting()));
+                    return Err(format!(
+                        "no tile is to be placed now ({})",
+                        self.game.describe_decision()
+                    ));
                 };
                 let id = str_field(p, "tileId")?;
                 let drawn = &self.game.rules().tiles().get(tile).id;
@@ -329,7 +339,7 @@ impl Replayer {
                                 "deploying"
                             },
                             pointer::describe(ptr),
-                            self.waiting()
+                            self.game.describe_decision()
                         )
                     })?;
                 let in_supply: Vec<FigureId> = (0..st.figures().len())
@@ -368,7 +378,10 @@ impl Replayer {
                 }
                 self.check_sender(msg)?;
                 if !self.game.actions().contains(&Action::Pass) {
-                    return Err(format!("passing is not possible now ({})", self.waiting()));
+                    return Err(format!(
+                        "passing is not possible now ({})",
+                        self.game.describe_decision()
+                    ));
                 }
                 self.apply(Action::Pass)?;
                 Ok(matches!(d.kind, DecisionKind::Deploy { .. }))
@@ -406,7 +419,7 @@ impl Replayer {
                         format!(
                             "moving the Count to {} is not legal here ({})",
                             pointer::describe(to),
-                            self.waiting()
+                            self.game.describe_decision()
                         )
                     })?;
                 let d = self.game.decision();
@@ -414,25 +427,6 @@ impl Replayer {
                 Ok(self.game.decision().player == d.player)
             }
             other => Err(format!("message type `{other}` is not supported")),
-        }
-    }
-
-    /// What the engine waits for, for error messages.
-    fn waiting(&self) -> String {
-        let g = &self.game;
-        let d = g.decision();
-        let who = self.name(d.player.0);
-        match d.kind {
-            DecisionKind::PlaceTile { tile } => {
-                format!("{who} must place `{}`", g.rules().tiles().get(tile).id)
-            }
-            DecisionKind::Deploy { .. } => format!("{who} may deploy or pass"),
-            DecisionKind::Prompt(pr) => format!(
-                "{who} answers a prompt of `{}`",
-                g.rules().expansions()[pr.owner.0 as usize].id()
-            ),
-            DecisionKind::Draw => format!("the next tile for {who} is to be drawn"),
-            DecisionKind::GameOver => "the game is over".into(),
         }
     }
 }

@@ -116,25 +116,6 @@ impl JczSave {
 
     /// Parses save JSON; `origin` names the file in errors.
     pub fn parse(text: &str, origin: &str) -> Result<JczSave, HostError> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let field = e.path().to_string();
-            let inner = e.into_inner();
-            let m = inner.to_string();
-            // serde_json appends " at line L column C"; the position is reported separately.
-            let m = m
-                .rfind(" at line ")
-                .map_or(m.clone(), |i| m[..i].to_string());
-            HostError::Json {
-                path: origin.to_string(),
-                line: inner.line(),
-                column: inner.column(),
-                message: if field == "." {
-                    m
-                } else {
-                    format!("`{field}`: {m}")
-                },
-            }
-        })
+        crate::error::parse_json(text, origin)
     }
 }

@@ -85,10 +85,20 @@ impl TileView<'_> {
         (self.x + p.0 * self.size, self.y + p.1 * self.size)
     }
 
+    /// SVG path data for closed polygons.
     fn polys_d(&self, polys: &[Vec<P>]) -> String {
+        self.path_d(polys, true)
+    }
+
+    /// SVG path data for open polylines.
+    fn line_d(&self, lines: &[Vec<P>]) -> String {
+        self.path_d(lines, false)
+    }
+
+    fn path_d(&self, parts: &[Vec<P>], close: bool) -> String {
         let mut d = String::new();
-        for poly in polys {
-            for (k, p) in poly.iter().enumerate() {
+        for part in parts {
+            for (k, p) in part.iter().enumerate() {
                 let (x, y) = self.px(*p);
                 let _ = write!(
                     d,
@@ -98,23 +108,8 @@ impl TileView<'_> {
                     num(y)
                 );
             }
-            d.push_str("Z ");
-        }
-        d.trim_end().to_string()
-    }
-
-    fn line_d(&self, lines: &[Vec<P>]) -> String {
-        let mut d = String::new();
-        for line in lines {
-            for (k, p) in line.iter().enumerate() {
-                let (x, y) = self.px(*p);
-                let _ = write!(
-                    d,
-                    "{}{} {} ",
-                    if k == 0 { "M" } else { "L" },
-                    num(x),
-                    num(y)
-                );
+            if close {
+                d.push_str("Z ");
             }
         }
         d.trim_end().to_string()

@@ -234,8 +234,26 @@ impl GameState {
                 .iter()
                 .any(|c| c.pos == *pos && c.rotations & (1 << rotation.quarters()) != 0),
             (DecisionKind::PlaceTile { .. }, _) => false,
+            (_, Action::Move { figure, segment }) => {
+                self.offered.contains(a) || self.offered_move_onto_feature(*figure, *segment)
+            }
             _ => self.offered.contains(a),
         }
+    }
+
+    /// A move names a feature: any segment of the feature an offered move of `figure`
+    /// targets is the same move (the figure then stands on the segment named). This is
+    /// how a save or record may point at any tile of a city being scored.
+    fn offered_move_onto_feature(&self, figure: FigureId, segment: SegmentId) -> bool {
+        let g = &self.graph;
+        if segment.index() >= g.len() {
+            return false;
+        }
+        let target = g.feature_of(segment);
+        self.offered.iter().any(|o| {
+            matches!(o, Action::Move { figure: f, segment: s }
+                if *f == figure && g.feature_of(*s) == target)
+        })
     }
 
     /// The legal placements of the drawn tile by cell (empty outside a tile step).

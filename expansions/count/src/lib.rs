@@ -29,8 +29,12 @@
 //! turn; the active player if no tile was placed in this game), players in turn order
 //! move one follower per step from a quarter other than the Count's onto a matching
 //! feature that will be scored (incomplete city, road or cloister-scored building; any
-//! farm from the market), or pass, until all have passed in succession.
-//! `cocFinal=market-only` allows the market only.
+//! farm from the market), or pass, until all have passed in succession
+//! (`finalRound=pass-is-final`, JCloisterZone's way: a player who passes is not asked
+//! again). `cocFinal=market-only` allows the market only.
+//!
+//! A move names a feature, so a target may be any segment of it (core's `is_offered`).
+//! Without farmers the market is closed: no deployment there, no Count move there.
 
 use carcassonne_core::{
     Action, Ctx, CustomAction, Expansion, FeatureGraph, FeatureId, FeatureKindDef, FeatureKindId,
@@ -47,6 +51,8 @@ pub const COC_TRIGGER: &str = "count.cocTrigger";
 pub const DEPLOY_INTO_COUNT_QUARTER: &str = "count.deployIntoCountQuarter";
 /// CO-19.
 pub const COC_FINAL: &str = "count.cocFinal";
+/// CO-18: how the final round ends.
+pub const FINAL_ROUND: &str = "count.finalRound";
 
 /// The quarters in Count order (CO-1, CO-16 clockwise).
 pub const QUARTERS: [&str; 4] = ["castle", "market", "blacksmith", "cathedral"];
@@ -93,7 +99,8 @@ struct Ids {
     city: SlotId,
     /// Followers in the four quarters together.
     in_city: SlotId,
-    /// Final round (CO-18): passes in a row, and whose step is next.
+    /// Final round (CO-18): passes in a row (`until-all-pass`) or the bit set of players
+    /// who passed (`pass-is-final`), and whose step is next.
     final_passes: SlotId,
     final_next: SlotId,
     /// Parsed options.
@@ -101,6 +108,7 @@ struct Ids {
     opt_trigger_completion: SlotId,
     opt_forbid_count_quarter: SlotId,
     opt_market_only: SlotId,
+    opt_pass_is_final: SlotId,
 }
 
 /// The city's tile kinds in [`LAYOUT`] order, and the base start tile they replace.
@@ -217,7 +225,7 @@ impl Count {
         let count = self.count_at(v)?;
         let forbid = v.state.slot(ids.opt_forbid_count_quarter, 0) != 0;
         for q in 0..4 {
-            if forbid && q == count {
+            if (forbid && q == count) || !quarter_open(v.rules, q) {
                 continue;
             }
             let seg = self.quarter_seg(v, q)?;
@@ -272,21 +280,61 @@ impl Count {
         let targets = self.final_targets(&ctx.view());
         let mut buf = Vec::new();
         loop {
-            let passes = ctx.slot(ids.final_passes, 0);
-            if passes >= n {
+            if self.final_round_over(ctx)? {
                 return Ok(());
             }
             let p = PlayerId(ctx.slot(ids.final_next, 0) as u8);
+            ctx.set_slot(ids.final_next, 0, (p.0 as i64 + 1) % n);
+            if self.passed_for_good(ctx, p)? {
+                continue;
+            }
             buf.clear();
             self.moves(&ctx.view(), p, &targets, only_market, &mut buf)?;
             if !buf.is_empty() {
+                ctx.set_slot(ids.final_next, 0, i64::from(p.0));
                 ctx.prompt(p, FINAL, 0);
                 return Ok(());
             }
-            ctx.set_slot(ids.final_passes, 0, passes + 1);
-            ctx.set_slot(ids.final_next, 0, (p.0 as i64 + 1) % n);
+            self.final_pass(ctx, p)?;
         }
     }
+
+    /// CO-18: every player has passed (in succession, or for good under `pass-is-final`).
+    fn final_round_over(&self, ctx: &Ctx<'_>) -> HookResult<bool> {
+        let ids = self.ids.get()?;
+        let n = ctx.state().players().len() as u32;
+        let passes = ctx.slot(ids.final_passes, 0);
+        Ok(if ctx.slot(ids.opt_pass_is_final, 0) != 0 {
+            passes.count_ones() >= n
+        } else {
+            passes >= i64::from(n)
+        })
+    }
+
+    fn passed_for_good(&self, ctx: &Ctx<'_>, p: PlayerId) -> HookResult<bool> {
+        let ids = self.ids.get()?;
+        Ok(ctx.slot(ids.opt_pass_is_final, 0) != 0
+            && ctx.slot(ids.final_passes, 0) & (1 << p.0) != 0)
+    }
+
+    /// Records a pass in the final round.
+    fn final_pass(&self, ctx: &mut Ctx<'_>, p: PlayerId) -> HookResult {
+        let ids = self.ids.get()?;
+        let passes = ctx.slot(ids.final_passes, 0);
+        let passes = if ctx.slot(ids.opt_pass_is_final, 0) != 0 {
+            passes | (1 << p.0)
+        } else {
+            passes + 1
+        };
+        ctx.set_slot(ids.final_passes, 0, passes);
+        Ok(())
+    }
+}
+
+/// Without farmers the market has no feature to send followers to, so (as in
+/// JCloisterZone) nobody is deployed there and the Count is not moved there by choice.
+fn quarter_open(rules: &Ruleset, q: usize) -> bool {
+    q != 1 || rules.base().farmers
 }
 
 /// CO-9: mayors only into the castle, wagons not into the market; everything else that is
@@ -365,6 +413,7 @@ impl Expansion for Count {
             opt_trigger_completion: s.slot("opt-trigger-completion", SlotScope::Game, 0),
             opt_forbid_count_quarter: s.slot("opt-forbid-count-quarter", SlotScope::Game, 0),
             opt_market_only: s.slot("opt-market-only", SlotScope::Game, 0),
+            opt_pass_is_final: s.slot("opt-pass-is-final", SlotScope::Game, 0),
         })
     }
 
@@ -442,10 +491,12 @@ impl Expansion for Count {
         let completion = opts.str(COC_TRIGGER) == "completion";
         let forbid = opts.str(DEPLOY_INTO_COUNT_QUARTER) == "forbidden";
         let market_only = opts.str(COC_FINAL) == "market-only";
+        let pass_is_final = opts.str(FINAL_ROUND) == "pass-is-final";
         ctx.set_slot(ids.opt_move, 0, mv as i64);
         ctx.set_slot(ids.opt_trigger_completion, 0, completion as i64);
         ctx.set_slot(ids.opt_forbid_count_quarter, 0, forbid as i64);
         ctx.set_slot(ids.opt_market_only, 0, market_only as i64);
+        ctx.set_slot(ids.opt_pass_is_final, 0, pass_is_final as i64);
         Ok(())
     }
 
@@ -530,7 +581,7 @@ impl Expansion for Count {
             DEPLOY => self.deployments(&v, prompt.player, out)?,
             MOVE_COUNT => {
                 let count = self.count_at(&v)?;
-                for q in (0..4).filter(|q| *q != count) {
+                for q in (0..4).filter(|q| *q != count && quarter_open(v.rules, *q)) {
                     out.push(Action::Custom(CustomAction {
                         expansion: prompt.owner,
                         verb: ids.move_count,
@@ -583,10 +634,12 @@ impl Expansion for Count {
                 if let Action::Move { figure, segment } = a {
                     ctx.move_figure(figure, segment);
                     self.add_in_city(ctx, -1)?;
-                    ctx.set_slot(ids.final_passes, 0, 0);
+                    // A move restarts the count of passes in a row (not a pass for good).
+                    if ctx.slot(ids.opt_pass_is_final, 0) == 0 {
+                        ctx.set_slot(ids.final_passes, 0, 0);
+                    }
                 } else {
-                    let p = ctx.slot(ids.final_passes, 0);
-                    ctx.set_slot(ids.final_passes, 0, p + 1);
+                    self.final_pass(ctx, player)?;
                 }
                 ctx.set_slot(ids.final_next, 0, (player.0 as i64 + 1) % n);
                 self.continue_final(ctx)?;

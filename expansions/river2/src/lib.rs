@@ -19,11 +19,22 @@
 //!   (RV-7's default safeguard); `riverLookahead` also wants the 2×3 area ahead empty.
 //!   A river tile with no legal spot is removed by core's rule A-4 (RV-8).
 //! - `volcanoExtraTile`: placing the volcano gives an extra part to the turn (RV-9).
+//!
+//! **As FanCloisterZone plays it** (`jcz-saves.md` §4, §13; the JCZ importer turns both on):
+//! - `riverLakes=per-branch`: the pack holds as many lakes as the river has branches
+//!   (1 + the forks' river sides − 2 per fork: two with River II's fork), adding copies
+//!   of the lake tiles in id order, or removing non-volcano lakes.
+//! - `riverPlacement=fcz`: a river tile must touch a placed tile with a river side, and
+//!   every river side left open must point at (1) a clear 2×3 area ahead (as
+//!   `riverLookahead`), (2) a clear 3-wide strip up to the edge of the board's bounding
+//!   box (which always holds (0,0)), and (3) afterwards no two open river ends pointing
+//!   that way may lie in neighbouring columns (rows). RV-5 and RV-6 are not checked
+//!   separately: these conditions rule out what they forbid.
 
 use carcassonne_core::{
-    Ctx, Expansion, FeatureKindDef, FeatureKindId, HookFailure, HookResult, HookSet, PlacementCell,
-    PlayerId, Pos, Rotation, Ruleset, Scoring, Setup, SetupIds, Shape, Side, StartTile,
-    SupplyGroup, TileKind, TileKindId, TurnEndVerdict, View,
+    Board, Ctx, Expansion, FeatureKindDef, FeatureKindId, HookFailure, HookResult, HookSet,
+    PlacementCell, PlayerId, Pos, Rotation, Ruleset, Scoring, Setup, SetupIds, Shape, Side,
+    StartTile, SupplyGroup, TileKind, TileKindId, TurnEndVerdict, View,
 };
 
 /// RV-3 option key.
@@ -32,6 +43,10 @@ pub const RIVER_ENDS: &str = "river2.riverEnds";
 pub const LOOKAHEAD: &str = "river2.riverLookahead";
 /// RV-9 option key.
 pub const VOLCANO_EXTRA: &str = "river2.volcanoExtraTile";
+/// FanCloisterZone's lake count (`printed` / `per-branch`).
+pub const LAKES: &str = "river2.riverLakes";
+/// FanCloisterZone's placement rule (`printed` / `fcz`).
+pub const PLACEMENT: &str = "river2.riverPlacement";
 
 #[derive(Debug, PartialEq)]
 struct Ids {
@@ -55,6 +70,13 @@ struct RiverTiles {
     base_start: Option<TileKindId>,
     /// Per tile kind: index into `GROUPS`, or none (stays in the main pack).
     group: Vec<Option<usize>>,
+    /// Per tile kind: its number of river sides.
+    river_sides: Vec<usize>,
+    /// Per tile kind: tagged `river-lake` / `volcano`.
+    lake: Vec<bool>,
+    volcano: Vec<bool>,
+    /// The lake kinds in id order (what `riverLakes=per-branch` copies).
+    lake_order: Vec<TileKindId>,
 }
 
 /// The river draw groups, in draw order (RV-1 … RV-3).
@@ -65,6 +87,8 @@ const GROUPS: [&str; 3] = ["river-fork", "river", "river-lake"];
 struct Opts {
     lookahead: bool,
     volcano_extra: bool,
+    fcz_placement: bool,
+    lakes_per_branch: bool,
 }
 
 impl River2 {
@@ -77,6 +101,8 @@ impl River2 {
         self.opts.get_or_init(|| Opts {
             lookahead: rules.options().flag(LOOKAHEAD),
             volcano_extra: rules.options().flag(VOLCANO_EXTRA),
+            fcz_placement: rules.options().str(PLACEMENT) == "fcz",
+            lakes_per_branch: rules.options().str(LAKES) == "per-branch",
         })
     }
 
@@ -179,6 +205,90 @@ fn river_placement_ok(
     true
 }
 
+/// FanCloisterZone's rule (`riverPlacement=fcz`) for one candidate.
+fn fcz_placement_ok(board: &Board, tk: &TileKind, pos: Pos, rot: Rotation, code: u8) -> bool {
+    let mut touches = false;
+    let mut open = [Side::N; 4];
+    let mut n_open = 0;
+    for s in sides_with(tk, rot, code) {
+        if board.is_occupied(pos.step(s)) {
+            touches = true;
+        } else {
+            open[n_open] = s;
+            n_open += 1;
+        }
+    }
+    touches
+        && open[..n_open]
+            .iter()
+            .all(|&d| fcz_continuation_free(board, tk, pos, rot, d, code))
+}
+
+/// The three conditions of `jcz-saves.md` §13 for an open river side `d` of a tile about
+/// to be placed at `pos`.
+fn fcz_continuation_free(
+    board: &Board,
+    tk: &TileKind,
+    pos: Pos,
+    rot: Rotation,
+    d: Side,
+    code: u8,
+) -> bool {
+    let (l, r) = (clockwise(d), clockwise(d).opposite());
+    // (1) Beside the cell ahead, the cell beyond it, and beside that.
+    let ahead = pos.step(d);
+    let far = ahead.step(d);
+    if [ahead.step(l), ahead.step(r), far, far.step(l), far.step(r)]
+        .into_iter()
+        .any(|c| board.is_occupied(c))
+    {
+        return false;
+    }
+    // (2) The 3-wide strip ahead up to the bounding box's edge (box of every tile, the
+    // new one and (0,0)).
+    let (lo, hi) = board.bounds().unwrap_or((pos, pos));
+    let (lo, hi) = (
+        Pos::new(lo.x.min(pos.x).min(0), lo.y.min(pos.y).min(0)),
+        Pos::new(hi.x.max(pos.x).max(0), hi.y.max(pos.y).max(0)),
+    );
+    let mut c = pos.step(d);
+    while c.x >= lo.x && c.x <= hi.x && c.y >= lo.y && c.y <= hi.y {
+        if [c, c.step(l), c.step(r)]
+            .into_iter()
+            .any(|c| board.is_occupied(c))
+        {
+            return false;
+        }
+        c = c.step(d);
+    }
+    // (3) After placing, no two open river ends facing `d` in neighbouring lines.
+    let new_edges = Side::ALL.map(|s| tk.edge_at(rot, s));
+    let occupied = |c: Pos| c == pos || board.is_occupied(c);
+    let mut ends: Vec<Pos> = Vec::new();
+    let mut push_end = |from: Pos| {
+        let cell = from.step(d);
+        if !occupied(cell) {
+            ends.push(cell);
+        }
+    };
+    if new_edges[d.index() as usize] == code {
+        push_end(pos);
+    }
+    for t in board.tiles() {
+        if (t.edge_code >> (8 * d.index())) as u8 == code {
+            push_end(t.pos);
+        }
+    }
+    let beside = |a: Pos, b: Pos| match d {
+        Side::N | Side::S => (a.x - b.x).abs() == 1,
+        Side::E | Side::W => (a.y - b.y).abs() == 1,
+    };
+    !ends
+        .iter()
+        .enumerate()
+        .any(|(i, a)| ends[i + 1..].iter().any(|b| beside(*a, *b)))
+}
+
 /// Whether `kind` turned by `rot` fits at `pos` against the layout tiles (edge codes).
 fn fits_layout(
     rules: &Ruleset,
@@ -202,6 +312,38 @@ fn fits_layout(
         }
     }
     touches
+}
+
+/// `riverLakes=per-branch`: as many lakes as branches (1 + the forks' river sides − 2 per
+/// fork), copying the lake tiles in id order or dropping non-volcano lakes, last first.
+fn lakes_per_branch(known: &RiverTiles, groups: &mut [SupplyGroup]) {
+    let lake = |t: &TileKindId| known.lake[t.0 as usize];
+    let volcano = |t: &TileKindId| known.volcano[t.0 as usize];
+    let forks = &groups[0].tiles;
+    let sides: usize = forks.iter().map(|t| known.river_sides[t.0 as usize]).sum();
+    let branches = (1 + sides).saturating_sub(2 * forks.len());
+    let lakes = &mut groups[2].tiles;
+    let mut have = lakes.iter().filter(|t| lake(t)).count();
+    // Only lakes that are in the pack are copied.
+    let present: Vec<TileKindId> = known
+        .lake_order
+        .iter()
+        .copied()
+        .filter(|k| lakes.contains(k))
+        .collect();
+    let mut next = present.iter().cycle();
+    while have < branches {
+        let Some(k) = next.next() else { break };
+        lakes.push(*k);
+        have += 1;
+    }
+    while have > branches {
+        let Some(i) = lakes.iter().rposition(|t| lake(t) && !volcano(t)) else {
+            break;
+        };
+        lakes.remove(i);
+        have -= 1;
+    }
 }
 
 /// RV-10: a cell and rotation for the spring beside a start block, its water facing an
@@ -309,6 +451,31 @@ impl Expansion for River2 {
                         }
                     })
                     .collect(),
+                river_sides: rules
+                    .tiles()
+                    .iter()
+                    .map(|(_, k)| sides_with(k, Rotation::R0, code).count())
+                    .collect(),
+                lake: rules
+                    .tiles()
+                    .iter()
+                    .map(|(_, k)| k.has_tag("river-lake"))
+                    .collect(),
+                volcano: rules
+                    .tiles()
+                    .iter()
+                    .map(|(_, k)| k.has_tag("volcano"))
+                    .collect(),
+                lake_order: {
+                    let mut v: Vec<(&str, TileKindId)> = rules
+                        .tiles()
+                        .iter()
+                        .filter(|(_, k)| k.has_tag("river-lake"))
+                        .map(|(id, k)| (k.id.as_str(), id))
+                        .collect();
+                    v.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                    v.into_iter().map(|(_, id)| id).collect()
+                },
             }
         });
         let spring = known
@@ -334,6 +501,7 @@ impl Expansion for River2 {
             });
         }
         let kinds = &known.group;
+        let per_branch = self.opts(rules).lakes_per_branch;
         let supply = ctx.supply_mut();
         let mut groups: Vec<SupplyGroup> = GROUPS
             .iter()
@@ -352,6 +520,9 @@ impl Expansion for River2 {
                 }
                 None => true,
             });
+        }
+        if per_branch {
+            lakes_per_branch(known, &mut groups);
         }
         groups.retain(|g| !g.tiles.is_empty());
         if let Some(first) = groups.first_mut() {
@@ -380,8 +551,20 @@ impl Expansion for River2 {
         if !is_river_tile(tk, code) {
             return Ok(());
         }
-        let lookahead = self.opts(v.rules).lookahead;
+        let opts = self.opts(v.rules);
+        let lookahead = opts.lookahead;
         let board = v.state.board();
+        if opts.fcz_placement {
+            for c in cells.iter_mut() {
+                for rot in Rotation::ALL {
+                    let bit = 1 << rot.quarters();
+                    if c.rotations & bit != 0 && !fcz_placement_ok(board, tk, c.pos, rot, code) {
+                        c.rotations &= !bit;
+                    }
+                }
+            }
+            return Ok(());
+        }
         for c in cells.iter_mut() {
             // RV-4: only cells facing an open river end can take a river tile.
             let faces_water = Side::ALL.into_iter().any(|s| {

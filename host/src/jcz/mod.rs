@@ -329,7 +329,8 @@ impl Replayer {
                             segment,
                         },
                     })
-                    .find(|a| self.game.actions().contains(a))
+                    // A move may name any tile part of the feature (`is_offered`).
+                    .find(|a| self.game.state().is_offered(a))
                     .ok_or_else(|| {
                         format!(
                             "{} `{meeple}` to {} is not legal here ({})",

@@ -141,8 +141,15 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
     if has_set("king-and-robber:1") && !(has("king") && has("robber")) {
         return Err("setup.sets: `king-and-robber:1` needs both elements `king` and `robber` (one alone is not supported)".into());
     }
+    // Without the element `shrine`, JCZ plays the cult tiles as plain cloisters (§2).
     if (has_set("cult/5") || has_set("cult/6")) && !has("shrine") {
-        return Err("setup.sets: cult tiles without the element `shrine` (plain cloisters) are not supported".into());
+        options.push(("heretics-shrines.shrines".into(), "plain-cloisters".into()));
+    }
+    // River II as FanCloisterZone plays it (§4, §13): one lake per open branch and its
+    // stricter placement rule.
+    if has_set("river/2:1") {
+        options.push(("river2.riverLakes".into(), "per-branch".into()));
+        options.push(("river2.riverPlacement".into(), "fcz".into()));
     }
     // JCZ has no farm-scoring rule: always the 3rd edition.
     options.push(("farmScoring".into(), "3rd".into()));
@@ -201,6 +208,8 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
     if expansions.iter().any(|e| e == "count") {
         options.push(("count.cocFinal".into(), coc_final.into()));
         options.push(("count.countMove".into(), count_move.into()));
+        // JCZ's final round: a player who passes is not asked again.
+        options.push(("count.finalRound".into(), "pass-is-final".into()));
     }
     Ok(RulesSpec {
         expansions,
@@ -276,10 +285,6 @@ mod tests {
             err(json!({"sets": {"basic:1": 2}, "elements": {"small-follower": 7}}))
                 .contains("one copy")
         );
-        assert!(err(
-            json!({"sets": {"basic:1": 1, "cult/5": 1}, "elements": {"small-follower": 7}})
-        )
-        .contains("shrine"));
         assert!(err(
             json!({"sets": {"basic:1": 1}, "elements": {"small-follower": 7, "king": true}})
         )

@@ -159,9 +159,11 @@ fn count_deployment_is_pending_with_quarters_on_co7() {
             )
         })
         .collect();
-    assert_eq!(quarters.len(), 4);
+    // Farmers are off in this save: no market (as in JCZ).
+    assert_eq!(quarters.len(), 3);
     assert!(quarters.iter().all(|(_, x, y)| (*x, *y) == (0, 0)));
     assert!(quarters.iter().any(|(l, _, _)| l == "QUARTER_CATHEDRAL"));
+    assert!(!quarters.iter().any(|(l, _, _)| l == "QUARTER_MARKET"));
 }
 
 /// CO-16: after deploying into the city the placer may move the Count: the offered moves
@@ -184,11 +186,9 @@ fn the_counts_move_is_listed_as_custom_actions() {
             c["target"]["location"].as_str().unwrap()
         })
         .collect();
-    // The Count is in the castle: it may go to any other quarter.
-    assert_eq!(
-        moves,
-        ["QUARTER_MARKET", "QUARTER_BLACKSMITH", "QUARTER_CATHEDRAL"]
-    );
+    // The Count is in the castle: it may go to any other quarter but the market, which
+    // is closed without farmers (as in JCZ).
+    assert_eq!(moves, ["QUARTER_BLACKSMITH", "QUARTER_CATHEDRAL"]);
 }
 
 /// T-38 (RV-5): a second right turn in a row is refused, naming the message.
@@ -443,5 +443,227 @@ fn mutated_saves_never_panic() {
     assert!(
         refused > 100 && replayed > 10,
         "{refused} refused, {replayed} replayed"
+    );
+}
+
+/// `replay --json --actions n` on one of our saves: the state after its first `n` messages.
+fn after_messages(name: &str, n: usize) -> Value {
+    let f = ours().join(name).display().to_string();
+    let (ok, out, err) = run(&["replay", "--json", "--actions", &n.to_string(), &f]);
+    assert!(ok, "{name} after {n} messages: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{name}: no JSON ({e}): {out}"))
+}
+
+/// The pending player and the (feature, location) of each pending deployment.
+fn pending_moves(v: &Value) -> (String, Vec<(String, String)>) {
+    let p = &v["pending"];
+    let moves = p["deployments"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|d| {
+                    (
+                        d["feature"].as_str().unwrap().to_string(),
+                        d["location"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (p["player"].as_str().unwrap_or("").to_string(), moves)
+}
+
+/// CO-10 as JCZ plays it: the scoring round runs from the placer's left neighbour round to
+/// the placer, asks only players with a follower in a matching quarter (not the Count's),
+/// and a player who moved his only such follower is done (JCZ's COMMIT).
+#[test]
+fn count_scoring_round_runs_from_the_placers_left_to_the_placer() {
+    let save = "count-scoring-round-five-players.jcz";
+    // Red's BA/RRR closes Black's road (messages 19-21): Yellow, with a follower in the
+    // blacksmith, is the only one asked, and passes.
+    let (who, moves) = pending_moves(&after_messages(save, 22));
+    assert_eq!(who, "Yellow");
+    assert!(
+        !moves.is_empty() && moves.iter().all(|(f, _)| f == "road"),
+        "{moves:?}"
+    );
+    // Blue's BA/CRRR (messages 25-27): Green (nothing), Yellow (blacksmith -> road), Black
+    // (nothing), Red (castle -> city), Blue last (castle -> city).
+    let expected = [
+        (28, "Yellow", "road"),
+        (30, "Red", "city"),
+        (32, "Blue", "city"),
+    ];
+    for (n, player, feature) in expected {
+        let v = after_messages(save, n);
+        let (who, moves) = pending_moves(&v);
+        assert_eq!(who, player, "after {n} messages");
+        assert!(
+            !moves.is_empty() && moves.iter().all(|(f, _)| f == feature),
+            "after {n} messages: {moves:?}"
+        );
+        assert_eq!(v["pending"]["can_pass"], true);
+    }
+    assert_eq!(after_messages(save, 33)["finished"], true);
+
+    let save = "count-scoring-round-three-players.jcz";
+    // Green's BA/CRRR (messages 19-21): Red (blacksmith -> road), Blue (castle -> city),
+    // then Green, who has nothing to move, deploys into the city.
+    let expected = [
+        (22, "Red", "road"),
+        (24, "Blue", "city"),
+        (26, "Green", "quarter"),
+    ];
+    for (n, player, feature) in expected {
+        let (who, moves) = pending_moves(&after_messages(save, n));
+        assert_eq!(who, player, "after {n} messages");
+        assert!(
+            !moves.is_empty() && moves.iter().all(|(f, _)| f == feature),
+            "after {n} messages: {moves:?}"
+        );
+    }
+}
+
+/// A player with followers in two matching quarters is asked again after a move and may pass;
+/// one with two followers in the castle may move both.
+#[test]
+fn count_scoring_round_asks_the_mover_again_while_he_can_move() {
+    // Blue moved from the blacksmith onto the road; the castle -> city move is still open.
+    let (who, moves) = pending_moves(&after_messages("count-blacksmith-to-road.jcz", 20));
+    assert_eq!(who, "Blue");
+    assert_eq!(moves, [("city".to_string(), "N".to_string())]);
+    // Blue moved his first castle follower; the second may follow.
+    let (who, moves) = pending_moves(&after_messages("count-castle-to-city-other-tile.jcz", 20));
+    assert_eq!(who, "Blue");
+    assert!(moves.iter().all(|(f, _)| f == "city") && !moves.is_empty());
+}
+
+/// A scoring-round move may name any tile of the feature being scored, not only the tile
+/// our replay lists (JCZ offers every place of the feature).
+#[test]
+fn a_scoring_round_move_may_name_any_tile_of_the_feature() {
+    for (save, n) in [
+        ("count-castle-to-city-other-tile.jcz", 19),
+        ("count-blacksmith-to-road.jcz", 19),
+    ] {
+        let v = after_messages(save, n);
+        let file: Value =
+            serde_json::from_str(&std::fs::read_to_string(ours().join(save)).unwrap()).unwrap();
+        let msg = &file["replay"][n];
+        assert_eq!(msg["type"], "DEPLOY_MEEPLE", "{save}: message {n}");
+        let feature = msg["payload"]["pointer"]["feature"]
+            .as_str()
+            .unwrap()
+            .to_lowercase();
+        // Where our replay offers the move onto that feature.
+        let listed: Vec<(i64, i64)> = v["pending"]["deployments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["feature"] == feature.as_str())
+            .map(|d| (d["x"].as_i64().unwrap(), d["y"].as_i64().unwrap()))
+            .collect();
+        let pos = &msg["payload"]["pointer"]["position"];
+        let named = (pos[0].as_i64().unwrap(), pos[1].as_i64().unwrap());
+        assert!(
+            !listed.is_empty() && listed[0] != named,
+            "{save}: message {n} should name a tile other than the first listed {listed:?}"
+        );
+    }
+    assert!(
+        check_save(
+            &ours()
+                .join("count-castle-to-city-other-tile.jcz")
+                .display()
+                .to_string()
+        ) >= 5
+    );
+}
+
+/// CO-18 as JCZ plays it (`coc-final-scoring` market-only): the final round starts left of
+/// the last placer, and a player who passed is not asked again after another player moved.
+#[test]
+fn count_final_round_pass_is_final() {
+    let save = "count-market-to-field-final-round.jcz";
+    // After Blue's last turn (messages 19-21): Red, left of Blue, may move his market
+    // follower onto a field.
+    let v = after_messages(save, 22);
+    let (who, moves) = pending_moves(&v);
+    assert_eq!(who, "Red");
+    assert!(
+        !moves.is_empty() && moves.iter().all(|(f, _)| f == "field"),
+        "{moves:?}"
+    );
+    assert_eq!(v["pending"]["can_pass"], true);
+    // Red passes: Blue's turn.
+    let (who, moves) = pending_moves(&after_messages(save, 23));
+    assert_eq!(who, "Blue");
+    assert!(
+        !moves.is_empty() && moves.iter().all(|(f, _)| f == "field"),
+        "{moves:?}"
+    );
+    // Blue moves: Red, who passed, is not asked again; the game is over.
+    let v = after_messages(save, 24);
+    assert_eq!(v["finished"], true, "{}", v["pending"]);
+    // market-only: followers in other quarters stay put at the end.
+    assert_eq!(
+        replay_json(
+            &ours()
+                .join("count-blacksmith-to-road.jcz")
+                .display()
+                .to_string()
+        )["finished"],
+        true
+    );
+}
+
+/// CO-4, CO-16 as FCZ plays them: the market is offered for a deployment and as the Count's
+/// destination only with farmers.
+#[test]
+fn count_market_is_open_only_with_farmers() {
+    let count_moves = |save: &str| -> Vec<String> {
+        let v = after_messages(save, 7);
+        let mut m: Vec<String> = v["pending"]["custom"]
+            .as_array()
+            .expect("custom actions")
+            .iter()
+            .map(|c| c["target"]["location"].as_str().unwrap().to_string())
+            .collect();
+        m.sort();
+        m
+    };
+    // Blue has just deployed into a quarter (message 6); the Count is in the castle.
+    assert_eq!(
+        count_moves("count-market-to-field-final-round.jcz"),
+        ["QUARTER_BLACKSMITH", "QUARTER_CATHEDRAL", "QUARTER_MARKET"]
+    );
+    assert_eq!(
+        count_moves("count-castle-to-city-after-placer-passes.jcz"),
+        ["QUARTER_BLACKSMITH", "QUARTER_CATHEDRAL"]
+    );
+    let quarters = |save: &str, n: usize| -> Vec<String> {
+        let (_, moves) = pending_moves(&after_messages(save, n));
+        let mut q: Vec<String> = moves
+            .into_iter()
+            .map(|(f, l)| {
+                assert_eq!(f, "quarter");
+                l
+            })
+            .collect();
+        q.sort();
+        q
+    };
+    assert_eq!(
+        quarters("count-market-offered-with-farmers.jcz", 6),
+        [
+            "QUARTER_BLACKSMITH",
+            "QUARTER_CASTLE",
+            "QUARTER_CATHEDRAL",
+            "QUARTER_MARKET"
+        ]
+    );
+    assert_eq!(
+        quarters("count-castle-to-city-after-placer-passes.jcz", 6),
+        ["QUARTER_BLACKSMITH", "QUARTER_CASTLE", "QUARTER_CATHEDRAL"]
     );
 }

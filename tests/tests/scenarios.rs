@@ -116,3 +116,12 @@ fn every_scenario_file_loads() {
         }
     }
 }
+
+/// Heretics & Shrines with `heretics-shrines.shrines = plain-cloisters` (JCZ's cult sets
+/// without the element `shrine`; HS-1, HS-3, HS-5): the CU tiles' buildings score as
+/// `cloister`, take part in no challenge and ignore HS-3/HS-4. Registered here because it
+/// has no T-id of the spec.
+#[test]
+fn hs_plain_cloisters_option_plays_cu_tiles_as_cloisters() {
+    run_scenario("heretics-shrines/HS-plain-cloisters");
+}

@@ -75,6 +75,35 @@ fn t37_kr6_final_bonus_counts_completed_features_and_the_coc() {
     run_scenario("king-robber/T-37");
 }
 
+// The award modes of KR-7 (JCloisterZone's `king-and-robber-scoring`, read as its engine
+// scores them). One position for all three: B's last tile completes a 3-tile city and two
+// roads (3 and 2 tiles) while R holds both titles. The JCZ saves
+// `tests/jcz/king-and-robber-*.jcz`, `king-continuous-scoring.jcz` and
+// `robber-continuous-scoring.jcz` check the same readings through a replay.
+
+/// KR-7 `10/20`: 10 points per title at the end (B's King, R's Robber: 10 each); a player
+/// holding both gets 10 + 10 = 20 in two events.
+#[test]
+fn kr7_award_10_20_is_ten_per_title() {
+    run_scenario("king-robber/KR-7-10-20");
+}
+
+/// KR-7 `15/40`: 15 for a player holding one title; a player holding both gets 40 in one
+/// `king+robber` event (not 15 + 40), whether or not he placed the last tile.
+#[test]
+fn kr7_award_15_40_is_fifteen_or_forty_for_both() {
+    run_scenario("king-robber/KR-7-15-40");
+}
+
+/// KR-7 `continuously`: the holder from BEFORE the placement scores +1 per completed city
+/// (road), then the title changes hands (R +1, +2, both titles to B); without a handover
+/// the holder scores all the same; the first city and roads of the game score nobody; no
+/// end bonus.
+#[test]
+fn kr7_award_continuously_pays_the_holder_before_the_change() {
+    run_scenario("king-robber/KR-7-continuously");
+}
+
 // ---------------------------------------------------------------------------------------
 // River II
 // ---------------------------------------------------------------------------------------

@@ -19,6 +19,12 @@
 //!   which is core's final scoring unchanged. Owners do not matter (HS-5: self-challenge).
 //! - `challengeStakes` (HS-13): the winners also score the loser's incomplete value.
 //! - `cultPlaces`: the sixth tile CU/SRCR stays in the supply only with this option.
+//! - `shrines = plain-cloisters`: the CU tiles are plain cloisters, as JCloisterZone plays
+//!   its cult sets without the element `shrine`. Tile kinds are fixed before options are
+//!   known, so the segments stay of kind `shrine` (scored as a cloister: same values); the
+//!   expansion then hooks nothing but `before_scoring`, where it relabels every drafted
+//!   shrine item as the core `cloister` kind, so the score events (and the replay output)
+//!   say `cloister`. No placement filter (HS-3/HS-4), no challenge, no crowding rule.
 
 use carcassonne_core::{
     Action, Award, Ctx, DraftFeature, Expansion, FeatureId, FeatureKindDef, FeatureKindId,
@@ -32,6 +38,8 @@ pub const CULT_PLACES: &str = "heretics-shrines.cultPlaces";
 pub const CHALLENGE_STAKES: &str = "heretics-shrines.challengeStakes";
 /// HS-4 house rule.
 pub const SHRINE_CROWDING: &str = "heretics-shrines.shrineCrowding";
+/// `shrines` (default) or `plain-cloisters` (JCZ's cult sets without the element `shrine`).
+pub const SHRINES: &str = "heretics-shrines.shrines";
 
 #[derive(Debug, PartialEq)]
 struct Ids {
@@ -55,6 +63,8 @@ pub struct HereticsShrines {
 struct Opts {
     crowding: bool,
     stakes: bool,
+    /// `shrines = plain-cloisters`: the shrine tiles are plain cloisters.
+    plain: bool,
 }
 
 /// The two building families that challenge each other.
@@ -83,6 +93,7 @@ impl HereticsShrines {
         self.opts.get_or_init(|| Opts {
             crowding: rules.options().flag(SHRINE_CROWDING),
             stakes: rules.options().flag(CHALLENGE_STAKES),
+            plain: rules.options().str(SHRINES) == "plain-cloisters",
         })
     }
 
@@ -209,6 +220,10 @@ impl Expansion for HereticsShrines {
     }
 
     fn hooks(&self, rules: &Ruleset) -> HookSet {
+        // Plain cloisters: the cult-places supply and the relabelling only.
+        if self.opts(rules).plain {
+            return HookSet::GAME_START | HookSet::BEFORE_SCORING;
+        }
         let base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS | HookSet::BEFORE_SCORING;
         // The deployment filter only serves the shrineCrowding house rule.
         if self.opts(rules).crowding {
@@ -339,7 +354,18 @@ impl Expansion for HereticsShrines {
     }
 
     /// HS-5 … HS-8, HS-13: resolve challenges of the buildings this scoring completes.
+    /// With `shrines = plain-cloisters`: every drafted shrine is scored as the core
+    /// `cloister` kind (placement and final scorings), nothing else.
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        if self.opts(ctx.rules()).plain {
+            let shrine = self.ids.get()?.shrine;
+            for d in &mut draft.features {
+                if d.kind == shrine {
+                    d.kind = FeatureKindId::CLOISTER;
+                }
+            }
+            return Ok(());
+        }
         if draft.final_scoring {
             return Ok(());
         }

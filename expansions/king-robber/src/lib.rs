@@ -4,18 +4,25 @@
 //! completes a city with strictly more tiles than every city completed before (the
 //! record); the Robber Baron does the same for roads. Size is distinct tiles, not points
 //! (KR-4); when one placement completes several, the largest is compared with the record
-//! from before the placement. The holder scores at the end (KR-6), by the award mode of
-//! option `king-robber.kingRobberAward` (KR-7):
+//! from before the placement. The holder scores by the award mode of option
+//! `king-robber.kingRobberAward` (KR-6, KR-7). The three non-default modes are
+//! JCloisterZone's (its `king-and-robber-scoring` rule); the spec names them without a
+//! rule text, so they follow JCZ's engine (`KingCapability`, `RobberCapability`), whose
+//! saves are our oracle:
 //!
-//! - `per-feature` (DEFAULT): +1 per completed city (King) or road (Robber) on the board,
-//!   whoever owns it. Any *virtual* completed city counts too, which is how the City of
-//!   Carcassonne of the `count` expansion adds its +1 (KR-6, FAQ 11/2013) without this
-//!   crate knowing about it.
-//! - `10/20`, `15/40`: flat end bonuses, the first number for the King, the second for the
-//!   Robber Baron. JCloisterZone names these modes without a rule text; this reading is
-//!   ours (see the closing note of issue 3).
-//! - `continuously`: no end bonus; the holder scores +1 at once for every city (road)
-//!   completed while holding the figure, the completion that hands it over included.
+//! - `per-feature` (DEFAULT, KR-6): at the end, +1 per completed city (King) or road
+//!   (Robber) on the board, whoever owns it. Any *virtual* completed city counts too, which
+//!   is how the City of Carcassonne of the `count` expansion adds its +1 (KR-6, FAQ
+//!   11/2013) without this crate knowing about it.
+//! - `10/20`: at the end, 10 points for each title: the King's holder scores 10 (`king`),
+//!   the Robber's holder 10 (`robber`); a player holding both gets 10 + 10 (two events).
+//! - `15/40`: at the end, 15 for a player holding exactly one title (`king` / `robber`);
+//!   a player holding both gets 40 in one event, score label `king+robber` (JCZ's name).
+//! - `continuously`: no end bonus. When a placement completes cities (roads), the player
+//!   who held the King (Robber) *before* that placement scores +1 per city (road) it
+//!   completed, occupied or not (`king` / `robber`); only then may the title change hands.
+//!   So the first city of the game scores nobody. The virtual City of Carcassonne is never
+//!   completed by a placement and never scores here.
 //!
 //! State lives in game slots (holder seat or -1, record in tiles), so records and
 //! snapshots carry it.
@@ -44,8 +51,13 @@ impl Title {
 /// Award mode (KR-7), parsed once per game into a slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
+    /// KR-6: +1 per completed city (road) on the board at the end.
     PerFeature,
-    Flat { king: i32, robber: i32 },
+    /// `10/20`: 10 per title at the end.
+    TenTwenty,
+    /// `15/40`: 15 for one title, 40 for both at the end.
+    FifteenForty,
+    /// +1 per city (road) completed, to the holder before the placement.
     Continuously,
 }
 
@@ -53,14 +65,8 @@ impl Mode {
     fn parse(s: &str) -> Result<Mode, HookFailure> {
         Ok(match s {
             "" | "per-feature" => Mode::PerFeature,
-            "10/20" => Mode::Flat {
-                king: 10,
-                robber: 20,
-            },
-            "15/40" => Mode::Flat {
-                king: 15,
-                robber: 40,
-            },
+            "10/20" => Mode::TenTwenty,
+            "15/40" => Mode::FifteenForty,
             "continuously" => Mode::Continuously,
             other => {
                 return Err(HookFailure(format!(
@@ -73,22 +79,16 @@ impl Mode {
     fn code(self) -> i64 {
         match self {
             Mode::PerFeature => 0,
-            Mode::Flat { king: 10, .. } => 1,
-            Mode::Flat { .. } => 2,
+            Mode::TenTwenty => 1,
+            Mode::FifteenForty => 2,
             Mode::Continuously => 3,
         }
     }
 
     fn from_code(c: i64) -> Mode {
         match c {
-            1 => Mode::Flat {
-                king: 10,
-                robber: 20,
-            },
-            2 => Mode::Flat {
-                king: 15,
-                robber: 40,
-            },
+            1 => Mode::TenTwenty,
+            2 => Mode::FifteenForty,
             3 => Mode::Continuously,
             _ => Mode::PerFeature,
         }
@@ -102,6 +102,8 @@ struct Ids {
     /// Record size in tiles (per title).
     record: [SlotId; 2],
     label: [LabelId; 2],
+    /// `15/40`: one player holds both titles.
+    both: LabelId,
     mode: SlotId,
 }
 
@@ -179,6 +181,7 @@ impl Expansion for KingRobber {
                 s.slot("robber-record", SlotScope::Game, 0),
             ],
             label: [s.score_label("king"), s.score_label("robber")],
+            both: s.score_label("king+robber"),
             mode: s.slot("award-mode", SlotScope::Game, 0),
         })
     }
@@ -212,6 +215,8 @@ impl Expansion for KingRobber {
     }
 
     /// KR-2 … KR-5: the largest city (road) completed by this placement against the record.
+    /// Under `continuously` the holder from before the placement first scores +1 per city
+    /// (road) the placement completed; then the title may change hands (JCZ's order).
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         if draft.final_scoring {
             return Ok(());
@@ -234,37 +239,52 @@ impl Expansion for KingRobber {
                 continue;
             }
             let t = title as usize;
-            if i64::from(largest) > ctx.slot(ids.record[t], 0) {
-                ctx.set_slot(ids.record[t], 0, i64::from(largest));
-                ctx.set_slot(ids.holder[t], 0, i64::from(placer.0));
-            }
             if mode == Mode::Continuously {
                 if let Some(h) = self.holder(ctx, title)? {
                     ctx.award(h, completed, ids.label[t]);
                 }
             }
+            if i64::from(largest) > ctx.slot(ids.record[t], 0) {
+                ctx.set_slot(ids.record[t], 0, i64::from(largest));
+                ctx.set_slot(ids.holder[t], 0, i64::from(placer.0));
+            }
         }
         Ok(())
     }
 
-    /// KR-6 / KR-7: the end bonus.
+    /// KR-6 / KR-7: the end bonus (King first, then Robber, as JCZ scores them).
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         let ids = self.ids.get()?;
         let mode = Mode::from_code(ctx.slot(ids.mode, 0));
-        let counts = completed_counts(ctx.rules(), ctx.state().graph());
-        for title in [Title::King, Title::Robber] {
-            let Some(h) = self.holder(ctx, title)? else {
-                continue;
-            };
-            let points = match mode {
-                Mode::PerFeature => counts[title as usize],
-                Mode::Flat { king, robber } => match title {
-                    Title::King => king,
-                    Title::Robber => robber,
-                },
-                Mode::Continuously => continue,
-            };
-            ctx.award(h, points, ids.label[title as usize]);
+        let king = self.holder(ctx, Title::King)?;
+        let robber = self.holder(ctx, Title::Robber)?;
+        match mode {
+            Mode::Continuously => {}
+            Mode::PerFeature => {
+                let counts = completed_counts(ctx.rules(), ctx.state().graph());
+                for (title, h) in [(Title::King, king), (Title::Robber, robber)] {
+                    if let Some(h) = h {
+                        ctx.award(h, counts[title as usize], ids.label[title as usize]);
+                    }
+                }
+            }
+            Mode::TenTwenty => {
+                for (title, h) in [(Title::King, king), (Title::Robber, robber)] {
+                    if let Some(h) = h {
+                        ctx.award(h, 10, ids.label[title as usize]);
+                    }
+                }
+            }
+            Mode::FifteenForty => match (king, robber) {
+                (Some(k), Some(r)) if k == r => ctx.award(k, 40, ids.both),
+                _ => {
+                    for (title, h) in [(Title::King, king), (Title::Robber, robber)] {
+                        if let Some(h) = h {
+                            ctx.award(h, 15, ids.label[title as usize]);
+                        }
+                    }
+                }
+            },
         }
         Ok(())
     }

@@ -79,11 +79,13 @@ impl Board {
 
     #[inline]
     fn index(&self, p: Pos) -> Option<usize> {
-        let (dx, dy) = (p.x - self.min_x, p.y - self.min_y);
-        if dx < 0 || dy < 0 || dx >= self.width || dy >= self.height {
+        // Widened: `p` may be any cell a caller names, up to the ends of `i32`.
+        let dx = i64::from(p.x) - i64::from(self.min_x);
+        let dy = i64::from(p.y) - i64::from(self.min_y);
+        if dx < 0 || dy < 0 || dx >= i64::from(self.width) || dy >= i64::from(self.height) {
             None
         } else {
-            Some((dy * self.width + dx) as usize)
+            Some((dy * i64::from(self.width) + dx) as usize)
         }
     }
 
@@ -163,8 +165,10 @@ impl Board {
         }))
     }
 
-    /// Puts a tile on an empty cell and updates the frontier. Returns its index.
+    /// Puts a tile on an empty cell within [`MAX_COORD`](crate::pos::MAX_COORD) and updates
+    /// the frontier, which never reaches past the bound. Returns its index.
     pub(crate) fn place(&mut self, tile: PlacedTile) -> PlacedIndex {
+        debug_assert!(tile.pos.in_bounds(), "callers check the bound");
         self.ensure_room(tile.pos);
         let idx = self.placed.len() as PlacedIndex;
         let i = self.index(tile.pos).expect("room ensured");
@@ -185,7 +189,7 @@ impl Board {
             let theirs = s.opposite().index() as u32 * 8;
             let edge = (tile.edge_code >> (8 * s.index() as u32)) & 0xFF;
             let c = self.cells[j];
-            if c == EMPTY {
+            if c == EMPTY && q.in_bounds() {
                 self.cells[j] = FRONTIER_BIT | self.frontier.len() as u32;
                 self.frontier.push(FrontierCell {
                     pos: q,
@@ -211,13 +215,13 @@ impl Board {
         if inside {
             return;
         }
-        let (new_w, new_h) = (self.width * 2, self.height * 2);
+        // Grow by half the size on every side (amortised doubling), and at least far
+        // enough to hold `p`, keeping every old cell.
         let min_x = (p.x - margin).min(self.min_x - self.width / 2);
         let min_y = (p.y - margin).min(self.min_y - self.height / 2);
-        let (new_w, new_h) = (
-            new_w.max(p.x + margin + 1 - min_x),
-            new_h.max(p.y + margin + 1 - min_y),
-        );
+        let end_x = (p.x + margin + 1).max(self.min_x + self.width + self.width / 2);
+        let end_y = (p.y + margin + 1).max(self.min_y + self.height + self.height / 2);
+        let (new_w, new_h) = (end_x - min_x, end_y - min_y);
         let mut cells = vec![EMPTY; (new_w * new_h) as usize];
         for y in 0..self.height {
             for x in 0..self.width {

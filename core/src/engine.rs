@@ -510,6 +510,18 @@ fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
     loop {
         if let Some(p) = st.prompts.pop_front() {
             let e = &rules.expansions()[p.owner.0 as usize];
+            st.turn_prompts += 1;
+            if st.turn_prompts > crate::hooks::MAX_PROMPTS_PER_TURN {
+                return Err(hook_error(
+                    e.as_ref(),
+                    "apply_prompt",
+                    crate::hooks::HookFailure(format!(
+                        "more than {} prompts in one turn: does answering a prompt always \
+                         ask another?",
+                        crate::hooks::MAX_PROMPTS_PER_TURN
+                    )),
+                ));
+            }
             let mut offered = std::mem::take(&mut st.offered);
             offered.clear();
             let r = e.prompt_actions(View { rules, state: st }, p, &mut offered);
@@ -537,6 +549,9 @@ fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
         if st.stage == Stage::TurnStart && st.supply.remaining() == 0 {
             st.stage = Stage::BeforeFinal;
             continue;
+        }
+        if st.stage == Stage::TurnStart {
+            st.turn_prompts = 0;
         }
         if let Some((next, w)) = window_stage {
             st.stage = next;
@@ -674,6 +689,8 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         placement_count: 0,
         placement_actions: std::sync::OnceLock::new(),
         prompts: VecDeque::new(),
+        turn_prompts: 0,
+        prompt_overflow: false,
         last_placed: None,
         last_placer: None,
         extra_part: false,
@@ -698,6 +715,27 @@ fn hook_error(e: &dyn Expansion, hook: &'static str, m: crate::hooks::HookFailur
     }
 }
 
+/// A hook's result, failed if it tried to queue more prompts than the queue takes.
+fn checked_hook(
+    e: &dyn Expansion,
+    hook: &'static str,
+    state: &mut GameState,
+    r: HookResult,
+) -> Result<(), HookError> {
+    r.map_err(|m| hook_error(e, hook, m))?;
+    if std::mem::take(&mut state.prompt_overflow) {
+        return Err(hook_error(
+            e,
+            hook,
+            crate::hooks::HookFailure(format!(
+                "queued more than {} prompts at once",
+                crate::hooks::MAX_QUEUED_PROMPTS
+            )),
+        ));
+    }
+    Ok(())
+}
+
 /// Calls `f` for one expansion with a context.
 fn one(
     rules: &Ruleset,
@@ -712,7 +750,8 @@ fn one(
         state,
         me: ix,
     };
-    f(e.as_ref(), &mut ctx).map_err(|m| hook_error(e.as_ref(), hook, m))
+    let r = f(e.as_ref(), &mut ctx);
+    checked_hook(e.as_ref(), hook, state, r)
 }
 
 /// Calls `f` for every expansion in order with a context.
@@ -737,7 +776,8 @@ fn each(
             state,
             me: ExpansionIndex(i as u8),
         };
-        f(e.as_ref(), &mut ctx).map_err(|m| hook_error(e.as_ref(), hook, m))
+        let r = f(e.as_ref(), &mut ctx);
+        checked_hook(e.as_ref(), hook, state, r)
     };
     // Visit only the implementers; bit 63 also stands for every later expansion.
     let mut m = members & !(1 << 63);
@@ -781,6 +821,13 @@ fn describe_decision(rules: &Ruleset, st: &GameState) -> String {
 
 /// Checks that a start or position tile lands on an empty cell and matches its neighbours.
 fn check_fits(rules: &Ruleset, state: &GameState, t: &StartTile) -> Result<(), GameError> {
+    if !t.pos.in_bounds() {
+        return Err(GameError::Position(format!(
+            "a tile at {} is beyond the board's bound (|x| and |y| at most {})",
+            t.pos,
+            crate::pos::MAX_COORD
+        )));
+    }
     if state.board.is_occupied(t.pos) {
         return Err(GameError::Position(format!("two tiles at {}", t.pos)));
     }

@@ -72,6 +72,13 @@ pub struct HookError {
     pub message: String,
 }
 
+/// At most this many prompts wait in the queue at once: a hook that queues more fails.
+pub const MAX_QUEUED_PROMPTS: usize = 256;
+
+/// At most this many prompts are asked in one turn (final scoring counts as one turn): a
+/// prompt that always asks again cannot run a game forever. Real rounds need a few dozen.
+pub const MAX_PROMPTS_PER_TURN: u32 = 4096;
+
 /// Points in the turn pipeline where expansions may queue prompts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
@@ -553,26 +560,32 @@ impl<'a> Ctx<'a> {
         crate::engine::return_figure(self.rules, self.state, figure, reason)
     }
 
-    /// Queues a prompt at the back of the queue.
+    /// Queues a prompt at the back of the queue. Past [`MAX_QUEUED_PROMPTS`] waiting
+    /// prompts nothing is queued and the calling hook fails when it returns.
     pub fn prompt(&mut self, player: PlayerId, code: u16, arg: i32) {
-        let p = Prompt {
-            player,
-            owner: self.me,
-            code,
-            arg,
-        };
-        self.state.prompts.push_back(p);
+        if let Some(p) = self.new_prompt(player, code, arg) {
+            self.state.prompts.push_back(p);
+        }
     }
 
-    /// Queues a prompt at the front (asked next).
+    /// Queues a prompt at the front (asked next), with the same bound as [`Ctx::prompt`].
     pub fn prompt_next(&mut self, player: PlayerId, code: u16, arg: i32) {
-        let p = Prompt {
+        if let Some(p) = self.new_prompt(player, code, arg) {
+            self.state.prompts.push_front(p);
+        }
+    }
+
+    fn new_prompt(&mut self, player: PlayerId, code: u16, arg: i32) -> Option<Prompt> {
+        if self.state.prompts.len() >= MAX_QUEUED_PROMPTS {
+            self.state.prompt_overflow = true;
+            return None;
+        }
+        Some(Prompt {
             player,
             owner: self.me,
             code,
             arg,
-        };
-        self.state.prompts.push_front(p);
+        })
     }
 
     /// Reads a state slot (`index` = player or figure index for those scopes, else 0).

@@ -59,7 +59,7 @@ pub use hooks::{
 pub use kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
 pub use options::{OptionDef, OptionType, OptionValue, Options};
 pub use player::{Player, PlayerId};
-pub use pos::Pos;
+pub use pos::{Pos, MAX_COORD};
 pub use ruleset::{
     BaseRules, FarmScoring, LabelId, Ruleset, RulesetBuilder, Setup, SetupError, SlotId, SlotScope,
 };

@@ -101,6 +101,11 @@ pub struct GameState {
     /// `placements` expanded into actions, built on first request.
     pub(crate) placement_actions: std::sync::OnceLock<Vec<Action>>,
     pub(crate) prompts: VecDeque<Prompt>,
+    /// Prompts asked in this turn so far ([`MAX_PROMPTS_PER_TURN`](crate::hooks::MAX_PROMPTS_PER_TURN)).
+    pub(crate) turn_prompts: u32,
+    /// A hook tried to queue more than [`MAX_QUEUED_PROMPTS`](crate::hooks::MAX_QUEUED_PROMPTS)
+    /// prompts; the engine turns this into that hook's error when it returns.
+    pub(crate) prompt_overflow: bool,
     pub(crate) last_placed: Option<PlacedIndex>,
     /// Who placed `last_placed` (not always the active player: see [`GameState::last_placer`]).
     pub(crate) last_placer: Option<PlayerId>,

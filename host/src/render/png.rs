@@ -12,6 +12,10 @@ pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, String> {
     encode(&rasterise(svg, scale)?)
 }
 
+/// The most pixels a PNG may have (64 megapixels, 256 MB of pixmap): a hostile record's
+/// far-apart tiles would otherwise ask for gigabytes.
+pub const MAX_PIXELS: u64 = 64 << 20;
+
 /// Rasterises SVG text at `scale` into a pixmap.
 pub fn rasterise(svg: &str, scale: f32) -> Result<tiny_skia::Pixmap, String> {
     if !(scale.is_finite() && scale > 0.0) {
@@ -31,6 +35,15 @@ pub fn rasterise(svg: &str, scale: f32) -> Result<tiny_skia::Pixmap, String> {
         .to_int_size()
         .scale_by(scale)
         .ok_or_else(|| "the image has no size".to_string())?;
+    let pixels = u64::from(size.width()) * u64::from(size.height());
+    if pixels > MAX_PIXELS {
+        return Err(format!(
+            "a {}×{} PNG would have {pixels} pixels, more than the limit of {MAX_PIXELS}: \
+             use a smaller --tile-size, or write SVG",
+            size.width(),
+            size.height()
+        ));
+    }
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height()).ok_or_else(|| {
         format!(
             "a {}×{} image is too large to rasterise",
@@ -80,6 +93,13 @@ mod tests {
         // generic family, as the renderer's SVG lists it.
         let other = svg.replace("DejaVu Sans", "No Such Font, sans-serif");
         assert!(ink(&rasterise(&other, 1.0).expect("renders"), 8, 8, 50, 34) > 40);
+    }
+
+    #[test]
+    fn a_huge_image_is_refused_before_allocating() {
+        let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"/>"#;
+        let e = rasterise(svg, 1.0).unwrap_err();
+        assert!(e.contains("more than the limit"), "{e}");
     }
 
     #[test]

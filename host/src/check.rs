@@ -54,10 +54,10 @@ impl CheckReport {
 pub fn check(cfg: &CheckConfig) -> CheckReport {
     let mut r = CheckReport::default();
     let manifest_path = cfg.dir.join("expansion.toml");
-    let text = match std::fs::read_to_string(&manifest_path) {
+    let text = match crate::fsio::read_text(&manifest_path, crate::fsio::MANIFEST_LIMIT) {
         Ok(t) => t,
         Err(e) => {
-            r.problems.push(format!("{}: {e}", manifest_path.display()));
+            r.problems.push(e.to_string());
             return r;
         }
     };

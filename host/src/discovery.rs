@@ -7,7 +7,10 @@
 //! tree the running binary was built in (`<target>/<profile>/../..`), which is what makes a
 //! fresh build work with no flag. The first manifest found for an id wins. A folder holds either an `expansion.toml` itself or sub-folders that do; they are
 //! read in name order. A native manifest's `library` is looked up beside the manifest, then
-//! beside the executable (where cargo puts the built `cdylib`s).
+//! beside the executable (where cargo puts the built `cdylib`s); whatever has the name beside
+//! the manifest is used, so a directory or damaged file there is an error, never a silent
+//! switch to the other copy. Manifests are read with [`crate::fsio::read_text`] (regular
+//! files of at most [`crate::fsio::MANIFEST_LIMIT`]).
 
 use crate::manifest::{parse_manifest, Manifest};
 use crate::HostError;
@@ -80,10 +83,7 @@ pub fn discover(dirs: &[PathBuf]) -> Result<Vec<Manifest>, HostError> {
             subs
         };
         for f in files {
-            let text = std::fs::read_to_string(&f).map_err(|source| HostError::Io {
-                path: f.clone(),
-                source,
-            })?;
+            let text = crate::fsio::read_text(&f, crate::fsio::MANIFEST_LIMIT)?;
             let m = parse_manifest(&text, &f).map_err(|e| HostError::Usage(e.to_string()))?;
             // The first folder in search order wins for an id.
             if !out.iter().any(|o: &Manifest| o.id == m.id) {
@@ -94,12 +94,19 @@ pub fn discover(dirs: &[PathBuf]) -> Result<Vec<Manifest>, HostError> {
     Ok(out)
 }
 
-/// Where the library of a native manifest is, if it exists.
+/// Where the library of a native manifest is, if it exists: the first path that exists
+/// beside the manifest, then beside the executable. Anything of that name counts, so that
+/// a directory or a damaged file named like the library beside the manifest is refused
+/// when it is loaded (see [`crate::plugin_file`]) instead of silently loading another
+/// copy from beside the program.
 pub fn library_path(m: &Manifest) -> Option<PathBuf> {
     let name = libloading::library_filename(m.library.as_ref()?);
     let beside = m.path.parent().map(|d| d.join(&name));
     let built = exe_dir().map(|d| d.join(&name));
-    [beside, built].into_iter().flatten().find(|p| p.is_file())
+    [beside, built]
+        .into_iter()
+        .flatten()
+        .find(|p| std::fs::metadata(p).is_ok())
 }
 
 /// One line of `carcassonne expansions list`.

@@ -1,9 +1,11 @@
 //! `carcassonne`: simulate, replay and inspect games.
 
+use carcassonne_host::error::escape_line;
 use carcassonne_host::jcz::{self, assertions::Outcome};
 use carcassonne_host::load::{is_jcz, load_game, LoadedGame};
+use carcassonne_host::record::Record;
 use carcassonne_host::rules::{build_ruleset, parse_option, RulesSpec};
-use carcassonne_host::simulate::{simulate, SimConfig};
+use carcassonne_host::simulate::{simulate, FinishedGame, SimConfig};
 use carcassonne_host::HostError;
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -211,7 +213,8 @@ fn main() -> ExitCode {
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // The one place errors are printed: one line, whatever the input held.
+            eprintln!("error: {}", escape_line(&e.to_string()));
             ExitCode::FAILURE
         }
     }
@@ -245,7 +248,6 @@ fn run(cmd: Command) -> Result<(), HostError> {
                 seed,
                 bots,
                 threads,
-                keep_records: record.is_some() || games == 1,
             };
             let bar = (games >= 1000 && std::io::stderr().is_terminal()).then(|| {
                 let b = indicatif::ProgressBar::new(games);
@@ -264,30 +266,44 @@ fn run(cmd: Command) -> Result<(), HostError> {
                     }
                 }
             };
-            let (summary, results, records) = simulate(&ruleset, &cfg, &progress)?;
-            if let Some(b) = bar {
-                b.finish_and_clear();
-            }
             if let Some(dir) = &record {
                 std::fs::create_dir_all(dir).map_err(|source| HostError::Io {
                     path: dir.clone(),
                     source,
                 })?;
-                for (i, r) in records.iter().enumerate() {
-                    let path = dir.join(format!("game-{i}.json"));
-                    let text = serde_json::to_string_pretty(r).expect("records serialize");
+            }
+            // Records are written as games finish, so memory stays flat however many games
+            // run; a single game's record is kept to print it.
+            let single: std::sync::Mutex<Option<(Record, Vec<i32>)>> = Default::default();
+            let on_game = |g: FinishedGame<'_>| -> Result<(), HostError> {
+                if record.is_none() && games != 1 {
+                    return Ok(());
+                }
+                let r = Record::new(g.game, g.seed, g.actions);
+                if let Some(dir) = &record {
+                    let path = dir.join(format!("game-{}.json", g.result.index));
+                    let text = serde_json::to_string_pretty(&r).expect("records serialize");
                     std::fs::write(&path, text).map_err(|source| HostError::Io { path, source })?;
                 }
+                if games == 1 {
+                    *single.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some((r, g.result.scores.clone()));
+                }
+                Ok(())
+            };
+            let summary = simulate(&ruleset, &cfg, &progress, &on_game)?;
+            if let Some(b) = bar {
+                b.finish_and_clear();
             }
             if json {
                 outln!(
                     "{}",
                     serde_json::to_string_pretty(&summary).expect("summary serializes")
                 );
-            } else if games == 1 {
-                let r = &records[0];
+            } else if let Some((r, scores)) = single.into_inner().unwrap_or_else(|e| e.into_inner())
+            {
                 let game = r.replay_with(&ruleset, "simulated game", None)?;
-                print_game(&game, &results[0].scores, &summary.bots, seed);
+                print_game(&game, &scores, &summary.bots, seed);
             } else {
                 outln!(
                     "{} games, {} players ({}), seed {}",
@@ -305,14 +321,20 @@ fn run(cmd: Command) -> Result<(), HostError> {
                     summary.score_spread,
                     summary.turns_mean
                 );
-                for (i, (m, w)) in summary
+                for (i, ((m, w), t)) in summary
                     .score_mean_per_seat
                     .iter()
                     .zip(&summary.wins_per_seat)
+                    .zip(&summary.ties_per_seat)
                     .enumerate()
                 {
-                    outln!("  seat {}: mean {:>6.2}, wins {}", i + 1, m, w);
+                    outln!("  seat {}: mean {:>6.2}, wins {}, ties {}", i + 1, m, w, t);
                 }
+                outln!(
+                    "  {} game(s) won outright, {} tied for first place",
+                    summary.games - summary.ties,
+                    summary.ties
+                );
                 outln!(
                     "{:.0} games/s on {} thread(s)",
                     summary.games_per_second,
@@ -474,10 +496,10 @@ fn run(cmd: Command) -> Result<(), HostError> {
                 );
             } else {
                 for p in &report.passed {
-                    outln!("ok: {p}");
+                    outln!("ok: {}", escape_line(p));
                 }
                 for p in &report.problems {
-                    outln!("problem: {p}");
+                    outln!("problem: {}", escape_line(p));
                 }
             }
             result
@@ -655,12 +677,14 @@ fn check_assertions(
     let mut failed = 0;
     for (text, outcome) in jcz::assertions::check_all(assertions, &value) {
         match outcome {
-            Outcome::Passed => outln!("ok       {text}"),
+            Outcome::Passed => outln!("ok       {}", escape_line(&text)),
             Outcome::Failed(why) => {
                 failed += 1;
-                outln!("FAILED   {text}: {why}");
+                outln!("FAILED   {}: {}", escape_line(&text), escape_line(&why));
             }
-            Outcome::Ignored(why) => outln!("ignored  {text} ({why})"),
+            Outcome::Ignored(why) => {
+                outln!("ignored  {} ({})", escape_line(&text), escape_line(&why))
+            }
         }
     }
     if failed > 0 {

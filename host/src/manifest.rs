@@ -22,7 +22,7 @@
 //! [assets]
 //! tiles = ["tiles.toml"]
 //!
-//! [options.kingRobberAward]
+//! [options.kingRobberAward] # key: ^[A-Za-z][A-Za-z0-9_-]*$
 //! type = "choice"
 //! values = ["per-feature", "10/20", "15/40", "continuously"]
 //! default = "per-feature"
@@ -270,6 +270,19 @@ fn valid_id(id: &str) -> bool {
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
+/// What an option key (`[options.<key>]`) may be, as a regular expression (for messages).
+pub const OPTION_KEY_PATTERN: &str = "^[A-Za-z][A-Za-z0-9_-]*$";
+
+/// Whether `key` may name an option in a manifest: an ASCII letter, then ASCII letters,
+/// digits, `-` and `_` (camelCase or kebab-case; [`OPTION_KEY_PATTERN`]). Players write it
+/// after the expansion id (`--option pilgrims.perPlayer=3`) and scripts read it with
+/// `option("perPlayer")`, so it may hold neither dots, `=`, spaces nor other characters.
+pub fn valid_option_key(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())]
         .bytes()
@@ -363,6 +376,19 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
             .collect()
     };
     let dir = path.parent().unwrap_or(Path::new("."));
+    // Option keys first, in file order: the first bad one is reported.
+    let mut keys: Vec<_> = raw.options.iter().collect();
+    keys.sort_by_key(|(_, o)| o.span().start);
+    if let Some((name, spanned)) = keys.into_iter().find(|(k, _)| !valid_option_key(k)) {
+        return Err(field(
+            spanned.span(),
+            &format!("options.{name}"),
+            format!(
+                "`{name}` is not a valid option key: it must match {OPTION_KEY_PATTERN} \
+                 (an ASCII letter, then ASCII letters, digits, `-` or `_`)"
+            ),
+        ));
+    }
     let mut options = Vec::new();
     for (name, spanned) in &raw.options {
         let o = spanned.get_ref();

@@ -2,10 +2,13 @@
 //!
 //! The loader reads the plugin's `#[repr(C)]` header and checks, in this order, the magic
 //! bytes, the header ABI number and the build fingerprint, before making any Rust-level
-//! call into the library (see `carcassonne_core::plugin`). Libraries are never unloaded:
+//! call into the library (see `carcassonne_core::plugin`). Before that, the file itself is
+//! checked ([`crate::plugin_file`]): a directory, a non-library or a truncated library is
+//! refused with an error instead of crashing the loader. Libraries are never unloaded:
 //! hooks and the values they return must not outlive their code, and unloading with
 //! thread-local destructors is unsound on several platforms.
 
+use crate::plugin_file::LibraryFileError;
 use carcassonne_core::plugin::{
     PluginHeader, PluginOutput, ABI_FINGERPRINT, PLUGIN_ABI, PLUGIN_MAGIC, PLUGIN_SYMBOL,
 };
@@ -16,6 +19,15 @@ use std::sync::Arc;
 /// Why a plugin could not be loaded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PluginError {
+    /// The file is not a complete library: not a regular file, not a shared library, or
+    /// truncated (checked before loading, see [`crate::plugin_file`]).
+    #[error("{path}: refusing to load the library: it {message}")]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong (`is truncated: …`).
+        message: String,
+    },
     /// The file could not be opened as a library.
     #[error("{path}: cannot load the library: {message}")]
     Open {
@@ -122,6 +134,18 @@ impl std::fmt::Debug for LoadedPlugin {
 /// Loads a plugin library and creates its expansion.
 pub fn load_plugin(path: &Path) -> Result<LoadedPlugin, PluginError> {
     let path_buf = path.to_path_buf();
+    // A truncated library would be mapped past its end and kill the process with SIGBUS
+    // on first touch: its headers are checked against its size first.
+    crate::plugin_file::check_library(path).map_err(|e| match e {
+        LibraryFileError::Unreadable(message) => PluginError::Open {
+            path: path_buf.clone(),
+            message,
+        },
+        LibraryFileError::Refused(message) => PluginError::File {
+            path: path_buf.clone(),
+            message,
+        },
+    })?;
     // SAFETY: loading runs the library's initialisers; expansion plugins are trusted code
     // (unlike fan scripts, which are sandboxed). The library is leaked: never unloaded.
     let lib = unsafe { libloading::Library::new(path) }.map_err(|e| PluginError::Open {

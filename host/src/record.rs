@@ -304,10 +304,7 @@ impl Record {
 
     /// Reads a record file.
     pub fn load(path: &Path) -> Result<Record, HostError> {
-        let text = std::fs::read_to_string(path).map_err(|source| HostError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::fsio::read_text(path, crate::fsio::DATA_LIMIT)?;
         Record::parse(&text, &path.display().to_string())
     }
 

@@ -1,7 +1,6 @@
 //! Many games with bots, in parallel, with a deterministic summary.
 
 use crate::bots::{make_bot, Bot};
-use crate::record::Record;
 use crate::HostError;
 use carcassonne_core::{Game, GameSetup, Ruleset};
 use serde::Serialize;
@@ -22,8 +21,6 @@ pub struct SimConfig {
     pub bots: Vec<String>,
     /// Worker threads.
     pub threads: usize,
-    /// Keep every game's record.
-    pub keep_records: bool,
 }
 
 /// One finished game.
@@ -58,8 +55,14 @@ pub struct SimSummary {
     pub score_spread: f64,
     /// Mean final score per seat.
     pub score_mean_per_seat: Vec<f64>,
-    /// Wins per seat (a shared first place counts for every tied seat).
+    /// Outright wins per seat: games in which the seat alone had the highest score.
     pub wins_per_seat: Vec<u64>,
+    /// Shared first places per seat: games in which the seat tied for the highest score
+    /// with at least one other seat.
+    pub ties_per_seat: Vec<u64>,
+    /// Games with a shared first place. Every game is either won outright by one seat or
+    /// tied: `wins_per_seat` summed plus `ties` is `games`.
+    pub ties: u64,
     /// Mean turns per game.
     pub turns_mean: f64,
     /// Games per second (wall clock).
@@ -102,12 +105,92 @@ pub fn play_game(
     Ok((game, taken))
 }
 
-/// Runs the simulation; `progress` is called with the number of games done.
+/// Running totals over finished games, in integers so that the summary is the same
+/// whatever order the games finish in (any thread count).
+#[derive(Clone, Debug, Default)]
+struct Totals {
+    games: u64,
+    score_sum: i128,
+    score_sq_sum: i128,
+    per_seat: Vec<i64>,
+    wins: Vec<u64>,
+    ties_per_seat: Vec<u64>,
+    ties: u64,
+    turns: u64,
+}
+
+impl Totals {
+    fn new(players: usize) -> Totals {
+        Totals {
+            per_seat: vec![0; players],
+            wins: vec![0; players],
+            ties_per_seat: vec![0; players],
+            ..Totals::default()
+        }
+    }
+
+    fn add(&mut self, r: &GameResult) {
+        let max = r.scores.iter().copied().max().unwrap_or(0);
+        let first = r.scores.iter().filter(|s| **s == max).count();
+        if first > 1 {
+            self.ties += 1;
+        }
+        for (i, &s) in r.scores.iter().enumerate() {
+            self.per_seat[i] += i64::from(s);
+            self.score_sum += i128::from(s);
+            self.score_sq_sum += i128::from(s) * i128::from(s);
+            if s == max {
+                if first == 1 {
+                    self.wins[i] += 1;
+                } else {
+                    self.ties_per_seat[i] += 1;
+                }
+            }
+        }
+        self.turns += u64::from(r.turns);
+        self.games += 1;
+    }
+
+    fn merge(&mut self, o: &Totals) {
+        self.games += o.games;
+        self.score_sum += o.score_sum;
+        self.score_sq_sum += o.score_sq_sum;
+        for (a, b) in self.per_seat.iter_mut().zip(&o.per_seat) {
+            *a += b;
+        }
+        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            *a += b;
+        }
+        for (a, b) in self.ties_per_seat.iter_mut().zip(&o.ties_per_seat) {
+            *a += b;
+        }
+        self.ties += o.ties;
+        self.turns += o.turns;
+    }
+}
+
+/// What a caller sees of each finished game, on the worker thread that played it (in no
+/// particular order across threads): write its record, keep it, or ignore it.
+pub struct FinishedGame<'a> {
+    /// The result.
+    pub result: &'a GameResult,
+    /// The finished game.
+    pub game: &'a Game,
+    /// Its seed.
+    pub seed: u64,
+    /// The actions taken, in order.
+    pub actions: &'a [carcassonne_core::Action],
+}
+
+/// Runs the simulation in constant memory: each worker keeps running totals and hands
+/// every finished game to `on_game` (which may fail the run); `progress` is called with
+/// the number of games done.
 pub fn simulate(
     rules: &Arc<Ruleset>,
     cfg: &SimConfig,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<(SimSummary, Vec<GameResult>, Vec<Record>), HostError> {
+    on_game: &(dyn Fn(FinishedGame<'_>) -> Result<(), HostError> + Sync),
+) -> Result<SimSummary, HostError> {
     if !(1..=carcassonne_core::MAX_PLAYERS).contains(&cfg.players) {
         return Err(HostError::Usage(format!(
             "players must be 1 to {}, not {}",
@@ -125,15 +208,14 @@ pub fn simulate(
     let threads = cfg.threads.max(1).min(cfg.games.max(1) as usize);
     let done = AtomicU64::new(0);
     let start = Instant::now();
-    type Chunk = Result<Vec<(GameResult, Option<Record>)>, HostError>;
-    let mut chunks: Vec<Chunk> = Vec::new();
+    let mut parts: Vec<Result<Totals, HostError>> = Vec::new();
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let done = &done;
                 s.spawn(move || {
-                    let mut out = Vec::new();
-                    // Game i goes to thread i % threads; results are merged by index.
+                    let mut totals = Totals::new(cfg.players);
+                    // Game i goes to thread i % threads.
                     let mut i = t as u64;
                     while i < cfg.games {
                         let seed = game_seed(cfg.seed, i);
@@ -151,18 +233,23 @@ pub fn simulate(
                             turns: st.turn(),
                             discarded: st.discarded().len(),
                         };
-                        let record = cfg.keep_records.then(|| Record::new(&game, seed, &actions));
-                        out.push((result, record));
+                        totals.add(&result);
+                        on_game(FinishedGame {
+                            result: &result,
+                            game: &game,
+                            seed,
+                            actions: &actions,
+                        })?;
                         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                         progress(n);
                         i += threads as u64;
                     }
-                    Ok(out)
+                    Ok(totals)
                 })
             })
             .collect();
         for h in handles {
-            chunks.push(
+            parts.push(
                 h.join().unwrap_or_else(|_| {
                     Err(HostError::Usage("a simulation thread panicked".into()))
                 }),
@@ -170,44 +257,27 @@ pub fn simulate(
         }
     });
     let elapsed = start.elapsed().as_secs_f64();
-    let mut all = Vec::new();
-    for c in chunks {
-        all.extend(c?);
+    let mut totals = Totals::new(cfg.players);
+    for p in parts {
+        totals.merge(&p?);
     }
-    all.sort_by_key(|(r, _)| r.index);
-    let (results, records): (Vec<GameResult>, Vec<Option<Record>>) = all.into_iter().unzip();
-    let summary = summarize(rules, cfg, &results, elapsed, threads);
-    Ok((summary, results, records.into_iter().flatten().collect()))
+    Ok(summarize(rules, cfg, &totals, elapsed, threads))
 }
 
 fn summarize(
     rules: &Ruleset,
     cfg: &SimConfig,
-    results: &[GameResult],
+    t: &Totals,
     elapsed: f64,
     threads: usize,
 ) -> SimSummary {
     let n = cfg.players;
-    let mut per_seat = vec![0f64; n];
-    let mut wins = vec![0u64; n];
-    let mut all = Vec::with_capacity(results.len() * n);
-    let mut turns = 0f64;
-    for r in results {
-        let max = r.scores.iter().copied().max().unwrap_or(0);
-        for (i, s) in r.scores.iter().enumerate() {
-            per_seat[i] += *s as f64;
-            all.push(*s as f64);
-            if *s == max {
-                wins[i] += 1;
-            }
-        }
-        turns += r.turns as f64;
-    }
-    let games = results.len().max(1) as f64;
-    let mean = all.iter().sum::<f64>() / all.len().max(1) as f64;
-    let var = all.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / all.len().max(1) as f64;
+    let games = t.games.max(1) as f64;
+    let scores = (t.games as f64 * n as f64).max(1.0);
+    let mean = t.score_sum as f64 / scores;
+    let var = (t.score_sq_sum as f64 / scores - mean * mean).max(0.0);
     SimSummary {
-        games: results.len() as u64,
+        games: t.games,
         players: n,
         bots: (0..n)
             .map(|p| cfg.bots[p % cfg.bots.len()].clone())
@@ -220,10 +290,16 @@ fn summarize(
         seed: cfg.seed,
         score_mean: round2(mean),
         score_spread: round2(var.sqrt()),
-        score_mean_per_seat: per_seat.iter().map(|s| round2(s / games)).collect(),
-        wins_per_seat: wins,
-        turns_mean: round2(turns / games),
-        games_per_second: round2(results.len() as f64 / elapsed.max(1e-9)),
+        score_mean_per_seat: t
+            .per_seat
+            .iter()
+            .map(|s| round2(*s as f64 / games))
+            .collect(),
+        wins_per_seat: t.wins.clone(),
+        ties_per_seat: t.ties_per_seat.clone(),
+        ties: t.ties,
+        turns_mean: round2(t.turns as f64 / games),
+        games_per_second: round2(t.games as f64 / elapsed.max(1e-9)),
         threads,
     }
 }

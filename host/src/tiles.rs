@@ -14,10 +14,7 @@ pub fn parse_tile_set(text: &str, origin: &str) -> Result<TileSetData, HostError
 
 /// Reads and parses a tile file.
 pub fn load_tile_set(path: &Path) -> Result<TileSetData, HostError> {
-    let text = std::fs::read_to_string(path).map_err(|source| HostError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = crate::fsio::read_text(path, crate::fsio::DATA_LIMIT)?;
     parse_tile_set(&text, &path.display().to_string())
 }
 

@@ -88,14 +88,25 @@ fn simulate_json_summary_is_sane() {
     assert!(s["score_mean"].as_f64().unwrap() > 0.0, "{s}");
     assert!(s["score_spread"].as_f64().unwrap() >= 0.0, "{s}");
     assert!(s["games_per_second"].as_f64().unwrap() > 0.0, "{s}");
-    let wins: u64 = s["wins_per_seat"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w.as_u64().unwrap())
-        .sum();
-    assert!(wins >= 50, "every game has at least one winner: {s}");
-    assert!(wins <= 100, "{s}");
+    let counts = |key: &str| -> Vec<u64> {
+        s[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("`{key}` is an array: {s}"))
+            .iter()
+            .map(|w| w.as_u64().expect("a count"))
+            .collect()
+    };
+    let (wins, ties_per_seat) = (counts("wins_per_seat"), counts("ties_per_seat"));
+    assert_eq!((wins.len(), ties_per_seat.len()), (2, 2), "{s}");
+    let ties = s["ties"].as_u64().expect("`ties` is a count");
+    // Every game is won outright by one seat or has a shared first place, never both.
+    assert_eq!(
+        wins.iter().sum::<u64>() + ties,
+        50,
+        "outright wins + tied games = games: {s}"
+    );
+    // With 2 players a tie is shared by both seats.
+    assert_eq!(ties_per_seat, vec![ties, ties], "{s}");
     let per_seat = f64s(&s["score_mean_per_seat"]);
     assert_eq!(per_seat.len(), 2);
     let mean = s["score_mean"].as_f64().unwrap();
@@ -181,6 +192,77 @@ fn simulate_is_deterministic() {
     ]);
     assert_eq!(g["bots"], serde_json::json!(["greedy", "random"]));
     assert_eq!(g["games"], 2);
+}
+
+/// A shared first place is a tie, not a win for each tied seat: the summary's outright wins
+/// and tied games add up to the games played, and both agree with the games' final scores.
+#[test]
+fn simulate_reports_ties_apart_from_wins() {
+    let dir = Scratch::new("cli", "ties");
+    let rec = dir.arg("records");
+    let args = [
+        "simulate",
+        "--games",
+        "60",
+        "--seed",
+        "5",
+        "--players",
+        "3",
+        "--record",
+        &rec,
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let s = ok_json(&with_json);
+    // Recount from the recorded final scores.
+    let (mut wins, mut ties_per_seat, mut ties) = (vec![0u64; 3], vec![0u64; 3], 0u64);
+    for i in 0..60 {
+        let text = std::fs::read_to_string(dir.path("records").join(format!("game-{i}.json")))
+            .expect("record written");
+        let r: Value = serde_json::from_str(&text).expect("record is JSON");
+        let result: Vec<i64> = r["result"]
+            .as_array()
+            .expect("result")
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect();
+        let max = *result.iter().max().unwrap();
+        let first: Vec<usize> = (0..3).filter(|p| result[*p] == max).collect();
+        if first.len() == 1 {
+            wins[first[0]] += 1;
+        } else {
+            ties += 1;
+            for p in first {
+                ties_per_seat[p] += 1;
+            }
+        }
+    }
+    assert!(
+        ties > 0,
+        "seed 5 was chosen for a game with a shared first place: {s}"
+    );
+    assert_eq!(s["wins_per_seat"], serde_json::json!(wins), "{s}");
+    assert_eq!(s["ties_per_seat"], serde_json::json!(ties_per_seat), "{s}");
+    assert_eq!(s["ties"], ties, "{s}");
+    assert_eq!(wins.iter().sum::<u64>() + ties, 60, "{s}");
+    // The text summary shows the same counts.
+    let text = ok(&args);
+    for p in 0..3 {
+        let line = format!(", wins {}, ties {}", wins[p], ties_per_seat[p]);
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("  seat {}: ", p + 1)) && l.ends_with(&line)),
+            "seat {}: `{line}` missing in:\n{text}",
+            p + 1
+        );
+    }
+    assert!(
+        text.contains(&format!(
+            "  {} game(s) won outright, {ties} tied for first place",
+            60 - ties
+        )),
+        "{text}"
+    );
 }
 
 #[test]

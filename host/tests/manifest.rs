@@ -208,3 +208,97 @@ fn resolution_errors_name_the_expansions() {
         Err(ManifestError::Duplicate { .. })
     ));
 }
+
+/// Option keys (`[options.<key>]`) are an ASCII letter, then ASCII letters, digits, `-` or
+/// `_`: camelCase or kebab-case identifiers, which players write after the expansion id
+/// (`--option id.key=value`) and scripts pass to `option(key)`.
+#[test]
+fn option_keys_must_be_identifiers() {
+    let option = |key: &str| format!("[options.{key}]\ntype = \"bool\"\ndefault = true\n");
+    for key in ["perPlayer", "count-move", "stake_2", "X", "a-B_9"] {
+        let m = ok("x", &option(key));
+        assert_eq!(m.options[0].key, key);
+    }
+    for (key, name) in [
+        ("\"points per tile\"", "points per tile"),
+        ("\"2nd\"", "2nd"),
+        ("\"per.player\"", "per.player"),
+        ("\"\"", ""),
+        ("\"-x\"", "-x"),
+        ("_x", "_x"),
+        ("\"pèlerin\"", "pèlerin"),
+        ("\"a=b\"", "a=b"),
+    ] {
+        // A valid option first (line 8), then the bad one (line 11): the bad one is named.
+        let text = manifest("x", &format!("{}{}", option("good"), option(key)));
+        match parse_manifest(&text, Path::new("fan/x/expansion.toml")) {
+            Err(e @ ManifestError::Field { .. }) => {
+                let ManifestError::Field {
+                    path,
+                    line,
+                    field,
+                    message,
+                } = &e
+                else {
+                    unreachable!()
+                };
+                assert_eq!(
+                    (path.as_str(), *line, field.as_str()),
+                    (
+                        "fan/x/expansion.toml",
+                        11,
+                        format!("options.{name}").as_str()
+                    ),
+                    "{e}"
+                );
+                assert!(
+                    message.contains(&format!("`{name}` is not a valid option key"))
+                        && message.contains("^[A-Za-z][A-Za-z0-9_-]*$"),
+                    "{e}"
+                );
+                assert_eq!(
+                    e.to_string(),
+                    format!(
+                        "fan/x/expansion.toml:11: `options.{name}`: `{name}` is not a valid option \
+                         key: it must match ^[A-Za-z][A-Za-z0-9_-]*$ (an ASCII letter, then ASCII \
+                         letters, digits, `-` or `_`)"
+                    )
+                );
+            }
+            other => panic!("option key {key:?} accepted or wrong error: {other:?}"),
+        }
+    }
+}
+
+/// Every manifest shipped in this repository (official and fan expansions, the guide's
+/// example) satisfies the manifest rules, option keys included.
+#[test]
+fn every_shipped_manifest_parses() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("host/ has a parent");
+    let mut seen = 0;
+    for top in ["expansions", "fan-expansions", "docs/examples"] {
+        let mut dirs: Vec<_> = std::fs::read_dir(repo.join(top))
+            .unwrap_or_else(|e| panic!("{top}: {e}"))
+            .map(|d| d.expect("directory entry").path())
+            .collect();
+        dirs.sort();
+        for dir in dirs {
+            let path = dir.join("expansion.toml");
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let m = parse_manifest(&text, &path).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                m.options
+                    .iter()
+                    .all(|o| carcassonne_host::manifest::valid_option_key(&o.key)),
+                "{}",
+                path.display()
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen >= 7, "only {seen} manifests found");
+}

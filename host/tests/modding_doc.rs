@@ -1,7 +1,8 @@
 //! `docs/modding.md` stays true: it embeds exactly the reference the program prints
 //! (`carcassonne expansions api`), and its worked example (`docs/examples/pilgrims`) passes
 //! `carcassonne expansions check`, plays, records, replays and changes the score the way the
-//! guide says.
+//! guide says; its hand-made record with chosen draws (`docs/examples/pilgrims-record.json`,
+//! section 8.9) replays to the scores and decisions the guide shows.
 //!
 //! When the reference changes (a hook, function or limit was added or reworded), regenerate
 //! the embedded copy with
@@ -399,4 +400,173 @@ fn the_example_settings_set_up_a_position() {
         ],
         "B: 3 for the road's tiles, 2 for staying; nobody's pilgrim is lost"
     );
+}
+
+/// The body of the first fenced block of kind `lang` (```` ```json ````) after `marker` in the
+/// guide.
+fn block_after<'a>(doc: &'a str, marker: &str, lang: &str) -> &'a str {
+    let at = doc
+        .find(marker)
+        .unwrap_or_else(|| panic!("`{marker}` is not in docs/modding.md"));
+    let fence = format!("```{lang}\n");
+    let start = at
+        + doc[at..]
+            .find(&fence)
+            .unwrap_or_else(|| panic!("no ```{lang} block after `{marker}`"))
+        + fence.len();
+    let len = doc[start..].find("```").expect("closed code block");
+    &doc[start..start + len]
+}
+
+fn scores(replay: &Value) -> Vec<i64> {
+    replay["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p["score"].as_i64().expect("score"))
+        .collect()
+}
+
+fn verbs(pending: &Value) -> Vec<&str> {
+    pending["custom"]
+        .as_array()
+        .map(|c| {
+            c.iter()
+                .map(|a| a["verb"].as_str().expect("verb"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Section 8.9: the hand-made record with chosen draws (`docs/examples/pilgrims-record.json`)
+/// is the one the guide shows, and replays with the real program to the scores, events,
+/// state and pending decisions the guide describes.
+#[test]
+fn the_hand_made_record_replays_as_the_guide_says() {
+    let doc = std::fs::read_to_string(repo().join("docs").join("modding.md")).expect("guide");
+    let path = examples().join("pilgrims-record.json");
+    let text = std::fs::read_to_string(&path).expect("the example record");
+    let record: Value = serde_json::from_str(&text).expect("the example record is JSON");
+    let shown: Value = serde_json::from_str(block_after(
+        &doc,
+        "`docs/examples/pilgrims-record.json`, tests P-2",
+        "json",
+    ))
+    .expect("the guide's record is JSON");
+    assert_eq!(
+        shown, record,
+        "the guide shows docs/examples/pilgrims-record.json"
+    );
+    assert_eq!(record["setup"]["draws"], "chosen");
+    let draws: Vec<&str> = record["actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .filter(|a| a["type"] == "draw")
+        .map(|a| a["tile"].as_str().expect("tile"))
+        .collect();
+    assert_eq!(draws, ["BA/RRR", "BA/RRR"], "the tiles are forced");
+
+    let file = "docs/examples/pilgrims-record.json";
+    let replay = |file: &str, extra: &[&str]| -> Value {
+        let mut args = vec!["replay", file, "--expansion-dir", "docs/examples", "--json"];
+        args.extend_from_slice(extra);
+        ok_json(&args)
+    };
+
+    // Before Ann's answer: Bob's road (3), Ann's pilgrimage (3), and her P-4 prompt.
+    let before = replay(file, &["--actions", "6"]);
+    let shown: Value = serde_json::from_str(block_after(
+        &doc,
+        "--expansion-dir docs/examples --actions 6 --json",
+        "json",
+    ))
+    .expect("the guide's replay output is JSON");
+    assert_eq!(shown, before, "the guide shows the real output");
+    assert_eq!(scores(&before), [3, 3]);
+    assert_eq!(
+        before["events"],
+        serde_json::json!([
+            {"player": "Bob", "feature": "road", "points": 3},
+            {"player": "Ann", "feature": "pilgrimage", "points": 3},
+        ])
+    );
+    let pending = &before["pending"];
+    assert_eq!(pending["player"], "Ann", "{pending}");
+    assert_eq!(
+        verbs(pending),
+        ["pilgrim-home", "pilgrim-stays"],
+        "{pending}"
+    );
+    assert_eq!(pending["deployments"], serde_json::json!([]), "{pending}");
+    assert_eq!(
+        before["state"]["pilgrims.tokens"],
+        serde_json::json!([0, 1])
+    );
+    assert_eq!(before["state"]["pilgrims.walking"], 0);
+
+    // Earlier, after Ann's placement: her deployment step offers the pilgrim on each road.
+    let placed = replay(file, &["--actions", "2"]);
+    let targets: Vec<&str> = placed["pending"]["custom"]
+        .as_array()
+        .expect("send-pilgrim offered")
+        .iter()
+        .map(|a| {
+            assert_eq!(a["verb"], "send-pilgrim", "{a}");
+            a["target"]["location"].as_str().expect("location")
+        })
+        .collect();
+    assert_eq!(targets, ["E", "S", "W"], "{}", placed["pending"]);
+
+    // The whole record: the pilgrim stays (+2), and the table is to draw Ann's next tile.
+    let after = replay(file, &[]);
+    assert_eq!(scores(&after), [5, 3]);
+    let pilgrimage: Vec<i64> = label_events(&after, "pilgrimage")
+        .iter()
+        .map(|e| e["points"].as_i64().unwrap())
+        .collect();
+    assert_eq!(pilgrimage, [3, 2]);
+    assert_eq!(after["finished"], false);
+    assert_eq!(after["pending"]["player"], "Ann");
+    let table = after["pending"]["draws"]
+        .as_array()
+        .expect("a draw is pending");
+    assert_eq!(table.len(), 24, "{}", after["pending"]);
+    assert!(verbs(&after["pending"]).is_empty());
+    // The text summary the guide shows.
+    let summary = ok(&["replay", file, "--expansion-dir", "docs/examples"]);
+    assert_eq!(
+        summary,
+        block_after(
+            &doc,
+            "Ann's turn again; with `--json`, `pending.draws`",
+            "console"
+        )
+        .split_once('\n')
+        .expect("command line, then output")
+        .1
+    );
+
+    // Edited copies: a draw limit ends the game there; another option value changes the game.
+    let scratch = Scratch::new("modding", "hand-made");
+    let edited = |name: &str, edit: &dyn Fn(&mut Value)| -> String {
+        let mut r = record.clone();
+        edit(&mut r);
+        let p = scratch.path(name);
+        std::fs::write(&p, serde_json::to_string_pretty(&r).unwrap()).unwrap();
+        p.to_str().expect("UTF-8 path").to_string()
+    };
+    let limited = edited("limited.json", &|r| r["setup"]["draw_limit"] = 2.into());
+    let over = replay(&limited, &[]);
+    assert_eq!(
+        (over["finished"].clone(), scores(&over)),
+        (true.into(), vec![5, 3])
+    );
+    assert_eq!(over["pending"], Value::Null);
+    let two = edited("two.json", &|r| {
+        r["setup"]["options"]["pilgrims.perPlayer"] = "2".into()
+    });
+    let two = replay(&two, &[]);
+    assert_eq!(two["state"]["pilgrims.tokens"], serde_json::json!([1, 2]));
+    assert_eq!(scores(&two), [5, 3]);
 }

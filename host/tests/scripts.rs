@@ -582,6 +582,83 @@ fn script_hook_with_wrong_parameter_count_is_reported_at_its_definition() {
     );
 }
 
+/// A hook missing a parameter its body uses: Rhai's strict mode alone would stop at the
+/// body (`Undefined variable: y`); the load reports the hook's arity instead, as the guide
+/// says, naming the script file, the function and the parameters it must take.
+#[test]
+fn script_hook_missing_a_used_parameter_reports_the_arity_not_the_variable() {
+    let cases = [
+        (
+            "fn setup() {}\n\nfn on_tile_placed(x) {\n    award(0, x + y);\n}\n",
+            "fn on_tile_placed",
+            "hook `on_tile_placed` must take 2 parameter(s) (x, y), not 1",
+        ),
+        (
+            "fn setup() {}\n\n// No `draft`.\nfn after_scoring() {\n    if draft.final {\n        return;\n    }\n}\n",
+            "fn after_scoring",
+            "hook `after_scoring` must take 1 parameter(s) (draft), not 0",
+        ),
+        (
+            "fn helper(a) { a }\n\nfn apply_prompt(player, code, action) {\n    if action.verb == \"x\" && arg > 0 {\n        award(player, helper(code));\n    }\n}\n",
+            "fn apply_prompt",
+            "hook `apply_prompt` must take 4 parameter(s) (player, code, arg, action), not 3",
+        ),
+    ];
+    for (i, (script, def, message)) in cases.into_iter().enumerate() {
+        let tmp = Tmp::new(&format!("arity-used{i}"));
+        let id = format!("arity{i}");
+        let file = tmp.script(&id, script);
+        let e = script_error(tmp.rules(&[id.as_str()]));
+        assert_eq!(
+            (
+                e.expansion.as_str(),
+                e.file.as_str(),
+                e.hook.as_str(),
+                e.message.as_str()
+            ),
+            (
+                id.as_str(),
+                file.display().to_string().as_str(),
+                "compile",
+                message
+            ),
+            "{e}"
+        );
+        assert_eq!((e.line, e.column), pos(script, def), "{e}");
+        assert!(!e.to_string().contains("Undefined variable"), "{e}");
+    }
+    // `expansions check` (the first thing the guide runs) reports the same at load time.
+    let tmp = Tmp::new("arity-check");
+    tmp.script("arity0", cases[0].0);
+    let dir = tmp.path().join("arity0");
+    let (code, text, err) = carcassonne(
+        tmp.path(),
+        &[
+            "expansions",
+            "check",
+            dir.to_str().expect("UTF-8 path"),
+            "--games",
+            "1",
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{text}{err}");
+    assert!(
+        text.contains(
+            "arity0.rhai:3:1, compile: hook `on_tile_placed` must take 2 parameter(s) (x, y), not 1"
+        ),
+        "{text}"
+    );
+    // A variable that is really undefined, in a hook with the right parameters, is still
+    // reported as such.
+    let tmp = Tmp::new("arity-undefined");
+    let script = "fn on_tile_placed(x, y) {\n    award(0, z);\n}\n";
+    tmp.script("undefined", script);
+    let e = script_error(tmp.rules(&["undefined"]));
+    assert_eq!(e.message, "syntax error: Undefined variable: z", "{e}");
+    assert_eq!((e.line, e.column), pos(script, "z)"), "{e}");
+}
+
 #[test]
 fn script_eval_is_disabled() {
     let tmp = Tmp::new("eval");

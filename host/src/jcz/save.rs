@@ -107,10 +107,7 @@ pub struct JczTest {
 impl JczSave {
     /// Reads and parses a save.
     pub fn load(path: &Path) -> Result<JczSave, HostError> {
-        let text = std::fs::read_to_string(path).map_err(|source| HostError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::fsio::read_text(path, crate::fsio::DATA_LIMIT)?;
         JczSave::parse(&text, &path.display().to_string())
     }
 

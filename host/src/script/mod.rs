@@ -24,9 +24,11 @@
 //! natively, which is how a script keeps per-turn costs near zero.
 
 pub mod api;
+pub mod limits;
 pub mod reference;
 mod sandbox;
 
+pub use limits::{LoadLimits, LOAD_LIMITS};
 pub use sandbox::{new_engine, Limits, LIMITS};
 
 use crate::manifest::Manifest;
@@ -269,19 +271,45 @@ pub fn compile(m: &Manifest) -> Result<Arc<CompiledScript>, HostError> {
             m.id
         ))
     })?;
-    let text = std::fs::read_to_string(entry).map_err(|e| {
-        HostError::Usage(format!(
-            "{}:{}: `expansion.entry`: cannot read the script `{}` of expansion `{}`: {e}",
-            m.path.display(),
-            m.entry_line,
+    // Only a regular file, and only up to the size limit, is read (issue 13: a script of
+    // megabytes takes minutes to compile, `/dev/zero` would be read until memory ends).
+    let text = crate::fsio::read_text(entry, LOAD_LIMITS.script_bytes as u64).map_err(|e| {
+        let reason = e.source.to_string();
+        let prefix = format!("{}:{}: `expansion.entry`", m.path.display(), m.entry_line);
+        let what = format!(
+            "{prefix}: the script `{}` of expansion `{}`",
             entry.display(),
             m.id
-        ))
+        );
+        let ours = matches!(
+            e.source.kind(),
+            std::io::ErrorKind::InvalidData | std::io::ErrorKind::InvalidInput
+        );
+        HostError::Usage(match reason.strip_suffix(" limit") {
+            // fsio's own reasons: "is 1.5 MiB, more than the 256 KiB limit", "is not a
+            // regular file (…)", "is not UTF-8 text (…)".
+            Some(r) if ours => match std::fs::metadata(entry) {
+                Ok(meta) if meta.len() > LOAD_LIMITS.script_bytes as u64 => {
+                    format!("{what} {}", limits::too_large(meta.len(), &LOAD_LIMITS))
+                }
+                _ => format!("{what} {r} a script may have"),
+            },
+            _ if ours => format!("{what} {reason}"),
+            // The OS's: "No such file or directory (os error 2)".
+            _ => format!(
+                "{}: cannot read the script `{}` of expansion `{}`: {reason}",
+                prefix,
+                entry.display(),
+                m.id
+            ),
+        })
     })?;
     compile_source(&m.id, &m.version.to_string(), entry.clone(), &text).map_err(HostError::Script)
 }
 
-/// Compiles script text (the file name is only used in messages).
+/// Compiles script text (the file name is only used in messages). The text is first
+/// checked against the load limits ([`LOAD_LIMITS`]: size, tokens per function and in all),
+/// which bound the time Rhai's parser takes.
 pub fn compile_source(
     id: &str,
     version: &str,
@@ -298,14 +326,46 @@ pub fn compile_source(
         defined: [false; HOOK_COUNT],
         defined_at: [(0, 0); HOOK_COUNT],
     };
-    let ast = script.engine.compile(text).map_err(|e| {
-        let pos = e.position();
-        let mut msg = e.to_string();
-        if let Some(i) = msg.rfind(" (line ") {
-            msg.truncate(i);
+    if let Err(e) = limits::check(text, &LOAD_LIMITS) {
+        let pos = Position::new(
+            e.line.clamp(1, u16::MAX as usize) as u16,
+            e.column.clamp(1, u16::MAX as usize) as u16,
+        );
+        return Err(script.error("compile", pos, e.message));
+    }
+    let ast = match script.engine.compile(text) {
+        Ok(ast) => ast,
+        Err(e) => {
+            // A hook declared with too few parameters usually fails first as a strict-mode
+            // compile error about the missing one (`Undefined variable: y`). Parse again
+            // without strict variables so that the hook's own arity is what gets reported.
+            let mut lenient = new_engine();
+            lenient.set_strict_variables(false);
+            if let Ok(loose) = lenient.compile(text) {
+                check_hook_arity(&script, &loose, text)?;
+            }
+            let pos = e.position();
+            let mut msg = e.to_string();
+            if let Some(i) = msg.rfind(" (line ") {
+                msg.truncate(i);
+            }
+            return Err(script.error("compile", pos, format!("syntax error: {msg}")));
         }
-        script.error("compile", pos, format!("syntax error: {msg}"))
-    })?;
+    };
+    check_hook_arity(&script, &ast, text)?;
+    for f in ast.iter_functions() {
+        if let Some(spec) = HOOKS.iter().find(|s| s.name == f.name) {
+            script.defined[spec.hook as usize] = true;
+            script.defined_at[spec.hook as usize] = definition(text, spec.name);
+        }
+    }
+    script.ast = ast.clone_functions_only();
+    Ok(Arc::new(script))
+}
+
+/// Every function named like a hook must take exactly the hook's parameters: the host
+/// calls hooks by name and parameter count, so any other arity would never be called.
+fn check_hook_arity(script: &CompiledScript, ast: &AST, text: &str) -> Result<(), ScriptError> {
     for f in ast.iter_functions() {
         if let Some(spec) = HOOKS.iter().find(|s| s.name == f.name) {
             if f.params.len() != spec.params.len() {
@@ -322,12 +382,9 @@ pub fn compile_source(
                     ),
                 ));
             }
-            script.defined[spec.hook as usize] = true;
-            script.defined_at[spec.hook as usize] = definition(text, spec.name);
         }
     }
-    script.ast = ast.clone_functions_only();
-    Ok(Arc::new(script))
+    Ok(())
 }
 
 /// The line and column of `fn name(` in a script (0, 0 if not found).

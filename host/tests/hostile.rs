@@ -15,13 +15,19 @@ fn bin() -> Command {
 
 /// Runs the program with a kill timer; panics on a hang.
 fn run(args: &[&str], secs: u64) -> Output {
-    let mut child = bin()
-        .args(args)
+    let mut cmd = bin();
+    cmd.args(args);
+    wait_for(cmd, args, secs)
+}
+
+/// Waits for `cmd` (the program run with `args`) with a kill timer; panics on a hang.
+fn wait_for(mut cmd: Command, args: &[&str], secs: u64) -> Output {
+    let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the binary starts");
+        .expect("the program starts");
     let start = Instant::now();
     loop {
         if child.try_wait().expect("wait").is_some() {
@@ -263,30 +269,12 @@ fn run_capped(args: &[&str], secs: u64) -> Output {
     if !cfg!(unix) {
         return run(args, secs);
     }
-    let mut child = Command::new("sh")
-        .arg("-c")
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
         .arg("ulimit -v 2000000 && exec \"$0\" \"$@\"")
         .arg(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("sh starts");
-    let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
-        }
-        if start.elapsed() > Duration::from_secs(secs) {
-            let _ = child.kill();
-            panic!(
-                "`carcassonne {}` still running after {secs} s",
-                args.join(" ")
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        .args(args);
+    wait_for(cmd, args, secs)
 }
 
 /// Issue 13 (2): a truncated plugin library used to be mapped past its end and kill the

@@ -17,7 +17,7 @@
 //!
 //! Bounding the tokens of one function bounds every quadratic cost of the parser (they
 //! are all per function), and the total bounds how many such functions a script has:
-//! the worst script that passes compiles in about 0.2 s on the release build. The token
+//! the worst script that passes compiles in about 0.3 s on the release build. The token
 //! scan itself is one linear pass that follows Rhai's lexical rules (nested block
 //! comments, `"…"` and `'…'` with escapes and doubled quotes, raw `#"…"#` strings, and
 //! back-quoted strings whose `${…}` parts are code and are counted).

@@ -1218,7 +1218,11 @@ fn feature_value(
 }
 
 /// Strength per player on a feature, in half-units.
-fn strengths(rules: &Ruleset, st: &GameState, f: FeatureId) -> [i32; MAX_PLAYERS] {
+fn strengths(
+    rules: &Ruleset,
+    st: &GameState,
+    f: FeatureId,
+) -> Result<[i32; MAX_PLAYERS], HookError> {
     let mut s = [0i32; MAX_PLAYERS];
     let plain = !rules.any_hooks(HookSet::STRENGTH_DELTA);
     for (i, fig) in st.figures.iter().enumerate() {
@@ -1227,12 +1231,12 @@ fn strengths(rules: &Ruleset, st: &GameState, f: FeatureId) -> [i32; MAX_PLAYERS
                 s[fig.owner.index()] += if plain {
                     rules.figure_kind(fig.kind).strength
                 } else {
-                    View { rules, state: st }.strength(FigureId(i as u16))
+                    View { rules, state: st }.strength(FigureId(i as u16))?
                 };
             }
         }
     }
-    s
+    Ok(s)
 }
 
 /// Adds an award of `value` for every player with the maximal strength (> 0).
@@ -1322,7 +1326,7 @@ fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError>
             closes: true,
         });
         if tot.occupants > 0 {
-            let s = strengths(rules, st, f);
+            let s = strengths(rules, st, f)?;
             push_majority(&mut draft, item, &s, st.players.len(), value);
         }
     }
@@ -1422,7 +1426,7 @@ fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
                     return_figures: false,
                     closes: true,
                 });
-                let s = strengths(rules, st, f);
+                let s = strengths(rules, st, f)?;
                 push_majority(&mut draft, item, &s, st.players.len(), value);
             }
             Scoring::Unscored => {}
@@ -1435,7 +1439,7 @@ fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
         placer: None,
         ..ScoreDraft::default()
     };
-    farm_draft(rules, st, &farms, &mut draft);
+    farm_draft(rules, st, &farms, &mut draft)?;
     apply_draft(rules, st, &mut draft)?;
 
     each(
@@ -1454,7 +1458,12 @@ fn farm_cities(rules: &Ruleset, g: &FeatureGraph, farm: FeatureId, buf: &mut Vec
 }
 
 /// Drafts farm scoring in the chosen edition.
-fn farm_draft(rules: &Ruleset, st: &GameState, farms: &[FeatureId], draft: &mut ScoreDraft) {
+fn farm_draft(
+    rules: &Ruleset,
+    st: &GameState,
+    farms: &[FeatureId],
+    draft: &mut ScoreDraft,
+) -> Result<(), HookError> {
     let n = st.players.len();
     let mut cities = Vec::new();
     match rules.base().farm_scoring {
@@ -1473,7 +1482,7 @@ fn farm_draft(rules: &Ruleset, st: &GameState, farms: &[FeatureId], draft: &mut 
                     return_figures: false,
                     closes: true,
                 });
-                let s = strengths(rules, st, farm);
+                let s = strengths(rules, st, farm)?;
                 let start = draft.awards.len();
                 push_majority(draft, item, &s, n, value);
                 if rules.base().farm_scoring == FarmScoring::Second {
@@ -1497,7 +1506,7 @@ fn farm_draft(rules: &Ruleset, st: &GameState, farms: &[FeatureId], draft: &mut 
             let mut per_city: Vec<(FeatureId, [i32; MAX_PLAYERS])> = Vec::new();
             for &farm in farms {
                 farm_cities(rules, &st.graph, farm, &mut cities);
-                let s = strengths(rules, st, farm);
+                let s = strengths(rules, st, farm)?;
                 for c in &cities {
                     let entry = match per_city.iter_mut().position(|(f, _)| f == c) {
                         Some(i) => &mut per_city[i].1,
@@ -1526,4 +1535,5 @@ fn farm_draft(rules: &Ruleset, st: &GameState, farms: &[FeatureId], draft: &mut 
             }
         }
     }
+    Ok(())
 }

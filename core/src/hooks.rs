@@ -319,8 +319,8 @@ pub trait Expansion: Send + Sync {
     /// (asked once per tile kind when the ruleset is built; default: every kind). Saying
     /// no for the kinds a filter ignores (non-river tiles for a river rule) lets the
     /// engine skip the filter, and its bookkeeping, on most draws.
-    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> bool {
-        true
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
+        Ok(true)
     }
 
     /// Adds alternatives to the active player's deployment step.
@@ -370,9 +370,10 @@ pub trait Expansion: Send + Sync {
         Ok(())
     }
 
-    /// Strength change in half-units for a figure (summed over expansions).
-    fn strength_delta(&self, view: View<'_>, figure: FigureId) -> i32 {
-        0
+    /// Strength change in half-units for a figure (summed over expansions). A failure
+    /// fails the action that needed the strength, in this game only.
+    fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
+        Ok(0)
     }
 
     /// Rewrites a scoring before it is applied.
@@ -467,16 +468,21 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
-    /// Strength of a figure in half-units: its kind's base plus every expansion's delta.
-    pub fn strength(&self, f: FigureId) -> i32 {
+    /// Strength of a figure in half-units: its kind's base plus every expansion's delta,
+    /// or the error of the first expansion whose `strength_delta` failed.
+    pub fn strength(&self, f: FigureId) -> Result<i32, HookError> {
         let fig = self.state.figure(f);
         let mut s = self.rules.figure_kind(fig.kind).strength;
         for (e, hooks) in self.rules.expansions().iter().zip(self.rules.hook_sets()) {
             if hooks.has(HookSet::STRENGTH_DELTA) {
-                s += e.strength_delta(*self, f);
+                s += e.strength_delta(*self, f).map_err(|m| HookError {
+                    expansion: e.id().to_string(),
+                    hook: "strength_delta",
+                    message: m.0,
+                })?;
             }
         }
-        s.max(0)
+        Ok(s.max(0))
     }
 
     /// The complete, not yet scored features the last placed tile closes (its own

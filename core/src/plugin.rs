@@ -24,7 +24,7 @@ use crate::ruleset::{Ruleset, Setup};
 use crate::state::PlacementCell;
 use crate::tile::TileKindId;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// First bytes of every plugin header.
 pub const PLUGIN_MAGIC: [u8; 8] = *b"CARCEXP\0";
@@ -189,15 +189,12 @@ macro_rules! export_expansion {
 }
 
 /// Runs every hook of the wrapped expansion under `catch_unwind`, so that a panic becomes
-/// a [`HookFailure`] instead of unwinding across the plugin boundary. A panic in a hook
-/// that cannot return an error (`strength_delta`) counts as 0 and makes the next
-/// fallible hook fail with the panic's message.
+/// a [`HookFailure`] instead of unwinding across the plugin boundary. Every hook can fail,
+/// so a panic fails the call it happened in, in that game only: the guard keeps no state.
 pub struct PanicGuard<E> {
     inner: E,
     id: String,
     version: String,
-    poisoned: Mutex<Option<String>>,
-    is_poisoned: std::sync::atomic::AtomicBool,
 }
 
 impl<E: Expansion> PanicGuard<E> {
@@ -211,8 +208,6 @@ impl<E: Expansion> PanicGuard<E> {
             inner,
             id,
             version,
-            poisoned: Mutex::new(None),
-            is_poisoned: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -223,12 +218,6 @@ impl<E: Expansion> PanicGuard<E> {
     }
 
     fn run<T>(&self, f: impl FnOnce(&E) -> HookResult<T>) -> HookResult<T> {
-        // A relaxed flag keeps the common case (never poisoned) free of a lock per hook.
-        if self.is_poisoned.load(std::sync::atomic::Ordering::Relaxed) {
-            if let Some(m) = self.poisoned.lock().map(|p| p.clone()).unwrap_or(None) {
-                return Err(HookFailure(m));
-            }
-        }
         match catch_unwind(AssertUnwindSafe(|| f(&self.inner))) {
             Ok(r) => r,
             Err(p) => Err(HookFailure(format!("panicked: {}", panic_text(&*p)))),
@@ -270,8 +259,8 @@ impl<E: Expansion> Expansion for PanicGuard<E> {
     ) -> HookResult {
         self.run(|e| e.filter_placements(v, p, tile, c))
     }
-    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> bool {
-        catch_unwind(AssertUnwindSafe(|| self.inner.filters_tile(rules, tile))).unwrap_or(true)
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
+        self.run(|e| e.filters_tile(rules, tile))
     }
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         self.run(|e| e.on_tile_placed(ctx, pos))
@@ -294,20 +283,8 @@ impl<E: Expansion> Expansion for PanicGuard<E> {
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, p: Prompt, a: Action) -> HookResult {
         self.run(|e| e.apply_prompt(ctx, p, a))
     }
-    fn strength_delta(&self, v: View<'_>, f: FigureId) -> i32 {
-        match catch_unwind(AssertUnwindSafe(|| self.inner.strength_delta(v, f))) {
-            Ok(d) => d,
-            Err(p) => {
-                if let Ok(mut slot) = self.poisoned.lock() {
-                    slot.get_or_insert_with(|| {
-                        format!("panicked in strength_delta: {}", panic_text(&*p))
-                    });
-                }
-                self.is_poisoned
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
-                0
-            }
-        }
+    fn strength_delta(&self, v: View<'_>, f: FigureId) -> HookResult<i32> {
+        self.run(|e| e.strength_delta(v, f))
     }
     fn before_scoring(&self, ctx: &mut Ctx<'_>, d: &mut ScoreDraft) -> HookResult {
         self.run(|e| e.before_scoring(ctx, d))

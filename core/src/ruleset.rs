@@ -460,7 +460,11 @@ impl RulesetBuilder {
                 continue;
             }
             for (id, _) in rules.tiles.iter() {
-                if e.filters_tile(&rules, id) {
+                let filters_it = e.filters_tile(&rules, id).map_err(|m| SetupError::Expansion {
+                    expansion: e.id().to_string(),
+                    message: format!("filters_tile: {}", m.0),
+                })?;
+                if filters_it {
                     filters[id.0 as usize] |= 1 << i.min(63);
                 }
             }

@@ -94,13 +94,9 @@ impl Expansion for Toy {
         Ok(())
     }
 
-    fn strength_delta(&self, v: View<'_>, f: FigureId) -> i32 {
+    fn strength_delta(&self, v: View<'_>, f: FigureId) -> HookResult<i32> {
         // Seat 1's followers are worth a half more.
-        if v.state.figure(f).owner == PlayerId(1) {
-            1
-        } else {
-            0
-        }
+        Ok(i32::from(v.state.figure(f).owner == PlayerId(1)))
     }
 
     fn before_scoring(&self, _: &mut Ctx<'_>, d: &mut ScoreDraft) -> HookResult {
@@ -303,7 +299,7 @@ fn strength_deltas_decide_majorities_and_removals_are_reported() {
         .unwrap();
     assert_eq!(
         g.view().strength(FigureId(b_knight as u16)),
-        3,
+        Ok(3),
         "2 half-units + the toy's 1"
     );
     let close = *g

@@ -14,8 +14,99 @@ impl Expansion for Boom {
     fn final_scoring(&self, _: &mut Ctx<'_>) -> HookResult {
         panic!("the final bonus exploded")
     }
-    fn strength_delta(&self, _: View<'_>, _: FigureId) -> i32 {
+    fn strength_delta(&self, _: View<'_>, _: FigureId) -> HookResult<i32> {
         panic!("no strength today")
+    }
+}
+
+/// Panics in `strength_delta` for seat 0's figures only, so that one game can fail while
+/// others run on.
+struct Fragile;
+
+impl Expansion for Fragile {
+    fn id(&self) -> &str {
+        "fragile"
+    }
+    fn strength_delta(&self, v: View<'_>, f: FigureId) -> HookResult<i32> {
+        if v.state.figure(f).owner == PlayerId(0) {
+            panic!("no strength today")
+        }
+        Ok(0)
+    }
+}
+
+/// A base ruleset with [`Fragile`] behind the panic guard.
+fn fragile_rules() -> Arc<Ruleset> {
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    let boom: Arc<dyn Expansion> = Arc::new(PanicGuard::new(Fragile));
+    Arc::new(
+        Ruleset::builder()
+            .tiles(base)
+            .expansion(boom)
+            .build()
+            .unwrap(),
+    )
+}
+
+/// Plays random offered actions until the game is over or an action fails.
+fn play(g: &mut Game, seed: u64) -> Result<(), ActionError> {
+    let mut x = seed | 1;
+    while !g.is_over() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let n = g.action_count() as u64;
+        g.apply_offered((x % n) as usize)?;
+    }
+    Ok(())
+}
+
+/// Issue 14: a hook failure belongs to the game it happened in. Game A fails in
+/// `strength_delta` (a panic, caught by the guard); a probe clone of it, a fresh game B on
+/// the same `Arc<Ruleset>` and games on other threads play on (the guard used to poison
+/// the shared instance, so B failed at its first action with A's message).
+#[test]
+fn a_failure_in_one_game_never_touches_another() {
+    let rules = fragile_rules();
+    // Find a game in which seat 0 deploys and a strength is needed: it fails, naming the
+    // expansion, the hook and the reason.
+    let mut failed = None;
+    for seed in 0..200u64 {
+        let mut a = Game::new(
+            Arc::clone(&rules),
+            &GameSetup::new(vec!["A".into(), "B".into()], seed),
+        )
+        .unwrap();
+        if let Err(e) = play(&mut a, seed) {
+            failed = Some((a, e));
+            break;
+        }
+    }
+    let (a, err) = failed.expect("some game needs seat 0's strength");
+    let ActionError::Hook(HookError {
+        expansion,
+        hook,
+        message,
+    }) = &err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!((expansion.as_str(), *hook), ("fragile", "strength_delta"));
+    assert!(message.contains("no strength today"), "{message}");
+    // The failed game is unchanged and its clone (a bot's probe) still answers.
+    let probe = a.clone();
+    assert_eq!(probe.action_count(), a.action_count());
+    // Games in which seat 0 never deploys never ask for its strength: a fresh game on the
+    // same ruleset, and games on other threads, finish.
+    assert!(!finish_without_seat0(&rules, 7).is_empty());
+    let handles: Vec<_> = (0..2u64)
+        .map(|t| {
+            let rules = Arc::clone(&rules);
+            std::thread::spawn(move || finish_without_seat0(&rules, 100 + t))
+        })
+        .collect();
+    for h in handles {
+        assert!(!h.join().expect("no panic escapes").is_empty());
     }
 }
 
@@ -68,4 +159,31 @@ fn a_panicking_hook_ends_the_game_with_an_error_naming_it() {
 fn a_panic_while_creating_is_an_error() {
     let r = guarded::<Boom>("1.0.0", || panic!("cannot build"));
     assert!(r.err().unwrap().contains("cannot build"));
+}
+
+/// A random game in which seat 0 passes every deployment step; its final scores.
+fn finish_without_seat0(rules: &Arc<Ruleset>, seed: u64) -> Vec<i32> {
+    let mut g = Game::new(
+        Arc::clone(rules),
+        &GameSetup::new(vec!["A".into(), "B".into()], seed),
+    )
+    .unwrap();
+    let mut x = seed | 1;
+    while !g.is_over() {
+        let d = g.decision();
+        let i = if d.player == PlayerId(0) && matches!(d.kind, DecisionKind::Deploy { .. }) {
+            g.actions()
+                .iter()
+                .position(|a| *a == Action::Pass)
+                .expect("pass is offered")
+        } else {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % g.action_count() as u64) as usize
+        };
+        g.apply_offered(i)
+            .expect("no strength of seat 0 is ever needed");
+    }
+    g.state().players().iter().map(|p| p.score).collect()
 }

@@ -264,8 +264,8 @@ impl Expansion for HereticsShrines {
     }
 
     /// Only tiles with a shrine or a cloister are restricted.
-    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> bool {
-        !matches!(self.compute_buildings(rules, tile), Ok(0))
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
+        Ok(self.compute_buildings(rules, tile)? != 0)
     }
 
     /// HS-3 / HS-4.

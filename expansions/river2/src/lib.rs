@@ -533,9 +533,9 @@ impl Expansion for River2 {
     }
 
     /// Only river tiles are restricted.
-    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> bool {
-        self.river_code()
-            .map_or(true, |code| is_river_tile(rules.tiles().get(tile), code))
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
+        let code = self.river_code()?;
+        Ok(is_river_tile(rules.tiles().get(tile), code))
     }
 
     /// RV-4 … RV-7 for river tiles.

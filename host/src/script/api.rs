@@ -842,8 +842,10 @@ pub fn register(engine: &mut Engine) {
             _ => Dynamic::UNIT,
         })
     });
-    engine.register_fn("strength", |nc: NativeCallContext, f: INT| {
-        with_figure(&nc, f, |v, id, _| v.strength(id) as INT)
+    engine.register_fn("strength", |nc: NativeCallContext, f: INT| -> R<INT> {
+        with_figure(&nc, f, |v, id, _| v.strength(id))?
+            .map(INT::from)
+            .map_err(|e| e.to_string().into())
     });
     engine.register_fn(
         "supply_count",

@@ -40,8 +40,7 @@ use carcassonne_core::{
 };
 use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope, AST};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// The script functions the host calls: role, name, parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -476,9 +475,6 @@ pub struct ScriptExpansion {
     roles: OnceLock<Vec<RoleMatch>>,
     /// Shared strings for action maps, made when the ruleset is complete.
     names: OnceLock<Arc<api::Names>>,
-    /// A failure inside `strength` (which cannot return one), reported by the next hook.
-    poisoned: Mutex<Option<String>>,
-    is_poisoned: AtomicBool,
 }
 
 impl ScriptExpansion {
@@ -489,8 +485,6 @@ impl ScriptExpansion {
             decl: OnceLock::new(),
             roles: OnceLock::new(),
             names: OnceLock::new(),
-            poisoned: Mutex::new(None),
-            is_poisoned: AtomicBool::new(false),
         }
     }
 
@@ -510,22 +504,6 @@ impl ScriptExpansion {
         self.decl
             .get()
             .ok_or_else(|| "the script's setup has not run".to_string())
-    }
-
-    fn check_poison(&self) -> HookResult {
-        if self.is_poisoned.load(Ordering::Relaxed) {
-            if let Some(m) = self.poisoned.lock().map(|p| p.clone()).unwrap_or(None) {
-                return Err(HookFailure(m));
-            }
-        }
-        Ok(())
-    }
-
-    fn poison(&self, message: String) {
-        if let Ok(mut slot) = self.poisoned.lock() {
-            slot.get_or_insert(message);
-        }
-        self.is_poisoned.store(true, Ordering::Relaxed);
     }
 
     /// Whether a guarded hook may run: its guard state is non-zero for `index`.
@@ -925,18 +903,14 @@ impl Expansion for ScriptExpansion {
         }
     }
 
-    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
         if !self.script.defines(Hook::FiltersTile) {
-            return true;
+            return Ok(true);
         }
         let name = rules.tiles().get(tile).id.clone();
-        match self.call(Hook::FiltersTile, api::Access::Rules(rules), (name,)) {
-            Ok(r) => r.as_bool().unwrap_or(true),
-            Err(e) => {
-                self.poison(e.0);
-                true
-            }
-        }
+        let r = self.call(Hook::FiltersTile, api::Access::Rules(rules), (name,))?;
+        r.as_bool()
+            .map_err(|t| self.bad_return(Hook::FiltersTile, format!("a value of type {t}")))
     }
 
     fn filter_placements(
@@ -946,7 +920,6 @@ impl Expansion for ScriptExpansion {
         tile: TileKindId,
         cells: &mut [PlacementCell],
     ) -> HookResult {
-        self.check_poison()?;
         let name = view.rules.tiles().get(tile).id.clone();
         let p = player.0 as rhai::INT;
         if self.script.defines(Hook::ForbiddenCells)
@@ -1032,7 +1005,6 @@ impl Expansion for ScriptExpansion {
         player: PlayerId,
         out: &mut Vec<Action>,
     ) -> HookResult {
-        self.check_poison()?;
         self.native_offers(view, player, out)?;
         if !self.script.defines(Hook::DeployActions)
             || !self.guard_open(Hook::DeployActions, view.state, player.0 as usize)
@@ -1176,7 +1148,7 @@ impl Expansion for ScriptExpansion {
         .map(drop)
     }
 
-    fn strength_delta(&self, view: View<'_>, figure: FigureId) -> i32 {
+    fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
         let mut bonus = 0;
         if let Some(i) = self
             .decl
@@ -1188,33 +1160,20 @@ impl Expansion for ScriptExpansion {
         if !self.script.defines(Hook::Strength)
             || !self.guard_open(Hook::Strength, view.state, figure.0 as usize)
         {
-            return bonus;
+            return Ok(bonus);
         }
-        bonus
-            + match self.call(
-                Hook::Strength,
-                api::Access::Read(view),
-                (figure.0 as rhai::INT,),
-            ) {
-                Ok(r) => match r.as_int() {
-                    Ok(v) => v.clamp(-1000, 1000) as i32,
-                    Err(t) => {
-                        self.poison(
-                            self.bad_return(Hook::Strength, format!("a value of type {t}"))
-                                .0,
-                        );
-                        0
-                    }
-                },
-                Err(e) => {
-                    self.poison(e.0);
-                    0
-                }
-            }
+        let r = self.call(
+            Hook::Strength,
+            api::Access::Read(view),
+            (figure.0 as rhai::INT,),
+        )?;
+        let v = r
+            .as_int()
+            .map_err(|t| self.bad_return(Hook::Strength, format!("a value of type {t}")))?;
+        Ok(bonus + v.clamp(-1000, 1000) as i32)
     }
 
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
-        self.check_poison()?;
         if !self.guard_open(Hook::BeforeScoring, ctx.state(), 0) {
             return Ok(());
         }
@@ -1259,7 +1218,6 @@ impl Expansion for ScriptExpansion {
     }
 
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
-        self.check_poison()?;
         if !self.script.defines(Hook::AfterScoring)
             || !self.guard_open(Hook::AfterScoring, ctx.state(), 0)
         {
@@ -1276,7 +1234,6 @@ impl Expansion for ScriptExpansion {
         figure: FigureId,
         reason: RemovalReason,
     ) -> HookResult {
-        self.check_poison()?;
         if !self.guard_open(Hook::OnFigureRemoved, ctx.state(), figure.0 as usize) {
             return Ok(());
         }
@@ -1308,7 +1265,6 @@ impl Expansion for ScriptExpansion {
     }
 
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        self.check_poison()?;
         if !self.guard_open(Hook::FinalScoring, ctx.state(), 0) {
             return Ok(());
         }

@@ -51,11 +51,13 @@ const fn fnv_layout<T>(h: u64) -> u64 {
 }
 
 /// Hash of what host and plugin must share: the compiler (`rustc -vV`), core's version,
-/// and the layout of the types that cross the boundary.
+/// a hash of core's source (`build.rs`: any change to the boundary's code, a vtable
+/// included, changes it), and the layout of the types that cross the boundary.
 pub const ABI_FINGERPRINT: u64 = {
     let mut h = 0xcbf2_9ce4_8422_2325;
     h = fnv(h, env!("CARCASSONNE_RUSTC_VV").as_bytes());
     h = fnv(h, env!("CARGO_PKG_VERSION").as_bytes());
+    h = fnv(h, env!("CARCASSONNE_CORE_SOURCE_HASH").as_bytes());
     h = fnv_layout::<PluginHeader>(h);
     h = fnv_layout::<PluginOutput>(h);
     h = fnv_layout::<Action>(h);

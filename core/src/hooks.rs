@@ -186,6 +186,7 @@ impl ScoreDraft {
 
 /// The hooks an expansion implements ([`Expansion::hooks`]): the engine calls only
 /// those in the turn pipeline, so an expansion pays nothing for hooks it leaves alone.
+/// The bits of the pipeline hooks come from the hook table ([`HOOKS`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct HookSet(pub u32);
 
@@ -194,30 +195,6 @@ impl HookSet {
     pub const NONE: HookSet = HookSet(0);
     /// Every hook (the default: always correct, never the fastest).
     pub const ALL: HookSet = HookSet(u32::MAX);
-    /// [`Expansion::on_tile_drawn`].
-    pub const ON_TILE_DRAWN: HookSet = HookSet(1 << 0);
-    /// [`Expansion::filter_placements`].
-    pub const FILTER_PLACEMENTS: HookSet = HookSet(1 << 1);
-    /// [`Expansion::on_tile_placed`].
-    pub const ON_TILE_PLACED: HookSet = HookSet(1 << 2);
-    /// [`Expansion::deploy_step_actions`].
-    pub const DEPLOY_STEP_ACTIONS: HookSet = HookSet(1 << 3);
-    /// [`Expansion::filter_deploy_actions`].
-    pub const FILTER_DEPLOY_ACTIONS: HookSet = HookSet(1 << 4);
-    /// [`Expansion::strength_delta`].
-    pub const STRENGTH_DELTA: HookSet = HookSet(1 << 5);
-    /// [`Expansion::before_scoring`].
-    pub const BEFORE_SCORING: HookSet = HookSet(1 << 6);
-    /// [`Expansion::after_scoring`].
-    pub const AFTER_SCORING: HookSet = HookSet(1 << 7);
-    /// [`Expansion::on_figure_removed`].
-    pub const ON_FIGURE_REMOVED: HookSet = HookSet(1 << 8);
-    /// [`Expansion::on_turn_end`].
-    pub const ON_TURN_END: HookSet = HookSet(1 << 9);
-    /// [`Expansion::final_scoring`].
-    pub const FINAL_SCORING: HookSet = HookSet(1 << 10);
-    /// [`Expansion::start_game`] and [`Expansion::prepare_game`].
-    pub const GAME_START: HookSet = HookSet(1 << 11);
 
     /// [`Expansion::open_window`] for one window.
     pub const fn window(w: Window) -> HookSet {
@@ -243,49 +220,123 @@ impl std::ops::BitOr for HookSet {
     }
 }
 
-/// A Carcassonne expansion. Every hook defaults to "no change".
-///
-/// Implementations must be deterministic functions of their inputs and the game state
-/// (use [`Ctx::random_below`] for randomness) and must not keep per-game data in `self`:
-/// per-game data goes in state slots ([`Setup::slot`]), which are saved with the game.
-#[allow(unused_variables)]
-pub trait Expansion: Send + Sync {
-    /// Stable id (`count`, `river2`, …).
-    fn id(&self) -> &str;
+/// One hook of the [`Expansion`] trait, as the hook table declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HookInfo {
+    /// The method's name.
+    pub name: &'static str,
+    /// Its pipeline bit ([`HookSet::NONE`] for hooks that are always called: setup,
+    /// prompts, custom actions, settings).
+    pub set: HookSet,
+    /// Its parameters after `&self`.
+    pub params: &'static [&'static str],
+}
 
-    /// Version (semver). Plugins exported with [`crate::export_expansion!`] report their
-    /// crate's version; records store it.
-    fn version(&self) -> &str {
-        "0.0.0"
-    }
+/// The hook table: every hook is declared once here, and this one entry makes the trait
+/// method with its default, its [`HookSet`] bit (`bit NAME = n` defines
+/// `HookSet::NAME`; `set NAME` shares one), the [`PanicGuard`](crate::plugin::PanicGuard)
+/// forwarding, and its row in [`HOOKS`] (which tools such as the script host's table and
+/// the docs read). Adding a hook is one entry plus its docs.
+macro_rules! expansion_hooks {
+    ($(
+        $(#[$doc:meta])*
+        [$($kind:ident $bit:ident $(= $n:expr)?)?]
+        fn $name:ident(&self $(, $arg:ident : $ty:ty)* $(,)?) -> $ret:ty $default:block
+    )*) => {
+        impl HookSet {
+            $($(expansion_hooks!(@bit $kind $bit $(= $n)?);)?)*
+        }
 
-    /// The pipeline hooks this expansion implements (default: all), asked once when the
-    /// ruleset is built (options are set by then, so a hook only an option needs can be
-    /// left out). Listing exactly the hooks in use lets the engine skip the others; a
-    /// hook missing from the set is never called. Setup, prompts, custom actions and
-    /// settings are always called.
-    fn hooks(&self, rules: &Ruleset) -> HookSet {
-        HookSet::ALL
-    }
+        /// Every hook of [`Expansion`] in declaration order.
+        pub const HOOKS: &[HookInfo] = &[$(HookInfo {
+            name: stringify!($name),
+            set: expansion_hooks!(@set $($bit)?),
+            params: &[$(stringify!($arg)),*],
+        }),*];
 
+        /// A Carcassonne expansion. Every hook has a default: "no change" for the pipeline
+        /// hooks, an error for `apply_setting` and `apply_action` (an expansion that offers
+        /// no setting or custom action is never asked to apply one).
+        ///
+        /// Implementations must be deterministic functions of their inputs and the game
+        /// state (use [`Ctx::random_below`] for randomness) and must not keep per-game data
+        /// in `self`: per-game data goes in state slots ([`Setup::slot`]), which are saved
+        /// with the game.
+        #[allow(unused_variables)]
+        pub trait Expansion: Send + Sync {
+            /// Stable id (`count`, `river2`, …).
+            fn id(&self) -> &str;
+
+            /// Version (semver). Plugins exported with [`crate::export_expansion!`] report
+            /// their crate's version; records store it.
+            fn version(&self) -> &str {
+                "0.0.0"
+            }
+
+            /// The pipeline hooks this expansion implements (default: all), asked once when
+            /// the ruleset is built (options are set by then, so a hook only an option needs
+            /// can be left out). Listing exactly the hooks in use lets the engine skip the
+            /// others; a hook missing from the set is never called. Setup, prompts, custom
+            /// actions and settings are always called.
+            fn hooks(&self, rules: &Ruleset) -> HookSet {
+                HookSet::ALL
+            }
+
+            $(
+                $(#[$doc])*
+                fn $name(&self $(, $arg: $ty)*) -> $ret $default
+            )*
+        }
+
+        impl<E: Expansion> Expansion for crate::plugin::PanicGuard<E> {
+            fn id(&self) -> &str {
+                self.id_text()
+            }
+            fn version(&self) -> &str {
+                self.version_text()
+            }
+            fn hooks(&self, rules: &Ruleset) -> HookSet {
+                self.guarded_hooks(rules)
+            }
+            $(
+                fn $name(&self $(, $arg: $ty)*) -> $ret {
+                    self.run(|e| e.$name($($arg),*))
+                }
+            )*
+        }
+    };
+    (@bit bit $bit:ident = $n:expr) => {
+        #[doc = concat!("Bit of the hook set for `", stringify!($bit), "`.")]
+        pub const $bit: HookSet = HookSet(1 << $n);
+    };
+    (@bit set $bit:ident) => {};
+    (@set $bit:ident) => { HookSet::$bit };
+    (@set) => { HookSet::NONE };
+}
+
+expansion_hooks! {
     /// Declares kinds, figures, tiles, options, verbs, labels and state slots.
+    []
     fn setup(&self, setup: &mut Setup<'_>) -> HookResult {
         Ok(())
     }
 
     /// A new game: arrange the tile supply and start layout, set initial state.
+    [set GAME_START]
     fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
         Ok(())
     }
 
     /// The start layout (or a [`crate::Position`]'s tiles) is on the board and no
     /// figure is placed yet: create virtual features, link start tiles to them.
+    [bit GAME_START = 11]
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
         Ok(())
     }
 
     /// Sets part of this expansion's state from a [`crate::Position`] (scenario tests,
     /// imports): `key`/`value` are the expansion's own vocabulary. Unknown keys must fail.
+    []
     fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
         Err(HookFailure(format!(
             "this expansion has no position setting `{key}`"
@@ -293,6 +344,7 @@ pub trait Expansion: Send + Sync {
     }
 
     /// A tile was drawn for the active player.
+    [bit ON_TILE_DRAWN = 0]
     fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
         Ok(DrawVerdict::Keep)
     }
@@ -300,6 +352,7 @@ pub trait Expansion: Send + Sync {
     /// Removes illegal candidates from the edge-legal placements of the drawn tile: one
     /// entry per cell, bit `q` of `rotations` = turned by `q` quarter turns. Clear the
     /// bits of illegal placements; the engine ignores any bit that was not edge-legal.
+    [bit FILTER_PLACEMENTS = 1]
     fn filter_placements(
         &self,
         view: View<'_>,
@@ -311,6 +364,7 @@ pub trait Expansion: Send + Sync {
     }
 
     /// The drawn tile was placed (its segments are in the graph).
+    [bit ON_TILE_PLACED = 2]
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         Ok(())
     }
@@ -318,12 +372,15 @@ pub trait Expansion: Send + Sync {
     /// Whether [`Expansion::filter_placements`] can remove placements of tile kind `tile`
     /// (asked once per tile kind when the ruleset is built; default: every kind). Saying
     /// no for the kinds a filter ignores (non-river tiles for a river rule) lets the
-    /// engine skip the filter, and its bookkeeping, on most draws.
+    /// engine skip the filter, and its bookkeeping, on most draws. An error fails the
+    /// ruleset's build.
+    []
     fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
         Ok(true)
     }
 
     /// Adds alternatives to the active player's deployment step.
+    [bit DEPLOY_STEP_ACTIONS = 3]
     fn deploy_step_actions(
         &self,
         view: View<'_>,
@@ -334,6 +391,7 @@ pub trait Expansion: Send + Sync {
     }
 
     /// Removes deployment-step actions the expansion forbids (run after all additions).
+    [bit FILTER_DEPLOY_ACTIONS = 4]
     fn filter_deploy_actions(
         &self,
         view: View<'_>,
@@ -344,6 +402,7 @@ pub trait Expansion: Send + Sync {
     }
 
     /// Applies one of this expansion's custom actions chosen in the deployment step.
+    []
     fn apply_action(
         &self,
         ctx: &mut Ctx<'_>,
@@ -355,38 +414,46 @@ pub trait Expansion: Send + Sync {
         ))
     }
 
-    /// A window opens: queue prompts with [`Ctx::prompt`].
+    /// A window opens: queue prompts with [`Ctx::prompt`]. (Its bits are per window:
+    /// [`HookSet::window`].)
+    []
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
         Ok(())
     }
 
     /// Lists the legal actions of this expansion's prompt (empty = skip the prompt).
+    []
     fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         Ok(())
     }
 
     /// Applies the answer to this expansion's prompt.
+    []
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
         Ok(())
     }
 
     /// Strength change in half-units for a figure (summed over expansions). A failure
     /// fails the action that needed the strength, in this game only.
+    [bit STRENGTH_DELTA = 5]
     fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
         Ok(0)
     }
 
     /// Rewrites a scoring before it is applied.
+    [bit BEFORE_SCORING = 6]
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         Ok(())
     }
 
     /// Sees a scoring after it was applied.
+    [bit AFTER_SCORING = 7]
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         Ok(())
     }
 
     /// A figure left the board (scored, eaten, captured, …).
+    [bit ON_FIGURE_REMOVED = 8]
     fn on_figure_removed(
         &self,
         ctx: &mut Ctx<'_>,
@@ -397,11 +464,13 @@ pub trait Expansion: Send + Sync {
     }
 
     /// A turn (or a part of a double turn) ends.
+    [bit ON_TURN_END = 9]
     fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
         Ok(TurnEndVerdict::Next)
     }
 
     /// Final bonuses, after features and farms were scored.
+    [bit FINAL_SCORING = 10]
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         Ok(())
     }

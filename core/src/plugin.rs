@@ -12,17 +12,9 @@
 //! [`PanicGuard`], compiled into the plugin, that turns a panic in any hook into a
 //! [`HookFailure`] naming the panic. Libraries are never unloaded (see ARCHITECTURE.md).
 
-use crate::action::{Action, CustomAction};
-use crate::figure::{FigureId, RemovalReason};
-use crate::hooks::{
-    Ctx, DrawVerdict, Expansion, HookFailure, HookResult, HookSet, Prompt, ScoreDraft, StartTile,
-    TurnEndVerdict, View, Window,
-};
-use crate::player::PlayerId;
-use crate::pos::Pos;
-use crate::ruleset::{Ruleset, Setup};
-use crate::state::PlacementCell;
-use crate::tile::TileKindId;
+use crate::action::Action;
+use crate::hooks::{Expansion, HookFailure, HookResult, HookSet, Prompt, ScoreDraft};
+use crate::ruleset::Ruleset;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -206,11 +198,7 @@ impl<E: Expansion> PanicGuard<E> {
             .unwrap_or_else(|_| "?".into());
         let version = catch_unwind(AssertUnwindSafe(|| inner.version().to_string()))
             .unwrap_or_else(|_| "0.0.0".into());
-        PanicGuard {
-            inner,
-            id,
-            version,
-        }
+        PanicGuard { inner, id, version }
     }
 
     /// Reports `version` instead of the inner expansion's.
@@ -219,88 +207,27 @@ impl<E: Expansion> PanicGuard<E> {
         self
     }
 
-    fn run<T>(&self, f: impl FnOnce(&E) -> HookResult<T>) -> HookResult<T> {
+    /// The id, read once at creation (a panicking `id()` reads as `?`).
+    pub(crate) fn id_text(&self) -> &str {
+        &self.id
+    }
+
+    /// The version, read once at creation.
+    pub(crate) fn version_text(&self) -> &str {
+        &self.version
+    }
+
+    /// `hooks()` of the inner expansion; a panic there means "all hooks".
+    pub(crate) fn guarded_hooks(&self, rules: &Ruleset) -> HookSet {
+        catch_unwind(AssertUnwindSafe(|| self.inner.hooks(rules))).unwrap_or(HookSet::ALL)
+    }
+
+    /// Runs one hook of the inner expansion; a panic becomes its failure. (The forwarding
+    /// of every hook is generated from the hook table in `hooks.rs`.)
+    pub(crate) fn run<T>(&self, f: impl FnOnce(&E) -> HookResult<T>) -> HookResult<T> {
         match catch_unwind(AssertUnwindSafe(|| f(&self.inner))) {
             Ok(r) => r,
             Err(p) => Err(HookFailure(format!("panicked: {}", panic_text(&*p)))),
         }
-    }
-}
-
-impl<E: Expansion> Expansion for PanicGuard<E> {
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn version(&self) -> &str {
-        &self.version
-    }
-    fn hooks(&self, rules: &Ruleset) -> HookSet {
-        catch_unwind(AssertUnwindSafe(|| self.inner.hooks(rules))).unwrap_or(HookSet::ALL)
-    }
-    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
-        self.run(|e| e.setup(s))
-    }
-    fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
-        self.run(|e| e.prepare_game(ctx, start))
-    }
-    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        self.run(|e| e.start_game(ctx))
-    }
-    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
-        self.run(|e| e.apply_setting(ctx, key, value))
-    }
-    fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
-        self.run(|e| e.on_tile_drawn(ctx, tile))
-    }
-    fn filter_placements(
-        &self,
-        v: View<'_>,
-        p: PlayerId,
-        tile: TileKindId,
-        c: &mut [PlacementCell],
-    ) -> HookResult {
-        self.run(|e| e.filter_placements(v, p, tile, c))
-    }
-    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
-        self.run(|e| e.filters_tile(rules, tile))
-    }
-    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
-        self.run(|e| e.on_tile_placed(ctx, pos))
-    }
-    fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
-        self.run(|e| e.deploy_step_actions(v, p, out))
-    }
-    fn filter_deploy_actions(&self, v: View<'_>, p: PlayerId, a: &mut Vec<Action>) -> HookResult {
-        self.run(|e| e.filter_deploy_actions(v, p, a))
-    }
-    fn apply_action(&self, ctx: &mut Ctx<'_>, p: PlayerId, a: CustomAction) -> HookResult {
-        self.run(|e| e.apply_action(ctx, p, a))
-    }
-    fn open_window(&self, ctx: &mut Ctx<'_>, w: Window) -> HookResult {
-        self.run(|e| e.open_window(ctx, w))
-    }
-    fn prompt_actions(&self, v: View<'_>, p: Prompt, out: &mut Vec<Action>) -> HookResult {
-        self.run(|e| e.prompt_actions(v, p, out))
-    }
-    fn apply_prompt(&self, ctx: &mut Ctx<'_>, p: Prompt, a: Action) -> HookResult {
-        self.run(|e| e.apply_prompt(ctx, p, a))
-    }
-    fn strength_delta(&self, v: View<'_>, f: FigureId) -> HookResult<i32> {
-        self.run(|e| e.strength_delta(v, f))
-    }
-    fn before_scoring(&self, ctx: &mut Ctx<'_>, d: &mut ScoreDraft) -> HookResult {
-        self.run(|e| e.before_scoring(ctx, d))
-    }
-    fn after_scoring(&self, ctx: &mut Ctx<'_>, d: &ScoreDraft) -> HookResult {
-        self.run(|e| e.after_scoring(ctx, d))
-    }
-    fn on_figure_removed(&self, ctx: &mut Ctx<'_>, f: FigureId, r: RemovalReason) -> HookResult {
-        self.run(|e| e.on_figure_removed(ctx, f, r))
-    }
-    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
-        self.run(|e| e.on_turn_end(ctx))
-    }
-    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        self.run(|e| e.final_scoring(ctx))
     }
 }

@@ -460,10 +460,12 @@ impl RulesetBuilder {
                 continue;
             }
             for (id, _) in rules.tiles.iter() {
-                let filters_it = e.filters_tile(&rules, id).map_err(|m| SetupError::Expansion {
-                    expansion: e.id().to_string(),
-                    message: format!("filters_tile: {}", m.0),
-                })?;
+                let filters_it = e
+                    .filters_tile(&rules, id)
+                    .map_err(|m| SetupError::Expansion {
+                        expansion: e.id().to_string(),
+                        message: format!("filters_tile: {}", m.0),
+                    })?;
                 if filters_it {
                     filters[id.0 as usize] |= 1 << i.min(63);
                 }

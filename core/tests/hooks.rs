@@ -329,3 +329,28 @@ fn strength_deltas_decide_majorities_and_removals_are_reported() {
         "both knights returned and were reported"
     );
 }
+
+/// The hook table declares every hook once: names are unique, and every pipeline bit is
+/// a distinct single bit (only `prepare_game` shares `start_game`'s), below the window bits.
+#[test]
+fn the_hook_table_is_consistent() {
+    let mut names: Vec<&str> = HOOKS.iter().map(|h| h.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), HOOKS.len(), "a hook is declared twice");
+    let mut bits: Vec<u32> = HOOKS
+        .iter()
+        .filter(|h| h.set != HookSet::NONE && h.name != "prepare_game")
+        .map(|h| h.set.0)
+        .collect();
+    assert!(bits.iter().all(|b| b.count_ones() == 1 && *b < 1 << 16));
+    let n = bits.len();
+    bits.sort_unstable();
+    bits.dedup();
+    assert_eq!(bits.len(), n, "two hooks share a bit");
+    let info = |name: &str| HOOKS.iter().find(|h| h.name == name).copied().unwrap();
+    assert_eq!(info("prepare_game").set, HookSet::GAME_START);
+    assert_eq!(info("strength_delta").set, HookSet::STRENGTH_DELTA);
+    assert_eq!(info("apply_prompt").set, HookSet::NONE);
+    assert_eq!(info("apply_setting").params, ["ctx", "key", "value"]);
+}

@@ -1,0 +1,103 @@
+//! Calling expansion hooks: one expansion, or every implementer of a hook in load order; failures become `HookError`s naming the expansion and the hook.
+
+use super::*;
+
+pub(crate) fn hook_error(
+    e: &dyn Expansion,
+    hook: &'static str,
+    m: crate::hooks::HookFailure,
+) -> HookError {
+    HookError {
+        expansion: e.id().to_string(),
+        hook,
+        message: m.0,
+    }
+}
+
+/// A hook's result, failed if it tried to queue more prompts than the queue takes.
+pub(crate) fn checked_hook(
+    e: &dyn Expansion,
+    hook: &'static str,
+    state: &mut GameState,
+    r: HookResult,
+) -> Result<(), HookError> {
+    r.map_err(|m| hook_error(e, hook, m))?;
+    if std::mem::take(&mut state.prompt_overflow) {
+        return Err(hook_error(
+            e,
+            hook,
+            crate::hooks::HookFailure(format!(
+                "queued more than {} prompts at once",
+                crate::hooks::MAX_QUEUED_PROMPTS
+            )),
+        ));
+    }
+    Ok(())
+}
+
+/// Calls `f` for one expansion with a context.
+pub(crate) fn one(
+    rules: &Ruleset,
+    state: &mut GameState,
+    ix: ExpansionIndex,
+    hook: &'static str,
+    f: impl FnOnce(&dyn Expansion, &mut Ctx<'_>) -> HookResult,
+) -> Result<(), HookError> {
+    let e = &rules.expansions()[ix.0 as usize];
+    let mut ctx = Ctx {
+        rules,
+        state,
+        me: ix,
+    };
+    let r = f(e.as_ref(), &mut ctx);
+    checked_hook(e.as_ref(), hook, state, r)
+}
+
+/// Calls `f` for every expansion in order with a context.
+#[inline]
+pub(crate) fn each(
+    rules: &Ruleset,
+    state: &mut GameState,
+    bit: HookSet,
+    hook: &'static str,
+    mut f: impl FnMut(&dyn Expansion, &mut Ctx<'_>) -> HookResult,
+) -> Result<(), HookError> {
+    let members = rules.hook_members(bit);
+    if members == 0 {
+        return Ok(());
+    }
+    let call = |i: usize,
+                state: &mut GameState,
+                f: &mut dyn FnMut(&dyn Expansion, &mut Ctx<'_>) -> HookResult| {
+        let e = &rules.expansions()[i];
+        let mut ctx = Ctx {
+            rules,
+            state,
+            me: ExpansionIndex(i as u8),
+        };
+        let r = f(e.as_ref(), &mut ctx);
+        checked_hook(e.as_ref(), hook, state, r)
+    };
+    // Visit only the implementers; bit 63 also stands for every later expansion.
+    let mut m = members & !(1 << 63);
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        call(i, state, &mut f)?;
+    }
+    if members & (1 << 63) != 0 {
+        for i in 63..rules.expansions().len() {
+            if rules.hook_sets()[i].has(bit) {
+                call(i, state, &mut f)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[inline]
+pub(crate) fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Result<(), HookError> {
+    each(rules, state, HookSet::window(w), "open_window", |e, ctx| {
+        e.open_window(ctx, w)
+    })
+}

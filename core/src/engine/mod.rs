@@ -1,0 +1,602 @@
+//! The rules kernel: the turn pipeline as an explicit state machine (rule A-16).
+//!
+//! [`Game`] always waits on exactly one [`Decision`]; [`Game::apply`] accepts only an
+//! action from [`Game::actions`] and otherwise returns an error with the state untouched.
+//! Everything between two decisions (draws, discards, scoring, windows without
+//! prompts) runs inside `advance`, resuming from the stored [`Stage`].
+//!
+//! The game API lives here; the rest is split by job: [`pipeline`] (the state machine
+//! between decisions), [`placement`] (tiles on the board, legal placements and deployments),
+//! [`scoring`] (drafts, majorities, farms, final scoring) and [`dispatch`] (calling hooks).
+
+mod dispatch;
+mod pipeline;
+mod placement;
+mod scoring;
+
+use crate::action::{Action, ExpansionIndex};
+use crate::board::PlacedTile;
+use crate::event::ScoreSource;
+use crate::figure::{Figure, FigureId, FigureKindId, FigureLoc, RemovalReason};
+use crate::graph::{FeatureGraph, FeatureId, FeatureTotals, PlacedIndex, SegmentNode};
+use crate::hooks::{
+    Award, Ctx, DraftFeature, DrawVerdict, Expansion, HookError, HookResult, HookSet, ScoreDraft,
+    StartTile, TurnEndVerdict, View, Window,
+};
+use crate::kind::{FeatureKindId, Scoring, Shape};
+use crate::player::{Player, PlayerId};
+use crate::pos::Pos;
+use crate::ruleset::{FarmScoring, Ruleset};
+use crate::side::{HalfEdge, Rotation, Side};
+use crate::state::{Decision, DecisionKind, GameState, PlacementCell, Stage};
+use crate::supply::{DrawMode, TileSupply};
+use crate::tile::TileKindId;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+pub(crate) use self::dispatch::*;
+pub(crate) use self::pipeline::*;
+pub(crate) use self::placement::*;
+pub(crate) use self::scoring::*;
+
+/// Most players a game can seat.
+pub const MAX_PLAYERS: usize = 8;
+
+/// Players, seed and table conventions of a new game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameSetup {
+    /// Player names in seat order (seat 0 starts).
+    pub players: Vec<String>,
+    /// Seed of the game's RNG (tile draws and anything random in expansions).
+    pub seed: u64,
+    /// How tiles are drawn: `Random` (the default) or `Chosen` (the game asks, see
+    /// [`DecisionKind::Draw`]). `InOrder` is for positions and acts like `Random` here.
+    pub draws: DrawMode,
+    /// At most this many draws (discarded tiles included), then the stack counts as empty.
+    pub draw_limit: Option<u32>,
+    /// The start layout, replacing the one the rules and expansions lay (an imported game
+    /// whose program laid the start tiles elsewhere). Each tile takes one copy out of the
+    /// supply, like the usual layout.
+    pub start: Option<Vec<StartTile>>,
+}
+
+impl GameSetup {
+    /// Random draws, the usual start layout, no draw cap.
+    pub fn new(players: Vec<String>, seed: u64) -> GameSetup {
+        GameSetup {
+            players,
+            seed,
+            ..GameSetup::default()
+        }
+    }
+}
+
+/// A figure in a [`Position`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PositionFigure {
+    /// Owner.
+    pub player: PlayerId,
+    /// Kind.
+    pub kind: FigureKindId,
+    /// Cell of the tile.
+    pub pos: Pos,
+    /// Local segment index on that tile.
+    pub segment: u8,
+}
+
+/// An unchecked description of a game position (scenario tests, imports).
+/// [`Game::from_position`] checks it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Position {
+    /// Player names in seat order.
+    pub players: Vec<String>,
+    /// Scores (missing = 0).
+    pub scores: Vec<i32>,
+    /// Whose turn it is.
+    pub active: u8,
+    /// Tiles on the board, placed in this order (need not be connected; edges must match).
+    pub tiles: Vec<StartTile>,
+    /// Figures on the board.
+    pub figures: Vec<PositionFigure>,
+    /// The tiles still to draw, drawn in this order.
+    pub draws: Vec<TileKindId>,
+    /// RNG seed.
+    pub seed: u64,
+    /// Expansion state, applied in order through [`Expansion::apply_setting`] after the
+    /// tiles and figures are placed.
+    pub settings: Vec<PositionSetting>,
+}
+
+/// One piece of expansion state in a [`Position`] (`count`, `count`, `market`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PositionSetting {
+    /// Expansion id.
+    pub expansion: String,
+    /// The expansion's key.
+    pub key: String,
+    /// The value, in the expansion's own notation.
+    pub value: String,
+}
+
+/// Why a game could not be created.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// Wrong number of players.
+    #[error("a game needs 1 to {MAX_PLAYERS} players, not {0}")]
+    Players(usize),
+    /// The tile set has no start tile.
+    #[error("no tile kind is marked as start tile")]
+    NoStartTile,
+    /// A position is not possible.
+    #[error("invalid position: {0}")]
+    Position(String),
+    /// An expansion hook failed.
+    #[error(transparent)]
+    Hook(#[from] HookError),
+}
+
+/// Why an action was refused (the game state is unchanged).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// The action is not among the offered ones.
+    #[error("{action} is not a legal action now ({decision})")]
+    NotOffered {
+        /// The refused action.
+        action: Action,
+        /// What the game waits for.
+        decision: String,
+    },
+    /// An offered index out of range.
+    #[error("action index {index} is out of range (only {len} offered)")]
+    BadIndex {
+        /// Index given.
+        index: usize,
+        /// Number offered.
+        len: usize,
+    },
+    /// An expansion hook failed while applying it; the state was rolled back.
+    #[error(transparent)]
+    Hook(#[from] HookError),
+}
+
+/// A game: shared rules plus the state.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Arc<Ruleset>,
+    state: GameState,
+    /// Snapshot before every action, to roll back a failing hook (see [`Game::set_checkpoints`]).
+    checkpoints: bool,
+    /// A hook failed with checkpoints off: the state is inconsistent, the game is stopped.
+    broken: Option<HookError>,
+}
+
+impl Game {
+    /// Starts a game: start layout, shuffled supply, first draw.
+    pub fn new(rules: Arc<Ruleset>, setup: &GameSetup) -> Result<Game, GameError> {
+        let mut state = empty_state(&rules, &setup.players, setup.seed)?;
+        let mut tiles = Vec::with_capacity(128);
+        let mut start = None;
+        for (id, kind) in rules.tiles().iter() {
+            if kind.start && start.is_none() {
+                start = Some(id);
+            }
+            tiles.extend(std::iter::repeat_n(id, kind.count as usize));
+        }
+        let start = start.ok_or(GameError::NoStartTile)?;
+        state.supply = TileSupply::single(tiles, DrawMode::Random);
+        let mut layout = vec![StartTile {
+            kind: start,
+            pos: Pos::new(0, 0),
+            rotation: Rotation::R0,
+        }];
+        for (i, (e, hooks)) in rules.expansions().iter().zip(rules.hook_sets()).enumerate() {
+            if !hooks.has(HookSet::GAME_START) {
+                continue;
+            }
+            let mut ctx = Ctx {
+                rules: &rules,
+                state: &mut state,
+                me: ExpansionIndex(i as u8),
+            };
+            e.prepare_game(&mut ctx, &mut layout)
+                .map_err(|m| hook_error(e.as_ref(), "prepare_game", m))?;
+        }
+        if let Some(given) = &setup.start {
+            layout.clone_from(given);
+        }
+        if setup.draws == DrawMode::Chosen {
+            state.supply.mode = DrawMode::Chosen;
+        }
+        state.supply.draws_left = setup.draw_limit;
+        // Each start tile takes one copy out of the supply (after expansions changed
+        // the layout, so a replaced start tile stays in the pack).
+        for t in &layout {
+            if t.kind.0 as usize >= rules.tiles().len() {
+                return Err(GameError::Position(format!(
+                    "unknown start tile kind {}",
+                    t.kind.0
+                )));
+            }
+            check_fits(&rules, &state, t)?;
+            place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
+            state.supply.take(t.kind);
+        }
+        each(
+            &rules,
+            &mut state,
+            HookSet::GAME_START,
+            "start_game",
+            |e, ctx| e.start_game(ctx),
+        )?;
+        let mut game = Game::wrap(rules, state);
+        game.advance()?;
+        Ok(game)
+    }
+
+    /// Builds a game from a position description, checking it.
+    pub fn from_position(rules: Arc<Ruleset>, p: &Position) -> Result<Game, GameError> {
+        let mut state = empty_state(&rules, &p.players, p.seed)?;
+        for (i, s) in p.scores.iter().enumerate() {
+            let pl = state
+                .players
+                .get_mut(i)
+                .ok_or_else(|| GameError::Position(format!("score for missing player {i}")))?;
+            pl.score = *s;
+        }
+        if p.active as usize >= state.players.len() {
+            return Err(GameError::Position(format!(
+                "active player {} does not exist",
+                p.active
+            )));
+        }
+        state.active = PlayerId(p.active);
+        for t in &p.tiles {
+            if t.kind.0 as usize >= rules.tiles().len() {
+                return Err(GameError::Position(format!(
+                    "unknown tile kind {}",
+                    t.kind.0
+                )));
+            }
+            check_fits(&rules, &state, t)?;
+            place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
+        }
+        each(
+            &rules,
+            &mut state,
+            HookSet::GAME_START,
+            "start_game",
+            |e, ctx| e.start_game(ctx),
+        )?;
+        for f in &p.figures {
+            let seg = state.segment_at(f.pos, f.segment).ok_or_else(|| {
+                GameError::Position(format!("no segment {} on a tile at {}", f.segment, f.pos))
+            })?;
+            if f.player.index() >= state.players.len()
+                || f.kind.0 as usize >= rules.figure_kinds().len()
+            {
+                return Err(GameError::Position(format!(
+                    "figure of unknown player or kind at {}",
+                    f.pos
+                )));
+            }
+            if !rules.kind(state.graph.segment(seg).kind).occupiable {
+                return Err(GameError::Position(format!(
+                    "segment {} at {} cannot hold figures",
+                    f.segment, f.pos
+                )));
+            }
+            state.deploy(&rules, f.player, f.kind, seg).ok_or_else(|| {
+                GameError::Position(format!(
+                    "player {} has no figure left for {}",
+                    f.player.0, f.pos
+                ))
+            })?;
+        }
+        state.supply = TileSupply::single(p.draws.clone(), DrawMode::InOrder);
+        for set in &p.settings {
+            let ix = rules.expansion_index(&set.expansion).ok_or_else(|| {
+                GameError::Position(format!(
+                    "setting `{}` for expansion `{}`, which is not loaded",
+                    set.key, set.expansion
+                ))
+            })?;
+            one(&rules, &mut state, ix, "apply_setting", |e, ctx| {
+                e.apply_setting(ctx, &set.key, &set.value)
+            })?;
+        }
+        let mut game = Game::wrap(rules, state);
+        game.advance()?;
+        Ok(game)
+    }
+
+    fn wrap(rules: Arc<Ruleset>, state: GameState) -> Game {
+        Game {
+            rules,
+            state,
+            checkpoints: true,
+            broken: None,
+        }
+    }
+
+    /// Whether to snapshot the state before each action so that a failing expansion hook
+    /// leaves the game exactly as it was (the default). Without checkpoints (bulk
+    /// simulation, where a snapshot per action would cost more than the turn itself) a
+    /// failing hook stops the game: that action and every later one return the error.
+    pub fn set_checkpoints(&mut self, on: bool) {
+        self.checkpoints = on;
+    }
+
+    /// The hook failure that stopped this game, if any (only without checkpoints).
+    pub fn failure(&self) -> Option<&HookError> {
+        self.broken.as_ref()
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Arc<Ruleset> {
+        &self.rules
+    }
+
+    /// The state.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// Read access as hooks see it.
+    pub fn view(&self) -> View<'_> {
+        View {
+            rules: &self.rules,
+            state: &self.state,
+        }
+    }
+
+    /// The pending decision.
+    pub fn decision(&self) -> Decision {
+        self.state.decision
+    }
+
+    /// The legal actions for the pending decision (empty once the game is over).
+    pub fn actions(&self) -> &[Action] {
+        self.state.offered()
+    }
+
+    /// Number of legal actions (cheaper than `actions().len()` in a tile step).
+    pub fn action_count(&self) -> usize {
+        self.state.offered_len()
+    }
+
+    /// The pending decision in words, with player and tile names (for error messages).
+    pub fn describe_decision(&self) -> String {
+        describe_decision(&self.rules, &self.state)
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.state.stage == Stage::Over
+    }
+
+    /// Writes into `out` the legal placements the active player would have for `tile`
+    /// on the current board (edge matching plus expansion filters). Used by tools and
+    /// benchmarks; the game itself offers placements for the drawn tile in [`Game::actions`].
+    pub fn placements_for(&self, tile: TileKindId, out: &mut Vec<Action>) -> Result<(), HookError> {
+        let mut cells = Vec::new();
+        self.placement_cells_for(tile, &mut cells)?;
+        out.clear();
+        for c in &cells {
+            for q in 0..4u8 {
+                if c.rotations & (1 << q) != 0 {
+                    out.push(Action::Place {
+                        pos: c.pos,
+                        rotation: Rotation::quarter_turns(q),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Like [`Game::placements_for`], by cell with a rotation mask; returns the number of
+    /// (cell, rotation) pairs. Allocation-free once `out` has grown.
+    pub fn placement_cells_for(
+        &self,
+        tile: TileKindId,
+        out: &mut Vec<PlacementCell>,
+    ) -> Result<usize, HookError> {
+        placements_into(&self.rules, &self.state, tile, out, &mut Vec::new())
+    }
+
+    /// Applies an offered action. Anything else is refused and changes nothing.
+    pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        if let Some(e) = &self.broken {
+            return Err(ActionError::Hook(e.clone()));
+        }
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        if !self.state.is_offered(&action) {
+            return Err(ActionError::NotOffered {
+                action,
+                decision: describe_decision(&self.rules, &self.state),
+            });
+        }
+        self.apply_checked(action)
+    }
+
+    /// Applies the `index`-th offered action (what bots use: no search).
+    pub fn apply_offered(&mut self, index: usize) -> Result<(), ActionError> {
+        if let Some(e) = &self.broken {
+            return Err(ActionError::Hook(e.clone()));
+        }
+        let action = self.state.offered_at(index).ok_or(ActionError::BadIndex {
+            index,
+            len: self.state.offered_len(),
+        })?;
+        self.apply_checked(action)
+    }
+
+    fn apply_checked(&mut self, action: Action) -> Result<(), ActionError> {
+        // Core's own steps cannot fail once an action is known to be offered; only hooks
+        // can, so a snapshot is only needed when expansions are loaded.
+        let snapshot =
+            (self.checkpoints && !self.rules.expansions().is_empty()).then(|| self.state.clone());
+        match self.step(action) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                match snapshot {
+                    Some(s) => self.state = s,
+                    None if !self.rules.expansions().is_empty() => self.broken = Some(e.clone()),
+                    None => {}
+                }
+                Err(ActionError::Hook(e))
+            }
+        }
+    }
+
+    fn step(&mut self, action: Action) -> Result<(), HookError> {
+        let Game { rules, state, .. } = self;
+        let rules: &Ruleset = rules;
+        let player = state.decision.player;
+        match state.decision.kind {
+            DecisionKind::Draw => {
+                let Action::Draw { tile } = action else {
+                    unreachable!("only draws are offered when the table draws")
+                };
+                let taken = state.supply.take_chosen(tile);
+                debug_assert!(taken, "offered draws are in the active groups");
+                if consider_drawn(rules, state, tile, &mut 0)? {
+                    state.decision = Decision {
+                        player: state.active,
+                        kind: DecisionKind::PlaceTile { tile },
+                    };
+                    return Ok(());
+                }
+                // Discarded or sent back: the table draws again (stage is still `Draw`).
+            }
+            DecisionKind::PlaceTile { tile } => {
+                let Action::Place { pos, rotation } = action else {
+                    unreachable!("only placements are offered in the tile step")
+                };
+                let idx = place_tile(rules, state, tile, pos, rotation);
+                state.last_placed = Some(idx);
+                state.last_placer = Some(player);
+                each(
+                    rules,
+                    state,
+                    HookSet::ON_TILE_PLACED,
+                    "on_tile_placed",
+                    |e, ctx| e.on_tile_placed(ctx, pos),
+                )?;
+                state.stage = Stage::DeployStep;
+            }
+            DecisionKind::Deploy { .. } => match action {
+                Action::Deploy { figure, segment } => {
+                    state.deploy(rules, player, figure, segment);
+                }
+                Action::Move { figure, segment } => state.move_figure(figure, segment),
+                Action::Pass => {}
+                Action::Custom(c) => one(rules, state, c.expansion, "apply_action", |e, ctx| {
+                    e.apply_action(ctx, player, c)
+                })?,
+                Action::Place { .. } | Action::Draw { .. } => {
+                    unreachable!("no placement or draw is offered in the deployment step")
+                }
+            },
+            DecisionKind::Prompt(p) => one(rules, state, p.owner, "apply_prompt", |e, ctx| {
+                e.apply_prompt(ctx, p, action)
+            })?,
+            DecisionKind::GameOver => unreachable!("checked by apply"),
+        }
+        advance(rules, state)
+    }
+
+    /// Runs the pipeline until a decision with at least one action is pending.
+    fn advance(&mut self) -> Result<(), HookError> {
+        advance(&self.rules, &mut self.state)
+    }
+}
+
+fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState, GameError> {
+    if names.is_empty() || names.len() > MAX_PLAYERS {
+        return Err(GameError::Players(names.len()));
+    }
+    let kinds = rules.figure_kinds();
+    let mut figures = Vec::new();
+    let mut in_supply = Vec::with_capacity(names.len() * kinds.len());
+    for p in 0..names.len() {
+        for (k, def) in kinds.iter().enumerate() {
+            in_supply.push(def.per_player);
+            for n in 0..def.per_player {
+                figures.push(Figure {
+                    owner: PlayerId(p as u8),
+                    kind: FigureKindId(k as u8),
+                    ordinal: n + 1,
+                    loc: FigureLoc::Supply,
+                });
+            }
+        }
+    }
+    let tiles: usize = rules.tiles().iter().map(|(_, k)| k.count as usize).sum();
+    let mut state = GameState {
+        players: names
+            .iter()
+            .map(|n| Player {
+                name: n.clone(),
+                score: 0,
+            })
+            .collect(),
+        active: PlayerId(0),
+        turn: 0,
+        board: Default::default(),
+        graph: FeatureGraph::with_capacity(tiles * 4 + 16),
+        figures,
+        in_supply,
+        figure_kinds: kinds.len(),
+        supply: TileSupply::single(Vec::new(), DrawMode::Random),
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        stage: Stage::TurnStart,
+        decision: Decision {
+            player: PlayerId(0),
+            kind: DecisionKind::GameOver,
+        },
+        offered: Vec::with_capacity(64),
+        placements: Vec::with_capacity(256),
+        placement_count: 0,
+        placement_actions: std::sync::OnceLock::new(),
+        prompts: VecDeque::new(),
+        turn_prompts: 0,
+        prompt_overflow: false,
+        last_placed: None,
+        last_placer: None,
+        extra_part: false,
+        events: Vec::with_capacity(64),
+        candidates: Vec::new(),
+        completed: Vec::new(),
+        discarded: Vec::new(),
+        slots: Vec::new(),
+        slot_offsets: Vec::new(),
+        draft: ScoreDraft::default(),
+        final_scoring: false,
+    };
+    state.init_slots(rules);
+    Ok(state)
+}
+
+fn describe_decision(rules: &Ruleset, st: &GameState) -> String {
+    let who = &st.players[st.decision.player.index()].name;
+    match st.decision.kind {
+        DecisionKind::PlaceTile { tile } => {
+            format!("{who} must place tile {}", rules.tiles().get(tile).id)
+        }
+        DecisionKind::Deploy { .. } => format!("{who} may deploy a figure or pass"),
+        DecisionKind::Prompt(p) => format!(
+            "{who} must answer a prompt of expansion `{}`",
+            rules.expansions()[p.owner.0 as usize].id()
+        ),
+        DecisionKind::Draw => format!("the table must draw the tile {who} places next"),
+        DecisionKind::GameOver => "the game is over".into(),
+    }
+}

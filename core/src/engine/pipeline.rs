@@ -1,0 +1,241 @@
+//! The turn pipeline between two decisions (rule A-16): windows and prompts, draws and discards (A-4), the deployment step, scoring, the end of the game.
+
+use super::*;
+
+/// Runs the pipeline until a decision with at least one action is pending.
+pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
+    loop {
+        if let Some(p) = st.prompts.pop_front() {
+            let e = &rules.expansions()[p.owner.0 as usize];
+            st.turn_prompts += 1;
+            if st.turn_prompts > crate::hooks::MAX_PROMPTS_PER_TURN {
+                return Err(hook_error(
+                    e.as_ref(),
+                    "apply_prompt",
+                    crate::hooks::HookFailure(format!(
+                        "more than {} prompts in one turn: does answering a prompt always \
+                         ask another?",
+                        crate::hooks::MAX_PROMPTS_PER_TURN
+                    )),
+                ));
+            }
+            let mut offered = std::mem::take(&mut st.offered);
+            offered.clear();
+            let r = e.prompt_actions(View { rules, state: st }, p, &mut offered);
+            st.offered = offered;
+            r.map_err(|m| hook_error(e.as_ref(), "prompt_actions", m))?;
+            if !st.offered.is_empty() {
+                st.decision = Decision {
+                    player: p.player,
+                    kind: DecisionKind::Prompt(p),
+                };
+                return Ok(());
+            }
+            continue;
+        }
+        // Window stages: move on first, so the pipeline resumes after the prompts.
+        let window_stage = match st.stage {
+            Stage::TurnStart => Some((Stage::Draw, Window::TurnStart)),
+            Stage::AfterDeploy => Some((Stage::BeforeScoring, Window::AfterDeploy)),
+            Stage::BeforeScoring => Some((Stage::Score, Window::BeforeScoring)),
+            Stage::AfterScoring => Some((Stage::TurnEnd, Window::AfterScoring)),
+            _ => None,
+        };
+        // A-12: the game ends after the turn in which the supply ran out, before any
+        // start-of-turn effect of a turn that will never be played.
+        if st.stage == Stage::TurnStart && st.supply.remaining() == 0 {
+            st.stage = Stage::BeforeFinal;
+            continue;
+        }
+        if st.stage == Stage::TurnStart {
+            st.turn_prompts = 0;
+        }
+        if let Some((next, w)) = window_stage {
+            st.stage = next;
+            window(rules, st, w)?;
+            continue;
+        }
+        match st.stage {
+            Stage::TurnStart | Stage::AfterDeploy | Stage::BeforeScoring | Stage::AfterScoring => {
+                unreachable!("handled above")
+            }
+            Stage::Draw if st.supply.mode == DrawMode::Chosen => {
+                let mut offered = std::mem::take(&mut st.offered);
+                let mut kinds = Vec::new();
+                st.supply.choices(&mut kinds);
+                offered.clear();
+                offered.extend(kinds.into_iter().map(|tile| Action::Draw { tile }));
+                st.offered = offered;
+                if st.offered.is_empty() {
+                    st.stage = Stage::BeforeFinal;
+                    continue;
+                }
+                st.decision = Decision {
+                    player: st.active,
+                    kind: DecisionKind::Draw,
+                };
+                return Ok(());
+            }
+            Stage::Draw => match draw(rules, st)? {
+                Some(tile) => {
+                    st.decision = Decision {
+                        player: st.active,
+                        kind: DecisionKind::PlaceTile { tile },
+                    };
+                    return Ok(());
+                }
+                None => st.stage = Stage::BeforeFinal,
+            },
+            Stage::DeployStep => {
+                st.stage = Stage::AfterDeploy;
+                if deploy_offers(rules, st)? {
+                    let tile = st.last_placed.expect("a tile was placed");
+                    st.decision = Decision {
+                        player: st.active,
+                        kind: DecisionKind::Deploy { tile },
+                    };
+                    return Ok(());
+                }
+            }
+            Stage::Score => {
+                st.stage = Stage::AfterScoring;
+                score_placement(rules, st)?;
+            }
+            Stage::TurnEnd => {
+                let mut extra = false;
+                each(rules, st, HookSet::ON_TURN_END, "on_turn_end", |e, ctx| {
+                    extra |= e.on_turn_end(ctx)? == TurnEndVerdict::ExtraPart;
+                    Ok(())
+                })?;
+                if extra && !st.extra_part {
+                    st.extra_part = true;
+                    st.stage = Stage::Draw;
+                } else {
+                    st.extra_part = false;
+                    st.turn += 1;
+                    st.active = PlayerId(((st.active.0 as usize + 1) % st.players.len()) as u8);
+                    st.stage = Stage::TurnStart;
+                }
+            }
+            Stage::BeforeFinal => {
+                st.final_scoring = true;
+                st.stage = Stage::FinalScoring;
+                window(rules, st, Window::BeforeFinalScoring)?;
+            }
+            Stage::FinalScoring => {
+                st.stage = Stage::Over;
+                final_scoring(rules, st)?;
+            }
+            Stage::Over => {
+                st.offered.clear();
+                st.decision = Decision {
+                    player: st.active,
+                    kind: DecisionKind::GameOver,
+                };
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Draws until a placeable tile comes up (A-4); fills the offered placements.
+pub(crate) fn draw(rules: &Ruleset, st: &mut GameState) -> Result<Option<TileKindId>, HookError> {
+    let mut redraws = 0usize;
+    loop {
+        let Some(tile) = st.supply.draw(&mut st.rng) else {
+            return Ok(None);
+        };
+        if consider_drawn(rules, st, tile, &mut redraws)? {
+            return Ok(Some(tile));
+        }
+    }
+}
+
+/// A tile just taken from the supply: the expansions' verdicts, then A-4. `true` when it is
+/// to be placed (its placements are offered), `false` when it was discarded or sent back.
+pub(crate) fn consider_drawn(
+    rules: &Ruleset,
+    st: &mut GameState,
+    tile: TileKindId,
+    redraws: &mut usize,
+) -> Result<bool, HookError> {
+    let mut verdict = DrawVerdict::Keep;
+    each(
+        rules,
+        st,
+        HookSet::ON_TILE_DRAWN,
+        "on_tile_drawn",
+        |e, ctx| {
+            if verdict == DrawVerdict::Keep {
+                verdict = e.on_tile_drawn(ctx, tile)?;
+            }
+            Ok(())
+        },
+    )?;
+    match verdict {
+        DrawVerdict::Keep => {}
+        DrawVerdict::Discard => {
+            st.discarded.push(tile);
+            return Ok(false);
+        }
+        DrawVerdict::Redraw => {
+            *redraws += 1;
+            if *redraws > st.supply.remaining() + 1 {
+                return Err(HookError {
+                    expansion: "core".into(),
+                    hook: "on_tile_drawn",
+                    message: "every remaining tile was sent back: the supply cannot be drawn from"
+                        .into(),
+                });
+            }
+            st.supply.put_back(tile);
+            return Ok(false);
+        }
+    }
+    legal_placements(rules, st, tile)?;
+    if st.placement_count == 0 {
+        st.discarded.push(tile);
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Fills the deployment step's offers; returns whether there is a real choice.
+pub(crate) fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError> {
+    let mut offered = std::mem::take(&mut st.offered);
+    offered.clear();
+    let player = st.active;
+    let pos = st
+        .board
+        .tile(st.last_placed.expect("a tile was placed"))
+        .pos;
+    deployments_on_tile(rules, st, player, pos, &mut offered);
+    offered.push(Action::Pass);
+    let mut result = Ok(());
+    for (e, hooks) in rules.expansions().iter().zip(rules.hook_sets()) {
+        if !hooks.has(HookSet::DEPLOY_STEP_ACTIONS) {
+            continue;
+        }
+        let v = View { rules, state: st };
+        if let Err(m) = e.deploy_step_actions(v, player, &mut offered) {
+            result = Err(hook_error(e.as_ref(), "deploy_step_actions", m));
+            break;
+        }
+    }
+    if result.is_ok() {
+        for (e, hooks) in rules.expansions().iter().zip(rules.hook_sets()) {
+            if !hooks.has(HookSet::FILTER_DEPLOY_ACTIONS) {
+                continue;
+            }
+            let v = View { rules, state: st };
+            if let Err(m) = e.filter_deploy_actions(v, player, &mut offered) {
+                result = Err(hook_error(e.as_ref(), "filter_deploy_actions", m));
+                break;
+            }
+        }
+    }
+    st.offered = offered;
+    result?;
+    // With nothing to choose but passing there is no decision (JCZ also sends none).
+    Ok(!matches!(st.offered.as_slice(), [] | [Action::Pass]))
+}

@@ -1,0 +1,276 @@
+//! Tiles on the board: start layouts, placing a tile and merging its segments, the legal placements of a drawn tile, deployments on a tile, returning figures.
+
+use super::*;
+
+/// Checks that a start or position tile lands on an empty cell and matches its neighbours.
+pub(crate) fn check_fits(
+    rules: &Ruleset,
+    state: &GameState,
+    t: &StartTile,
+) -> Result<(), GameError> {
+    if !t.pos.in_bounds() {
+        return Err(GameError::Position(format!(
+            "a tile at {} is beyond the board's bound (|x| and |y| at most {})",
+            t.pos,
+            crate::pos::MAX_COORD
+        )));
+    }
+    if state.board.is_occupied(t.pos) {
+        return Err(GameError::Position(format!("two tiles at {}", t.pos)));
+    }
+    let (want, mask) = state.board.constraints(t.pos);
+    if rules.tiles().get(t.kind).edge_code(t.rotation) & mask != want {
+        return Err(GameError::Position(format!(
+            "tile {} at {} rotation {} does not match its neighbours' edges",
+            rules.tiles().get(t.kind).id,
+            t.pos,
+            t.rotation
+        )));
+    }
+    Ok(())
+}
+
+/// Puts a tile on the board and merges its segments into the feature graph.
+pub(crate) fn place_tile(
+    rules: &Ruleset,
+    st: &mut GameState,
+    kind: TileKindId,
+    pos: Pos,
+    rot: Rotation,
+) -> PlacedIndex {
+    let tk = rules.tiles().get(kind);
+    let first = st.graph.len() as u32;
+    let idx = st.board.place(PlacedTile {
+        kind,
+        pos,
+        rotation: rot,
+        first_segment: first,
+        edge_code: tk.edge_code(rot),
+        sites: tk.sites,
+    });
+    let filled = if tk.sites != 0 {
+        st.board.surrounding_count(pos)
+    } else {
+        0
+    };
+    for (i, seg) in tk.segments.iter().enumerate() {
+        let (open, completable) = match rules.kind(seg.kind).shape {
+            Shape::Edge { .. } => (seg.sides.len() as u16, true),
+            Shape::Site => (8 - filled, true),
+            Shape::Field | Shape::Virtual => (0, false),
+        };
+        st.graph.add_segment(
+            SegmentNode {
+                kind: seg.kind,
+                pos,
+                tile: idx,
+                local: i as u8,
+                sides: seg.sides.rotate(rot),
+                halves: seg.halves.rotate(rot),
+                pennants: seg.pennants,
+            },
+            FeatureTotals {
+                open,
+                completable,
+                ..FeatureTotals::default()
+            },
+        );
+    }
+    for (i, seg) in tk.segments.iter().enumerate() {
+        for c in &seg.cities {
+            st.graph
+                .add_border(node(first + i as u32), node(first + *c as u32));
+        }
+    }
+    for s in Side::ALL {
+        let Some(n) = st.board.at(pos.step(s)).copied() else {
+            continue;
+        };
+        let nk = rules.tiles().get(n.kind);
+        if tk.edge_at(rot, s) != 0 {
+            if let (Some(a), Some(b)) = (
+                tk.segment_on_side(rot, s),
+                nk.segment_on_side(n.rotation, s.opposite()),
+            ) {
+                st.graph.join(
+                    node(first + a as u32),
+                    node(n.first_segment + b as u32),
+                    true,
+                );
+            }
+        }
+        // Fields meet across field edges and along both sides of roads and rivers.
+        for h in [
+            HalfEdge::from_index(2 * s.index()),
+            HalfEdge::from_index(2 * s.index() + 1),
+        ] {
+            if let (Some(a), Some(b)) = (
+                tk.segment_on_half(rot, h),
+                nk.segment_on_half(n.rotation, h.facing()),
+            ) {
+                st.graph.join(
+                    node(first + a as u32),
+                    node(n.first_segment + b as u32),
+                    false,
+                );
+            }
+        }
+    }
+    for q in pos.surrounding() {
+        let Some(t) = st.board.at(q).copied() else {
+            continue;
+        };
+        let mut sites = t.sites;
+        while sites != 0 {
+            let i = sites.trailing_zeros();
+            sites &= sites - 1;
+            let f = st.graph.feature_of(node(t.first_segment + i));
+            let tot = st.graph.totals_mut(f);
+            tot.open = tot.open.saturating_sub(1);
+        }
+    }
+    idx
+}
+
+#[inline]
+pub(crate) fn node(i: u32) -> crate::graph::SegmentId {
+    crate::graph::SegmentId::new(i as usize)
+}
+
+/// Writes the legal placements of `tile` for the active player into `out` (cleared
+/// first) and returns how many (cell, rotation) pairs there are.
+pub(crate) fn placements_into(
+    rules: &Ruleset,
+    st: &GameState,
+    tile: TileKindId,
+    out: &mut Vec<PlacementCell>,
+    cands_buf: &mut Vec<u8>,
+) -> Result<usize, HookError> {
+    let tk = rules.tiles().get(tile);
+    let codes = [
+        tk.edge_code(Rotation::R0),
+        tk.edge_code(Rotation::R90),
+        tk.edge_code(Rotation::R180),
+        tk.edge_code(Rotation::R270),
+    ];
+    // Branch-free: every cell is written, the length only advances on a fit (whether a
+    // random tile fits a cell is unpredictable, so a branch here mispredicts a lot).
+    let frontier = st.board.frontier();
+    out.clear();
+    out.resize(
+        frontier.len(),
+        PlacementCell {
+            pos: Pos::new(0, 0),
+            rotations: 0,
+        },
+    );
+    let mut n = 0usize;
+    let mut count = 0usize;
+    for f in frontier {
+        let rotations = (codes[0] & f.mask == f.want) as u8
+            | ((codes[1] & f.mask == f.want) as u8) << 1
+            | ((codes[2] & f.mask == f.want) as u8) << 2
+            | ((codes[3] & f.mask == f.want) as u8) << 3;
+        out[n] = PlacementCell {
+            pos: f.pos,
+            rotations,
+        };
+        n += (rotations != 0) as usize;
+        count += rotations.count_ones() as usize;
+    }
+    out.truncate(n);
+    let filters = rules.placement_filters(tile);
+    if filters != 0 && count > 0 {
+        // Filters may only remove: remember the edge-legal bits and keep only those.
+        let legal = cands_buf;
+        legal.clear();
+        legal.extend(out.iter().map(|c| c.rotations));
+        for (i, e) in rules.expansions().iter().enumerate() {
+            if filters & (1 << i.min(63)) == 0 {
+                continue;
+            }
+            e.filter_placements(View { rules, state: st }, st.active, tile, out)
+                .map_err(|m| hook_error(e.as_ref(), "filter_placements", m))?;
+        }
+        let mut i = 0;
+        count = 0;
+        out.retain_mut(|c| {
+            c.rotations &= legal[i];
+            i += 1;
+            count += c.rotations.count_ones() as usize;
+            c.rotations != 0
+        });
+    }
+    Ok(count)
+}
+
+/// Computes the legal placements of the drawn tile into the state.
+pub(crate) fn legal_placements(
+    rules: &Ruleset,
+    st: &mut GameState,
+    tile: TileKindId,
+) -> Result<(), HookError> {
+    let mut cells = std::mem::take(&mut st.placements);
+    let mut cands = std::mem::take(&mut st.candidates);
+    let r = placements_into(rules, st, tile, &mut cells, &mut cands);
+    cands.clear();
+    st.placements = cells;
+    st.candidates = cands;
+    st.placement_actions = std::sync::OnceLock::new();
+    st.placement_count = *r.as_ref().unwrap_or(&0);
+    r.map(|_| ())
+}
+
+/// Base-rule deployments of `player` on the tile at `pos`.
+pub(crate) fn deployments_on_tile(
+    rules: &Ruleset,
+    st: &GameState,
+    player: PlayerId,
+    pos: Pos,
+    out: &mut Vec<Action>,
+) {
+    let Some(t) = st.board.at(pos) else { return };
+    let tk = rules.tiles().get(t.kind);
+    if !tk.deploy {
+        return;
+    }
+    for i in 0..tk.segments.len() as u32 {
+        let seg = node(t.first_segment + i);
+        let kind = st.graph.segment(seg).kind;
+        let def = rules.kind(kind);
+        if !def.occupiable || (def.shape == Shape::Field && !rules.base().farmers) {
+            continue;
+        }
+        if st.graph.totals(st.graph.feature_of(seg)).occupants > 0 {
+            continue;
+        }
+        for (k, fk) in rules.figure_kinds().iter().enumerate() {
+            let fk_id = FigureKindId(k as u8);
+            if fk.follower && fk.deploy_on.contains(kind) && st.in_supply(player, fk_id) > 0 {
+                out.push(Action::Deploy {
+                    figure: fk_id,
+                    segment: seg,
+                });
+            }
+        }
+    }
+}
+
+/// Sends a figure back to supply and notifies every expansion.
+pub(crate) fn return_figure(
+    rules: &Ruleset,
+    st: &mut GameState,
+    figure: FigureId,
+    reason: RemovalReason,
+) -> Result<(), HookError> {
+    if st.unplace(figure) && rules.any_hooks(HookSet::ON_FIGURE_REMOVED) {
+        each(
+            rules,
+            st,
+            HookSet::ON_FIGURE_REMOVED,
+            "on_figure_removed",
+            |e, ctx| e.on_figure_removed(ctx, figure, reason),
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,356 @@
+//! Scoring: feature values, majorities, drafts of a placement and of the final scoring, farms in three editions.
+
+use super::*;
+
+/// Points a feature is worth to each majority winner.
+pub(crate) fn feature_value(
+    rules: &Ruleset,
+    g: &FeatureGraph,
+    f: FeatureId,
+    tiles: u32,
+    complete: bool,
+) -> i32 {
+    let t = g.totals(f);
+    let tiles = tiles as i32;
+    let pennants = t.pennants as i32;
+    match rules.kind(g.kind(f)).scoring {
+        Scoring::City if complete => {
+            if rules.base().small_city_halved && tiles == 2 {
+                tiles + pennants
+            } else {
+                2 * tiles + 2 * pennants
+            }
+        }
+        Scoring::City => tiles + pennants,
+        Scoring::Road => tiles,
+        // 9 when complete (open = 0), else 1 + the surrounding tiles.
+        Scoring::Cloister => 9 - t.open as i32,
+        Scoring::Farm | Scoring::Unscored => 0,
+    }
+}
+
+/// Strength per player on a feature, in half-units.
+pub(crate) fn strengths(
+    rules: &Ruleset,
+    st: &GameState,
+    f: FeatureId,
+) -> Result<[i32; MAX_PLAYERS], HookError> {
+    let mut s = [0i32; MAX_PLAYERS];
+    let plain = !rules.any_hooks(HookSet::STRENGTH_DELTA);
+    for (i, fig) in st.figures.iter().enumerate() {
+        if let FigureLoc::On(seg) = fig.loc {
+            if st.graph.feature_of(seg) == f && rules.figure_kind(fig.kind).follower {
+                s[fig.owner.index()] += if plain {
+                    rules.figure_kind(fig.kind).strength
+                } else {
+                    View { rules, state: st }.strength(FigureId(i as u16))?
+                };
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// Adds an award of `value` for every player with the maximal strength (> 0).
+pub(crate) fn push_majority(
+    draft: &mut ScoreDraft,
+    item: u16,
+    s: &[i32; MAX_PLAYERS],
+    players: usize,
+    value: i32,
+) {
+    let max = s[..players].iter().copied().max().unwrap_or(0);
+    if max <= 0 {
+        return;
+    }
+    for (p, v) in s[..players].iter().enumerate() {
+        if *v == max {
+            draft.awards.push(Award {
+                item,
+                player: PlayerId(p as u8),
+                points: value,
+            });
+        }
+    }
+}
+
+/// The complete, unscored features the last placed tile closes: its own segments'
+/// features, then the sites (cloisters, shrines) around it, without duplicates.
+pub(crate) fn completed_by_last_placement(
+    rules: &Ruleset,
+    st: &GameState,
+    out: &mut Vec<FeatureId>,
+) {
+    out.clear();
+    let Some(idx) = st.last_placed else {
+        return;
+    };
+    let t = *st.board.tile(idx);
+    let mut consider = |seg: crate::graph::SegmentId| {
+        let f = st.graph.feature_of(seg);
+        let tot = st.graph.totals(f);
+        if tot.complete() && !tot.scored && !out.contains(&f) {
+            out.push(f);
+        }
+    };
+    let nseg = rules.tiles().get(t.kind).segments.len() as u32;
+    for i in t.first_segment..t.first_segment + nseg {
+        consider(node(i));
+    }
+    for q in t.pos.surrounding() {
+        let Some(n) = st.board.at(q) else {
+            continue;
+        };
+        let mut sites = n.sites;
+        while sites != 0 {
+            let i = sites.trailing_zeros();
+            sites &= sites - 1;
+            consider(node(n.first_segment + i));
+        }
+    }
+}
+
+/// Scores the features the last placement completed (A-8 … A-11).
+pub(crate) fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
+    if st.last_placed.is_none() {
+        return Ok(());
+    }
+    let mut draft = std::mem::take(&mut st.draft);
+    draft.features.clear();
+    draft.awards.clear();
+    draft.final_scoring = false;
+    draft.placer = Some(st.active);
+    let mut done = std::mem::take(&mut st.completed);
+    completed_by_last_placement(rules, st, &mut done);
+    for &f in &done {
+        let tot = *st.graph.totals(f);
+        let kind = st.graph.kind(f);
+        let tiles = st.graph.tile_count(f);
+        let value = feature_value(rules, &st.graph, f, tiles, true);
+        let item = draft.features.len() as u16;
+        draft.features.push(DraftFeature {
+            feature: f,
+            kind,
+            tiles,
+            complete: true,
+            value,
+            return_figures: true,
+            closes: true,
+        });
+        if tot.occupants > 0 {
+            let s = strengths(rules, st, f)?;
+            push_majority(&mut draft, item, &s, st.players.len(), value);
+        }
+    }
+    st.completed = done;
+    // Scoring hooks see scorings, so a placement that completes nothing skips them.
+    let r = if draft.features.is_empty() {
+        Ok(())
+    } else {
+        apply_draft(rules, st, &mut draft)
+    };
+    st.draft = draft;
+    r
+}
+
+/// Runs `before_scoring`, applies the awards and returns, marks features scored, runs `after_scoring`.
+pub(crate) fn apply_draft(
+    rules: &Ruleset,
+    st: &mut GameState,
+    draft: &mut ScoreDraft,
+) -> Result<(), HookError> {
+    each(
+        rules,
+        st,
+        HookSet::BEFORE_SCORING,
+        "before_scoring",
+        |e, ctx| e.before_scoring(ctx, draft),
+    )?;
+    for a in &draft.awards {
+        let Some(item) = draft.features.get(a.item as usize) else {
+            continue;
+        };
+        st.award_feature(
+            a.player,
+            a.points,
+            ScoreSource::Feature(item.kind),
+            item.complete,
+        );
+    }
+    for item in &draft.features {
+        if item.closes {
+            st.graph.totals_mut(item.feature).scored = true;
+        }
+        if item.return_figures {
+            for i in 0..st.figures.len() {
+                if let FigureLoc::On(seg) = st.figures[i].loc {
+                    if st.graph.feature_of(seg) == item.feature {
+                        return_figure(rules, st, FigureId(i as u16), RemovalReason::Scored)?;
+                    }
+                }
+            }
+        }
+    }
+    each(
+        rules,
+        st,
+        HookSet::AFTER_SCORING,
+        "after_scoring",
+        |e, ctx| e.after_scoring(ctx, draft),
+    )
+}
+
+/// End of game: unfinished features, then farms, then expansions' bonuses.
+pub(crate) fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
+    let mut draft = ScoreDraft {
+        final_scoring: true,
+        placer: None,
+        ..ScoreDraft::default()
+    };
+    let mut farms: Vec<FeatureId> = Vec::new();
+    for i in 0..st.figures.len() {
+        let FigureLoc::On(seg) = st.figures[i].loc else {
+            continue;
+        };
+        let f = st.graph.feature_of(seg);
+        let kind = st.graph.kind(f);
+        match rules.kind(kind).scoring {
+            Scoring::Farm => {
+                if !farms.contains(&f) {
+                    farms.push(f);
+                }
+            }
+            Scoring::City | Scoring::Road | Scoring::Cloister => {
+                let tot = st.graph.totals(f);
+                if tot.scored || draft.features.iter().any(|d| d.feature == f) {
+                    continue;
+                }
+                let complete = tot.complete();
+                let tiles = st.graph.tile_count(f);
+                let value = feature_value(rules, &st.graph, f, tiles, complete);
+                let item = draft.features.len() as u16;
+                draft.features.push(DraftFeature {
+                    feature: f,
+                    kind,
+                    tiles,
+                    complete,
+                    value,
+                    return_figures: false,
+                    closes: true,
+                });
+                let s = strengths(rules, st, f)?;
+                push_majority(&mut draft, item, &s, st.players.len(), value);
+            }
+            Scoring::Unscored => {}
+        }
+    }
+    apply_draft(rules, st, &mut draft)?;
+
+    let mut draft = ScoreDraft {
+        final_scoring: true,
+        placer: None,
+        ..ScoreDraft::default()
+    };
+    farm_draft(rules, st, &farms, &mut draft)?;
+    apply_draft(rules, st, &mut draft)?;
+
+    each(
+        rules,
+        st,
+        HookSet::FINAL_SCORING,
+        "final_scoring",
+        |e, ctx| e.final_scoring(ctx),
+    )
+}
+
+/// Completed city-scoring features bordering a farm.
+pub(crate) fn farm_cities(
+    rules: &Ruleset,
+    g: &FeatureGraph,
+    farm: FeatureId,
+    buf: &mut Vec<FeatureId>,
+) {
+    g.bordering_features(farm, buf);
+    buf.retain(|c| g.totals(*c).complete() && rules.kind(g.kind(*c)).scoring == Scoring::City);
+}
+
+/// Drafts farm scoring in the chosen edition.
+pub(crate) fn farm_draft(
+    rules: &Ruleset,
+    st: &GameState,
+    farms: &[FeatureId],
+    draft: &mut ScoreDraft,
+) -> Result<(), HookError> {
+    let n = st.players.len();
+    let mut cities = Vec::new();
+    match rules.base().farm_scoring {
+        FarmScoring::Third | FarmScoring::Second => {
+            let mut paid: Vec<Vec<FeatureId>> = vec![Vec::new(); n];
+            for &farm in farms {
+                farm_cities(rules, &st.graph, farm, &mut cities);
+                let item = draft.features.len() as u16;
+                let value = 3 * cities.len() as i32;
+                draft.features.push(DraftFeature {
+                    feature: farm,
+                    kind: st.graph.kind(farm),
+                    tiles: st.graph.tile_count(farm),
+                    complete: false,
+                    value,
+                    return_figures: false,
+                    closes: true,
+                });
+                let s = strengths(rules, st, farm)?;
+                let start = draft.awards.len();
+                push_majority(draft, item, &s, n, value);
+                if rules.base().farm_scoring == FarmScoring::Second {
+                    for a in &mut draft.awards[start..] {
+                        let mine = &mut paid[a.player.index()];
+                        let fresh = cities.iter().filter(|c| !mine.contains(c)).count() as i32;
+                        mine.extend(
+                            cities
+                                .iter()
+                                .filter(|c| !mine.contains(c))
+                                .copied()
+                                .collect::<Vec<_>>(),
+                        );
+                        a.points = 3 * fresh;
+                    }
+                }
+            }
+        }
+        FarmScoring::First => {
+            // City by city: every player's farmers over all farms bordering the city.
+            let mut per_city: Vec<(FeatureId, [i32; MAX_PLAYERS])> = Vec::new();
+            for &farm in farms {
+                farm_cities(rules, &st.graph, farm, &mut cities);
+                let s = strengths(rules, st, farm)?;
+                for c in &cities {
+                    let entry = match per_city.iter_mut().position(|(f, _)| f == c) {
+                        Some(i) => &mut per_city[i].1,
+                        None => {
+                            per_city.push((*c, [0; MAX_PLAYERS]));
+                            &mut per_city.last_mut().expect("just pushed").1
+                        }
+                    };
+                    for p in 0..n {
+                        entry[p] += s[p];
+                    }
+                }
+            }
+            for (city, s) in per_city {
+                let item = draft.features.len() as u16;
+                draft.features.push(DraftFeature {
+                    feature: city,
+                    kind: FeatureKindId::FIELD,
+                    tiles: 0,
+                    complete: false,
+                    value: 4,
+                    return_figures: false,
+                    closes: true,
+                });
+                push_majority(draft, item, &s, n, 4);
+            }
+        }
+    }
+    Ok(())
+}

@@ -103,12 +103,13 @@ use carcassonne_core::{
     PositionFigure, PositionSetting, Rotation, Ruleset, ScoreSource, SegmentId, Setup, Shape,
     SideSet, SlotScope, StartTile, TileKind, TileKindId,
 };
-use carcassonne_host::rules::{build_ruleset_with, RulesSpec};
+use carcassonne_rules::{build_ruleset_with, RulesSpec};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+pub mod fuzz;
 pub mod mixed;
 
 // ---------------------------------------------------------------------------------------
@@ -2166,7 +2167,7 @@ mod tests {
     use super::*;
 
     fn base() -> Arc<Ruleset> {
-        carcassonne_host::rules::base_ruleset()
+        carcassonne_rules::base_ruleset()
     }
 
     fn placed(r: &Ruleset, edges: &str) -> (String, u16) {

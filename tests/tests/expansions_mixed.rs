@@ -20,9 +20,9 @@
 //! The games are split into four tests so that the test harness runs them in parallel.
 
 use carcassonne_core::{Action, DecisionKind, DrawMode, Game, GameSetup, Ruleset};
-use carcassonne_host::bots::{Bot, RandomBot};
-use carcassonne_host::record::Record;
-use carcassonne_host::rules::{build_ruleset, RulesSpec};
+use carcassonne_play::bots::{Bot, RandomBot};
+use carcassonne_play::record::Record;
+use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::expansions_dir;
 use carcassonne_tests::mixed::{
     apply_monotone, check_completed_scored, check_end, check_figures_and_scores, check_same_game,

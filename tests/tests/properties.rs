@@ -17,10 +17,10 @@ use carcassonne_core::{
     Game, GameSetup, PlacedTile, PlayerId, Pos, Rotation, Ruleset, ScoreEvent, ScoreSource,
     SegmentId, Shape, Side,
 };
-use carcassonne_host::bots::{Bot, GreedyBot, RandomBot};
-use carcassonne_host::record::Record;
-use carcassonne_host::rules::{build_ruleset, RulesSpec};
-use carcassonne_host::simulate::play_game;
+use carcassonne_play::bots::{Bot, GreedyBot, RandomBot};
+use carcassonne_play::record::Record;
+use carcassonne_play::simulate::play_game;
+use carcassonne_rules::{build_ruleset, RulesSpec};
 use proptest::prelude::*;
 use proptest::test_runner::{RngSeed, TestCaseError};
 use std::collections::BTreeSet;

@@ -14,7 +14,7 @@
 use carcassonne_core::{
     Action, DecisionKind, Game, GameSetup, Pos, Rotation, Ruleset, Side, TileKindId,
 };
-use carcassonne_host::rules::{build_ruleset, RulesSpec};
+use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::{expansions_dir, run_scenario};
 use std::sync::Arc;
 

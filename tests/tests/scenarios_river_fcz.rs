@@ -5,7 +5,7 @@
 //! then the lake count in a real new game.
 
 use carcassonne_core::{DecisionKind, DrawMode, Game, GameSetup};
-use carcassonne_host::rules::{build_ruleset, RulesSpec};
+use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::{expansions_dir, run_scenario};
 use std::sync::Arc;
 

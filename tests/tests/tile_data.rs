@@ -23,7 +23,7 @@ fn reference() -> toml::Value {
 }
 
 fn ours() -> TileSetData {
-    carcassonne_host::tiles::base_tile_set()
+    carcassonne_files::tiles::base_tile_set()
 }
 
 /// A feature reduced to comparable facts: kind, sides (set), half-edges (set), inner,
@@ -288,7 +288,7 @@ fn base_totals_on_their_own() {
 /// The built ruleset (what the engine uses) agrees with the file: kinds, counts, edges.
 #[test]
 fn built_catalog_agrees_with_the_file() {
-    let rules = carcassonne_host::rules::base_ruleset();
+    let rules = carcassonne_rules::base_ruleset();
     let data = ours();
     assert_eq!(rules.tiles().len(), 24);
     let total: u32 = rules.tiles().iter().map(|(_, k)| k.count as u32).sum();

@@ -1,0 +1,150 @@
+//! Engine benchmarks (criterion): whole random games, placement enumeration, state clones.
+//!
+//! `cargo build --release && cargo bench -p carcassonne-cli --bench engine`
+//! (the first command builds the expansion plugins that `games/ckr-4-2p` loads).
+//! `games/ckr-4-fan-2-2p` adds the two fan expansions (Rhai scripts from `fan-expansions/`)
+//! to the same four: the issue-4 figure compares it with `games/ckr-4-2p`.
+
+use carcassonne_core::{DecisionKind, Game, GameSetup, Ruleset, TileKindId};
+use carcassonne_rules::{base_ruleset, build_ruleset, RulesSpec};
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A tiny xorshift for the bots: the benchmark measures the engine, not a bot's RNG.
+struct Pick(u64);
+
+impl Pick {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn new_game(rules: &Arc<Ruleset>, seed: u64) -> Game {
+    let mut g = Game::new(
+        Arc::clone(rules),
+        &GameSetup::new(vec!["A".into(), "B".into()], seed),
+    )
+    .expect("new game");
+    // As `simulate` plays: no per-action rollback snapshot.
+    g.set_checkpoints(false);
+    g
+}
+
+/// Base game + the four Count, King & Robber expansions, loaded as plugins, and `fan`
+/// fan expansions (scripts).
+fn ckr_ruleset(fan: &[&str]) -> Arc<Ruleset> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut expansions: Vec<String> = ["count", "king-robber", "river2", "heretics-shrines"]
+        .map(String::from)
+        .to_vec();
+    expansions.extend(fan.iter().map(|f| f.to_string()));
+    build_ruleset(&RulesSpec {
+        expansions,
+        plugin_dirs: vec![root.join("expansions"), root.join("fan-expansions")],
+        ..RulesSpec::default()
+    })
+    .unwrap_or_else(|e| panic!("{e} (build the plugins first: `cargo build --release`)"))
+}
+
+/// Plays random actions until `stop` says so or the game ends.
+fn play(game: &mut Game, pick: &mut Pick, stop: impl Fn(&Game) -> bool) {
+    while !game.is_over() && !stop(game) {
+        let i = pick.below(game.action_count());
+        game.apply_offered(i).expect("offered");
+    }
+}
+
+/// A game stopped at a tile step after about `tiles` placements.
+fn midgame(rules: &Arc<Ruleset>, tiles: usize) -> Game {
+    let mut g = new_game(rules, 42);
+    let mut pick = Pick(7);
+    play(&mut g, &mut pick, |g| {
+        g.state().board().tiles().len() > tiles
+            && matches!(g.decision().kind, DecisionKind::PlaceTile { .. })
+    });
+    g
+}
+
+fn games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("games");
+    group.throughput(Throughput::Elements(1));
+    group.measurement_time(Duration::from_secs(5));
+    for (name, rules) in [
+        ("random-2p", base_ruleset()),
+        ("ckr-4-2p", ckr_ruleset(&[])),
+        ("ckr-4-fan-2-2p", ckr_ruleset(&["tactician", "promotions"])),
+    ] {
+        let mut seed = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut g = new_game(&rules, seed);
+                play(&mut g, &mut Pick(seed | 1), |_| false);
+                black_box(g.state().players()[0].score)
+            })
+        });
+    }
+    group.finish();
+}
+
+fn placements(c: &mut Criterion) {
+    let rules = base_ruleset();
+    let g = midgame(&rules, 35);
+    let kinds: Vec<TileKindId> = ["BA/RFr", "BA/C", "BA/Cccc+", "BA/L"]
+        .iter()
+        .map(|n| rules.tiles().find(n).unwrap())
+        .collect();
+    let mut group = c.benchmark_group("placements");
+    group.measurement_time(Duration::from_secs(3));
+    let mut cells = Vec::new();
+    group.bench_function("enumerate-midgame", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for k in &kinds {
+                n += g.placement_cells_for(*k, &mut cells).unwrap();
+            }
+            black_box(n)
+        })
+    });
+    let mut actions = Vec::new();
+    group.bench_function("enumerate-midgame-as-actions", |b| {
+        b.iter(|| {
+            for k in &kinds {
+                g.placements_for(*k, &mut actions).unwrap();
+            }
+            black_box(actions.len())
+        })
+    });
+    group.bench_function("turn-midgame", |b| {
+        b.iter_batched(
+            || g.clone(),
+            |mut g| {
+                let mut pick = Pick(3);
+                let turn = g.state().turn();
+                play(&mut g, &mut pick, |g| g.state().turn() != turn);
+                g
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+}
+
+fn clones(c: &mut Criterion) {
+    let rules = base_ruleset();
+    let mid = midgame(&rules, 35);
+    let mut end = new_game(&rules, 9);
+    play(&mut end, &mut Pick(9), |_| false);
+    let mut group = c.benchmark_group("state");
+    group.measurement_time(Duration::from_secs(3));
+    group.bench_function("clone-midgame", |b| b.iter(|| black_box(mid.clone())));
+    group.bench_function("clone-end", |b| b.iter(|| black_box(end.clone())));
+    group.finish();
+}
+
+criterion_group!(benches, games, placements, clones);
+criterion_main!(benches);

@@ -1,0 +1,711 @@
+//! # carcassonne-cli
+//!
+//! `carcassonne`: simulate, replay and inspect games. A thin layer: it parses the command
+//! line (clap), calls the host crates, prints their results and prints any error as one
+//! line, `error: <message>`, exit code 1. Its own modules: `check` (`expansions check`),
+//! `load` (a game file of either kind: our record or a `.jcz` save), `error` (`CliError`,
+//! every crate's error in one enum).
+//!
+//! It must not know rhai, libloading or resvg (the script, plugins and raster crates do),
+//! nor implement rules, formats or drawing itself.
+
+mod check;
+mod error;
+mod load;
+
+use carcassonne_files::escape_line;
+use carcassonne_jcz::{self as jcz, assertions::Outcome};
+use carcassonne_play::record::Record;
+use carcassonne_play::simulate::{simulate, FinishedGame, SimConfig};
+use carcassonne_rules::{build_ruleset, parse_option, RulesSpec};
+use clap::{Parser, Subcommand};
+use error::CliError;
+use load::{is_jcz, load_game, LoadedGame};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `println!` that ends the program quietly when stdout is closed (`carcassonne … | head`)
+/// instead of panicking on the broken pipe.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        if let Err(e) = writeln!(out, $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("error: writing output: {e}");
+            std::process::exit(1);
+        }
+    }};
+}
+
+#[derive(Parser)]
+#[command(
+    name = "carcassonne",
+    version,
+    about = "A Carcassonne rules engine: simulate, replay and inspect games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+struct RulesArgs {
+    /// Expansions to load, comma-separated (see `carcassonne expansions list`).
+    #[arg(long, value_delimiter = ',')]
+    expansions: Vec<String>,
+    /// A rule option as key=value (repeatable), e.g. farmScoring=2nd.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    #[command(flatten)]
+    dirs: DirArgs,
+}
+
+/// `--plugin-dir` / `--expansion-dir`, shared by every command that loads expansions.
+#[derive(clap::Args, Clone)]
+struct DirArgs {
+    /// Extra folder to search for expansion manifests, native or script (repeatable; also
+    /// CARCASSONNE_PLUGIN_PATH and CARCASSONNE_EXPANSION_PATH).
+    #[arg(
+        long = "plugin-dir",
+        visible_alias = "expansion-dir",
+        value_name = "DIR"
+    )]
+    plugin_dirs: Vec<PathBuf>,
+}
+
+impl RulesArgs {
+    fn spec(&self) -> Result<RulesSpec, CliError> {
+        Ok(RulesSpec {
+            plugin_dirs: self.dirs.plugin_dirs.clone(),
+            expansions: self.expansions.clone(),
+            options: self
+                .options
+                .iter()
+                .map(|o| parse_option(o))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play games between bots and print the results.
+    Simulate {
+        /// Number of games.
+        #[arg(long, default_value_t = 1)]
+        games: u64,
+        /// Players per game (2-6).
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        /// Base seed (game i uses a seed derived from it).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Bots per seat, comma-separated, cycled over the seats (random, greedy).
+        #[arg(long, value_delimiter = ',', default_value = "random")]
+        bots: Vec<String>,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Print a JSON summary instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Write each game's record as DIR/game-<i>.json.
+        #[arg(long, value_name = "DIR")]
+        record: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Replay a game record or a JCloisterZone save (`.jcz`) and print scores, events and
+    /// the pending decision.
+    Replay {
+        /// The record (JSON, docs/record-format.md) or JCZ save (docs/jcz.md).
+        file: PathBuf,
+        /// Stop after this many actions (record) or messages (JCZ save).
+        #[arg(long)]
+        actions: Option<usize>,
+        /// Print the replay output contract as JSON.
+        #[arg(long)]
+        json: bool,
+        /// JCZ test saves: check the save's own assertions (`Alice has 3 points`, legal
+        /// placements, …) and exit non-zero if one fails.
+        #[arg(long)]
+        check: bool,
+        #[command(flatten)]
+        dirs: DirArgs,
+    },
+    /// Convert a JCloisterZone save into our own record (replaying both gives the same game).
+    Convert {
+        /// The save (`.jcz`).
+        file: PathBuf,
+        /// The record to write (JSON).
+        #[arg(short, long)]
+        output: PathBuf,
+        #[command(flatten)]
+        dirs: DirArgs,
+    },
+    /// Expansions: `expansions list`, `expansions check DIR`, `expansions api`.
+    Expansions {
+        #[command(subcommand)]
+        command: ExpansionsCommand,
+    },
+    /// List the tiles of a set (`base` or any expansion's set), or draw them as a contact sheet.
+    Tiles {
+        /// Tile set: `base` or an expansion's set (the expansion is loaded for it).
+        #[arg(long, default_value = "base")]
+        set: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Draw every tile of the set with its id and count to OUT (.svg or .png).
+        #[arg(long, value_name = "OUT")]
+        render: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Draw the position of a record or JCZ save after move N as SVG or PNG.
+    Render {
+        /// The record (JSON) or JCZ save (`.jcz`).
+        file: PathBuf,
+        /// Draw the position after this many actions (record) or messages (JCZ save);
+        /// default: the end.
+        #[arg(long = "move", value_name = "N")]
+        moves: Option<usize>,
+        /// The image to write: OUT.svg or OUT.png.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        /// Side of a tile in pixels (24-256).
+        #[arg(long, default_value_t = 80, value_parser = clap::value_parser!(u32).range(24..=256))]
+        tile_size: u32,
+        #[command(flatten)]
+        dirs: DirArgs,
+    },
+}
+
+#[derive(Subcommand)]
+enum ExpansionsCommand {
+    /// Every expansion found: id, version, kind, options with defaults, tile count.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        dirs: DirArgs,
+    },
+    /// Check a fan expansion folder: manifest, script, dependencies, then random games.
+    Check {
+        /// The expansion's folder (holding expansion.toml).
+        dir: PathBuf,
+        /// Random games to play with it (2 to 5 players).
+        #[arg(long, default_value_t = 20)]
+        games: u64,
+        /// Base seed of the games.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Other expansions to load with it, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        with: Vec<String>,
+        /// A rule option as key=value (repeatable).
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        #[command(flatten)]
+        dirs: DirArgs,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the scripting reference (hooks, functions, limits) as Markdown.
+    Api,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // The one place errors are printed: one line, whatever the input held.
+            eprintln!("error: {}", escape_line(&e.to_string()));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cmd: Command) -> Result<(), CliError> {
+    match cmd {
+        Command::Simulate {
+            games,
+            players,
+            seed,
+            bots,
+            threads,
+            json,
+            record,
+            rules,
+        } => {
+            if !(2..=6).contains(&players) {
+                return Err(CliError::Usage(format!(
+                    "--players must be 2 to 6, not {players}"
+                )));
+            }
+            if games == 0 {
+                return Err(CliError::Usage("--games must be at least 1".into()));
+            }
+            let spec = rules.spec()?;
+            let ruleset = build_ruleset(&spec)?;
+            let cfg = SimConfig {
+                games,
+                players,
+                seed,
+                bots,
+                threads,
+            };
+            let bar = (games >= 1000 && std::io::stderr().is_terminal()).then(|| {
+                let b = indicatif::ProgressBar::new(games);
+                b.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{bar:40} {pos}/{len} games {per_sec} eta {eta}",
+                    )
+                    .expect("valid template"),
+                );
+                b
+            });
+            let progress = |n: u64| {
+                if let Some(b) = &bar {
+                    if n % 256 == 0 || n == games {
+                        b.set_position(n);
+                    }
+                }
+            };
+            if let Some(dir) = &record {
+                std::fs::create_dir_all(dir).map_err(|source| CliError::Io {
+                    path: dir.clone(),
+                    source,
+                })?;
+            }
+            // Records are written as games finish, so memory stays flat however many games
+            // run; a single game's record is kept to print it.
+            let single: std::sync::Mutex<Option<(Record, Vec<i32>)>> = Default::default();
+            let on_game = |g: FinishedGame<'_>| -> Result<(), CliError> {
+                if record.is_none() && games != 1 {
+                    return Ok(());
+                }
+                let r = Record::new(g.game, g.seed, g.actions);
+                if let Some(dir) = &record {
+                    let path = dir.join(format!("game-{}.json", g.result.index));
+                    let text = serde_json::to_string_pretty(&r).expect("records serialize");
+                    std::fs::write(&path, text).map_err(|source| CliError::Io { path, source })?;
+                }
+                if games == 1 {
+                    *single.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some((r, g.result.scores.clone()));
+                }
+                Ok(())
+            };
+            let summary = simulate(&ruleset, &cfg, &progress, &on_game)?;
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+            if json {
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&summary).expect("summary serializes")
+                );
+            } else if let Some((r, scores)) = single.into_inner().unwrap_or_else(|e| e.into_inner())
+            {
+                let game = r.replay_with(&ruleset, "simulated game", None)?;
+                print_game(&game, &scores, &summary.bots, seed);
+            } else {
+                outln!(
+                    "{} games, {} players ({}), seed {}",
+                    summary.games,
+                    summary.players,
+                    summary.bots.join(", "),
+                    summary.seed
+                );
+                if !summary.expansions.is_empty() {
+                    outln!("expansions: {}", summary.expansions.join(", "));
+                }
+                outln!(
+                    "score mean {:.2}, spread {:.2}, turns {:.1}",
+                    summary.score_mean,
+                    summary.score_spread,
+                    summary.turns_mean
+                );
+                for (i, ((m, w), t)) in summary
+                    .score_mean_per_seat
+                    .iter()
+                    .zip(&summary.wins_per_seat)
+                    .zip(&summary.ties_per_seat)
+                    .enumerate()
+                {
+                    outln!("  seat {}: mean {:>6.2}, wins {}, ties {}", i + 1, m, w, t);
+                }
+                outln!(
+                    "  {} game(s) won outright, {} tied for first place",
+                    summary.games - summary.ties,
+                    summary.ties
+                );
+                outln!(
+                    "{:.0} games/s on {} thread(s)",
+                    summary.games_per_second,
+                    summary.threads
+                );
+            }
+            Ok(())
+        }
+        Command::Replay {
+            file,
+            actions,
+            json,
+            check,
+            dirs: DirArgs { plugin_dirs },
+        } => {
+            let loaded = load_game(&file, actions, &plugin_dirs)?;
+            let out = jcz::output(loaded.game());
+            if check {
+                return check_assertions(&file, &loaded, &out);
+            }
+            if json {
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&out).expect("output serializes")
+                );
+            } else {
+                for p in &out.players {
+                    outln!("{:<12} {:>4}", p.name, p.score);
+                }
+                outln!(
+                    "{} scoring events; {}",
+                    out.events.len(),
+                    if out.finished {
+                        "finished"
+                    } else {
+                        "in progress"
+                    }
+                );
+                if let Some(p) = &out.pending {
+                    outln!(
+                        "next: {} ({} placements, {} deployments)",
+                        p.player,
+                        p.placements.len(),
+                        p.deployments.len()
+                    );
+                }
+            }
+            Ok(())
+        }
+        Command::Convert {
+            file,
+            output,
+            dirs: DirArgs { plugin_dirs },
+        } => {
+            if !is_jcz(&file) {
+                return Err(CliError::Usage(format!(
+                    "{}: convert reads JCloisterZone saves (`.jcz`)",
+                    file.display()
+                )));
+            }
+            let imported = jcz::load(&file, &plugin_dirs, None)?;
+            let record = imported.to_record()?;
+            let text = serde_json::to_string_pretty(&record).expect("records serialize");
+            std::fs::write(&output, text + "\n").map_err(|source| CliError::Io {
+                path: output.clone(),
+                source,
+            })?;
+            outln!(
+                "{}: {} actions, {} ({})",
+                output.display(),
+                record.actions.len(),
+                if imported.game.is_over() {
+                    "finished"
+                } else {
+                    "in progress"
+                },
+                record
+                    .setup
+                    .expansions
+                    .iter()
+                    .map(|e| e.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            Ok(())
+        }
+        Command::Expansions {
+            command:
+                ExpansionsCommand::List {
+                    json,
+                    dirs: DirArgs { plugin_dirs },
+                },
+        } => {
+            let list = carcassonne_rules::list_expansions(&plugin_dirs)?;
+            if json {
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&list).expect("serializes")
+                );
+            } else {
+                for e in &list {
+                    outln!(
+                        "{:<16} {:<8} {:<7} {:>3} tiles  {}",
+                        e.id,
+                        e.version,
+                        e.kind,
+                        e.tiles,
+                        e.name
+                    );
+                    for o in &e.options {
+                        outln!("    {} = {}  ({})", o.key, o.default, o.description);
+                    }
+                }
+            }
+            Ok(())
+        }
+        Command::Expansions {
+            command: ExpansionsCommand::Api,
+        } => {
+            outln!("{}", carcassonne_script::reference::markdown());
+            Ok(())
+        }
+        Command::Expansions {
+            command:
+                ExpansionsCommand::Check {
+                    dir,
+                    games,
+                    seed,
+                    with,
+                    options,
+                    dirs: DirArgs { plugin_dirs },
+                    json,
+                },
+        } => {
+            let cfg = check::CheckConfig {
+                dir,
+                games,
+                seed,
+                with,
+                options: options
+                    .iter()
+                    .map(|o| parse_option(o))
+                    .collect::<Result<_, _>>()?,
+                plugin_dirs,
+            };
+            let report = check::check(&cfg);
+            let result = if report.ok() {
+                Ok(())
+            } else {
+                Err(CliError::Usage(format!(
+                    "{} problem(s) found",
+                    report.problems.len()
+                )))
+            };
+            if json {
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).expect("serializes")
+                );
+            } else {
+                for p in &report.passed {
+                    outln!("ok: {}", escape_line(p));
+                }
+                for p in &report.problems {
+                    outln!("problem: {}", escape_line(p));
+                }
+            }
+            result
+        }
+        Command::Render {
+            file,
+            moves,
+            output,
+            tile_size,
+            dirs: DirArgs { plugin_dirs },
+        } => {
+            carcassonne_raster::ImageFormat::of(&output)?;
+            let game = load_game(&file, moves, &plugin_dirs)?.into_game();
+            let name = file.file_name().map_or_else(
+                || file.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            );
+            let opts = carcassonne_render::RenderOptions {
+                tile_size: f64::from(tile_size),
+                caption: Some(match moves {
+                    Some(n) => format!("{name}, after move {n}"),
+                    None => name,
+                }),
+                ..Default::default()
+            };
+            let svg = carcassonne_render::render_svg(&game, &opts);
+            Ok(carcassonne_raster::write_image(&output, &svg)?)
+        }
+        Command::Tiles {
+            set,
+            json,
+            render,
+            rules,
+        } => {
+            let mut spec = rules.spec()?;
+            // A set other than the base game's comes with the expansion of that id, unless
+            // `--expansions` says which expansions to load.
+            if set != "base" && spec.expansions.is_empty() {
+                spec.expansions.push(set.clone());
+            }
+            let rules = build_ruleset(&spec)?;
+            if let Some(out) = render {
+                let svg = carcassonne_render::render_tile_sheet(&rules, &set, 96.0)?;
+                return Ok(carcassonne_raster::write_image(&out, &svg)?);
+            }
+            let tiles: Vec<_> = rules.tiles().iter().filter(|(_, k)| k.set == set).collect();
+            if tiles.is_empty() {
+                return Err(CliError::Usage(format!("no tile set `{set}`")));
+            }
+            if json {
+                let list: Vec<_> = tiles
+                    .iter()
+                    .map(|(_, k)| serde_json::json!({"id": k.id, "aliases": k.aliases, "count": k.count, "edges": edges(&rules, k), "start": k.start}))
+                    .collect();
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&list).expect("serializes")
+                );
+            } else {
+                let total: u32 = tiles.iter().map(|(_, k)| k.count as u32).sum();
+                outln!("set {set}: {} kinds, {total} tiles", tiles.len());
+                for (_, k) in tiles {
+                    let segs: Vec<String> = k
+                        .segments
+                        .iter()
+                        .map(|s| {
+                            format!(
+                                "{} {}",
+                                rules.kind(s.kind).name,
+                                s.location(carcassonne_core::Rotation::R0)
+                            )
+                        })
+                        .collect();
+                    outln!(
+                        "  {:<10} {:<3} x{:<2} {} {}{}",
+                        k.id,
+                        k.aliases.join(","),
+                        k.count,
+                        edges(&rules, k),
+                        segs.join("; "),
+                        if k.start { "  (start)" } else { "" }
+                    );
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The position of a record or a JCZ save after `moves` actions (record) or messages
+/// (save), all of them when `None`.
+fn edges(rules: &carcassonne_core::Ruleset, k: &carcassonne_core::TileKind) -> String {
+    carcassonne_core::Side::ALL
+        .iter()
+        .map(|s| match k.edge_at(carcassonne_core::Rotation::R0, *s) {
+            0 => 'F',
+            c => match rules.kinds()[c as usize - 1].shape {
+                carcassonne_core::Shape::Edge { letter, .. } => letter,
+                _ => '?',
+            },
+        })
+        .collect()
+}
+
+fn print_game(game: &carcassonne_core::Game, scores: &[i32], bots: &[String], seed: u64) {
+    let st = game.state();
+    let rules = game.rules();
+    let sets: Vec<String> = std::iter::once("base game".to_string())
+        .chain(
+            rules
+                .expansions()
+                .iter()
+                .map(|e| format!("{} {}", e.id(), e.version())),
+        )
+        .collect();
+    outln!(
+        "Carcassonne ({}): {} players ({}), seed {seed}",
+        sets.join(", "),
+        st.players().len(),
+        bots.join(" vs ")
+    );
+    outln!(
+        "{} turns, {} tiles on the board, {} discarded",
+        st.turn(),
+        st.board().tiles().len(),
+        st.discarded().len()
+    );
+    let mut by_kind: std::collections::BTreeMap<(usize, String), (u32, i32)> = Default::default();
+    for e in st.events() {
+        let name = match e.source {
+            carcassonne_core::ScoreSource::Feature(k) => rules.kind(k).name.clone(),
+            carcassonne_core::ScoreSource::Label(l) => rules.labels()[l.0 as usize].clone(),
+        };
+        let key = (
+            e.player.index(),
+            if e.final_scoring {
+                format!("{name} (final)")
+            } else {
+                name
+            },
+        );
+        let v = by_kind.entry(key).or_default();
+        v.0 += 1;
+        v.1 += e.points;
+    }
+    let best = scores.iter().copied().max().unwrap_or(0);
+    for (i, p) in st.players().iter().enumerate() {
+        let mark = if p.score == best { "  winner" } else { "" };
+        outln!("{:<4} {:>4} points{mark}", p.name, p.score);
+        for ((pi, kind), (n, pts)) in &by_kind {
+            if *pi == i {
+                outln!(
+                    "       {kind:<18} {n:>3} {} {pts:>4} points",
+                    if *n == 1 { "scoring " } else { "scorings" }
+                );
+            }
+        }
+    }
+}
+
+/// `replay --check`: the assertions of a JCZ test save against our replay.
+fn check_assertions(
+    file: &std::path::Path,
+    loaded: &LoadedGame,
+    out: &carcassonne_play::replay::ReplayOutput,
+) -> Result<(), CliError> {
+    let LoadedGame::Jcz(imported) = loaded else {
+        return Err(CliError::Usage(format!(
+            "{}: --check reads the assertions of JCloisterZone test saves (`.jcz`)",
+            file.display()
+        )));
+    };
+    let assertions = &imported.assertions;
+    let value = serde_json::to_value(out).expect("output serializes");
+    let mut failed = 0;
+    for (text, outcome) in jcz::assertions::check_all(assertions, &value) {
+        match outcome {
+            Outcome::Passed => outln!("ok       {}", escape_line(&text)),
+            Outcome::Failed(why) => {
+                failed += 1;
+                outln!("FAILED   {}: {}", escape_line(&text), escape_line(&why));
+            }
+            Outcome::Ignored(why) => {
+                outln!("ignored  {} ({})", escape_line(&text), escape_line(&why))
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(CliError::Usage(format!(
+            "{}: {failed} of {} assertions failed",
+            file.display(),
+            assertions.len()
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,669 @@
+//! JCloisterZone saves through the command line (`../shared/formats/jcz-saves.md`): the
+//! three FCZ samples and our own saves for the Count, River II and Heretics & Shrines pass
+//! every assertion written in them through `carcassonne replay --json`; `convert` round-trips;
+//! whatever cannot be replayed is one clear error line naming the message.
+
+mod common;
+use carcassonne_jcz::assertions::{check_all, Outcome};
+use common::Scratch;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+}
+
+/// (success, stdout, stderr)
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = bin().args(args).output().expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn replay_json(file: &str) -> Value {
+    let (ok, out, err) = run(&["replay", "--json", file]);
+    assert!(ok, "replay {file} failed: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: no JSON ({e}): {out}"))
+}
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/formats/jcz-samples")
+}
+
+fn ours() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/jcz")
+}
+
+fn saves(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jcz"))
+        .map(|p| p.display().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+fn assertions(file: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(file).expect("read save"))
+        .expect("save is JSON");
+    v["test"]["assertions"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Every assertion of `file` holds on `replay --json`; returns how many were checked.
+fn check_save(file: &str) -> usize {
+    let out = replay_json(file);
+    let mut checked = 0;
+    for (text, outcome) in check_all(&assertions(file), &out) {
+        match outcome {
+            Outcome::Passed => checked += 1,
+            Outcome::Failed(why) => panic!("{file}: `{text}` fails: {why}"),
+            Outcome::Ignored(_) => {}
+        }
+    }
+    checked
+}
+
+#[test]
+fn the_three_samples_pass_every_assertion() {
+    let files = saves(&samples());
+    assert_eq!(files.len(), 3, "{files:?}");
+    let mut checked = 0;
+    for f in &files {
+        checked += check_save(f);
+    }
+    // 5 + 2 + 2: every score, scoring and meeple assertion (the rest are JCZ internals).
+    assert_eq!(checked, 10);
+}
+
+#[test]
+fn the_city_and_road_sample_ends_at_wendys_random_draw() {
+    let out = replay_json(
+        &samples()
+            .join("city-and-road-scoring.jcz")
+            .display()
+            .to_string(),
+    );
+    assert_eq!(out["finished"], false);
+    let p = &out["pending"];
+    // Queue empty, r = 0.0: index 0 of the sorted pack (§12).
+    assert_eq!(p["player"], "Wendy");
+    assert_eq!(p["tile"], "BA/C");
+    assert_eq!(p["can_pass"], false);
+    assert!(!p["placements"].as_array().unwrap().is_empty());
+    let kr = replay_json(
+        &samples()
+            .join("king-and-robber-scoring.jcz")
+            .display()
+            .to_string(),
+    );
+    assert_eq!(
+        kr["finished"], true,
+        "endTurn 8 = 8 draws: final scoring done"
+    );
+    assert_eq!(kr["pending"], Value::Null);
+    let feats: Vec<&str> = kr["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["feature"].as_str().unwrap())
+        .collect();
+    assert_eq!(feats, ["king", "robber"]);
+}
+
+#[test]
+fn our_count_river_and_shrine_saves_pass_every_assertion() {
+    let files: Vec<String> = saves(&ours())
+        .into_iter()
+        .filter(|f| !f.ends_with("river-second-right-turn.jcz"))
+        .collect();
+    assert!(files.len() >= 6, "{files:?}");
+    for f in &files {
+        assert!(check_save(f) >= 1, "{f} checks nothing");
+    }
+}
+
+/// CO-4 / T-17: the pending decision is the Count deployment, in JCZ's quarter notation.
+#[test]
+fn count_deployment_is_pending_with_quarters_on_co7() {
+    let out = replay_json(
+        &ours()
+            .join("count-deploy-into-city.jcz")
+            .display()
+            .to_string(),
+    );
+    let p = &out["pending"];
+    assert_eq!(p["player"], "Red");
+    let quarters: Vec<(String, i64, i64)> = p["deployments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            assert_eq!(d["feature"], "quarter");
+            (
+                d["location"].as_str().unwrap().to_string(),
+                d["x"].as_i64().unwrap(),
+                d["y"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    // Farmers are off in this save: no market (as in JCZ).
+    assert_eq!(quarters.len(), 3);
+    assert!(quarters.iter().all(|(_, x, y)| (*x, *y) == (0, 0)));
+    assert!(quarters.iter().any(|(l, _, _)| l == "QUARTER_CATHEDRAL"));
+    assert!(!quarters.iter().any(|(l, _, _)| l == "QUARTER_MARKET"));
+}
+
+/// CO-16: after deploying into the city the placer may move the Count: the offered moves
+/// are listed under `custom`, their targets in JCZ's quarter notation.
+#[test]
+fn the_counts_move_is_listed_as_custom_actions() {
+    let f = ours().join("count-final-round.jcz").display().to_string();
+    let (ok, out, err) = run(&["replay", "--json", "--actions", "9", &f]);
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let p = &v["pending"];
+    assert_eq!(p["player"], "Red");
+    assert_eq!(p["can_pass"], true);
+    let moves: Vec<&str> = p["custom"]
+        .as_array()
+        .expect("custom actions")
+        .iter()
+        .map(|c| {
+            assert_eq!(c["verb"], "move-count");
+            c["target"]["location"].as_str().unwrap()
+        })
+        .collect();
+    // The Count is in the castle: it may go to any other quarter but the market, which
+    // is closed without farmers (as in JCZ).
+    assert_eq!(moves, ["QUARTER_BLACKSMITH", "QUARTER_CATHEDRAL"]);
+}
+
+/// T-38 (RV-5): a second right turn in a row is refused, naming the message.
+#[test]
+fn an_illegal_move_names_its_message() {
+    let f = ours()
+        .join("river-second-right-turn.jcz")
+        .display()
+        .to_string();
+    let (ok, out, err) = run(&["replay", "--json", &f]);
+    assert!(!ok && out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ")
+            && err.contains("message 9 (PLACE_TILE)")
+            && err.contains("RI.2/RrII")
+            && err.contains("not legal"),
+        "{err}"
+    );
+}
+
+#[test]
+fn convert_round_trips_every_save() {
+    let dir = Scratch::new("jcz", "convert");
+    let files: Vec<String> = saves(&samples())
+        .into_iter()
+        .chain(saves(&ours()))
+        .filter(|f| !f.ends_with("river-second-right-turn.jcz"))
+        .collect();
+    for (i, f) in files.iter().enumerate() {
+        let rec = dir.arg(&format!("{i}.json"));
+        let (ok, _, err) = run(&["convert", f, "-o", &rec]);
+        assert!(ok, "convert {f}: {err}");
+        let record: Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+        assert_eq!(record["format"], "carcassonne-record");
+        assert_eq!(record["setup"]["draws"], "chosen");
+        assert_eq!(
+            replay_json(f),
+            replay_json(&rec),
+            "{f} and its record differ"
+        );
+    }
+}
+
+/// Mutates a sample and expects one error line containing `want`.
+fn refused(name: &str, edit: impl Fn(&mut Value), want: &[&str]) {
+    let dir = Scratch::new("jcz", name);
+    let src = samples().join("city-and-road-scoring.jcz");
+    let mut save: Value = serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
+    edit(&mut save);
+    let file = dir.path(&format!("{name}.jcz"));
+    std::fs::write(&file, serde_json::to_string_pretty(&save).unwrap()).unwrap();
+    let (ok, out, err) = run(&["replay", "--json", &file.display().to_string()]);
+    assert!(!ok, "{name}: accepted: {out}");
+    assert!(!err.contains("panicked"), "{name}: {err}");
+    assert_eq!(err.lines().count(), 1, "{name}: {err}");
+    for w in want {
+        assert!(err.contains(w), "{name}: `{err}` lacks `{w}`");
+    }
+}
+
+#[test]
+fn what_cannot_be_replayed_is_a_clear_error() {
+    refused(
+        "set",
+        |s| s["setup"]["sets"]["inns-and-cathedrals:1"] = 1.into(),
+        &["setup.sets", "inns-and-cathedrals:1", "not supported"],
+    );
+    refused(
+        "element",
+        |s| s["setup"]["elements"]["dragon"] = true.into(),
+        &["setup.elements", "dragon"],
+    );
+    refused(
+        "followers",
+        |s| s["setup"]["elements"]["small-follower"] = 5.into(),
+        &["small-follower", "7"],
+    );
+    refused(
+        "rule",
+        |s| s["setup"]["rules"]["tiny-city-scoring"] = "3".into(),
+        &["tiny-city-scoring", "3"],
+    );
+    refused(
+        "message",
+        |s| s["replay"][3]["type"] = "BAZAAR_BID".into(),
+        &["message 3 (BAZAAR_BID)", "not supported"],
+    );
+    refused(
+        "mismatch",
+        |s| s["replay"][0]["payload"]["tileId"] = "BA/L".into(),
+        &["message 0 (PLACE_TILE)", "drawn tile is `BA/CC.2`", "BA/L"],
+    );
+    refused(
+        "unknown-tile",
+        |s| s["gameAnnotations"]["drawOrder"][1] = "XX/nope".into(),
+        &["message 3 (PLACE_TILE)", "XX/nope"],
+    );
+    refused(
+        "illegal",
+        |s| s["replay"][0]["payload"]["position"] = serde_json::json!([5, 5]),
+        &["message 0 (PLACE_TILE)", "[5, 5]", "not legal"],
+    );
+    refused(
+        "deploy",
+        |s| s["replay"][4]["payload"]["pointer"]["location"] = "N".into(),
+        &["message 4 (DEPLOY_MEEPLE)", "City N"],
+    );
+    refused(
+        "undo",
+        // A COMMIT (it carries `random`) clears the undo stack.
+        |s| s["replay"][3] = serde_json::json!({"type": "UNDO", "payload": {}}),
+        &["message 3 (UNDO)", "nothing to undo"],
+    );
+    refused(
+        "json",
+        |s| s["players"] = "nobody".into(),
+        &["line", "column", "players"],
+    );
+}
+
+#[test]
+fn malformed_and_missing_files_fail_cleanly() {
+    let dir = Scratch::new("jcz", "files");
+    let bad = dir.path("broken.jcz");
+    std::fs::write(&bad, "{\"setup\": ").unwrap();
+    let (ok, _, err) = run(&["replay", &bad.display().to_string()]);
+    assert!(
+        !ok && err.starts_with("error: ") && err.contains("line 1"),
+        "{err}"
+    );
+    let (ok, _, err) = run(&["replay", &dir.arg("missing.jcz")]);
+    assert!(!ok && err.contains("missing.jcz"), "{err}");
+}
+
+/// JCZ's random draw: index floor(r × n) of the active tiles, sorted by id in byte order.
+#[test]
+fn a_random_draw_follows_jczs_sorted_pack() {
+    let dir = Scratch::new("jcz", "random");
+    let src = samples().join("city-and-road-scoring.jcz");
+    let mut save: Value = serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
+    save["replay"] = serde_json::json!([]);
+    save["gameAnnotations"] = serde_json::json!({});
+    save["initialRandom"] = 0.5.into();
+    let file = dir.path("random.jcz");
+    std::fs::write(&file, save.to_string()).unwrap();
+    let out = replay_json(&file.display().to_string());
+    // 71 tiles; floor(0.5 × 71) = 35: BA/C ×5, CC.2 ×2, CFC.2 ×3, CFc+ ×2, CFc.1, CRRR ×3,
+    // CRr ×3, Cc+ ×2, Cc.1 ×3, CcRr ×3, CcRr+ ×2, Ccc ×3, Ccc+, CccR (34 tiles), then CccR+.
+    assert_eq!(out["pending"]["tile"], "BA/CccR+");
+    assert_eq!(out["pending"]["player"], "David");
+}
+
+#[test]
+fn check_flag_reports_and_fails_on_a_wrong_assertion() {
+    let f = samples()
+        .join("king-and-robber-scoring.jcz")
+        .display()
+        .to_string();
+    let (ok, out, _) = run(&["replay", "--check", &f]);
+    assert!(ok, "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("ok")).count(), 2);
+    let dir = Scratch::new("jcz", "check");
+    let mut save: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+    save["test"]["assertions"][0] = "Alice has 4 points".into();
+    let file = dir.path("wrong.jcz");
+    std::fs::write(&file, save.to_string()).unwrap();
+    let (ok, out, err) = run(&["replay", "--check", &file.display().to_string()]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("FAILED   Alice has 4 points: Alice has 3 points"),
+        "{out}"
+    );
+    assert!(err.contains("1 of 2 assertions failed"), "{err}");
+}
+
+/// Bad input never panics: hundreds of saves with one field of one message (or of the setup)
+/// changed to a wrong value replay or fail with an error, nothing else.
+#[test]
+fn mutated_saves_never_panic() {
+    use carcassonne_jcz::{replay, save::JczSave};
+    let files: Vec<String> = saves(&samples())
+        .into_iter()
+        .chain(saves(&ours()))
+        .collect();
+    let junk = [
+        serde_json::json!(null),
+        serde_json::json!(-1),
+        serde_json::json!(1e300),
+        serde_json::json!("R45"),
+        serde_json::json!("QUARTER_NOWHERE"),
+        serde_json::json!([]),
+        serde_json::json!([2_147_483_648i64, -5]),
+        serde_json::json!({"position": [0, 0], "feature": "Quarter", "location": "N"}),
+        serde_json::json!("9.small.1"),
+        serde_json::json!("0.big.1"),
+        serde_json::json!("COMMIT"),
+        serde_json::json!("UNDO"),
+    ];
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let (mut replayed, mut refused) = (0, 0);
+    for round in 0..400 {
+        let file = &files[round % files.len()];
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let value = junk[next(junk.len())].clone();
+        let msgs = v["replay"].as_array().map_or(0, Vec::len);
+        if msgs > 0 && next(4) > 0 {
+            let m = &mut v["replay"][next(msgs)];
+            let keys = ["type", "player", "payload"];
+            match next(3) {
+                0 | 1 => m[keys[next(2)]] = value,
+                _ => {
+                    let payload = m["payload"].as_object_mut();
+                    if let Some(p) = payload {
+                        let ks: Vec<String> = p.keys().cloned().collect();
+                        if !ks.is_empty() {
+                            let k = &ks[next(ks.len())];
+                            if let Some(ptr) = p[k].as_object_mut() {
+                                let pk: Vec<String> = ptr.keys().cloned().collect();
+                                if !pk.is_empty() {
+                                    ptr.insert(pk[next(pk.len())].clone(), value);
+                                }
+                            } else {
+                                p.insert(k.clone(), value);
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            let part = ["sets", "elements", "rules", "start"][next(4)];
+            v["setup"][part] = value;
+        }
+        let Ok(save) = JczSave::parse(&v.to_string(), "mutated") else {
+            refused += 1;
+            continue;
+        };
+        match replay(&save, "mutated", &[], None) {
+            Ok(_) => replayed += 1,
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        refused > 100 && replayed > 10,
+        "{refused} refused, {replayed} replayed"
+    );
+}
+
+/// `replay --json --actions n` on one of our saves: the state after its first `n` messages.
+fn after_messages(name: &str, n: usize) -> Value {
+    let f = ours().join(name).display().to_string();
+    let (ok, out, err) = run(&["replay", "--json", "--actions", &n.to_string(), &f]);
+    assert!(ok, "{name} after {n} messages: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{name}: no JSON ({e}): {out}"))
+}
+
+/// The pending player and the (feature, location) of each pending deployment.
+fn pending_moves(v: &Value) -> (String, Vec<(String, String)>) {
+    let p = &v["pending"];
+    let moves = p["deployments"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|d| {
+                    (
+                        d["feature"].as_str().unwrap().to_string(),
+                        d["location"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (p["player"].as_str().unwrap_or("").to_string(), moves)
+}
+
+/// CO-10 as JCZ plays it: the scoring round runs from the placer's left neighbour round to
+/// the placer, asks only players with a follower in a matching quarter (not the Count's),
+/// and a player who moved his only such follower is done (JCZ's COMMIT).
+#[test]
+fn count_scoring_round_runs_from_the_placers_left_to_the_placer() {
+    let save = "count-scoring-round-five-players.jcz";
+    // Red's BA/RRR closes Black's road (messages 19-21): Yellow, with a follower in the
+    // blacksmith, is the only one asked, and passes.
+    let (who, moves) = pending_moves(&after_messages(save, 22));
+    assert_eq!(who, "Yellow");
+    assert!(
+        !moves.is_empty() && moves.iter().all(|(f, _)| f == "road"),
+        "{moves:?}"
+    );
+    // Blue's BA/CRRR (messages 25-27): Green (nothing), Yellow (blacksmith -> road), Black
+    // (nothing), Red (castle -> city), Blue last (castle -> city).
+    let expected = [
+        (28, "Yellow", "road"),
+        (30, "Red", "city"),
+        (32, "Blue", "city"),
+    ];
+    for (n, player, feature) in expected {
+        let v = after_messages(save, n);
+        let (who, moves) = pending_moves(&v);
+        assert_eq!(who, player, "after {n} messages");
+        assert!(
+            !moves.is_empty() && moves.iter().all(|(f, _)| f == feature),
+            "after {n} messages: {moves:?}"
+        );
+        assert_eq!(v["pending"]["can_pass"], true);
+    }
+    assert_eq!(after_messages(save, 33)["finished"], true);
+
+    let save = "count-scoring-round-three-players.jcz";
+    // Green's BA/CRRR (messages 19-21): Red (blacksmith -> road), Blue (castle -> city),
+    // then Green, who has nothing to move, deploys into the city.
+    let expected = [
+        (22, "Red", "road"),
+        (24, "Blue", "city"),
+        (26, "Green", "quarter"),
+    ];
+    for (n, player, feature) in expected {
+        let (who, moves) = pending_moves(&after_messages(save, n));
+        assert_eq!(who, player, "after {n} messages");
+        assert!(
+            !moves.is_empty() && moves.iter().all(|(f, _)| f == feature),
+            "after {n} messages: {moves:?}"
+        );
+    }
+}
+
+/// A player with followers in two matching quarters is asked again after a move and may pass;
+/// one with two followers in the castle may move both.
+#[test]
+fn count_scoring_round_asks_the_mover_again_while_he_can_move() {
+    // Blue moved from the blacksmith onto the road; the castle -> city move is still open.
+    let (who, moves) = pending_moves(&after_messages("count-blacksmith-to-road.jcz", 20));
+    assert_eq!(who, "Blue");
+    assert_eq!(moves, [("city".to_string(), "N".to_string())]);
+    // Blue moved his first castle follower; the second may follow.
+    let (who, moves) = pending_moves(&after_messages("count-castle-to-city-other-tile.jcz", 20));
+    assert_eq!(who, "Blue");
+    assert!(moves.iter().all(|(f, _)| f == "city") && !moves.is_empty());
+}
+
+/// A scoring-round move may name any tile of the feature being scored, not only the tile
+/// our replay lists (JCZ offers every place of the feature).
+#[test]
+fn a_scoring_round_move_may_name_any_tile_of_the_feature() {
+    for (save, n) in [
+        ("count-castle-to-city-other-tile.jcz", 19),
+        ("count-blacksmith-to-road.jcz", 19),
+    ] {
+        let v = after_messages(save, n);
+        let file: Value =
+            serde_json::from_str(&std::fs::read_to_string(ours().join(save)).unwrap()).unwrap();
+        let msg = &file["replay"][n];
+        assert_eq!(msg["type"], "DEPLOY_MEEPLE", "{save}: message {n}");
+        let feature = msg["payload"]["pointer"]["feature"]
+            .as_str()
+            .unwrap()
+            .to_lowercase();
+        // Where our replay offers the move onto that feature.
+        let listed: Vec<(i64, i64)> = v["pending"]["deployments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["feature"] == feature.as_str())
+            .map(|d| (d["x"].as_i64().unwrap(), d["y"].as_i64().unwrap()))
+            .collect();
+        let pos = &msg["payload"]["pointer"]["position"];
+        let named = (pos[0].as_i64().unwrap(), pos[1].as_i64().unwrap());
+        assert!(
+            !listed.is_empty() && listed[0] != named,
+            "{save}: message {n} should name a tile other than the first listed {listed:?}"
+        );
+    }
+    assert!(
+        check_save(
+            &ours()
+                .join("count-castle-to-city-other-tile.jcz")
+                .display()
+                .to_string()
+        ) >= 5
+    );
+}
+
+/// CO-18 as JCZ plays it (`coc-final-scoring` market-only): the final round starts left of
+/// the last placer, and a player who passed is not asked again after another player moved.
+#[test]
+fn count_final_round_pass_is_final() {
+    let save = "count-market-to-field-final-round.jcz";
+    // After Blue's last turn (messages 19-21): Red, left of Blue, may move his market
+    // follower onto a field.
+    let v = after_messages(save, 22);
+    let (who, moves) = pending_moves(&v);
+    assert_eq!(who, "Red");
+    assert!(
+        !moves.is_empty() && moves.iter().all(|(f, _)| f == "field"),
+        "{moves:?}"
+    );
+    assert_eq!(v["pending"]["can_pass"], true);
+    // Red passes: Blue's turn.
+    let (who, moves) = pending_moves(&after_messages(save, 23));
+    assert_eq!(who, "Blue");
+    assert!(
+        !moves.is_empty() && moves.iter().all(|(f, _)| f == "field"),
+        "{moves:?}"
+    );
+    // Blue moves: Red, who passed, is not asked again; the game is over.
+    let v = after_messages(save, 24);
+    assert_eq!(v["finished"], true, "{}", v["pending"]);
+    // market-only: followers in other quarters stay put at the end.
+    assert_eq!(
+        replay_json(
+            &ours()
+                .join("count-blacksmith-to-road.jcz")
+                .display()
+                .to_string()
+        )["finished"],
+        true
+    );
+}
+
+/// CO-4, CO-16 as FCZ plays them: the market is offered for a deployment and as the Count's
+/// destination only with farmers.
+#[test]
+fn count_market_is_open_only_with_farmers() {
+    let count_moves = |save: &str| -> Vec<String> {
+        let v = after_messages(save, 7);
+        let mut m: Vec<String> = v["pending"]["custom"]
+            .as_array()
+            .expect("custom actions")
+            .iter()
+            .map(|c| c["target"]["location"].as_str().unwrap().to_string())
+            .collect();
+        m.sort();
+        m
+    };
+    // Blue has just deployed into a quarter (message 6); the Count is in the castle.
+    assert_eq!(
+        count_moves("count-market-to-field-final-round.jcz"),
+        ["QUARTER_BLACKSMITH", "QUARTER_CATHEDRAL", "QUARTER_MARKET"]
+    );
+    assert_eq!(
+        count_moves("count-castle-to-city-after-placer-passes.jcz"),
+        ["QUARTER_BLACKSMITH", "QUARTER_CATHEDRAL"]
+    );
+    let quarters = |save: &str, n: usize| -> Vec<String> {
+        let (_, moves) = pending_moves(&after_messages(save, n));
+        let mut q: Vec<String> = moves
+            .into_iter()
+            .map(|(f, l)| {
+                assert_eq!(f, "quarter");
+                l
+            })
+            .collect();
+        q.sort();
+        q
+    };
+    assert_eq!(
+        quarters("count-market-offered-with-farmers.jcz", 6),
+        [
+            "QUARTER_BLACKSMITH",
+            "QUARTER_CASTLE",
+            "QUARTER_CATHEDRAL",
+            "QUARTER_MARKET"
+        ]
+    );
+    assert_eq!(
+        quarters("count-castle-to-city-after-placer-passes.jcz", 6),
+        ["QUARTER_BLACKSMITH", "QUARTER_CASTLE", "QUARTER_CATHEDRAL"]
+    );
+}

@@ -1,0 +1,301 @@
+//! The assertions of JCZ test saves (`jcz-saves.md` §9), checked against the replay output
+//! contract (`replay --json`), so the same check works on the CLI's output.
+
+use carcassonne_play::record::normalize_location;
+use serde_json::Value;
+
+/// What became of one assertion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It holds.
+    Passed,
+    /// It does not; why.
+    Failed(String),
+    /// Not something our engine models (JCZ internals, later expansions); why.
+    Ignored(String),
+}
+
+/// Checks every assertion against a replay output (the JSON of the output contract).
+pub fn check_all(assertions: &[String], output: &Value) -> Vec<(String, Outcome)> {
+    let mut used_events = vec![false; output["events"].as_array().map_or(0, Vec::len)];
+    assertions
+        .iter()
+        .map(|a| (a.clone(), check(a, output, &mut used_events)))
+        .collect()
+}
+
+fn check(text: &str, out: &Value, used: &mut [bool]) -> Outcome {
+    let t = text.trim().trim_end_matches('.');
+    if let Some(rest) = t.strip_prefix("TilePlacement ") {
+        return tile_placement(rest, out);
+    }
+    if let Some(rest) = t.strip_prefix("Meeple ") {
+        return meeple_options(rest, out);
+    }
+    let can_pass = match t {
+        "Player can pass" => Some(true),
+        "Player can't pass" | "Player cannot pass" => Some(false),
+        _ => None,
+    };
+    if let Some(want) = can_pass {
+        let got = out["pending"]["can_pass"].as_bool().unwrap_or(false);
+        return if got == want {
+            Outcome::Passed
+        } else {
+            Outcome::Failed(format!("can_pass is {got}"))
+        };
+    }
+    if let Some((name, rest)) = t.split_once(" scored ") {
+        return scored(name, rest, out, used);
+    }
+    if let Some((name, rest)) = t.split_once(" has ") {
+        if let Some(n) = points(rest) {
+            let player = out["players"]
+                .as_array()
+                .and_then(|ps| ps.iter().find(|p| p["name"] == name));
+            return match player {
+                None => Outcome::Failed(format!("no player `{name}`")),
+                Some(p) if p["score"].as_i64() == Some(n) => Outcome::Passed,
+                Some(p) => Outcome::Failed(format!("{name} has {} points", p["score"])),
+            };
+        }
+    }
+    Outcome::Ignored("a JCZ internal (phase, undo, available actions) or a later expansion".into())
+}
+
+/// `3 points` / `1 point` → 3 / 1.
+fn points(text: &str) -> Option<i64> {
+    let n = text
+        .strip_suffix(" points")
+        .or_else(|| text.strip_suffix(" point"))?;
+    n.trim().parse().ok()
+}
+
+/// Our feature names for a JCZ score or feature name (`monastery` is cloister or shrine).
+fn feature_names(jcz: &str) -> Vec<String> {
+    match jcz.to_ascii_lowercase().as_str() {
+        "monastery" => vec!["cloister".into(), "shrine".into()],
+        other => vec![other.to_string()],
+    }
+}
+
+fn scored(name: &str, rest: &str, out: &Value, used: &mut [bool]) -> Outcome {
+    let Some((feature, pts)) = rest.split_once(" for ") else {
+        return Outcome::Ignored("unrecognised `scored` form".into());
+    };
+    let Some(n) = points(pts) else {
+        return Outcome::Ignored("unrecognised `scored` form".into());
+    };
+    // JCZ compares the part before the first dot (`city.tiny` is a city).
+    let base = feature.split('.').next().unwrap_or(feature);
+    let names = feature_names(base);
+    let events = out["events"].as_array().cloned().unwrap_or_default();
+    // Each assertion takes its own event, so a repeated assertion needs repeated events.
+    for (i, e) in events.iter().enumerate() {
+        let matches = e["player"] == name
+            && e["points"].as_i64() == Some(n)
+            && names.iter().any(|f| e["feature"] == f.as_str());
+        if matches && !used[i] {
+            used[i] = true;
+            return Outcome::Passed;
+        }
+    }
+    Outcome::Failed(format!(
+        "no (unused) event of {name} scoring {base} for {n}; {name}'s events: {}",
+        events
+            .iter()
+            .filter(|e| e["player"] == name)
+            .map(|e| format!("{} {}", e["feature"].as_str().unwrap_or("?"), e["points"]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+/// `BA/C options: [1,-3] - [0,90]; [2,0] - [180]`.
+fn tile_placement(rest: &str, out: &Value) -> Outcome {
+    let Some((tile, list)) = rest.split_once(" options:") else {
+        return Outcome::Ignored("unrecognised TilePlacement form".into());
+    };
+    let pending = &out["pending"];
+    if pending["tile"] != tile.trim() {
+        return Outcome::Failed(format!(
+            "the pending tile is {}, not {tile}",
+            pending["tile"]
+        ));
+    }
+    let mut want: Vec<(i64, i64, Vec<i64>)> = Vec::new();
+    for item in list.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+        let Some((cell, rots)) = item.split_once(" - ") else {
+            return Outcome::Failed(format!("cannot read placement `{item}`"));
+        };
+        let (Some(c), Some(mut r)) = (numbers(cell), numbers(rots)) else {
+            return Outcome::Failed(format!("cannot read placement `{item}`"));
+        };
+        if c.len() != 2 {
+            return Outcome::Failed(format!("cannot read cell `{cell}`"));
+        }
+        r.sort_unstable();
+        want.push((c[0], c[1], r));
+    }
+    want.sort();
+    let mut got: Vec<(i64, i64, Vec<i64>)> = pending["placements"]
+        .as_array()
+        .map(|ps| {
+            ps.iter()
+                .map(|p| {
+                    let mut r: Vec<i64> = p["rotations"]
+                        .as_array()
+                        .map(|r| r.iter().filter_map(Value::as_i64).collect())
+                        .unwrap_or_default();
+                    r.sort_unstable();
+                    (
+                        p["x"].as_i64().unwrap_or(0),
+                        p["y"].as_i64().unwrap_or(0),
+                        r,
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    got.sort();
+    if got == want {
+        Outcome::Passed
+    } else {
+        Outcome::Failed(format!("legal placements are {got:?}, expected {want:?}"))
+    }
+}
+
+/// `SmallFollower options: {City,S,[0,-1]}; {Road,WE,[0,-1]}`.
+fn meeple_options(rest: &str, out: &Value) -> Outcome {
+    let Some((class, list)) = rest.split_once(" options:") else {
+        return Outcome::Ignored("unrecognised Meeple form".into());
+    };
+    let figure = match class.trim() {
+        "SmallFollower" => "small-follower",
+        "BigFollower" => "big-follower",
+        "Wagon" => "wagon",
+        "Mayor" => "mayor",
+        "Barn" => "barn",
+        "Builder" => "builder",
+        "Pig" => "pig",
+        "Phantom" => "phantom",
+        "Abbot" => "abbot",
+        other => return Outcome::Ignored(format!("figure class `{other}` is not modelled")),
+    };
+    type Option3 = (String, Vec<String>, Option<(i64, i64)>);
+    let mut want: Vec<Option3> = Vec::new();
+    for item in list.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+        let inner = item.trim_start_matches('{').trim_end_matches('}');
+        let mut parts = inner.splitn(3, ',');
+        let (Some(f), Some(loc)) = (parts.next(), parts.next()) else {
+            return Outcome::Failed(format!("cannot read meeple option `{item}`"));
+        };
+        let cell = parts.next().and_then(numbers).filter(|c| c.len() == 2);
+        let class = match f.trim() {
+            "City" => "city",
+            "Road" => "road",
+            "Field" => "field",
+            "Monastery" => "monastery",
+            "Quarter" => "quarter",
+            other => return Outcome::Ignored(format!("feature class `{other}` is not modelled")),
+        };
+        want.push((
+            class.to_string(),
+            normalize_location(loc.trim()),
+            cell.map(|c| (c[0], c[1])),
+        ));
+    }
+    let mut got: Vec<Option3> = out["pending"]["deployments"]
+        .as_array()
+        .map(|ds| {
+            ds.iter()
+                .filter(|d| d["figure"] == figure)
+                .map(|d| {
+                    let f = d["feature"].as_str().unwrap_or("");
+                    let f = if f == "cloister" || f == "shrine" {
+                        "monastery"
+                    } else {
+                        f
+                    };
+                    (
+                        f.to_string(),
+                        normalize_location(d["location"].as_str().unwrap_or("")),
+                        d["x"].as_i64().zip(d["y"].as_i64()),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    want.sort();
+    got.sort();
+    if got == want {
+        Outcome::Passed
+    } else {
+        Outcome::Failed(format!("{figure} options are {got:?}, expected {want:?}"))
+    }
+}
+
+/// Every integer in `text` (`[1,-3]` → 1, -3).
+fn numbers(text: &str) -> Option<Vec<i64>> {
+    let inner = text.trim().strip_prefix('[')?.strip_suffix(']')?;
+    inner
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn out() -> Value {
+        json!({
+            "players": [{"name": "Alice", "score": 3}],
+            "events": [
+                {"player": "Alice", "feature": "cloister", "points": 9},
+                {"player": "Alice", "feature": "road", "points": 3}
+            ],
+            "finished": false,
+            "pending": {
+                "player": "Alice", "tile": "BA/C",
+                "placements": [{"x": 1, "y": -3, "rotations": [90, 0]}],
+                "deployments": [{"figure": "small-follower", "feature": "road", "x": 0, "y": -1, "location": "EW"}],
+                "can_pass": true
+            }
+        })
+    }
+
+    #[test]
+    fn each_form_is_checked() {
+        let asserts: Vec<String> = [
+            "Alice has 3 points.",
+            "Alice has 1 point",
+            "Alice scored monastery for 9 points",
+            "Alice scored road.incomplete for 3 points",
+            "Alice scored road for 3 points",
+            "TilePlacement BA/C options: [1,-3] - [0,90]",
+            "Meeple SmallFollower options: {Road,WE,[0,-1]}",
+            "Phase is ActionPhase",
+            "Player can pass",
+        ]
+        .map(String::from)
+        .to_vec();
+        let got: Vec<Outcome> = check_all(&asserts, &out())
+            .into_iter()
+            .map(|(_, o)| o)
+            .collect();
+        assert_eq!(got[0], Outcome::Passed);
+        assert!(matches!(got[1], Outcome::Failed(_)));
+        assert_eq!(got[2], Outcome::Passed);
+        assert_eq!(got[3], Outcome::Passed);
+        // The only road event is taken by the previous assertion.
+        assert!(matches!(got[4], Outcome::Failed(_)));
+        assert_eq!(got[5], Outcome::Passed);
+        assert_eq!(got[6], Outcome::Passed, "locations compare as sets");
+        assert!(matches!(got[7], Outcome::Ignored(_)));
+        assert_eq!(got[8], Outcome::Passed);
+    }
+}

@@ -1,0 +1,446 @@
+//! # carcassonne-jcz
+//!
+//! JCloisterZone saves (`.jcz`): replay them in our engine (`../shared/formats/jcz-saves.md`).
+//! The only crate that knows the JCZ format: nothing in core, the rules or the records
+//! knows it, and it must not know the command line, how expansions are loaded (it asks
+//! `carcassonne-rules` for a ruleset) or pictures.
+//!
+//! [`replay`] maps the save's sets, elements and rules to our expansions and options
+//! ([`setup`]), starts a game with *chosen* draws, lays the save's start tiles, and turns
+//! every message into engine actions: the tile JCZ would draw ([`draws`]), placements,
+//! deployments and moves found by their board-oriented pointers ([`pointer`]), passes,
+//! commits and undo. Whatever cannot be replayed is an error naming the message's index.
+//! The result is an ordinary [`Game`] plus the actions that produced it, so `convert` can
+//! write it as our own record.
+
+pub mod assertions;
+pub mod draws;
+mod error;
+pub mod pointer;
+pub mod save;
+pub mod setup;
+
+pub use error::JczError;
+
+use carcassonne_core::{
+    Action, DecisionKind, DrawMode, FigureId, FigureLoc, Game, GameSetup, Pos, Rotation, StartTile,
+};
+use carcassonne_play::record::{Record, RecordAction};
+use carcassonne_play::replay::{replay_output, ReplayOutput};
+use carcassonne_rules::{build_ruleset, RulesSpec};
+use draws::JczDraws;
+use save::{JczMessage, JczSave};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A replayed save.
+#[derive(Clone, Debug)]
+pub struct JczGame {
+    /// The game after the replayed messages.
+    pub game: Game,
+    /// How it was set up (chosen draws, the save's start tiles and draw cap).
+    pub setup: GameSetup,
+    /// Every engine action applied, draws included, undone ones left out.
+    pub actions: Vec<Action>,
+    /// The expansions and options the save maps to.
+    pub spec: RulesSpec,
+    /// The save's own assertions (`test.assertions` of JCZ test saves; usually empty).
+    pub assertions: Vec<String>,
+}
+
+impl JczGame {
+    /// The replay output contract, locations in JCZ's notation (quarters included).
+    pub fn output(&self) -> ReplayOutput {
+        output(&self.game)
+    }
+
+    /// The same game as our own record (`carcassonne convert`).
+    pub fn to_record(&self) -> Result<Record, JczError> {
+        Ok(Record::with_setup(&self.game, &self.setup, &self.actions)?)
+    }
+}
+
+/// The replay output of any game, with the City of Carcassonne's quarters written as JCZ
+/// writes them (`QUARTER_CASTLE` on the tile `CO/7`) instead of our `#0` … `#3`.
+pub fn output(game: &Game) -> ReplayOutput {
+    let mut out = replay_output(game);
+    if let Some(p) = &mut out.pending {
+        for d in &mut p.deployments {
+            pointer::quarter_to_jcz(game, &mut d.x, &mut d.y, &d.feature, &mut d.location);
+        }
+        for c in &mut p.custom {
+            if let RecordAction::Custom {
+                target: Some(t), ..
+            } = c
+            {
+                pointer::quarter_to_jcz(game, &mut t.x, &mut t.y, &t.feature, &mut t.location);
+            }
+        }
+    }
+    out
+}
+
+/// Reads and replays a save file; `limit` stops after that many messages.
+pub fn load(
+    path: &Path,
+    plugin_dirs: &[PathBuf],
+    limit: Option<usize>,
+) -> Result<JczGame, JczError> {
+    let save = JczSave::load(path)?;
+    if let Some(n) = limit.filter(|n| *n > save.replay.len()) {
+        return Err(JczError::Setup {
+            path: path.display().to_string(),
+            message: format!("the save has {} messages, not {n}", save.replay.len()),
+        });
+    }
+    replay(&save, &path.display().to_string(), plugin_dirs, limit)
+}
+
+/// Replays a parsed save; `origin` names it in errors.
+pub fn replay(
+    save: &JczSave,
+    origin: &str,
+    plugin_dirs: &[PathBuf],
+    limit: Option<usize>,
+) -> Result<JczGame, JczError> {
+    let setup_err = |message: String| JczError::Setup {
+        path: origin.to_string(),
+        message,
+    };
+    let mut spec = setup::rules_spec(&save.setup).map_err(setup_err)?;
+    spec.plugin_dirs = plugin_dirs.to_vec();
+    let rules = build_ruleset(&spec).map_err(|e| setup_err(format!("setup: {e}")))?;
+    if save.players.is_empty() {
+        return Err(setup_err("players: the save has no players".into()));
+    }
+    let mut start = Vec::with_capacity(save.setup.start.len());
+    for (i, t) in save.setup.start.iter().enumerate() {
+        let kind = rules
+            .tiles()
+            .find(&t.tile)
+            .ok_or_else(|| setup_err(format!("setup.start[{i}]: unknown tile `{}`", t.tile)))?;
+        let rotation = Rotation::from_degrees(t.rotation).ok_or_else(|| {
+            setup_err(format!(
+                "setup.start[{i}]: rotation {} is not 0, 90, 180 or 270",
+                t.rotation
+            ))
+        })?;
+        start.push(StartTile {
+            kind,
+            pos: Pos::new(t.x, t.y),
+            rotation,
+        });
+    }
+    let notes = save.game_annotations.clone().unwrap_or_default();
+    let mut queue: std::collections::VecDeque<String> = notes.draw_order.iter().cloned().collect();
+    let mut draw_limit = notes.end_turn;
+    if queue.back().map(String::as_str) == Some("#END") {
+        queue.pop_back();
+        draw_limit = Some(draw_limit.unwrap_or(u32::MAX).min(queue.len() as u32));
+    }
+    if let Some(bad) = queue.iter().position(|t| t == "#END") {
+        return Err(setup_err(format!(
+            "gameAnnotations.drawOrder[{bad}]: `#END` must be the last entry"
+        )));
+    }
+    let game_setup = GameSetup {
+        players: save.players.iter().map(|p| p.name.clone()).collect(),
+        seed: 0,
+        draws: DrawMode::Chosen,
+        draw_limit,
+        start: (!start.is_empty()).then_some(start),
+    };
+    let game =
+        Game::new(Arc::clone(&rules), &game_setup).map_err(|e| setup_err(format!("setup: {e}")))?;
+    let mut r = Replayer {
+        game,
+        actions: Vec::new(),
+        draws: JczDraws {
+            r: save.initial_random,
+            queue,
+        },
+        meeples: BTreeMap::new(),
+        after_place: false,
+    };
+    let mut undo: Vec<Replayer> = Vec::new();
+    let n = limit.unwrap_or(save.replay.len()).min(save.replay.len());
+    for (index, msg) in save.replay[..n].iter().enumerate() {
+        let fail = |message: String| JczError::Message {
+            path: origin.to_string(),
+            index,
+            kind: msg.kind.clone(),
+            message,
+        };
+        if msg.kind == "UNDO" {
+            r = undo
+                .pop()
+                .ok_or_else(|| fail("there is nothing to undo".into()))?;
+            continue;
+        }
+        let before = r.clone();
+        let keep_undo = r.message(msg).map_err(fail)?;
+        if keep_undo && msg.payload.get("random").is_none() {
+            undo.push(before);
+        } else {
+            undo.clear();
+        }
+    }
+    {
+        // JCZ draws the next tile as soon as a turn ends: show that tile step.
+        r.draw_if_due().map_err(|message| JczError::Message {
+            path: origin.to_string(),
+            index: n,
+            kind: "(end of the save)".into(),
+            message,
+        })?;
+    }
+    Ok(JczGame {
+        game: r.game,
+        setup: game_setup,
+        actions: r.actions,
+        spec,
+        assertions: save
+            .test
+            .as_ref()
+            .map(|t| t.assertions.clone())
+            .unwrap_or_default(),
+    })
+}
+
+/// The replay in progress (cloned for undo).
+#[derive(Clone)]
+struct Replayer {
+    game: Game,
+    actions: Vec<Action>,
+    draws: JczDraws,
+    /// JCZ meeple id → our figure, for figures deployed in this game (moves name them).
+    meeples: BTreeMap<String, FigureId>,
+    /// The previous message placed a tile: a `PASS` now ends that tile's action step.
+    after_place: bool,
+}
+
+impl Replayer {
+    fn apply(&mut self, action: Action) -> Result<(), String> {
+        self.game.apply(action).map_err(|e| e.to_string())?;
+        self.actions.push(action);
+        Ok(())
+    }
+
+    /// Draws as JCZ does while the game waits for a draw.
+    fn draw_if_due(&mut self) -> Result<(), String> {
+        while self.game.decision().kind == DecisionKind::Draw && !self.game.is_over() {
+            let tile = self.draws.next(&self.game)?;
+            self.apply(Action::Draw { tile })?;
+        }
+        Ok(())
+    }
+
+    fn check_sender(&self, msg: &JczMessage) -> Result<(), String> {
+        let d = self.game.decision();
+        match msg.player {
+            Some(p) if p != d.player.0 => Err(format!(
+                "sent by player {p} ({}), but it is {}'s decision",
+                self.name(p),
+                self.name(d.player.0)
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn name(&self, p: u8) -> String {
+        self.game
+            .state()
+            .players()
+            .get(p as usize)
+            .map_or_else(|| format!("#{p}"), |pl| pl.name.clone())
+    }
+
+    /// Applies one message; `true` when JCZ would let it be undone (same player still
+    /// to act in the same turn).
+    fn message(&mut self, msg: &JczMessage) -> Result<bool, String> {
+        let after_place = std::mem::replace(&mut self.after_place, msg.kind == "PLACE_TILE");
+        let p = &msg.payload;
+        if self.game.is_over() && msg.kind != "COMMIT" {
+            return Err("the game is already over".into());
+        }
+        match msg.kind.as_str() {
+            "PLACE_TILE" => {
+                self.draw_if_due()?;
+                if self.game.is_over() {
+                    return Err("no tile is left to draw: the game is over".into());
+                }
+                self.check_sender(msg)?;
+                let DecisionKind::PlaceTile { tile } = self.game.decision().kind else {
+                    return Err(format!(
+                        "no tile is to be placed now ({})",
+                        self.game.describe_decision()
+                    ));
+                };
+                let id = str_field(p, "tileId")?;
+                let drawn = &self.game.rules().tiles().get(tile).id;
+                if drawn != id {
+                    return Err(format!(
+                        "the drawn tile is `{drawn}`, the save places `{id}`"
+                    ));
+                }
+                let rot = str_field(p, "rotation")?;
+                let rotation = match rot {
+                    "R0" => Rotation::R0,
+                    "R90" => Rotation::R90,
+                    "R180" => Rotation::R180,
+                    "R270" => Rotation::R270,
+                    other => {
+                        return Err(format!("rotation `{other}` is not R0, R90, R180 or R270"))
+                    }
+                };
+                let pos = pointer::position(p.get("position"))?;
+                let action = Action::Place { pos, rotation };
+                if !self.game.actions().contains(&action) {
+                    return Err(format!(
+                        "placing `{id}` at [{}, {}] {rot} is not legal here",
+                        pos.x, pos.y
+                    ));
+                }
+                self.apply(action)?;
+                Ok(true)
+            }
+            "DEPLOY_MEEPLE" => {
+                self.check_sender(msg)?;
+                let meeple = str_field(p, "meepleId")?;
+                let (owner, kind) = pointer::meeple(self.game.rules(), meeple)?;
+                let d = self.game.decision();
+                if owner != d.player {
+                    return Err(format!(
+                        "meeple `{meeple}` is not {}'s",
+                        self.name(d.player.0)
+                    ));
+                }
+                let ptr = p.get("pointer").ok_or("payload has no `pointer`")?;
+                let segments = pointer::segments(&self.game, ptr)?;
+                let st = self.game.state();
+                // A follower of this id already in play moves (the Count's rounds);
+                // otherwise one comes from the supply.
+                let moving = self
+                    .meeples
+                    .get(meeple)
+                    .copied()
+                    .filter(|f| matches!(st.figure(*f).loc, FigureLoc::On(_)));
+                let action = segments
+                    .iter()
+                    .map(|&segment| match moving {
+                        Some(figure) => Action::Move { figure, segment },
+                        None => Action::Deploy {
+                            figure: kind,
+                            segment,
+                        },
+                    })
+                    // A move may name any tile part of the feature (`is_offered`).
+                    .find(|a| self.game.state().is_offered(a))
+                    .ok_or_else(|| {
+                        format!(
+                            "{} `{meeple}` to {} is not legal here ({})",
+                            if moving.is_some() {
+                                "moving"
+                            } else {
+                                "deploying"
+                            },
+                            pointer::describe(ptr),
+                            self.game.describe_decision()
+                        )
+                    })?;
+                let in_supply: Vec<FigureId> = (0..st.figures().len())
+                    .map(|i| FigureId(i as u16))
+                    .filter(|f| {
+                        let fig = st.figure(*f);
+                        fig.owner == owner && fig.kind == kind && fig.loc == FigureLoc::Supply
+                    })
+                    .collect();
+                let same_player_next = matches!(d.kind, DecisionKind::Deploy { .. });
+                self.apply(action)?;
+                if let Action::Deploy { segment, .. } = action {
+                    let st = self.game.state();
+                    let placed = in_supply
+                        .into_iter()
+                        .find(|f| st.figure(*f).loc == FigureLoc::On(segment));
+                    match placed {
+                        Some(f) => {
+                            self.meeples.insert(meeple.to_string(), f);
+                        }
+                        // Scored and returned at once (a completed feature).
+                        None => {
+                            self.meeples.remove(meeple);
+                        }
+                    }
+                }
+                Ok(same_player_next || self.game.decision().player == d.player)
+            }
+            "PASS" => {
+                let d = self.game.decision();
+                if after_place && !matches!(d.kind, DecisionKind::Deploy { .. }) {
+                    // JCZ offered an action step where our engine had nothing to deploy
+                    // and moved on; declining it changes nothing (it must not answer an
+                    // expansion's later question instead).
+                    return Ok(true);
+                }
+                self.check_sender(msg)?;
+                if !self.game.actions().contains(&Action::Pass) {
+                    return Err(format!(
+                        "passing is not possible now ({})",
+                        self.game.describe_decision()
+                    ));
+                }
+                self.apply(Action::Pass)?;
+                Ok(matches!(d.kind, DecisionKind::Deploy { .. }))
+            }
+            "COMMIT" => {
+                if let Some(r) = p.get("random") {
+                    self.draws.r = r
+                        .as_f64()
+                        .filter(|r| (0.0..1.0).contains(r))
+                        .ok_or_else(|| format!("`random` must be a number in [0, 1), not {r}"))?;
+                }
+                // The action step ends; a step JCZ had nothing to offer in is passed.
+                if matches!(self.game.decision().kind, DecisionKind::Deploy { .. }) {
+                    self.apply(Action::Pass)?;
+                }
+                Ok(false)
+            }
+            "MOVE_NEUTRAL_FIGURE" => {
+                self.check_sender(msg)?;
+                let figure = str_field(p, "figureId")?;
+                if figure != "count.1" {
+                    return Err(format!(
+                        "moving the neutral figure `{figure}` is not supported (only `count.1`)"
+                    ));
+                }
+                let to = p.get("to").ok_or("payload has no `to`")?;
+                let segments = pointer::segments(&self.game, to)?;
+                let action = self
+                    .game
+                    .actions()
+                    .iter()
+                    .find(|a| matches!(a, Action::Custom(c) if c.segment.is_some_and(|s| segments.contains(&s))))
+                    .copied()
+                    .ok_or_else(|| {
+                        format!(
+                            "moving the Count to {} is not legal here ({})",
+                            pointer::describe(to),
+                            self.game.describe_decision()
+                        )
+                    })?;
+                let d = self.game.decision();
+                self.apply(action)?;
+                Ok(self.game.decision().player == d.player)
+            }
+            other => Err(format!("message type `{other}` is not supported")),
+        }
+    }
+}
+
+fn str_field<'a>(v: &'a Value, key: &str) -> Result<&'a str, String> {
+    v.get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("payload has no text field `{key}`"))
+}

@@ -1,0 +1,309 @@
+//! Many games with bots, in parallel, with a deterministic summary.
+
+use crate::bots::{make_bot, Bot};
+use crate::PlayError;
+use carcassonne_core::{Game, GameSetup, Ruleset};
+use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// Number of games.
+    pub games: u64,
+    /// Players per game.
+    pub players: usize,
+    /// Base seed; game `i` uses a seed derived from it and `i`.
+    pub seed: u64,
+    /// Bot name per seat (cycled if shorter than the player count).
+    pub bots: Vec<String>,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameResult {
+    /// Game index.
+    pub index: u64,
+    /// Final scores by seat.
+    pub scores: Vec<i32>,
+    /// Turns played.
+    pub turns: u32,
+    /// Tiles discarded as unplaceable.
+    pub discarded: usize,
+}
+
+/// Summary over all games.
+#[derive(Clone, Debug, Serialize)]
+pub struct SimSummary {
+    /// Games played.
+    pub games: u64,
+    /// Players per game.
+    pub players: usize,
+    /// Bot per seat.
+    pub bots: Vec<String>,
+    /// Loaded expansions in load order, `id version`.
+    pub expansions: Vec<String>,
+    /// Base seed.
+    pub seed: u64,
+    /// Mean final score over all seats and games.
+    pub score_mean: f64,
+    /// Standard deviation of final scores.
+    pub score_spread: f64,
+    /// Mean final score per seat.
+    pub score_mean_per_seat: Vec<f64>,
+    /// Outright wins per seat: games in which the seat alone had the highest score.
+    pub wins_per_seat: Vec<u64>,
+    /// Shared first places per seat: games in which the seat tied for the highest score
+    /// with at least one other seat.
+    pub ties_per_seat: Vec<u64>,
+    /// Games with a shared first place. Every game is either won outright by one seat or
+    /// tied: `wins_per_seat` summed plus `ties` is `games`.
+    pub ties: u64,
+    /// Mean turns per game.
+    pub turns_mean: f64,
+    /// Games per second (wall clock).
+    pub games_per_second: f64,
+    /// Worker threads used.
+    pub threads: usize,
+}
+
+/// Seed of game `index` in a run with base seed `seed` (SplitMix64 step).
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed.wrapping_add(index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays one game with bots; returns the finished game and the action indices taken.
+pub fn play_game(
+    rules: &Arc<Ruleset>,
+    players: usize,
+    seed: u64,
+    bots: &mut [Box<dyn Bot>],
+) -> Result<(Game, Vec<carcassonne_core::Action>), PlayError> {
+    let names = (0..players).map(|i| format!("P{}", i + 1)).collect();
+    let mut game = Game::new(Arc::clone(rules), &GameSetup::new(names, seed))?;
+    // No per-action snapshot: a failing expansion hook stops this game with its error
+    // (and the simulation with it) instead of rolling back, which bots do not need.
+    game.set_checkpoints(false);
+    let mut taken = Vec::with_capacity(192);
+    while !game.is_over() {
+        let who = game.decision().player.index();
+        let i = bots[who % bots.len()].choose(&game);
+        taken.push(
+            game.state()
+                .offered_at(i)
+                .expect("bots pick an offered index"),
+        );
+        game.apply_offered(i)?;
+    }
+    Ok((game, taken))
+}
+
+/// Running totals over finished games, in integers so that the summary is the same
+/// whatever order the games finish in (any thread count).
+#[derive(Clone, Debug, Default)]
+struct Totals {
+    games: u64,
+    score_sum: i128,
+    score_sq_sum: i128,
+    per_seat: Vec<i64>,
+    wins: Vec<u64>,
+    ties_per_seat: Vec<u64>,
+    ties: u64,
+    turns: u64,
+}
+
+impl Totals {
+    fn new(players: usize) -> Totals {
+        Totals {
+            per_seat: vec![0; players],
+            wins: vec![0; players],
+            ties_per_seat: vec![0; players],
+            ..Totals::default()
+        }
+    }
+
+    fn add(&mut self, r: &GameResult) {
+        let max = r.scores.iter().copied().max().unwrap_or(0);
+        let first = r.scores.iter().filter(|s| **s == max).count();
+        if first > 1 {
+            self.ties += 1;
+        }
+        for (i, &s) in r.scores.iter().enumerate() {
+            self.per_seat[i] += i64::from(s);
+            self.score_sum += i128::from(s);
+            self.score_sq_sum += i128::from(s) * i128::from(s);
+            if s == max {
+                if first == 1 {
+                    self.wins[i] += 1;
+                } else {
+                    self.ties_per_seat[i] += 1;
+                }
+            }
+        }
+        self.turns += u64::from(r.turns);
+        self.games += 1;
+    }
+
+    fn merge(&mut self, o: &Totals) {
+        self.games += o.games;
+        self.score_sum += o.score_sum;
+        self.score_sq_sum += o.score_sq_sum;
+        for (a, b) in self.per_seat.iter_mut().zip(&o.per_seat) {
+            *a += b;
+        }
+        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            *a += b;
+        }
+        for (a, b) in self.ties_per_seat.iter_mut().zip(&o.ties_per_seat) {
+            *a += b;
+        }
+        self.ties += o.ties;
+        self.turns += o.turns;
+    }
+}
+
+/// What a caller sees of each finished game, on the worker thread that played it (in no
+/// particular order across threads): write its record, keep it, or ignore it.
+pub struct FinishedGame<'a> {
+    /// The result.
+    pub result: &'a GameResult,
+    /// The finished game.
+    pub game: &'a Game,
+    /// Its seed.
+    pub seed: u64,
+    /// The actions taken, in order.
+    pub actions: &'a [carcassonne_core::Action],
+}
+
+/// Runs the simulation in constant memory: each worker keeps running totals and hands
+/// every finished game to `on_game` (which may fail the run with the caller's own error
+/// type `E`); `progress` is called with the number of games done.
+pub fn simulate<E: From<PlayError> + Send>(
+    rules: &Arc<Ruleset>,
+    cfg: &SimConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    on_game: &(dyn Fn(FinishedGame<'_>) -> Result<(), E> + Sync),
+) -> Result<SimSummary, E> {
+    if !(1..=carcassonne_core::MAX_PLAYERS).contains(&cfg.players) {
+        return Err(PlayError::Invalid(format!(
+            "players must be 1 to {}, not {}",
+            carcassonne_core::MAX_PLAYERS,
+            cfg.players
+        ))
+        .into());
+    }
+    for b in &cfg.bots {
+        if make_bot(b, 0).is_none() {
+            return Err(PlayError::Invalid(format!(
+                "unknown bot `{b}` (available: random, greedy)"
+            ))
+            .into());
+        }
+    }
+    let threads = cfg.threads.max(1).min(cfg.games.max(1) as usize);
+    let done = AtomicU64::new(0);
+    let start = Instant::now();
+    let mut parts: Vec<Result<Totals, E>> = Vec::new();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let done = &done;
+                s.spawn(move || {
+                    let mut totals = Totals::new(cfg.players);
+                    // Game i goes to thread i % threads.
+                    let mut i = t as u64;
+                    while i < cfg.games {
+                        let seed = game_seed(cfg.seed, i);
+                        let mut bots: Vec<Box<dyn Bot>> = (0..cfg.players)
+                            .map(|p| {
+                                let name = &cfg.bots[p % cfg.bots.len()];
+                                make_bot(name, game_seed(seed, 1000 + p as u64)).expect("checked")
+                            })
+                            .collect();
+                        let (game, actions) = play_game(rules, cfg.players, seed, &mut bots)?;
+                        let st = game.state();
+                        let result = GameResult {
+                            index: i,
+                            scores: st.players().iter().map(|p| p.score).collect(),
+                            turns: st.turn(),
+                            discarded: st.discarded().len(),
+                        };
+                        totals.add(&result);
+                        on_game(FinishedGame {
+                            result: &result,
+                            game: &game,
+                            seed,
+                            actions: &actions,
+                        })?;
+                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        progress(n);
+                        i += threads as u64;
+                    }
+                    Ok(totals)
+                })
+            })
+            .collect();
+        for h in handles {
+            parts.push(h.join().unwrap_or_else(|_| {
+                Err(PlayError::Invalid("a simulation thread panicked".into()).into())
+            }));
+        }
+    });
+    let elapsed = start.elapsed().as_secs_f64();
+    let mut totals = Totals::new(cfg.players);
+    for p in parts {
+        totals.merge(&p?);
+    }
+    Ok(summarize(rules, cfg, &totals, elapsed, threads))
+}
+
+fn summarize(
+    rules: &Ruleset,
+    cfg: &SimConfig,
+    t: &Totals,
+    elapsed: f64,
+    threads: usize,
+) -> SimSummary {
+    let n = cfg.players;
+    let games = t.games.max(1) as f64;
+    let scores = (t.games as f64 * n as f64).max(1.0);
+    let mean = t.score_sum as f64 / scores;
+    let var = (t.score_sq_sum as f64 / scores - mean * mean).max(0.0);
+    SimSummary {
+        games: t.games,
+        players: n,
+        bots: (0..n)
+            .map(|p| cfg.bots[p % cfg.bots.len()].clone())
+            .collect(),
+        expansions: rules
+            .expansions()
+            .iter()
+            .map(|e| format!("{} {}", e.id(), e.version()))
+            .collect(),
+        seed: cfg.seed,
+        score_mean: round2(mean),
+        score_spread: round2(var.sqrt()),
+        score_mean_per_seat: t
+            .per_seat
+            .iter()
+            .map(|s| round2(*s as f64 / games))
+            .collect(),
+        wins_per_seat: t.wins.clone(),
+        ties_per_seat: t.ties_per_seat.clone(),
+        ties: t.ties,
+        turns_mean: round2(t.turns as f64 / games),
+        games_per_second: round2(t.games as f64 / elapsed.max(1e-9)),
+        threads,
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}

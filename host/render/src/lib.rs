@@ -1,0 +1,105 @@
+//! # carcassonne-render
+//!
+//! Pictures of games and tile sets, as SVG text.
+//!
+//! [`render_svg`] draws any [`Game`] — it does not care whether it came from a record, a
+//! JCloisterZone save or a simulation — and [`render_tile_sheet`] draws every tile kind of
+//! a set. Tiles are drawn from their data (`docs/tile-format.md`), never from artwork, so a
+//! fan expansion's tiles render like the official ones; kinds the renderer does not know get
+//! a generic look of their shape. Both functions are pure: same input, same bytes.
+//!
+//! - `geometry.rs` — tile-local shapes of sides, half-edges and sites, and where figures
+//!   stand on each segment;
+//! - `style.rs` — colours and figure outlines;
+//! - `svg.rs` — tiles, figures, the board, the score panel and the legend;
+//! - `sheet.rs` — the contact sheet of a tile set.
+//!
+//! `docs/rendering.md` explains what each shape and colour means.
+//!
+//! It depends on core alone. It must not know files, records, saves, how expansions are
+//! loaded, or how SVG becomes pixels (`carcassonne-raster` does that, with resvg and the
+//! fonts), so whatever draws a game — the program, the fuzzing harness — builds without a
+//! rasteriser.
+
+pub mod geometry;
+mod sheet;
+pub mod style;
+mod svg;
+
+use carcassonne_core::{Game, Ruleset};
+
+/// What cannot be drawn.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RenderError {
+    /// The ruleset has no tile set of that name.
+    #[error("no tile set `{set}` (available: {})", available.join(", "))]
+    UnknownSet {
+        /// The set asked for.
+        set: String,
+        /// The sets the ruleset has, in catalog order.
+        available: Vec<String>,
+    },
+}
+
+/// How to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderOptions {
+    /// Side of a tile in SVG units (= PNG pixels at scale 1).
+    pub tile_size: f64,
+    /// Shown after the title (file, move number …).
+    pub caption: Option<String>,
+    /// Write each tile's placement order in its corner.
+    pub order_numbers: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            tile_size: 80.0,
+            caption: None,
+            order_numbers: true,
+        }
+    }
+}
+
+/// The smallest and largest tile size accepted.
+pub const TILE_SIZES: std::ops::RangeInclusive<f64> = 24.0..=256.0;
+
+/// The board of `game`, its figures, a score panel and a legend, as SVG text.
+pub fn render_svg(game: &Game, opts: &RenderOptions) -> String {
+    let mut opts = opts.clone();
+    opts.tile_size = opts.tile_size.clamp(*TILE_SIZES.start(), *TILE_SIZES.end());
+    svg::board(game, &opts)
+}
+
+/// The contact sheet of tile set `set` (every kind with its id, count and segments) as SVG
+/// text; an error naming the sets there are if the ruleset has no such set.
+pub fn render_tile_sheet(
+    rules: &Ruleset,
+    set: &str,
+    tile_size: f64,
+) -> Result<String, RenderError> {
+    let size = tile_size.clamp(*TILE_SIZES.start(), *TILE_SIZES.end());
+    sheet::sheet(rules, set, size).ok_or_else(|| {
+        let mut available: Vec<String> = Vec::new();
+        for (_, k) in rules.tiles().iter() {
+            if !available.contains(&k.set) {
+                available.push(k.set.clone());
+            }
+        }
+        RenderError::UnknownSet {
+            set: set.to_string(),
+            available,
+        }
+    })
+}
+
+/// The geometry of tile kind `kind` turned by `rotation`: each segment's area and the spots
+/// where figures stand on it (what the drawings use).
+pub fn tile_geometry(
+    rules: &Ruleset,
+    kind: &carcassonne_core::TileKind,
+    rotation: carcassonne_core::Rotation,
+) -> geometry::TileGeom {
+    svg::tile_geom(rules, kind, rotation)
+}

@@ -1,0 +1,182 @@
+//! Building rulesets from expansion names and option strings.
+//!
+//! Depends on [`crate::discovery`]; nothing here is used by it.
+
+use crate::discovery::{discover, library_path, search_dirs};
+use crate::RulesError;
+use carcassonne_core::{Expansion, OptionDef, OptionValue, Ruleset, RulesetBuilder};
+use carcassonne_files::manifest::{resolve, Kind, Manifest};
+use carcassonne_files::tiles::{base_tile_set, load_tile_set};
+use carcassonne_plugins::{load_plugin, LoadedPlugin};
+use carcassonne_script::{compile, CompiledScript, ScriptExpansion};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A ruleset description as given on the command line or in a record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RulesSpec {
+    /// Expansion ids beyond the base game.
+    pub expansions: Vec<String>,
+    /// Options `key=value`, typed against the declared options.
+    pub options: Vec<(String, String)>,
+    /// Extra folders to search for expansion manifests (`--plugin-dir`).
+    pub plugin_dirs: Vec<PathBuf>,
+}
+
+/// Builds the ruleset: base game, expansions (resolved and loaded), options.
+pub fn build_ruleset(spec: &RulesSpec) -> Result<Arc<Ruleset>, RulesError> {
+    build_ruleset_with(spec, &|| Vec::new())
+}
+
+/// Like [`build_ruleset`], then adds in-process expansions made by `extra` (fresh
+/// instances per build), after the loaded ones: test doubles, embedders' own rules.
+pub fn build_ruleset_with(
+    spec: &RulesSpec,
+    extra: &dyn Fn() -> Vec<Arc<dyn Expansion>>,
+) -> Result<Arc<Ruleset>, RulesError> {
+    let requested: Vec<String> = spec
+        .expansions
+        .iter()
+        .filter(|e| e.as_str() != "base")
+        .cloned()
+        .collect();
+    // Load every expansion once (libraries opened, scripts compiled), then build from
+    // the loaded pieces as often as needed.
+    let loaded: Vec<Loaded> = if requested.is_empty() {
+        Vec::new()
+    } else {
+        let available = discover(&search_dirs(&spec.plugin_dirs))?;
+        let order = resolve(&requested, &available).map_err(|e| {
+            let known: Vec<&str> = available.iter().map(|m| m.id.as_str()).collect();
+            RulesError::Invalid(format!(
+                "{e} (available: base{}{})",
+                if known.is_empty() { "" } else { ", " },
+                known.join(", ")
+            ))
+        })?;
+        order
+            .into_iter()
+            .map(load_expansion)
+            .collect::<Result<_, _>>()?
+    };
+    let builder = || -> Result<RulesetBuilder, RulesError> {
+        let mut b = Ruleset::builder().tiles(base_tile_set());
+        for l in &loaded {
+            b = l.add_to(b)?;
+        }
+        Ok(b)
+    };
+    let builder = || -> Result<RulesetBuilder, RulesError> {
+        Ok(extra().into_iter().fold(builder()?, |b, e| b.expansion(e)))
+    };
+    // Options are typed by their declaration, so build once to learn the declarations.
+    let declared = builder()?.build()?;
+    let mut b = builder()?;
+    for (k, v) in &spec.options {
+        let def = declared
+            .option_defs()
+            .iter()
+            .find(|d| &d.key == k)
+            .ok_or_else(|| {
+                RulesError::Invalid(format!(
+                    "unknown option `{k}` (known: {})",
+                    declared
+                        .option_defs()
+                        .iter()
+                        .map(|d| d.key.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?;
+        let value = OptionValue::parse(&def.ty, v).ok_or_else(|| {
+            RulesError::Invalid(format!("option `{k}`: `{v}` is not a valid value"))
+        })?;
+        b = b.option(k, value);
+    }
+    Ok(Arc::new(b.build()?))
+}
+
+/// An expansion ready to be added to rulesets: its code, tiles and option declarations.
+struct Loaded {
+    id: String,
+    code: LoadedCode,
+    tiles: Vec<carcassonne_core::TileSetData>,
+    options: Vec<OptionDef>,
+}
+
+enum LoadedCode {
+    /// A native plugin (a fresh instance per ruleset).
+    Native(LoadedPlugin),
+    /// A compiled script (a fresh [`ScriptExpansion`] per ruleset).
+    Script(Arc<CompiledScript>),
+}
+
+impl Loaded {
+    fn add_to(&self, mut b: RulesetBuilder) -> Result<RulesetBuilder, RulesError> {
+        b = match &self.code {
+            LoadedCode::Native(p) => b.expansion(p.new_instance()?),
+            LoadedCode::Script(s) => b.expansion(Arc::new(ScriptExpansion::new(s.clone()))),
+        };
+        for t in &self.tiles {
+            b = b.tiles(t.clone());
+        }
+        for o in &self.options {
+            b = b.declare_option(OptionDef {
+                key: format!("{}.{}", self.id, o.key),
+                ..o.clone()
+            });
+        }
+        Ok(b)
+    }
+}
+
+/// Loads one resolved expansion: opens its library or compiles its script, reads its tiles.
+fn load_expansion(m: &Manifest) -> Result<Loaded, RulesError> {
+    let at = m.path.display();
+    let code = match m.kind {
+        Kind::Script => LoadedCode::Script(compile(m)?),
+        Kind::Native => {
+            let lib = library_path(m).ok_or_else(|| {
+                RulesError::Invalid(format!(
+                    "{at}: library `{}` of expansion `{}` not found beside the manifest or the program (build it with `cargo build --release --workspace`)",
+                    m.library.as_deref().unwrap_or("?"),
+                    m.id
+                ))
+            })?;
+            let plugin = load_plugin(&lib)?;
+            if plugin.id != m.id || plugin.version != m.version.to_string() {
+                return Err(RulesError::Invalid(format!(
+                    "{}: the library is `{}` {}, but the manifest {at} says `{}` {}",
+                    lib.display(),
+                    plugin.id,
+                    plugin.version,
+                    m.id,
+                    m.version
+                )));
+            }
+            LoadedCode::Native(plugin)
+        }
+    };
+    Ok(Loaded {
+        id: m.id.clone(),
+        code,
+        tiles: m
+            .tiles
+            .iter()
+            .map(|t| load_tile_set(t))
+            .collect::<Result<_, _>>()?,
+        options: m.options.clone(),
+    })
+}
+
+/// The base game with default options.
+pub fn base_ruleset() -> Arc<Ruleset> {
+    build_ruleset(&RulesSpec::default()).expect("the base game builds")
+}
+
+/// Parses `key=value`.
+pub fn parse_option(text: &str) -> Result<(String, String), RulesError> {
+    text.split_once('=')
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .ok_or_else(|| RulesError::Invalid(format!("option `{text}`: expected key=value")))
+}

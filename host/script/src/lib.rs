@@ -1,0 +1,1330 @@
+//! # carcassonne-script
+//!
+//! Fan expansions: Rhai scripts described by an `expansion.toml`, run in a sandbox. The
+//! only crate of the workspace that depends on rhai: no other crate sees a Rhai type.
+//!
+//! It must not know where expansions are searched for, native plugins, or any game file
+//! beyond the script entry its manifest names; it gets a parsed [`Manifest`] and returns a
+//! [`CompiledScript`] (or a [`LoadError`]), from which each ruleset gets a
+//! [`ScriptExpansion`].
+//!
+//! A script is compiled once when it is loaded ([`compile`]); every ruleset that uses it
+//! gets a [`ScriptExpansion`], which implements core's [`Expansion`] trait by calling the
+//! script function of the same role (`deploy_actions` for
+//! [`Expansion::deploy_step_actions`], …; the table is [`HOOKS`]). Only functions the
+//! script defines are called, and [`Expansion::hooks`] tells core which those are, so
+//! an expansion pays nothing for the hooks it leaves out.
+//!
+//! **Reading and writing.** During a call the script reads the game through the
+//! functions of [`api`] and changes it only through the commands there (`award`,
+//! `deploy`, `set_state`, …), which check their arguments against the rules before they
+//! touch anything: a script cannot put a game into an illegal state. Actions a script
+//! offers are checked the same way (its own verbs only; deployments must be legal).
+//! If a call fails, core rolls the action back ([`carcassonne_core::Game`] checkpoints),
+//! so a broken script leaves the game as it was.
+//!
+//! **State.** A script keeps its state in named integer slots it declares in `setup()`
+//! (per game, per player or per figure). They live in the game state, so snapshots,
+//! records and replays carry them; a script has no other memory between calls.
+//!
+//! **Guards.** `guard(hook, state)` in `setup()` tells the host to call a hook only while
+//! a state value is non-zero (for the hook's player or figure). Guards are checked
+//! natively, which is how a script keeps per-turn costs near zero.
+
+pub mod api;
+pub mod limits;
+pub mod reference;
+mod sandbox;
+
+pub use limits::{LoadLimits, LOAD_LIMITS};
+pub use sandbox::{new_engine, Limits, LIMITS};
+
+use carcassonne_core::{
+    Action, Award, Ctx, CustomAction, DrawVerdict, Expansion, FigureId, HookFailure, HookResult,
+    HookSet, LabelId, PlacementCell, PlayerId, Pos, Prompt, RemovalReason, Ruleset, ScoreDraft,
+    Setup, SlotId, SlotScope, TileKindId, TurnEndVerdict, VerbId, View, Window,
+};
+use carcassonne_files::manifest::Manifest;
+use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope, AST};
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+/// The script functions the host calls: role, name, parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Hook {
+    /// `setup()`: declare state, verbs, labels and guards.
+    Setup,
+    /// `start_game()`.
+    StartGame,
+    /// `apply_setting(key, value)`.
+    ApplySetting,
+    /// `on_tile_drawn(tile)` → `"keep"` | `"redraw"` | `"discard"`.
+    OnTileDrawn,
+    /// `filters_tile(tile)` → bool.
+    FiltersTile,
+    /// `filter_placements(player, tile, cells)` → the allowed cells.
+    FilterPlacements,
+    /// `forbidden_cells(player, tile)` → cells where the tile may not go.
+    ForbiddenCells,
+    /// `on_tile_placed(x, y)`.
+    OnTilePlaced,
+    /// `deploy_actions(player, x, y)` → actions.
+    DeployActions,
+    /// `filter_deploy_actions(player, actions)` → the actions kept.
+    FilterDeployActions,
+    /// `apply_action(player, action)`.
+    ApplyAction,
+    /// `window_turn_start()`.
+    WindowTurnStart,
+    /// `window_after_deploy()`.
+    WindowAfterDeploy,
+    /// `window_before_scoring()`.
+    WindowBeforeScoring,
+    /// `window_after_scoring()`.
+    WindowAfterScoring,
+    /// `window_before_final_scoring()`.
+    WindowBeforeFinalScoring,
+    /// `prompt_actions(player, code, arg)` → actions.
+    PromptActions,
+    /// `apply_prompt(player, code, arg, action)`.
+    ApplyPrompt,
+    /// `strength(figure)` → half-units to add.
+    Strength,
+    /// `before_scoring(draft)` → `()` or new awards.
+    BeforeScoring,
+    /// `after_scoring(draft)`.
+    AfterScoring,
+    /// `on_figure_removed(figure, reason)`.
+    OnFigureRemoved,
+    /// `on_turn_end()` → `"extra"` for a double turn.
+    OnTurnEnd,
+    /// `final_scoring()`.
+    FinalScoring,
+}
+
+/// One entry of [`HOOKS`].
+#[derive(Clone, Copy, Debug)]
+pub struct HookSpec {
+    /// The role.
+    pub hook: Hook,
+    /// Script function name.
+    pub name: &'static str,
+    /// Parameter names, in order.
+    pub params: &'static [&'static str],
+    /// What it returns.
+    pub returns: &'static str,
+    /// What it is for.
+    pub doc: &'static str,
+    /// The argument a guard may look at.
+    pub guard_arg: GuardArg,
+}
+
+/// What a guard of a hook is indexed by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GuardArg {
+    /// Game-scoped guards only.
+    None,
+    /// Player- or game-scoped guards.
+    Player,
+    /// Figure- or game-scoped guards.
+    Figure,
+}
+
+macro_rules! hook {
+    ($h:ident, $name:literal, [$($p:literal),*], $ret:literal, $g:ident, $doc:literal) => {
+        HookSpec { hook: Hook::$h, name: $name, params: &[$($p),*], returns: $ret, doc: $doc, guard_arg: GuardArg::$g }
+    };
+}
+
+/// Every hook a script may define (the `docs/modding.md` table is generated from this).
+pub const HOOKS: &[HookSpec] = &[
+    hook!(Setup, "setup", [], "()", None, "Once per ruleset: declare state, verbs, labels and guards."),
+    hook!(StartGame, "start_game", [], "()", None, "A new game, start tiles placed, no figure yet."),
+    hook!(ApplySetting, "apply_setting", ["key", "value"], "()", None, "A test position sets part of your state (`key`, `value` are strings)."),
+    hook!(OnTileDrawn, "on_tile_drawn", ["tile"], "\"keep\" | \"redraw\" | \"discard\"", None, "A tile was drawn for the active player."),
+    hook!(FiltersTile, "filters_tile", ["tile"], "bool", None, "Asked once per tile kind: does `filter_placements` need to see this tile? (default: yes)"),
+    hook!(FilterPlacements, "filter_placements", ["player", "tile", "cells"], "array of cells", Player, "`cells` are the edge-legal placements, one `#{x, y, rotations}` per cell (`rotations`: bit q set = legal turned by q quarter turns); return the cells that stay legal, with the bits of illegal rotations cleared."),
+    hook!(ForbiddenCells, "forbidden_cells", ["player", "tile"], "array of #{x, y}", Player, "The cheaper form when a rule only depends on the cell: where the drawn tile may not go; an item `#{x, y, radius: r}` forbids the whole square of cells within r of (x, y)."),
+    hook!(OnTilePlaced, "on_tile_placed", ["x", "y"], "()", None, "The drawn tile was placed (before deployment and scoring)."),
+    hook!(DeployActions, "deploy_actions", ["player", "x", "y"], "array of actions", Player, "Extra choices for the active player's deployment step (your own verbs)."),
+    hook!(FilterDeployActions, "filter_deploy_actions", ["player", "actions"], "array of actions", Player, "Return the deployment-step actions that stay allowed."),
+    hook!(ApplyAction, "apply_action", ["player", "action"], "()", Player, "The player chose one of your deployment-step actions."),
+    hook!(WindowTurnStart, "window_turn_start", [], "()", None, "Start of a turn, before the draw; queue prompts here."),
+    hook!(WindowAfterDeploy, "window_after_deploy", [], "()", None, "After the deployment step, before scoring (the Tactician's window)."),
+    hook!(WindowBeforeScoring, "window_before_scoring", [], "()", None, "Just before the placed tile's features are scored."),
+    hook!(WindowAfterScoring, "window_after_scoring", [], "()", None, "After scoring."),
+    hook!(WindowBeforeFinalScoring, "window_before_final_scoring", [], "()", None, "After the last turn, before final scoring."),
+    hook!(PromptActions, "prompt_actions", ["player", "code", "arg"], "array of actions", Player, "The choices of a prompt you queued, computed when it is asked (empty = skipped)."),
+    hook!(ApplyPrompt, "apply_prompt", ["player", "code", "arg", "action"], "()", Player, "The player answered your prompt."),
+    hook!(Strength, "strength", ["figure"], "int", Figure, "Half-units added to a figure's strength in majorities (a follower is 2)."),
+    hook!(BeforeScoring, "before_scoring", ["draft"], "() | array of awards", None, "A scoring is about to be applied; return new `awards` to change it."),
+    hook!(AfterScoring, "after_scoring", ["draft"], "()", None, "A scoring was applied (figures already returned)."),
+    hook!(OnFigureRemoved, "on_figure_removed", ["figure", "reason"], "()", Figure, "A figure left the board (`reason`: \"scored\" or \"expansion\")."),
+    hook!(OnTurnEnd, "on_turn_end", [], "\"next\" | \"extra\"", None, "End of the turn; `\"extra\"` gives the player another part (once per turn)."),
+    hook!(FinalScoring, "final_scoring", [], "()", None, "After final scoring: end bonuses."),
+];
+
+const HOOK_COUNT: usize = Hook::FinalScoring as usize + 1;
+
+/// A script failed: where and in which hook.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expansion `{expansion}`, {file}:{line}:{column}, {hook}: {message}")]
+pub struct ScriptError {
+    /// Expansion id.
+    pub expansion: String,
+    /// Script file.
+    pub file: String,
+    /// Line (1-based; 0 = unknown).
+    pub line: usize,
+    /// Column (1-based; 0 = unknown).
+    pub column: usize,
+    /// The hook (script function) or `compile`.
+    pub hook: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// Why a script expansion could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The manifest's `expansion.entry` is missing, or the file it names cannot be read or
+    /// is over the size limit (the message names the manifest line and the file).
+    #[error("{0}")]
+    Entry(String),
+    /// The script does not compile or breaks a load limit.
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+}
+
+/// A compiled script, shared by every ruleset that loads it.
+pub struct CompiledScript {
+    /// Expansion id.
+    pub id: String,
+    /// Version.
+    pub version: String,
+    /// The entry file.
+    pub file: PathBuf,
+    engine: rhai::Engine,
+    ast: AST,
+    defined: [bool; HOOK_COUNT],
+    /// Where each hook function is defined (line, column), for errors Rhai reports
+    /// without a position (limits).
+    defined_at: [(usize, usize); HOOK_COUNT],
+}
+
+impl std::fmt::Debug for CompiledScript {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledScript")
+            .field("id", &self.id)
+            .field("file", &self.file)
+            .finish()
+    }
+}
+
+impl CompiledScript {
+    /// Whether the script defines a hook.
+    pub fn defines(&self, h: Hook) -> bool {
+        self.defined[h as usize]
+    }
+
+    fn error(&self, hook: &str, pos: Position, message: String) -> ScriptError {
+        ScriptError {
+            expansion: self.id.clone(),
+            file: self.file.display().to_string(),
+            line: pos.line().unwrap_or(0),
+            column: pos.position().unwrap_or(0),
+            hook: hook.to_string(),
+            message,
+        }
+    }
+
+    /// Turns a Rhai error into a [`ScriptError`], unwrapping calls to the innermost
+    /// position (the line that actually failed).
+    fn runtime_error(&self, hook: Hook, err: &EvalAltResult) -> ScriptError {
+        let name = HOOKS[hook as usize].name;
+        let mut e = err;
+        let mut trail = Vec::new();
+        while let EvalAltResult::ErrorInFunctionCall(name, _, inner, _) = e {
+            trail.push(name.clone());
+            e = inner;
+        }
+        let mut message = match e {
+            EvalAltResult::ErrorTooManyOperations(_) => format!(
+                "too many operations (limit {} per hook call; an endless loop?)",
+                LIMITS.operations
+            ),
+            EvalAltResult::ErrorStackOverflow(_) => format!(
+                "too many nested calls (limit {}; endless recursion?)",
+                LIMITS.call_levels
+            ),
+            EvalAltResult::ErrorDataTooLarge(what, _) => format!(
+                "{what} is too large (limits: {} characters, {} array elements, {} map entries)",
+                LIMITS.string_size, LIMITS.array_size, LIMITS.map_size
+            ),
+            other => other.to_string(),
+        };
+        // Rhai appends " (line l, position c)" to some messages; the position is ours.
+        if let Some(i) = message.rfind(" (line ") {
+            message.truncate(i);
+        }
+        if !trail.is_empty() {
+            message = format!("{message} (in {})", trail.join(" ← "));
+        }
+        let mut out = self.error(name, e.position(), message);
+        if out.line == 0 {
+            // Limits are reported without a position: point at the hook instead.
+            (out.line, out.column) = self.defined_at[hook as usize];
+        }
+        out
+    }
+}
+
+/// Compiles a script expansion's entry file (once per load) and checks its hooks.
+pub fn compile(m: &Manifest) -> Result<Arc<CompiledScript>, LoadError> {
+    let entry = m.entry.as_ref().ok_or_else(|| {
+        LoadError::Entry(format!(
+            "{}: script expansion `{}` has no `expansion.entry`",
+            m.path.display(),
+            m.id
+        ))
+    })?;
+    // Only a regular file, and only up to the size limit, is read (issue 13: a script of
+    // megabytes takes minutes to compile, `/dev/zero` would be read until memory ends).
+    let text = carcassonne_files::fsio::read_text(entry, LOAD_LIMITS.script_bytes as u64).map_err(
+        |e| {
+            let reason = e.source.to_string();
+            let prefix = format!("{}:{}: `expansion.entry`", m.path.display(), m.entry_line);
+            let what = format!(
+                "{prefix}: the script `{}` of expansion `{}`",
+                entry.display(),
+                m.id
+            );
+            let ours = matches!(
+                e.source.kind(),
+                std::io::ErrorKind::InvalidData | std::io::ErrorKind::InvalidInput
+            );
+            LoadError::Entry(match reason.strip_suffix(" limit") {
+                // fsio's own reasons: "is 1.5 MiB, more than the 256 KiB limit", "is not a
+                // regular file (…)", "is not UTF-8 text (…)".
+                Some(r) if ours => match std::fs::metadata(entry) {
+                    Ok(meta) if meta.len() > LOAD_LIMITS.script_bytes as u64 => {
+                        format!("{what} {}", limits::too_large(meta.len(), &LOAD_LIMITS))
+                    }
+                    _ => format!("{what} {r} a script may have"),
+                },
+                _ if ours => format!("{what} {reason}"),
+                // The OS's: "No such file or directory (os error 2)".
+                _ => format!(
+                    "{}: cannot read the script `{}` of expansion `{}`: {reason}",
+                    prefix,
+                    entry.display(),
+                    m.id
+                ),
+            })
+        },
+    )?;
+    compile_source(&m.id, &m.version.to_string(), entry.clone(), &text).map_err(LoadError::Script)
+}
+
+/// Compiles script text (the file name is only used in messages). The text is first
+/// checked against the load limits ([`LOAD_LIMITS`]: size, tokens per function and in all),
+/// which bound the time Rhai's parser takes.
+pub fn compile_source(
+    id: &str,
+    version: &str,
+    file: PathBuf,
+    text: &str,
+) -> Result<Arc<CompiledScript>, ScriptError> {
+    let engine = new_engine();
+    let mut script = CompiledScript {
+        id: id.to_string(),
+        version: version.to_string(),
+        file,
+        engine,
+        ast: AST::empty(),
+        defined: [false; HOOK_COUNT],
+        defined_at: [(0, 0); HOOK_COUNT],
+    };
+    if let Err(e) = limits::check(text, &LOAD_LIMITS) {
+        let pos = Position::new(
+            e.line.clamp(1, u16::MAX as usize) as u16,
+            e.column.clamp(1, u16::MAX as usize) as u16,
+        );
+        return Err(script.error("compile", pos, e.message));
+    }
+    let ast = match script.engine.compile(text) {
+        Ok(ast) => ast,
+        Err(e) => {
+            // A hook declared with too few parameters usually fails first as a strict-mode
+            // compile error about the missing one (`Undefined variable: y`). Parse again
+            // without strict variables so that the hook's own arity is what gets reported.
+            let mut lenient = new_engine();
+            lenient.set_strict_variables(false);
+            if let Ok(loose) = lenient.compile(text) {
+                check_hook_arity(&script, &loose, text)?;
+            }
+            let pos = e.position();
+            let mut msg = e.to_string();
+            if let Some(i) = msg.rfind(" (line ") {
+                msg.truncate(i);
+            }
+            return Err(script.error("compile", pos, format!("syntax error: {msg}")));
+        }
+    };
+    check_hook_arity(&script, &ast, text)?;
+    for f in ast.iter_functions() {
+        if let Some(spec) = HOOKS.iter().find(|s| s.name == f.name) {
+            script.defined[spec.hook as usize] = true;
+            script.defined_at[spec.hook as usize] = definition(text, spec.name);
+        }
+    }
+    script.ast = ast.clone_functions_only();
+    Ok(Arc::new(script))
+}
+
+/// Every function named like a hook must take exactly the hook's parameters: the host
+/// calls hooks by name and parameter count, so any other arity would never be called.
+fn check_hook_arity(script: &CompiledScript, ast: &AST, text: &str) -> Result<(), ScriptError> {
+    for f in ast.iter_functions() {
+        if let Some(spec) = HOOKS.iter().find(|s| s.name == f.name) {
+            if f.params.len() != spec.params.len() {
+                let (line, column) = definition(text, spec.name);
+                return Err(script.error(
+                    "compile",
+                    Position::new(line.max(1) as u16, column.max(1) as u16),
+                    format!(
+                        "hook `{}` must take {} parameter(s) ({}), not {}",
+                        spec.name,
+                        spec.params.len(),
+                        spec.params.join(", "),
+                        f.params.len()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The line and column of `fn name(` in a script (0, 0 if not found).
+fn definition(text: &str, name: &str) -> (usize, usize) {
+    for (i, line) in text.lines().enumerate() {
+        if let Some(c) = line.find("fn ") {
+            let rest = line[c + 3..].trim_start();
+            if rest
+                .strip_prefix(name)
+                .is_some_and(|r| r.trim_start().starts_with('('))
+            {
+                return (i + 1, c + 1);
+            }
+        }
+    }
+    (0, 0)
+}
+
+/// What a script declared in `setup()`: its state values, verbs, labels and guards.
+#[derive(Debug, Default)]
+pub struct Decl {
+    pub(crate) states: Vec<(String, SlotScope, SlotId)>,
+    pub(crate) verbs: Vec<(String, VerbId)>,
+    pub(crate) labels: Vec<(String, LabelId)>,
+    pub(crate) guards: [Option<usize>; HOOK_COUNT],
+    pub(crate) offers: Vec<Offer>,
+    pub(crate) reactions: Vec<Reaction>,
+    /// A figure-scoped state added to every figure's strength (`strength_bonus`).
+    pub(crate) strength_bonus: Option<usize>,
+}
+
+/// A deployment-step action the host offers natively (declared with `offer` or
+/// `offer_per_figure`): no script call until a player chooses it.
+#[derive(Debug)]
+pub struct Offer {
+    pub(crate) verb: VerbId,
+    /// Player-scoped state that must be non-zero for the active player.
+    pub(crate) player_state: usize,
+    /// Per figure: the figure-scoped state that must be 0, and the roles that qualify.
+    pub(crate) per_figure: Option<(usize, Vec<String>)>,
+    /// Player-scoped states of the chooser set when the action is chosen.
+    pub(crate) effects: Vec<(usize, i64)>,
+}
+
+/// An out-of-turn deployment the host runs natively (declared with `reaction_deploy`):
+/// in `window`, every player other than the active one whose `player_state` is non-zero
+/// is asked, in `order`, whether to deploy a follower on the tile just placed.
+#[derive(Debug)]
+pub struct Reaction {
+    pub(crate) window: Window,
+    pub(crate) player_state: usize,
+    pub(crate) fewest_points_first: bool,
+    pub(crate) code: u16,
+    /// Player-scoped states of the deploying player set when he deploys.
+    pub(crate) effects: Vec<(usize, i64)>,
+}
+
+/// Prompt codes at and above this one are the host's reactions (index = code - base).
+const REACTION_CODE: u16 = 0xF000;
+
+/// Which figures a per-figure offer accepts: followers by the feature kind they stand
+/// on, other figures by their kind.
+#[derive(Debug, Default)]
+struct RoleMatch {
+    feature_kinds: u64,
+    figure_kinds: Vec<carcassonne_core::FigureKindId>,
+}
+
+impl Decl {
+    pub(crate) fn state(&self, name: &str) -> Option<(SlotScope, SlotId)> {
+        self.states
+            .iter()
+            .find(|(n, ..)| n == name)
+            .map(|(_, s, id)| (*s, *id))
+    }
+    pub(crate) fn verb(&self, name: &str) -> Option<VerbId> {
+        self.verbs.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+    pub(crate) fn label(&self, name: &str) -> Option<LabelId> {
+        self.labels.iter().find(|(n, _)| n == name).map(|(_, l)| *l)
+    }
+}
+
+/// A script expansion inside one ruleset.
+pub struct ScriptExpansion {
+    script: Arc<CompiledScript>,
+    decl: OnceLock<Decl>,
+    /// Per offer: the roles resolved against the ruleset (names not in it never match).
+    roles: OnceLock<Vec<RoleMatch>>,
+    /// Shared strings for action maps, made when the ruleset is complete.
+    names: OnceLock<Arc<api::Names>>,
+}
+
+impl ScriptExpansion {
+    /// A fresh instance for one ruleset.
+    pub fn new(script: Arc<CompiledScript>) -> ScriptExpansion {
+        ScriptExpansion {
+            script,
+            decl: OnceLock::new(),
+            roles: OnceLock::new(),
+            names: OnceLock::new(),
+        }
+    }
+
+    /// The compiled script.
+    pub fn script(&self) -> &Arc<CompiledScript> {
+        &self.script
+    }
+
+    /// The action-map strings of the ruleset (made once).
+    pub(crate) fn names(&self, rules: &Ruleset) -> Arc<api::Names> {
+        self.names
+            .get_or_init(|| Arc::new(api::Names::new(rules)))
+            .clone()
+    }
+
+    pub(crate) fn decl(&self) -> Result<&Decl, String> {
+        self.decl
+            .get()
+            .ok_or_else(|| "the script's setup has not run".to_string())
+    }
+
+    /// Whether a guarded hook may run: its guard state is non-zero for `index`.
+    fn guard_open(&self, hook: Hook, state: &carcassonne_core::GameState, index: usize) -> bool {
+        let Some(decl) = self.decl.get() else {
+            return true;
+        };
+        match decl.guards[hook as usize] {
+            None => true,
+            Some(i) => {
+                let (_, scope, slot) = decl.states[i];
+                let at = if scope == SlotScope::Game { 0 } else { index };
+                state.slot(slot, at) != 0
+            }
+        }
+    }
+
+    fn spec(hook: Hook) -> &'static HookSpec {
+        &HOOKS[hook as usize]
+    }
+
+    /// Calls a script function with the game reachable through `access`.
+    fn call(
+        &self,
+        hook: Hook,
+        access: api::Access<'_>,
+        args: impl rhai::FuncArgs,
+    ) -> Result<Dynamic, HookFailure> {
+        let name = Self::spec(hook).name;
+        let call = api::Call {
+            exp: self,
+            access,
+            hook: name,
+        };
+        // The natives find the call through this tag; it never outlives `call`.
+        let tag = &call as *const api::Call<'_> as usize as rhai::INT;
+        let options = CallFnOptions::new()
+            .eval_ast(false)
+            .rewind_scope(false)
+            .with_tag(tag);
+        let mut scope = Scope::new();
+        self.script
+            .engine
+            .call_fn_with_options::<Dynamic>(options, &mut scope, &self.script.ast, name, args)
+            .map_err(|e| {
+                let e = self.script.runtime_error(hook, &e);
+                HookFailure(format!(
+                    "{}:{}:{}: in `{}`: {}",
+                    e.file, e.line, e.column, e.hook, e.message
+                ))
+            })
+    }
+
+    fn bad_return(&self, hook: Hook, what: String) -> HookFailure {
+        let (line, column) = self.script.defined_at[hook as usize];
+        HookFailure(format!(
+            "{}:{line}:{column}: in `{}`: returned {what} (expected {})",
+            self.script.file.display(),
+            Self::spec(hook).name,
+            Self::spec(hook).returns
+        ))
+    }
+
+    fn actions_from(
+        &self,
+        hook: Hook,
+        view: View<'_>,
+        player: PlayerId,
+        value: Dynamic,
+        allow: api::Allow,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        let decl = self.decl().map_err(HookFailure)?;
+        let me = self.me(view.rules)?;
+        let array = value
+            .try_cast::<Array>()
+            .ok_or_else(|| self.bad_return(hook, "something else than an array".into()))?;
+        for item in array {
+            let a = api::action_from_dynamic(view, me, decl, item, player, allow)
+                .map_err(|m| self.bad_return(hook, format!("an invalid action: {m}")))?;
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+        Ok(())
+    }
+
+    fn me(&self, rules: &Ruleset) -> HookResult<carcassonne_core::ExpansionIndex> {
+        rules
+            .expansion_index(&self.script.id)
+            .ok_or_else(|| HookFailure("expansion not in its ruleset".into()))
+    }
+}
+
+impl ScriptExpansion {
+    /// Reads a returned cell `#{x, y}` (and `rotations` when `with_rotations`).
+    fn cell_of(
+        &self,
+        hook: Hook,
+        item: Dynamic,
+        with_rotations: bool,
+    ) -> HookResult<(i32, i32, u8)> {
+        let m = item
+            .try_cast::<Map>()
+            .ok_or_else(|| self.bad_return(hook, "a cell that is not a map".into()))?;
+        let get = |f: &str| m.get(f).and_then(|v| v.as_int().ok());
+        let rot = if with_rotations {
+            get("rotations")
+        } else {
+            Some(0)
+        };
+        match (get("x"), get("y"), rot) {
+            (Some(x), Some(y), Some(r))
+                if i32::try_from(x).is_ok() && i32::try_from(y).is_ok() && (0..16).contains(&r) =>
+            {
+                Ok((x as i32, y as i32, r as u8))
+            }
+            _ => Err(self.bad_return(
+                hook,
+                if with_rotations {
+                    "a cell without integer x, y and rotations (0..15)".into()
+                } else {
+                    "a cell without integer x and y".into()
+                },
+            )),
+        }
+    }
+
+    /// The declared deployment-step offers of the active player, without a script call.
+    fn native_offers(&self, view: View<'_>, player: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        let Some(decl) = self.decl.get() else {
+            return Ok(());
+        };
+        if decl.offers.is_empty() {
+            return Ok(());
+        }
+        let me = self.me(view.rules)?;
+        let roles = self.roles.get();
+        for (i, o) in decl.offers.iter().enumerate() {
+            let (_, _, slot) = decl.states[o.player_state];
+            if view.state.slot(slot, player.0 as usize) == 0 {
+                continue;
+            }
+            let custom = |figure| {
+                Action::Custom(CustomAction {
+                    expansion: me,
+                    verb: o.verb,
+                    figure,
+                    segment: None,
+                    value: 0,
+                })
+            };
+            let Some((fstate, _)) = &o.per_figure else {
+                out.push(custom(None));
+                continue;
+            };
+            let (_, _, fslot) = decl.states[*fstate];
+            let Some(m) = roles.and_then(|r| r.get(i)) else {
+                continue;
+            };
+            for (fi, f) in view.state.figures().iter().enumerate() {
+                let carcassonne_core::FigureLoc::On(seg) = f.loc else {
+                    continue;
+                };
+                let node = view.state.graph().segment(seg);
+                if node.is_virtual() || view.state.slot(fslot, fi) != 0 {
+                    continue;
+                }
+                let fits = if view.rules.figure_kind(f.kind).follower {
+                    m.feature_kinds & (1 << node.kind.0) != 0
+                } else {
+                    m.figure_kinds.contains(&f.kind)
+                };
+                if fits {
+                    out.push(custom(Some(FigureId(fi as u16))));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues the declared out-of-turn deployment prompts of a window.
+    fn native_reactions(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        let Some(decl) = self.decl.get() else {
+            return Ok(());
+        };
+        for (i, r) in decl.reactions.iter().enumerate() {
+            if r.window != window || ctx.state().in_final_scoring() {
+                continue;
+            }
+            let (_, _, slot) = decl.states[r.player_state];
+            let n = ctx.state().players().len();
+            let active = ctx.state().active_player().0 as usize;
+            // Clockwise from the active player's left neighbour, then (stable) by score.
+            let mut order: Vec<PlayerId> = (1..n)
+                .map(|k| PlayerId(((active + k) % n) as u8))
+                .filter(|p| ctx.state().slot(slot, p.0 as usize) != 0)
+                .collect();
+            if r.fewest_points_first {
+                order.sort_by_key(|p| ctx.state().players()[p.0 as usize].score);
+            }
+            for p in order {
+                ctx.prompt(p, REACTION_CODE + i as u16, 0);
+            }
+        }
+        Ok(())
+    }
+
+    /// A reaction prompt's choices: the player's legal follower deployments on the tile
+    /// just placed, and passing; nothing (the prompt is skipped) when there is none.
+    fn reaction_actions(
+        &self,
+        view: View<'_>,
+        prompt: Prompt,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        let decl = self.decl().map_err(HookFailure)?;
+        let Some(r) = decl.reactions.get((prompt.code - REACTION_CODE) as usize) else {
+            return Ok(());
+        };
+        let (_, _, slot) = decl.states[r.player_state];
+        let Some(last) = view.state.last_placed() else {
+            return Ok(());
+        };
+        if view.state.slot(slot, prompt.player.0 as usize) == 0 {
+            return Ok(());
+        }
+        let start = out.len();
+        view.deployments_on_tile(prompt.player, view.state.board().tile(last).pos, out);
+        let mut k = start;
+        while k < out.len() {
+            match out[k] {
+                Action::Deploy { figure, .. } if view.rules.figure_kind(figure).follower => k += 1,
+                _ => {
+                    out.remove(k);
+                }
+            }
+        }
+        if out.len() > start {
+            out.push(Action::Pass);
+        }
+        Ok(())
+    }
+}
+
+/// Sets the declared player-scoped `effects` of `player` (no script call).
+fn apply_effects(ctx: &mut Ctx<'_>, decl: &Decl, effects: &[(usize, i64)], player: PlayerId) {
+    for (state, value) in effects {
+        let (_, _, slot) = decl.states[*state];
+        ctx.set_slot(slot, player.0 as usize, *value);
+    }
+}
+
+fn window_hook(w: Window) -> Hook {
+    match w {
+        Window::TurnStart => Hook::WindowTurnStart,
+        Window::AfterDeploy => Hook::WindowAfterDeploy,
+        Window::BeforeScoring => Hook::WindowBeforeScoring,
+        Window::AfterScoring => Hook::WindowAfterScoring,
+        Window::BeforeFinalScoring => Hook::WindowBeforeFinalScoring,
+    }
+}
+
+const WINDOWS: [Window; 5] = [
+    Window::TurnStart,
+    Window::AfterDeploy,
+    Window::BeforeScoring,
+    Window::AfterScoring,
+    Window::BeforeFinalScoring,
+];
+
+impl Expansion for ScriptExpansion {
+    fn id(&self) -> &str {
+        &self.script.id
+    }
+
+    fn version(&self) -> &str {
+        &self.script.version
+    }
+
+    fn hooks(&self, rules: &Ruleset) -> HookSet {
+        let s = &self.script;
+        let mut set = HookSet::NONE;
+        if let Some(decl) = self.decl.get() {
+            let roles = decl
+                .offers
+                .iter()
+                .map(|o| {
+                    let mut m = RoleMatch::default();
+                    for name in o.per_figure.iter().flat_map(|(_, r)| r) {
+                        if let Some(k) = rules.kind_named(name) {
+                            m.feature_kinds |= 1 << k.0;
+                        }
+                        if let Some(f) = rules.figure_named(name) {
+                            if !rules.figure_kind(f).follower {
+                                m.figure_kinds.push(f);
+                            }
+                        }
+                    }
+                    m
+                })
+                .collect();
+            let _ = self.roles.set(roles);
+            if !decl.offers.is_empty() {
+                set = set | HookSet::DEPLOY_STEP_ACTIONS;
+            }
+            for r in &decl.reactions {
+                set = set | HookSet::window(r.window);
+            }
+            if decl.strength_bonus.is_some() {
+                set = set | HookSet::STRENGTH_DELTA;
+            }
+        }
+        let map = [
+            (Hook::StartGame, HookSet::GAME_START),
+            (Hook::OnTileDrawn, HookSet::ON_TILE_DRAWN),
+            (Hook::FilterPlacements, HookSet::FILTER_PLACEMENTS),
+            (Hook::ForbiddenCells, HookSet::FILTER_PLACEMENTS),
+            (Hook::OnTilePlaced, HookSet::ON_TILE_PLACED),
+            (Hook::DeployActions, HookSet::DEPLOY_STEP_ACTIONS),
+            (Hook::FilterDeployActions, HookSet::FILTER_DEPLOY_ACTIONS),
+            (Hook::Strength, HookSet::STRENGTH_DELTA),
+            (Hook::BeforeScoring, HookSet::BEFORE_SCORING),
+            (Hook::AfterScoring, HookSet::AFTER_SCORING),
+            (Hook::OnFigureRemoved, HookSet::ON_FIGURE_REMOVED),
+            (Hook::OnTurnEnd, HookSet::ON_TURN_END),
+            (Hook::FinalScoring, HookSet::FINAL_SCORING),
+        ];
+        for (h, bit) in map {
+            if s.defines(h) {
+                set = set | bit;
+            }
+        }
+        for w in WINDOWS {
+            if s.defines(window_hook(w)) {
+                set = set | HookSet::window(w);
+            }
+        }
+        // `strength` cannot return an error; the next scoring reports it.
+        if s.defines(Hook::Strength) {
+            set = set | HookSet::AFTER_SCORING;
+        }
+        set
+    }
+
+    fn setup(&self, setup: &mut Setup<'_>) -> HookResult {
+        let decl = std::cell::RefCell::new(Decl::default());
+        {
+            let label = setup.score_label(&self.script.id);
+            decl.borrow_mut()
+                .labels
+                .push((self.script.id.clone(), label));
+        }
+        if self.script.defines(Hook::Setup) {
+            let setup_ptr: *mut Setup<'_> = setup;
+            self.call(Hook::Setup, api::Access::Setup(setup_ptr.cast(), &decl), ())
+                .map(drop)?;
+        }
+        self.decl
+            .set(decl.into_inner())
+            .map_err(|_| HookFailure("setup ran twice for one ruleset".into()))
+    }
+
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        self.call(Hook::StartGame, api::Access::write(ctx), ())
+            .map(drop)
+    }
+
+    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
+        if !self.script.defines(Hook::ApplySetting) {
+            return Err(HookFailure(format!(
+                "this expansion has no position setting `{key}` (its script defines no `apply_setting`)"
+            )));
+        }
+        self.call(
+            Hook::ApplySetting,
+            api::Access::write(ctx),
+            (key.to_string(), value.to_string()),
+        )
+        .map(drop)
+    }
+
+    fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
+        if !self.guard_open(Hook::OnTileDrawn, ctx.state(), 0) {
+            return Ok(DrawVerdict::Keep);
+        }
+        let name = ctx.rules().tiles().get(tile).id.clone();
+        let r = self.call(Hook::OnTileDrawn, api::Access::write(ctx), (name,))?;
+        if r.is_unit() {
+            return Ok(DrawVerdict::Keep);
+        }
+        match r.clone().into_string().as_deref() {
+            Ok("keep") => Ok(DrawVerdict::Keep),
+            Ok("redraw") => Ok(DrawVerdict::Redraw),
+            Ok("discard") => Ok(DrawVerdict::Discard),
+            _ => Err(self.bad_return(Hook::OnTileDrawn, format!("`{r}`"))),
+        }
+    }
+
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
+        if !self.script.defines(Hook::FiltersTile) {
+            return Ok(true);
+        }
+        let name = rules.tiles().get(tile).id.clone();
+        let r = self.call(Hook::FiltersTile, api::Access::Rules(rules), (name,))?;
+        r.as_bool()
+            .map_err(|t| self.bad_return(Hook::FiltersTile, format!("a value of type {t}")))
+    }
+
+    fn filter_placements(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        tile: TileKindId,
+        cells: &mut [PlacementCell],
+    ) -> HookResult {
+        let name = view.rules.tiles().get(tile).id.clone();
+        let p = player.0 as rhai::INT;
+        if self.script.defines(Hook::ForbiddenCells)
+            && self.guard_open(Hook::ForbiddenCells, view.state, player.0 as usize)
+        {
+            let r = self.call(
+                Hook::ForbiddenCells,
+                api::Access::Read(view),
+                (p, name.clone()),
+            )?;
+            let list = r
+                .try_cast::<Array>()
+                .ok_or_else(|| self.bad_return(Hook::ForbiddenCells, "not an array".into()))?;
+            for item in list {
+                // `radius` r forbids the (2r+1)² square around the cell.
+                let r = item
+                    .read_lock::<Map>()
+                    .and_then(|m| m.get("radius").and_then(|v| v.as_int().ok()))
+                    .unwrap_or(0)
+                    .clamp(0, 64) as i32;
+                let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
+                for c in cells.iter_mut() {
+                    if (c.pos.x - x).abs() <= r && (c.pos.y - y).abs() <= r {
+                        c.rotations = 0;
+                    }
+                }
+            }
+        }
+        if !self.script.defines(Hook::FilterPlacements)
+            || !self.guard_open(Hook::FilterPlacements, view.state, player.0 as usize)
+        {
+            return Ok(());
+        }
+        let list: Array = cells
+            .iter()
+            .filter(|c| c.rotations != 0)
+            .map(|c| {
+                let mut m = Map::new();
+                m.insert("x".into(), (c.pos.x as rhai::INT).into());
+                m.insert("y".into(), (c.pos.y as rhai::INT).into());
+                m.insert("rotations".into(), (c.rotations as rhai::INT).into());
+                m.into()
+            })
+            .collect();
+        let r = self.call(
+            Hook::FilterPlacements,
+            api::Access::Read(view),
+            (p, name, list),
+        )?;
+        let kept = r
+            .try_cast::<Array>()
+            .ok_or_else(|| self.bad_return(Hook::FilterPlacements, "not an array".into()))?;
+        let mut allowed: Vec<(i32, i32, u8)> = Vec::with_capacity(kept.len());
+        for k in kept {
+            allowed.push(self.cell_of(Hook::FilterPlacements, k, true)?);
+        }
+        for c in cells.iter_mut() {
+            let keep = allowed
+                .iter()
+                .filter(|(x, y, _)| *x == c.pos.x && *y == c.pos.y)
+                .fold(0u8, |m, (_, _, r)| m | r);
+            // A filter only removes: bits it adds are ignored.
+            c.rotations &= keep;
+        }
+        Ok(())
+    }
+
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        if !self.guard_open(Hook::OnTilePlaced, ctx.state(), 0) {
+            return Ok(());
+        }
+        self.call(
+            Hook::OnTilePlaced,
+            api::Access::write(ctx),
+            (pos.x as rhai::INT, pos.y as rhai::INT),
+        )
+        .map(drop)
+    }
+
+    fn deploy_step_actions(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        self.native_offers(view, player, out)?;
+        if !self.script.defines(Hook::DeployActions)
+            || !self.guard_open(Hook::DeployActions, view.state, player.0 as usize)
+        {
+            return Ok(());
+        }
+        let (x, y) = api::last_cell(view).unwrap_or((0, 0));
+        let r = self.call(
+            Hook::DeployActions,
+            api::Access::Read(view),
+            (player.0 as rhai::INT, x, y),
+        )?;
+        self.actions_from(
+            Hook::DeployActions,
+            view,
+            player,
+            r,
+            api::Allow::OwnCustom,
+            out,
+        )
+    }
+
+    fn filter_deploy_actions(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        if !self.guard_open(Hook::FilterDeployActions, view.state, player.0 as usize) {
+            return Ok(());
+        }
+        let names = self.names(view.rules);
+        let list: Array = actions
+            .iter()
+            .map(|a| api::action_to_dynamic(view, &names, a))
+            .collect();
+        let r = self.call(
+            Hook::FilterDeployActions,
+            api::Access::Read(view),
+            (player.0 as rhai::INT, list),
+        )?;
+        let mut kept = Vec::new();
+        self.actions_from(
+            Hook::FilterDeployActions,
+            view,
+            player,
+            r,
+            api::Allow::Any,
+            &mut kept,
+        )?;
+        actions.retain(|a| kept.contains(a));
+        Ok(())
+    }
+
+    fn apply_action(
+        &self,
+        ctx: &mut Ctx<'_>,
+        player: PlayerId,
+        action: CustomAction,
+    ) -> HookResult {
+        let decl = self.decl().map_err(HookFailure)?;
+        if let Some(o) = decl.offers.iter().find(|o| o.verb == action.verb) {
+            apply_effects(ctx, decl, &o.effects, player);
+        }
+        if !self.script.defines(Hook::ApplyAction) {
+            return Ok(());
+        }
+        let names = self.names(ctx.rules());
+        let a = api::action_to_dynamic(ctx.view(), &names, &Action::Custom(action));
+        self.call(
+            Hook::ApplyAction,
+            api::Access::write(ctx),
+            (player.0 as rhai::INT, a),
+        )
+        .map(drop)
+    }
+
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        self.native_reactions(ctx, window)?;
+        let hook = window_hook(window);
+        if !self.script.defines(hook) || !self.guard_open(hook, ctx.state(), 0) {
+            return Ok(());
+        }
+        self.call(hook, api::Access::write(ctx), ()).map(drop)
+    }
+
+    fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        if prompt.code >= REACTION_CODE {
+            return self.reaction_actions(view, prompt, out);
+        }
+        if !self.script.defines(Hook::PromptActions) {
+            return Ok(());
+        }
+        let r = self.call(
+            Hook::PromptActions,
+            api::Access::Read(view),
+            (
+                prompt.player.0 as rhai::INT,
+                prompt.code as rhai::INT,
+                prompt.arg as rhai::INT,
+            ),
+        )?;
+        self.actions_from(
+            Hook::PromptActions,
+            view,
+            prompt.player,
+            r,
+            api::Allow::Prompt,
+            out,
+        )
+    }
+
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, mut prompt: Prompt, action: Action) -> HookResult {
+        if prompt.code >= REACTION_CODE {
+            let decl = self.decl().map_err(HookFailure)?;
+            let r = decl
+                .reactions
+                .get((prompt.code - REACTION_CODE) as usize)
+                .ok_or_else(|| HookFailure(format!("unknown reaction prompt {}", prompt.code)))?;
+            if let Action::Deploy { figure, segment } = action {
+                ctx.deploy(prompt.player, figure, segment)?;
+                apply_effects(ctx, decl, &r.effects, prompt.player);
+            }
+            prompt.code = r.code;
+        }
+        if !self.script.defines(Hook::ApplyPrompt) {
+            return Ok(());
+        }
+        let names = self.names(ctx.rules());
+        let a = api::action_to_dynamic(ctx.view(), &names, &action);
+        self.call(
+            Hook::ApplyPrompt,
+            api::Access::write(ctx),
+            (
+                prompt.player.0 as rhai::INT,
+                prompt.code as rhai::INT,
+                prompt.arg as rhai::INT,
+                a,
+            ),
+        )
+        .map(drop)
+    }
+
+    fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
+        let mut bonus = 0;
+        if let Some(i) = self
+            .decl
+            .get()
+            .and_then(|d| d.strength_bonus.map(|b| d.states[b].2))
+        {
+            bonus = view.state.slot(i, figure.0 as usize).clamp(-1000, 1000) as i32;
+        }
+        if !self.script.defines(Hook::Strength)
+            || !self.guard_open(Hook::Strength, view.state, figure.0 as usize)
+        {
+            return Ok(bonus);
+        }
+        let r = self.call(
+            Hook::Strength,
+            api::Access::Read(view),
+            (figure.0 as rhai::INT,),
+        )?;
+        let v = r
+            .as_int()
+            .map_err(|t| self.bad_return(Hook::Strength, format!("a value of type {t}")))?;
+        Ok(bonus + v.clamp(-1000, 1000) as i32)
+    }
+
+    fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        if !self.guard_open(Hook::BeforeScoring, ctx.state(), 0) {
+            return Ok(());
+        }
+        let d = api::draft_to_dynamic(ctx.view(), draft);
+        let r = self.call(Hook::BeforeScoring, api::Access::write(ctx), (d,))?;
+        if r.is_unit() {
+            return Ok(());
+        }
+        let awards = r
+            .try_cast::<Array>()
+            .ok_or_else(|| self.bad_return(Hook::BeforeScoring, "not an array".into()))?;
+        let players = ctx.state().players().len() as i64;
+        let mut out = Vec::with_capacity(awards.len());
+        for a in awards {
+            let m = a
+                .try_cast::<Map>()
+                .ok_or_else(|| self.bad_return(Hook::BeforeScoring, "a non-map award".into()))?;
+            let get = |f: &str| m.get(f).and_then(|v| v.as_int().ok());
+            match (get("item"), get("player"), get("points")) {
+                (Some(i), Some(p), Some(pts))
+                    if (0..draft.features.len() as i64).contains(&i)
+                        && (0..players).contains(&p)
+                        && (-10_000..=10_000).contains(&pts) =>
+                {
+                    out.push(Award {
+                        item: i as u16,
+                        player: PlayerId(p as u8),
+                        points: pts as i32,
+                    })
+                }
+                _ => {
+                    return Err(self.bad_return(
+                        Hook::BeforeScoring,
+                        "an award without a valid item, player and points (|points| ≤ 10000)"
+                            .into(),
+                    ))
+                }
+            }
+        }
+        draft.awards = out;
+        Ok(())
+    }
+
+    fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+        if !self.script.defines(Hook::AfterScoring)
+            || !self.guard_open(Hook::AfterScoring, ctx.state(), 0)
+        {
+            return Ok(());
+        }
+        let d = api::draft_to_dynamic(ctx.view(), draft);
+        self.call(Hook::AfterScoring, api::Access::write(ctx), (d,))
+            .map(drop)
+    }
+
+    fn on_figure_removed(
+        &self,
+        ctx: &mut Ctx<'_>,
+        figure: FigureId,
+        reason: RemovalReason,
+    ) -> HookResult {
+        if !self.guard_open(Hook::OnFigureRemoved, ctx.state(), figure.0 as usize) {
+            return Ok(());
+        }
+        let reason = match reason {
+            RemovalReason::Scored => "scored",
+            RemovalReason::Expansion => "expansion",
+        };
+        self.call(
+            Hook::OnFigureRemoved,
+            api::Access::write(ctx),
+            (figure.0 as rhai::INT, reason.to_string()),
+        )
+        .map(drop)
+    }
+
+    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+        if !self.guard_open(Hook::OnTurnEnd, ctx.state(), 0) {
+            return Ok(TurnEndVerdict::Next);
+        }
+        let r = self.call(Hook::OnTurnEnd, api::Access::write(ctx), ())?;
+        if r.is_unit() {
+            return Ok(TurnEndVerdict::Next);
+        }
+        match r.clone().into_string().as_deref() {
+            Ok("next") => Ok(TurnEndVerdict::Next),
+            Ok("extra") => Ok(TurnEndVerdict::ExtraPart),
+            _ => Err(self.bad_return(Hook::OnTurnEnd, format!("`{r}`"))),
+        }
+    }
+
+    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        if !self.guard_open(Hook::FinalScoring, ctx.state(), 0) {
+            return Ok(());
+        }
+        self.call(Hook::FinalScoring, api::Access::write(ctx), ())
+            .map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hook_table_is_indexed_by_the_enum() {
+        for (i, h) in HOOKS.iter().enumerate() {
+            assert_eq!(h.hook as usize, i, "{}", h.name);
+        }
+        assert_eq!(HOOKS.len(), HOOK_COUNT);
+    }
+
+    #[test]
+    fn definitions_are_found_for_error_positions() {
+        let text = "// x\nfn helper() {}\n  fn on_tile_placed (x, y) {\n}\n";
+        assert_eq!(definition(text, "on_tile_placed"), (3, 3));
+        assert_eq!(definition(text, "on_tile"), (0, 0));
+    }
+
+    #[test]
+    fn compile_reports_syntax_errors_and_hook_arity() {
+        let e = compile_source("x", "1.0.0", "x.rhai".into(), "fn setup() {\n  let = 1;\n}")
+            .unwrap_err();
+        assert_eq!((e.line, e.hook.as_str()), (2, "compile"));
+        assert!(e.message.starts_with("syntax error"), "{e}");
+        let e = compile_source("x", "1.0.0", "x.rhai".into(), "fn strength() { 0 }").unwrap_err();
+        assert!(
+            e.message.contains("`strength` must take 1 parameter"),
+            "{e}"
+        );
+        let ok = compile_source("x", "1.0.0", "x.rhai".into(), "fn strength(f) { 0 }").unwrap();
+        assert!(ok.defines(Hook::Strength) && !ok.defines(Hook::Setup));
+    }
+}

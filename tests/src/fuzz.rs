@@ -2525,7 +2525,8 @@ fn write_folder(target: Target, seed: &Seed, text: &str, dir: &Path) -> String {
     write_input(&dir.join(&seed.file), text);
     let seed_id = folder_id(src).unwrap_or_default();
     if target == Target::Manifest {
-        if let Ok(m) = carcassonne_files::manifest::parse_manifest(text, &dir.join("expansion.toml"))
+        if let Ok(m) =
+            carcassonne_files::manifest::parse_manifest(text, &dir.join("expansion.toml"))
         {
             return m.id;
         }

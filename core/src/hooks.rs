@@ -30,7 +30,7 @@
 //! deployment filters are batched over the whole candidate list.
 
 use crate::action::{Action, CustomAction, ExpansionIndex};
-use crate::figure::{FigureId, FigureKindId, RemovalReason};
+use crate::figure::{FigureId, FigureKindId, FigureLoc, RemovalReason};
 use crate::graph::{FeatureId, SegmentId};
 use crate::kind::FeatureKindId;
 use crate::player::PlayerId;
@@ -621,9 +621,24 @@ impl<'a> Ctx<'a> {
             })
     }
 
-    /// Moves a figure in play onto a segment.
-    pub fn move_figure(&mut self, figure: FigureId, segment: SegmentId) {
+    /// Moves a figure in play onto a segment. A figure that does not exist or is not on
+    /// the board, or a segment that does not exist, is an error and changes nothing, so
+    /// figures stay conserved and occupancy counts exact.
+    pub fn move_figure(&mut self, figure: FigureId, segment: SegmentId) -> HookResult {
+        let Some(f) = self.state.figures().get(figure.0 as usize) else {
+            return Err(HookFailure(format!("no figure {}", figure.0)));
+        };
+        if !matches!(f.loc, FigureLoc::On(_)) {
+            return Err(HookFailure(format!(
+                "figure {} is not on the board",
+                figure.0
+            )));
+        }
+        if segment.index() >= self.state.graph().len() {
+            return Err(HookFailure(format!("no segment {}", segment.index())));
+        }
         self.state.move_figure(figure, segment);
+        Ok(())
     }
 
     /// Returns a figure to its owner's supply and tells every expansion.
@@ -679,8 +694,10 @@ impl<'a> Ctx<'a> {
         self.state.rng.random_range(0..n.max(1))
     }
 
-    /// The tile supply, to add groups or set tiles aside.
+    /// The tile supply, to add groups or set tiles aside. When the hook returns, the
+    /// engine checks that every tile in it is a kind of the ruleset (else the hook fails).
     pub fn supply_mut(&mut self) -> &mut crate::supply::TileSupply {
+        self.state.supply_touched = true;
         &mut self.state.supply
     }
 

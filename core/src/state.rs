@@ -106,6 +106,8 @@ pub struct GameState {
     /// A hook tried to queue more than [`MAX_QUEUED_PROMPTS`](crate::hooks::MAX_QUEUED_PROMPTS)
     /// prompts; the engine turns this into that hook's error when it returns.
     pub(crate) prompt_overflow: bool,
+    /// A hook had mutable access to the supply; the engine checks it when the hook returns.
+    pub(crate) supply_touched: bool,
     pub(crate) last_placed: Option<PlacedIndex>,
     /// Who placed `last_placed` (not always the active player: see [`GameState::last_placer`]).
     pub(crate) last_placer: Option<PlayerId>,

@@ -62,6 +62,15 @@ impl TileSupply {
         }
     }
 
+    /// The first tile whose kind is not one of the `kinds` kinds of the ruleset, if any.
+    pub fn unknown_kind(&self, kinds: usize) -> Option<TileKindId> {
+        self.groups
+            .iter()
+            .flat_map(|g| g.tiles.iter())
+            .find(|t| t.0 as usize >= kinds)
+            .copied()
+    }
+
     /// Tiles that can still be drawn: those in all groups, capped by [`TileSupply::draws_left`].
     pub fn remaining(&self) -> usize {
         let tiles = self.groups.iter().map(|g| g.tiles.len()).sum();

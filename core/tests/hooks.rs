@@ -354,3 +354,49 @@ fn the_hook_table_is_consistent() {
     assert_eq!(info("apply_prompt").set, HookSet::NONE);
     assert_eq!(info("apply_setting").params, ["ctx", "key", "value"]);
 }
+
+/// `Ctx` keeps the invariants it claims (issue 14): moving a figure that is not on the
+/// board, or onto a segment that does not exist, is the hook's error; a supply holding a
+/// tile kind the ruleset does not have fails the hook that put it there.
+#[test]
+fn ctx_checks_moves_and_supply_changes() {
+    struct Bad(&'static str);
+    impl Expansion for Bad {
+        fn id(&self) -> &str {
+            "bad"
+        }
+        fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+            match self.0 {
+                "move-from-supply" => ctx.move_figure(FigureId(0), SegmentId::new(0)),
+                "move-nowhere" => ctx.move_figure(FigureId(9999), SegmentId::new(0)),
+                "unknown-tile" => {
+                    ctx.supply_mut().groups[0].tiles.push(TileKindId(9999));
+                    Ok(())
+                }
+                _ => Ok(()),
+            }
+        }
+    }
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    for (case, want) in [
+        ("move-from-supply", "not on the board"),
+        ("move-nowhere", "no figure 9999"),
+        ("unknown-tile", "put tile kind 9999 in the supply"),
+    ] {
+        let rules = Arc::new(
+            Ruleset::builder()
+                .tiles(base.clone())
+                .expansion(Arc::new(Bad(case)))
+                .build()
+                .unwrap(),
+        );
+        let err = Game::new(rules, &GameSetup::new(vec!["A".into(), "B".into()], 1))
+            .err()
+            .unwrap_or_else(|| panic!("{case}: the game started"));
+        let text = err.to_string();
+        assert!(
+            text.contains("bad") && text.contains(want),
+            "{case}: {text}"
+        );
+    }
+}

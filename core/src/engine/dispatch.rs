@@ -16,12 +16,25 @@ pub(crate) fn hook_error(
 
 /// A hook's result, failed if it tried to queue more prompts than the queue takes.
 pub(crate) fn checked_hook(
+    rules: &Ruleset,
     e: &dyn Expansion,
     hook: &'static str,
     state: &mut GameState,
     r: HookResult,
 ) -> Result<(), HookError> {
     r.map_err(|m| hook_error(e, hook, m))?;
+    if std::mem::take(&mut state.supply_touched) {
+        if let Some(t) = state.supply.unknown_kind(rules.tiles().len()) {
+            return Err(hook_error(
+                e,
+                hook,
+                crate::hooks::HookFailure(format!(
+                    "put tile kind {} in the supply, which the ruleset does not have",
+                    t.0
+                )),
+            ));
+        }
+    }
     if std::mem::take(&mut state.prompt_overflow) {
         return Err(hook_error(
             e,
@@ -50,7 +63,7 @@ pub(crate) fn one(
         me: ix,
     };
     let r = f(e.as_ref(), &mut ctx);
-    checked_hook(e.as_ref(), hook, state, r)
+    checked_hook(rules, e.as_ref(), hook, state, r)
 }
 
 /// Calls `f` for every expansion in order with a context.
@@ -76,7 +89,7 @@ pub(crate) fn each(
             me: ExpansionIndex(i as u8),
         };
         let r = f(e.as_ref(), &mut ctx);
-        checked_hook(e.as_ref(), hook, state, r)
+        checked_hook(rules, e.as_ref(), hook, state, r)
     };
     // Visit only the implementers; bit 63 also stands for every later expansion.
     let mut m = members & !(1 << 63);

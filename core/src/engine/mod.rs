@@ -203,8 +203,8 @@ impl Game {
                 state: &mut state,
                 me: ExpansionIndex(i as u8),
             };
-            e.prepare_game(&mut ctx, &mut layout)
-                .map_err(|m| hook_error(e.as_ref(), "prepare_game", m))?;
+            let r = e.prepare_game(&mut ctx, &mut layout);
+            checked_hook(&rules, e.as_ref(), "prepare_game", &mut state, r)?;
         }
         if let Some(given) = &setup.start {
             layout.clone_from(given);
@@ -569,6 +569,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         prompts: VecDeque::new(),
         turn_prompts: 0,
         prompt_overflow: false,
+        supply_touched: false,
         last_placed: None,
         last_placer: None,
         extra_part: false,

@@ -608,7 +608,7 @@ impl Expansion for Count {
         let player = prompt.player;
         match (prompt.code, action) {
             (REDEPLOY, Action::Move { figure, segment }) => {
-                ctx.move_figure(figure, segment);
+                ctx.move_figure(figure, segment)?;
                 self.add_in_city(ctx, -1)?;
                 // Any number of followers: ask again (CO-10).
                 ctx.prompt_next(player, REDEPLOY, 0);
@@ -632,7 +632,7 @@ impl Expansion for Count {
             (FINAL, a) => {
                 let n = ctx.state().players().len() as i64;
                 if let Action::Move { figure, segment } = a {
-                    ctx.move_figure(figure, segment);
+                    ctx.move_figure(figure, segment)?;
                     self.add_in_city(ctx, -1)?;
                     // A move restarts the count of passes in a row (not a pass for good).
                     if ctx.slot(ids.opt_pass_is_final, 0) == 0 {

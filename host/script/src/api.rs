@@ -986,8 +986,8 @@ pub fn register(engine: &mut Engine) {
             let f = figure(ctx.state(), f)?;
             let s = segment(ctx.state(), s)?;
             check_move(ctx.state(), f, s).map_err(|m| -> Box<EvalAltResult> { m.into() })?;
-            ctx.move_figure(f, s);
-            Ok(())
+            ctx.move_figure(f, s)
+                .map_err(|e| -> Box<EvalAltResult> { e.0.into() })
         },
     );
     engine.register_fn("return_figure", |nc: NativeCallContext, f: INT| -> R<()> {

@@ -110,6 +110,8 @@ pub struct HookSpec {
     pub hook: Hook,
     /// Script function name.
     pub name: &'static str,
+    /// The core hook ([`carcassonne_core::HOOKS`]) through which the engine reaches it.
+    pub core: &'static str,
     /// Parameter names, in order.
     pub params: &'static [&'static str],
     /// What it returns.
@@ -132,37 +134,37 @@ pub enum GuardArg {
 }
 
 macro_rules! hook {
-    ($h:ident, $name:literal, [$($p:literal),*], $ret:literal, $g:ident, $doc:literal) => {
-        HookSpec { hook: Hook::$h, name: $name, params: &[$($p),*], returns: $ret, doc: $doc, guard_arg: GuardArg::$g }
+    ($h:ident, $name:literal => $core:literal, [$($p:literal),*], $ret:literal, $g:ident, $doc:literal) => {
+        HookSpec { hook: Hook::$h, name: $name, core: $core, params: &[$($p),*], returns: $ret, doc: $doc, guard_arg: GuardArg::$g }
     };
 }
 
 /// Every hook a script may define (the `docs/modding.md` table is generated from this).
 pub const HOOKS: &[HookSpec] = &[
-    hook!(Setup, "setup", [], "()", None, "Once per ruleset: declare state, verbs, labels and guards."),
-    hook!(StartGame, "start_game", [], "()", None, "A new game, start tiles placed, no figure yet."),
-    hook!(ApplySetting, "apply_setting", ["key", "value"], "()", None, "A test position sets part of your state (`key`, `value` are strings)."),
-    hook!(OnTileDrawn, "on_tile_drawn", ["tile"], "\"keep\" | \"redraw\" | \"discard\"", None, "A tile was drawn for the active player."),
-    hook!(FiltersTile, "filters_tile", ["tile"], "bool", None, "Asked once per tile kind: does `filter_placements` need to see this tile? (default: yes)"),
-    hook!(FilterPlacements, "filter_placements", ["player", "tile", "cells"], "array of cells", Player, "`cells` are the edge-legal placements, one `#{x, y, rotations}` per cell (`rotations`: bit q set = legal turned by q quarter turns); return the cells that stay legal, with the bits of illegal rotations cleared."),
-    hook!(ForbiddenCells, "forbidden_cells", ["player", "tile"], "array of #{x, y}", Player, "The cheaper form when a rule only depends on the cell: where the drawn tile may not go; an item `#{x, y, radius: r}` forbids the whole square of cells within r of (x, y)."),
-    hook!(OnTilePlaced, "on_tile_placed", ["x", "y"], "()", None, "The drawn tile was placed (before deployment and scoring)."),
-    hook!(DeployActions, "deploy_actions", ["player", "x", "y"], "array of actions", Player, "Extra choices for the active player's deployment step (your own verbs)."),
-    hook!(FilterDeployActions, "filter_deploy_actions", ["player", "actions"], "array of actions", Player, "Return the deployment-step actions that stay allowed."),
-    hook!(ApplyAction, "apply_action", ["player", "action"], "()", Player, "The player chose one of your deployment-step actions."),
-    hook!(WindowTurnStart, "window_turn_start", [], "()", None, "Start of a turn, before the draw; queue prompts here."),
-    hook!(WindowAfterDeploy, "window_after_deploy", [], "()", None, "After the deployment step, before scoring (the Tactician's window)."),
-    hook!(WindowBeforeScoring, "window_before_scoring", [], "()", None, "Just before the placed tile's features are scored."),
-    hook!(WindowAfterScoring, "window_after_scoring", [], "()", None, "After scoring."),
-    hook!(WindowBeforeFinalScoring, "window_before_final_scoring", [], "()", None, "After the last turn, before final scoring."),
-    hook!(PromptActions, "prompt_actions", ["player", "code", "arg"], "array of actions", Player, "The choices of a prompt you queued, computed when it is asked (empty = skipped)."),
-    hook!(ApplyPrompt, "apply_prompt", ["player", "code", "arg", "action"], "()", Player, "The player answered your prompt."),
-    hook!(Strength, "strength", ["figure"], "int", Figure, "Half-units added to a figure's strength in majorities (a follower is 2)."),
-    hook!(BeforeScoring, "before_scoring", ["draft"], "() | array of awards", None, "A scoring is about to be applied; return new `awards` to change it."),
-    hook!(AfterScoring, "after_scoring", ["draft"], "()", None, "A scoring was applied (figures already returned)."),
-    hook!(OnFigureRemoved, "on_figure_removed", ["figure", "reason"], "()", Figure, "A figure left the board (`reason`: \"scored\" or \"expansion\")."),
-    hook!(OnTurnEnd, "on_turn_end", [], "\"next\" | \"extra\"", None, "End of the turn; `\"extra\"` gives the player another part (once per turn)."),
-    hook!(FinalScoring, "final_scoring", [], "()", None, "After final scoring: end bonuses."),
+    hook!(Setup, "setup" => "setup", [], "()", None, "Once per ruleset: declare state, verbs, labels and guards."),
+    hook!(StartGame, "start_game" => "start_game", [], "()", None, "A new game, start tiles placed, no figure yet."),
+    hook!(ApplySetting, "apply_setting" => "apply_setting", ["key", "value"], "()", None, "A test position sets part of your state (`key`, `value` are strings)."),
+    hook!(OnTileDrawn, "on_tile_drawn" => "on_tile_drawn", ["tile"], "\"keep\" | \"redraw\" | \"discard\"", None, "A tile was drawn for the active player."),
+    hook!(FiltersTile, "filters_tile" => "filters_tile", ["tile"], "bool", None, "Asked once per tile kind: does `filter_placements` need to see this tile? (default: yes)"),
+    hook!(FilterPlacements, "filter_placements" => "filter_placements", ["player", "tile", "cells"], "array of cells", Player, "`cells` are the edge-legal placements, one `#{x, y, rotations}` per cell (`rotations`: bit q set = legal turned by q quarter turns); return the cells that stay legal, with the bits of illegal rotations cleared."),
+    hook!(ForbiddenCells, "forbidden_cells" => "filter_placements", ["player", "tile"], "array of #{x, y}", Player, "The cheaper form when a rule only depends on the cell: where the drawn tile may not go; an item `#{x, y, radius: r}` forbids the whole square of cells within r of (x, y)."),
+    hook!(OnTilePlaced, "on_tile_placed" => "on_tile_placed", ["x", "y"], "()", None, "The drawn tile was placed (before deployment and scoring)."),
+    hook!(DeployActions, "deploy_actions" => "deploy_step_actions", ["player", "x", "y"], "array of actions", Player, "Extra choices for the active player's deployment step (your own verbs)."),
+    hook!(FilterDeployActions, "filter_deploy_actions" => "filter_deploy_actions", ["player", "actions"], "array of actions", Player, "Return the deployment-step actions that stay allowed."),
+    hook!(ApplyAction, "apply_action" => "apply_action", ["player", "action"], "()", Player, "The player chose one of your deployment-step actions."),
+    hook!(WindowTurnStart, "window_turn_start" => "open_window", [], "()", None, "Start of a turn, before the draw; queue prompts here."),
+    hook!(WindowAfterDeploy, "window_after_deploy" => "open_window", [], "()", None, "After the deployment step, before scoring (the Tactician's window)."),
+    hook!(WindowBeforeScoring, "window_before_scoring" => "open_window", [], "()", None, "Just before the placed tile's features are scored."),
+    hook!(WindowAfterScoring, "window_after_scoring" => "open_window", [], "()", None, "After scoring."),
+    hook!(WindowBeforeFinalScoring, "window_before_final_scoring" => "open_window", [], "()", None, "After the last turn, before final scoring."),
+    hook!(PromptActions, "prompt_actions" => "prompt_actions", ["player", "code", "arg"], "array of actions", Player, "The choices of a prompt you queued, computed when it is asked (empty = skipped)."),
+    hook!(ApplyPrompt, "apply_prompt" => "apply_prompt", ["player", "code", "arg", "action"], "()", Player, "The player answered your prompt."),
+    hook!(Strength, "strength" => "strength_delta", ["figure"], "int", Figure, "Half-units added to a figure's strength in majorities (a follower is 2)."),
+    hook!(BeforeScoring, "before_scoring" => "before_scoring", ["draft"], "() | array of awards", None, "A scoring is about to be applied; return new `awards` to change it."),
+    hook!(AfterScoring, "after_scoring" => "after_scoring", ["draft"], "()", None, "A scoring was applied (figures already returned)."),
+    hook!(OnFigureRemoved, "on_figure_removed" => "on_figure_removed", ["figure", "reason"], "()", Figure, "A figure left the board (`reason`: \"scored\" or \"expansion\")."),
+    hook!(OnTurnEnd, "on_turn_end" => "on_turn_end", [], "\"next\" | \"extra\"", None, "End of the turn; `\"extra\"` gives the player another part (once per turn)."),
+    hook!(FinalScoring, "final_scoring" => "final_scoring", [], "()", None, "After final scoring: end bonuses."),
 ];
 
 const HOOK_COUNT: usize = Hook::FinalScoring as usize + 1;
@@ -1304,6 +1306,26 @@ mod tests {
             assert_eq!(h.hook as usize, i, "{}", h.name);
         }
         assert_eq!(HOOKS.len(), HOOK_COUNT);
+    }
+
+    /// The script table rides on core's hook table: every script hook names a core hook,
+    /// and every core hook is reachable from a script but `prepare_game` (scripts do not
+    /// lay start tiles; they set up state in `start_game`).
+    #[test]
+    fn every_core_hook_is_reachable_from_scripts() {
+        let core: Vec<&str> = carcassonne_core::HOOKS.iter().map(|h| h.name).collect();
+        for h in HOOKS {
+            assert!(
+                core.contains(&h.core),
+                "{} rides on unknown `{}`",
+                h.name,
+                h.core
+            );
+        }
+        for c in core {
+            let reached = HOOKS.iter().any(|h| h.core == c);
+            assert_eq!(reached, c != "prepare_game", "core hook `{c}`");
+        }
     }
 
     #[test]

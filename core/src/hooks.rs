@@ -474,6 +474,41 @@ expansion_hooks! {
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         Ok(())
     }
+
+    /// What this expansion shows of its state to people and other programs (titles and
+    /// their holders, neutral figures), so that renderers and other tools draw it without
+    /// knowing the expansion. Asked by tools, never by the turn pipeline.
+    []
+    fn describe(&self, view: View<'_>, out: &mut Vec<Visible>) -> HookResult {
+        Ok(())
+    }
+}
+
+/// Something an expansion shows of its state ([`Expansion::describe`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Visible {
+    /// A title a player holds (the King): listed under `group` (`King & Robber`).
+    Title {
+        /// Heading of the titles of this kind.
+        group: String,
+        /// The title (`King`).
+        name: String,
+        /// Icon name for renderers (`crown`, `mask`).
+        icon: String,
+        /// Who holds it, if anyone.
+        holder: Option<PlayerId>,
+        /// A short detail (`largest city: 5 tiles`), or empty.
+        detail: String,
+    },
+    /// A neutral figure standing on a segment, often a virtual feature (the Count).
+    NeutralFigure {
+        /// Its name (`count`).
+        name: String,
+        /// Icon name for renderers.
+        icon: String,
+        /// Where it stands.
+        segment: SegmentId,
+    },
 }
 
 /// What an expansion resolves in [`Expansion::setup`] (kind, slot and label ids), kept in
@@ -552,6 +587,18 @@ impl<'a> View<'a> {
             }
         }
         Ok(s.max(0))
+    }
+
+    /// What every expansion shows of its state ([`Expansion::describe`]), in load order.
+    pub fn describe(&self, out: &mut Vec<Visible>) -> Result<(), HookError> {
+        for e in self.rules.expansions() {
+            e.describe(*self, out).map_err(|m| HookError {
+                expansion: e.id().to_string(),
+                hook: "describe",
+                message: m.0,
+            })?;
+        }
+        Ok(())
     }
 
     /// The complete, not yet scored features the last placed tile closes (its own

@@ -54,7 +54,7 @@ pub use figure::{
 pub use graph::{FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode};
 pub use hooks::{
     Award, Ctx, DraftFeature, DrawVerdict, Expansion, HookError, HookFailure, HookInfo, HookResult,
-    HookSet, Prompt, ScoreDraft, SetupIds, StartTile, TurnEndVerdict, View, Window, HOOKS,
+    HookSet, Prompt, ScoreDraft, SetupIds, StartTile, TurnEndVerdict, View, Visible, Window, HOOKS,
 };
 pub use kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
 pub use options::{OptionDef, OptionType, OptionValue, Options};

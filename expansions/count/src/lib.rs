@@ -40,7 +40,7 @@ use carcassonne_core::{
     Action, Ctx, CustomAction, Expansion, FeatureGraph, FeatureId, FeatureKindDef, FeatureKindId,
     FigureId, FigureKindId, FigureLoc, HookFailure, HookResult, HookSet, PlayerId, Pos, Prompt,
     Rotation, Ruleset, ScoreDraft, Scoring, SegmentId, Setup, SetupIds, Shape, SlotId, SlotScope,
-    StartTile, TileKindId, VerbId, View, Window, MAX_PLAYERS,
+    StartTile, TileKindId, VerbId, View, Visible, Window, MAX_PLAYERS,
 };
 
 /// Option keys.
@@ -651,6 +651,17 @@ impl Expansion for Count {
                 )))
             }
         }
+        Ok(())
+    }
+
+    /// The Count in his quarter, for renderers.
+    fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
+        let q = self.count_at(&v)?;
+        out.push(Visible::NeutralFigure {
+            name: "count".into(),
+            icon: "count".into(),
+            segment: self.quarter_seg(&v, q)?,
+        });
         Ok(())
     }
 

@@ -29,7 +29,7 @@
 
 use carcassonne_core::{
     Ctx, Expansion, FeatureGraph, HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset,
-    ScoreDraft, Scoring, SegmentId, Setup, SetupIds, SlotId, SlotScope,
+    ScoreDraft, Scoring, SegmentId, Setup, SetupIds, SlotId, SlotScope, View, Visible,
 };
 
 /// The two titles this expansion hands out.
@@ -248,6 +248,34 @@ impl Expansion for KingRobber {
                 ctx.set_slot(ids.record[t], 0, i64::from(largest));
                 ctx.set_slot(ids.holder[t], 0, i64::from(placer.0));
             }
+        }
+        Ok(())
+    }
+
+    /// The two titles, their holders and records, for renderers.
+    fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
+        let ids = self.ids.get()?;
+        for (title, name, icon, what) in [
+            (Title::King, "King", "crown", "city"),
+            (Title::Robber, "Robber", "mask", "road"),
+        ] {
+            let t = title as usize;
+            let holder = v.state.slot(ids.holder[t], 0);
+            let record = v.state.slot(ids.record[t], 0);
+            out.push(Visible::Title {
+                group: "King & Robber".into(),
+                name: name.into(),
+                icon: icon.into(),
+                holder: usize::try_from(holder)
+                    .ok()
+                    .filter(|h| *h < v.state.players().len())
+                    .map(|h| PlayerId(h as u8)),
+                detail: if record > 0 {
+                    format!("largest {what}: {record} tiles")
+                } else {
+                    String::new()
+                },
+            });
         }
         Ok(())
     }

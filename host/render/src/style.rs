@@ -315,6 +315,16 @@ impl FigureShape {
     }
 }
 
+/// The path of a named icon an expansion asks for ([`carcassonne_core::Visible`]): `crown`,
+/// `mask`, `count`; any other name draws the Count's pawn shape.
+pub fn icon_path(name: &str) -> Vec<Cmd> {
+    match name {
+        "crown" => crown_path(),
+        "mask" => mask_path(),
+        _ => count_path(),
+    }
+}
+
 /// The Count: a pawn with a crown.
 pub fn count_path() -> Vec<Cmd> {
     use Cmd::*;

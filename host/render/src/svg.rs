@@ -19,7 +19,7 @@ use super::style::{self, esc, num, path_data, Cmd, FigureShape, Look};
 use super::RenderOptions;
 use carcassonne_core::{
     FeatureKindDef, FigureId, FigureKindId, FigureLoc, Game, GameState, PlayerId, Pos, Rotation,
-    Ruleset, Shape, SlotId, SlotScope, TileKind,
+    Ruleset, Shape, SlotId, SlotScope, TileKind, Visible,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -661,20 +661,6 @@ fn shape_word(s: Shape) -> &'static str {
     }
 }
 
-/// A game-scope slot's value, by expansion id and slot name.
-fn game_slot(game: &Game, expansion: &str, name: &str) -> Option<i64> {
-    let rules = game.rules();
-    rules.slots().iter().enumerate().find_map(|(i, d)| {
-        (d.scope == SlotScope::Game
-            && d.name == name
-            && rules
-                .expansions()
-                .get(d.expansion.0 as usize)
-                .is_some_and(|e| e.id() == expansion))
-        .then(|| game.state().slot(SlotId(i as u16), 0))
-    })
-}
-
 /// `expansion.name` of a slot.
 fn slot_label(rules: &Ruleset, i: usize) -> String {
     let d = &rules.slots()[i];
@@ -1099,58 +1085,67 @@ fn draw_panel(
     }
     let _ = writeln!(out, "</g>");
 
-    // The King and the Robber.
-    let king = game_slot(game, "king-robber", "king");
-    let robber = game_slot(game, "king-robber", "robber");
-    if king.is_some() || robber.is_some() {
+    // What the expansions show of their state (titles, neutral figures): nothing here
+    // names an expansion. A failing `describe` leaves that part out of the picture.
+    let mut shown = Vec::new();
+    let _ = game.view().describe(&mut shown);
+    let mut groups_done: Vec<&str> = Vec::new();
+    for v in &shown {
+        let Visible::Title { group, .. } = v else {
+            continue;
+        };
+        if groups_done.contains(&group.as_str()) {
+            continue;
+        }
+        groups_done.push(group);
         y += 6.0;
-        text(
-            out,
-            x,
-            y + 16.0,
-            15.0,
-            r#"font-weight="bold""#,
-            "King & Robber",
-        );
+        text(out, x, y + 16.0, 15.0, r#"font-weight="bold""#, group);
         y += 26.0;
-        for (title, holder, record, what, icon) in [
-            (
-                "King",
-                king,
-                game_slot(game, "king-robber", "king-record"),
-                "city",
-                style::crown_path(),
-            ),
-            (
-                "Robber",
-                robber,
-                game_slot(game, "king-robber", "robber-record"),
-                "road",
-                style::mask_path(),
-            ),
-        ] {
-            let holder = holder.filter(|h| *h >= 0 && (*h as usize) < st.players().len());
-            let colour = holder.map_or("#dddddd", |h| style::player_colour(h as usize));
+        for t in &shown {
+            let Visible::Title {
+                group: g,
+                name,
+                icon,
+                holder,
+                detail,
+            } = t
+            else {
+                continue;
+            };
+            if g != group {
+                continue;
+            }
+            let colour = holder.map_or("#dddddd", |h| style::player_colour(h.index()));
             let _ = writeln!(
                 out,
                 r#"<g class="holder" data-title="{}" data-owner="{}">"#,
-                title.to_lowercase(),
-                holder.map_or("none".to_string(), |h| h.to_string())
+                esc(&name.to_lowercase()),
+                holder.map_or("none".to_string(), |h| h.0.to_string())
             );
-            figure_shape(out, &icon, x + 14.0, y + 9.0, 10.0, 0, colour);
+            figure_shape(
+                out,
+                &style::icon_path(icon),
+                x + 14.0,
+                y + 9.0,
+                10.0,
+                0,
+                colour,
+            );
             let who = holder
-                .and_then(|h| st.players().get(h as usize))
+                .and_then(|h| st.players().get(h.index()))
                 .map_or_else(|| "nobody yet".to_string(), |p| p.name.clone());
-            let rec = record
-                .filter(|r| *r > 0)
-                .map_or_else(String::new, |r| format!(" (largest {what}: {r} tiles)"));
+            let detail = if detail.is_empty() {
+                String::new()
+            } else {
+                format!(" ({detail})")
+            };
             text(
                 out,
                 x + 32.0,
                 y + 14.0,
                 13.0,
                 "",
-                &format!("{title}: {who}{rec}"),
+                &format!("{name}: {who}{detail}"),
             );
             let _ = writeln!(out, "</g>");
             y += 24.0;
@@ -1158,7 +1153,16 @@ fn draw_panel(
     }
 
     // Off-board features (the City of Carcassonne's quarters) with their figures.
-    let count_at = game_slot(game, "count", "count");
+    let neutral_at = |seg: carcassonne_core::SegmentId| {
+        shown.iter().find_map(|v| match v {
+            Visible::NeutralFigure {
+                name,
+                icon,
+                segment,
+            } if *segment == seg => Some((name.as_str(), icon.as_str())),
+            _ => None,
+        })
+    };
     let mut groups: BTreeMap<u8, Vec<carcassonne_core::SegmentId>> = BTreeMap::new();
     let g = st.graph();
     for n in g.graph().node_indices() {
@@ -1234,8 +1238,8 @@ fn draw_panel(
                 .get(&(seg.index() as u32))
                 .cloned()
                 .unwrap_or_default();
-            let count_here = look == Look::Quarter && count_at == Some(i64::from(node.local));
-            let slots = figs.len() + usize::from(count_here);
+            let neutral = neutral_at(*seg);
+            let slots = figs.len() + usize::from(neutral.is_some());
             let step = if slots > 0 {
                 ((bw - 16.0) / slots as f64).min(24.0)
             } else {
@@ -1253,18 +1257,19 @@ fn draw_panel(
                 );
                 draw_figure(out, game, *f, fx, fy, r, false, &attrs);
             }
-            if count_here {
+            if let Some((name, icon)) = neutral {
                 let fx = bx + bw - 16.0;
                 let _ = writeln!(
                     out,
-                    r#"<g class="count" data-quarter="{}" data-x="{}" data-y="{}">"#,
+                    r#"<g class="{}" data-quarter="{}" data-x="{}" data-y="{}">"#,
+                    esc(name),
                     node.local,
                     num(fx),
                     num(by + 36.0)
                 );
                 figure_shape(
                     out,
-                    &style::count_path(),
+                    &style::icon_path(icon),
                     fx,
                     by + 36.0,
                     12.0,

@@ -509,6 +509,22 @@ pub enum Visible {
         /// Where it stands.
         segment: SegmentId,
     },
+    /// How another program names one of this expansion's off-board features, so that an
+    /// importer or exporter needs no knowledge of the expansion: JCloisterZone (`scheme`
+    /// `jcz`) points at the castle as `{position of tile CO/7, feature Quarter, location
+    /// QUARTER_CASTLE}`.
+    ForeignName {
+        /// The program (`jcz`).
+        scheme: String,
+        /// Our segment.
+        segment: SegmentId,
+        /// The tile id whose position the program's pointer carries.
+        tile: String,
+        /// The program's feature class.
+        feature: String,
+        /// The program's location.
+        location: String,
+    },
 }
 
 /// What an expansion resolves in [`Expansion::setup`] (kind, slot and label ids), kept in

@@ -57,6 +57,14 @@ pub const FINAL_ROUND: &str = "count.finalRound";
 /// The quarters in Count order (CO-1, CO-16 clockwise).
 pub const QUARTERS: [&str; 4] = ["castle", "market", "blacksmith", "cathedral"];
 
+/// JCloisterZone's names of the quarters, in [`QUARTERS`] order.
+const JCZ_QUARTERS: [&str; 4] = [
+    "QUARTER_CASTLE",
+    "QUARTER_MARKET",
+    "QUARTER_BLACKSMITH",
+    "QUARTER_CATHEDRAL",
+];
+
 /// The features each quarter's followers may move onto (CO-10, CO-18).
 const QUARTER_SCORING: [Scoring; 4] = [
     Scoring::City,
@@ -654,7 +662,8 @@ impl Expansion for Count {
         Ok(())
     }
 
-    /// The Count in his quarter, for renderers.
+    /// The Count in his quarter, for renderers, and JCloisterZone's names of the quarters
+    /// (`QUARTER_*` on the tile `CO/7`), for its importer.
     fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
         let q = self.count_at(&v)?;
         out.push(Visible::NeutralFigure {
@@ -662,6 +671,15 @@ impl Expansion for Count {
             icon: "count".into(),
             segment: self.quarter_seg(&v, q)?,
         });
+        for (q, name) in JCZ_QUARTERS.iter().enumerate() {
+            out.push(Visible::ForeignName {
+                scheme: "jcz".into(),
+                segment: self.quarter_seg(&v, q)?,
+                tile: "CO/7".into(),
+                feature: "Quarter".into(),
+                location: (*name).into(),
+            });
+        }
         Ok(())
     }
 

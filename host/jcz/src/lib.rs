@@ -68,14 +68,14 @@ pub fn output(game: &Game) -> ReplayOutput {
     let mut out = replay_output(game);
     if let Some(p) = &mut out.pending {
         for d in &mut p.deployments {
-            pointer::quarter_to_jcz(game, &mut d.x, &mut d.y, &d.feature, &mut d.location);
+            pointer::foreign_to_jcz(game, &mut d.x, &mut d.y, &d.feature, &mut d.location);
         }
         for c in &mut p.custom {
             if let RecordAction::Custom {
                 target: Some(t), ..
             } = c
             {
-                pointer::quarter_to_jcz(game, &mut t.x, &mut t.y, &t.feature, &mut t.location);
+                pointer::foreign_to_jcz(game, &mut t.x, &mut t.y, &t.feature, &mut t.location);
             }
         }
     }

@@ -1,20 +1,43 @@
 //! JCZ pointers and identifiers (`jcz-saves.md` §6, §7) in our terms: positions, meeple ids,
-//! feature pointers → segments, and the City of Carcassonne's quarters.
+//! feature pointers → segments, and off-board features (the City of Carcassonne's quarters),
+//! whose JCZ names their expansion gives (`Visible::ForeignName`, scheme `jcz`): nothing
+//! here knows a particular expansion.
 
-use carcassonne_core::{FigureKindId, Game, PlayerId, Pos, Ruleset, SegmentId};
+use carcassonne_core::{FigureKindId, Game, PlayerId, Pos, Ruleset, SegmentId, Visible};
 use carcassonne_play::record::{segment_of, Target};
 use serde_json::Value;
 
-/// The quarters in our slot order (the `count` expansion's virtual features `#0` … `#3`).
-pub const QUARTERS: [&str; 4] = [
-    "QUARTER_CASTLE",
-    "QUARTER_MARKET",
-    "QUARTER_BLACKSMITH",
-    "QUARTER_CATHEDRAL",
-];
+/// JCZ's names of off-board features, as the expansions describe them: (segment, tile id,
+/// feature class, location).
+fn foreign_names(game: &Game) -> Vec<(SegmentId, String, String, String)> {
+    let mut shown = Vec::new();
+    // An expansion that cannot describe itself names nothing.
+    let _ = game.view().describe(&mut shown);
+    shown
+        .into_iter()
+        .filter_map(|v| match v {
+            Visible::ForeignName {
+                scheme,
+                segment,
+                tile,
+                feature,
+                location,
+            } if scheme == "jcz" => Some((segment, tile, feature, location)),
+            _ => None,
+        })
+        .collect()
+}
 
-/// The tile the quarters sit on in JCZ's pointers.
-const QUARTER_TILE: &str = "CO/7";
+/// Where the tile `id` lies on the board.
+fn tile_position(game: &Game, id: &str) -> Option<Pos> {
+    let rules = game.rules();
+    game.state()
+        .board()
+        .tiles()
+        .iter()
+        .find(|t| rules.tiles().get(t.kind).id == id)
+        .map(|t| t.pos)
+}
 
 /// `[x, y]`.
 pub fn position(v: Option<&Value>) -> Result<Pos, String> {
@@ -78,18 +101,32 @@ pub fn segments(game: &Game, ptr: &Value) -> Result<Vec<SegmentId>, String> {
         .get("location")
         .and_then(Value::as_str)
         .ok_or("pointer has no `location`")?;
-    if class == "Quarter" {
-        let q = QUARTERS
-            .iter()
-            .position(|n| *n == location)
-            .ok_or_else(|| format!("`{location}` is not a quarter of the City of Carcassonne"))?;
-        let t = Target {
-            x: None,
-            y: None,
-            feature: "quarter".into(),
-            location: format!("#{q}"),
-        };
-        return segment_of(rules, st, &t).map(|s| vec![s]);
+    let named: Vec<_> = foreign_names(game)
+        .into_iter()
+        .filter(|(_, _, f, _)| f == class)
+        .collect();
+    if !named.is_empty() {
+        let (seg, tile, _, _) =
+            named
+                .iter()
+                .find(|(_, _, _, l)| l == location)
+                .ok_or_else(|| {
+                    let known: Vec<&str> = named.iter().map(|(_, _, _, l)| l.as_str()).collect();
+                    format!(
+                        "`{location}` is not a `{class}` (known: {})",
+                        known.join(", ")
+                    )
+                })?;
+        if let Some(p) = ptr.get("position").filter(|p| !p.is_null()) {
+            let p = position(Some(p))?;
+            if tile_position(game, tile) != Some(p) {
+                return Err(format!(
+                    "`{class}` `{location}` is on the tile `{tile}`, not at [{}, {}]",
+                    p.x, p.y
+                ));
+            }
+        }
+        return Ok(vec![*seg]);
     }
     let pos = position(ptr.get("position"))?;
     let mut found = Vec::new();
@@ -132,34 +169,33 @@ pub fn describe(ptr: &Value) -> String {
     }
 }
 
-/// Rewrites our `quarter #q` target as JCZ's `QUARTER_*` on the tile `CO/7`.
-pub fn quarter_to_jcz(
+/// Rewrites a target on an off-board feature (`quarter #0`) the way JCZ points at it
+/// (`QUARTER_CASTLE` at the position of `CO/7`), when its expansion gives a JCZ name.
+pub fn foreign_to_jcz(
     game: &Game,
     x: &mut Option<i32>,
     y: &mut Option<i32>,
     feature: &str,
     location: &mut String,
 ) {
-    if feature != "quarter" || x.is_some() {
+    if x.is_some() {
         return;
     }
-    let Some(q) = location
-        .strip_prefix('#')
-        .and_then(|s| s.parse::<usize>().ok())
-        .and_then(|q| QUARTERS.get(q))
-    else {
+    let t = Target {
+        x: None,
+        y: None,
+        feature: feature.to_string(),
+        location: location.clone(),
+    };
+    let Ok(seg) = segment_of(game.rules(), game.state(), &t) else {
         return;
     };
-    let rules = game.rules();
-    let tile = game
-        .state()
-        .board()
-        .tiles()
-        .iter()
-        .find(|t| rules.tiles().get(t.kind).id == QUARTER_TILE);
-    if let Some(t) = tile {
-        *x = Some(t.pos.x);
-        *y = Some(t.pos.y);
+    let Some((_, tile, _, name)) = foreign_names(game).into_iter().find(|(s, ..)| *s == seg) else {
+        return;
+    };
+    if let Some(p) = tile_position(game, &tile) {
+        *x = Some(p.x);
+        *y = Some(p.y);
     }
-    *location = q.to_string();
+    *location = name;
 }

@@ -605,6 +605,18 @@ impl<'a> View<'a> {
         Ok(s.max(0))
     }
 
+    /// The stable name of a figure, `<seat>.<kind>.<ordinal>` (`0.small-follower.3`): how
+    /// records and pictures name it.
+    pub fn figure_name(&self, f: FigureId) -> String {
+        let fig = self.state.figure(f);
+        format!(
+            "{}.{}.{}",
+            fig.owner.0,
+            self.rules.figure_kind(fig.kind).name,
+            fig.ordinal
+        )
+    }
+
     /// What every expansion shows of its state ([`Expansion::describe`]), in load order.
     pub fn describe(&self, out: &mut Vec<Visible>) -> Result<(), HookError> {
         for e in self.rules.expansions() {

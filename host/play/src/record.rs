@@ -446,15 +446,9 @@ impl Record {
     }
 }
 
-/// `<seat>.<kind>.<n>` for a figure.
+/// `<seat>.<kind>.<n>` for a figure ([`carcassonne_core::View::figure_name`]).
 pub fn figure_name(rules: &Ruleset, st: &GameState, f: FigureId) -> String {
-    let fig = st.figure(f);
-    format!(
-        "{}.{}.{}",
-        fig.owner.0,
-        rules.figure_kind(fig.kind).name,
-        fig.ordinal
-    )
+    carcassonne_core::View { rules, state: st }.figure_name(f)
 }
 
 fn figure_by_name(rules: &Ruleset, st: &GameState, name: &str) -> Result<FigureId, String> {

@@ -18,24 +18,11 @@ use super::geometry::{Area, Class, SegInput, TileGeom, P};
 use super::style::{self, esc, num, path_data, Cmd, FigureShape, Look};
 use super::RenderOptions;
 use carcassonne_core::{
-    FeatureKindDef, FigureId, FigureKindId, FigureLoc, Game, GameState, PlayerId, Pos, Rotation,
-    Ruleset, Shape, SlotId, SlotScope, TileKind, Visible,
+    FeatureKindDef, FigureId, FigureKindId, FigureLoc, Game, PlayerId, Pos, Rotation, Ruleset,
+    Shape, SlotId, SlotScope, TileKind, Visible,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-
-/// `<seat>.<kind>.<n>` for a figure: the name game records give it
-/// (`carcassonne_play::record::figure_name`; the render tests check that the two agree).
-/// Written out here so that drawing needs nothing but core.
-fn figure_name(rules: &Ruleset, st: &GameState, f: FigureId) -> String {
-    let fig = st.figure(f);
-    format!(
-        "{}.{}.{}",
-        fig.owner.0,
-        rules.figure_kind(fig.kind).name,
-        fig.ordinal
-    )
-}
 
 /// Width of the side panel.
 pub(crate) const PANEL_W: f64 = 300.0;
@@ -932,7 +919,7 @@ fn draw_figure(
     let _ = writeln!(
         out,
         r#"<g class="figure" data-figure="{}" data-owner="{owner}" data-player="{}" data-kind="{}" {attrs} data-x="{}" data-y="{}"{}>"#,
-        esc(&figure_name(rules, st, f)),
+        esc(&carcassonne_core::View { rules, state: st }.figure_name(f)),
         esc(player),
         esc(&kind.name),
         num(x),

@@ -107,8 +107,8 @@ struct Ids {
     city: SlotId,
     /// Followers in the four quarters together.
     in_city: SlotId,
-    /// Final round (CO-18): passes in a row (`until-all-pass`) or the bit set of players
-    /// who passed (`pass-is-final`), and whose step is next.
+    /// Final round (CO-18): the bit set of players who passed (since the last move under
+    /// `until-all-pass`; for good under `pass-is-final`), and whose step is next.
     final_passes: SlotId,
     final_next: SlotId,
     /// Parsed options.
@@ -288,12 +288,15 @@ impl Count {
         let targets = self.final_targets(&ctx.view());
         let mut buf = Vec::new();
         loop {
-            if self.final_round_over(ctx)? {
+            let passed = ctx.slot(ids.final_passes, 0);
+            if passed.count_ones() as i64 >= n {
                 return Ok(());
             }
             let p = PlayerId(ctx.slot(ids.final_next, 0) as u8);
             ctx.set_slot(ids.final_next, 0, (p.0 as i64 + 1) % n);
-            if self.passed_for_good(ctx, p)? {
+            // Skipping a player who passed changes nothing under `until-all-pass`: when the
+            // turn comes back to him without a move in between, everyone has passed.
+            if passed & (1 << p.0) != 0 {
                 continue;
             }
             buf.clear();
@@ -307,34 +310,11 @@ impl Count {
         }
     }
 
-    /// CO-18: every player has passed (in succession, or for good under `pass-is-final`).
-    fn final_round_over(&self, ctx: &Ctx<'_>) -> HookResult<bool> {
-        let ids = self.ids.get()?;
-        let n = ctx.state().players().len() as u32;
-        let passes = ctx.slot(ids.final_passes, 0);
-        Ok(if ctx.slot(ids.opt_pass_is_final, 0) != 0 {
-            passes.count_ones() >= n
-        } else {
-            passes >= i64::from(n)
-        })
-    }
-
-    fn passed_for_good(&self, ctx: &Ctx<'_>, p: PlayerId) -> HookResult<bool> {
-        let ids = self.ids.get()?;
-        Ok(ctx.slot(ids.opt_pass_is_final, 0) != 0
-            && ctx.slot(ids.final_passes, 0) & (1 << p.0) != 0)
-    }
-
     /// Records a pass in the final round.
     fn final_pass(&self, ctx: &mut Ctx<'_>, p: PlayerId) -> HookResult {
         let ids = self.ids.get()?;
-        let passes = ctx.slot(ids.final_passes, 0);
-        let passes = if ctx.slot(ids.opt_pass_is_final, 0) != 0 {
-            passes | (1 << p.0)
-        } else {
-            passes + 1
-        };
-        ctx.set_slot(ids.final_passes, 0, passes);
+        let passed = ctx.slot(ids.final_passes, 0);
+        ctx.set_slot(ids.final_passes, 0, passed | (1 << p.0));
         Ok(())
     }
 }
@@ -642,7 +622,7 @@ impl Expansion for Count {
                 if let Action::Move { figure, segment } = a {
                     ctx.move_figure(figure, segment)?;
                     self.add_in_city(ctx, -1)?;
-                    // A move restarts the count of passes in a row (not a pass for good).
+                    // A move asks everyone again, unless a pass is for good.
                     if ctx.slot(ids.opt_pass_is_final, 0) == 0 {
                         ctx.set_slot(ids.final_passes, 0, 0);
                     }

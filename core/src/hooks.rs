@@ -1,8 +1,10 @@
 //! The hook API: how an expansion changes the game without core knowing it.
 //!
-//! An expansion is a value implementing [`Expansion`]. Every method has a default that
-//! does nothing, so an expansion implements only what it changes. Hooks run in the
-//! order expansions were added to the ruleset, and every hook that combines results
+//! An expansion is a value implementing [`Expansion`]: it declares what it brings and
+//! binds to a complete ruleset ([`crate::declare`]), which yields its
+//! [`BoundExpansion`], the immutable value whose hooks run games. Every hook has a
+//! default that does nothing, so an expansion implements only what it changes. Hooks run
+//! in the order expansions were added to the ruleset, and every hook that combines results
 //! does so commutatively (filters only remove, strength deltas add up) or in that fixed
 //! order, so games are deterministic.
 //!
@@ -29,15 +31,18 @@
 //! would dominate the base game's few-hundred-ns turn, which is why placement and
 //! deployment filters are batched over the whole candidate list.
 
-use crate::action::{Action, CustomAction, ExpansionIndex};
-use crate::figure::{FigureId, FigureKindId, FigureLoc, RemovalReason};
+use crate::action::{Action, CustomAction};
+use crate::context::{Ctx, View};
+use crate::declare::{Binder, Declare};
+use crate::figure::{FigureId, RemovalReason};
 use crate::graph::{FeatureId, SegmentId};
 use crate::kind::FeatureKindId;
 use crate::player::PlayerId;
 use crate::pos::Pos;
-use crate::ruleset::{LabelId, Ruleset, Setup, SlotId};
+use crate::prompt::Prompt;
+use crate::ruleset::Ruleset;
 use crate::side::Rotation;
-use crate::state::{GameState, PlacementCell};
+use crate::state::PlacementCell;
 use crate::tile::TileKindId;
 
 /// An error an expansion's hook reports; the engine adds the expansion and hook names.
@@ -93,19 +98,6 @@ pub enum Window {
     AfterScoring,
     /// After the last turn, before final scoring.
     BeforeFinalScoring,
-}
-
-/// A decision offered to one player on behalf of an expansion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Prompt {
-    /// Who decides.
-    pub player: PlayerId,
-    /// The expansion that asks, lists the actions and handles the answer.
-    pub owner: ExpansionIndex,
-    /// What is asked (the owner's own code).
-    pub code: u16,
-    /// A free argument.
-    pub arg: i32,
 }
 
 /// What to do with a drawn tile.
@@ -234,9 +226,9 @@ pub struct HookInfo {
 
 /// The hook table: every hook is declared once here, and this one entry makes the trait
 /// method with its default, its [`HookSet`] bit (`bit NAME = n` defines
-/// `HookSet::NAME`; `set NAME` shares one), the [`PanicGuard`](crate::plugin::PanicGuard)
-/// forwarding, and its row in [`HOOKS`] (which tools such as the script host's table and
-/// the docs read). Adding a hook is one entry plus its docs.
+/// `HookSet::NAME`; `set NAME` shares one), the panic guard's forwarding
+/// ([`crate::plugin::GuardedHooks`]), and its row in [`HOOKS`] (which tools such as the
+/// script host's table and the docs read). Adding a hook is one entry plus its docs.
 macro_rules! expansion_hooks {
     ($(
         $(#[$doc:meta])*
@@ -247,38 +239,39 @@ macro_rules! expansion_hooks {
             $($(expansion_hooks!(@bit $kind $bit $(= $n)?);)?)*
         }
 
-        /// Every hook of [`Expansion`] in declaration order.
-        pub const HOOKS: &[HookInfo] = &[$(HookInfo {
-            name: stringify!($name),
-            set: expansion_hooks!(@set $($bit)?),
-            params: &[$(stringify!($arg)),*],
-        }),*];
+        /// Every hook in declaration order: [`Expansion::declare`], then every hook of
+        /// [`BoundExpansion`].
+        pub const HOOKS: &[HookInfo] = &[
+            HookInfo {
+                name: "declare",
+                set: HookSet::NONE,
+                params: &["declare"],
+            },
+            $(HookInfo {
+                name: stringify!($name),
+                set: expansion_hooks!(@set $($bit)?),
+                params: &[$(stringify!($arg)),*],
+            }),*
+        ];
 
-        /// A Carcassonne expansion. Every hook has a default: "no change" for the pipeline
-        /// hooks, an error for `apply_setting` and `apply_action` (an expansion that offers
-        /// no setting or custom action is never asked to apply one).
+        /// An expansion bound to one ruleset: its hooks, with the ids and parsed options
+        /// it needs, immutable and shared by every game of the ruleset on every thread.
         ///
-        /// Implementations must be deterministic functions of their inputs and the game
-        /// state (use [`Ctx::random_below`] for randomness) and must not keep per-game data
-        /// in `self`: per-game data goes in state slots ([`Setup::slot`]), which are saved
-        /// with the game.
+        /// Every hook has a default: "no change" for the pipeline hooks, an error for
+        /// `apply_setting` and `apply_action` (an expansion that offers no setting or
+        /// custom action is never asked to apply one). Every hook can fail; a failure
+        /// stops that one game, naming the expansion, the hook and the reason.
+        ///
+        /// Hooks must be deterministic functions of their inputs and the game state (use
+        /// [`Ctx::random_below`] for randomness). Per-game data goes in state slots
+        /// ([`crate::Declare::game_slot`] and its siblings), which are saved with the game.
         #[allow(unused_variables)]
-        pub trait Expansion: Send + Sync {
-            /// Stable id (`count`, `river2`, …).
-            fn id(&self) -> &str;
-
-            /// Version (semver). Plugins exported with [`crate::export_expansion!`] report
-            /// their crate's version; records store it.
-            fn version(&self) -> &str {
-                "0.0.0"
-            }
-
-            /// The pipeline hooks this expansion implements (default: all), asked once when
-            /// the ruleset is built (options are set by then, so a hook only an option needs
-            /// can be left out). Listing exactly the hooks in use lets the engine skip the
-            /// others; a hook missing from the set is never called. Setup, prompts, custom
-            /// actions and settings are always called.
-            fn hooks(&self, rules: &Ruleset) -> HookSet {
+        pub trait BoundExpansion: Send + Sync {
+            /// The pipeline hooks this expansion implements (default: all), asked once
+            /// when the ruleset is built. Listing exactly the hooks in use lets the engine
+            /// skip the others; a hook missing from the set is never called. Prompts,
+            /// custom actions, settings and `describe` are always called.
+            fn hook_set(&self) -> HookSet {
                 HookSet::ALL
             }
 
@@ -288,15 +281,9 @@ macro_rules! expansion_hooks {
             )*
         }
 
-        impl<E: Expansion> Expansion for crate::plugin::PanicGuard<E> {
-            fn id(&self) -> &str {
-                self.id_text()
-            }
-            fn version(&self) -> &str {
-                self.version_text()
-            }
-            fn hooks(&self, rules: &Ruleset) -> HookSet {
-                self.guarded_hooks(rules)
+        impl BoundExpansion for crate::plugin::GuardedHooks {
+            fn hook_set(&self) -> HookSet {
+                self.guarded_hook_set()
             }
             $(
                 fn $name(&self $(, $arg: $ty)*) -> $ret {
@@ -314,13 +301,25 @@ macro_rules! expansion_hooks {
     (@set) => { HookSet::NONE };
 }
 
-expansion_hooks! {
-    /// Declares kinds, figures, tiles, options, verbs, labels and state slots.
-    []
-    fn setup(&self, setup: &mut Setup<'_>) -> HookResult {
-        Ok(())
+/// A Carcassonne expansion as a plugin or script provides it: who it is, and how it
+/// joins a ruleset ([`crate::declare`]: declare, then bind). The value keeps nothing
+/// about any ruleset, so one value serves every ruleset it is added to.
+pub trait Expansion: Send + Sync {
+    /// Stable id (`count`, `river2`, …).
+    fn id(&self) -> &str;
+
+    /// Version (semver). Plugins exported with [`crate::export_expansion!`] report their
+    /// crate's version; records store it.
+    fn version(&self) -> &str {
+        "0.0.0"
     }
 
+    /// Declares kinds, figures, tiles, options, verbs, labels and state slots, and returns
+    /// the [`Binder`] that makes the bound hooks once the ruleset is complete.
+    fn declare(&self, declare: &mut Declare<'_>) -> HookResult<Box<dyn Binder>>;
+}
+
+expansion_hooks! {
     /// A new game: arrange the tile supply and start layout, set initial state.
     [set GAME_START]
     fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
@@ -527,46 +526,6 @@ pub enum Visible {
     },
 }
 
-/// What an expansion resolves in [`Expansion::setup`] (kind, slot and label ids), kept in
-/// the expansion value: ids depend on the ruleset, so an instance serves one ruleset.
-#[derive(Debug)]
-pub struct SetupIds<T>(std::sync::OnceLock<T>);
-
-impl<T> Default for SetupIds<T> {
-    fn default() -> Self {
-        SetupIds(std::sync::OnceLock::new())
-    }
-}
-
-impl<T: PartialEq> SetupIds<T> {
-    /// Nothing bound yet.
-    pub const fn new() -> Self {
-        SetupIds(std::sync::OnceLock::new())
-    }
-
-    /// Binds the ids at setup. Setting up the same instance again with the same ids is
-    /// fine; different ids mean the instance is shared by two rulesets, which fails.
-    pub fn bind(&self, ids: T) -> HookResult {
-        match self.0.get() {
-            None => {
-                let _ = self.0.set(ids);
-                Ok(())
-            }
-            Some(old) if *old == ids => Ok(()),
-            Some(_) => Err(HookFailure(
-                "this expansion instance is already set up for another ruleset; create a new instance per ruleset".into(),
-            )),
-        }
-    }
-
-    /// The bound ids.
-    pub fn get(&self) -> HookResult<&T> {
-        self.0
-            .get()
-            .ok_or_else(|| HookFailure("hook called before setup".into()))
-    }
-}
-
 /// A tile of the start layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StartTile {
@@ -576,219 +535,4 @@ pub struct StartTile {
     pub pos: Pos,
     /// Rotation.
     pub rotation: Rotation,
-}
-
-/// Read access to a game for hooks.
-#[derive(Clone, Copy)]
-pub struct View<'a> {
-    /// The rules.
-    pub rules: &'a Ruleset,
-    /// The state.
-    pub state: &'a GameState,
-}
-
-impl<'a> View<'a> {
-    /// Strength of a figure in half-units: its kind's base plus every expansion's delta,
-    /// or the error of the first expansion whose `strength_delta` failed.
-    pub fn strength(&self, f: FigureId) -> Result<i32, HookError> {
-        let fig = self.state.figure(f);
-        let mut s = self.rules.figure_kind(fig.kind).strength;
-        for (e, hooks) in self.rules.expansions().iter().zip(self.rules.hook_sets()) {
-            if hooks.has(HookSet::STRENGTH_DELTA) {
-                s += e.strength_delta(*self, f).map_err(|m| HookError {
-                    expansion: e.id().to_string(),
-                    hook: "strength_delta",
-                    message: m.0,
-                })?;
-            }
-        }
-        Ok(s.max(0))
-    }
-
-    /// The stable name of a figure, `<seat>.<kind>.<ordinal>` (`0.small-follower.3`): how
-    /// records and pictures name it.
-    pub fn figure_name(&self, f: FigureId) -> String {
-        let fig = self.state.figure(f);
-        format!(
-            "{}.{}.{}",
-            fig.owner.0,
-            self.rules.figure_kind(fig.kind).name,
-            fig.ordinal
-        )
-    }
-
-    /// What every expansion shows of its state ([`Expansion::describe`]), in load order.
-    pub fn describe(&self, out: &mut Vec<Visible>) -> Result<(), HookError> {
-        for e in self.rules.expansions() {
-            e.describe(*self, out).map_err(|m| HookError {
-                expansion: e.id().to_string(),
-                hook: "describe",
-                message: m.0,
-            })?;
-        }
-        Ok(())
-    }
-
-    /// The complete, not yet scored features the last placed tile closes (its own
-    /// segments' features and the sites around it): what the next scoring will score.
-    pub fn completed_by_last_placement(&self, out: &mut Vec<FeatureId>) {
-        crate::engine::completed_by_last_placement(self.rules, self.state, out)
-    }
-
-    /// Legal deployments of `player` on the segments of the tile at `pos` under the base
-    /// rules (unoccupied features, figure kind allowed, supply not empty).
-    pub fn deployments_on_tile(&self, player: PlayerId, pos: Pos, out: &mut Vec<Action>) {
-        crate::engine::deployments_on_tile(self.rules, self.state, player, pos, out)
-    }
-}
-
-/// Mutable access for hooks, through operations that keep the game's invariants.
-pub struct Ctx<'a> {
-    pub(crate) rules: &'a Ruleset,
-    pub(crate) state: &'a mut GameState,
-    pub(crate) me: ExpansionIndex,
-}
-
-impl<'a> Ctx<'a> {
-    /// Read access.
-    pub fn view(&self) -> View<'_> {
-        View {
-            rules: self.rules,
-            state: self.state,
-        }
-    }
-
-    /// The state (read-only).
-    pub fn state(&self) -> &GameState {
-        self.state
-    }
-
-    /// The rules.
-    pub fn rules(&self) -> &Ruleset {
-        self.rules
-    }
-
-    /// The calling expansion.
-    pub fn me(&self) -> ExpansionIndex {
-        self.me
-    }
-
-    /// Gives points outside feature scoring, recorded as an event with `label`.
-    pub fn award(&mut self, player: PlayerId, points: i32, label: LabelId) {
-        self.state
-            .award(player, points, crate::event::ScoreSource::Label(label));
-    }
-
-    /// Puts a figure of `kind` from `player`'s supply onto a segment. Errs if none is left.
-    pub fn deploy(
-        &mut self,
-        player: PlayerId,
-        kind: FigureKindId,
-        segment: SegmentId,
-    ) -> HookResult<FigureId> {
-        self.state
-            .deploy(self.rules, player, kind, segment)
-            .ok_or_else(|| {
-                HookFailure(format!(
-                    "player {} has no figure of kind {} in supply",
-                    player.0, kind.0
-                ))
-            })
-    }
-
-    /// Moves a figure in play onto a segment. A figure that does not exist or is not on
-    /// the board, or a segment that does not exist, is an error and changes nothing, so
-    /// figures stay conserved and occupancy counts exact.
-    pub fn move_figure(&mut self, figure: FigureId, segment: SegmentId) -> HookResult {
-        let Some(f) = self.state.figures().get(figure.0 as usize) else {
-            return Err(HookFailure(format!("no figure {}", figure.0)));
-        };
-        if !matches!(f.loc, FigureLoc::On(_)) {
-            return Err(HookFailure(format!(
-                "figure {} is not on the board",
-                figure.0
-            )));
-        }
-        if segment.index() >= self.state.graph().len() {
-            return Err(HookFailure(format!("no segment {}", segment.index())));
-        }
-        self.state.move_figure(figure, segment);
-        Ok(())
-    }
-
-    /// Returns a figure to its owner's supply and tells every expansion.
-    pub fn return_figure(
-        &mut self,
-        figure: FigureId,
-        reason: RemovalReason,
-    ) -> Result<(), HookError> {
-        crate::engine::return_figure(self.rules, self.state, figure, reason)
-    }
-
-    /// Queues a prompt at the back of the queue. Past [`MAX_QUEUED_PROMPTS`] waiting
-    /// prompts nothing is queued and the calling hook fails when it returns.
-    pub fn prompt(&mut self, player: PlayerId, code: u16, arg: i32) {
-        if let Some(p) = self.new_prompt(player, code, arg) {
-            self.state.prompts.push_back(p);
-        }
-    }
-
-    /// Queues a prompt at the front (asked next), with the same bound as [`Ctx::prompt`].
-    pub fn prompt_next(&mut self, player: PlayerId, code: u16, arg: i32) {
-        if let Some(p) = self.new_prompt(player, code, arg) {
-            self.state.prompts.push_front(p);
-        }
-    }
-
-    fn new_prompt(&mut self, player: PlayerId, code: u16, arg: i32) -> Option<Prompt> {
-        if self.state.prompts.len() >= MAX_QUEUED_PROMPTS {
-            self.state.prompt_overflow = true;
-            return None;
-        }
-        Some(Prompt {
-            player,
-            owner: self.me,
-            code,
-            arg,
-        })
-    }
-
-    /// Reads a state slot (`index` = player or figure index for those scopes, else 0).
-    pub fn slot(&self, slot: SlotId, index: usize) -> i64 {
-        self.state.slot(slot, index)
-    }
-
-    /// Writes a state slot.
-    pub fn set_slot(&mut self, slot: SlotId, index: usize, value: i64) {
-        self.state.set_slot(slot, index, value);
-    }
-
-    /// A uniform random number in `0..n` from the game's RNG (n ≥ 1).
-    pub fn random_below(&mut self, n: u32) -> u32 {
-        use rand::Rng;
-        self.state.rng.random_range(0..n.max(1))
-    }
-
-    /// The tile supply, to add groups or set tiles aside. When the hook returns, the
-    /// engine checks that every tile in it is a kind of the ruleset (else the hook fails).
-    pub fn supply_mut(&mut self) -> &mut crate::supply::TileSupply {
-        self.state.supply_touched = true;
-        &mut self.state.supply
-    }
-
-    /// Adds a virtual feature (not on the grid). `complete` features count as completed
-    /// (e.g. a city that borders every farm touching it).
-    pub fn add_virtual_feature(
-        &mut self,
-        kind: FeatureKindId,
-        slot: u8,
-        complete: bool,
-    ) -> SegmentId {
-        self.state.add_virtual(self.rules, kind, slot, complete)
-    }
-
-    /// Records that a field segment borders a city-like segment (virtual or not).
-    pub fn add_border(&mut self, field: SegmentId, city: SegmentId) {
-        self.state.graph.add_border(field, city);
-    }
 }

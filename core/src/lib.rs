@@ -7,7 +7,8 @@
 //! ```text
 //! TileSetData ──▶ RulesetBuilder ──▶ Ruleset (Arc, shared) ──▶ Game::new ──▶ Game
 //!   (serde)        + expansions        kinds, tiles,            seed,        decision()
-//!                  + options           figures, hooks           players      actions() / apply()
+//!                  + options           figures, bound hooks     players      actions() / apply()
+//!                  declare → bind      (immutable)
 //! ```
 //!
 //! A [`Game`] always waits on exactly one [`Decision`] and offers its legal [`Action`]s;
@@ -26,6 +27,8 @@
 
 pub mod action;
 pub mod board;
+pub mod context;
+pub mod declare;
 pub mod engine;
 pub mod event;
 pub mod figure;
@@ -36,14 +39,18 @@ pub mod options;
 pub mod player;
 pub mod plugin;
 pub mod pos;
+pub mod prompt;
 pub mod ruleset;
 pub mod side;
+pub mod slot;
 pub mod state;
 pub mod supply;
 pub mod tile;
 
 pub use action::{Action, CustomAction, ExpansionIndex, VerbId};
 pub use board::{Board, FrontierCell, PlacedTile};
+pub use context::{Ctx, View};
+pub use declare::{binder, Binder, Binding, Declare};
 pub use engine::{
     ActionError, Game, GameError, GameSetup, Position, PositionFigure, PositionSetting, MAX_PLAYERS,
 };
@@ -53,17 +60,19 @@ pub use figure::{
 };
 pub use graph::{FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode};
 pub use hooks::{
-    Award, Ctx, DraftFeature, DrawVerdict, Expansion, HookError, HookFailure, HookInfo, HookResult,
-    HookSet, Prompt, ScoreDraft, SetupIds, StartTile, TurnEndVerdict, View, Visible, Window, HOOKS,
+    Award, BoundExpansion, DraftFeature, DrawVerdict, Expansion, HookError, HookFailure, HookInfo,
+    HookResult, HookSet, ScoreDraft, StartTile, TurnEndVerdict, Visible, Window, HOOKS,
 };
 pub use kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
 pub use options::{OptionDef, OptionType, OptionValue, Options};
 pub use player::{Player, PlayerId};
 pub use pos::{Pos, MAX_COORD};
+pub use prompt::{Prompt, PromptCode, PromptKind};
 pub use ruleset::{
-    BaseRules, FarmScoring, LabelId, Ruleset, RulesetBuilder, Setup, SetupError, SlotId, SlotScope,
+    BaseRules, ExpansionMeta, FarmScoring, LabelId, Ruleset, RulesetBuilder, SetupError,
 };
 pub use side::{HalfEdge, HalfSet, Rotation, Side, SideSet};
+pub use slot::{FigureSlot, GameSlot, PlayerSlot, SlotDef, SlotId, SlotRef, SlotScope};
 pub use state::{Decision, DecisionKind, GameState, PlacementCell};
 pub use supply::{DrawMode, SupplyGroup, TileSupply};
 pub use tile::{

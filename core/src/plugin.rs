@@ -13,8 +13,9 @@
 //! [`HookFailure`] naming the panic. Libraries are never unloaded (see ARCHITECTURE.md).
 
 use crate::action::Action;
-use crate::hooks::{Expansion, HookFailure, HookResult, HookSet, Prompt, ScoreDraft};
-use crate::ruleset::Ruleset;
+use crate::declare::{Binder, Binding, Declare};
+use crate::hooks::{BoundExpansion, Expansion, HookFailure, HookResult, HookSet, ScoreDraft};
+use crate::prompt::Prompt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -182,9 +183,10 @@ macro_rules! export_expansion {
     };
 }
 
-/// Runs every hook of the wrapped expansion under `catch_unwind`, so that a panic becomes
-/// a [`HookFailure`] instead of unwinding across the plugin boundary. Every hook can fail,
-/// so a panic fails the call it happened in, in that game only: the guard keeps no state.
+/// Runs the wrapped expansion's `declare` under `catch_unwind`, and wraps what it makes
+/// (its [`Binder`], then its [`BoundExpansion`]) so that a panic in bind or in any hook
+/// becomes a [`HookFailure`] instead of unwinding across the plugin boundary. A panic
+/// fails the call it happened in, in that game only: the guards keep no state.
 pub struct PanicGuard<E> {
     inner: E,
     id: String,
@@ -206,28 +208,59 @@ impl<E: Expansion> PanicGuard<E> {
         self.version = version.to_string();
         self
     }
+}
 
-    /// The id, read once at creation (a panicking `id()` reads as `?`).
-    pub(crate) fn id_text(&self) -> &str {
+impl<E: Expansion> Expansion for PanicGuard<E> {
+    fn id(&self) -> &str {
         &self.id
     }
 
-    /// The version, read once at creation.
-    pub(crate) fn version_text(&self) -> &str {
+    fn version(&self) -> &str {
         &self.version
     }
 
-    /// `hooks()` of the inner expansion; a panic there means "all hooks".
-    pub(crate) fn guarded_hooks(&self, rules: &Ruleset) -> HookSet {
-        catch_unwind(AssertUnwindSafe(|| self.inner.hooks(rules))).unwrap_or(HookSet::ALL)
+    fn declare(&self, declare: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let inner = guard(|| self.inner.declare(declare))?;
+        Ok(Box::new(GuardedBinder { inner }))
+    }
+}
+
+fn guard<T>(f: impl FnOnce() -> HookResult<T>) -> HookResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => Err(HookFailure(format!("panicked: {}", panic_text(&*p)))),
+    }
+}
+
+/// A plugin's binder, bound under `catch_unwind`.
+struct GuardedBinder {
+    inner: Box<dyn Binder>,
+}
+
+impl Binder for GuardedBinder {
+    fn bind(self: Box<Self>, b: &Binding<'_>) -> HookResult<Box<dyn BoundExpansion>> {
+        let inner = guard(|| self.inner.bind(b))?;
+        Ok(Box::new(GuardedHooks { inner }))
+    }
+}
+
+/// A plugin's bound hooks, each run under `catch_unwind` (the forwarding of every hook is
+/// generated from the hook table in `hooks.rs`).
+pub struct GuardedHooks {
+    inner: Box<dyn BoundExpansion>,
+}
+
+impl GuardedHooks {
+    /// `hook_set()` of the inner expansion; a panic there means "all hooks".
+    pub(crate) fn guarded_hook_set(&self) -> HookSet {
+        catch_unwind(AssertUnwindSafe(|| self.inner.hook_set())).unwrap_or(HookSet::ALL)
     }
 
-    /// Runs one hook of the inner expansion; a panic becomes its failure. (The forwarding
-    /// of every hook is generated from the hook table in `hooks.rs`.)
-    pub(crate) fn run<T>(&self, f: impl FnOnce(&E) -> HookResult<T>) -> HookResult<T> {
-        match catch_unwind(AssertUnwindSafe(|| f(&self.inner))) {
-            Ok(r) => r,
-            Err(p) => Err(HookFailure(format!("panicked: {}", panic_text(&*p)))),
-        }
+    /// Runs one hook of the inner expansion; a panic becomes its failure.
+    pub(crate) fn run<T>(
+        &self,
+        f: impl FnOnce(&dyn BoundExpansion) -> HookResult<T>,
+    ) -> HookResult<T> {
+        guard(|| f(self.inner.as_ref()))
     }
 }

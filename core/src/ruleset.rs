@@ -2,10 +2,12 @@
 //! expansions), built once and shared by every game that uses it.
 
 use crate::action::{ExpansionIndex, VerbId};
+use crate::declare::{Binder, Binding, Declare};
 use crate::figure::{FigureKindDef, FigureKindId};
-use crate::hooks::Expansion;
+use crate::hooks::{BoundExpansion, Expansion};
 use crate::kind::{FeatureKindDef, FeatureKindId};
 use crate::options::{OptionDef, OptionValue, Options};
+use crate::slot::SlotDef;
 use crate::tile::{TileCatalog, TileDataError, TileSetData};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -31,34 +33,6 @@ pub struct BaseRules {
     /// `farmers`: whether figures may be deployed on fields.
     pub farmers: bool,
 }
-
-/// Scope of an expansion state slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SlotScope {
-    /// One value per game.
-    Game,
-    /// One value per player.
-    Player,
-    /// One value per figure.
-    Figure,
-}
-
-/// A declared integer state slot of an expansion (saved with the game state).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SlotDef {
-    /// Declaring expansion.
-    pub expansion: ExpansionIndex,
-    /// Name, unique within the expansion.
-    pub name: String,
-    /// Scope.
-    pub scope: SlotScope,
-    /// Initial value.
-    pub default: i64,
-}
-
-/// Handle of a declared state slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct SlotId(pub u16);
 
 /// Handle of a registered score label (points outside feature scoring: `king`, …).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -117,8 +91,10 @@ pub struct Ruleset {
     pub(crate) option_defs: Vec<OptionDef>,
     pub(crate) options: Options,
     pub(crate) base: BaseRules,
-    pub(crate) expansions: Vec<Arc<dyn Expansion>>,
-    /// Each expansion's [`Expansion::hooks`], read once at build.
+    pub(crate) expansions: Vec<ExpansionMeta>,
+    /// Each expansion's bound hooks, in load order.
+    pub(crate) bound: Vec<Box<dyn BoundExpansion>>,
+    /// Each expansion's [`BoundExpansion::hook_set`], read once at build.
     pub(crate) hook_sets: Vec<crate::hooks::HookSet>,
     /// The union of `hook_sets`.
     pub(crate) any_hooks: crate::hooks::HookSet,
@@ -242,9 +218,14 @@ impl Ruleset {
         self.any_hooks.has(hooks)
     }
 
-    /// Loaded expansions in hook order.
-    pub fn expansions(&self) -> &[Arc<dyn Expansion>] {
+    /// Loaded expansions (id and version) in hook order.
+    pub fn expansions(&self) -> &[ExpansionMeta] {
         &self.expansions
+    }
+
+    /// Each expansion's bound hooks, in the order of [`Ruleset::expansions`].
+    pub fn bound(&self) -> &[Box<dyn BoundExpansion>] {
+        &self.bound
     }
 
     /// Index of a loaded expansion by id.
@@ -279,6 +260,25 @@ impl Ruleset {
     }
 }
 
+/// Who an expansion of a ruleset is (its hooks are in [`Ruleset::bound`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpansionMeta {
+    id: String,
+    version: String,
+}
+
+impl ExpansionMeta {
+    /// Stable id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Version.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+}
+
 /// Builds a [`Ruleset`]; see [`Ruleset::builder`].
 pub struct RulesetBuilder {
     kinds: Vec<FeatureKindDef>,
@@ -286,6 +286,7 @@ pub struct RulesetBuilder {
     tile_sets: Vec<TileSetData>,
     option_defs: Vec<OptionDef>,
     chosen: BTreeMap<String, OptionValue>,
+    chosen_text: BTreeMap<String, String>,
     expansions: Vec<Arc<dyn Expansion>>,
     extra_options: Vec<OptionDef>,
 }
@@ -314,6 +315,7 @@ impl RulesetBuilder {
                 ),
             ],
             chosen: BTreeMap::new(),
+            chosen_text: BTreeMap::new(),
             expansions: Vec::new(),
             extra_options: Vec::new(),
         }
@@ -325,7 +327,8 @@ impl RulesetBuilder {
         self
     }
 
-    /// Adds an expansion; hooks run in the order expansions are added.
+    /// Adds an expansion; hooks run in the order expansions are added. The same value
+    /// may join any number of rulesets.
     pub fn expansion(mut self, e: Arc<dyn Expansion>) -> Self {
         self.expansions.push(e);
         self
@@ -340,7 +343,16 @@ impl RulesetBuilder {
 
     /// Chooses an option value.
     pub fn option(mut self, key: &str, value: OptionValue) -> Self {
+        self.chosen_text.remove(key);
         self.chosen.insert(key.to_string(), value);
+        self
+    }
+
+    /// Chooses an option value as text (`on`, `2nd`, `3`), typed by its declaration when
+    /// the ruleset is built, so a caller needs no declarations to pass user input on.
+    pub fn option_text(mut self, key: &str, text: &str) -> Self {
+        self.chosen.remove(key);
+        self.chosen_text.insert(key.to_string(), text.to_string());
         self
     }
 
@@ -362,10 +374,19 @@ impl RulesetBuilder {
         let mut labels = Vec::new();
         let mut slots = Vec::new();
         let expansions = std::mem::take(&mut self.expansions);
+        let mut metas = Vec::with_capacity(expansions.len());
+        let mut binders: Vec<Box<dyn Binder>> = Vec::with_capacity(expansions.len());
         for (i, e) in expansions.iter().enumerate() {
-            let mut s = Setup {
+            let id = e.id().to_string();
+            if metas.iter().any(|m: &ExpansionMeta| m.id == id) {
+                return Err(SetupError::Duplicate {
+                    what: "expansion",
+                    name: id,
+                });
+            }
+            let mut d = Declare {
                 me: ExpansionIndex(i as u8),
-                id: e.id().to_string(),
+                id: &id,
                 kinds: &mut self.kinds,
                 figures: &mut self.figures,
                 tile_sets: &mut self.tile_sets,
@@ -374,10 +395,14 @@ impl RulesetBuilder {
                 labels: &mut labels,
                 slots: &mut slots,
             };
-            e.setup(&mut s).map_err(|message| SetupError::Expansion {
-                expansion: e.id().to_string(),
+            binders.push(e.declare(&mut d).map_err(|message| SetupError::Expansion {
+                expansion: id.clone(),
                 message: message.0,
-            })?;
+            })?);
+            metas.push(ExpansionMeta {
+                id,
+                version: e.version().to_string(),
+            });
         }
         if self.kinds.len() > 64 {
             return Err(SetupError::Limit("at most 64 feature kinds".into()));
@@ -385,6 +410,20 @@ impl RulesetBuilder {
         let mut tiles = TileCatalog::default();
         for set in &self.tile_sets {
             tiles.add_set(set, &self.kinds)?;
+        }
+        for (key, text) in std::mem::take(&mut self.chosen_text) {
+            let value = match self.option_defs.iter().find(|d| d.key == key) {
+                Some(def) => OptionValue::parse(&def.ty, &text).ok_or_else(|| {
+                    SetupError::BadOptionValue {
+                        key: key.clone(),
+                        value: text.clone(),
+                        expected: describe(&def.ty),
+                    }
+                })?,
+                // Unknown keys are reported below with the known ones.
+                None => OptionValue::Str(text),
+            };
+            self.chosen.insert(key, value);
         }
         let mut options = Options::default();
         for (key, value) in &self.chosen {
@@ -437,14 +476,29 @@ impl RulesetBuilder {
             option_defs: self.option_defs,
             options,
             base,
-            expansions,
+            expansions: metas,
+            bound: Vec::new(),
             verbs,
             labels,
             slots,
         };
-        // What each expansion hooks, asked once the rules are complete (options included).
+        // Bind: every expansion reads the complete vocabulary and options once.
+        let mut bound = Vec::with_capacity(binders.len());
+        for (i, b) in binders.into_iter().enumerate() {
+            let binding = Binding {
+                rules: &rules,
+                me: ExpansionIndex(i as u8),
+                id: rules.expansions[i].id(),
+            };
+            bound.push(b.bind(&binding).map_err(|m| SetupError::Expansion {
+                expansion: rules.expansions[i].id.clone(),
+                message: format!("bind: {}", m.0),
+            })?);
+        }
+        rules.bound = bound;
+        // What each expansion hooks.
         let hook_sets: Vec<crate::hooks::HookSet> =
-            rules.expansions.iter().map(|e| e.hooks(&rules)).collect();
+            rules.bound.iter().map(|e| e.hook_set()).collect();
         for (i, h) in hook_sets.iter().enumerate() {
             rules.any_hooks = rules.any_hooks | *h;
             for (b, m) in rules.hook_members.iter_mut().enumerate() {
@@ -455,7 +509,7 @@ impl RulesetBuilder {
         }
         rules.hook_sets = hook_sets;
         let mut filters = vec![0u64; rules.tiles.len()];
-        for (i, (e, hooks)) in rules.expansions.iter().zip(&rules.hook_sets).enumerate() {
+        for (i, (e, hooks)) in rules.bound.iter().zip(&rules.hook_sets).enumerate() {
             if !hooks.has(crate::hooks::HookSet::FILTER_PLACEMENTS) {
                 continue;
             }
@@ -463,7 +517,7 @@ impl RulesetBuilder {
                 let filters_it = e
                     .filters_tile(&rules, id)
                     .map_err(|m| SetupError::Expansion {
-                        expansion: e.id().to_string(),
+                        expansion: rules.expansions[i].id.clone(),
                         message: format!("filters_tile: {}", m.0),
                     })?;
                 if filters_it {
@@ -481,96 +535,5 @@ fn describe(ty: &crate::options::OptionType) -> String {
         crate::options::OptionType::Choice(c) => format!("one of {}", c.join(", ")),
         crate::options::OptionType::Bool => "true or false".into(),
         crate::options::OptionType::Int { min, max } => format!("an integer from {min} to {max}"),
-    }
-}
-
-/// What an expansion may declare in [`Expansion::setup`].
-pub struct Setup<'a> {
-    me: ExpansionIndex,
-    id: String,
-    kinds: &'a mut Vec<FeatureKindDef>,
-    figures: &'a mut Vec<FigureKindDef>,
-    tile_sets: &'a mut Vec<TileSetData>,
-    option_defs: &'a mut Vec<OptionDef>,
-    verbs: &'a mut Vec<(ExpansionIndex, String)>,
-    labels: &'a mut Vec<String>,
-    slots: &'a mut Vec<SlotDef>,
-}
-
-impl Setup<'_> {
-    /// The declaring expansion's index.
-    pub fn me(&self) -> ExpansionIndex {
-        self.me
-    }
-
-    /// Declares a feature kind, or returns the existing one with the same name and shape.
-    pub fn feature_kind(&mut self, def: FeatureKindDef) -> Result<FeatureKindId, SetupError> {
-        if let Some(i) = self.kinds.iter().position(|k| k.name == def.name) {
-            if self.kinds[i] != def {
-                return Err(SetupError::Duplicate {
-                    what: "feature kind",
-                    name: def.name,
-                });
-            }
-            return Ok(FeatureKindId(i as u8));
-        }
-        self.kinds.push(def);
-        Ok(FeatureKindId((self.kinds.len() - 1) as u8))
-    }
-
-    /// Declares a figure kind.
-    pub fn figure_kind(&mut self, def: FigureKindDef) -> Result<FigureKindId, SetupError> {
-        if self.figures.iter().any(|f| f.name == def.name) {
-            return Err(SetupError::Duplicate {
-                what: "figure kind",
-                name: def.name,
-            });
-        }
-        self.figures.push(def);
-        Ok(FigureKindId((self.figures.len() - 1) as u8))
-    }
-
-    /// Adds a tile set.
-    pub fn tiles(&mut self, data: TileSetData) {
-        self.tile_sets.push(data);
-    }
-
-    /// Declares an option `<expansion>.<name>`.
-    pub fn option(&mut self, mut def: OptionDef) -> Result<(), SetupError> {
-        def.key = format!("{}.{}", self.id, def.key);
-        if self.option_defs.iter().any(|d| d.key == def.key) {
-            return Err(SetupError::Duplicate {
-                what: "option",
-                name: def.key,
-            });
-        }
-        self.option_defs.push(def);
-        Ok(())
-    }
-
-    /// Registers a verb for [`crate::CustomAction`]s.
-    pub fn verb(&mut self, name: &str) -> VerbId {
-        self.verbs.push((self.me, name.to_string()));
-        VerbId((self.verbs.len() - 1) as u16)
-    }
-
-    /// Registers a score label for points outside feature scoring.
-    pub fn score_label(&mut self, name: &str) -> LabelId {
-        if let Some(i) = self.labels.iter().position(|l| l == name) {
-            return LabelId(i as u16);
-        }
-        self.labels.push(name.to_string());
-        LabelId((self.labels.len() - 1) as u16)
-    }
-
-    /// Declares an integer state slot.
-    pub fn slot(&mut self, name: &str, scope: SlotScope, default: i64) -> SlotId {
-        self.slots.push(SlotDef {
-            expansion: self.me,
-            name: name.to_string(),
-            scope,
-            default,
-        });
-        SlotId((self.slots.len() - 1) as u16)
     }
 }

@@ -7,12 +7,14 @@ use crate::figure::{Figure, FigureId, FigureKindId, FigureLoc};
 use crate::graph::{
     FeatureGraph, FeatureTotals, PlacedIndex, SegmentId, SegmentNode, VIRTUAL_TILE,
 };
-use crate::hooks::{Prompt, ScoreDraft};
+use crate::hooks::ScoreDraft;
 use crate::kind::FeatureKindId;
 use crate::player::{Player, PlayerId};
 use crate::pos::Pos;
-use crate::ruleset::{Ruleset, SlotId, SlotScope};
+use crate::prompt::Prompt;
+use crate::ruleset::Ruleset;
 use crate::side::{HalfSet, SideSet};
+use crate::slot::{SlotId, SlotRef, SlotScope};
 use crate::supply::TileSupply;
 use crate::tile::TileKindId;
 use rand_chacha::ChaCha8Rng;
@@ -335,8 +337,13 @@ impl GameState {
         self.slots[self.slot_offsets[slot.0 as usize] as usize + index]
     }
 
-    pub(crate) fn set_slot(&mut self, slot: SlotId, index: usize, value: i64) {
-        let o = self.slot_offsets[slot.0 as usize] as usize + index;
+    /// Reads one value of a state slot.
+    pub fn get(&self, at: SlotRef) -> i64 {
+        self.slot(at.slot, at.index)
+    }
+
+    pub(crate) fn set(&mut self, at: SlotRef, value: i64) {
+        let o = self.slot_offsets[at.slot.0 as usize] as usize + at.index;
         self.slots[o] = value;
     }
 

@@ -1,5 +1,5 @@
 //! The hook API end to end, with a toy expansion that uses every kind of hook:
-//! setup declarations, placement filters, deployment-step alternatives, an out-of-turn
+//! declarations and binding, placement filters, deployment-step alternatives, an out-of-turn
 //! prompt window, strength deltas, score drafts, removal notifications, state slots,
 //! final bonuses, and failure with rollback.
 
@@ -17,20 +17,61 @@ const TAKE: VerbId = VerbId(0);
 const BONUS: LabelId = LabelId(0);
 const OUT_OF_TURN: u16 = 7;
 
+/// The toy's only prompt: deploy out of turn on the tile just placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ToyPrompt {
+    OutOfTurn,
+}
+
+impl PromptKind for ToyPrompt {
+    fn encode(self) -> PromptCode {
+        match self {
+            ToyPrompt::OutOfTurn => PromptCode {
+                tag: OUT_OF_TURN,
+                arg: 0,
+            },
+        }
+    }
+    fn decode(c: PromptCode) -> Option<Self> {
+        (c.tag == OUT_OF_TURN).then_some(ToyPrompt::OutOfTurn)
+    }
+}
+
+/// The toy bound to a ruleset: its slots, and its options read once.
+struct ToyRules {
+    fail_on_take: bool,
+    bonus: bool,
+    token: PlayerSlot,
+    removed: GameSlot,
+}
+
 impl Expansion for Toy {
     fn id(&self) -> &str {
         "toy"
     }
 
-    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
-        assert_eq!(s.slot("token", SlotScope::Player, 0), TOKEN);
-        assert_eq!(s.slot("removed", SlotScope::Game, 0), REMOVED);
-        assert_eq!(s.verb("take-token"), TAKE);
-        assert_eq!(s.score_label("bonus"), BONUS);
-        s.option(OptionDef::flag("bonus", true, "give the final bonus"))
-            .map_err(|e| e.to_string().into())
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let token = d.player_slot("token", 0);
+        let removed = d.game_slot("removed", 0);
+        assert_eq!(token.id(), TOKEN);
+        assert_eq!(removed.id(), REMOVED);
+        assert_eq!(d.verb("take-token"), TAKE);
+        assert_eq!(d.score_label("bonus"), BONUS);
+        d.option(OptionDef::flag("bonus", true, "give the final bonus"))
+            .map_err(|e| HookFailure(e.to_string()))?;
+        let fail_on_take = self.fail_on_take;
+        Ok(binder(move |b: &Binding<'_>| {
+            Ok(ToyRules {
+                fail_on_take,
+                bonus: b.option_flag("bonus")?,
+                token,
+                removed,
+            })
+        }))
     }
+}
 
+impl BoundExpansion for ToyRules {
     fn filter_placements(
         &self,
         _: View<'_>,
@@ -45,7 +86,7 @@ impl Expansion for Toy {
     }
 
     fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
-        if v.state.slot(TOKEN, p.index()) == 0 {
+        if v.get(self.token.of(p)) == 0 {
             out.push(Action::Custom(CustomAction {
                 expansion: ExpansionIndex(0),
                 verb: TAKE,
@@ -59,7 +100,7 @@ impl Expansion for Toy {
 
     fn apply_action(&self, ctx: &mut Ctx<'_>, p: PlayerId, a: CustomAction) -> HookResult {
         assert_eq!(a.verb, TAKE);
-        ctx.set_slot(TOKEN, p.index(), 1);
+        ctx.set(self.token.of(p), 1);
         if self.fail_on_take {
             return Err("the token bag is empty".into());
         }
@@ -70,8 +111,9 @@ impl Expansion for Toy {
         if w == Window::AfterDeploy {
             let active = ctx.state().active_player();
             for i in 0..ctx.state().players().len() {
-                if i != active.index() && ctx.slot(TOKEN, i) == 1 {
-                    ctx.prompt(PlayerId(i as u8), OUT_OF_TURN, 0);
+                let p = PlayerId(i as u8);
+                if i != active.index() && ctx.get(self.token.of(p)) == 1 {
+                    ctx.prompt(p, ToyPrompt::OutOfTurn);
                 }
             }
         }
@@ -79,7 +121,7 @@ impl Expansion for Toy {
     }
 
     fn prompt_actions(&self, v: View<'_>, p: Prompt, out: &mut Vec<Action>) -> HookResult {
-        assert_eq!(p.code, OUT_OF_TURN);
+        assert_eq!(p.decode::<ToyPrompt>(), Ok(ToyPrompt::OutOfTurn));
         let pos = v.state.board().tile(v.state.last_placed().unwrap()).pos;
         v.deployments_on_tile(p.player, pos, out);
         out.push(Action::Pass);
@@ -89,7 +131,7 @@ impl Expansion for Toy {
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, p: Prompt, a: Action) -> HookResult {
         if let Action::Deploy { figure, segment } = a {
             ctx.deploy(p.player, figure, segment)?;
-            ctx.set_slot(TOKEN, p.player.index(), 0);
+            ctx.set(self.token.of(p.player), 0);
         }
         Ok(())
     }
@@ -107,13 +149,13 @@ impl Expansion for Toy {
     }
 
     fn on_figure_removed(&self, ctx: &mut Ctx<'_>, _: FigureId, _: RemovalReason) -> HookResult {
-        let n = ctx.slot(REMOVED, 0);
-        ctx.set_slot(REMOVED, 0, n + 1);
+        let n = ctx.get(self.removed);
+        ctx.set(self.removed, n + 1);
         Ok(())
     }
 
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        if ctx.rules().options().flag("toy.bonus") {
+        if self.bonus {
             ctx.award(PlayerId(1), 5, BONUS);
         }
         Ok(())
@@ -184,10 +226,7 @@ fn prompts_reach_other_players_and_drafts_can_be_rewritten() {
     assert_eq!(g.decision().player, PlayerId(0), "R answers the prompt");
     assert!(matches!(
         g.decision().kind,
-        DecisionKind::Prompt(Prompt {
-            code: OUT_OF_TURN,
-            ..
-        })
+        DecisionKind::Prompt(p) if p.decode::<ToyPrompt>() == Ok(ToyPrompt::OutOfTurn)
     ));
     let deploy = *g
         .actions()
@@ -365,6 +404,12 @@ fn ctx_checks_moves_and_supply_changes() {
         fn id(&self) -> &str {
             "bad"
         }
+        fn declare(&self, _: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+            let case = self.0;
+            Ok(binder(move |_| Ok(Bad(case))))
+        }
+    }
+    impl BoundExpansion for Bad {
         fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
             match self.0 {
                 "move-from-supply" => ctx.move_figure(FigureId(0), SegmentId::new(0)),

@@ -1,5 +1,6 @@
 //! The plugin panic guard: a panic in a hook becomes a hook failure naming the expansion
-//! and the hook, the action is rolled back, and nothing unwinds past the guard.
+//! and the hook, the action is rolled back, and nothing unwinds past the guard. A panic
+//! in `declare` or in bind fails the ruleset's build instead.
 
 use carcassonne_core::plugin::{guarded, PanicGuard};
 use carcassonne_core::*;
@@ -11,6 +12,12 @@ impl Expansion for Boom {
     fn id(&self) -> &str {
         "boom"
     }
+    fn declare(&self, _: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        Ok(binder(|_| Ok(Boom)))
+    }
+}
+
+impl BoundExpansion for Boom {
     fn final_scoring(&self, _: &mut Ctx<'_>) -> HookResult {
         panic!("the final bonus exploded")
     }
@@ -27,6 +34,12 @@ impl Expansion for Fragile {
     fn id(&self) -> &str {
         "fragile"
     }
+    fn declare(&self, _: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        Ok(binder(|_| Ok(Fragile)))
+    }
+}
+
+impl BoundExpansion for Fragile {
     fn strength_delta(&self, v: View<'_>, f: FigureId) -> HookResult<i32> {
         if v.state.figure(f).owner == PlayerId(0) {
             panic!("no strength today")
@@ -159,6 +172,50 @@ fn a_panicking_hook_ends_the_game_with_an_error_naming_it() {
 fn a_panic_while_creating_is_an_error() {
     let r = guarded::<Boom>("1.0.0", || panic!("cannot build"));
     assert!(r.err().unwrap().contains("cannot build"));
+}
+
+/// Panics in `declare` (`in_bind: false`) or in its binder (`in_bind: true`).
+struct Brittle {
+    in_bind: bool,
+}
+
+impl Expansion for Brittle {
+    fn id(&self) -> &str {
+        "brittle"
+    }
+    fn declare(&self, _: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        if !self.in_bind {
+            panic!("nothing to declare")
+        }
+        Ok(binder(|_| -> HookResult<Boom> {
+            panic!("nothing to bind")
+        }))
+    }
+}
+
+#[test]
+fn a_panic_in_declare_or_bind_fails_the_build() {
+    for (in_bind, step, want) in [
+        (false, "declare", "nothing to declare"),
+        (true, "bind", "nothing to bind"),
+    ] {
+        let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+        let e: Arc<dyn Expansion> = Arc::new(PanicGuard::new(Brittle { in_bind }));
+        let err = Ruleset::builder()
+            .tiles(base)
+            .expansion(e)
+            .build()
+            .err()
+            .unwrap_or_else(|| panic!("{step}: the ruleset was built"));
+        let SetupError::Expansion { expansion, message } = &err else {
+            panic!("{step}: {err:?}")
+        };
+        assert_eq!(expansion, "brittle");
+        assert!(
+            message.contains("panicked") && message.contains(want),
+            "{step}: {message}"
+        );
+    }
 }
 
 /// A random game in which seat 0 passes every deployment step; its final scores.

@@ -1698,9 +1698,12 @@ const RHAI_ARGS: &[&str] = &[
     "players()",
 ];
 
+/// Script API function names with their arity, and hook names with their parameters.
+type RhaiApi = (Vec<(String, usize)>, Vec<(String, Vec<String>)>);
+
 /// The script API's function names with their arity, and the hooks with their parameters.
-fn rhai_api() -> &'static (Vec<(String, usize)>, Vec<(String, Vec<String>)>) {
-    static API: OnceLock<(Vec<(String, usize)>, Vec<(String, Vec<String>)>)> = OnceLock::new();
+fn rhai_api() -> &'static RhaiApi {
+    static API: OnceLock<RhaiApi> = OnceLock::new();
     API.get_or_init(|| {
         let fns = carcassonne_script::api::FUNCTIONS
             .iter()
@@ -2266,7 +2269,8 @@ fn save_failure(out_dir: &Path, target: Target, seed: u64, input: &Path) -> Path
 // ---------------------------------------------------------------------------------------
 
 fn cached_ruleset(spec: &RulesSpec) -> Result<Arc<Ruleset>, String> {
-    static CACHE: OnceLock<Mutex<BTreeMap<String, Result<Arc<Ruleset>, String>>>> = OnceLock::new();
+    type Cache = Mutex<BTreeMap<String, Result<Arc<Ruleset>, String>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let key = format!("{spec:?}");
     let cache = CACHE.get_or_init(|| Mutex::new(BTreeMap::new()));
     if let Some(r) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
@@ -2571,7 +2575,7 @@ fn random_setup(rng: &mut Rng, rules: &Ruleset) -> GameSetup {
     if rng.chance(1, 4) {
         setup.draw_limit = Some(*rng.pick(&[0, 1, 2, 3, 5, 8, 13, 20, u32::MAX]));
     }
-    if rng.chance(1, 10) && rules.tiles().len() > 0 {
+    if rng.chance(1, 10) && !rules.tiles().is_empty() {
         let n = 1 + rng.small(3);
         setup.start = Some(
             (0..n)
@@ -3035,7 +3039,7 @@ pub fn run_with(target: Target, extra: Vec<Seed>, cfg: &Config) -> Report {
                 let p = wd.join("case.txt");
                 (
                     p,
-                    format!("(no input file: a seeded game; the case's steps are in the file)"),
+                    "(no input file: a seeded game; the case's steps are in the file)".to_string(),
                     "random actions".to_string(),
                     None,
                 )

@@ -98,10 +98,10 @@
 /// The `[[scenario]]`-list runner used by `tests/tests/base_scenarios.rs`
 /// (`tests/scenarios/base.toml`).
 use carcassonne_core::{
-    Action, ActionError, CustomAction, DecisionKind, Expansion, FigureId, FigureKindDef,
-    FigureKindId, Game, HalfEdge, HalfSet, HookResult, KindMask, PlayerId, Pos, Position,
-    PositionFigure, PositionSetting, Rotation, Ruleset, ScoreSource, SegmentId, Setup, Shape,
-    SideSet, SlotScope, StartTile, TileKind, TileKindId,
+    binder, Action, ActionError, Binder, BoundExpansion, CustomAction, DecisionKind, Declare,
+    Expansion, FigureId, FigureKindDef, FigureKindId, Game, HalfEdge, HalfSet, HookResult,
+    KindMask, PlayerId, Pos, Position, PositionFigure, PositionSetting, Rotation, Ruleset,
+    ScoreSource, SegmentId, Shape, SideSet, SlotScope, StartTile, TileKind, TileKindId,
 };
 use carcassonne_rules::{build_ruleset_with, RulesSpec};
 use serde::Deserialize;
@@ -631,19 +631,24 @@ impl Expansion for BigFollower {
         "test-big-follower"
     }
 
-    fn setup(&self, setup: &mut Setup<'_>) -> HookResult {
-        setup
-            .figure_kind(FigureKindDef {
-                name: "big-follower".into(),
-                per_player: 1,
-                strength: 4,
-                deploy_on: KindMask::ALL,
-                follower: true,
-            })
-            .map_err(|e| e.to_string())?;
-        Ok(())
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        d.figure_kind(FigureKindDef {
+            name: "big-follower".into(),
+            per_player: 1,
+            strength: 4,
+            deploy_on: KindMask::ALL,
+            follower: true,
+        })
+        .map_err(|e| e.to_string())?;
+        Ok(binder(|_| Ok(NoHooks)))
     }
 }
+
+/// The bound value of a test expansion that only declares things: every hook is the
+/// default.
+struct NoHooks;
+
+impl BoundExpansion for NoHooks {}
 
 /// `test-double-turn`: every turn has a second part (stands in for the builder of
 /// Traders & Builders in CO-8 / T-25; core grants one extra part per turn).
@@ -653,6 +658,15 @@ impl Expansion for DoubleTurn {
     fn id(&self) -> &str {
         "test-double-turn"
     }
+    fn declare(&self, _d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        Ok(binder(|_| Ok(DoubleTurnRules)))
+    }
+}
+
+/// `test-double-turn` bound to a ruleset.
+struct DoubleTurnRules;
+
+impl BoundExpansion for DoubleTurnRules {
     fn on_turn_end(
         &self,
         _ctx: &mut carcassonne_core::Ctx<'_>,
@@ -692,11 +706,7 @@ pub fn build_rules(sc: &Scenario) -> Result<Arc<Ruleset>, String> {
         .iter()
         .cloned()
         .partition(|n| test_expansion(n).is_some());
-    let extra = || {
-        test.iter()
-            .filter_map(|n| test_expansion(n))
-            .collect::<Vec<_>>()
-    };
+    let extra: Vec<_> = test.iter().filter_map(|n| test_expansion(n)).collect();
     build_ruleset_with(
         &RulesSpec {
             expansions: real,

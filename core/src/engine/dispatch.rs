@@ -3,12 +3,13 @@
 use super::*;
 
 pub(crate) fn hook_error(
-    e: &dyn Expansion,
+    rules: &Ruleset,
+    ix: usize,
     hook: &'static str,
     m: crate::hooks::HookFailure,
 ) -> HookError {
     HookError {
-        expansion: e.id().to_string(),
+        expansion: rules.expansions()[ix].id().to_string(),
         hook,
         message: m.0,
     }
@@ -17,16 +18,17 @@ pub(crate) fn hook_error(
 /// A hook's result, failed if it tried to queue more prompts than the queue takes.
 pub(crate) fn checked_hook(
     rules: &Ruleset,
-    e: &dyn Expansion,
+    ix: usize,
     hook: &'static str,
     state: &mut GameState,
     r: HookResult,
 ) -> Result<(), HookError> {
-    r.map_err(|m| hook_error(e, hook, m))?;
+    r.map_err(|m| hook_error(rules, ix, hook, m))?;
     if std::mem::take(&mut state.supply_touched) {
         if let Some(t) = state.supply.unknown_kind(rules.tiles().len()) {
             return Err(hook_error(
-                e,
+                rules,
+                ix,
                 hook,
                 crate::hooks::HookFailure(format!(
                     "put tile kind {} in the supply, which the ruleset does not have",
@@ -37,7 +39,8 @@ pub(crate) fn checked_hook(
     }
     if std::mem::take(&mut state.prompt_overflow) {
         return Err(hook_error(
-            e,
+            rules,
+            ix,
             hook,
             crate::hooks::HookFailure(format!(
                 "queued more than {} prompts at once",
@@ -54,16 +57,16 @@ pub(crate) fn one(
     state: &mut GameState,
     ix: ExpansionIndex,
     hook: &'static str,
-    f: impl FnOnce(&dyn Expansion, &mut Ctx<'_>) -> HookResult,
+    f: impl FnOnce(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
 ) -> Result<(), HookError> {
-    let e = &rules.expansions()[ix.0 as usize];
+    let e = &rules.bound()[ix.0 as usize];
     let mut ctx = Ctx {
         rules,
         state,
         me: ix,
     };
     let r = f(e.as_ref(), &mut ctx);
-    checked_hook(rules, e.as_ref(), hook, state, r)
+    checked_hook(rules, ix.0 as usize, hook, state, r)
 }
 
 /// Calls `f` for every expansion in order with a context.
@@ -73,7 +76,7 @@ pub(crate) fn each(
     state: &mut GameState,
     bit: HookSet,
     hook: &'static str,
-    mut f: impl FnMut(&dyn Expansion, &mut Ctx<'_>) -> HookResult,
+    mut f: impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
 ) -> Result<(), HookError> {
     let members = rules.hook_members(bit);
     if members == 0 {
@@ -81,15 +84,15 @@ pub(crate) fn each(
     }
     let call = |i: usize,
                 state: &mut GameState,
-                f: &mut dyn FnMut(&dyn Expansion, &mut Ctx<'_>) -> HookResult| {
-        let e = &rules.expansions()[i];
+                f: &mut dyn FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult| {
+        let e = &rules.bound()[i];
         let mut ctx = Ctx {
             rules,
             state,
             me: ExpansionIndex(i as u8),
         };
         let r = f(e.as_ref(), &mut ctx);
-        checked_hook(rules, e.as_ref(), hook, state, r)
+        checked_hook(rules, i, hook, state, r)
     };
     // Visit only the implementers; bit 63 also stands for every later expansion.
     let mut m = members & !(1 << 63);

@@ -16,12 +16,13 @@ mod scoring;
 
 use crate::action::{Action, ExpansionIndex};
 use crate::board::PlacedTile;
+use crate::context::{Ctx, View};
 use crate::event::ScoreSource;
 use crate::figure::{Figure, FigureId, FigureKindId, FigureLoc, RemovalReason};
 use crate::graph::{FeatureGraph, FeatureId, FeatureTotals, PlacedIndex, SegmentNode};
 use crate::hooks::{
-    Award, Ctx, DraftFeature, DrawVerdict, Expansion, HookError, HookResult, HookSet, ScoreDraft,
-    StartTile, TurnEndVerdict, View, Window,
+    Award, BoundExpansion, DraftFeature, DrawVerdict, HookError, HookResult, HookSet, ScoreDraft,
+    StartTile, TurnEndVerdict, Window,
 };
 use crate::kind::{FeatureKindId, Scoring, Shape};
 use crate::player::{Player, PlayerId};
@@ -194,7 +195,7 @@ impl Game {
             pos: Pos::new(0, 0),
             rotation: Rotation::R0,
         }];
-        for (i, (e, hooks)) in rules.expansions().iter().zip(rules.hook_sets()).enumerate() {
+        for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
             if !hooks.has(HookSet::GAME_START) {
                 continue;
             }
@@ -204,7 +205,7 @@ impl Game {
                 me: ExpansionIndex(i as u8),
             };
             let r = e.prepare_game(&mut ctx, &mut layout);
-            checked_hook(&rules, e.as_ref(), "prepare_game", &mut state, r)?;
+            checked_hook(&rules, i, "prepare_game", &mut state, r)?;
         }
         if let Some(given) = &setup.start {
             layout.clone_from(given);

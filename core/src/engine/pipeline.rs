@@ -6,11 +6,13 @@ use super::*;
 pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
     loop {
         if let Some(p) = st.prompts.pop_front() {
-            let e = &rules.expansions()[p.owner.0 as usize];
+            let ix = p.owner.0 as usize;
+            let e = &rules.bound()[ix];
             st.turn_prompts += 1;
             if st.turn_prompts > crate::hooks::MAX_PROMPTS_PER_TURN {
                 return Err(hook_error(
-                    e.as_ref(),
+                    rules,
+                    ix,
                     "apply_prompt",
                     crate::hooks::HookFailure(format!(
                         "more than {} prompts in one turn: does answering a prompt always \
@@ -23,7 +25,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             offered.clear();
             let r = e.prompt_actions(View { rules, state: st }, p, &mut offered);
             st.offered = offered;
-            r.map_err(|m| hook_error(e.as_ref(), "prompt_actions", m))?;
+            r.map_err(|m| hook_error(rules, ix, "prompt_actions", m))?;
             if !st.offered.is_empty() {
                 st.decision = Decision {
                     player: p.player,
@@ -212,24 +214,24 @@ pub(crate) fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool,
     deployments_on_tile(rules, st, player, pos, &mut offered);
     offered.push(Action::Pass);
     let mut result = Ok(());
-    for (e, hooks) in rules.expansions().iter().zip(rules.hook_sets()) {
+    for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
         if !hooks.has(HookSet::DEPLOY_STEP_ACTIONS) {
             continue;
         }
         let v = View { rules, state: st };
         if let Err(m) = e.deploy_step_actions(v, player, &mut offered) {
-            result = Err(hook_error(e.as_ref(), "deploy_step_actions", m));
+            result = Err(hook_error(rules, i, "deploy_step_actions", m));
             break;
         }
     }
     if result.is_ok() {
-        for (e, hooks) in rules.expansions().iter().zip(rules.hook_sets()) {
+        for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
             if !hooks.has(HookSet::FILTER_DEPLOY_ACTIONS) {
                 continue;
             }
             let v = View { rules, state: st };
             if let Err(m) = e.filter_deploy_actions(v, player, &mut offered) {
-                result = Err(hook_error(e.as_ref(), "filter_deploy_actions", m));
+                result = Err(hook_error(rules, i, "filter_deploy_actions", m));
                 break;
             }
         }

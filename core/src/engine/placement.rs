@@ -185,12 +185,12 @@ pub(crate) fn placements_into(
         let legal = cands_buf;
         legal.clear();
         legal.extend(out.iter().map(|c| c.rotations));
-        for (i, e) in rules.expansions().iter().enumerate() {
+        for (i, e) in rules.bound().iter().enumerate() {
             if filters & (1 << i.min(63)) == 0 {
                 continue;
             }
             e.filter_placements(View { rules, state: st }, st.active, tile, out)
-                .map_err(|m| hook_error(e.as_ref(), "filter_placements", m))?;
+                .map_err(|m| hook_error(rules, i, "filter_placements", m))?;
         }
         let mut i = 0;
         count = 0;

@@ -37,13 +37,14 @@
 //! Without farmers the market is closed: no deployment there, no Count move there.
 
 use carcassonne_core::{
-    Action, Ctx, CustomAction, Expansion, FeatureGraph, FeatureId, FeatureKindDef, FeatureKindId,
-    FigureId, FigureKindId, FigureLoc, HookFailure, HookResult, HookSet, PlayerId, Pos, Prompt,
-    Rotation, Ruleset, ScoreDraft, Scoring, SegmentId, Setup, SetupIds, Shape, SlotId, SlotScope,
-    StartTile, TileKindId, VerbId, View, Visible, Window, MAX_PLAYERS,
+    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
+    FeatureGraph, FeatureId, FeatureKindDef, FeatureKindId, FigureId, FigureKindId, FigureLoc,
+    GameSlot, HookFailure, HookResult, HookSet, PlayerId, Pos, Prompt, PromptCode, PromptKind,
+    Rotation, Ruleset, ScoreDraft, Scoring, SegmentId, Shape, StartTile, TileKindId, VerbId, View,
+    Visible, Window, MAX_PLAYERS,
 };
 
-/// Option keys.
+/// Option keys (the full keys; the binder reads them by their short names).
 pub const COUNT_MOVE: &str = "count.countMove";
 /// CO-5.
 pub const COC_TRIGGER: &str = "count.cocTrigger";
@@ -89,63 +90,122 @@ const LAYOUT: [(&str, i32, i32); 12] = [
     ("CO/12", 1, 1),
 ];
 
-// Prompt codes.
-const REDEPLOY: u16 = 1;
-const DEPLOY: u16 = 2;
-const MOVE_COUNT: u16 = 3;
-const FINAL: u16 = 4;
+/// What the Count asks of a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CountPrompt {
+    /// CO-10: move followers from the quarters onto the features the placement completed.
+    Redeploy,
+    /// CO-4: deploy one follower from supply into a quarter.
+    Deploy,
+    /// CO-16 `countMove=free`: move the Count to another quarter.
+    MoveCount,
+    /// CO-18: one step of the final redeployment.
+    Final,
+}
 
-#[derive(Debug, PartialEq)]
+impl PromptKind for CountPrompt {
+    fn encode(self) -> PromptCode {
+        let tag = match self {
+            CountPrompt::Redeploy => 1,
+            CountPrompt::Deploy => 2,
+            CountPrompt::MoveCount => 3,
+            CountPrompt::Final => 4,
+        };
+        PromptCode { tag, arg: 0 }
+    }
+
+    fn decode(code: PromptCode) -> Option<Self> {
+        match code.tag {
+            1 => Some(CountPrompt::Redeploy),
+            2 => Some(CountPrompt::Deploy),
+            3 => Some(CountPrompt::MoveCount),
+            4 => Some(CountPrompt::Final),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Ids {
     quarter_kind: FeatureKindId,
     move_count: VerbId,
     /// Quarter the Count stands in (0..4).
-    count: SlotId,
+    count: GameSlot,
     /// Segment index of each quarter's virtual feature.
-    quarter: [SlotId; 4],
+    quarter: [GameSlot; 4],
     /// Segment index of the virtual city.
-    city: SlotId,
+    city: GameSlot,
     /// Followers in the four quarters together.
-    in_city: SlotId,
+    in_city: GameSlot,
     /// Final round (CO-18): the bit set of players who passed (since the last move under
     /// `until-all-pass`; for good under `pass-is-final`), and whose step is next.
-    final_passes: SlotId,
-    final_next: SlotId,
-    /// Parsed options.
-    opt_move: SlotId,
-    opt_trigger_completion: SlotId,
-    opt_forbid_count_quarter: SlotId,
-    opt_market_only: SlotId,
-    opt_pass_is_final: SlotId,
+    final_passes: GameSlot,
+    final_next: GameSlot,
 }
 
 /// The city's tile kinds in [`LAYOUT`] order, and the base start tile they replace.
 type CityTiles = (Vec<TileKindId>, Option<TileKindId>);
 
-/// The Count of Carcassonne expansion.
+/// The Count of Carcassonne expansion (stateless: it declares the Count's kind, verb and
+/// slots, and binds them with the options into the hooks of each ruleset it joins).
 #[derive(Debug, Default)]
-pub struct Count {
-    ids: SetupIds<Ids>,
-    /// The city's tile kinds in `LAYOUT` order and the base start tile, found once.
-    layout: std::sync::OnceLock<Result<CityTiles, String>>,
+pub struct Count;
+
+impl Count {
+    /// The expansion (one value serves any number of rulesets).
+    pub fn new() -> Self {
+        Self
+    }
 }
 
 /// `countMove` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CountMove {
-    Free = 0,
-    Clockwise = 1,
-    Follow = 2,
+    Free,
+    Clockwise,
+    Follow,
 }
 
-impl Count {
-    /// A new instance (one per ruleset).
-    pub fn new() -> Self {
-        Self::default()
-    }
+/// The Count bound to one ruleset: ids, parsed options and the city's tiles.
+struct CountRules {
+    ids: Ids,
+    /// CO-16 `countMove`.
+    count_move: CountMove,
+    /// CO-5 `cocTrigger=completion`.
+    trigger_completion: bool,
+    /// CO-17 `deployIntoCountQuarter=forbidden`.
+    forbid_count_quarter: bool,
+    /// CO-19 `cocFinal=market-only`.
+    market_only: bool,
+    /// CO-18 `finalRound=pass-is-final`.
+    pass_is_final: bool,
+    /// The city's tile kinds in `LAYOUT` order and the base start tile, or why a tile is
+    /// missing (reported by `prepare_game`, when a game starts).
+    layout: Result<CityTiles, String>,
+}
 
+/// The city's tile kinds in [`LAYOUT`] order and the ruleset's base start tile.
+fn city_tiles(rules: &Ruleset) -> Result<CityTiles, String> {
+    let kinds = LAYOUT
+        .iter()
+        .map(|(id, _, _)| {
+            rules
+                .tiles()
+                .find(id)
+                .ok_or_else(|| format!("tile `{id}` of the City of Carcassonne is not loaded"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let base_start = rules
+        .tiles()
+        .iter()
+        .find(|(_, k)| k.start)
+        .map(|(id, _)| id);
+    Ok((kinds, base_start))
+}
+
+impl CountRules {
     fn quarter_seg(&self, v: &View<'_>, q: usize) -> HookResult<SegmentId> {
-        let s = v.state.slot(self.ids.get()?.quarter[q], 0);
+        let s = v.get(self.ids.quarter[q]);
         if s < 0 {
             return Err(HookFailure("the City of Carcassonne was not set up".into()));
         }
@@ -153,20 +213,18 @@ impl Count {
     }
 
     /// Whether any follower stands in the city (most turns: no).
-    fn city_occupied(&self, v: &View<'_>) -> HookResult<bool> {
-        Ok(v.state.slot(self.ids.get()?.in_city, 0) > 0)
+    fn city_occupied(&self, v: &View<'_>) -> bool {
+        v.get(self.ids.in_city) > 0
     }
 
     /// Keeps the count of followers in the city (only this expansion moves them in or out).
-    fn add_in_city(&self, ctx: &mut Ctx<'_>, delta: i64) -> HookResult {
-        let slot = self.ids.get()?.in_city;
-        let n = ctx.slot(slot, 0);
-        ctx.set_slot(slot, 0, n + delta);
-        Ok(())
+    fn add_in_city(&self, ctx: &mut Ctx<'_>, delta: i64) {
+        let n = ctx.get(self.ids.in_city);
+        ctx.set(self.ids.in_city, n + delta);
     }
 
-    fn count_at(&self, v: &View<'_>) -> HookResult<usize> {
-        Ok(v.state.slot(self.ids.get()?.count, 0) as usize % 4)
+    fn count_at(&self, v: &View<'_>) -> usize {
+        v.get(self.ids.count) as usize % 4
     }
 
     /// One follower of each kind `player` has in quarter `q` (moving any of the same kind
@@ -200,7 +258,7 @@ impl Count {
         only_market: bool,
         out: &mut Vec<Action>,
     ) -> HookResult {
-        let count = self.count_at(v)?;
+        let count = self.count_at(v);
         let g = v.state.graph();
         for (q, scoring) in QUARTER_SCORING.iter().enumerate() {
             if q == count || (only_market && q != 1) {
@@ -229,9 +287,8 @@ impl Count {
 
     /// CO-4 deployments into the city for the placer.
     fn deployments(&self, v: &View<'_>, player: PlayerId, out: &mut Vec<Action>) -> HookResult {
-        let ids = self.ids.get()?;
-        let count = self.count_at(v)?;
-        let forbid = v.state.slot(ids.opt_forbid_count_quarter, 0) != 0;
+        let count = self.count_at(v);
+        let forbid = self.forbid_count_quarter;
         for q in 0..4 {
             if (forbid && q == count) || !quarter_open(v.rules, q) {
                 continue;
@@ -279,21 +336,21 @@ impl Count {
 
     /// CO-18: asks the next player who can move, counting players who cannot as passing.
     fn continue_final(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        let ids = self.ids.get()?;
-        if !self.city_occupied(&ctx.view())? {
+        let ids = self.ids;
+        if !self.city_occupied(&ctx.view()) {
             return Ok(());
         }
         let n = ctx.state().players().len() as i64;
-        let only_market = ctx.slot(ids.opt_market_only, 0) != 0;
+        let only_market = self.market_only;
         let targets = self.final_targets(&ctx.view());
         let mut buf = Vec::new();
         loop {
-            let passed = ctx.slot(ids.final_passes, 0);
+            let passed = ctx.get(ids.final_passes);
             if passed.count_ones() as i64 >= n {
                 return Ok(());
             }
-            let p = PlayerId(ctx.slot(ids.final_next, 0) as u8);
-            ctx.set_slot(ids.final_next, 0, (p.0 as i64 + 1) % n);
+            let p = PlayerId(ctx.get(ids.final_next) as u8);
+            ctx.set(ids.final_next, (p.0 as i64 + 1) % n);
             // Skipping a player who passed changes nothing under `until-all-pass`: when the
             // turn comes back to him without a move in between, everyone has passed.
             if passed & (1 << p.0) != 0 {
@@ -302,20 +359,18 @@ impl Count {
             buf.clear();
             self.moves(&ctx.view(), p, &targets, only_market, &mut buf)?;
             if !buf.is_empty() {
-                ctx.set_slot(ids.final_next, 0, i64::from(p.0));
-                ctx.prompt(p, FINAL, 0);
+                ctx.set(ids.final_next, i64::from(p.0));
+                ctx.prompt(p, CountPrompt::Final);
                 return Ok(());
             }
-            self.final_pass(ctx, p)?;
+            self.final_pass(ctx, p);
         }
     }
 
     /// Records a pass in the final round.
-    fn final_pass(&self, ctx: &mut Ctx<'_>, p: PlayerId) -> HookResult {
-        let ids = self.ids.get()?;
-        let passed = ctx.slot(ids.final_passes, 0);
-        ctx.set_slot(ids.final_passes, 0, passed | (1 << p.0));
-        Ok(())
+    fn final_pass(&self, ctx: &mut Ctx<'_>, p: PlayerId) {
+        let passed = ctx.get(self.ids.final_passes);
+        ctx.set(self.ids.final_passes, passed | (1 << p.0));
     }
 }
 
@@ -367,15 +422,10 @@ impl Expansion for Count {
         env!("CARGO_PKG_VERSION")
     }
 
-    fn hooks(&self, _rules: &Ruleset) -> HookSet {
-        HookSet::GAME_START
-            | HookSet::AFTER_SCORING
-            | HookSet::window(Window::BeforeScoring)
-            | HookSet::window(Window::BeforeFinalScoring)
-    }
-
-    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
-        let quarter_kind = s
+    /// The `quarter` kind, the `move-count` verb and the game slots; the binder parses
+    /// the options (declared in the manifest) and finds the city's tiles.
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let quarter_kind = d
             .feature_kind(FeatureKindDef {
                 name: "quarter".into(),
                 shape: Shape::Virtual,
@@ -383,51 +433,51 @@ impl Expansion for Count {
                 occupiable: true,
             })
             .map_err(|e| e.to_string())?;
-        self.ids.bind(Ids {
+        let ids = Ids {
             quarter_kind,
-            move_count: s.verb("move-count"),
-            count: s.slot("count", SlotScope::Game, 0),
+            move_count: d.verb("move-count"),
+            count: d.game_slot("count", 0),
             quarter: [
-                s.slot("castle", SlotScope::Game, -1),
-                s.slot("market", SlotScope::Game, -1),
-                s.slot("blacksmith", SlotScope::Game, -1),
-                s.slot("cathedral", SlotScope::Game, -1),
+                d.game_slot("castle", -1),
+                d.game_slot("market", -1),
+                d.game_slot("blacksmith", -1),
+                d.game_slot("cathedral", -1),
             ],
-            city: s.slot("city", SlotScope::Game, -1),
-            in_city: s.slot("in-city", SlotScope::Game, 0),
-            final_passes: s.slot("final-passes", SlotScope::Game, 0),
-            final_next: s.slot("final-next", SlotScope::Game, 0),
-            opt_move: s.slot("opt-count-move", SlotScope::Game, 0),
-            opt_trigger_completion: s.slot("opt-trigger-completion", SlotScope::Game, 0),
-            opt_forbid_count_quarter: s.slot("opt-forbid-count-quarter", SlotScope::Game, 0),
-            opt_market_only: s.slot("opt-market-only", SlotScope::Game, 0),
-            opt_pass_is_final: s.slot("opt-pass-is-final", SlotScope::Game, 0),
-        })
+            city: d.game_slot("city", -1),
+            in_city: d.game_slot("in-city", 0),
+            final_passes: d.game_slot("final-passes", 0),
+            final_next: d.game_slot("final-next", 0),
+        };
+        Ok(binder(move |b: &Binding<'_>| {
+            let count_move = match b.option_str("countMove")? {
+                "clockwise" => CountMove::Clockwise,
+                "follow" => CountMove::Follow,
+                _ => CountMove::Free,
+            };
+            Ok(CountRules {
+                ids,
+                count_move,
+                trigger_completion: b.option_str("cocTrigger")? == "completion",
+                forbid_count_quarter: b.option_str("deployIntoCountQuarter")? == "forbidden",
+                market_only: b.option_str("cocFinal")? == "market-only",
+                pass_is_final: b.option_str("finalRound")? == "pass-is-final",
+                layout: city_tiles(b.rules()),
+            })
+        }))
+    }
+}
+
+impl BoundExpansion for CountRules {
+    fn hook_set(&self) -> HookSet {
+        HookSet::GAME_START
+            | HookSet::AFTER_SCORING
+            | HookSet::window(Window::BeforeScoring)
+            | HookSet::window(Window::BeforeFinalScoring)
     }
 
     /// CO-1: the City of Carcassonne replaces the start tile.
-    fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
-        let rules = ctx.rules();
-        let (kinds, base_start) = self
-            .layout
-            .get_or_init(|| {
-                let kinds = LAYOUT
-                    .iter()
-                    .map(|(id, _, _)| {
-                        rules.tiles().find(id).ok_or_else(|| {
-                            format!("tile `{id}` of the City of Carcassonne is not loaded")
-                        })
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                let base_start = rules
-                    .tiles()
-                    .iter()
-                    .find(|(_, k)| k.start)
-                    .map(|(id, _)| id);
-                Ok((kinds, base_start))
-            })
-            .as_ref()
-            .map_err(|e| HookFailure(e.clone()))?;
+    fn prepare_game(&self, _ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
+        let (kinds, base_start) = self.layout.as_ref().map_err(|e| HookFailure(e.clone()))?;
         start.retain(|t| !(t.pos == Pos::new(0, 0) && Some(t.kind) == *base_start));
         for (&(_, x, y), &kind) in LAYOUT.iter().zip(kinds) {
             let pos = Pos::new(x, y);
@@ -445,15 +495,15 @@ impl Expansion for Count {
         Ok(())
     }
 
-    /// The quarters and the city as virtual features; parsed options.
+    /// The quarters and the city as virtual features.
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        let ids = self.ids.get()?;
+        let ids = self.ids;
         for (q, slot) in ids.quarter.iter().enumerate() {
             let seg = ctx.add_virtual_feature(ids.quarter_kind, q as u8, false);
-            ctx.set_slot(*slot, 0, seg.index() as i64);
+            ctx.set(*slot, seg.index() as i64);
         }
         let city = ctx.add_virtual_feature(FeatureKindId::CITY, 0, true);
-        ctx.set_slot(ids.city, 0, city.index() as i64);
+        ctx.set(ids.city, city.index() as i64);
         // CO-3: every field of a city tile borders the city.
         let mut fields = Vec::new();
         for t in ctx.state().board().tiles() {
@@ -470,31 +520,15 @@ impl Expansion for Count {
         for f in fields {
             ctx.add_border(f, city);
         }
-        let opts = ctx.rules().options();
-        let mv = match opts.str(COUNT_MOVE) {
-            "clockwise" => CountMove::Clockwise,
-            "follow" => CountMove::Follow,
-            _ => CountMove::Free,
-        };
-        let completion = opts.str(COC_TRIGGER) == "completion";
-        let forbid = opts.str(DEPLOY_INTO_COUNT_QUARTER) == "forbidden";
-        let market_only = opts.str(COC_FINAL) == "market-only";
-        let pass_is_final = opts.str(FINAL_ROUND) == "pass-is-final";
-        ctx.set_slot(ids.opt_move, 0, mv as i64);
-        ctx.set_slot(ids.opt_trigger_completion, 0, completion as i64);
-        ctx.set_slot(ids.opt_forbid_count_quarter, 0, forbid as i64);
-        ctx.set_slot(ids.opt_market_only, 0, market_only as i64);
-        ctx.set_slot(ids.opt_pass_is_final, 0, pass_is_final as i64);
         Ok(())
     }
 
     /// `count` = quarter name; `castle` / `market` / `blacksmith` / `cathedral` = a
     /// comma-separated list of player names, one small follower each from supply.
     fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
-        let ids = self.ids.get()?;
         if key == "count" {
             let q = quarter_named(value)?;
-            ctx.set_slot(ids.count, 0, q as i64);
+            ctx.set(self.ids.count, q as i64);
             return Ok(());
         }
         let q = quarter_named(key).map_err(|_| {
@@ -511,18 +545,18 @@ impl Expansion for Count {
                 .position(|p| p.name == name)
                 .ok_or_else(|| HookFailure(format!("no player named `{name}`")))?;
             ctx.deploy(PlayerId(p as u8), FigureKindId::SMALL_FOLLOWER, seg)?;
-            self.add_in_city(ctx, 1)?;
+            self.add_in_city(ctx, 1);
         }
         Ok(())
     }
 
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
-        let ids = self.ids.get()?;
+        let ids = self.ids;
         match window {
             // CO-10: one redeployment round, left of the placer round to the placer.
             Window::BeforeScoring => {
                 // Most turns nobody is in the city: skip the search for targets.
-                if !self.city_occupied(&ctx.view())? {
+                if !self.city_occupied(&ctx.view()) {
                     return Ok(());
                 }
                 let targets = completed_targets(&ctx.view());
@@ -537,7 +571,7 @@ impl Expansion for Count {
                     buf.clear();
                     self.moves(&ctx.view(), p, &targets, false, &mut buf)?;
                     if !buf.is_empty() {
-                        ctx.prompt(p, REDEPLOY, 0);
+                        ctx.prompt(p, CountPrompt::Redeploy);
                     }
                 }
             }
@@ -548,13 +582,13 @@ impl Expansion for Count {
             // then. Without a placement in this game (a set-up position), the active
             // player is taken to be the one left of the last placer.
             Window::BeforeFinalScoring => {
-                ctx.set_slot(ids.final_passes, 0, 0);
+                ctx.set(ids.final_passes, 0);
                 let n = ctx.state().players().len() as i64;
                 let first = match ctx.state().last_placer() {
                     Some(last) => (i64::from(last.0) + 1) % n,
                     None => ctx.state().active_player().0 as i64,
                 };
-                ctx.set_slot(ids.final_next, 0, first);
+                ctx.set(ids.final_next, first);
                 self.continue_final(ctx)?;
             }
             Window::TurnStart | Window::AfterDeploy | Window::AfterScoring => {}
@@ -563,27 +597,30 @@ impl Expansion for Count {
     }
 
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
-        let ids = self.ids.get()?;
-        match prompt.code {
-            REDEPLOY => self.moves(&v, prompt.player, &completed_targets(&v), false, out)?,
-            DEPLOY => self.deployments(&v, prompt.player, out)?,
-            MOVE_COUNT => {
-                let count = self.count_at(&v)?;
+        match prompt.decode::<CountPrompt>()? {
+            CountPrompt::Redeploy => {
+                self.moves(&v, prompt.player, &completed_targets(&v), false, out)?
+            }
+            CountPrompt::Deploy => self.deployments(&v, prompt.player, out)?,
+            CountPrompt::MoveCount => {
+                let count = self.count_at(&v);
                 for q in (0..4).filter(|q| *q != count && quarter_open(v.rules, *q)) {
                     out.push(Action::Custom(CustomAction {
                         expansion: prompt.owner,
-                        verb: ids.move_count,
+                        verb: self.ids.move_count,
                         figure: None,
                         segment: Some(self.quarter_seg(&v, q)?),
                         value: q as i32,
                     }));
                 }
             }
-            FINAL => {
-                let only_market = v.state.slot(ids.opt_market_only, 0) != 0;
-                self.moves(&v, prompt.player, &self.final_targets(&v), only_market, out)?
-            }
-            other => return Err(HookFailure(format!("unknown prompt code {other}"))),
+            CountPrompt::Final => self.moves(
+                &v,
+                prompt.player,
+                &self.final_targets(&v),
+                self.market_only,
+                out,
+            )?,
         }
         if !out.is_empty() {
             out.push(Action::Pass);
@@ -592,50 +629,51 @@ impl Expansion for Count {
     }
 
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
-        let ids = self.ids.get()?;
+        let ids = self.ids;
         let player = prompt.player;
-        match (prompt.code, action) {
-            (REDEPLOY, Action::Move { figure, segment }) => {
+        match (prompt.decode::<CountPrompt>()?, action) {
+            (CountPrompt::Redeploy, Action::Move { figure, segment }) => {
                 ctx.move_figure(figure, segment)?;
-                self.add_in_city(ctx, -1)?;
+                self.add_in_city(ctx, -1);
                 // Any number of followers: ask again (CO-10).
-                ctx.prompt_next(player, REDEPLOY, 0);
+                ctx.prompt_next(player, CountPrompt::Redeploy);
             }
-            (DEPLOY, Action::Deploy { figure, segment }) => {
+            (CountPrompt::Deploy, Action::Deploy { figure, segment }) => {
                 ctx.deploy(player, figure, segment)?;
-                self.add_in_city(ctx, 1)?;
+                self.add_in_city(ctx, 1);
                 let q = ctx.state().graph().segment(segment).local as i64 % 4;
-                match ctx.slot(ids.opt_move, 0) {
-                    1 => {
-                        let c = ctx.slot(ids.count, 0);
-                        ctx.set_slot(ids.count, 0, (c + 1) % 4);
+                match self.count_move {
+                    CountMove::Clockwise => {
+                        let c = ctx.get(ids.count);
+                        ctx.set(ids.count, (c + 1) % 4);
                     }
-                    2 => ctx.set_slot(ids.count, 0, q),
-                    _ => ctx.prompt_next(player, MOVE_COUNT, 0),
+                    CountMove::Follow => ctx.set(ids.count, q),
+                    CountMove::Free => ctx.prompt_next(player, CountPrompt::MoveCount),
                 }
             }
-            (MOVE_COUNT, Action::Custom(c)) => {
-                ctx.set_slot(ids.count, 0, i64::from(c.value.rem_euclid(4)));
+            (CountPrompt::MoveCount, Action::Custom(c)) => {
+                ctx.set(ids.count, i64::from(c.value.rem_euclid(4)));
             }
-            (FINAL, a) => {
+            (CountPrompt::Final, a) => {
                 let n = ctx.state().players().len() as i64;
                 if let Action::Move { figure, segment } = a {
                     ctx.move_figure(figure, segment)?;
-                    self.add_in_city(ctx, -1)?;
+                    self.add_in_city(ctx, -1);
                     // A move asks everyone again, unless a pass is for good.
-                    if ctx.slot(ids.opt_pass_is_final, 0) == 0 {
-                        ctx.set_slot(ids.final_passes, 0, 0);
+                    if !self.pass_is_final {
+                        ctx.set(ids.final_passes, 0);
                     }
                 } else {
-                    self.final_pass(ctx, player)?;
+                    self.final_pass(ctx, player);
                 }
-                ctx.set_slot(ids.final_next, 0, (player.0 as i64 + 1) % n);
+                ctx.set(ids.final_next, (player.0 as i64 + 1) % n);
                 self.continue_final(ctx)?;
             }
             (_, Action::Pass) => {}
-            (code, a) => {
+            (kind, a) => {
                 return Err(HookFailure(format!(
-                    "prompt {code} cannot take action `{a}`"
+                    "prompt {} cannot take action `{a}`",
+                    kind.encode().tag
                 )))
             }
         }
@@ -645,7 +683,7 @@ impl Expansion for Count {
     /// The Count in his quarter, for renderers, and JCloisterZone's names of the quarters
     /// (`QUARTER_*` on the tile `CO/7`), for its importer.
     fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
-        let q = self.count_at(&v)?;
+        let q = self.count_at(&v);
         out.push(Visible::NeutralFigure {
             name: "count".into(),
             icon: "count".into(),
@@ -668,8 +706,7 @@ impl Expansion for Count {
         if draft.final_scoring || draft.awards.is_empty() {
             return Ok(());
         }
-        let ids = self.ids.get()?;
-        let completion_only = ctx.slot(ids.opt_trigger_completion, 0) != 0;
+        let completion_only = self.trigger_completion;
         let mut points = [0i64; MAX_PLAYERS];
         for a in &draft.awards {
             let Some(item) = draft.features.get(a.item as usize) else {
@@ -699,7 +736,7 @@ impl Expansion for Count {
             let mut buf = Vec::new();
             self.deployments(&ctx.view(), placer, &mut buf)?;
             if !buf.is_empty() {
-                ctx.prompt(placer, DEPLOY, 0);
+                ctx.prompt(placer, CountPrompt::Deploy);
             }
         }
         Ok(())

@@ -20,16 +20,17 @@
 //! - `challengeStakes` (HS-13): the winners also score the loser's incomplete value.
 //! - `cultPlaces`: the sixth tile CU/SRCR stays in the supply only with this option.
 //! - `shrines = plain-cloisters`: the CU tiles are plain cloisters, as JCloisterZone plays
-//!   its cult sets without the element `shrine`. Tile kinds are fixed before options are
-//!   known, so the segments stay of kind `shrine` (scored as a cloister: same values); the
-//!   expansion then hooks nothing but `before_scoring`, where it relabels every drafted
-//!   shrine item as the core `cloister` kind, so the score events (and the replay output)
-//!   say `cloister`. No placement filter (HS-3/HS-4), no challenge, no crowding rule.
+//!   its cult sets without the element `shrine`. Kinds are declared before options are
+//!   known (options are read at bind), so the segments stay of kind `shrine` (scored as a
+//!   cloister: same values); the expansion then hooks nothing but `before_scoring`, where
+//!   it relabels every drafted shrine item as the core `cloister` kind, so the score events
+//!   (and the replay output) say `cloister`. No placement filter (HS-3/HS-4), no
+//!   challenge, no crowding rule.
 
 use carcassonne_core::{
-    Action, Award, Ctx, DraftFeature, Expansion, FeatureId, FeatureKindDef, FeatureKindId,
-    HookResult, HookSet, PlacementCell, PlayerId, Pos, Ruleset, ScoreDraft, Scoring, Setup,
-    SetupIds, Shape, StartTile, TileKindId, View, MAX_PLAYERS,
+    binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, Declare, DraftFeature, Expansion,
+    FeatureId, FeatureKindDef, FeatureKindId, HookResult, HookSet, PlacementCell, PlayerId, Pos,
+    Ruleset, ScoreDraft, Scoring, Shape, StartTile, TileKindId, View, MAX_PLAYERS,
 };
 
 /// Option keys.
@@ -41,30 +42,45 @@ pub const SHRINE_CROWDING: &str = "heretics-shrines.shrineCrowding";
 /// `shrines` (default) or `plain-cloisters` (JCZ's cult sets without the element `shrine`).
 pub const SHRINES: &str = "heretics-shrines.shrines";
 
-#[derive(Debug, PartialEq)]
-struct Ids {
-    shrine: FeatureKindId,
-}
+/// The Heretics & Shrines expansion: declares the shrine kind and binds to a ruleset as
+/// `ShrinesRules`. It keeps nothing about any ruleset.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct HereticsShrines;
 
-/// The Heretics & Shrines expansion.
-#[derive(Debug, Default)]
-pub struct HereticsShrines {
-    ids: SetupIds<Ids>,
-    /// Buildings per tile kind (bit 0 shrine, bit 1 cloister), computed on first use.
-    tile_buildings: std::sync::OnceLock<Vec<u8>>,
-    /// The ruleset's options, read once (an instance serves one ruleset).
-    opts: std::sync::OnceLock<Opts>,
-    /// Tile kinds of the Cult Places edition only, found once.
-    cult_places: std::sync::OnceLock<Vec<TileKindId>>,
+/// Heretics & Shrines bound to one ruleset: the shrine kind, the parsed options and the
+/// tile data the hooks look up, all found once at bind.
+#[derive(Debug)]
+struct ShrinesRules {
+    shrine: FeatureKindId,
+    /// The ruleset's options.
+    opts: Opts,
+    /// Buildings per tile kind (bit 0 shrine, bit 1 cloister).
+    tile_buildings: Vec<u8>,
+    /// Tile kinds of the Cult Places edition only.
+    cult_places: Vec<TileKindId>,
 }
 
 /// Parsed options.
 #[derive(Debug)]
 struct Opts {
+    /// [`CULT_PLACES`]: the Cult Places tiles stay in the supply.
+    cult_places: bool,
     crowding: bool,
     stakes: bool,
     /// `shrines = plain-cloisters`: the shrine tiles are plain cloisters.
     plain: bool,
+}
+
+impl Opts {
+    /// The options by their short names (the keys above without `heretics-shrines.`).
+    fn read(b: &Binding<'_>) -> HookResult<Opts> {
+        Ok(Opts {
+            cult_places: b.option_flag("cultPlaces")?,
+            crowding: b.option_flag("shrineCrowding")?,
+            stakes: b.option_flag("challengeStakes")?,
+            plain: b.option_str("shrines")? == "plain-cloisters",
+        })
+    }
 }
 
 /// The two building families that challenge each other.
@@ -84,117 +100,105 @@ impl Building {
 }
 
 impl HereticsShrines {
-    /// A new instance (one per ruleset).
+    /// The expansion (it serves any number of rulesets).
     pub fn new() -> Self {
-        Self::default()
+        Self
     }
+}
 
-    fn opts(&self, rules: &Ruleset) -> &Opts {
-        self.opts.get_or_init(|| Opts {
-            crowding: rules.options().flag(SHRINE_CROWDING),
-            stakes: rules.options().flag(CHALLENGE_STAKES),
-            plain: rules.options().str(SHRINES) == "plain-cloisters",
-        })
+/// The building family of a feature kind.
+fn building_of(rules: &Ruleset, shrine: FeatureKindId, kind: FeatureKindId) -> Option<Building> {
+    if kind == shrine {
+        Some(Building::Shrine)
+    } else if rules.kind(kind).scoring == Scoring::Cloister {
+        Some(Building::Cloister)
+    } else {
+        None
     }
+}
 
-    fn building_of(&self, rules: &Ruleset, kind: FeatureKindId) -> HookResult<Option<Building>> {
-        let shrine = self.ids.get()?.shrine;
-        Ok(if kind == shrine {
-            Some(Building::Shrine)
-        } else if rules.kind(kind).scoring == Scoring::Cloister {
-            Some(Building::Cloister)
-        } else {
-            None
-        })
+/// Which buildings a tile kind carries (bit 0 shrine, bit 1 cloister).
+fn compute_buildings(rules: &Ruleset, shrine: FeatureKindId, tile: TileKindId) -> u8 {
+    let tk = rules.tiles().get(tile);
+    let mut mask = 0u8;
+    for seg in &tk.segments {
+        match building_of(rules, shrine, seg.kind) {
+            Some(Building::Shrine) => mask |= 1,
+            Some(Building::Cloister) => mask |= 2,
+            None => {}
+        }
+    }
+    mask
+}
+
+impl ShrinesRules {
+    fn building_of(&self, rules: &Ruleset, kind: FeatureKindId) -> Option<Building> {
+        building_of(rules, self.shrine, kind)
     }
 
     /// Which buildings a tile kind carries (bit 0 shrine, bit 1 cloister).
-    fn buildings_of_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<u8> {
-        if let Some(t) = self.tile_buildings.get() {
-            if let Some(m) = t.get(tile.0 as usize) {
-                return Ok(*m);
-            }
-        }
-        let mut all = Vec::with_capacity(rules.tiles().len());
-        for (id, _) in rules.tiles().iter() {
-            all.push(self.compute_buildings(rules, id)?);
-        }
-        let m = all.get(tile.0 as usize).copied().unwrap_or(0);
-        let _ = self.tile_buildings.set(all);
-        Ok(m)
-    }
-
-    fn compute_buildings(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<u8> {
-        let tk = rules.tiles().get(tile);
-        let mut mask = 0u8;
-        for seg in &tk.segments {
-            match self.building_of(rules, seg.kind)? {
-                Some(Building::Shrine) => mask |= 1,
-                Some(Building::Cloister) => mask |= 2,
-                None => {}
-            }
-        }
-        Ok(mask)
+    fn buildings_of_tile(&self, tile: TileKindId) -> u8 {
+        self.tile_buildings
+            .get(tile.0 as usize)
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Whether the tile at `pos` carries a building of family `b`.
-    fn has_building(&self, v: &View<'_>, pos: Pos, b: Building) -> HookResult<bool> {
+    fn has_building(&self, v: &View<'_>, pos: Pos, b: Building) -> bool {
         let Some(t) = v.state.board().at(pos) else {
-            return Ok(false);
+            return false;
         };
         if t.sites == 0 {
-            return Ok(false);
+            return false;
         }
-        let m = self.buildings_of_tile(v.rules, t.kind)?;
-        Ok(m & bit(b) != 0)
+        self.buildings_of_tile(t.kind) & bit(b) != 0
     }
 
     /// Buildings of family `b` in the 8 cells around `pos`, not counting the cell `skip`.
-    fn around(&self, v: &View<'_>, pos: Pos, b: Building, skip: Pos) -> HookResult<usize> {
+    fn around(&self, v: &View<'_>, pos: Pos, b: Building, skip: Pos) -> usize {
         let mut n = 0;
         for q in pos.surrounding() {
             if q != skip {
-                n += self.has_building(v, q, b)? as usize;
+                n += self.has_building(v, q, b) as usize;
             }
         }
-        Ok(n)
+        n
     }
 
     /// HS-3 (too many rivals around) and HS-4 (a rival around that already has one of
     /// ours around it) for a building of family `b` at `pos`. The cell `pos` itself never
     /// counts, so this gives the same answer before the tile is placed (placement filter)
     /// and after (`crowded_site`): "already has one of ours" means one other than this.
-    fn violations(&self, v: &View<'_>, pos: Pos, b: Building) -> HookResult<(bool, bool)> {
+    fn violations(&self, v: &View<'_>, pos: Pos, b: Building) -> (bool, bool) {
         let rival = b.rival();
-        let hs3 = self.around(v, pos, rival, pos)? >= 2;
+        let hs3 = self.around(v, pos, rival, pos) >= 2;
         let mut hs4 = false;
         for q in pos.surrounding() {
-            if self.has_building(v, q, rival)? && self.around(v, q, b, pos)? >= 1 {
+            if self.has_building(v, q, rival) && self.around(v, q, b, pos) >= 1 {
                 hs4 = true;
                 break;
             }
         }
-        Ok((hs3, hs4))
+        (hs3, hs4)
     }
 
     /// The crowded building segment on the tile just placed (house rule `shrineCrowding`).
-    fn crowded_site(&self, v: &View<'_>) -> HookResult<Option<carcassonne_core::SegmentId>> {
-        let Some(idx) = v.state.last_placed() else {
-            return Ok(None);
-        };
+    fn crowded_site(&self, v: &View<'_>) -> Option<carcassonne_core::SegmentId> {
+        let idx = v.state.last_placed()?;
         let t = *v.state.board().tile(idx);
         let tk = v.rules.tiles().get(t.kind);
         for (i, seg) in tk.segments.iter().enumerate() {
-            if let Some(b) = self.building_of(v.rules, seg.kind)? {
+            if let Some(b) = self.building_of(v.rules, seg.kind) {
                 // The tile is on the board now; `violations` does not count its cell.
-                if self.violations(v, t.pos, b)?.1 {
-                    return Ok(Some(carcassonne_core::SegmentId::new(
+                if self.violations(v, t.pos, b).1 {
+                    return Some(carcassonne_core::SegmentId::new(
                         t.first_segment as usize + i,
-                    )));
+                    ));
                 }
             }
         }
-        Ok(None)
+        None
     }
 }
 
@@ -219,22 +223,10 @@ impl Expansion for HereticsShrines {
         env!("CARGO_PKG_VERSION")
     }
 
-    fn hooks(&self, rules: &Ruleset) -> HookSet {
-        // Plain cloisters: the cult-places supply and the relabelling only.
-        if self.opts(rules).plain {
-            return HookSet::GAME_START | HookSet::BEFORE_SCORING;
-        }
-        let base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS | HookSet::BEFORE_SCORING;
-        // The deployment filter only serves the shrineCrowding house rule.
-        if self.opts(rules).crowding {
-            base | HookSet::FILTER_DEPLOY_ACTIONS
-        } else {
-            base
-        }
-    }
-
-    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
-        let shrine = s
+    /// The shrine kind (HS-1). It is declared in both `shrines` modes: options are only
+    /// known at bind.
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let shrine = d
             .feature_kind(FeatureKindDef {
                 name: "shrine".into(),
                 shape: Shape::Site,
@@ -242,21 +234,45 @@ impl Expansion for HereticsShrines {
                 occupiable: true,
             })
             .map_err(|e| e.to_string())?;
-        self.ids.bind(Ids { shrine })
-    }
-
-    fn prepare_game(&self, ctx: &mut Ctx<'_>, _start: &mut Vec<StartTile>) -> HookResult {
-        if !ctx.rules().options().flag(CULT_PLACES) {
-            let rules = ctx.rules();
-            let extra = self.cult_places.get_or_init(|| {
-                rules
+        Ok(binder(move |b: &Binding<'_>| {
+            let rules = b.rules();
+            Ok(ShrinesRules {
+                shrine,
+                opts: Opts::read(b)?,
+                tile_buildings: rules
+                    .tiles()
+                    .iter()
+                    .map(|(id, _)| compute_buildings(rules, shrine, id))
+                    .collect(),
+                cult_places: rules
                     .tiles()
                     .iter()
                     .filter(|(_, k)| k.has_tag("cult-places"))
                     .map(|(id, _)| id)
-                    .collect()
-            });
-            for &id in extra {
+                    .collect(),
+            })
+        }))
+    }
+}
+
+impl BoundExpansion for ShrinesRules {
+    fn hook_set(&self) -> HookSet {
+        // Plain cloisters: the cult-places supply and the relabelling only.
+        if self.opts.plain {
+            return HookSet::GAME_START | HookSet::BEFORE_SCORING;
+        }
+        let base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS | HookSet::BEFORE_SCORING;
+        // The deployment filter only serves the shrineCrowding house rule.
+        if self.opts.crowding {
+            base | HookSet::FILTER_DEPLOY_ACTIONS
+        } else {
+            base
+        }
+    }
+
+    fn prepare_game(&self, ctx: &mut Ctx<'_>, _start: &mut Vec<StartTile>) -> HookResult {
+        if !self.opts.cult_places {
+            for &id in &self.cult_places {
                 while ctx.supply_mut().take(id) {}
             }
         }
@@ -265,7 +281,7 @@ impl Expansion for HereticsShrines {
 
     /// Only tiles with a shrine or a cloister are restricted.
     fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
-        Ok(self.compute_buildings(rules, tile)? != 0)
+        Ok(compute_buildings(rules, self.shrine, tile) != 0)
     }
 
     /// HS-3 / HS-4.
@@ -276,17 +292,17 @@ impl Expansion for HereticsShrines {
         tile: TileKindId,
         cells: &mut [PlacementCell],
     ) -> HookResult {
-        let mask = self.buildings_of_tile(v.rules, tile)?;
+        let mask = self.buildings_of_tile(tile);
         if mask == 0 {
             return Ok(());
         }
-        let crowding = self.opts(v.rules).crowding;
+        let crowding = self.opts.crowding;
         // The buildings on the board (few), then each candidate against them. Buildings
         // sit in the tile centre, so the rotation does not matter.
         let mut on_board: [Vec<Pos>; 2] = [Vec::new(), Vec::new()];
         for t in v.state.board().tiles() {
             if t.sites != 0 {
-                let m = self.buildings_of_tile(v.rules, t.kind)?;
+                let m = self.buildings_of_tile(t.kind);
                 for (i, list) in on_board.iter_mut().enumerate() {
                     if m & (1 << i) != 0 {
                         list.push(t.pos);
@@ -344,10 +360,10 @@ impl Expansion for HereticsShrines {
         _player: PlayerId,
         actions: &mut Vec<Action>,
     ) -> HookResult {
-        if !self.opts(v.rules).crowding {
+        if !self.opts.crowding {
             return Ok(());
         }
-        if let Some(site) = self.crowded_site(&v)? {
+        if let Some(site) = self.crowded_site(&v) {
             actions.retain(|a| !matches!(a, Action::Deploy { segment, .. } if *segment == site));
         }
         Ok(())
@@ -357,8 +373,8 @@ impl Expansion for HereticsShrines {
     /// With `shrines = plain-cloisters`: every drafted shrine is scored as the core
     /// `cloister` kind (placement and final scorings), nothing else.
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
-        if self.opts(ctx.rules()).plain {
-            let shrine = self.ids.get()?.shrine;
+        if self.opts.plain {
+            let shrine = self.shrine;
             for d in &mut draft.features {
                 if d.kind == shrine {
                     d.kind = FeatureKindId::CLOISTER;
@@ -369,12 +385,12 @@ impl Expansion for HereticsShrines {
         if draft.final_scoring {
             return Ok(());
         }
-        let stakes = self.opts(ctx.rules()).stakes;
+        let stakes = self.opts.stakes;
         let n_items = draft.features.len();
         for item in 0..n_items {
             let d = draft.features[item];
             let v = ctx.view();
-            let Some(b) = self.building_of(v.rules, d.kind)? else {
+            let Some(b) = self.building_of(v.rules, d.kind) else {
                 continue;
             };
             let g = v.state.graph();
@@ -389,7 +405,7 @@ impl Expansion for HereticsShrines {
                 };
                 let tk = v.rules.tiles().get(t.kind);
                 for (i, seg) in tk.segments.iter().enumerate() {
-                    if self.building_of(v.rules, seg.kind)? != Some(b.rival()) {
+                    if self.building_of(v.rules, seg.kind) != Some(b.rival()) {
                         continue;
                     }
                     let f = g.feature_of(carcassonne_core::SegmentId::new(

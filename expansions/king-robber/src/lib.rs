@@ -24,12 +24,14 @@
 //!   So the first city of the game scores nobody. The virtual City of Carcassonne is never
 //!   completed by a placement and never scores here.
 //!
-//! State lives in game slots (holder seat or -1, record in tiles), so records and
-//! snapshots carry it.
+//! The award mode is read once when the expansion binds to a ruleset; the game state
+//! lives in game slots (holder seat or -1, record in tiles), so records and snapshots
+//! carry it.
 
 use carcassonne_core::{
-    Ctx, Expansion, FeatureGraph, HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset,
-    ScoreDraft, Scoring, SegmentId, Setup, SetupIds, SlotId, SlotScope, View, Visible,
+    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureGraph, GameSlot,
+    HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset, ScoreDraft, Scoring, SegmentId,
+    View, Visible,
 };
 
 /// The two titles this expansion hands out.
@@ -48,7 +50,7 @@ impl Title {
     }
 }
 
-/// Award mode (KR-7), parsed once per game into a slot.
+/// Award mode (KR-7), parsed once per ruleset when the expansion binds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     /// KR-6: +1 per completed city (road) on the board at the end.
@@ -75,56 +77,49 @@ impl Mode {
             }
         })
     }
-
-    fn code(self) -> i64 {
-        match self {
-            Mode::PerFeature => 0,
-            Mode::TenTwenty => 1,
-            Mode::FifteenForty => 2,
-            Mode::Continuously => 3,
-        }
-    }
-
-    fn from_code(c: i64) -> Mode {
-        match c {
-            1 => Mode::TenTwenty,
-            2 => Mode::FifteenForty,
-            3 => Mode::Continuously,
-            _ => Mode::PerFeature,
-        }
-    }
 }
 
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Ids {
     /// Seat of the holder, or -1 (per title).
-    holder: [SlotId; 2],
+    holder: [GameSlot; 2],
     /// Record size in tiles (per title).
-    record: [SlotId; 2],
+    record: [GameSlot; 2],
     label: [LabelId; 2],
     /// `15/40`: one player holds both titles.
     both: LabelId,
-    mode: SlotId,
 }
 
-/// The King & Robber Baron expansion.
+/// The King & Robber Baron expansion: stateless, it declares the slots and labels and
+/// binds to each ruleset as a `KingRobberRules` (ids and award mode).
 #[derive(Debug, Default)]
-pub struct KingRobber {
-    ids: SetupIds<Ids>,
-}
+pub struct KingRobber;
 
 /// Option key of the award mode.
 pub const AWARD_OPTION: &str = "king-robber.kingRobberAward";
 
-impl KingRobber {
-    /// A new instance (one per ruleset).
-    pub fn new() -> Self {
-        Self::default()
-    }
+/// Short name of the award mode option (under this expansion's id).
+const AWARD_OPTION_NAME: &str = "kingRobberAward";
 
-    fn holder(&self, ctx: &Ctx<'_>, t: Title) -> HookResult<Option<PlayerId>> {
-        let v = ctx.slot(self.ids.get()?.holder[t as usize], 0);
-        Ok((v >= 0).then_some(PlayerId(v as u8)))
+impl KingRobber {
+    /// The expansion (the same value may join any number of rulesets).
+    pub fn new() -> Self {
+        Self
+    }
+}
+
+/// King & Robber Baron bound to one ruleset: its ids and the award mode, shared by every
+/// game of the ruleset.
+#[derive(Debug)]
+struct KingRobberRules {
+    ids: Ids,
+    mode: Mode,
+}
+
+impl KingRobberRules {
+    fn holder(&self, ctx: &Ctx<'_>, t: Title) -> Option<PlayerId> {
+        let v = ctx.get(self.ids.holder[t as usize]);
+        (v >= 0).then_some(PlayerId(v as u8))
     }
 }
 
@@ -166,35 +161,33 @@ impl Expansion for KingRobber {
         env!("CARGO_PKG_VERSION")
     }
 
-    fn hooks(&self, _rules: &Ruleset) -> HookSet {
-        HookSet::GAME_START | HookSet::AFTER_SCORING | HookSet::FINAL_SCORING
-    }
-
-    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
-        self.ids.bind(Ids {
-            holder: [
-                s.slot("king", SlotScope::Game, -1),
-                s.slot("robber", SlotScope::Game, -1),
-            ],
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let ids = Ids {
+            holder: [d.game_slot("king", -1), d.game_slot("robber", -1)],
             record: [
-                s.slot("king-record", SlotScope::Game, 0),
-                s.slot("robber-record", SlotScope::Game, 0),
+                d.game_slot("king-record", 0),
+                d.game_slot("robber-record", 0),
             ],
-            label: [s.score_label("king"), s.score_label("robber")],
-            both: s.score_label("king+robber"),
-            mode: s.slot("award-mode", SlotScope::Game, 0),
-        })
+            label: [d.score_label("king"), d.score_label("robber")],
+            both: d.score_label("king+robber"),
+        };
+        Ok(binder(move |b: &Binding<'_>| {
+            Ok(KingRobberRules {
+                ids,
+                mode: Mode::parse(b.option_str(AWARD_OPTION_NAME)?)?,
+            })
+        }))
     }
+}
 
-    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        let mode = Mode::parse(ctx.rules().options().str(AWARD_OPTION))?;
-        ctx.set_slot(self.ids.get()?.mode, 0, mode.code());
-        Ok(())
+impl BoundExpansion for KingRobberRules {
+    fn hook_set(&self) -> HookSet {
+        HookSet::AFTER_SCORING | HookSet::FINAL_SCORING
     }
 
     /// `king` / `robber` = player name or `none`; `king-record` / `robber-record` = tiles.
     fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
-        let ids = self.ids.get()?;
+        let ids = &self.ids;
         let (slot, v) = match key {
             "king" => (ids.holder[0], player_named(ctx, value)?),
             "robber" => (ids.holder[1], player_named(ctx, value)?),
@@ -210,7 +203,7 @@ impl Expansion for KingRobber {
                 )))
             }
         };
-        ctx.set_slot(slot, 0, v);
+        ctx.set(slot, v);
         Ok(())
     }
 
@@ -224,8 +217,7 @@ impl Expansion for KingRobber {
         let Some(placer) = draft.placer else {
             return Ok(());
         };
-        let ids = self.ids.get()?;
-        let mode = Mode::from_code(ctx.slot(ids.mode, 0));
+        let ids = &self.ids;
         for title in [Title::King, Title::Robber] {
             let mut largest = 0u32;
             let mut completed = 0;
@@ -239,14 +231,14 @@ impl Expansion for KingRobber {
                 continue;
             }
             let t = title as usize;
-            if mode == Mode::Continuously {
-                if let Some(h) = self.holder(ctx, title)? {
+            if self.mode == Mode::Continuously {
+                if let Some(h) = self.holder(ctx, title) {
                     ctx.award(h, completed, ids.label[t]);
                 }
             }
-            if i64::from(largest) > ctx.slot(ids.record[t], 0) {
-                ctx.set_slot(ids.record[t], 0, i64::from(largest));
-                ctx.set_slot(ids.holder[t], 0, i64::from(placer.0));
+            if i64::from(largest) > ctx.get(ids.record[t]) {
+                ctx.set(ids.record[t], i64::from(largest));
+                ctx.set(ids.holder[t], i64::from(placer.0));
             }
         }
         Ok(())
@@ -254,14 +246,14 @@ impl Expansion for KingRobber {
 
     /// The two titles, their holders and records, for renderers.
     fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
-        let ids = self.ids.get()?;
+        let ids = &self.ids;
         for (title, name, icon, what) in [
             (Title::King, "King", "crown", "city"),
             (Title::Robber, "Robber", "mask", "road"),
         ] {
             let t = title as usize;
-            let holder = v.state.slot(ids.holder[t], 0);
-            let record = v.state.slot(ids.record[t], 0);
+            let holder = v.get(ids.holder[t]);
+            let record = v.get(ids.record[t]);
             out.push(Visible::Title {
                 group: "King & Robber".into(),
                 name: name.into(),
@@ -282,11 +274,10 @@ impl Expansion for KingRobber {
 
     /// KR-6 / KR-7: the end bonus (King first, then Robber, as JCZ scores them).
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        let ids = self.ids.get()?;
-        let mode = Mode::from_code(ctx.slot(ids.mode, 0));
-        let king = self.holder(ctx, Title::King)?;
-        let robber = self.holder(ctx, Title::Robber)?;
-        match mode {
+        let ids = &self.ids;
+        let king = self.holder(ctx, Title::King);
+        let robber = self.holder(ctx, Title::Robber);
+        match self.mode {
             Mode::Continuously => {}
             Mode::PerFeature => {
                 let counts = completed_counts(ctx.rules(), ctx.state().graph());

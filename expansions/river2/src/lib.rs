@@ -32,9 +32,10 @@
 //!   separately: these conditions rule out what they forbid.
 
 use carcassonne_core::{
-    Board, Ctx, Expansion, FeatureKindDef, FeatureKindId, HookFailure, HookResult, HookSet,
-    PlacementCell, PlayerId, Pos, Rotation, Ruleset, Scoring, Setup, SetupIds, Shape, Side,
-    StartTile, SupplyGroup, TileKind, TileKindId, TurnEndVerdict, View,
+    binder, Binder, Binding, Board, BoundExpansion, Ctx, Declare, Expansion, FeatureKindDef,
+    FeatureKindId, HookFailure, HookResult, HookSet, PlacementCell, PlayerId, Pos, Rotation,
+    Ruleset, Scoring, Shape, Side, StartTile, SupplyGroup, TileKind, TileKindId, TurnEndVerdict,
+    View,
 };
 
 /// RV-3 option key.
@@ -48,19 +49,21 @@ pub const LAKES: &str = "river2.riverLakes";
 /// FanCloisterZone's placement rule (`printed` / `fcz`).
 pub const PLACEMENT: &str = "river2.riverPlacement";
 
-#[derive(Debug, PartialEq)]
-struct Ids {
-    river: FeatureKindId,
-}
+/// The River II expansion: declares the river kind and binds to a ruleset as
+/// `River2Rules`. It keeps nothing about any ruleset.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct River2;
 
-/// The River II expansion.
-#[derive(Debug, Default)]
-pub struct River2 {
-    ids: SetupIds<Ids>,
-    /// The ruleset's options, read once (an instance serves one ruleset).
-    opts: std::sync::OnceLock<Opts>,
-    /// The spring, the base start tile and each tile kind's draw group, found once.
-    tiles: std::sync::OnceLock<RiverTiles>,
+/// River II bound to one ruleset: the river kind, the parsed options and what the hooks
+/// need to know about the loaded tiles, all found once at bind.
+#[derive(Debug)]
+struct River2Rules {
+    /// The edge code of the river kind (its feature kind id + 1).
+    code: u8,
+    /// The ruleset's options.
+    opts: Opts,
+    /// The spring, the base start tile and each tile kind's draw group.
+    tiles: RiverTiles,
 }
 
 /// What `prepare_game` needs to know about the loaded tiles.
@@ -92,22 +95,80 @@ struct Opts {
 }
 
 impl River2 {
-    /// A new instance (one per ruleset).
+    /// The expansion (it serves any number of rulesets).
     pub fn new() -> Self {
-        Self::default()
+        Self
     }
+}
 
-    fn opts(&self, rules: &Ruleset) -> &Opts {
-        self.opts.get_or_init(|| Opts {
-            lookahead: rules.options().flag(LOOKAHEAD),
-            volcano_extra: rules.options().flag(VOLCANO_EXTRA),
-            fcz_placement: rules.options().str(PLACEMENT) == "fcz",
-            lakes_per_branch: rules.options().str(LAKES) == "per-branch",
+impl Opts {
+    /// The options by their short names ([`LOOKAHEAD`], [`VOLCANO_EXTRA`], [`PLACEMENT`],
+    /// [`LAKES`] without the `river2.` prefix).
+    fn read(b: &Binding<'_>) -> HookResult<Opts> {
+        Ok(Opts {
+            lookahead: b.option_flag("riverLookahead")?,
+            volcano_extra: b.option_flag("volcanoExtraTile")?,
+            fcz_placement: b.option_str("riverPlacement")? == "fcz",
+            lakes_per_branch: b.option_str("riverLakes")? == "per-branch",
         })
     }
+}
 
-    fn river_code(&self) -> HookResult<u8> {
-        Ok(self.ids.get()?.river.0 + 1)
+impl RiverTiles {
+    /// Sorts the ruleset's tiles by their tags ([`RIVER_ENDS`] decides the river ends).
+    fn find(rules: &Ruleset, code: u8, both_last: bool) -> RiverTiles {
+        RiverTiles {
+            spring: rules
+                .tiles()
+                .iter()
+                .find(|(_, k)| k.has_tag("river-spring"))
+                .map(|(id, _)| id),
+            base_start: rules
+                .tiles()
+                .iter()
+                .find(|(_, k)| k.start)
+                .map(|(id, _)| id),
+            group: rules
+                .tiles()
+                .iter()
+                .map(|(_, k)| {
+                    if k.has_tag("river-spring") || !is_river_tile(k, code) {
+                        None
+                    } else if k.has_tag("river-fork") {
+                        Some(0)
+                    } else if k.has_tag("river-lake") || (both_last && k.has_tag("river-end")) {
+                        Some(2)
+                    } else {
+                        Some(1)
+                    }
+                })
+                .collect(),
+            river_sides: rules
+                .tiles()
+                .iter()
+                .map(|(_, k)| sides_with(k, Rotation::R0, code).count())
+                .collect(),
+            lake: rules
+                .tiles()
+                .iter()
+                .map(|(_, k)| k.has_tag("river-lake"))
+                .collect(),
+            volcano: rules
+                .tiles()
+                .iter()
+                .map(|(_, k)| k.has_tag("volcano"))
+                .collect(),
+            lake_order: {
+                let mut v: Vec<(&str, TileKindId)> = rules
+                    .tiles()
+                    .iter()
+                    .filter(|(_, k)| k.has_tag("river-lake"))
+                    .map(|(id, k)| (k.id.as_str(), id))
+                    .collect();
+                v.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                v.into_iter().map(|(_, id)| id).collect()
+            },
+        }
     }
 }
 
@@ -395,17 +456,8 @@ impl Expansion for River2 {
         env!("CARGO_PKG_VERSION")
     }
 
-    fn hooks(&self, rules: &Ruleset) -> HookSet {
-        let base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS;
-        if self.opts(rules).volcano_extra {
-            base | HookSet::ON_TURN_END
-        } else {
-            base
-        }
-    }
-
-    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
-        let river = s
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let river = d
             .feature_kind(FeatureKindDef {
                 name: "river".into(),
                 shape: Shape::Edge {
@@ -416,68 +468,38 @@ impl Expansion for River2 {
                 occupiable: false,
             })
             .map_err(|e| e.to_string())?;
-        self.ids.bind(Ids { river })
+        Ok(binder(move |b: &Binding<'_>| {
+            let code = river_code(river);
+            let both_last = b.option_str("riverEnds")? == "both-last";
+            Ok(River2Rules {
+                code,
+                opts: Opts::read(b)?,
+                tiles: RiverTiles::find(b.rules(), code, both_last),
+            })
+        }))
+    }
+}
+
+/// The edge code of the river kind in tile data.
+fn river_code(river: FeatureKindId) -> u8 {
+    river.0 + 1
+}
+
+impl BoundExpansion for River2Rules {
+    fn hook_set(&self) -> HookSet {
+        let base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS;
+        if self.opts.volcano_extra {
+            base | HookSet::ON_TURN_END
+        } else {
+            base
+        }
     }
 
     /// RV-1 … RV-3, RV-10: the spring starts the game; the river tiles come first.
     fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
-        let code = self.river_code()?;
+        let code = self.code;
         let rules = ctx.rules();
-        let known = self.tiles.get_or_init(|| {
-            let both_last = rules.options().str(RIVER_ENDS) == "both-last";
-            RiverTiles {
-                spring: rules
-                    .tiles()
-                    .iter()
-                    .find(|(_, k)| k.has_tag("river-spring"))
-                    .map(|(id, _)| id),
-                base_start: rules
-                    .tiles()
-                    .iter()
-                    .find(|(_, k)| k.start)
-                    .map(|(id, _)| id),
-                group: rules
-                    .tiles()
-                    .iter()
-                    .map(|(_, k)| {
-                        if k.has_tag("river-spring") || !is_river_tile(k, code) {
-                            None
-                        } else if k.has_tag("river-fork") {
-                            Some(0)
-                        } else if k.has_tag("river-lake") || (both_last && k.has_tag("river-end")) {
-                            Some(2)
-                        } else {
-                            Some(1)
-                        }
-                    })
-                    .collect(),
-                river_sides: rules
-                    .tiles()
-                    .iter()
-                    .map(|(_, k)| sides_with(k, Rotation::R0, code).count())
-                    .collect(),
-                lake: rules
-                    .tiles()
-                    .iter()
-                    .map(|(_, k)| k.has_tag("river-lake"))
-                    .collect(),
-                volcano: rules
-                    .tiles()
-                    .iter()
-                    .map(|(_, k)| k.has_tag("volcano"))
-                    .collect(),
-                lake_order: {
-                    let mut v: Vec<(&str, TileKindId)> = rules
-                        .tiles()
-                        .iter()
-                        .filter(|(_, k)| k.has_tag("river-lake"))
-                        .map(|(id, k)| (k.id.as_str(), id))
-                        .collect();
-                    v.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-                    v.into_iter().map(|(_, id)| id).collect()
-                },
-            }
-        });
+        let known = &self.tiles;
         let spring = known
             .spring
             .ok_or_else(|| HookFailure("no tile tagged `river-spring` is loaded".into()))?;
@@ -501,7 +523,7 @@ impl Expansion for River2 {
             });
         }
         let kinds = &known.group;
-        let per_branch = self.opts(rules).lakes_per_branch;
+        let per_branch = self.opts.lakes_per_branch;
         let supply = ctx.supply_mut();
         let mut groups: Vec<SupplyGroup> = GROUPS
             .iter()
@@ -534,8 +556,7 @@ impl Expansion for River2 {
 
     /// Only river tiles are restricted.
     fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
-        let code = self.river_code()?;
-        Ok(is_river_tile(rules.tiles().get(tile), code))
+        Ok(is_river_tile(rules.tiles().get(tile), self.code))
     }
 
     /// RV-4 … RV-7 for river tiles.
@@ -546,12 +567,12 @@ impl Expansion for River2 {
         tile: TileKindId,
         cells: &mut [PlacementCell],
     ) -> HookResult {
-        let code = self.river_code()?;
+        let code = self.code;
         let tk = v.rules.tiles().get(tile);
         if !is_river_tile(tk, code) {
             return Ok(());
         }
-        let opts = self.opts(v.rules);
+        let opts = &self.opts;
         let lookahead = opts.lookahead;
         let board = v.state.board();
         if opts.fcz_placement {
@@ -594,7 +615,7 @@ impl Expansion for River2 {
 
     /// RV-9 `volcanoExtraTile`.
     fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
-        if !self.opts(ctx.rules()).volcano_extra {
+        if !self.opts.volcano_extra {
             return Ok(TurnEndVerdict::Next);
         }
         let Some(idx) = ctx.state().last_placed() else {

@@ -6,8 +6,9 @@
 mod common;
 
 use carcassonne_core::{
-    Expansion, FeatureKindDef, FigureKindDef, FigureLoc, Game, GameSetup, HookResult, KindMask,
-    Rotation, Ruleset, Scoring, Setup, Shape,
+    binder, Binder, BoundExpansion, Declare, Expansion, FeatureKindDef, FeatureKindId,
+    FigureKindDef, FigureLoc, Game, GameSetup, HookResult, KindMask, Rotation, Ruleset, Scoring,
+    Shape,
 };
 use carcassonne_play::bots::make_bot;
 use carcassonne_play::record::figure_name;
@@ -118,7 +119,7 @@ impl Expansion for Oddities {
         "oddities"
     }
 
-    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
+    fn declare(&self, s: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         let kind = |name: &str, shape, scoring| FeatureKindDef {
             name: name.into(),
             shape,
@@ -144,11 +145,13 @@ impl Expansion for Oddities {
             ),
             kind("tower", Shape::Site, Scoring::Cloister),
             kind("meadow", Shape::Field, Scoring::Farm),
-            kind("portal", Shape::Virtual, Scoring::Unscored),
         ];
         for k in kinds {
             s.feature_kind(k).map_err(|e| e.to_string())?;
         }
+        let portal = s
+            .feature_kind(kind("portal", Shape::Virtual, Scoring::Unscored))
+            .map_err(|e| e.to_string())?;
         s.figure_kind(FigureKindDef {
             name: "knight".into(),
             per_player: 2,
@@ -160,22 +163,29 @@ impl Expansion for Oddities {
         let tiles = carcassonne_files::tiles::parse_tile_set(ODD_TILES, "oddities")
             .map_err(|e| e.to_string())?;
         s.tiles(tiles);
-        Ok(())
+        Ok(binder(move |_| Ok(OdditiesRules { portal })))
     }
+}
 
+/// [`Oddities`] bound to a ruleset: the portal kind it declared.
+struct OdditiesRules {
+    portal: FeatureKindId,
+}
+
+impl BoundExpansion for OdditiesRules {
     fn start_game(&self, ctx: &mut carcassonne_core::Ctx<'_>) -> HookResult {
-        let portal = ctx.rules().kind_named("portal").ok_or("no portal kind")?;
         for slot in 0..2 {
-            ctx.add_virtual_feature(portal, slot, false);
+            ctx.add_virtual_feature(self.portal, slot, false);
         }
         Ok(())
     }
 }
 
 fn odd_rules() -> Arc<Ruleset> {
-    build_ruleset_with(&RulesSpec::default(), &|| {
-        vec![Arc::new(Oddities) as Arc<dyn Expansion>]
-    })
+    build_ruleset_with(
+        &RulesSpec::default(),
+        &[Arc::new(Oddities) as Arc<dyn Expansion>],
+    )
     .expect("the oddities build")
 }
 

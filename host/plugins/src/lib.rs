@@ -116,26 +116,9 @@ pub struct LoadedPlugin {
     pub version: String,
     /// The library file.
     pub path: PathBuf,
-    /// The expansion (its hooks are panic-guarded inside the plugin).
+    /// The expansion (declare, bind and every hook are panic-guarded inside the plugin).
+    /// It keeps nothing about any ruleset, so every ruleset shares this one value.
     pub expansion: Arc<dyn Expansion>,
-    /// The checked header, to create more instances.
-    header: &'static PluginHeader,
-}
-
-impl LoadedPlugin {
-    /// A fresh instance of the expansion (one per ruleset: an instance may keep what it
-    /// learns about its ruleset, such as ids and options, in `OnceLock`s).
-    pub fn new_instance(&self) -> Result<Arc<dyn Expansion>, PluginError> {
-        let mut out = PluginOutput::default();
-        // SAFETY: the header was checked in `load_plugin` (magic, ABI, fingerprint), and
-        // `create` catches panics inside the plugin and never unwinds.
-        unsafe { (self.header.create)(&mut out) };
-        out.result.map_err(|message| PluginError::Create {
-            path: self.path.clone(),
-            id: self.id.clone(),
-            message,
-        })
-    }
 }
 
 impl std::fmt::Debug for LoadedPlugin {
@@ -224,6 +207,5 @@ pub fn load_plugin(path: &Path) -> Result<LoadedPlugin, PluginError> {
         version: version.to_string(),
         path: path_buf,
         expansion,
-        header,
     })
 }

@@ -4,7 +4,7 @@
 
 use crate::discovery::{discover, library_path, search_dirs};
 use crate::RulesError;
-use carcassonne_core::{Expansion, OptionDef, OptionValue, Ruleset, RulesetBuilder};
+use carcassonne_core::{Expansion, OptionDef, Ruleset, RulesetBuilder};
 use carcassonne_files::manifest::{resolve, Kind, Manifest};
 use carcassonne_files::tiles::{base_tile_set, load_tile_set};
 use carcassonne_plugins::{load_plugin, LoadedPlugin};
@@ -25,14 +25,14 @@ pub struct RulesSpec {
 
 /// Builds the ruleset: base game, expansions (resolved and loaded), options.
 pub fn build_ruleset(spec: &RulesSpec) -> Result<Arc<Ruleset>, RulesError> {
-    build_ruleset_with(spec, &|| Vec::new())
+    build_ruleset_with(spec, &[])
 }
 
-/// Like [`build_ruleset`], then adds in-process expansions made by `extra` (fresh
-/// instances per build), after the loaded ones: test doubles, embedders' own rules.
+/// Like [`build_ruleset`], then adds in-process expansions after the loaded ones: test
+/// doubles, embedders' own rules.
 pub fn build_ruleset_with(
     spec: &RulesSpec,
-    extra: &dyn Fn() -> Vec<Arc<dyn Expansion>>,
+    extra: &[Arc<dyn Expansion>],
 ) -> Result<Arc<Ruleset>, RulesError> {
     let requested: Vec<String> = spec
         .expansions
@@ -40,8 +40,7 @@ pub fn build_ruleset_with(
         .filter(|e| e.as_str() != "base")
         .cloned()
         .collect();
-    // Load every expansion once (libraries opened, scripts compiled), then build from
-    // the loaded pieces as often as needed.
+    // Load every expansion (libraries opened, scripts compiled).
     let loaded: Vec<Loaded> = if requested.is_empty() {
         Vec::new()
     } else {
@@ -59,39 +58,17 @@ pub fn build_ruleset_with(
             .map(load_expansion)
             .collect::<Result<_, _>>()?
     };
-    let builder = || -> Result<RulesetBuilder, RulesError> {
-        let mut b = Ruleset::builder().tiles(base_tile_set());
-        for l in &loaded {
-            b = l.add_to(b)?;
-        }
-        Ok(b)
-    };
-    let builder = || -> Result<RulesetBuilder, RulesError> {
-        Ok(extra().into_iter().fold(builder()?, |b, e| b.expansion(e)))
-    };
-    // Options are typed by their declaration, so build once to learn the declarations.
-    let declared = builder()?.build()?;
-    let mut b = builder()?;
+    // Options are typed by their declarations (manifest or code) when the ruleset is
+    // built, so one build suffices.
+    let mut b = Ruleset::builder().tiles(base_tile_set());
+    for l in &loaded {
+        b = l.add_to(b);
+    }
+    for e in extra {
+        b = b.expansion(e.clone());
+    }
     for (k, v) in &spec.options {
-        let def = declared
-            .option_defs()
-            .iter()
-            .find(|d| &d.key == k)
-            .ok_or_else(|| {
-                RulesError::Invalid(format!(
-                    "unknown option `{k}` (known: {})",
-                    declared
-                        .option_defs()
-                        .iter()
-                        .map(|d| d.key.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-            })?;
-        let value = OptionValue::parse(&def.ty, v).ok_or_else(|| {
-            RulesError::Invalid(format!("option `{k}`: `{v}` is not a valid value"))
-        })?;
-        b = b.option(k, value);
+        b = b.option_text(k, v);
     }
     Ok(Arc::new(b.build()?))
 }
@@ -105,16 +82,16 @@ struct Loaded {
 }
 
 enum LoadedCode {
-    /// A native plugin (a fresh instance per ruleset).
+    /// A native plugin.
     Native(LoadedPlugin),
-    /// A compiled script (a fresh [`ScriptExpansion`] per ruleset).
+    /// A compiled script.
     Script(Arc<CompiledScript>),
 }
 
 impl Loaded {
-    fn add_to(&self, mut b: RulesetBuilder) -> Result<RulesetBuilder, RulesError> {
+    fn add_to(&self, mut b: RulesetBuilder) -> RulesetBuilder {
         b = match &self.code {
-            LoadedCode::Native(p) => b.expansion(p.new_instance()?),
+            LoadedCode::Native(p) => b.expansion(p.expansion.clone()),
             LoadedCode::Script(s) => b.expansion(Arc::new(ScriptExpansion::new(s.clone()))),
         };
         for t in &self.tiles {
@@ -126,7 +103,7 @@ impl Loaded {
                 ..o.clone()
             });
         }
-        Ok(b)
+        b
     }
 }
 

@@ -6,49 +6,53 @@
 //! are names (`"city"`, `"small-follower"`). Actions are object maps with a `type`
 //! (`"deploy"`, `"custom"`, `"move"`, `"pass"`, `"place"`).
 //!
-//! Every function finds the running hook call through the call's tag (a pointer to a
-//! [`Call`] on the host's stack, valid for exactly that call) and checks what the hook
-//! may do: reading needs a game, commands need a hook that may change the game,
-//! declarations need `setup()`. Commands check their arguments before they act.
+//! Every function reaches the running hook call through a [`Lease`] in the call's tag:
+//! the host lends the [`Call`] for exactly one script call ([`lend`]) and revokes it
+//! when the call returns; a native holds it exclusively while it runs. Each function
+//! checks what the hook may do: reading needs a game, commands need a hook that may
+//! change the game, declarations need `setup()`. Commands check their arguments before they act.
 //! [`FUNCTIONS`] lists them all for the documentation.
 
-use super::{Decl, ScriptExpansion};
+use super::{BoundScript, CompiledScript, Decl};
 use carcassonne_core::{
-    Action, Ctx, CustomAction, ExpansionIndex, FigureId, FigureKindId, FigureLoc, GameState,
-    OptionValue, PlayerId, Pos, RemovalReason, Rotation, Ruleset, ScoreDraft, SegmentId, Setup,
-    SlotScope, View,
+    Action, Ctx, CustomAction, Declare, ExpansionIndex, FigureId, FigureKindId, FigureLoc,
+    GameState, OptionValue, PlayerId, Pos, RemovalReason, Rotation, Ruleset, ScoreDraft, SegmentId,
+    SlotRef, SlotScope, View,
 };
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, NativeCallContext, INT};
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::Arc;
 
 type R<T> = Result<T, Box<EvalAltResult>>;
 
 /// What the running hook may touch.
-pub enum Access<'a> {
+pub enum Access<'a, 'b> {
     /// `setup()`: declarations.
-    Setup(*mut Setup<'static>, &'a RefCell<Decl>),
+    Setup(&'a mut Declare<'b>, &'a RefCell<Decl>),
     /// `filters_tile`: the rules only.
     Rules(&'a Ruleset),
     /// Hooks that only read the game (offers, filters, strength).
     Read(View<'a>),
     /// Hooks that may change the game.
-    Write(*mut Ctx<'static>),
+    Write(&'a mut Ctx<'b>),
 }
 
-impl<'a> Access<'a> {
+impl<'a, 'b> Access<'a, 'b> {
     /// Write access through a hook's context.
-    pub fn write(ctx: &'a mut Ctx<'_>) -> Access<'a> {
-        let p: *mut Ctx<'_> = ctx;
-        Access::Write(p.cast())
+    pub fn write(ctx: &'a mut Ctx<'b>) -> Access<'a, 'b> {
+        Access::Write(ctx)
     }
 }
 
 /// One running hook call.
-pub struct Call<'a> {
-    /// The expansion.
-    pub exp: &'a ScriptExpansion,
+pub struct Call<'a, 'b> {
+    /// The script.
+    pub script: &'a CompiledScript,
+    /// The bound expansion (absent while `setup()` declares).
+    pub bound: Option<&'a BoundScript>,
     /// What it may touch.
-    pub access: Access<'a>,
+    pub access: Access<'a, 'b>,
     /// The script function running.
     pub hook: &'static str,
 }
@@ -57,27 +61,89 @@ fn err<T>(msg: impl Into<String>) -> R<T> {
     Err(msg.into().into())
 }
 
-/// The running call, from the native call context's tag.
-fn call<'n>(nc: &NativeCallContext<'n>) -> R<&'n Call<'n>> {
-    let addr = nc
+/// The handle natives find in their call's tag: the running [`Call`], lent for the
+/// duration of one script call and revoked when it returns.
+#[derive(Clone)]
+pub struct Lease(Arc<LeaseCell>);
+
+struct LeaseCell {
+    /// The lent `Call` (lifetimes erased), null once revoked.
+    call: AtomicPtr<()>,
+    /// Whether a native holds it now (a second, nested holder is refused).
+    busy: AtomicBool,
+}
+
+/// Lends `call` to the natives while `run` runs the script (it gets the tag to pass to
+/// Rhai), then revokes the lease, so no native can reach the call afterwards.
+pub fn lend<T>(call: &mut Call<'_, '_>, run: impl FnOnce(Dynamic) -> T) -> T {
+    struct Revoke(Arc<LeaseCell>);
+    impl Drop for Revoke {
+        fn drop(&mut self) {
+            self.0.call.store(std::ptr::null_mut(), Ordering::Release);
+        }
+    }
+    let cell = Arc::new(LeaseCell {
+        call: AtomicPtr::new((call as *mut Call<'_, '_>).cast()),
+        busy: AtomicBool::new(false),
+    });
+    let _revoke = Revoke(cell.clone());
+    run(Dynamic::from(Lease(cell)))
+}
+
+/// A native's hold on the lent call: exclusive while it lives, released on drop.
+pub struct Held<'n> {
+    cell: Arc<LeaseCell>,
+    call: &'n mut Call<'n, 'n>,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.cell.busy.store(false, Ordering::Release);
+    }
+}
+
+impl<'n> std::ops::Deref for Held<'n> {
+    type Target = Call<'n, 'n>;
+    fn deref(&self) -> &Call<'n, 'n> {
+        self.call
+    }
+}
+
+impl<'n> std::ops::DerefMut for Held<'n> {
+    fn deref_mut(&mut self) -> &mut Call<'n, 'n> {
+        self.call
+    }
+}
+
+/// The running call, held through the lease in the native call context's tag.
+fn call<'n>(nc: &NativeCallContext<'n>) -> R<Held<'n>> {
+    let cell = nc
         .tag()
-        .and_then(|t| t.as_int().ok())
-        .filter(|a| *a != 0)
+        .and_then(|t| t.read_lock::<Lease>().map(|l| l.0.clone()))
         .ok_or_else(|| -> Box<EvalAltResult> {
             "game functions can only be used inside a hook".into()
         })?;
-    // SAFETY: the tag is set by `ScriptExpansion::call` to the address of a `Call` that
-    // lives on its stack for the whole synchronous `call_fn`; native functions run only
-    // inside that call, and no reference derived here outlives the native function.
-    Ok(unsafe { &*(addr as usize as *const Call<'n>) })
+    let p = cell.call.load(Ordering::Acquire);
+    if p.is_null() {
+        return err("this hook call has ended");
+    }
+    if cell.busy.swap(true, Ordering::AcqRel) {
+        return err("the game is already in use by another game function");
+    }
+    // SAFETY: `p` was lent by `lend` from a `&mut Call` that outlives the whole script
+    // call, and is revoked (nulled) before that borrow ends; natives run only inside the
+    // call, on its thread, and `busy` makes this hold the only one. The lifetimes are
+    // shortened to the native's: nothing obtained here can outlive it, and `Call`'s
+    // context only takes owned values, so no shorter-lived reference is stored in it.
+    let call = unsafe { &mut *p.cast::<Call<'n, 'n>>() };
+    Ok(Held { cell, call })
 }
 
-impl<'a> Call<'a> {
+impl<'a, 'b> Call<'a, 'b> {
     fn view(&self) -> R<View<'_>> {
         match &self.access {
             Access::Read(v) => Ok(*v),
-            // SAFETY: see `call`; the context is exclusively ours for the hook's duration.
-            Access::Write(c) => Ok(unsafe { &**c }.view()),
+            Access::Write(c) => Ok(c.view()),
             _ => err(format!(
                 "the game cannot be read in `{}` (only the rules)",
                 self.hook
@@ -89,17 +155,14 @@ impl<'a> Call<'a> {
         match &self.access {
             Access::Rules(r) => Ok(r),
             Access::Read(v) => Ok(v.rules),
-            // SAFETY: as in `view`.
-            Access::Write(c) => Ok(unsafe { &**c }.rules()),
+            Access::Write(c) => Ok(c.rules()),
             Access::Setup(..) => err("the rules are not built yet in `setup`"),
         }
     }
 
-    #[allow(clippy::mut_from_ref)]
-    fn ctx(&self) -> R<&mut Ctx<'static>> {
-        match &self.access {
-            // SAFETY: as in `view`; commands run one at a time on the hook's thread.
-            Access::Write(c) => Ok(unsafe { &mut **c }),
+    fn ctx(&mut self) -> R<&mut Ctx<'b>> {
+        match &mut self.access {
+            Access::Write(c) => Ok(c),
             _ => err(format!(
                 "`{}` may not change the game (commands are allowed in hooks that return nothing)",
                 self.hook
@@ -107,15 +170,24 @@ impl<'a> Call<'a> {
         }
     }
 
-    fn decl(&self) -> R<&Decl> {
-        self.exp.decl().map_err(Into::into)
+    fn declarations(&mut self) -> R<(&mut Declare<'b>, &'a RefCell<Decl>)> {
+        match &mut self.access {
+            Access::Setup(s, d) => Ok((s, *d)),
+            _ => err("declarations are only allowed in setup()"),
+        }
+    }
+
+    fn bound(&self) -> R<&'a BoundScript> {
+        self.bound
+            .ok_or_else(|| "the game is not running yet in `setup`".into())
+    }
+
+    fn decl(&self) -> R<&'a Decl> {
+        Ok(self.bound()?.decl())
     }
 
     fn me(&self) -> R<ExpansionIndex> {
-        let id = &self.exp.script().id;
-        self.rules()?
-            .expansion_index(id)
-            .ok_or_else(|| "expansion not in its ruleset".into())
+        Ok(self.bound()?.me())
     }
 }
 
@@ -581,7 +653,7 @@ fn custom(verb: &str, figure: INT, value: INT) -> Map {
     m
 }
 
-fn state_slot(c: &Call<'_>, name: &str, want: SlotScope) -> R<carcassonne_core::SlotId> {
+fn state_slot(c: &Call<'_, '_>, name: &str, want: SlotScope) -> R<carcassonne_core::SlotId> {
     let (scope, slot) = c
         .decl()?
         .state(name)
@@ -607,7 +679,7 @@ pub fn register(engine: &mut Engine) {
         let c = call(&nc)?;
         let rules = c.rules()?;
         // Own options first (`perPlayer`), then the base game's (`farmScoring`).
-        let own = format!("{}.{key}", c.exp.script().id);
+        let own = format!("{}.{key}", c.script.id);
         let found = if key.contains('.') {
             rules.options().get(key)
         } else {
@@ -635,7 +707,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "tile_features",
         |nc: NativeCallContext, t: &str| -> R<Array> {
-            let rules = call(&nc)?.rules()?;
+            let c = call(&nc)?;
+            let rules = c.rules()?;
             let k = rules.tiles().get(tile_kind(rules, t)?);
             Ok(k.segments
                 .iter()
@@ -646,7 +719,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "tile_has_feature",
         |nc: NativeCallContext, t: &str, kind: &str| -> R<bool> {
-            let rules = call(&nc)?.rules()?;
+            let c = call(&nc)?;
+            let rules = c.rules()?;
             let k = rules.tiles().get(tile_kind(rules, t)?);
             Ok(k.segments.iter().any(|s| rules.kind(s.kind).name == kind))
         },
@@ -654,7 +728,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "tile_has_tag",
         |nc: NativeCallContext, t: &str, tag: &str| -> R<bool> {
-            let rules = call(&nc)?.rules()?;
+            let c = call(&nc)?;
+            let rules = c.rules()?;
             Ok(rules.tiles().get(tile_kind(rules, t)?).has_tag(tag))
         },
     );
@@ -670,7 +745,8 @@ pub fn register(engine: &mut Engine) {
         Ok(call(&nc)?.view()?.state.turn() as INT)
     });
     engine.register_fn("score", |nc: NativeCallContext, p: INT| -> R<INT> {
-        let v = call(&nc)?.view()?;
+        let c = call(&nc)?;
+        let v = c.view()?;
         let p = player(v.state, p)?;
         Ok(v.state.players()[p.0 as usize].score as INT)
     });
@@ -681,7 +757,8 @@ pub fn register(engine: &mut Engine) {
         Ok(call(&nc)?.view()?.state.supply().remaining() as INT)
     });
     engine.register_fn("last_placed", |nc: NativeCallContext| -> R<Dynamic> {
-        let v = call(&nc)?.view()?;
+        let c = call(&nc)?;
+        let v = c.view()?;
         let Some(i) = v.state.last_placed() else {
             return Ok(Dynamic::UNIT);
         };
@@ -700,7 +777,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "tile_at",
         |nc: NativeCallContext, x: INT, y: INT| -> R<Dynamic> {
-            let v = call(&nc)?.view()?;
+            let c = call(&nc)?;
+            let v = c.view()?;
             Ok(v.state
                 .board()
                 .at(Pos::new(x as i32, y as i32))
@@ -712,7 +790,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "segments_at",
         |nc: NativeCallContext, x: INT, y: INT| -> R<Array> {
-            let v = call(&nc)?.view()?;
+            let c = call(&nc)?;
+            let v = c.view()?;
             let pos = Pos::new(x as i32, y as i32);
             let mut out = Array::new();
             for local in 0..8u8 {
@@ -727,7 +806,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "segment_kind",
         |nc: NativeCallContext, s: INT| -> R<String> {
-            let v = call(&nc)?.view()?;
+            let c = call(&nc)?;
+            let v = c.view()?;
             let s = segment(v.state, s)?;
             Ok(v.rules.kind(v.state.graph().segment(s).kind).name.clone())
         },
@@ -735,7 +815,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "segment_cell",
         |nc: NativeCallContext, s: INT| -> R<Dynamic> {
-            let v = call(&nc)?.view()?;
+            let c = call(&nc)?;
+            let v = c.view()?;
             let node = v.state.graph().segment(segment(v.state, s)?);
             Ok(if node.is_virtual() {
                 Dynamic::UNIT
@@ -749,7 +830,8 @@ pub fn register(engine: &mut Engine) {
         s: INT,
         f: impl Fn(&carcassonne_core::FeatureGraph, carcassonne_core::FeatureId) -> T,
     ) -> R<T> {
-        let v = call(nc)?.view()?;
+        let c = call(nc)?;
+        let v = c.view()?;
         let s = segment(v.state, s)?;
         let g = v.state.graph();
         Ok(f(g, g.feature_of(s)))
@@ -772,7 +854,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "feature_figures",
         |nc: NativeCallContext, s: INT| -> R<Array> {
-            let v = call(&nc)?.view()?;
+            let c = call(&nc)?;
+            let v = c.view()?;
             let s = segment(v.state, s)?;
             let g = v.state.graph();
             let mut out = Array::new();
@@ -785,7 +868,8 @@ pub fn register(engine: &mut Engine) {
         },
     );
     engine.register_fn("figures", |nc: NativeCallContext| -> R<Array> {
-        let v = call(&nc)?.view()?;
+        let c = call(&nc)?;
+        let v = c.view()?;
         Ok(v.state
             .figures()
             .iter()
@@ -799,7 +883,8 @@ pub fn register(engine: &mut Engine) {
         f: INT,
         g: impl Fn(View<'_>, FigureId, &carcassonne_core::Figure) -> T,
     ) -> R<T> {
-        let v = call(nc)?.view()?;
+        let c = call(nc)?;
+        let v = c.view()?;
         let id = figure(v.state, f)?;
         Ok(g(v, id, v.state.figure(id)))
     }
@@ -850,7 +935,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "supply_count",
         |nc: NativeCallContext, p: INT, kind: &str| -> R<INT> {
-            let v = call(&nc)?.view()?;
+            let c = call(&nc)?;
+            let v = c.view()?;
             let p = player(v.state, p)?;
             let k = v
                 .rules
@@ -870,23 +956,20 @@ pub fn register(engine: &mut Engine) {
             if v.state.board().is_occupied(pos) {
                 v.deployments_on_tile(p, pos, &mut out);
             }
-            let names = c.exp.names(v.rules);
-            Ok(out
-                .iter()
-                .map(|a| action_to_dynamic(v, &names, a))
-                .collect())
+            let names = c.bound()?.names();
+            Ok(out.iter().map(|a| action_to_dynamic(v, names, a)).collect())
         },
     );
     engine.register_fn("state", |nc: NativeCallContext, name: &str| -> R<INT> {
         let c = call(&nc)?;
-        let slot = state_slot(c, name, SlotScope::Game)?;
+        let slot = state_slot(&c, name, SlotScope::Game)?;
         Ok(c.view()?.state.slot(slot, 0))
     });
     engine.register_fn(
         "player_state",
         |nc: NativeCallContext, name: &str, p: INT| -> R<INT> {
             let c = call(&nc)?;
-            let slot = state_slot(c, name, SlotScope::Player)?;
+            let slot = state_slot(&c, name, SlotScope::Player)?;
             let v = c.view()?;
             Ok(v.state.slot(slot, player(v.state, p)?.0 as usize))
         },
@@ -895,7 +978,7 @@ pub fn register(engine: &mut Engine) {
         "figure_state",
         |nc: NativeCallContext, name: &str, f: INT| -> R<INT> {
             let c = call(&nc)?;
-            let slot = state_slot(c, name, SlotScope::Figure)?;
+            let slot = state_slot(&c, name, SlotScope::Figure)?;
             let v = c.view()?;
             Ok(v.state.slot(slot, figure(v.state, f)?.0 as usize))
         },
@@ -905,39 +988,39 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "set_state",
         |nc: NativeCallContext, name: &str, value: INT| -> R<()> {
-            let c = call(&nc)?;
-            let slot = state_slot(c, name, SlotScope::Game)?;
-            c.ctx()?.set_slot(slot, 0, value);
+            let mut c = call(&nc)?;
+            let slot = state_slot(&c, name, SlotScope::Game)?;
+            c.ctx()?.set(SlotRef::untyped(slot, 0), value);
             Ok(())
         },
     );
     engine.register_fn(
         "set_player_state",
         |nc: NativeCallContext, name: &str, p: INT, value: INT| -> R<()> {
-            let c = call(&nc)?;
-            let slot = state_slot(c, name, SlotScope::Player)?;
+            let mut c = call(&nc)?;
+            let slot = state_slot(&c, name, SlotScope::Player)?;
             let ctx = c.ctx()?;
             let p = player(ctx.state(), p)?;
-            ctx.set_slot(slot, p.0 as usize, value);
+            ctx.set(SlotRef::untyped(slot, p.0 as usize), value);
             Ok(())
         },
     );
     engine.register_fn(
         "set_figure_state",
         |nc: NativeCallContext, name: &str, f: INT, value: INT| -> R<()> {
-            let c = call(&nc)?;
-            let slot = state_slot(c, name, SlotScope::Figure)?;
+            let mut c = call(&nc)?;
+            let slot = state_slot(&c, name, SlotScope::Figure)?;
             let ctx = c.ctx()?;
             let f = figure(ctx.state(), f)?;
-            ctx.set_slot(slot, f.0 as usize, value);
+            ctx.set(SlotRef::untyped(slot, f.0 as usize), value);
             Ok(())
         },
     );
     fn award(nc: &NativeCallContext, p: INT, points: INT, label: Option<&str>) -> R<()> {
-        let c = call(nc)?;
+        let mut c = call(nc)?;
         let decl = c.decl()?;
         let label = match label {
-            None => decl.label(&c.exp.script().id).ok_or("no default label")?,
+            None => decl.label(&c.script.id).ok_or("no default label")?,
             Some(l) => decl
                 .label(l)
                 .ok_or_else(|| format!("label `{l}` was not declared in setup()"))?,
@@ -962,7 +1045,7 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "deploy",
         |nc: NativeCallContext, p: INT, action: Dynamic| -> R<INT> {
-            let c = call(&nc)?;
+            let mut c = call(&nc)?;
             let me = c.me()?;
             let decl = c.decl()?;
             let ctx = c.ctx()?;
@@ -981,7 +1064,7 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "move_figure",
         |nc: NativeCallContext, f: INT, s: INT| -> R<()> {
-            let c = call(&nc)?;
+            let mut c = call(&nc)?;
             let ctx = c.ctx()?;
             let f = figure(ctx.state(), f)?;
             let s = segment(ctx.state(), s)?;
@@ -991,7 +1074,7 @@ pub fn register(engine: &mut Engine) {
         },
     );
     engine.register_fn("return_figure", |nc: NativeCallContext, f: INT| -> R<()> {
-        let c = call(&nc)?;
+        let mut c = call(&nc)?;
         let ctx = c.ctx()?;
         let f = figure(ctx.state(), f)?;
         if !matches!(ctx.state().figure(f).loc, FigureLoc::On(_)) {
@@ -1001,21 +1084,26 @@ pub fn register(engine: &mut Engine) {
             .map_err(|e| e.to_string().into())
     });
     fn prompt(nc: &NativeCallContext, p: INT, code: INT, arg: INT, next: bool) -> R<()> {
-        let c = call(nc)?;
+        let mut c = call(nc)?;
         let ctx = c.ctx()?;
         let p = player(ctx.state(), p)?;
         let code = u16::try_from(code)
             .ok()
-            .filter(|c| *c < super::REACTION_CODE)
-            .ok_or_else(|| format!("prompt code {code} is not 0..{}", super::REACTION_CODE))?;
+            .filter(|c| *c <= super::MAX_SCRIPT_PROMPT_CODE)
+            .ok_or_else(|| {
+                format!(
+                    "prompt code {code} is not 0..={}",
+                    super::MAX_SCRIPT_PROMPT_CODE
+                )
+            })?;
         let arg = i32::try_from(arg).map_err(|_| format!("prompt arg {arg} is out of range"))?;
         if ctx.state().queued_prompts().count() >= 256 {
             return err("more than 256 prompts queued");
         }
         if next {
-            ctx.prompt_next(p, code, arg);
+            ctx.prompt_next(p, super::ScriptPrompt::Script { code, arg });
         } else {
-            ctx.prompt(p, code, arg);
+            ctx.prompt(p, super::ScriptPrompt::Script { code, arg });
         }
         Ok(())
     }
@@ -1035,14 +1123,6 @@ pub fn register(engine: &mut Engine) {
     });
 
     // ---- setup
-    #[allow(clippy::mut_from_ref)]
-    fn setup_access<'c>(c: &'c Call<'_>) -> R<(&'c mut Setup<'static>, &'c RefCell<Decl>)> {
-        match &c.access {
-            // SAFETY: as in `Call::view`; the setup is exclusively ours during `setup()`.
-            Access::Setup(s, d) => Ok((unsafe { &mut **s }, d)),
-            _ => err("declarations are only allowed in setup()"),
-        }
-    }
     fn check_name(name: &str) -> R<()> {
         if name.is_empty()
             || name.len() > 64
@@ -1059,8 +1139,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "declare_state",
         |nc: NativeCallContext, name: &str, scope: &str, default: INT| -> R<()> {
-            let c = call(&nc)?;
-            let (setup, decl) = setup_access(c)?;
+            let mut c = call(&nc)?;
+            let (setup, decl) = c.declarations()?;
             check_name(name)?;
             let scope = match scope {
                 "game" => SlotScope::Game,
@@ -1087,8 +1167,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "declare_verb",
         |nc: NativeCallContext, name: &str| -> R<()> {
-            let c = call(&nc)?;
-            let (setup, decl) = setup_access(c)?;
+            let mut c = call(&nc)?;
+            let (setup, decl) = c.declarations()?;
             check_name(name)?;
             let mut d = decl.borrow_mut();
             if d.verb(name).is_some() {
@@ -1102,8 +1182,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "declare_label",
         |nc: NativeCallContext, name: &str| -> R<()> {
-            let c = call(&nc)?;
-            let (setup, decl) = setup_access(c)?;
+            let mut c = call(&nc)?;
+            let (setup, decl) = c.declarations()?;
             check_name(name)?;
             let mut d = decl.borrow_mut();
             if d.label(name).is_none() {
@@ -1116,8 +1196,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "guard",
         |nc: NativeCallContext, hook: &str, state: &str| -> R<()> {
-            let c = call(&nc)?;
-            let (_, decl) = setup_access(c)?;
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
             let spec = super::HOOKS
                 .iter()
                 .find(|h| h.name == hook)
@@ -1193,8 +1273,8 @@ pub fn register(engine: &mut Engine) {
         per_figure: Option<(&str, Array)>,
         effects_map: Option<Map>,
     ) -> R<()> {
-        let c = call(nc)?;
-        let (_, decl) = setup_access(c)?;
+        let mut c = call(nc)?;
+        let (_, decl) = c.declarations()?;
         let mut d = decl.borrow_mut();
         let v = d
             .verb(verb)
@@ -1270,8 +1350,8 @@ pub fn register(engine: &mut Engine) {
         code: INT,
         effects_map: Option<Map>,
     ) -> R<()> {
-        let c = call(nc)?;
-        let (_, decl) = setup_access(c)?;
+        let mut c = call(nc)?;
+        let (_, decl) = c.declarations()?;
         let mut d = decl.borrow_mut();
         let window = match window {
             "turn-start" => carcassonne_core::Window::TurnStart,
@@ -1291,8 +1371,13 @@ pub fn register(engine: &mut Engine) {
         };
         let code = u16::try_from(code)
             .ok()
-            .filter(|c| *c < super::REACTION_CODE)
-            .ok_or_else(|| format!("reaction code {code} is not 0..{}", super::REACTION_CODE))?;
+            .filter(|c| *c <= super::MAX_SCRIPT_PROMPT_CODE)
+            .ok_or_else(|| {
+                format!(
+                    "reaction code {code} is not 0..={}",
+                    super::MAX_SCRIPT_PROMPT_CODE
+                )
+            })?;
         let player_state = state_index(&d, player_state, SlotScope::Player)?;
         let effects = effects(&d, effects_map)?;
         d.reactions.push(super::Reaction {
@@ -1325,8 +1410,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "strength_bonus",
         |nc: NativeCallContext, figure_state: &str| -> R<()> {
-            let c = call(&nc)?;
-            let (_, decl) = setup_access(c)?;
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
             let mut d = decl.borrow_mut();
             let i = state_index(&d, figure_state, SlotScope::Figure)?;
             d.strength_bonus = Some(i);

@@ -40,14 +40,15 @@ pub use limits::{LoadLimits, LOAD_LIMITS};
 pub use sandbox::{new_engine, Limits, LIMITS};
 
 use carcassonne_core::{
-    Action, Award, Ctx, CustomAction, DrawVerdict, Expansion, FigureId, HookFailure, HookResult,
-    HookSet, LabelId, PlacementCell, PlayerId, Pos, Prompt, RemovalReason, Ruleset, ScoreDraft,
-    Setup, SlotId, SlotScope, TileKindId, TurnEndVerdict, VerbId, View, Window,
+    binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare,
+    DrawVerdict, Expansion, FigureId, HookFailure, HookResult, HookSet, LabelId, PlacementCell,
+    PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, SlotId,
+    SlotRef, SlotScope, TileKindId, TurnEndVerdict, VerbId, View, Window,
 };
 use carcassonne_files::manifest::Manifest;
 use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope, AST};
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// The script functions the host calls: role, name, parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -141,7 +142,7 @@ macro_rules! hook {
 
 /// Every hook a script may define (the `docs/modding.md` table is generated from this).
 pub const HOOKS: &[HookSpec] = &[
-    hook!(Setup, "setup" => "setup", [], "()", None, "Once per ruleset: declare state, verbs, labels and guards."),
+    hook!(Setup, "setup" => "declare", [], "()", None, "Once per ruleset: declare state, verbs, labels and guards."),
     hook!(StartGame, "start_game" => "start_game", [], "()", None, "A new game, start tiles placed, no figure yet."),
     hook!(ApplySetting, "apply_setting" => "apply_setting", ["key", "value"], "()", None, "A test position sets part of your state (`key`, `value` are strings)."),
     hook!(OnTileDrawn, "on_tile_drawn" => "on_tile_drawn", ["tile"], "\"keep\" | \"redraw\" | \"discard\"", None, "A tile was drawn for the active player."),
@@ -464,8 +465,41 @@ pub struct Reaction {
     pub(crate) effects: Vec<(usize, i64)>,
 }
 
-/// Prompt codes at and above this one are the host's reactions (index = code - base).
-const REACTION_CODE: u16 = 0xF000;
+/// A script expansion's prompts: the script's own `(code, arg)`, or one of the
+/// reactions the host runs natively.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ScriptPrompt {
+    /// `prompt(player, code, arg)` from the script (`code` 0..=[`MAX_SCRIPT_PROMPT_CODE`]).
+    Script { code: u16, arg: i32 },
+    /// The `index`-th declared `reaction_deploy`.
+    Reaction(u16),
+}
+
+/// The largest prompt code a script may use.
+pub(crate) const MAX_SCRIPT_PROMPT_CODE: u16 = 0x7FFF;
+
+impl PromptKind for ScriptPrompt {
+    fn encode(self) -> PromptCode {
+        match self {
+            ScriptPrompt::Script { code, arg } => PromptCode { tag: code, arg },
+            ScriptPrompt::Reaction(i) => PromptCode {
+                tag: 0x8000 | i,
+                arg: 0,
+            },
+        }
+    }
+
+    fn decode(c: PromptCode) -> Option<ScriptPrompt> {
+        Some(if c.tag & 0x8000 == 0 {
+            ScriptPrompt::Script {
+                code: c.tag,
+                arg: c.arg,
+            }
+        } else {
+            ScriptPrompt::Reaction(c.tag & 0x7FFF)
+        })
+    }
+}
 
 /// Which figures a per-figure offer accepts: followers by the feature kind they stand
 /// on, other figures by their kind.
@@ -490,54 +524,64 @@ impl Decl {
     }
 }
 
-/// A script expansion inside one ruleset.
+/// A compiled script as an [`Expansion`]: its `setup()` declares, and binding makes a
+/// [`BoundScript`]. One value serves every ruleset the script is added to.
 pub struct ScriptExpansion {
     script: Arc<CompiledScript>,
-    decl: OnceLock<Decl>,
-    /// Per offer: the roles resolved against the ruleset (names not in it never match).
-    roles: OnceLock<Vec<RoleMatch>>,
-    /// Shared strings for action maps, made when the ruleset is complete.
-    names: OnceLock<Arc<api::Names>>,
 }
 
 impl ScriptExpansion {
-    /// A fresh instance for one ruleset.
+    /// The expansion of a compiled script.
     pub fn new(script: Arc<CompiledScript>) -> ScriptExpansion {
-        ScriptExpansion {
-            script,
-            decl: OnceLock::new(),
-            roles: OnceLock::new(),
-            names: OnceLock::new(),
-        }
+        ScriptExpansion { script }
     }
 
     /// The compiled script.
     pub fn script(&self) -> &Arc<CompiledScript> {
         &self.script
     }
+}
 
-    /// The action-map strings of the ruleset (made once).
-    pub(crate) fn names(&self, rules: &Ruleset) -> Arc<api::Names> {
-        self.names
-            .get_or_init(|| Arc::new(api::Names::new(rules)))
-            .clone()
+/// A script bound to one ruleset: what its `setup()` declared, resolved against the
+/// ruleset, immutable and shared by every game of the ruleset.
+pub struct BoundScript {
+    script: Arc<CompiledScript>,
+    decl: Decl,
+    /// This expansion's index in the ruleset.
+    me: carcassonne_core::ExpansionIndex,
+    /// Per offer: the roles resolved against the ruleset (names not in it never match).
+    roles: Vec<RoleMatch>,
+    /// Shared strings for action maps.
+    names: Arc<api::Names>,
+    /// The pipeline hooks the script needs.
+    hook_set: HookSet,
+}
+
+impl BoundScript {
+    /// The compiled script.
+    pub fn script(&self) -> &Arc<CompiledScript> {
+        &self.script
     }
 
-    pub(crate) fn decl(&self) -> Result<&Decl, String> {
-        self.decl
-            .get()
-            .ok_or_else(|| "the script's setup has not run".to_string())
+    /// The action-map strings of the ruleset.
+    pub(crate) fn names(&self) -> &Arc<api::Names> {
+        &self.names
+    }
+
+    pub(crate) fn decl(&self) -> &Decl {
+        &self.decl
+    }
+
+    pub(crate) fn me(&self) -> carcassonne_core::ExpansionIndex {
+        self.me
     }
 
     /// Whether a guarded hook may run: its guard state is non-zero for `index`.
     fn guard_open(&self, hook: Hook, state: &carcassonne_core::GameState, index: usize) -> bool {
-        let Some(decl) = self.decl.get() else {
-            return true;
-        };
-        match decl.guards[hook as usize] {
+        match self.decl.guards[hook as usize] {
             None => true,
             Some(i) => {
-                let (_, scope, slot) = decl.states[i];
+                let (_, scope, slot) = self.decl.states[i];
                 let at = if scope == SlotScope::Game { 0 } else { index };
                 state.slot(slot, at) != 0
             }
@@ -552,32 +596,10 @@ impl ScriptExpansion {
     fn call(
         &self,
         hook: Hook,
-        access: api::Access<'_>,
+        access: api::Access<'_, '_>,
         args: impl rhai::FuncArgs,
     ) -> Result<Dynamic, HookFailure> {
-        let name = Self::spec(hook).name;
-        let call = api::Call {
-            exp: self,
-            access,
-            hook: name,
-        };
-        // The natives find the call through this tag; it never outlives `call`.
-        let tag = &call as *const api::Call<'_> as usize as rhai::INT;
-        let options = CallFnOptions::new()
-            .eval_ast(false)
-            .rewind_scope(false)
-            .with_tag(tag);
-        let mut scope = Scope::new();
-        self.script
-            .engine
-            .call_fn_with_options::<Dynamic>(options, &mut scope, &self.script.ast, name, args)
-            .map_err(|e| {
-                let e = self.script.runtime_error(hook, &e);
-                HookFailure(format!(
-                    "{}:{}:{}: in `{}`: {}",
-                    e.file, e.line, e.column, e.hook, e.message
-                ))
-            })
+        call_script(&self.script, Some(self), hook, access, args)
     }
 
     fn bad_return(&self, hook: Hook, what: String) -> HookFailure {
@@ -599,8 +621,8 @@ impl ScriptExpansion {
         allow: api::Allow,
         out: &mut Vec<Action>,
     ) -> HookResult {
-        let decl = self.decl().map_err(HookFailure)?;
-        let me = self.me(view.rules)?;
+        let decl = &self.decl;
+        let me = self.me;
         let array = value
             .try_cast::<Array>()
             .ok_or_else(|| self.bad_return(hook, "something else than an array".into()))?;
@@ -613,15 +635,9 @@ impl ScriptExpansion {
         }
         Ok(())
     }
-
-    fn me(&self, rules: &Ruleset) -> HookResult<carcassonne_core::ExpansionIndex> {
-        rules
-            .expansion_index(&self.script.id)
-            .ok_or_else(|| HookFailure("expansion not in its ruleset".into()))
-    }
 }
 
-impl ScriptExpansion {
+impl BoundScript {
     /// Reads a returned cell `#{x, y}` (and `rotations` when `with_rotations`).
     fn cell_of(
         &self,
@@ -657,14 +673,12 @@ impl ScriptExpansion {
 
     /// The declared deployment-step offers of the active player, without a script call.
     fn native_offers(&self, view: View<'_>, player: PlayerId, out: &mut Vec<Action>) -> HookResult {
-        let Some(decl) = self.decl.get() else {
-            return Ok(());
-        };
+        let decl = &self.decl;
         if decl.offers.is_empty() {
             return Ok(());
         }
-        let me = self.me(view.rules)?;
-        let roles = self.roles.get();
+        let me = self.me;
+        let roles = Some(&self.roles);
         for (i, o) in decl.offers.iter().enumerate() {
             let (_, _, slot) = decl.states[o.player_state];
             if view.state.slot(slot, player.0 as usize) == 0 {
@@ -710,9 +724,7 @@ impl ScriptExpansion {
 
     /// Queues the declared out-of-turn deployment prompts of a window.
     fn native_reactions(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
-        let Some(decl) = self.decl.get() else {
-            return Ok(());
-        };
+        let decl = &self.decl;
         for (i, r) in decl.reactions.iter().enumerate() {
             if r.window != window || ctx.state().in_final_scoring() {
                 continue;
@@ -729,7 +741,7 @@ impl ScriptExpansion {
                 order.sort_by_key(|p| ctx.state().players()[p.0 as usize].score);
             }
             for p in order {
-                ctx.prompt(p, REACTION_CODE + i as u16, 0);
+                ctx.prompt(p, ScriptPrompt::Reaction(i as u16));
             }
         }
         Ok(())
@@ -743,11 +755,13 @@ impl ScriptExpansion {
         prompt: Prompt,
         out: &mut Vec<Action>,
     ) -> HookResult {
-        let decl = self.decl().map_err(HookFailure)?;
-        let Some(r) = decl.reactions.get((prompt.code - REACTION_CODE) as usize) else {
+        let ScriptPrompt::Reaction(i) = prompt.decode::<ScriptPrompt>()? else {
             return Ok(());
         };
-        let (_, _, slot) = decl.states[r.player_state];
+        let Some(r) = self.decl.reactions.get(i as usize) else {
+            return Ok(());
+        };
+        let (_, _, slot) = self.decl.states[r.player_state];
         let Some(last) = view.state.last_placed() else {
             return Ok(());
         };
@@ -776,7 +790,7 @@ impl ScriptExpansion {
 fn apply_effects(ctx: &mut Ctx<'_>, decl: &Decl, effects: &[(usize, i64)], player: PlayerId) {
     for (state, value) in effects {
         let (_, _, slot) = decl.states[*state];
-        ctx.set_slot(slot, player.0 as usize, *value);
+        ctx.set(SlotRef::untyped(slot, player.0 as usize), *value);
     }
 }
 
@@ -807,38 +821,78 @@ impl Expansion for ScriptExpansion {
         &self.script.version
     }
 
-    fn hooks(&self, rules: &Ruleset) -> HookSet {
-        let s = &self.script;
-        let mut set = HookSet::NONE;
-        if let Some(decl) = self.decl.get() {
-            let roles = decl
-                .offers
-                .iter()
-                .map(|o| {
-                    let mut m = RoleMatch::default();
-                    for name in o.per_figure.iter().flat_map(|(_, r)| r) {
-                        if let Some(k) = rules.kind_named(name) {
-                            m.feature_kinds |= 1 << k.0;
-                        }
-                        if let Some(f) = rules.figure_named(name) {
-                            if !rules.figure_kind(f).follower {
-                                m.figure_kinds.push(f);
-                            }
+    /// Runs the script's `setup()` (declarations only); binding resolves the roles of its
+    /// offers and the hooks it needs.
+    fn declare(&self, declare: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let decl = std::cell::RefCell::new(Decl::default());
+        {
+            let label = declare.score_label(&self.script.id);
+            decl.borrow_mut()
+                .labels
+                .push((self.script.id.clone(), label));
+        }
+        if self.script.defines(Hook::Setup) {
+            call_script(
+                &self.script,
+                None,
+                Hook::Setup,
+                api::Access::Setup(declare, &decl),
+                (),
+            )
+            .map(drop)?;
+        }
+        let decl = decl.into_inner();
+        let script = self.script.clone();
+        Ok(binder(move |b: &Binding<'_>| {
+            Ok(BoundScript::bind(script, decl, b))
+        }))
+    }
+}
+
+impl BoundScript {
+    fn bind(script: Arc<CompiledScript>, decl: Decl, b: &Binding<'_>) -> BoundScript {
+        let rules = b.rules();
+        let roles = decl
+            .offers
+            .iter()
+            .map(|o| {
+                let mut m = RoleMatch::default();
+                for name in o.per_figure.iter().flat_map(|(_, r)| r) {
+                    if let Some(k) = rules.kind_named(name) {
+                        m.feature_kinds |= 1 << k.0;
+                    }
+                    if let Some(f) = rules.figure_named(name) {
+                        if !rules.figure_kind(f).follower {
+                            m.figure_kinds.push(f);
                         }
                     }
-                    m
-                })
-                .collect();
-            let _ = self.roles.set(roles);
-            if !decl.offers.is_empty() {
-                set = set | HookSet::DEPLOY_STEP_ACTIONS;
-            }
-            for r in &decl.reactions {
-                set = set | HookSet::window(r.window);
-            }
-            if decl.strength_bonus.is_some() {
-                set = set | HookSet::STRENGTH_DELTA;
-            }
+                }
+                m
+            })
+            .collect();
+        let hook_set = Self::needed_hooks(&script, &decl);
+        BoundScript {
+            names: Arc::new(api::Names::new(rules)),
+            me: b.me(),
+            script,
+            decl,
+            roles,
+            hook_set,
+        }
+    }
+
+    /// The pipeline hooks a script needs: those it defines, and those its declarations
+    /// (offers, reactions, strength bonus) run natively.
+    fn needed_hooks(s: &CompiledScript, decl: &Decl) -> HookSet {
+        let mut set = HookSet::NONE;
+        if !decl.offers.is_empty() {
+            set = set | HookSet::DEPLOY_STEP_ACTIONS;
+        }
+        for r in &decl.reactions {
+            set = set | HookSet::window(r.window);
+        }
+        if decl.strength_bonus.is_some() {
+            set = set | HookSet::STRENGTH_DELTA;
         }
         let map = [
             (Hook::StartGame, HookSet::GAME_START),
@@ -865,29 +919,48 @@ impl Expansion for ScriptExpansion {
                 set = set | HookSet::window(w);
             }
         }
-        // `strength` cannot return an error; the next scoring reports it.
-        if s.defines(Hook::Strength) {
-            set = set | HookSet::AFTER_SCORING;
-        }
         set
     }
+}
 
-    fn setup(&self, setup: &mut Setup<'_>) -> HookResult {
-        let decl = std::cell::RefCell::new(Decl::default());
-        {
-            let label = setup.score_label(&self.script.id);
-            decl.borrow_mut()
-                .labels
-                .push((self.script.id.clone(), label));
-        }
-        if self.script.defines(Hook::Setup) {
-            let setup_ptr: *mut Setup<'_> = setup;
-            self.call(Hook::Setup, api::Access::Setup(setup_ptr.cast(), &decl), ())
-                .map(drop)?;
-        }
-        self.decl
-            .set(decl.into_inner())
-            .map_err(|_| HookFailure("setup ran twice for one ruleset".into()))
+/// Calls a script function with the game lent to the natives through `access` for the
+/// duration of the call ([`api::lend`]).
+fn call_script(
+    script: &CompiledScript,
+    bound: Option<&BoundScript>,
+    hook: Hook,
+    access: api::Access<'_, '_>,
+    args: impl rhai::FuncArgs,
+) -> Result<Dynamic, HookFailure> {
+    let name = HOOKS[hook as usize].name;
+    let mut call = api::Call {
+        script,
+        bound,
+        access,
+        hook: name,
+    };
+    api::lend(&mut call, |tag| {
+        let options = CallFnOptions::new()
+            .eval_ast(false)
+            .rewind_scope(false)
+            .with_tag(tag);
+        let mut scope = Scope::new();
+        script
+            .engine
+            .call_fn_with_options::<Dynamic>(options, &mut scope, &script.ast, name, args)
+    })
+    .map_err(|e| {
+        let e = script.runtime_error(hook, &e);
+        HookFailure(format!(
+            "{}:{}:{}: in `{}`: {}",
+            e.file, e.line, e.column, e.hook, e.message
+        ))
+    })
+}
+
+impl BoundExpansion for BoundScript {
+    fn hook_set(&self) -> HookSet {
+        self.hook_set
     }
 
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
@@ -1059,10 +1132,9 @@ impl Expansion for ScriptExpansion {
         if !self.guard_open(Hook::FilterDeployActions, view.state, player.0 as usize) {
             return Ok(());
         }
-        let names = self.names(view.rules);
         let list: Array = actions
             .iter()
-            .map(|a| api::action_to_dynamic(view, &names, a))
+            .map(|a| api::action_to_dynamic(view, &self.names, a))
             .collect();
         let r = self.call(
             Hook::FilterDeployActions,
@@ -1088,15 +1160,13 @@ impl Expansion for ScriptExpansion {
         player: PlayerId,
         action: CustomAction,
     ) -> HookResult {
-        let decl = self.decl().map_err(HookFailure)?;
-        if let Some(o) = decl.offers.iter().find(|o| o.verb == action.verb) {
-            apply_effects(ctx, decl, &o.effects, player);
+        if let Some(o) = self.decl.offers.iter().find(|o| o.verb == action.verb) {
+            apply_effects(ctx, &self.decl, &o.effects, player);
         }
         if !self.script.defines(Hook::ApplyAction) {
             return Ok(());
         }
-        let names = self.names(ctx.rules());
-        let a = api::action_to_dynamic(ctx.view(), &names, &Action::Custom(action));
+        let a = api::action_to_dynamic(ctx.view(), &self.names, &Action::Custom(action));
         self.call(
             Hook::ApplyAction,
             api::Access::write(ctx),
@@ -1115,9 +1185,9 @@ impl Expansion for ScriptExpansion {
     }
 
     fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
-        if prompt.code >= REACTION_CODE {
+        let ScriptPrompt::Script { code, arg } = prompt.decode::<ScriptPrompt>()? else {
             return self.reaction_actions(view, prompt, out);
-        }
+        };
         if !self.script.defines(Hook::PromptActions) {
             return Ok(());
         }
@@ -1126,8 +1196,8 @@ impl Expansion for ScriptExpansion {
             api::Access::Read(view),
             (
                 prompt.player.0 as rhai::INT,
-                prompt.code as rhai::INT,
-                prompt.arg as rhai::INT,
+                code as rhai::INT,
+                arg as rhai::INT,
             ),
         )?;
         self.actions_from(
@@ -1140,31 +1210,33 @@ impl Expansion for ScriptExpansion {
         )
     }
 
-    fn apply_prompt(&self, ctx: &mut Ctx<'_>, mut prompt: Prompt, action: Action) -> HookResult {
-        if prompt.code >= REACTION_CODE {
-            let decl = self.decl().map_err(HookFailure)?;
-            let r = decl
-                .reactions
-                .get((prompt.code - REACTION_CODE) as usize)
-                .ok_or_else(|| HookFailure(format!("unknown reaction prompt {}", prompt.code)))?;
-            if let Action::Deploy { figure, segment } = action {
-                ctx.deploy(prompt.player, figure, segment)?;
-                apply_effects(ctx, decl, &r.effects, prompt.player);
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+        let (code, arg) = match prompt.decode::<ScriptPrompt>()? {
+            ScriptPrompt::Script { code, arg } => (code, arg),
+            ScriptPrompt::Reaction(i) => {
+                let r = self
+                    .decl
+                    .reactions
+                    .get(i as usize)
+                    .ok_or_else(|| HookFailure(format!("unknown reaction prompt {i}")))?;
+                if let Action::Deploy { figure, segment } = action {
+                    ctx.deploy(prompt.player, figure, segment)?;
+                    apply_effects(ctx, &self.decl, &r.effects, prompt.player);
+                }
+                (r.code, 0)
             }
-            prompt.code = r.code;
-        }
+        };
         if !self.script.defines(Hook::ApplyPrompt) {
             return Ok(());
         }
-        let names = self.names(ctx.rules());
-        let a = api::action_to_dynamic(ctx.view(), &names, &action);
+        let a = api::action_to_dynamic(ctx.view(), &self.names, &action);
         self.call(
             Hook::ApplyPrompt,
             api::Access::write(ctx),
             (
                 prompt.player.0 as rhai::INT,
-                prompt.code as rhai::INT,
-                prompt.arg as rhai::INT,
+                code as rhai::INT,
+                arg as rhai::INT,
                 a,
             ),
         )
@@ -1173,11 +1245,7 @@ impl Expansion for ScriptExpansion {
 
     fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
         let mut bonus = 0;
-        if let Some(i) = self
-            .decl
-            .get()
-            .and_then(|d| d.strength_bonus.map(|b| d.states[b].2))
-        {
+        if let Some(i) = self.decl.strength_bonus.map(|b| self.decl.states[b].2) {
             bonus = view.state.slot(i, figure.0 as usize).clamp(-1000, 1000) as i32;
         }
         if !self.script.defines(Hook::Strength)

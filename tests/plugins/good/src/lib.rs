@@ -1,6 +1,8 @@
 //! A well-formed plugin: a final bonus of 7 points to seat 0.
 
-use carcassonne_core::{Ctx, Expansion, HookResult, LabelId, PlayerId, Setup};
+use carcassonne_core::{
+    binder, Binder, BoundExpansion, Ctx, Declare, Expansion, HookResult, LabelId, PlayerId,
+};
 
 struct Good;
 
@@ -8,19 +10,20 @@ impl Expansion for Good {
     fn id(&self) -> &str {
         "fixture-good"
     }
-    fn setup(&self, s: &mut Setup<'_>) -> HookResult {
-        s.score_label("fixture-bonus");
-        Ok(())
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let label = d.score_label("fixture-bonus");
+        Ok(binder(move |_| Ok(GoodRules { label })))
     }
+}
+
+/// `fixture-good` bound to a ruleset.
+struct GoodRules {
+    label: LabelId,
+}
+
+impl BoundExpansion for GoodRules {
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        let label = LabelId(
-            ctx.rules()
-                .labels()
-                .iter()
-                .position(|l| l == "fixture-bonus")
-                .unwrap() as u16,
-        );
-        ctx.award(PlayerId(0), 7, label);
+        ctx.award(PlayerId(0), 7, self.label);
         Ok(())
     }
 }

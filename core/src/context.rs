@@ -1,0 +1,235 @@
+//! How hooks reach a game: [`View`] reads it, [`Ctx`] changes it through operations that
+//! keep the game's invariants.
+
+use crate::action::{Action, ExpansionIndex};
+use crate::figure::{FigureId, FigureKindId, FigureLoc, RemovalReason};
+use crate::graph::{FeatureId, SegmentId};
+use crate::hooks::{HookError, HookFailure, HookResult, HookSet, Visible, MAX_QUEUED_PROMPTS};
+use crate::kind::FeatureKindId;
+use crate::player::PlayerId;
+use crate::pos::Pos;
+use crate::prompt::{Prompt, PromptKind};
+use crate::ruleset::{LabelId, Ruleset};
+use crate::slot::SlotRef;
+use crate::state::GameState;
+
+/// Read access to a game for hooks.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    /// The rules.
+    pub rules: &'a Ruleset,
+    /// The state.
+    pub state: &'a GameState,
+}
+
+impl<'a> View<'a> {
+    /// Strength of a figure in half-units: its kind's base plus every expansion's delta,
+    /// or the error of the first expansion whose `strength_delta` failed.
+    pub fn strength(&self, f: FigureId) -> Result<i32, HookError> {
+        let fig = self.state.figure(f);
+        let mut s = self.rules.figure_kind(fig.kind).strength;
+        for (i, e) in self.rules.bound().iter().enumerate() {
+            if self.rules.hook_sets()[i].has(HookSet::STRENGTH_DELTA) {
+                s += e.strength_delta(*self, f).map_err(|m| HookError {
+                    expansion: self.rules.expansions()[i].id().to_string(),
+                    hook: "strength_delta",
+                    message: m.0,
+                })?;
+            }
+        }
+        Ok(s.max(0))
+    }
+
+    /// Reads one value of a state slot.
+    pub fn get(&self, at: impl Into<SlotRef>) -> i64 {
+        self.state.get(at.into())
+    }
+
+    /// The stable name of a figure, `<seat>.<kind>.<ordinal>` (`0.small-follower.3`): how
+    /// records and pictures name it.
+    pub fn figure_name(&self, f: FigureId) -> String {
+        let fig = self.state.figure(f);
+        format!(
+            "{}.{}.{}",
+            fig.owner.0,
+            self.rules.figure_kind(fig.kind).name,
+            fig.ordinal
+        )
+    }
+
+    /// What every expansion shows of its state ([`Expansion::describe`]), in load order.
+    pub fn describe(&self, out: &mut Vec<Visible>) -> Result<(), HookError> {
+        for (e, meta) in self.rules.bound().iter().zip(self.rules.expansions()) {
+            e.describe(*self, out).map_err(|m| HookError {
+                expansion: meta.id().to_string(),
+                hook: "describe",
+                message: m.0,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The complete, not yet scored features the last placed tile closes (its own
+    /// segments' features and the sites around it): what the next scoring will score.
+    pub fn completed_by_last_placement(&self, out: &mut Vec<FeatureId>) {
+        crate::engine::completed_by_last_placement(self.rules, self.state, out)
+    }
+
+    /// Legal deployments of `player` on the segments of the tile at `pos` under the base
+    /// rules (unoccupied features, figure kind allowed, supply not empty).
+    pub fn deployments_on_tile(&self, player: PlayerId, pos: Pos, out: &mut Vec<Action>) {
+        crate::engine::deployments_on_tile(self.rules, self.state, player, pos, out)
+    }
+}
+
+/// Mutable access for hooks, through operations that keep the game's invariants.
+pub struct Ctx<'a> {
+    pub(crate) rules: &'a Ruleset,
+    pub(crate) state: &'a mut GameState,
+    pub(crate) me: ExpansionIndex,
+}
+
+impl<'a> Ctx<'a> {
+    /// Read access.
+    pub fn view(&self) -> View<'_> {
+        View {
+            rules: self.rules,
+            state: self.state,
+        }
+    }
+
+    /// The state (read-only).
+    pub fn state(&self) -> &GameState {
+        self.state
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Ruleset {
+        self.rules
+    }
+
+    /// The calling expansion.
+    pub fn me(&self) -> ExpansionIndex {
+        self.me
+    }
+
+    /// Gives points outside feature scoring, recorded as an event with `label`.
+    pub fn award(&mut self, player: PlayerId, points: i32, label: LabelId) {
+        self.state
+            .award(player, points, crate::event::ScoreSource::Label(label));
+    }
+
+    /// Puts a figure of `kind` from `player`'s supply onto a segment. Errs if none is left.
+    pub fn deploy(
+        &mut self,
+        player: PlayerId,
+        kind: FigureKindId,
+        segment: SegmentId,
+    ) -> HookResult<FigureId> {
+        self.state
+            .deploy(self.rules, player, kind, segment)
+            .ok_or_else(|| {
+                HookFailure(format!(
+                    "player {} has no figure of kind {} in supply",
+                    player.0, kind.0
+                ))
+            })
+    }
+
+    /// Moves a figure in play onto a segment. A figure that does not exist or is not on
+    /// the board, or a segment that does not exist, is an error and changes nothing, so
+    /// figures stay conserved and occupancy counts exact.
+    pub fn move_figure(&mut self, figure: FigureId, segment: SegmentId) -> HookResult {
+        let Some(f) = self.state.figures().get(figure.0 as usize) else {
+            return Err(HookFailure(format!("no figure {}", figure.0)));
+        };
+        if !matches!(f.loc, FigureLoc::On(_)) {
+            return Err(HookFailure(format!(
+                "figure {} is not on the board",
+                figure.0
+            )));
+        }
+        if segment.index() >= self.state.graph().len() {
+            return Err(HookFailure(format!("no segment {}", segment.index())));
+        }
+        self.state.move_figure(figure, segment);
+        Ok(())
+    }
+
+    /// Returns a figure to its owner's supply and tells every expansion.
+    pub fn return_figure(
+        &mut self,
+        figure: FigureId,
+        reason: RemovalReason,
+    ) -> Result<(), HookError> {
+        crate::engine::return_figure(self.rules, self.state, figure, reason)
+    }
+
+    /// Queues a prompt at the back of the queue: `what` is a value of the expansion's own
+    /// [`PromptKind`]. Past [`MAX_QUEUED_PROMPTS`] waiting prompts nothing is queued and
+    /// the calling hook fails when it returns.
+    pub fn prompt(&mut self, player: PlayerId, what: impl PromptKind) {
+        if let Some(p) = self.new_prompt(player, what) {
+            self.state.prompts.push_back(p);
+        }
+    }
+
+    /// Queues a prompt at the front (asked next), with the same bound as [`Ctx::prompt`].
+    pub fn prompt_next(&mut self, player: PlayerId, what: impl PromptKind) {
+        if let Some(p) = self.new_prompt(player, what) {
+            self.state.prompts.push_front(p);
+        }
+    }
+
+    fn new_prompt(&mut self, player: PlayerId, what: impl PromptKind) -> Option<Prompt> {
+        if self.state.prompts.len() >= MAX_QUEUED_PROMPTS {
+            self.state.prompt_overflow = true;
+            return None;
+        }
+        Some(Prompt {
+            player,
+            owner: self.me,
+            code: what.encode(),
+        })
+    }
+
+    /// Reads one value of a state slot (`ctx.get(self.king)`,
+    /// `ctx.get(self.tokens.of(player))`).
+    pub fn get(&self, at: impl Into<SlotRef>) -> i64 {
+        self.state.get(at.into())
+    }
+
+    /// Writes one value of a state slot.
+    pub fn set(&mut self, at: impl Into<SlotRef>, value: i64) {
+        self.state.set(at.into(), value);
+    }
+
+    /// A uniform random number in `0..n` from the game's RNG (n ≥ 1).
+    pub fn random_below(&mut self, n: u32) -> u32 {
+        use rand::Rng;
+        self.state.rng.random_range(0..n.max(1))
+    }
+
+    /// The tile supply, to add groups or set tiles aside. When the hook returns, the
+    /// engine checks that every tile in it is a kind of the ruleset (else the hook fails).
+    pub fn supply_mut(&mut self) -> &mut crate::supply::TileSupply {
+        self.state.supply_touched = true;
+        &mut self.state.supply
+    }
+
+    /// Adds a virtual feature (not on the grid). `complete` features count as completed
+    /// (e.g. a city that borders every farm touching it).
+    pub fn add_virtual_feature(
+        &mut self,
+        kind: FeatureKindId,
+        slot: u8,
+        complete: bool,
+    ) -> SegmentId {
+        self.state.add_virtual(self.rules, kind, slot, complete)
+    }
+
+    /// Records that a field segment borders a city-like segment (virtual or not).
+    pub fn add_border(&mut self, field: SegmentId, city: SegmentId) {
+        self.state.graph.add_border(field, city);
+    }
+}

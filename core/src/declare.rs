@@ -1,0 +1,217 @@
+//! Declare, then bind: how an expansion joins a ruleset.
+//!
+//! 1. **Declare.** [`crate::Expansion::declare`] states what the expansion brings
+//!    (feature and figure kinds, tiles, options, verbs, score labels, state slots) through
+//!    a [`Declare`], which hands back typed ids at once. It returns a [`Binder`] that
+//!    keeps those ids.
+//! 2. **Bind.** Once every expansion has declared and the chosen options are checked,
+//!    each binder gets a [`Binding`]: the complete vocabulary (other expansions' kinds and
+//!    figures included) and the parsed options. It returns the expansion's
+//!    [`BoundExpansion`]: an immutable value holding its ids and options, shared by
+//!    every game of the ruleset on every thread. Per-game data lives in state slots.
+//!
+//! An expansion value can therefore join any number of rulesets: nothing about a
+//! ruleset is ever stored in it.
+
+use crate::action::{ExpansionIndex, VerbId};
+use crate::figure::{FigureKindDef, FigureKindId};
+use crate::hooks::{BoundExpansion, HookFailure, HookResult};
+use crate::kind::{FeatureKindDef, FeatureKindId};
+use crate::options::{OptionDef, OptionValue};
+use crate::ruleset::{LabelId, Ruleset, SetupError};
+use crate::slot::{FigureSlot, GameSlot, PlayerSlot, SlotDef, SlotId, SlotScope};
+use crate::tile::TileSetData;
+
+/// What an expansion may declare in [`crate::Expansion::declare`].
+pub struct Declare<'a> {
+    pub(crate) me: ExpansionIndex,
+    pub(crate) id: &'a str,
+    pub(crate) kinds: &'a mut Vec<FeatureKindDef>,
+    pub(crate) figures: &'a mut Vec<FigureKindDef>,
+    pub(crate) tile_sets: &'a mut Vec<TileSetData>,
+    pub(crate) option_defs: &'a mut Vec<OptionDef>,
+    pub(crate) verbs: &'a mut Vec<(ExpansionIndex, String)>,
+    pub(crate) labels: &'a mut Vec<String>,
+    pub(crate) slots: &'a mut Vec<SlotDef>,
+}
+
+impl Declare<'_> {
+    /// The declaring expansion's index.
+    pub fn me(&self) -> ExpansionIndex {
+        self.me
+    }
+
+    /// Declares a feature kind, or returns the existing one with the same name and shape.
+    pub fn feature_kind(&mut self, def: FeatureKindDef) -> Result<FeatureKindId, SetupError> {
+        if let Some(i) = self.kinds.iter().position(|k| k.name == def.name) {
+            if self.kinds[i] != def {
+                return Err(SetupError::Duplicate {
+                    what: "feature kind",
+                    name: def.name,
+                });
+            }
+            return Ok(FeatureKindId(i as u8));
+        }
+        self.kinds.push(def);
+        Ok(FeatureKindId((self.kinds.len() - 1) as u8))
+    }
+
+    /// Declares a figure kind.
+    pub fn figure_kind(&mut self, def: FigureKindDef) -> Result<FigureKindId, SetupError> {
+        if self.figures.iter().any(|f| f.name == def.name) {
+            return Err(SetupError::Duplicate {
+                what: "figure kind",
+                name: def.name,
+            });
+        }
+        self.figures.push(def);
+        Ok(FigureKindId((self.figures.len() - 1) as u8))
+    }
+
+    /// Adds a tile set.
+    pub fn tiles(&mut self, data: TileSetData) {
+        self.tile_sets.push(data);
+    }
+
+    /// Declares an option `<expansion>.<name>`; its value is read in bind
+    /// ([`Binding::option`]).
+    pub fn option(&mut self, mut def: OptionDef) -> Result<(), SetupError> {
+        def.key = format!("{}.{}", self.id, def.key);
+        if self.option_defs.iter().any(|d| d.key == def.key) {
+            return Err(SetupError::Duplicate {
+                what: "option",
+                name: def.key,
+            });
+        }
+        self.option_defs.push(def);
+        Ok(())
+    }
+
+    /// Registers a verb for [`crate::CustomAction`]s.
+    pub fn verb(&mut self, name: &str) -> VerbId {
+        self.verbs.push((self.me, name.to_string()));
+        VerbId((self.verbs.len() - 1) as u16)
+    }
+
+    /// Registers a score label for points outside feature scoring (shared by name).
+    pub fn score_label(&mut self, name: &str) -> LabelId {
+        if let Some(i) = self.labels.iter().position(|l| l == name) {
+            return LabelId(i as u16);
+        }
+        self.labels.push(name.to_string());
+        LabelId((self.labels.len() - 1) as u16)
+    }
+
+    /// Declares a state slot with one value per game.
+    pub fn game_slot(&mut self, name: &str, default: i64) -> GameSlot {
+        GameSlot(self.slot(name, SlotScope::Game, default))
+    }
+
+    /// Declares a state slot with one value per player.
+    pub fn player_slot(&mut self, name: &str, default: i64) -> PlayerSlot {
+        PlayerSlot(self.slot(name, SlotScope::Player, default))
+    }
+
+    /// Declares a state slot with one value per figure.
+    pub fn figure_slot(&mut self, name: &str, default: i64) -> FigureSlot {
+        FigureSlot(self.slot(name, SlotScope::Figure, default))
+    }
+
+    /// Declares a state slot whose scope is only known at run time (script hosts); native
+    /// expansions use the typed declarations above.
+    pub fn slot(&mut self, name: &str, scope: SlotScope, default: i64) -> SlotId {
+        self.slots.push(SlotDef {
+            expansion: self.me,
+            name: name.to_string(),
+            scope,
+            default,
+        });
+        SlotId((self.slots.len() - 1) as u16)
+    }
+}
+
+/// The second step of joining a ruleset: made by `declare`, consumed by bind.
+pub trait Binder: Send {
+    /// Reads the complete ruleset and returns the expansion's hooks.
+    fn bind(self: Box<Self>, b: &Binding<'_>) -> HookResult<Box<dyn BoundExpansion>>;
+}
+
+impl<F> Binder for F
+where
+    F: FnOnce(&Binding<'_>) -> HookResult<Box<dyn BoundExpansion>> + Send,
+{
+    fn bind(self: Box<Self>, b: &Binding<'_>) -> HookResult<Box<dyn BoundExpansion>> {
+        (*self)(b)
+    }
+}
+
+/// A [`Binder`] from a closure that makes the bound value:
+/// `Ok(binder(move |b| Ok(MyRules { ids, mode: b.option_str("mode")?.parse()? })))`.
+pub fn binder<B, F>(make: F) -> Box<dyn Binder>
+where
+    B: BoundExpansion + 'static,
+    F: FnOnce(&Binding<'_>) -> HookResult<B> + Send + 'static,
+{
+    Box::new(
+        move |b: &Binding<'_>| -> HookResult<Box<dyn BoundExpansion>> { Ok(Box::new(make(b)?)) },
+    )
+}
+
+/// What a [`Binder`] reads: the complete ruleset (without any expansion's hooks yet).
+pub struct Binding<'a> {
+    pub(crate) rules: &'a Ruleset,
+    pub(crate) me: ExpansionIndex,
+    pub(crate) id: &'a str,
+}
+
+impl<'a> Binding<'a> {
+    /// The ruleset's vocabulary, tiles and options.
+    pub fn rules(&self) -> &'a Ruleset {
+        self.rules
+    }
+
+    /// The binding expansion's index.
+    pub fn me(&self) -> ExpansionIndex {
+        self.me
+    }
+
+    /// The value of this expansion's option `name` (declared in `declare` or in the
+    /// manifest), default filled in.
+    pub fn option(&self, name: &str) -> HookResult<&'a OptionValue> {
+        let key = format!("{}.{name}", self.id);
+        self.rules
+            .options()
+            .get(&key)
+            .ok_or_else(|| HookFailure(format!("option `{key}` is not declared")))
+    }
+
+    /// A choice option's value.
+    pub fn option_str(&self, name: &str) -> HookResult<&'a str> {
+        match self.option(name)? {
+            OptionValue::Str(s) => Ok(s),
+            other => Err(HookFailure(format!(
+                "option `{name}` is `{other}`, not a choice"
+            ))),
+        }
+    }
+
+    /// A flag option's value.
+    pub fn option_flag(&self, name: &str) -> HookResult<bool> {
+        match self.option(name)? {
+            OptionValue::Bool(b) => Ok(*b),
+            other => Err(HookFailure(format!(
+                "option `{name}` is `{other}`, not a flag"
+            ))),
+        }
+    }
+
+    /// An integer option's value.
+    pub fn option_int(&self, name: &str) -> HookResult<i64> {
+        match self.option(name)? {
+            OptionValue::Int(i) => Ok(*i),
+            other => Err(HookFailure(format!(
+                "option `{name}` is `{other}`, not an integer"
+            ))),
+        }
+    }
+}

@@ -508,6 +508,16 @@ pub enum Visible {
         /// Where it stands.
         segment: SegmentId,
     },
+    /// A name for one of this expansion's off-board features, shown under a heading (the
+    /// `castle` under `City of Carcassonne`).
+    Place {
+        /// Heading of the places of this group.
+        group: String,
+        /// The place's name.
+        name: String,
+        /// Its segment.
+        segment: SegmentId,
+    },
     /// How another program names one of this expansion's off-board features, so that an
     /// importer or exporter needs no knowledge of the expansion: JCloisterZone (`scheme`
     /// `jcz`) points at the castle as `{position of tile CO/7, feature Quarter, location

@@ -380,16 +380,22 @@ fn quarter_open(rules: &Ruleset, q: usize) -> bool {
     q != 1 || rules.base().farmers
 }
 
-/// CO-9: mayors only into the castle, wagons not into the market; everything else that is
-/// a follower anywhere. (Builders, pigs and barns are not followers.)
+/// The base kind each quarter stands for (castle, market, blacksmith, cathedral).
+const QUARTER_BASE_KINDS: [FeatureKindId; 4] = [
+    FeatureKindId::CITY,
+    FeatureKindId::FIELD,
+    FeatureKindId::ROAD,
+    FeatureKindId::CLOISTER,
+];
+
+/// CO-9: a follower enters a quarter when it may stand on the quarter's base kind, read
+/// from its figure kind's `deploy_on`, so no other expansion's figure is named here: a
+/// figure that only stands in cities (the mayor) only enters the castle, one that never
+/// farms (the wagon) never enters the market, and the small and big followers go anywhere.
+/// (Builders, pigs and barns are not followers.)
 fn figure_may_go(rules: &Ruleset, kind: FigureKindId, q: usize) -> bool {
     let def = rules.figure_kind(kind);
-    def.follower
-        && match def.name.as_str() {
-            "mayor" => q == 0,
-            "wagon" => q != 1,
-            _ => true,
-        }
+    def.follower && def.deploy_on.contains(QUARTER_BASE_KINDS[q])
 }
 
 fn completed_targets(v: &View<'_>) -> Vec<FeatureId> {
@@ -689,6 +695,13 @@ impl BoundExpansion for CountRules {
             icon: "count".into(),
             segment: self.quarter_seg(&v, q)?,
         });
+        for (q, name) in QUARTERS.iter().enumerate() {
+            out.push(Visible::Place {
+                group: "City of Carcassonne".into(),
+                name: (*name).into(),
+                segment: self.quarter_seg(&v, q)?,
+            });
+        }
         for (q, name) in JCZ_QUARTERS.iter().enumerate() {
             out.push(Visible::ForeignName {
                 scheme: "jcz".into(),

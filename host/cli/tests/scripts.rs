@@ -310,6 +310,7 @@ fn assert_hook_error(
     // The engine names its hook; the message names the script function that ran.
     let script_fn = match hook {
         "deploy_step_actions" => "deploy_actions",
+        "strength_delta" => "strength",
         other => other,
     };
     let want = format!("{file}:{}:{}: in `{script_fn}`: {msg}", at.0, at.1);
@@ -1602,4 +1603,89 @@ fn simulate_reports_a_failing_hook_in_one_line() {
         err.starts_with(&head) && err.contains(", compile: syntax error: "),
         "{err}"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// 6. One game's failure stays in that game (issue 14)
+
+/// A script whose `strength` fails for seat 0's figures only: game A fails in
+/// `strength_delta` and reports the expansion, the hook and the reason; a bot's probe clone
+/// of A, fresh games on the same `Arc<Ruleset>` and games on other threads are untouched.
+/// (Script failures used to be remembered in the shared script instance, so every later
+/// game of the ruleset failed with game A's message.)
+#[test]
+fn a_script_failure_in_one_game_never_touches_another() {
+    let tmp = Tmp::new("isolated");
+    let script = "fn strength(f) {\n    if figure_owner(f) == 0 { throw \"no strength for seat 0\"; }\n    0\n}\n";
+    let file = tmp.script("fragile", script);
+    let rules = tmp.rules(&["fragile"]).expect("the ruleset builds");
+    // Game A: play until seat 0's strength is needed.
+    let (mut a, f) = (0..50u64)
+        .find_map(|seed| {
+            let mut g = new_game(&rules, 2, seed);
+            let mut bot = RandomBot::new(seed);
+            while !g.is_over() {
+                let i = bot.choose(&g);
+                let action = g.state().offered_at(i).expect("offered");
+                let before = snapshot(g.state());
+                match g.apply_offered(i) {
+                    Ok(()) => {}
+                    Err(ActionError::Hook(error)) => {
+                        let player = g.decision().player.index();
+                        return Some((
+                            g,
+                            Failure {
+                                action,
+                                error,
+                                before,
+                                player,
+                            },
+                        ));
+                    }
+                    Err(e) => panic!("refused: {e}"),
+                }
+            }
+            None
+        })
+        .expect("some game asks for seat 0's strength");
+    let at = pos(script, "throw");
+    assert_hook_error(
+        &f.error,
+        "fragile",
+        "strength_delta",
+        &file.display().to_string(),
+        at,
+        "Runtime error: no strength for seat 0",
+    );
+    assert_stable(&mut a, &f);
+    // A bot's probe clone of game A fails the same way, and only where A does.
+    let mut probe = a.clone();
+    assert_stable(&mut probe, &f);
+    // Fresh games on the same ruleset, here and on other threads, play exactly as they
+    // play on a ruleset that never saw a failure: same actions, same end or same error.
+    let fresh = tmp.rules(&["fragile"]).expect("a second ruleset builds");
+    let replay = |rules: &Arc<Ruleset>, seed: u64| {
+        let mut g = new_game(rules, 2, seed);
+        let mut bot = RandomBot::new(seed);
+        while !g.is_over() {
+            let i = bot.choose(&g);
+            if let Err(e) = g.apply_offered(i) {
+                return format!("{} / {e}", snapshot(g.state()));
+            }
+        }
+        snapshot(g.state())
+    };
+    for seed in [3u64, 4] {
+        assert_eq!(replay(&rules, seed), replay(&fresh, seed), "seed {seed}");
+    }
+    let handles: Vec<_> = (0..2u64)
+        .map(|t| {
+            let (rules, fresh) = (Arc::clone(&rules), Arc::clone(&fresh));
+            std::thread::spawn(move || (replay(&rules, 20 + t), replay(&fresh, 20 + t)))
+        })
+        .collect();
+    for h in handles {
+        let (shared, clean) = h.join().expect("no panic escapes");
+        assert_eq!(shared, clean);
+    }
 }

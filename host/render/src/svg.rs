@@ -522,7 +522,6 @@ pub(crate) fn legend(
             Look::Field => "field".to_string(),
             Look::Cloister => "cloister".to_string(),
             Look::Shrine => "shrine".to_string(),
-            Look::Quarter => "quarter (City of Carcassonne)".to_string(),
             _ => format!("{} ({})", def.name, shape_word(def.shape)),
         };
         row(out, &mut y, &label);
@@ -1150,6 +1149,16 @@ fn draw_panel(
             _ => None,
         })
     };
+    let place_of = |seg: carcassonne_core::SegmentId| {
+        shown.iter().find_map(|v| match v {
+            Visible::Place {
+                group,
+                name,
+                segment,
+            } if *segment == seg => Some((group.as_str(), name.as_str())),
+            _ => None,
+        })
+    };
     let mut groups: BTreeMap<u8, Vec<carcassonne_core::SegmentId>> = BTreeMap::new();
     let g = st.graph();
     for n in g.graph().node_indices() {
@@ -1168,11 +1177,11 @@ fn draw_panel(
         let def = &rules.kinds()[*kind as usize];
         let look = Look::of(def);
         y += 6.0;
-        let heading = if look == Look::Quarter {
-            "City of Carcassonne".to_string()
-        } else {
-            format!("{} (off the board)", def.name)
-        };
+        // Headings and names come from the expansion's `Visible::Place`s.
+        let heading = segs
+            .iter()
+            .find_map(|s| place_of(*s).map(|(group, _)| group.to_string()))
+            .unwrap_or_else(|| format!("{} (off the board)", def.name));
         text(out, x, y + 16.0, 15.0, r#"font-weight="bold""#, &heading);
         y += 24.0;
         let (bw, bh) = ((w - 10.0) / 2.0, 56.0);
@@ -1180,21 +1189,10 @@ fn draw_panel(
             let node = g.segment(*seg);
             let bx = x + (k % 2) as f64 * (bw + 10.0);
             let by = y + (k / 2) as f64 * (bh + 8.0);
-            // A slot of the game naming this segment gives it its name (`castle`, …).
-            let name = rules
-                .slots()
-                .iter()
-                .enumerate()
-                .find(|(i, d)| {
-                    d.scope == SlotScope::Game
-                        && d.default == -1
-                        && st.slot(SlotId(*i as u16), 0) == seg.index() as i64
-                        && !d.name.starts_with("opt")
-                })
-                .map_or_else(
-                    || format!("{} #{}", def.name, node.local),
-                    |(_, d)| d.name.clone(),
-                );
+            let name = place_of(*seg).map_or_else(
+                || format!("{} #{}", def.name, node.local),
+                |(_, name)| name.to_string(),
+            );
             let _ = writeln!(
                 out,
                 r#"<path class="seg" data-virtual="true" data-segment="{}" data-local="{}" data-kind="{}" data-location="{}" data-shape="area" d="M{} {} L{} {} L{} {} L{} {} Z" fill="{}" stroke="{}" stroke-width="1.5"/>"#,
@@ -1268,14 +1266,22 @@ fn draw_panel(
             }
         }
         y += (segs.len().div_ceil(2)) as f64 * (bh + 8.0);
-        if look == Look::Quarter {
+        // A neutral figure drawn here gets a caption naming it (`count` → "the Count").
+        if let Some(name) = segs
+            .iter()
+            .find_map(|s| neutral_at(*s).map(|(name, _)| name))
+        {
+            let mut title = name.to_string();
+            if let Some(first) = title.get(..1).map(str::to_ascii_uppercase) {
+                title.replace_range(..1, &first);
+            }
             text(
                 out,
                 x,
                 y + 10.0,
                 10.0,
                 &format!(r#"fill="{}""#, style::MUTED),
-                "the purple crowned pawn is the Count",
+                &format!("the purple crowned pawn is the {title}"),
             );
             y += 16.0;
         }

@@ -41,6 +41,27 @@ impl Declare<'_> {
         self.me
     }
 
+    /// A feature kind declared so far (base game, earlier expansions, this one).
+    pub fn kind_named(&self, name: &str) -> Option<FeatureKindId> {
+        self.kinds
+            .iter()
+            .position(|k| k.name == name)
+            .map(|i| FeatureKindId(i as u8))
+    }
+
+    /// A feature kind declared so far, by id.
+    pub fn kind(&self, k: FeatureKindId) -> &FeatureKindDef {
+        &self.kinds[k.0 as usize]
+    }
+
+    /// A figure kind declared so far.
+    pub fn figure_named(&self, name: &str) -> Option<FigureKindId> {
+        self.figures
+            .iter()
+            .position(|k| k.name == name)
+            .map(|i| FigureKindId(i as u8))
+    }
+
     /// Declares a feature kind, or returns the existing one with the same name and shape.
     pub fn feature_kind(&mut self, def: FeatureKindDef) -> Result<FeatureKindId, SetupError> {
         if let Some(i) = self.kinds.iter().position(|k| k.name == def.name) {

@@ -45,8 +45,21 @@ pub struct FigureKindDef {
     pub strength: i32,
     /// Feature kinds the figure may be deployed onto from supply in the normal action step.
     pub deploy_on: KindMask,
-    /// Whether it is a follower (counts for majorities, returns after scoring).
+    /// Whether it is a follower (deployed in the action step, counts for majorities with
+    /// its strength).
     pub follower: bool,
+    /// Whether it goes back to supply when its feature is scored (a follower does; a fan
+    /// figure may stay).
+    #[serde(default = "yes")]
+    pub returns: bool,
+    /// How renderers draw it: a shape name (`meeple`, `pawn`, `disc`, …) or `path:<SVG
+    /// path data>` in a box from -1 to 1; empty for the renderer's own choice.
+    #[serde(default)]
+    pub look: String,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl FigureKindDef {
@@ -58,6 +71,8 @@ impl FigureKindDef {
             strength: 2,
             deploy_on: KindMask::ALL,
             follower: true,
+            returns: true,
+            look: String::new(),
         }
     }
 }

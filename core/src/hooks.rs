@@ -474,6 +474,20 @@ expansion_hooks! {
         Ok(())
     }
 
+    /// Why this expansion refuses `action`, an action the game did not offer (asked only
+    /// on that error path, in load order; the first reason is reported in
+    /// [`crate::ActionError::Refused`]). `None`: the refusal is not this expansion's doing.
+    /// A reason names the rule (`FE-2 a landing within 2 cells of (1,0)`).
+    []
+    fn explain_refusal(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        action: Action,
+    ) -> HookResult<Option<String>> {
+        Ok(None)
+    }
+
     /// What this expansion shows of its state to people and other programs (titles and
     /// their holders, neutral figures), so that renderers and other tools draw it without
     /// knowing the expansion. Asked by tools, never by the turn pipeline.

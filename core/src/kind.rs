@@ -55,6 +55,18 @@ pub enum Scoring {
     Farm,
     /// Never scored by core (river, virtual districts); expansions may score it themselves.
     Unscored,
+    /// Declared values (fan kinds): per tile and per marker (a segment's `pennants`), one
+    /// pair when complete and one at the end of the game, to the majority like a road.
+    Points {
+        /// Per tile when complete.
+        complete_tile: i32,
+        /// Per marker when complete.
+        complete_marker: i32,
+        /// Per tile at the end of the game (incomplete).
+        end_tile: i32,
+        /// Per marker at the end of the game.
+        end_marker: i32,
+    },
 }
 
 /// A registered feature kind.
@@ -68,42 +80,57 @@ pub struct FeatureKindDef {
     pub scoring: Scoring,
     /// Whether figures may stand on it (a river may not).
     pub occupiable: bool,
+    /// Whether a feature of this kind can be completed (closed edges, a surrounded site);
+    /// `false` for kinds scored only at the end.
+    #[serde(default = "yes")]
+    pub completes: bool,
+    /// A colour for renderers (`#rrggbb`), or empty for the renderer's own choice.
+    #[serde(default)]
+    pub look: String,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl FeatureKindDef {
+    /// A kind that completes, in the renderer's own colour.
+    pub fn new(name: &str, shape: Shape, scoring: Scoring, occupiable: bool) -> FeatureKindDef {
+        FeatureKindDef {
+            name: name.into(),
+            shape,
+            scoring,
+            occupiable,
+            completes: true,
+            look: String::new(),
+        }
+    }
 }
 
 impl FeatureKindDef {
     /// The four base-game kinds, in id order.
     pub fn base_kinds() -> Vec<FeatureKindDef> {
         vec![
-            FeatureKindDef {
-                name: "city".into(),
-                shape: Shape::Edge {
+            FeatureKindDef::new(
+                "city",
+                Shape::Edge {
                     letter: 'C',
                     fields_alongside: false,
                 },
-                scoring: Scoring::City,
-                occupiable: true,
-            },
-            FeatureKindDef {
-                name: "road".into(),
-                shape: Shape::Edge {
+                Scoring::City,
+                true,
+            ),
+            FeatureKindDef::new(
+                "road",
+                Shape::Edge {
                     letter: 'R',
                     fields_alongside: true,
                 },
-                scoring: Scoring::Road,
-                occupiable: true,
-            },
-            FeatureKindDef {
-                name: "field".into(),
-                shape: Shape::Field,
-                scoring: Scoring::Farm,
-                occupiable: true,
-            },
-            FeatureKindDef {
-                name: "cloister".into(),
-                shape: Shape::Site,
-                scoring: Scoring::Cloister,
-                occupiable: true,
-            },
+                Scoring::Road,
+                true,
+            ),
+            FeatureKindDef::new("field", Shape::Field, Scoring::Farm, true),
+            FeatureKindDef::new("cloister", Shape::Site, Scoring::Cloister, true),
         ]
     }
 }

@@ -73,7 +73,7 @@ pub use ruleset::{
 };
 pub use side::{HalfEdge, HalfSet, Rotation, Side, SideSet};
 pub use slot::{FigureSlot, GameSlot, PlayerSlot, SlotDef, SlotId, SlotRef, SlotScope};
-pub use state::{Decision, DecisionKind, GameState, PlacementCell};
+pub use state::{Decision, DecisionKind, Discard, DiscardReason, GameState, PlacementCell};
 pub use supply::{DrawMode, SupplyGroup, TileSupply};
 pub use tile::{
     Segment, SegmentData, TileCatalog, TileData, TileDataError, TileKind, TileKindId, TileSetData,

@@ -54,6 +54,28 @@ pub struct Decision {
     pub kind: DecisionKind,
 }
 
+/// Why a drawn tile left the game unplayed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiscardReason {
+    /// It fit nowhere on the board.
+    FitsNowhere,
+    /// An expansion's `on_tile_drawn` discarded it.
+    Expansion(crate::action::ExpansionIndex),
+}
+
+/// A drawn tile that left the game unplayed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Discard {
+    /// The tile.
+    pub tile: TileKindId,
+    /// The turn it was drawn in.
+    pub turn: u32,
+    /// Who drew it.
+    pub player: PlayerId,
+    /// Why.
+    pub reason: DiscardReason,
+}
+
 /// A cell where the drawn tile fits, with the rotations that fit there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlacementCell {
@@ -115,7 +137,7 @@ pub struct GameState {
     pub(crate) last_placer: Option<PlayerId>,
     pub(crate) extra_part: bool,
     pub(crate) events: Vec<ScoreEvent>,
-    pub(crate) discarded: Vec<TileKindId>,
+    pub(crate) discards: Vec<Discard>,
     pub(crate) slots: Vec<i64>,
     pub(crate) slot_offsets: Vec<u32>,
     pub(crate) draft: ScoreDraft,
@@ -290,9 +312,14 @@ impl GameState {
         &self.events
     }
 
-    /// Tiles removed from the game because they could not be placed.
-    pub fn discarded(&self) -> &[TileKindId] {
-        &self.discarded
+    /// The tiles of [`GameState::discards`], in order.
+    pub fn discarded(&self) -> Vec<TileKindId> {
+        self.discards.iter().map(|d| d.tile).collect()
+    }
+
+    /// Drawn tiles removed from the game unplayed, in order, with the reason.
+    pub fn discards(&self) -> &[Discard] {
+        &self.discards
     }
 
     /// Whether final scoring is running or done.
@@ -359,6 +386,15 @@ impl GameState {
             };
             self.slots.extend(std::iter::repeat_n(def.default, n));
         }
+    }
+
+    pub(crate) fn discard(&mut self, tile: TileKindId, reason: DiscardReason) {
+        self.discards.push(Discard {
+            tile,
+            turn: self.turn,
+            player: self.active,
+            reason,
+        });
     }
 
     pub(crate) fn award(&mut self, player: PlayerId, points: i32, source: ScoreSource) {

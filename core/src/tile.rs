@@ -349,8 +349,13 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
                 }
             }
         }
-        if f.pennants > 0 && def.scoring != crate::kind::Scoring::City {
-            return Err(at("pennants: only cities carry pennants"));
+        if f.pennants > 0
+            && !matches!(
+                def.scoring,
+                crate::kind::Scoring::City | crate::kind::Scoring::Points { .. }
+            )
+        {
+            return Err(at("pennants: only cities and kinds scored by declared points carry pennants (markers)"));
         }
         if def.shape == Shape::Virtual {
             return Err(at("a virtual feature kind cannot be drawn on a tile"));

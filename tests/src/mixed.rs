@@ -49,7 +49,7 @@ pub fn total_tiles(g: &Game) -> usize {
     ) as usize;
     g.state().board().tiles().len()
         + g.state().supply().remaining()
-        + g.state().discarded().len()
+        + g.state().discards().len()
         + drawn
 }
 
@@ -145,7 +145,7 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
     let st = g.state();
     assert!(g.is_over());
     assert_eq!(
-        st.board().tiles().len() + st.discarded().len(),
+        st.board().tiles().len() + st.discards().len(),
         total_tiles,
         "{ctx}: every tile placed or discarded"
     );

@@ -480,7 +480,7 @@ fn check_decision(game: &Game) -> TestResult {
     let st = game.state();
     let drawn = matches!(game.decision().kind, DecisionKind::PlaceTile { .. }) as usize;
     prop_assert_eq!(
-        st.board().tiles().len() + st.discarded().len() + st.supply().remaining() + drawn,
+        st.board().tiles().len() + st.discards().len() + st.supply().remaining() + drawn,
         BASE_TILES,
         "board + discarded + supply + drawn tile"
     );
@@ -497,11 +497,11 @@ fn check_end(game: &Game) -> TestResult {
     prop_assert_eq!(game.action_count(), 0);
     prop_assert_eq!(st.supply().remaining(), 0);
     prop_assert_eq!(
-        st.board().tiles().len() + st.discarded().len(),
+        st.board().tiles().len() + st.discards().len(),
         BASE_TILES,
         "board {} + discarded {}",
         st.board().tiles().len(),
-        st.discarded().len()
+        st.discards().len()
     );
     check_figures(game)?;
     check_events_sum(game)?;
@@ -545,7 +545,7 @@ fn play_checked(
         .map(|p| RandomBot::new(bot_seed.wrapping_add(p as u64)))
         .collect();
     let mut actions = Vec::new();
-    let mut discarded = game.state().discarded().len();
+    let mut discarded = game.state().discards().len();
     let mut guard = 0;
     while !game.is_over() {
         guard += 1;
@@ -553,7 +553,7 @@ fn play_checked(
         check_decision(&game)?;
         // tiles discarded since the last decision fit nowhere on this board (the board
         // has not changed since they were drawn).
-        if game.state().discarded().len() > discarded {
+        if game.state().discards().len() > discarded {
             let tiles = tiles_by_cell(&game)?;
             for &t in &game.state().discarded()[discarded..] {
                 prop_assert!(
@@ -563,7 +563,7 @@ fn play_checked(
                 );
             }
         }
-        discarded = game.state().discarded().len();
+        discarded = game.state().discards().len();
         let before = scores(&game);
         let events_before: Vec<ScoreEvent> = game.state().events().to_vec();
         let who = game.decision().player.index();

@@ -217,7 +217,7 @@ fn play_out(game: &mut Game, seed: u64) -> Vec<Drawn> {
             }
             out.push(Drawn::Discarded(*k));
         }
-        seen_discards = game.state().discarded().len();
+        seen_discards = game.state().discards().len();
         if game.is_over() {
             return out;
         }

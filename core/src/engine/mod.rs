@@ -152,6 +152,16 @@ pub enum ActionError {
         /// What the game waits for.
         decision: String,
     },
+    /// An expansion's rule forbids the action, and says why.
+    #[error("{action} is refused by `{expansion}`: {reason}")]
+    Refused {
+        /// The refused action.
+        action: Action,
+        /// The expansion whose rule forbids it.
+        expansion: String,
+        /// Its reason.
+        reason: String,
+    },
     /// An offered index out of range.
     #[error("action index {index} is out of range (only {len} offered)")]
     BadIndex {
@@ -419,12 +429,42 @@ impl Game {
             return Err(ActionError::GameOver);
         }
         if !self.state.is_offered(&action) {
-            return Err(ActionError::NotOffered {
-                action,
-                decision: describe_decision(&self.rules, &self.state),
-            });
+            return Err(self.refusal(action));
         }
         self.apply_checked(action)
+    }
+
+    /// Why `action`, which is not offered, is refused: the first expansion that claims it
+    /// gives its reason; else the generic refusal naming the decision.
+    fn refusal(&self, action: Action) -> ActionError {
+        let view = View {
+            rules: &self.rules,
+            state: &self.state,
+        };
+        let player = self.state.decision.player;
+        for (e, meta) in self.rules.bound().iter().zip(self.rules.expansions()) {
+            match e.explain_refusal(view, player, action) {
+                Ok(Some(reason)) => {
+                    return ActionError::Refused {
+                        action,
+                        expansion: meta.id().to_string(),
+                        reason,
+                    }
+                }
+                Ok(None) => {}
+                Err(m) => {
+                    return ActionError::Hook(HookError {
+                        expansion: meta.id().to_string(),
+                        hook: "explain_refusal",
+                        message: m.0,
+                    })
+                }
+            }
+        }
+        ActionError::NotOffered {
+            action,
+            decision: describe_decision(&self.rules, &self.state),
+        }
     }
 
     /// Applies the `index`-th offered action (what bots use: no search).
@@ -577,7 +617,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         events: Vec::with_capacity(64),
         candidates: Vec::new(),
         completed: Vec::new(),
-        discarded: Vec::new(),
+        discards: Vec::new(),
         slots: Vec::new(),
         slot_offsets: Vec::new(),
         draft: ScoreDraft::default(),

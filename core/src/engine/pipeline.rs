@@ -1,6 +1,7 @@
 //! The turn pipeline between two decisions (rule A-16): windows and prompts, draws and discards, the deployment step, scoring, the end of the game.
 
 use super::*;
+use crate::state::DiscardReason;
 
 /// Runs the pipeline until a decision with at least one action is pending.
 pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
@@ -162,6 +163,7 @@ pub(crate) fn consider_drawn(
     redraws: &mut usize,
 ) -> Result<bool, HookError> {
     let mut verdict = DrawVerdict::Keep;
+    let mut by = ExpansionIndex(0);
     each(
         rules,
         st,
@@ -170,6 +172,7 @@ pub(crate) fn consider_drawn(
         |e, ctx| {
             if verdict == DrawVerdict::Keep {
                 verdict = e.on_tile_drawn(ctx, tile)?;
+                by = ctx.me();
             }
             Ok(())
         },
@@ -177,7 +180,7 @@ pub(crate) fn consider_drawn(
     match verdict {
         DrawVerdict::Keep => {}
         DrawVerdict::Discard => {
-            st.discarded.push(tile);
+            st.discard(tile, DiscardReason::Expansion(by));
             return Ok(false);
         }
         DrawVerdict::Redraw => {
@@ -196,7 +199,7 @@ pub(crate) fn consider_drawn(
     }
     legal_placements(rules, st, tile)?;
     if st.placement_count == 0 {
-        st.discarded.push(tile);
+        st.discard(tile, DiscardReason::FitsNowhere);
         return Ok(false);
     }
     Ok(true)

@@ -54,9 +54,10 @@ pub(crate) fn place_tile(
         0
     };
     for (i, seg) in tk.segments.iter().enumerate() {
-        let (open, completable) = match rules.kind(seg.kind).shape {
-            Shape::Edge { .. } => (seg.sides.len() as u16, true),
-            Shape::Site => (8 - filled, true),
+        let def = rules.kind(seg.kind);
+        let (open, completable) = match def.shape {
+            Shape::Edge { .. } => (seg.sides.len() as u16, def.completes),
+            Shape::Site => (8 - filled, def.completes),
             Shape::Field | Shape::Virtual => (0, false),
         };
         st.graph.add_segment(

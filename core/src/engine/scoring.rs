@@ -25,6 +25,16 @@ pub(crate) fn feature_value(
         Scoring::Road => tiles,
         // 9 when complete (open = 0), else 1 + the surrounding tiles.
         Scoring::Cloister => 9 - t.open as i32,
+        Scoring::Points {
+            complete_tile,
+            complete_marker,
+            ..
+        } if complete => complete_tile * tiles + complete_marker * pennants,
+        Scoring::Points {
+            end_tile,
+            end_marker,
+            ..
+        } => end_tile * tiles + end_marker * pennants,
         Scoring::Farm | Scoring::Unscored => 0,
     }
 }
@@ -184,7 +194,9 @@ pub(crate) fn apply_draft(
         if item.return_figures {
             for i in 0..st.figures.len() {
                 if let FigureLoc::On(seg) = st.figures[i].loc {
-                    if st.graph.feature_of(seg) == item.feature {
+                    if st.graph.feature_of(seg) == item.feature
+                        && rules.figure_kind(st.figures[i].kind).returns
+                    {
                         return_figure(rules, st, FigureId(i as u16), RemovalReason::Scored)?;
                     }
                 }
@@ -220,7 +232,7 @@ pub(crate) fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), H
                     farms.push(f);
                 }
             }
-            Scoring::City | Scoring::Road | Scoring::Cloister => {
+            Scoring::City | Scoring::Road | Scoring::Cloister | Scoring::Points { .. } => {
                 let tot = st.graph.totals(f);
                 if tot.scored || draft.features.iter().any(|d| d.feature == f) {
                     continue;

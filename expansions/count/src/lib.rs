@@ -323,7 +323,9 @@ impl CountRules {
             }
             let t = g.totals(f);
             let ok = match v.rules.kind(g.kind(f)).scoring {
-                Scoring::City | Scoring::Road | Scoring::Cloister => !t.scored && !t.complete(),
+                Scoring::City | Scoring::Road | Scoring::Cloister | Scoring::Points { .. } => {
+                    !t.scored && !t.complete()
+                }
                 Scoring::Farm => farmers,
                 Scoring::Unscored => false,
             };
@@ -432,12 +434,12 @@ impl Expansion for Count {
     /// the options (declared in the manifest) and finds the city's tiles.
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         let quarter_kind = d
-            .feature_kind(FeatureKindDef {
-                name: "quarter".into(),
-                shape: Shape::Virtual,
-                scoring: Scoring::Unscored,
-                occupiable: true,
-            })
+            .feature_kind(FeatureKindDef::new(
+                "quarter",
+                Shape::Virtual,
+                Scoring::Unscored,
+                true,
+            ))
             .map_err(|e| e.to_string())?;
         let ids = Ids {
             quarter_kind,

@@ -227,12 +227,12 @@ impl Expansion for HereticsShrines {
     /// known at bind.
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         let shrine = d
-            .feature_kind(FeatureKindDef {
-                name: "shrine".into(),
-                shape: Shape::Site,
-                scoring: Scoring::Cloister,
-                occupiable: true,
-            })
+            .feature_kind(FeatureKindDef::new(
+                "shrine",
+                Shape::Site,
+                Scoring::Cloister,
+                true,
+            ))
             .map_err(|e| e.to_string())?;
         Ok(binder(move |b: &Binding<'_>| {
             let rules = b.rules();

@@ -458,15 +458,15 @@ impl Expansion for River2 {
 
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         let river = d
-            .feature_kind(FeatureKindDef {
-                name: "river".into(),
-                shape: Shape::Edge {
+            .feature_kind(FeatureKindDef::new(
+                "river",
+                Shape::Edge {
                     letter: 'W',
                     fields_alongside: true,
                 },
-                scoring: Scoring::Unscored,
-                occupiable: false,
-            })
+                Scoring::Unscored,
+                false,
+            ))
             .map_err(|e| e.to_string())?;
         Ok(binder(move |b: &Binding<'_>| {
             let code = river_code(river);

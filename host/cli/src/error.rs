@@ -14,6 +14,11 @@ pub enum CliError {
     /// Wrong command-line input, or a file of the wrong kind for a command.
     #[error("{0}")]
     Usage(String),
+    /// Input a command cannot work on at all, told apart from a failed check by its exit
+    /// code, 2 (`expansions test`: an expansion that does not load, a scenario file that
+    /// cannot be read).
+    #[error("{0}")]
+    Input(String),
     /// A file could not be written.
     #[error("{path}: {source}")]
     Io {
@@ -37,4 +42,14 @@ pub enum CliError {
     /// A picture could not be rasterised or written.
     #[error(transparent)]
     Raster(#[from] RasterError),
+}
+
+impl CliError {
+    /// The process exit code: 2 for [`CliError::Input`], 1 for everything else.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) => 2,
+            _ => 1,
+        }
+    }
 }

@@ -2,9 +2,10 @@
 //!
 //! `carcassonne`: simulate, replay and inspect games. A thin layer: it parses the command
 //! line (clap), calls the host crates, prints their results and prints any error as one
-//! line, `error: <message>`, exit code 1. Its own modules: `check` (`expansions check`),
-//! `load` (a game file of either kind: our record or a `.jcz` save), `error` (`CliError`,
-//! every crate's error in one enum).
+//! line, `error: <message>`, exit code 1 (2 for input `expansions test` cannot use). Its
+//! own modules: `check` (`expansions check`), `scenarios` (`expansions test`), `skeleton`
+//! (`expansions new`), `load` (a game file of either kind: our record or a `.jcz` save),
+//! `error` (`CliError`, every crate's error in one enum).
 //!
 //! It must not know rhai, libloading or resvg (the script, plugins and raster crates do),
 //! nor implement rules, formats or drawing itself.
@@ -12,6 +13,8 @@
 mod check;
 mod error;
 mod load;
+mod scenarios;
+mod skeleton;
 
 use carcassonne_files::escape_line;
 use carcassonne_jcz::{self as jcz, assertions::Outcome};
@@ -147,7 +150,8 @@ enum Command {
         #[command(flatten)]
         dirs: DirArgs,
     },
-    /// Expansions: `expansions list`, `expansions check DIR`, `expansions api`.
+    /// Expansions: `expansions list`, `expansions check DIR`, `expansions test DIR`,
+    /// `expansions new ID`, `expansions api`.
     Expansions {
         #[command(subcommand)]
         command: ExpansionsCommand,
@@ -217,6 +221,32 @@ enum ExpansionsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Run the scenario files of an expansion folder: one line per scenario, PASS or FAIL
+    /// with the file and line of what failed (exit code 1 if one fails, 2 if the
+    /// expansion or a scenario file cannot be read).
+    Test {
+        /// The expansion's folder (holding expansion.toml). Its scenario files are every
+        /// other `.toml` file in it and its sub-folders, except the manifest's tile files.
+        dir: PathBuf,
+        #[command(flatten)]
+        dirs: DirArgs,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Below a failing scenario, print the state of its game (decision, offered
+        /// actions, scores, supplies, figures, score events).
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// Create a new fan expansion folder PARENT/ID: manifest, script with every hook as a
+    /// commented-out stub, a tile file and a passing scenario.
+    New {
+        /// The expansion's id: lowercase letters, digits and `-`, starting with a letter.
+        id: String,
+        /// The folder to create it in.
+        #[arg(long, value_name = "PARENT", default_value = ".")]
+        dir: PathBuf,
+    },
     /// Print the scripting reference (hooks, functions, limits) as Markdown.
     Api,
 }
@@ -228,7 +258,7 @@ fn main() -> ExitCode {
         Err(e) => {
             // The one place errors are printed: one line, whatever the input held.
             eprintln!("error: {}", escape_line(&e.to_string()));
-            ExitCode::FAILURE
+            ExitCode::from(e.exit_code())
         }
     }
 }
@@ -377,6 +407,15 @@ fn run(cmd: Command) -> Result<(), CliError> {
                 for p in &out.players {
                     outln!("{:<12} {:>4}", p.name, p.score);
                 }
+                for d in &out.discards {
+                    outln!(
+                        "turn {}: {} drew {}, discarded: {}",
+                        d.turn + 1,
+                        d.player,
+                        d.tile,
+                        d.reason
+                    );
+                }
                 outln!(
                     "{} scoring events; {}",
                     out.events.len(),
@@ -517,6 +556,60 @@ fn run(cmd: Command) -> Result<(), CliError> {
             }
             result
         }
+        Command::Expansions {
+            command:
+                ExpansionsCommand::Test {
+                    dir,
+                    dirs: DirArgs { plugin_dirs },
+                    json,
+                    verbose,
+                },
+        } => {
+            let report = scenarios::test(&scenarios::TestConfig { dir, plugin_dirs });
+            if json {
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).expect("serializes")
+                );
+            } else {
+                for line in report.lines(verbose) {
+                    outln!("{line}");
+                }
+            }
+            let total = report.passed + report.failed;
+            if let Some(first) = report.errors.first() {
+                let more = report.errors.len() - 1;
+                return Err(CliError::Input(if more == 0 {
+                    first.message.clone()
+                } else {
+                    format!("{} (and {more} more)", first.message)
+                }));
+            }
+            if report.failed > 0 {
+                return Err(CliError::Usage(format!(
+                    "{} of {total} scenario(s) failed",
+                    report.failed
+                )));
+            }
+            Ok(())
+        }
+        Command::Expansions {
+            command: ExpansionsCommand::New { id, dir },
+        } => {
+            let written = skeleton::create(&id, &dir)?;
+            for p in &written {
+                outln!("created {}", p.display());
+            }
+            let folder = written
+                .first()
+                .and_then(|p| p.parent())
+                .map_or_else(|| dir.join(&id), |p| p.to_path_buf());
+            outln!(
+                "next: carcassonne expansions check {0} && carcassonne expansions test {0}",
+                folder.display()
+            );
+            Ok(())
+        }
         Command::Render {
             file,
             moves,
@@ -638,7 +731,7 @@ fn print_game(game: &carcassonne_core::Game, scores: &[i32], bots: &[String], se
         "{} turns, {} tiles on the board, {} discarded",
         st.turn(),
         st.board().tiles().len(),
-        st.discarded().len()
+        st.discards().len()
     );
     let mut by_kind: std::collections::BTreeMap<(usize, String), (u32, i32)> = Default::default();
     for e in st.events() {

@@ -120,12 +120,7 @@ impl Expansion for Oddities {
     }
 
     fn declare(&self, s: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-        let kind = |name: &str, shape, scoring| FeatureKindDef {
-            name: name.into(),
-            shape,
-            scoring,
-            occupiable: true,
-        };
+        let kind = |name: &str, shape, scoring| FeatureKindDef::new(name, shape, scoring, true);
         let kinds = [
             kind(
                 "lake",
@@ -158,6 +153,8 @@ impl Expansion for Oddities {
             strength: 2,
             deploy_on: KindMask::ALL,
             follower: true,
+            returns: true,
+            look: String::new(),
         })
         .map_err(|e| e.to_string())?;
         let tiles = carcassonne_files::tiles::parse_tile_set(ODD_TILES, "oddities")

@@ -17,6 +17,7 @@ mod escape;
 pub mod fsio;
 pub mod manifest;
 pub mod tiles;
+pub mod vocabulary;
 
 pub use escape::escape_line;
 pub use fsio::FileError;

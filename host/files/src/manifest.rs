@@ -29,13 +29,15 @@
 //! description = "KR-7 award mode"
 //! ```
 
+use crate::vocabulary::{self, DeclaredFigure, DeclaredKind};
 use carcassonne_core::{OptionDef, OptionType, OptionValue};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The engine API version this host implements.
-pub const ENGINE_API: (u64, u64) = (1, 0);
+/// 1.1: manifests may declare `[[feature-kinds]]` and `[[figures]]`.
+pub const ENGINE_API: (u64, u64) = (1, 1);
 
 /// What is wrong with a manifest or a set of manifests.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -136,6 +138,10 @@ struct RawManifest {
     assets: RawAssets,
     #[serde(default)]
     options: BTreeMap<String, toml::Spanned<RawOption>>,
+    #[serde(default, rename = "feature-kinds")]
+    feature_kinds: Vec<toml::Spanned<vocabulary::RawKind>>,
+    #[serde(default)]
+    figures: Vec<toml::Spanned<vocabulary::RawFigure>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -255,6 +261,10 @@ pub struct Manifest {
     pub tiles: Vec<PathBuf>,
     /// Options, keys without the expansion prefix.
     pub options: Vec<OptionDef>,
+    /// Feature kinds it declares (`[[feature-kinds]]`).
+    pub feature_kinds: Vec<DeclaredKind>,
+    /// Figure kinds it declares (`[[figures]]`).
+    pub figures: Vec<DeclaredFigure>,
 }
 
 impl Manifest {
@@ -425,6 +435,42 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
             description: o.description.clone(),
         });
     }
+    if api < (1, 1) && (!raw.feature_kinds.is_empty() || !raw.figures.is_empty()) {
+        return Err(field(
+            m.api.span(),
+            "expansion.api",
+            format!(
+                "`[[feature-kinds]]` and `[[figures]]` need engine API 1.1 or later (this manifest targets {}.{})",
+                api.0, api.1
+            ),
+        ));
+    }
+    let mut feature_kinds: Vec<DeclaredKind> = Vec::new();
+    for (i, k) in raw.feature_kinds.iter().enumerate() {
+        let at = |(f, message): vocabulary::FieldError| {
+            field(k.span(), &format!("feature-kinds[{i}].{f}"), message)
+        };
+        let def = vocabulary::kind(k.get_ref()).map_err(at)?;
+        if feature_kinds.iter().any(|d| d.def.name == def.name) {
+            return Err(at(("name".into(), format!("`{}` is declared twice", def.name))));
+        }
+        feature_kinds.push(DeclaredKind {
+            def,
+            line: line_of(text, k.span().start),
+        });
+    }
+    let mut figures: Vec<DeclaredFigure> = Vec::new();
+    for (i, f) in raw.figures.iter().enumerate() {
+        let line = line_of(text, f.span().start);
+        let at = |(fl, message): vocabulary::FieldError| {
+            field(f.span(), &format!("figures[{i}].{fl}"), message)
+        };
+        let fig = vocabulary::figure(f.get_ref(), line).map_err(at)?;
+        if figures.iter().any(|d| d.name == fig.name) {
+            return Err(at(("name".into(), format!("`{}` is declared twice", fig.name))));
+        }
+        figures.push(fig);
+    }
     Ok(Manifest {
         path: path.to_path_buf(),
         id: m.id.get_ref().clone(),
@@ -465,6 +511,8 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
         ),
         tiles: raw.assets.tiles.iter().map(|t| dir.join(t)).collect(),
         options,
+        feature_kinds,
+        figures,
     })
 }
 

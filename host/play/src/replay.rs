@@ -22,6 +22,23 @@ pub struct ReplayOutput {
     /// shape is unchanged there.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub state: BTreeMap<String, serde_json::Value>,
+    /// Drawn tiles that left the game unplayed, with why (absent when there were none,
+    /// so the contract's shape is unchanged in most games).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub discards: Vec<DiscardOut>,
+}
+
+/// A drawn tile that left the game unplayed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DiscardOut {
+    /// The turn it was drawn in (0-based).
+    pub turn: u32,
+    /// Who drew it.
+    pub player: String,
+    /// Tile id.
+    pub tile: String,
+    /// `fits nowhere`, or `discarded by <expansion>`.
+    pub reason: String,
 }
 
 /// A player and score.
@@ -191,8 +208,24 @@ pub fn replay_output(game: &Game) -> ReplayOutput {
         };
         state.insert(format!("{exp}.{}", def.name), value);
     }
+    let discards = st
+        .discards()
+        .iter()
+        .map(|d| DiscardOut {
+            turn: d.turn,
+            player: name(d.player),
+            tile: rules.tiles().get(d.tile).id.clone(),
+            reason: match d.reason {
+                carcassonne_core::DiscardReason::FitsNowhere => "fits nowhere".into(),
+                carcassonne_core::DiscardReason::Expansion(e) => {
+                    format!("discarded by {}", rules.expansions()[e.0 as usize].id())
+                }
+            },
+        })
+        .collect();
     ReplayOutput {
         state,
+        discards,
         players: st
             .players()
             .iter()

@@ -5,7 +5,7 @@
 //! a generic look of its shape, in a colour derived from its name, so it still renders and
 //! two unknown kinds still differ.
 
-use carcassonne_core::{FeatureKindDef, Shape};
+use carcassonne_core::{FeatureKindDef, FigureKindDef, Shape};
 
 /// Player colours by seat (fields are green, so no green).
 pub const PLAYER_COLOURS: [&str; 8] = [
@@ -82,7 +82,14 @@ pub enum Look {
 impl Look {
     /// The look of a feature kind.
     pub fn of(def: &FeatureKindDef) -> Look {
-        let own = || hue_colour(&def.name, 0.45, 0.55);
+        // A colour the kind declares wins over one made from its name.
+        let own = || {
+            if def.look.is_empty() {
+                hue_colour(&def.name, 0.45, 0.55)
+            } else {
+                def.look.clone()
+            }
+        };
         match (def.shape, def.name.as_str()) {
             (Shape::Edge { .. }, "city") => Look::City,
             (Shape::Edge { .. }, "road") => Look::Road,
@@ -96,6 +103,7 @@ impl Look {
             ) => Look::Walled(own()),
             (Shape::Edge { .. }, _) => Look::Line(own()),
             (Shape::Field, "field") => Look::Field,
+            (Shape::Field, _) if !def.look.is_empty() => Look::OtherField(def.look.clone()),
             (Shape::Field, _) => Look::OtherField(hue_colour(&def.name, 0.35, 0.7)),
             (Shape::Site, "cloister") => Look::Cloister,
             (Shape::Site, "shrine") => Look::Shrine,
@@ -305,6 +313,22 @@ impl FigureShape {
         }
     }
 
+    /// A shape by its declared name ([`FigureKindDef::look`]).
+    pub fn named(name: &str) -> Option<FigureShape> {
+        Some(match name {
+            "meeple" => FigureShape::Meeple,
+            "big-meeple" => FigureShape::BigMeeple,
+            "pawn" => FigureShape::Pawn,
+            "pig" => FigureShape::Pig,
+            "hood" => FigureShape::Hood,
+            "diamond" => FigureShape::Diamond,
+            "hexagon" => FigureShape::Hexagon,
+            "star" => FigureShape::Star,
+            "triangle" => FigureShape::Triangle,
+            _ => return None,
+        })
+    }
+
     /// Size relative to a small follower.
     pub fn scale(self) -> f64 {
         match self {
@@ -313,6 +337,61 @@ impl FigureShape {
             _ => 1.0,
         }
     }
+}
+
+/// How figure kind `index` is drawn: the outline (in a box from -1 to 1) and its size
+/// relative to a small follower. A kind's declared look wins (a shape name, or
+/// `path:<SVG path>` with absolute `M`, `L`, `C` and `Z` commands); otherwise the shape
+/// follows its name.
+pub fn figure_outline(index: usize, def: &FigureKindDef) -> (Vec<Cmd>, f64) {
+    if let Some(shape) = FigureShape::named(&def.look) {
+        return (shape.path(), shape.scale());
+    }
+    if let Some(cmds) = def.look.strip_prefix("path:").and_then(parse_path) {
+        return (cmds, 1.0);
+    }
+    let shape = FigureShape::of(index, &def.name);
+    (shape.path(), shape.scale())
+}
+
+/// Absolute `M x y`, `L x y`, `C x1 y1 x2 y2 x y`, `Z` path data, coordinates within
+/// -1..1 (`None` for anything else, so a bad path falls back to the default shape).
+fn parse_path(d: &str) -> Option<Vec<Cmd>> {
+    let spaced: String = d
+        .chars()
+        .flat_map(|c| {
+            if c.is_ascii_alphabetic() {
+                vec![' ', c, ' ']
+            } else if c == ',' {
+                vec![' ']
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    let mut words = spaced.split_whitespace().peekable();
+    let mut out = Vec::new();
+    let num = |w: &mut std::iter::Peekable<std::str::SplitWhitespace<'_>>| -> Option<f64> {
+        let v: f64 = w.next()?.parse().ok()?;
+        (v.is_finite() && (-1.0..=1.0).contains(&v)).then_some(v)
+    };
+    while let Some(c) = words.next() {
+        out.push(match c {
+            "M" => Cmd::M(num(&mut words)?, num(&mut words)?),
+            "L" => Cmd::L(num(&mut words)?, num(&mut words)?),
+            "C" => Cmd::C(
+                num(&mut words)?,
+                num(&mut words)?,
+                num(&mut words)?,
+                num(&mut words)?,
+                num(&mut words)?,
+                num(&mut words)?,
+            ),
+            "Z" => Cmd::Z,
+            _ => return None,
+        });
+    }
+    (!out.is_empty() && matches!(out[0], Cmd::M(..))).then_some(out)
 }
 
 /// The path of a named icon an expansion asks for ([`carcassonne_core::Visible`]): `crown`,

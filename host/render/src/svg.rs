@@ -585,13 +585,13 @@ pub(crate) fn legend(
     }
     if with_figures {
         for (k, def) in rules.figure_kinds().iter().enumerate() {
-            let shape = FigureShape::of(k, &def.name);
+            let (outline, scale) = style::figure_outline(k, def);
             figure_shape(
                 out,
-                &shape.path(),
+                &outline,
                 x + 13.0,
                 y + 8.0,
-                8.0 * shape.scale(),
+                8.0 * scale,
                 0,
                 "#bbbbbb",
             );
@@ -861,7 +861,7 @@ fn title(out: &mut String, game: &Game, opts: &RenderOptions) {
         sets.join(" + "),
         st.turn(),
         st.board().tiles().len(),
-        st.discarded().len(),
+        st.discards().len(),
         st.supply()
             .groups
             .iter()
@@ -896,7 +896,7 @@ fn draw_figure(
     let st = game.state();
     let fig = st.figure(f);
     let kind = rules.figure_kind(fig.kind);
-    let shape = FigureShape::of(fig.kind.0 as usize, &kind.name);
+    let (outline, scale) = style::figure_outline(fig.kind.0 as usize, kind);
     let owner = fig.owner.index();
     let player = st.players().get(owner).map_or("?", |p| p.name.as_str());
     // Expansion state kept per figure (a promotion disc, …) shows as a marker.
@@ -931,10 +931,10 @@ fn draw_figure(
     );
     figure_shape(
         out,
-        &shape.path(),
+        &outline,
         x,
         y,
-        r * shape.scale(),
+        r * scale,
         if lying { 1 } else { 0 },
         style::player_colour(owner),
     );
@@ -1024,8 +1024,8 @@ fn draw_panel(
                 continue;
             }
             let n = st.in_supply(PlayerId(p as u8), FigureKindId(k as u8));
-            let shape = FigureShape::of(k, &def.name);
-            figure_shape(out, &shape.path(), sx + 5.0, y + 29.0, 6.0, 0, colour);
+            let (outline, _) = style::figure_outline(k, def);
+            figure_shape(out, &outline, sx + 5.0, y + 29.0, 6.0, 0, colour);
             text(
                 out,
                 sx + 13.0,

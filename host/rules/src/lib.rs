@@ -15,6 +15,7 @@ pub mod discovery;
 mod error;
 pub mod listing;
 mod ruleset;
+mod vocabulary;
 
 pub use error::RulesError;
 pub use listing::{list_expansions, ExpansionInfo, OptionInfo};

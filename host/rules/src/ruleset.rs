@@ -76,6 +76,8 @@ pub fn build_ruleset_with(
 /// An expansion ready to be added to rulesets: its code, tiles and option declarations.
 struct Loaded {
     id: String,
+    /// The manifest's own vocabulary, declared before the expansion's code declares.
+    vocabulary: Arc<crate::vocabulary::ManifestVocabulary>,
     code: LoadedCode,
     tiles: Vec<carcassonne_core::TileSetData>,
     options: Vec<OptionDef>,
@@ -90,10 +92,11 @@ enum LoadedCode {
 
 impl Loaded {
     fn add_to(&self, mut b: RulesetBuilder) -> RulesetBuilder {
-        b = match &self.code {
-            LoadedCode::Native(p) => b.expansion(p.expansion.clone()),
-            LoadedCode::Script(s) => b.expansion(Arc::new(ScriptExpansion::new(s.clone()))),
+        let code: Arc<dyn Expansion> = match &self.code {
+            LoadedCode::Native(p) => p.expansion.clone(),
+            LoadedCode::Script(s) => Arc::new(ScriptExpansion::new(s.clone())),
         };
+        b = b.expansion(self.vocabulary.wrap(code));
         for t in &self.tiles {
             b = b.tiles(t.clone());
         }
@@ -136,6 +139,7 @@ fn load_expansion(m: &Manifest) -> Result<Loaded, RulesError> {
     };
     Ok(Loaded {
         id: m.id.clone(),
+        vocabulary: Arc::new(crate::vocabulary::ManifestVocabulary::of(m)),
         code,
         tiles: m
             .tiles

@@ -33,6 +33,7 @@
 
 pub mod api;
 pub mod limits;
+mod memo;
 pub mod reference;
 mod sandbox;
 
@@ -46,8 +47,11 @@ use carcassonne_core::{
     SlotRef, SlotScope, TileKindId, TurnEndVerdict, VerbId, View, Window,
 };
 use carcassonne_files::manifest::Manifest;
+use memo::{Cached, Found, Param};
 use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope, AST};
 use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The script functions the host calls: role, name, parameters.
@@ -214,6 +218,8 @@ pub struct CompiledScript {
     /// Where each hook function is defined (line, column), for errors Rhai reports
     /// without a position (limits).
     defined_at: [(usize, usize); HOOK_COUNT],
+    /// How each memoizable hook uses its parameters ([`memo::Shape`]).
+    shapes: Vec<Option<memo::Shape>>,
 }
 
 impl std::fmt::Debug for CompiledScript {
@@ -229,6 +235,11 @@ impl CompiledScript {
     /// Whether the script defines a hook.
     pub fn defines(&self, h: Hook) -> bool {
         self.defined[h as usize]
+    }
+
+    /// How a memoizable hook uses its parameters (`None`: the hook is not memoized).
+    pub(crate) fn shape(&self, h: Hook) -> Option<&memo::Shape> {
+        self.shapes[h as usize].as_ref()
     }
 
     fn error(&self, hook: &str, pos: Position, message: String) -> ScriptError {
@@ -339,7 +350,7 @@ pub fn compile_source(
     file: PathBuf,
     text: &str,
 ) -> Result<Arc<CompiledScript>, ScriptError> {
-    let engine = new_engine();
+    let (engine, traced) = sandbox::new_engine_traced();
     let mut script = CompiledScript {
         id: id.to_string(),
         version: version.to_string(),
@@ -348,6 +359,7 @@ pub fn compile_source(
         ast: AST::empty(),
         defined: [false; HOOK_COUNT],
         defined_at: [(0, 0); HOOK_COUNT],
+        shapes: vec![None; HOOK_COUNT],
     };
     if let Err(e) = limits::check(text, &LOAD_LIMITS) {
         let pos = Position::new(
@@ -383,6 +395,17 @@ pub fn compile_source(
         }
     }
     script.ast = ast.clone_functions_only();
+    for &h in memo::MEMO_HOOKS {
+        if script.defined[h as usize] {
+            let spec = &HOOKS[h as usize];
+            script.shapes[h as usize] = Some(memo::analyze(
+                &script.ast,
+                spec.name,
+                spec.params.len(),
+                &traced,
+            ));
+        }
+    }
     Ok(Arc::new(script))
 }
 
@@ -555,6 +578,14 @@ pub struct BoundScript {
     names: Arc<api::Names>,
     /// The pipeline hooks the script needs.
     hook_set: HookSet,
+    /// Names this bound script's memos ([`memo::memo`]).
+    serial: u64,
+}
+
+impl Drop for BoundScript {
+    fn drop(&mut self) {
+        memo::forget(self.serial);
+    }
 }
 
 impl BoundScript {
@@ -599,7 +630,77 @@ impl BoundScript {
         access: api::Access<'_, '_>,
         args: impl rhai::FuncArgs,
     ) -> Result<Dynamic, HookFailure> {
-        call_script(&self.script, Some(self), hook, access, args)
+        call_script(
+            &mut api::Call::new(&self.script, Some(self), access, hook),
+            args,
+        )
+    }
+
+    /// Calls a memoizable hook ([`memo`]): answers from this thread's memo when the same
+    /// call was seen before, else runs the script, converts its result with `keep`
+    /// (whose errors are the hook's) and remembers the call.
+    fn invoke(
+        &self,
+        hook: Hook,
+        access: api::Access<'_, '_>,
+        params: &[Param<'_>],
+        keep: impl FnOnce(Dynamic) -> HookResult<Cached>,
+    ) -> HookResult<Rc<Cached>> {
+        let mut call = api::Call::new(&self.script, Some(self), access, hook);
+        let mut values: [Option<Dynamic>; 4] = Default::default();
+        let mut record = None;
+        let key = match (self.script.shape(hook), call.access.players()) {
+            (Some(shape), Some(players)) => shape.key(players, params).map(|k| (shape, k)),
+            _ => None,
+        };
+        if let Some((m, (shape, key))) = key.and_then(|k| Some((memo::memo(self.serial)?, k))) {
+            let found = match m.hook(hook).try_borrow() {
+                Ok(hm) if !hm.off() => {
+                    shape.values(params, call.rules_ref(), &self.names, &mut values);
+                    if matches!(call.access, api::Access::Write(_)) {
+                        call.undo = Some(Vec::new());
+                    }
+                    let f = hm.find(&key, &mut call, &values);
+                    Some(f)
+                }
+                _ => None,
+            };
+            if std::env::var_os("MEMO_DEBUG").is_some() {
+                eprintln!("{:?} key {:?} found {}", hook, key, match &found { Some(Found::Hit(_)) => "hit", Some(Found::Miss) => "miss", Some(Found::Never) => "never", None => "none" });
+            }
+            match found {
+                Some(Found::Hit(c)) => return Ok(c),
+                Some(Found::Miss) => {
+                    call.undo_sets();
+                    record = Some((m, key));
+                }
+                Some(Found::Never) => call.undo_sets(),
+                None => {}
+            }
+        }
+        if record.is_some() {
+            call.trace = Some(memo::Trace::default());
+        }
+        let args: Vec<Dynamic> = params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                values
+                    .get_mut(i)
+                    .and_then(Option::take)
+                    .unwrap_or_else(|| p.value(call.rules_ref(), &self.names))
+            })
+            .collect();
+        let r = call_script(&mut call, args)?;
+        let trace = call.trace.take();
+        drop(call);
+        let answer = Rc::new(keep(r)?);
+        if let (Some(trace), Some((m, key))) = (trace, record) {
+            if let Ok(mut hm) = m.hook(hook).try_borrow_mut() {
+                hm.insert(key, trace, &answer);
+            }
+        }
+        Ok(answer)
     }
 
     fn bad_return(&self, hook: Hook, what: String) -> HookFailure {
@@ -638,6 +739,49 @@ impl BoundScript {
 }
 
 impl BoundScript {
+    /// Keeps a hook's returned actions: checked once when they depend on the rules only
+    /// (custom actions and `pass` that name no figure and no segment), else as returned,
+    /// to be checked against the game every time ([`BoundScript::push_actions`]).
+    fn keep_actions(
+        &self,
+        hook: Hook,
+        view: View<'_>,
+        player: PlayerId,
+        value: Dynamic,
+        allow: api::Allow,
+    ) -> HookResult<Cached> {
+        if !value.is_array() || !value.read_lock::<Array>().is_some_and(|a| api::rules_only(&a)) {
+            return Ok(Cached::Value(value));
+        }
+        let mut out = Vec::new();
+        self.actions_from(hook, view, player, value, allow, &mut out)?;
+        Ok(Cached::Actions(out))
+    }
+
+    /// Adds kept actions to `out` (each once).
+    fn push_actions(
+        &self,
+        hook: Hook,
+        view: View<'_>,
+        player: PlayerId,
+        kept: &Cached,
+        allow: api::Allow,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        match kept {
+            Cached::Actions(list) => {
+                for a in list {
+                    if !out.contains(a) {
+                        out.push(*a);
+                    }
+                }
+                Ok(())
+            }
+            Cached::Value(v) => self.actions_from(hook, view, player, v.clone(), allow, out),
+            _ => Ok(()),
+        }
+    }
+
     /// Reads a returned cell `#{x, y}` (and `rotations` when `with_rotations`).
     fn cell_of(
         &self,
@@ -794,6 +938,11 @@ fn apply_effects(ctx: &mut Ctx<'_>, decl: &Decl, effects: &[(usize, i64)], playe
     }
 }
 
+/// A hook answer that is not used.
+fn unit(_: Dynamic) -> HookResult<Cached> {
+    Ok(Cached::Unit)
+}
+
 fn window_hook(w: Window) -> Hook {
     match w {
         Window::TurnStart => Hook::WindowTurnStart,
@@ -832,11 +981,9 @@ impl Expansion for ScriptExpansion {
                 .push((self.script.id.clone(), label));
         }
         if self.script.defines(Hook::Setup) {
+            let access = api::Access::Setup(declare, &decl);
             call_script(
-                &self.script,
-                None,
-                Hook::Setup,
-                api::Access::Setup(declare, &decl),
+                &mut api::Call::new(&self.script, None, access, Hook::Setup),
                 (),
             )
             .map(drop)?;
@@ -871,6 +1018,7 @@ impl BoundScript {
             })
             .collect();
         let hook_set = Self::needed_hooks(&script, &decl);
+        static SERIAL: AtomicU64 = AtomicU64::new(0);
         BoundScript {
             names: Arc::new(api::Names::new(rules)),
             me: b.me(),
@@ -878,6 +1026,7 @@ impl BoundScript {
             decl,
             roles,
             hook_set,
+            serial: SERIAL.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -923,23 +1072,16 @@ impl BoundScript {
     }
 }
 
-/// Calls a script function with the game lent to the natives through `access` for the
+/// Calls the script function of a hook call, with the game lent to the natives for the
 /// duration of the call ([`api::lend`]).
 fn call_script(
-    script: &CompiledScript,
-    bound: Option<&BoundScript>,
-    hook: Hook,
-    access: api::Access<'_, '_>,
+    call: &mut api::Call<'_, '_>,
     args: impl rhai::FuncArgs,
 ) -> Result<Dynamic, HookFailure> {
+    let script = call.script;
+    let hook = call.role;
     let name = HOOKS[hook as usize].name;
-    let mut call = api::Call {
-        script,
-        bound,
-        access,
-        hook: name,
-    };
-    api::lend(&mut call, |tag| {
+    api::lend(call, |tag| {
         let options = CallFnOptions::new()
             .eval_ast(false)
             .rewind_scope(false)
@@ -964,7 +1106,7 @@ impl BoundExpansion for BoundScript {
     }
 
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        self.call(Hook::StartGame, api::Access::write(ctx), ())
+        self.invoke(Hook::StartGame, api::Access::write(ctx), &[], unit)
             .map(drop)
     }
 
@@ -986,17 +1128,23 @@ impl BoundExpansion for BoundScript {
         if !self.guard_open(Hook::OnTileDrawn, ctx.state(), 0) {
             return Ok(DrawVerdict::Keep);
         }
-        let name = ctx.rules().tiles().get(tile).id.clone();
-        let r = self.call(Hook::OnTileDrawn, api::Access::write(ctx), (name,))?;
-        if r.is_unit() {
-            return Ok(DrawVerdict::Keep);
-        }
-        match r.clone().into_string().as_deref() {
-            Ok("keep") => Ok(DrawVerdict::Keep),
-            Ok("redraw") => Ok(DrawVerdict::Redraw),
-            Ok("discard") => Ok(DrawVerdict::Discard),
-            _ => Err(self.bad_return(Hook::OnTileDrawn, format!("`{r}`"))),
-        }
+        let params = [Param::Tile(tile)];
+        let r = self.invoke(Hook::OnTileDrawn, api::Access::write(ctx), &params, |r| {
+            if r.is_unit() {
+                return Ok(Cached::Int(0));
+            }
+            match r.clone().into_string().as_deref() {
+                Ok("keep") => Ok(Cached::Int(0)),
+                Ok("redraw") => Ok(Cached::Int(1)),
+                Ok("discard") => Ok(Cached::Int(2)),
+                _ => Err(self.bad_return(Hook::OnTileDrawn, format!("`{r}`"))),
+            }
+        })?;
+        Ok(match *r {
+            Cached::Int(1) => DrawVerdict::Redraw,
+            Cached::Int(2) => DrawVerdict::Discard,
+            _ => DrawVerdict::Keep,
+        })
     }
 
     fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
@@ -1016,30 +1164,34 @@ impl BoundExpansion for BoundScript {
         tile: TileKindId,
         cells: &mut [PlacementCell],
     ) -> HookResult {
-        let name = view.rules.tiles().get(tile).id.clone();
         let p = player.0 as rhai::INT;
         if self.script.defines(Hook::ForbiddenCells)
             && self.guard_open(Hook::ForbiddenCells, view.state, player.0 as usize)
         {
-            let r = self.call(
-                Hook::ForbiddenCells,
-                api::Access::Read(view),
-                (p, name.clone()),
-            )?;
-            let list = r
-                .try_cast::<Array>()
-                .ok_or_else(|| self.bad_return(Hook::ForbiddenCells, "not an array".into()))?;
-            for item in list {
-                // `radius` r forbids the (2r+1)² square around the cell.
-                let r = item
-                    .read_lock::<Map>()
-                    .and_then(|m| m.get("radius").and_then(|v| v.as_int().ok()))
-                    .unwrap_or(0)
-                    .clamp(0, 64) as i32;
-                let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
-                for c in cells.iter_mut() {
-                    if (c.pos.x - x).abs() <= r && (c.pos.y - y).abs() <= r {
-                        c.rotations = 0;
+            let params = [Param::Int(p), Param::Tile(tile)];
+            let r = self.invoke(Hook::ForbiddenCells, api::Access::Read(view), &params, |r| {
+                let list = r
+                    .try_cast::<Array>()
+                    .ok_or_else(|| self.bad_return(Hook::ForbiddenCells, "not an array".into()))?;
+                let mut out = Vec::with_capacity(list.len());
+                for item in list {
+                    // `radius` r forbids the (2r+1)² square around the cell.
+                    let r = item
+                        .read_lock::<Map>()
+                        .and_then(|m| m.get("radius").and_then(|v| v.as_int().ok()))
+                        .unwrap_or(0)
+                        .clamp(0, 64) as i32;
+                    let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
+                    out.push((x, y, r));
+                }
+                Ok(Cached::Cells(out))
+            })?;
+            if let Cached::Cells(list) = &*r {
+                for &(x, y, r) in list {
+                    for c in cells.iter_mut() {
+                        if (c.pos.x - x).abs() <= r && (c.pos.y - y).abs() <= r {
+                            c.rotations = 0;
+                        }
                     }
                 }
             }
@@ -1049,6 +1201,7 @@ impl BoundExpansion for BoundScript {
         {
             return Ok(());
         }
+        let name = self.names.tile_id(tile);
         let list: Array = cells
             .iter()
             .filter(|c| c.rotations != 0)
@@ -1087,12 +1240,9 @@ impl BoundExpansion for BoundScript {
         if !self.guard_open(Hook::OnTilePlaced, ctx.state(), 0) {
             return Ok(());
         }
-        self.call(
-            Hook::OnTilePlaced,
-            api::Access::write(ctx),
-            (pos.x as rhai::INT, pos.y as rhai::INT),
-        )
-        .map(drop)
+        let params = [Param::Int(pos.x as i64), Param::Int(pos.y as i64)];
+        self.invoke(Hook::OnTilePlaced, api::Access::write(ctx), &params, unit)
+            .map(drop)
     }
 
     fn deploy_step_actions(
@@ -1108,19 +1258,12 @@ impl BoundExpansion for BoundScript {
             return Ok(());
         }
         let (x, y) = api::last_cell(view).unwrap_or((0, 0));
-        let r = self.call(
-            Hook::DeployActions,
-            api::Access::Read(view),
-            (player.0 as rhai::INT, x, y),
-        )?;
-        self.actions_from(
-            Hook::DeployActions,
-            view,
-            player,
-            r,
-            api::Allow::OwnCustom,
-            out,
-        )
+        let params = [Param::Int(player.0 as i64), Param::Int(x), Param::Int(y)];
+        let allow = api::Allow::OwnCustom;
+        let r = self.invoke(Hook::DeployActions, api::Access::Read(view), &params, |r| {
+            self.keep_actions(Hook::DeployActions, view, player, r, allow)
+        })?;
+        self.push_actions(Hook::DeployActions, view, player, &r, allow, out)
     }
 
     fn filter_deploy_actions(
@@ -1166,13 +1309,10 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(Hook::ApplyAction) {
             return Ok(());
         }
-        let a = api::action_to_dynamic(ctx.view(), &self.names, &Action::Custom(action));
-        self.call(
-            Hook::ApplyAction,
-            api::Access::write(ctx),
-            (player.0 as rhai::INT, a),
-        )
-        .map(drop)
+        let a = Action::Custom(action);
+        let params = [Param::Int(player.0 as i64), Param::Action(&a)];
+        self.invoke(Hook::ApplyAction, api::Access::write(ctx), &params, unit)
+            .map(drop)
     }
 
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
@@ -1181,7 +1321,8 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(hook) || !self.guard_open(hook, ctx.state(), 0) {
             return Ok(());
         }
-        self.call(hook, api::Access::write(ctx), ()).map(drop)
+        self.invoke(hook, api::Access::write(ctx), &[], unit)
+            .map(drop)
     }
 
     fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
@@ -1191,23 +1332,16 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(Hook::PromptActions) {
             return Ok(());
         }
-        let r = self.call(
-            Hook::PromptActions,
-            api::Access::Read(view),
-            (
-                prompt.player.0 as rhai::INT,
-                code as rhai::INT,
-                arg as rhai::INT,
-            ),
-        )?;
-        self.actions_from(
-            Hook::PromptActions,
-            view,
-            prompt.player,
-            r,
-            api::Allow::Prompt,
-            out,
-        )
+        let params = [
+            Param::Int(prompt.player.0 as i64),
+            Param::Int(code as i64),
+            Param::Int(arg as i64),
+        ];
+        let allow = api::Allow::Prompt;
+        let r = self.invoke(Hook::PromptActions, api::Access::Read(view), &params, |r| {
+            self.keep_actions(Hook::PromptActions, view, prompt.player, r, allow)
+        })?;
+        self.push_actions(Hook::PromptActions, view, prompt.player, &r, allow, out)
     }
 
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
@@ -1229,18 +1363,14 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(Hook::ApplyPrompt) {
             return Ok(());
         }
-        let a = api::action_to_dynamic(ctx.view(), &self.names, &action);
-        self.call(
-            Hook::ApplyPrompt,
-            api::Access::write(ctx),
-            (
-                prompt.player.0 as rhai::INT,
-                code as rhai::INT,
-                arg as rhai::INT,
-                a,
-            ),
-        )
-        .map(drop)
+        let params = [
+            Param::Int(prompt.player.0 as i64),
+            Param::Int(code as i64),
+            Param::Int(arg as i64),
+            Param::Action(&action),
+        ];
+        self.invoke(Hook::ApplyPrompt, api::Access::write(ctx), &params, unit)
+            .map(drop)
     }
 
     fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
@@ -1253,14 +1383,16 @@ impl BoundExpansion for BoundScript {
         {
             return Ok(bonus);
         }
-        let r = self.call(
-            Hook::Strength,
-            api::Access::Read(view),
-            (figure.0 as rhai::INT,),
-        )?;
-        let v = r
-            .as_int()
-            .map_err(|t| self.bad_return(Hook::Strength, format!("a value of type {t}")))?;
+        let params = [Param::Int(figure.0 as i64)];
+        let r = self.invoke(Hook::Strength, api::Access::Read(view), &params, |r| {
+            r.as_int()
+                .map(Cached::Int)
+                .map_err(|t| self.bad_return(Hook::Strength, format!("a value of type {t}")))
+        })?;
+        let v = match *r {
+            Cached::Int(v) => v,
+            _ => 0,
+        };
         Ok(bonus + v.clamp(-1000, 1000) as i32)
     }
 
@@ -1328,38 +1460,36 @@ impl BoundExpansion for BoundScript {
         if !self.guard_open(Hook::OnFigureRemoved, ctx.state(), figure.0 as usize) {
             return Ok(());
         }
-        let reason = match reason {
-            RemovalReason::Scored => "scored",
-            RemovalReason::Expansion => "expansion",
-        };
-        self.call(
-            Hook::OnFigureRemoved,
-            api::Access::write(ctx),
-            (figure.0 as rhai::INT, reason.to_string()),
-        )
-        .map(drop)
+        let params = [Param::Int(figure.0 as i64), Param::Reason(reason)];
+        self.invoke(Hook::OnFigureRemoved, api::Access::write(ctx), &params, unit)
+            .map(drop)
     }
 
     fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
         if !self.guard_open(Hook::OnTurnEnd, ctx.state(), 0) {
             return Ok(TurnEndVerdict::Next);
         }
-        let r = self.call(Hook::OnTurnEnd, api::Access::write(ctx), ())?;
-        if r.is_unit() {
-            return Ok(TurnEndVerdict::Next);
-        }
-        match r.clone().into_string().as_deref() {
-            Ok("next") => Ok(TurnEndVerdict::Next),
-            Ok("extra") => Ok(TurnEndVerdict::ExtraPart),
-            _ => Err(self.bad_return(Hook::OnTurnEnd, format!("`{r}`"))),
-        }
+        let r = self.invoke(Hook::OnTurnEnd, api::Access::write(ctx), &[], |r| {
+            if r.is_unit() {
+                return Ok(Cached::Int(0));
+            }
+            match r.clone().into_string().as_deref() {
+                Ok("next") => Ok(Cached::Int(0)),
+                Ok("extra") => Ok(Cached::Int(1)),
+                _ => Err(self.bad_return(Hook::OnTurnEnd, format!("`{r}`"))),
+            }
+        })?;
+        Ok(match *r {
+            Cached::Int(1) => TurnEndVerdict::ExtraPart,
+            _ => TurnEndVerdict::Next,
+        })
     }
 
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         if !self.guard_open(Hook::FinalScoring, ctx.state(), 0) {
             return Ok(());
         }
-        self.call(Hook::FinalScoring, api::Access::write(ctx), ())
+        self.invoke(Hook::FinalScoring, api::Access::write(ctx), &[], unit)
             .map(drop)
     }
 }

@@ -159,7 +159,7 @@ fn new_refuses_an_existing_folder_and_bad_ids() {
     assert!(err.contains("already exists"), "{err}");
     // Nothing was changed in the existing folder.
     assert!(s.path("taken").join("taken.rhai").is_file());
-    for bad in ["My_Fan", "9lives", "-x", "base", "a b", ""] {
+    for bad in ["My_Fan", "9lives", "x.y", "base", "a b", "über", ""] {
         let (_, err) = fails(&["expansions", "new", bad, "--dir", &s.arg("")], 1);
         assert!(
             err.starts_with("error: ") && err.contains("is not a valid expansion id"),
@@ -343,6 +343,14 @@ fn pilgrims_example_scenarios_pass() {
         out,
         format!("PASS P-01 {title}\nPASS P-01 [pilgrim-home] {title}\n")
     );
+    // docs/modding.md 7.5 shows this output.
+    let guide = std::fs::read_to_string(repo().join("docs").join("modding.md")).unwrap();
+    assert!(
+        guide.contains(&format!(
+            "$ carcassonne expansions test docs/examples/pilgrims\n{out}```"
+        )),
+        "docs/modding.md 7.5 does not show this output:\n{out}"
+    );
     // Run from elsewhere, with the path given in full, it finds the same files.
     let dir = repo().join("docs/examples/pilgrims");
     let o = run_in(
@@ -350,4 +358,43 @@ fn pilgrims_example_scenarios_pass() {
         &["expansions", "test", &dir.display().to_string()],
     );
     assert!(o.status.success(), "{:?}", text(&o));
+}
+
+/// The console sessions of docs/modding.md 7.5 (a failing scenario) and 7.6 (a new
+/// skeleton, checked and tested) are what the program prints.
+#[test]
+fn the_guide_shows_real_sessions() {
+    let guide = std::fs::read_to_string(repo().join("docs").join("modding.md")).unwrap();
+    let s = Scratch::new("fan-tests", "guide");
+    let session = |commands: &[&[&str]]| -> String {
+        let mut t = String::new();
+        for args in commands {
+            let o = run_in(s.dir(), args);
+            let (out, err) = text(&o);
+            t.push_str(&format!("$ carcassonne {}\n{out}{err}", args.join(" ")));
+        }
+        t
+    };
+    let new = session(&[
+        &["expansions", "new", "my-exp", "--dir", "my-expansions"],
+        &["expansions", "check", "my-expansions/my-exp"],
+        &["expansions", "test", "my-expansions/my-exp"],
+    ]);
+    assert!(
+        guide.contains(&format!("```console\n{new}```")),
+        "docs/modding.md 7.6 does not show this session:\n{new}"
+    );
+    let dir = s.path("my-expansions/my-exp/scenarios");
+    let good = std::fs::read_to_string(dir.join("S-01.toml")).unwrap();
+    std::fs::write(
+        dir.join("S-02.toml"),
+        good.replace("id = \"S-01\"", "id = \"S-02\"")
+            .replace("gained = { R = 3 }", "gained = { R = 4 }"),
+    )
+    .unwrap();
+    let failing = session(&[&["expansions", "test", "my-expansions/my-exp"]]);
+    assert!(
+        guide.contains(&format!("```console\n{failing}```")),
+        "docs/modding.md 7.5 does not show this session:\n{failing}"
+    );
 }

@@ -71,6 +71,13 @@ fn rules(expansions: &[&str]) -> Arc<Ruleset> {
 #[test]
 fn the_guide_shows_the_ferryman_files_byte_for_byte() {
     let guide = std::fs::read_to_string(repo().join("docs").join("modding.md")).unwrap();
+    let listing = ok(&["tiles", "--set", "ferryman", "--expansion-dir", "docs/examples"]);
+    assert!(
+        guide.contains(&format!(
+            "$ carcassonne tiles --set ferryman --expansion-dir docs/examples\n{listing}```"
+        )),
+        "the guide does not show this listing:\n{listing}"
+    );
     for file in [
         "expansion.toml",
         "tiles.toml",
@@ -212,7 +219,10 @@ fn fan_games_record_replay_and_render() {
         }
         drew_fan_figure |= ["boatman", "lock-keeper", "ferryman"]
             .iter()
-            .any(|k| svg.contains(&format!(r#"class="figure" data-figure="#)) && svg.contains(&format!(r#"data-kind="{k}""#)));
+            .any(|k| {
+                svg.contains(r#"class="figure" data-figure="#)
+                    && svg.contains(&format!(r#"data-kind="{k}""#))
+            });
     }
     assert!(drew_fan_figure, "no game ended with a fan figure on the board");
 }
@@ -267,16 +277,25 @@ fn a_refused_placement_names_the_expansion_and_the_reason() {
     assert_eq!(before, format!("{:?}", g.state()), "unchanged");
 }
 
-/// FE-2 with A-4: `replay` says which drawn tile was discarded, by whom and why.
+/// FE-2 with A-4: `replay` says which drawn tile was discarded, by whom and why, exactly as
+/// the guide shows it (section 8b.5).
 #[test]
 fn replay_says_when_a_drawn_tile_fits_nowhere() {
-    let tmp = Scratch::new("fan-vocabulary", "discard");
-    let record = serde_json::json!({
-        "format": "carcassonne-record",
-        "version": 1,
-    });
-    let _ = record;
-    // Play the FE-03 situation through the library and check the replay output object.
+    let out = ok(&[
+        "replay",
+        "docs/examples/ferryman-record.json",
+        "--expansion-dir",
+        "docs/examples",
+    ]);
+    let guide = std::fs::read_to_string(repo().join("docs").join("modding.md")).unwrap();
+    assert!(
+        guide.contains(&format!(
+            "$ carcassonne replay docs/examples/ferryman-record.json --expansion-dir docs/examples\n{out}```"
+        )),
+        "the guide does not show this output:\n{out}"
+    );
+    assert!(out.contains("turn 2: P2 drew FM/L, discarded: fits nowhere"), "{out}");
+    // The same through the library, in the FE-03 situation.
     let rules = rules(&["ferryman"]);
     let t = |id: &str| rules.tiles().find(id).unwrap();
     let pos = carcassonne_core::Position {
@@ -303,7 +322,6 @@ fn replay_says_when_a_drawn_tile_fits_nowhere() {
         (d.turn, d.player.as_str(), d.tile.as_str(), d.reason.as_str()),
         (1, "B", "FM/CL", "fits nowhere")
     );
-    drop(tmp);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -350,7 +368,7 @@ impl Fan {
 }
 
 fn err_text(r: Result<Arc<Ruleset>, RulesError>) -> String {
-    r.err().expect("the ruleset is refused").to_string()
+    r.expect_err("the ruleset is refused").to_string()
 }
 
 const LANDING: &str = "[[feature-kinds]]\nname = \"landing\"\nshape = \"site\"\n";

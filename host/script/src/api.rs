@@ -29,7 +29,6 @@ use carcassonne_core::{
 };
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, NativeCallContext, INT};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::Arc;
 
@@ -80,6 +79,8 @@ pub struct Call<'a, 'b> {
     /// While a memoized call is checked: the state values it set, to undo if it does not
     /// match after all.
     pub(crate) undo: Option<Vec<(SlotRef, i64)>>,
+    /// While a memoized call is checked: the awards it makes, carried out if it matches.
+    pub(crate) awards: Option<Vec<(PlayerId, i32, carcassonne_core::LabelId)>>,
 }
 
 impl<'a, 'b> Call<'a, 'b> {
@@ -98,6 +99,7 @@ impl<'a, 'b> Call<'a, 'b> {
             role,
             trace: None,
             undo: None,
+            awards: None,
         }
     }
 }
@@ -203,13 +205,16 @@ pub(crate) enum Effect {
     /// Sets one of the script's state values: run again (and undone if the memoized call
     /// does not match after all).
     Set,
+    /// Awards points: checked when run again, carried out once the memoized call matched
+    /// (only `score` sees points, and it refuses to answer while an award waits).
+    Award,
     /// Anything else (points, figures, prompts, the random generator): a call that uses
     /// it is not memoized.
     Other,
 }
 
 /// Runs a traced function again outside Rhai, with its arguments as Rhai values.
-pub(crate) type Replay = fn(&mut Call<'_, '_>, &[Dynamic]) -> R<Dynamic>;
+pub(crate) type Replay = fn(&mut Call<'_, '_>, &[&Dynamic]) -> R<Dynamic>;
 
 /// A traced game function.
 pub(crate) struct Native {
@@ -227,41 +232,6 @@ impl std::fmt::Debug for Native {
     }
 }
 
-/// A parameter type of a traced function.
-trait ArgType: Sized {
-    fn from_arg(d: Option<&Dynamic>) -> R<Self>;
-    fn to_arg(&self) -> Dynamic;
-}
-
-impl ArgType for INT {
-    fn from_arg(d: Option<&Dynamic>) -> R<INT> {
-        d.and_then(|d| d.as_int().ok())
-            .ok_or_else(|| "an integer argument was expected".into())
-    }
-    fn to_arg(&self) -> Dynamic {
-        (*self).into()
-    }
-}
-
-impl ArgType for ImmutableString {
-    fn from_arg(d: Option<&Dynamic>) -> R<ImmutableString> {
-        d.and_then(|d| d.clone().into_immutable_string().ok())
-            .ok_or_else(|| "a string argument was expected".into())
-    }
-    fn to_arg(&self) -> Dynamic {
-        self.clone().into()
-    }
-}
-
-impl ArgType for Dynamic {
-    fn from_arg(d: Option<&Dynamic>) -> R<Dynamic> {
-        d.cloned().ok_or_else(|| "an argument was expected".into())
-    }
-    fn to_arg(&self) -> Dynamic {
-        self.clone()
-    }
-}
-
 impl<'a, 'b> Call<'a, 'b> {
     /// The rules, when the hook has a game.
     pub(crate) fn rules_ref(&self) -> Option<&Ruleset> {
@@ -272,8 +242,21 @@ impl<'a, 'b> Call<'a, 'b> {
         }
     }
 
+    /// Carries out the awards of a memoized call that matched.
+    pub(crate) fn make_awards(&mut self) {
+        let Some(awards) = self.awards.take() else {
+            return;
+        };
+        if let Access::Write(ctx) = &mut self.access {
+            for (p, points, label) in awards {
+                ctx.award(p, points, label);
+            }
+        }
+    }
+
     /// Undoes the state values set while a memoized call was checked.
     pub(crate) fn undo_sets(&mut self) {
+        self.awards = None;
         let Some(undo) = self.undo.take() else {
             return;
         };
@@ -326,16 +309,173 @@ impl<'a, 'b> Call<'a, 'b> {
     }
 }
 
+/// The form of a recorded use that the memo checks without Rhai values, for the
+/// functions most hooks read (see [`memo::Fast`]); `None` for the others.
+pub(crate) fn prepare(
+    bound: &BoundScript,
+    rules: &Ruleset,
+    native: &Native,
+    args: &[memo::Arg],
+) -> Option<memo::Fast> {
+    use memo::{Arg, Fast, Ix, Val};
+    let ix = |a: &Arg| match a {
+        Arg::Lit(Val::Int(v)) => Some(Ix::Lit(*v)),
+        Arg::Param(p) => Some(Ix::Param(*p)),
+        _ => None,
+    };
+    let slot = |a: &Arg, scope: SlotScope| match a {
+        Arg::Lit(Val::Str(n)) => match bound.decl().state(n) {
+            Some((s, id)) if s == scope => Some(id),
+            _ => None,
+        },
+        _ => None,
+    };
+    Some(match (native.name, args) {
+        ("state", [n]) => Fast::Slot {
+            slot: slot(n, SlotScope::Game)?,
+            scope: SlotScope::Game,
+            index: Ix::Lit(0),
+        },
+        ("player_state", [n, p]) => Fast::Slot {
+            slot: slot(n, SlotScope::Player)?,
+            scope: SlotScope::Player,
+            index: ix(p)?,
+        },
+        ("figure_state", [n, f]) => Fast::Slot {
+            slot: slot(n, SlotScope::Figure)?,
+            scope: SlotScope::Figure,
+            index: ix(f)?,
+        },
+        ("tile_has_feature", [t, Arg::Lit(Val::Str(kind))]) => {
+            let tile = match t {
+                Arg::Lit(Val::Str(id)) => Ix::Lit(bound.names().tile(id)?.0 as i64),
+                Arg::Param(p) => Ix::Param(*p),
+                _ => return None,
+            };
+            let mut kinds = 0u64;
+            for (i, k) in rules.kinds().iter().enumerate() {
+                if k.name == kind.as_str() {
+                    if i >= 64 {
+                        return None;
+                    }
+                    kinds |= 1 << i;
+                }
+            }
+            Fast::TileHas { tile, kinds }
+        }
+        ("tile_at", [x, y]) => Fast::TileAt {
+            x: ix(x)?,
+            y: ix(y)?,
+        },
+        ("set_state", [n, Arg::Lit(Val::Int(value))]) => Fast::Set {
+            slot: slot(n, SlotScope::Game)?,
+            scope: SlotScope::Game,
+            index: Ix::Lit(0),
+            value: *value,
+        },
+        ("set_player_state", [n, p, Arg::Lit(Val::Int(value))]) => Fast::Set {
+            slot: slot(n, SlotScope::Player)?,
+            scope: SlotScope::Player,
+            index: ix(p)?,
+            value: *value,
+        },
+        ("set_figure_state", [n, f, Arg::Lit(Val::Int(value))]) => Fast::Set {
+            slot: slot(n, SlotScope::Figure)?,
+            scope: SlotScope::Figure,
+            index: ix(f)?,
+            value: *value,
+        },
+        ("players", []) => Fast::Players,
+        ("active_player", []) => Fast::ActivePlayer,
+        ("turn", []) => Fast::Turn,
+        ("score", [p]) => Fast::Score(ix(p)?),
+        _ => return None,
+    })
+}
+
+/// What a recorded result is as the code [`eval`] returns for the same use.
+pub(crate) fn code(bound: &BoundScript, f: &memo::Fast, v: &memo::Val) -> Option<i64> {
+    use memo::{Fast, Val};
+    match (f, v) {
+        (Fast::TileAt { .. }, Val::Unit) => Some(-1),
+        (Fast::TileAt { .. }, Val::Str(id)) => bound.names().tile(id).map(|k| k.0 as i64),
+        (Fast::TileAt { .. }, _) => None,
+        (Fast::TileHas { .. }, Val::Bool(b)) => Some(*b as i64),
+        (Fast::Set { .. }, Val::Unit) => Some(0),
+        (_, Val::Int(i)) => Some(*i),
+        _ => None,
+    }
+}
+
+/// Runs a [`memo::Fast`] use: the code of what the game function would return now
+/// (`None`: it would fail, or cannot be run this way).
+pub(crate) fn eval(
+    f: &memo::Fast,
+    c: &mut Call<'_, '_>,
+    params: &[memo::Param<'_>],
+) -> Option<i64> {
+    use memo::Fast;
+    let v = c.view().ok()?;
+    let players = v.state.players().len() as i64;
+    let index = |scope: SlotScope, index: memo::Ix| {
+        let i = index.get(params)?;
+        let n = match scope {
+            SlotScope::Game => 1,
+            SlotScope::Player => players,
+            SlotScope::Figure => v.state.figures().len() as i64,
+        };
+        (0..n).contains(&i).then_some(i as usize)
+    };
+    Some(match *f {
+        Fast::Slot { slot, scope, index: i } => v.state.slot(slot, index(scope, i)?),
+        Fast::Set {
+            slot,
+            scope,
+            index: i,
+            value,
+        } => {
+            let i = index(scope, i)?;
+            c.set_slot(SlotRef::untyped(slot, i), value).ok()?;
+            0
+        }
+        Fast::TileHas { tile, kinds } => {
+            let k = tile.get(params)?;
+            if !(0..v.rules.tiles().len() as i64).contains(&k) {
+                return None;
+            }
+            let t = v.rules.tiles().get(TileKindId(k as u16));
+            t.segments
+                .iter()
+                .any(|s| s.kind.0 < 64 && kinds & (1u64 << s.kind.0) != 0) as i64
+        }
+        Fast::TileAt { x, y } => {
+            let pos = Pos::new(x.get(params)? as i32, y.get(params)? as i32);
+            v.state.board().at(pos).map_or(-1, |t| t.kind.0 as i64)
+        }
+        Fast::Players => players,
+        Fast::ActivePlayer => v.state.active_player().0 as i64,
+        Fast::Turn => v.state.turn() as i64,
+        Fast::Score(p) => {
+            let p = p.get(params)?;
+            if !(0..players).contains(&p) || c.awards.as_ref().is_some_and(|a| !a.is_empty()) {
+                return None;
+            }
+            v.state.players()[p as usize].score as i64
+        }
+    })
+}
+
 /// Declares a traced game function (see the module documentation): `game_fn!(reg, Read,
-/// "name", |c, a: INT, b: ImmutableString| -> INT { … })`.
+/// "name", |c, a: int, b: str| -> INT { … })`. Parameter kinds: `int` (an `INT`), `str`
+/// (a `&str`), `any` (a `Dynamic`).
 macro_rules! game_fn {
-    ($reg:ident, $effect:ident, $name:literal, |$c:ident $(, $a:ident : $t:ty)*| -> $ret:ty $body:block) => {{
+    ($reg:ident, $effect:ident, $name:literal, |$c:ident $(, $a:ident : $k:ident)*| -> $ret:ty $body:block) => {{
         #[allow(unused_mut)]
-        fn body($c: &mut Call<'_, '_> $(, $a: $t)*) -> R<$ret> $body
+        fn body($c: &mut Call<'_, '_> $(, $a: arg_body!($k))*) -> R<$ret> $body
         #[allow(unused_mut, unused_variables)]
-        fn replay(c: &mut Call<'_, '_>, args: &[Dynamic]) -> R<Dynamic> {
+        fn replay(c: &mut Call<'_, '_>, args: &[&Dynamic]) -> R<Dynamic> {
             let mut it = args.iter();
-            $( let $a = <$t as ArgType>::from_arg(it.next())?; )*
+            $( arg_get!($k, $a, it); )*
             body(c $(, $a)*).map(Dynamic::from)
         }
         static NATIVE: Native = Native {
@@ -346,10 +486,10 @@ macro_rules! game_fn {
         $reg.traced.push($name);
         $reg.engine.register_fn(
             $name,
-            move |nc: NativeCallContext $(, $a: $t)*| -> R<$ret> {
+            move |nc: NativeCallContext $(, $a: arg_reg!($k))*| -> R<$ret> {
                 let mut held = lease(&nc)?;
-                let args = held.recording().then(|| vec![$(ArgType::to_arg(&$a)),*]);
-                let r = body(&mut held $(, $a)*);
+                let args = held.recording().then(|| vec![$(arg_rec!($k, $a)),*]);
+                let r = body(&mut held $(, arg_pass!($k, $a))*);
                 if let Some(args) = args {
                     held.record(&nc, &NATIVE, args, &r);
                 }
@@ -357,6 +497,52 @@ macro_rules! game_fn {
             },
         );
     }};
+}
+
+macro_rules! arg_reg {
+    (int) => { INT };
+    (str) => { ImmutableString };
+    (any) => { Dynamic };
+}
+
+macro_rules! arg_body {
+    (int) => { INT };
+    (str) => { &str };
+    (any) => { Dynamic };
+}
+
+macro_rules! arg_pass {
+    (int, $a:ident) => { $a };
+    (str, $a:ident) => { &$a };
+    (any, $a:ident) => { $a };
+}
+
+macro_rules! arg_rec {
+    (int, $a:ident) => { Dynamic::from($a) };
+    (str, $a:ident) => { Dynamic::from($a.clone()) };
+    (any, $a:ident) => { $a.clone() };
+}
+
+macro_rules! arg_get {
+    (int, $a:ident, $it:ident) => {
+        let $a = $it
+            .next()
+            .and_then(|d| d.as_int().ok())
+            .ok_or("an integer argument was expected")?;
+    };
+    (str, $a:ident, $it:ident) => {
+        let held = $it
+            .next()
+            .and_then(|d| d.read_lock::<ImmutableString>())
+            .ok_or("a string argument was expected")?;
+        let $a: &str = held.as_str();
+    };
+    (any, $a:ident, $it:ident) => {
+        let $a = $it
+            .next()
+            .map(|d| (*d).clone())
+            .ok_or("an argument was expected")?;
+    };
 }
 
 /// An engine being given the game API, and the names of its traced functions.
@@ -487,7 +673,7 @@ pub struct Names {
     /// Tile ids by tile kind.
     tiles: Vec<ImmutableString>,
     /// Tile kinds by id and alias (the first kind of the catalog that has it).
-    tile_ids: HashMap<String, TileKindId>,
+    tile_ids: memo::FxMap<String, TileKindId>,
     /// `on_figure_removed` reasons.
     reasons: [ImmutableString; 2],
 }
@@ -510,7 +696,7 @@ impl Names {
                 .collect(),
             tiles: rules.tiles().iter().map(|(_, k)| k.id.as_str().into()).collect(),
             tile_ids: {
-                let mut ids = HashMap::new();
+                let mut ids = memo::FxMap::default();
                 for (i, k) in rules.tiles().iter() {
                     for name in std::iter::once(&k.id).chain(&k.aliases) {
                         ids.entry(name.clone()).or_insert(i);
@@ -967,44 +1153,44 @@ pub fn register(engine: &mut Engine) -> Vec<&'static str> {
 }
 
 fn register_rules(reg: &mut Registry) {
-    game_fn!(reg, Read, "option", |c, key: ImmutableString| -> Dynamic {
+    game_fn!(reg, Read, "option", |c, key: str| -> Dynamic {
         let rules = c.rules()?;
         // Own options first (`perPlayer`), then the base game's (`farmScoring`).
         let found = if key.contains('.') {
-            rules.options().get(key.as_str())
+            rules.options().get(key)
         } else {
             let own = format!("{}.{key}", c.script.id);
             rules
                 .options()
                 .get(&own)
-                .or_else(|| rules.options().get(key.as_str()))
+                .or_else(|| rules.options().get(key))
         };
         found
             .map(option_dynamic)
             .ok_or_else(|| format!("no option `{key}`").into())
     });
-    game_fn!(reg, Read, "has_expansion", |c, id: ImmutableString| -> bool {
-        Ok(id == "base" || c.rules()?.expansion_index(&id).is_some())
+    game_fn!(reg, Read, "has_expansion", |c, id: str| -> bool {
+        Ok(id == "base" || c.rules()?.expansion_index(id).is_some())
     });
-    game_fn!(reg, Read, "has_figure_kind", |c, n: ImmutableString| -> bool {
-        Ok(c.rules()?.figure_named(&n).is_some())
+    game_fn!(reg, Read, "has_figure_kind", |c, n: str| -> bool {
+        Ok(c.rules()?.figure_named(n).is_some())
     });
-    game_fn!(reg, Read, "tile_features", |c, t: ImmutableString| -> Array {
+    game_fn!(reg, Read, "tile_features", |c, t: str| -> Array {
         let rules = c.rules()?;
-        let k = rules.tiles().get(tile_kind(c, rules, &t)?);
+        let k = rules.tiles().get(tile_kind(c, rules, t)?);
         Ok(k.segments
             .iter()
             .map(|s| rules.kind(s.kind).name.clone().into())
             .collect())
     });
-    game_fn!(reg, Read, "tile_has_feature", |c, t: ImmutableString, kind: ImmutableString| -> bool {
+    game_fn!(reg, Read, "tile_has_feature", |c, t: str, kind: str| -> bool {
         let rules = c.rules()?;
-        let k = rules.tiles().get(tile_kind(c, rules, &t)?);
-        Ok(k.segments.iter().any(|s| rules.kind(s.kind).name == kind.as_str()))
+        let k = rules.tiles().get(tile_kind(c, rules, t)?);
+        Ok(k.segments.iter().any(|s| rules.kind(s.kind).name == kind))
     });
-    game_fn!(reg, Read, "tile_has_tag", |c, t: ImmutableString, tag: ImmutableString| -> bool {
+    game_fn!(reg, Read, "tile_has_tag", |c, t: str, tag: str| -> bool {
         let rules = c.rules()?;
-        Ok(rules.tiles().get(tile_kind(c, rules, &t)?).has_tag(&tag))
+        Ok(rules.tiles().get(tile_kind(c, rules, t)?).has_tag(tag))
     });
 }
 
@@ -1039,7 +1225,10 @@ fn register_reads(reg: &mut Registry) {
     game_fn!(reg, Read, "turn", |c| -> INT {
         Ok(c.view()?.state.turn() as INT)
     });
-    game_fn!(reg, Read, "score", |c, p: INT| -> INT {
+    game_fn!(reg, Read, "score", |c, p: int| -> INT {
+        if c.awards.as_ref().is_some_and(|a| !a.is_empty()) {
+            return err("an award is waiting");
+        }
         let v = c.view()?;
         let p = player(v.state, p)?;
         Ok(v.state.players()[p.0 as usize].score as INT)
@@ -1067,14 +1256,14 @@ fn register_reads(reg: &mut Registry) {
         );
         Ok(m.into())
     });
-    game_fn!(reg, Read, "tile_at", |c, x: INT, y: INT| -> Dynamic {
+    game_fn!(reg, Read, "tile_at", |c, x: int, y: int| -> Dynamic {
         let v = c.view()?;
         Ok(v.state
             .board()
             .at(Pos::new(x as i32, y as i32))
             .map_or(Dynamic::UNIT, |t| tile_name(c, v.rules, t.kind)))
     });
-    game_fn!(reg, Read, "segments_at", |c, x: INT, y: INT| -> Array {
+    game_fn!(reg, Read, "segments_at", |c, x: int, y: int| -> Array {
         let v = c.view()?;
         let pos = Pos::new(x as i32, y as i32);
         let mut out = Array::new();
@@ -1086,12 +1275,12 @@ fn register_reads(reg: &mut Registry) {
         }
         Ok(out)
     });
-    game_fn!(reg, Read, "segment_kind", |c, s: INT| -> String {
+    game_fn!(reg, Read, "segment_kind", |c, s: int| -> String {
         let v = c.view()?;
         let s = segment(v.state, s)?;
         Ok(v.rules.kind(v.state.graph().segment(s).kind).name.clone())
     });
-    game_fn!(reg, Read, "segment_cell", |c, s: INT| -> Dynamic {
+    game_fn!(reg, Read, "segment_cell", |c, s: int| -> Dynamic {
         let v = c.view()?;
         let node = v.state.graph().segment(segment(v.state, s)?);
         Ok(if node.is_virtual() {
@@ -1100,22 +1289,22 @@ fn register_reads(reg: &mut Registry) {
             cell(node.pos)
         })
     });
-    game_fn!(reg, Read, "feature_of", |c, s: INT| -> INT {
+    game_fn!(reg, Read, "feature_of", |c, s: int| -> INT {
         totals(c, s, |_, f| f.segment().index() as INT)
     });
-    game_fn!(reg, Read, "feature_complete", |c, s: INT| -> bool {
+    game_fn!(reg, Read, "feature_complete", |c, s: int| -> bool {
         totals(c, s, |g, f| g.totals(f).complete())
     });
-    game_fn!(reg, Read, "feature_scored", |c, s: INT| -> bool {
+    game_fn!(reg, Read, "feature_scored", |c, s: int| -> bool {
         totals(c, s, |g, f| g.totals(f).scored)
     });
-    game_fn!(reg, Read, "feature_tiles", |c, s: INT| -> INT {
+    game_fn!(reg, Read, "feature_tiles", |c, s: int| -> INT {
         totals(c, s, |g, f| g.tile_count(f) as INT)
     });
-    game_fn!(reg, Read, "feature_pennants", |c, s: INT| -> INT {
+    game_fn!(reg, Read, "feature_pennants", |c, s: int| -> INT {
         totals(c, s, |g, f| g.totals(f).pennants as INT)
     });
-    game_fn!(reg, Read, "feature_figures", |c, s: INT| -> Array {
+    game_fn!(reg, Read, "feature_figures", |c, s: int| -> Array {
         let v = c.view()?;
         let s = segment(v.state, s)?;
         let g = v.state.graph();
@@ -1137,33 +1326,33 @@ fn register_reads(reg: &mut Registry) {
             .map(|(i, _)| (i as INT).into())
             .collect())
     });
-    game_fn!(reg, Read, "figure_owner", |c, f: INT| -> INT {
+    game_fn!(reg, Read, "figure_owner", |c, f: int| -> INT {
         with_figure(c, f, |_, _, fig| fig.owner.0 as INT)
     });
-    game_fn!(reg, Read, "figure_kind", |c, f: INT| -> String {
+    game_fn!(reg, Read, "figure_kind", |c, f: int| -> String {
         with_figure(c, f, |v, _, fig| {
             v.rules.figure_kind(fig.kind).name.clone()
         })
     });
-    game_fn!(reg, Read, "is_follower", |c, f: INT| -> bool {
+    game_fn!(reg, Read, "is_follower", |c, f: int| -> bool {
         with_figure(c, f, |v, _, fig| v.rules.figure_kind(fig.kind).follower)
     });
-    game_fn!(reg, Read, "in_play", |c, f: INT| -> bool {
+    game_fn!(reg, Read, "in_play", |c, f: int| -> bool {
         with_figure(c, f, |_, _, fig| matches!(fig.loc, FigureLoc::On(_)))
     });
-    game_fn!(reg, Read, "figure_segment", |c, f: INT| -> INT {
+    game_fn!(reg, Read, "figure_segment", |c, f: int| -> INT {
         with_figure(c, f, |_, _, fig| match fig.loc {
             FigureLoc::On(s) => s.index() as INT,
             _ => -1,
         })
     });
-    game_fn!(reg, Read, "figure_role", |c, f: INT| -> String {
+    game_fn!(reg, Read, "figure_role", |c, f: int| -> String {
         with_figure(c, f, |v, _, fig| match fig.loc {
             FigureLoc::On(s) => v.rules.kind(v.state.graph().segment(s).kind).name.clone(),
             _ => String::new(),
         })
     });
-    game_fn!(reg, Read, "figure_cell", |c, f: INT| -> Dynamic {
+    game_fn!(reg, Read, "figure_cell", |c, f: int| -> Dynamic {
         with_figure(c, f, |v, _, fig| match fig.loc {
             FigureLoc::On(s) => {
                 let node = v.state.graph().segment(s);
@@ -1176,21 +1365,21 @@ fn register_reads(reg: &mut Registry) {
             _ => Dynamic::UNIT,
         })
     });
-    game_fn!(reg, Read, "strength", |c, f: INT| -> INT {
+    game_fn!(reg, Read, "strength", |c, f: int| -> INT {
         with_figure(c, f, |v, id, _| v.strength(id))?
             .map(INT::from)
             .map_err(|e| e.to_string().into())
     });
-    game_fn!(reg, Read, "supply_count", |c, p: INT, kind: ImmutableString| -> INT {
+    game_fn!(reg, Read, "supply_count", |c, p: int, kind: str| -> INT {
         let v = c.view()?;
         let p = player(v.state, p)?;
         let k = v
             .rules
-            .figure_named(&kind)
+            .figure_named(kind)
             .ok_or_else(|| format!("no figure kind `{kind}`"))?;
         Ok(v.state.in_supply(p, k) as INT)
     });
-    game_fn!(reg, Read, "deployments", |c, p: INT, x: INT, y: INT| -> Array {
+    game_fn!(reg, Read, "deployments", |c, p: int, x: int, y: int| -> Array {
         let v = c.view()?;
         let p = player(v.state, p)?;
         let mut out = Vec::new();
@@ -1201,17 +1390,17 @@ fn register_reads(reg: &mut Registry) {
         let names = c.bound()?.names();
         Ok(out.iter().map(|a| action_to_dynamic(v, names, a)).collect())
     });
-    game_fn!(reg, Read, "state", |c, name: ImmutableString| -> INT {
-        let slot = state_slot(c, &name, SlotScope::Game)?;
+    game_fn!(reg, Read, "state", |c, name: str| -> INT {
+        let slot = state_slot(c, name, SlotScope::Game)?;
         Ok(c.view()?.state.slot(slot, 0))
     });
-    game_fn!(reg, Read, "player_state", |c, name: ImmutableString, p: INT| -> INT {
-        let slot = state_slot(c, &name, SlotScope::Player)?;
+    game_fn!(reg, Read, "player_state", |c, name: str, p: int| -> INT {
+        let slot = state_slot(c, name, SlotScope::Player)?;
         let v = c.view()?;
         Ok(v.state.slot(slot, player(v.state, p)?.0 as usize))
     });
-    game_fn!(reg, Read, "figure_state", |c, name: ImmutableString, f: INT| -> INT {
-        let slot = state_slot(c, &name, SlotScope::Figure)?;
+    game_fn!(reg, Read, "figure_state", |c, name: str, f: int| -> INT {
+        let slot = state_slot(c, name, SlotScope::Figure)?;
         let v = c.view()?;
         Ok(v.state.slot(slot, figure(v.state, f)?.0 as usize))
     });
@@ -1240,7 +1429,10 @@ fn award(c: &mut Call<'_, '_>, p: INT, points: INT, label: Option<&str>) -> R<()
     }
     let ctx = c.ctx()?;
     let p = player(ctx.state(), p)?;
-    ctx.award(p, points as i32, label);
+    match c.awards.as_mut() {
+        Some(later) => later.push((p, points as i32, label)),
+        None => c.ctx()?.award(p, points as i32, label),
+    }
     Ok(())
 }
 
@@ -1269,27 +1461,27 @@ fn prompt(c: &mut Call<'_, '_>, p: INT, code: INT, arg: INT, next: bool) -> R<()
 }
 
 fn register_commands(reg: &mut Registry) {
-    game_fn!(reg, Set, "set_state", |c, name: ImmutableString, value: INT| -> () {
-        let slot = state_slot(c, &name, SlotScope::Game)?;
+    game_fn!(reg, Set, "set_state", |c, name: str, value: int| -> () {
+        let slot = state_slot(c, name, SlotScope::Game)?;
         c.set_slot(SlotRef::untyped(slot, 0), value)
     });
-    game_fn!(reg, Set, "set_player_state", |c, name: ImmutableString, p: INT, value: INT| -> () {
-        let slot = state_slot(c, &name, SlotScope::Player)?;
+    game_fn!(reg, Set, "set_player_state", |c, name: str, p: int, value: int| -> () {
+        let slot = state_slot(c, name, SlotScope::Player)?;
         let p = player(c.ctx()?.state(), p)?;
         c.set_slot(SlotRef::untyped(slot, p.0 as usize), value)
     });
-    game_fn!(reg, Set, "set_figure_state", |c, name: ImmutableString, f: INT, value: INT| -> () {
-        let slot = state_slot(c, &name, SlotScope::Figure)?;
+    game_fn!(reg, Set, "set_figure_state", |c, name: str, f: int, value: int| -> () {
+        let slot = state_slot(c, name, SlotScope::Figure)?;
         let f = figure(c.ctx()?.state(), f)?;
         c.set_slot(SlotRef::untyped(slot, f.0 as usize), value)
     });
-    game_fn!(reg, Other, "award", |c, p: INT, pts: INT| -> () {
+    game_fn!(reg, Award, "award", |c, p: int, pts: int| -> () {
         award(c, p, pts, None)
     });
-    game_fn!(reg, Other, "award", |c, p: INT, pts: INT, label: ImmutableString| -> () {
-        award(c, p, pts, Some(&label))
+    game_fn!(reg, Award, "award", |c, p: int, pts: int, label: str| -> () {
+        award(c, p, pts, Some(label))
     });
-    game_fn!(reg, Other, "deploy", |c, p: INT, action: Dynamic| -> INT {
+    game_fn!(reg, Other, "deploy", |c, p: int, action: any| -> INT {
         let me = c.me()?;
         let decl = c.decl()?;
         let ctx = c.ctx()?;
@@ -1304,7 +1496,7 @@ fn register_commands(reg: &mut Registry) {
             .map_err(|e| -> Box<EvalAltResult> { e.0.into() })?;
         Ok(f.0 as INT)
     });
-    game_fn!(reg, Other, "move_figure", |c, f: INT, s: INT| -> () {
+    game_fn!(reg, Other, "move_figure", |c, f: int, s: int| -> () {
         let ctx = c.ctx()?;
         let f = figure(ctx.state(), f)?;
         let s = segment(ctx.state(), s)?;
@@ -1312,7 +1504,7 @@ fn register_commands(reg: &mut Registry) {
         ctx.move_figure(f, s)
             .map_err(|e| -> Box<EvalAltResult> { e.0.into() })
     });
-    game_fn!(reg, Other, "return_figure", |c, f: INT| -> () {
+    game_fn!(reg, Other, "return_figure", |c, f: int| -> () {
         let ctx = c.ctx()?;
         let f = figure(ctx.state(), f)?;
         if !matches!(ctx.state().figure(f).loc, FigureLoc::On(_)) {
@@ -1321,13 +1513,13 @@ fn register_commands(reg: &mut Registry) {
         ctx.return_figure(f, RemovalReason::Expansion)
             .map_err(|e| e.to_string().into())
     });
-    game_fn!(reg, Other, "prompt", |c, p: INT, code: INT, arg: INT| -> () {
+    game_fn!(reg, Other, "prompt", |c, p: int, code: int, arg: int| -> () {
         prompt(c, p, code, arg, false)
     });
-    game_fn!(reg, Other, "prompt_next", |c, p: INT, code: INT, arg: INT| -> () {
+    game_fn!(reg, Other, "prompt_next", |c, p: int, code: int, arg: int| -> () {
         prompt(c, p, code, arg, true)
     });
-    game_fn!(reg, Other, "random", |c, n: INT| -> INT {
+    game_fn!(reg, Other, "random", |c, n: int| -> INT {
         if !(1..=u32::MAX as INT).contains(&n) {
             return err(format!("random({n}): n must be at least 1"));
         }

@@ -647,29 +647,37 @@ impl BoundScript {
         keep: impl FnOnce(Dynamic) -> HookResult<Cached>,
     ) -> HookResult<Rc<Cached>> {
         let mut call = api::Call::new(&self.script, Some(self), access, hook);
-        let mut values: [Option<Dynamic>; 4] = Default::default();
         let mut record = None;
         let key = match (self.script.shape(hook), call.access.players()) {
-            (Some(shape), Some(players)) => shape.key(players, params).map(|k| (shape, k)),
+            (Some(shape), Some(players)) => shape.key(players, params),
             _ => None,
         };
-        if let Some((m, (shape, key))) = key.and_then(|k| Some((memo::memo(self.serial)?, k))) {
+        let value = |c: &api::Call<'_, '_>, i: usize| params[i].value(c.rules_ref(), &self.names);
+        if let Some((m, key)) = key.and_then(|k| Some((memo::memo(self.serial)?, k))) {
             let found = match m.hook(hook).try_borrow() {
                 Ok(hm) if !hm.off() => {
-                    shape.values(params, call.rules_ref(), &self.names, &mut values);
                     if matches!(call.access, api::Access::Write(_)) {
                         call.undo = Some(Vec::new());
+                        call.awards = Some(Vec::new());
                     }
-                    let f = hm.find(&key, &mut call, &values);
-                    Some(f)
+                    Some(hm.find(&key, &mut call, params, &value))
                 }
                 _ => None,
             };
-            if std::env::var_os("MEMO_DEBUG").is_some() {
-                eprintln!("{:?} key {:?} found {}", hook, key, match &found { Some(Found::Hit(_)) => "hit", Some(Found::Miss) => "miss", Some(Found::Never) => "never", None => "none" });
+            {
+                use std::sync::atomic::AtomicUsize;
+                static C: [[AtomicUsize; 4]; HOOK_COUNT] = [const { [const { AtomicUsize::new(0) }; 4] }; HOOK_COUNT];
+                let k = match &found { Some(Found::Hit(_)) => 0, Some(Found::Miss) => 1, Some(Found::Never) => 2, None => 3 };
+                let n = C[hook as usize][k].fetch_add(1, Ordering::Relaxed);
+                if n % 100 == 0 {
+                    eprintln!("{:?} {} {}", hook, ["hit","miss","never","none"][k], n);
+                }
             }
             match found {
-                Some(Found::Hit(c)) => return Ok(c),
+                Some(Found::Hit(c)) => {
+                    call.make_awards();
+                    return Ok(c);
+                }
                 Some(Found::Miss) => {
                     call.undo_sets();
                     record = Some((m, key));
@@ -681,23 +689,15 @@ impl BoundScript {
         if record.is_some() {
             call.trace = Some(memo::Trace::default());
         }
-        let args: Vec<Dynamic> = params
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                values
-                    .get_mut(i)
-                    .and_then(Option::take)
-                    .unwrap_or_else(|| p.value(call.rules_ref(), &self.names))
-            })
-            .collect();
+        let args: Vec<Dynamic> = (0..params.len()).map(|i| value(&call, i)).collect();
         let r = call_script(&mut call, args)?;
         let trace = call.trace.take();
-        drop(call);
         let answer = Rc::new(keep(r)?);
-        if let (Some(trace), Some((m, key))) = (trace, record) {
+        if let (Some(trace), Some((m, key)), Some(rules)) = (trace, record, call.rules_ref()) {
             if let Ok(mut hm) = m.hook(hook).try_borrow_mut() {
-                hm.insert(key, trace, &answer);
+                let prep = |n: &'static api::Native, a: &[memo::Arg]| api::prepare(self, rules, n, a);
+                let code = |f: &memo::Fast, v: &memo::Val| api::code(self, f, v);
+                hm.insert(key, trace, &answer, &prep, &code);
             }
         }
         Ok(answer)
@@ -1187,9 +1187,12 @@ impl BoundExpansion for BoundScript {
                 Ok(Cached::Cells(out))
             })?;
             if let Cached::Cells(list) = &*r {
-                for &(x, y, r) in list {
+                if !list.is_empty() {
                     for c in cells.iter_mut() {
-                        if (c.pos.x - x).abs() <= r && (c.pos.y - y).abs() <= r {
+                        let out = list.iter().any(|&(x, y, r)| {
+                            (c.pos.x - x).abs() <= r && (c.pos.y - y).abs() <= r
+                        });
+                        if out {
                             c.rotations = 0;
                         }
                     }

@@ -14,10 +14,12 @@
 //! script runs as usual, recorded, and the tree grows by that branch.
 //!
 //! Hooks that may change the game are memoized the same way when the commands they used are
-//! `set_state`, `set_player_state` and `set_figure_state`: those are nodes of the tree too,
-//! carried out while it is walked and undone if the walk does not reach a leaf. A call that
-//! uses any other command (points, figures, prompts, the random generator), or a function
-//! that is not traced, ends its branch with [`Node::Never`]: from there on the script runs.
+//! `set_state`, `set_player_state`, `set_figure_state` and `award`: those are nodes of the
+//! tree too; state values are set while the tree is walked and set back if the walk does not
+//! reach a leaf, awards wait for the leaf (`score`, the one function that sees points,
+//! does not answer while one waits). A call that uses any other command (figures, prompts,
+//! the random generator), or a function that is not traced, ends its branch with
+//! [`Node::Never`]: from there on the script runs.
 //!
 //! **Parameters that only reach the game.** A hook's argument that differs in every call
 //! (the cell of the tile just placed) would make every call new. When the hook's body uses
@@ -36,11 +38,50 @@
 
 use super::api::{Call, Native};
 use super::{Hook, HOOK_COUNT};
-use carcassonne_core::{Action, RemovalReason, Ruleset, TileKindId};
+use carcassonne_core::{Action, RemovalReason, Ruleset, SlotId, SlotScope, TileKindId};
 use rhai::{Array, ASTNode, Dynamic, Expr, ImmutableString, Map, Position, Stmt, AST, INT};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
+
+/// A fast hasher for small keys (the memo's and the tile names'); not for keys an
+/// adversary chooses in bulk (a script's tree is bounded by [`MAX_NODES`] anyway).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.write_u64(u64::from_le_bytes(c.try_into().unwrap_or_default()));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut b = [0u8; 8];
+            b[..rest.len()].copy_from_slice(rest);
+            self.write_u64(u64::from_le_bytes(b) ^ (rest.len() as u64) << 59);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_i64(&mut self, i: i64) {
+        self.write_u64(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A `HashMap` with [`Fx`].
+pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
 /// The call level (Rhai's) of the game functions called straight from a hook's body.
 pub(crate) const HOOK_CALL_LEVEL: usize = 1;
@@ -95,11 +136,6 @@ impl Shape {
             .map(|s| s.2)
     }
 
-    /// Whether parameter `p` is passed to a game function somewhere.
-    fn uses(&self, p: usize) -> bool {
-        self.sites.iter().any(|s| s.2 as usize == p)
-    }
-
     /// The key of a call: the number of players and the parameters that are not opaque.
     pub(crate) fn key(&self, players: usize, params: &[Param<'_>]) -> Option<Key> {
         let mut k = Key::default();
@@ -110,21 +146,6 @@ impl Shape {
             }
         }
         Some(k)
-    }
-
-    /// The values of the parameters the tree may pass to game functions.
-    pub(crate) fn values(
-        &self,
-        params: &[Param<'_>],
-        rules: Option<&Ruleset>,
-        names: &super::api::Names,
-        out: &mut [Option<Dynamic>; 4],
-    ) {
-        for (i, p) in params.iter().enumerate().take(4) {
-            if self.opaque & (1 << i) != 0 && self.uses(i) {
-                out[i] = Some(p.value(rules, names));
-            }
-        }
     }
 }
 
@@ -340,6 +361,62 @@ impl Val {
         }
     }
 
+    /// Whether a Rhai value is this value.
+    fn matches(&self, d: &Dynamic) -> bool {
+        match self {
+            Val::Unit => d.is_unit(),
+            Val::Bool(b) => d.as_bool() == Ok(*b),
+            Val::Int(i) => d.as_int() == Ok(*i),
+            Val::Str(s) => d
+                .read_lock::<ImmutableString>()
+                .is_some_and(|x| x.as_str() == s.as_str()),
+            Val::Array(a) => d.read_lock::<Array>().is_some_and(|x| {
+                x.len() == a.len() && a.iter().zip(x.iter()).all(|(v, d)| v.matches(d))
+            }),
+            Val::Map(m) => d.read_lock::<Map>().is_some_and(|x| {
+                x.len() == m.len()
+                    && m.iter()
+                        .zip(x.iter())
+                        .all(|((k, v), (k2, d))| k.as_str() == k2.as_str() && v.matches(d))
+            }),
+        }
+    }
+
+    /// A hash of the value, equal to [`hash_of`] of a Rhai value it [`matches`](Val::matches).
+    fn hash(&self) -> u64 {
+        let mut h = Fx::default();
+        self.feed(&mut h);
+        h.finish()
+    }
+
+    fn feed(&self, h: &mut Fx) {
+        match self {
+            Val::Unit => h.write_u8(0),
+            Val::Bool(b) => h.write_u64(1 + *b as u64),
+            Val::Int(i) => {
+                h.write_u8(3);
+                h.write_i64(*i)
+            }
+            Val::Str(s) => {
+                h.write_u8(4);
+                h.write(s.as_bytes())
+            }
+            Val::Array(a) => {
+                h.write_u8(5);
+                h.write_usize(a.len());
+                a.iter().for_each(|v| v.feed(h));
+            }
+            Val::Map(m) => {
+                h.write_u8(6);
+                h.write_usize(m.len());
+                for (k, v) in m.iter() {
+                    h.write(k.as_bytes());
+                    v.feed(h);
+                }
+            }
+        }
+    }
+
     /// Back to a Rhai value.
     fn dynamic(&self) -> Dynamic {
         match self {
@@ -357,6 +434,45 @@ impl Val {
     }
 }
 
+/// The hash of a Rhai value, as [`Val::hash`] of its value (`None`: not a value of the
+/// memo's types).
+fn hash_of(d: &Dynamic) -> Option<u64> {
+    fn feed(d: &Dynamic, h: &mut Fx) -> Option<()> {
+        if d.is_unit() {
+            h.write_u8(0);
+        } else if let Ok(i) = d.as_int() {
+            h.write_u8(3);
+            h.write_i64(i);
+        } else if let Ok(b) = d.as_bool() {
+            h.write_u64(1 + b as u64);
+        } else if d.is_string() {
+            h.write_u8(4);
+            h.write(d.read_lock::<ImmutableString>()?.as_bytes());
+        } else if d.is_array() {
+            let a = d.read_lock::<Array>()?;
+            h.write_u8(5);
+            h.write_usize(a.len());
+            for v in a.iter() {
+                feed(v, h)?;
+            }
+        } else if d.is_map() {
+            let m = d.read_lock::<Map>()?;
+            h.write_u8(6);
+            h.write_usize(m.len());
+            for (k, v) in m.iter() {
+                h.write(k.as_bytes());
+                feed(v, h)?;
+            }
+        } else {
+            return None;
+        }
+        Some(())
+    }
+    let mut h = Fx::default();
+    feed(d, &mut h)?;
+    Some(h.finish())
+}
+
 /// An argument of a recorded game-function use.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Arg {
@@ -364,6 +480,59 @@ pub(crate) enum Arg {
     Lit(Val),
     /// The hook's parameter i.
     Param(u8),
+}
+
+/// An integer argument of a [`Fast`] use: a value, or the hook's parameter i.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Ix {
+    Lit(i64),
+    Param(u8),
+}
+
+impl Ix {
+    /// Its value in a call with `params` (`None`: the parameter is not a number).
+    pub(crate) fn get(self, params: &[Param<'_>]) -> Option<i64> {
+        match self {
+            Ix::Lit(v) => Some(v),
+            Ix::Param(p) => match params.get(p as usize)? {
+                Param::Int(v) => Some(*v),
+                Param::Tile(t) => Some(t.0 as i64),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// A game-function use the memo checks without Rhai values (made from a recorded use by
+/// `api::prepare`, run by `api::eval`); its result is a code: the integer, 0 or 1 for a
+/// bool, the tile kind or -1 for a tile.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Fast {
+    /// `state`, `player_state`, `figure_state` of a declared name.
+    Slot {
+        slot: SlotId,
+        scope: SlotScope,
+        index: Ix,
+    },
+    /// `set_state`, `set_player_state`, `set_figure_state` of a declared name to a value.
+    Set {
+        slot: SlotId,
+        scope: SlotScope,
+        index: Ix,
+        value: i64,
+    },
+    /// `tile_has_feature(tile, kind)`: `kinds` is the mask of the feature kinds so named.
+    TileHas { tile: Ix, kinds: u64 },
+    /// `tile_at(x, y)`.
+    TileAt { x: Ix, y: Ix },
+    /// `players()`.
+    Players,
+    /// `active_player()`.
+    ActivePlayer,
+    /// `turn()`.
+    Turn,
+    /// `score(player)`.
+    Score(Ix),
 }
 
 /// One use of a traced game function.
@@ -452,13 +621,33 @@ enum Node {
     Op {
         native: &'static Native,
         args: Box<[Arg]>,
+        /// The literal arguments as Rhai values (unit for the parameters).
+        lits: Box<[Dynamic]>,
         next: Vec<(Val, u32)>,
-        index: Option<HashMap<Val, u32>>,
+        /// With many children: their indices in `next` by the hash of their value.
+        index: Option<FxMap<u64, Vec<u32>>>,
+        /// The use without Rhai values, when there is one; then `codes` are the children's
+        /// results as codes.
+        fast: Option<Fast>,
+        codes: Vec<Option<i64>>,
     },
     /// The hook's answer.
     Done(Rc<Cached>),
     /// From here the script must run.
     Never,
+}
+
+/// The child of an `Op` whose value a Rhai value matches.
+fn child(next: &[(Val, u32)], index: &Option<FxMap<u64, Vec<u32>>>, r: &Dynamic) -> Option<u32> {
+    match index {
+        Some(ix) => ix
+            .get(&hash_of(r)?)?
+            .iter()
+            .map(|&k| &next[k as usize])
+            .find(|(v, _)| v.matches(r))
+            .map(|c| c.1),
+        None => next.iter().find(|(v, _)| v.matches(r)).map(|c| c.1),
+    }
 }
 
 /// The outcome of looking a call up.
@@ -475,7 +664,7 @@ pub(crate) enum Found {
 #[derive(Debug, Default)]
 pub(crate) struct HookMemo {
     roots: Vec<(Key, u32)>,
-    index: Option<HashMap<Key, u32>>,
+    index: Option<FxMap<Key, u32>>,
     nodes: Vec<Node>,
     calls: Cell<u32>,
     hits: Cell<u32>,
@@ -496,14 +685,15 @@ impl HookMemo {
     }
 
     /// Walks the tree for a call with `key`, running the game functions through `call`
-    /// (`params` are the values of the opaque parameters).
+    /// (`params` are the hook's arguments, `value` makes the Rhai value of one).
     pub(crate) fn find(
         &self,
         key: &Key,
         call: &mut Call<'_, '_>,
-        params: &[Option<Dynamic>; 4],
+        params: &[Param<'_>],
+        value: &dyn Fn(&Call<'_, '_>, usize) -> Dynamic,
     ) -> Found {
-        let found = self.walk(key, call, params);
+        let found = self.walk(key, call, params, value);
         let calls = self.calls.get() + 1;
         let hits = self.hits.get() + matches!(found, Found::Hit(_)) as u32;
         if calls >= PERIOD {
@@ -520,10 +710,18 @@ impl HookMemo {
         found
     }
 
-    fn walk(&self, key: &Key, call: &mut Call<'_, '_>, params: &[Option<Dynamic>; 4]) -> Found {
+    fn walk(
+        &self,
+        key: &Key,
+        call: &mut Call<'_, '_>,
+        params: &[Param<'_>],
+        value: &dyn Fn(&Call<'_, '_>, usize) -> Dynamic,
+    ) -> Found {
         let Some(mut i) = self.root(key) else {
             return Found::Miss;
         };
+        let unit = Dynamic::UNIT;
+        let mut values: [Option<Dynamic>; 4] = Default::default();
         loop {
             match &self.nodes[i as usize] {
                 Node::Empty => return Found::Miss,
@@ -532,31 +730,43 @@ impl HookMemo {
                 Node::Op {
                     native,
                     args,
+                    lits,
                     next,
                     index,
+                    fast,
+                    codes,
                 } => {
-                    let mut buf = [Dynamic::UNIT; 8];
-                    for (slot, a) in buf.iter_mut().zip(args.iter()) {
+                    if let Some(code) = fast.and_then(|f| super::api::eval(&f, call, params)) {
+                        match codes.iter().position(|c| *c == Some(code)) {
+                            Some(k) => {
+                                i = next[k].1;
+                                continue;
+                            }
+                            None => return Found::Miss,
+                        }
+                    }
+                    for a in args.iter() {
+                        if let Arg::Param(p) = a {
+                            let p = *p as usize;
+                            if p >= values.len() {
+                                return Found::Miss;
+                            }
+                            if values[p].is_none() {
+                                values[p] = Some(value(call, p));
+                            }
+                        }
+                    }
+                    let mut refs = [&unit; 8];
+                    for ((slot, a), lit) in refs.iter_mut().zip(args.iter()).zip(lits.iter()) {
                         *slot = match a {
-                            Arg::Lit(v) => v.dynamic(),
-                            Arg::Param(p) => match params.get(*p as usize).and_then(|v| v.clone())
-                            {
-                                Some(v) => v,
-                                None => return Found::Miss,
-                            },
+                            Arg::Lit(_) => lit,
+                            Arg::Param(p) => values[*p as usize].as_ref().unwrap_or(&unit),
                         };
                     }
-                    let Ok(r) = (native.replay)(call, &buf[..args.len()]) else {
+                    let Ok(r) = (native.replay)(call, &refs[..args.len()]) else {
                         return Found::Miss;
                     };
-                    let Some(r) = Val::of(&r) else {
-                        return Found::Miss;
-                    };
-                    let child = match index {
-                        Some(ix) => ix.get(&r).copied(),
-                        None => next.iter().find(|(v, _)| *v == r).map(|c| c.1),
-                    };
-                    match child {
+                    match child(next, index, &r) {
                         Some(c) => i = c,
                         None => return Found::Miss,
                     }
@@ -566,7 +776,14 @@ impl HookMemo {
     }
 
     /// Adds a recorded call: its trace and, unless the trace was spoiled, its answer.
-    pub(crate) fn insert(&mut self, key: Key, trace: Trace, answer: &Rc<Cached>) {
+    pub(crate) fn insert(
+        &mut self,
+        key: Key,
+        trace: Trace,
+        answer: &Rc<Cached>,
+        prep: &dyn Fn(&'static Native, &[Arg]) -> Option<Fast>,
+        code: &dyn Fn(&Fast, &Val) -> Option<i64>,
+    ) {
         if self.off.get() {
             self.clear();
             return;
@@ -592,11 +809,23 @@ impl HookMemo {
         for ev in trace.events {
             match &mut self.nodes[i as usize] {
                 n @ Node::Empty => {
+                    let lits = ev
+                        .args
+                        .iter()
+                        .map(|a| match a {
+                            Arg::Lit(v) => v.dynamic(),
+                            Arg::Param(_) => Dynamic::UNIT,
+                        })
+                        .collect();
+                    let fast = prep(ev.native, &ev.args);
                     *n = Node::Op {
                         native: ev.native,
                         args: ev.args,
+                        lits,
                         next: Vec::new(),
                         index: None,
+                        fast,
+                        codes: Vec::new(),
                     }
                 }
                 Node::Op { native, args, .. }
@@ -609,22 +838,33 @@ impl HookMemo {
                 }
             }
             let existing = match &self.nodes[i as usize] {
-                Node::Op { next, index, .. } => match index {
-                    Some(ix) => ix.get(&ev.result).copied(),
-                    None => next.iter().find(|(v, _)| *v == ev.result).map(|c| c.1),
-                },
+                Node::Op { next, .. } => next.iter().find(|(v, _)| *v == ev.result).map(|c| c.1),
                 _ => None,
             };
             i = match existing {
                 Some(c) => c,
                 None => {
                     let c = self.new_node();
-                    if let Node::Op { next, index, .. } = &mut self.nodes[i as usize] {
-                        next.push((ev.result.clone(), c));
-                        if let Some(ix) = index {
-                            ix.insert(ev.result, c);
-                        } else if next.len() > 8 {
-                            *index = Some(next.iter().cloned().collect());
+                    if let Node::Op {
+                        next,
+                        index,
+                        fast,
+                        codes,
+                        ..
+                    } = &mut self.nodes[i as usize]
+                    {
+                        codes.push(fast.as_ref().and_then(|f| code(f, &ev.result)));
+                        next.push((ev.result, c));
+                        if next.len() > 8 {
+                            let ix = index.get_or_insert_with(FxMap::default);
+                            if ix.is_empty() {
+                                for (k, (v, _)) in next.iter().enumerate() {
+                                    ix.entry(v.hash()).or_default().push(k as u32);
+                                }
+                            } else {
+                                let k = next.len() - 1;
+                                ix.entry(next[k].0.hash()).or_default().push(k as u32);
+                            }
                         }
                     }
                     c

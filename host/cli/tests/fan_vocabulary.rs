@@ -71,7 +71,13 @@ fn rules(expansions: &[&str]) -> Arc<Ruleset> {
 #[test]
 fn the_guide_shows_the_ferryman_files_byte_for_byte() {
     let guide = std::fs::read_to_string(repo().join("docs").join("modding.md")).unwrap();
-    let listing = ok(&["tiles", "--set", "ferryman", "--expansion-dir", "docs/examples"]);
+    let listing = ok(&[
+        "tiles",
+        "--set",
+        "ferryman",
+        "--expansion-dir",
+        "docs/examples",
+    ]);
     assert!(
         guide.contains(&format!(
             "$ carcassonne tiles --set ferryman --expansion-dir docs/examples\n{listing}```"
@@ -135,7 +141,11 @@ fn assert_conserved(g: &Game) {
 #[test]
 fn fan_figures_are_offered_on_their_kinds_and_conserved() {
     let rules = rules(&["canals", "ferryman"]);
-    let names: Vec<&str> = rules.figure_kinds().iter().map(|f| f.name.as_str()).collect();
+    let names: Vec<&str> = rules
+        .figure_kinds()
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
     for want in ["boatman", "lock-keeper", "ferryman"] {
         assert!(names.contains(&want), "{names:?}");
     }
@@ -169,7 +179,10 @@ fn fan_figures_are_offered_on_their_kinds_and_conserved() {
         }
     }
     for want in ["boatman", "lock-keeper", "ferryman"] {
-        assert!(deployed.contains(want), "{want} was never deployed: {deployed:?}");
+        assert!(
+            deployed.contains(want),
+            "{want} was never deployed: {deployed:?}"
+        );
     }
 }
 
@@ -217,14 +230,15 @@ fn fan_games_record_replay_and_render() {
         for kind in ["boatman", "lock-keeper", "ferryman", "landing", "canal"] {
             assert!(svg.contains(kind), "game {i}: no `{kind}` in the picture");
         }
-        drew_fan_figure |= ["boatman", "lock-keeper", "ferryman"]
-            .iter()
-            .any(|k| {
-                svg.contains(r#"class="figure" data-figure="#)
-                    && svg.contains(&format!(r#"data-kind="{k}""#))
-            });
+        drew_fan_figure |= ["boatman", "lock-keeper", "ferryman"].iter().any(|k| {
+            svg.contains(r#"class="figure" data-figure="#)
+                && svg.contains(&format!(r#"data-kind="{k}""#))
+        });
     }
-    assert!(drew_fan_figure, "no game ended with a fan figure on the board");
+    assert!(
+        drew_fan_figure,
+        "no game ended with a fan figure on the board"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -237,15 +251,18 @@ fn a_refused_placement_names_the_expansion_and_the_reason() {
     let t = |id: &str| rules.tiles().find(id).unwrap();
     let pos = carcassonne_core::Position {
         players: vec!["R".into(), "B".into()],
-        tiles: vec![carcassonne_core::StartTile {
-            kind: t("BA/RCr"),
-            pos: carcassonne_core::Pos::new(0, 0),
-            rotation: carcassonne_core::Rotation::R0,
-        }, carcassonne_core::StartTile {
-            kind: t("BA/RRR"),
-            pos: carcassonne_core::Pos::new(-1, 0),
-            rotation: carcassonne_core::Rotation::R0,
-        }],
+        tiles: vec![
+            carcassonne_core::StartTile {
+                kind: t("BA/RCr"),
+                pos: carcassonne_core::Pos::new(0, 0),
+                rotation: carcassonne_core::Rotation::R0,
+            },
+            carcassonne_core::StartTile {
+                kind: t("BA/RRR"),
+                pos: carcassonne_core::Pos::new(-1, 0),
+                rotation: carcassonne_core::Rotation::R0,
+            },
+        ],
         draws: vec![t("FM/L"), t("FM/CL")],
         ..Default::default()
     };
@@ -294,7 +311,10 @@ fn replay_says_when_a_drawn_tile_fits_nowhere() {
         )),
         "the guide does not show this output:\n{out}"
     );
-    assert!(out.contains("turn 2: P2 drew FM/L, discarded: fits nowhere"), "{out}");
+    assert!(
+        out.contains("turn 2: P2 drew FM/L, discarded: fits nowhere"),
+        "{out}"
+    );
     // The same through the library, in the FE-03 situation.
     let rules = rules(&["ferryman"]);
     let t = |id: &str| rules.tiles().find(id).unwrap();
@@ -319,7 +339,12 @@ fn replay_says_when_a_drawn_tile_fits_nowhere() {
     assert_eq!(out.discards.len(), 1, "{:?}", out.discards);
     let d = &out.discards[0];
     assert_eq!(
-        (d.turn, d.player.as_str(), d.tile.as_str(), d.reason.as_str()),
+        (
+            d.turn,
+            d.player.as_str(),
+            d.tile.as_str(),
+            d.reason.as_str()
+        ),
         (1, "B", "FM/CL", "fits nowhere")
     );
 }
@@ -376,7 +401,11 @@ const LANDING: &str = "[[feature-kinds]]\nname = \"landing\"\nshape = \"site\"\n
 #[test]
 fn a_kind_with_a_built_in_name_is_refused_with_file_line_and_field() {
     let fan = Fan::new("builtin");
-    let m = fan.expansion("a", "[[feature-kinds]]\nname = \"city\"\nshape = \"site\"\n", None);
+    let m = fan.expansion(
+        "a",
+        "[[feature-kinds]]\nname = \"city\"\nshape = \"site\"\n",
+        None,
+    );
     assert_eq!(
         err_text(fan.rules(&["a"])),
         format!(

@@ -452,7 +452,10 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
         };
         let def = vocabulary::kind(k.get_ref()).map_err(at)?;
         if feature_kinds.iter().any(|d| d.def.name == def.name) {
-            return Err(at(("name".into(), format!("`{}` is declared twice", def.name))));
+            return Err(at((
+                "name".into(),
+                format!("`{}` is declared twice", def.name),
+            )));
         }
         feature_kinds.push(DeclaredKind {
             def,
@@ -467,7 +470,10 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
         };
         let fig = vocabulary::figure(f.get_ref(), line).map_err(at)?;
         if figures.iter().any(|d| d.name == fig.name) {
-            return Err(at(("name".into(), format!("`{}` is declared twice", fig.name))));
+            return Err(at((
+                "name".into(),
+                format!("`{}` is declared twice", fig.name),
+            )));
         }
         figures.push(fig);
     }

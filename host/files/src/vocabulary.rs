@@ -280,10 +280,7 @@ pub(crate) fn figure(raw: &RawFigure, line: usize) -> Result<DeclaredFigure, Fie
         ));
     }
     if raw.stands_on.is_empty() {
-        return Err((
-            "stands-on".into(),
-            "name at least one feature kind".into(),
-        ));
+        return Err(("stands-on".into(), "name at least one feature kind".into()));
     }
     let action_step = match raw.deploy.as_deref().unwrap_or("action-step") {
         "action-step" => true,

@@ -586,15 +586,7 @@ pub(crate) fn legend(
     if with_figures {
         for (k, def) in rules.figure_kinds().iter().enumerate() {
             let (outline, scale) = style::figure_outline(k, def);
-            figure_shape(
-                out,
-                &outline,
-                x + 13.0,
-                y + 8.0,
-                8.0 * scale,
-                0,
-                "#bbbbbb",
-            );
+            figure_shape(out, &outline, x + 13.0, y + 8.0, 8.0 * scale, 0, "#bbbbbb");
             row(out, &mut y, &def.name);
         }
         figure_shape(

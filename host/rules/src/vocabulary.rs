@@ -2,7 +2,9 @@
 //! wrapped so that, when it joins a ruleset, its manifest's vocabulary is declared first and
 //! then its own code (script or plugin) declares, seeing those kinds and figures.
 
-use carcassonne_core::{Binder, Declare, Expansion, FigureKindDef, HookFailure, HookResult, KindMask, Shape};
+use carcassonne_core::{
+    Binder, Declare, Expansion, FigureKindDef, HookFailure, HookResult, KindMask, Shape,
+};
 use carcassonne_files::manifest::Manifest;
 use carcassonne_files::vocabulary::{DeclaredFigure, DeclaredKind};
 use std::path::PathBuf;
@@ -36,7 +38,10 @@ impl ManifestVocabulary {
     }
 
     fn at(&self, line: usize, field: String, message: String) -> HookFailure {
-        HookFailure(format!("{}:{line}: `{field}`: {message}", self.path.display()))
+        HookFailure(format!(
+            "{}:{line}: `{field}`: {message}",
+            self.path.display()
+        ))
     }
 
     fn declare(&self, d: &mut Declare<'_>) -> HookResult {

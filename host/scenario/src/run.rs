@@ -638,7 +638,8 @@ impl Runner {
     fn refused(&mut self, a: Action) -> Result<(), String> {
         let before = self.snapshot();
         match self.game.apply(a) {
-            Err(ActionError::NotOffered { .. }) => {}
+            // Not offered, or refused by an expansion's rule with its reason.
+            Err(ActionError::NotOffered { .. } | ActionError::Refused { .. }) => {}
             Err(e) => return Err(format!("`{}` failed with {e}", self.describe_action(&a))),
             Ok(()) => {
                 return Err(format!(

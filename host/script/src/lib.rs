@@ -33,7 +33,6 @@
 
 pub mod api;
 pub mod limits;
-mod memo;
 pub mod reference;
 mod sandbox;
 
@@ -47,11 +46,8 @@ use carcassonne_core::{
     SlotRef, SlotScope, TileKindId, TurnEndVerdict, VerbId, View, Window,
 };
 use carcassonne_files::manifest::Manifest;
-use memo::{Cached, Found, Param};
 use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope, AST};
 use std::path::PathBuf;
-use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The script functions the host calls: role, name, parameters.
@@ -152,7 +148,7 @@ pub const HOOKS: &[HookSpec] = &[
     hook!(OnTileDrawn, "on_tile_drawn" => "on_tile_drawn", ["tile"], "\"keep\" | \"redraw\" | \"discard\"", None, "A tile was drawn for the active player."),
     hook!(FiltersTile, "filters_tile" => "filters_tile", ["tile"], "bool", None, "Asked once per tile kind: does `filter_placements` need to see this tile? (default: yes)"),
     hook!(FilterPlacements, "filter_placements" => "filter_placements", ["player", "tile", "cells"], "array of cells", Player, "`cells` are the edge-legal placements, one `#{x, y, rotations}` per cell (`rotations`: bit q set = legal turned by q quarter turns); return the cells that stay legal, with the bits of illegal rotations cleared."),
-    hook!(ForbiddenCells, "forbidden_cells" => "filter_placements", ["player", "tile"], "array of #{x, y}", Player, "The cheaper form when a rule only depends on the cell: where the drawn tile may not go; an item `#{x, y, radius: r}` forbids the whole square of cells within r of (x, y)."),
+    hook!(ForbiddenCells, "forbidden_cells" => "filter_placements", ["player", "tile"], "array of #{x, y}", Player, "The cheaper form when a rule only depends on the cell: where the drawn tile may not go; an item `#{x, y, radius: r}` forbids the whole square of cells within r of (x, y), and `reason: \"FE-2 …\"` is what a refused placement there says."),
     hook!(OnTilePlaced, "on_tile_placed" => "on_tile_placed", ["x", "y"], "()", None, "The drawn tile was placed (before deployment and scoring)."),
     hook!(DeployActions, "deploy_actions" => "deploy_step_actions", ["player", "x", "y"], "array of actions", Player, "Extra choices for the active player's deployment step (your own verbs)."),
     hook!(FilterDeployActions, "filter_deploy_actions" => "filter_deploy_actions", ["player", "actions"], "array of actions", Player, "Return the deployment-step actions that stay allowed."),
@@ -218,8 +214,6 @@ pub struct CompiledScript {
     /// Where each hook function is defined (line, column), for errors Rhai reports
     /// without a position (limits).
     defined_at: [(usize, usize); HOOK_COUNT],
-    /// How each memoizable hook uses its parameters ([`memo::Shape`]).
-    shapes: Vec<Option<memo::Shape>>,
 }
 
 impl std::fmt::Debug for CompiledScript {
@@ -235,11 +229,6 @@ impl CompiledScript {
     /// Whether the script defines a hook.
     pub fn defines(&self, h: Hook) -> bool {
         self.defined[h as usize]
-    }
-
-    /// How a memoizable hook uses its parameters (`None`: the hook is not memoized).
-    pub(crate) fn shape(&self, h: Hook) -> Option<&memo::Shape> {
-        self.shapes[h as usize].as_ref()
     }
 
     fn error(&self, hook: &str, pos: Position, message: String) -> ScriptError {
@@ -350,7 +339,7 @@ pub fn compile_source(
     file: PathBuf,
     text: &str,
 ) -> Result<Arc<CompiledScript>, ScriptError> {
-    let (engine, traced) = sandbox::new_engine_traced();
+    let engine = new_engine();
     let mut script = CompiledScript {
         id: id.to_string(),
         version: version.to_string(),
@@ -359,7 +348,6 @@ pub fn compile_source(
         ast: AST::empty(),
         defined: [false; HOOK_COUNT],
         defined_at: [(0, 0); HOOK_COUNT],
-        shapes: vec![None; HOOK_COUNT],
     };
     if let Err(e) = limits::check(text, &LOAD_LIMITS) {
         let pos = Position::new(
@@ -395,17 +383,6 @@ pub fn compile_source(
         }
     }
     script.ast = ast.clone_functions_only();
-    for &h in memo::MEMO_HOOKS {
-        if script.defined[h as usize] {
-            let spec = &HOOKS[h as usize];
-            script.shapes[h as usize] = Some(memo::analyze(
-                &script.ast,
-                spec.name,
-                spec.params.len(),
-                &traced,
-            ));
-        }
-    }
     Ok(Arc::new(script))
 }
 
@@ -578,14 +555,6 @@ pub struct BoundScript {
     names: Arc<api::Names>,
     /// The pipeline hooks the script needs.
     hook_set: HookSet,
-    /// Names this bound script's memos ([`memo::memo`]).
-    serial: u64,
-}
-
-impl Drop for BoundScript {
-    fn drop(&mut self) {
-        memo::forget(self.serial);
-    }
 }
 
 impl BoundScript {
@@ -630,77 +599,7 @@ impl BoundScript {
         access: api::Access<'_, '_>,
         args: impl rhai::FuncArgs,
     ) -> Result<Dynamic, HookFailure> {
-        call_script(
-            &mut api::Call::new(&self.script, Some(self), access, hook),
-            args,
-        )
-    }
-
-    /// Calls a memoizable hook ([`memo`]): answers from this thread's memo when the same
-    /// call was seen before, else runs the script, converts its result with `keep`
-    /// (whose errors are the hook's) and remembers the call.
-    fn invoke(
-        &self,
-        hook: Hook,
-        access: api::Access<'_, '_>,
-        params: &[Param<'_>],
-        keep: impl FnOnce(Dynamic) -> HookResult<Cached>,
-    ) -> HookResult<Rc<Cached>> {
-        let mut call = api::Call::new(&self.script, Some(self), access, hook);
-        let mut record = None;
-        let key = match (self.script.shape(hook), call.access.players()) {
-            (Some(shape), Some(players)) => shape.key(players, params),
-            _ => None,
-        };
-        let value = |c: &api::Call<'_, '_>, i: usize| params[i].value(c.rules_ref(), &self.names);
-        if let Some((m, key)) = key.and_then(|k| Some((memo::memo(self.serial)?, k))) {
-            let found = match m.hook(hook).try_borrow() {
-                Ok(hm) if !hm.off() => {
-                    if matches!(call.access, api::Access::Write(_)) {
-                        call.undo = Some(Vec::new());
-                        call.awards = Some(Vec::new());
-                    }
-                    Some(hm.find(&key, &mut call, params, &value))
-                }
-                _ => None,
-            };
-            {
-                use std::sync::atomic::AtomicUsize;
-                static C: [[AtomicUsize; 4]; HOOK_COUNT] = [const { [const { AtomicUsize::new(0) }; 4] }; HOOK_COUNT];
-                let k = match &found { Some(Found::Hit(_)) => 0, Some(Found::Miss) => 1, Some(Found::Never) => 2, None => 3 };
-                let n = C[hook as usize][k].fetch_add(1, Ordering::Relaxed);
-                if n % 100 == 0 {
-                    eprintln!("{:?} {} {}", hook, ["hit","miss","never","none"][k], n);
-                }
-            }
-            match found {
-                Some(Found::Hit(c)) => {
-                    call.make_awards();
-                    return Ok(c);
-                }
-                Some(Found::Miss) => {
-                    call.undo_sets();
-                    record = Some((m, key));
-                }
-                Some(Found::Never) => call.undo_sets(),
-                None => {}
-            }
-        }
-        if record.is_some() {
-            call.trace = Some(memo::Trace::default());
-        }
-        let args: Vec<Dynamic> = (0..params.len()).map(|i| value(&call, i)).collect();
-        let r = call_script(&mut call, args)?;
-        let trace = call.trace.take();
-        let answer = Rc::new(keep(r)?);
-        if let (Some(trace), Some((m, key)), Some(rules)) = (trace, record, call.rules_ref()) {
-            if let Ok(mut hm) = m.hook(hook).try_borrow_mut() {
-                let prep = |n: &'static api::Native, a: &[memo::Arg]| api::prepare(self, rules, n, a);
-                let code = |f: &memo::Fast, v: &memo::Val| api::code(self, f, v);
-                hm.insert(key, trace, &answer, &prep, &code);
-            }
-        }
-        Ok(answer)
+        call_script(&self.script, Some(self), hook, access, args)
     }
 
     fn bad_return(&self, hook: Hook, what: String) -> HookFailure {
@@ -739,49 +638,6 @@ impl BoundScript {
 }
 
 impl BoundScript {
-    /// Keeps a hook's returned actions: checked once when they depend on the rules only
-    /// (custom actions and `pass` that name no figure and no segment), else as returned,
-    /// to be checked against the game every time ([`BoundScript::push_actions`]).
-    fn keep_actions(
-        &self,
-        hook: Hook,
-        view: View<'_>,
-        player: PlayerId,
-        value: Dynamic,
-        allow: api::Allow,
-    ) -> HookResult<Cached> {
-        if !value.is_array() || !value.read_lock::<Array>().is_some_and(|a| api::rules_only(&a)) {
-            return Ok(Cached::Value(value));
-        }
-        let mut out = Vec::new();
-        self.actions_from(hook, view, player, value, allow, &mut out)?;
-        Ok(Cached::Actions(out))
-    }
-
-    /// Adds kept actions to `out` (each once).
-    fn push_actions(
-        &self,
-        hook: Hook,
-        view: View<'_>,
-        player: PlayerId,
-        kept: &Cached,
-        allow: api::Allow,
-        out: &mut Vec<Action>,
-    ) -> HookResult {
-        match kept {
-            Cached::Actions(list) => {
-                for a in list {
-                    if !out.contains(a) {
-                        out.push(*a);
-                    }
-                }
-                Ok(())
-            }
-            Cached::Value(v) => self.actions_from(hook, view, player, v.clone(), allow, out),
-            _ => Ok(()),
-        }
-    }
-
     /// Reads a returned cell `#{x, y}` (and `rotations` when `with_rotations`).
     fn cell_of(
         &self,
@@ -938,11 +794,6 @@ fn apply_effects(ctx: &mut Ctx<'_>, decl: &Decl, effects: &[(usize, i64)], playe
     }
 }
 
-/// A hook answer that is not used.
-fn unit(_: Dynamic) -> HookResult<Cached> {
-    Ok(Cached::Unit)
-}
-
 fn window_hook(w: Window) -> Hook {
     match w {
         Window::TurnStart => Hook::WindowTurnStart,
@@ -981,9 +832,11 @@ impl Expansion for ScriptExpansion {
                 .push((self.script.id.clone(), label));
         }
         if self.script.defines(Hook::Setup) {
-            let access = api::Access::Setup(declare, &decl);
             call_script(
-                &mut api::Call::new(&self.script, None, access, Hook::Setup),
+                &self.script,
+                None,
+                Hook::Setup,
+                api::Access::Setup(declare, &decl),
                 (),
             )
             .map(drop)?;
@@ -1018,7 +871,6 @@ impl BoundScript {
             })
             .collect();
         let hook_set = Self::needed_hooks(&script, &decl);
-        static SERIAL: AtomicU64 = AtomicU64::new(0);
         BoundScript {
             names: Arc::new(api::Names::new(rules)),
             me: b.me(),
@@ -1026,7 +878,6 @@ impl BoundScript {
             decl,
             roles,
             hook_set,
-            serial: SERIAL.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -1072,16 +923,23 @@ impl BoundScript {
     }
 }
 
-/// Calls the script function of a hook call, with the game lent to the natives for the
+/// Calls a script function with the game lent to the natives through `access` for the
 /// duration of the call ([`api::lend`]).
 fn call_script(
-    call: &mut api::Call<'_, '_>,
+    script: &CompiledScript,
+    bound: Option<&BoundScript>,
+    hook: Hook,
+    access: api::Access<'_, '_>,
     args: impl rhai::FuncArgs,
 ) -> Result<Dynamic, HookFailure> {
-    let script = call.script;
-    let hook = call.role;
     let name = HOOKS[hook as usize].name;
-    api::lend(call, |tag| {
+    let mut call = api::Call {
+        script,
+        bound,
+        access,
+        hook: name,
+    };
+    api::lend(&mut call, |tag| {
         let options = CallFnOptions::new()
             .eval_ast(false)
             .rewind_scope(false)
@@ -1105,8 +963,66 @@ impl BoundExpansion for BoundScript {
         self.hook_set
     }
 
+    /// A placement into a cell the script's `forbidden_cells` forbids names the item's
+    /// `reason` (or the cell, when the item gives none). Asked only for a refused action.
+    fn explain_refusal(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        action: Action,
+    ) -> HookResult<Option<String>> {
+        let Action::Place { pos, .. } = action else {
+            return Ok(None);
+        };
+        let carcassonne_core::DecisionKind::PlaceTile { tile } = view.state.decision().kind else {
+            return Ok(None);
+        };
+        let mine = 1u64 << (self.me.0 as u32).min(63);
+        if view.rules.placement_filters(tile) & mine == 0
+            || !self.script.defines(Hook::ForbiddenCells)
+            || !self.guard_open(Hook::ForbiddenCells, view.state, player.0 as usize)
+        {
+            return Ok(None);
+        }
+        let name = view.rules.tiles().get(tile).id.clone();
+        let r = self.call(
+            Hook::ForbiddenCells,
+            api::Access::Read(view),
+            (player.0 as rhai::INT, name),
+        )?;
+        let list = r
+            .try_cast::<Array>()
+            .ok_or_else(|| self.bad_return(Hook::ForbiddenCells, "not an array".into()))?;
+        for item in list {
+            let (radius, reason) = match item.read_lock::<Map>() {
+                Some(m) => (
+                    m.get("radius")
+                        .and_then(|v| v.as_int().ok())
+                        .unwrap_or(0)
+                        .clamp(0, 64) as i32,
+                    m.get("reason").and_then(|v| v.clone().into_string().ok()),
+                ),
+                None => (0, None),
+            };
+            let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
+            if (pos.x - x).abs() <= radius && (pos.y - y).abs() <= radius {
+                let reason = reason.unwrap_or_else(|| {
+                    format!("({},{}) is a cell `forbidden_cells` forbids", pos.x, pos.y)
+                });
+                // A reason is one line of at most 200 characters.
+                let reason: String = reason
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .take(200)
+                    .collect();
+                return Ok(Some(reason));
+            }
+        }
+        Ok(None)
+    }
+
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        self.invoke(Hook::StartGame, api::Access::write(ctx), &[], unit)
+        self.call(Hook::StartGame, api::Access::write(ctx), ())
             .map(drop)
     }
 
@@ -1128,23 +1044,17 @@ impl BoundExpansion for BoundScript {
         if !self.guard_open(Hook::OnTileDrawn, ctx.state(), 0) {
             return Ok(DrawVerdict::Keep);
         }
-        let params = [Param::Tile(tile)];
-        let r = self.invoke(Hook::OnTileDrawn, api::Access::write(ctx), &params, |r| {
-            if r.is_unit() {
-                return Ok(Cached::Int(0));
-            }
-            match r.clone().into_string().as_deref() {
-                Ok("keep") => Ok(Cached::Int(0)),
-                Ok("redraw") => Ok(Cached::Int(1)),
-                Ok("discard") => Ok(Cached::Int(2)),
-                _ => Err(self.bad_return(Hook::OnTileDrawn, format!("`{r}`"))),
-            }
-        })?;
-        Ok(match *r {
-            Cached::Int(1) => DrawVerdict::Redraw,
-            Cached::Int(2) => DrawVerdict::Discard,
-            _ => DrawVerdict::Keep,
-        })
+        let name = ctx.rules().tiles().get(tile).id.clone();
+        let r = self.call(Hook::OnTileDrawn, api::Access::write(ctx), (name,))?;
+        if r.is_unit() {
+            return Ok(DrawVerdict::Keep);
+        }
+        match r.clone().into_string().as_deref() {
+            Ok("keep") => Ok(DrawVerdict::Keep),
+            Ok("redraw") => Ok(DrawVerdict::Redraw),
+            Ok("discard") => Ok(DrawVerdict::Discard),
+            _ => Err(self.bad_return(Hook::OnTileDrawn, format!("`{r}`"))),
+        }
     }
 
     fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
@@ -1164,37 +1074,30 @@ impl BoundExpansion for BoundScript {
         tile: TileKindId,
         cells: &mut [PlacementCell],
     ) -> HookResult {
+        let name = view.rules.tiles().get(tile).id.clone();
         let p = player.0 as rhai::INT;
         if self.script.defines(Hook::ForbiddenCells)
             && self.guard_open(Hook::ForbiddenCells, view.state, player.0 as usize)
         {
-            let params = [Param::Int(p), Param::Tile(tile)];
-            let r = self.invoke(Hook::ForbiddenCells, api::Access::Read(view), &params, |r| {
-                let list = r
-                    .try_cast::<Array>()
-                    .ok_or_else(|| self.bad_return(Hook::ForbiddenCells, "not an array".into()))?;
-                let mut out = Vec::with_capacity(list.len());
-                for item in list {
-                    // `radius` r forbids the (2r+1)² square around the cell.
-                    let r = item
-                        .read_lock::<Map>()
-                        .and_then(|m| m.get("radius").and_then(|v| v.as_int().ok()))
-                        .unwrap_or(0)
-                        .clamp(0, 64) as i32;
-                    let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
-                    out.push((x, y, r));
-                }
-                Ok(Cached::Cells(out))
-            })?;
-            if let Cached::Cells(list) = &*r {
-                if !list.is_empty() {
-                    for c in cells.iter_mut() {
-                        let out = list.iter().any(|&(x, y, r)| {
-                            (c.pos.x - x).abs() <= r && (c.pos.y - y).abs() <= r
-                        });
-                        if out {
-                            c.rotations = 0;
-                        }
+            let r = self.call(
+                Hook::ForbiddenCells,
+                api::Access::Read(view),
+                (p, name.clone()),
+            )?;
+            let list = r
+                .try_cast::<Array>()
+                .ok_or_else(|| self.bad_return(Hook::ForbiddenCells, "not an array".into()))?;
+            for item in list {
+                // `radius` r forbids the (2r+1)² square around the cell.
+                let r = item
+                    .read_lock::<Map>()
+                    .and_then(|m| m.get("radius").and_then(|v| v.as_int().ok()))
+                    .unwrap_or(0)
+                    .clamp(0, 64) as i32;
+                let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
+                for c in cells.iter_mut() {
+                    if (c.pos.x - x).abs() <= r && (c.pos.y - y).abs() <= r {
+                        c.rotations = 0;
                     }
                 }
             }
@@ -1204,7 +1107,6 @@ impl BoundExpansion for BoundScript {
         {
             return Ok(());
         }
-        let name = self.names.tile_id(tile);
         let list: Array = cells
             .iter()
             .filter(|c| c.rotations != 0)
@@ -1243,9 +1145,12 @@ impl BoundExpansion for BoundScript {
         if !self.guard_open(Hook::OnTilePlaced, ctx.state(), 0) {
             return Ok(());
         }
-        let params = [Param::Int(pos.x as i64), Param::Int(pos.y as i64)];
-        self.invoke(Hook::OnTilePlaced, api::Access::write(ctx), &params, unit)
-            .map(drop)
+        self.call(
+            Hook::OnTilePlaced,
+            api::Access::write(ctx),
+            (pos.x as rhai::INT, pos.y as rhai::INT),
+        )
+        .map(drop)
     }
 
     fn deploy_step_actions(
@@ -1261,12 +1166,19 @@ impl BoundExpansion for BoundScript {
             return Ok(());
         }
         let (x, y) = api::last_cell(view).unwrap_or((0, 0));
-        let params = [Param::Int(player.0 as i64), Param::Int(x), Param::Int(y)];
-        let allow = api::Allow::OwnCustom;
-        let r = self.invoke(Hook::DeployActions, api::Access::Read(view), &params, |r| {
-            self.keep_actions(Hook::DeployActions, view, player, r, allow)
-        })?;
-        self.push_actions(Hook::DeployActions, view, player, &r, allow, out)
+        let r = self.call(
+            Hook::DeployActions,
+            api::Access::Read(view),
+            (player.0 as rhai::INT, x, y),
+        )?;
+        self.actions_from(
+            Hook::DeployActions,
+            view,
+            player,
+            r,
+            api::Allow::OwnCustom,
+            out,
+        )
     }
 
     fn filter_deploy_actions(
@@ -1312,10 +1224,13 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(Hook::ApplyAction) {
             return Ok(());
         }
-        let a = Action::Custom(action);
-        let params = [Param::Int(player.0 as i64), Param::Action(&a)];
-        self.invoke(Hook::ApplyAction, api::Access::write(ctx), &params, unit)
-            .map(drop)
+        let a = api::action_to_dynamic(ctx.view(), &self.names, &Action::Custom(action));
+        self.call(
+            Hook::ApplyAction,
+            api::Access::write(ctx),
+            (player.0 as rhai::INT, a),
+        )
+        .map(drop)
     }
 
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
@@ -1324,8 +1239,7 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(hook) || !self.guard_open(hook, ctx.state(), 0) {
             return Ok(());
         }
-        self.invoke(hook, api::Access::write(ctx), &[], unit)
-            .map(drop)
+        self.call(hook, api::Access::write(ctx), ()).map(drop)
     }
 
     fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
@@ -1335,16 +1249,23 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(Hook::PromptActions) {
             return Ok(());
         }
-        let params = [
-            Param::Int(prompt.player.0 as i64),
-            Param::Int(code as i64),
-            Param::Int(arg as i64),
-        ];
-        let allow = api::Allow::Prompt;
-        let r = self.invoke(Hook::PromptActions, api::Access::Read(view), &params, |r| {
-            self.keep_actions(Hook::PromptActions, view, prompt.player, r, allow)
-        })?;
-        self.push_actions(Hook::PromptActions, view, prompt.player, &r, allow, out)
+        let r = self.call(
+            Hook::PromptActions,
+            api::Access::Read(view),
+            (
+                prompt.player.0 as rhai::INT,
+                code as rhai::INT,
+                arg as rhai::INT,
+            ),
+        )?;
+        self.actions_from(
+            Hook::PromptActions,
+            view,
+            prompt.player,
+            r,
+            api::Allow::Prompt,
+            out,
+        )
     }
 
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
@@ -1366,14 +1287,18 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(Hook::ApplyPrompt) {
             return Ok(());
         }
-        let params = [
-            Param::Int(prompt.player.0 as i64),
-            Param::Int(code as i64),
-            Param::Int(arg as i64),
-            Param::Action(&action),
-        ];
-        self.invoke(Hook::ApplyPrompt, api::Access::write(ctx), &params, unit)
-            .map(drop)
+        let a = api::action_to_dynamic(ctx.view(), &self.names, &action);
+        self.call(
+            Hook::ApplyPrompt,
+            api::Access::write(ctx),
+            (
+                prompt.player.0 as rhai::INT,
+                code as rhai::INT,
+                arg as rhai::INT,
+                a,
+            ),
+        )
+        .map(drop)
     }
 
     fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
@@ -1386,16 +1311,14 @@ impl BoundExpansion for BoundScript {
         {
             return Ok(bonus);
         }
-        let params = [Param::Int(figure.0 as i64)];
-        let r = self.invoke(Hook::Strength, api::Access::Read(view), &params, |r| {
-            r.as_int()
-                .map(Cached::Int)
-                .map_err(|t| self.bad_return(Hook::Strength, format!("a value of type {t}")))
-        })?;
-        let v = match *r {
-            Cached::Int(v) => v,
-            _ => 0,
-        };
+        let r = self.call(
+            Hook::Strength,
+            api::Access::Read(view),
+            (figure.0 as rhai::INT,),
+        )?;
+        let v = r
+            .as_int()
+            .map_err(|t| self.bad_return(Hook::Strength, format!("a value of type {t}")))?;
         Ok(bonus + v.clamp(-1000, 1000) as i32)
     }
 
@@ -1463,36 +1386,38 @@ impl BoundExpansion for BoundScript {
         if !self.guard_open(Hook::OnFigureRemoved, ctx.state(), figure.0 as usize) {
             return Ok(());
         }
-        let params = [Param::Int(figure.0 as i64), Param::Reason(reason)];
-        self.invoke(Hook::OnFigureRemoved, api::Access::write(ctx), &params, unit)
-            .map(drop)
+        let reason = match reason {
+            RemovalReason::Scored => "scored",
+            RemovalReason::Expansion => "expansion",
+        };
+        self.call(
+            Hook::OnFigureRemoved,
+            api::Access::write(ctx),
+            (figure.0 as rhai::INT, reason.to_string()),
+        )
+        .map(drop)
     }
 
     fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
         if !self.guard_open(Hook::OnTurnEnd, ctx.state(), 0) {
             return Ok(TurnEndVerdict::Next);
         }
-        let r = self.invoke(Hook::OnTurnEnd, api::Access::write(ctx), &[], |r| {
-            if r.is_unit() {
-                return Ok(Cached::Int(0));
-            }
-            match r.clone().into_string().as_deref() {
-                Ok("next") => Ok(Cached::Int(0)),
-                Ok("extra") => Ok(Cached::Int(1)),
-                _ => Err(self.bad_return(Hook::OnTurnEnd, format!("`{r}`"))),
-            }
-        })?;
-        Ok(match *r {
-            Cached::Int(1) => TurnEndVerdict::ExtraPart,
-            _ => TurnEndVerdict::Next,
-        })
+        let r = self.call(Hook::OnTurnEnd, api::Access::write(ctx), ())?;
+        if r.is_unit() {
+            return Ok(TurnEndVerdict::Next);
+        }
+        match r.clone().into_string().as_deref() {
+            Ok("next") => Ok(TurnEndVerdict::Next),
+            Ok("extra") => Ok(TurnEndVerdict::ExtraPart),
+            _ => Err(self.bad_return(Hook::OnTurnEnd, format!("`{r}`"))),
+        }
     }
 
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         if !self.guard_open(Hook::FinalScoring, ctx.state(), 0) {
             return Ok(());
         }
-        self.invoke(Hook::FinalScoring, api::Access::write(ctx), &[], unit)
+        self.call(Hook::FinalScoring, api::Access::write(ctx), ())
             .map(drop)
     }
 }
@@ -1526,7 +1451,9 @@ mod tests {
         }
         for c in core {
             let reached = HOOKS.iter().any(|h| h.core == c);
-            let exempt = c == "prepare_game" || c == "describe";
+            // Scripts give refusal reasons through `forbidden_cells` items (`reason`), which
+            // the host answers `explain_refusal` with natively.
+            let exempt = c == "prepare_game" || c == "describe" || c == "explain_refusal";
             assert_eq!(reached, !exempt, "core hook `{c}`");
         }
     }

@@ -1005,7 +1005,9 @@ impl BoundExpansion for BoundScript {
                 None => (0, None),
             };
             let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
-            if (pos.x - x).abs() <= radius && (pos.y - y).abs() <= radius {
+            // i64: a refused action may name any i32 cell, far from the script's.
+            let near = |a: i32, b: i32| (i64::from(a) - i64::from(b)).abs() <= i64::from(radius);
+            if near(pos.x, x) && near(pos.y, y) {
                 let reason = reason.unwrap_or_else(|| {
                     format!("({},{}) is a cell `forbidden_cells` forbids", pos.x, pos.y)
                 });
@@ -1096,7 +1098,9 @@ impl BoundExpansion for BoundScript {
                     .clamp(0, 64) as i32;
                 let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
                 for c in cells.iter_mut() {
-                    if (c.pos.x - x).abs() <= r && (c.pos.y - y).abs() <= r {
+                    // i64: a script may name any i32 cell.
+                    let near = |a: i32, b: i32| (i64::from(a) - i64::from(b)).abs() <= i64::from(r);
+                    if near(c.pos.x, x) && near(c.pos.y, y) {
                         c.rotations = 0;
                     }
                 }

@@ -7,17 +7,10 @@
 mod common;
 use common::Scratch;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn repo() -> PathBuf {
-    // host/cli → the repository root.
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("host/cli has a grandparent")
-        .to_path_buf()
-}
+use common::repo;
 
 fn run_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_carcassonne"))

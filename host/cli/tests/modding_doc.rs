@@ -18,21 +18,14 @@ use carcassonne_core::{
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use common::Scratch;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::Arc;
 
 const BEGIN: &str = "<!-- BEGIN GENERATED API -->";
 const END: &str = "<!-- END GENERATED API -->";
 
-fn repo() -> PathBuf {
-    // host/cli → the repository root.
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("host/cli has a grandparent")
-        .to_path_buf()
-}
+use common::repo;
 
 fn examples() -> PathBuf {
     repo().join("docs").join("examples")

@@ -3,6 +3,15 @@
 
 use std::path::{Path, PathBuf};
 
+/// The repository root (host/cli's grandparent).
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("host/cli has a grandparent")
+        .to_path_buf()
+}
+
 /// A fresh, empty folder under the system temp dir for one test, removed when dropped.
 /// The process id in its name keeps concurrent test runs apart.
 pub struct Scratch(PathBuf);

@@ -5,6 +5,7 @@
 
 use carcassonne_core::{
     Action, FigureKindId, FigureLoc, Game, PlayerId, Ruleset, Scoring, SegmentId, Side, SlotId,
+    SlotScope,
 };
 
 /// The slot `expansion.name` (panics if the expansion or slot is missing).
@@ -250,4 +251,19 @@ pub fn fan_expansions_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
         .join("fan-expansions")
+}
+
+/// Every expansion state slot of a game, in declaration order (to compare two games).
+pub fn all_slots(g: &Game) -> Vec<i64> {
+    let st = g.state();
+    let mut out = Vec::new();
+    for (i, def) in g.rules().slots().iter().enumerate() {
+        let len = match def.scope {
+            SlotScope::Game => 1,
+            SlotScope::Player => st.players().len(),
+            SlotScope::Figure => st.figures().len(),
+        };
+        out.extend((0..len).map(|k| st.slot(SlotId(i as u16), k)));
+    }
+    out
 }

@@ -32,15 +32,15 @@
 
 use carcassonne_core::{
     Action, DecisionKind, ExpansionIndex, FeatureKindId, FigureLoc, Game, GameSetup, PlayerId, Pos,
-    Ruleset, SlotId, SlotScope, VerbId,
+    Ruleset, SlotId, VerbId,
 };
 use carcassonne_play::bots::{Bot, RandomBot};
 use carcassonne_play::record::Record;
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::expansions_dir;
 use carcassonne_tests::mixed::{
-    apply_monotone, check_completed_scored, check_end, check_figures_and_scores, check_same_game,
-    fan_expansions_dir, slot, total_tiles,
+    all_slots, apply_monotone, check_completed_scored, check_end, check_figures_and_scores,
+    check_same_game, fan_expansions_dir, slot, total_tiles,
 };
 use std::sync::Arc;
 
@@ -533,20 +533,6 @@ fn check_transition(
 }
 
 /// Every expansion state slot, in declaration order.
-fn all_slots(g: &Game) -> Vec<i64> {
-    let st = g.state();
-    let mut out = Vec::new();
-    for (i, def) in g.rules().slots().iter().enumerate() {
-        let len = match def.scope {
-            SlotScope::Game => 1,
-            SlotScope::Player => st.players().len(),
-            SlotScope::Figure => st.figures().len(),
-        };
-        out.extend((0..len).map(|k| st.slot(SlotId(i as u16), k)));
-    }
-    out
-}
-
 fn play_and_check(set: usize, rules: &Arc<Ruleset>, fan: &Fan, seed: u64, counts: &mut Counts) {
     let players = 2 + (seed % 4) as usize;
     let ctx = format!("option set {set}, seed {seed}, {players} players");

@@ -12,12 +12,20 @@
 //! checks what the hook may do: reading needs a game, commands need a hook that may
 //! change the game, declarations need `setup()`. Commands check their arguments before they act.
 //! [`FUNCTIONS`] lists them all for the documentation.
+//!
+//! **Traced functions.** Every function that reads the rules or the game, and every
+//! command, is declared with `game_fn!`: besides its Rhai registration it gets a
+//! [`Native`], which says what it touches ([`Effect`]) and can run it again outside Rhai
+//! (`replay`). While a hook call is recorded for the memo ([`crate::memo`]) each of these
+//! calls is written down with its arguments and result; a function that reaches the call
+//! any other way (the declarations) makes the call unrecordable. So a recorded call lists
+//! every way the script looked at the game.
 
-use super::{BoundScript, CompiledScript, Decl};
+use super::{memo, BoundScript, CompiledScript, Decl, Hook};
 use carcassonne_core::{
     Action, Ctx, CustomAction, Declare, ExpansionIndex, FigureId, FigureKindId, FigureLoc,
     GameState, OptionValue, PlayerId, Pos, RemovalReason, Rotation, Ruleset, ScoreDraft, SegmentId,
-    SlotRef, SlotScope, View,
+    SlotRef, SlotScope, TileKindId, View,
 };
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, NativeCallContext, INT};
 use std::cell::RefCell;
@@ -43,6 +51,15 @@ impl<'a, 'b> Access<'a, 'b> {
     pub fn write(ctx: &'a mut Ctx<'b>) -> Access<'a, 'b> {
         Access::Write(ctx)
     }
+
+    /// The number of players of the game, if there is one.
+    pub(crate) fn players(&self) -> Option<usize> {
+        match self {
+            Access::Read(v) => Some(v.state.players().len()),
+            Access::Write(c) => Some(c.state().players().len()),
+            _ => None,
+        }
+    }
 }
 
 /// One running hook call.
@@ -55,6 +72,36 @@ pub struct Call<'a, 'b> {
     pub access: Access<'a, 'b>,
     /// The script function running.
     pub hook: &'static str,
+    /// Its role.
+    pub(crate) role: Hook,
+    /// The traced functions this call uses, while it is recorded for the memo.
+    pub(crate) trace: Option<memo::Trace>,
+    /// While a memoized call is checked: the state values it set, to undo if it does not
+    /// match after all.
+    pub(crate) undo: Option<Undo>,
+    /// While a memoized call is checked: the awards it makes, carried out if it matches.
+    pub(crate) awards: Option<Vec<(PlayerId, i32, carcassonne_core::LabelId)>>,
+}
+
+impl<'a, 'b> Call<'a, 'b> {
+    /// A call of `role` with the game reachable through `access`.
+    pub(crate) fn new(
+        script: &'a CompiledScript,
+        bound: Option<&'a BoundScript>,
+        access: Access<'a, 'b>,
+        role: Hook,
+    ) -> Call<'a, 'b> {
+        Call {
+            script,
+            bound,
+            access,
+            hook: super::HOOKS[role as usize].name,
+            role,
+            trace: None,
+            undo: None,
+            awards: None,
+        }
+    }
 }
 
 fn err<T>(msg: impl Into<String>) -> R<T> {
@@ -115,8 +162,18 @@ impl<'n> std::ops::DerefMut for Held<'n> {
     }
 }
 
-/// The running call, held through the lease in the native call context's tag.
+/// The running call, held through the lease in the native call context's tag, for a
+/// function that is not traced: a recorded call that uses it cannot be memoized.
 fn call<'n>(nc: &NativeCallContext<'n>) -> R<Held<'n>> {
+    let mut held = lease(nc)?;
+    if let Some(t) = held.trace.as_mut() {
+        t.spoil();
+    }
+    Ok(held)
+}
+
+/// The running call, held through the lease in the native call context's tag.
+fn lease<'n>(nc: &NativeCallContext<'n>) -> R<Held<'n>> {
     let cell = nc
         .tag()
         .and_then(|t| t.read_lock::<Lease>().map(|l| l.0.clone()))
@@ -137,6 +194,543 @@ fn call<'n>(nc: &NativeCallContext<'n>) -> R<Held<'n>> {
     // context only takes owned values, so no shorter-lived reference is stored in it.
     let call = unsafe { &mut *p.cast::<Call<'n, 'n>>() };
     Ok(Held { cell, call })
+}
+
+/// The state values a memoized call set while it was checked (the first few without
+/// allocating).
+#[derive(Debug)]
+pub(crate) struct Undo {
+    n: usize,
+    first: [(SlotRef, i64); 4],
+    more: Vec<(SlotRef, i64)>,
+}
+
+impl Default for Undo {
+    fn default() -> Undo {
+        let none = (SlotRef::untyped(carcassonne_core::SlotId(0), 0), 0);
+        Undo {
+            n: 0,
+            first: [none; 4],
+            more: Vec::new(),
+        }
+    }
+}
+
+impl Undo {
+    /// Sets a value, remembering the old one.
+    pub(crate) fn set(&mut self, ctx: &mut Ctx<'_>, at: SlotRef, value: i64) {
+        let old = ctx.state().get(at);
+        match self.first.get_mut(self.n) {
+            Some(slot) => *slot = (at, old),
+            None => self.more.push((at, old)),
+        }
+        self.n += 1;
+        ctx.set(at, value);
+    }
+
+    /// Sets the old values back, last first.
+    pub(crate) fn undo(self, ctx: &mut Ctx<'_>) {
+        let first = self.first.iter().take(self.n.min(self.first.len()));
+        let all: Vec<(SlotRef, i64)> = first.chain(self.more.iter()).copied().collect();
+        for (at, old) in all.into_iter().rev() {
+            ctx.set(at, old);
+        }
+    }
+}
+
+/// How a traced game function touches the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Effect {
+    /// Reads the rules only: with the same arguments it always returns the same value.
+    Rules,
+    /// Reads the rules or the game (and nothing else): run again and compared when a
+    /// memoized call is checked.
+    Read,
+    /// Sets one of the script's state values: run again (and undone if the memoized call
+    /// does not match after all).
+    Set,
+    /// Awards points: checked when run again, carried out once the memoized call matched
+    /// (only `score` sees points, and it refuses to answer while an award waits).
+    Award,
+    /// Anything else (figures, prompts, the random generator): a call that uses it is
+    /// not memoized.
+    Other,
+}
+
+/// Runs a traced function again outside Rhai, with its arguments as Rhai values.
+pub(crate) type Replay = fn(&mut Call<'_, '_>, &[&Dynamic]) -> R<Dynamic>;
+
+/// A traced game function.
+pub(crate) struct Native {
+    /// Its name.
+    pub(crate) name: &'static str,
+    /// What it touches.
+    pub(crate) effect: Effect,
+    /// Runs it.
+    pub(crate) replay: Replay,
+}
+
+impl std::fmt::Debug for Native {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl<'a, 'b> Call<'a, 'b> {
+    /// The rules, when the hook has a game.
+    pub(crate) fn rules_ref(&self) -> Option<&Ruleset> {
+        match &self.access {
+            Access::Read(v) => Some(v.rules),
+            Access::Write(c) => Some(c.rules()),
+            _ => None,
+        }
+    }
+
+    /// Carries out the awards of a memoized call that matched.
+    pub(crate) fn make_awards(&mut self) {
+        let Some(awards) = self.awards.take() else {
+            return;
+        };
+        if let Access::Write(ctx) = &mut self.access {
+            for (p, points, label) in awards {
+                ctx.award(p, points, label);
+            }
+        }
+    }
+
+    /// Undoes the state values set while a memoized call was checked.
+    pub(crate) fn undo_sets(&mut self) {
+        self.awards = None;
+        let Some(undo) = self.undo.take() else {
+            return;
+        };
+        if let Access::Write(ctx) = &mut self.access {
+            undo.undo(ctx);
+        }
+    }
+
+    /// Whether the call is being recorded.
+    fn recording(&self) -> bool {
+        self.trace.as_ref().is_some_and(|t| t.open())
+    }
+
+    /// Writes down one use of a traced function.
+    fn record<T: rhai::Variant + Clone>(
+        &mut self,
+        nc: &NativeCallContext,
+        native: &'static Native,
+        args: Vec<Dynamic>,
+        result: &R<T>,
+    ) {
+        let script = self.script;
+        let shape = script.shape(self.role);
+        let Some(t) = self.trace.as_mut() else {
+            return;
+        };
+        match result {
+            Ok(v) if native.effect != Effect::Other => {
+                // Arguments that are the hook's own parameters, passed straight from its
+                // body, are written down as such (see `memo::Shape`).
+                let direct = nc.call_level() == memo::HOOK_CALL_LEVEL;
+                let pos = nc.call_position();
+                let param = |i| shape.filter(|_| direct).and_then(|s| s.param_at(pos, i));
+                t.push(native, args, param, &Dynamic::from(v.clone()));
+            }
+            _ => t.spoil(),
+        }
+    }
+
+    /// Sets a state value, remembering the old one while a memoized call is checked.
+    fn set_slot(&mut self, at: SlotRef, value: i64) -> R<()> {
+        self.ctx()?;
+        match (&mut self.access, self.undo.as_mut()) {
+            (Access::Write(ctx), Some(u)) => u.set(ctx, at, value),
+            (Access::Write(ctx), None) => ctx.set(at, value),
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The form of a recorded use that the memo checks without Rhai values, for the
+/// functions most hooks read (see [`memo::Fast`]); `None` for the others.
+pub(crate) fn prepare(
+    bound: &BoundScript,
+    rules: &Ruleset,
+    native: &Native,
+    args: &[memo::Arg],
+) -> Option<memo::Fast> {
+    use memo::{Arg, Fast, Ix, Val};
+    let ix = |a: &Arg| match a {
+        Arg::Lit(Val::Int(v)) => Some(Ix::Lit(*v)),
+        Arg::Param(p) => Some(Ix::Param(*p)),
+        _ => None,
+    };
+    let slot = |a: &Arg, scope: SlotScope| match a {
+        Arg::Lit(Val::Str(n)) => match bound.decl().state(n) {
+            Some((s, id)) if s == scope => Some(id),
+            _ => None,
+        },
+        _ => None,
+    };
+    if native.effect == Effect::Rules && args.iter().all(|a| matches!(a, Arg::Lit(_))) {
+        // The rules do not change: the use returns what it returned when recorded.
+        return Some(Fast::Const);
+    }
+    Some(match (native.name, args) {
+        ("state", [n]) => Fast::Slot {
+            slot: slot(n, SlotScope::Game)?,
+            scope: SlotScope::Game,
+            index: Ix::Lit(0),
+        },
+        ("player_state", [n, p]) => Fast::Slot {
+            slot: slot(n, SlotScope::Player)?,
+            scope: SlotScope::Player,
+            index: ix(p)?,
+        },
+        ("figure_state", [n, f]) => Fast::Slot {
+            slot: slot(n, SlotScope::Figure)?,
+            scope: SlotScope::Figure,
+            index: ix(f)?,
+        },
+        ("tile_has_feature", [t, Arg::Lit(Val::Str(kind))]) => {
+            let tile = match t {
+                Arg::Lit(Val::Str(id)) => Ix::Lit(bound.names().tile(id)?.0 as i64),
+                Arg::Param(p) => Ix::Param(*p),
+                _ => return None,
+            };
+            // The tile kinds that have a segment of a feature kind so named.
+            let tiles = rules.tiles();
+            if tiles.len() > 128 {
+                return None;
+            }
+            let mut set = [0u64; 2];
+            for (k, t) in tiles.iter() {
+                if t.segments
+                    .iter()
+                    .any(|s| rules.kind(s.kind).name == kind.as_str())
+                {
+                    set[k.0 as usize / 64] |= 1 << (k.0 % 64);
+                }
+            }
+            Fast::TileHas { tile, set }
+        }
+        ("tile_at", [x, y]) => Fast::TileAt {
+            x: ix(x)?,
+            y: ix(y)?,
+        },
+        ("set_state", [n, value]) => Fast::Set {
+            slot: slot(n, SlotScope::Game)?,
+            scope: SlotScope::Game,
+            index: Ix::Lit(0),
+            value: ix(value)?,
+        },
+        ("set_player_state", [n, p, value]) => Fast::Set {
+            slot: slot(n, SlotScope::Player)?,
+            scope: SlotScope::Player,
+            index: ix(p)?,
+            value: ix(value)?,
+        },
+        ("set_figure_state", [n, f, value]) => Fast::Set {
+            slot: slot(n, SlotScope::Figure)?,
+            scope: SlotScope::Figure,
+            index: ix(f)?,
+            value: ix(value)?,
+        },
+        ("players", []) => Fast::Players,
+        ("active_player", []) => Fast::ActivePlayer,
+        ("turn", []) => Fast::Turn,
+        ("score", [p]) => Fast::Score(ix(p)?),
+        ("tiles_left", []) => Fast::TilesLeft,
+        ("in_final_scoring", []) => Fast::InFinalScoring,
+        ("segment_kind", [s]) => Fast::Segment(memo::SegmentRead::Kind, ix(s)?),
+        ("feature_of", [s]) => Fast::Segment(memo::SegmentRead::FeatureOf, ix(s)?),
+        ("feature_complete", [s]) => Fast::Segment(memo::SegmentRead::Complete, ix(s)?),
+        ("feature_scored", [s]) => Fast::Segment(memo::SegmentRead::Scored, ix(s)?),
+        ("feature_tiles", [s]) => Fast::Segment(memo::SegmentRead::Tiles, ix(s)?),
+        ("feature_pennants", [s]) => Fast::Segment(memo::SegmentRead::Pennants, ix(s)?),
+        ("figure_owner", [f]) => Fast::Figure(memo::FigureRead::Owner, ix(f)?),
+        ("in_play", [f]) => Fast::Figure(memo::FigureRead::InPlay, ix(f)?),
+        ("figure_segment", [f]) => Fast::Figure(memo::FigureRead::Segment, ix(f)?),
+        ("is_follower", [f]) => Fast::Figure(memo::FigureRead::IsFollower, ix(f)?),
+        _ => return None,
+    })
+}
+
+/// What a recorded result is as the code [`eval`] returns for the same use.
+pub(crate) fn code(
+    bound: &BoundScript,
+    rules: &Ruleset,
+    f: &memo::Fast,
+    v: &memo::Val,
+) -> Option<i64> {
+    use memo::{Fast, Val};
+    match (f, v) {
+        (Fast::TileAt { .. }, Val::Unit) => Some(-1),
+        (Fast::TileAt { .. }, Val::Str(id)) => bound.names().tile(id).map(|k| k.0 as i64),
+        (Fast::TileAt { .. }, _) => None,
+        (Fast::Const, _) => Some(0),
+        (Fast::Set { .. }, Val::Unit) => Some(0),
+        (Fast::Segment(memo::SegmentRead::Kind, _), Val::Str(name)) => {
+            rules.kind_named(name).map(|k| k.0 as i64)
+        }
+        (_, Val::Bool(b)) => Some(*b as i64),
+        (_, Val::Int(i)) => Some(*i),
+        _ => None,
+    }
+}
+
+/// Runs a [`memo::Fast`] use: the code of what the game function would return now
+/// (`None`: it would fail, or cannot be run this way).
+pub(crate) fn eval(
+    f: &memo::Fast,
+    c: &mut Call<'_, '_>,
+    params: &[memo::Param<'_>],
+) -> Option<i64> {
+    let v = match &c.access {
+        Access::Read(v) => *v,
+        Access::Write(ctx) => ctx.view(),
+        _ => return None,
+    };
+    if let memo::Fast::Set {
+        slot,
+        scope,
+        index,
+        value,
+    } = *f
+    {
+        let i = slot_index(v, scope, index, params)?;
+        let value = value.get(params)?;
+        c.set_slot(SlotRef::untyped(slot, i), value).ok()?;
+        return Some(0);
+    }
+    let waiting = c.awards.as_ref().is_some_and(|a| !a.is_empty());
+    eval_read(f, v, params, waiting)
+}
+
+/// [`eval`] in a hook that may change the game, without a [`Call`]: state values set are
+/// written down in `undo`; `None` for the uses it cannot run this way.
+pub(crate) fn eval_write(
+    f: &memo::Fast,
+    ctx: &mut Ctx<'_>,
+    undo: &mut Undo,
+    params: &[memo::Param<'_>],
+) -> Option<i64> {
+    let v = ctx.view();
+    if let memo::Fast::Set {
+        slot,
+        scope,
+        index,
+        value,
+    } = *f
+    {
+        let i = slot_index(v, scope, index, params)?;
+        let value = value.get(params)?;
+        undo.set(ctx, SlotRef::untyped(slot, i), value);
+        return Some(0);
+    }
+    eval_read(f, v, params, false)
+}
+
+/// The index of a slot value, checked as the game functions check it.
+fn slot_index(
+    v: View<'_>,
+    scope: SlotScope,
+    index: memo::Ix,
+    params: &[memo::Param<'_>],
+) -> Option<usize> {
+    let i = index.get(params)?;
+    let n = match scope {
+        SlotScope::Game => 1,
+        SlotScope::Player => v.state.players().len(),
+        SlotScope::Figure => v.state.figures().len(),
+    };
+    (0..n as i64).contains(&i).then_some(i as usize)
+}
+
+/// [`eval`] of a use that only reads (`None` for a command); `awards_waiting`: `score`
+/// does not answer.
+pub(crate) fn eval_read(
+    f: &memo::Fast,
+    v: View<'_>,
+    params: &[memo::Param<'_>],
+    awards_waiting: bool,
+) -> Option<i64> {
+    use memo::Fast;
+    Some(match *f {
+        Fast::Slot { slot, scope, index } => {
+            v.state.slot(slot, slot_index(v, scope, index, params)?)
+        }
+        Fast::Set { .. } => return None,
+        Fast::Const => 0,
+        Fast::TileHas { tile, set } => {
+            let k = tile.get(params)?;
+            if !(0..v.rules.tiles().len() as i64).contains(&k) {
+                return None;
+            }
+            ((set[k as usize / 64] >> (k % 64)) & 1) as i64
+        }
+        Fast::TileAt { x, y } => {
+            let pos = Pos::new(x.get(params)? as i32, y.get(params)? as i32);
+            v.state.board().at(pos).map_or(-1, |t| t.kind.0 as i64)
+        }
+        Fast::Players => v.state.players().len() as i64,
+        Fast::ActivePlayer => v.state.active_player().0 as i64,
+        Fast::Turn => v.state.turn() as i64,
+        Fast::Score(p) => {
+            let p = p.get(params)?;
+            if !(0..v.state.players().len() as i64).contains(&p) || awards_waiting {
+                return None;
+            }
+            v.state.players()[p as usize].score as i64
+        }
+        Fast::TilesLeft => v.state.supply().remaining() as i64,
+        Fast::InFinalScoring => v.state.in_final_scoring() as i64,
+        Fast::Segment(what, s) => {
+            let s = s.get(params)?;
+            let g = v.state.graph();
+            if !(0..g.len() as i64).contains(&s) {
+                return None;
+            }
+            let s = SegmentId::new(s as usize);
+            use memo::SegmentRead as S;
+            match what {
+                S::Kind => g.segment(s).kind.0 as i64,
+                S::FeatureOf => g.feature_of(s).segment().index() as i64,
+                S::Complete => g.totals(g.feature_of(s)).complete() as i64,
+                S::Scored => g.totals(g.feature_of(s)).scored as i64,
+                S::Tiles => g.tile_count(g.feature_of(s)) as i64,
+                S::Pennants => g.totals(g.feature_of(s)).pennants as i64,
+            }
+        }
+        Fast::Figure(what, f) => {
+            let f = f.get(params)?;
+            if !(0..v.state.figures().len() as i64).contains(&f) {
+                return None;
+            }
+            let fig = v.state.figure(FigureId(f as u16));
+            use memo::FigureRead as F;
+            match what {
+                F::Owner => fig.owner.0 as i64,
+                F::InPlay => matches!(fig.loc, FigureLoc::On(_)) as i64,
+                F::Segment => match fig.loc {
+                    FigureLoc::On(s) => s.index() as i64,
+                    _ => -1,
+                },
+                F::IsFollower => v.rules.figure_kind(fig.kind).follower as i64,
+            }
+        }
+    })
+}
+
+/// Declares a traced game function (see the module documentation): `game_fn!(reg, Read,
+/// "name", |c, a: int, b: str| -> INT { … })`. Parameter kinds: `int` (an `INT`), `str`
+/// (a `&str`), `any` (a `Dynamic`).
+macro_rules! game_fn {
+    ($reg:ident, $effect:ident, $name:literal, |$c:ident $(, $a:ident : $k:ident)*| -> $ret:ty $body:block) => {{
+        #[allow(unused_mut)]
+        fn body($c: &mut Call<'_, '_> $(, $a: arg_body!($k))*) -> R<$ret> $body
+        #[allow(unused_mut, unused_variables)]
+        fn replay(c: &mut Call<'_, '_>, args: &[&Dynamic]) -> R<Dynamic> {
+            let mut it = args.iter();
+            $( arg_get!($k, $a, it); )*
+            body(c $(, $a)*).map(Dynamic::from)
+        }
+        static NATIVE: Native = Native {
+            name: $name,
+            effect: Effect::$effect,
+            replay,
+        };
+        $reg.traced.push($name);
+        $reg.engine.register_fn(
+            $name,
+            move |nc: NativeCallContext $(, $a: arg_reg!($k))*| -> R<$ret> {
+                let mut held = lease(&nc)?;
+                let args = held.recording().then(|| vec![$(arg_rec!($k, $a)),*]);
+                let r = body(&mut held $(, arg_pass!($k, $a))*);
+                if let Some(args) = args {
+                    held.record(&nc, &NATIVE, args, &r);
+                }
+                r
+            },
+        );
+    }};
+}
+
+macro_rules! arg_reg {
+    (int) => {
+        INT
+    };
+    (str) => {
+        ImmutableString
+    };
+    (any) => {
+        Dynamic
+    };
+}
+
+macro_rules! arg_body {
+    (int) => {
+        INT
+    };
+    (str) => {
+        &str
+    };
+    (any) => {
+        Dynamic
+    };
+}
+
+macro_rules! arg_pass {
+    (int, $a:ident) => {
+        $a
+    };
+    (str, $a:ident) => {
+        &$a
+    };
+    (any, $a:ident) => {
+        $a
+    };
+}
+
+macro_rules! arg_rec {
+    (int, $a:ident) => {
+        Dynamic::from($a)
+    };
+    (str, $a:ident) => {
+        Dynamic::from($a.clone())
+    };
+    (any, $a:ident) => {
+        $a.clone()
+    };
+}
+
+macro_rules! arg_get {
+    (int, $a:ident, $it:ident) => {
+        let $a = $it
+            .next()
+            .and_then(|d| d.as_int().ok())
+            .ok_or("an integer argument was expected")?;
+    };
+    (str, $a:ident, $it:ident) => {
+        let held = $it
+            .next()
+            .and_then(|d| d.read_lock::<ImmutableString>())
+            .ok_or("a string argument was expected")?;
+        let $a: &str = held.as_str();
+    };
+    (any, $a:ident, $it:ident) => {
+        let $a = $it
+            .next()
+            .map(|d| (*d).clone())
+            .ok_or("an argument was expected")?;
+    };
+}
+
+/// An engine being given the game API, and the names of its traced functions.
+struct Registry<'e> {
+    engine: &'e mut Engine,
+    traced: Vec<&'static str>,
 }
 
 impl<'a, 'b> Call<'a, 'b> {
@@ -218,11 +812,14 @@ fn segment(state: &GameState, s: INT) -> R<SegmentId> {
     }
 }
 
-fn tile_kind(rules: &Ruleset, id: &str) -> R<carcassonne_core::TileKindId> {
-    rules
-        .tiles()
-        .find(id)
-        .ok_or_else(|| format!("no tile `{id}`").into())
+/// A tile kind by id or alias, as `TileCatalog::find` finds it (through the ruleset's
+/// [`Names`] when the script is bound).
+fn tile_kind(c: &Call<'_, '_>, rules: &Ruleset, id: &str) -> R<TileKindId> {
+    match c.bound {
+        Some(b) => b.names().tile(id),
+        None => rules.tiles().find(id),
+    }
+    .ok_or_else(|| format!("no tile `{id}`").into())
 }
 
 fn cell(p: Pos) -> Dynamic {
@@ -255,6 +852,12 @@ pub struct Names {
     expansions: Vec<ImmutableString>,
     verbs: Vec<ImmutableString>,
     figure_kinds: Vec<ImmutableString>,
+    /// Tile ids by tile kind.
+    tiles: Vec<ImmutableString>,
+    /// Tile kinds by id and alias (the first kind of the catalog that has it).
+    tile_ids: memo::FxMap<String, TileKindId>,
+    /// `on_figure_removed` reasons.
+    reasons: [ImmutableString; 2],
 }
 
 impl Names {
@@ -273,12 +876,50 @@ impl Names {
                 .iter()
                 .map(|k| k.name.as_str().into())
                 .collect(),
+            tiles: rules
+                .tiles()
+                .iter()
+                .map(|(_, k)| k.id.as_str().into())
+                .collect(),
+            tile_ids: {
+                let mut ids = memo::FxMap::default();
+                for (i, k) in rules.tiles().iter() {
+                    for name in std::iter::once(&k.id).chain(&k.aliases) {
+                        ids.entry(name.clone()).or_insert(i);
+                    }
+                }
+                ids
+            },
+            reasons: ["scored", "expansion"].map(ImmutableString::from),
+        }
+    }
+
+    /// A tile kind's id.
+    pub(crate) fn tile_id(&self, k: TileKindId) -> ImmutableString {
+        self.tiles[k.0 as usize].clone()
+    }
+
+    /// A tile kind by id or alias.
+    pub(crate) fn tile(&self, id: &str) -> Option<TileKindId> {
+        self.tile_ids.get(id).copied()
+    }
+
+    /// The name of a reason a figure left the board.
+    pub(crate) fn reason(&self, r: RemovalReason) -> ImmutableString {
+        match r {
+            RemovalReason::Scored => self.reasons[0].clone(),
+            RemovalReason::Expansion => self.reasons[1].clone(),
         }
     }
 }
 
 /// An action as a script sees it.
 pub fn action_to_dynamic(view: View<'_>, names: &Names, a: &Action) -> Dynamic {
+    action_value(view.rules, names, a)
+}
+
+/// An action as a script sees it (it only depends on the rules).
+pub(crate) fn action_value(rules: &Ruleset, names: &Names, a: &Action) -> Dynamic {
     let mut m = Map::new();
     let s = |m: &mut Map, k: &str, v: Dynamic| {
         m.insert(k.into(), v);
@@ -304,7 +945,7 @@ pub fn action_to_dynamic(view: View<'_>, names: &Names, a: &Action) -> Dynamic {
             s(
                 &mut m,
                 "follower",
-                view.rules.figure_kind(*figure).follower.into(),
+                rules.figure_kind(*figure).follower.into(),
             );
         }
         Action::Move { figure, segment } => {
@@ -315,11 +956,7 @@ pub fn action_to_dynamic(view: View<'_>, names: &Names, a: &Action) -> Dynamic {
         Action::Pass => s(&mut m, "type", names.types[3].clone().into()),
         Action::Draw { tile } => {
             s(&mut m, "type", names.types[5].clone().into());
-            s(
-                &mut m,
-                "tile",
-                view.rules.tiles().get(*tile).id.clone().into(),
-            );
+            s(&mut m, "tile", names.tile_id(*tile).into());
         }
         Action::Custom(c) => {
             s(&mut m, "type", names.types[4].clone().into());
@@ -339,6 +976,20 @@ pub fn action_to_dynamic(view: View<'_>, names: &Names, a: &Action) -> Dynamic {
         }
     }
     m.into()
+}
+
+/// Whether reading these returned actions depends on the rules only: custom actions and
+/// `pass` that name no figure and no segment (those are checked against the game).
+pub(crate) fn rules_only(list: &Array) -> bool {
+    list.iter().all(|item| {
+        item.read_lock::<Map>().is_some_and(|m| {
+            let ty = m
+                .get("type")
+                .and_then(|t| t.read_lock::<ImmutableString>().map(|s| s.clone()));
+            let none = |k: &str| m.get(k).is_none_or(|v| v.as_int() == Ok(-1));
+            ty.is_some_and(|t| t == "custom" || t == "pass") && none("figure") && none("segment")
+        })
+    })
 }
 
 /// Which actions a hook may hand back.
@@ -519,6 +1170,11 @@ fn check_move(state: &GameState, f: FigureId, s: SegmentId) -> Result<(), String
 
 /// A score draft as a script sees it.
 pub fn draft_to_dynamic(view: View<'_>, d: &ScoreDraft) -> Dynamic {
+    draft_value(view.rules, d)
+}
+
+/// A score draft as a script sees it (it only depends on the rules).
+pub(crate) fn draft_value(rules: &Ruleset, d: &ScoreDraft) -> Dynamic {
     let mut m = Map::new();
     m.insert("final".into(), d.final_scoring.into());
     m.insert("placer".into(), d.placer.map_or(-1, |p| p.0 as INT).into());
@@ -527,7 +1183,7 @@ pub fn draft_to_dynamic(view: View<'_>, d: &ScoreDraft) -> Dynamic {
         .iter()
         .map(|f| {
             let mut x = Map::new();
-            x.insert("kind".into(), view.rules.kind(f.kind).name.clone().into());
+            x.insert("kind".into(), rules.kind(f.kind).name.clone().into());
             x.insert(
                 "segment".into(),
                 (f.feature.segment().index() as INT).into(),
@@ -672,17 +1328,29 @@ fn scope_name(s: SlotScope) -> &'static str {
     }
 }
 
-/// Registers the game API on an engine.
-pub fn register(engine: &mut Engine) {
-    // ---- rules
-    engine.register_fn("option", |nc: NativeCallContext, key: &str| -> R<Dynamic> {
-        let c = call(&nc)?;
+/// Registers the game API on an engine; returns the names of the traced functions.
+pub fn register(engine: &mut Engine) -> Vec<&'static str> {
+    let mut reg = Registry {
+        engine,
+        traced: Vec::new(),
+    };
+    let reg = &mut reg;
+    register_rules(reg);
+    register_reads(reg);
+    register_commands(reg);
+    register_setup(reg.engine);
+    register_builders(reg.engine);
+    std::mem::take(&mut reg.traced)
+}
+
+fn register_rules(reg: &mut Registry) {
+    game_fn!(reg, Rules, "option", |c, key: str| -> Dynamic {
         let rules = c.rules()?;
         // Own options first (`perPlayer`), then the base game's (`farmScoring`).
-        let own = format!("{}.{key}", c.script.id);
         let found = if key.contains('.') {
             rules.options().get(key)
         } else {
+            let own = format!("{}.{key}", c.script.id);
             rules
                 .options()
                 .get(&own)
@@ -692,72 +1360,80 @@ pub fn register(engine: &mut Engine) {
             .map(option_dynamic)
             .ok_or_else(|| format!("no option `{key}`").into())
     });
-    engine.register_fn(
-        "has_expansion",
-        |nc: NativeCallContext, id: &str| -> R<bool> {
-            Ok(id == "base" || call(&nc)?.rules()?.expansion_index(id).is_some())
-        },
-    );
-    engine.register_fn(
-        "has_figure_kind",
-        |nc: NativeCallContext, n: &str| -> R<bool> {
-            Ok(call(&nc)?.rules()?.figure_named(n).is_some())
-        },
-    );
-    engine.register_fn(
-        "tile_features",
-        |nc: NativeCallContext, t: &str| -> R<Array> {
-            let c = call(&nc)?;
-            let rules = c.rules()?;
-            let k = rules.tiles().get(tile_kind(rules, t)?);
-            Ok(k.segments
-                .iter()
-                .map(|s| rules.kind(s.kind).name.clone().into())
-                .collect())
-        },
-    );
-    engine.register_fn(
-        "tile_has_feature",
-        |nc: NativeCallContext, t: &str, kind: &str| -> R<bool> {
-            let c = call(&nc)?;
-            let rules = c.rules()?;
-            let k = rules.tiles().get(tile_kind(rules, t)?);
-            Ok(k.segments.iter().any(|s| rules.kind(s.kind).name == kind))
-        },
-    );
-    engine.register_fn(
-        "tile_has_tag",
-        |nc: NativeCallContext, t: &str, tag: &str| -> R<bool> {
-            let c = call(&nc)?;
-            let rules = c.rules()?;
-            Ok(rules.tiles().get(tile_kind(rules, t)?).has_tag(tag))
-        },
-    );
+    game_fn!(reg, Rules, "has_expansion", |c, id: str| -> bool {
+        Ok(id == "base" || c.rules()?.expansion_index(id).is_some())
+    });
+    game_fn!(reg, Rules, "has_figure_kind", |c, n: str| -> bool {
+        Ok(c.rules()?.figure_named(n).is_some())
+    });
+    game_fn!(reg, Rules, "tile_features", |c, t: str| -> Array {
+        let rules = c.rules()?;
+        let k = rules.tiles().get(tile_kind(c, rules, t)?);
+        Ok(k.segments
+            .iter()
+            .map(|s| rules.kind(s.kind).name.clone().into())
+            .collect())
+    });
+    game_fn!(reg, Rules, "tile_has_feature", |c,
+                                              t: str,
+                                              kind: str|
+     -> bool {
+        let rules = c.rules()?;
+        let k = rules.tiles().get(tile_kind(c, rules, t)?);
+        Ok(k.segments.iter().any(|s| rules.kind(s.kind).name == kind))
+    });
+    game_fn!(reg, Rules, "tile_has_tag", |c, t: str, tag: str| -> bool {
+        let rules = c.rules()?;
+        Ok(rules.tiles().get(tile_kind(c, rules, t)?).has_tag(tag))
+    });
+}
 
-    // ---- reading the game
-    engine.register_fn("players", |nc: NativeCallContext| -> R<INT> {
-        Ok(call(&nc)?.view()?.state.players().len() as INT)
+fn totals<T>(
+    c: &Call<'_, '_>,
+    s: INT,
+    f: impl Fn(&carcassonne_core::FeatureGraph, carcassonne_core::FeatureId) -> T,
+) -> R<T> {
+    let v = c.view()?;
+    let s = segment(v.state, s)?;
+    let g = v.state.graph();
+    Ok(f(g, g.feature_of(s)))
+}
+
+fn with_figure<T>(
+    c: &Call<'_, '_>,
+    f: INT,
+    g: impl Fn(View<'_>, FigureId, &carcassonne_core::Figure) -> T,
+) -> R<T> {
+    let v = c.view()?;
+    let id = figure(v.state, f)?;
+    Ok(g(v, id, v.state.figure(id)))
+}
+
+fn register_reads(reg: &mut Registry) {
+    game_fn!(reg, Read, "players", |c| -> INT {
+        Ok(c.view()?.state.players().len() as INT)
     });
-    engine.register_fn("active_player", |nc: NativeCallContext| -> R<INT> {
-        Ok(call(&nc)?.view()?.state.active_player().0 as INT)
+    game_fn!(reg, Read, "active_player", |c| -> INT {
+        Ok(c.view()?.state.active_player().0 as INT)
     });
-    engine.register_fn("turn", |nc: NativeCallContext| -> R<INT> {
-        Ok(call(&nc)?.view()?.state.turn() as INT)
+    game_fn!(reg, Read, "turn", |c| -> INT {
+        Ok(c.view()?.state.turn() as INT)
     });
-    engine.register_fn("score", |nc: NativeCallContext, p: INT| -> R<INT> {
-        let c = call(&nc)?;
+    game_fn!(reg, Read, "score", |c, p: int| -> INT {
+        if c.awards.as_ref().is_some_and(|a| !a.is_empty()) {
+            return err("an award is waiting");
+        }
         let v = c.view()?;
         let p = player(v.state, p)?;
         Ok(v.state.players()[p.0 as usize].score as INT)
     });
-    engine.register_fn("in_final_scoring", |nc: NativeCallContext| -> R<bool> {
-        Ok(call(&nc)?.view()?.state.in_final_scoring())
+    game_fn!(reg, Read, "in_final_scoring", |c| -> bool {
+        Ok(c.view()?.state.in_final_scoring())
     });
-    engine.register_fn("tiles_left", |nc: NativeCallContext| -> R<INT> {
-        Ok(call(&nc)?.view()?.state.supply().remaining() as INT)
+    game_fn!(reg, Read, "tiles_left", |c| -> INT {
+        Ok(c.view()?.state.supply().remaining() as INT)
     });
-    engine.register_fn("last_placed", |nc: NativeCallContext| -> R<Dynamic> {
-        let c = call(&nc)?;
+    game_fn!(reg, Read, "last_placed", |c| -> Dynamic {
         let v = c.view()?;
         let Some(i) = v.state.last_placed() else {
             return Ok(Dynamic::UNIT);
@@ -766,7 +1442,7 @@ pub fn register(engine: &mut Engine) {
         let mut m = Map::new();
         m.insert("x".into(), (t.pos.x as INT).into());
         m.insert("y".into(), (t.pos.y as INT).into());
-        m.insert("tile".into(), v.rules.tiles().get(t.kind).id.clone().into());
+        m.insert("tile".into(), tile_name(c, v.rules, t.kind));
         m.insert("rotation".into(), (t.rotation.degrees() as INT).into());
         m.insert(
             "player".into(),
@@ -774,101 +1450,67 @@ pub fn register(engine: &mut Engine) {
         );
         Ok(m.into())
     });
-    engine.register_fn(
-        "tile_at",
-        |nc: NativeCallContext, x: INT, y: INT| -> R<Dynamic> {
-            let c = call(&nc)?;
-            let v = c.view()?;
-            Ok(v.state
-                .board()
-                .at(Pos::new(x as i32, y as i32))
-                .map_or(Dynamic::UNIT, |t| {
-                    v.rules.tiles().get(t.kind).id.clone().into()
-                }))
-        },
-    );
-    engine.register_fn(
-        "segments_at",
-        |nc: NativeCallContext, x: INT, y: INT| -> R<Array> {
-            let c = call(&nc)?;
-            let v = c.view()?;
-            let pos = Pos::new(x as i32, y as i32);
-            let mut out = Array::new();
-            for local in 0..8u8 {
-                match v.state.segment_at(pos, local) {
-                    Some(s) => out.push((s.index() as INT).into()),
-                    None => break,
-                }
+    game_fn!(reg, Read, "tile_at", |c, x: int, y: int| -> Dynamic {
+        let v = c.view()?;
+        Ok(v.state
+            .board()
+            .at(Pos::new(x as i32, y as i32))
+            .map_or(Dynamic::UNIT, |t| tile_name(c, v.rules, t.kind)))
+    });
+    game_fn!(reg, Read, "segments_at", |c, x: int, y: int| -> Array {
+        let v = c.view()?;
+        let pos = Pos::new(x as i32, y as i32);
+        let mut out = Array::new();
+        for local in 0..8u8 {
+            match v.state.segment_at(pos, local) {
+                Some(s) => out.push((s.index() as INT).into()),
+                None => break,
             }
-            Ok(out)
-        },
-    );
-    engine.register_fn(
-        "segment_kind",
-        |nc: NativeCallContext, s: INT| -> R<String> {
-            let c = call(&nc)?;
-            let v = c.view()?;
-            let s = segment(v.state, s)?;
-            Ok(v.rules.kind(v.state.graph().segment(s).kind).name.clone())
-        },
-    );
-    engine.register_fn(
-        "segment_cell",
-        |nc: NativeCallContext, s: INT| -> R<Dynamic> {
-            let c = call(&nc)?;
-            let v = c.view()?;
-            let node = v.state.graph().segment(segment(v.state, s)?);
-            Ok(if node.is_virtual() {
-                Dynamic::UNIT
-            } else {
-                cell(node.pos)
-            })
-        },
-    );
-    fn totals<T>(
-        nc: &NativeCallContext,
-        s: INT,
-        f: impl Fn(&carcassonne_core::FeatureGraph, carcassonne_core::FeatureId) -> T,
-    ) -> R<T> {
-        let c = call(nc)?;
+        }
+        Ok(out)
+    });
+    game_fn!(reg, Read, "segment_kind", |c, s: int| -> String {
+        let v = c.view()?;
+        let s = segment(v.state, s)?;
+        Ok(v.rules.kind(v.state.graph().segment(s).kind).name.clone())
+    });
+    game_fn!(reg, Read, "segment_cell", |c, s: int| -> Dynamic {
+        let v = c.view()?;
+        let node = v.state.graph().segment(segment(v.state, s)?);
+        Ok(if node.is_virtual() {
+            Dynamic::UNIT
+        } else {
+            cell(node.pos)
+        })
+    });
+    game_fn!(reg, Read, "feature_of", |c, s: int| -> INT {
+        totals(c, s, |_, f| f.segment().index() as INT)
+    });
+    game_fn!(reg, Read, "feature_complete", |c, s: int| -> bool {
+        totals(c, s, |g, f| g.totals(f).complete())
+    });
+    game_fn!(reg, Read, "feature_scored", |c, s: int| -> bool {
+        totals(c, s, |g, f| g.totals(f).scored)
+    });
+    game_fn!(reg, Read, "feature_tiles", |c, s: int| -> INT {
+        totals(c, s, |g, f| g.tile_count(f) as INT)
+    });
+    game_fn!(reg, Read, "feature_pennants", |c, s: int| -> INT {
+        totals(c, s, |g, f| g.totals(f).pennants as INT)
+    });
+    game_fn!(reg, Read, "feature_figures", |c, s: int| -> Array {
         let v = c.view()?;
         let s = segment(v.state, s)?;
         let g = v.state.graph();
-        Ok(f(g, g.feature_of(s)))
-    }
-    engine.register_fn("feature_of", |nc: NativeCallContext, s: INT| {
-        totals(&nc, s, |_, f| f.segment().index() as INT)
-    });
-    engine.register_fn("feature_complete", |nc: NativeCallContext, s: INT| {
-        totals(&nc, s, |g, f| g.totals(f).complete())
-    });
-    engine.register_fn("feature_scored", |nc: NativeCallContext, s: INT| {
-        totals(&nc, s, |g, f| g.totals(f).scored)
-    });
-    engine.register_fn("feature_tiles", |nc: NativeCallContext, s: INT| {
-        totals(&nc, s, |g, f| g.tile_count(f) as INT)
-    });
-    engine.register_fn("feature_pennants", |nc: NativeCallContext, s: INT| {
-        totals(&nc, s, |g, f| g.totals(f).pennants as INT)
-    });
-    engine.register_fn(
-        "feature_figures",
-        |nc: NativeCallContext, s: INT| -> R<Array> {
-            let c = call(&nc)?;
-            let v = c.view()?;
-            let s = segment(v.state, s)?;
-            let g = v.state.graph();
-            let mut out = Array::new();
-            for m in g.members(g.feature_of(s)) {
-                for f in v.state.figures_on(m) {
-                    out.push((f.0 as INT).into());
-                }
+        let mut out = Array::new();
+        for m in g.members(g.feature_of(s)) {
+            for f in v.state.figures_on(m) {
+                out.push((f.0 as INT).into());
             }
-            Ok(out)
-        },
-    );
-    engine.register_fn("figures", |nc: NativeCallContext| -> R<Array> {
-        let c = call(&nc)?;
+        }
+        Ok(out)
+    });
+    game_fn!(reg, Read, "figures", |c| -> Array {
         let v = c.view()?;
         Ok(v.state
             .figures()
@@ -878,44 +1520,32 @@ pub fn register(engine: &mut Engine) {
             .map(|(i, _)| (i as INT).into())
             .collect())
     });
-    fn with_figure<T>(
-        nc: &NativeCallContext,
-        f: INT,
-        g: impl Fn(View<'_>, FigureId, &carcassonne_core::Figure) -> T,
-    ) -> R<T> {
-        let c = call(nc)?;
-        let v = c.view()?;
-        let id = figure(v.state, f)?;
-        Ok(g(v, id, v.state.figure(id)))
-    }
-    engine.register_fn("figure_owner", |nc: NativeCallContext, f: INT| {
-        with_figure(&nc, f, |_, _, fig| fig.owner.0 as INT)
+    game_fn!(reg, Read, "figure_owner", |c, f: int| -> INT {
+        with_figure(c, f, |_, _, fig| fig.owner.0 as INT)
     });
-    engine.register_fn("figure_kind", |nc: NativeCallContext, f: INT| {
-        with_figure(&nc, f, |v, _, fig| {
-            v.rules.figure_kind(fig.kind).name.clone()
-        })
+    game_fn!(reg, Read, "figure_kind", |c, f: int| -> String {
+        with_figure(c, f, |v, _, fig| v.rules.figure_kind(fig.kind).name.clone())
     });
-    engine.register_fn("is_follower", |nc: NativeCallContext, f: INT| {
-        with_figure(&nc, f, |v, _, fig| v.rules.figure_kind(fig.kind).follower)
+    game_fn!(reg, Read, "is_follower", |c, f: int| -> bool {
+        with_figure(c, f, |v, _, fig| v.rules.figure_kind(fig.kind).follower)
     });
-    engine.register_fn("in_play", |nc: NativeCallContext, f: INT| {
-        with_figure(&nc, f, |_, _, fig| matches!(fig.loc, FigureLoc::On(_)))
+    game_fn!(reg, Read, "in_play", |c, f: int| -> bool {
+        with_figure(c, f, |_, _, fig| matches!(fig.loc, FigureLoc::On(_)))
     });
-    engine.register_fn("figure_segment", |nc: NativeCallContext, f: INT| {
-        with_figure(&nc, f, |_, _, fig| match fig.loc {
+    game_fn!(reg, Read, "figure_segment", |c, f: int| -> INT {
+        with_figure(c, f, |_, _, fig| match fig.loc {
             FigureLoc::On(s) => s.index() as INT,
             _ => -1,
         })
     });
-    engine.register_fn("figure_role", |nc: NativeCallContext, f: INT| {
-        with_figure(&nc, f, |v, _, fig| match fig.loc {
+    game_fn!(reg, Read, "figure_role", |c, f: int| -> String {
+        with_figure(c, f, |v, _, fig| match fig.loc {
             FigureLoc::On(s) => v.rules.kind(v.state.graph().segment(s).kind).name.clone(),
             _ => String::new(),
         })
     });
-    engine.register_fn("figure_cell", |nc: NativeCallContext, f: INT| {
-        with_figure(&nc, f, |v, _, fig| match fig.loc {
+    game_fn!(reg, Read, "figure_cell", |c, f: int| -> Dynamic {
+        with_figure(c, f, |v, _, fig| match fig.loc {
             FigureLoc::On(s) => {
                 let node = v.state.graph().segment(s);
                 if node.is_virtual() {
@@ -927,154 +1557,162 @@ pub fn register(engine: &mut Engine) {
             _ => Dynamic::UNIT,
         })
     });
-    engine.register_fn("strength", |nc: NativeCallContext, f: INT| -> R<INT> {
-        with_figure(&nc, f, |v, id, _| v.strength(id))?
+    game_fn!(reg, Read, "strength", |c, f: int| -> INT {
+        with_figure(c, f, |v, id, _| v.strength(id))?
             .map(INT::from)
             .map_err(|e| e.to_string().into())
     });
-    engine.register_fn(
-        "supply_count",
-        |nc: NativeCallContext, p: INT, kind: &str| -> R<INT> {
-            let c = call(&nc)?;
-            let v = c.view()?;
-            let p = player(v.state, p)?;
-            let k = v
-                .rules
-                .figure_named(kind)
-                .ok_or_else(|| format!("no figure kind `{kind}`"))?;
-            Ok(v.state.in_supply(p, k) as INT)
-        },
-    );
-    engine.register_fn(
-        "deployments",
-        |nc: NativeCallContext, p: INT, x: INT, y: INT| -> R<Array> {
-            let c = call(&nc)?;
-            let v = c.view()?;
-            let p = player(v.state, p)?;
-            let mut out = Vec::new();
-            let pos = Pos::new(x as i32, y as i32);
-            if v.state.board().is_occupied(pos) {
-                v.deployments_on_tile(p, pos, &mut out);
-            }
-            let names = c.bound()?.names();
-            Ok(out.iter().map(|a| action_to_dynamic(v, names, a)).collect())
-        },
-    );
-    engine.register_fn("state", |nc: NativeCallContext, name: &str| -> R<INT> {
-        let c = call(&nc)?;
-        let slot = state_slot(&c, name, SlotScope::Game)?;
+    game_fn!(reg, Read, "supply_count", |c, p: int, kind: str| -> INT {
+        let v = c.view()?;
+        let p = player(v.state, p)?;
+        let k = v
+            .rules
+            .figure_named(kind)
+            .ok_or_else(|| format!("no figure kind `{kind}`"))?;
+        Ok(v.state.in_supply(p, k) as INT)
+    });
+    game_fn!(reg, Read, "deployments", |c,
+                                        p: int,
+                                        x: int,
+                                        y: int|
+     -> Array {
+        let v = c.view()?;
+        let p = player(v.state, p)?;
+        let mut out = Vec::new();
+        let pos = Pos::new(x as i32, y as i32);
+        if v.state.board().is_occupied(pos) {
+            v.deployments_on_tile(p, pos, &mut out);
+        }
+        let names = c.bound()?.names();
+        Ok(out.iter().map(|a| action_to_dynamic(v, names, a)).collect())
+    });
+    game_fn!(reg, Read, "state", |c, name: str| -> INT {
+        let slot = state_slot(c, name, SlotScope::Game)?;
         Ok(c.view()?.state.slot(slot, 0))
     });
-    engine.register_fn(
-        "player_state",
-        |nc: NativeCallContext, name: &str, p: INT| -> R<INT> {
-            let c = call(&nc)?;
-            let slot = state_slot(&c, name, SlotScope::Player)?;
-            let v = c.view()?;
-            Ok(v.state.slot(slot, player(v.state, p)?.0 as usize))
-        },
-    );
-    engine.register_fn(
-        "figure_state",
-        |nc: NativeCallContext, name: &str, f: INT| -> R<INT> {
-            let c = call(&nc)?;
-            let slot = state_slot(&c, name, SlotScope::Figure)?;
-            let v = c.view()?;
-            Ok(v.state.slot(slot, figure(v.state, f)?.0 as usize))
-        },
-    );
-
-    // ---- commands
-    engine.register_fn(
-        "set_state",
-        |nc: NativeCallContext, name: &str, value: INT| -> R<()> {
-            let mut c = call(&nc)?;
-            let slot = state_slot(&c, name, SlotScope::Game)?;
-            c.ctx()?.set(SlotRef::untyped(slot, 0), value);
-            Ok(())
-        },
-    );
-    engine.register_fn(
-        "set_player_state",
-        |nc: NativeCallContext, name: &str, p: INT, value: INT| -> R<()> {
-            let mut c = call(&nc)?;
-            let slot = state_slot(&c, name, SlotScope::Player)?;
-            let ctx = c.ctx()?;
-            let p = player(ctx.state(), p)?;
-            ctx.set(SlotRef::untyped(slot, p.0 as usize), value);
-            Ok(())
-        },
-    );
-    engine.register_fn(
-        "set_figure_state",
-        |nc: NativeCallContext, name: &str, f: INT, value: INT| -> R<()> {
-            let mut c = call(&nc)?;
-            let slot = state_slot(&c, name, SlotScope::Figure)?;
-            let ctx = c.ctx()?;
-            let f = figure(ctx.state(), f)?;
-            ctx.set(SlotRef::untyped(slot, f.0 as usize), value);
-            Ok(())
-        },
-    );
-    fn award(nc: &NativeCallContext, p: INT, points: INT, label: Option<&str>) -> R<()> {
-        let mut c = call(nc)?;
-        let decl = c.decl()?;
-        let label = match label {
-            None => decl.label(&c.script.id).ok_or("no default label")?,
-            Some(l) => decl
-                .label(l)
-                .ok_or_else(|| format!("label `{l}` was not declared in setup()"))?,
-        };
-        if !(-10_000..=10_000).contains(&points) {
-            return err(format!(
-                "{points} points is out of range (|points| ≤ 10000)"
-            ));
-        }
-        let ctx = c.ctx()?;
-        let p = player(ctx.state(), p)?;
-        ctx.award(p, points as i32, label);
-        Ok(())
-    }
-    engine.register_fn("award", |nc: NativeCallContext, p: INT, pts: INT| {
-        award(&nc, p, pts, None)
+    game_fn!(reg, Read, "player_state", |c, name: str, p: int| -> INT {
+        let slot = state_slot(c, name, SlotScope::Player)?;
+        let v = c.view()?;
+        Ok(v.state.slot(slot, player(v.state, p)?.0 as usize))
     });
-    engine.register_fn(
-        "award",
-        |nc: NativeCallContext, p: INT, pts: INT, label: &str| award(&nc, p, pts, Some(label)),
-    );
-    engine.register_fn(
-        "deploy",
-        |nc: NativeCallContext, p: INT, action: Dynamic| -> R<INT> {
-            let mut c = call(&nc)?;
-            let me = c.me()?;
-            let decl = c.decl()?;
-            let ctx = c.ctx()?;
-            let who = player(ctx.state(), p)?;
-            let a = action_from_dynamic(ctx.view(), me, decl, action, who, Allow::Prompt)
-                .map_err(|m| -> Box<EvalAltResult> { format!("deploy: {m}").into() })?;
-            let Action::Deploy { figure, segment } = a else {
-                return err("deploy: the action is not a `deploy` action");
-            };
-            let f = ctx
-                .deploy(who, figure, segment)
-                .map_err(|e| -> Box<EvalAltResult> { e.0.into() })?;
-            Ok(f.0 as INT)
-        },
-    );
-    engine.register_fn(
-        "move_figure",
-        |nc: NativeCallContext, f: INT, s: INT| -> R<()> {
-            let mut c = call(&nc)?;
-            let ctx = c.ctx()?;
-            let f = figure(ctx.state(), f)?;
-            let s = segment(ctx.state(), s)?;
-            check_move(ctx.state(), f, s).map_err(|m| -> Box<EvalAltResult> { m.into() })?;
-            ctx.move_figure(f, s)
-                .map_err(|e| -> Box<EvalAltResult> { e.0.into() })
-        },
-    );
-    engine.register_fn("return_figure", |nc: NativeCallContext, f: INT| -> R<()> {
-        let mut c = call(&nc)?;
+    game_fn!(reg, Read, "figure_state", |c, name: str, f: int| -> INT {
+        let slot = state_slot(c, name, SlotScope::Figure)?;
+        let v = c.view()?;
+        Ok(v.state.slot(slot, figure(v.state, f)?.0 as usize))
+    });
+}
+
+/// A tile kind's id as a Rhai string.
+fn tile_name(c: &Call<'_, '_>, rules: &Ruleset, k: TileKindId) -> Dynamic {
+    match c.bound {
+        Some(b) => b.names().tile_id(k).into(),
+        None => rules.tiles().get(k).id.clone().into(),
+    }
+}
+
+fn award(c: &mut Call<'_, '_>, p: INT, points: INT, label: Option<&str>) -> R<()> {
+    let decl = c.decl()?;
+    let label = match label {
+        None => decl.label(&c.script.id).ok_or("no default label")?,
+        Some(l) => decl
+            .label(l)
+            .ok_or_else(|| format!("label `{l}` was not declared in setup()"))?,
+    };
+    if !(-10_000..=10_000).contains(&points) {
+        return err(format!(
+            "{points} points is out of range (|points| ≤ 10000)"
+        ));
+    }
+    let ctx = c.ctx()?;
+    let p = player(ctx.state(), p)?;
+    match c.awards.as_mut() {
+        Some(later) => later.push((p, points as i32, label)),
+        None => c.ctx()?.award(p, points as i32, label),
+    }
+    Ok(())
+}
+
+fn prompt(c: &mut Call<'_, '_>, p: INT, code: INT, arg: INT, next: bool) -> R<()> {
+    let ctx = c.ctx()?;
+    let p = player(ctx.state(), p)?;
+    let code = u16::try_from(code)
+        .ok()
+        .filter(|c| *c <= super::MAX_SCRIPT_PROMPT_CODE)
+        .ok_or_else(|| {
+            format!(
+                "prompt code {code} is not 0..={}",
+                super::MAX_SCRIPT_PROMPT_CODE
+            )
+        })?;
+    let arg = i32::try_from(arg).map_err(|_| format!("prompt arg {arg} is out of range"))?;
+    if ctx.state().queued_prompts().count() >= 256 {
+        return err("more than 256 prompts queued");
+    }
+    if next {
+        ctx.prompt_next(p, super::ScriptPrompt::Script { code, arg });
+    } else {
+        ctx.prompt(p, super::ScriptPrompt::Script { code, arg });
+    }
+    Ok(())
+}
+
+fn register_commands(reg: &mut Registry) {
+    game_fn!(reg, Set, "set_state", |c, name: str, value: int| -> () {
+        let slot = state_slot(c, name, SlotScope::Game)?;
+        c.set_slot(SlotRef::untyped(slot, 0), value)
+    });
+    game_fn!(reg, Set, "set_player_state", |c,
+                                            name: str,
+                                            p: int,
+                                            value: int|
+     -> () {
+        let slot = state_slot(c, name, SlotScope::Player)?;
+        let p = player(c.ctx()?.state(), p)?;
+        c.set_slot(SlotRef::untyped(slot, p.0 as usize), value)
+    });
+    game_fn!(reg, Set, "set_figure_state", |c,
+                                            name: str,
+                                            f: int,
+                                            value: int|
+     -> () {
+        let slot = state_slot(c, name, SlotScope::Figure)?;
+        let f = figure(c.ctx()?.state(), f)?;
+        c.set_slot(SlotRef::untyped(slot, f.0 as usize), value)
+    });
+    game_fn!(reg, Award, "award", |c, p: int, pts: int| -> () {
+        award(c, p, pts, None)
+    });
+    game_fn!(reg, Award, "award", |c,
+                                   p: int,
+                                   pts: int,
+                                   label: str|
+     -> () {
+        award(c, p, pts, Some(label))
+    });
+    game_fn!(reg, Other, "deploy", |c, p: int, action: any| -> INT {
+        let me = c.me()?;
+        let decl = c.decl()?;
+        let ctx = c.ctx()?;
+        let who = player(ctx.state(), p)?;
+        let a = action_from_dynamic(ctx.view(), me, decl, action, who, Allow::Prompt)
+            .map_err(|m| -> Box<EvalAltResult> { format!("deploy: {m}").into() })?;
+        let Action::Deploy { figure, segment } = a else {
+            return err("deploy: the action is not a `deploy` action");
+        };
+        let f = ctx
+            .deploy(who, figure, segment)
+            .map_err(|e| -> Box<EvalAltResult> { e.0.into() })?;
+        Ok(f.0 as INT)
+    });
+    game_fn!(reg, Other, "move_figure", |c, f: int, s: int| -> () {
+        let ctx = c.ctx()?;
+        let f = figure(ctx.state(), f)?;
+        let s = segment(ctx.state(), s)?;
+        check_move(ctx.state(), f, s).map_err(|m| -> Box<EvalAltResult> { m.into() })?;
+        ctx.move_figure(f, s)
+            .map_err(|e| -> Box<EvalAltResult> { e.0.into() })
+    });
+    game_fn!(reg, Other, "return_figure", |c, f: int| -> () {
         let ctx = c.ctx()?;
         let f = figure(ctx.state(), f)?;
         if !matches!(ctx.state().figure(f).loc, FigureLoc::On(_)) {
@@ -1083,46 +1721,29 @@ pub fn register(engine: &mut Engine) {
         ctx.return_figure(f, RemovalReason::Expansion)
             .map_err(|e| e.to_string().into())
     });
-    fn prompt(nc: &NativeCallContext, p: INT, code: INT, arg: INT, next: bool) -> R<()> {
-        let mut c = call(nc)?;
-        let ctx = c.ctx()?;
-        let p = player(ctx.state(), p)?;
-        let code = u16::try_from(code)
-            .ok()
-            .filter(|c| *c <= super::MAX_SCRIPT_PROMPT_CODE)
-            .ok_or_else(|| {
-                format!(
-                    "prompt code {code} is not 0..={}",
-                    super::MAX_SCRIPT_PROMPT_CODE
-                )
-            })?;
-        let arg = i32::try_from(arg).map_err(|_| format!("prompt arg {arg} is out of range"))?;
-        if ctx.state().queued_prompts().count() >= 256 {
-            return err("more than 256 prompts queued");
-        }
-        if next {
-            ctx.prompt_next(p, super::ScriptPrompt::Script { code, arg });
-        } else {
-            ctx.prompt(p, super::ScriptPrompt::Script { code, arg });
-        }
-        Ok(())
-    }
-    engine.register_fn(
-        "prompt",
-        |nc: NativeCallContext, p: INT, code: INT, arg: INT| prompt(&nc, p, code, arg, false),
-    );
-    engine.register_fn(
-        "prompt_next",
-        |nc: NativeCallContext, p: INT, code: INT, arg: INT| prompt(&nc, p, code, arg, true),
-    );
-    engine.register_fn("random", |nc: NativeCallContext, n: INT| -> R<INT> {
+    game_fn!(reg, Other, "prompt", |c,
+                                    p: int,
+                                    code: int,
+                                    arg: int|
+     -> () {
+        prompt(c, p, code, arg, false)
+    });
+    game_fn!(reg, Other, "prompt_next", |c,
+                                         p: int,
+                                         code: int,
+                                         arg: int|
+     -> () {
+        prompt(c, p, code, arg, true)
+    });
+    game_fn!(reg, Other, "random", |c, n: int| -> INT {
         if !(1..=u32::MAX as INT).contains(&n) {
             return err(format!("random({n}): n must be at least 1"));
         }
-        Ok(call(&nc)?.ctx()?.random_below(n as u32) as INT)
+        Ok(c.ctx()?.random_below(n as u32) as INT)
     });
+}
 
-    // ---- setup
+fn register_setup(engine: &mut Engine) {
     fn check_name(name: &str) -> R<()> {
         if name.is_empty()
             || name.len() > 64
@@ -1418,8 +2039,9 @@ pub fn register(engine: &mut Engine) {
             Ok(())
         },
     );
+}
 
-    // ---- action constructors
+fn register_builders(engine: &mut Engine) {
     engine.register_fn("custom_action", |verb: &str| -> Map { custom(verb, -1, 0) });
     engine.register_fn("custom_action", |verb: &str, value: INT| -> Map {
         custom(verb, -1, value)

@@ -30,9 +30,18 @@
 //! **Guards.** `guard(hook, state)` in `setup()` tells the host to call a hook only while
 //! a state value is non-zero (for the hook's player or figure). Guards are checked
 //! natively, which is how a script keeps per-turn costs near zero.
+//!
+//! **Memoized hooks.** A hook call is a deterministic function of its arguments and of
+//! what the game functions it calls return, so the host remembers calls per thread
+//! (`memo.rs`): a later call with the same arguments, whose game functions return the same
+//! values again, gets the remembered answer without running the script (the game
+//! functions are run natively to check, the state values it set are set, its awards
+//! made). A per-turn hook that reads a few values costs about as much as the reads. What
+//! a script sees and does is exactly what it would with the script run.
 
 pub mod api;
 pub mod limits;
+mod memo;
 pub mod reference;
 mod sandbox;
 
@@ -46,8 +55,11 @@ use carcassonne_core::{
     SlotRef, SlotScope, TileKindId, TurnEndVerdict, VerbId, View, Window,
 };
 use carcassonne_files::manifest::Manifest;
+use memo::{Cached, Found, Param};
 use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope, AST};
 use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The script functions the host calls: role, name, parameters.
@@ -148,7 +160,7 @@ pub const HOOKS: &[HookSpec] = &[
     hook!(OnTileDrawn, "on_tile_drawn" => "on_tile_drawn", ["tile"], "\"keep\" | \"redraw\" | \"discard\"", None, "A tile was drawn for the active player."),
     hook!(FiltersTile, "filters_tile" => "filters_tile", ["tile"], "bool", None, "Asked once per tile kind: does `filter_placements` need to see this tile? (default: yes)"),
     hook!(FilterPlacements, "filter_placements" => "filter_placements", ["player", "tile", "cells"], "array of cells", Player, "`cells` are the edge-legal placements, one `#{x, y, rotations}` per cell (`rotations`: bit q set = legal turned by q quarter turns); return the cells that stay legal, with the bits of illegal rotations cleared."),
-    hook!(ForbiddenCells, "forbidden_cells" => "filter_placements", ["player", "tile"], "array of #{x, y}", Player, "The cheaper form when a rule only depends on the cell: where the drawn tile may not go; an item `#{x, y, radius: r}` forbids the whole square of cells within r of (x, y), and `reason: \"FE-2 …\"` is what a refused placement there says."),
+    hook!(ForbiddenCells, "forbidden_cells" => "filter_placements", ["player", "tile"], "array of #{x, y}", Player, "The cheaper form when a rule only depends on the cell: where the drawn tile may not go; an item `#{x, y, radius: r}` forbids the whole square of cells within r of (x, y)."),
     hook!(OnTilePlaced, "on_tile_placed" => "on_tile_placed", ["x", "y"], "()", None, "The drawn tile was placed (before deployment and scoring)."),
     hook!(DeployActions, "deploy_actions" => "deploy_step_actions", ["player", "x", "y"], "array of actions", Player, "Extra choices for the active player's deployment step (your own verbs)."),
     hook!(FilterDeployActions, "filter_deploy_actions" => "filter_deploy_actions", ["player", "actions"], "array of actions", Player, "Return the deployment-step actions that stay allowed."),
@@ -214,6 +226,8 @@ pub struct CompiledScript {
     /// Where each hook function is defined (line, column), for errors Rhai reports
     /// without a position (limits).
     defined_at: [(usize, usize); HOOK_COUNT],
+    /// How each memoizable hook uses its parameters ([`memo::Shape`]).
+    shapes: Vec<Option<memo::Shape>>,
 }
 
 impl std::fmt::Debug for CompiledScript {
@@ -229,6 +243,11 @@ impl CompiledScript {
     /// Whether the script defines a hook.
     pub fn defines(&self, h: Hook) -> bool {
         self.defined[h as usize]
+    }
+
+    /// How a memoizable hook uses its parameters (`None`: the hook is not memoized).
+    pub(crate) fn shape(&self, h: Hook) -> Option<&memo::Shape> {
+        self.shapes[h as usize].as_ref()
     }
 
     fn error(&self, hook: &str, pos: Position, message: String) -> ScriptError {
@@ -339,7 +358,7 @@ pub fn compile_source(
     file: PathBuf,
     text: &str,
 ) -> Result<Arc<CompiledScript>, ScriptError> {
-    let engine = new_engine();
+    let (engine, traced) = sandbox::new_engine_traced();
     let mut script = CompiledScript {
         id: id.to_string(),
         version: version.to_string(),
@@ -348,6 +367,7 @@ pub fn compile_source(
         ast: AST::empty(),
         defined: [false; HOOK_COUNT],
         defined_at: [(0, 0); HOOK_COUNT],
+        shapes: vec![None; HOOK_COUNT],
     };
     if let Err(e) = limits::check(text, &LOAD_LIMITS) {
         let pos = Position::new(
@@ -383,6 +403,17 @@ pub fn compile_source(
         }
     }
     script.ast = ast.clone_functions_only();
+    for &h in memo::MEMO_HOOKS {
+        if script.defined[h as usize] {
+            let spec = &HOOKS[h as usize];
+            script.shapes[h as usize] = Some(memo::analyze(
+                &script.ast,
+                spec.name,
+                spec.params.len(),
+                &traced,
+            ));
+        }
+    }
     Ok(Arc::new(script))
 }
 
@@ -555,6 +586,14 @@ pub struct BoundScript {
     names: Arc<api::Names>,
     /// The pipeline hooks the script needs.
     hook_set: HookSet,
+    /// Names this bound script's memos ([`memo::memo`]).
+    serial: u64,
+}
+
+impl Drop for BoundScript {
+    fn drop(&mut self) {
+        memo::forget(self.serial);
+    }
 }
 
 impl BoundScript {
@@ -599,7 +638,114 @@ impl BoundScript {
         access: api::Access<'_, '_>,
         args: impl rhai::FuncArgs,
     ) -> Result<Dynamic, HookFailure> {
-        call_script(&self.script, Some(self), hook, access, args)
+        call_script(
+            &mut api::Call::new(&self.script, Some(self), access, hook),
+            args,
+        )
+    }
+
+    /// Calls a memoizable hook ([`memo`]): answers from this thread's memo when the same
+    /// call was seen before, else runs the script, converts its result with `keep`
+    /// (whose errors are the hook's) and remembers the call.
+    fn invoke<T>(
+        &self,
+        hook: Hook,
+        mut access: api::Access<'_, '_>,
+        params: &[Param<'_>],
+        keep: impl FnOnce(Dynamic) -> HookResult<Cached>,
+        answer: impl FnOnce(&Cached) -> HookResult<T>,
+    ) -> HookResult<T> {
+        let mut key_buf = None;
+        let key = match (self.script.shape(hook), access.players()) {
+            (Some(shape), Some(players)) => {
+                let rules = (access_rules(&access), &*self.names);
+                shape.root(players, params, rules, &mut key_buf)
+            }
+            _ => None,
+        };
+        let mut answer = Some(answer);
+        if let (Some(key), api::Access::Read(view)) = (&key, &access) {
+            // The common case, without a `Call`: a hook that only reads, answered by
+            // functions the memo runs itself.
+            let r = memo::with(self.serial, |m| {
+                let hm = m?.hook(hook).try_borrow().ok()?;
+                if hm.off() {
+                    return None;
+                }
+                let c = hm.find_read(key, *view, params)?;
+                Some((answer.take().expect("called once"))(c))
+            });
+            if let Some(r) = r {
+                return r;
+            }
+        }
+        if let (Some(key), api::Access::Write(ctx)) = (&key, &mut access) {
+            // The same for a hook that may change the game, when it only sets state values.
+            let mut undo = api::Undo::default();
+            let r = memo::with(self.serial, |m| {
+                let hm = m?.hook(hook).try_borrow().ok()?;
+                if hm.off() {
+                    return None;
+                }
+                match hm.find_write(key, ctx, &mut undo, params) {
+                    Some(c) => Some((answer.take().expect("called once"))(c)),
+                    None => {
+                        std::mem::take(&mut undo).undo(ctx);
+                        None
+                    }
+                }
+            });
+            if let Some(r) = r {
+                return r;
+            }
+        }
+        let answer = answer.expect("not called yet");
+        let memo = key.and_then(|k| Some((memo::memo(self.serial)?, k)));
+        let mut call = api::Call::new(&self.script, Some(self), access, hook);
+        let mut record = None;
+        let value = |c: &api::Call<'_, '_>, i: usize| params[i].value(c.rules_ref(), &self.names);
+        if let Some((m, key)) = memo {
+            let found = match m.hook(hook).try_borrow() {
+                Ok(hm) if !hm.off() => {
+                    if matches!(call.access, api::Access::Write(_)) {
+                        call.undo = Some(api::Undo::default());
+                        call.awards = Some(Vec::new());
+                    }
+                    Some(hm.find(&key, &mut call, params, &value))
+                }
+                _ => None,
+            };
+            match found {
+                Some(Found::Hit(c)) => {
+                    call.make_awards();
+                    drop(call);
+                    return answer(&c);
+                }
+                Some(Found::Miss) => {
+                    call.undo_sets();
+                    record = Some((m, key));
+                }
+                Some(Found::Never) => call.undo_sets(),
+                None => {}
+            }
+        }
+        if record.is_some() {
+            call.trace = Some(memo::Trace::default());
+        }
+        let args: Vec<Dynamic> = (0..params.len()).map(|i| value(&call, i)).collect();
+        let r = call_script(&mut call, args)?;
+        let trace = call.trace.take();
+        let kept = Rc::new(keep(r)?);
+        if let (Some(trace), Some((m, key)), Some(rules)) = (trace, record, call.rules_ref()) {
+            if let Ok(mut hm) = m.hook(hook).try_borrow_mut() {
+                let prep =
+                    |n: &'static api::Native, a: &[memo::Arg]| api::prepare(self, rules, n, a);
+                let code = |f: &memo::Fast, v: &memo::Val| api::code(self, rules, f, v);
+                hm.insert(key, trace, &kept, &prep, &code);
+            }
+        }
+        drop(call);
+        answer(&kept)
     }
 
     fn bad_return(&self, hook: Hook, what: String) -> HookFailure {
@@ -638,6 +784,106 @@ impl BoundScript {
 }
 
 impl BoundScript {
+    /// Runs `forbidden_cells` (when defined and not guarded off) and hands its squares to
+    /// `then` (none when it does not run).
+    fn forbidden<T>(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        tile: TileKindId,
+        then: impl FnOnce(&[memo::Square]) -> HookResult<T>,
+    ) -> HookResult<T> {
+        if !self.script.defines(Hook::ForbiddenCells)
+            || !self.guard_open(Hook::ForbiddenCells, view.state, player.0 as usize)
+        {
+            return then(&[]);
+        }
+        let params = [Param::Int(player.0 as i64), Param::Tile(tile)];
+        let keep = |r: Dynamic| {
+            let list = r
+                .try_cast::<Array>()
+                .ok_or_else(|| self.bad_return(Hook::ForbiddenCells, "not an array".into()))?;
+            let mut out = Vec::with_capacity(list.len());
+            for item in list {
+                // `radius` r forbids the (2r+1)² square around the cell; `reason` names
+                // the rule when a refused placement is explained.
+                let (radius, reason) = item
+                    .read_lock::<Map>()
+                    .map(|m| {
+                        let r = m.get("radius").and_then(|v| v.as_int().ok());
+                        let why = m.get("reason").and_then(|v| v.clone().into_string().ok());
+                        (r, why)
+                    })
+                    .unwrap_or_default();
+                let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
+                out.push(memo::Square {
+                    x,
+                    y,
+                    radius: radius.unwrap_or(0).clamp(0, 64) as i32,
+                    reason,
+                });
+            }
+            Ok(Cached::Cells(out))
+        };
+        self.invoke(
+            Hook::ForbiddenCells,
+            api::Access::Read(view),
+            &params,
+            keep,
+            |r| match r {
+                Cached::Cells(list) => then(list),
+                _ => then(&[]),
+            },
+        )
+    }
+
+    /// Keeps a hook's returned actions: checked once when they depend on the rules only
+    /// (custom actions and `pass` that name no figure and no segment), else as returned,
+    /// to be checked against the game every time ([`BoundScript::push_actions`]).
+    fn keep_actions(
+        &self,
+        hook: Hook,
+        view: View<'_>,
+        player: PlayerId,
+        value: Dynamic,
+        allow: api::Allow,
+    ) -> HookResult<Cached> {
+        if !value.is_array()
+            || !value
+                .read_lock::<Array>()
+                .is_some_and(|a| api::rules_only(&a))
+        {
+            return Ok(Cached::Value(value));
+        }
+        let mut out = Vec::new();
+        self.actions_from(hook, view, player, value, allow, &mut out)?;
+        Ok(Cached::Actions(out))
+    }
+
+    /// Adds kept actions to `out` (each once).
+    fn push_actions(
+        &self,
+        hook: Hook,
+        view: View<'_>,
+        player: PlayerId,
+        kept: &Cached,
+        allow: api::Allow,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        match kept {
+            Cached::Actions(list) => {
+                for a in list {
+                    if !out.contains(a) {
+                        out.push(*a);
+                    }
+                }
+                Ok(())
+            }
+            Cached::Value(v) => self.actions_from(hook, view, player, v.clone(), allow, out),
+            _ => Ok(()),
+        }
+    }
+
     /// Reads a returned cell `#{x, y}` (and `rotations` when `with_rotations`).
     fn cell_of(
         &self,
@@ -794,6 +1040,26 @@ fn apply_effects(ctx: &mut Ctx<'_>, decl: &Decl, effects: &[(usize, i64)], playe
     }
 }
 
+/// The rules a hook call can reach.
+fn access_rules<'a>(access: &'a api::Access<'_, '_>) -> Option<&'a Ruleset> {
+    match access {
+        api::Access::Read(v) => Some(v.rules),
+        api::Access::Write(c) => Some(c.rules()),
+        api::Access::Rules(r) => Some(r),
+        api::Access::Setup(..) => None,
+    }
+}
+
+/// A hook answer that is not used.
+fn unit(_: Dynamic) -> HookResult<Cached> {
+    Ok(Cached::Unit)
+}
+
+/// Nothing to do with a hook's answer.
+fn done(_: &Cached) -> HookResult {
+    Ok(())
+}
+
 fn window_hook(w: Window) -> Hook {
     match w {
         Window::TurnStart => Hook::WindowTurnStart,
@@ -832,11 +1098,9 @@ impl Expansion for ScriptExpansion {
                 .push((self.script.id.clone(), label));
         }
         if self.script.defines(Hook::Setup) {
+            let access = api::Access::Setup(declare, &decl);
             call_script(
-                &self.script,
-                None,
-                Hook::Setup,
-                api::Access::Setup(declare, &decl),
+                &mut api::Call::new(&self.script, None, access, Hook::Setup),
                 (),
             )
             .map(drop)?;
@@ -871,6 +1135,7 @@ impl BoundScript {
             })
             .collect();
         let hook_set = Self::needed_hooks(&script, &decl);
+        static SERIAL: AtomicU64 = AtomicU64::new(0);
         BoundScript {
             names: Arc::new(api::Names::new(rules)),
             me: b.me(),
@@ -878,6 +1143,7 @@ impl BoundScript {
             decl,
             roles,
             hook_set,
+            serial: SERIAL.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -923,23 +1189,16 @@ impl BoundScript {
     }
 }
 
-/// Calls a script function with the game lent to the natives through `access` for the
+/// Calls the script function of a hook call, with the game lent to the natives for the
 /// duration of the call ([`api::lend`]).
 fn call_script(
-    script: &CompiledScript,
-    bound: Option<&BoundScript>,
-    hook: Hook,
-    access: api::Access<'_, '_>,
+    call: &mut api::Call<'_, '_>,
     args: impl rhai::FuncArgs,
 ) -> Result<Dynamic, HookFailure> {
+    let script = call.script;
+    let hook = call.role;
     let name = HOOKS[hook as usize].name;
-    let mut call = api::Call {
-        script,
-        bound,
-        access,
-        hook: name,
-    };
-    api::lend(&mut call, |tag| {
+    api::lend(call, |tag| {
         let options = CallFnOptions::new()
             .eval_ast(false)
             .rewind_scope(false)
@@ -963,69 +1222,8 @@ impl BoundExpansion for BoundScript {
         self.hook_set
     }
 
-    /// A placement into a cell the script's `forbidden_cells` forbids names the item's
-    /// `reason` (or the cell, when the item gives none). Asked only for a refused action.
-    fn explain_refusal(
-        &self,
-        view: View<'_>,
-        player: PlayerId,
-        action: Action,
-    ) -> HookResult<Option<String>> {
-        let Action::Place { pos, .. } = action else {
-            return Ok(None);
-        };
-        let carcassonne_core::DecisionKind::PlaceTile { tile } = view.state.decision().kind else {
-            return Ok(None);
-        };
-        let mine = 1u64 << (self.me.0 as u32).min(63);
-        if view.rules.placement_filters(tile) & mine == 0
-            || !self.script.defines(Hook::ForbiddenCells)
-            || !self.guard_open(Hook::ForbiddenCells, view.state, player.0 as usize)
-        {
-            return Ok(None);
-        }
-        let name = view.rules.tiles().get(tile).id.clone();
-        let r = self.call(
-            Hook::ForbiddenCells,
-            api::Access::Read(view),
-            (player.0 as rhai::INT, name),
-        )?;
-        let list = r
-            .try_cast::<Array>()
-            .ok_or_else(|| self.bad_return(Hook::ForbiddenCells, "not an array".into()))?;
-        for item in list {
-            let (radius, reason) = match item.read_lock::<Map>() {
-                Some(m) => (
-                    m.get("radius")
-                        .and_then(|v| v.as_int().ok())
-                        .unwrap_or(0)
-                        .clamp(0, 64) as i32,
-                    m.get("reason").and_then(|v| v.clone().into_string().ok()),
-                ),
-                None => (0, None),
-            };
-            let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
-            // i64: a refused action may name any i32 cell, far from the script's.
-            let near = |a: i32, b: i32| (i64::from(a) - i64::from(b)).abs() <= i64::from(radius);
-            if near(pos.x, x) && near(pos.y, y) {
-                let reason = reason.unwrap_or_else(|| {
-                    format!("({},{}) is a cell `forbidden_cells` forbids", pos.x, pos.y)
-                });
-                // A reason is one line of at most 200 characters.
-                let reason: String = reason
-                    .chars()
-                    .map(|c| if c.is_control() { ' ' } else { c })
-                    .take(200)
-                    .collect();
-                return Ok(Some(reason));
-            }
-        }
-        Ok(None)
-    }
-
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        self.call(Hook::StartGame, api::Access::write(ctx), ())
-            .map(drop)
+        self.invoke(Hook::StartGame, api::Access::write(ctx), &[], unit, done)
     }
 
     fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
@@ -1046,17 +1244,31 @@ impl BoundExpansion for BoundScript {
         if !self.guard_open(Hook::OnTileDrawn, ctx.state(), 0) {
             return Ok(DrawVerdict::Keep);
         }
-        let name = ctx.rules().tiles().get(tile).id.clone();
-        let r = self.call(Hook::OnTileDrawn, api::Access::write(ctx), (name,))?;
-        if r.is_unit() {
-            return Ok(DrawVerdict::Keep);
-        }
-        match r.clone().into_string().as_deref() {
-            Ok("keep") => Ok(DrawVerdict::Keep),
-            Ok("redraw") => Ok(DrawVerdict::Redraw),
-            Ok("discard") => Ok(DrawVerdict::Discard),
-            _ => Err(self.bad_return(Hook::OnTileDrawn, format!("`{r}`"))),
-        }
+        let params = [Param::Tile(tile)];
+        let keep = |r: Dynamic| {
+            if r.is_unit() {
+                return Ok(Cached::Int(0));
+            }
+            match r.clone().into_string().as_deref() {
+                Ok("keep") => Ok(Cached::Int(0)),
+                Ok("redraw") => Ok(Cached::Int(1)),
+                Ok("discard") => Ok(Cached::Int(2)),
+                _ => Err(self.bad_return(Hook::OnTileDrawn, format!("`{r}`"))),
+            }
+        };
+        self.invoke(
+            Hook::OnTileDrawn,
+            api::Access::write(ctx),
+            &params,
+            keep,
+            |r| {
+                Ok(match r {
+                    Cached::Int(1) => DrawVerdict::Redraw,
+                    Cached::Int(2) => DrawVerdict::Discard,
+                    _ => DrawVerdict::Keep,
+                })
+            },
+        )
     }
 
     fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
@@ -1076,41 +1288,23 @@ impl BoundExpansion for BoundScript {
         tile: TileKindId,
         cells: &mut [PlacementCell],
     ) -> HookResult {
-        let name = view.rules.tiles().get(tile).id.clone();
         let p = player.0 as rhai::INT;
-        if self.script.defines(Hook::ForbiddenCells)
-            && self.guard_open(Hook::ForbiddenCells, view.state, player.0 as usize)
-        {
-            let r = self.call(
-                Hook::ForbiddenCells,
-                api::Access::Read(view),
-                (p, name.clone()),
-            )?;
-            let list = r
-                .try_cast::<Array>()
-                .ok_or_else(|| self.bad_return(Hook::ForbiddenCells, "not an array".into()))?;
-            for item in list {
-                // `radius` r forbids the (2r+1)² square around the cell.
-                let r = item
-                    .read_lock::<Map>()
-                    .and_then(|m| m.get("radius").and_then(|v| v.as_int().ok()))
-                    .unwrap_or(0)
-                    .clamp(0, 64) as i32;
-                let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
+        self.forbidden(view, player, tile, |list| {
+            if !list.is_empty() {
                 for c in cells.iter_mut() {
-                    // i64: a script may name any i32 cell.
-                    let near = |a: i32, b: i32| (i64::from(a) - i64::from(b)).abs() <= i64::from(r);
-                    if near(c.pos.x, x) && near(c.pos.y, y) {
+                    if list.iter().any(|s| s.holds(c.pos.x, c.pos.y)) {
                         c.rotations = 0;
                     }
                 }
             }
-        }
+            Ok(())
+        })?;
         if !self.script.defines(Hook::FilterPlacements)
             || !self.guard_open(Hook::FilterPlacements, view.state, player.0 as usize)
         {
             return Ok(());
         }
+        let name = self.names.tile_id(tile);
         let list: Array = cells
             .iter()
             .filter(|c| c.rotations != 0)
@@ -1145,16 +1339,40 @@ impl BoundExpansion for BoundScript {
         Ok(())
     }
 
+    /// A placement refused because `forbidden_cells` forbids its cell names the rule: the
+    /// first `reason` of the squares that hold the cell.
+    fn explain_refusal(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        action: Action,
+    ) -> HookResult<Option<String>> {
+        let Action::Place { pos, .. } = action else {
+            return Ok(None);
+        };
+        let carcassonne_core::DecisionKind::PlaceTile { tile } = view.state.decision().kind else {
+            return Ok(None);
+        };
+        self.forbidden(view, player, tile, |list| {
+            Ok(list
+                .iter()
+                .filter(|s| s.holds(pos.x, pos.y))
+                .find_map(|s| s.reason.clone()))
+        })
+    }
+
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         if !self.guard_open(Hook::OnTilePlaced, ctx.state(), 0) {
             return Ok(());
         }
-        self.call(
+        let params = [Param::Int(pos.x as i64), Param::Int(pos.y as i64)];
+        self.invoke(
             Hook::OnTilePlaced,
             api::Access::write(ctx),
-            (pos.x as rhai::INT, pos.y as rhai::INT),
+            &params,
+            unit,
+            done,
         )
-        .map(drop)
     }
 
     fn deploy_step_actions(
@@ -1170,18 +1388,15 @@ impl BoundExpansion for BoundScript {
             return Ok(());
         }
         let (x, y) = api::last_cell(view).unwrap_or((0, 0));
-        let r = self.call(
-            Hook::DeployActions,
+        let params = [Param::Int(player.0 as i64), Param::Int(x), Param::Int(y)];
+        let allow = api::Allow::OwnCustom;
+        let h = Hook::DeployActions;
+        self.invoke(
+            h,
             api::Access::Read(view),
-            (player.0 as rhai::INT, x, y),
-        )?;
-        self.actions_from(
-            Hook::DeployActions,
-            view,
-            player,
-            r,
-            api::Allow::OwnCustom,
-            out,
+            &params,
+            |r| self.keep_actions(h, view, player, r, allow),
+            |r| self.push_actions(h, view, player, r, allow, out),
         )
     }
 
@@ -1228,13 +1443,15 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(Hook::ApplyAction) {
             return Ok(());
         }
-        let a = api::action_to_dynamic(ctx.view(), &self.names, &Action::Custom(action));
-        self.call(
+        let a = Action::Custom(action);
+        let params = [Param::Int(player.0 as i64), Param::Action(&a)];
+        self.invoke(
             Hook::ApplyAction,
             api::Access::write(ctx),
-            (player.0 as rhai::INT, a),
+            &params,
+            unit,
+            done,
         )
-        .map(drop)
     }
 
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
@@ -1243,7 +1460,7 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(hook) || !self.guard_open(hook, ctx.state(), 0) {
             return Ok(());
         }
-        self.call(hook, api::Access::write(ctx), ()).map(drop)
+        self.invoke(hook, api::Access::write(ctx), &[], unit, done)
     }
 
     fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
@@ -1253,22 +1470,19 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(Hook::PromptActions) {
             return Ok(());
         }
-        let r = self.call(
-            Hook::PromptActions,
+        let params = [
+            Param::Int(prompt.player.0 as i64),
+            Param::Int(code as i64),
+            Param::Int(arg as i64),
+        ];
+        let allow = api::Allow::Prompt;
+        let (h, who) = (Hook::PromptActions, prompt.player);
+        self.invoke(
+            h,
             api::Access::Read(view),
-            (
-                prompt.player.0 as rhai::INT,
-                code as rhai::INT,
-                arg as rhai::INT,
-            ),
-        )?;
-        self.actions_from(
-            Hook::PromptActions,
-            view,
-            prompt.player,
-            r,
-            api::Allow::Prompt,
-            out,
+            &params,
+            |r| self.keep_actions(h, view, who, r, allow),
+            |r| self.push_actions(h, view, who, r, allow, out),
         )
     }
 
@@ -1291,18 +1505,19 @@ impl BoundExpansion for BoundScript {
         if !self.script.defines(Hook::ApplyPrompt) {
             return Ok(());
         }
-        let a = api::action_to_dynamic(ctx.view(), &self.names, &action);
-        self.call(
+        let params = [
+            Param::Int(prompt.player.0 as i64),
+            Param::Int(code as i64),
+            Param::Int(arg as i64),
+            Param::Action(&action),
+        ];
+        self.invoke(
             Hook::ApplyPrompt,
             api::Access::write(ctx),
-            (
-                prompt.player.0 as rhai::INT,
-                code as rhai::INT,
-                arg as rhai::INT,
-                a,
-            ),
+            &params,
+            unit,
+            done,
         )
-        .map(drop)
     }
 
     fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
@@ -1315,14 +1530,24 @@ impl BoundExpansion for BoundScript {
         {
             return Ok(bonus);
         }
-        let r = self.call(
+        let params = [Param::Int(figure.0 as i64)];
+        let keep = |r: Dynamic| {
+            r.as_int()
+                .map(Cached::Int)
+                .map_err(|t| self.bad_return(Hook::Strength, format!("a value of type {t}")))
+        };
+        let v = self.invoke(
             Hook::Strength,
             api::Access::Read(view),
-            (figure.0 as rhai::INT,),
+            &params,
+            keep,
+            |r| {
+                Ok(match *r {
+                    Cached::Int(v) => v,
+                    _ => 0,
+                })
+            },
         )?;
-        let v = r
-            .as_int()
-            .map_err(|t| self.bad_return(Hook::Strength, format!("a value of type {t}")))?;
         Ok(bonus + v.clamp(-1000, 1000) as i32)
     }
 
@@ -1330,15 +1555,27 @@ impl BoundExpansion for BoundScript {
         if !self.guard_open(Hook::BeforeScoring, ctx.state(), 0) {
             return Ok(());
         }
-        let d = api::draft_to_dynamic(ctx.view(), draft);
-        let r = self.call(Hook::BeforeScoring, api::Access::write(ctx), (d,))?;
-        if r.is_unit() {
+        let players = ctx.state().players().len() as i64;
+        let params = [Param::Draft(draft)];
+        let keep = |r: Dynamic| Ok(Cached::Value(r));
+        let r = self.invoke(
+            Hook::BeforeScoring,
+            api::Access::write(ctx),
+            &params,
+            keep,
+            |r| {
+                Ok(match r {
+                    Cached::Value(v) if !v.is_unit() => Some(v.clone()),
+                    _ => None,
+                })
+            },
+        )?;
+        let Some(r) = r else {
             return Ok(());
-        }
+        };
         let awards = r
             .try_cast::<Array>()
             .ok_or_else(|| self.bad_return(Hook::BeforeScoring, "not an array".into()))?;
-        let players = ctx.state().players().len() as i64;
         let mut out = Vec::with_capacity(awards.len());
         for a in awards {
             let m = a
@@ -1376,9 +1613,14 @@ impl BoundExpansion for BoundScript {
         {
             return Ok(());
         }
-        let d = api::draft_to_dynamic(ctx.view(), draft);
-        self.call(Hook::AfterScoring, api::Access::write(ctx), (d,))
-            .map(drop)
+        let params = [Param::Draft(draft)];
+        self.invoke(
+            Hook::AfterScoring,
+            api::Access::write(ctx),
+            &params,
+            unit,
+            done,
+        )
     }
 
     fn on_figure_removed(
@@ -1390,39 +1632,43 @@ impl BoundExpansion for BoundScript {
         if !self.guard_open(Hook::OnFigureRemoved, ctx.state(), figure.0 as usize) {
             return Ok(());
         }
-        let reason = match reason {
-            RemovalReason::Scored => "scored",
-            RemovalReason::Expansion => "expansion",
-        };
-        self.call(
+        let params = [Param::Int(figure.0 as i64), Param::Reason(reason)];
+        self.invoke(
             Hook::OnFigureRemoved,
             api::Access::write(ctx),
-            (figure.0 as rhai::INT, reason.to_string()),
+            &params,
+            unit,
+            done,
         )
-        .map(drop)
     }
 
     fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
         if !self.guard_open(Hook::OnTurnEnd, ctx.state(), 0) {
             return Ok(TurnEndVerdict::Next);
         }
-        let r = self.call(Hook::OnTurnEnd, api::Access::write(ctx), ())?;
-        if r.is_unit() {
-            return Ok(TurnEndVerdict::Next);
-        }
-        match r.clone().into_string().as_deref() {
-            Ok("next") => Ok(TurnEndVerdict::Next),
-            Ok("extra") => Ok(TurnEndVerdict::ExtraPart),
-            _ => Err(self.bad_return(Hook::OnTurnEnd, format!("`{r}`"))),
-        }
+        let keep = |r: Dynamic| {
+            if r.is_unit() {
+                return Ok(Cached::Int(0));
+            }
+            match r.clone().into_string().as_deref() {
+                Ok("next") => Ok(Cached::Int(0)),
+                Ok("extra") => Ok(Cached::Int(1)),
+                _ => Err(self.bad_return(Hook::OnTurnEnd, format!("`{r}`"))),
+            }
+        };
+        self.invoke(Hook::OnTurnEnd, api::Access::write(ctx), &[], keep, |r| {
+            Ok(match r {
+                Cached::Int(1) => TurnEndVerdict::ExtraPart,
+                _ => TurnEndVerdict::Next,
+            })
+        })
     }
 
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         if !self.guard_open(Hook::FinalScoring, ctx.state(), 0) {
             return Ok(());
         }
-        self.call(Hook::FinalScoring, api::Access::write(ctx), ())
-            .map(drop)
+        self.invoke(Hook::FinalScoring, api::Access::write(ctx), &[], unit, done)
     }
 }
 
@@ -1455,8 +1701,8 @@ mod tests {
         }
         for c in core {
             let reached = HOOKS.iter().any(|h| h.core == c);
-            // Scripts give refusal reasons through `forbidden_cells` items (`reason`), which
-            // the host answers `explain_refusal` with natively.
+            // `explain_refusal` is answered natively from the reasons `forbidden_cells`
+            // gives its squares.
             let exempt = c == "prepare_game" || c == "describe" || c == "explain_refusal";
             assert_eq!(reached, !exempt, "core hook `{c}`");
         }

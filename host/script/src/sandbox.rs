@@ -51,6 +51,11 @@ pub const LIMITS: Limits = Limits {
 
 /// A fresh engine with the sandbox settings and the game API registered.
 pub fn new_engine() -> Engine {
+    new_engine_traced().0
+}
+
+/// [`new_engine`], and the names of the traced game functions it registered.
+pub(crate) fn new_engine_traced() -> (Engine, Vec<&'static str>) {
     let mut engine = Engine::new_raw();
     engine.register_global_module(StandardPackage::new().as_shared_module());
     engine.disable_symbol("eval");
@@ -68,6 +73,6 @@ pub fn new_engine() -> Engine {
     engine.set_max_map_size(l.map_size);
     engine.set_max_variables(l.variables);
     engine.set_max_functions(l.functions);
-    super::api::register(&mut engine);
-    engine
+    let traced = super::api::register(&mut engine);
+    (engine, traced)
 }

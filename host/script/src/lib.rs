@@ -160,7 +160,7 @@ pub const HOOKS: &[HookSpec] = &[
     hook!(OnTileDrawn, "on_tile_drawn" => "on_tile_drawn", ["tile"], "\"keep\" | \"redraw\" | \"discard\"", None, "A tile was drawn for the active player."),
     hook!(FiltersTile, "filters_tile" => "filters_tile", ["tile"], "bool", None, "Asked once per tile kind: does `filter_placements` need to see this tile? (default: yes)"),
     hook!(FilterPlacements, "filter_placements" => "filter_placements", ["player", "tile", "cells"], "array of cells", Player, "`cells` are the edge-legal placements, one `#{x, y, rotations}` per cell (`rotations`: bit q set = legal turned by q quarter turns); return the cells that stay legal, with the bits of illegal rotations cleared."),
-    hook!(ForbiddenCells, "forbidden_cells" => "filter_placements", ["player", "tile"], "array of #{x, y}", Player, "The cheaper form when a rule only depends on the cell: where the drawn tile may not go; an item `#{x, y, radius: r}` forbids the whole square of cells within r of (x, y)."),
+    hook!(ForbiddenCells, "forbidden_cells" => "filter_placements", ["player", "tile"], "array of #{x, y}", Player, "The cheaper form when a rule only depends on the cell: where the drawn tile may not go; an item `#{x, y, radius: r}` forbids the whole square of cells within r of (x, y), and `reason: \"FE-2 …\"` is what a refused placement there says."),
     hook!(OnTilePlaced, "on_tile_placed" => "on_tile_placed", ["x", "y"], "()", None, "The drawn tile was placed (before deployment and scoring)."),
     hook!(DeployActions, "deploy_actions" => "deploy_step_actions", ["player", "x", "y"], "array of actions", Player, "Extra choices for the active player's deployment step (your own verbs)."),
     hook!(FilterDeployActions, "filter_deploy_actions" => "filter_deploy_actions", ["player", "actions"], "array of actions", Player, "Return the deployment-step actions that stay allowed."),
@@ -1339,8 +1339,8 @@ impl BoundExpansion for BoundScript {
         Ok(())
     }
 
-    /// A placement refused because `forbidden_cells` forbids its cell names the rule: the
-    /// first `reason` of the squares that hold the cell.
+    /// A placement into a cell the script's `forbidden_cells` forbids names the item's
+    /// `reason` (or the cell, when the item gives none). Asked only for a refused action.
     fn explain_refusal(
         &self,
         view: View<'_>,
@@ -1353,11 +1353,25 @@ impl BoundExpansion for BoundScript {
         let carcassonne_core::DecisionKind::PlaceTile { tile } = view.state.decision().kind else {
             return Ok(None);
         };
+        let mine = 1u64 << (self.me.0 as u32).min(63);
+        if view.rules.placement_filters(tile) & mine == 0 {
+            return Ok(None);
+        }
         self.forbidden(view, player, tile, |list| {
-            Ok(list
-                .iter()
-                .filter(|s| s.holds(pos.x, pos.y))
-                .find_map(|s| s.reason.clone()))
+            let Some(square) = list.iter().find(|s| s.holds(pos.x, pos.y)) else {
+                return Ok(None);
+            };
+            let reason = square.reason.clone().unwrap_or_else(|| {
+                format!("({},{}) is a cell `forbidden_cells` forbids", pos.x, pos.y)
+            });
+            // A reason is one line of at most 200 characters.
+            Ok(Some(
+                reason
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .take(200)
+                    .collect(),
+            ))
         })
     }
 
@@ -1701,8 +1715,8 @@ mod tests {
         }
         for c in core {
             let reached = HOOKS.iter().any(|h| h.core == c);
-            // `explain_refusal` is answered natively from the reasons `forbidden_cells`
-            // gives its squares.
+            // Scripts give refusal reasons through `forbidden_cells` items (`reason`), which
+            // the host answers `explain_refusal` with natively.
             let exempt = c == "prepare_game" || c == "describe" || c == "explain_refusal";
             assert_eq!(reached, !exempt, "core hook `{c}`");
         }

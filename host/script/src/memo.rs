@@ -1386,6 +1386,17 @@ mod tests {
     }
 
     #[test]
+    fn squares_hold_cells_far_away_without_overflow() {
+        let s = Square {
+            x: i32::MAX,
+            y: 0,
+            radius: 2,
+            reason: None,
+        };
+        assert!(s.holds(i32::MAX - 2, 1) && !s.holds(i32::MIN, 0) && !s.holds(0, i32::MIN));
+    }
+
+    #[test]
     fn opaque_arguments_are_found_by_call_position() {
         let s = shape(
             "fn deploy_actions(p, x, y) {\n  tile_at(x, y)\n}",

@@ -58,9 +58,8 @@ use carcassonne_files::manifest::Manifest;
 use memo::{Cached, Found, Param};
 use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope, AST};
 use std::path::PathBuf;
-use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use thread_local::ThreadLocal;
 
 /// The script functions the host calls: role, name, parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -559,12 +558,30 @@ impl Decl {
 /// [`BoundScript`]. One value serves every ruleset the script is added to.
 pub struct ScriptExpansion {
     script: Arc<CompiledScript>,
+    /// Whether its bound scripts remember hook calls ([`memo`]).
+    memo: bool,
 }
 
 impl ScriptExpansion {
-    /// The expansion of a compiled script.
+    /// The expansion of a compiled script (its hook calls are remembered, see
+    /// [`ScriptExpansion::without_memo`]).
     pub fn new(script: Arc<CompiledScript>) -> ScriptExpansion {
-        ScriptExpansion { script }
+        ScriptExpansion { script, memo: true }
+    }
+
+    /// The same expansion, whose bound scripts run the script for every hook call instead
+    /// of answering repeated calls from their memo ([`memo`]). Games are the same either
+    /// way (which is what the tests that use this check); only their speed differs.
+    pub fn without_memo(self) -> ScriptExpansion {
+        ScriptExpansion {
+            memo: false,
+            ..self
+        }
+    }
+
+    /// Whether bound scripts of this expansion remember hook calls.
+    pub fn memo(&self) -> bool {
+        self.memo
     }
 
     /// The compiled script.
@@ -586,20 +603,20 @@ pub struct BoundScript {
     names: Arc<api::Names>,
     /// The pipeline hooks the script needs.
     hook_set: HookSet,
-    /// Names this bound script's memos ([`memo::memo`]).
-    serial: u64,
-}
-
-impl Drop for BoundScript {
-    fn drop(&mut self) {
-        memo::forget(self.serial);
-    }
+    /// Its remembered hook calls, one memo per thread that plays its games ([`memo`]);
+    /// `None` when made [`ScriptExpansion::without_memo`].
+    memo: Option<ThreadLocal<memo::ScriptMemo>>,
 }
 
 impl BoundScript {
     /// The compiled script.
     pub fn script(&self) -> &Arc<CompiledScript> {
         &self.script
+    }
+
+    /// This thread's memo of the script's hook calls (`None`: the memo is off).
+    fn memo(&self) -> Option<&memo::ScriptMemo> {
+        self.memo.as_ref().map(|m| m.get_or_default())
     }
 
     /// The action-map strings of the ruleset.
@@ -663,44 +680,31 @@ impl BoundScript {
             }
             _ => None,
         };
-        let mut answer = Some(answer);
-        if let (Some(key), api::Access::Read(view)) = (&key, &access) {
+        let memo = key.as_ref().and_then(|_| self.memo());
+        if let (Some(key), Some(m), api::Access::Read(view)) = (&key, memo, &access) {
             // The common case, without a `Call`: a hook that only reads, answered by
             // functions the memo runs itself.
-            let r = memo::with(self.serial, |m| {
-                let hm = m?.hook(hook).try_borrow().ok()?;
-                if hm.off() {
-                    return None;
-                }
-                let c = hm.find_read(key, *view, params)?;
-                Some((answer.take().expect("called once"))(c))
-            });
-            if let Some(r) = r {
-                return r;
-            }
-        }
-        if let (Some(key), api::Access::Write(ctx)) = (&key, &mut access) {
-            // The same for a hook that may change the game, when it only sets state values.
-            let mut undo = api::Undo::default();
-            let r = memo::with(self.serial, |m| {
-                let hm = m?.hook(hook).try_borrow().ok()?;
-                if hm.off() {
-                    return None;
-                }
-                match hm.find_write(key, ctx, &mut undo, params) {
-                    Some(c) => Some((answer.take().expect("called once"))(c)),
-                    None => {
-                        std::mem::take(&mut undo).undo(ctx);
-                        None
+            if let Ok(hm) = m.hook(hook).try_borrow() {
+                if !hm.off() {
+                    if let Some(c) = hm.find_read(key, *view, params) {
+                        return answer(c);
                     }
                 }
-            });
-            if let Some(r) = r {
-                return r;
             }
         }
-        let answer = answer.expect("not called yet");
-        let memo = key.and_then(|k| Some((memo::memo(self.serial)?, k)));
+        if let (Some(key), Some(m), api::Access::Write(ctx)) = (&key, memo, &mut access) {
+            // The same for a hook that may change the game, when it only sets state values.
+            if let Ok(hm) = m.hook(hook).try_borrow() {
+                if !hm.off() {
+                    let mut undo = api::Undo::default();
+                    match hm.find_write(key, ctx, &mut undo, params) {
+                        Some(c) => return answer(c),
+                        None => undo.undo(ctx),
+                    }
+                }
+            }
+        }
+        let memo = key.and_then(|k| Some((memo?, k)));
         let mut call = api::Call::new(&self.script, Some(self), access, hook);
         let mut record = None;
         let value = |c: &api::Call<'_, '_>, i: usize| params[i].value(c.rules_ref(), &self.names);
@@ -735,13 +739,13 @@ impl BoundScript {
         let args: Vec<Dynamic> = (0..params.len()).map(|i| value(&call, i)).collect();
         let r = call_script(&mut call, args)?;
         let trace = call.trace.take();
-        let kept = Rc::new(keep(r)?);
+        let kept = Arc::new(keep(r)?);
         if let (Some(trace), Some((m, key)), Some(rules)) = (trace, record, call.rules_ref()) {
             if let Ok(mut hm) = m.hook(hook).try_borrow_mut() {
                 let prep =
                     |n: &'static api::Native, a: &[memo::Arg]| api::prepare(self, rules, n, a);
                 let code = |f: &memo::Fast, v: &memo::Val| api::code(self, rules, f, v);
-                hm.insert(key, trace, &kept, &prep, &code);
+                hm.insert(key, trace, &kept, m.nodes(), &prep, &code);
             }
         }
         drop(call);
@@ -1107,14 +1111,15 @@ impl Expansion for ScriptExpansion {
         }
         let decl = decl.into_inner();
         let script = self.script.clone();
+        let memo = self.memo;
         Ok(binder(move |b: &Binding<'_>| {
-            Ok(BoundScript::bind(script, decl, b))
+            Ok(BoundScript::bind(script, decl, b, memo))
         }))
     }
 }
 
 impl BoundScript {
-    fn bind(script: Arc<CompiledScript>, decl: Decl, b: &Binding<'_>) -> BoundScript {
+    fn bind(script: Arc<CompiledScript>, decl: Decl, b: &Binding<'_>, memo: bool) -> BoundScript {
         let rules = b.rules();
         let roles = decl
             .offers
@@ -1135,7 +1140,6 @@ impl BoundScript {
             })
             .collect();
         let hook_set = Self::needed_hooks(&script, &decl);
-        static SERIAL: AtomicU64 = AtomicU64::new(0);
         BoundScript {
             names: Arc::new(api::Names::new(rules)),
             me: b.me(),
@@ -1143,7 +1147,7 @@ impl BoundScript {
             decl,
             roles,
             hook_set,
-            serial: SERIAL.fetch_add(1, Ordering::Relaxed),
+            memo: memo.then(ThreadLocal::new),
         }
     }
 

@@ -31,10 +31,14 @@
 //! property, a helper function, a closure, a new variable of the same name) keeps the
 //! parameter in the key.
 //!
-//! The memo is per thread and per bound script ([`memo`]), so games on other threads are
-//! never slowed by a lock, and the results of a game never depend on it: a memoized call
-//! returns exactly what the script would have returned. A hook whose calls rarely repeat
-//! turns its memo off on that thread after a few hundred calls.
+//! The memo belongs to the bound script, one [`ScriptMemo`] per thread that plays its
+//! games (`BoundScript` keeps them in a `thread_local::ThreadLocal`, no global state), so
+//! games on other threads are never slowed by a lock, and the results of a game never
+//! depend on it: a memoized call returns exactly what the script would have returned
+//! (tested by `memoized_games_are_the_games_the_script_plays`, memo on against off, and
+//! the tests beside it). A hook whose calls rarely repeat turns its memo off on that
+//! thread after a few hundred calls; a bound script can be made without a memo
+//! (`ScriptExpansion::without_memo`).
 
 use super::api::{Call, Native};
 use super::{Hook, HOOK_COUNT};
@@ -43,7 +47,7 @@ use rhai::{ASTNode, Array, Dynamic, Expr, ImmutableString, Map, Position, Stmt, 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A fast hasher for small keys (the memo's and the tile names'); not for keys an
 /// adversary chooses in bulk (a script's tree is bounded by [`MAX_NODES`] anyway).
@@ -92,9 +96,9 @@ const MAX_EVENTS: usize = 64;
 /// The most nodes one hook's tree may have on one thread (then its memo is turned off).
 const MAX_NODES: usize = 50_000;
 
-/// The most nodes all trees of one thread may have together (then the hook that would
-/// grow past it has its memo turned off).
-const MAX_THREAD_NODES: usize = 200_000;
+/// The most nodes all trees of one bound script may have together on one thread (then
+/// the hook that would grow past it has its memo turned off).
+const MAX_SCRIPT_NODES: usize = 200_000;
 
 /// Calls per period after which a hook's hit rate is looked at.
 const PERIOD: u32 = 512;
@@ -771,7 +775,7 @@ enum Node {
     /// A game-function use; the children by the value it returns.
     Op(Op),
     /// The hook's answer.
-    Done(Rc<Cached>),
+    Done(Arc<Cached>),
     /// From here the script must run.
     Never,
 }
@@ -900,7 +904,7 @@ pub(crate) enum Root<'k> {
 /// The outcome of looking a call up.
 pub(crate) enum Found {
     /// Answered.
-    Hit(Rc<Cached>),
+    Hit(Arc<Cached>),
     /// Not known yet: run and record.
     Miss,
     /// Known not to be memoizable: run.
@@ -1061,26 +1065,27 @@ impl HookMemo {
         &mut self,
         root: Root<'_>,
         trace: Trace,
-        answer: &Rc<Cached>,
+        answer: &Arc<Cached>,
+        total: &Cell<usize>,
         prep: &dyn Fn(&'static Native, &[Arg]) -> Option<Fast>,
         code: &dyn Fn(&Fast, &Val) -> Option<i64>,
     ) {
         if self.off.get() {
-            self.clear();
+            self.clear(total);
             return;
         }
         let more = trace.events.len() + 1;
         if self.nodes.len() + more > MAX_NODES
-            || NODES.with(|n| n.get()).saturating_add(more) > MAX_THREAD_NODES
+            || total.get().saturating_add(more) > MAX_SCRIPT_NODES
         {
             self.off.set(true);
-            self.clear();
+            self.clear(total);
             return;
         }
         let mut i = match self.root(&root) {
             Some(r) => r,
             None => {
-                let r = self.new_node();
+                let r = self.new_node(total);
                 match root {
                     Root::Players(n) if n < self.by_players.len() => self.by_players[n] = r + 1,
                     Root::Players(_) => return,
@@ -1128,7 +1133,7 @@ impl HookMemo {
                 _ => {
                     // Not what the script did last time with the same values: cannot
                     // happen for a deterministic script; forget everything to be safe.
-                    self.clear();
+                    self.clear(total);
                     return;
                 }
             }
@@ -1152,7 +1157,7 @@ impl HookMemo {
             i = match existing {
                 Some(c) => c,
                 None => {
-                    let c = self.new_node();
+                    let c = self.new_node(total);
                     if let Node::Op(op) = &mut self.nodes[i as usize] {
                         if let Some(k) = op.fast.as_ref().and_then(|f| code(f, &ev.result)) {
                             op.add_child(k, c);
@@ -1180,18 +1185,19 @@ impl HookMemo {
             (Node::Empty, false) => *leaf = Node::Done(answer.clone()),
             (Node::Empty, true) => *leaf = Node::Never,
             (Node::Done(_), false) | (Node::Never, true) => {}
-            _ => self.clear(),
+            _ => self.clear(total),
         }
     }
 
-    fn new_node(&mut self) -> u32 {
+    fn new_node(&mut self, total: &Cell<usize>) -> u32 {
         self.nodes.push(Node::Empty);
-        let _ = NODES.try_with(|n| n.set(n.get() + 1));
+        total.set(total.get() + 1);
         (self.nodes.len() - 1) as u32
     }
 
-    fn clear(&mut self) {
-        let _ = NODES.try_with(|n| n.set(n.get().saturating_sub(self.nodes.len())));
+    /// Forgets the tree (`total`: the script's node count on this thread).
+    fn clear(&mut self, total: &Cell<usize>) {
+        total.set(total.get().saturating_sub(self.nodes.len()));
         self.by_players = [0; 9];
         self.roots.clear();
         self.index = None;
@@ -1199,16 +1205,21 @@ impl HookMemo {
     }
 }
 
-impl Drop for HookMemo {
-    fn drop(&mut self) {
-        self.clear();
-    }
-}
-
 /// A bound script's memos on one thread.
 #[derive(Debug)]
 pub(crate) struct ScriptMemo {
     hooks: Vec<RefCell<HookMemo>>,
+    /// The nodes of all its trees (bounded by [`MAX_SCRIPT_NODES`]).
+    nodes: Cell<usize>,
+}
+
+impl Default for ScriptMemo {
+    fn default() -> ScriptMemo {
+        ScriptMemo {
+            hooks: (0..HOOK_COUNT).map(|_| RefCell::default()).collect(),
+            nodes: Cell::new(0),
+        }
+    }
 }
 
 impl ScriptMemo {
@@ -1216,82 +1227,12 @@ impl ScriptMemo {
     pub(crate) fn hook(&self, h: Hook) -> &RefCell<HookMemo> {
         &self.hooks[h as usize]
     }
-}
 
-thread_local! {
-    static MEMOS: RefCell<Vec<(u64, Rc<ScriptMemo>)>> = const { RefCell::new(Vec::new()) };
-    /// The nodes of all trees of this thread.
-    static NODES: Cell<usize> = const { Cell::new(0) };
-}
-
-/// At most this many bound scripts keep a memo on one thread (the oldest is dropped).
-const MAX_SCRIPTS: usize = 16;
-
-/// Runs `f` with this thread's memo of the bound script `serial` (`None` while the
-/// thread is ending).
-pub(crate) fn with<R>(serial: u64, f: impl FnOnce(Option<&ScriptMemo>) -> R) -> R {
-    #[cfg(test)]
-    if tests::DISABLED.with(|d| d.get()) {
-        return f(None);
+    /// The number of nodes of all the script's trees on this thread, which
+    /// [`HookMemo::insert`] keeps up to date.
+    pub(crate) fn nodes(&self) -> &Cell<usize> {
+        &self.nodes
     }
-    let mut f = Some(f);
-    for _ in 0..2 {
-        let r = MEMOS.try_with(|m| {
-            let m = m.try_borrow().ok()?;
-            let s = m.iter().rev().find(|(k, _)| *k == serial)?;
-            Some((f.take().expect("called once"))(Some(&*s.1)))
-        });
-        match r {
-            Ok(Some(r)) => return r,
-            Ok(None) if f.is_some() => add(serial),
-            _ => break,
-        }
-    }
-    (f.take().expect("called once"))(None)
-}
-
-/// Gives this thread a memo of the bound script `serial`.
-#[cold]
-fn add(serial: u64) {
-    let _ = MEMOS.try_with(|m| {
-        if let Ok(mut m) = m.try_borrow_mut() {
-            if m.iter().any(|(k, _)| *k == serial) {
-                return;
-            }
-            if m.len() >= MAX_SCRIPTS {
-                m.remove(0);
-            }
-            let s = Rc::new(ScriptMemo {
-                hooks: (0..HOOK_COUNT).map(|_| RefCell::default()).collect(),
-            });
-            m.push((serial, s));
-        }
-    });
-}
-
-/// This thread's memo of the bound script `serial`.
-pub(crate) fn memo(serial: u64) -> Option<Rc<ScriptMemo>> {
-    #[cfg(test)]
-    if tests::DISABLED.with(|d| d.get()) {
-        return None;
-    }
-    with(serial, |_| ());
-    MEMOS
-        .try_with(|m| {
-            let m = m.try_borrow().ok()?;
-            m.iter().find(|(k, _)| *k == serial).map(|(_, s)| s.clone())
-        })
-        .ok()
-        .flatten()
-}
-
-/// Drops this thread's memo of a bound script that is going away.
-pub(crate) fn forget(serial: u64) {
-    let _ = MEMOS.try_with(|m| {
-        if let Ok(mut m) = m.try_borrow_mut() {
-            m.retain(|(k, _)| *k != serial);
-        }
-    });
 }
 
 #[cfg(test)]
@@ -1302,9 +1243,7 @@ mod tests {
     use std::sync::Arc;
 
     thread_local! {
-        /// Turns the memo off on this thread (to compare with it on).
-        pub(crate) static DISABLED: Cell<bool> = const { Cell::new(false) };
-        /// Calls looked up and answered on this thread.
+        /// Calls looked up and answered on this thread (test instrumentation only).
         pub(crate) static CALLS: Cell<u64> = const { Cell::new(0) };
         pub(crate) static HITS: Cell<u64> = const { Cell::new(0) };
     }
@@ -1477,20 +1416,39 @@ fn after_scoring(draft) {
 }
 "#;
 
-    fn rules(id: &str, text: &str, options: Vec<OptionDef>) -> Arc<Ruleset> {
+    /// A script's rules, with the memo and without it.
+    #[derive(Clone)]
+    struct Pair {
+        memo: Arc<Ruleset>,
+        plain: Arc<Ruleset>,
+    }
+
+    fn ruleset(id: &str, text: &str, options: &[OptionDef], memo: bool) -> Arc<Ruleset> {
         let script = compile_source(id, "1.0.0", format!("{id}.rhai").into(), text).unwrap();
+        let mut x = ScriptExpansion::new(script);
+        if !memo {
+            x = x.without_memo();
+        }
+        assert_eq!(x.memo(), memo);
         let mut b = Ruleset::builder()
             .tiles(carcassonne_files::tiles::base_tile_set())
-            .expansion(Arc::new(ScriptExpansion::new(script)));
+            .expansion(Arc::new(x));
         for o in options {
-            b = b.declare_option(o);
+            b = b.declare_option(o.clone());
         }
         Arc::new(b.build().unwrap())
     }
 
+    fn rules(id: &str, text: &str, options: Vec<OptionDef>) -> Pair {
+        Pair {
+            memo: ruleset(id, text, &options, true),
+            plain: ruleset(id, text, &options, false),
+        }
+    }
+
     /// Plays a game with random choices; what happened, as text.
-    fn play(rules: &Arc<Ruleset>, seed: u64, players: usize, memo: bool) -> String {
-        DISABLED.with(|d| d.set(!memo));
+    fn play(rules: &Pair, seed: u64, players: usize, memo: bool) -> String {
+        let rules = if memo { &rules.memo } else { &rules.plain };
         let names = (0..players).map(|i| format!("P{i}")).collect();
         let mut g = Game::new(rules.clone(), &GameSetup::new(names, seed)).unwrap();
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -1503,14 +1461,13 @@ fn after_scoring(draft) {
             out.push_str(&format!("{:?};", g.actions()[i]));
             g.apply_offered(i).unwrap();
         }
-        DISABLED.with(|d| d.set(false));
         out.push_str(&format!("{:?}", g.state()));
         out
     }
 
     /// Memoized calls do exactly what the script does: the same games, action by action
     /// and to the last state value, with the memo off, cold and warm.
-    fn same_games(rules: &Arc<Ruleset>) {
+    fn same_games(rules: &Pair) {
         for seed in 1..=12 {
             let players = 2 + seed as usize % 3;
             let plain = play(rules, seed, players, false);

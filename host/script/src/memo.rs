@@ -1459,7 +1459,11 @@ fn after_scoring(draft) {
             x ^= x << 17;
             let i = (x % g.action_count() as u64) as usize;
             out.push_str(&format!("{:?};", g.actions()[i]));
-            g.apply_offered(i).unwrap();
+            if let Err(e) = g.apply_offered(i) {
+                // A hook failed: the error is part of what happened.
+                out.push_str(&format!("error: {e:?};"));
+                break;
+            }
         }
         out.push_str(&format!("{:?}", g.state()));
         out
@@ -1503,6 +1507,52 @@ fn after_scoring(draft) {
             include_str!("../../../docs/examples/pilgrims/pilgrims.rhai"),
             pilgrims,
         ));
+    }
+
+    /// Hooks whose memoized walk sets state values or awards points and then misses
+    /// (those must be undone before the script runs), that use `random`, and that fail
+    /// (a script error or the operations limit) in some calls.
+    const EDGY: &str = r#"
+fn setup() {
+    declare_state("a", "game", 0);
+    declare_state("b", "game", 0);
+    declare_state("r", "game", 0);
+    declare_state("c", "player", 0);
+    declare_label("edge");
+}
+fn on_tile_placed(x, y) {
+    set_state("a", state("a") % 5 + 1);
+    award(active_player(), 1, "edge");
+    if tile_at(x, y + 1) != () {
+        set_state("b", state("b") + state("a"));
+        award(active_player(), 2, "edge");
+    }
+    set_player_state("c", active_player(), score(active_player()) % 3);
+}
+fn on_turn_end() {
+    if turn() % 4 == 1 { set_state("r", random(6)); }
+    set_player_state("c", active_player(), player_state("c", active_player()) + state("r"));
+    "next"
+}
+"#;
+
+    /// [`EDGY`] with a hook that fails late in the game, by `throw` or by running out of
+    /// operations, after it has set a state value.
+    fn failing(how: &str) -> String {
+        format!(
+            "{EDGY}\nfn window_after_deploy() {{ set_state(\"b\", state(\"b\") + 1); \
+             if turn() > 40 && state(\"a\") == 3 {{ {how} }} }}"
+        )
+    }
+
+    #[test]
+    fn undone_walks_random_and_failing_hooks_play_the_same() {
+        same_games(&rules("edgy", EDGY, vec![]));
+        same_games(&rules("throws", &failing("throw \"boom\";"), vec![]));
+        same_games(&rules("loops", &failing("loop {}"), vec![]));
+        // The failing scripts do fail in some of those games.
+        let r = rules("throws", &failing("throw \"boom\";"), vec![]);
+        assert!((1..=12).any(|seed| play(&r, seed, 2, true).contains("boom")));
     }
 
     #[test]

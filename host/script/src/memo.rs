@@ -1082,6 +1082,10 @@ impl HookMemo {
             self.clear(total);
             return;
         }
+        if matches!(root, Root::Players(n) if n >= self.by_players.len()) {
+            // More players than the roots by players have room for: not remembered.
+            return;
+        }
         let mut i = match self.root(&root) {
             Some(r) => r,
             None => {

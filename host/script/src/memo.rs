@@ -889,7 +889,8 @@ fn slow_step(
             Arg::Param(p) => values[*p as usize].as_ref().unwrap_or(&unit),
         };
     }
-    let r = (slow.native.replay)(call, &refs[..slow.args.len()]).ok()?;
+    // Game functions take at most three arguments; more would not be replayed.
+    let r = (slow.native.replay)(call, refs.get(..slow.args.len())?).ok()?;
     child(slow, &r)
 }
 

@@ -1485,19 +1485,9 @@ fn after_scoring(draft) {
         }
     }
 
-    #[test]
-    fn memoized_games_are_the_games_the_script_plays() {
-        same_games(&rules("tricky", TRICKY, vec![]));
-        same_games(&rules(
-            "ferry-lite",
-            include_str!("../../cli/benches/fan/ferry-lite/ferry-lite.rhai"),
-            vec![],
-        ));
-        same_games(&rules(
-            "promotions",
-            include_str!("../../../fan-expansions/promotions/promotions.rhai"),
-            vec![],
-        ));
+    /// The fan scripts of the project whose games are compared and timed: id, text, the
+    /// options their manifest declares.
+    fn fan_scripts() -> Vec<(&'static str, &'static str, Vec<OptionDef>)> {
         let pilgrims = vec![
             OptionDef {
                 key: "pilgrims.perPlayer".into(),
@@ -1507,11 +1497,31 @@ fn after_scoring(draft) {
             },
             OptionDef::choice("pilgrims.lostPilgrim", &["penalty", "free"], ""),
         ];
-        same_games(&rules(
-            "pilgrims",
-            include_str!("../../../docs/examples/pilgrims/pilgrims.rhai"),
-            pilgrims,
-        ));
+        vec![
+            (
+                "ferry-lite",
+                include_str!("../../cli/benches/fan/ferry-lite/ferry-lite.rhai"),
+                vec![],
+            ),
+            (
+                "promotions",
+                include_str!("../../../fan-expansions/promotions/promotions.rhai"),
+                vec![],
+            ),
+            (
+                "pilgrims",
+                include_str!("../../../docs/examples/pilgrims/pilgrims.rhai"),
+                pilgrims,
+            ),
+        ]
+    }
+
+    #[test]
+    fn memoized_games_are_the_games_the_script_plays() {
+        same_games(&rules("tricky", TRICKY, vec![]));
+        for (id, text, options) in fan_scripts() {
+            same_games(&rules(id, text, options));
+        }
     }
 
     /// Hooks whose memoized walk sets state values or awards points and then misses
@@ -1565,34 +1575,8 @@ fn on_turn_end() {
     #[test]
     #[ignore]
     fn memo_speed() {
-        let pilgrims = vec![
-            OptionDef {
-                key: "pilgrims.perPlayer".into(),
-                ty: OptionType::Int { min: 1, max: 4 },
-                default: OptionValue::Int(2),
-                description: String::new(),
-            },
-            OptionDef::choice("pilgrims.lostPilgrim", &["penalty", "free"], ""),
-        ];
-        let cases = [
-            (
-                "ferry-lite",
-                include_str!("../../cli/benches/fan/ferry-lite/ferry-lite.rhai"),
-                vec![],
-            ),
-            (
-                "promotions",
-                include_str!("../../../fan-expansions/promotions/promotions.rhai"),
-                vec![],
-            ),
-            (
-                "pilgrims",
-                include_str!("../../../docs/examples/pilgrims/pilgrims.rhai"),
-                pilgrims,
-            ),
-        ];
         let games = 1000u64;
-        for (id, text, options) in cases {
+        for (id, text, options) in fan_scripts() {
             let r = rules(id, text, options);
             let mut rate = [0.0; 2];
             for (k, memo) in [false, true].into_iter().enumerate() {

@@ -1575,7 +1575,7 @@ fn on_turn_end() {
     #[test]
     #[ignore]
     fn memo_speed() {
-        let games = 1000u64;
+        let games = 5000u64;
         for (id, text, options) in fan_scripts() {
             let r = rules(id, text, options);
             let mut rate = [0.0; 2];

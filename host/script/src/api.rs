@@ -492,16 +492,9 @@ pub(crate) fn eval(
         Access::Write(ctx) => ctx.view(),
         _ => return None,
     };
-    if let memo::Fast::Set {
-        slot,
-        scope,
-        index,
-        value,
-    } = *f
-    {
-        let i = slot_index(v, scope, index, params)?;
-        let value = value.get(params)?;
-        c.set_slot(SlotRef::untyped(slot, i), value).ok()?;
+    if let Some(set) = set_of(f, v, params) {
+        let (at, value) = set?;
+        c.set_slot(at, value).ok()?;
         return Some(0);
     }
     let waiting = c.awards.as_ref().is_some_and(|a| !a.is_empty());
@@ -517,19 +510,32 @@ pub(crate) fn eval_write(
     params: &[memo::Param<'_>],
 ) -> Option<i64> {
     let v = ctx.view();
-    if let memo::Fast::Set {
+    if let Some(set) = set_of(f, v, params) {
+        let (at, value) = set?;
+        undo.set(ctx, at, value);
+        return Some(0);
+    }
+    eval_read(f, v, params, false)
+}
+
+/// The state value a [`memo::Fast::Set`] use sets, and to what (`None`: not such a use;
+/// `Some(None)`: the game function would fail).
+fn set_of(
+    f: &memo::Fast,
+    v: View<'_>,
+    params: &[memo::Param<'_>],
+) -> Option<Option<(SlotRef, i64)>> {
+    let memo::Fast::Set {
         slot,
         scope,
         index,
         value,
     } = *f
-    {
-        let i = slot_index(v, scope, index, params)?;
-        let value = value.get(params)?;
-        undo.set(ctx, SlotRef::untyped(slot, i), value);
-        return Some(0);
-    }
-    eval_read(f, v, params, false)
+    else {
+        return None;
+    };
+    let at = slot_index(v, scope, index, params).map(|i| SlotRef::untyped(slot, i));
+    Some(at.zip(value.get(params)))
 }
 
 /// The index of a slot value, checked as the game functions check it.

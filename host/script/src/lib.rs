@@ -752,6 +752,18 @@ impl BoundScript {
         answer(&kept)
     }
 
+    /// A hook's answer that is one of `words` (or unit, the first), as its index.
+    fn verdict(&self, hook: Hook, r: Dynamic, words: &[&str]) -> HookResult<Cached> {
+        if r.is_unit() {
+            return Ok(Cached::Int(0));
+        }
+        let word = r.clone().into_string().ok();
+        match words.iter().position(|w| word.as_deref() == Some(*w)) {
+            Some(i) => Ok(Cached::Int(i as i64)),
+            None => Err(self.bad_return(hook, format!("`{r}`"))),
+        }
+    }
+
     fn bad_return(&self, hook: Hook, what: String) -> HookFailure {
         let (line, column) = self.script.defined_at[hook as usize];
         HookFailure(format!(
@@ -1249,17 +1261,7 @@ impl BoundExpansion for BoundScript {
             return Ok(DrawVerdict::Keep);
         }
         let params = [Param::Tile(tile)];
-        let keep = |r: Dynamic| {
-            if r.is_unit() {
-                return Ok(Cached::Int(0));
-            }
-            match r.clone().into_string().as_deref() {
-                Ok("keep") => Ok(Cached::Int(0)),
-                Ok("redraw") => Ok(Cached::Int(1)),
-                Ok("discard") => Ok(Cached::Int(2)),
-                _ => Err(self.bad_return(Hook::OnTileDrawn, format!("`{r}`"))),
-            }
-        };
+        let keep = |r| self.verdict(Hook::OnTileDrawn, r, &["keep", "redraw", "discard"]);
         self.invoke(
             Hook::OnTileDrawn,
             api::Access::write(ctx),
@@ -1664,16 +1666,7 @@ impl BoundExpansion for BoundScript {
         if !self.guard_open(Hook::OnTurnEnd, ctx.state(), 0) {
             return Ok(TurnEndVerdict::Next);
         }
-        let keep = |r: Dynamic| {
-            if r.is_unit() {
-                return Ok(Cached::Int(0));
-            }
-            match r.clone().into_string().as_deref() {
-                Ok("next") => Ok(Cached::Int(0)),
-                Ok("extra") => Ok(Cached::Int(1)),
-                _ => Err(self.bad_return(Hook::OnTurnEnd, format!("`{r}`"))),
-            }
-        };
+        let keep = |r| self.verdict(Hook::OnTurnEnd, r, &["next", "extra"]);
         self.invoke(Hook::OnTurnEnd, api::Access::write(ctx), &[], keep, |r| {
             Ok(match r {
                 Cached::Int(1) => TurnEndVerdict::ExtraPart,

@@ -1560,6 +1560,37 @@ fn on_turn_end() {
         )
     }
 
+    /// Hooks that hand the game functions the integers' extremes, in every turn.
+    const EXTREME: &str = r#"
+fn setup() {
+    declare_state("m", "game", 0);
+    declare_state("p", "player", 0);
+    declare_state("f", "figure", 0);
+}
+fn on_tile_placed(x, y) {
+    let big = 9223372036854775807;
+    let small = -9223372036854775807 - 1;
+    if tile_at(big, small) == () && tile_at(x, y) != () { set_state("m", small); }
+    try { set_player_state("p", big, 1); } catch { set_state("m", big); }
+    try { set_figure_state("f", small, big); } catch { }
+    try { let s = score(big); } catch { }
+    try { let k = segment_kind(small); } catch { }
+    try { let o = figure_owner(big); } catch { }
+    set_player_state("p", active_player(), state("m"));
+}
+fn deploy_actions(player, x, y) {
+    if player_state("p", player) == -9223372036854775807 - 1 && tile_at(x, y) != () { [] } else { [] }
+}
+"#;
+
+    #[test]
+    fn extreme_integers_play_the_same_and_never_panic() {
+        let r = rules("extreme", EXTREME, vec![]);
+        same_games(&r);
+        let game = play(&r, 3, 2, true);
+        assert!(!game.contains("error:"), "{game}");
+    }
+
     #[test]
     fn undone_walks_random_and_failing_hooks_play_the_same() {
         same_games(&rules("edgy", EDGY, vec![]));

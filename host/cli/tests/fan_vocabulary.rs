@@ -515,3 +515,113 @@ fn bad_kind_and_figure_fields_are_named() {
         assert!(e.starts_with(&want) && e.contains(message), "case {i}: {e}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Guards that need no state, and the board-wide reads (docs/modding.md 5.1)
+
+/// `guard_figure`: the guarded hook runs exactly in the turns that end with a figure of the
+/// kind in play; `figures_of_kind` and `segments_of_kind` see what the game holds.
+#[test]
+fn guard_figure_runs_the_hook_only_while_such_a_figure_is_in_play() {
+    let fan = Fan::new("guard-figure");
+    fan.expansion(
+        "watch",
+        "[[figures]]\nname = \"watcher\"\nper-player = 1\nstands-on = [\"road\"]\n",
+        None,
+    );
+    std::fs::write(
+        fan.tmp.path("watch").join("watch.rhai"),
+        r#"fn setup() {
+    declare_state("calls", "game", 0);
+    declare_state("watchers", "game", 0);
+    declare_state("cloisters", "game", 0);
+    guard_figure("on_turn_end", "watcher");
+}
+fn on_turn_end() {
+    set_state("calls", state("calls") + 1);
+    set_state("watchers", figures_of_kind("watcher").len());
+    set_state("cloisters", segments_of_kind("cloister").len());
+}
+"#,
+    )
+    .unwrap();
+    let rules = fan.rules(&["watch"]).expect("the ruleset builds");
+    let watcher = rules.figure_named("watcher").unwrap();
+    let cloister = rules.kind_named("cloister").unwrap();
+    let slot = |name: &str| {
+        carcassonne_core::SlotId(rules.slots().iter().position(|d| d.name == name).unwrap() as u16)
+    };
+    let (calls, watchers, cloisters) = (slot("calls"), slot("watchers"), slot("cloisters"));
+    let mut guarded_turns = 0;
+    for seed in 0..20 {
+        let mut g = Game::new(
+            Arc::clone(&rules),
+            &GameSetup::new(vec!["R".into(), "B".into()], seed),
+        )
+        .unwrap();
+        let mut bot = RandomBot::new(seed);
+        while !g.is_over() {
+            let before = g.state().slot(calls, 0);
+            let i = bot.choose(&g);
+            g.apply_offered(i).unwrap();
+            let st = g.state();
+            let in_play = st
+                .figures()
+                .iter()
+                .filter(|f| f.kind == watcher && matches!(f.loc, FigureLoc::On(_)))
+                .count() as i64;
+            if st.slot(calls, 0) > before {
+                guarded_turns += 1;
+                assert!(
+                    in_play > 0,
+                    "seed {seed}: the hook ran with no watcher in play"
+                );
+                assert_eq!(st.slot(watchers, 0), in_play, "figures_of_kind");
+                let on_board = st
+                    .board()
+                    .tiles()
+                    .iter()
+                    .map(|t| {
+                        rules
+                            .tiles()
+                            .get(t.kind)
+                            .segments
+                            .iter()
+                            .filter(|s| s.kind == cloister)
+                            .count() as i64
+                    })
+                    .sum::<i64>();
+                assert_eq!(st.slot(cloisters, 0), on_board, "segments_of_kind");
+            }
+        }
+    }
+    assert!(guarded_turns > 0, "no game put a watcher in play");
+}
+
+#[test]
+fn spacing_rules_and_scoring_guards_refuse_bad_arguments() {
+    for (body, message) in [
+        (
+            r#"keep_apart("landing", "landing", 17, "too far");"#,
+            "keep_apart: radius 17 is not in 0..=16",
+        ),
+        (
+            r#"guard_scoring_near("on_turn_end", "ferryman");"#,
+            "hook `on_turn_end` has no scoring to look at",
+        ),
+        (
+            r#"guard_figure("apply_action", "ferryman");"#,
+            "hook `apply_action` cannot be guarded",
+        ),
+    ] {
+        let fan = Fan::new("bad-guards");
+        fan.expansion("a", "", None);
+        std::fs::write(
+            fan.tmp.path("a").join("a.rhai"),
+            format!("fn setup() {{\n    {body}\n}}\n"),
+        )
+        .unwrap();
+        let e = err_text(fan.rules(&["a"]));
+        assert!(e.contains(message), "{body}: {e}");
+    }
+}

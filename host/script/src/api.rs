@@ -1264,6 +1264,8 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("read", "feature_pennants(segment) -> int", "Pennants in the feature."),
     doc!("read", "feature_figures(segment) -> array", "Figures standing on the feature."),
     doc!("read", "figures() -> array", "Every figure in play (on a feature), in figure order."),
+    doc!("read", "figures_of_kind(kind) -> array", "Every figure of the figure kind `kind` in play, in figure order (empty if the kind is not in the rules)."),
+    doc!("read", "segments_of_kind(kind) -> array", "Every segment of the feature kind `kind` on the board's tiles, in placement order (it looks at the whole board: use it in hooks that run rarely)."),
     doc!("read", "figure_owner(figure) -> int", "Its owner's seat."),
     doc!("read", "figure_kind(figure) -> string", "Its kind (`small-follower`, `count`, …)."),
     doc!("read", "is_follower(figure) -> bool", "Whether its kind is a follower."),
@@ -1298,7 +1300,10 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("setup", "reaction_deploy(window, player_state, order, code)", "Out of turn: in `window` (\"after-deploy\", …) every other player whose `player_state` is non-zero, in `order` (\"fewest-points\" or \"clockwise\" from the active player's left), may deploy a follower on the tile just placed; then `apply_prompt(player, code, 0, action)` runs."),
     doc!("setup", "reaction_deploy(window, player_state, order, code, effects)", "The same; when a player deploys, his player-scoped states in `effects` are set natively first."),
     doc!("setup", "strength_bonus(figure_state)", "Adds a figure-scoped state (half-units) to every figure's strength natively, with no call to `strength`."),
+    doc!("setup", "keep_apart(kind, near, radius, reason)", "Placement rule checked natively: a tile with a feature of kind `kind` may not be placed within `radius` cells (the square around it) of a placed tile with a feature of kind `near`; a refused placement says `reason (x,y)`, naming that tile's cell."),
     doc!("setup", "guard(hook, state)", "Calls `hook` only while `state` is non-zero (for the hook's player or figure)."),
+    doc!("setup", "guard_figure(hook, kind)", "Calls `hook` only while at least one figure of the figure kind `kind` is in play (never if no loaded expansion declares it)."),
+    doc!("setup", "guard_scoring_near(hook, kind)", "`before_scoring` / `after_scoring` only: calls `hook` only when a feature being scored has a part on a tile where a figure of the figure kind `kind` stands."),
     doc!("action", "custom_action(verb) -> map", "An action of yours: `#{type: \"custom\", verb, figure: -1, segment: -1, value: 0}`."),
     doc!("action", "custom_action(verb, value) -> map", "The same with a value."),
     doc!("action", "figure_action(verb, figure) -> map", "An action of yours about a figure."),
@@ -1525,6 +1530,35 @@ fn register_reads(reg: &mut Registry) {
             .filter(|(_, f)| matches!(f.loc, FigureLoc::On(_)))
             .map(|(i, _)| (i as INT).into())
             .collect())
+    });
+    game_fn!(reg, Read, "figures_of_kind", |c, kind: str| -> Array {
+        let v = c.view()?;
+        let Some(k) = v.rules.figure_named(kind) else {
+            return Ok(Array::new());
+        };
+        Ok(v.state
+            .figures()
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.kind == k && matches!(f.loc, FigureLoc::On(_)))
+            .map(|(i, _)| (i as INT).into())
+            .collect())
+    });
+    game_fn!(reg, Read, "segments_of_kind", |c, kind: str| -> Array {
+        let v = c.view()?;
+        let Some(k) = v.rules.kind_named(kind) else {
+            return Ok(Array::new());
+        };
+        let mut out = Array::new();
+        for t in v.state.board().tiles() {
+            let tile = v.rules.tiles().get(t.kind);
+            for (local, seg) in tile.segments.iter().enumerate() {
+                if seg.kind == k {
+                    out.push(((t.first_segment as usize + local) as INT).into());
+                }
+            }
+        }
+        Ok(out)
     });
     game_fn!(reg, Read, "figure_owner", |c, f: int| -> INT {
         with_figure(c, f, |_, _, fig| fig.owner.0 as INT)
@@ -1820,21 +1854,43 @@ fn register_setup(engine: &mut Engine) {
             Ok(())
         },
     );
+    /// The hook a guard names, if it may be guarded at all.
+    fn guarded_hook(hook: &str) -> R<&'static super::HookSpec> {
+        use super::Hook as H;
+        let spec = super::HOOKS
+            .iter()
+            .find(|h| h.name == hook)
+            .ok_or_else(|| format!("no hook `{hook}`"))?;
+        if matches!(
+            spec.hook,
+            H::Setup
+                | H::FiltersTile
+                | H::StartGame
+                | H::ApplySetting
+                | H::ApplyAction
+                | H::PromptActions
+                | H::ApplyPrompt
+        ) {
+            return err(format!(
+                "hook `{hook}` cannot be guarded (it runs only when your own declaration, action or prompt calls for it)"
+            ));
+        }
+        Ok(spec)
+    }
     engine.register_fn(
         "guard",
         |nc: NativeCallContext, hook: &str, state: &str| -> R<()> {
             let mut c = call(&nc)?;
             let (_, decl) = c.declarations()?;
-            let spec = super::HOOKS
-                .iter()
-                .find(|h| h.name == hook)
-                .ok_or_else(|| format!("no hook `{hook}`"))?;
+            let spec = guarded_hook(hook)?;
             let mut d = decl.borrow_mut();
             let i = d
                 .states
                 .iter()
                 .position(|(n, ..)| n == state)
-                .ok_or_else(|| format!("state `{state}` is not declared (declare it before the guard)"))?;
+                .ok_or_else(|| {
+                    format!("state `{state}` is not declared (declare it before the guard)")
+                })?;
             let scope = d.states[i].1;
             let fits = matches!(
                 (scope, spec.guard_arg),
@@ -1842,28 +1898,66 @@ fn register_setup(engine: &mut Engine) {
                     | (SlotScope::Player, super::GuardArg::Player)
                     | (SlotScope::Figure, super::GuardArg::Figure)
             );
-            use super::Hook as H;
-            if matches!(
-                spec.hook,
-                H::Setup
-                    | H::FiltersTile
-                    | H::StartGame
-                    | H::ApplySetting
-                    | H::ApplyAction
-                    | H::PromptActions
-                    | H::ApplyPrompt
-            ) {
-                return err(format!(
-                    "hook `{hook}` cannot be guarded (it runs only when your own declaration, action or prompt calls for it)"
-                ));
-            }
             if !fits {
                 return err(format!(
                     "hook `{hook}` cannot be guarded by {}-scoped state `{state}`",
                     scope_name(scope)
                 ));
             }
-            d.guards[spec.hook as usize] = Some(i);
+            d.guards[spec.hook as usize] = Some(super::Guard::State(i));
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "keep_apart",
+        |nc: NativeCallContext, kind: &str, near: &str, radius: INT, reason: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            if !(0..=16).contains(&radius) {
+                return err(format!("keep_apart: radius {radius} is not in 0..=16"));
+            }
+            let mut d = decl.borrow_mut();
+            if d.apart.len() >= 16 {
+                return err("keep_apart: at most 16 spacing rules".to_string());
+            }
+            d.apart.push(super::Apart {
+                kind: kind.to_string(),
+                near: near.to_string(),
+                radius: radius as i32,
+                reason: reason
+                    .chars()
+                    .filter(|c| !c.is_control())
+                    .take(160)
+                    .collect(),
+            });
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "guard_figure",
+        |nc: NativeCallContext, hook: &str, kind: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let spec = guarded_hook(hook)?;
+            // Resolved when the ruleset is complete: the kind may be another expansion's.
+            decl.borrow_mut().guards[spec.hook as usize] =
+                Some(super::Guard::Figure(kind.to_string()));
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "guard_scoring_near",
+        |nc: NativeCallContext, hook: &str, kind: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let spec = guarded_hook(hook)?;
+            if !matches!(spec.hook, super::Hook::BeforeScoring | super::Hook::AfterScoring) {
+                return err(format!(
+                    "hook `{hook}` has no scoring to look at (guard_scoring_near guards `before_scoring` and `after_scoring`)"
+                ));
+            }
+            decl.borrow_mut().guards[spec.hook as usize] =
+                Some(super::Guard::ScoringNear(kind.to_string()));
             Ok(())
         },
     );

@@ -462,11 +462,89 @@ pub struct Decl {
     pub(crate) states: Vec<(String, SlotScope, SlotId)>,
     pub(crate) verbs: Vec<(String, VerbId)>,
     pub(crate) labels: Vec<(String, LabelId)>,
-    pub(crate) guards: [Option<usize>; HOOK_COUNT],
+    pub(crate) guards: [Option<Guard>; HOOK_COUNT],
     pub(crate) offers: Vec<Offer>,
     pub(crate) reactions: Vec<Reaction>,
     /// A figure-scoped state added to every figure's strength (`strength_bonus`).
     pub(crate) strength_bonus: Option<usize>,
+    /// Spacing rules (`keep_apart`), checked natively when a tile is placed.
+    pub(crate) apart: Vec<Apart>,
+}
+
+/// `keep_apart(kind, near, radius, reason)`: a tile with a feature of kind `kind` may not be
+/// placed within `radius` cells (a square) of a placed tile with a feature of kind `near`.
+#[derive(Clone, Debug)]
+pub struct Apart {
+    pub(crate) kind: String,
+    pub(crate) near: String,
+    pub(crate) radius: i32,
+    pub(crate) reason: String,
+}
+
+/// An [`Apart`] rule resolved against the ruleset (`None`: no loaded expansion has the
+/// kind, so the rule never applies).
+#[derive(Clone, Debug)]
+struct ApartRule {
+    kind: Option<carcassonne_core::FeatureKindId>,
+    near: Option<carcassonne_core::FeatureKindId>,
+    radius: i32,
+    reason: String,
+}
+
+impl ApartRule {
+    fn concerns(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+        self.kind
+            .is_some_and(|k| rules.tiles().get(tile).segments.iter().any(|s| s.kind == k))
+    }
+
+    /// The cells of the placed tiles with a `near` feature, into `out` (cleared first).
+    fn near_cells(&self, view: View<'_>, out: &mut Vec<Pos>) {
+        out.clear();
+        let Some(near) = self.near else { return };
+        for t in view.state.board().tiles() {
+            if view
+                .rules
+                .tiles()
+                .get(t.kind)
+                .segments
+                .iter()
+                .any(|s| s.kind == near)
+            {
+                out.push(t.pos);
+            }
+        }
+    }
+
+    /// The first of `near` cells within the radius of `pos`.
+    fn conflict(&self, near: &[Pos], pos: Pos) -> Option<Pos> {
+        let r = self.radius as i64;
+        near.iter().copied().find(|n| {
+            (n.x as i64 - pos.x as i64).abs() <= r && (n.y as i64 - pos.y as i64).abs() <= r
+        })
+    }
+}
+
+/// When a guarded hook runs (`guard`, `guard_figure`, `guard_scoring_near` in `setup()`).
+#[derive(Clone, Debug)]
+pub(crate) enum Guard {
+    /// While this declared state (index into `Decl::states`) is non-zero.
+    State(usize),
+    /// While a figure of this kind (a name, resolved at bind) is in play.
+    Figure(String),
+    /// Scoring hooks: when a scored feature has a part on a tile where a figure of this
+    /// kind stands.
+    ScoringNear(String),
+}
+
+/// A guard resolved against the ruleset.
+#[derive(Clone, Copy, Debug)]
+enum GuardCheck {
+    Open,
+    Slot(SlotScope, SlotId),
+    /// `None`: no loaded expansion declares the kind, so the hook never runs.
+    Figure(Option<carcassonne_core::FigureKindId>),
+    /// Checked against the draft ([`BoundScript::scoring_near`]); `None` as above.
+    ScoringNear(Option<carcassonne_core::FigureKindId>),
 }
 
 /// A deployment-step action the host offers natively (declared with `offer` or
@@ -603,6 +681,10 @@ pub struct BoundScript {
     names: Arc<api::Names>,
     /// The pipeline hooks the script needs.
     hook_set: HookSet,
+    /// Each hook's guard, resolved.
+    guards: [GuardCheck; HOOK_COUNT],
+    /// The spacing rules, resolved.
+    apart: Vec<ApartRule>,
     /// Its remembered hook calls, one memo per thread that plays its games ([`memo`]);
     /// `None` when made [`ScriptExpansion::without_memo`].
     memo: Option<ThreadLocal<memo::ScriptMemo>>,
@@ -634,14 +716,59 @@ impl BoundScript {
 
     /// Whether a guarded hook may run: its guard state is non-zero for `index`.
     fn guard_open(&self, hook: Hook, state: &carcassonne_core::GameState, index: usize) -> bool {
-        match self.decl.guards[hook as usize] {
-            None => true,
-            Some(i) => {
-                let (_, scope, slot) = self.decl.states[i];
+        match self.guards[hook as usize] {
+            GuardCheck::Open => true,
+            GuardCheck::Slot(scope, slot) => {
                 let at = if scope == SlotScope::Game { 0 } else { index };
                 state.slot(slot, at) != 0
             }
+            GuardCheck::Figure(None) | GuardCheck::ScoringNear(None) => false,
+            // Needs the draft: the scoring hooks ask `scoring_near` as well.
+            GuardCheck::ScoringNear(Some(_)) => true,
+            GuardCheck::Figure(Some(k)) => state
+                .figures()
+                .iter()
+                .any(|f| f.kind == k && matches!(f.loc, carcassonne_core::FigureLoc::On(_))),
         }
+    }
+
+    /// A scoring hook's `guard_scoring_near`: whether a feature of `draft` has a part on a
+    /// tile where a figure of the guard's kind stands (always true for other guards).
+    fn scoring_near(
+        &self,
+        hook: Hook,
+        state: &carcassonne_core::GameState,
+        draft: &ScoreDraft,
+    ) -> bool {
+        let GuardCheck::ScoringNear(Some(kind)) = self.guards[hook as usize] else {
+            return true;
+        };
+        let graph = state.graph();
+        // The cells of those figures; beyond a handful, run the hook rather than search.
+        let mut cells = [carcassonne_core::Pos::new(0, 0); 8];
+        let mut n = 0;
+        for f in state.figures() {
+            let carcassonne_core::FigureLoc::On(seg) = f.loc else {
+                continue;
+            };
+            let node = graph.segment(seg);
+            if f.kind != kind || node.is_virtual() {
+                continue;
+            }
+            if n == cells.len() {
+                return true;
+            }
+            cells[n] = node.pos;
+            n += 1;
+        }
+        let cells = &cells[..n];
+        !cells.is_empty()
+            && draft.features.iter().any(|d| {
+                graph.members(d.feature).any(|m| {
+                    let node = graph.segment(m);
+                    !node.is_virtual() && cells.contains(&node.pos)
+                })
+            })
     }
 
     fn spec(hook: Hook) -> &'static HookSpec {
@@ -1152,13 +1279,34 @@ impl BoundScript {
             })
             .collect();
         let hook_set = Self::needed_hooks(&script, &decl);
+        let guards = std::array::from_fn(|h| match &decl.guards[h] {
+            None => GuardCheck::Open,
+            Some(Guard::State(i)) => {
+                let (_, scope, slot) = decl.states[*i];
+                GuardCheck::Slot(scope, slot)
+            }
+            Some(Guard::Figure(name)) => GuardCheck::Figure(rules.figure_named(name)),
+            Some(Guard::ScoringNear(name)) => GuardCheck::ScoringNear(rules.figure_named(name)),
+        });
+        let apart = decl
+            .apart
+            .iter()
+            .map(|a| ApartRule {
+                kind: rules.kind_named(&a.kind),
+                near: rules.kind_named(&a.near),
+                radius: a.radius,
+                reason: a.reason.clone(),
+            })
+            .collect();
         BoundScript {
+            apart,
             names: Arc::new(api::Names::new(rules)),
             me: b.me(),
             script,
             decl,
             roles,
             hook_set,
+            guards,
             memo: memo.then(ThreadLocal::new),
         }
     }
@@ -1175,6 +1323,9 @@ impl BoundScript {
         }
         if decl.strength_bonus.is_some() {
             set = set | HookSet::STRENGTH_DELTA;
+        }
+        if !decl.apart.is_empty() {
+            set = set | HookSet::FILTER_PLACEMENTS;
         }
         let map = [
             (Hook::StartGame, HookSet::GAME_START),
@@ -1278,6 +1429,14 @@ impl BoundExpansion for BoundScript {
     }
 
     fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
+        if self.apart.iter().any(|a| a.concerns(rules, tile)) {
+            return Ok(true);
+        }
+        let scripted = self.script.defines(Hook::ForbiddenCells)
+            || self.script.defines(Hook::FilterPlacements);
+        if !scripted {
+            return Ok(false);
+        }
         if !self.script.defines(Hook::FiltersTile) {
             return Ok(true);
         }
@@ -1295,6 +1454,15 @@ impl BoundExpansion for BoundScript {
         cells: &mut [PlacementCell],
     ) -> HookResult {
         let p = player.0 as rhai::INT;
+        let mut near = Vec::new();
+        for a in self.apart.iter().filter(|a| a.concerns(view.rules, tile)) {
+            a.near_cells(view, &mut near);
+            for c in cells.iter_mut() {
+                if c.rotations != 0 && a.conflict(&near, c.pos).is_some() {
+                    c.rotations = 0;
+                }
+            }
+        }
         self.forbidden(view, player, tile, |list| {
             if !list.is_empty() {
                 for c in cells.iter_mut() {
@@ -1362,6 +1530,13 @@ impl BoundExpansion for BoundScript {
         let mine = 1u64 << (self.me.0 as u32).min(63);
         if view.rules.placement_filters(tile) & mine == 0 {
             return Ok(None);
+        }
+        let mut near = Vec::new();
+        for a in self.apart.iter().filter(|a| a.concerns(view.rules, tile)) {
+            a.near_cells(view, &mut near);
+            if let Some(at) = a.conflict(&near, pos) {
+                return Ok(Some(format!("{} ({},{})", a.reason, at.x, at.y)));
+            }
         }
         self.forbidden(view, player, tile, |list| {
             let Some(square) = list.iter().find(|s| s.holds(pos.x, pos.y)) else {
@@ -1572,7 +1747,9 @@ impl BoundExpansion for BoundScript {
     }
 
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
-        if !self.guard_open(Hook::BeforeScoring, ctx.state(), 0) {
+        if !self.guard_open(Hook::BeforeScoring, ctx.state(), 0)
+            || !self.scoring_near(Hook::BeforeScoring, ctx.state(), draft)
+        {
             return Ok(());
         }
         let players = ctx.state().players().len() as i64;
@@ -1630,6 +1807,7 @@ impl BoundExpansion for BoundScript {
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         if !self.script.defines(Hook::AfterScoring)
             || !self.guard_open(Hook::AfterScoring, ctx.state(), 0)
+            || !self.scoring_near(Hook::AfterScoring, ctx.state(), draft)
         {
             return Ok(());
         }

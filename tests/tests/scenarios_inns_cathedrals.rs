@@ -145,7 +145,13 @@ fn t86_ic1_ic2_set_contents_and_six_players() {
     assert_eq!(tagged("cathedral"), 2, "cathedrals");
     let pennants: u32 = set
         .iter()
-        .map(|k| u32::from(k.count) * k.segments.iter().map(|s| u32::from(s.pennants)).sum::<u32>())
+        .map(|k| {
+            u32::from(k.count)
+                * k.segments
+                    .iter()
+                    .map(|s| u32::from(s.pennants))
+                    .sum::<u32>()
+        })
         .sum();
     assert_eq!(pennants, 3, "pennants");
     let cathedral = rules.tiles().find("IC/Cccc.c").expect("cathedral tile");

@@ -25,9 +25,8 @@
 //! The options `inns` and `cathedrals` (JCZ's elements) switch either symbol off.
 
 use carcassonne_core::{
-    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureId,
-    FigureKindDef, GameState, HookResult, HookSet, KindMask, Ruleset, ScoreDraft, Scoring,
-    TileKindId,
+    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureId, FigureKindDef,
+    GameState, HookResult, HookSet, KindMask, Ruleset, ScoreDraft, Scoring, TileKindId,
 };
 
 /// The figure kind this expansion declares.
@@ -167,7 +166,11 @@ impl BoundExpansion for InnsCathedralsRules {
                     // smallCity=1st/2nd) plus 1 per tile and pennant.
                     Scoring::City => {
                         let pennants = i32::from(st.graph().totals(item.feature).pennants);
-                        let base = if small_city_halved && tiles == 2 { 1 } else { 2 };
+                        let base = if small_city_halved && tiles == 2 {
+                            1
+                        } else {
+                            2
+                        };
                         (base + 1) * (tiles + pennants)
                     }
                     _ => 2 * tiles,

@@ -831,14 +831,22 @@ fn inns_cathedrals_symbols_and_the_big_follower_are_drawn() {
     let dir = Scratch::new("render", "inns");
     let out = dir.arg("cathedral.svg");
     let save = repo().join("tests/jcz/inns-cathedral-big-follower.jcz");
-    let (ok, err) = run(&["render", &save.display().to_string(), "--move", "3", "-o", &out]);
+    let (ok, err) = run(&[
+        "render",
+        &save.display().to_string(),
+        "--move",
+        "3",
+        "-o",
+        &out,
+    ]);
     assert!(ok, "{err}");
     let text = std::fs::read_to_string(&out).expect("svg");
     assert!(text.contains(r#"data-tag="cathedral""#), "cathedral symbol");
     let doc = roxmltree::Document::parse(&text).expect("well-formed");
     assert!(
-        doc.descendants().any(|n| n.attribute("class") == Some("figure")
-            && n.attribute("data-kind") == Some("big-follower")),
+        doc.descendants()
+            .any(|n| n.attribute("class") == Some("figure")
+                && n.attribute("data-kind") == Some("big-follower")),
         "Alice's big follower on the cathedral"
     );
 }

@@ -573,8 +573,5 @@ pub const TAG_SYMBOLS: &[(&str, TagSymbol)] =
 
 /// The symbol of a segment tag, if it has one.
 pub fn tag_symbol(tag: &str) -> Option<TagSymbol> {
-    TAG_SYMBOLS
-        .iter()
-        .find(|(t, _)| *t == tag)
-        .map(|(_, s)| *s)
+    TAG_SYMBOLS.iter().find(|(t, _)| *t == tag).map(|(_, s)| *s)
 }

@@ -37,7 +37,6 @@ const LATER_ELEMENTS: &[&str] = &[
     "wagon",
     "barn",
     "abbot",
-    "garden",
     "phantom",
     "shepherd",
     "bridge",
@@ -141,6 +140,9 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
                 }
             }
             "count" | "king" | "robber" | "shrine" | "inn" | "cathedral" => {}
+            // Gardens take only the abbot, which is refused above: without it they are
+            // decoration, and a garden tile plays as its plain twin (IC-3, T-86).
+            "garden" => {}
             other if LATER_ELEMENTS.contains(&other) => {
                 return Err(format!(
                     "setup.elements: `{other}` belongs to an expansion that is not supported yet"
@@ -341,7 +343,7 @@ mod tests {
         );
         let spec = rules_spec(&setup(json!({
             "sets": {"basic:1": 1, "inns-and-cathedrals:2": 1},
-            "elements": {"small-follower": 7, "big-follower": 1},
+            "elements": {"small-follower": 7, "big-follower": 1, "garden": true},
             "rules": {"inn-and-cathedral-final-scoring": "ignore"}
         })))
         .unwrap();

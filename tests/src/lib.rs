@@ -9,8 +9,9 @@
 //! documentation is the format reference; `docs/modding.md` 7.5 describes it for fan
 //! designers, who run the same files with `carcassonne expansions test DIR`). This crate
 //! adds what only the repository's tests need: where the repository's expansions and
-//! scenario files are, and two in-process test doubles a scenario may name in
-//! `expansions`: `test-big-follower` ([`BigFollower`]) and `test-double-turn`.
+//! scenario files are, and three in-process test doubles a scenario may name in
+//! `expansions`: `test-big-follower` ([`BigFollower`]), `test-double-turn` and
+//! `test-abbey-tiles` ([`AbbeyTiles`]).
 //!
 //! Also here: the fuzzing harness ([`fuzz`]) and the mixed-expansion games ([`mixed`]).
 
@@ -201,16 +202,56 @@ impl BoundExpansion for DoubleTurnRules {
     }
 }
 
+/// `test-abbey-tiles`: the one Abbey & Mayor land tile the Inns & Cathedrals scenarios
+/// name (T-75, T-81: `AM/C!+`, a one-edge city with a pennant, `FFFC` at 0°), until Abbey
+/// & Mayor exists. Geometry from `shared/data/tiles-classic.toml`; it adds no rule.
+pub struct AbbeyTiles;
+
+/// The tile file of [`AbbeyTiles`].
+const ABBEY_TILES: &str = r#"
+schema = 1
+set = "test-abbey-tiles"
+
+[[tile]]
+id = "AM/C!+"
+count = 1
+edges = "FFFC"
+features = [
+  { kind = "city", sides = "W", pennants = 1 },
+  { kind = "field", halves = ["NL", "NR"], cities = ["W"] },
+  { kind = "field", halves = ["EL", "ER"], cities = ["W"] },
+  { kind = "field", halves = ["SL", "SR"], cities = ["W"] },
+]
+"#;
+
+impl Expansion for AbbeyTiles {
+    fn id(&self) -> &str {
+        "test-abbey-tiles"
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let set = carcassonne_files::tiles::parse_tile_set(ABBEY_TILES, "test-abbey-tiles")
+            .map_err(|e| e.to_string())?;
+        d.tiles(set);
+        Ok(binder(|_| Ok(NoHooks)))
+    }
+}
+
 /// Test-only expansions by name.
 pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
     match name {
         "test-big-follower" => Some(Arc::new(BigFollower)),
         "test-double-turn" => Some(Arc::new(DoubleTurn)),
+        "test-abbey-tiles" => Some(Arc::new(AbbeyTiles)),
         _ => None,
     }
 }
 
 /// Every test-only expansion: what [`harness`] offers scenarios as [`Harness::extra`].
 pub fn test_expansions() -> Vec<Arc<dyn Expansion>> {
-    vec![Arc::new(BigFollower), Arc::new(DoubleTurn)]
+    vec![
+        Arc::new(BigFollower),
+        Arc::new(DoubleTurn),
+        Arc::new(AbbeyTiles),
+    ]
 }

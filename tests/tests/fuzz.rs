@@ -56,6 +56,12 @@ fn generated_records() -> Vec<Seed> {
         ),
         (&["tactician", "promotions"], 8, DrawMode::Chosen, None),
         (&["pilgrims"], 9, DrawMode::Random, None),
+        (
+            &["inns-cathedrals", "count", "river2", "tactician"],
+            10,
+            DrawMode::Random,
+            None,
+        ),
     ];
     let mut seeds = Vec::new();
     for (exps, seed, draws, draw_limit) in mixes {

@@ -545,14 +545,28 @@ impl BoundExpansion for CountRules {
             ))
         })?;
         let seg = self.quarter_seg(&ctx.view(), q)?;
-        for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        // `R` = one of R's small followers; `R:big-follower` = one of R's figures of
+        // that kind (any follower kind the ruleset has).
+        for entry in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let (name, figure) = match entry.split_once(':') {
+                Some((n, k)) => {
+                    let k = k.trim();
+                    let kind = ctx
+                        .rules()
+                        .figure_named(k)
+                        .filter(|f| ctx.rules().figure_kind(*f).follower)
+                        .ok_or_else(|| HookFailure(format!("no follower kind named `{k}`")))?;
+                    (n.trim(), kind)
+                }
+                None => (entry, FigureKindId::SMALL_FOLLOWER),
+            };
             let p = ctx
                 .state()
                 .players()
                 .iter()
                 .position(|p| p.name == name)
                 .ok_or_else(|| HookFailure(format!("no player named `{name}`")))?;
-            ctx.deploy(PlayerId(p as u8), FigureKindId::SMALL_FOLLOWER, seg)?;
+            ctx.deploy(PlayerId(p as u8), figure, seg)?;
             self.add_in_city(ctx, 1);
         }
         Ok(())

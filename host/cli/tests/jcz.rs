@@ -254,8 +254,26 @@ fn refused(name: &str, edit: impl Fn(&mut Value), want: &[&str]) {
 fn what_cannot_be_replayed_is_a_clear_error() {
     refused(
         "set",
+        |s| s["setup"]["sets"]["hills-and-sheep:1"] = 1.into(),
+        &["setup.sets", "hills-and-sheep:1", "not supported"],
+    );
+    refused(
+        "big-follower-without-ic",
+        |s| s["setup"]["elements"]["big-follower"] = 1.into(),
+        &["setup.elements", "big-follower", "inns-and-cathedrals:1"],
+    );
+    refused(
+        "ic-without-big-follower",
         |s| s["setup"]["sets"]["inns-and-cathedrals:1"] = 1.into(),
-        &["setup.sets", "inns-and-cathedrals:1", "not supported"],
+        &["setup.sets", "inns-and-cathedrals", "big-follower"],
+    );
+    refused(
+        "two-big-followers",
+        |s| {
+            s["setup"]["sets"]["inns-and-cathedrals:1"] = 1.into();
+            s["setup"]["elements"]["big-follower"] = 2.into();
+        },
+        &["big-follower: 2", "1 big follower"],
     );
     refused(
         "element",

@@ -23,11 +23,12 @@ use std::process::Command;
 use std::sync::Arc;
 
 const OFFICIAL: [&str; 4] = ["count", "king-robber", "river2", "heretics-shrines"];
-const ALL: [&str; 6] = [
+const ALL: [&str; 7] = [
     "count",
     "king-robber",
     "river2",
     "heretics-shrines",
+    "inns-cathedrals",
     "tactician",
     "promotions",
 ];
@@ -809,6 +810,45 @@ fn render_command_draws_records_and_jcz_saves() {
         let text = std::fs::read_to_string(&svg).expect("svg");
         assert!(text.contains(r#"class="player""#), "{}", save.display());
     }
+}
+
+/// Inns & Cathedrals: segment tags `inn` and `cathedral` are drawn as symbols (on the
+/// contact sheet: one per tagged segment, 6 inns and 1 cathedral kind, and in the legend), and
+/// a big follower in a game has its own figure kind.
+#[test]
+fn inns_cathedrals_symbols_and_the_big_follower_are_drawn() {
+    let rules = rules(&["inns-cathedrals"]);
+    let svg = render_tile_sheet(&rules, "inns-cathedrals", 96.0).expect("a sheet");
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    let tagged = |tag: &str| {
+        doc.descendants()
+            .filter(|n| n.attribute("data-tag") == Some(tag))
+            .count()
+    };
+    // One per tagged segment on the sheet, plus the legend row.
+    assert_eq!(tagged("inn"), 6 + 1, "inns");
+    assert_eq!(tagged("cathedral"), 1 + 1, "cathedrals");
+    let dir = Scratch::new("render", "inns");
+    let out = dir.arg("cathedral.svg");
+    let save = repo().join("tests/jcz/inns-cathedral-big-follower.jcz");
+    let (ok, err) = run(&[
+        "render",
+        &save.display().to_string(),
+        "--move",
+        "3",
+        "-o",
+        &out,
+    ]);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&out).expect("svg");
+    assert!(text.contains(r#"data-tag="cathedral""#), "cathedral symbol");
+    let doc = roxmltree::Document::parse(&text).expect("well-formed");
+    assert!(
+        doc.descendants()
+            .any(|n| n.attribute("class") == Some("figure")
+                && n.attribute("data-kind") == Some("big-follower")),
+        "Alice's big follower on the cathedral"
+    );
 }
 
 #[test]

@@ -279,8 +279,11 @@ impl Replayer {
                     ));
                 };
                 let id = str_field(p, "tileId")?;
-                let drawn = &self.game.rules().tiles().get(tile).id;
-                if drawn != id {
+                let drawn_kind = self.game.rules().tiles().get(tile);
+                let drawn = &drawn_kind.id;
+                // A garden twin is played as its plain tile, which lists its id as an alias
+                // (IC-3: `inns-and-cathedrals:2`).
+                if drawn != id && !drawn_kind.aliases.iter().any(|a| a == id) {
                     return Err(format!(
                         "the drawn tile is `{drawn}`, the save places `{id}`"
                     ));

@@ -15,13 +15,14 @@ const SETS: &[(&str, Option<&str>)] = &[
     ("river/2:1", Some("river2")),
     ("cult/5", Some("heretics-shrines")),
     ("cult/6", Some("heretics-shrines")),
+    // IC-3: edition 2 differs only by two garden tiles, which play as their plain twins
+    // (their ids are aliases of the twins in our tile file).
+    ("inns-and-cathedrals:1", Some("inns-cathedrals")),
+    ("inns-and-cathedrals:2", Some("inns-cathedrals")),
 ];
 
 /// Elements of later expansions: named in the error so the user knows why.
 const LATER_ELEMENTS: &[&str] = &[
-    "big-follower",
-    "inn",
-    "cathedral",
     "builder",
     "pig",
     "traders",
@@ -36,7 +37,6 @@ const LATER_ELEMENTS: &[&str] = &[
     "wagon",
     "barn",
     "abbot",
-    "garden",
     "phantom",
     "shepherd",
     "bridge",
@@ -56,7 +56,6 @@ const LATER_ELEMENTS: &[&str] = &[
 /// Rules of later expansions: they cannot apply to a save we accept (its sets would have
 /// been refused), so any value is ignored.
 const LATER_RULES: &[&str] = &[
-    "inn-and-cathedral-final-scoring",
     "princess-action",
     "fairy-placement",
     "dragon-move",
@@ -97,6 +96,13 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
     }
     let has = |e: &str| setup.elements.contains_key(e);
     let has_set = |s: &str| setup.sets.contains_key(s);
+    let has_ic = has_set("inns-and-cathedrals:1") || has_set("inns-and-cathedrals:2");
+    if has_set("inns-and-cathedrals:1") && has_set("inns-and-cathedrals:2") {
+        return Err(
+            "setup.sets: `inns-and-cathedrals:1` and `:2` together: only one copy of a set is supported"
+                .into(),
+        );
+    }
     if setup.sets.contains_key("cult/6") {
         options.push(("heretics-shrines.cultPlaces".into(), "true".into()));
     }
@@ -121,7 +127,22 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
             "shrine" if !has_set("cult/5") && !has_set("cult/6") => {
                 return Err("setup.elements: `shrine` without a `cult` set".into())
             }
-            "count" | "king" | "robber" | "shrine" => {}
+            "big-follower" | "inn" | "cathedral" if !has_ic => {
+                return Err(format!(
+                "setup.elements: `{key}` without the set `inns-and-cathedrals:1` is not supported"
+            ))
+            }
+            "big-follower" => {
+                if value.as_i64() != Some(1) {
+                    return Err(format!(
+                        "setup.elements: `big-follower: {value}`: only 1 big follower per player is supported"
+                    ));
+                }
+            }
+            "count" | "king" | "robber" | "shrine" | "inn" | "cathedral" => {}
+            // Gardens take only the abbot, which is refused above: without it they are
+            // decoration, and a garden tile plays as its plain twin (IC-3, T-86).
+            "garden" => {}
             other if LATER_ELEMENTS.contains(&other) => {
                 return Err(format!(
                     "setup.elements: `{other}` belongs to an expansion that is not supported yet"
@@ -141,6 +162,19 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
     if has_set("king-and-robber:1") && !(has("king") && has("robber")) {
         return Err("setup.sets: `king-and-robber:1` needs both elements `king` and `robber` (one alone is not supported)".into());
     }
+    // I&C's mechanics are elements (present = on, whatever the value, §2): without `inn`
+    // or `cathedral` the symbols are decoration (IC-8). Its big follower is a figure of the
+    // expansion, so a game without it cannot be played.
+    if has_ic {
+        if !has("big-follower") {
+            return Err("setup.sets: `inns-and-cathedrals` without the element `big-follower` is not supported".into());
+        }
+        options.push(("inns-cathedrals.inns".into(), has("inn").to_string()));
+        options.push((
+            "inns-cathedrals.cathedrals".into(),
+            has("cathedral").to_string(),
+        ));
+    }
     // Without the element `shrine`, JCZ plays the cult tiles as plain cloisters (§2).
     if (has_set("cult/5") || has_set("cult/6")) && !has("shrine") {
         options.push(("heretics-shrines.shrines".into(), "plain-cloisters".into()));
@@ -159,6 +193,8 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
     // JCZ's default for the Count's final scoring is not ours: write it out.
     let mut coc_final = "market-only";
     let mut count_move = "free";
+    // JCZ's only reading (IC-17): unfinished inn roads and cathedral cities score 0.
+    let mut ic_incomplete = "zero";
     for (key, value) in &setup.rules {
         let text = match value {
             Value::String(s) => s.clone(),
@@ -197,6 +233,13 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
                     _ => return Err(bad()),
                 }
             }
+            "inn-and-cathedral-final-scoring" => {
+                ic_incomplete = match text.as_str() {
+                    "zero" => "zero",
+                    "ignore" => "normal",
+                    _ => return Err(bad()),
+                }
+            }
             k if LATER_RULES.contains(&k) => {}
             other => return Err(format!("setup.rules: unknown rule `{other}`")),
         }
@@ -204,6 +247,12 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
     options.push(("smallCity".into(), small_city.into()));
     if expansions.iter().any(|e| e == "king-robber") {
         options.push(("king-robber.kingRobberAward".into(), award.into()));
+    }
+    if has_ic {
+        options.push((
+            "inns-cathedrals.innCathedralIncomplete".into(),
+            ic_incomplete.into(),
+        ));
     }
     if expansions.iter().any(|e| e == "count") {
         options.push(("count.cocFinal".into(), coc_final.into()));
@@ -272,6 +321,55 @@ mod tests {
         assert_eq!(option(&spec, "count.cocFinal"), Some("all-quarters"));
         assert_eq!(option(&spec, "count.countMove"), Some("follow"));
         assert_eq!(option(&spec, "heretics-shrines.cultPlaces"), Some("true"));
+    }
+
+    /// IC-3, IC-8, IC-17: both editions load `inns-cathedrals`; the elements `inn` and
+    /// `cathedral` switch the symbols; the final-scoring rule maps to our option.
+    #[test]
+    fn inns_and_cathedrals_sets_elements_and_rule() {
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "inns-and-cathedrals:1": 1},
+            "elements": {"small-follower": 7, "big-follower": 1, "inn": true, "cathedral": false},
+            "rules": {}
+        })))
+        .unwrap();
+        assert_eq!(spec.expansions, ["inns-cathedrals"]);
+        assert_eq!(option(&spec, "inns-cathedrals.inns"), Some("true"));
+        // Present = on, whatever the value (§2).
+        assert_eq!(option(&spec, "inns-cathedrals.cathedrals"), Some("true"));
+        assert_eq!(
+            option(&spec, "inns-cathedrals.innCathedralIncomplete"),
+            Some("zero")
+        );
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "inns-and-cathedrals:2": 1},
+            "elements": {"small-follower": 7, "big-follower": 1, "garden": true},
+            "rules": {"inn-and-cathedral-final-scoring": "ignore"}
+        })))
+        .unwrap();
+        assert_eq!(spec.expansions, ["inns-cathedrals"]);
+        assert_eq!(option(&spec, "inns-cathedrals.inns"), Some("false"));
+        assert_eq!(option(&spec, "inns-cathedrals.cathedrals"), Some("false"));
+        assert_eq!(
+            option(&spec, "inns-cathedrals.innCathedralIncomplete"),
+            Some("normal")
+        );
+        let err = |v: Value| rules_spec(&setup(v)).unwrap_err();
+        assert!(
+            err(json!({"sets": {"basic:1": 1, "inns-and-cathedrals:1": 1,
+                                    "inns-and-cathedrals:2": 1},
+                           "elements": {"small-follower": 7, "big-follower": 1}}))
+            .contains("only one copy")
+        );
+        assert!(err(json!({"sets": {"basic:1": 1, "river/2:1": 1},
+                           "elements": {"small-follower": 7, "inn": true}}))
+        .contains("inns-and-cathedrals:1"));
+        assert!(
+            err(json!({"sets": {"basic:1": 1, "inns-and-cathedrals:1": 1},
+                           "elements": {"small-follower": 7, "big-follower": 1},
+                           "rules": {"inn-and-cathedral-final-scoring": "half"}}))
+            .contains("half")
+        );
     }
 
     #[test]

@@ -556,3 +556,22 @@ mod tests {
         assert_eq!(num(-0.01), "0.0");
     }
 }
+
+/// A symbol a tile file marks on a segment with a tag (`docs/tile-format.md`: segment
+/// `tags`), drawn over the segment so that tags which change scoring are visible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagSymbol {
+    /// An inn beside a road (tag `inn`, Inns & Cathedrals): a small house with a red roof.
+    Inn,
+    /// A cathedral in a city (tag `cathedral`, Inns & Cathedrals): a church with a spire.
+    Cathedral,
+}
+
+/// Segment tags that have a symbol, in drawing order. Other tags draw nothing.
+pub const TAG_SYMBOLS: &[(&str, TagSymbol)] =
+    &[("inn", TagSymbol::Inn), ("cathedral", TagSymbol::Cathedral)];
+
+/// The symbol of a segment tag, if it has one.
+pub fn tag_symbol(tag: &str) -> Option<TagSymbol> {
+    TAG_SYMBOLS.iter().find(|(t, _)| *t == tag).map(|(_, s)| *s)
+}

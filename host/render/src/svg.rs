@@ -315,6 +315,15 @@ pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
             }
         }
     }
+    // Symbols that segment tags name (inns, cathedrals): over the segment, under figures.
+    for (i, seg) in segs.iter().enumerate() {
+        for sym in seg.tags.iter().filter_map(|tag| style::tag_symbol(tag)) {
+            if let Some(p) = symbol_spot(&t.geom.segs[i]) {
+                let (x, y) = t.px(p);
+                tag_symbol(out, sym, x, y, s * 0.1);
+            }
+        }
+    }
     let _ = writeln!(
         out,
         r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#00000066" stroke-width="0.8"/>"##,
@@ -336,6 +345,79 @@ pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
                     num(y + 3.5)
                 );
             }
+        }
+    }
+}
+
+/// Where a segment's tag symbol goes: beside a road (halfway along its first stretch,
+/// shifted off the band), or on a walled area away from its first figure spot.
+fn symbol_spot(g: &super::geometry::SegGeom) -> Option<super::geometry::P> {
+    match &g.area {
+        Area::Lines { lines, width } => {
+            let line = lines.first()?;
+            let (a, b) = (*line.first()?, *line.get(1)?);
+            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+            let len = (dx * dx + dy * dy).sqrt();
+            if len == 0.0 {
+                return None;
+            }
+            let off = width / 2.0 + 0.1;
+            Some((
+                (a.0 + b.0) / 2.0 - dy / len * off,
+                (a.1 + b.1) / 2.0 + dx / len * off,
+            ))
+        }
+        Area::Polygons(_) => g.spots.get(1).or(g.spots.first()).copied(),
+        Area::None => None,
+    }
+}
+
+/// A tag symbol centred on (x, y), `h` half high.
+pub(crate) fn tag_symbol(out: &mut String, sym: style::TagSymbol, x: f64, y: f64, h: f64) {
+    match sym {
+        style::TagSymbol::Inn => {
+            let _ = writeln!(
+                out,
+                r##"<g class="tag-inn" data-tag="inn"><path d="M{} {} L{} {} L{} {} L{} {} Z" fill="#f3e2c0" stroke="#5a3a1a" stroke-width="0.8"/><path d="M{} {} L{} {} L{} {} Z" fill="#b5452f" stroke="#5a3a1a" stroke-width="0.8"/></g>"##,
+                num(x - h * 0.7),
+                num(y + h * 0.7),
+                num(x - h * 0.7),
+                num(y - h * 0.1),
+                num(x + h * 0.7),
+                num(y - h * 0.1),
+                num(x + h * 0.7),
+                num(y + h * 0.7),
+                num(x - h),
+                num(y - h * 0.05),
+                num(x),
+                num(y - h * 0.9),
+                num(x + h),
+                num(y - h * 0.05)
+            );
+        }
+        style::TagSymbol::Cathedral => {
+            let _ = writeln!(
+                out,
+                r##"<g class="tag-cathedral" data-tag="cathedral"><path d="M{} {} L{} {} L{} {} L{} {} L{} {} L{} {} L{} {} Z" fill="#efe6d2" stroke="#4a3a5a" stroke-width="0.9"/><path d="M{} {} L{} {}" stroke="#4a3a5a" stroke-width="1"/></g>"##,
+                num(x - h),
+                num(y + h),
+                num(x - h),
+                num(y - h * 0.2),
+                num(x - h * 0.3),
+                num(y - h * 0.2),
+                num(x),
+                num(y - h * 1.2),
+                num(x + h * 0.3),
+                num(y - h * 0.2),
+                num(x + h),
+                num(y - h * 0.2),
+                num(x + h),
+                num(y + h),
+                num(x),
+                num(y - h * 1.2),
+                num(x),
+                num(y - h * 1.6)
+            );
         }
     }
 }
@@ -528,6 +610,17 @@ pub(crate) fn legend(
     }
     pennant(out, x + 13.0, y + 8.0, 6.5);
     row(out, &mut y, "pennant");
+    // Tag symbols, for the tags some loaded tile carries.
+    for (tag, sym) in style::TAG_SYMBOLS {
+        let used = rules
+            .tiles()
+            .iter()
+            .any(|(_, k)| k.segments.iter().any(|s| s.tags.iter().any(|t| t == tag)));
+        if used {
+            tag_symbol(out, *sym, x + 13.0, y + 8.0, 7.0);
+            row(out, &mut y, tag);
+        }
+    }
     let v = super::geometry::VILLAGE_HALF * 60.0;
     let _ = writeln!(
         out,

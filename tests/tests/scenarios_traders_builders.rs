@@ -57,3 +57,91 @@ fn t94_tb11_builder_double_turn() {
 fn t95_tb14_second_part_after_the_builder_returned() {
     run_scenario("traders-builders/T-95");
 }
+
+/// T-96 — TB-15, AM-3: an abbey closes the builder's city but never triggers it.
+#[test]
+#[ignore = "needs Abbey & Mayor (the abbey tile AM/A)"]
+fn t96_tb15_abbey_never_triggers_the_builder() {
+    run_scenario("traders-builders/T-96");
+}
+
+/// T-97 — TB-17, AP-4: the builder goes home with its owner's last follower of the
+/// feature (removed by `test-princess`, standing in for dragon, tower and princess); a
+/// Promotions disc under it returns then.
+#[test]
+fn t97_tb17_builder_returns_with_the_last_follower() {
+    run_scenario("traders-builders/T-97");
+}
+
+/// T-97 with the real dragon, tower and princess.
+#[test]
+#[ignore = "needs Princess & Dragon (dragon, princess) and The Tower (capture)"]
+fn t97_dragon_tower_princess() {
+    run_scenario("traders-builders/T-97-dragon");
+}
+
+/// T-98 — TB-24, CO-8, CO-4: each part of the double turn is judged alone for the CoC
+/// deployment.
+#[test]
+fn t98_co8_coc_deployment_per_part() {
+    run_scenario("traders-builders/T-98");
+}
+
+/// T-99 — TB-10, TBQ-2: any follower (follower flag) satisfies the builder.
+#[test]
+fn t99_tbq2_any_follower_satisfies_the_builder() {
+    run_scenario("traders-builders/T-99");
+}
+
+/// T-99 with the mayor itself (0 pennants: R scores 0, the builder 0).
+#[test]
+#[ignore = "needs Abbey & Mayor (mayor)"]
+fn t99_mayor() {
+    run_scenario("traders-builders/T-99-mayor");
+}
+
+/// T-100 — TB-20, TB-22: the pig's +1 per city for a winning owner, in all three farm
+/// editions.
+#[test]
+fn t100_tb20_pig_bonus() {
+    run_scenario("traders-builders/T-100");
+}
+
+/// T-101 — TB-20: a pig owner who does not win gets nothing.
+#[test]
+fn t101_tb20_losing_pig_owner_gets_nothing() {
+    run_scenario("traders-builders/T-101");
+}
+
+/// T-102 — TB-19: where the pig may go.
+#[test]
+fn t102_tb19_pig_deployment_conditions() {
+    run_scenario("traders-builders/T-102");
+}
+
+/// T-102, the barn: no pig on a farm holding a barn.
+#[test]
+#[ignore = "needs Abbey & Mayor (barn)"]
+fn t102_barn() {
+    run_scenario("traders-builders/T-102-barn");
+}
+
+/// T-103 — TB-23, TB-24, CO-3: the pig herd and the CoC in one farm; `pigHerd=off`.
+#[test]
+fn t103_tb23_pig_herd_and_coc() {
+    run_scenario("traders-builders/T-103");
+}
+
+/// T-104 — TB-28, AT-5, AT-7: the Tactician's token deploys no builder or pig, and each
+/// part of a double turn opens its own window.
+#[test]
+fn t104_at5_at7_tactician_and_builder() {
+    run_scenario("traders-builders/T-104");
+}
+
+/// T-105 (b) — TB-29, TB-14, AP-4, TBQ-4: the disc returns with the builder; the second part
+/// still happens.
+#[test]
+fn t105b_disc_returns_with_the_builder() {
+    run_scenario("traders-builders/T-105");
+}

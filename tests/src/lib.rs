@@ -292,5 +292,9 @@ pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
 
 /// Every test-only expansion: what [`harness`] offers scenarios as [`Harness::extra`].
 pub fn test_expansions() -> Vec<Arc<dyn Expansion>> {
-    vec![Arc::new(BigFollower), Arc::new(DoubleTurn), Arc::new(Princess)]
+    vec![
+        Arc::new(BigFollower),
+        Arc::new(DoubleTurn),
+        Arc::new(Princess),
+    ]
 }

@@ -9,8 +9,9 @@
 //! documentation is the format reference; `docs/modding.md` 7.5 describes it for fan
 //! designers, who run the same files with `carcassonne expansions test DIR`). This crate
 //! adds what only the repository's tests need: where the repository's expansions and
-//! scenario files are, and two in-process test doubles a scenario may name in
-//! `expansions`: `test-big-follower` ([`BigFollower`]) and `test-double-turn`.
+//! scenario files are, and three in-process test doubles a scenario may name in
+//! `expansions`: `test-big-follower` ([`BigFollower`]), `test-double-turn` and
+//! `test-princess`.
 //!
 //! Also here: the fuzzing harness ([`fuzz`]) and the mixed-expansion games ([`mixed`]).
 

@@ -139,6 +139,14 @@ fn t104_at5_at7_tactician_and_builder() {
     run_scenario("traders-builders/T-104");
 }
 
+/// T-105 (a) — TB-29, PR-5, PR-6, AP-7: the builder's extra tile may be sent back once,
+/// after it is revealed, by the disc's owner (upgraded: the builder's owner; downgraded:
+/// the opponent); not when the stack is empty.
+#[test]
+fn t105a_promotions_redraw_of_the_extra_tile() {
+    run_scenario("traders-builders/T-105a");
+}
+
 /// T-105 (b) — TB-29, TB-14, AP-4, TBQ-4: the disc returns with the builder; the second part
 /// still happens.
 #[test]

@@ -57,8 +57,16 @@ const OPTION_SETS: &[&[(&str, &str)]] = &[
 const GOODS: [(&str, i64); 3] = [("wine", 9), ("grain", 6), ("cloth", 5)];
 
 fn rules(set: usize) -> Arc<Ruleset> {
+    rules_with(set, &[])
+}
+
+fn rules_with(set: usize, fan: &[&str]) -> Arc<Ruleset> {
     build_ruleset(&RulesSpec {
-        expansions: EXPANSIONS.map(String::from).to_vec(),
+        expansions: EXPANSIONS
+            .iter()
+            .chain(fan)
+            .map(|e| e.to_string())
+            .collect(),
         options: OPTION_SETS[set]
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -207,7 +215,11 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64) -> (usize, usize)
 }
 
 fn run(from: u64, to: u64) {
-    let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len()).map(rules).collect();
+    run_with(from, to, &[]);
+}
+
+fn run_with(from: u64, to: u64, fan: &[&str]) {
+    let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len()).map(|s| rules_with(s, fan)).collect();
     let (mut doubles, mut specials) = (0, 0);
     for seed in from..to {
         let set = (seed % OPTION_SETS.len() as u64) as usize;
@@ -228,4 +240,12 @@ fn traders_builders_games_0_to_600_keep_every_invariant() {
 #[test]
 fn traders_builders_games_600_to_1200_keep_every_invariant() {
     run(600, 1200);
+}
+
+/// With the Tactician and Promotions too: tokens never place builders or pigs, discs go
+/// under builders, and the builder's extra tile is offered for a redraw (PR-5, PR-6, AP-7):
+/// the bots answer those prompts like any other decision.
+#[test]
+fn traders_builders_games_with_the_fan_expansions_keep_every_invariant() {
+    run_with(1200, 1500, &["tactician", "promotions"]);
 }

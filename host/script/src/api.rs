@@ -590,6 +590,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("read", "score(player) -> int", "A player's current score."),
     doc!("read", "in_final_scoring() -> bool", "Whether final scoring has begun."),
     doc!("read", "tiles_left() -> int", "Tiles still to draw."),
+    doc!("read", "revealed_tile() -> string | ()", "The drawn tile while the prompts you queued in `on_tile_drawn` are asked, before it is placed; `()` otherwise."),
     doc!("read", "last_placed() -> map | ()", "The last placed tile: `#{x, y, tile, rotation, player}`."),
     doc!("read", "tile_at(x, y) -> string | ()", "The tile id on a cell."),
     doc!("read", "segments_at(x, y) -> array", "The segment ids of the tile on a cell (empty if none)."),
@@ -625,6 +626,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("command", "return_figure(figure)", "Returns a figure in play to its owner's supply."),
     doc!("command", "prompt(player, code, arg)", "Queues a decision for a player; `prompt_actions` lists its choices."),
     doc!("command", "prompt_next(player, code, arg)", "The same, asked before anything already queued."),
+    doc!("command", "return_drawn_tile() -> bool", "While the prompts queued in `on_tile_drawn` are asked: puts the drawn tile back into the supply (shuffled in) and the player draws again; `false` if no tile is waiting."),
     doc!("command", "random(n) -> int", "A number in 0..n from the game's seeded random generator."),
     doc!("setup", "declare_state(name, scope, default)", "Declares an integer state value; `scope` is \"game\", \"player\" or \"figure\"."),
     doc!("setup", "declare_verb(name)", "Declares an action verb of yours."),
@@ -755,6 +757,14 @@ pub fn register(engine: &mut Engine) {
     });
     engine.register_fn("tiles_left", |nc: NativeCallContext| -> R<INT> {
         Ok(call(&nc)?.view()?.state.supply().remaining() as INT)
+    });
+    engine.register_fn("revealed_tile", |nc: NativeCallContext| -> R<Dynamic> {
+        let c = call(&nc)?;
+        let v = c.view()?;
+        Ok(match v.state.revealed_tile() {
+            Some(t) => v.rules.tiles().get(t).id.clone().into(),
+            None => Dynamic::UNIT,
+        })
     });
     engine.register_fn("last_placed", |nc: NativeCallContext| -> R<Dynamic> {
         let c = call(&nc)?;
@@ -1115,6 +1125,9 @@ pub fn register(engine: &mut Engine) {
         "prompt_next",
         |nc: NativeCallContext, p: INT, code: INT, arg: INT| prompt(&nc, p, code, arg, true),
     );
+    engine.register_fn("return_drawn_tile", |nc: NativeCallContext| -> R<bool> {
+        Ok(call(&nc)?.ctx()?.return_drawn_tile())
+    });
     engine.register_fn("random", |nc: NativeCallContext, n: INT| -> R<INT> {
         if !(1..=u32::MAX as INT).contains(&n) {
             return err(format!("random({n}): n must be at least 1"));

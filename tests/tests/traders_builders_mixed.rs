@@ -56,10 +56,6 @@ const OPTION_SETS: &[&[(&str, &str)]] = &[
 
 const GOODS: [(&str, i64); 3] = [("wine", 9), ("grain", 6), ("cloth", 5)];
 
-fn rules(set: usize) -> Arc<Ruleset> {
-    rules_with(set, &[])
-}
-
 fn rules_with(set: usize, fan: &[&str]) -> Arc<Ruleset> {
     build_ruleset(&RulesSpec {
         expansions: EXPANSIONS

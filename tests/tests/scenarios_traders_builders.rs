@@ -153,3 +153,55 @@ fn t105a_promotions_redraw_of_the_extra_tile() {
 fn t105b_disc_returns_with_the_builder() {
     run_scenario("traders-builders/T-105");
 }
+
+/// TB-1: `edition=2` swaps one copy of each garden twin into the supply (JCZ's
+/// `traders-and-builders:2`); the goods supply stays 9/6/5 (TB-8).
+#[test]
+fn tb1_second_edition_swaps_in_the_garden_twins() {
+    use carcassonne_core::{Game, GameSetup};
+    use carcassonne_rules::{build_ruleset, RulesSpec};
+    for (edition, garden) in [("1", 0), ("2", 1)] {
+        let rules = build_ruleset(&RulesSpec {
+            expansions: vec!["traders-builders".into()],
+            options: vec![("traders-builders.edition".into(), edition.into())],
+            plugin_dirs: vec![carcassonne_tests::expansions_dir()],
+        })
+        .expect("traders-builders loads");
+        let g = Game::new(
+            rules.clone(),
+            &GameSetup::new(vec!["R".into(), "B".into()], 1),
+        )
+        .expect("a game");
+        let count = |id: &str| {
+            let k = rules.tiles().find(id).expect("tile");
+            g.state()
+                .supply()
+                .groups
+                .iter()
+                .flat_map(|gr| &gr.tiles)
+                .filter(|t| **t == k)
+                .count()
+        };
+        assert_eq!(count("TB/CcRR.wG"), garden, "edition {edition}");
+        assert_eq!(count("TB/CcR.cG"), garden, "edition {edition}");
+        assert_eq!(count("TB/CcRR.w"), 1 - garden, "edition {edition}");
+        assert_eq!(count("TB/CcR.c"), 1 - garden, "edition {edition}");
+        let supply = |name: &str| {
+            let ix = rules.expansion_index("traders-builders").expect("loaded");
+            let slot = rules
+                .slots()
+                .iter()
+                .position(|d| d.expansion == ix && d.name == name)
+                .expect("slot");
+            g.state().slot(carcassonne_core::SlotId(slot as u16), 0)
+        };
+        assert_eq!(
+            [
+                supply("wine-supply"),
+                supply("grain-supply"),
+                supply("cloth-supply")
+            ],
+            [9, 6, 5]
+        );
+    }
+}

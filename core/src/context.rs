@@ -217,6 +217,19 @@ impl<'a> Ctx<'a> {
         &mut self.state.supply
     }
 
+    /// Sends the drawn tile back into the supply while prompts queued by `on_tile_drawn`
+    /// are asked ([`GameState::revealed_tile`]): it is not placed, and the active player
+    /// draws again (a redraw the player chose). `false` when no tile is waiting.
+    pub fn return_drawn_tile(&mut self) -> bool {
+        match self.state.revealed.take() {
+            Some(tile) => {
+                self.state.supply.put_back(tile);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Adds a virtual feature (not on the grid). `complete` features count as completed
     /// (e.g. a city that borders every farm touching it).
     pub fn add_virtual_feature(

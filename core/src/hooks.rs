@@ -342,7 +342,9 @@ expansion_hooks! {
         )))
     }
 
-    /// A tile was drawn for the active player.
+    /// A tile was drawn for the active player. Prompts queued here are asked before the
+    /// tile is placed ([`crate::GameState::revealed_tile`]); an answer may send it back
+    /// with [`Ctx::return_drawn_tile`] (a redraw the player chooses).
     [bit ON_TILE_DRAWN = 0]
     fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
         Ok(DrawVerdict::Keep)

@@ -90,6 +90,8 @@ pub struct PlacementCell {
 pub(crate) enum Stage {
     TurnStart,
     Draw,
+    /// A drawn tile waits in `revealed` while prompts queued when it was drawn are asked.
+    Reveal,
     DeployStep,
     AfterDeploy,
     BeforeScoring,
@@ -136,6 +138,9 @@ pub struct GameState {
     /// Who placed `last_placed` (not always the active player: see [`GameState::last_placer`]).
     pub(crate) last_placer: Option<PlayerId>,
     pub(crate) extra_part: bool,
+    /// The drawn tile while prompts queued by `on_tile_drawn` are asked (before its
+    /// placement is offered); `None` once it is offered or was sent back.
+    pub(crate) revealed: Option<TileKindId>,
     pub(crate) events: Vec<ScoreEvent>,
     pub(crate) discards: Vec<Discard>,
     pub(crate) slots: Vec<i64>,
@@ -293,6 +298,13 @@ impl GameState {
             DecisionKind::PlaceTile { .. } => &self.placements,
             _ => &[],
         }
+    }
+
+    /// The drawn tile while prompts queued when it was drawn are being asked (it is placed
+    /// once they are answered, unless an answer sent it back with
+    /// [`Ctx::return_drawn_tile`](crate::Ctx::return_drawn_tile)).
+    pub fn revealed_tile(&self) -> Option<TileKindId> {
+        self.revealed
     }
 
     /// The tile placed last (the one the deployment step is about).

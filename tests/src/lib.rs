@@ -9,9 +9,9 @@
 //! documentation is the format reference; `docs/modding.md` 7.5 describes it for fan
 //! designers, who run the same files with `carcassonne expansions test DIR`). This crate
 //! adds what only the repository's tests need: where the repository's expansions and
-//! scenario files are, and three in-process test doubles a scenario may name in
-//! `expansions`: `test-big-follower` ([`BigFollower`]), `test-double-turn` and
-//! `test-abbey-tiles` ([`AbbeyTiles`]).
+//! scenario files are, and four in-process test doubles a scenario may name in
+//! `expansions`: `test-big-follower` ([`BigFollower`]), `test-double-turn`,
+//! `test-abbey-tiles` ([`AbbeyTiles`]) and `test-princess`.
 //!
 //! Also here: the fuzzing harness ([`fuzz`]) and the mixed-expansion games ([`mixed`]).
 
@@ -237,12 +237,92 @@ impl Expansion for AbbeyTiles {
     }
 }
 
+/// `test-princess`: in his deployment step the active player may, instead of deploying,
+/// send home one follower of a city his tile extends (verb `remove`, the figure named):
+/// a stand-in for the princess, dragon or tower of later expansions, which take one
+/// follower off the board without scoring its feature (TB-17, T-97).
+struct Princess;
+
+impl Expansion for Princess {
+    fn id(&self) -> &str {
+        "test-princess"
+    }
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let verb = d.verb("remove");
+        Ok(binder(move |_| Ok(PrincessRules { verb })))
+    }
+}
+
+/// `test-princess` bound to a ruleset.
+struct PrincessRules {
+    verb: carcassonne_core::VerbId,
+}
+
+impl BoundExpansion for PrincessRules {
+    fn hook_set(&self) -> carcassonne_core::HookSet {
+        carcassonne_core::HookSet::DEPLOY_STEP_ACTIONS
+    }
+
+    fn deploy_step_actions(
+        &self,
+        view: carcassonne_core::View<'_>,
+        _player: carcassonne_core::PlayerId,
+        out: &mut Vec<carcassonne_core::Action>,
+    ) -> HookResult {
+        use carcassonne_core::{Action, CustomAction, FigureId, FigureLoc, Scoring, SegmentId};
+        let st = view.state;
+        let Some(idx) = st.last_placed() else {
+            return Ok(());
+        };
+        let t = st.board().tile(idx);
+        let n = view.rules.tiles().get(t.kind).segments.len();
+        let g = st.graph();
+        let Some(me) = view.rules.expansion_index("test-princess") else {
+            return Ok(());
+        };
+        for i in 0..n {
+            let s = SegmentId::new(t.first_segment as usize + i);
+            let f = g.feature_of(s);
+            if view.rules.kind(g.kind(f)).scoring != Scoring::City {
+                continue;
+            }
+            for (k, fig) in st.figures().iter().enumerate() {
+                let FigureLoc::On(at) = fig.loc else { continue };
+                if g.feature_of(at) == f && view.rules.figure_kind(fig.kind).follower {
+                    out.push(Action::Custom(CustomAction {
+                        expansion: me,
+                        verb: self.verb,
+                        figure: Some(FigureId(k as u16)),
+                        segment: Some(at),
+                        value: 0,
+                    }));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn apply_action(
+        &self,
+        ctx: &mut carcassonne_core::Ctx<'_>,
+        _player: carcassonne_core::PlayerId,
+        action: carcassonne_core::CustomAction,
+    ) -> HookResult {
+        let f = action
+            .figure
+            .ok_or_else(|| carcassonne_core::HookFailure("no figure".into()))?;
+        ctx.return_figure(f, carcassonne_core::RemovalReason::Expansion)
+            .map_err(|e| carcassonne_core::HookFailure(e.to_string()))
+    }
+}
+
 /// Test-only expansions by name.
 pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
     match name {
         "test-big-follower" => Some(Arc::new(BigFollower)),
         "test-double-turn" => Some(Arc::new(DoubleTurn)),
         "test-abbey-tiles" => Some(Arc::new(AbbeyTiles)),
+        "test-princess" => Some(Arc::new(Princess)),
         _ => None,
     }
 }
@@ -253,5 +333,6 @@ pub fn test_expansions() -> Vec<Arc<dyn Expansion>> {
         Arc::new(BigFollower),
         Arc::new(DoubleTurn),
         Arc::new(AbbeyTiles),
+        Arc::new(Princess),
     ]
 }

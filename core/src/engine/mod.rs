@@ -509,11 +509,16 @@ impl Game {
                 let taken = state.supply.take_chosen(tile);
                 debug_assert!(taken, "offered draws are in the active groups");
                 if consider_drawn(rules, state, tile, &mut 0)? {
-                    state.decision = Decision {
-                        player: state.active,
-                        kind: DecisionKind::PlaceTile { tile },
-                    };
-                    return Ok(());
+                    if state.prompts.is_empty() {
+                        state.decision = Decision {
+                            player: state.active,
+                            kind: DecisionKind::PlaceTile { tile },
+                        };
+                        return Ok(());
+                    }
+                    // Prompts queued when it was drawn come first (see `Stage::Reveal`).
+                    state.revealed = Some(tile);
+                    state.stage = Stage::Reveal;
                 }
                 // Discarded or sent back: the table draws again (stage is still `Draw`).
             }
@@ -614,6 +619,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         last_placed: None,
         last_placer: None,
         extra_part: false,
+        revealed: None,
         events: Vec::with_capacity(64),
         candidates: Vec::new(),
         completed: Vec::new(),

@@ -80,6 +80,12 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 return Ok(());
             }
             Stage::Draw => match draw(rules, st)? {
+                // Prompts queued by `on_tile_drawn` are asked before the tile is placed;
+                // an answer may send it back (`Ctx::return_drawn_tile`).
+                Some(tile) if !st.prompts.is_empty() => {
+                    st.revealed = Some(tile);
+                    st.stage = Stage::Reveal;
+                }
                 Some(tile) => {
                     st.decision = Decision {
                         player: st.active,
@@ -89,6 +95,23 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 }
                 None => st.stage = Stage::BeforeFinal,
             },
+            Stage::Reveal => {
+                st.stage = Stage::Draw;
+                // Sent back: draw again. Otherwise the prompts changed the game, so the
+                // placements are computed afresh (A-4 if none is left).
+                if let Some(tile) = st.revealed.take() {
+                    legal_placements(rules, st, tile)?;
+                    if st.placement_count == 0 {
+                        st.discard(tile, DiscardReason::FitsNowhere);
+                        continue;
+                    }
+                    st.decision = Decision {
+                        player: st.active,
+                        kind: DecisionKind::PlaceTile { tile },
+                    };
+                    return Ok(());
+                }
+            }
             Stage::DeployStep => {
                 st.stage = Stage::AfterDeploy;
                 if deploy_offers(rules, st)? {

@@ -685,3 +685,34 @@ fn count_market_is_open_only_with_farmers() {
         ["QUARTER_BLACKSMITH", "QUARTER_CASTLE", "QUARTER_CATHEDRAL"]
     );
 }
+
+/// TB-11, TB-12: Red's second PLACE_TILE in one turn replays (JCZ's builder double turn),
+/// and the pending step is still Red's; TB-4, TB-6: goods in the replay output's state and
+/// JCZ's `trade-goods` event at the end.
+#[test]
+fn traders_and_builders_saves() {
+    let out = replay_json(
+        &ours()
+            .join("traders-builder-double-turn.jcz")
+            .display()
+            .to_string(),
+    );
+    assert_eq!(out["finished"], false);
+    assert_eq!(out["pending"]["player"], "Red");
+    assert_eq!(out["pending"]["tile"], "BA/RFr");
+    let out = replay_json(
+        &ours()
+            .join("traders-goods-final-scoring.jcz")
+            .display()
+            .to_string(),
+    );
+    assert_eq!(out["finished"], true);
+    assert_eq!(
+        out["state"]["traders-builders.wine"],
+        serde_json::json!([0, 1])
+    );
+    assert_eq!(out["state"]["traders-builders.wine-supply"], 8);
+    let last = out["events"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["feature"], "trade-goods");
+    assert_eq!(last["player"], "Blue");
+}

@@ -45,6 +45,7 @@ fn the_real_plugin_files_pass_the_header_checks() {
         ("river2", "carcassonne_river2"),
         ("heretics-shrines", "carcassonne_heretics_shrines"),
         ("inns-cathedrals", "carcassonne_inns_cathedrals"),
+        ("traders-builders", "carcassonne_traders_builders"),
     ] {
         let p = load_plugin(&library(lib)).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(p.id, id);
@@ -85,6 +86,12 @@ fn list_shows_the_four_with_options_and_tiles() {
             18,
             "inns-cathedrals.innCathedralIncomplete",
             "zero",
+        ),
+        (
+            "traders-builders",
+            24,
+            "traders-builders.builderDoubleTurn",
+            "mandatory",
         ),
     ] {
         let e = find(id);

@@ -974,3 +974,36 @@ fn write_image_refuses_other_formats() {
     let e = write_image(Path::new("out.bmp"), "<svg/>").expect_err("bmp");
     assert!(e.to_string().contains(".svg or .png"), "{e}");
 }
+
+/// Traders & Builders: goods symbols on their city segments (from the tiles' tags), a legend
+/// row per symbol, builders and pigs drawn on their features like any figure, and every
+/// player's goods in the score panel (player state slots).
+#[test]
+fn traders_and_builders_goods_builders_and_pigs() {
+    let rules = rules(&["traders-builders"]);
+    let mut symbols = 0;
+    let mut specials = 0;
+    let mut last = String::new();
+    for seed in 0..3 {
+        play(&rules, 3, seed, 10, &mut |game| {
+            let svg = render_svg(game, &RenderOptions::default());
+            check_figures(&svg, game);
+            symbols += svg.matches(r#"class="symbol""#).count();
+            specials += svg.matches(r#"data-kind="builder""#).count()
+                + svg.matches(r#"data-kind="pig""#).count();
+            last = svg;
+        });
+    }
+    assert!(symbols > 0, "goods symbols are drawn");
+    assert!(specials > 0, "builders or pigs are drawn ({specials})");
+    for good in ["wine", "grain", "cloth"] {
+        assert!(
+            last.contains(&format!("{good} (goods symbol)")),
+            "{good} legend"
+        );
+        assert!(
+            last.contains(&format!("traders-builders.{good} ")),
+            "{good} panel"
+        );
+    }
+}

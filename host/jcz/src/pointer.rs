@@ -51,7 +51,14 @@ pub fn position(v: Option<&Value>) -> Result<Pos, String> {
 }
 
 /// JCZ figure kinds (`<player>.<kind>.<k>`) we can map, with our figure kind names.
-const MEEPLE_KINDS: &[(&str, &str)] = &[("small", "small-follower"), ("big", "big-follower")];
+const MEEPLE_KINDS: &[(&str, &str)] = &[
+    ("small", "small-follower"),
+    // Inns & Cathedrals.
+    ("big", "big-follower"),
+    // Traders & Builders.
+    ("builder", "builder"),
+    ("pig", "pig"),
+];
 
 /// `"1.small.3"` → player 1, the small follower.
 pub fn meeple(rules: &Ruleset, id: &str) -> Result<(PlayerId, FigureKindId), String> {

@@ -19,14 +19,12 @@ const SETS: &[(&str, Option<&str>)] = &[
     // (their ids are aliases of the twins in our tile file).
     ("inns-and-cathedrals:1", Some("inns-cathedrals")),
     ("inns-and-cathedrals:2", Some("inns-cathedrals")),
+    ("traders-and-builders:1", Some("traders-builders")),
+    ("traders-and-builders:2", Some("traders-builders")),
 ];
 
 /// Elements of later expansions: named in the error so the user knows why.
 const LATER_ELEMENTS: &[&str] = &[
-    "builder",
-    "pig",
-    "traders",
-    "pig-herd",
     "dragon",
     "fairy",
     "princess",
@@ -140,6 +138,7 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
                 }
             }
             "count" | "king" | "robber" | "shrine" | "inn" | "cathedral" => {}
+            "builder" | "pig" | "traders" | "pig-herd" => traders_builders_element(setup, key)?,
             // Gardens take only the abbot, which is refused above: without it they are
             // decoration, and a garden tile plays as its plain twin (IC-3, T-86).
             "garden" => {}
@@ -185,6 +184,7 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
         options.push(("river2.riverLakes".into(), "per-branch".into()));
         options.push(("river2.riverPlacement".into(), "fcz".into()));
     }
+    traders_builders_options(setup, &mut options)?;
     // JCZ has no farm-scoring rule: always the 3rd edition.
     options.push(("farmScoring".into(), "3rd".into()));
     options.push(("farmers".into(), has("farmers").to_string()));
@@ -265,6 +265,64 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
         options,
         plugin_dirs: Vec::new(),
     })
+}
+
+/// Traders & Builders (`jcz-saves.md` §11, spec TB-1, TB-23): its elements are checked here,
+/// apart from the other expansions'.
+fn traders_builders_element(setup: &JczSetup, key: &str) -> Result<(), String> {
+    let has_set = |s: &str| setup.sets.contains_key(s);
+    if !has_set("traders-and-builders:1") && !has_set("traders-and-builders:2") {
+        return Err(format!(
+            "setup.elements: `{key}` without a set `traders-and-builders:1`/`:2`"
+        ));
+    }
+    if key == "builder" || key == "pig" {
+        let v = &setup.elements[key];
+        if !(v.as_i64() == Some(1) || v.as_bool() == Some(true)) {
+            return Err(format!(
+                "setup.elements: `{key}: {v}`: only one {key} per player is supported"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Traders & Builders' options: the edition of the set, and the pig herd (element
+/// `pig-herd`; JCZ switches it on by itself when the herd tile of River II is in the game,
+/// so a save without the key but with River II plays it).
+fn traders_builders_options(
+    setup: &JczSetup,
+    options: &mut Vec<(String, String)>,
+) -> Result<(), String> {
+    let has_set = |s: &str| setup.sets.contains_key(s);
+    let ed1 = has_set("traders-and-builders:1");
+    let ed2 = has_set("traders-and-builders:2");
+    if !ed1 && !ed2 {
+        return Ok(());
+    }
+    if ed1 && ed2 {
+        return Err("setup.sets: both editions of `traders-and-builders` at once".into());
+    }
+    let has = |e: &str| setup.elements.contains_key(e);
+    for e in ["builder", "pig", "traders"] {
+        if !has(e) {
+            return Err(format!(
+                "setup.sets: `traders-and-builders` without the element `{e}` is not supported"
+            ));
+        }
+    }
+    options.push((
+        "traders-builders.edition".into(),
+        if ed2 { "2" } else { "1" }.into(),
+    ));
+    let herd = has("pig-herd") || has_set("river/2:1");
+    options.push(("traders-builders.pigHerd".into(), herd.to_string()));
+    // JCZ always plays the builder's second tile (TB-16).
+    options.push((
+        "traders-builders.builderDoubleTurn".into(),
+        "mandatory".into(),
+    ));
+    Ok(())
 }
 
 #[cfg(test)]
@@ -369,6 +427,43 @@ mod tests {
                            "elements": {"small-follower": 7, "big-follower": 1},
                            "rules": {"inn-and-cathedral-final-scoring": "half"}}))
             .contains("half")
+        );
+    }
+
+    #[test]
+    fn traders_and_builders_sets_and_elements() {
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "traders-and-builders:2": 1, "river/2:1": 1},
+            "elements": {"small-follower": 7, "farmers": true, "builder": 1, "pig": 1,
+                         "traders": true},
+            "rules": {}
+        })))
+        .unwrap();
+        assert_eq!(spec.expansions, ["river2", "traders-builders"]);
+        assert_eq!(option(&spec, "traders-builders.edition"), Some("2"));
+        assert_eq!(option(&spec, "traders-builders.pigHerd"), Some("true"));
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "traders-and-builders:1": 1},
+            "elements": {"small-follower": 7, "builder": 1, "pig": 1, "traders": true},
+            "rules": {}
+        })))
+        .unwrap();
+        assert_eq!(option(&spec, "traders-builders.edition"), Some("1"));
+        assert_eq!(option(&spec, "traders-builders.pigHerd"), Some("false"));
+        let err = |v: Value| rules_spec(&setup(v)).unwrap_err();
+        assert!(err(json!({"sets": {"basic:1": 1},
+                           "elements": {"small-follower": 7, "builder": 1}}))
+        .contains("traders-and-builders"));
+        assert!(
+            err(json!({"sets": {"basic:1": 1, "traders-and-builders:1": 1},
+                           "elements": {"small-follower": 7, "builder": 2, "pig": 1,
+                                        "traders": true}}))
+            .contains("one builder")
+        );
+        assert!(
+            err(json!({"sets": {"basic:1": 1, "traders-and-builders:1": 1},
+                           "elements": {"small-follower": 7, "builder": 1, "pig": 1}}))
+            .contains("traders")
         );
     }
 

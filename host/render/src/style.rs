@@ -31,6 +31,19 @@ pub const CITY: &str = "#d6ad6b";
 pub const WALL: &str = "#7a4f1d";
 /// Pennant (coat of arms).
 pub const PENNANT: &str = "#2a56b8";
+
+/// Colours of the symbols segment tags stand for (Traders & Builders' goods); other tags
+/// draw nothing.
+const SYMBOLS: &[(&str, &str)] = &[
+    ("wine", "#7b2d6b"),
+    ("grain", "#d9a520"),
+    ("cloth", "#3a7fc1"),
+];
+
+/// The colour of the symbol a segment tag stands for, if it is one.
+pub fn symbol_colour(tag: &str) -> Option<&'static str> {
+    SYMBOLS.iter().find(|(t, _)| *t == tag).map(|(_, c)| *c)
+}
 /// Road.
 pub const ROAD: &str = "#fbf8ef";
 /// Road edges.

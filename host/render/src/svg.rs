@@ -291,6 +291,15 @@ pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
             let (x, y) = t.px(*p);
             pennant(out, x, y, s * 0.07);
         }
+        // Symbols printed in the segment (goods of Traders & Builders), from its tags.
+        let mut spot = g.spots.iter().skip(1).chain(g.spots.first());
+        for tag in &segs[i].tags {
+            let (Some(colour), Some(p)) = (style::symbol_colour(tag), spot.next()) else {
+                continue;
+            };
+            let (x, y) = t.px(*p);
+            symbol(out, tag, colour, x, y, s * 0.06);
+        }
     }
     // Sites.
     for i in (0..segs.len()).filter(|&i| class(i) == Class::Site) {
@@ -420,6 +429,24 @@ pub(crate) fn tag_symbol(out: &mut String, sym: style::TagSymbol, x: f64, y: f64
             );
         }
     }
+}
+
+/// A tile symbol named by a segment tag (`wine`, `grain`, `cloth`): a small diamond in
+/// its colour, centred on (x, y), `r` half wide.
+pub(crate) fn symbol(out: &mut String, tag: &str, colour: &str, x: f64, y: f64, r: f64) {
+    let _ = writeln!(
+        out,
+        r##"<path class="symbol" data-symbol="{}" d="M{} {} L{} {} L{} {} L{} {} Z" fill="{colour}" stroke="#ffffff" stroke-width="1"/>"##,
+        esc(tag),
+        num(x),
+        num(y - r),
+        num(x + r),
+        num(y),
+        num(x),
+        num(y + r),
+        num(x - r),
+        num(y)
+    );
 }
 
 /// A pennant centred on (x, y), `r` half wide.
@@ -654,6 +681,21 @@ pub(crate) fn legend(
         style::FIELD_LINE
     );
     row(out, &mut y, "border between two fields");
+    // Symbols the loaded tiles print (goods), from their segment tags.
+    let mut symbols: Vec<&str> = Vec::new();
+    for (_, k) in rules.tiles().iter() {
+        for t in k.segments.iter().flat_map(|s| &s.tags) {
+            if style::symbol_colour(t).is_some() && !symbols.contains(&t.as_str()) {
+                symbols.push(t);
+            }
+        }
+    }
+    for t in symbols {
+        if let Some(c) = style::symbol_colour(t) {
+            symbol(out, t, c, x + 13.0, y + 8.0, 6.0);
+            row(out, &mut y, &format!("{t} (goods symbol)"));
+        }
+    }
     let stone = rules.tiles().iter().any(|(_, k)| {
         let (walled, fields) =
             k.segments

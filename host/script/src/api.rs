@@ -1252,6 +1252,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("read", "score(player) -> int", "A player's current score."),
     doc!("read", "in_final_scoring() -> bool", "Whether final scoring has begun."),
     doc!("read", "tiles_left() -> int", "Tiles still to draw."),
+    doc!("read", "revealed_tile() -> string | ()", "The drawn tile while the prompts you queued in `on_tile_drawn` are asked, before it is placed; `()` otherwise."),
     doc!("read", "last_placed() -> map | ()", "The last placed tile: `#{x, y, tile, rotation, player}`."),
     doc!("read", "tile_at(x, y) -> string | ()", "The tile id on a cell."),
     doc!("read", "segments_at(x, y) -> array", "The segment ids of the tile on a cell (empty if none)."),
@@ -1289,6 +1290,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("command", "return_figure(figure)", "Returns a figure in play to its owner's supply."),
     doc!("command", "prompt(player, code, arg)", "Queues a decision for a player; `prompt_actions` lists its choices."),
     doc!("command", "prompt_next(player, code, arg)", "The same, asked before anything already queued."),
+    doc!("command", "return_drawn_tile() -> bool", "While the prompts queued in `on_tile_drawn` are asked: puts the drawn tile back into the supply (shuffled in) and the player draws again; `false` if no tile is waiting."),
     doc!("command", "random(n) -> int", "A number in 0..n from the game's seeded random generator."),
     doc!("setup", "declare_state(name, scope, default)", "Declares an integer state value; `scope` is \"game\", \"player\" or \"figure\"."),
     doc!("setup", "declare_verb(name)", "Declares an action verb of yours."),
@@ -1443,6 +1445,13 @@ fn register_reads(reg: &mut Registry) {
     });
     game_fn!(reg, Read, "tiles_left", |c| -> INT {
         Ok(c.view()?.state.supply().remaining() as INT)
+    });
+    game_fn!(reg, Read, "revealed_tile", |c| -> Dynamic {
+        let v = c.view()?;
+        Ok(match v.state.revealed_tile() {
+            Some(t) => v.rules.tiles().get(t).id.clone().into(),
+            None => Dynamic::UNIT,
+        })
     });
     game_fn!(reg, Read, "last_placed", |c| -> Dynamic {
         let v = c.view()?;
@@ -1774,6 +1783,9 @@ fn register_commands(reg: &mut Registry) {
                                          arg: int|
      -> () {
         prompt(c, p, code, arg, true)
+    });
+    game_fn!(reg, Other, "return_drawn_tile", |c| -> bool {
+        Ok(c.ctx()?.return_drawn_tile())
     });
     game_fn!(reg, Other, "random", |c, n: int| -> INT {
         if !(1..=u32::MAX as INT).contains(&n) {

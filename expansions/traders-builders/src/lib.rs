@@ -1,0 +1,673 @@
+//! # Traders & Builders (rules TB-1 … TB-31)
+//!
+//! **Goods (TB-3 … TB-8).** A goods symbol is a segment tag (`wine`, `grain`, `cloth`) on
+//! the city segment it is printed in. In `after_scoring` of a placement, every complete
+//! city item of the draft (one placement may complete several, and each part of a double
+//! turn is its own scoring) gives the active player one token per symbol on its segments,
+//! whoever stood in it (TB-4, TB-5). Tokens are per-player slots (`wine`, `grain`,
+//! `cloth`: the renderer's score panel and the replay output's `state` show them); the
+//! general supply is three game slots, filled in `start_game` with one token per printed
+//! symbol of the loaded tile kinds (TB-8). Final drafts give nothing (TB-5). After final
+//! scoring, for each type, every player holding the most (at least 1) scores 10
+//! (`trade-goods`, JCZ's name; TB-6).
+//!
+//! **Builder (TB-9 … TB-17).** Figure kind `builder`, 1 per player, not a follower,
+//! strength 0 (so never in a majority). `deploy_step_actions` offers it on a city or road
+//! segment of the tile just placed whose feature holds a follower of the player (any figure
+//! kind with the follower flag: TBQ-2) and is not completed by this placement (TBQ-3).
+//! `on_tile_placed` of the first tile of a turn notes whether one of its segments joined a
+//! feature holding the active player's own builder (TB-11); `on_turn_end` then asks core
+//! for an extra part (core grants one per turn, so a second part never earns a third,
+//! TB-13). The extra part happens even if the builder went home in part 1 (TB-14). With
+//! `builderDoubleTurn=optional` the player is asked in the `AfterScoring` window of part 1
+//! (verb `double-turn` or pass) before anything is drawn (TB-16).
+//!
+//! **Pig (TB-19 … TB-23).** Figure kind `pig`, offered on a field segment of the tile just
+//! placed whose farm holds a follower of the player. In `before_scoring` of every farm
+//! scoring, each winner with a pig in the farm gets +1 per counted city, and with `pigHerd`
+//! on every winner of a farm containing a `pig-herd` field gets +1 per city more (TB-23);
+//! the extra points go into the winner's `field` award.
+//!
+//! **Returns (TB-17, TB-21).** Builders and pigs return with everything else when their
+//! feature is scored (core: they are figures that return). After any figure leaves the
+//! board, every builder (pig) whose owner has no follower left in its feature goes home.
+
+use carcassonne_core::{
+    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
+    FarmScoring, FeatureGraph, FeatureId, FigureId, FigureKindDef, FigureKindId, FigureLoc,
+    GameSlot, HookFailure, HookResult, HookSet, KindMask, LabelId, PlayerId, PlayerSlot, Prompt,
+    PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring, SegmentId, Shape,
+    StartTile, TurnEndVerdict, VerbId, View, Window,
+};
+
+/// The three goods, in the order they are scored and shown.
+pub const GOODS: [&str; 3] = ["wine", "grain", "cloth"];
+
+/// The segment tag of River II's pig herd (TB-23).
+pub const PIG_HERD: &str = "pig-herd";
+
+/// Points for the most tokens of one type (TB-6).
+const MAJORITY_BONUS: i32 = 10;
+
+/// Option keys (full keys; the binder reads them by their short names).
+pub const DOUBLE_TURN_OPTION: &str = "traders-builders.builderDoubleTurn";
+/// TB-23.
+pub const PIG_HERD_OPTION: &str = "traders-builders.pigHerd";
+/// TB-1: which edition's tiles.
+pub const EDITION_OPTION: &str = "traders-builders.edition";
+
+/// Garden twins of the second edition: (first-edition tile, its twin).
+const GARDEN_TWINS: [(&str, &str); 2] = [("TB/CcRR.w", "TB/CcRR.wG"), ("TB/CcR.c", "TB/CcR.cG")];
+
+/// What this expansion asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TbPrompt {
+    /// TB-16 `optional`: take the builder's extra tile or not.
+    DoubleTurn,
+}
+
+impl PromptKind for TbPrompt {
+    fn encode(self) -> PromptCode {
+        PromptCode { tag: 1, arg: 0 }
+    }
+
+    fn decode(code: PromptCode) -> Option<Self> {
+        (code.tag == 1).then_some(TbPrompt::DoubleTurn)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Ids {
+    builder: FigureKindId,
+    pig: FigureKindId,
+    /// Tokens per player, in [`GOODS`] order.
+    goods: [PlayerSlot; 3],
+    /// Tokens left in the general supply, in [`GOODS`] order.
+    supply: [GameSlot; 3],
+    /// 1 when the first tile of this turn extended the active player's builder's feature
+    /// (cleared when the extra part is granted or declined).
+    triggered: GameSlot,
+    /// Turn number + 1 of the last placement's turn (so a second placement in the same
+    /// turn is known to be a later part).
+    placed_turn: GameSlot,
+    verb: VerbId,
+    label: LabelId,
+}
+
+/// The Traders & Builders expansion (stateless; one value serves every ruleset).
+#[derive(Debug, Default)]
+pub struct TradersBuilders;
+
+impl TradersBuilders {
+    /// The expansion.
+    pub fn new() -> Self {
+        Self
+    }
+}
+
+/// Traders & Builders bound to one ruleset.
+struct TbRules {
+    ids: Ids,
+    /// TB-16 `optional`.
+    optional: bool,
+    /// TB-23.
+    herd: bool,
+    /// TB-1: second-edition tiles.
+    edition2: bool,
+}
+
+impl Expansion for TradersBuilders {
+    fn id(&self) -> &str {
+        "traders-builders"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let kind = |name: &str, on: KindMask| FigureKindDef {
+            name: name.into(),
+            per_player: 1,
+            strength: 0,
+            deploy_on: on,
+            follower: false,
+            returns: true,
+            look: name.into(),
+        };
+        let city_road = KindMask(0)
+            .with(carcassonne_core::FeatureKindId::CITY)
+            .with(carcassonne_core::FeatureKindId::ROAD);
+        let field = KindMask(0).with(carcassonne_core::FeatureKindId::FIELD);
+        let builder = d
+            .figure_kind(kind("builder", city_road))
+            .map_err(|e| e.to_string())?;
+        let pig = d
+            .figure_kind(kind("pig", field))
+            .map_err(|e| e.to_string())?;
+        let ids = Ids {
+            builder,
+            pig,
+            goods: GOODS.map(|g| d.player_slot(g, 0)),
+            supply: GOODS.map(|g| d.game_slot(&format!("{g}-supply"), 0)),
+            triggered: d.game_slot("builder-triggered", 0),
+            placed_turn: d.game_slot("placed-turn", 0),
+            verb: d.verb("double-turn"),
+            label: d.score_label("trade-goods"),
+        };
+        Ok(binder(move |b: &Binding<'_>| {
+            Ok(TbRules {
+                ids,
+                optional: match b.option_str("builderDoubleTurn")? {
+                    "mandatory" => false,
+                    "optional" => true,
+                    other => {
+                        return Err(HookFailure(format!(
+                            "option builderDoubleTurn: unknown value `{other}`"
+                        )))
+                    }
+                },
+                herd: b.option_flag("pigHerd")?,
+                edition2: b.option_str("edition")? == "2",
+            })
+        }))
+    }
+}
+
+/// Index in [`GOODS`] of a segment tag.
+fn good_of(tag: &str) -> Option<usize> {
+    GOODS.iter().position(|g| *g == tag)
+}
+
+/// Goods symbols on the (non-virtual) segments of a feature, per type.
+fn goods_in(rules: &Ruleset, view: &View<'_>, f: FeatureId) -> [i64; 3] {
+    let g = view.state.graph();
+    let mut n = [0i64; 3];
+    for s in g.members(f) {
+        if let Some(tag_list) = segment_tags(rules, view, s) {
+            for t in tag_list {
+                if let Some(i) = good_of(t) {
+                    n[i] += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// The tags of a segment on a placed tile (`None` for virtual segments).
+fn segment_tags<'r>(rules: &'r Ruleset, view: &View<'_>, s: SegmentId) -> Option<&'r [String]> {
+    let node = view.state.graph().segment(s);
+    if node.is_virtual() {
+        return None;
+    }
+    let placed = view.state.board().tiles().get(node.tile as usize)?;
+    let tk = rules.tiles().get(placed.kind);
+    tk.segments
+        .get(node.local as usize)
+        .map(|seg| seg.tags.as_slice())
+}
+
+/// Whether `player` has a follower (any kind with the follower flag) on feature `f`.
+fn has_follower(view: &View<'_>, player: PlayerId, f: FeatureId) -> bool {
+    let g = view.state.graph();
+    view.state.figures().iter().any(|fig| {
+        fig.owner == player
+            && view.rules.figure_kind(fig.kind).follower
+            && matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f)
+    })
+}
+
+/// Whether `player` has a figure of `kind` on feature `f`.
+fn has_figure(view: &View<'_>, player: PlayerId, kind: FigureKindId, f: FeatureId) -> bool {
+    let g = view.state.graph();
+    view.state.figures().iter().any(|fig| {
+        fig.owner == player
+            && fig.kind == kind
+            && matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f)
+    })
+}
+
+/// Whether a farm contains a pig-herd field.
+fn has_herd(rules: &Ruleset, view: &View<'_>, farm: FeatureId) -> bool {
+    view.state.graph().members(farm).any(|s| {
+        segment_tags(rules, view, s).is_some_and(|tags| tags.iter().any(|t| t == PIG_HERD))
+    })
+}
+
+/// Completed city-scored features bordering a farm (what 3rd-edition farm scoring counts).
+fn completed_cities(rules: &Ruleset, g: &FeatureGraph, farm: FeatureId) -> Vec<FeatureId> {
+    let mut out = Vec::new();
+    g.bordering_features(farm, &mut out);
+    out.retain(|c| g.totals(*c).complete() && rules.kind(g.kind(*c)).scoring == Scoring::City);
+    out
+}
+
+fn player_named(ctx: &Ctx<'_>, name: &str) -> HookResult<PlayerId> {
+    ctx.state()
+        .players()
+        .iter()
+        .position(|p| p.name == name)
+        .map(|i| PlayerId(i as u8))
+        .ok_or_else(|| HookFailure(format!("no player named `{name}`")))
+}
+
+impl TbRules {
+    /// The first part of a turn places the turn's first tile; a later placement in the same
+    /// turn (same turn number) is a later part.
+    fn first_part(&self, ctx: &mut Ctx<'_>) -> bool {
+        let now = i64::from(ctx.state().turn()) + 1;
+        if ctx.get(self.ids.placed_turn) == now {
+            return false;
+        }
+        ctx.set(self.ids.placed_turn, now);
+        true
+    }
+
+    /// TB-17, TB-21: builders (pigs) whose owner has no follower left in their feature go home.
+    fn orphans(&self, view: &View<'_>) -> Vec<FigureId> {
+        let g = view.state.graph();
+        let mut out = Vec::new();
+        for (i, fig) in view.state.figures().iter().enumerate() {
+            if fig.kind != self.ids.builder && fig.kind != self.ids.pig {
+                continue;
+            }
+            let FigureLoc::On(s) = fig.loc else { continue };
+            if !has_follower(view, fig.owner, g.feature_of(s)) {
+                out.push(FigureId(i as u16));
+            }
+        }
+        out
+    }
+
+    /// Extra points per counted city for `player` winning farm `farm` (TB-20, TB-23).
+    fn per_city_bonus(&self, view: &View<'_>, player: PlayerId, farm: FeatureId) -> i32 {
+        let mut bonus = 0;
+        if has_figure(view, player, self.ids.pig, farm) {
+            bonus += 1;
+        }
+        if self.herd && has_herd(view.rules, view, farm) {
+            bonus += 1;
+        }
+        bonus
+    }
+}
+
+impl BoundExpansion for TbRules {
+    fn hook_set(&self) -> HookSet {
+        let mut h = HookSet::GAME_START
+            | HookSet::ON_TILE_PLACED
+            | HookSet::DEPLOY_STEP_ACTIONS
+            | HookSet::BEFORE_SCORING
+            | HookSet::AFTER_SCORING
+            | HookSet::ON_FIGURE_REMOVED
+            | HookSet::ON_TURN_END
+            | HookSet::FINAL_SCORING;
+        if self.optional {
+            h = h | HookSet::window(Window::AfterScoring);
+        }
+        h
+    }
+
+    /// TB-1: the second edition swaps one copy of each garden twin in.
+    fn prepare_game(&self, ctx: &mut Ctx<'_>, _start: &mut Vec<StartTile>) -> HookResult {
+        if !self.edition2 {
+            return Ok(());
+        }
+        let mut swaps = Vec::new();
+        for (old, new) in GARDEN_TWINS {
+            let (Some(o), Some(n)) = (ctx.rules().tiles().find(old), ctx.rules().tiles().find(new))
+            else {
+                return Err(HookFailure(format!(
+                    "edition 2 needs the tiles `{old}` and `{new}`"
+                )));
+            };
+            swaps.push((o, n));
+        }
+        let supply = ctx.supply_mut();
+        for (o, n) in swaps {
+            'found: for g in &mut supply.groups {
+                for t in &mut g.tiles {
+                    if *t == o {
+                        *t = n;
+                        break 'found;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// TB-8: one token per printed symbol of the loaded tiles.
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        let mut n = [0i64; 3];
+        for (_, tk) in ctx.rules().tiles().iter() {
+            let copies = if self.edition2 {
+                match GARDEN_TWINS
+                    .iter()
+                    .find(|(o, t)| *o == tk.id || *t == tk.id)
+                {
+                    Some((o, _)) if *o == tk.id => i64::from(tk.count) - 1,
+                    Some(_) => 1,
+                    None => i64::from(tk.count),
+                }
+            } else {
+                i64::from(tk.count)
+            };
+            for seg in &tk.segments {
+                for t in &seg.tags {
+                    if let Some(i) = good_of(t) {
+                        n[i] += copies.max(0);
+                    }
+                }
+            }
+        }
+        for (i, slot) in self.ids.supply.iter().enumerate() {
+            ctx.set(*slot, n[i]);
+        }
+        Ok(())
+    }
+
+    /// `wine` / `grain` / `cloth` = `R=3,B=1` (tokens held, taken from the supply);
+    /// `builder-triggered` = `1` (the first part of this turn extended the active player's
+    /// builder's feature).
+    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
+        if let Some(i) = good_of(key) {
+            for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                let (name, n) = item
+                    .split_once('=')
+                    .ok_or_else(|| HookFailure(format!("{key}: `{item}` is not NAME=N")))?;
+                let p = player_named(ctx, name.trim())?;
+                let n: i64 = n
+                    .trim()
+                    .parse()
+                    .map_err(|_| HookFailure(format!("{key}: `{n}` is not a number")))?;
+                let slot = self.ids.goods[i].of(p);
+                let held = ctx.get(slot);
+                ctx.set(slot, held + n);
+                let left = ctx.get(self.ids.supply[i]);
+                ctx.set(self.ids.supply[i], (left - n).max(0));
+            }
+            return Ok(());
+        }
+        match key {
+            "builder-triggered" => {
+                let v = value
+                    .parse::<i64>()
+                    .map_err(|_| HookFailure(format!("{key}: `{value}` is not a number")))?;
+                ctx.set(self.ids.triggered, v);
+                let now = i64::from(ctx.state().turn()) + 1;
+                ctx.set(self.ids.placed_turn, now);
+                Ok(())
+            }
+            _ => Err(HookFailure(format!(
+                "unknown setting `{key}` (known: wine, grain, cloth, builder-triggered)"
+            ))),
+        }
+    }
+
+    /// TB-11: the first tile of a turn extends a road or city holding the active player's
+    /// own builder.
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: carcassonne_core::Pos) -> HookResult {
+        if !self.first_part(ctx) {
+            return Ok(());
+        }
+        ctx.set(self.ids.triggered, 0);
+        let me = ctx.state().active_player();
+        let view = ctx.view();
+        let Some(t) = view.state.board().at(pos) else {
+            return Ok(());
+        };
+        let nseg = view.rules.tiles().get(t.kind).segments.len();
+        let g = view.state.graph();
+        let hit = (0..nseg).any(|i| {
+            let s = SegmentId::new(t.first_segment as usize + i);
+            has_figure(&view, me, self.ids.builder, g.feature_of(s))
+        });
+        if hit {
+            ctx.set(self.ids.triggered, 1);
+        }
+        Ok(())
+    }
+
+    /// TB-10, TB-19: builder on a road/city segment, pig on a field segment of the tile just
+    /// placed, whose feature holds one of the player's followers; never on a feature this
+    /// placement completes.
+    fn deploy_step_actions(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        let ids = &self.ids;
+        let st = view.state;
+        let builder = st.in_supply(player, ids.builder) > 0;
+        let pig = st.in_supply(player, ids.pig) > 0 && view.rules.base().farmers;
+        if !builder && !pig {
+            return Ok(());
+        }
+        let Some(idx) = st.last_placed() else {
+            return Ok(());
+        };
+        let t = st.board().tile(idx);
+        let tk = view.rules.tiles().get(t.kind);
+        if !tk.deploy {
+            return Ok(());
+        }
+        let g = st.graph();
+        for i in 0..tk.segments.len() {
+            let s = SegmentId::new(t.first_segment as usize + i);
+            let kind = g.segment(s).kind;
+            let def = view.rules.kind(kind);
+            let figure = match (def.shape, def.scoring) {
+                (Shape::Edge { .. }, Scoring::City | Scoring::Road) if builder => ids.builder,
+                (Shape::Field, Scoring::Farm) if pig => ids.pig,
+                _ => continue,
+            };
+            if !def.occupiable {
+                continue;
+            }
+            let f = g.feature_of(s);
+            let tot = g.totals(f);
+            if tot.complete() || tot.scored {
+                continue;
+            }
+            if has_follower(&view, player, f) {
+                out.push(Action::Deploy { figure, segment: s });
+            }
+        }
+        Ok(())
+    }
+
+    /// TB-16 `optional`: ask before the extra part is drawn.
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        if window == Window::AfterScoring
+            && self.optional
+            && ctx.get(self.ids.triggered) == 1
+            && ctx.state().supply().remaining() > 0
+        {
+            let p = ctx.state().active_player();
+            ctx.prompt(p, TbPrompt::DoubleTurn);
+        }
+        Ok(())
+    }
+
+    fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        match prompt.decode::<TbPrompt>()? {
+            TbPrompt::DoubleTurn => {
+                if v.get(self.ids.triggered) == 1 {
+                    out.push(Action::Custom(CustomAction {
+                        expansion: prompt.owner,
+                        verb: self.ids.verb,
+                        figure: None,
+                        segment: None,
+                        value: 1,
+                    }));
+                    out.push(Action::Pass);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+        match (prompt.decode::<TbPrompt>()?, action) {
+            (TbPrompt::DoubleTurn, Action::Custom(_)) => {}
+            (TbPrompt::DoubleTurn, Action::Pass) => ctx.set(self.ids.triggered, 0),
+            (_, a) => {
+                return Err(HookFailure(format!(
+                    "the double-turn prompt cannot take `{a}`"
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// TB-20, TB-22, TB-23: pig and herd bonuses on farm scorings.
+    fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        let view = ctx.view();
+        let rules = view.rules;
+        let g = view.state.graph();
+        let edition = rules.base().farm_scoring;
+        for a in 0..draft.awards.len() {
+            let award = draft.awards[a];
+            let Some(item) = draft.features.get(award.item as usize) else {
+                continue;
+            };
+            if rules.kind(item.kind).scoring != Scoring::Farm || award.points <= 0 {
+                continue;
+            }
+            let extra = match edition {
+                FarmScoring::Third | FarmScoring::Second if item.tiles > 0 => {
+                    let farm = item.feature;
+                    let bonus = self.per_city_bonus(&view, award.player, farm);
+                    if bonus == 0 {
+                        continue;
+                    }
+                    let cities = if edition == FarmScoring::Third {
+                        completed_cities(rules, g, farm).len() as i32
+                    } else {
+                        award.points / 3
+                    };
+                    bonus * cities
+                }
+                // 1st edition: the item is one city (feature = the city, tiles 0); +1 if a
+                // farm bordering it holds the winner's pig, +1 more for a herd farm there
+                // holding one of his followers.
+                FarmScoring::First | FarmScoring::Third | FarmScoring::Second => {
+                    let city = item.feature;
+                    let mut pig = false;
+                    let mut herd = false;
+                    for fig in view.state.figures() {
+                        let FigureLoc::On(s) = fig.loc else { continue };
+                        if fig.owner != award.player {
+                            continue;
+                        }
+                        let farm = g.feature_of(s);
+                        if rules.kind(g.kind(farm)).scoring != Scoring::Farm {
+                            continue;
+                        }
+                        if !completed_cities(rules, g, farm).contains(&city) {
+                            continue;
+                        }
+                        if fig.kind == self.ids.pig {
+                            pig = true;
+                        }
+                        if self.herd
+                            && rules.figure_kind(fig.kind).follower
+                            && has_herd(rules, &view, farm)
+                        {
+                            herd = true;
+                        }
+                    }
+                    i32::from(pig) + i32::from(herd)
+                }
+            };
+            draft.awards[a].points += extra;
+        }
+        Ok(())
+    }
+
+    /// TB-4, TB-5: goods of every city this placement completed, to the active player.
+    fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+        if draft.final_scoring || draft.placer.is_none() {
+            return Ok(());
+        }
+        let me = ctx.state().active_player();
+        let mut got = [0i64; 3];
+        {
+            let view = ctx.view();
+            for item in &draft.features {
+                if !item.complete
+                    || !item.closes
+                    || view.rules.kind(item.kind).scoring != Scoring::City
+                {
+                    continue;
+                }
+                let n = goods_in(view.rules, &view, item.feature);
+                for i in 0..3 {
+                    got[i] += n[i];
+                }
+            }
+        }
+        for (i, n) in got.iter().enumerate() {
+            if *n == 0 {
+                continue;
+            }
+            let slot = self.ids.goods[i].of(me);
+            let held = ctx.get(slot);
+            ctx.set(slot, held + n);
+            let left = ctx.get(self.ids.supply[i]);
+            ctx.set(self.ids.supply[i], (left - n).max(0));
+        }
+        Ok(())
+    }
+
+    /// TB-17, TB-21: a builder or pig whose owner has no follower left in its feature.
+    fn on_figure_removed(
+        &self,
+        ctx: &mut Ctx<'_>,
+        _figure: FigureId,
+        reason: RemovalReason,
+    ) -> HookResult {
+        for f in self.orphans(&ctx.view()) {
+            // Already sent home by a nested call?
+            if matches!(ctx.state().figure(f).loc, FigureLoc::On(_)) {
+                ctx.return_figure(f, reason)
+                    .map_err(|e| HookFailure(e.to_string()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// TB-11 … TB-14: the builder's extra part, once per turn.
+    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+        if ctx.get(self.ids.triggered) == 1 {
+            ctx.set(self.ids.triggered, 0);
+            return Ok(TurnEndVerdict::ExtraPart);
+        }
+        Ok(TurnEndVerdict::Next)
+    }
+
+    /// TB-6: 10 points per type to every player holding the most (at least 1).
+    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        let n = ctx.state().players().len();
+        for slot in self.ids.goods {
+            let held: Vec<i64> = (0..n)
+                .map(|p| ctx.get(slot.of(PlayerId(p as u8))))
+                .collect();
+            let max = held.iter().copied().max().unwrap_or(0);
+            if max < 1 {
+                continue;
+            }
+            for (p, h) in held.iter().enumerate() {
+                if *h == max {
+                    ctx.award(PlayerId(p as u8), MAJORITY_BONUS, self.ids.label);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+carcassonne_core::export_expansion!("traders-builders", TradersBuilders::new());

@@ -1,0 +1,247 @@
+//! Traders & Builders in random and greedy games with all four *Count, King & Robber*
+//! expansions (issue 16): 1,200 seeded games over four option sets (both `builderDoubleTurn`
+//! values, `pigHerd` on and off, both editions, the three farm editions), 2–5 players, the
+//! bots acting only through the offered actions (so every new decision — builder, pig, the
+//! optional extra tile — is one they take). Checked:
+//!
+//! - after every action: the checks of `expansions_mixed.rs` (figures conserved, occupancy,
+//!   scores = events, monotone); goods conserved (TB-8: held + supply = the printed
+//!   symbols, 9 wine, 6 grain, 5 cloth); every builder stands on a road or city and every pig
+//!   on a farm where its owner has a follower (TB-10, TB-17, TB-19, TB-21);
+//! - no turn has more than two placements (TB-13, core's one extra part);
+//! - at the end: every tile placed or discarded, the KR/HS/river checks, and the
+//!   `trade-goods` events are exactly 10 per type to every leader with ≥ 1 (TB-6);
+//! - every game's record replays to the identical game.
+
+use carcassonne_core::{
+    Action, DecisionKind, FigureLoc, Game, GameSetup, Ruleset, ScoreSource, Scoring,
+};
+use carcassonne_play::bots::make_bot;
+use carcassonne_play::record::Record;
+use carcassonne_rules::{build_ruleset, RulesSpec};
+use carcassonne_tests::mixed::{
+    apply_monotone, check_completed_scored, check_end, check_figures_and_scores, check_same_game,
+    slot, total_tiles,
+};
+use carcassonne_tests::{expansions_dir, fan_expansions_dir};
+use std::sync::Arc;
+
+const EXPANSIONS: [&str; 5] = [
+    "count",
+    "king-robber",
+    "river2",
+    "heretics-shrines",
+    "traders-builders",
+];
+
+const OPTION_SETS: &[&[(&str, &str)]] = &[
+    &[],
+    &[
+        ("traders-builders.builderDoubleTurn", "optional"),
+        ("traders-builders.pigHerd", "false"),
+        ("farmScoring", "2nd"),
+        ("river2.volcanoExtraTile", "true"),
+    ],
+    &[
+        ("traders-builders.edition", "2"),
+        ("farmScoring", "1st"),
+        ("count.cocTrigger", "completion"),
+    ],
+    &[
+        ("traders-builders.builderDoubleTurn", "optional"),
+        ("king-robber.kingRobberAward", "continuously"),
+        ("count.countMove", "follow"),
+    ],
+];
+
+const GOODS: [(&str, i64); 3] = [("wine", 9), ("grain", 6), ("cloth", 5)];
+
+fn rules_with(set: usize, fan: &[&str]) -> Arc<Ruleset> {
+    build_ruleset(&RulesSpec {
+        expansions: EXPANSIONS
+            .iter()
+            .chain(fan)
+            .map(|e| e.to_string())
+            .collect(),
+        options: OPTION_SETS[set]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],
+    })
+    .unwrap_or_else(|e| panic!("the expansions load: {e}"))
+}
+
+/// TB-8, TB-10, TB-17, TB-19, TB-21 after every action.
+fn check_traders(g: &Game, ctx: &str) {
+    let rules = g.rules();
+    let st = g.state();
+    let n = st.players().len();
+    for (good, total) in GOODS {
+        let held: i64 = (0..n)
+            .map(|p| st.slot(slot(rules, "traders-builders", good), p))
+            .sum();
+        let left = st.slot(
+            slot(rules, "traders-builders", &format!("{good}-supply")),
+            0,
+        );
+        assert_eq!(held + left, total, "{ctx}: {good} conserved");
+        assert!(left >= 0, "{ctx}: {good} supply");
+    }
+    let builder = rules.figure_named("builder").expect("builder");
+    let pig = rules.figure_named("pig").expect("pig");
+    let graph = st.graph();
+    for f in st.figures() {
+        if f.kind != builder && f.kind != pig {
+            continue;
+        }
+        let FigureLoc::On(s) = f.loc else { continue };
+        let feature = graph.feature_of(s);
+        let scoring = rules.kind(graph.kind(feature)).scoring;
+        if f.kind == builder {
+            assert!(
+                matches!(scoring, Scoring::City | Scoring::Road),
+                "{ctx}: builder on {scoring:?}"
+            );
+        } else {
+            assert_eq!(scoring, Scoring::Farm, "{ctx}: pig");
+        }
+        let backed = st.figures().iter().any(|o| {
+            o.owner == f.owner
+                && rules.figure_kind(o.kind).follower
+                && matches!(o.loc, FigureLoc::On(t) if graph.feature_of(t) == feature)
+        });
+        assert!(
+            backed,
+            "{ctx}: a builder or pig without its owner's follower"
+        );
+    }
+}
+
+/// TB-6 at the end: exactly the trade-goods events the held tokens call for.
+fn check_final_goods(g: &Game, ctx: &str) {
+    let rules = g.rules();
+    let st = g.state();
+    let n = st.players().len();
+    let label = rules
+        .labels()
+        .iter()
+        .position(|l| l == "trade-goods")
+        .expect("label");
+    let mut want = vec![0; n];
+    for (good, _) in GOODS {
+        let held: Vec<i64> = (0..n)
+            .map(|p| st.slot(slot(rules, "traders-builders", good), p))
+            .collect();
+        let max = held.iter().copied().max().unwrap_or(0);
+        for p in 0..n {
+            if max >= 1 && held[p] == max {
+                want[p] += 10;
+            }
+        }
+    }
+    let mut got = vec![0; n];
+    for e in st.events() {
+        if e.source == ScoreSource::Label(carcassonne_core::LabelId(label as u16)) {
+            assert!(e.final_scoring, "{ctx}: trade-goods outside final scoring");
+            got[e.player.index()] += e.points;
+        }
+    }
+    assert_eq!(got, want, "{ctx}: final goods");
+}
+
+fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64) -> (usize, usize) {
+    let players = 2 + (seed % 4) as usize;
+    let greedy = seed % 5 == 4;
+    let ctx = format!("option set {set}, seed {seed}, {players} players, greedy {greedy}");
+    let setup = GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed);
+    let mut g = Game::new(Arc::clone(rules), &setup).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    let in_city = slot(rules, "count", "in-city");
+    let total_tiles = total_tiles(&g);
+    let mut bots: Vec<_> = (0..players)
+        .map(|p| {
+            let kind = if greedy && p % 2 == 0 {
+                "greedy"
+            } else {
+                "random"
+            };
+            make_bot(kind, seed.rotate_left(7) ^ p as u64).expect("bot")
+        })
+        .collect();
+    let mut actions: Vec<Action> = Vec::new();
+    let (mut turn, mut parts, mut doubles, mut specials) = (u32::MAX, 0, 0, 0);
+    let builder = rules.figure_named("builder").expect("builder");
+    let pig = rules.figure_named("pig").expect("pig");
+    while !g.is_over() {
+        assert!(actions.len() < 2500, "{ctx}: the game does not end");
+        if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) {
+            check_completed_scored(&g, &ctx);
+        }
+        let i = bots[g.decision().player.index()].choose(&g);
+        let a = g.actions()[i];
+        if let Action::Place { .. } = a {
+            if g.state().turn() == turn {
+                parts += 1;
+                doubles += 1;
+                assert!(parts <= 2, "{ctx}: a third placement in one turn (TB-13)");
+            } else {
+                turn = g.state().turn();
+                parts = 1;
+            }
+        }
+        if let Action::Deploy { figure, .. } = a {
+            specials += usize::from(figure == builder || figure == pig);
+        }
+        apply_monotone(&mut g, a, &ctx);
+        actions.push(a);
+        check_figures_and_scores(&g, in_city, &ctx);
+        check_traders(&g, &ctx);
+    }
+    check_end(&g, total_tiles, &ctx);
+    check_final_goods(&g, &ctx);
+    let record =
+        Record::with_setup(&g, &setup, &actions).unwrap_or_else(|e| panic!("{ctx}: record: {e}"));
+    let json = serde_json::to_string(&record).expect("record serialises");
+    let parsed = Record::parse(&json, &ctx).expect("record parses");
+    let replayed = parsed
+        .replay_with(rules, &ctx, None)
+        .unwrap_or_else(|e| panic!("{ctx}: replay: {e}"));
+    check_same_game(&replayed, &g, &ctx);
+    (doubles, specials)
+}
+
+fn run(from: u64, to: u64) {
+    run_with(from, to, &[]);
+}
+
+fn run_with(from: u64, to: u64, fan: &[&str]) {
+    let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len()).map(|s| rules_with(s, fan)).collect();
+    let (mut doubles, mut specials) = (0, 0);
+    for seed in from..to {
+        let set = (seed % OPTION_SETS.len() as u64) as usize;
+        let (d, s) = play_and_check(set, &rulesets[set], seed);
+        doubles += d;
+        specials += s;
+    }
+    // The bots do take the new decisions.
+    assert!(doubles > 0, "no double turn was played");
+    assert!(specials > 0, "no builder or pig was deployed");
+}
+
+#[test]
+fn traders_builders_games_0_to_600_keep_every_invariant() {
+    run(0, 600);
+}
+
+#[test]
+fn traders_builders_games_600_to_1200_keep_every_invariant() {
+    run(600, 1200);
+}
+
+/// With the Tactician and Promotions too: tokens never place builders or pigs, discs go
+/// under builders, and the builder's extra tile is offered for a redraw (PR-5, PR-6, AP-7):
+/// the bots answer those prompts like any other decision.
+#[test]
+fn traders_builders_games_with_the_fan_expansions_keep_every_invariant() {
+    run_with(1200, 1500, &["tactician", "promotions"]);
+}

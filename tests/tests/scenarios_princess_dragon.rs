@@ -17,3 +17,40 @@ fn t130_volcano_brings_the_dragon() {
 fn t132_steering_order() {
     run_scenario("princess-dragon/T-132");
 }
+
+/// T-131 — PD-3, A-12: dragon tiles are not drawable before the first volcano; a stack of
+/// only dragon tiles counts as empty.
+#[test]
+fn t131_early_dragon_tiles() {
+    run_scenario("princess-dragon/T-131");
+}
+
+/// T-133 — PD-7…PD-10: free choice of step, no return to the start, dead ends.
+#[test]
+fn t133_choices_and_dead_ends() {
+    run_scenario("princess-dragon/T-133");
+}
+
+/// T-134 — PD-8 a, PD-9: the flight's start tile counts as visited.
+#[test]
+fn t134_start_tile_is_visited() {
+    run_scenario("princess-dragon/T-134");
+}
+
+/// T-135 — PD-8 b, PD-13, PD-14: the fairy's tile is never entered; moving it first.
+#[test]
+fn t135_fairy_shield() {
+    run_scenario("princess-dragon/T-135");
+}
+
+/// T-136 — PD-10, PD-12, A-5: an eaten knight frees its city for anyone.
+#[test]
+fn t136_eaten_follower_frees_its_feature() {
+    run_scenario("princess-dragon/T-136");
+}
+
+/// T-137 — PD-6, PD-12, PD-27, CO-4: dragon timing against scoring and the CoC.
+#[test]
+fn t137_dragon_timing_with_a_completion() {
+    run_scenario("princess-dragon/T-137");
+}

@@ -45,7 +45,7 @@
 use std::collections::BTreeSet;
 
 use carcassonne_core::{
-    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare,
+    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, DrawMode,
     Expansion, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureKindId, FigureLoc,
     GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, PlayerSlot, Pos, Prompt,
     PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, SegmentId, Shape, Side,
@@ -355,7 +355,12 @@ impl PdRules {
             return;
         }
         let supply = ctx.supply_mut();
+        let in_order = supply.mode == DrawMode::InOrder;
         match supply.groups.iter_mut().find(|g| g.name == "default") {
+            // A position's stack (scenarios): they come back on top, in catalog order.
+            Some(g) if in_order => {
+                g.tiles.splice(0..0, tiles);
+            }
             Some(g) => g.tiles.extend(tiles),
             None => supply.groups.push(SupplyGroup {
                 name: "default".into(),

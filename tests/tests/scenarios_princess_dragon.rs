@@ -54,3 +54,36 @@ fn t136_eaten_follower_frees_its_feature() {
 fn t137_dragon_timing_with_a_completion() {
     run_scenario("princess-dragon/T-137");
 }
+
+/// T-138 — PD-15, PD-17, PD-18: the fairy's turn point, once per turn; none when
+/// unattached; the on-tile variants.
+#[test]
+fn t138_fairy_turn_point() {
+    run_scenario("princess-dragon/T-138");
+}
+
+/// T-139 — PD-16, PD-17, CO-6: the fairy's +3 for a minority follower; it stays on its
+/// tile; the Count's deployment is unaffected.
+#[test]
+fn t139_fairy_bonus_without_majority() {
+    run_scenario("princess-dragon/T-139");
+}
+
+/// T-140 — PD-16, PD-27, CO-6: the bonus does not count as the placer scoring.
+#[test]
+fn t140_fairy_bonus_and_the_coc() {
+    run_scenario("princess-dragon/T-140");
+}
+
+/// T-141 — PD-13, PD-16: moving the fairy beside a follower whose feature the tile
+/// completes scores the bonus at once.
+#[test]
+fn t141_moving_the_fairy_to_score_at_once() {
+    run_scenario("princess-dragon/T-141");
+}
+
+/// T-142 — PD-16, PD-25: the bonus in final scoring (farms).
+#[test]
+fn t142_fairy_in_final_scoring() {
+    run_scenario("princess-dragon/T-142");
+}

@@ -87,3 +87,41 @@ fn t141_moving_the_fairy_to_score_at_once() {
 fn t142_fairy_in_final_scoring() {
     run_scenario("princess-dragon/T-142");
 }
+
+/// T-143 — PD-19…PD-21: the princess, optional or compulsory; a Tactician token may claim
+/// the emptied city.
+#[test]
+fn t143_princess_may_and_must() {
+    run_scenario("princess-dragon/T-143");
+}
+
+/// T-144 — PD-19, PD-20: the removal comes before scoring a city the princess completes.
+#[test]
+fn t144_princess_completing_a_city() {
+    run_scenario("princess-dragon/T-144");
+}
+
+/// T-145 — PD-19, PD-34: a big follower is removed like a knight (the builder orphan part
+/// waits for Traders & Builders).
+#[test]
+fn t145_princess_and_a_big_follower() {
+    run_scenario("princess-dragon/T-145");
+}
+
+/// T-146 — PD-19, PD-20: only the princess's own city counts.
+#[test]
+fn t146_princess_on_the_joined_city_only() {
+    run_scenario("princess-dragon/T-146");
+}
+
+/// T-147 — PD-22, PD-5: the magic portal's targets.
+#[test]
+fn t147_magic_portal_targets() {
+    run_scenario("princess-dragon/T-147");
+}
+
+/// T-148 — PD-22, HS-12: no portal deployment on a feature the placement completed.
+#[test]
+fn t148_portal_and_its_own_completion() {
+    run_scenario("princess-dragon/T-148");
+}

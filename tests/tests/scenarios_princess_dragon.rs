@@ -125,3 +125,65 @@ fn t147_magic_portal_targets() {
 fn t148_portal_and_its_own_completion() {
     run_scenario("princess-dragon/T-148");
 }
+
+/// T-149 — PD-8 c, PD-27, CO-14, CO-20: the dragon over the City of Carcassonne's outer
+/// landscape, never its central tiles or quarters.
+#[test]
+fn t149_dragon_and_the_coc() {
+    run_scenario("princess-dragon/T-149");
+}
+
+/// T-150 — PD-6, PD-31, TA-3: the Tactician's window comes before the flight; token
+/// followers on the dragon tile can be eaten.
+#[test]
+fn t150_tactician_timing() {
+    run_scenario("princess-dragon/T-150");
+}
+
+/// T-151 — AP-9 (Promotions): upgraded figures block the dragon.
+#[test]
+#[ignore = "needs the Promotions script to expose upgraded figures to native plugins (AP-9); see docs/expansions.md, Princess & Dragon"]
+fn t151_promotions_vs_the_dragon() {
+    run_scenario("princess-dragon/T-151");
+}
+
+/// T-152 — PD-10…PD-12: what the dragon eats (builders, pigs, barns, tower tops).
+#[test]
+#[ignore = "needs Traders & Builders, Abbey & Mayor and The Tower (built in parallel)"]
+fn t152_what_the_dragon_eats() {
+    run_scenario("princess-dragon/T-152");
+}
+
+/// T-153 — PD-29, RV-9: River II's lake is a volcano.
+#[test]
+fn t153_river_volcano() {
+    run_scenario("princess-dragon/T-153");
+}
+
+/// T-154 — TW-22: a tower capture before the flight.
+#[test]
+#[ignore = "needs The Tower (built in parallel)"]
+fn t154_capture_before_the_flight() {
+    run_scenario("princess-dragon/T-154");
+}
+
+/// T-155 — PD-17, PD-19: the princess removes the fairy's follower; the fairy stays and
+/// still shields its tile.
+#[test]
+fn t155_princess_and_the_fairy() {
+    run_scenario("princess-dragon/T-155");
+}
+
+/// T-156 — PD-6, PD-15, PD-34: two flights in a double turn, each with a fresh visited
+/// list; one turn point.
+#[test]
+fn t156_double_turn_two_dragon_tiles() {
+    run_scenario("princess-dragon/T-156");
+}
+
+/// T-158 — PR-8 (Promotions): the fairy and downgraded followers.
+#[test]
+#[ignore = "needs the Promotions script to expose downgraded figures to native plugins (PR-8); see docs/expansions.md, Princess & Dragon"]
+fn t158_fairy_and_promotions() {
+    run_scenario("princess-dragon/T-158");
+}

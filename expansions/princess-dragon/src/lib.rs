@@ -112,6 +112,10 @@ struct Ids {
     bonus: PlayerSlot,
     /// PD-3: dragon tiles set aside, 4 bits per dragon tile kind.
     aside: [GameSlot; 4],
+    /// PD-3 in a position's stack: where each set-aside tile was (16 bits each), and the
+    /// tiles left then (+ 1).
+    aside_at: [GameSlot; 4],
+    aside_left: GameSlot,
     /// The tile of this turn part was a volcano (`volcanoExtraTile`).
     volcano_part: GameSlot,
 }
@@ -317,27 +321,51 @@ impl PdRules {
     }
 
     /// PD-3: takes every dragon tile out of the supply while the dragon is not in play.
+    /// A position's stack (`InOrder`, scenarios) also keeps where each tile was, so a
+    /// position that puts the dragon in play gets its stack back unchanged.
     fn set_aside(&self, ctx: &mut Ctx<'_>) {
         if self.aside_kinds.is_empty() || ctx.get(self.ids.dragon) != 0 {
             return;
         }
         let mut counts = [0u32; MAX_ASIDE_KINDS];
+        let mut places: Vec<i64> = Vec::new();
         let index = &self.aside_index;
-        for g in ctx.supply_mut().groups.iter_mut() {
-            g.tiles.retain(|t| match index.get(t.0 as usize).copied().flatten() {
-                Some(i) => {
-                    counts[i] += 1;
-                    false
-                }
-                None => true,
+        let supply = ctx.supply_mut();
+        let in_order = supply.mode == DrawMode::InOrder && supply.groups.len() == 1;
+        for g in supply.groups.iter_mut() {
+            let mut at = 0i64;
+            g.tiles.retain(|t| {
+                let keep = match index.get(t.0 as usize).copied().flatten() {
+                    Some(i) => {
+                        counts[i] += 1;
+                        if in_order && at < 1000 {
+                            places.push((at << 6 | i as i64) + 1);
+                        }
+                        false
+                    }
+                    None => true,
+                };
+                at += 1;
+                keep
             });
         }
+        let remaining = ctx.state().supply().remaining() as i64;
         let mut slots = [0i64; 4];
         for (i, n) in counts.iter().enumerate() {
             slots[i / 16] |= i64::from((*n).min(15)) << (4 * (i % 16));
         }
         for (s, v) in self.ids.aside.iter().zip(slots) {
             ctx.set(*s, v);
+        }
+        if in_order && places.len() <= 16 {
+            let mut slots = [0i64; 4];
+            for (k, e) in places.iter().enumerate() {
+                slots[k / 4] |= e << (16 * (k % 4));
+            }
+            for (s, v) in self.ids.aside_at.iter().zip(slots) {
+                ctx.set(*s, v);
+            }
+            ctx.set(self.ids.aside_left, remaining + 1);
         }
     }
 
@@ -348,16 +376,37 @@ impl PdRules {
             let n = (ctx.get(self.ids.aside[i / 16]) >> (4 * (i % 16))) & 15;
             tiles.extend(std::iter::repeat_n(*kind, n as usize));
         }
-        for s in self.ids.aside {
+        let mut places = Vec::new();
+        for k in 0..16 {
+            let e = (ctx.get(self.ids.aside_at[k / 4]) >> (16 * (k % 4))) & 0xffff;
+            if e > 0 {
+                let kind = self.aside_kinds.get(((e - 1) & 63) as usize).copied();
+                places.push(((e - 1) >> 6, kind));
+            }
+        }
+        // Nothing drawn since the tiles went aside: each goes back where it was.
+        let untouched = ctx.get(self.ids.aside_left) == ctx.state().supply().remaining() as i64 + 1
+            && places.len() == tiles.len();
+        for s in self.ids.aside.into_iter().chain(self.ids.aside_at) {
             ctx.set(s, 0);
         }
+        ctx.set(self.ids.aside_left, 0);
         if tiles.is_empty() {
             return;
         }
         let supply = ctx.supply_mut();
         let in_order = supply.mode == DrawMode::InOrder;
         match supply.groups.iter_mut().find(|g| g.name == "default") {
-            // A position's stack (scenarios): they come back on top, in catalog order.
+            Some(g) if in_order && untouched => {
+                for (at, kind) in places {
+                    if let Some(kind) = kind {
+                        let at = (at as usize).min(g.tiles.len());
+                        g.tiles.insert(at, kind);
+                    }
+                }
+            }
+            // A position's stack after draws (scenarios): they come back on top, in
+            // catalog order.
             Some(g) if in_order => {
                 g.tiles.splice(0..0, tiles);
             }
@@ -630,6 +679,13 @@ impl Expansion for PrincessDragon {
                 d.game_slot("aside-2", 0),
                 d.game_slot("aside-3", 0),
             ],
+            aside_at: [
+                d.game_slot("aside-at-0", 0),
+                d.game_slot("aside-at-1", 0),
+                d.game_slot("aside-at-2", 0),
+                d.game_slot("aside-at-3", 0),
+            ],
+            aside_left: d.game_slot("aside-left", 0),
             volcano_part: d.game_slot("volcano-part", 0),
         };
         Ok(binder(move |b: &Binding<'_>| bind(b, ids)))

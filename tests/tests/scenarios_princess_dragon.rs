@@ -187,3 +187,10 @@ fn t156_double_turn_two_dragon_tiles() {
 fn t158_fairy_and_promotions() {
     run_scenario("princess-dragon/T-158");
 }
+
+/// T-157 — PD-5, PD-27, CO-10: no CoC redeployment onto the dragon's tile
+/// (`filter_prompt_actions`); `dragonTileDeploy=volcano-only` allows it.
+#[test]
+fn t157_coc_redeployment_and_the_dragons_tile() {
+    run_scenario("princess-dragon/T-157");
+}

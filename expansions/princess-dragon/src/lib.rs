@@ -314,6 +314,28 @@ impl PdRules {
         (t.pos == d && self.volcano[t.kind.0 as usize]).then_some(d)
     }
 
+    /// PD-5: whether `a` puts a figure onto the tile at `cell`: a deployment onto a segment
+    /// there, or a move onto a feature all of whose segments lie there (a move names a
+    /// feature, CO-10: one with segments on other tiles is entered through those).
+    fn onto_banned(v: &View<'_>, a: &Action, cell: Pos) -> bool {
+        let g = v.state.graph();
+        let on_cell = |s: SegmentId| {
+            let n = g.segment(s);
+            !n.is_virtual() && n.pos == cell
+        };
+        match *a {
+            Action::Deploy { segment, .. } => {
+                segment.index() < g.len() && on_cell(segment)
+            }
+            Action::Move { segment, .. } => {
+                segment.index() < g.len()
+                    && on_cell(segment)
+                    && g.members(g.feature_of(segment)).all(on_cell)
+            }
+            _ => false,
+        }
+    }
+
     fn set_dragon(&self, ctx: &mut Ctx<'_>, p: Pos) {
         ctx.set(self.ids.dragon, 1);
         ctx.set(self.ids.dragon_x, i64::from(p.x));
@@ -767,6 +789,7 @@ impl BoundExpansion for PdRules {
             | HookSet::ON_TILE_PLACED
             | HookSet::DEPLOY_STEP_ACTIONS
             | HookSet::FILTER_DEPLOY_ACTIONS
+            | HookSet::FILTER_PROMPT_ACTIONS
             | HookSet::BEFORE_SCORING
             | HookSet::AFTER_SCORING
             | HookSet::ON_FIGURE_REMOVED
@@ -876,17 +899,27 @@ impl BoundExpansion for PdRules {
         actions: &mut Vec<Action>,
     ) -> HookResult {
         if let Some(d) = self.banned_cell(&view) {
-            let g = view.state.graph();
-            actions.retain(|a| match a {
-                Action::Deploy { segment, .. } | Action::Move { segment, .. } => {
-                    let n = g.segment(*segment);
-                    n.is_virtual() || n.pos != d
-                }
-                _ => true,
-            });
+            actions.retain(|a| !Self::onto_banned(&view, a, d));
         }
         if self.princess_must && actions.iter().any(|a| self.is_verb(a, self.ids.princess)) {
             actions.retain(|a| self.is_verb(a, self.ids.princess));
+        }
+        Ok(())
+    }
+
+    /// PD-5, PD-27, PD-31: other expansions' prompts (the Count's redeployments, a
+    /// Tactician token) put nothing onto the dragon's tile either.
+    fn filter_prompt_actions(
+        &self,
+        view: View<'_>,
+        prompt: Prompt,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        if prompt.owner == self.me {
+            return Ok(());
+        }
+        if let Some(d) = self.banned_cell(&view) {
+            actions.retain(|a| !Self::onto_banned(&view, a, d));
         }
         Ok(())
     }
@@ -1107,17 +1140,10 @@ impl BoundExpansion for PdRules {
         _player: PlayerId,
         action: Action,
     ) -> HookResult<Option<String>> {
-        if let (Some(d), Action::Deploy { segment, .. } | Action::Move { segment, .. }) =
-            (self.banned_cell(&view), action)
-        {
-            if segment.index() < view.state.graph().len() {
-                let n = view.state.graph().segment(segment);
-                if !n.is_virtual() && n.pos == d {
-                    return Ok(Some(format!("PD-5 the dragon stands on {d}")));
-                }
-            }
-        }
-        Ok(None)
+        Ok(self
+            .banned_cell(&view)
+            .filter(|d| Self::onto_banned(&view, &action, *d))
+            .map(|d| format!("PD-5 the dragon stands on {d}")))
     }
 
     /// The dragon and the fairy, for renderers and other tools.

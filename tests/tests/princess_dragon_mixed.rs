@@ -1,0 +1,176 @@
+//! Seeded random and greedy games with Princess & Dragon mixed with the four *Count, King
+//! & Robber* expansions (issue 17), 2–6 players, P&D options varied. Checked after every
+//! action: figures conserved, occupancy exact, scores monotone and equal to the events
+//! (the shared checks of `carcassonne_tests::mixed`); the dragon, once in play, stands on
+//! a tile that it may enter (never the City of Carcassonne's central tiles) and a flight
+//! never has more than 6 steps; at the end every tile is on the board, discarded or still
+//! held back (PD-3: only when no volcano was placed), and the record replays identically.
+
+use carcassonne_core::{Action, DecisionKind, Game, GameSetup, Pos, Ruleset};
+use carcassonne_play::bots::{Bot, GreedyBot, RandomBot};
+use carcassonne_play::record::Record;
+use carcassonne_rules::{build_ruleset, RulesSpec};
+use carcassonne_tests::expansions_dir;
+use carcassonne_tests::mixed::{
+    apply_monotone, check_completed_scored, check_end, check_figures_and_scores, check_same_game,
+    slot, total_tiles,
+};
+use std::sync::Arc;
+
+const ALL: [&str; 5] = [
+    "count",
+    "king-robber",
+    "river2",
+    "heretics-shrines",
+    "princess-dragon",
+];
+
+/// Option sets the games cycle through (defaults first).
+const OPTION_SETS: &[&[(&str, &str)]] = &[
+    &[],
+    &[
+        ("princess-dragon.dragonTiming", "after-scoring"),
+        ("princess-dragon.princessAction", "must"),
+        ("princess-dragon.dragonOnCoC", "never"),
+        ("river2.volcanoExtraTile", "true"),
+    ],
+    &[
+        ("princess-dragon.fairyPlacement", "on-tile"),
+        ("princess-dragon.fairyOnTilePoints", "per-figure"),
+        ("princess-dragon.dragonTileDeploy", "volcano-only"),
+        ("princess-dragon.volcanoExtraTile", "true"),
+        ("count.countMove", "clockwise"),
+    ],
+    &[
+        ("princess-dragon.fairyPlacement", "on-tile"),
+        ("princess-dragon.cocQuarterFigures", "jcz"),
+        ("king-robber.kingRobberAward", "continuously"),
+        ("heretics-shrines.challengeStakes", "true"),
+    ],
+];
+
+fn rules(set: usize) -> Arc<Ruleset> {
+    build_ruleset(&RulesSpec {
+        expansions: ALL.map(String::from).to_vec(),
+        options: OPTION_SETS[set]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        plugin_dirs: vec![expansions_dir()],
+    })
+    .unwrap_or_else(|e| panic!("the five expansions load: {e}"))
+}
+
+/// Dragon tiles still held back (PD-3), from the `aside-*` slots.
+fn aside(g: &Game) -> usize {
+    let rules = g.rules();
+    (0..4)
+        .map(|i| {
+            let v = g
+                .state()
+                .slot(slot(rules, "princess-dragon", &format!("aside-{i}")), 0);
+            (0..16).map(|k| ((v >> (4 * k)) & 15) as usize).sum::<usize>()
+        })
+        .sum()
+}
+
+fn check_dragon(g: &Game, ctx: &str) {
+    let rules = g.rules();
+    let st = g.state();
+    let get = |n: &str| st.slot(slot(rules, "princess-dragon", n), 0);
+    if get("dragon") != 0 {
+        let p = Pos::new(get("dragon-x") as i32, get("dragon-y") as i32);
+        let t = st
+            .board()
+            .at(p)
+            .unwrap_or_else(|| panic!("{ctx}: the dragon stands on no tile at {p}"));
+        let id = &rules.tiles().get(t.kind).id;
+        assert!(
+            id != "CO/6" && id != "CO/7",
+            "{ctx}: the dragon stands on {id}"
+        );
+        if rules.options().str("princess-dragon.dragonOnCoC") == "never" {
+            assert!(
+                !rules.tiles().get(t.kind).has_tag("city-of-carcassonne"),
+                "{ctx}: the dragon entered the City of Carcassonne"
+            );
+        }
+    }
+    assert!(get("flight-steps") <= 6, "{ctx}: more than 6 steps");
+}
+
+/// Plays one game; returns how many dragon steps and fairy moves it had.
+fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (usize, usize) {
+    let players = 2 + (seed % 5) as usize;
+    let ctx = format!("option set {set}, seed {seed}, {players} players, greedy {greedy}");
+    let setup = GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed);
+    let mut g = Game::new(Arc::clone(rules), &setup).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    let in_city = slot(rules, "count", "in-city");
+    let total = total_tiles(&g) + aside(&g);
+    let mut bots: Vec<Box<dyn Bot>> = (0..players)
+        .map(|p| -> Box<dyn Bot> {
+            let s = seed.rotate_left(7) ^ p as u64;
+            if greedy && p == 0 {
+                Box::new(GreedyBot::new(s))
+            } else {
+                Box::new(RandomBot::new(s))
+            }
+        })
+        .collect();
+    let mut actions: Vec<Action> = Vec::new();
+    while !g.is_over() {
+        assert!(actions.len() < 3000, "{ctx}: the game does not end");
+        if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) {
+            check_completed_scored(&g, &ctx);
+        }
+        let i = bots[g.decision().player.index()].choose(&g);
+        let a = g.actions()[i];
+        apply_monotone(&mut g, a, &ctx);
+        actions.push(a);
+        check_figures_and_scores(&g, in_city, &ctx);
+        check_dragon(&g, &ctx);
+    }
+    // PD-3: tiles still held back were never drawable (no volcano was placed).
+    check_end(&g, total - aside(&g), &ctx);
+    let record =
+        Record::with_setup(&g, &setup, &actions).unwrap_or_else(|e| panic!("{ctx}: record: {e}"));
+    let json = serde_json::to_string(&record).expect("record serialises");
+    let parsed = Record::parse(&json, &ctx).expect("record parses");
+    let replayed = parsed
+        .replay_with(rules, &ctx, None)
+        .unwrap_or_else(|e| panic!("{ctx}: replay: {e}"));
+    check_same_game(&replayed, &g, &ctx);
+    let verb = |name: &str| {
+        let v = rules.verbs().iter().position(|(_, n)| n == name).expect("verb");
+        actions
+            .iter()
+            .filter(|a| matches!(a, Action::Custom(c) if c.verb.0 as usize == v))
+            .count()
+    };
+    (verb("move-dragon"), verb("move-fairy"))
+}
+
+fn run(from: u64, to: u64, greedy: bool) {
+    let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len()).map(rules).collect();
+    let (mut steps, mut fairy) = (0, 0);
+    for seed in from..to {
+        let set = (seed % OPTION_SETS.len() as u64) as usize;
+        let (s, f) = play_and_check(set, &rulesets[set], seed, greedy);
+        steps += s;
+        fairy += f;
+    }
+    // The bots do steer the dragon (on other players' turns too) and move the fairy.
+    let games = (to - from) as usize;
+    assert!(steps > games, "{steps} dragon steps in {games} games");
+    assert!(fairy > 0, "no fairy move in {games} games");
+}
+
+#[test]
+fn random_games_keep_every_invariant() {
+    run(0, 1000, false);
+}
+
+#[test]
+fn games_with_a_greedy_player_keep_every_invariant() {
+    run(1000, 1040, true);
+}

@@ -8,8 +8,9 @@
 //! - **Dragon tiles before the dragon (PD-3).** `start_game` takes every tile tagged `dragon`
 //!   out of the supply into the `aside-*` slots (a count per dragon tile kind) while the
 //!   dragon is not in play, so draws are made among the other tiles and a stack holding only
-//!   dragon tiles counts as empty. The first volcano placed puts them back (into the
-//!   `default` group), as JCloisterZone's inactive `dragon` group does.
+//!   dragon tiles counts as empty. The first volcano placed puts them back as an
+//!   active supply group `dragon`, as JCloisterZone activates its `dragon` group (so its
+//!   importer draws the same tiles).
 //! - **Volcano (PD-4, PD-29).** Placing a tile tagged `volcano` (ours, or River II's lake)
 //!   puts the dragon on it at once (`on_tile_placed`, before the deployment step); nothing
 //!   is eaten.
@@ -432,13 +433,50 @@ impl PdRules {
             Some(g) if in_order => {
                 g.tiles.splice(0..0, tiles);
             }
-            Some(g) => g.tiles.extend(tiles),
-            None => supply.groups.push(SupplyGroup {
+            Some(_) | None if in_order => supply.groups.push(SupplyGroup {
                 name: "default".into(),
                 tiles,
-                active: false,
+                active: true,
             }),
+            // As JCloisterZone activates its `dragon` group: drawable at once, beside
+            // whatever group is active (the same draws for its importer).
+            _ => match supply.groups.iter_mut().find(|g| g.name == "dragon") {
+                Some(g) => {
+                    g.tiles.extend(tiles);
+                    g.active = true;
+                }
+                None => supply.groups.push(SupplyGroup {
+                    name: "dragon".into(),
+                    tiles,
+                    active: true,
+                }),
+            },
         }
+        self.sync_groups(ctx);
+    }
+
+    /// Keeps the `dragon` group from holding back the rest of the stack: while it is the
+    /// only active group with tiles (a river phase just ended), the next group with tiles
+    /// is activated beside it, as the engine would have activated it alone.
+    fn sync_groups(&self, ctx: &mut Ctx<'_>) {
+        let sup = ctx.state().supply();
+        if sup.mode == DrawMode::InOrder
+            || !sup.groups.iter().any(|g| g.name == "dragon" && g.active)
+            || sup
+                .groups
+                .iter()
+                .any(|g| g.name != "dragon" && g.active && !g.tiles.is_empty())
+        {
+            return;
+        }
+        let Some(i) = sup
+            .groups
+            .iter()
+            .position(|g| g.name != "dragon" && !g.tiles.is_empty())
+        else {
+            return;
+        };
+        ctx.supply_mut().groups[i].active = true;
     }
 
     /// PD-10, PD-11: the dragon enters `cell`.
@@ -975,6 +1013,7 @@ impl BoundExpansion for PdRules {
         match window {
             // PD-15, PD-18: the fairy's turn point.
             Window::TurnStart => {
+                self.sync_groups(ctx);
                 if ctx.get(self.ids.fairy) == 0 {
                     return Ok(());
                 }

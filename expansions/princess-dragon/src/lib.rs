@@ -48,7 +48,7 @@ use std::collections::BTreeSet;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, DrawMode,
     Expansion, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureKindId, FigureLoc,
-    GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, PlayerSlot, Pos, Prompt,
+    GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, Pos, Prompt,
     PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, SegmentId, Shape, Side,
     SupplyGroup, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
 };
@@ -109,8 +109,9 @@ struct Ids {
     steps: GameSlot,
     /// Cells the current flight has stood on, the start included (packed, + 1).
     visited: [GameSlot; MAX_STEPS + 1],
-    /// PD-16: fairy bonuses (+3 each) noted before a scoring, awarded after it.
-    bonus: PlayerSlot,
+    /// PD-16: fairy bonuses (+3 each) noted before a scoring, awarded after it: 8 bits per
+    /// player (a game slot, so it is not shown as player state).
+    bonus: GameSlot,
     /// PD-3: dragon tiles set aside, 4 bits per dragon tile kind.
     aside: [GameSlot; 4],
     /// PD-3 in a position's stack: where each set-aside tile was (16 bits each), and the
@@ -732,7 +733,7 @@ impl Expansion for PrincessDragon {
                 d.game_slot("visited-5", 0),
                 d.game_slot("visited-6", 0),
             ],
-            bonus: d.player_slot("fairy-bonus", 0),
+            bonus: d.game_slot("fairy-bonus", 0),
             aside: [
                 d.game_slot("aside-0", 0),
                 d.game_slot("aside-1", 0),
@@ -1128,23 +1129,26 @@ impl BoundExpansion for PdRules {
                 }
             }
         }
-        for (p, b) in bonus.into_iter().enumerate() {
-            if b > 0 {
-                let at = self.ids.bonus.of(PlayerId(p as u8));
-                let old = ctx.get(at);
-                ctx.set(at, old + b);
-            }
+        let mut packed = ctx.get(self.ids.bonus);
+        for (p, b) in bonus.into_iter().enumerate().take(8) {
+            let old = (packed >> (8 * p)) & 0xff;
+            let new = (old + b).min(0xff);
+            packed = (packed & !(0xff << (8 * p))) | (new << (8 * p));
         }
+        ctx.set(self.ids.bonus, packed);
         Ok(())
     }
 
     /// PD-16: the bonuses noted before the scoring, as `fairy` events after it.
     fn after_scoring(&self, ctx: &mut Ctx<'_>, _draft: &ScoreDraft) -> HookResult {
-        for p in 0..ctx.state().players().len() {
-            let at = self.ids.bonus.of(PlayerId(p as u8));
-            let b = ctx.get(at);
+        let packed = ctx.get(self.ids.bonus);
+        if packed == 0 {
+            return Ok(());
+        }
+        ctx.set(self.ids.bonus, 0);
+        for p in 0..ctx.state().players().len().min(8) {
+            let b = (packed >> (8 * p)) & 0xff;
             if b > 0 {
-                ctx.set(at, 0);
                 ctx.award(PlayerId(p as u8), 3 * b as i32, self.ids.fairy_points);
             }
         }

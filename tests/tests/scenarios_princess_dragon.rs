@@ -140,9 +140,9 @@ fn t150_tactician_timing() {
     run_scenario("princess-dragon/T-150");
 }
 
-/// T-151 — AP-9 (Promotions): upgraded figures block the dragon.
+/// T-151 — PD-8 d, AP-9: a tile with an upgraded figure stops the dragon
+/// (`enter-but-immune`: it enters, the upgraded figure is not eaten).
 #[test]
-#[ignore = "needs the Promotions script to expose upgraded figures to native plugins (AP-9); see docs/expansions.md, Princess & Dragon"]
 fn t151_promotions_vs_the_dragon() {
     run_scenario("princess-dragon/T-151");
 }
@@ -181,9 +181,8 @@ fn t156_double_turn_two_dragon_tiles() {
     run_scenario("princess-dragon/T-156");
 }
 
-/// T-158 — PR-8 (Promotions): the fairy and downgraded followers.
+/// T-158 — PR-8: the fairy never goes onto a tile with a downgraded follower.
 #[test]
-#[ignore = "needs the Promotions script to expose downgraded figures to native plugins (PR-8); see docs/expansions.md, Princess & Dragon"]
 fn t158_fairy_and_promotions() {
     run_scenario("princess-dragon/T-158");
 }

@@ -50,7 +50,7 @@ use carcassonne_core::{
     Expansion, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureKindId, FigureLoc,
     GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, Pos, Prompt,
     PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, SegmentId, Shape, Side,
-    SupplyGroup, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
+    SlotId, SlotRef, SlotScope, SupplyGroup, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
 };
 
 /// The most steps of one flight (PD-7).
@@ -171,6 +171,11 @@ struct PdRules {
     pig: Option<FigureKindId>,
     tower_kind: Option<FeatureKindId>,
     quarter_kind: Option<FeatureKindId>,
+    /// Promotions' figure slot `disc` (seat + 1 of the disc owner under a figure), if that
+    /// script is loaded: same owner = upgraded, another = downgraded (PR-4).
+    promotions_disc: Option<SlotId>,
+    /// PD-8 d `dragonVsUpgraded=enter-but-immune`.
+    upgraded_immune: bool,
 }
 
 fn pack(p: Pos) -> i64 {
@@ -296,6 +301,10 @@ impl PdRules {
             if self.no_dragon[kind.0 as usize] || Some(c) == fairy || visited.contains(&c) {
                 continue;
             }
+            // PD-8 d, AP-9: a tile with an upgraded figure of any player.
+            if !self.upgraded_immune && self.promoted_on(v, c, true) {
+                continue;
+            }
             out.push(Action::Custom(CustomAction {
                 expansion: self.me,
                 verb: self.ids.move_dragon,
@@ -304,6 +313,23 @@ impl PdRules {
                 value: i32::from(s.index()),
             }));
         }
+    }
+
+    /// Promotions (PR-4): `Some(true)` for an upgraded figure, `Some(false)` for a
+    /// downgraded one, `None` without a disc (or without Promotions).
+    fn promoted(&self, v: &View<'_>, f: FigureId) -> Option<bool> {
+        let slot = self.promotions_disc?;
+        let disc = v.get(SlotRef::untyped(slot, f.0 as usize));
+        (disc > 0).then(|| disc - 1 == i64::from(v.state.figure(f).owner.0))
+    }
+
+    /// Whether a figure of the wanted promotion stands on the tile at `cell`.
+    fn promoted_on(&self, v: &View<'_>, cell: Pos, upgraded: bool) -> bool {
+        self.promotions_disc.is_some()
+            && v.state.figures().iter().enumerate().any(|(i, f)| {
+                matches!(f.loc, FigureLoc::On(s) if self.seg_cell(v, s) == Some(cell))
+                    && self.promoted(v, FigureId(i as u16)) == Some(upgraded)
+            })
     }
 
     /// The cell no figure may be deployed on now (PD-5), if any.
@@ -497,6 +523,10 @@ impl PdRules {
             if self.tower_top_immune && Some(n.kind) == self.tower_kind {
                 continue;
             }
+            // AP-9 `enter-but-immune`: an upgraded figure is not eaten.
+            if self.promoted(&v, FigureId(i as u16)) == Some(true) {
+                continue;
+            }
             victims.push(FigureId(i as u16));
             if v.rules.figure_kind(f.kind).follower {
                 features.push(g.feature_of(seg));
@@ -576,6 +606,10 @@ impl PdRules {
             let Some(cell) = self.seg_cell(v, seg) else {
                 continue;
             };
+            // PR-8: never onto a tile with a downgraded follower of any player.
+            if self.promoted_on(v, cell, false) {
+                continue;
+            }
             if self.on_tile {
                 if Some(cell) != here {
                     cells.insert(cell);
@@ -783,6 +817,14 @@ fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
         pig: rules.figure_named("pig"),
         tower_kind: rules.kind_named("tower"),
         quarter_kind: rules.kind_named("quarter"),
+        promotions_disc: rules.expansion_index("promotions").and_then(|ix| {
+            rules
+                .slots()
+                .iter()
+                .position(|d| d.expansion == ix && d.name == "disc" && d.scope == SlotScope::Figure)
+                .map(|i| SlotId(i as u16))
+        }),
+        upgraded_immune: b.option_str("dragonVsUpgraded")? == "enter-but-immune",
     };
     for (id, k) in rules.tiles().iter() {
         r.volcano.push(k.has_tag("volcano"));

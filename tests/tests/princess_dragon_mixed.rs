@@ -69,7 +69,9 @@ fn aside(g: &Game) -> usize {
             let v = g
                 .state()
                 .slot(slot(rules, "princess-dragon", &format!("aside-{i}")), 0);
-            (0..16).map(|k| ((v >> (4 * k)) & 15) as usize).sum::<usize>()
+            (0..16)
+                .map(|k| ((v >> (4 * k)) & 15) as usize)
+                .sum::<usize>()
         })
         .sum()
 }
@@ -141,7 +143,11 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> 
         .unwrap_or_else(|e| panic!("{ctx}: replay: {e}"));
     check_same_game(&replayed, &g, &ctx);
     let verb = |name: &str| {
-        let v = rules.verbs().iter().position(|(_, n)| n == name).expect("verb");
+        let v = rules
+            .verbs()
+            .iter()
+            .position(|(_, n)| n == name)
+            .expect("verb");
         actions
             .iter()
             .filter(|a| matches!(a, Action::Custom(c) if c.verb.0 as usize == v))

@@ -48,9 +48,9 @@ use std::collections::BTreeSet;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, DrawMode,
     Expansion, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureKindId, FigureLoc,
-    GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, Pos, Prompt,
-    PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, SegmentId, Shape, Side,
-    SlotId, SlotRef, SlotScope, SupplyGroup, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
+    GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, Pos, Prompt, PromptCode,
+    PromptKind, RemovalReason, Ruleset, ScoreDraft, SegmentId, Shape, Side, SlotId, SlotRef,
+    SlotScope, SupplyGroup, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
 };
 
 /// The most steps of one flight (PD-7).
@@ -227,8 +227,12 @@ impl PdRules {
 
     /// The dragon's cell, once it is in play.
     fn dragon_cell(&self, v: &View<'_>) -> Option<Pos> {
-        (v.get(self.ids.dragon) != 0)
-            .then(|| Pos::new(v.get(self.ids.dragon_x) as i32, v.get(self.ids.dragon_y) as i32))
+        (v.get(self.ids.dragon) != 0).then(|| {
+            Pos::new(
+                v.get(self.ids.dragon_x) as i32,
+                v.get(self.ids.dragon_y) as i32,
+            )
+        })
     }
 
     /// The follower the fairy stands beside, if any (still on the board).
@@ -352,9 +356,7 @@ impl PdRules {
             !n.is_virtual() && n.pos == cell
         };
         match *a {
-            Action::Deploy { segment, .. } => {
-                segment.index() < g.len() && on_cell(segment)
-            }
+            Action::Deploy { segment, .. } => segment.index() < g.len() && on_cell(segment),
             Action::Move { segment, .. } => {
                 segment.index() < g.len()
                     && on_cell(segment)
@@ -533,7 +535,8 @@ impl PdRules {
             }
         }
         for f in victims {
-            ctx.return_figure(f, RemovalReason::Expansion).map_err(err)?;
+            ctx.return_figure(f, RemovalReason::Expansion)
+                .map_err(err)?;
         }
         self.return_orphans(ctx, &features)
     }
@@ -568,7 +571,8 @@ impl PdRules {
             }
         }
         for f in orphans {
-            ctx.return_figure(f, RemovalReason::Expansion).map_err(err)?;
+            ctx.return_figure(f, RemovalReason::Expansion)
+                .map_err(err)?;
         }
         Ok(())
     }
@@ -1028,7 +1032,9 @@ impl BoundExpansion for PdRules {
             if fig.owner != player {
                 return Err("the fairy goes beside one of the mover's followers".into());
             }
-            let p = self.seg_cell(&v, seg).ok_or("that follower is on no tile")?;
+            let p = self
+                .seg_cell(&v, seg)
+                .ok_or("that follower is on no tile")?;
             ctx.set(self.ids.fairy, 1);
             ctx.set(self.ids.fairy_x, i64::from(p.x));
             ctx.set(self.ids.fairy_y, i64::from(p.y));
@@ -1233,10 +1239,7 @@ impl BoundExpansion for PdRules {
 
     /// The dragon and the fairy, for renderers and other tools.
     fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
-        if let Some(seg) = self
-            .dragon_cell(&v)
-            .and_then(|d| Self::cell_segment(&v, d))
-        {
+        if let Some(seg) = self.dragon_cell(&v).and_then(|d| Self::cell_segment(&v, d)) {
             out.push(Visible::NeutralFigure {
                 name: "dragon".into(),
                 icon: "dragon".into(),
@@ -1245,9 +1248,7 @@ impl BoundExpansion for PdRules {
         }
         let fairy = match self.fairy_follower(&v) {
             Some((_, seg)) if !self.on_tile => Some(seg),
-            _ => self
-                .fairy_cell(&v)
-                .and_then(|c| Self::cell_segment(&v, c)),
+            _ => self.fairy_cell(&v).and_then(|c| Self::cell_segment(&v, c)),
         };
         if let Some(seg) = fairy {
             out.push(Visible::NeutralFigure {

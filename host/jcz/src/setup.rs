@@ -376,8 +376,14 @@ mod tests {
             option(&spec, "princess-dragon.dragonTiming"),
             Some("after-scoring")
         );
-        assert_eq!(option(&spec, "princess-dragon.princessAction"), Some("must"));
-        assert_eq!(option(&spec, "princess-dragon.fairyPlacement"), Some("on-tile"));
+        assert_eq!(
+            option(&spec, "princess-dragon.princessAction"),
+            Some("must")
+        );
+        assert_eq!(
+            option(&spec, "princess-dragon.fairyPlacement"),
+            Some("on-tile")
+        );
         assert_eq!(
             option(&spec, "princess-dragon.fairyOnTilePoints"),
             Some("per-figure")

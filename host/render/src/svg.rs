@@ -350,7 +350,11 @@ fn tag_symbols(out: &mut String, t: &TileView) {
         if !t.kind.has_tag(tag) {
             continue;
         }
-        let x = if *corner == 0 { t.x + 1.6 * r } else { t.x + s - 1.6 * r };
+        let x = if *corner == 0 {
+            t.x + 1.6 * r
+        } else {
+            t.x + s - 1.6 * r
+        };
         let d = path_data(&style::symbol_path(icon), x, t.y + s - 1.6 * r, r, 0);
         let _ = writeln!(
             out,
@@ -914,7 +918,11 @@ fn neutral_figures(
             placed.pos.y
         );
         // The dragon stands out from the dragon symbols printed on tiles: larger.
-        let r = if style::icon_on_corner(icon) { 0.19 } else { 0.13 };
+        let r = if style::icon_on_corner(icon) {
+            0.19
+        } else {
+            0.13
+        };
         figure_shape(
             out,
             &style::icon_path(icon),

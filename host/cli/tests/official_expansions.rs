@@ -44,6 +44,7 @@ fn the_real_plugin_files_pass_the_header_checks() {
         ("king-robber", "carcassonne_king_robber"),
         ("river2", "carcassonne_river2"),
         ("heretics-shrines", "carcassonne_heretics_shrines"),
+        ("princess-dragon", "carcassonne_princess_dragon"),
     ] {
         let p = load_plugin(&library(lib)).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(p.id, id);
@@ -78,6 +79,12 @@ fn list_shows_the_four_with_options_and_tiles() {
             6,
             "heretics-shrines.cultPlaces",
             "false",
+        ),
+        (
+            "princess-dragon",
+            30,
+            "princess-dragon.dragonTiming",
+            "before-scoring",
         ),
     ] {
         let e = find(id);

@@ -828,7 +828,14 @@ fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
                 .position(|d| d.expansion == ix && d.name == "disc" && d.scope == SlotScope::Figure)
                 .map(|i| SlotId(i as u16))
         }),
-        upgraded_immune: b.option_str("dragonVsUpgraded")? == "enter-but-immune",
+        // The Promotions script declares the same flag (`promotions.dragonVsUpgraded`,
+        // `no-entry` / `enter-but-immune`): either one set to `enter-but-immune` counts.
+        upgraded_immune: b.option_str("dragonVsUpgraded")? == "enter-but-immune"
+            || rules
+                .options()
+                .get("promotions.dragonVsUpgraded")
+                .map(|v| v.to_string())
+                == Some("enter-but-immune".into()),
     };
     for (id, k) in rules.tiles().iter() {
         r.volcano.push(k.has_tag("volcano"));

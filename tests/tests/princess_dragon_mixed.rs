@@ -180,3 +180,113 @@ fn random_games_keep_every_invariant() {
 fn games_with_a_greedy_player_keep_every_invariant() {
     run(1000, 1040, true);
 }
+
+/// Hostile input never panics and never changes a game: P&D custom actions with random
+/// figures, segments and values that were not offered are refused and leave the state as
+/// it was; bad position settings are errors.
+#[test]
+fn hostile_actions_and_settings_fail_cleanly() {
+    use carcassonne_core::{
+        CustomAction, FigureId, Position, PositionSetting, SegmentId, StartTile,
+    };
+    let rules = rules(0);
+    let verbs: Vec<(carcassonne_core::ExpansionIndex, carcassonne_core::VerbId)> = rules
+        .verbs()
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, n))| ["move-dragon", "move-fairy", "princess"].contains(&n.as_str()))
+        .map(|(i, (e, _))| (*e, carcassonne_core::VerbId(i as u16)))
+        .collect();
+    assert_eq!(verbs.len(), 3);
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for seed in 0..60u64 {
+        let setup = GameSetup::new(vec!["A".into(), "B".into(), "C".into()], seed);
+        let mut g = Game::new(Arc::clone(&rules), &setup).expect("game");
+        let mut bot = RandomBot::new(seed);
+        let mut n = 0;
+        while !g.is_over() && n < 600 {
+            n += 1;
+            for _ in 0..3 {
+                let (expansion, verb) = verbs[(next() % 3) as usize];
+                let segs = g.state().graph().len() + 4;
+                let figs = g.state().figures().len() + 3;
+                let a = Action::Custom(CustomAction {
+                    expansion,
+                    verb,
+                    figure: (next() % 2 == 0).then(|| FigureId((next() % figs as u64) as u16)),
+                    segment: (next() % 4 != 0)
+                        .then(|| SegmentId::new((next() % segs as u64) as usize)),
+                    value: match next() % 4 {
+                        0 => i32::MIN,
+                        1 => i32::MAX,
+                        _ => (next() % 9) as i32 - 2,
+                    },
+                });
+                if g.state().is_offered(&a) {
+                    continue;
+                }
+                let before = (
+                    g.state().events().len(),
+                    g.state()
+                        .players()
+                        .iter()
+                        .map(|p| p.score)
+                        .collect::<Vec<_>>(),
+                    g.decision(),
+                );
+                assert!(g.apply(a).is_err(), "seed {seed}: {a} was not offered");
+                let after = (
+                    g.state().events().len(),
+                    g.state()
+                        .players()
+                        .iter()
+                        .map(|p| p.score)
+                        .collect::<Vec<_>>(),
+                    g.decision(),
+                );
+                assert_eq!(
+                    before, after,
+                    "seed {seed}: a refused action changed the game"
+                );
+            }
+            let i = bot.choose(&g);
+            g.apply_offered(i).expect("offered");
+        }
+    }
+    let start = rules.tiles().find("BA/RCr").expect("start tile");
+    for (key, value) in [
+        ("dragon", "1"),
+        ("dragon", "x,y"),
+        ("dragon", "5,5"),
+        ("dragon", "99999999999,0"),
+        ("fairy", "0,0,Nobody"),
+        ("fairy", "0,0,A"),
+        ("fairy", ""),
+        ("volcano", "0,0"),
+    ] {
+        let p = Position {
+            players: vec!["A".into(), "B".into()],
+            tiles: vec![StartTile {
+                kind: start,
+                pos: Pos::new(0, 0),
+                rotation: carcassonne_core::Rotation::R0,
+            }],
+            settings: vec![PositionSetting {
+                expansion: "princess-dragon".into(),
+                key: key.into(),
+                value: value.into(),
+            }],
+            ..Position::default()
+        };
+        assert!(
+            Game::from_position(Arc::clone(&rules), &p).is_err(),
+            "setting {key} = {value} must fail"
+        );
+    }
+}

@@ -201,16 +201,59 @@ impl BoundExpansion for DoubleTurnRules {
     }
 }
 
+/// `test-special-figures`: one `builder` (cities and roads), one `pig` and one `barn`
+/// (fields) per player, none of them followers, with no rules of their own: stand-ins for
+/// the special figures of Traders & Builders and Abbey & Mayor, so that Princess & Dragon's
+/// rules about them (PD-10 … PD-12: eaten, orphaned, never eaten) can be tested before
+/// those expansions exist. Scenarios place them with `kind = "builder"` etc.
+pub struct SpecialFigures;
+
+impl Expansion for SpecialFigures {
+    fn id(&self) -> &str {
+        "test-special-figures"
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        use carcassonne_core::FeatureKindId;
+        let figure = |name: &str, deploy_on: KindMask| FigureKindDef {
+            name: name.into(),
+            per_player: 1,
+            strength: 0,
+            deploy_on,
+            follower: false,
+            returns: true,
+            look: String::new(),
+        };
+        let towns = KindMask(0)
+            .with(FeatureKindId::CITY)
+            .with(FeatureKindId::ROAD);
+        let fields = KindMask(0).with(FeatureKindId::FIELD);
+        for f in [
+            figure("builder", towns),
+            figure("pig", fields),
+            figure("barn", fields),
+        ] {
+            d.figure_kind(f).map_err(|e| e.to_string())?;
+        }
+        Ok(binder(|_| Ok(NoHooks)))
+    }
+}
+
 /// Test-only expansions by name.
 pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
     match name {
         "test-big-follower" => Some(Arc::new(BigFollower)),
         "test-double-turn" => Some(Arc::new(DoubleTurn)),
+        "test-special-figures" => Some(Arc::new(SpecialFigures)),
         _ => None,
     }
 }
 
 /// Every test-only expansion: what [`harness`] offers scenarios as [`Harness::extra`].
 pub fn test_expansions() -> Vec<Arc<dyn Expansion>> {
-    vec![Arc::new(BigFollower), Arc::new(DoubleTurn)]
+    vec![
+        Arc::new(BigFollower),
+        Arc::new(DoubleTurn),
+        Arc::new(SpecialFigures),
+    ]
 }

@@ -101,10 +101,10 @@ fn t144_princess_completing_a_city() {
     run_scenario("princess-dragon/T-144");
 }
 
-/// T-145 — PD-19, PD-34: a big follower is removed like a knight (the builder orphan part
-/// waits for Traders & Builders).
+/// T-145 — PD-19, PD-12, PD-34: a big follower is removed like a knight; a builder left
+/// without its owner's follower returns too.
 #[test]
-fn t145_princess_and_a_big_follower() {
+fn t145_princess_big_follower_and_builder() {
     run_scenario("princess-dragon/T-145");
 }
 
@@ -147,9 +147,9 @@ fn t151_promotions_vs_the_dragon() {
     run_scenario("princess-dragon/T-151");
 }
 
-/// T-152 — PD-10…PD-12: what the dragon eats (builders, pigs, barns, tower tops).
+/// T-152 — PD-10…PD-12: followers, builders and pigs are eaten or orphaned, barns never
+/// (stand-in figures; the tower-top part waits for The Tower).
 #[test]
-#[ignore = "needs Traders & Builders, Abbey & Mayor and The Tower (built in parallel)"]
 fn t152_what_the_dragon_eats() {
     run_scenario("princess-dragon/T-152");
 }

@@ -50,15 +50,22 @@ const OPTION_SETS: &[&[(&str, &str)]] = &[
 ];
 
 fn rules(set: usize) -> Arc<Ruleset> {
+    rules_with(set, &[])
+}
+
+/// The five, plus `extra` (fan scripts), with option set `set`.
+fn rules_with(set: usize, extra: &[&str]) -> Arc<Ruleset> {
+    let mut expansions: Vec<String> = ALL.map(String::from).to_vec();
+    expansions.extend(extra.iter().map(|s| s.to_string()));
     build_ruleset(&RulesSpec {
-        expansions: ALL.map(String::from).to_vec(),
+        expansions,
         options: OPTION_SETS[set]
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
-        plugin_dirs: vec![expansions_dir()],
+        plugin_dirs: vec![expansions_dir(), carcassonne_tests::fan_expansions_dir()],
     })
-    .unwrap_or_else(|e| panic!("the five expansions load: {e}"))
+    .unwrap_or_else(|e| panic!("the expansions load: {e}"))
 }
 
 /// Dragon tiles still held back (PD-3), from the `aside-*` slots.
@@ -179,6 +186,19 @@ fn random_games_keep_every_invariant() {
 #[test]
 fn games_with_a_greedy_player_keep_every_invariant() {
     run(1000, 1040, true);
+}
+
+/// With the fan scripts too (the Tactician's tokens meet the dragon's tile filter, PD-31;
+/// Promotions' discs meet AP-9 and PR-8).
+#[test]
+fn games_with_the_fan_scripts_keep_every_invariant() {
+    let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len())
+        .map(|set| rules_with(set, &["tactician", "promotions"]))
+        .collect();
+    for seed in 2000..2300u64 {
+        let set = (seed % OPTION_SETS.len() as u64) as usize;
+        play_and_check(set, &rulesets[set], seed, false);
+    }
 }
 
 /// Hostile input never panics and never changes a game: P&D custom actions with random

@@ -428,6 +428,22 @@ expansion_hooks! {
         Ok(())
     }
 
+    /// Removes actions another expansion's prompt offers that this expansion forbids (a
+    /// redeployment onto the tile where Princess & Dragon's dragon stands, say). Called
+    /// after the owner's `prompt_actions`, in load order, for every expansion whose hook
+    /// set has it (the owner included); it may only remove. A prompt left with no action
+    /// is skipped, as one that offered none; one filtered down to [`Action::Pass`] alone
+    /// is answered with that pass without asking (the owner's `apply_prompt` sees it).
+    [bit FILTER_PROMPT_ACTIONS = 12]
+    fn filter_prompt_actions(
+        &self,
+        view: View<'_>,
+        prompt: Prompt,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        Ok(())
+    }
+
     /// Applies the answer to this expansion's prompt.
     []
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {

@@ -237,6 +237,44 @@ impl Expansion for AbbeyTiles {
     }
 }
 
+/// `test-special-figures`: one `builder` (cities and roads), one `pig` and one `barn`
+/// (fields) per player, none of them followers, with no rules of their own: stand-ins for
+/// the special figures of Traders & Builders and Abbey & Mayor, so that Princess & Dragon's
+/// rules about them (PD-10 … PD-12: eaten, orphaned, never eaten) can be tested before
+/// those expansions exist. Scenarios place them with `kind = "builder"` etc.
+pub struct SpecialFigures;
+
+impl Expansion for SpecialFigures {
+    fn id(&self) -> &str {
+        "test-special-figures"
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        use carcassonne_core::FeatureKindId;
+        let figure = |name: &str, deploy_on: KindMask| FigureKindDef {
+            name: name.into(),
+            per_player: 1,
+            strength: 0,
+            deploy_on,
+            follower: false,
+            returns: true,
+            look: String::new(),
+        };
+        let towns = KindMask(0)
+            .with(FeatureKindId::CITY)
+            .with(FeatureKindId::ROAD);
+        let fields = KindMask(0).with(FeatureKindId::FIELD);
+        for f in [
+            figure("builder", towns),
+            figure("pig", fields),
+            figure("barn", fields),
+        ] {
+            d.figure_kind(f).map_err(|e| e.to_string())?;
+        }
+        Ok(binder(|_| Ok(NoHooks)))
+    }
+}
+
 /// `test-princess`: in his deployment step the active player may, instead of deploying,
 /// send home one follower of a city his tile extends (verb `remove`, the figure named):
 /// a stand-in for the princess, dragon or tower of later expansions, which take one
@@ -323,6 +361,7 @@ pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
         "test-double-turn" => Some(Arc::new(DoubleTurn)),
         "test-abbey-tiles" => Some(Arc::new(AbbeyTiles)),
         "test-princess" => Some(Arc::new(Princess)),
+        "test-special-figures" => Some(Arc::new(SpecialFigures)),
         _ => None,
     }
 }
@@ -334,5 +373,6 @@ pub fn test_expansions() -> Vec<Arc<dyn Expansion>> {
         Arc::new(DoubleTurn),
         Arc::new(AbbeyTiles),
         Arc::new(Princess),
+        Arc::new(SpecialFigures),
     ]
 }

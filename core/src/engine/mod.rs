@@ -276,6 +276,9 @@ impl Game {
             check_fits(&rules, &state, t)?;
             place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
         }
+        // The tiles to draw are in the supply before `start_game`, as in `Game::new`, so an
+        // expansion that holds tiles back (Princess & Dragon's dragon tiles, PD-3) sees them.
+        state.supply = TileSupply::single(p.draws.clone(), DrawMode::InOrder);
         each(
             &rules,
             &mut state,
@@ -308,7 +311,6 @@ impl Game {
                 ))
             })?;
         }
-        state.supply = TileSupply::single(p.draws.clone(), DrawMode::InOrder);
         for set in &p.settings {
             let ix = rules.expansion_index(&set.expansion).ok_or_else(|| {
                 GameError::Position(format!(

@@ -27,6 +27,19 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             let r = e.prompt_actions(View { rules, state: st }, p, &mut offered);
             st.offered = offered;
             r.map_err(|m| hook_error(rules, ix, "prompt_actions", m))?;
+            if !st.offered.is_empty() && rules.any_hooks(HookSet::FILTER_PROMPT_ACTIONS) {
+                let before = st.offered.len();
+                filter_prompt_actions(rules, st, p)?;
+                // Filtered down to passing alone: nothing is left to choose, so the owner
+                // gets the pass without asking (its prompt chain goes on as after a pass).
+                if st.offered.len() < before && st.offered.as_slice() == [Action::Pass] {
+                    st.offered.clear();
+                    one(rules, st, p.owner, "apply_prompt", |e, ctx| {
+                        e.apply_prompt(ctx, p, Action::Pass)
+                    })?;
+                    continue;
+                }
+            }
             if !st.offered.is_empty() {
                 st.decision = Decision {
                     player: p.player,
@@ -162,6 +175,31 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             }
         }
     }
+}
+
+/// Lets every expansion with the hook remove actions from a prompt's offer (they only
+/// remove: anything a filter adds is dropped).
+fn filter_prompt_actions(
+    rules: &Ruleset,
+    st: &mut GameState,
+    p: crate::prompt::Prompt,
+) -> Result<(), HookError> {
+    let mut offered = std::mem::take(&mut st.offered);
+    let before = offered.clone();
+    let mut result = Ok(());
+    for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
+        if !hooks.has(HookSet::FILTER_PROMPT_ACTIONS) {
+            continue;
+        }
+        let v = View { rules, state: st };
+        if let Err(m) = e.filter_prompt_actions(v, p, &mut offered) {
+            result = Err(hook_error(rules, i, "filter_prompt_actions", m));
+            break;
+        }
+    }
+    offered.retain(|a| before.contains(a));
+    st.offered = offered;
+    result
 }
 
 /// Draws until a placeable tile comes up; fills the offered placements.

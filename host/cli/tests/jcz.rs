@@ -716,3 +716,50 @@ fn traders_and_builders_saves() {
     assert_eq!(last["feature"], "trade-goods");
     assert_eq!(last["player"], "Blue");
 }
+
+/// PD-7, PD-8: a dragon step from the wrong player, onto an illegal cell, or a princess
+/// removal of a follower outside her city is refused, naming the message.
+#[test]
+fn dragon_and_princess_messages_are_checked() {
+    let cases: [(&str, &str, usize, Value, &[&str]); 3] = [
+        // The second step is Blue's (player 1), not Green's.
+        (
+            "dragon-flight-three-players.jcz",
+            "wrong-steerer",
+            12,
+            serde_json::json!({"type": "MOVE_NEUTRAL_FIGURE", "payload": {"figureId": "dragon.1", "to": [1, 0]}, "player": 2}),
+            &["message 12", "MOVE_NEUTRAL_FIGURE", "player 2"],
+        ),
+        // Back onto the volcano, where the flight started.
+        (
+            "dragon-flight-three-players.jcz",
+            "revisit",
+            12,
+            serde_json::json!({"type": "MOVE_NEUTRAL_FIGURE", "payload": {"figureId": "dragon.1", "to": [0, 1]}, "player": 1}),
+            &["message 12", "dragon.1", "not legal"],
+        ),
+        // Blue's princess cannot take a follower of another city (Red has none there).
+        (
+            "princess-portal-fairy.jcz",
+            "princess",
+            4,
+            serde_json::json!({"type": "RETURN_MEEPLE", "payload": {"source": "PRINCESS", "pointer": {"featurePointer": {"position": [0, 0], "feature": "Road", "location": "WE"}, "meepleId": "0.small.2"}}, "player": 1}),
+            &["message 4", "RETURN_MEEPLE"],
+        ),
+    ];
+    for (src, name, index, msg, want) in cases {
+        let dir = Scratch::new("jcz", name);
+        let mut save: Value =
+            serde_json::from_str(&std::fs::read_to_string(ours().join(src)).unwrap()).unwrap();
+        save["replay"][index] = msg;
+        let file = dir.path(&format!("{name}.jcz"));
+        std::fs::write(&file, serde_json::to_string_pretty(&save).unwrap()).unwrap();
+        let (ok, out, err) = run(&["replay", "--json", &file.display().to_string()]);
+        assert!(!ok, "{name}: accepted: {out}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        for w in want {
+            assert!(err.contains(w), "{name}: `{err}` lacks `{w}`");
+        }
+    }
+}

@@ -46,6 +46,7 @@ fn the_real_plugin_files_pass_the_header_checks() {
         ("heretics-shrines", "carcassonne_heretics_shrines"),
         ("inns-cathedrals", "carcassonne_inns_cathedrals"),
         ("traders-builders", "carcassonne_traders_builders"),
+        ("princess-dragon", "carcassonne_princess_dragon"),
     ] {
         let p = load_plugin(&library(lib)).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(p.id, id);
@@ -92,6 +93,12 @@ fn list_shows_the_four_with_options_and_tiles() {
             24,
             "traders-builders.builderDoubleTurn",
             "mandatory",
+        ),
+        (
+            "princess-dragon",
+            30,
+            "princess-dragon.dragonTiming",
+            "before-scoring",
         ),
     ] {
         let e = find(id);

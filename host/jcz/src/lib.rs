@@ -410,6 +410,10 @@ impl Replayer {
                 }
                 Ok(false)
             }
+            "MOVE_NEUTRAL_FIGURE" if str_field(p, "figureId").is_ok_and(|f| f != "count.1") => {
+                self.move_neutral(msg)
+            }
+            "RETURN_MEEPLE" => self.return_meeple(msg),
             "MOVE_NEUTRAL_FIGURE" => {
                 self.check_sender(msg)?;
                 let figure = str_field(p, "figureId")?;
@@ -439,6 +443,112 @@ impl Replayer {
             }
             other => Err(format!("message type `{other}` is not supported")),
         }
+    }
+}
+
+/// Princess & Dragon's messages (`jcz-saves.md` §5, §11): the dragon's steps and the
+/// fairy's moves as `MOVE_NEUTRAL_FIGURE`, the princess as `RETURN_MEEPLE`. They are found
+/// among the offered custom actions by what they point at (a cell, or a figure), so
+/// nothing here names the expansion's verbs.
+impl Replayer {
+    /// `dragon.1` / `fairy.1` (`to` = `[x, y]`, or `{featurePointer, meepleId}`).
+    fn move_neutral(&mut self, msg: &JczMessage) -> Result<bool, String> {
+        self.check_sender(msg)?;
+        let p = &msg.payload;
+        let figure = str_field(p, "figureId")?;
+        let to = p.get("to").ok_or("payload has no `to`")?;
+        let action = if to.is_array() {
+            let cell = pointer::position(Some(to))?;
+            self.custom_on_cell(cell)
+        } else if let Some(m) = to.get("meepleId").and_then(Value::as_str) {
+            let f = self.figure_of(m, to.get("featurePointer"))?;
+            self.custom_about(f)
+        } else {
+            return Err(format!(
+                "moving `{figure}` to {} is not supported",
+                pointer::describe(to)
+            ));
+        }
+        .ok_or_else(|| {
+            format!(
+                "moving `{figure}` to {} is not legal here ({})",
+                pointer::describe(to),
+                self.game.describe_decision()
+            )
+        })?;
+        let d = self.game.decision();
+        self.apply(action)?;
+        // JCZ never undoes a dragon step.
+        Ok(!figure.starts_with("dragon") && self.game.decision().player == d.player)
+    }
+
+    /// `RETURN_MEEPLE` with `source` `PRINCESS`.
+    fn return_meeple(&mut self, msg: &JczMessage) -> Result<bool, String> {
+        self.check_sender(msg)?;
+        let p = &msg.payload;
+        let source = str_field(p, "source")?;
+        if source != "PRINCESS" {
+            return Err(format!("returning a meeple by `{source}` is not supported"));
+        }
+        let ptr = p.get("pointer").ok_or("payload has no `pointer`")?;
+        let m = str_field(ptr, "meepleId")?;
+        let f = self.figure_of(m, ptr.get("featurePointer"))?;
+        let action = self.custom_about(f).ok_or_else(|| {
+            format!(
+                "the princess cannot remove `{m}` here ({})",
+                self.game.describe_decision()
+            )
+        })?;
+        let d = self.game.decision();
+        self.apply(action)?;
+        Ok(self.game.decision().player == d.player)
+    }
+
+    /// The figure of a JCZ meeple id: one deployed in this replay, else the one of that
+    /// owner and kind standing on the feature pointed at.
+    fn figure_of(&self, meeple: &str, feature: Option<&Value>) -> Result<FigureId, String> {
+        let st = self.game.state();
+        if let Some(f) = self.meeples.get(meeple).copied() {
+            if matches!(st.figure(f).loc, FigureLoc::On(_)) {
+                return Ok(f);
+            }
+        }
+        let (owner, kind) = pointer::meeple(self.game.rules(), meeple)?;
+        let segments = match feature {
+            Some(ptr) => pointer::segments(&self.game, ptr)?,
+            None => Vec::new(),
+        };
+        let g = st.graph();
+        (0..st.figures().len())
+            .map(|i| FigureId(i as u16))
+            .find(|f| {
+                let fig = st.figure(*f);
+                fig.owner == owner
+                    && fig.kind == kind
+                    && matches!(fig.loc, FigureLoc::On(s)
+                        if segments.iter().any(|t| g.feature_of(*t) == g.feature_of(s)))
+            })
+            .ok_or_else(|| format!("meeple `{meeple}` is not on the board"))
+    }
+
+    /// The offered custom action that targets the tile at `cell`.
+    fn custom_on_cell(&self, cell: Pos) -> Option<Action> {
+        let g = self.game.state().graph();
+        self.game.actions().iter().copied().find(|a| {
+            matches!(a, Action::Custom(c) if c.figure.is_none() && c.segment.is_some_and(|s| {
+                let n = g.segment(s);
+                !n.is_virtual() && n.pos == cell
+            }))
+        })
+    }
+
+    /// The offered custom action about figure `f`.
+    fn custom_about(&self, f: FigureId) -> Option<Action> {
+        self.game
+            .actions()
+            .iter()
+            .copied()
+            .find(|a| matches!(a, Action::Custom(c) if c.figure == Some(f)))
     }
 }
 

@@ -21,14 +21,13 @@ const SETS: &[(&str, Option<&str>)] = &[
     ("inns-and-cathedrals:2", Some("inns-cathedrals")),
     ("traders-and-builders:1", Some("traders-builders")),
     ("traders-and-builders:2", Some("traders-builders")),
+    ("princess-and-dragon:1", Some("princess-dragon")),
+    // The C2 set: the garden tiles DG/C.dG and DG/Cc.pG are our DG/C.d and DG/Cc.p.
+    ("princess-and-dragon:2", Some("princess-dragon")),
 ];
 
 /// Elements of later expansions: named in the error so the user knows why.
 const LATER_ELEMENTS: &[&str] = &[
-    "dragon",
-    "fairy",
-    "princess",
-    "portal",
     "tower",
     "abbey",
     "mayor",
@@ -54,9 +53,6 @@ const LATER_ELEMENTS: &[&str] = &[
 /// Rules of later expansions: they cannot apply to a save we accept (its sets would have
 /// been refused), so any value is ignored.
 const LATER_RULES: &[&str] = &[
-    "princess-action",
-    "fairy-placement",
-    "dragon-move",
     "wagon-move",
     "barn-placement",
 ];
@@ -142,6 +138,7 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
             // Gardens take only the abbot, which is refused above: without it they are
             // decoration, and a garden tile plays as its plain twin (IC-3, T-86).
             "garden" => {}
+            e if PD_ELEMENTS.contains(&e) => {}
             other if LATER_ELEMENTS.contains(&other) => {
                 return Err(format!(
                     "setup.elements: `{other}` belongs to an expansion that is not supported yet"
@@ -240,6 +237,7 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
                     _ => return Err(bad()),
                 }
             }
+            k if PD_RULES.contains(&k) => {}
             k if LATER_RULES.contains(&k) => {}
             other => return Err(format!("setup.rules: unknown rule `{other}`")),
         }
@@ -260,6 +258,7 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
         // JCZ's final round: a player who passes is not asked again.
         options.push(("count.finalRound".into(), "pass-is-final".into()));
     }
+    princess_dragon(setup, &expansions, &mut options)?;
     Ok(RulesSpec {
         expansions,
         options,
@@ -322,6 +321,94 @@ fn traders_builders_options(
         "traders-builders.builderDoubleTurn".into(),
         "mandatory".into(),
     ));
+    Ok(())
+}
+
+/// Princess & Dragon's elements: JCZ turns the four parts on separately; we play them
+/// together (a save with only some of them is refused by name).
+const PD_ELEMENTS: &[&str] = &["dragon", "fairy", "princess", "portal"];
+
+/// Princess & Dragon's rule keys (C.5).
+const PD_RULES: &[&str] = &["dragon-move", "princess-action", "fairy-placement"];
+
+/// Princess & Dragon (`princess-and-dragon:1/2`, spec C.5): its elements and rule keys →
+/// `princess-dragon.*` options. JCZ's fixed behaviours are written out where our defaults
+/// differ (`fairyOnTilePoints=per-figure`, `cocQuarterFigures=jcz`). Without the set, its
+/// rule keys are ignored and its elements refused.
+fn princess_dragon(
+    setup: &JczSetup,
+    expansions: &[String],
+    options: &mut Vec<(String, String)>,
+) -> Result<(), String> {
+    let loaded = expansions.iter().any(|e| e == "princess-dragon");
+    let on: Vec<&str> = PD_ELEMENTS
+        .iter()
+        .copied()
+        .filter(|e| setup.elements.contains_key(*e))
+        .collect();
+    if !loaded {
+        return match on.first() {
+            Some(e) => Err(format!(
+                "setup.elements: `{e}` without the set `princess-and-dragon:1`"
+            )),
+            None => Ok(()),
+        };
+    }
+    if on.len() != PD_ELEMENTS.len() {
+        let missing: Vec<&str> = PD_ELEMENTS
+            .iter()
+            .copied()
+            .filter(|e| !on.contains(e))
+            .collect();
+        return Err(format!(
+            "setup.elements: Princess & Dragon without `{}` is not supported (only all of dragon, fairy, princess, portal)",
+            missing.join("`, `")
+        ));
+    }
+    let mut timing = "before-scoring";
+    let mut princess = "may";
+    let mut fairy = "next-follower";
+    for (key, value) in &setup.rules {
+        let text = match value {
+            Value::String(s) => s.clone(),
+            Value::Bool(b) => b.to_string(),
+            other => other.to_string(),
+        };
+        let bad = || format!("setup.rules: `{key}` = `{text}` is not supported");
+        match key.as_str() {
+            "dragon-move" => {
+                timing = match text.as_str() {
+                    "before-scoring" => "before-scoring",
+                    "after-scoring" => "after-scoring",
+                    _ => return Err(bad()),
+                }
+            }
+            "princess-action" => {
+                princess = match text.as_str() {
+                    "may" => "may",
+                    "must" => "must",
+                    _ => return Err(bad()),
+                }
+            }
+            "fairy-placement" => {
+                fairy = match text.as_str() {
+                    "next-follower" => "next-follower",
+                    "on-tile" => "on-tile",
+                    _ => return Err(bad()),
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut set = |k: &str, v: &str| options.push((format!("princess-dragon.{k}"), v.into()));
+    set("dragonTiming", timing);
+    set("princessAction", princess);
+    set("fairyPlacement", fairy);
+    set("fairyOnTilePoints", "per-figure");
+    set("cocQuarterFigures", "jcz");
+    set("dragonOnCoC", "outer-landscape");
+    set("dragonTileDeploy", "blocked");
+    set("dragonVsTowerTop", "eaten");
     Ok(())
 }
 
@@ -465,6 +552,41 @@ mod tests {
                            "elements": {"small-follower": 7, "builder": 1, "pig": 1}}))
             .contains("traders")
         );
+    }
+
+    #[test]
+    fn princess_and_dragon_rules_map_to_options() {
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "princess-and-dragon:1": 1},
+            "elements": {"small-follower": 7, "dragon": true, "fairy": true,
+                         "princess": true, "portal": true},
+            "rules": {"dragon-move": "after-scoring", "princess-action": "must",
+                      "fairy-placement": "on-tile"}
+        })))
+        .unwrap();
+        assert_eq!(spec.expansions, ["princess-dragon"]);
+        assert_eq!(
+            option(&spec, "princess-dragon.dragonTiming"),
+            Some("after-scoring")
+        );
+        assert_eq!(
+            option(&spec, "princess-dragon.princessAction"),
+            Some("must")
+        );
+        assert_eq!(
+            option(&spec, "princess-dragon.fairyPlacement"),
+            Some("on-tile")
+        );
+        assert_eq!(
+            option(&spec, "princess-dragon.fairyOnTilePoints"),
+            Some("per-figure")
+        );
+        let err = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "princess-and-dragon:2": 1},
+            "elements": {"small-follower": 7, "dragon": true, "fairy": true},
+        })))
+        .unwrap_err();
+        assert!(err.contains("princess") && err.contains("portal"), "{err}");
     }
 
     #[test]

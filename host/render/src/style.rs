@@ -413,8 +413,111 @@ pub fn icon_path(name: &str) -> Vec<Cmd> {
     match name {
         "crown" => crown_path(),
         "mask" => mask_path(),
+        "dragon" => dragon_path(),
+        "fairy" => fairy_path(),
         _ => count_path(),
     }
+}
+
+/// Where a neutral figure on a board segment is drawn: `true` = in the tile's top-right
+/// corner (a figure that stands on the tile, the dragon), `false` = beside the first
+/// figure on its segment (one that stands by a follower, the fairy).
+pub fn icon_on_corner(name: &str) -> bool {
+    name == "dragon"
+}
+
+/// The colour of a neutral figure's icon.
+pub fn icon_colour(name: &str) -> &'static str {
+    match name {
+        "dragon" => "#c92a2a",
+        "fairy" => "#f783ac",
+        _ => "#f5f5f5",
+    }
+}
+
+/// A symbol a tile tag stands for, drawn in a tile corner (`docs/rendering.md`): the tag,
+/// the icon, its fill and which corner (0 bottom-left, 1 bottom-right).
+pub const TILE_TAG_ICONS: &[(&str, &str, &str, u8)] = &[
+    ("volcano", "volcano", "#e8590c", 0),
+    ("dragon", "dragon", "#c92a2a", 0),
+    ("portal", "portal", "#7048e8", 0),
+];
+
+/// The path of a tile-tag symbol or segment-tag symbol (`princess`: a small crown).
+pub fn symbol_path(name: &str) -> Vec<Cmd> {
+    match name {
+        "volcano" => volcano_path(),
+        "dragon" => dragon_path(),
+        "portal" => portal_path(),
+        _ => crown_path(),
+    }
+}
+
+/// The dragon: a winged head.
+pub fn dragon_path() -> Vec<Cmd> {
+    use Cmd::*;
+    vec![
+        M(-1.0, -0.9),
+        L(-0.35, -0.2),
+        L(-0.2, -0.7),
+        L(0.2, -0.2),
+        L(0.6, -0.4),
+        L(1.0, -0.1),
+        L(0.55, 0.05),
+        L(0.35, 0.5),
+        L(0.5, 1.0),
+        L(-0.1, 0.6),
+        L(-0.6, 1.0),
+        L(-0.45, 0.2),
+        Z,
+    ]
+}
+
+/// The fairy: a four-pointed star.
+pub fn fairy_path() -> Vec<Cmd> {
+    use Cmd::*;
+    vec![
+        M(0.0, -1.0),
+        L(0.25, -0.25),
+        L(1.0, 0.0),
+        L(0.25, 0.25),
+        L(0.0, 1.0),
+        L(-0.25, 0.25),
+        L(-1.0, 0.0),
+        L(-0.25, -0.25),
+        Z,
+    ]
+}
+
+/// A volcano: a cone with a crater.
+pub fn volcano_path() -> Vec<Cmd> {
+    use Cmd::*;
+    vec![
+        M(-1.0, 0.8),
+        L(-0.3, -0.6),
+        L(-0.1, -0.4),
+        L(0.1, -0.6),
+        L(0.3, -0.6),
+        L(1.0, 0.8),
+        Z,
+    ]
+}
+
+/// A magic portal: a ring (two arcs drawn as a square ring).
+pub fn portal_path() -> Vec<Cmd> {
+    use Cmd::*;
+    vec![
+        M(0.0, -1.0),
+        L(1.0, 0.0),
+        L(0.0, 1.0),
+        L(-1.0, 0.0),
+        Z,
+        M(0.0, -0.5),
+        L(-0.5, 0.0),
+        L(0.0, 0.5),
+        L(0.5, 0.0),
+        Z,
+    ]
 }
 
 /// The Count: a pawn with a crown.

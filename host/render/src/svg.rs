@@ -341,6 +341,7 @@ pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
         num(s),
         num(s)
     );
+    tag_symbols(out, t);
     if t.label_segments {
         for (i, g) in t.geom.segs.iter().enumerate() {
             if let Some(p) = g.spots.first() {
@@ -447,6 +448,42 @@ pub(crate) fn symbol(out: &mut String, tag: &str, colour: &str, x: f64, y: f64, 
         num(x - r),
         num(y)
     );
+}
+
+/// The symbols tile tags stand for (a volcano, a dragon, a magic portal: `style::TILE_TAG_ICONS`)
+/// in a corner of the tile, and a small crown on every segment tagged `princess`.
+fn tag_symbols(out: &mut String, t: &TileView) {
+    let s = t.size;
+    let r = s * 0.09;
+    for (tag, icon, fill, corner) in style::TILE_TAG_ICONS {
+        if !t.kind.has_tag(tag) {
+            continue;
+        }
+        let x = if *corner == 0 {
+            t.x + 1.6 * r
+        } else {
+            t.x + s - 1.6 * r
+        };
+        let d = path_data(&style::symbol_path(icon), x, t.y + s - 1.6 * r, r, 0);
+        let _ = writeln!(
+            out,
+            r##"<path class="symbol" data-symbol="{tag}" d="{d}" fill="{fill}" fill-opacity="0.85" fill-rule="evenodd" stroke="#111111" stroke-width="0.6"/>"##
+        );
+    }
+    for (i, g) in t.kind.segments.iter().enumerate() {
+        if !g.tags.iter().any(|x| x == "princess") {
+            continue;
+        }
+        let Some(p) = t.geom.segs.get(i).and_then(|g| g.spots.first()) else {
+            continue;
+        };
+        let (x, y) = t.px(*p);
+        let d = path_data(&style::symbol_path("princess"), x, y - 1.8 * r, r, 0);
+        let _ = writeln!(
+            out,
+            r##"<path class="symbol" data-symbol="princess" d="{d}" fill="#fcc419" stroke="#111111" stroke-width="0.6"/>"##
+        );
+    }
 }
 
 /// A pennant centred on (x, y), `r` half wide.
@@ -927,6 +964,7 @@ pub(crate) fn board(game: &Game, opts: &RenderOptions) -> String {
             );
         }
     }
+    neutral_figures(&mut body, game, &mut geoms, &on_segment, &origin, s);
     let _ = writeln!(body, "</g>");
 
     // Side panel.
@@ -956,6 +994,81 @@ pub(crate) fn board(game: &Game, opts: &RenderOptions) -> String {
     out.push_str(&panel);
     out.push_str("</svg>\n");
     out
+}
+
+/// Neutral figures an expansion shows on board segments (`Visible::NeutralFigure`: the
+/// dragon in its tile's corner, the fairy beside the follower it stands by); those on
+/// virtual features are drawn in the panel.
+fn neutral_figures(
+    out: &mut String,
+    game: &Game,
+    geoms: &mut BTreeMap<(u16, u8), TileGeom>,
+    on_segment: &BTreeMap<u32, Vec<FigureId>>,
+    origin: &dyn Fn(Pos) -> (f64, f64),
+    s: f64,
+) {
+    let rules = game.rules();
+    let st = game.state();
+    let mut shown = Vec::new();
+    if game.view().describe(&mut shown).is_err() {
+        return;
+    }
+    for v in &shown {
+        let Visible::NeutralFigure {
+            name,
+            icon,
+            segment,
+        } = v
+        else {
+            continue;
+        };
+        if segment.index() >= st.graph().len() {
+            continue;
+        }
+        let node = st.graph().segment(*segment);
+        if node.is_virtual() {
+            continue;
+        }
+        let placed = st.board().tile(node.tile);
+        let (ox, oy) = origin(placed.pos);
+        let (x, y) = if style::icon_on_corner(icon) {
+            (ox + s * 0.76, oy + s * 0.24)
+        } else {
+            let kind = rules.tiles().get(placed.kind);
+            let geom = geoms
+                .entry((placed.kind.0, placed.rotation.quarters()))
+                .or_insert_with(|| tile_geom(rules, kind, placed.rotation));
+            let spot = geom
+                .figure_spot(node.local as usize, 0)
+                .unwrap_or(super::geometry::CENTRE);
+            let beside = on_segment.contains_key(&(segment.index() as u32));
+            let d = if beside { 0.16 } else { 0.0 };
+            (ox + (spot.0 + d) * s, oy + (spot.1 - d) * s)
+        };
+        let _ = writeln!(
+            out,
+            r#"<g class="neutral" data-name="{}" data-cell="{},{}">"#,
+            esc(name),
+            placed.pos.x,
+            placed.pos.y
+        );
+        // The dragon stands out from the dragon symbols printed on tiles: larger.
+        let r = if style::icon_on_corner(icon) {
+            0.19
+        } else {
+            0.13
+        };
+        figure_shape(
+            out,
+            &style::icon_path(icon),
+            x,
+            y,
+            s * r,
+            0,
+            style::icon_colour(icon),
+        );
+        let _ = writeln!(out, "</g>");
+    }
 }
 
 /// The title band: what is shown and where the game stands.

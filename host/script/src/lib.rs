@@ -1892,7 +1892,11 @@ mod tests {
             let reached = HOOKS.iter().any(|h| h.core == c);
             // Scripts give refusal reasons through `forbidden_cells` items (`reason`), which
             // the host answers `explain_refusal` with natively.
-            let exempt = c == "prepare_game" || c == "describe" || c == "explain_refusal";
+            // Scripts do not filter other expansions' prompts (`filter_prompt_actions`).
+            let exempt = c == "prepare_game"
+                || c == "describe"
+                || c == "explain_refusal"
+                || c == "filter_prompt_actions";
             assert_eq!(reached, !exempt, "core hook `{c}`");
         }
     }

@@ -37,7 +37,13 @@ fn pieces_for(players: usize) -> i64 {
     }
 }
 
-const ALL: [&str; 5] = ["count", "king-robber", "river2", "heretics-shrines", "tower"];
+const ALL: [&str; 5] = [
+    "count",
+    "king-robber",
+    "river2",
+    "heretics-shrines",
+    "tower",
+];
 
 const OPTION_SETS: &[&[(&str, &str)]] = &[
     &[],
@@ -103,7 +109,11 @@ fn check(g: &Game, ctx: &str) {
                 def.per_player as usize,
                 "{ctx}: player {p} kind {k}: supply + board + prisoners"
             );
-            assert_eq!(st.in_supply(player, kind) as usize, supply, "{ctx}: in_supply");
+            assert_eq!(
+                st.in_supply(player, kind) as usize,
+                supply,
+                "{ctx}: in_supply"
+            );
         }
     }
     for (p, h) in holding.iter().enumerate() {
@@ -137,7 +147,11 @@ fn check(g: &Game, ctx: &str) {
         let seg = SegmentId::new(t.first_segment as usize + local);
         let on = graph.totals(graph.feature_of(seg)).occupants;
         assert!(on <= 1, "{ctx}: {on} followers on the tower at {}", t.pos);
-        assert!(on == 0 || h >= 1, "{ctx}: a follower on a bare foundation at {}", t.pos);
+        assert!(
+            on == 0 || h >= 1,
+            "{ctx}: a follower on a bare foundation at {}",
+            t.pos
+        );
     }
     let left: i64 = (0..n).map(|p| st.slot(pieces, p)).sum();
     assert_eq!(

@@ -295,7 +295,13 @@ impl TowerRules {
         ctx.release_figure(f)
     }
 
-    fn custom(&self, verb: VerbId, figure: Option<FigureId>, seg: Option<SegmentId>, value: i32) -> Action {
+    fn custom(
+        &self,
+        verb: VerbId,
+        figure: Option<FigureId>,
+        seg: Option<SegmentId>,
+        value: i32,
+    ) -> Action {
         Action::Custom(CustomAction {
             expansion: self.me,
             verb,
@@ -411,10 +417,7 @@ impl TowerRules {
         }
         let mut seen: Vec<(PlayerId, FigureKindId)> = Vec::new();
         for f in self.prisoners(v, p, None) {
-            let key = (
-                self.jailer_of(v, f).unwrap_or(p),
-                v.state.figure(f).kind,
-            );
+            let key = (self.jailer_of(v, f).unwrap_or(p), v.state.figure(f).kind);
             if !seen.contains(&key) {
                 seen.push(key);
                 out.push(self.custom(self.verbs.ransom, None, None, ransom_value(key.0, key.1)));
@@ -488,7 +491,10 @@ impl TowerRules {
         if !self.may_ransom(&v, p) {
             return Err("TW-13: no ransom allowed".into());
         }
-        let (jailer, kind) = (PlayerId((value & 0xff) as u8), FigureKindId((value >> 8) as u8));
+        let (jailer, kind) = (
+            PlayerId((value & 0xff) as u8),
+            FigureKindId((value >> 8) as u8),
+        );
         let f = self
             .prisoners(&v, p, Some(jailer))
             .into_iter()
@@ -531,7 +537,8 @@ impl TowerRules {
             return Ok(());
         }
         self.free(ctx, f)?;
-        let mut kinds: Vec<FigureKindId> = mine.iter().map(|g| ctx.state().figure(*g).kind).collect();
+        let mut kinds: Vec<FigureKindId> =
+            mine.iter().map(|g| ctx.state().figure(*g).kind).collect();
         kinds.sort();
         kinds.dedup();
         if kinds.len() == 1 {
@@ -549,7 +556,10 @@ impl TowerRules {
             return Ok(());
         }
         let st = ctx.state();
-        let on: Vec<FigureId> = st.figures_on(seg).filter(|f| st.figure(*f).owner == owner).collect();
+        let on: Vec<FigureId> = st
+            .figures_on(seg)
+            .filter(|f| st.figure(*f).owner == owner)
+            .collect();
         if on
             .iter()
             .any(|f| ctx.rules().figure_kind(st.figure(*f).kind).follower)
@@ -578,11 +588,7 @@ impl TowerRules {
             let t = self
                 .tower_at(&ctx.view(), pos)
                 .ok_or_else(|| HookFailure(format!("no tower at {pos}")))?;
-            let slot = *self
-                .slots
-                .height
-                .get(t.index)
-                .ok_or("too many towers")?;
+            let slot = *self.slots.height.get(t.index).ok_or("too many towers")?;
             ctx.set(slot, h.max(0));
         }
         Ok(())
@@ -668,7 +674,10 @@ impl BoundExpansion for TowerRules {
             }
             "ransomed" => {
                 let turn = ctx.state().turn() as i64 + 1;
-                ctx.set(self.slots.ransom_turn, if value == "yes" { turn } else { 0 });
+                ctx.set(
+                    self.slots.ransom_turn,
+                    if value == "yes" { turn } else { 0 },
+                );
                 Ok(())
             }
             _ => Err(HookFailure(format!(
@@ -769,7 +778,9 @@ impl BoundExpansion for TowerRules {
                 }
                 self.capture(ctx, p, f)
             }
-            (TowerPrompt::Exchange { victim }, Action::Custom(c)) if c.verb == self.verbs.exchange => {
+            (TowerPrompt::Exchange { victim }, Action::Custom(c))
+                if c.verb == self.verbs.exchange =>
+            {
                 let v = ctx.view();
                 let f = self
                     .prisoners(&v, p, Some(PlayerId(victim)))
@@ -785,14 +796,19 @@ impl BoundExpansion for TowerRules {
                 ctx.deploy(p, figure, segment)?;
                 Ok(())
             }
-            (TowerPrompt::DeployAfterRansom, Action::Custom(c)) => self.apply_tower_action(ctx, p, c),
-            (w, a) => Err(HookFailure(format!("{a} does not answer the tower prompt {w:?}"))),
+            (TowerPrompt::DeployAfterRansom, Action::Custom(c)) => {
+                self.apply_tower_action(ctx, p, c)
+            }
+            (w, a) => Err(HookFailure(format!(
+                "{a} does not answer the tower prompt {w:?}"
+            ))),
         }
     }
 
     /// Tower heights (as places under `Towers`: name `height H`), pieces left and
-    /// prisoners (as titles under `Prisoners`, held by the jailer), and JCloisterZone's
-    /// names of the foundations (feature `Tower`, location `I`).
+    /// prisoners (as titles under `Prisoners`, held by the jailer). JCloisterZone names a
+    /// foundation `{position, feature Tower, location I}`, which is our tile position and
+    /// location, so no foreign name is needed.
     fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
         for t in self.towers(&v) {
             let h = self.height(&v, &t);
@@ -800,15 +816,6 @@ impl BoundExpansion for TowerRules {
                 group: "Towers".into(),
                 name: format!("height {h}"),
                 segment: t.seg,
-            });
-            let idx = v.state.board().index_at(t.pos).ok_or("tower off the board")?;
-            let tk = v.rules.tiles().get(v.state.board().tile(idx).kind);
-            out.push(Visible::ForeignName {
-                scheme: "jcz".into(),
-                segment: t.seg,
-                tile: tk.id.clone(),
-                feature: "Tower".into(),
-                location: "I".into(),
             });
         }
         for p in 0..v.state.players().len() {

@@ -15,6 +15,7 @@ const SETS: &[(&str, Option<&str>)] = &[
     ("river/2:1", Some("river2")),
     ("cult/5", Some("heretics-shrines")),
     ("cult/6", Some("heretics-shrines")),
+    ("tower:1", Some("tower")),
 ];
 
 /// Elements of later expansions: named in the error so the user knows why.
@@ -30,7 +31,6 @@ const LATER_ELEMENTS: &[&str] = &[
     "fairy",
     "princess",
     "portal",
-    "tower",
     "abbey",
     "mayor",
     "wagon",
@@ -121,7 +121,10 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
             "shrine" if !has_set("cult/5") && !has_set("cult/6") => {
                 return Err("setup.elements: `shrine` without a `cult` set".into())
             }
-            "count" | "king" | "robber" | "shrine" => {}
+            "tower" if !has_set("tower:1") => {
+                return Err("setup.elements: `tower` without the set `tower:1`".into())
+            }
+            "count" | "king" | "robber" | "shrine" | "tower" => {}
             other if LATER_ELEMENTS.contains(&other) => {
                 return Err(format!(
                     "setup.elements: `{other}` belongs to an expansion that is not supported yet"
@@ -151,6 +154,7 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
         options.push(("river2.riverLakes".into(), "per-branch".into()));
         options.push(("river2.riverPlacement".into(), "fcz".into()));
     }
+    tower_options(setup, &mut options)?;
     // JCZ has no farm-scoring rule: always the 3rd edition.
     options.push(("farmScoring".into(), "3rd".into()));
     options.push(("farmers".into(), has("farmers").to_string()));
@@ -216,6 +220,24 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
         options,
         plugin_dirs: Vec::new(),
     })
+}
+
+/// The Tower (`tower:1` + element `tower`): JCZ has no rule keys for it; its fixed
+/// behaviour is our defaults except for followers in the City of Carcassonne's quarters,
+/// which JCZ keeps on the quarter tile (0,0) within a tower's reach (C.5
+/// `cocQuarterFigures=jcz`). Options are written out so a save replays the same under
+/// other defaults.
+fn tower_options(setup: &JczSetup, options: &mut Vec<(String, String)>) -> Result<(), String> {
+    if !setup.sets.contains_key("tower:1") {
+        return Ok(());
+    }
+    if !setup.elements.contains_key("tower") {
+        return Err("setup.sets: `tower:1` without the element `tower` is not supported".into());
+    }
+    options.push(("tower.towerTopCapture".into(), "allowed".into()));
+    options.push(("tower.ransomFunds".into(), "need-3".into()));
+    options.push(("tower.cocQuarterFigures".into(), "jcz".into()));
+    Ok(())
 }
 
 #[cfg(test)]

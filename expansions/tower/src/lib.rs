@@ -805,38 +805,46 @@ impl BoundExpansion for TowerRules {
         }
     }
 
-    /// Tower heights (as places under `Towers`: name `height H`), pieces left and
-    /// prisoners (as titles under `Prisoners`, held by the jailer). JCloisterZone names a
+    /// Tower heights ≥ 1 (places under `Tower heights`, named by the height: renderers
+    /// badge the foundation), pieces left (titles under `Tower pieces`, detail = number)
+    /// and prisoners (titles under `Prisoners`, `Red's small-follower`, held by the jailer). JCloisterZone names a
     /// foundation `{position, feature Tower, location I}`, which is our tile position and
     /// location, so no foreign name is needed.
     fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
         for t in self.towers(&v) {
             let h = self.height(&v, &t);
-            out.push(Visible::Place {
-                group: "Towers".into(),
-                name: format!("height {h}"),
-                segment: t.seg,
-            });
+            if h > 0 {
+                out.push(Visible::Place {
+                    group: "Tower heights".into(),
+                    name: h.to_string(),
+                    segment: t.seg,
+                });
+            }
         }
         for p in 0..v.state.players().len() {
             let p = PlayerId(p as u8);
             out.push(Visible::Title {
                 group: "Tower pieces".into(),
-                name: format!("{} pieces", v.get(self.slots.pieces.of(p))),
+                name: "pieces".into(),
                 icon: "tower".into(),
                 holder: Some(p),
-                detail: String::new(),
+                detail: v.get(self.slots.pieces.of(p)).to_string(),
             });
         }
         for (i, fig) in v.state.figures().iter().enumerate() {
             let f = FigureId(i as u16);
             if let Some(j) = self.jailer_of(&v, f) {
+                let owner = v
+                    .state
+                    .players()
+                    .get(fig.owner.index())
+                    .map_or("?", |p| p.name.as_str());
                 out.push(Visible::Title {
                     group: "Prisoners".into(),
-                    name: v.figure_name(f),
+                    name: format!("{owner}'s {}", v.rules.figure_kind(fig.kind).name),
                     icon: "prisoner".into(),
                     holder: Some(j),
-                    detail: format!("{}'s", v.state.players()[fig.owner.index()].name),
+                    detail: String::new(),
                 });
             }
         }

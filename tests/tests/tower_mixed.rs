@@ -5,7 +5,8 @@
 //! - every figure is in its owner's supply, on the board, or held as a prisoner
 //!   (`Removed` with a jailer other than its owner, TW-11), per player and kind;
 //!   `in_supply` agrees; every feature's occupant count equals the figures on it; each
-//!   player's `tower.held` equals the prisoners he holds;
+//!   player's `tower.held` equals the prisoners he holds; the Count's tally of followers in
+//!   the city is right (captures from quarters under `cocQuarterFigures=jcz`);
 //! - tower pieces: pieces in supply + tower heights = players × pieces per player (TW-2);
 //!   a follower stands on a tower only at height ≥ 1, one at most (TW-3, TW-6);
 //! - scores equal the sum of the score events (ransoms are the only negative events, −3,
@@ -120,11 +121,20 @@ fn check(g: &Game, ctx: &str) {
         assert_eq!(st.slot(held, p), *h, "{ctx}: tower.held of player {p}");
     }
     let mut on_feature = vec![0u16; graph.len()];
+    let mut in_quarters = 0;
     for f in st.figures() {
         if let FigureLoc::On(seg) = f.loc {
             on_feature[graph.feature_of(seg).0 as usize] += 1;
+            in_quarters += i64::from(graph.segment(seg).is_virtual());
         }
     }
+    // The Count's tally stays right when a capture takes a follower out of a quarter
+    // (`cocQuarterFigures=jcz`).
+    assert_eq!(
+        st.slot(slot(rules, "count", "in-city"), 0),
+        in_quarters,
+        "{ctx}: the Count's tally"
+    );
     for i in 0..graph.len() {
         let f = graph.feature_of(SegmentId::new(i));
         assert_eq!(

@@ -122,17 +122,16 @@ fn t176_tw16_count_quarters_out_of_reach() {
     run_scenario("tower/T-176");
 }
 
-/// T-177 — TW-19, TA-5, AT-5: the Tactician's token neither places a piece nor caps.
+/// T-177 — TW-19, TA-5, AT-5: the Tactician's token comes after the capture and neither
+/// places a piece nor caps.
 #[test]
-#[ignore = "needs the Tactician script to know the Tower (see the Tower section of docs/expansions.md)"]
 fn t177_tw19_tactician() {
     run_scenario("tower/T-177");
 }
 
-/// T-178 — TW-7, TW-20, PR-9, AP-10: Promotions' reach for downgraded followers and immune
-/// upgraded ones.
+/// T-178 — TW-7, TW-20, PR-9, AP-10, AP-4: with the Promotions script, a downgraded
+/// follower is in reach at H + 1, upgraded ones never; the capture returns the disc.
 #[test]
-#[ignore = "needs the Promotions script to know the Tower (see the Tower section of docs/expansions.md)"]
 fn t178_tw20_promotions() {
     run_scenario("tower/T-178");
 }

@@ -19,7 +19,9 @@
 //! or pass. Reach: the tower's tile and the cells in its row and column at distance ≤ H.
 //! Only followers (core's `follower` flag) are candidates; followers in virtual features
 //! (City of Carcassonne quarters) only with `cocQuarterFigures=jcz` (at (0,0)), tower tops
-//! unless `towerTopCapture=immune`. One's own follower goes back to supply; another
+//! unless `towerTopCapture=immune`. With the fan expansion Promotions (its figure state
+//! `disc`, found by name at bind), an upgraded follower is never a candidate (PR-9) and a
+//! downgraded one is in reach at H + 1 (AP-10). One's own follower goes back to supply; another
 //! player's becomes a **prisoner**: core location `Removed` (through `Ctx::hold_figure`)
 //! and figure slot `tower.jailer` = jailer seat + 1. So every figure is in supply, on the
 //! board, or held (`Removed` with a jailer). Builders and pigs (figure kinds named `builder`
@@ -42,8 +44,8 @@ use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
     ExpansionIndex, FeatureKindDef, FeatureKindId, FigureId, FigureKindId, FigureLoc, FigureSlot,
     GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, PlayerSlot, Pos, Prompt,
-    PromptCode, PromptKind, RemovalReason, Ruleset, Scoring, SegmentId, Shape, VerbId, View,
-    Visible, Window,
+    PromptCode, PromptKind, RemovalReason, Ruleset, Scoring, SegmentId, Shape, SlotId, SlotScope,
+    VerbId, View, Visible, Window,
 };
 
 /// Option keys (full).
@@ -160,6 +162,10 @@ struct TowerRules {
     cap_kinds: Vec<FigureKindId>,
     /// Figure kinds that go back when orphaned (TW-10): `builder`, `pig` if declared.
     orphan_kinds: Vec<FigureKindId>,
+    /// Promotions' figure state `disc` (seat + 1 of the disc's owner), if that fan
+    /// expansion is loaded: PR-9 (an upgraded follower is never captured) and AP-10 (a
+    /// downgraded one is in reach at H + 1).
+    promo_disc: Option<SlotId>,
     top_immune: bool,
     negative_funds: bool,
     coc_jcz: bool,
@@ -227,8 +233,18 @@ impl Expansion for Tower {
                 .filter_map(|n| rules.figure_named(n))
                 .filter(|k| !rules.figure_kind(*k).follower)
                 .collect();
+            let promo_disc = rules.expansion_index("promotions").and_then(|ix| {
+                rules
+                    .slots()
+                    .iter()
+                    .position(|d| {
+                        d.expansion == ix && d.name == "disc" && d.scope == SlotScope::Figure
+                    })
+                    .map(|i| SlotId(i as u16))
+            });
             Ok(TowerRules {
                 me,
+                promo_disc,
                 tower,
                 verbs,
                 slots,
@@ -386,9 +402,21 @@ impl TowerRules {
             if node.kind == self.tower && (self.top_immune || s == t.seg) {
                 continue;
             }
+            // Promotions (TW-7, TW-20): upgraded = the owner's own disc, never captured;
+            // downgraded = another player's disc, one more cell of reach.
+            let mut reach = h;
+            if let Some(slot) = self.promo_disc {
+                let disc = v.state.slot(slot, i);
+                if disc == fig.owner.0 as i64 + 1 {
+                    continue;
+                }
+                if disc > 0 {
+                    reach += 1;
+                }
+            }
             let dx = (node.pos.x - t.pos.x).abs();
             let dy = (node.pos.y - t.pos.y).abs();
-            if (dx == 0 && dy <= h) || (dy == 0 && dx <= h) {
+            if (dx == 0 && dy <= reach) || (dy == 0 && dx <= reach) {
                 out.push(FigureId(i as u16));
             }
         }

@@ -833,6 +833,65 @@ impl BoundExpansion for TowerRules {
         }
     }
 
+    /// Why a tower action (or a deployment on a foundation) was not offered.
+    fn explain_refusal(
+        &self,
+        v: View<'_>,
+        player: PlayerId,
+        action: Action,
+    ) -> HookResult<Option<String>> {
+        let is_tower = |seg: SegmentId| {
+            seg.index() < v.state.graph().len() && v.state.graph().segment(seg).kind == self.tower
+        };
+        let reason = match action {
+            Action::Deploy { segment, .. } if is_tower(segment) => {
+                Some("TW-3: no follower is deployed on a tower foundation (cap a tower of height ≥ 1 instead)".to_string())
+            }
+            Action::Custom(c) if c.expansion == self.me => {
+                let tower = c.segment.and_then(|s| self.tower_of_seg(&v, s));
+                if c.verb == self.verbs.piece || c.verb == self.verbs.cap {
+                    match tower {
+                        None => Some("TW-5/TW-6: that is not a tower foundation".to_string()),
+                        Some(t) if self.closed(&v, &t) => Some(format!(
+                            "TW-4: the tower at {} is closed (a follower stands on it)",
+                            t.pos
+                        )),
+                        Some(_) if c.verb == self.verbs.piece && v.get(self.slots.pieces.of(player)) <= 0 => {
+                            Some("TW-5: no tower piece left".to_string())
+                        }
+                        Some(t) if c.verb == self.verbs.cap && self.height(&v, &t) < 1 => Some(format!(
+                            "TW-6: the foundation at {} is bare; only a tower of height ≥ 1 can be capped",
+                            t.pos
+                        )),
+                        Some(_) if c.verb == self.verbs.cap
+                            && !self.cap_kinds.iter().any(|k| k.0 as i32 == c.value) =>
+                        {
+                            Some("TW-6: only a follower that may stand on every feature (a normal or big follower) caps a tower".to_string())
+                        }
+                        Some(_) => None,
+                    }
+                } else if c.verb == self.verbs.capture {
+                    Some("TW-7/TW-8: that figure is not a follower within the tower's reach".to_string())
+                } else if c.verb == self.verbs.ransom {
+                    let st = v.state;
+                    Some(if st.active_player() != player {
+                        "TW-13: a ransom is paid only in one's own turn".to_string()
+                    } else if v.get(self.slots.ransom_turn) == st.turn() as i64 + 1 {
+                        "TW-13: at most one ransom per turn".to_string()
+                    } else if !self.negative_funds && st.players()[player.index()].score < RANSOM {
+                        "TW-13: a ransom needs a score of at least 3 (ransomFunds=need-3)".to_string()
+                    } else {
+                        "TW-13: no such prisoner".to_string()
+                    })
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        Ok(reason)
+    }
+
     /// Tower heights ≥ 1 (places under `Tower heights`, named by the height: renderers
     /// badge the foundation), pieces left (titles under `Tower pieces`, detail = number)
     /// and prisoners (titles under `Prisoners`, `Red's small-follower`, held by the jailer). JCloisterZone names a

@@ -1,5 +1,5 @@
 //! Seeded games with The Tower and the four *Count, King & Robber* expansions loaded as
-//! plugins, 2–6 players, the Tower's options varied, random bots (and a few greedy ones).
+//! plugins (and, in one test, the two fan scripts on top), 2–6 players, the Tower's options varied, random bots (and a few greedy ones).
 //! Checked after every action:
 //!
 //! - every figure is in its owner's supply, on the board, or held as a prisoner
@@ -19,10 +19,10 @@ use carcassonne_core::{
 use carcassonne_play::bots::{Bot, GreedyBot, RandomBot};
 use carcassonne_play::record::Record;
 use carcassonne_rules::{build_ruleset, RulesSpec};
-use carcassonne_tests::expansions_dir;
 use carcassonne_tests::mixed::{
     check_completed_scored, check_end, check_same_game, scores, slot, total_tiles,
 };
+use carcassonne_tests::{expansions_dir, fan_expansions_dir};
 use std::sync::Arc;
 
 /// TW-2: tower pieces per player (JCZ for 1, 7 and 8 players).
@@ -60,16 +60,18 @@ const OPTION_SETS: &[&[(&str, &str)]] = &[
     ],
 ];
 
-fn rules(set: usize) -> Arc<Ruleset> {
+fn rules_with(set: usize, more: &[&str]) -> Arc<Ruleset> {
+    let mut expansions: Vec<String> = ALL.map(String::from).to_vec();
+    expansions.extend(more.iter().map(|m| m.to_string()));
     build_ruleset(&RulesSpec {
-        expansions: ALL.map(String::from).to_vec(),
+        expansions,
         options: OPTION_SETS[set]
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
-        plugin_dirs: vec![expansions_dir()],
+        plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],
     })
-    .unwrap_or_else(|e| panic!("the five expansions load: {e}"))
+    .unwrap_or_else(|e| panic!("the expansions load: {e}"))
 }
 
 fn check(g: &Game, ctx: &str) {
@@ -225,7 +227,13 @@ fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32)
 }
 
 fn run(from: u64, to: u64, greedy: bool) -> (u32, u32) {
-    let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len()).map(rules).collect();
+    run_on(from, to, greedy, &[])
+}
+
+fn run_on(from: u64, to: u64, greedy: bool, more: &[&str]) -> (u32, u32) {
+    let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len())
+        .map(|set| rules_with(set, more))
+        .collect();
     let mut totals = (0, 0);
     for seed in from..to {
         let set = (seed % OPTION_SETS.len() as u64) as usize;
@@ -252,4 +260,12 @@ fn tower_games_400_to_800_keep_every_invariant() {
 #[test]
 fn tower_games_with_a_greedy_bot_keep_every_invariant() {
     run(800, 830, true);
+}
+
+/// With the two fan scripts on top (the Tactician's tokens after the capture, Promotions'
+/// discs returning when their follower is captured).
+#[test]
+fn tower_games_with_the_fan_scripts_keep_every_invariant() {
+    let (captures, _) = run_on(900, 1050, false, &["tactician", "promotions"]);
+    assert!(captures > 20, "{captures} captures");
 }

@@ -317,4 +317,27 @@ mod tests {
         )
         .contains("mystery"));
     }
+
+    #[test]
+    fn the_tower_maps_to_its_expansion_with_jczs_quarters() {
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "tower:1": 1},
+            "elements": {"small-follower": 7, "tower": true},
+            "rules": {}
+        })))
+        .unwrap();
+        assert_eq!(spec.expansions, ["tower"]);
+        assert_eq!(option(&spec, "tower.cocQuarterFigures"), Some("jcz"));
+        assert_eq!(option(&spec, "tower.ransomFunds"), Some("need-3"));
+        let err = |v: Value| rules_spec(&setup(v)).unwrap_err();
+        assert!(err(json!({"sets": {"basic:1": 1, "tower:1": 1},
+                           "elements": {"small-follower": 7}}))
+        .contains("element `tower`"));
+        assert!(err(json!({"sets": {"basic:1": 1},
+                           "elements": {"small-follower": 7, "tower": true}}))
+        .contains("tower:1"));
+        assert!(err(json!({"sets": {"basic:1": 1, "tower:2": 1},
+                           "elements": {"small-follower": 7, "tower": true}}))
+        .contains("tower:2"));
+    }
 }

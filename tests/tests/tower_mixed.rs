@@ -121,6 +121,16 @@ fn check(g: &Game, ctx: &str) {
     }
     for (p, h) in holding.iter().enumerate() {
         assert_eq!(st.slot(held, p), *h, "{ctx}: tower.held of player {p}");
+        let captive = st
+            .figures()
+            .iter()
+            .filter(|f| f.owner.index() == p && f.loc == FigureLoc::Removed)
+            .count() as i64;
+        assert_eq!(
+            st.slot(slot(rules, "tower", "captive"), p),
+            captive,
+            "{ctx}: tower.captive of player {p}"
+        );
     }
     let mut on_feature = vec![0u16; graph.len()];
     let mut in_quarters = 0;

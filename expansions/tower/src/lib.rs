@@ -142,9 +142,15 @@ struct Verbs {
 #[derive(Clone, Debug)]
 struct Slots {
     height: Vec<GameSlot>,
+    /// The k-th foundation's segment index + 1 (0: none yet), registered as tiles land.
+    at: Vec<GameSlot>,
+    /// Foundations registered.
+    count: GameSlot,
     pieces: PlayerSlot,
     /// Prisoners each player holds (kept with `jailer`, for tools and tests).
     held: PlayerSlot,
+    /// Each player's followers held by others (what he could ransom).
+    captive: PlayerSlot,
     jailer: FigureSlot,
     ransom_turn: GameSlot,
 }
@@ -196,8 +202,13 @@ impl Expansion for Tower {
             height: (1..=MAX_TOWERS)
                 .map(|k| d.game_slot(&format!("height.{k}"), 0))
                 .collect(),
+            at: (1..=MAX_TOWERS)
+                .map(|k| d.game_slot(&format!("segment.{k}"), 0))
+                .collect(),
+            count: d.game_slot("towers", 0),
             pieces: d.player_slot("pieces", 0),
             held: d.player_slot("held", 0),
+            captive: d.player_slot("captive", 0),
             jailer: d.figure_slot("jailer", 0),
             ransom_turn: d.game_slot("ransom-turn", 0),
         };
@@ -299,6 +310,9 @@ impl TowerRules {
         ctx.set(self.slots.jailer.of(f), jailer.0 as i64 + 1);
         let n = ctx.get(self.slots.held.of(jailer));
         ctx.set(self.slots.held.of(jailer), n + 1);
+        let owner = ctx.state().figure(f).owner;
+        let c = ctx.get(self.slots.captive.of(owner));
+        ctx.set(self.slots.captive.of(owner), c + 1);
     }
 
     /// Frees prisoner `f` into its owner's supply.
@@ -306,6 +320,9 @@ impl TowerRules {
         if let Some(j) = self.jailer_of(&ctx.view(), f) {
             let n = ctx.get(self.slots.held.of(j));
             ctx.set(self.slots.held.of(j), (n - 1).max(0));
+            let owner = ctx.state().figure(f).owner;
+            let c = ctx.get(self.slots.captive.of(owner));
+            ctx.set(self.slots.captive.of(owner), (c - 1).max(0));
         }
         ctx.set(self.slots.jailer.of(f), 0);
         ctx.release_figure(f)
@@ -327,27 +344,50 @@ impl TowerRules {
         })
     }
 
-    /// Every tower foundation on the board, in placement order.
-    fn towers(&self, v: &View<'_>) -> Vec<TowerAt> {
-        let mut out = Vec::new();
-        for t in v.state.board().tiles() {
-            if let Some(Some(local)) = self.tower_local.get(t.kind.0 as usize) {
-                out.push(TowerAt {
-                    index: out.len(),
-                    seg: SegmentId::new(t.first_segment as usize + *local as usize),
-                    pos: t.pos,
-                });
+    /// Every tower foundation on the board, in placement order (registered by
+    /// `start_game` and `on_tile_placed`, so no board scan).
+    fn towers<'a>(&'a self, v: &'a View<'_>) -> impl Iterator<Item = TowerAt> + 'a {
+        let n = (v.get(self.slots.count).max(0) as usize).min(self.slots.at.len());
+        let g = v.state.graph();
+        (0..n).filter_map(move |index| {
+            let s = usize::try_from(v.get(self.slots.at[index]) - 1).ok()?;
+            if s >= g.len() {
+                return None;
             }
-        }
-        out
+            let seg = SegmentId::new(s);
+            Some(TowerAt {
+                index,
+                seg,
+                pos: g.segment(seg).pos,
+            })
+        })
     }
 
     fn tower_of_seg(&self, v: &View<'_>, seg: SegmentId) -> Option<TowerAt> {
-        self.towers(v).into_iter().find(|t| t.seg == seg)
+        let g = v.state.graph();
+        if seg.index() >= g.len() || g.segment(seg).kind != self.tower {
+            return None;
+        }
+        self.towers(v).find(|t| t.seg == seg)
     }
 
     fn tower_at(&self, v: &View<'_>, pos: Pos) -> Option<TowerAt> {
-        self.towers(v).into_iter().find(|t| t.pos == pos)
+        self.towers(v).find(|t| t.pos == pos)
+    }
+
+    /// Registers the foundation of the tile at `pos`, if it has one.
+    fn register(&self, ctx: &mut Ctx<'_>, pos: Pos) {
+        let Some(t) = ctx.state().board().at(pos).copied() else {
+            return;
+        };
+        let Some(Some(local)) = self.tower_local.get(t.kind.0 as usize).copied() else {
+            return;
+        };
+        let n = ctx.get(self.slots.count).max(0) as usize;
+        if let Some(slot) = self.slots.at.get(n) {
+            ctx.set(*slot, t.first_segment as i64 + local as i64 + 1);
+            ctx.set(self.slots.count, n as i64 + 1);
+        }
     }
 
     fn height(&self, v: &View<'_>, t: &TowerAt) -> i64 {
@@ -426,7 +466,11 @@ impl TowerRules {
     /// TW-13: whether `p` may pay a ransom now.
     fn may_ransom(&self, v: &View<'_>, p: PlayerId) -> bool {
         let st = v.state;
-        if st.in_final_scoring() || st.is_over() || st.active_player() != p {
+        if v.get(self.slots.captive.of(p)) <= 0
+            || st.in_final_scoring()
+            || st.is_over()
+            || st.active_player() != p
+        {
             return false;
         }
         if v.get(self.slots.ransom_turn) == st.turn() as i64 + 1 {
@@ -625,14 +669,27 @@ impl TowerRules {
 
 impl BoundExpansion for TowerRules {
     fn hook_set(&self) -> HookSet {
-        HookSet::GAME_START | HookSet::DEPLOY_STEP_ACTIONS | HookSet::window(Window::TurnStart)
+        HookSet::GAME_START
+            | HookSet::ON_TILE_PLACED
+            | HookSet::DEPLOY_STEP_ACTIONS
+            | HookSet::window(Window::TurnStart)
+    }
+
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        self.register(ctx, pos);
+        Ok(())
     }
 
     /// TW-2: pieces by the number of players.
+    /// The start layout's (or a position's) foundations are registered in board order.
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
         let n = ctx.state().players().len();
         for p in 0..n {
             ctx.set(self.slots.pieces.of(PlayerId(p as u8)), pieces_for(n));
+        }
+        let cells: Vec<Pos> = ctx.state().board().tiles().iter().map(|t| t.pos).collect();
+        for pos in cells {
+            self.register(ctx, pos);
         }
         Ok(())
     }

@@ -1,7 +1,8 @@
 //! Our JCloisterZone saves for The Tower (`tests/jcz/tower-*.jcz`): `PLACE_TOKEN
 //! TOWER_PIECE`, `CAPTURE_FOLLOWER` and `PAY_RANSOM` replay through `carcassonne replay
 //! --json`, every assertion written in them holds, and the Tower's state comes out right:
-//! the exchange of mutual prisoners (TW-12) and a ransom (TW-13).
+//! the exchange of mutual prisoners (TW-12) and a ransom before the draw and in the action
+//! step (TW-13).
 
 use carcassonne_jcz::assertions::{check_all, Outcome};
 use serde_json::Value;
@@ -124,4 +125,17 @@ fn a_ransom_without_a_prisoner_is_refused() {
         err.contains("PAY_RANSOM") && err.lines().count() == 1,
         "{err}"
     );
+}
+
+/// TW-13 in the action step (JCZ's usual moment): the step is offered again after the
+/// ransom, and the save's `COMMIT` declines it; the follower is back in Red's supply.
+#[test]
+fn tower_ransom_in_the_action_step_save() {
+    let (out, assertions) = replay_json("tower-ransom-action-step.jcz");
+    assert_eq!(check_assertions(&out, &assertions), 3);
+    let s = &out["state"];
+    assert_eq!(s["tower.held"], serde_json::json!([0, 0]));
+    assert_eq!(s["tower.captive"], serde_json::json!([0, 0]));
+    assert_eq!(s["tower.ransom-turn"], 5);
+    assert_eq!(out["pending"]["player"], "Blue");
 }

@@ -1002,3 +1002,41 @@ pub fn tower_kind(rules: &Ruleset) -> Option<FeatureKindId> {
 }
 
 carcassonne_core::export_expansion!("tower", Tower::new());
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `decode(encode(p)) == Some(p)`, and foreign codes are refused.
+    #[test]
+    fn prompts_round_trip() {
+        for p in [
+            TowerPrompt::Capture { tower: 0 },
+            TowerPrompt::Capture { tower: 4711 },
+            TowerPrompt::Exchange { victim: 5 },
+            TowerPrompt::Ransom,
+            TowerPrompt::DeployAfterRansom,
+        ] {
+            assert_eq!(TowerPrompt::decode(p.encode()), Some(p));
+        }
+        for (tag, arg) in [(0, 0), (1, -1), (2, 256), (9, 0)] {
+            assert_eq!(TowerPrompt::decode(PromptCode { tag, arg }), None);
+        }
+    }
+
+    /// TW-2 (and JCZ beyond 2–6 players); 30 pieces always suffice.
+    #[test]
+    fn pieces_per_player_count() {
+        let got: Vec<i64> = (1..=8).map(pieces_for).collect();
+        assert_eq!(got, [10, 10, 9, 7, 6, 5, 4, 3]);
+        for n in 1..=8usize {
+            assert!(n as i64 * pieces_for(n) <= 30 || n == 1, "{n} players");
+        }
+    }
+
+    #[test]
+    fn ransom_values_name_jailer_and_kind() {
+        assert_eq!(ransom_value(PlayerId(1), FigureKindId(0)), 1);
+        assert_eq!(ransom_value(PlayerId(3), FigureKindId(2)), 515);
+    }
+}

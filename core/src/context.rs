@@ -197,6 +197,25 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// From [`BoundExpansion::apply_action`](crate::BoundExpansion::apply_action) in the
+    /// deployment step: the action did not spend the step (The Tower's ransom, TW-13), so
+    /// the whole step — core's deployments, every expansion's alternatives and filters — is
+    /// offered again once the hook returns (after any prompt it queued). Anywhere else an
+    /// error that changes nothing.
+    pub fn repeat_deploy_step(&mut self) -> HookResult {
+        let in_step = matches!(
+            self.state.decision.kind,
+            crate::state::DecisionKind::Deploy { .. }
+        ) && self.state.stage == crate::state::Stage::AfterDeploy;
+        if !in_step {
+            return Err(HookFailure(
+                "the deployment step can only be repeated from an action taken in it".into(),
+            ));
+        }
+        self.state.stage = crate::state::Stage::DeployStep;
+        Ok(())
+    }
+
     /// Queues a prompt at the back of the queue: `what` is a value of the expansion's own
     /// [`PromptKind`]. Past [`MAX_QUEUED_PROMPTS`] waiting prompts nothing is queued and
     /// the calling hook fails when it returns.

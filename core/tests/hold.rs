@@ -2,6 +2,8 @@
 //! back to supply (a prisoner, The Tower's TW-11) and given back later. Figures stay
 //! conserved (supply + board + held = per player), occupancy stays exact, every expansion's
 //! `on_figure_removed` runs, and misuse is an error that changes nothing.
+//! `Ctx::repeat_deploy_step`: an action that does not spend the deployment step (The
+//! Tower's ransom, TW-13) gives the whole step back.
 
 mod common;
 
@@ -14,6 +16,9 @@ struct Jail;
 
 struct JailRules {
     removed: GameSlot,
+    me: ExpansionIndex,
+    free: VerbId,
+    used: GameSlot,
 }
 
 impl Expansion for Jail {
@@ -23,7 +28,17 @@ impl Expansion for Jail {
 
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         let removed = d.game_slot("removed", 0);
-        Ok(binder(move |_| Ok(JailRules { removed })))
+        let used = d.game_slot("used", 0);
+        let free = d.verb("free-action");
+        let me = d.me();
+        Ok(binder(move |_| {
+            Ok(JailRules {
+                removed,
+                me,
+                free,
+                used,
+            })
+        }))
     }
 }
 
@@ -33,8 +48,28 @@ impl BoundExpansion for JailRules {
         match key {
             "hold" => ctx.hold_figure(f, RemovalReason::Expansion),
             "release" => ctx.release_figure(f),
+            "repeat" => ctx.repeat_deploy_step(),
             _ => Err("unknown setting".into()),
         }
+    }
+
+    /// Offers `free-action` once per game: it does not spend the step.
+    fn deploy_step_actions(&self, v: View<'_>, _: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        if v.get(self.used) == 0 {
+            out.push(Action::Custom(CustomAction {
+                expansion: self.me,
+                verb: self.free,
+                figure: None,
+                segment: None,
+                value: 0,
+            }));
+        }
+        Ok(())
+    }
+
+    fn apply_action(&self, ctx: &mut Ctx<'_>, _: PlayerId, _: CustomAction) -> HookResult {
+        ctx.set(self.used, 1);
+        ctx.repeat_deploy_step()
     }
 
     fn on_figure_removed(&self, ctx: &mut Ctx<'_>, _: FigureId, _: RemovalReason) -> HookResult {
@@ -135,4 +170,38 @@ fn holding_or_releasing_the_wrong_figure_fails() {
         let err = Game::from_position(Arc::clone(&r), &position(&r, &[(k, v)])).unwrap_err();
         assert!(matches!(err, GameError::Hook(_)), "{k} {v}: {err}");
     }
+}
+
+#[test]
+fn an_action_that_does_not_spend_the_step_gives_it_back() {
+    let r = rules();
+    let mut g = Game::from_position(Arc::clone(&r), &position(&r, &[])).unwrap();
+    let place = *g
+        .actions()
+        .iter()
+        .find(|a| matches!(a, Action::Place { .. }))
+        .unwrap();
+    g.apply(place).unwrap();
+    assert!(matches!(g.decision().kind, DecisionKind::Deploy { .. }));
+    let before: Vec<Action> = g.actions().to_vec();
+    let free = *before
+        .iter()
+        .find(|a| matches!(a, Action::Custom(_)))
+        .expect("free-action offered");
+    g.apply(free).unwrap();
+    // The same step again, core deployments included, without the used action.
+    assert!(matches!(g.decision().kind, DecisionKind::Deploy { .. }));
+    assert_eq!(g.decision().player, PlayerId(0));
+    let after: Vec<Action> = g.actions().to_vec();
+    let expected: Vec<Action> = before.into_iter().filter(|a| *a != free).collect();
+    assert_eq!(after, expected);
+    g.apply(Action::Pass).unwrap();
+    assert_eq!(g.decision().player, PlayerId(1));
+}
+
+#[test]
+fn the_step_cannot_be_repeated_from_elsewhere() {
+    let r = rules();
+    let err = Game::from_position(Arc::clone(&r), &position(&r, &[("repeat", "0")])).unwrap_err();
+    assert!(err.to_string().contains("deployment step"), "{err}");
 }

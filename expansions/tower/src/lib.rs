@@ -37,8 +37,8 @@
 //! slot `tower.ransom-turn` holds the turn number + 1), with ≥ 3 points unless
 //! `ransomFunds=may-go-negative`, pays 3 points to the jailer and gets one follower back
 //! into his supply. Offered (`pay-ransom`, value = jailer seat + 256 × figure kind) at the start of his turn
-//! (a prompt before the draw), in his deployment step (the step is then offered again,
-//! without the ransom) and while he chooses a capture.
+//! (a prompt before the draw), in his deployment step (the whole step is then offered
+//! again, `Ctx::repeat_deploy_step`, without the ransom) and while he chooses a capture.
 
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
@@ -100,8 +100,6 @@ enum TowerPrompt {
     Exchange { victim: u8 },
     /// TW-13: pay a ransom at the start of one's turn, or pass.
     Ransom,
-    /// The deployment step again after a ransom paid in it.
-    DeployAfterRansom,
 }
 
 impl PromptKind for TowerPrompt {
@@ -113,7 +111,6 @@ impl PromptKind for TowerPrompt {
                 arg: victim as i32,
             },
             TowerPrompt::Ransom => PromptCode { tag: 3, arg: 0 },
-            TowerPrompt::DeployAfterRansom => PromptCode { tag: 4, arg: 0 },
         }
     }
 
@@ -124,7 +121,6 @@ impl PromptKind for TowerPrompt {
                 victim: code.arg as u8,
             }),
             3 => Some(TowerPrompt::Ransom),
-            4 => Some(TowerPrompt::DeployAfterRansom),
             _ => None,
         }
     }
@@ -791,8 +787,8 @@ impl BoundExpansion for TowerRules {
     fn apply_action(&self, ctx: &mut Ctx<'_>, p: PlayerId, c: CustomAction) -> HookResult {
         if c.verb == self.verbs.ransom {
             self.pay_ransom(ctx, p, c.value)?;
-            ctx.prompt_next(p, TowerPrompt::DeployAfterRansom);
-            return Ok(());
+            // TW-13: paying does not spend the step; it is offered again, whole.
+            return ctx.repeat_deploy_step();
         }
         self.apply_tower_action(ctx, p, c)
     }
@@ -824,16 +820,6 @@ impl BoundExpansion for TowerRules {
             }
             TowerPrompt::Ransom => {
                 self.ransom_actions(&v, p, out);
-                if !out.is_empty() {
-                    out.push(Action::Pass);
-                }
-            }
-            TowerPrompt::DeployAfterRansom => {
-                if let Some(idx) = v.state.last_placed() {
-                    let pos = v.state.board().tile(idx).pos;
-                    v.deployments_on_tile(p, pos, out);
-                }
-                self.tower_actions(&v, p, out);
                 if !out.is_empty() {
                     out.push(Action::Pass);
                 }
@@ -876,13 +862,6 @@ impl BoundExpansion for TowerRules {
             }
             (TowerPrompt::Ransom, Action::Custom(c)) if c.verb == self.verbs.ransom => {
                 self.pay_ransom(ctx, p, c.value)
-            }
-            (TowerPrompt::DeployAfterRansom, Action::Deploy { figure, segment }) => {
-                ctx.deploy(p, figure, segment)?;
-                Ok(())
-            }
-            (TowerPrompt::DeployAfterRansom, Action::Custom(c)) => {
-                self.apply_tower_action(ctx, p, c)
             }
             (w, a) => Err(HookFailure(format!(
                 "{a} does not answer the tower prompt {w:?}"
@@ -1015,7 +994,6 @@ mod tests {
             TowerPrompt::Capture { tower: 4711 },
             TowerPrompt::Exchange { victim: 5 },
             TowerPrompt::Ransom,
-            TowerPrompt::DeployAfterRansom,
         ] {
             assert_eq!(TowerPrompt::decode(p.encode()), Some(p));
         }

@@ -29,24 +29,21 @@ fn jailer_slot(game: &Game) -> Option<SlotId> {
         .map(|i| SlotId(i as u16))
 }
 
-/// Whether the pending decision is the Tower's prompt with this tag: 3 = the ransom
-/// question before the draw, 4 = the deployment step offered again after a ransom paid in
-/// it (`TowerPrompt` in `expansions/tower`).
-fn at_tower_prompt(game: &Game, tag: u16) -> bool {
+/// Whether the pending decision is the Tower's ransom question before the draw (tag 3 of
+/// `TowerPrompt` in `expansions/tower`).
+fn at_ransom_prompt(game: &Game) -> bool {
     let Some(ix) = game.rules().expansion_index("tower") else {
         return false;
     };
-    matches!(game.decision().kind, DecisionKind::Prompt(p) if p.owner == ix && p.code().tag == tag)
+    matches!(game.decision().kind, DecisionKind::Prompt(p) if p.owner == ix && p.code().tag == 3)
 }
 
-/// Passes the Tower's own questions that JCZ does not ask: the ransom question before the
-/// draw when the save places its tile instead (a `COMMIT` before it only sets the next
-/// draw's random number), and the deployment step offered again after a ransom when the
-/// save commits without deploying.
+/// Passes the Tower's ransom question before the draw when the save places its tile
+/// instead (JCZ asks nothing there; a `COMMIT` before it only sets the next draw's random
+/// number). A ransom paid in the action step gives the step back, which `COMMIT` passes
+/// like any open step.
 pub(super) fn pass_ransom_prompt(r: &mut Replayer, kind: &str) -> Result<(), String> {
-    if (kind == "PLACE_TILE" && at_tower_prompt(&r.game, 3))
-        || (kind == "COMMIT" && at_tower_prompt(&r.game, 4))
-    {
+    if kind == "PLACE_TILE" && at_ransom_prompt(&r.game) {
         r.apply(Action::Pass)?;
     }
     Ok(())

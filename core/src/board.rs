@@ -25,7 +25,7 @@ pub struct PlacedTile {
     /// Edge codes as placed (byte `s` = side `s`).
     pub edge_code: u32,
     /// Bit mask of its local segments that are centre sites (cloister-like).
-    pub sites: u8,
+    pub sites: u16,
 }
 
 /// A frontier cell with its edge constraints, kept up to date as neighbours arrive so

@@ -165,6 +165,57 @@ impl<'a> Ctx<'a> {
         crate::engine::return_figure(self.rules, self.state, figure, reason)
     }
 
+    /// Takes a figure off the board **without** returning it to supply: it becomes
+    /// [`FigureLoc::Removed`] (a prisoner, say; the expansion records who holds it in its
+    /// own slots) and every expansion's `on_figure_removed` is told. A figure that does not
+    /// exist or is not on the board is an error and changes nothing. Figures stay
+    /// conserved: supply + board + removed = each kind's `per_player`.
+    pub fn hold_figure(&mut self, figure: FigureId, reason: RemovalReason) -> HookResult {
+        if figure.0 as usize >= self.state.figures().len() {
+            return Err(HookFailure(format!("no figure {}", figure.0)));
+        }
+        match crate::engine::hold_figure(self.rules, self.state, figure, reason) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(HookFailure(format!(
+                "figure {} is not on the board",
+                figure.0
+            ))),
+            Err(e) => Err(HookFailure(e.to_string())),
+        }
+    }
+
+    /// Puts a figure taken off with [`Ctx::hold_figure`] back into its owner's supply
+    /// (a prisoner exchanged or ransomed). Any other figure is an error and changes nothing.
+    pub fn release_figure(&mut self, figure: FigureId) -> HookResult {
+        if figure.0 as usize >= self.state.figures().len() {
+            return Err(HookFailure(format!("no figure {}", figure.0)));
+        }
+        if self.state.restore(figure) {
+            Ok(())
+        } else {
+            Err(HookFailure(format!("figure {} is not held", figure.0)))
+        }
+    }
+
+    /// From [`BoundExpansion::apply_action`](crate::BoundExpansion::apply_action) in the
+    /// deployment step: the action did not spend the step (The Tower's ransom, TW-13), so
+    /// the whole step — core's deployments, every expansion's alternatives and filters — is
+    /// offered again once the hook returns (after any prompt it queued). Anywhere else an
+    /// error that changes nothing.
+    pub fn repeat_deploy_step(&mut self) -> HookResult {
+        let in_step = matches!(
+            self.state.decision.kind,
+            crate::state::DecisionKind::Deploy { .. }
+        ) && self.state.stage == crate::state::Stage::AfterDeploy;
+        if !in_step {
+            return Err(HookFailure(
+                "the deployment step can only be repeated from an action taken in it".into(),
+            ));
+        }
+        self.state.stage = crate::state::Stage::DeployStep;
+        Ok(())
+    }
+
     /// Queues a prompt at the back of the queue: `what` is a value of the expansion's own
     /// [`PromptKind`]. Past [`MAX_QUEUED_PROMPTS`] waiting prompts nothing is queued and
     /// the calling hook fails when it returns.

@@ -479,6 +479,32 @@ impl GameState {
         }
     }
 
+    /// Takes a figure off the board into [`FigureLoc::Removed`] (not into its owner's
+    /// supply); returns whether it was on the board.
+    pub(crate) fn lift(&mut self, figure: FigureId) -> bool {
+        let f = self.figures[figure.0 as usize];
+        if let FigureLoc::On(seg) = f.loc {
+            self.graph.add_occupant(seg, -1);
+            self.figures[figure.0 as usize].loc = FigureLoc::Removed;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Puts a [`FigureLoc::Removed`] figure back into its owner's supply; returns whether
+    /// it was removed.
+    pub(crate) fn restore(&mut self, figure: FigureId) -> bool {
+        let f = self.figures[figure.0 as usize];
+        if f.loc == FigureLoc::Removed {
+            self.figures[figure.0 as usize].loc = FigureLoc::Supply;
+            self.in_supply[f.owner.index() * self.figure_kinds + f.kind.0 as usize] += 1;
+            true
+        } else {
+            false
+        }
+    }
+
     pub(crate) fn add_virtual(
         &mut self,
         _rules: &Ruleset,

@@ -135,7 +135,7 @@ pub struct TileKind {
     /// Segments in file order; a segment's index is its local id.
     pub segments: Vec<Segment>,
     /// Bit mask of the local segments whose kind is a centre site (cloister-like).
-    pub sites: u8,
+    pub sites: u16,
     /// Local segment covering each side at rotation 0 (`NONE` if the side is a field edge).
     side_segment: [u8; 4],
     /// Local field segment covering each half-edge at rotation 0 (`NONE` if none).
@@ -278,8 +278,8 @@ impl TileCatalog {
 }
 
 fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileKind, String> {
-    if t.features.len() > 8 {
-        return Err("features: at most 8 segments per tile".into());
+    if t.features.len() > 16 {
+        return Err("features: at most 16 segments per tile".into());
     }
     let mut segments = Vec::with_capacity(t.features.len());
     let mut edge = [0u8; 4];
@@ -429,7 +429,7 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
     }
     let mut side_segment = [NONE; 4];
     let mut half_segment = [NONE; 8];
-    let mut sites = 0u8;
+    let mut sites = 0u16;
     for (i, seg) in segments.iter().enumerate() {
         for s in seg.sides.iter() {
             side_segment[s.index() as usize] = i as u8;

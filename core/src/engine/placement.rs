@@ -275,3 +275,27 @@ pub(crate) fn return_figure(
     }
     Ok(())
 }
+
+/// Takes a figure off the board without returning it to supply (it becomes
+/// [`FigureLoc::Removed`](crate::FigureLoc::Removed): e.g. a prisoner held by another
+/// player) and notifies every expansion. Returns whether it was on the board.
+pub(crate) fn hold_figure(
+    rules: &Ruleset,
+    st: &mut GameState,
+    figure: FigureId,
+    reason: RemovalReason,
+) -> Result<bool, HookError> {
+    if !st.lift(figure) {
+        return Ok(false);
+    }
+    if rules.any_hooks(HookSet::ON_FIGURE_REMOVED) {
+        each(
+            rules,
+            st,
+            HookSet::ON_FIGURE_REMOVED,
+            "on_figure_removed",
+            |e, ctx| e.on_figure_removed(ctx, figure, reason),
+        )?;
+    }
+    Ok(true)
+}

@@ -217,7 +217,8 @@ impl CountRules {
         v.get(self.ids.in_city) > 0
     }
 
-    /// Keeps the count of followers in the city (only this expansion moves them in or out).
+    /// Keeps the count of followers in the city (this expansion moves them in and out;
+    /// another expansion's removal is recounted in `on_figure_removed`).
     fn add_in_city(&self, ctx: &mut Ctx<'_>, delta: i64) {
         let n = ctx.get(self.ids.in_city);
         ctx.set(self.ids.in_city, n + delta);
@@ -481,6 +482,33 @@ impl BoundExpansion for CountRules {
             | HookSet::AFTER_SCORING
             | HookSet::window(Window::BeforeScoring)
             | HookSet::window(Window::BeforeFinalScoring)
+            | HookSet::ON_FIGURE_REMOVED
+    }
+
+    /// Another expansion may take a follower out of a quarter (The Tower's capture under
+    /// `tower.cocQuarterFigures=jcz`): the city's tally is recounted. Scored figures never
+    /// stand in a quarter, and nothing is recounted while the city is empty.
+    fn on_figure_removed(
+        &self,
+        ctx: &mut Ctx<'_>,
+        _figure: FigureId,
+        reason: carcassonne_core::RemovalReason,
+    ) -> HookResult {
+        if reason == carcassonne_core::RemovalReason::Scored || ctx.get(self.ids.in_city) == 0 {
+            return Ok(());
+        }
+        let mut segs = [SegmentId::new(0); 4];
+        for (q, s) in segs.iter_mut().enumerate() {
+            *s = self.quarter_seg(&ctx.view(), q)?;
+        }
+        let n = ctx
+            .state()
+            .figures()
+            .iter()
+            .filter(|f| matches!(f.loc, FigureLoc::On(s) if segs.contains(&s)))
+            .count();
+        ctx.set(self.ids.in_city, n as i64);
+        Ok(())
     }
 
     /// CO-1: the City of Carcassonne replaces the start tile.

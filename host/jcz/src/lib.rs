@@ -19,6 +19,7 @@ mod error;
 pub mod pointer;
 pub mod save;
 pub mod setup;
+mod tower;
 
 pub use error::JczError;
 
@@ -265,6 +266,7 @@ impl Replayer {
         if self.game.is_over() && msg.kind != "COMMIT" {
             return Err("the game is already over".into());
         }
+        tower::pass_ransom_prompt(self, &msg.kind)?;
         match msg.kind.as_str() {
             "PLACE_TILE" => {
                 self.draw_if_due()?;
@@ -321,6 +323,9 @@ impl Replayer {
                     ));
                 }
                 let ptr = p.get("pointer").ok_or("payload has no `pointer`")?;
+                if ptr.get("feature").and_then(Value::as_str) == Some("Tower") {
+                    return tower::cap(self, meeple, ptr);
+                }
                 let segments = pointer::segments(&self.game, ptr)?;
                 let st = self.game.state();
                 // A follower of this id already in play moves (the Count's rounds);
@@ -440,6 +445,18 @@ impl Replayer {
                 let d = self.game.decision();
                 self.apply(action)?;
                 Ok(self.game.decision().player == d.player)
+            }
+            "PLACE_TOKEN" => {
+                self.check_sender(msg)?;
+                tower::place_token(self, p)
+            }
+            "CAPTURE_FOLLOWER" => {
+                self.check_sender(msg)?;
+                tower::capture(self, p)
+            }
+            "PAY_RANSOM" => {
+                self.check_sender(msg)?;
+                tower::pay_ransom(self, p)
             }
             other => Err(format!("message type `{other}` is not supported")),
         }

@@ -91,6 +91,7 @@ fn kinds_of(class: &str) -> Result<&'static [&'static str], String> {
         // JCZ has one class for cloisters, shrines and abbeys.
         "Monastery" => &["cloister", "shrine"],
         "Quarter" => &["quarter"],
+        "Tower" => &["tower"],
         other => return Err(format!("feature class `{other}` is not supported")),
     })
 }

@@ -24,11 +24,11 @@ const SETS: &[(&str, Option<&str>)] = &[
     ("princess-and-dragon:1", Some("princess-dragon")),
     // The C2 set: the garden tiles DG/C.dG and DG/Cc.pG are our DG/C.d and DG/Cc.p.
     ("princess-and-dragon:2", Some("princess-dragon")),
+    ("tower:1", Some("tower")),
 ];
 
 /// Elements of later expansions: named in the error so the user knows why.
 const LATER_ELEMENTS: &[&str] = &[
-    "tower",
     "abbey",
     "mayor",
     "wagon",
@@ -139,6 +139,10 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
             // decoration, and a garden tile plays as its plain twin (IC-3, T-86).
             "garden" => {}
             e if PD_ELEMENTS.contains(&e) => {}
+            "tower" if !has_set("tower:1") => {
+                return Err("setup.elements: `tower` without the set `tower:1`".into())
+            }
+            "tower" => {}
             other if LATER_ELEMENTS.contains(&other) => {
                 return Err(format!(
                     "setup.elements: `{other}` belongs to an expansion that is not supported yet"
@@ -182,6 +186,7 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
         options.push(("river2.riverPlacement".into(), "fcz".into()));
     }
     traders_builders_options(setup, &mut options)?;
+    tower_options(setup, &mut options)?;
     // JCZ has no farm-scoring rule: always the 3rd edition.
     options.push(("farmScoring".into(), "3rd".into()));
     options.push(("farmers".into(), has("farmers").to_string()));
@@ -412,6 +417,24 @@ fn princess_dragon(
     Ok(())
 }
 
+/// The Tower (`tower:1` + element `tower`): JCZ has no rule keys for it; its fixed
+/// behaviour is our defaults except for followers in the City of Carcassonne's quarters,
+/// which JCZ keeps on the quarter tile (0,0) within a tower's reach (C.5
+/// `cocQuarterFigures=jcz`). Options are written out so a save replays the same under
+/// other defaults.
+fn tower_options(setup: &JczSetup, options: &mut Vec<(String, String)>) -> Result<(), String> {
+    if !setup.sets.contains_key("tower:1") {
+        return Ok(());
+    }
+    if !setup.elements.contains_key("tower") {
+        return Err("setup.sets: `tower:1` without the element `tower` is not supported".into());
+    }
+    options.push(("tower.towerTopCapture".into(), "allowed".into()));
+    options.push(("tower.ransomFunds".into(), "need-3".into()));
+    options.push(("tower.cocQuarterFigures".into(), "jcz".into()));
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -609,5 +632,28 @@ mod tests {
                            "rules": {"mystery": "x"}})
         )
         .contains("mystery"));
+    }
+
+    #[test]
+    fn the_tower_maps_to_its_expansion_with_jczs_quarters() {
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "tower:1": 1},
+            "elements": {"small-follower": 7, "tower": true},
+            "rules": {}
+        })))
+        .unwrap();
+        assert_eq!(spec.expansions, ["tower"]);
+        assert_eq!(option(&spec, "tower.cocQuarterFigures"), Some("jcz"));
+        assert_eq!(option(&spec, "tower.ransomFunds"), Some("need-3"));
+        let err = |v: Value| rules_spec(&setup(v)).unwrap_err();
+        assert!(err(json!({"sets": {"basic:1": 1, "tower:1": 1},
+                           "elements": {"small-follower": 7}}))
+        .contains("element `tower`"));
+        assert!(err(json!({"sets": {"basic:1": 1},
+                           "elements": {"small-follower": 7, "tower": true}}))
+        .contains("tower:1"));
+        assert!(err(json!({"sets": {"basic:1": 1, "tower:2": 1},
+                           "elements": {"small-follower": 7, "tower": true}}))
+        .contains("tower:2"));
     }
 }

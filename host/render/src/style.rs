@@ -415,6 +415,8 @@ pub fn icon_path(name: &str) -> Vec<Cmd> {
         "mask" => mask_path(),
         "dragon" => dragon_path(),
         "fairy" => fairy_path(),
+        "tower" => tower_path(),
+        "prisoner" => FigureShape::Meeple.path(),
         _ => count_path(),
     }
 }
@@ -554,6 +556,30 @@ pub fn crown_path() -> Vec<Cmd> {
         L(1.0, -0.6),
         L(0.8, 0.7),
         L(-0.8, 0.7),
+        Z,
+    ]
+}
+
+/// A tower with battlements (tower pieces).
+pub fn tower_path() -> Vec<Cmd> {
+    use Cmd::*;
+    vec![
+        M(-0.7, -1.0),
+        L(-0.4, -1.0),
+        L(-0.4, -0.75),
+        L(-0.15, -0.75),
+        L(-0.15, -1.0),
+        L(0.15, -1.0),
+        L(0.15, -0.75),
+        L(0.4, -0.75),
+        L(0.4, -1.0),
+        L(0.7, -1.0),
+        L(0.7, -0.45),
+        L(0.5, -0.45),
+        L(0.6, 1.0),
+        L(-0.6, 1.0),
+        L(-0.5, -0.45),
+        L(-0.7, -0.45),
         Z,
     ]
 }

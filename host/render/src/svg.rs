@@ -965,6 +965,59 @@ pub(crate) fn board(game: &Game, opts: &RenderOptions) -> String {
         }
     }
     neutral_figures(&mut body, game, &mut geoms, &on_segment, &origin, s);
+    // What expansions name on tiles (`Visible::Place` on a tile segment, e.g. a tower's
+    // height): a small badge beside the segment's first figure spot, so a figure standing
+    // there (a tower's capping follower) stays visible on top.
+    let mut shown = Vec::new();
+    let _ = game.view().describe(&mut shown);
+    for v in &shown {
+        let Visible::Place {
+            group,
+            name,
+            segment,
+        } = v
+        else {
+            continue;
+        };
+        if segment.index() >= st.graph().len() {
+            continue;
+        }
+        let node = st.graph().segment(*segment);
+        if node.is_virtual() {
+            continue;
+        }
+        let placed = st.board().tile(node.tile);
+        let kind = rules.tiles().get(placed.kind);
+        let geom = geoms
+            .entry((placed.kind.0, placed.rotation.quarters()))
+            .or_insert_with(|| tile_geom(rules, kind, placed.rotation));
+        let spot = geom
+            .figure_spot(node.local as usize, 0)
+            .unwrap_or(super::geometry::CENTRE);
+        let (ox, oy) = origin(placed.pos);
+        let (bx, by) = (ox + spot.0 * s + fig_r * 1.1, oy + spot.1 * s - fig_r * 1.1);
+        let _ = writeln!(
+            body,
+            r##"<g class="place" data-group="{}" data-name="{}" data-cell="{},{}" data-segment="{}"><circle cx="{}" cy="{}" r="{}" fill="#ffffffee" stroke="#333333" stroke-width="0.8"/>"##,
+            esc(group),
+            esc(name),
+            placed.pos.x,
+            placed.pos.y,
+            segment.index(),
+            num(bx),
+            num(by),
+            num(fig_r * 0.75)
+        );
+        text(
+            &mut body,
+            bx,
+            by + fig_r * 0.32,
+            (fig_r * 0.9).max(7.0),
+            r#"text-anchor="middle" font-weight="bold""#,
+            name,
+        );
+        let _ = writeln!(body, "</g>");
+    }
     let _ = writeln!(body, "</g>");
 
     // Side panel.

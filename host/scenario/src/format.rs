@@ -242,6 +242,13 @@ pub struct CustomStep {
     /// The figure's owner.
     #[serde(default)]
     pub owner: Option<String>,
+    /// The segment the action targets (a feature on a tile, as `feature`), when the
+    /// verb's actions differ by target (a tower piece names its tower).
+    #[serde(default)]
+    pub target: Option<String>,
+    /// Cell of the target's tile (default: the tile just placed).
+    #[serde(default)]
+    pub target_at: Option<[i32; 2]>,
 }
 
 /// Figure-scoped expansion state of one figure in play.

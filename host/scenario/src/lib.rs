@@ -83,6 +83,11 @@
 //! feature = "city"                  # given (a figure-less custom action never matches a
 //! owner = "R"                       # step that names a figure, and vice versa)
 //! [[step]]
+//! do = "custom"                     # … aimed at a segment: `target` (+ `target_at`, default
+//! verb = "tower-piece"              # the tile just placed) names it as `feature` does; the
+//! target = "tower"                  # offered action's segment must be on that feature
+//! target_at = [0, 0]
+//! [[step]]
 //! do = "custom-legal"               # also: custom-illegal (not offered, and refused)
 //! verb = "take-token"
 //!

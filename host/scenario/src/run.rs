@@ -888,11 +888,24 @@ impl Runner {
             c.value,
             figure.map_or(String::new(), |f| format!(" about {}", self.figure_text(f)))
         );
+        let target = match &c.target {
+            Some(t) => Some(self.segment(c.target_at, t)?),
+            None if c.target_at.is_some() => {
+                return Err("`target_at` of a custom step needs `target`".into())
+            }
+            None => None,
+        };
+        let what = match target {
+            Some(t) => format!("{what} targeting {}", self.describe_segment(t)),
+            None => what,
+        };
+        let g = self.game.state().graph();
         let found = self.game.actions().iter().copied().find(|a| {
             matches!(a, Action::Custom(x)
                 if x.value == c.value
                     && x.figure == figure
-                    && self.verb_name(x.verb) == c.verb)
+                    && self.verb_name(x.verb) == c.verb
+                    && target.is_none_or(|t| x.segment.is_some_and(|s| g.feature_of(s) == g.feature_of(t))))
         });
         Ok((found, what))
     }
@@ -901,6 +914,10 @@ impl Runner {
     /// loaded expansion declares the verb).
     fn build_custom(&self, c: &CustomStep) -> Result<Option<Action>, String> {
         let figure = self.custom_figure(c)?;
+        let target = match &c.target {
+            Some(t) => Some(self.segment(c.target_at, t)?),
+            None => None,
+        };
         Ok(self
             .rules
             .verbs()
@@ -911,7 +928,7 @@ impl Runner {
                     expansion: self.rules.verbs()[i].0,
                     verb: carcassonne_core::VerbId(i as _),
                     figure,
-                    segment: None,
+                    segment: target,
                     value: c.value,
                 })
             }))

@@ -1,0 +1,1020 @@
+//! # The Tower (rules TW-1 … TW-22)
+//!
+//! **Towers.** Every tile of the set carries a *tower foundation*: a segment of the new
+//! centre-site kind `tower`, never scored, never completed and not occupiable, so core's
+//! deployment never offers it (TW-3: no follower on a bare foundation). A tower's height
+//! is kept in a game slot: the k-th foundation on the board, in placement order, has its
+//! height in `tower.height.k` (1-based; placement order never changes, so the index is
+//! stable). A tower is *closed* while a follower stands on its segment (TW-4).
+//!
+//! **Deployment-step alternatives** (`deploy_step_actions`, each the whole step, TW-5/TW-6):
+//! `tower-piece` on any open tower (segment = its foundation) while the player has pieces
+//! (per-player slot `tower.pieces`, 10/9/7/6/5 for 2–6 players, TW-2), and `cap-tower`
+//! (value = figure kind) on any open tower of height ≥ 1 with a follower that may stand on
+//! every base feature kind (small and big followers; never mayors, wagons, abbots, builders,
+//! pigs or barns, from core's figure data: no name is assumed).
+//!
+//! **Capture** (TW-7 … TW-10): after a piece, if a follower is in reach, the placer is
+//! prompted at once (before the `AfterDeploy` window and scoring): `capture` one candidate
+//! or pass. Reach: the tower's tile and the cells in its row and column at distance ≤ H.
+//! Only followers (core's `follower` flag) are candidates; followers in virtual features
+//! (City of Carcassonne quarters) only with `cocQuarterFigures=jcz` (at (0,0)), tower tops
+//! unless `towerTopCapture=immune`. With the fan expansion Promotions (its figure state
+//! `disc`, found by name at bind), an upgraded follower is never a candidate (PR-9) and a
+//! downgraded one is in reach at H + 1 (AP-10). One's own follower goes back to supply; another
+//! player's becomes a **prisoner**: core location `Removed` (through `Ctx::hold_figure`)
+//! and figure slot `tower.jailer` = jailer seat + 1. So every figure is in supply, on the
+//! board, or held (`Removed` with a jailer). Builders and pigs (figure kinds named `builder`
+//! / `pig`, looked up at bind, if any) left without a follower of their owner on the feature
+//! go back to supply (TW-10).
+//!
+//! **Exchange** (TW-12): right after a capture, if the victim holds prisoners of the
+//! capturer, the captured follower goes back to the victim and one of the capturer's comes
+//! back; the capturer chooses the kind (prompt, verb `exchange`, value = figure kind) when
+//! there are several.
+//!
+//! **Ransom** (TW-13): the turn player, once per turn (a double turn is one turn: game
+//! slot `tower.ransom-turn` holds the turn number + 1), with ≥ 3 points unless
+//! `ransomFunds=may-go-negative`, pays 3 points to the jailer and gets one follower back
+//! into his supply. Offered (`pay-ransom`, value = jailer seat + 256 × figure kind) at the start of his turn
+//! (a prompt before the draw), in his deployment step (the whole step is then offered
+//! again, `Ctx::repeat_deploy_step`, without the ransom) and while he chooses a capture.
+
+use carcassonne_core::{
+    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
+    ExpansionIndex, FeatureKindDef, FeatureKindId, FigureId, FigureKindId, FigureLoc, FigureSlot,
+    GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, PlayerSlot, Pos, Prompt,
+    PromptCode, PromptKind, RemovalReason, Ruleset, Scoring, SegmentId, Shape, SlotId, SlotScope,
+    VerbId, View, Visible, Window,
+};
+
+/// Option keys (full).
+pub const TOWER_TOP_CAPTURE: &str = "tower.towerTopCapture";
+/// TW-13.
+pub const RANSOM_FUNDS: &str = "tower.ransomFunds";
+/// TW-8 / TW-16.
+pub const COC_QUARTER_FIGURES: &str = "tower.cocQuarterFigures";
+
+/// Towers whose height is kept (one game slot each). The set has 18; a tower beyond this
+/// number (only possible with another tile set using the `tower` kind) takes no piece.
+pub const MAX_TOWERS: usize = 32;
+
+/// The price of a prisoner (TW-13).
+pub const RANSOM: i32 = 3;
+
+/// Tower pieces each player gets (TW-2; JCZ for 1, 7 and 8 players).
+pub fn pieces_for(players: usize) -> i64 {
+    match players {
+        0..=2 => 10,
+        3 => 9,
+        4 => 7,
+        5 => 6,
+        6 => 5,
+        7 => 4,
+        _ => 3,
+    }
+}
+
+/// The value of a `pay-ransom` action: the jailer's seat + 256 × the figure kind.
+pub fn ransom_value(jailer: PlayerId, kind: FigureKindId) -> i32 {
+    jailer.0 as i32 + 256 * kind.0 as i32
+}
+
+/// The Tower expansion. It keeps nothing about any ruleset.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Tower;
+
+impl Tower {
+    /// The expansion.
+    pub fn new() -> Self {
+        Self
+    }
+}
+
+/// What the Tower asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TowerPrompt {
+    /// TW-7: capture a follower in reach of the tower on this segment, or pass.
+    Capture { tower: i32 },
+    /// TW-12: choose which of one's followers held by `victim` comes back.
+    Exchange { victim: u8 },
+    /// TW-13: pay a ransom at the start of one's turn, or pass.
+    Ransom,
+}
+
+impl PromptKind for TowerPrompt {
+    fn encode(self) -> PromptCode {
+        match self {
+            TowerPrompt::Capture { tower } => PromptCode { tag: 1, arg: tower },
+            TowerPrompt::Exchange { victim } => PromptCode {
+                tag: 2,
+                arg: victim as i32,
+            },
+            TowerPrompt::Ransom => PromptCode { tag: 3, arg: 0 },
+        }
+    }
+
+    fn decode(code: PromptCode) -> Option<Self> {
+        match code.tag {
+            1 if code.arg >= 0 => Some(TowerPrompt::Capture { tower: code.arg }),
+            2 if (0..=u8::MAX as i32).contains(&code.arg) => Some(TowerPrompt::Exchange {
+                victim: code.arg as u8,
+            }),
+            3 => Some(TowerPrompt::Ransom),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Verbs {
+    piece: VerbId,
+    cap: VerbId,
+    capture: VerbId,
+    exchange: VerbId,
+    ransom: VerbId,
+}
+
+#[derive(Clone, Debug)]
+struct Slots {
+    height: Vec<GameSlot>,
+    /// The k-th foundation's segment index + 1 (0: none yet), registered as tiles land.
+    at: Vec<GameSlot>,
+    /// Foundations registered.
+    count: GameSlot,
+    pieces: PlayerSlot,
+    /// Prisoners each player holds (kept with `jailer`, for tools and tests).
+    held: PlayerSlot,
+    /// Each player's followers held by others (what he could ransom).
+    captive: PlayerSlot,
+    jailer: FigureSlot,
+    ransom_turn: GameSlot,
+}
+
+/// The Tower bound to one ruleset.
+struct TowerRules {
+    me: ExpansionIndex,
+    tower: FeatureKindId,
+    verbs: Verbs,
+    slots: Slots,
+    ransom_label: LabelId,
+    /// Local index of the tower foundation per tile kind.
+    tower_local: Vec<Option<u8>>,
+    /// Figure kinds that may cap a tower (TW-6).
+    cap_kinds: Vec<FigureKindId>,
+    /// Figure kinds that go back when orphaned (TW-10): `builder`, `pig` if declared.
+    orphan_kinds: Vec<FigureKindId>,
+    /// Promotions' figure state `disc` (seat + 1 of the disc's owner), if that fan
+    /// expansion is loaded: PR-9 (an upgraded follower is never captured) and AP-10 (a
+    /// downgraded one is in reach at H + 1).
+    promo_disc: Option<SlotId>,
+    top_immune: bool,
+    negative_funds: bool,
+    coc_jcz: bool,
+}
+
+impl Expansion for Tower {
+    fn id(&self) -> &str {
+        "tower"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let mut def = FeatureKindDef::new("tower", Shape::Site, Scoring::Unscored, false);
+        def.completes = false;
+        def.look = "#8c8c8c".into();
+        let tower = d.feature_kind(def).map_err(|e| e.to_string())?;
+        let verbs = Verbs {
+            piece: d.verb("tower-piece"),
+            cap: d.verb("cap-tower"),
+            capture: d.verb("capture"),
+            exchange: d.verb("exchange"),
+            ransom: d.verb("pay-ransom"),
+        };
+        let slots = Slots {
+            height: (1..=MAX_TOWERS)
+                .map(|k| d.game_slot(&format!("height.{k}"), 0))
+                .collect(),
+            at: (1..=MAX_TOWERS)
+                .map(|k| d.game_slot(&format!("segment.{k}"), 0))
+                .collect(),
+            count: d.game_slot("towers", 0),
+            pieces: d.player_slot("pieces", 0),
+            held: d.player_slot("held", 0),
+            captive: d.player_slot("captive", 0),
+            jailer: d.figure_slot("jailer", 0),
+            ransom_turn: d.game_slot("ransom-turn", 0),
+        };
+        let ransom_label = d.score_label("ransom");
+        let me = d.me();
+        Ok(binder(move |b: &Binding<'_>| {
+            let rules = b.rules();
+            let tower_local = rules
+                .tiles()
+                .iter()
+                .map(|(_, k)| {
+                    k.segments
+                        .iter()
+                        .position(|s| s.kind == tower)
+                        .map(|i| i as u8)
+                })
+                .collect();
+            let base = [
+                FeatureKindId::CITY,
+                FeatureKindId::ROAD,
+                FeatureKindId::FIELD,
+                FeatureKindId::CLOISTER,
+            ];
+            let cap_kinds = rules
+                .figure_kinds()
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| k.follower && base.iter().all(|b| k.deploy_on.contains(*b)))
+                .map(|(i, _)| FigureKindId(i as u8))
+                .collect();
+            let orphan_kinds = ["builder", "pig"]
+                .iter()
+                .filter_map(|n| rules.figure_named(n))
+                .filter(|k| !rules.figure_kind(*k).follower)
+                .collect();
+            let promo_disc = rules.expansion_index("promotions").and_then(|ix| {
+                rules
+                    .slots()
+                    .iter()
+                    .position(|d| {
+                        d.expansion == ix && d.name == "disc" && d.scope == SlotScope::Figure
+                    })
+                    .map(|i| SlotId(i as u16))
+            });
+            Ok(TowerRules {
+                me,
+                promo_disc,
+                tower,
+                verbs,
+                slots,
+                ransom_label,
+                tower_local,
+                cap_kinds,
+                orphan_kinds,
+                top_immune: b.option_str("towerTopCapture")? == "immune",
+                negative_funds: b.option_str("ransomFunds")? == "may-go-negative",
+                coc_jcz: b.option_str("cocQuarterFigures")? == "jcz",
+            })
+        }))
+    }
+}
+
+/// One tower on the board.
+#[derive(Clone, Copy, Debug)]
+struct TowerAt {
+    /// Index of its height slot (placement order of tower foundations).
+    index: usize,
+    seg: SegmentId,
+    pos: Pos,
+}
+
+fn player_named(ctx: &Ctx<'_>, name: &str) -> HookResult<PlayerId> {
+    ctx.state()
+        .players()
+        .iter()
+        .position(|p| p.name == name.trim())
+        .map(|p| PlayerId(p as u8))
+        .ok_or_else(|| HookFailure(format!("no player named `{}`", name.trim())))
+}
+
+fn parse_cell(s: &str) -> HookResult<Pos> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| HookFailure(format!("`{s}` is not a cell `x,y`")))?;
+    let x: i32 = x
+        .trim()
+        .parse()
+        .map_err(|_| HookFailure(format!("`{s}` is not a cell `x,y`")))?;
+    let y: i32 = y
+        .trim()
+        .parse()
+        .map_err(|_| HookFailure(format!("`{s}` is not a cell `x,y`")))?;
+    Ok(Pos::new(x, y))
+}
+
+impl TowerRules {
+    /// Makes `f` (already `Removed`) a prisoner of `jailer`.
+    fn imprison(&self, ctx: &mut Ctx<'_>, f: FigureId, jailer: PlayerId) {
+        ctx.set(self.slots.jailer.of(f), jailer.0 as i64 + 1);
+        let n = ctx.get(self.slots.held.of(jailer));
+        ctx.set(self.slots.held.of(jailer), n + 1);
+        let owner = ctx.state().figure(f).owner;
+        let c = ctx.get(self.slots.captive.of(owner));
+        ctx.set(self.slots.captive.of(owner), c + 1);
+    }
+
+    /// Frees prisoner `f` into its owner's supply.
+    fn free(&self, ctx: &mut Ctx<'_>, f: FigureId) -> HookResult {
+        if let Some(j) = self.jailer_of(&ctx.view(), f) {
+            let n = ctx.get(self.slots.held.of(j));
+            ctx.set(self.slots.held.of(j), (n - 1).max(0));
+            let owner = ctx.state().figure(f).owner;
+            let c = ctx.get(self.slots.captive.of(owner));
+            ctx.set(self.slots.captive.of(owner), (c - 1).max(0));
+        }
+        ctx.set(self.slots.jailer.of(f), 0);
+        ctx.release_figure(f)
+    }
+
+    fn custom(
+        &self,
+        verb: VerbId,
+        figure: Option<FigureId>,
+        seg: Option<SegmentId>,
+        value: i32,
+    ) -> Action {
+        Action::Custom(CustomAction {
+            expansion: self.me,
+            verb,
+            figure,
+            segment: seg,
+            value,
+        })
+    }
+
+    /// Every tower foundation on the board, in placement order (registered by
+    /// `start_game` and `on_tile_placed`, so no board scan).
+    fn towers<'a>(&'a self, v: &'a View<'_>) -> impl Iterator<Item = TowerAt> + 'a {
+        let n = (v.get(self.slots.count).max(0) as usize).min(self.slots.at.len());
+        let g = v.state.graph();
+        (0..n).filter_map(move |index| {
+            let s = usize::try_from(v.get(self.slots.at[index]) - 1).ok()?;
+            if s >= g.len() {
+                return None;
+            }
+            let seg = SegmentId::new(s);
+            Some(TowerAt {
+                index,
+                seg,
+                pos: g.segment(seg).pos,
+            })
+        })
+    }
+
+    fn tower_of_seg(&self, v: &View<'_>, seg: SegmentId) -> Option<TowerAt> {
+        let g = v.state.graph();
+        if seg.index() >= g.len() || g.segment(seg).kind != self.tower {
+            return None;
+        }
+        self.towers(v).find(|t| t.seg == seg)
+    }
+
+    fn tower_at(&self, v: &View<'_>, pos: Pos) -> Option<TowerAt> {
+        self.towers(v).find(|t| t.pos == pos)
+    }
+
+    /// Registers the foundation of the tile at `pos`, if it has one.
+    fn register(&self, ctx: &mut Ctx<'_>, pos: Pos) {
+        let Some(t) = ctx.state().board().at(pos).copied() else {
+            return;
+        };
+        let Some(Some(local)) = self.tower_local.get(t.kind.0 as usize).copied() else {
+            return;
+        };
+        let n = ctx.get(self.slots.count).max(0) as usize;
+        if let Some(slot) = self.slots.at.get(n) {
+            ctx.set(*slot, t.first_segment as i64 + local as i64 + 1);
+            ctx.set(self.slots.count, n as i64 + 1);
+        }
+    }
+
+    fn height(&self, v: &View<'_>, t: &TowerAt) -> i64 {
+        self.slots
+            .height
+            .get(t.index)
+            .map(|s| v.get(*s))
+            .unwrap_or(0)
+    }
+
+    fn closed(&self, v: &View<'_>, t: &TowerAt) -> bool {
+        let g = v.state.graph();
+        g.totals(g.feature_of(t.seg)).occupants > 0
+    }
+
+    /// The seat holding `f` as a prisoner.
+    fn jailer_of(&self, v: &View<'_>, f: FigureId) -> Option<PlayerId> {
+        let j = v.get(self.slots.jailer.of(f));
+        if j > 0 && v.state.figure(f).loc == FigureLoc::Removed {
+            Some(PlayerId((j - 1) as u8))
+        } else {
+            None
+        }
+    }
+
+    /// Prisoners owned by `owner` held by `jailer` (any jailer if `None`), by figure id.
+    fn prisoners(&self, v: &View<'_>, owner: PlayerId, jailer: Option<PlayerId>) -> Vec<FigureId> {
+        (0..v.state.figures().len())
+            .map(|i| FigureId(i as u16))
+            .filter(|f| v.state.figure(*f).owner == owner)
+            .filter(|f| match self.jailer_of(v, *f) {
+                Some(j) => j != owner && jailer.is_none_or(|x| x == j),
+                None => false,
+            })
+            .collect()
+    }
+
+    /// TW-7/TW-8: the followers a tower of its current height reaches.
+    fn candidates(&self, v: &View<'_>, t: &TowerAt) -> Vec<FigureId> {
+        let h = self.height(v, t) as i32;
+        let g = v.state.graph();
+        let mut out = Vec::new();
+        for (i, fig) in v.state.figures().iter().enumerate() {
+            let FigureLoc::On(s) = fig.loc else { continue };
+            if !v.rules.figure_kind(fig.kind).follower {
+                continue;
+            }
+            let node = g.segment(s);
+            if node.is_virtual() && !self.coc_jcz {
+                continue; // CO-14: quarters are out of reach.
+            }
+            if node.kind == self.tower && (self.top_immune || s == t.seg) {
+                continue;
+            }
+            // Promotions (TW-7, TW-20): upgraded = the owner's own disc, never captured;
+            // downgraded = another player's disc, one more cell of reach.
+            let mut reach = h;
+            if let Some(slot) = self.promo_disc {
+                let disc = v.state.slot(slot, i);
+                if disc == fig.owner.0 as i64 + 1 {
+                    continue;
+                }
+                if disc > 0 {
+                    reach += 1;
+                }
+            }
+            let dx = (node.pos.x - t.pos.x).abs();
+            let dy = (node.pos.y - t.pos.y).abs();
+            if (dx == 0 && dy <= reach) || (dy == 0 && dx <= reach) {
+                out.push(FigureId(i as u16));
+            }
+        }
+        out
+    }
+
+    /// TW-13: whether `p` may pay a ransom now.
+    fn may_ransom(&self, v: &View<'_>, p: PlayerId) -> bool {
+        let st = v.state;
+        if v.get(self.slots.captive.of(p)) <= 0
+            || st.in_final_scoring()
+            || st.is_over()
+            || st.active_player() != p
+        {
+            return false;
+        }
+        if v.get(self.slots.ransom_turn) == st.turn() as i64 + 1 {
+            return false;
+        }
+        if !self.negative_funds && st.players()[p.index()].score < RANSOM {
+            return false;
+        }
+        !self.prisoners(v, p, None).is_empty()
+    }
+
+    /// One `pay-ransom` per (jailer, kind) of `p`'s prisoners (the lowest figure id).
+    fn ransom_actions(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
+        if !self.may_ransom(v, p) {
+            return;
+        }
+        let mut seen: Vec<(PlayerId, FigureKindId)> = Vec::new();
+        for f in self.prisoners(v, p, None) {
+            let key = (self.jailer_of(v, f).unwrap_or(p), v.state.figure(f).kind);
+            if !seen.contains(&key) {
+                seen.push(key);
+                out.push(self.custom(self.verbs.ransom, None, None, ransom_value(key.0, key.1)));
+            }
+        }
+    }
+
+    /// TW-5 / TW-6: pieces and caps for `p`.
+    fn tower_actions(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
+        let pieces = v.get(self.slots.pieces.of(p));
+        for t in self.towers(v) {
+            if t.index >= self.slots.height.len() || self.closed(v, &t) {
+                continue;
+            }
+            if pieces > 0 {
+                out.push(self.custom(self.verbs.piece, None, Some(t.seg), 0));
+            }
+            if self.height(v, &t) >= 1 {
+                for k in &self.cap_kinds {
+                    if v.state.in_supply(p, *k) > 0 {
+                        out.push(self.custom(self.verbs.cap, None, Some(t.seg), k.0 as i32));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Applies a piece or a cap (validated against the offers again).
+    fn apply_tower_action(&self, ctx: &mut Ctx<'_>, p: PlayerId, c: CustomAction) -> HookResult {
+        let v = ctx.view();
+        let seg = c.segment.ok_or("a tower action names a tower")?;
+        let t = self
+            .tower_of_seg(&v, seg)
+            .ok_or_else(|| HookFailure(format!("segment {} is not a tower", seg.index())))?;
+        if self.closed(&v, &t) || t.index >= self.slots.height.len() {
+            return Err("TW-4: the tower is closed".into());
+        }
+        if c.verb == self.verbs.piece {
+            let left = v.get(self.slots.pieces.of(p));
+            if left <= 0 {
+                return Err("TW-5: no tower piece left".into());
+            }
+            let h = self.height(&v, &t);
+            ctx.set(self.slots.pieces.of(p), left - 1);
+            ctx.set(self.slots.height[t.index], h + 1);
+            if !self.candidates(&ctx.view(), &t).is_empty() {
+                ctx.prompt_next(
+                    p,
+                    TowerPrompt::Capture {
+                        tower: t.seg.index() as i32,
+                    },
+                );
+            }
+            Ok(())
+        } else if c.verb == self.verbs.cap {
+            let kind = FigureKindId(u8::try_from(c.value).map_err(|_| "bad figure kind")?);
+            if !self.cap_kinds.contains(&kind) || self.height(&v, &t) < 1 {
+                return Err("TW-6: not a legal cap".into());
+            }
+            ctx.deploy(p, kind, t.seg)?;
+            Ok(())
+        } else {
+            Err(format!("verb {} is not a tower action", c.verb.0).into())
+        }
+    }
+
+    /// TW-13: `p` pays for one of his followers of the kind and jailer `value` names
+    /// ([`ransom_value`]): the one with the lowest figure id.
+    fn pay_ransom(&self, ctx: &mut Ctx<'_>, p: PlayerId, value: i32) -> HookResult {
+        let v = ctx.view();
+        if !self.may_ransom(&v, p) {
+            return Err("TW-13: no ransom allowed".into());
+        }
+        let (jailer, kind) = (
+            PlayerId((value & 0xff) as u8),
+            FigureKindId((value >> 8) as u8),
+        );
+        let f = self
+            .prisoners(&v, p, Some(jailer))
+            .into_iter()
+            .find(|f| v.state.figure(*f).kind == kind)
+            .ok_or("TW-13: no such prisoner")?;
+        let jailer = self
+            .jailer_of(&v, f)
+            .filter(|j| *j != p && v.state.figure(f).owner == p)
+            .ok_or("TW-13: not one of the player's imprisoned followers")?;
+        let turn = v.state.turn() as i64 + 1;
+        ctx.award(p, -RANSOM, self.ransom_label);
+        ctx.award(jailer, RANSOM, self.ransom_label);
+        self.free(ctx, f)?;
+        ctx.set(self.slots.ransom_turn, turn);
+        Ok(())
+    }
+
+    /// TW-9 … TW-12: `capturer` captures `f` (a checked candidate).
+    fn capture(&self, ctx: &mut Ctx<'_>, capturer: PlayerId, f: FigureId) -> HookResult {
+        let fig = *ctx.state().figure(f);
+        let FigureLoc::On(seg) = fig.loc else {
+            return Err("the figure is not on the board".into());
+        };
+        let victim = fig.owner;
+        if victim == capturer {
+            ctx.return_figure(f, RemovalReason::Expansion)
+                .map_err(|e| HookFailure(e.to_string()))?;
+        } else {
+            ctx.hold_figure(f, RemovalReason::Expansion)?;
+            self.imprison(ctx, f, capturer);
+        }
+        self.return_orphans(ctx, victim, seg)?;
+        if victim == capturer {
+            return Ok(());
+        }
+        // TW-12: the exchange.
+        let v = ctx.view();
+        let mine = self.prisoners(&v, capturer, Some(victim));
+        if mine.is_empty() {
+            return Ok(());
+        }
+        self.free(ctx, f)?;
+        let mut kinds: Vec<FigureKindId> =
+            mine.iter().map(|g| ctx.state().figure(*g).kind).collect();
+        kinds.sort();
+        kinds.dedup();
+        if kinds.len() == 1 {
+            self.free(ctx, mine[0])?;
+        } else {
+            ctx.prompt_next(capturer, TowerPrompt::Exchange { victim: victim.0 });
+        }
+        Ok(())
+    }
+
+    /// TW-10: builders and pigs of `owner` on the feature of `seg` go back when no
+    /// follower of his is left there.
+    fn return_orphans(&self, ctx: &mut Ctx<'_>, owner: PlayerId, seg: SegmentId) -> HookResult {
+        if self.orphan_kinds.is_empty() {
+            return Ok(());
+        }
+        let st = ctx.state();
+        let on: Vec<FigureId> = st
+            .figures_on(seg)
+            .filter(|f| st.figure(*f).owner == owner)
+            .collect();
+        if on
+            .iter()
+            .any(|f| ctx.rules().figure_kind(st.figure(*f).kind).follower)
+        {
+            return Ok(());
+        }
+        for f in on {
+            if self.orphan_kinds.contains(&ctx.state().figure(f).kind) {
+                ctx.return_figure(f, RemovalReason::Expansion)
+                    .map_err(|e| HookFailure(e.to_string()))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn setting_heights(&self, ctx: &mut Ctx<'_>, value: &str) -> HookResult {
+        for item in value.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            let (cell, h) = item
+                .rsplit_once(':')
+                .ok_or_else(|| HookFailure(format!("`{item}`: write `x,y:height`")))?;
+            let pos = parse_cell(cell)?;
+            let h: i64 = h
+                .trim()
+                .parse()
+                .map_err(|_| HookFailure(format!("`{item}`: bad height")))?;
+            let t = self
+                .tower_at(&ctx.view(), pos)
+                .ok_or_else(|| HookFailure(format!("no tower at {pos}")))?;
+            let slot = *self.slots.height.get(t.index).ok_or("too many towers")?;
+            ctx.set(slot, h.max(0));
+        }
+        Ok(())
+    }
+}
+
+impl BoundExpansion for TowerRules {
+    fn hook_set(&self) -> HookSet {
+        HookSet::GAME_START
+            | HookSet::ON_TILE_PLACED
+            | HookSet::DEPLOY_STEP_ACTIONS
+            | HookSet::window(Window::TurnStart)
+    }
+
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        self.register(ctx, pos);
+        Ok(())
+    }
+
+    /// TW-2: pieces by the number of players.
+    /// The start layout's (or a position's) foundations are registered in board order.
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        let n = ctx.state().players().len();
+        for p in 0..n {
+            ctx.set(self.slots.pieces.of(PlayerId(p as u8)), pieces_for(n));
+        }
+        let cells: Vec<Pos> = ctx.state().board().tiles().iter().map(|t| t.pos).collect();
+        for pos in cells {
+            self.register(ctx, pos);
+        }
+        Ok(())
+    }
+
+    /// Position settings: `heights` = `x,y:h;…`; `cap` = `x,y:PLAYER[:kind];…` (a follower
+    /// from supply on top of that tower); `prisoners` = `JAILER:OWNER[:kind];…` (a follower
+    /// of OWNER from supply held by JAILER); `pieces` = `PLAYER:n;…`; `ransomed` = `yes`
+    /// (a ransom was already paid this turn).
+    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
+        let entries = || value.split(';').map(str::trim).filter(|s| !s.is_empty());
+        let kind_named = |ctx: &Ctx<'_>, name: Option<&str>| -> HookResult<FigureKindId> {
+            match name {
+                None => Ok(FigureKindId::SMALL_FOLLOWER),
+                Some(n) => ctx
+                    .rules()
+                    .figure_named(n.trim())
+                    .ok_or_else(|| HookFailure(format!("no figure kind `{n}`"))),
+            }
+        };
+        match key {
+            "heights" => self.setting_heights(ctx, value),
+            "cap" => {
+                for item in entries() {
+                    let mut parts = item.splitn(3, ':');
+                    let pos = parse_cell(parts.next().unwrap_or(""))?;
+                    let p = player_named(ctx, parts.next().unwrap_or(""))?;
+                    let kind = kind_named(ctx, parts.next())?;
+                    let t = self
+                        .tower_at(&ctx.view(), pos)
+                        .ok_or_else(|| HookFailure(format!("no tower at {pos}")))?;
+                    ctx.deploy(p, kind, t.seg)?;
+                }
+                Ok(())
+            }
+            "prisoners" => {
+                for item in entries() {
+                    let mut parts = item.splitn(3, ':');
+                    let jailer = player_named(ctx, parts.next().unwrap_or(""))?;
+                    let owner = player_named(ctx, parts.next().unwrap_or(""))?;
+                    let kind = kind_named(ctx, parts.next())?;
+                    if jailer == owner {
+                        return Err("a player holds no follower of his own".into());
+                    }
+                    if ctx.state().graph().is_empty() {
+                        return Err("prisoners need a board".into());
+                    }
+                    // Through the board, so core's counts stay exact.
+                    let f = ctx.deploy(owner, kind, SegmentId::new(0))?;
+                    ctx.hold_figure(f, RemovalReason::Expansion)?;
+                    self.imprison(ctx, f, jailer);
+                }
+                Ok(())
+            }
+            "pieces" => {
+                for item in entries() {
+                    let (p, n) = item
+                        .split_once(':')
+                        .ok_or_else(|| HookFailure(format!("`{item}`: write `PLAYER:n`")))?;
+                    let p = player_named(ctx, p)?;
+                    let n: i64 = n
+                        .trim()
+                        .parse()
+                        .map_err(|_| HookFailure(format!("`{item}`: bad number")))?;
+                    ctx.set(self.slots.pieces.of(p), n.max(0));
+                }
+                Ok(())
+            }
+            "ransomed" => {
+                let turn = ctx.state().turn() as i64 + 1;
+                ctx.set(
+                    self.slots.ransom_turn,
+                    if value == "yes" { turn } else { 0 },
+                );
+                Ok(())
+            }
+            _ => Err(HookFailure(format!(
+                "unknown setting `{key}` (known: heights, cap, prisoners, pieces, ransomed)"
+            ))),
+        }
+    }
+
+    /// TW-13 before the draw.
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        if window == Window::TurnStart {
+            let p = ctx.state().active_player();
+            if self.may_ransom(&ctx.view(), p) {
+                ctx.prompt(p, TowerPrompt::Ransom);
+            }
+        }
+        Ok(())
+    }
+
+    fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        self.tower_actions(&v, p, out);
+        self.ransom_actions(&v, p, out);
+        Ok(())
+    }
+
+    fn apply_action(&self, ctx: &mut Ctx<'_>, p: PlayerId, c: CustomAction) -> HookResult {
+        if c.verb == self.verbs.ransom {
+            self.pay_ransom(ctx, p, c.value)?;
+            // TW-13: paying does not spend the step; it is offered again, whole.
+            return ctx.repeat_deploy_step();
+        }
+        self.apply_tower_action(ctx, p, c)
+    }
+
+    fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        let p = prompt.player;
+        match prompt.decode::<TowerPrompt>()? {
+            TowerPrompt::Capture { tower } => {
+                let Some(t) = self.tower_of_seg(&v, SegmentId::new(tower as usize)) else {
+                    return Ok(());
+                };
+                for f in self.candidates(&v, &t) {
+                    out.push(self.custom(self.verbs.capture, Some(f), Some(t.seg), 0));
+                }
+                if !out.is_empty() {
+                    out.push(Action::Pass);
+                    self.ransom_actions(&v, p, out);
+                }
+            }
+            TowerPrompt::Exchange { victim } => {
+                let mut kinds: Vec<FigureKindId> = Vec::new();
+                for f in self.prisoners(&v, p, Some(PlayerId(victim))) {
+                    let k = v.state.figure(f).kind;
+                    if !kinds.contains(&k) {
+                        kinds.push(k);
+                        out.push(self.custom(self.verbs.exchange, None, None, k.0 as i32));
+                    }
+                }
+            }
+            TowerPrompt::Ransom => {
+                self.ransom_actions(&v, p, out);
+                if !out.is_empty() {
+                    out.push(Action::Pass);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+        let p = prompt.player;
+        let what = prompt.decode::<TowerPrompt>()?;
+        match (what, action) {
+            (_, Action::Pass) => Ok(()),
+            (TowerPrompt::Capture { tower }, Action::Custom(c)) if c.verb == self.verbs.ransom => {
+                self.pay_ransom(ctx, p, c.value)?;
+                ctx.prompt_next(p, TowerPrompt::Capture { tower });
+                Ok(())
+            }
+            (TowerPrompt::Capture { tower }, Action::Custom(c)) if c.verb == self.verbs.capture => {
+                let f = c.figure.ok_or("a capture names a figure")?;
+                let v = ctx.view();
+                let t = self
+                    .tower_of_seg(&v, SegmentId::new(tower as usize))
+                    .ok_or("the tower is gone")?;
+                if !self.candidates(&v, &t).contains(&f) {
+                    return Err("TW-7: that follower is not in reach".into());
+                }
+                self.capture(ctx, p, f)
+            }
+            (TowerPrompt::Exchange { victim }, Action::Custom(c))
+                if c.verb == self.verbs.exchange =>
+            {
+                let v = ctx.view();
+                let f = self
+                    .prisoners(&v, p, Some(PlayerId(victim)))
+                    .into_iter()
+                    .find(|f| v.state.figure(*f).kind.0 as i32 == c.value)
+                    .ok_or("TW-12: the victim holds no prisoner of that kind")?;
+                self.free(ctx, f)
+            }
+            (TowerPrompt::Ransom, Action::Custom(c)) if c.verb == self.verbs.ransom => {
+                self.pay_ransom(ctx, p, c.value)
+            }
+            (w, a) => Err(HookFailure(format!(
+                "{a} does not answer the tower prompt {w:?}"
+            ))),
+        }
+    }
+
+    /// Why a tower action (or a deployment on a foundation) was not offered.
+    fn explain_refusal(
+        &self,
+        v: View<'_>,
+        player: PlayerId,
+        action: Action,
+    ) -> HookResult<Option<String>> {
+        let is_tower = |seg: SegmentId| {
+            seg.index() < v.state.graph().len() && v.state.graph().segment(seg).kind == self.tower
+        };
+        let reason = match action {
+            Action::Deploy { segment, .. } if is_tower(segment) => {
+                Some("TW-3: no follower is deployed on a tower foundation (cap a tower of height ≥ 1 instead)".to_string())
+            }
+            Action::Custom(c) if c.expansion == self.me => {
+                let tower = c.segment.and_then(|s| self.tower_of_seg(&v, s));
+                if c.verb == self.verbs.piece || c.verb == self.verbs.cap {
+                    match tower {
+                        None => Some("TW-5/TW-6: that is not a tower foundation".to_string()),
+                        Some(t) if self.closed(&v, &t) => Some(format!(
+                            "TW-4: the tower at {} is closed (a follower stands on it)",
+                            t.pos
+                        )),
+                        Some(_) if c.verb == self.verbs.piece && v.get(self.slots.pieces.of(player)) <= 0 => {
+                            Some("TW-5: no tower piece left".to_string())
+                        }
+                        Some(t) if c.verb == self.verbs.cap && self.height(&v, &t) < 1 => Some(format!(
+                            "TW-6: the foundation at {} is bare; only a tower of height ≥ 1 can be capped",
+                            t.pos
+                        )),
+                        Some(_) if c.verb == self.verbs.cap
+                            && !self.cap_kinds.iter().any(|k| k.0 as i32 == c.value) =>
+                        {
+                            Some("TW-6: only a follower that may stand on every feature (a normal or big follower) caps a tower".to_string())
+                        }
+                        Some(_) => None,
+                    }
+                } else if c.verb == self.verbs.capture {
+                    Some("TW-7/TW-8: that figure is not a follower within the tower's reach".to_string())
+                } else if c.verb == self.verbs.ransom {
+                    let st = v.state;
+                    Some(if st.active_player() != player {
+                        "TW-13: a ransom is paid only in one's own turn".to_string()
+                    } else if v.get(self.slots.ransom_turn) == st.turn() as i64 + 1 {
+                        "TW-13: at most one ransom per turn".to_string()
+                    } else if !self.negative_funds && st.players()[player.index()].score < RANSOM {
+                        "TW-13: a ransom needs a score of at least 3 (ransomFunds=need-3)".to_string()
+                    } else {
+                        "TW-13: no such prisoner".to_string()
+                    })
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        Ok(reason)
+    }
+
+    /// Tower heights ≥ 1 (places under `Tower heights`, named by the height: renderers
+    /// badge the foundation), pieces left (titles under `Tower pieces`, detail = number)
+    /// and prisoners (titles under `Prisoners`, `Red's small-follower`, held by the jailer). JCloisterZone names a
+    /// foundation `{position, feature Tower, location I}`, which is our tile position and
+    /// location, so no foreign name is needed.
+    fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
+        for t in self.towers(&v) {
+            let h = self.height(&v, &t);
+            if h > 0 {
+                out.push(Visible::Place {
+                    group: "Tower heights".into(),
+                    name: h.to_string(),
+                    segment: t.seg,
+                });
+            }
+        }
+        for p in 0..v.state.players().len() {
+            let p = PlayerId(p as u8);
+            out.push(Visible::Title {
+                group: "Tower pieces".into(),
+                name: "pieces".into(),
+                icon: "tower".into(),
+                holder: Some(p),
+                detail: v.get(self.slots.pieces.of(p)).to_string(),
+            });
+        }
+        for (i, fig) in v.state.figures().iter().enumerate() {
+            let f = FigureId(i as u16);
+            if let Some(j) = self.jailer_of(&v, f) {
+                let owner = v
+                    .state
+                    .players()
+                    .get(fig.owner.index())
+                    .map_or("?", |p| p.name.as_str());
+                out.push(Visible::Title {
+                    group: "Prisoners".into(),
+                    name: format!("{owner}'s {}", v.rules.figure_kind(fig.kind).name),
+                    icon: "prisoner".into(),
+                    holder: Some(j),
+                    detail: String::new(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The tower kind a ruleset declares (for tools), if the Tower is loaded.
+pub fn tower_kind(rules: &Ruleset) -> Option<FeatureKindId> {
+    rules.kind_named("tower")
+}
+
+carcassonne_core::export_expansion!("tower", Tower::new());
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `decode(encode(p)) == Some(p)`, and foreign codes are refused.
+    #[test]
+    fn prompts_round_trip() {
+        for p in [
+            TowerPrompt::Capture { tower: 0 },
+            TowerPrompt::Capture { tower: 4711 },
+            TowerPrompt::Exchange { victim: 5 },
+            TowerPrompt::Ransom,
+        ] {
+            assert_eq!(TowerPrompt::decode(p.encode()), Some(p));
+        }
+        for (tag, arg) in [(0, 0), (1, -1), (2, 256), (9, 0)] {
+            assert_eq!(TowerPrompt::decode(PromptCode { tag, arg }), None);
+        }
+    }
+
+    /// TW-2 (and JCZ beyond 2–6 players); 30 pieces always suffice.
+    #[test]
+    fn pieces_per_player_count() {
+        let got: Vec<i64> = (1..=8).map(pieces_for).collect();
+        assert_eq!(got, [10, 10, 9, 7, 6, 5, 4, 3]);
+        for n in 1..=8usize {
+            assert!(n as i64 * pieces_for(n) <= 30 || n == 1, "{n} players");
+        }
+    }
+
+    #[test]
+    fn ransom_values_name_jailer_and_kind() {
+        assert_eq!(ransom_value(PlayerId(1), FigureKindId(0)), 1);
+        assert_eq!(ransom_value(PlayerId(3), FigureKindId(2)), 515);
+    }
+}

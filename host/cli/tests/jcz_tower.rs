@@ -1,0 +1,141 @@
+//! Our JCloisterZone saves for The Tower (`tests/jcz/tower-*.jcz`): `PLACE_TOKEN
+//! TOWER_PIECE`, `CAPTURE_FOLLOWER` and `PAY_RANSOM` replay through `carcassonne replay
+//! --json`, every assertion written in them holds, and the Tower's state comes out right:
+//! the exchange of mutual prisoners (TW-12) and a ransom before the draw and in the action
+//! step (TW-13).
+
+use carcassonne_jcz::assertions::{check_all, Outcome};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn replay_json(name: &str) -> (Value, Vec<String>) {
+    let file = repo().join("tests/jcz").join(name);
+    let out = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(["replay", "--json", "--plugin-dir"])
+        .arg(repo().join("expansions"))
+        .arg(&file)
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "replay {name} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    let save: Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read save")).expect("JSON");
+    let assertions = save["test"]["assertions"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    (v, assertions)
+}
+
+fn check_assertions(out: &Value, assertions: &[String]) -> usize {
+    let mut n = 0;
+    for (text, outcome) in check_all(assertions, out) {
+        match outcome {
+            Outcome::Passed => n += 1,
+            Outcome::Failed(why) => panic!("`{text}` fails: {why}"),
+            Outcome::Ignored(_) => {}
+        }
+    }
+    n
+}
+
+/// TW-7, TW-11, TW-12: each player captures the other's follower; the second capture
+/// exchanges them at once: nobody holds a prisoner, no points, both towers at height 1.
+#[test]
+fn tower_exchange_save() {
+    let (out, assertions) = replay_json("tower-exchange.jcz");
+    assert_eq!(check_assertions(&out, &assertions), 2);
+    let s = &out["state"];
+    assert_eq!(s["tower.held"], serde_json::json!([0, 0]));
+    assert_eq!(s["tower.pieces"], serde_json::json!([9, 9]));
+    assert_eq!(s["tower.height.1"], 1);
+    assert_eq!(s["tower.height.2"], 1);
+    assert_eq!(s["tower.jailer"], serde_json::json!({}));
+    assert_eq!(out["events"], serde_json::json!([]));
+}
+
+/// TW-13: Red (4 points) pays 3 to Blue at the start of his turn and redeploys the
+/// follower on his road; the ransom is recorded for that turn.
+#[test]
+fn tower_ransom_save() {
+    let (out, assertions) = replay_json("tower-ransom.jcz");
+    assert_eq!(check_assertions(&out, &assertions), 4);
+    let s = &out["state"];
+    assert_eq!(s["tower.held"], serde_json::json!([0, 0]));
+    assert_eq!(s["tower.pieces"], serde_json::json!([10, 8]));
+    assert_eq!(s["tower.height.1"], 2);
+    let events: Vec<(String, String, i64)> = out["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| {
+            (
+                e["player"].as_str().unwrap_or("").to_string(),
+                e["feature"].as_str().unwrap_or("").to_string(),
+                e["points"].as_i64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        events,
+        [
+            ("Red".to_string(), "city".to_string(), 4),
+            ("Red".to_string(), "ransom".to_string(), -3),
+            ("Blue".to_string(), "ransom".to_string(), 3),
+        ]
+    );
+}
+
+/// A ransom the save pays while nobody holds that follower is one clear error.
+#[test]
+fn a_ransom_without_a_prisoner_is_refused() {
+    let file = repo().join("tests/jcz/tower-ransom.jcz");
+    let mut save: Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("JSON");
+    // Drop the capture (message 11) and the ransom still follows.
+    let replay = save["replay"].as_array_mut().expect("replay");
+    replay.remove(11);
+    let dir = std::env::temp_dir().join(format!("carcassonne-tower-jcz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("no-prisoner.jcz");
+    std::fs::write(&bad, serde_json::to_string(&save).expect("JSON")).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(["replay", "--json", "--plugin-dir"])
+        .arg(repo().join("expansions"))
+        .arg(&bad)
+        .output()
+        .expect("the binary runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("PAY_RANSOM") && err.lines().count() == 1,
+        "{err}"
+    );
+}
+
+/// TW-13 in the action step (JCZ's usual moment): the step is offered again after the
+/// ransom, and the save's `COMMIT` declines it; the follower is back in Red's supply.
+#[test]
+fn tower_ransom_in_the_action_step_save() {
+    let (out, assertions) = replay_json("tower-ransom-action-step.jcz");
+    assert_eq!(check_assertions(&out, &assertions), 3);
+    let s = &out["state"];
+    assert_eq!(s["tower.held"], serde_json::json!([0, 0]));
+    assert_eq!(s["tower.captive"], serde_json::json!([0, 0]));
+    assert_eq!(s["tower.ransom-turn"], 5);
+    assert_eq!(out["pending"]["player"], "Blue");
+}

@@ -1,0 +1,281 @@
+//! Seeded games with The Tower and the four *Count, King & Robber* expansions loaded as
+//! plugins (and, in one test, the two fan scripts on top), 2–6 players, the Tower's options varied, random bots (and a few greedy ones).
+//! Checked after every action:
+//!
+//! - every figure is in its owner's supply, on the board, or held as a prisoner
+//!   (`Removed` with a jailer other than its owner, TW-11), per player and kind;
+//!   `in_supply` agrees; every feature's occupant count equals the figures on it; each
+//!   player's `tower.held` equals the prisoners he holds; the Count's tally of followers in
+//!   the city is right (captures from quarters under `cocQuarterFigures=jcz`);
+//! - tower pieces: pieces in supply + tower heights = players × pieces per player (TW-2);
+//!   a follower stands on a tower only at height ≥ 1, one at most (TW-3, TW-6);
+//! - scores equal the sum of the score events (ransoms are the only negative events, −3,
+//!   each paired with +3 to the jailer, TW-13);
+//! - at the end: every tile placed or discarded, and the record replays identically.
+
+use carcassonne_core::{
+    Action, DecisionKind, FigureKindId, FigureLoc, Game, GameSetup, PlayerId, Ruleset, SegmentId,
+};
+use carcassonne_play::bots::{Bot, GreedyBot, RandomBot};
+use carcassonne_play::record::Record;
+use carcassonne_rules::{build_ruleset, RulesSpec};
+use carcassonne_tests::mixed::{
+    check_completed_scored, check_end, check_same_game, scores, slot, total_tiles,
+};
+use carcassonne_tests::{expansions_dir, fan_expansions_dir};
+use std::sync::Arc;
+
+/// TW-2: tower pieces per player (JCZ for 1, 7 and 8 players).
+fn pieces_for(players: usize) -> i64 {
+    match players {
+        0..=2 => 10,
+        3 => 9,
+        4 => 7,
+        5 => 6,
+        6 => 5,
+        7 => 4,
+        _ => 3,
+    }
+}
+
+const ALL: [&str; 5] = [
+    "count",
+    "king-robber",
+    "river2",
+    "heretics-shrines",
+    "tower",
+];
+
+const OPTION_SETS: &[&[(&str, &str)]] = &[
+    &[],
+    &[
+        ("tower.towerTopCapture", "immune"),
+        ("tower.ransomFunds", "may-go-negative"),
+        ("count.countMove", "clockwise"),
+    ],
+    &[
+        ("tower.cocQuarterFigures", "jcz"),
+        ("heretics-shrines.challengeStakes", "true"),
+        ("king-robber.kingRobberAward", "continuously"),
+    ],
+];
+
+fn rules_with(set: usize, more: &[&str]) -> Arc<Ruleset> {
+    let mut expansions: Vec<String> = ALL.map(String::from).to_vec();
+    expansions.extend(more.iter().map(|m| m.to_string()));
+    build_ruleset(&RulesSpec {
+        expansions,
+        options: OPTION_SETS[set]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],
+    })
+    .unwrap_or_else(|e| panic!("the expansions load: {e}"))
+}
+
+fn check(g: &Game, ctx: &str) {
+    let rules = g.rules();
+    let st = g.state();
+    let graph = st.graph();
+    let jailer = slot(rules, "tower", "jailer");
+    let held = slot(rules, "tower", "held");
+    let pieces = slot(rules, "tower", "pieces");
+    let tower = rules.kind_named("tower").expect("tower kind");
+    let n = st.players().len();
+    let mut holding = vec![0i64; n];
+    for p in 0..n {
+        let player = PlayerId(p as u8);
+        for (k, def) in rules.figure_kinds().iter().enumerate() {
+            let kind = FigureKindId(k as u8);
+            let (mut supply, mut board, mut prisoners) = (0, 0, 0);
+            for (i, f) in st.figures().iter().enumerate() {
+                if f.owner != player || f.kind != kind {
+                    continue;
+                }
+                match f.loc {
+                    FigureLoc::Supply => supply += 1,
+                    FigureLoc::On(_) => board += 1,
+                    FigureLoc::Removed => {
+                        let j = st.slot(jailer, i);
+                        assert!(
+                            j >= 1 && (j - 1) as usize != p && ((j - 1) as usize) < n,
+                            "{ctx}: removed figure {i} has jailer {j}"
+                        );
+                        holding[(j - 1) as usize] += 1;
+                        prisoners += 1;
+                    }
+                }
+            }
+            assert_eq!(
+                supply + board + prisoners,
+                def.per_player as usize,
+                "{ctx}: player {p} kind {k}: supply + board + prisoners"
+            );
+            assert_eq!(
+                st.in_supply(player, kind) as usize,
+                supply,
+                "{ctx}: in_supply"
+            );
+        }
+    }
+    for (p, h) in holding.iter().enumerate() {
+        assert_eq!(st.slot(held, p), *h, "{ctx}: tower.held of player {p}");
+        let captive = st
+            .figures()
+            .iter()
+            .filter(|f| f.owner.index() == p && f.loc == FigureLoc::Removed)
+            .count() as i64;
+        assert_eq!(
+            st.slot(slot(rules, "tower", "captive"), p),
+            captive,
+            "{ctx}: tower.captive of player {p}"
+        );
+    }
+    let mut on_feature = vec![0u16; graph.len()];
+    let mut in_quarters = 0;
+    for f in st.figures() {
+        if let FigureLoc::On(seg) = f.loc {
+            on_feature[graph.feature_of(seg).0 as usize] += 1;
+            in_quarters += i64::from(graph.segment(seg).is_virtual());
+        }
+    }
+    // The Count's tally stays right when a capture takes a follower out of a quarter
+    // (`cocQuarterFigures=jcz`).
+    assert_eq!(
+        st.slot(slot(rules, "count", "in-city"), 0),
+        in_quarters,
+        "{ctx}: the Count's tally"
+    );
+    for i in 0..graph.len() {
+        let f = graph.feature_of(SegmentId::new(i));
+        assert_eq!(
+            graph.totals(f).occupants,
+            on_feature[f.0 as usize],
+            "{ctx}: occupants of the feature of segment {i}"
+        );
+    }
+    // Towers: heights in placement order of the foundations.
+    let mut heights = 0i64;
+    let mut k = 0usize;
+    for t in st.board().tiles() {
+        let tk = rules.tiles().get(t.kind);
+        let Some(local) = tk.segments.iter().position(|s| s.kind == tower) else {
+            continue;
+        };
+        k += 1;
+        let h = st.slot(slot(rules, "tower", &format!("height.{k}")), 0);
+        heights += h;
+        let seg = SegmentId::new(t.first_segment as usize + local);
+        let on = graph.totals(graph.feature_of(seg)).occupants;
+        assert!(on <= 1, "{ctx}: {on} followers on the tower at {}", t.pos);
+        assert!(
+            on == 0 || h >= 1,
+            "{ctx}: a follower on a bare foundation at {}",
+            t.pos
+        );
+    }
+    let left: i64 = (0..n).map(|p| st.slot(pieces, p)).sum();
+    assert_eq!(
+        left + heights,
+        n as i64 * pieces_for(n),
+        "{ctx}: tower pieces conserved"
+    );
+    let mut sum = vec![0; n];
+    for e in st.events() {
+        sum[e.player.index()] += e.points;
+    }
+    assert_eq!(sum, scores(g), "{ctx}: scores are the sum of the events");
+}
+
+fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32) {
+    let players = 2 + (seed % 5) as usize;
+    let ctx = format!("option set {set}, seed {seed}, {players} players, greedy {greedy}");
+    let setup = GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed);
+    let mut g = Game::new(Arc::clone(rules), &setup).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    let total = total_tiles(&g);
+    let mut bots: Vec<Box<dyn Bot>> = (0..players)
+        .map(|p| -> Box<dyn Bot> {
+            let s = seed.rotate_left(9) ^ p as u64;
+            if greedy && p == 0 {
+                Box::new(GreedyBot::new(s))
+            } else {
+                Box::new(RandomBot::new(s))
+            }
+        })
+        .collect();
+    let capture = rules.verb_named(rules.expansion_index("tower").expect("tower"), "capture");
+    let ransom = rules.verb_named(rules.expansion_index("tower").expect("tower"), "pay-ransom");
+    let (mut captures, mut ransoms) = (0, 0);
+    let mut actions: Vec<Action> = Vec::new();
+    while !g.is_over() {
+        assert!(actions.len() < 3000, "{ctx}: the game does not end");
+        if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) {
+            check_completed_scored(&g, &ctx);
+        }
+        let i = bots[g.decision().player.index()].choose(&g);
+        let a = g.actions()[i];
+        if let Action::Custom(c) = a {
+            captures += (Some(c.verb) == capture) as u32;
+            ransoms += (Some(c.verb) == ransom) as u32;
+        }
+        g.apply(a)
+            .unwrap_or_else(|e| panic!("{ctx}: offered {a} refused: {e}"));
+        actions.push(a);
+        check(&g, &ctx);
+    }
+    check_end(&g, total, &ctx);
+    let record =
+        Record::with_setup(&g, &setup, &actions).unwrap_or_else(|e| panic!("{ctx}: record: {e}"));
+    let json = serde_json::to_string(&record).expect("record serialises");
+    let parsed = Record::parse(&json, &ctx).expect("record parses");
+    let replayed = parsed
+        .replay_with(rules, &ctx, None)
+        .unwrap_or_else(|e| panic!("{ctx}: replay: {e}"));
+    check_same_game(&replayed, &g, &ctx);
+    (captures, ransoms)
+}
+
+fn run(from: u64, to: u64, greedy: bool) -> (u32, u32) {
+    run_on(from, to, greedy, &[])
+}
+
+fn run_on(from: u64, to: u64, greedy: bool, more: &[&str]) -> (u32, u32) {
+    let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len())
+        .map(|set| rules_with(set, more))
+        .collect();
+    let mut totals = (0, 0);
+    for seed in from..to {
+        let set = (seed % OPTION_SETS.len() as u64) as usize;
+        let (c, r) = play(set, &rulesets[set], seed, greedy);
+        totals.0 += c;
+        totals.1 += r;
+    }
+    totals
+}
+
+#[test]
+fn tower_games_0_to_400_keep_every_invariant() {
+    let (captures, ransoms) = run(0, 400, false);
+    // The random bots do reach every decision of the Tower.
+    assert!(captures > 100, "{captures} captures");
+    assert!(ransoms > 10, "{ransoms} ransoms");
+}
+
+#[test]
+fn tower_games_400_to_800_keep_every_invariant() {
+    run(400, 800, false);
+}
+
+#[test]
+fn tower_games_with_a_greedy_bot_keep_every_invariant() {
+    run(800, 830, true);
+}
+
+/// With the two fan scripts on top (the Tactician's tokens after the capture, Promotions'
+/// discs returning when their follower is captured).
+#[test]
+fn tower_games_with_the_fan_scripts_keep_every_invariant() {
+    let (captures, _) = run_on(900, 1050, false, &["tactician", "promotions"]);
+    assert!(captures > 20, "{captures} captures");
+}

@@ -267,3 +267,24 @@ pub fn all_slots(g: &Game) -> Vec<i64> {
     }
     out
 }
+
+/// The game's record, through its JSON text, replays to the identical game: scores, events,
+/// figures, board and every expansion state slot. Returns the replayed game.
+pub fn check_record_replays(
+    g: &Game,
+    setup: &carcassonne_core::GameSetup,
+    actions: &[Action],
+    ctx: &str,
+) -> Game {
+    use carcassonne_play::record::Record;
+    let record =
+        Record::with_setup(g, setup, actions).unwrap_or_else(|e| panic!("{ctx}: record: {e}"));
+    let json = serde_json::to_string(&record).expect("record serialises");
+    let parsed = Record::parse(&json, ctx).expect("record parses");
+    let replayed = parsed
+        .replay_with(g.rules(), ctx, None)
+        .unwrap_or_else(|e| panic!("{ctx}: replay: {e}"));
+    check_same_game(&replayed, g, ctx);
+    assert_eq!(all_slots(&replayed), all_slots(g), "{ctx}: expansion state");
+    replayed
+}

@@ -21,12 +21,11 @@
 
 use carcassonne_core::{Action, DecisionKind, DrawMode, Game, GameSetup, Ruleset};
 use carcassonne_play::bots::{Bot, RandomBot};
-use carcassonne_play::record::Record;
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::expansions_dir;
 use carcassonne_tests::mixed::{
-    apply_monotone, check_completed_scored, check_end, check_figures_and_scores, check_same_game,
-    slot, total_tiles,
+    apply_monotone, check_completed_scored, check_end, check_figures_and_scores,
+    check_record_replays, slot, total_tiles,
 };
 use std::sync::Arc;
 
@@ -96,15 +95,7 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, draws: DrawMode) 
         check_figures_and_scores(&g, in_city, &ctx);
     }
     check_end(&g, total_tiles, &ctx);
-    // The record replays to the identical game.
-    let record =
-        Record::with_setup(&g, &setup, &actions).unwrap_or_else(|e| panic!("{ctx}: record: {e}"));
-    let json = serde_json::to_string(&record).expect("record serialises");
-    let parsed = Record::parse(&json, &ctx).expect("record parses");
-    let replayed = parsed
-        .replay_with(rules, &ctx, None)
-        .unwrap_or_else(|e| panic!("{ctx}: replay: {e}"));
-    check_same_game(&replayed, &g, &ctx);
+    check_record_replays(&g, &setup, &actions, &ctx);
 }
 
 /// Games `from..to` (seed = index), option sets in turn.

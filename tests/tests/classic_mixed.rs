@@ -1,8 +1,10 @@
-//! Traders & Builders in random and greedy games with all four *Count, King & Robber*
-//! expansions (issue 16): 1,200 seeded games over four option sets (both `builderDoubleTurn`
-//! values, `pigHerd` on and off, both editions, the three farm editions), 2–5 players, the
-//! bots acting only through the offered actions (so every new decision — builder, pig, the
-//! optional extra tile — is one they take). Checked:
+//! *Inns & Cathedrals* and *Traders & Builders* in random and greedy games with all four
+//! *Count, King & Robber* expansions and both fan scripts (*The Tactician*, *Promotions*)
+//! (issue 16): 5,000 seeded games over four option sets (both `builderDoubleTurn` values,
+//! `pigHerd` on and off, both T&B editions, both `innCathedralIncomplete` values, the three
+//! farm editions, both `smallCity` values), 2–6 players, the bots acting only through the
+//! offered actions (so every new decision — big follower, builder, pig, the optional extra
+//! tile, the Tactician's tokens and Promotions' discs and redraws — is one they take). Checked:
 //!
 //! - after every action: the checks of `expansions_mixed.rs` (figures conserved, occupancy,
 //!   scores = events, monotone); goods conserved (TB-8: held + supply = the printed
@@ -11,27 +13,30 @@
 //! - no turn has more than two placements (TB-13, core's one extra part);
 //! - at the end: every tile placed or discarded, the KR/HS/river checks, and the
 //!   `trade-goods` events are exactly 10 per type to every leader with ≥ 1 (TB-6);
-//! - every game's record replays to the identical game.
+//! - every game's record replays to the identical game;
+//! - the bots did deploy big followers, builders and pigs and play double turns.
 
 use carcassonne_core::{
     Action, DecisionKind, FigureLoc, Game, GameSetup, Ruleset, ScoreSource, Scoring,
 };
 use carcassonne_play::bots::make_bot;
-use carcassonne_play::record::Record;
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::mixed::{
-    apply_monotone, check_completed_scored, check_end, check_figures_and_scores, check_same_game,
-    slot, total_tiles,
+    apply_monotone, check_completed_scored, check_end, check_figures_and_scores,
+    check_record_replays, slot, total_tiles,
 };
 use carcassonne_tests::{expansions_dir, fan_expansions_dir};
 use std::sync::Arc;
 
-const EXPANSIONS: [&str; 5] = [
+const EXPANSIONS: [&str; 8] = [
+    "inns-cathedrals",
+    "traders-builders",
     "count",
     "king-robber",
     "river2",
     "heretics-shrines",
-    "traders-builders",
+    "tactician",
+    "promotions",
 ];
 
 const OPTION_SETS: &[&[(&str, &str)]] = &[
@@ -39,12 +44,14 @@ const OPTION_SETS: &[&[(&str, &str)]] = &[
     &[
         ("traders-builders.builderDoubleTurn", "optional"),
         ("traders-builders.pigHerd", "false"),
+        ("inns-cathedrals.innCathedralIncomplete", "normal"),
         ("farmScoring", "2nd"),
         ("river2.volcanoExtraTile", "true"),
     ],
     &[
         ("traders-builders.edition", "2"),
         ("farmScoring", "1st"),
+        ("smallCity", "1st/2nd"),
         ("count.cocTrigger", "completion"),
     ],
     &[
@@ -56,13 +63,9 @@ const OPTION_SETS: &[&[(&str, &str)]] = &[
 
 const GOODS: [(&str, i64); 3] = [("wine", 9), ("grain", 6), ("cloth", 5)];
 
-fn rules_with(set: usize, fan: &[&str]) -> Arc<Ruleset> {
+fn rules(set: usize) -> Arc<Ruleset> {
     build_ruleset(&RulesSpec {
-        expansions: EXPANSIONS
-            .iter()
-            .chain(fan)
-            .map(|e| e.to_string())
-            .collect(),
+        expansions: EXPANSIONS.iter().map(|e| e.to_string()).collect(),
         options: OPTION_SETS[set]
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -150,8 +153,16 @@ fn check_final_goods(g: &Game, ctx: &str) {
     assert_eq!(got, want, "{ctx}: final goods");
 }
 
-fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64) -> (usize, usize) {
-    let players = 2 + (seed % 4) as usize;
+/// How often the bots took the new decisions.
+#[derive(Debug, Default)]
+struct Counts {
+    doubles: usize,
+    builders_and_pigs: usize,
+    big_followers: usize,
+}
+
+fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, n: &mut Counts) {
+    let players = 2 + (seed % 5) as usize;
     let greedy = seed % 5 == 4;
     let ctx = format!("option set {set}, seed {seed}, {players} players, greedy {greedy}");
     let setup = GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed);
@@ -169,9 +180,10 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64) -> (usize, usize)
         })
         .collect();
     let mut actions: Vec<Action> = Vec::new();
-    let (mut turn, mut parts, mut doubles, mut specials) = (u32::MAX, 0, 0, 0);
+    let (mut turn, mut parts) = (u32::MAX, 0);
     let builder = rules.figure_named("builder").expect("builder");
     let pig = rules.figure_named("pig").expect("pig");
+    let big = rules.figure_named("big-follower").expect("big follower");
     while !g.is_over() {
         assert!(actions.len() < 2500, "{ctx}: the game does not end");
         if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) {
@@ -182,7 +194,7 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64) -> (usize, usize)
         if let Action::Place { .. } = a {
             if g.state().turn() == turn {
                 parts += 1;
-                doubles += 1;
+                n.doubles += 1;
                 assert!(parts <= 2, "{ctx}: a third placement in one turn (TB-13)");
             } else {
                 turn = g.state().turn();
@@ -190,7 +202,8 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64) -> (usize, usize)
             }
         }
         if let Action::Deploy { figure, .. } = a {
-            specials += usize::from(figure == builder || figure == pig);
+            n.builders_and_pigs += usize::from(figure == builder || figure == pig);
+            n.big_followers += usize::from(figure == big);
         }
         apply_monotone(&mut g, a, &ctx);
         actions.push(a);
@@ -199,49 +212,43 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64) -> (usize, usize)
     }
     check_end(&g, total_tiles, &ctx);
     check_final_goods(&g, &ctx);
-    let record =
-        Record::with_setup(&g, &setup, &actions).unwrap_or_else(|e| panic!("{ctx}: record: {e}"));
-    let json = serde_json::to_string(&record).expect("record serialises");
-    let parsed = Record::parse(&json, &ctx).expect("record parses");
-    let replayed = parsed
-        .replay_with(rules, &ctx, None)
-        .unwrap_or_else(|e| panic!("{ctx}: replay: {e}"));
-    check_same_game(&replayed, &g, &ctx);
-    (doubles, specials)
+    check_record_replays(&g, &setup, &actions, &ctx);
 }
 
+/// Games `from..to` (seed = index), option sets in turn.
 fn run(from: u64, to: u64) {
-    run_with(from, to, &[]);
-}
-
-fn run_with(from: u64, to: u64, fan: &[&str]) {
-    let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len()).map(|s| rules_with(s, fan)).collect();
-    let (mut doubles, mut specials) = (0, 0);
+    let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len()).map(rules).collect();
+    let mut n = Counts::default();
     for seed in from..to {
         let set = (seed % OPTION_SETS.len() as u64) as usize;
-        let (d, s) = play_and_check(set, &rulesets[set], seed);
-        doubles += d;
-        specials += s;
+        play_and_check(set, &rulesets[set], seed, &mut n);
     }
+    eprintln!("classic_mixed games {from}..{to}: {n:?}");
     // The bots do take the new decisions.
-    assert!(doubles > 0, "no double turn was played");
-    assert!(specials > 0, "no builder or pig was deployed");
+    assert!(n.doubles > 0, "no double turn was played");
+    assert!(n.builders_and_pigs > 0, "no builder or pig was deployed");
+    assert!(n.big_followers > 0, "no big follower was deployed");
 }
 
-#[test]
-fn traders_builders_games_0_to_600_keep_every_invariant() {
-    run(0, 600);
+/// Ten batches of 500 games, so that the test harness runs them in parallel.
+macro_rules! batches {
+    ($($name:ident: $i:expr,)*) => {$(
+        #[test]
+        fn $name() {
+            run($i * 500, ($i + 1) * 500);
+        }
+    )*};
 }
 
-#[test]
-fn traders_builders_games_600_to_1200_keep_every_invariant() {
-    run(600, 1200);
-}
-
-/// With the Tactician and Promotions too: tokens never place builders or pigs, discs go
-/// under builders, and the builder's extra tile is offered for a redraw (PR-5, PR-6, AP-7):
-/// the bots answer those prompts like any other decision.
-#[test]
-fn traders_builders_games_with_the_fan_expansions_keep_every_invariant() {
-    run_with(1200, 1500, &["tactician", "promotions"]);
+batches! {
+    classic_games_0_to_500_keep_every_invariant: 0,
+    classic_games_500_to_1000_keep_every_invariant: 1,
+    classic_games_1000_to_1500_keep_every_invariant: 2,
+    classic_games_1500_to_2000_keep_every_invariant: 3,
+    classic_games_2000_to_2500_keep_every_invariant: 4,
+    classic_games_2500_to_3000_keep_every_invariant: 5,
+    classic_games_3000_to_3500_keep_every_invariant: 6,
+    classic_games_3500_to_4000_keep_every_invariant: 7,
+    classic_games_4000_to_4500_keep_every_invariant: 8,
+    classic_games_4500_to_5000_keep_every_invariant: 9,
 }

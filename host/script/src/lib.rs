@@ -800,8 +800,13 @@ impl BoundScript {
         answer: impl FnOnce(&Cached) -> HookResult<T>,
     ) -> HookResult<T> {
         let mut key_buf = None;
+        // A hook whose memo is off on this thread (its calls rarely repeat) skips the key,
+        // which can cost as much as the call's arguments.
+        let memo_on = self
+            .memo()
+            .is_some_and(|m| m.hook(hook).try_borrow().is_ok_and(|hm| !hm.off()));
         let key = match (self.script.shape(hook), access.players()) {
-            (Some(shape), Some(players)) => {
+            (Some(shape), Some(players)) if memo_on => {
                 let rules = (access_rules(&access), &*self.names);
                 shape.root(players, params, rules, &mut key_buf)
             }

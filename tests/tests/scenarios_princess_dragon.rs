@@ -148,7 +148,7 @@ fn t151_promotions_vs_the_dragon() {
 }
 
 /// T-152 — PD-10…PD-12: followers, builders and pigs are eaten or orphaned, barns never
-/// (stand-in figures; the tower-top part waits for The Tower).
+/// (stand-in figures for the barn; the real builder, pig and tower top in the variants).
 #[test]
 fn t152_what_the_dragon_eats() {
     run_scenario("princess-dragon/T-152");
@@ -162,7 +162,6 @@ fn t153_river_volcano() {
 
 /// T-154 — TW-22: a tower capture before the flight.
 #[test]
-#[ignore = "needs The Tower (built in parallel)"]
 fn t154_capture_before_the_flight() {
     run_scenario("princess-dragon/T-154");
 }

@@ -179,7 +179,6 @@ fn t174_tw10_special_figures_and_orphans() {
 
 /// T-175 — TW-22, PD-17: the fairy stays when its follower is captured.
 #[test]
-#[ignore = "needs Princess & Dragon (the fairy), not in this tree"]
 fn t175_tw22_fairy_and_capture() {
     run_scenario("tower/T-175");
 }
@@ -231,7 +230,6 @@ fn t182_tw10_capture_changes_a_majority() {
 
 /// T-183 — TW-22, PD-5: a tower on the dragon's tile may be raised or capped.
 #[test]
-#[ignore = "needs Princess & Dragon (the dragon, the portal), not in this tree"]
 fn t183_tw22_tower_on_the_dragons_tile() {
     run_scenario("tower/T-183");
 }

@@ -1278,6 +1278,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("read", "supply_count(player, kind) -> int", "Figures of a kind in a player's supply."),
     doc!("read", "deployments(player, x, y) -> array", "The legal `deploy` actions of a player on the tile at (x, y) under the base rules."),
     doc!("read", "state(name) -> int", "A game-scoped state value you declared."),
+    doc!("read", "expansion_state(expansion, name) -> int", "A game-scoped state value of another loaded expansion (e.g. `expansion_state(\"princess-dragon\", \"fairy-figure\")`); 0 when that expansion is not loaded or has no such state."),
     doc!("read", "player_state(name, player) -> int", "A player-scoped state value."),
     doc!("read", "figure_state(name, figure) -> int", "A figure-scoped state value."),
     doc!("command", "set_state(name, value)", "Sets a game-scoped state value."),
@@ -1638,6 +1639,19 @@ fn register_reads(reg: &mut Registry) {
     game_fn!(reg, Read, "state", |c, name: str| -> INT {
         let slot = state_slot(c, name, SlotScope::Game)?;
         Ok(c.view()?.state.slot(slot, 0))
+    });
+    game_fn!(reg, Read, "expansion_state", |c, id: str, name: str| -> INT {
+        // Another expansion's game-scoped slot (e.g. `princess-dragon`'s `fairy-figure`):
+        // 0 when that expansion is not loaded or declares no such slot.
+        let v = c.view()?;
+        let Some(ix) = v.rules.expansion_index(id) else {
+            return Ok(0);
+        };
+        Ok(v.rules
+            .slots()
+            .iter()
+            .position(|d| d.expansion == ix && d.name == name && d.scope == SlotScope::Game)
+            .map_or(0, |i| v.state.slot(carcassonne_core::SlotId(i as u16), 0)))
     });
     game_fn!(reg, Read, "player_state", |c, name: str, p: int| -> INT {
         let slot = state_slot(c, name, SlotScope::Player)?;

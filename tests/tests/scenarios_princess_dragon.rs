@@ -76,7 +76,7 @@ fn t140_fairy_bonus_and_the_coc() {
 }
 
 /// T-141 — PD-13, PD-16: moving the fairy beside a follower whose feature the tile
-/// completes scores the bonus at once.
+/// completes scores the bonus at once; IC-22: beside a big follower too (bonus and turn point).
 #[test]
 fn t141_moving_the_fairy_to_score_at_once() {
     run_scenario("princess-dragon/T-141");
@@ -180,7 +180,8 @@ fn t156_double_turn_two_dragon_tiles() {
     run_scenario("princess-dragon/T-156");
 }
 
-/// T-158 — PR-8: the fairy never goes onto a tile with a downgraded follower.
+/// T-158 — PR-8, AP-9: the fairy never goes onto a tile with a downgraded follower, and the
+/// Promotions script never offers a downgrading disc under the fairy's follower.
 #[test]
 fn t158_fairy_and_promotions() {
     run_scenario("princess-dragon/T-158");

@@ -170,8 +170,9 @@ fn t173_tw10_capture_before_scoring_with_the_count() {
 }
 
 /// T-174 — TW-8, TW-10, TW-21: builders, pigs and barns are never captured; orphaned
-/// builders and pigs return. Traders & Builders and Abbey & Mayor are not in this tree:
-/// figure kinds of those names stand in (`test-specials`), which is all the Tower reads.
+/// builders and pigs return. The file's own case keeps stand-ins (`test-specials`) for the
+/// barn (Abbey & Mayor is not in this tree); its variants use Traders & Builders' real
+/// builder and pig.
 #[test]
 fn t174_tw10_special_figures_and_orphans() {
     run_with_specials("tower/T-174");

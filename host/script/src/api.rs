@@ -1300,6 +1300,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("setup", "offer(verb, player_state, effects)", "The same; when chosen, the chooser's player-scoped states in `effects` (`#{token: 1}`) are set natively, and `apply_action` runs only if you define it."),
     doc!("setup", "offer_per_figure(verb, player_state, figure_state, roles)", "The same, once per figure in play on a tile whose `figure_state` is 0 and whose role is in `roles` (followers: the feature kind they stand on; other figures: their kind)."),
     doc!("setup", "offer_per_figure(verb, player_state, figure_state, roles, effects)", "The same with `effects` on the chooser's player-scoped states."),
+    doc!("setup", "offer_protect(verb, expansion, state)", "The per-figure offer `verb` skips the figure whose id + 1 is in game-scoped state `state` of another `expansion` (when it is loaded), unless the chooser owns that figure (Promotions: no downgrading disc beside the fairy)."),
     doc!("setup", "reaction_deploy(window, player_state, order, code)", "Out of turn: in `window` (\"after-deploy\", …) every other player whose `player_state` is non-zero, in `order` (\"fewest-points\" or \"clockwise\" from the active player's left), may deploy a follower on the tile just placed; then `apply_prompt(player, code, 0, action)` runs."),
     doc!("setup", "reaction_deploy(window, player_state, order, code, effects)", "The same; when a player deploys, his player-scoped states in `effects` are set natively first."),
     doc!("setup", "strength_bonus(figure_state)", "Adds a figure-scoped state (half-units) to every figure's strength natively, with no call to `strength`."),
@@ -2047,9 +2048,28 @@ fn register_setup(engine: &mut Engine) {
             player_state,
             per_figure,
             effects,
+            protect: Vec::new(),
         });
         Ok(())
     }
+    engine.register_fn(
+        "offer_protect",
+        |nc: NativeCallContext, verb: &str, expansion: &str, state: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let mut d = decl.borrow_mut();
+            let v = d
+                .verb(verb)
+                .ok_or_else(|| format!("verb `{verb}` is not declared (declare_verb first)"))?;
+            let o = d
+                .offers
+                .iter_mut()
+                .find(|o| o.verb == v && o.per_figure.is_some())
+                .ok_or_else(|| format!("`{verb}` is not offered per figure (offer_per_figure first)"))?;
+            o.protect.push((expansion.to_string(), state.to_string()));
+            Ok(())
+        },
+    );
     engine.register_fn(
         "offer",
         |nc: NativeCallContext, verb: &str, player_state: &str| {

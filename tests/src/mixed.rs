@@ -58,7 +58,11 @@ pub fn apply_monotone(g: &mut Game, a: Action, ctx: &str) {
     let after = scores(g);
     if ransom {
         let total = |v: &[i32]| v.iter().sum::<i32>();
-        assert_eq!(total(&before), total(&after), "{ctx}: a ransom moves points");
+        assert_eq!(
+            total(&before),
+            total(&after),
+            "{ctx}: a ransom moves points"
+        );
     } else {
         for (p, (b, n)) in before.iter().zip(after).enumerate() {
             assert!(n >= *b, "{ctx}: player {p}'s score fell after {a}");

@@ -52,10 +52,7 @@ const LATER_ELEMENTS: &[&str] = &[
 
 /// Rules of later expansions: they cannot apply to a save we accept (its sets would have
 /// been refused), so any value is ignored.
-const LATER_RULES: &[&str] = &[
-    "wagon-move",
-    "barn-placement",
-];
+const LATER_RULES: &[&str] = &["wagon-move", "barn-placement"];
 
 /// The ruleset a save needs: our expansions in a fixed order, and every option the save's
 /// rules and elements decide (JCZ defaults written out where they differ from ours).

@@ -1641,7 +1641,10 @@ fn register_reads(reg: &mut Registry) {
         let slot = state_slot(c, name, SlotScope::Game)?;
         Ok(c.view()?.state.slot(slot, 0))
     });
-    game_fn!(reg, Read, "expansion_state", |c, id: str, name: str| -> INT {
+    game_fn!(reg, Read, "expansion_state", |c,
+                                            id: str,
+                                            name: str|
+     -> INT {
         // Another expansion's game-scoped slot (e.g. `princess-dragon`'s `fairy-figure`):
         // 0 when that expansion is not loaded or declares no such slot.
         let v = c.view()?;
@@ -2065,7 +2068,9 @@ fn register_setup(engine: &mut Engine) {
                 .offers
                 .iter_mut()
                 .find(|o| o.verb == v && o.per_figure.is_some())
-                .ok_or_else(|| format!("`{verb}` is not offered per figure (offer_per_figure first)"))?;
+                .ok_or_else(|| {
+                    format!("`{verb}` is not offered per figure (offer_per_figure first)")
+                })?;
             o.protect.push((expansion.to_string(), state.to_string()));
             Ok(())
         },

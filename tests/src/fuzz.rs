@@ -2539,13 +2539,19 @@ fn write_folder(target: Target, seed: &Seed, text: &str, dir: &Path) -> String {
 }
 
 const NATIVE: [&str; 4] = ["count", "king-robber", "river2", "heretics-shrines"];
-const SIX: [&str; 6] = [
+/// The expansions the `actions` target mixes: every official plugin and both fan scripts
+/// (bit i of a mix = `MIXABLE[i]`).
+const MIXABLE: [&str; 10] = [
     "count",
     "king-robber",
     "river2",
     "heretics-shrines",
     "tactician",
     "promotions",
+    "inns-cathedrals",
+    "traders-builders",
+    "princess-dragon",
+    "tower",
 ];
 
 fn random_players(rng: &mut Rng) -> Vec<String> {
@@ -2646,12 +2652,12 @@ fn run_folder(target: Target, dir: &Path, id: &str, rng: &mut Rng) -> Result<Ver
     Ok(v)
 }
 
-/// The ruleset of a mix of the six expansions (bit i = `SIX[i]`), with option variant
+/// The ruleset of a mix of the [`MIXABLE`] expansions (bit i = `MIXABLE[i]`), with option variant
 /// `variant` (0: defaults; others: random valid values fixed by mix and variant).
 fn mix_ruleset(mix: usize, variant: usize) -> Result<Arc<Ruleset>, String> {
     let root = repo_root();
     let spec = RulesSpec {
-        expansions: SIX
+        expansions: MIXABLE
             .iter()
             .enumerate()
             .filter(|(i, _)| mix >> i & 1 == 1)
@@ -2828,12 +2834,13 @@ fn random_action(rng: &mut Rng, g: &Game) -> Action {
 const ACTION_STEPS: usize = 160;
 
 fn run_actions(rng: &mut Rng, log: &mut String) -> Result<Verdict, String> {
-    let mix = rng.below(64);
+    let mix = rng.below(1 << MIXABLE.len());
     let variant = rng.below(3);
     let _ = writeln!(
         log,
         "expansions: {:?}, option variant {variant}",
-        SIX.iter()
+        MIXABLE
+            .iter()
             .enumerate()
             .filter(|(i, _)| mix >> i & 1 == 1)
             .map(|(_, s)| *s)

@@ -4,8 +4,8 @@
 //! four official expansions (`count`, `king-robber`, `river2`, `heretics-shrines`) loaded.
 
 use carcassonne_core::{
-    Action, FigureKindId, FigureLoc, Game, PlayerId, Ruleset, Scoring, SegmentId, Side, SlotId,
-    SlotScope,
+    Action, FigureKindId, FigureLoc, Game, PlayerId, Ruleset, ScoreSource, Scoring, SegmentId,
+    Side, SlotId, SlotScope,
 };
 
 /// The slot `expansion.name` (panics if the expansion or slot is missing).
@@ -20,6 +20,25 @@ pub fn slot(rules: &Ruleset, expansion: &str, name: &str) -> SlotId {
     )
 }
 
+/// Princess & Dragon's dragon tiles still held back (PD-3), from its `aside-*` slots; 0
+/// without that expansion.
+pub fn held_aside(g: &Game) -> usize {
+    let rules = g.rules();
+    if rules.expansion_index("princess-dragon").is_none() {
+        return 0;
+    }
+    (0..4)
+        .map(|i| {
+            let v = g
+                .state()
+                .slot(slot(rules, "princess-dragon", &format!("aside-{i}")), 0);
+            (0..16)
+                .map(|k| ((v >> (4 * k)) & 15) as usize)
+                .sum::<usize>()
+        })
+        .sum()
+}
+
 /// Every player's score, in seat order.
 pub fn scores(g: &Game) -> Vec<i32> {
     g.state().players().iter().map(|p| p.score).collect()
@@ -32,8 +51,22 @@ pub fn apply_monotone(g: &mut Game, a: Action, ctx: &str) {
     let events = g.state().events().len();
     g.apply(a)
         .unwrap_or_else(|e| panic!("{ctx}: offered {a} refused: {e}"));
-    for (p, (b, n)) in before.iter().zip(scores(g)).enumerate() {
-        assert!(n >= *b, "{ctx}: player {p}'s score fell after {a}");
+    // TW-13: a ransom is the one move that lowers a score: 3 points from the payer to the
+    // jailer, so the total stays.
+    let ransom = matches!(a, Action::Custom(c)
+        if g.rules().verbs().get(c.verb.0 as usize).is_some_and(|(_, n)| n == "pay-ransom"));
+    let after = scores(g);
+    if ransom {
+        let total = |v: &[i32]| v.iter().sum::<i32>();
+        assert_eq!(
+            total(&before),
+            total(&after),
+            "{ctx}: a ransom moves points"
+        );
+    } else {
+        for (p, (b, n)) in before.iter().zip(after).enumerate() {
+            assert!(n >= *b, "{ctx}: player {p}'s score fell after {a}");
+        }
     }
     assert!(
         g.state().events().len() >= events,
@@ -60,24 +93,32 @@ pub fn check_figures_and_scores(g: &Game, in_city: SlotId, ctx: &str) {
     let rules = g.rules();
     let st = g.state();
     let graph = st.graph();
+    // The Tower's prisoners (TW-11) are the only figures off the board and out of every
+    // supply: core location `Removed` with the figure slot `tower.jailer` set.
+    let jailer = rules
+        .expansion_index("tower")
+        .map(|_| slot(rules, "tower", "jailer"));
     for p in 0..st.players().len() {
         let player = PlayerId(p as u8);
         for (k, def) in rules.figure_kinds().iter().enumerate() {
             let kind = FigureKindId(k as u8);
-            let mine = st
-                .figures()
-                .iter()
-                .filter(|f| f.owner == player && f.kind == kind);
-            let (mut supply, mut board) = (0, 0);
-            for f in mine {
+            let (mut supply, mut board, mut held) = (0, 0, 0);
+            for (i, f) in st.figures().iter().enumerate() {
+                if f.owner != player || f.kind != kind {
+                    continue;
+                }
                 match f.loc {
                     FigureLoc::Supply => supply += 1,
                     FigureLoc::On(_) => board += 1,
-                    FigureLoc::Removed => panic!("{ctx}: no expansion here removes figures"),
+                    FigureLoc::Removed => {
+                        let jailed = jailer.is_some_and(|j| st.slot(j, i) > 0);
+                        assert!(jailed, "{ctx}: figure {i} removed but nobody's prisoner");
+                        held += 1;
+                    }
                 }
             }
             assert_eq!(
-                supply + board,
+                supply + board + held,
                 def.per_player as usize,
                 "{ctx}: player {p} kind {k}"
             );
@@ -93,8 +134,10 @@ pub fn check_figures_and_scores(g: &Game, in_city: SlotId, ctx: &str) {
     for f in st.figures() {
         if let FigureLoc::On(seg) = f.loc {
             let node = graph.segment(seg);
+            // A tower top (TW-6) is the Tower's non-occupiable `tower` segment: a cap is the
+            // expansion's own action, not a deployment.
             assert!(
-                rules.kind(node.kind).occupiable,
+                rules.kind(node.kind).occupiable || rules.kind(node.kind).name == "tower",
                 "{ctx}: figure on {node:?}"
             );
             if node.is_virtual() {
@@ -115,7 +158,10 @@ pub fn check_figures_and_scores(g: &Game, in_city: SlotId, ctx: &str) {
     }
     let mut sum = vec![0; st.players().len()];
     for e in st.events() {
-        assert!(e.points >= 0, "{ctx}: negative event {e:?}");
+        // TW-13: the ransom's −3 is the one negative event.
+        let ransom = matches!(e.source, ScoreSource::Label(l)
+            if rules.labels().get(l.0 as usize).is_some_and(|n| n == "ransom"));
+        assert!(e.points >= 0 || ransom, "{ctx}: negative event {e:?}");
         sum[e.player.index()] += e.points;
     }
     assert_eq!(sum, scores(g), "{ctx}: scores are the sum of the events");

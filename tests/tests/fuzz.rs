@@ -62,6 +62,26 @@ fn generated_records() -> Vec<Seed> {
             DrawMode::Random,
             None,
         ),
+        (&["traders-builders"], 11, DrawMode::Random, Some(40)),
+        (&["princess-dragon"], 12, DrawMode::Random, None),
+        (&["tower"], 13, DrawMode::Chosen, Some(40)),
+        (
+            &[
+                "count",
+                "king-robber",
+                "river2",
+                "heretics-shrines",
+                "inns-cathedrals",
+                "traders-builders",
+                "princess-dragon",
+                "tower",
+                "tactician",
+                "promotions",
+            ],
+            14,
+            DrawMode::Random,
+            None,
+        ),
     ];
     let mut seeds = Vec::new();
     for (exps, seed, draws, draw_limit) in mixes {

@@ -201,6 +201,41 @@ fn games_with_the_fan_scripts_keep_every_invariant() {
     }
 }
 
+/// Every official expansion together (issue 17, item 8): the dragon with The Tower (tower
+/// tops, prisoners out of its reach, TW-22), Inns & Cathedrals' big followers (IC-22) and
+/// Traders & Builders' builders and pigs (eaten and orphaned, TB-31, PD-12); then the fan
+/// scripts on top.
+#[test]
+fn games_with_every_official_expansion_keep_every_invariant() {
+    for (extra, seeds) in [
+        (
+            &["tower", "inns-cathedrals", "traders-builders"][..],
+            2400..2550u64,
+        ),
+        (
+            &[
+                "tower",
+                "inns-cathedrals",
+                "traders-builders",
+                "tactician",
+                "promotions",
+            ][..],
+            2550..2610u64,
+        ),
+    ] {
+        let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len())
+            .map(|set| rules_with(set, extra))
+            .collect();
+        let (mut steps, mut games) = (0, 0);
+        for seed in seeds {
+            let set = (seed % OPTION_SETS.len() as u64) as usize;
+            steps += play_and_check(set, &rulesets[set], seed, false).0;
+            games += 1;
+        }
+        assert!(steps > games, "{steps} dragon steps in {games} games");
+    }
+}
+
 /// Hostile input never panics and never changes a game: P&D custom actions with random
 /// figures, segments and values that were not offered are refused and leave the state as
 /// it was; bad position settings are errors.

@@ -91,7 +91,6 @@ fn t83_ic12_cathedral_city_for_farmers() {
 
 /// T-83, second part — IC-12, TB-20: with R's pig on the farm as well → R +8.
 #[test]
-#[ignore = "needs Traders & Builders (the pig, TB-20), not in this workspace yet"]
 fn t83_ic12_cathedral_city_with_a_pig() {
     run_scenario("inns-cathedrals/T-83-pig");
 }

@@ -76,7 +76,7 @@ fn t140_fairy_bonus_and_the_coc() {
 }
 
 /// T-141 — PD-13, PD-16: moving the fairy beside a follower whose feature the tile
-/// completes scores the bonus at once.
+/// completes scores the bonus at once; IC-22: beside a big follower too (bonus and turn point).
 #[test]
 fn t141_moving_the_fairy_to_score_at_once() {
     run_scenario("princess-dragon/T-141");
@@ -148,7 +148,7 @@ fn t151_promotions_vs_the_dragon() {
 }
 
 /// T-152 — PD-10…PD-12: followers, builders and pigs are eaten or orphaned, barns never
-/// (stand-in figures; the tower-top part waits for The Tower).
+/// (stand-in figures for the barn; the real builder, pig and tower top in the variants).
 #[test]
 fn t152_what_the_dragon_eats() {
     run_scenario("princess-dragon/T-152");
@@ -162,7 +162,6 @@ fn t153_river_volcano() {
 
 /// T-154 — TW-22: a tower capture before the flight.
 #[test]
-#[ignore = "needs The Tower (built in parallel)"]
 fn t154_capture_before_the_flight() {
     run_scenario("princess-dragon/T-154");
 }
@@ -181,7 +180,8 @@ fn t156_double_turn_two_dragon_tiles() {
     run_scenario("princess-dragon/T-156");
 }
 
-/// T-158 — PR-8: the fairy never goes onto a tile with a downgraded follower.
+/// T-158 — PR-8, AP-9: the fairy never goes onto a tile with a downgraded follower, and the
+/// Promotions script never offers a downgrading disc under the fairy's follower.
 #[test]
 fn t158_fairy_and_promotions() {
     run_scenario("princess-dragon/T-158");

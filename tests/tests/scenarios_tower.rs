@@ -149,7 +149,7 @@ fn t170_tw13_ransom() {
 }
 
 /// T-171 — TW-13: one ransom in a double turn (stand-in for the builder:
-/// `test-double-turn`).
+/// the variant with Traders & Builders' real builder).
 #[test]
 fn t171_tw13_one_ransom_per_double_turn() {
     run_scenario("tower/T-171");
@@ -170,8 +170,9 @@ fn t173_tw10_capture_before_scoring_with_the_count() {
 }
 
 /// T-174 — TW-8, TW-10, TW-21: builders, pigs and barns are never captured; orphaned
-/// builders and pigs return. Traders & Builders and Abbey & Mayor are not in this tree:
-/// figure kinds of those names stand in (`test-specials`), which is all the Tower reads.
+/// builders and pigs return. The file's own case keeps stand-ins (`test-specials`) for the
+/// barn (Abbey & Mayor is not in this tree); its variants use Traders & Builders' real
+/// builder and pig.
 #[test]
 fn t174_tw10_special_figures_and_orphans() {
     run_with_specials("tower/T-174");
@@ -179,7 +180,6 @@ fn t174_tw10_special_figures_and_orphans() {
 
 /// T-175 — TW-22, PD-17: the fairy stays when its follower is captured.
 #[test]
-#[ignore = "needs Princess & Dragon (the fairy), not in this tree"]
 fn t175_tw22_fairy_and_capture() {
     run_scenario("tower/T-175");
 }
@@ -231,13 +231,12 @@ fn t182_tw10_capture_changes_a_majority() {
 
 /// T-183 — TW-22, PD-5: a tower on the dragon's tile may be raised or capped.
 #[test]
-#[ignore = "needs Princess & Dragon (the dragon, the portal), not in this tree"]
 fn t183_tw22_tower_on_the_dragons_tile() {
     run_scenario("tower/T-183");
 }
 
-/// T-184 — TW-5, TW-13: two pieces in a double turn, one ransom (stand-in for the builder:
-/// `test-double-turn`).
+/// T-184 — TW-5, TW-13, TW-21: two pieces in a double turn, one ransom (`test-double-turn`;
+/// the variant with Traders & Builders' real builder).
 #[test]
 fn t184_tw5_two_pieces_in_a_double_turn() {
     run_scenario("tower/T-184");

@@ -73,9 +73,9 @@ fn t97_tb17_builder_returns_with_the_last_follower() {
     run_scenario("traders-builders/T-97");
 }
 
-/// T-97 with the real dragon, tower and princess.
+/// T-97 with the real figures — TB-17, TB-31, PD-12, TW-10: the princess, the dragon and a
+/// tower capture each take R's last knight off the city, and R's builder goes home.
 #[test]
-#[ignore = "needs Princess & Dragon (dragon, princess) and The Tower (capture)"]
 fn t97_dragon_tower_princess() {
     run_scenario("traders-builders/T-97-dragon");
 }

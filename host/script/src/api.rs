@@ -1278,6 +1278,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("read", "supply_count(player, kind) -> int", "Figures of a kind in a player's supply."),
     doc!("read", "deployments(player, x, y) -> array", "The legal `deploy` actions of a player on the tile at (x, y) under the base rules."),
     doc!("read", "state(name) -> int", "A game-scoped state value you declared."),
+    doc!("read", "expansion_state(expansion, name) -> int", "A game-scoped state value of another loaded expansion (e.g. `expansion_state(\"princess-dragon\", \"fairy-figure\")`); 0 when that expansion is not loaded or has no such state."),
     doc!("read", "player_state(name, player) -> int", "A player-scoped state value."),
     doc!("read", "figure_state(name, figure) -> int", "A figure-scoped state value."),
     doc!("command", "set_state(name, value)", "Sets a game-scoped state value."),
@@ -1299,6 +1300,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("setup", "offer(verb, player_state, effects)", "The same; when chosen, the chooser's player-scoped states in `effects` (`#{token: 1}`) are set natively, and `apply_action` runs only if you define it."),
     doc!("setup", "offer_per_figure(verb, player_state, figure_state, roles)", "The same, once per figure in play on a tile whose `figure_state` is 0 and whose role is in `roles` (followers: the feature kind they stand on; other figures: their kind)."),
     doc!("setup", "offer_per_figure(verb, player_state, figure_state, roles, effects)", "The same with `effects` on the chooser's player-scoped states."),
+    doc!("setup", "offer_protect(verb, expansion, state)", "The per-figure offer `verb` skips the figure whose id + 1 is in game-scoped state `state` of another `expansion` (when it is loaded), unless the chooser owns that figure (Promotions: no downgrading disc beside the fairy)."),
     doc!("setup", "reaction_deploy(window, player_state, order, code)", "Out of turn: in `window` (\"after-deploy\", …) every other player whose `player_state` is non-zero, in `order` (\"fewest-points\" or \"clockwise\" from the active player's left), may deploy a follower on the tile just placed; then `apply_prompt(player, code, 0, action)` runs."),
     doc!("setup", "reaction_deploy(window, player_state, order, code, effects)", "The same; when a player deploys, his player-scoped states in `effects` are set natively first."),
     doc!("setup", "strength_bonus(figure_state)", "Adds a figure-scoped state (half-units) to every figure's strength natively, with no call to `strength`."),
@@ -1638,6 +1640,22 @@ fn register_reads(reg: &mut Registry) {
     game_fn!(reg, Read, "state", |c, name: str| -> INT {
         let slot = state_slot(c, name, SlotScope::Game)?;
         Ok(c.view()?.state.slot(slot, 0))
+    });
+    game_fn!(reg, Read, "expansion_state", |c,
+                                            id: str,
+                                            name: str|
+     -> INT {
+        // Another expansion's game-scoped slot (e.g. `princess-dragon`'s `fairy-figure`):
+        // 0 when that expansion is not loaded or declares no such slot.
+        let v = c.view()?;
+        let Some(ix) = v.rules.expansion_index(id) else {
+            return Ok(0);
+        };
+        Ok(v.rules
+            .slots()
+            .iter()
+            .position(|d| d.expansion == ix && d.name == name && d.scope == SlotScope::Game)
+            .map_or(0, |i| v.state.slot(carcassonne_core::SlotId(i as u16), 0)))
     });
     game_fn!(reg, Read, "player_state", |c, name: str, p: int| -> INT {
         let slot = state_slot(c, name, SlotScope::Player)?;
@@ -2033,9 +2051,30 @@ fn register_setup(engine: &mut Engine) {
             player_state,
             per_figure,
             effects,
+            protect: Vec::new(),
         });
         Ok(())
     }
+    engine.register_fn(
+        "offer_protect",
+        |nc: NativeCallContext, verb: &str, expansion: &str, state: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let mut d = decl.borrow_mut();
+            let v = d
+                .verb(verb)
+                .ok_or_else(|| format!("verb `{verb}` is not declared (declare_verb first)"))?;
+            let o = d
+                .offers
+                .iter_mut()
+                .find(|o| o.verb == v && o.per_figure.is_some())
+                .ok_or_else(|| {
+                    format!("`{verb}` is not offered per figure (offer_per_figure first)")
+                })?;
+            o.protect.push((expansion.to_string(), state.to_string()));
+            Ok(())
+        },
+    );
     engine.register_fn(
         "offer",
         |nc: NativeCallContext, verb: &str, player_state: &str| {

@@ -558,6 +558,9 @@ pub struct Offer {
     pub(crate) per_figure: Option<(usize, Vec<String>)>,
     /// Player-scoped states of the chooser set when the action is chosen.
     pub(crate) effects: Vec<(usize, i64)>,
+    /// `offer_protect`: (expansion id, game-scoped state) holding figure id + 1 of a figure
+    /// this per-figure offer skips unless the chooser owns it.
+    pub(crate) protect: Vec<(String, String)>,
 }
 
 /// An out-of-turn deployment the host runs natively (declared with `reaction_deploy`):
@@ -1095,10 +1098,26 @@ impl BoundScript {
             let Some(m) = roles.and_then(|r| r.get(i)) else {
                 continue;
             };
+            // `offer_protect`: figures named by another expansion's game state (id + 1).
+            let protected: Vec<usize> = o
+                .protect
+                .iter()
+                .filter_map(|(exp, name)| {
+                    let ix = view.rules.expansion_index(exp)?;
+                    let s = view.rules.slots().iter().position(|d| {
+                        d.expansion == ix && d.name == *name && d.scope == SlotScope::Game
+                    })?;
+                    let v = view.state.slot(carcassonne_core::SlotId(s as u16), 0);
+                    usize::try_from(v - 1).ok()
+                })
+                .collect();
             for (fi, f) in view.state.figures().iter().enumerate() {
                 let carcassonne_core::FigureLoc::On(seg) = f.loc else {
                     continue;
                 };
+                if f.owner != player && protected.contains(&fi) {
+                    continue;
+                }
                 let node = view.state.graph().segment(seg);
                 if node.is_virtual() || view.state.slot(fslot, fi) != 0 {
                     continue;

@@ -66,12 +66,11 @@ pub struct SimSummary {
     /// Mean turns per game.
     pub turns_mean: f64,
     /// Mean decisions per game: actions taken by the bots (tile placements, deployment
-    /// steps, expansion prompts), what the time per game is spent on.
+    /// steps, expansion prompts), what the time per game is spent on; decisions per
+    /// second are `games_per_second` × `decisions_mean`.
     pub decisions_mean: f64,
     /// Games per second (wall clock).
     pub games_per_second: f64,
-    /// Decisions per second (wall clock): `games_per_second` × `decisions_mean`.
-    pub decisions_per_second: f64,
     /// Worker threads used.
     pub threads: usize,
 }
@@ -309,7 +308,6 @@ fn summarize(
         turns_mean: round2(t.turns as f64 / games),
         decisions_mean: round2(t.decisions as f64 / games),
         games_per_second: round2(t.games as f64 / elapsed.max(1e-9)),
-        decisions_per_second: round2(t.decisions as f64 / elapsed.max(1e-9)),
         threads,
     }
 }

@@ -41,6 +41,7 @@ impl<'a> View<'a> {
     }
 
     /// Reads one value of a state slot.
+    #[inline]
     pub fn get(&self, at: impl Into<SlotRef>) -> i64 {
         self.state.get(at.into())
     }
@@ -246,11 +247,13 @@ impl<'a> Ctx<'a> {
 
     /// Reads one value of a state slot (`ctx.get(self.king)`,
     /// `ctx.get(self.tokens.of(player))`).
+    #[inline]
     pub fn get(&self, at: impl Into<SlotRef>) -> i64 {
         self.state.get(at.into())
     }
 
     /// Writes one value of a state slot.
+    #[inline]
     pub fn set(&mut self, at: impl Into<SlotRef>, value: i64) {
         self.state.set(at.into(), value);
     }

@@ -372,15 +372,18 @@ impl GameState {
     }
 
     /// Reads a state slot (`index` = player or figure index for those scopes).
+    #[inline]
     pub fn slot(&self, slot: SlotId, index: usize) -> i64 {
         self.slots[self.slot_offsets[slot.0 as usize] as usize + index]
     }
 
     /// Reads one value of a state slot.
+    #[inline]
     pub fn get(&self, at: SlotRef) -> i64 {
         self.slot(at.slot, at.index)
     }
 
+    #[inline]
     pub(crate) fn set(&mut self, at: SlotRef, value: i64) {
         let o = self.slot_offsets[at.slot.0 as usize] as usize + at.index;
         self.slots[o] = value;

@@ -128,13 +128,16 @@ fn completed_counts(rules: &Ruleset, g: &FeatureGraph) -> [i32; 2] {
     let mut n = [0; 2];
     for i in 0..g.len() {
         let seg = SegmentId::new(i);
+        // A feature's segments share its kind: look for the root only in cities and roads
+        // (fields, the most segments, need no union-find walk).
+        let title = match rules.kind(g.segment(seg).kind).scoring {
+            Scoring::City => Title::King,
+            Scoring::Road => Title::Robber,
+            _ => continue,
+        };
         let f = g.feature_of(seg);
         if f.segment() == seg && g.totals(f).complete() {
-            match rules.kind(g.kind(f)).scoring {
-                Scoring::City => n[Title::King as usize] += 1,
-                Scoring::Road => n[Title::Robber as usize] += 1,
-                _ => {}
-            }
+            n[title as usize] += 1;
         }
     }
     n

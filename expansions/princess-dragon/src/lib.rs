@@ -277,12 +277,15 @@ impl PdRules {
         ))
     }
 
-    fn visited(&self, v: &View<'_>) -> Vec<Pos> {
-        self.ids
-            .visited
-            .iter()
-            .filter_map(|s| unpack(v.get(*s)))
-            .collect()
+    /// The cells the current flight has stood on (no allocation: asked at every step).
+    fn visited(&self, v: &View<'_>) -> ([Pos; MAX_STEPS + 1], usize) {
+        let mut out = [Pos::new(0, 0); MAX_STEPS + 1];
+        let mut n = 0;
+        for p in self.ids.visited.iter().filter_map(|s| unpack(v.get(*s))) {
+            out[n] = p;
+            n += 1;
+        }
+        (out, n)
     }
 
     /// The first segment of the tile at `p`, which names the cell in actions.
@@ -296,7 +299,8 @@ impl PdRules {
             return;
         };
         let fairy = self.fairy_cell(v);
-        let visited = self.visited(v);
+        let (visited, n) = self.visited(v);
+        let visited = &visited[..n];
         for s in Side::ALL {
             let c = d.step(s);
             let Some(kind) = self.tile_kind_at(v, c) else {
@@ -1153,8 +1157,10 @@ impl BoundExpansion for PdRules {
         }
         let v = ctx.view();
         let g = v.state.graph();
-        let n = v.state.players().len();
-        let mut bonus = vec![0i64; n];
+        let n = v.state.players().len().min(8);
+        // At most 8 players (the packed slot holds 8): no allocation per scoring.
+        let mut bonus = [0i64; 8];
+        let bonus = &mut bonus[..n];
         if self.on_tile {
             let Some(cell) = self.fairy_cell(&v) else {
                 return Ok(());
@@ -1185,7 +1191,7 @@ impl BoundExpansion for PdRules {
             }
         }
         let mut packed = ctx.get(self.ids.bonus);
-        for (p, b) in bonus.into_iter().enumerate().take(8) {
+        for (p, b) in bonus.iter().copied().enumerate() {
             let old = (packed >> (8 * p)) & 0xff;
             let new = (old + b).min(0xff);
             packed = (packed & !(0xff << (8 * p))) | (new << (8 * p));

@@ -114,6 +114,9 @@ struct TbRules {
     herd: bool,
     /// TB-1: second-edition tiles.
     edition2: bool,
+    /// TB-8: the general supply's tokens per type, counted from the tiles at bind (the
+    /// same for every game of the ruleset).
+    supply_tokens: [i64; 3],
 }
 
 impl Expansion for TradersBuilders {
@@ -156,7 +159,9 @@ impl Expansion for TradersBuilders {
             label: d.score_label("trade-goods"),
         };
         Ok(binder(move |b: &Binding<'_>| {
+            let edition2 = b.option_str("edition")? == "2";
             Ok(TbRules {
+                supply_tokens: supply_tokens(b.rules(), edition2),
                 ids,
                 optional: match b.option_str("builderDoubleTurn")? {
                     "mandatory" => false,
@@ -168,7 +173,7 @@ impl Expansion for TradersBuilders {
                     }
                 },
                 herd: b.option_flag("pigHerd")?,
-                edition2: b.option_str("edition")? == "2",
+                edition2,
             })
         }))
     }
@@ -177,6 +182,34 @@ impl Expansion for TradersBuilders {
 /// Index in [`GOODS`] of a segment tag.
 fn good_of(tag: &str) -> Option<usize> {
     GOODS.iter().position(|g| *g == tag)
+}
+
+/// TB-8: one token per printed symbol of the ruleset's tiles, per type (the second edition
+/// swaps one copy of each garden twin in).
+fn supply_tokens(rules: &Ruleset, edition2: bool) -> [i64; 3] {
+    let mut n = [0i64; 3];
+    for (_, tk) in rules.tiles().iter() {
+        let copies = if edition2 {
+            match GARDEN_TWINS
+                .iter()
+                .find(|(o, t)| *o == tk.id || *t == tk.id)
+            {
+                Some((o, _)) if *o == tk.id => i64::from(tk.count) - 1,
+                Some(_) => 1,
+                None => i64::from(tk.count),
+            }
+        } else {
+            i64::from(tk.count)
+        };
+        for seg in &tk.segments {
+            for t in &seg.tags {
+                if let Some(i) = good_of(t) {
+                    n[i] += copies.max(0);
+                }
+            }
+        }
+    }
+    n
 }
 
 /// Goods symbols on the (non-virtual) segments of a feature, per type.
@@ -340,30 +373,8 @@ impl BoundExpansion for TbRules {
 
     /// TB-8: one token per printed symbol of the loaded tiles.
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        let mut n = [0i64; 3];
-        for (_, tk) in ctx.rules().tiles().iter() {
-            let copies = if self.edition2 {
-                match GARDEN_TWINS
-                    .iter()
-                    .find(|(o, t)| *o == tk.id || *t == tk.id)
-                {
-                    Some((o, _)) if *o == tk.id => i64::from(tk.count) - 1,
-                    Some(_) => 1,
-                    None => i64::from(tk.count),
-                }
-            } else {
-                i64::from(tk.count)
-            };
-            for seg in &tk.segments {
-                for t in &seg.tags {
-                    if let Some(i) = good_of(t) {
-                        n[i] += copies.max(0);
-                    }
-                }
-            }
-        }
         for (i, slot) in self.ids.supply.iter().enumerate() {
-            ctx.set(*slot, n[i]);
+            ctx.set(*slot, self.supply_tokens[i]);
         }
         Ok(())
     }
@@ -418,11 +429,42 @@ impl BoundExpansion for TbRules {
         let Some(t) = view.state.board().at(pos) else {
             return Ok(());
         };
-        let nseg = view.rules.tiles().get(t.kind).segments.len();
+        // Every builder of the player in supply: none on the board.
+        if view.state.in_supply(me, self.ids.builder)
+            >= view.rules.figure_kind(self.ids.builder).per_player
+        {
+            return Ok(());
+        }
         let g = view.state.graph();
+        // The features of the player's builders on the board (usually none or one), found
+        // once instead of scanning every figure for each segment of the tile.
+        let mut mine = [FeatureId(0); 4];
+        let mut n = 0;
+        for fig in view.state.figures() {
+            if fig.owner != me || fig.kind != self.ids.builder {
+                continue;
+            }
+            if let FigureLoc::On(s) = fig.loc {
+                if n == mine.len() {
+                    // More builders than the buffer holds: the plain scan below.
+                    n = usize::MAX;
+                    break;
+                }
+                mine[n] = g.feature_of(s);
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let nseg = view.rules.tiles().get(t.kind).segments.len();
         let hit = (0..nseg).any(|i| {
-            let s = SegmentId::new(t.first_segment as usize + i);
-            has_figure(&view, me, self.ids.builder, g.feature_of(s))
+            let f = g.feature_of(SegmentId::new(t.first_segment as usize + i));
+            if n == usize::MAX {
+                has_figure(&view, me, self.ids.builder, f)
+            } else {
+                mine[..n].contains(&f)
+            }
         });
         if hit {
             ctx.set(self.ids.triggered, 1);
@@ -469,7 +511,9 @@ impl BoundExpansion for TbRules {
             }
             let f = g.feature_of(s);
             let tot = g.totals(f);
-            if tot.complete() || tot.scored {
+            // No figure at all on the feature (most segments of a new tile): no follower
+            // of the player either, without scanning the figures.
+            if tot.complete() || tot.scored || tot.occupants == 0 {
                 continue;
             }
             if has_follower(&view, player, f) {

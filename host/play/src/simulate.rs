@@ -65,6 +65,10 @@ pub struct SimSummary {
     pub ties: u64,
     /// Mean turns per game.
     pub turns_mean: f64,
+    /// Mean decisions per game: actions taken by the bots (tile placements, deployment
+    /// steps, expansion prompts), what the time per game is spent on; decisions per
+    /// second are `games_per_second` × `decisions_mean`.
+    pub decisions_mean: f64,
     /// Games per second (wall clock).
     pub games_per_second: f64,
     /// Worker threads used.
@@ -117,6 +121,7 @@ struct Totals {
     ties_per_seat: Vec<u64>,
     ties: u64,
     turns: u64,
+    decisions: u64,
 }
 
 impl Totals {
@@ -129,7 +134,8 @@ impl Totals {
         }
     }
 
-    fn add(&mut self, r: &GameResult) {
+    fn add(&mut self, r: &GameResult, decisions: usize) {
+        self.decisions += decisions as u64;
         let max = r.scores.iter().copied().max().unwrap_or(0);
         let first = r.scores.iter().filter(|s| **s == max).count();
         if first > 1 {
@@ -166,6 +172,7 @@ impl Totals {
         }
         self.ties += o.ties;
         self.turns += o.turns;
+        self.decisions += o.decisions;
     }
 }
 
@@ -235,7 +242,7 @@ pub fn simulate<E: From<PlayError> + Send>(
                             turns: st.turn(),
                             discarded: st.discarded().len(),
                         };
-                        totals.add(&result);
+                        totals.add(&result, actions.len());
                         on_game(FinishedGame {
                             result: &result,
                             game: &game,
@@ -299,6 +306,7 @@ fn summarize(
         ties_per_seat: t.ties_per_seat.clone(),
         ties: t.ties,
         turns_mean: round2(t.turns as f64 / games),
+        decisions_mean: round2(t.decisions as f64 / games),
         games_per_second: round2(t.games as f64 / elapsed.max(1e-9)),
         threads,
     }

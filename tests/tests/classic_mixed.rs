@@ -170,6 +170,8 @@ struct Counts {
     doubles: usize,
     builders_and_pigs: usize,
     big_followers: usize,
+    /// Goods tokens held at the end, summed over players and games.
+    goods: i64,
 }
 
 fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, all: bool, n: &mut Counts) {
@@ -225,6 +227,14 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, all: bool, n: &mu
     }
     check_end(&g, total_tiles - held_aside(&g), &ctx);
     check_final_goods(&g, &ctx);
+    n.goods += GOODS
+        .iter()
+        .map(|(good, _)| {
+            (0..players)
+                .map(|p| g.state().slot(slot(rules, "traders-builders", good), p))
+                .sum::<i64>()
+        })
+        .sum::<i64>();
     check_record_replays(&g, &setup, &actions, &ctx);
 }
 
@@ -242,6 +252,7 @@ fn run(from: u64, to: u64, all: bool) {
     assert!(n.doubles > 0, "no double turn was played");
     assert!(n.builders_and_pigs > 0, "no builder or pig was deployed");
     assert!(n.big_followers > 0, "no big follower was deployed");
+    assert!(n.goods > 0, "no goods were handed out");
 }
 
 /// Ten batches of 500 games, so that the test harness runs them in parallel.

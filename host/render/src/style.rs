@@ -32,18 +32,6 @@ pub const WALL: &str = "#7a4f1d";
 /// Pennant (coat of arms).
 pub const PENNANT: &str = "#2a56b8";
 
-/// Colours of the symbols segment tags stand for (Traders & Builders' goods); other tags
-/// draw nothing.
-const SYMBOLS: &[(&str, &str)] = &[
-    ("wine", "#7b2d6b"),
-    ("grain", "#d9a520"),
-    ("cloth", "#3a7fc1"),
-];
-
-/// The colour of the symbol a segment tag stands for, if it is one.
-pub fn symbol_colour(tag: &str) -> Option<&'static str> {
-    SYMBOLS.iter().find(|(t, _)| *t == tag).map(|(_, c)| *c)
-}
 /// Road.
 pub const ROAD: &str = "#fbf8ef";
 /// Road edges.
@@ -707,11 +695,19 @@ pub enum TagSymbol {
     Inn,
     /// A cathedral in a city (tag `cathedral`, Inns & Cathedrals): a church with a spire.
     Cathedral,
+    /// A goods symbol in a city (tags `wine`, `grain`, `cloth`, Traders & Builders): a small
+    /// diamond in this colour.
+    Goods(&'static str),
 }
 
 /// Segment tags that have a symbol, in drawing order. Other tags draw nothing.
-pub const TAG_SYMBOLS: &[(&str, TagSymbol)] =
-    &[("inn", TagSymbol::Inn), ("cathedral", TagSymbol::Cathedral)];
+pub const TAG_SYMBOLS: &[(&str, TagSymbol)] = &[
+    ("inn", TagSymbol::Inn),
+    ("cathedral", TagSymbol::Cathedral),
+    ("wine", TagSymbol::Goods("#7b2d6b")),
+    ("grain", TagSymbol::Goods("#d9a520")),
+    ("cloth", TagSymbol::Goods("#3a7fc1")),
+];
 
 /// The symbol of a segment tag, if it has one.
 pub fn tag_symbol(tag: &str) -> Option<TagSymbol> {

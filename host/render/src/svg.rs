@@ -291,15 +291,6 @@ pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
             let (x, y) = t.px(*p);
             pennant(out, x, y, s * 0.07);
         }
-        // Symbols printed in the segment (goods of Traders & Builders), from its tags.
-        let mut spot = g.spots.iter().skip(1).chain(g.spots.first());
-        for tag in &segs[i].tags {
-            let (Some(colour), Some(p)) = (style::symbol_colour(tag), spot.next()) else {
-                continue;
-            };
-            let (x, y) = t.px(*p);
-            symbol(out, tag, colour, x, y, s * 0.06);
-        }
     }
     // Sites.
     for i in (0..segs.len()).filter(|&i| class(i) == Class::Site) {
@@ -324,12 +315,26 @@ pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
             }
         }
     }
-    // Symbols that segment tags name (inns, cathedrals): over the segment, under figures.
+    // Symbols that segment tags name (inns, cathedrals, goods): over the segment, under
+    // figures. Goods take the segment's figure spots in turn, from the second.
     for (i, seg) in segs.iter().enumerate() {
-        for sym in seg.tags.iter().filter_map(|tag| style::tag_symbol(tag)) {
-            if let Some(p) = symbol_spot(&t.geom.segs[i]) {
-                let (x, y) = t.px(p);
-                tag_symbol(out, sym, x, y, s * 0.1);
+        let g = &t.geom.segs[i];
+        let mut goods_spot = g.spots.iter().skip(1).chain(g.spots.first());
+        for tag in &seg.tags {
+            match style::tag_symbol(tag) {
+                Some(style::TagSymbol::Goods(colour)) => {
+                    if let Some(p) = goods_spot.next() {
+                        let (x, y) = t.px(*p);
+                        symbol(out, tag, colour, x, y, s * 0.06);
+                    }
+                }
+                Some(sym) => {
+                    if let Some(p) = symbol_spot(g) {
+                        let (x, y) = t.px(p);
+                        tag_symbol(out, sym, x, y, s * 0.1);
+                    }
+                }
+                None => {}
             }
         }
     }
@@ -382,9 +387,11 @@ fn symbol_spot(g: &super::geometry::SegGeom) -> Option<super::geometry::P> {
     }
 }
 
-/// A tag symbol centred on (x, y), `h` half high.
+/// A tag symbol centred on (x, y), `h` half high (goods are drawn by [`symbol`], which
+/// names the tag; here a diamond without it).
 pub(crate) fn tag_symbol(out: &mut String, sym: style::TagSymbol, x: f64, y: f64, h: f64) {
     match sym {
+        style::TagSymbol::Goods(colour) => symbol(out, "goods", colour, x, y, h * 0.6),
         style::TagSymbol::Inn => {
             let _ = writeln!(
                 out,
@@ -680,7 +687,13 @@ pub(crate) fn legend(
             .tiles()
             .iter()
             .any(|(_, k)| k.segments.iter().any(|s| s.tags.iter().any(|t| t == tag)));
-        if used {
+        if !used {
+            continue;
+        }
+        if let style::TagSymbol::Goods(colour) = sym {
+            symbol(out, tag, colour, x + 13.0, y + 8.0, 6.0);
+            row(out, &mut y, &format!("{tag} (goods symbol)"));
+        } else {
             tag_symbol(out, *sym, x + 13.0, y + 8.0, 7.0);
             row(out, &mut y, tag);
         }
@@ -718,21 +731,6 @@ pub(crate) fn legend(
         style::FIELD_LINE
     );
     row(out, &mut y, "border between two fields");
-    // Symbols the loaded tiles print (goods), from their segment tags.
-    let mut symbols: Vec<&str> = Vec::new();
-    for (_, k) in rules.tiles().iter() {
-        for t in k.segments.iter().flat_map(|s| &s.tags) {
-            if style::symbol_colour(t).is_some() && !symbols.contains(&t.as_str()) {
-                symbols.push(t);
-            }
-        }
-    }
-    for t in symbols {
-        if let Some(c) = style::symbol_colour(t) {
-            symbol(out, t, c, x + 13.0, y + 8.0, 6.0);
-            row(out, &mut y, &format!("{t} (goods symbol)"));
-        }
-    }
     let stone = rules.tiles().iter().any(|(_, k)| {
         let (walled, fields) =
             k.segments

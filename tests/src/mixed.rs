@@ -334,3 +334,40 @@ pub fn check_record_replays(
     assert_eq!(all_slots(&replayed), all_slots(g), "{ctx}: expansion state");
     replayed
 }
+
+/// One game of random bots (bot `p` seeded `bot_seed ^ p`) under the checks every mixed test
+/// shares: A-11 at each tile step, monotone scores, figures and scores after every action,
+/// the end checks, and the record replaying to the same game. At most `max_actions` actions.
+pub fn play_random_checked(
+    rules: &std::sync::Arc<Ruleset>,
+    setup: &carcassonne_core::GameSetup,
+    bot_seed: u64,
+    max_actions: usize,
+    ctx: &str,
+) {
+    use carcassonne_play::bots::{Bot, RandomBot};
+    let mut g =
+        Game::new(std::sync::Arc::clone(rules), setup).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    let in_city = slot(rules, "count", "in-city");
+    let total_tiles = total_tiles(&g);
+    let mut bots: Vec<RandomBot> = (0..setup.players.len())
+        .map(|p| RandomBot::new(bot_seed ^ p as u64))
+        .collect();
+    let mut actions: Vec<Action> = Vec::new();
+    while !g.is_over() {
+        assert!(actions.len() < max_actions, "{ctx}: the game does not end");
+        if matches!(
+            g.decision().kind,
+            carcassonne_core::DecisionKind::PlaceTile { .. }
+        ) {
+            check_completed_scored(&g, ctx);
+        }
+        let i = bots[g.decision().player.index()].choose(&g);
+        let a = g.actions()[i];
+        apply_monotone(&mut g, a, ctx);
+        actions.push(a);
+        check_figures_and_scores(&g, in_city, ctx);
+    }
+    check_end(&g, total_tiles, ctx);
+    check_record_replays(&g, setup, &actions, ctx);
+}

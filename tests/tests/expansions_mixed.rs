@@ -19,14 +19,10 @@
 //!
 //! The games are split into four tests so that the test harness runs them in parallel.
 
-use carcassonne_core::{Action, DecisionKind, DrawMode, Game, GameSetup, Ruleset};
-use carcassonne_play::bots::{Bot, RandomBot};
+use carcassonne_core::{DrawMode, GameSetup, Ruleset};
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::expansions_dir;
-use carcassonne_tests::mixed::{
-    apply_monotone, check_completed_scored, check_end, check_figures_and_scores,
-    check_record_replays, slot, total_tiles,
-};
+use carcassonne_tests::mixed::play_random_checked;
 use std::sync::Arc;
 
 const ALL_FOUR: [&str; 4] = ["count", "king-robber", "river2", "heretics-shrines"];
@@ -75,27 +71,7 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, draws: DrawMode) 
         draws,
         ..GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed)
     };
-    let mut g = Game::new(Arc::clone(rules), &setup).unwrap_or_else(|e| panic!("{ctx}: {e}"));
-    let in_city = slot(rules, "count", "in-city");
-    // Tiles in play: on the board, in the supply, discarded, and the one drawn now.
-    let total_tiles = total_tiles(&g);
-    let mut bots: Vec<RandomBot> = (0..players)
-        .map(|p| RandomBot::new(seed.rotate_left(7) ^ p as u64))
-        .collect();
-    let mut actions: Vec<Action> = Vec::new();
-    while !g.is_over() {
-        assert!(actions.len() < 2000, "{ctx}: the game does not end");
-        if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) {
-            check_completed_scored(&g, &ctx);
-        }
-        let i = bots[g.decision().player.index()].choose(&g);
-        let a = g.actions()[i];
-        apply_monotone(&mut g, a, &ctx);
-        actions.push(a);
-        check_figures_and_scores(&g, in_city, &ctx);
-    }
-    check_end(&g, total_tiles, &ctx);
-    check_record_replays(&g, &setup, &actions, &ctx);
+    play_random_checked(rules, &setup, seed.rotate_left(7), 2000, &ctx);
 }
 
 /// Games `from..to` (seed = index), option sets in turn.

@@ -9,14 +9,11 @@
 //! oracle: the same games with inns and cathedrals switched off, whose score events must
 //! differ only as IC-6, IC-7, IC-10 and IC-11 allow.
 
-use carcassonne_core::{Action, DecisionKind, DrawMode, Game, GameSetup, Ruleset};
+use carcassonne_core::{DrawMode, Game, GameSetup, Ruleset};
 use carcassonne_play::bots::{Bot, RandomBot};
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::expansions_dir;
-use carcassonne_tests::mixed::{
-    apply_monotone, check_completed_scored, check_end, check_figures_and_scores,
-    check_record_replays, slot, total_tiles,
-};
+use carcassonne_tests::mixed::play_random_checked;
 use std::sync::Arc;
 
 const ALL: [&str; 5] = [
@@ -65,26 +62,7 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, draws: DrawMode) 
         draws,
         ..GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed)
     };
-    let mut g = Game::new(Arc::clone(rules), &setup).unwrap_or_else(|e| panic!("{ctx}: {e}"));
-    let in_city = slot(rules, "count", "in-city");
-    let total_tiles = total_tiles(&g);
-    let mut bots: Vec<RandomBot> = (0..players)
-        .map(|p| RandomBot::new(seed.rotate_left(11) ^ p as u64))
-        .collect();
-    let mut actions: Vec<Action> = Vec::new();
-    while !g.is_over() {
-        assert!(actions.len() < 2500, "{ctx}: the game does not end");
-        if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) {
-            check_completed_scored(&g, &ctx);
-        }
-        let i = bots[g.decision().player.index()].choose(&g);
-        let a = g.actions()[i];
-        apply_monotone(&mut g, a, &ctx);
-        actions.push(a);
-        check_figures_and_scores(&g, in_city, &ctx);
-    }
-    check_end(&g, total_tiles, &ctx);
-    check_record_replays(&g, &setup, &actions, &ctx);
+    play_random_checked(rules, &setup, seed.rotate_left(11), 2500, &ctx);
 }
 
 fn run(from: u64, to: u64, draws: DrawMode) {

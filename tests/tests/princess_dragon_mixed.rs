@@ -13,7 +13,7 @@ use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::expansions_dir;
 use carcassonne_tests::mixed::{
     apply_monotone, check_completed_scored, check_end, check_figures_and_scores, check_same_game,
-    slot, total_tiles,
+    held_aside, slot, total_tiles,
 };
 use std::sync::Arc;
 
@@ -68,21 +68,6 @@ fn rules_with(set: usize, extra: &[&str]) -> Arc<Ruleset> {
     .unwrap_or_else(|e| panic!("the expansions load: {e}"))
 }
 
-/// Dragon tiles still held back (PD-3), from the `aside-*` slots.
-fn aside(g: &Game) -> usize {
-    let rules = g.rules();
-    (0..4)
-        .map(|i| {
-            let v = g
-                .state()
-                .slot(slot(rules, "princess-dragon", &format!("aside-{i}")), 0);
-            (0..16)
-                .map(|k| ((v >> (4 * k)) & 15) as usize)
-                .sum::<usize>()
-        })
-        .sum()
-}
-
 fn check_dragon(g: &Game, ctx: &str) {
     let rules = g.rules();
     let st = g.state();
@@ -115,7 +100,7 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> 
     let setup = GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed);
     let mut g = Game::new(Arc::clone(rules), &setup).unwrap_or_else(|e| panic!("{ctx}: {e}"));
     let in_city = slot(rules, "count", "in-city");
-    let total = total_tiles(&g) + aside(&g);
+    let total = total_tiles(&g) + held_aside(&g);
     let mut bots: Vec<Box<dyn Bot>> = (0..players)
         .map(|p| -> Box<dyn Bot> {
             let s = seed.rotate_left(7) ^ p as u64;
@@ -140,7 +125,7 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> 
         check_dragon(&g, &ctx);
     }
     // PD-3: tiles still held back were never drawable (no volcano was placed).
-    check_end(&g, total - aside(&g), &ctx);
+    check_end(&g, total - held_aside(&g), &ctx);
     let record =
         Record::with_setup(&g, &setup, &actions).unwrap_or_else(|e| panic!("{ctx}: record: {e}"));
     let json = serde_json::to_string(&record).expect("record serialises");

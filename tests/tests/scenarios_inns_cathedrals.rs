@@ -2,8 +2,8 @@
 //! Cathedrals (C.1, IC-1 … IC-25), loaded from `expansions/inns-cathedrals` as the program
 //! loads it (manifest, tile file, plugin library), with the Count, King & Robber, River II
 //! and the fan expansions The Tactician and Promotions where a scenario needs them. One test
-//! per T-id; the data is in `tests/scenarios/inns-cathedrals/T-xx.toml`. Parts that need an
-//! expansion that does not exist yet are separate `#[ignore]`d tests naming what they need.
+//! per T-id; the data is in `tests/scenarios/inns-cathedrals/T-xx.toml`. Parts that need
+//! another expansion (T-83's pig: Traders & Builders) are separate tests loading it.
 
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::{expansions_dir, run_scenario};

@@ -344,6 +344,15 @@ impl Game {
         self.checkpoints = on;
     }
 
+    /// Replaces the game's random generator by one seeded from `seed`. Everything on the
+    /// table stays; only what is still hidden changes: the order of the tiles to come (and
+    /// any later random draw an expansion makes). Search bots call it on their copies to
+    /// sample a draw order they cannot know (determinization) instead of reading the real
+    /// one from the cloned generator.
+    pub fn reseed(&mut self, seed: u64) {
+        self.state.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
     /// The hook failure that stopped this game, if any (only without checkpoints).
     pub fn failure(&self) -> Option<&HookError> {
         self.broken.as_ref()

@@ -10,6 +10,7 @@
 //! It must not know rhai, libloading or resvg (the script, plugins and raster crates do),
 //! nor implement rules, formats or drawing itself.
 
+mod balance_report;
 mod check;
 mod error;
 mod load;
@@ -18,6 +19,8 @@ mod skeleton;
 
 use carcassonne_files::escape_line;
 use carcassonne_jcz::{self as jcz, assertions::Outcome};
+use carcassonne_play::arena::{arena, ArenaReport};
+use carcassonne_play::balance::{balance, BalanceConfig};
 use carcassonne_play::record::Record;
 use carcassonne_play::simulate::{simulate, FinishedGame, SimConfig};
 use carcassonne_rules::{build_ruleset, parse_option, RulesSpec};
@@ -107,7 +110,8 @@ enum Command {
         /// Base seed (game i uses a seed derived from it).
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Bots per seat, comma-separated, cycled over the seats (random, greedy).
+        /// Bots per seat, comma-separated, cycled over the seats: random, greedy, or
+        /// mcts[:BUDGET][:THREADSt] (mcts:2000 playouts, mcts:500ms per decision, mcts:2000:2t).
         #[arg(long, value_delimiter = ',', default_value = "random")]
         bots: Vec<String>,
         /// Worker threads.
@@ -119,6 +123,65 @@ enum Command {
         /// Write each game's record as DIR/game-<i>.json.
         #[arg(long, value_name = "DIR")]
         record: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Bots against bots: seats rotated so every bot plays every seat equally; win rates
+    /// with Wilson 95% intervals, mean score margins with intervals, head-to-head pairs and
+    /// Elo.
+    Arena {
+        /// Bot specs, comma-separated (at least two, at most one per seat): random, greedy,
+        /// mcts[:BUDGET][:THREADSt].
+        #[arg(long, value_delimiter = ',', required = true)]
+        bots: Vec<String>,
+        /// Number of games (a multiple of --players rotates the seats exactly).
+        #[arg(long, default_value_t = 200)]
+        games: u64,
+        /// Players per game (2-6).
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        /// Base seed (game i uses a seed derived from it, whoever sits where).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Games played in parallel.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Is an expansion balanced? Paired games with and without it (same seeds, same bots),
+    /// plus games where one seat never uses it: first-player advantage, score spread, game
+    /// length, points by label, how its actions are used, all with 95% intervals.
+    Balance {
+        /// The expansion under test (native or script id), added to the base set.
+        #[arg(long)]
+        expansion: String,
+        /// Paired games (each played three times: without, with, with one abstainer).
+        #[arg(long, default_value_t = 200)]
+        games: u64,
+        /// Players per game (2-6).
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        /// Base seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Bot specs, comma-separated, cycled over the seats (the same in every arm).
+        #[arg(long, value_delimiter = ',', default_value = "mcts:200")]
+        bots: Vec<String>,
+        /// Games played in parallel.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Print the report as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Also write a self-contained HTML report with charts to this file.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+        /// The base set (`--expansions`) and options; options of the expansion under test
+        /// (`<id>.<name>=…`) apply to the games with it only.
         #[command(flatten)]
         rules: RulesArgs,
     },
@@ -265,6 +328,91 @@ fn main() -> ExitCode {
 
 fn run(cmd: Command) -> Result<(), CliError> {
     match cmd {
+        Command::Balance {
+            expansion,
+            games,
+            players,
+            seed,
+            bots,
+            threads,
+            json,
+            html,
+            rules,
+        } => {
+            let table = table(games, players, seed, bots, threads)?;
+            let spec = rules.spec()?;
+            if spec.expansions.contains(&expansion) {
+                return Err(CliError::Usage(format!(
+                    "`{expansion}` is the expansion under test: leave it out of --expansions"
+                )));
+            }
+            let own = format!("{expansion}.");
+            let mut base = spec.clone();
+            base.options.retain(|(k, _)| !k.starts_with(&own));
+            let mut with = spec;
+            with.expansions.push(expansion.clone());
+            let without = build_ruleset(&base)?;
+            let with = build_ruleset(&with)?;
+            let cfg = BalanceConfig { expansion, table };
+            let bar = progress_bar(games);
+            let progress = |n: u64| {
+                if let Some(b) = &bar {
+                    b.set_position(n);
+                }
+            };
+            let report = balance(&without, &with, &cfg, &progress)?;
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+            if let Some(path) = &html {
+                std::fs::write(path, balance_report::html(&report)).map_err(|source| {
+                    CliError::Io {
+                        path: path.clone(),
+                        source,
+                    }
+                })?;
+            }
+            if json {
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).expect("report serializes")
+                );
+            } else {
+                outln!("{}", balance_report::text(&report));
+            }
+            Ok(())
+        }
+        Command::Arena {
+            bots,
+            games,
+            players,
+            seed,
+            threads,
+            json,
+            rules,
+        } => {
+            let cfg = table(games, players, seed, bots, threads)?;
+            let ruleset = build_ruleset(&rules.spec()?)?;
+            let bar = progress_bar(games);
+            let progress = |n: u64| {
+                if let Some(b) = &bar {
+                    b.set_position(n);
+                }
+            };
+            let report = arena(&ruleset, &cfg, &progress)?;
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+            if json {
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).expect("report serializes")
+                );
+            } else {
+                print_arena(&report);
+            }
+            Ok(())
+        }
         Command::Simulate {
             games,
             players,
@@ -275,33 +423,13 @@ fn run(cmd: Command) -> Result<(), CliError> {
             record,
             rules,
         } => {
-            if !(2..=6).contains(&players) {
-                return Err(CliError::Usage(format!(
-                    "--players must be 2 to 6, not {players}"
-                )));
-            }
-            if games == 0 {
-                return Err(CliError::Usage("--games must be at least 1".into()));
-            }
-            let spec = rules.spec()?;
-            let ruleset = build_ruleset(&spec)?;
-            let cfg = SimConfig {
-                games,
-                players,
-                seed,
-                bots,
-                threads,
+            let cfg = table(games, players, seed, bots, threads)?;
+            let ruleset = build_ruleset(&rules.spec()?)?;
+            let bar = if games >= 1000 {
+                progress_bar(games)
+            } else {
+                None
             };
-            let bar = (games >= 1000 && std::io::stderr().is_terminal()).then(|| {
-                let b = indicatif::ProgressBar::new(games);
-                b.set_style(
-                    indicatif::ProgressStyle::with_template(
-                        "{bar:40} {pos}/{len} games {per_sec} eta {eta}",
-                    )
-                    .expect("valid template"),
-                );
-                b
-            });
             let progress = |n: u64| {
                 if let Some(b) = &bar {
                     if n % 256 == 0 || n == games {
@@ -708,6 +836,109 @@ fn edges(rules: &carcassonne_core::Ruleset, k: &carcassonne_core::TileKind) -> S
             },
         })
         .collect()
+}
+
+/// The games to play, checked: what `simulate`, `arena` and `balance` share.
+fn table(
+    games: u64,
+    players: usize,
+    seed: u64,
+    bots: Vec<String>,
+    threads: usize,
+) -> Result<SimConfig, CliError> {
+    if !(2..=6).contains(&players) {
+        return Err(CliError::Usage(format!(
+            "--players must be 2 to 6, not {players}"
+        )));
+    }
+    if games == 0 {
+        return Err(CliError::Usage("--games must be at least 1".into()));
+    }
+    Ok(SimConfig {
+        games,
+        players,
+        seed,
+        bots,
+        threads,
+    })
+}
+
+/// A progress bar on stderr for long runs at a terminal.
+fn progress_bar(games: u64) -> Option<indicatif::ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(games);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games {per_sec} eta {eta}",
+            )
+            .expect("valid template"),
+        );
+        b
+    })
+}
+
+fn print_arena(r: &ArenaReport) {
+    outln!(
+        "{} games, {} players, seed {}{}",
+        r.games,
+        r.players,
+        r.seed,
+        if r.seats_balanced {
+            ""
+        } else {
+            " (seats not evenly rotated: use a multiple of --players games)"
+        }
+    );
+    if !r.expansions.is_empty() {
+        outln!("expansions: {}", r.expansions.join(", "));
+    }
+    outln!(
+        "{:<18} {:>6} {:>6} {:>5} {:>17} {:>8} {:>22} {:>8}",
+        "bot",
+        "seats",
+        "wins",
+        "ties",
+        "win rate (95%)",
+        "score",
+        "margin (95%)",
+        "elo"
+    );
+    for b in &r.bots {
+        outln!(
+            "{:<18} {:>6} {:>6} {:>5} {:>5.1}% [{:>4.1}-{:>4.1}] {:>8.1} {:>7.1} [{:>5.1}, {:>5.1}] {:>8.0}",
+            b.bot,
+            b.seats,
+            b.wins,
+            b.ties,
+            b.win_rate * 100.0,
+            b.win_rate_ci95[0] * 100.0,
+            b.win_rate_ci95[1] * 100.0,
+            b.score_mean,
+            b.margin_mean,
+            b.margin_ci95[0],
+            b.margin_ci95[1],
+            b.elo
+        );
+    }
+    for p in &r.pairs {
+        outln!(
+            "{} vs {}: {}-{}-{} (score rate {:.1}% [{:.1}-{:.1}], Elo {:+.0} [{:+.0}, {:+.0}], score difference {:+.1} [{:+.1}, {:+.1}])",
+            p.a,
+            p.b,
+            p.a_wins,
+            p.b_wins,
+            p.draws,
+            p.a_score_rate * 100.0,
+            p.a_score_rate_ci95[0] * 100.0,
+            p.a_score_rate_ci95[1] * 100.0,
+            p.elo_diff,
+            p.elo_diff_ci95[0],
+            p.elo_diff_ci95[1],
+            p.score_diff_mean,
+            p.score_diff_ci95[0],
+            p.score_diff_ci95[1]
+        );
+    }
 }
 
 fn print_game(game: &carcassonne_core::Game, scores: &[i32], bots: &[String], seed: u64) {

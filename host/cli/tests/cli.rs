@@ -488,3 +488,180 @@ fn tiles_lists_the_base_set() {
     let e = fails_cleanly(&["tiles", "--set", "nope"]);
     assert!(e.contains("nope"), "{e}");
 }
+
+/// Issue 19: `arena` rotates the seats, and its report adds up whatever the thread count.
+#[test]
+fn arena_report_is_consistent_and_thread_independent() {
+    let args = |threads: &str| {
+        ok_json(&[
+            "arena",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "40",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--json",
+        ])
+    };
+    let one = args("1");
+    assert_eq!(one, args("2"), "the report does not depend on the threads");
+    assert_eq!(one["games"], 40);
+    assert_eq!(one["seats_balanced"], true);
+    let bots = one["bots"].as_array().expect("bots");
+    assert_eq!(bots.len(), 2);
+    for b in bots {
+        assert_eq!(b["seats"], 40, "each bot plays one seat of each game");
+        let [lo, hi] =
+            [&b["win_rate_ci95"][0], &b["win_rate_ci95"][1]].map(|v| v.as_f64().unwrap());
+        let rate = b["win_rate"].as_f64().unwrap();
+        assert!(lo <= rate && rate <= hi, "the interval holds the rate: {b}");
+    }
+    let pair = &one["pairs"][0];
+    let (aw, bw, d) = (
+        pair["a_wins"].as_u64().unwrap(),
+        pair["b_wins"].as_u64().unwrap(),
+        pair["draws"].as_u64().unwrap(),
+    );
+    assert_eq!(aw + bw + d, 40);
+    assert_eq!(
+        aw,
+        bots[0]["wins"].as_u64().unwrap(),
+        "2 players: a pair win is a game win"
+    );
+    assert!(aw > bw, "greedy beats random: {pair}");
+    assert!(pair["elo_diff"].as_f64().unwrap() > 0.0);
+    // Margins are opposite in a 2-player game.
+    assert_eq!(
+        bots[0]["margin_mean"].as_f64().unwrap(),
+        -bots[1]["margin_mean"].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn arena_and_simulate_refuse_bad_bot_specs() {
+    for (args, needle) in [
+        (&["arena", "--bots", "greedy"][..], "at least two bots"),
+        (&["arena", "--bots", "greedy,mcts:fast"][..], "`fast`"),
+        (&["arena", "--bots", "greedy,mcts:0"][..], "`0`"),
+        (&["arena", "--bots", "greedy,mcts:100:0t"][..], "`0t`"),
+        (
+            &["arena", "--bots", "greedy,random,random"][..],
+            "at most as many bots",
+        ),
+        (&["simulate", "--bots", "greedy:3"][..], "takes no settings"),
+        (&["simulate", "--bots", "alphago"][..], "unknown bot"),
+    ] {
+        let line = fails_cleanly(args);
+        assert!(line.contains(needle), "{args:?}: {line}");
+    }
+}
+
+/// `mcts` with a playout budget is reproducible: the same seed plays the same game, with
+/// one search thread or two (each thread's share of the playouts is fixed).
+#[test]
+fn simulate_with_mcts_is_deterministic() {
+    for bot in ["mcts:40,random", "mcts:40:2t,random"] {
+        let args = [
+            "simulate", "--games", "1", "--seed", "4", "--bots", bot, "--json",
+        ];
+        let a = ok_json(&args);
+        let b = ok_json(&args);
+        assert_eq!(a["score_mean_per_seat"], b["score_mean_per_seat"], "{bot}");
+        assert_eq!(a["decisions_mean"], b["decisions_mean"], "{bot}");
+    }
+}
+
+/// Issue 19: `balance` on a rigged expansion with a known effect (the fixture `head-start`
+/// gives the first seat 10 points at the start and changes nothing else). The paired games
+/// are otherwise identical — the greedy bot's choices compare margins, which the head
+/// start shifts equally for every option — so the report's numbers are exact.
+#[test]
+fn balance_measures_a_known_effect() {
+    let dir = Scratch::new("cli", "balance");
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    let html = dir.dir().join("report.html");
+    let r = ok_json(&[
+        "balance",
+        "--expansion",
+        "head-start",
+        "--plugin-dir",
+        fixtures,
+        "--games",
+        "60",
+        "--bots",
+        "greedy",
+        "--seed",
+        "2",
+        "--threads",
+        "2",
+        "--json",
+        "--html",
+        html.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(r["games"], 60);
+    let label = r["points_by_label"]
+        .as_array()
+        .expect("labels")
+        .iter()
+        .find(|l| l["label"] == "head-start")
+        .expect("the head-start label is reported");
+    assert_eq!(label["per_game_with"], 10.0);
+    assert_eq!(label["per_game_without"], 0.0);
+    // Same games otherwise: mean score +10 / 2 players, same length.
+    assert_eq!(r["score_mean"]["difference"]["mean"], 5.0);
+    assert_eq!(r["game_length"]["difference"]["mean"], 0.0);
+    assert!(r["game_length"]["verdict"]
+        .as_str()
+        .unwrap()
+        .contains("no effect detectable with 60 games"));
+    let first = &r["first_player_advantage"];
+    assert!(
+        first["difference"]["mean"].as_f64().unwrap() > 0.0,
+        "{first}"
+    );
+    assert!(
+        first["verdict"].as_str().unwrap().contains("up by"),
+        "{first}"
+    );
+    assert_eq!(r["actions"].as_array().expect("actions").len(), 0);
+    let page = std::fs::read_to_string(&html).expect("the HTML report is written");
+    assert!(
+        page.starts_with("<!DOCTYPE html>") && page.contains("<svg"),
+        "charts inline"
+    );
+    assert!(page.contains("head-start") && !page.contains("chart not drawn"));
+    // Too few games: no verdict is drawn.
+    let small = ok_json(&[
+        "balance",
+        "--expansion",
+        "head-start",
+        "--plugin-dir",
+        fixtures,
+        "--games",
+        "5",
+        "--bots",
+        "random",
+        "--json",
+    ]);
+    assert!(small["summary"][0]
+        .as_str()
+        .unwrap()
+        .contains("sample too small"));
+}
+
+#[test]
+fn balance_refuses_the_expansion_in_its_own_base_set() {
+    let line = fails_cleanly(&[
+        "balance",
+        "--expansion",
+        "count",
+        "--expansions",
+        "count",
+        "--games",
+        "2",
+    ]);
+    assert!(line.contains("leave it out"), "{line}");
+}

@@ -1,8 +1,10 @@
 //! Bots that pick among the offered actions.
 
+use crate::mcts::{Budget, MctsBot, MctsConfig};
 use carcassonne_core::{Action, Game};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
 
 /// A player program: picks the index of an offered action.
 pub trait Bot: Send {
@@ -10,6 +12,9 @@ pub trait Bot: Send {
     fn name(&self) -> &'static str;
     /// Index into `game.actions()` (never called with an empty list).
     fn choose(&mut self, game: &Game) -> usize;
+    /// Like [`Bot::choose`], but only among the offered actions at these indices (never
+    /// empty): what `balance` uses for a player who never takes an expansion's actions.
+    fn choose_from(&mut self, game: &Game, allowed: &[usize]) -> usize;
 }
 
 /// Uniformly random among the offered actions.
@@ -33,6 +38,10 @@ impl Bot for RandomBot {
 
     fn choose(&mut self, game: &Game) -> usize {
         self.rng.random_range(0..game.action_count() as u32) as usize
+    }
+
+    fn choose_from(&mut self, _game: &Game, allowed: &[usize]) -> usize {
+        allowed[self.rng.random_range(0..allowed.len() as u32) as usize]
     }
 }
 
@@ -70,10 +79,20 @@ impl Bot for GreedyBot {
     }
 
     fn choose(&mut self, game: &Game) -> usize {
+        self.best_of(game, 0..game.actions().len())
+    }
+
+    fn choose_from(&mut self, game: &Game, allowed: &[usize]) -> usize {
+        self.best_of(game, allowed.iter().copied())
+    }
+}
+
+impl GreedyBot {
+    fn best_of(&mut self, game: &Game, candidates: impl Iterator<Item = usize>) -> usize {
         let me = game.decision().player.index();
         let mut best = i32::MIN;
         let mut picks: Vec<usize> = Vec::new();
-        for i in 0..game.actions().len() {
+        for i in candidates {
             let mut g = game.clone();
             if g.apply_offered(i).is_err() {
                 continue;
@@ -108,11 +127,87 @@ impl Bot for GreedyBot {
     }
 }
 
-/// Makes a bot by name.
-pub fn make_bot(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
-    match name {
-        "random" => Some(Box::new(RandomBot::new(seed))),
-        "greedy" => Some(Box::new(GreedyBot::new(seed))),
-        _ => None,
+/// Makes a bot from its spec (see [`parse_bot`]); `None` for an unknown or malformed spec.
+pub fn make_bot(spec: &str, seed: u64) -> Option<Box<dyn Bot>> {
+    parse_bot(spec).ok().map(|s| s.build(seed))
+}
+
+/// A parsed bot spec: `random`, `greedy`, or `mcts[:BUDGET][:THREADSt]` where BUDGET is
+/// a number of playouts per decision (`mcts:2000`) or a time (`mcts:500ms`, `mcts:2s`),
+/// and THREADS the search threads (`mcts:2000:2t`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BotSpec {
+    /// [`RandomBot`].
+    Random,
+    /// [`GreedyBot`].
+    Greedy,
+    /// [`MctsBot`].
+    Mcts(MctsConfig),
+}
+
+impl BotSpec {
+    /// A bot of this kind with its own seed.
+    pub fn build(&self, seed: u64) -> Box<dyn Bot> {
+        match self {
+            BotSpec::Random => Box::new(RandomBot::new(seed)),
+            BotSpec::Greedy => Box::new(GreedyBot::new(seed)),
+            BotSpec::Mcts(cfg) => Box::new(MctsBot::new(*cfg, seed)),
+        }
+    }
+}
+
+/// Parses a bot spec, with a message naming what is wrong.
+pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
+    let mut parts = spec.split(':');
+    let kind = parts.next().unwrap_or("");
+    let rest: Vec<&str> = parts.collect();
+    match kind {
+        "random" | "greedy" if !rest.is_empty() => {
+            Err(format!("bot `{kind}` takes no settings (got `{spec}`)"))
+        }
+        "random" => Ok(BotSpec::Random),
+        "greedy" => Ok(BotSpec::Greedy),
+        "mcts" => {
+            let mut cfg = MctsConfig::default();
+            if rest.len() > 2 {
+                return Err(format!(
+                    "bot `{spec}`: expected mcts[:BUDGET][:THREADSt], e.g. mcts:2000 or mcts:500ms:2t"
+                ));
+            }
+            for part in rest {
+                if let Some(t) = part.strip_suffix('t') {
+                    cfg.threads = t
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| (1..=256).contains(n))
+                        .ok_or_else(|| format!("bot `{spec}`: `{part}` is not 1t…256t"))?;
+                } else {
+                    cfg.budget = parse_budget(part).ok_or_else(|| {
+                        format!(
+                            "bot `{spec}`: `{part}` is neither a playout count (2000) nor a time (500ms, 2s)"
+                        )
+                    })?;
+                }
+            }
+            Ok(BotSpec::Mcts(cfg))
+        }
+        _ => Err(format!(
+            "unknown bot `{spec}` (available: random, greedy, mcts[:BUDGET][:THREADSt])"
+        )),
+    }
+}
+
+fn parse_budget(s: &str) -> Option<Budget> {
+    let time = |n: &str, unit: u64| -> Option<Budget> {
+        let n: u64 = n.parse().ok().filter(|n| (1..=3_600_000).contains(n))?;
+        Some(Budget::Time(Duration::from_millis(n * unit)))
+    };
+    if let Some(ms) = s.strip_suffix("ms") {
+        time(ms, 1)
+    } else if let Some(secs) = s.strip_suffix('s') {
+        time(secs, 1000)
+    } else {
+        let n: u32 = s.parse().ok().filter(|n| *n >= 1)?;
+        Some(Budget::Iterations(n))
     }
 }

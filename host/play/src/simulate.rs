@@ -207,12 +207,7 @@ pub fn simulate<E: From<PlayError> + Send>(
         .into());
     }
     for b in &cfg.bots {
-        if make_bot(b, 0).is_none() {
-            return Err(PlayError::Invalid(format!(
-                "unknown bot `{b}` (available: random, greedy)"
-            ))
-            .into());
-        }
+        crate::bots::parse_bot(b).map_err(PlayError::Invalid)?;
     }
     let threads = cfg.threads.max(1).min(cfg.games.max(1) as usize);
     let done = AtomicU64::new(0);

@@ -1,0 +1,426 @@
+//! A Monte Carlo tree search bot for every decision of every expansion mix.
+//!
+//! **Hidden information.** The only thing a Carcassonne player cannot see is the order of
+//! the tiles still face down; everything else (the board, every supply, the remaining tile
+//! mix) is public. A copy of the game would know that order, because it carries the game's
+//! random generator. So every iteration works on its own *determinization*: a copy whose
+//! generator is reseeded ([`Game::reseed`]), which draws the same remaining tiles in a fresh
+//! random order. This is single-observer information-set MCTS (Cowling, Powley and
+//! Whitehouse, 2012): one tree whose nodes are sequences of decisions, shared by all
+//! determinizations. Because a node's legal actions depend on the tile the determinization
+//! drew, each child counts how often it was *available*, and its UCB term uses that count
+//! instead of the parent's visits. Games whose draws the caller chooses
+//! ([`DecisionKind::Draw`]) are handled the same way: draws are chance events sampled by
+//! the number of copies left, not tree nodes.
+//!
+//! **Players.** A node remembers who decides there; each child keeps the reward of the
+//! player who chose it, so the search maximises every player's own reward in turn (the
+//! paranoid assumption is not needed). Out-of-turn decisions (Count rounds, Tactician
+//! tokens, the dragon's steps, ransom, fan-script prompts) are ordinary nodes.
+//!
+//! **Playouts** are uniformly random to the end of the game through the engine's own legal
+//! actions. The reward mixes winning (1, ties shared) and a squashed score margin, so the
+//! search still prefers the better of two positions that win or lose anyway.
+//!
+//! **Parallelism and determinism.** With `n` threads the iterations are split between `n`
+//! independent trees (root parallelisation); their root statistics are summed. Every seed
+//! comes from the bot's seed and its decision counter, so an iteration budget gives the
+//! same move on every machine and any thread count that divides the same way; a time
+//! budget depends on the machine's speed, and so is not reproducible.
+
+use crate::bots::Bot;
+use carcassonne_core::{Action, DecisionKind, Game};
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+/// How much search each decision gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A fixed number of playouts (deterministic).
+    Iterations(u32),
+    /// A wall-clock time per decision (not reproducible).
+    Time(Duration),
+}
+
+/// The search's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Search per decision.
+    pub budget: Budget,
+    /// Search threads (independent trees whose root statistics are summed).
+    pub threads: usize,
+    /// UCB exploration constant (rewards lie in [0, 1]).
+    pub exploration: f64,
+}
+
+impl MctsConfig {
+    /// Iterations per decision when the spec names none.
+    pub const DEFAULT_ITERATIONS: u32 = 1000;
+}
+
+impl Default for MctsConfig {
+    fn default() -> MctsConfig {
+        MctsConfig {
+            budget: Budget::Iterations(MctsConfig::DEFAULT_ITERATIONS),
+            threads: 1,
+            exploration: 0.7,
+        }
+    }
+}
+
+/// The MCTS player.
+pub struct MctsBot {
+    cfg: MctsConfig,
+    seed: u64,
+    decisions: u64,
+}
+
+impl MctsBot {
+    /// A bot with these settings and its own seed.
+    pub fn new(cfg: MctsConfig, seed: u64) -> MctsBot {
+        MctsBot {
+            cfg,
+            seed,
+            decisions: 0,
+        }
+    }
+}
+
+impl Bot for MctsBot {
+    fn name(&self) -> &'static str {
+        "mcts"
+    }
+
+    fn choose(&mut self, game: &Game) -> usize {
+        self.search_among(game, None)
+    }
+
+    fn choose_from(&mut self, game: &Game, allowed: &[usize]) -> usize {
+        self.search_among(game, Some(allowed))
+    }
+}
+
+impl MctsBot {
+    /// Searches and returns the chosen index; with `allowed`, the root may only take those
+    /// offered actions (the search below the root is not restricted).
+    fn search_among(&mut self, game: &Game, allowed: Option<&[usize]>) -> usize {
+        self.decisions += 1;
+        let offered = game.actions();
+        let root: Vec<Action> = match allowed {
+            Some(ix) => ix.iter().filter_map(|&i| offered.get(i).copied()).collect(),
+            None => offered.to_vec(),
+        };
+        if root.len() <= 1 {
+            return match allowed {
+                Some(ix) => ix.first().copied().unwrap_or(0),
+                None => 0,
+            };
+        }
+        let base = mix(self.seed, self.decisions);
+        let threads = self.cfg.threads.max(1);
+        let root = &root;
+        let roots: Vec<Vec<RootStat>> = if threads == 1 {
+            vec![search(
+                game,
+                root,
+                self.cfg,
+                share(self.cfg.budget, 0, 1),
+                base,
+            )]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let budget = share(self.cfg.budget, t, threads);
+                        let cfg = self.cfg;
+                        s.spawn(move || search(game, root, cfg, budget, mix(base, t as u64 + 1)))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_default())
+                    .collect()
+            })
+        };
+        pick(game, root, &roots)
+    }
+}
+
+/// Visits and reward of one root action, as one tree saw them.
+#[derive(Clone, Copy, Debug)]
+struct RootStat {
+    action: Action,
+    visits: u32,
+    reward: f64,
+}
+
+/// The index of the root action with the most visits over all trees (then the best mean
+/// reward, then the first offered).
+fn pick(game: &Game, root: &[Action], roots: &[Vec<RootStat>]) -> usize {
+    let first = game.actions().iter().position(|a| root.contains(a));
+    let mut best = (first.unwrap_or(0), 0u32, f64::MIN);
+    for (i, a) in game.actions().iter().enumerate() {
+        if root.len() < game.action_count() && !root.contains(a) {
+            continue;
+        }
+        let (mut visits, mut reward) = (0u32, 0.0);
+        for s in roots.iter().flatten().filter(|s| s.action == *a) {
+            visits += s.visits;
+            reward += s.reward;
+        }
+        let mean = if visits > 0 {
+            reward / f64::from(visits)
+        } else {
+            f64::MIN
+        };
+        if visits > best.1 || (visits == best.1 && mean > best.2) {
+            best = (i, visits, mean);
+        }
+    }
+    best.0
+}
+
+/// Thread `t`'s part of the budget.
+fn share(budget: Budget, t: usize, threads: usize) -> Budget {
+    match budget {
+        Budget::Iterations(n) => {
+            let (n, threads, t) = (n as usize, threads, t);
+            Budget::Iterations((n / threads + usize::from(t < n % threads)) as u32)
+        }
+        Budget::Time(d) => Budget::Time(d),
+    }
+}
+
+/// SplitMix64 of `a` and `b`: independent seeds per decision and per thread.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A tree node: a sequence of decisions from the root.
+struct Node {
+    /// Who decides here (set when the node is first reached with a decision).
+    mover: u8,
+    /// Playouts through this node.
+    visits: u32,
+    /// Times this node's action was legal when its parent was visited (ISMCTS).
+    avail: u32,
+    /// Sum of the rewards, for the player who chose the action leading here.
+    reward: f64,
+    /// The action leading here.
+    action: Option<Action>,
+    /// Child node indices.
+    children: Vec<u32>,
+}
+
+impl Node {
+    fn new(action: Option<Action>) -> Node {
+        Node {
+            mover: 0,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+            action,
+            children: Vec::new(),
+        }
+    }
+}
+
+/// One tree's search from `root`, whose first move is one of `root_actions`.
+fn search(
+    root: &Game,
+    root_actions: &[Action],
+    cfg: MctsConfig,
+    budget: Budget,
+    seed: u64,
+) -> Vec<RootStat> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // Checking membership costs a scan per action: only when the root is restricted.
+    let restricted = root_actions.len() < root.action_count();
+    let players = root.state().players().len();
+    let mut tree = vec![Node::new(None)];
+    let mut path: Vec<u32> = Vec::with_capacity(64);
+    let mut rewards = vec![0.0; players];
+    let mut legal_children: Vec<u32> = Vec::new();
+    let mut untried: Vec<Action> = Vec::new();
+    let start = Instant::now();
+    let mut done = 0u32;
+    loop {
+        match budget {
+            Budget::Iterations(n) if done >= n => break,
+            // Check the clock every 16 playouts: a playout costs microseconds.
+            Budget::Time(d) if done % 16 == 0 && start.elapsed() >= d => break,
+            _ => {}
+        }
+        done += 1;
+        let mut g = root.clone();
+        g.set_checkpoints(false);
+        g.reseed(rng.next_u64());
+        path.clear();
+        path.push(0);
+        let mut node = 0u32;
+        let mut expanded = false;
+        // Selection and expansion.
+        while !g.is_over() && !expanded {
+            if matches!(g.decision().kind, DecisionKind::Draw) {
+                if chance_draw(&mut g, &mut rng).is_err() {
+                    break;
+                }
+                continue;
+            }
+            tree[node as usize].mover = g.decision().player.index() as u8;
+            legal_children.clear();
+            untried.clear();
+            for a in g.actions() {
+                if node == 0 && restricted && !root_actions.contains(a) {
+                    continue;
+                }
+                match tree[node as usize]
+                    .children
+                    .iter()
+                    .find(|&&c| tree[c as usize].action.as_ref() == Some(a))
+                {
+                    Some(&c) => legal_children.push(c),
+                    None => untried.push(*a),
+                }
+            }
+            for &c in &legal_children {
+                tree[c as usize].avail += 1;
+            }
+            let (child, action) = if !untried.is_empty() {
+                let a = untried[rng.random_range(0..untried.len() as u32) as usize];
+                let c = tree.len() as u32;
+                let mut n = Node::new(Some(a));
+                n.avail = 1;
+                tree.push(n);
+                tree[node as usize].children.push(c);
+                expanded = true;
+                (c, a)
+            } else {
+                let c = select(&tree, &legal_children, cfg.exploration);
+                (c, tree[c as usize].action.expect("children have actions"))
+            };
+            if g.apply(action).is_err() {
+                // A failing expansion hook: score this line as it stands.
+                path.push(child);
+                break;
+            }
+            path.push(child);
+            node = child;
+        }
+        // Playout.
+        while !g.is_over() {
+            if g.failure().is_some() {
+                break;
+            }
+            let step = if matches!(g.decision().kind, DecisionKind::Draw) {
+                chance_draw(&mut g, &mut rng)
+            } else {
+                let n = g.action_count();
+                if n == 0 {
+                    break;
+                }
+                g.apply_offered(rng.random_range(0..n as u32) as usize)
+                    .map_err(|_| ())
+            };
+            if step.is_err() {
+                break;
+            }
+        }
+        reward(&g, &mut rewards);
+        // Backpropagation: each node keeps the reward of the player who chose it.
+        for w in path.windows(2) {
+            let mover = tree[w[0] as usize].mover as usize;
+            let n = &mut tree[w[1] as usize];
+            n.visits += 1;
+            n.reward += rewards.get(mover).copied().unwrap_or(0.0);
+        }
+    }
+    tree[0]
+        .children
+        .iter()
+        .map(|&c| {
+            let n = &tree[c as usize];
+            RootStat {
+                action: n.action.expect("children have actions"),
+                visits: n.visits,
+                reward: n.reward,
+            }
+        })
+        .collect()
+}
+
+/// UCB1 over the children legal in this determinization, with availability counts.
+fn select(tree: &[Node], legal: &[u32], c: f64) -> u32 {
+    let mut best = (legal[0], f64::MIN);
+    for &i in legal {
+        let n = &tree[i as usize];
+        let v = f64::from(n.visits.max(1));
+        let score = n.reward / v + c * (f64::from(n.avail.max(1)).ln() / v).sqrt();
+        if score > best.1 {
+            best = (i, score);
+        }
+    }
+    best.0
+}
+
+/// Samples a chosen-draw decision by the number of copies of each offered tile left.
+fn chance_draw(g: &mut Game, rng: &mut ChaCha8Rng) -> Result<(), ()> {
+    let supply = g.state().supply();
+    let weight = |a: &Action| -> u32 {
+        match a {
+            Action::Draw { tile } => supply
+                .groups
+                .iter()
+                .filter(|gr| gr.active)
+                .map(|gr| gr.tiles.iter().filter(|t| *t == tile).count() as u32)
+                .sum::<u32>()
+                .max(1),
+            _ => 1,
+        }
+    };
+    let total: u32 = g.actions().iter().map(weight).sum();
+    if total == 0 {
+        return Err(());
+    }
+    let mut k = rng.random_range(0..total);
+    let mut index = 0;
+    for (i, a) in g.actions().iter().enumerate() {
+        let w = weight(a);
+        if k < w {
+            index = i;
+            break;
+        }
+        k -= w;
+    }
+    g.apply_offered(index).map_err(|_| ())
+}
+
+/// Each player's reward for a finished (or stopped) game: 0.75 for winning (shared on a
+/// tie) plus up to 0.25 for the margin over the best other player, squashed.
+fn reward(g: &Game, out: &mut [f64]) {
+    let players = g.state().players();
+    for (i, r) in out.iter_mut().enumerate() {
+        let mine = players[i].score;
+        let best_other = players
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, p)| p.score)
+            .max()
+            .unwrap_or(mine);
+        let margin = f64::from(mine - best_other);
+        let win = if mine > best_other {
+            1.0
+        } else if mine == best_other {
+            let tied = players.iter().filter(|p| p.score == mine).count();
+            1.0 / tied as f64
+        } else {
+            0.0
+        };
+        *r = 0.75 * win + 0.25 * (0.5 + 0.5 * (margin / 30.0).tanh());
+    }
+}

@@ -1,0 +1,166 @@
+//! The bots (issue 19): the tree-search bot plays every decision of every expansion mix
+//! through the engine's own legal actions, and beats the random bot.
+
+use carcassonne_core::{DecisionKind, Game, GameSetup};
+use carcassonne_play::bots::{make_bot, Bot};
+use carcassonne_rules::{build_ruleset, RulesSpec};
+use carcassonne_tests::{expansions_dir, fan_expansions_dir};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+const ALL: [&str; 10] = [
+    "count",
+    "king-robber",
+    "river2",
+    "heretics-shrines",
+    "inns-cathedrals",
+    "traders-builders",
+    "princess-dragon",
+    "tower",
+    "tactician",
+    "promotions",
+];
+
+fn rules(expansions: &[&str]) -> Arc<carcassonne_core::Ruleset> {
+    build_ruleset(&RulesSpec {
+        expansions: expansions.iter().map(|e| e.to_string()).collect(),
+        options: Vec::new(),
+        plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],
+    })
+    .unwrap_or_else(|e| panic!("the expansions load: {e}"))
+}
+
+/// Plays one game; returns it and, per decision kind, how many decisions with more than
+/// one legal action seat 0 (the MCTS bot) took.
+fn play(
+    rules: &Arc<carcassonne_core::Ruleset>,
+    bots: &[&str],
+    seed: u64,
+) -> (Game, BTreeMap<&'static str, u32>) {
+    let names = (0..bots.len()).map(|i| format!("P{}", i + 1)).collect();
+    let mut g = Game::new(Arc::clone(rules), &GameSetup::new(names, seed)).expect("game");
+    let mut players: Vec<Box<dyn Bot>> = bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| make_bot(b, seed ^ (i as u64 + 1)).expect("bot spec"))
+        .collect();
+    let mut seen = BTreeMap::new();
+    while !g.is_over() {
+        let d = g.decision();
+        let who = d.player.index();
+        if who == 0 && g.action_count() > 1 {
+            let kind = match d.kind {
+                DecisionKind::PlaceTile { .. } => "place",
+                DecisionKind::Deploy { .. } => "deploy",
+                DecisionKind::Prompt(_) => "prompt",
+                DecisionKind::Draw => "draw",
+                DecisionKind::GameOver => "over",
+            };
+            *seen.entry(kind).or_insert(0) += 1;
+        }
+        let i = players[who].choose(&g);
+        assert!(i < g.action_count(), "the bot picks an offered action");
+        g.apply_offered(i).expect("offered actions apply");
+    }
+    (g, seen)
+}
+
+/// Every score equals the sum of its player's score events.
+fn scores_match_events(g: &Game) {
+    let st = g.state();
+    for (i, p) in st.players().iter().enumerate() {
+        let sum: i32 = st
+            .events()
+            .iter()
+            .filter(|e| e.player.index() == i)
+            .map(|e| e.points)
+            .sum();
+        assert_eq!(p.score, sum, "player {i}: score equals its events");
+    }
+}
+
+/// Every official expansion and both fan scripts: the search bot meets tile steps,
+/// deployment steps and expansions' prompts (the Count's rounds, Tactician tokens,
+/// the dragon's steps, captures, …) and answers each with an offered action.
+#[test]
+fn mcts_plays_every_decision_of_the_full_mix() {
+    let rules = rules(&ALL);
+    let (g, seen) = play(&rules, &["mcts:8", "greedy", "random"], 21);
+    assert!(g.is_over());
+    scores_match_events(&g);
+    for kind in ["place", "deploy", "prompt"] {
+        assert!(
+            seen.get(kind).copied().unwrap_or(0) > 0,
+            "mcts decided no {kind}: {seen:?}"
+        );
+    }
+}
+
+/// The search beats the random bot in the base game (seeded, so not flaky), both seats.
+#[test]
+fn mcts_beats_random() {
+    let rules = rules(&[]);
+    for (seed, seats) in [(1u64, ["mcts:60", "random"]), (2, ["random", "mcts:60"])] {
+        let (g, _) = play(&rules, &seats, seed);
+        let scores: Vec<i32> = g.state().players().iter().map(|p| p.score).collect();
+        let me = seats
+            .iter()
+            .position(|s| s.starts_with("mcts"))
+            .expect("mcts seat");
+        assert!(
+            scores[me] > scores[1 - me],
+            "seed {seed}: {seats:?} scored {scores:?}"
+        );
+    }
+}
+
+/// A constructed position (the layout of T-08): R's knight holds a city with three open
+/// parts, and R's drawn `CCFC` closes it into a 4-tile city (+8) only at (0,0). With a
+/// few tiles left, the search finds that placement (A-9, A-11) at once.
+#[test]
+fn mcts_finds_the_placement_that_completes_its_city() {
+    let text = r#"
+id = "forced"
+title = "the only completing placement"
+draws = ["CCFC", "RFRF", "RFRF", "CFFF"]
+
+[[tile]]
+at = [0, -1]
+edges = "FFCF"
+
+[[tile]]
+at = [1, 0]
+edges = "FFFC"
+
+[[tile]]
+at = [-1, 0]
+edges = "FCFF"
+
+[[figure]]
+player = "R"
+at = [0, -1]
+feature = "S"
+"#;
+    let case = carcassonne_scenario::parse_cases(text, "forced.toml", None)
+        .expect("the position parses")
+        .remove(0)
+        .scenario;
+    let rules = carcassonne_tests::build_rules(&case).expect("rules");
+    let pos = carcassonne_scenario::build_position(&rules, &case).expect("position");
+    let game = Game::from_position(Arc::clone(&rules), &pos).expect("game");
+    assert!(matches!(
+        game.decision().kind,
+        DecisionKind::PlaceTile { .. }
+    ));
+    assert!(game.action_count() > 4, "several placements to choose from");
+    for seed in [1, 2, 3] {
+        let mut bot = make_bot("mcts:200", seed).expect("bot");
+        let chosen = game.actions()[bot.choose(&game)];
+        match chosen {
+            carcassonne_core::Action::Place { pos, .. } => {
+                assert_eq!((pos.x, pos.y), (0, 0), "seed {seed}: {chosen:?}")
+            }
+            other => panic!("seed {seed}: not a placement: {other:?}"),
+        }
+    }
+}

@@ -117,3 +117,34 @@ fn t69_at1_token_is_taken_again_holders_cannot_take_another() {
 fn t71_kr2_kr5_titles_go_to_the_placer() {
     run_scenario("fan/T-71");
 }
+
+/// T-54 — TA-3, X-4, PD-6: B's Tactician farmer goes on R's dragon tile before the flight;
+/// R's step enters the tile and eats it; the token stays in the reserve (AT-1: B takes it
+/// again next turn). Variant: the dragon flies elsewhere, the farmer stays.
+#[test]
+fn t54_ta3_tactician_farmer_before_the_dragon_flies() {
+    run_scenario("fan/T-54");
+}
+
+/// T-62 — PR-9, AP-10, AP-4: a tower raised to 3 cannot capture R's upgraded knight 1 tile
+/// away; raised to 2, it reaches B's knight downgraded by G 3 tiles away (H + 1), and G's
+/// disc goes back to G. Variant: without the disc that knight is out of reach.
+#[test]
+fn t62_pr9_ap10_tower_capture_of_promoted_figures() {
+    run_scenario("fan/T-62");
+}
+
+/// T-63 — AP-9: B's upgraded farmer keeps the dragon off its tile (DEFAULT); with
+/// `dragonVsUpgraded=enter-but-immune` the dragon enters, eats G's monk and spares the
+/// farmer. Variant: a downgraded farmer is eaten and the disc returns (AP-4).
+#[test]
+fn t63_ap9_dragon_vs_upgraded_figure() {
+    run_scenario("fan/T-63");
+}
+
+/// T-64 — PR-8: the fairy may not move onto a tile with a downgraded follower; nobody but
+/// its owner may slide a disc under the fairy's follower (the owner may upgrade it).
+#[test]
+fn t64_pr8_fairy_and_downgraded_followers() {
+    run_scenario("fan/T-64");
+}

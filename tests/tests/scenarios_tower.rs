@@ -148,8 +148,8 @@ fn t170_tw13_ransom() {
     run_scenario("tower/T-170");
 }
 
-/// T-171 — TW-13: one ransom in a double turn (stand-in for the builder:
-/// the variant with Traders & Builders' real builder).
+/// T-171 — TW-13: one ransom in a double turn (Traders & Builders' real builder gives the
+/// second part).
 #[test]
 fn t171_tw13_one_ransom_per_double_turn() {
     run_scenario("tower/T-171");

@@ -22,7 +22,7 @@ fn t51_ta6_tactician_offers_fewest_points_first() {
 /// T-52 — TA-3, AT-8: B's Tactician thief on R's completed empty road → B +3, home; with
 /// the Count R may then deploy into the CoC (CO-4). Variants: AT-5 Inns & Cathedrals' big
 /// follower by token, AT-9 a Tactician heretic is challenged (HS-6), AT-7 each part of a
-/// Traders & Builders builder turn opens a window.
+/// Traders & Builders builder turn opens a window, AT-5 never a builder or a pig by token.
 #[test]
 fn t52_at8_tactician_thief_on_a_completed_road() {
     run_scenario("fan/T-52");
@@ -30,7 +30,7 @@ fn t52_at8_tactician_thief_on_a_completed_road() {
 
 /// T-53 — TA-2, TA-4, TA-5: no token use in one's own turn, none into the CoC, none on a
 /// claimed feature, nor to move the fairy (Princess & Dragon); held tokens score 0 and are
-/// not used in final scoring.
+/// not used in final scoring. AT-6: a token uses neither the magic portal nor the princess.
 #[test]
 fn t53_ta4_ta5_no_token_in_own_turn_coc_or_claimed_feature() {
     run_scenario("fan/T-53");
@@ -39,7 +39,8 @@ fn t53_ta4_ta5_no_token_in_own_turn_coc_or_claimed_feature() {
 /// T-55 — PR-2, PR-5, AP-1, AP-11, AP-12: R's disc under his own knight in the city his tile
 /// completes → 3 vs 2 half-units → R +8, B 0; the disc goes back to R. Variants: no disc
 /// (tie), downgrading B's knight, PR-3 no disc for a CoC follower (with the Count's
-/// redeployment), the returned knight comes back without the disc.
+/// redeployment), the returned knight comes back without the disc, PR-3 no disc under a pig
+/// (a builder and farmer may take one) nor under a tower-top follower.
 #[test]
 fn t55_pr5_upgraded_knight_wins_the_city() {
     run_scenario("fan/T-55");
@@ -91,7 +92,8 @@ fn t68_ta6_ties_go_clockwise_from_the_active_players_left() {
 }
 
 /// T-69 — AT-1, TA-2: B spends his token in R's turn and takes it back in his own turn
-/// instead of deploying; G, a holder, cannot take another. Variant: AP-12 token or disc.
+/// instead of deploying; G, a holder, cannot take another. Variants: AP-12 token or disc,
+/// AT-2 taken with no follower in supply.
 #[test]
 fn t69_at1_token_is_taken_again_holders_cannot_take_another() {
     run_scenario("fan/T-69");
@@ -115,7 +117,8 @@ fn t54_ta3_tactician_farmer_before_the_dragon_flies() {
 
 /// T-62 — PR-9, AP-10, AP-4: a tower raised to 3 cannot capture R's upgraded knight 1 tile
 /// away; raised to 2, it reaches B's knight downgraded by G 3 tiles away (H + 1), and G's
-/// disc goes back to G. Variant: without the disc that knight is out of reach.
+/// disc goes back to G. Variants: without the disc that knight is out of reach; AP-12 a disc
+/// instead of a tower piece ends the step.
 #[test]
 fn t62_pr9_ap10_tower_capture_of_promoted_figures() {
     run_scenario("fan/T-62");
@@ -144,7 +147,8 @@ fn t65_ap7_builder_extra_tile_redraw() {
 }
 
 /// T-67 — AP-4: the dragon eats B's knight under R's disc → the disc is back with R at once
-/// and R uses it again on his next turn. Variant: the princess sends the knight home.
+/// and R uses it again on his next turn. Variants: the princess sends the knight home; an
+/// orphaned builder (PD-12) takes its disc home too.
 #[test]
 fn t67_ap4_disc_returns_when_the_dragon_eats_its_figure() {
     run_scenario("fan/T-67");

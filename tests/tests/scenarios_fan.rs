@@ -36,6 +36,14 @@ fn t53_ta4_ta5_no_token_in_own_turn_coc_or_claimed_feature() {
     run_scenario("fan/T-53");
 }
 
+/// T-54 — TA-3, X-4, PD-6: B's Tactician farmer goes on R's dragon tile before the flight;
+/// R's step enters the tile and eats it; the token stays in the reserve (AT-1: B takes it
+/// again next turn). Variant: the dragon flies elsewhere, the farmer stays.
+#[test]
+fn t54_ta3_tactician_farmer_before_the_dragon_flies() {
+    run_scenario("fan/T-54");
+}
+
 /// T-55 — PR-2, PR-5, AP-1, AP-11, AP-12: R's disc under his own knight in the city his tile
 /// completes → 3 vs 2 half-units → R +8, B 0; the disc goes back to R. Variants: no disc
 /// (tie), downgrading B's knight, PR-3 no disc for a CoC follower (with the Count's
@@ -84,37 +92,6 @@ fn t61_pr6_downgraded_heretic_keeps_its_owner_away() {
     run_scenario("fan/T-61");
 }
 
-/// T-68 — TA-6, AT-4: ties go clockwise from the active player's left neighbour: active R →
-/// B, G, Y; active Y → R, B, G; fewest points still come first.
-#[test]
-fn t68_ta6_ties_go_clockwise_from_the_active_players_left() {
-    run_scenario("fan/T-68");
-}
-
-/// T-69 — AT-1, TA-2: B spends his token in R's turn and takes it back in his own turn
-/// instead of deploying; G, a holder, cannot take another. Variants: AP-12 token or disc,
-/// AT-2 taken with no follower in supply.
-#[test]
-fn t69_at1_token_is_taken_again_holders_cannot_take_another() {
-    run_scenario("fan/T-69");
-}
-
-/// T-71 — AT-8, KR-2, KR-5: one placement completes R's 2-tile city and the 3-tile road B
-/// claims by token → R +4, B +3, both home; King and Robber go to R, the placer. Variant:
-/// the followers already on the board.
-#[test]
-fn t71_kr2_kr5_titles_go_to_the_placer() {
-    run_scenario("fan/T-71");
-}
-
-/// T-54 — TA-3, X-4, PD-6: B's Tactician farmer goes on R's dragon tile before the flight;
-/// R's step enters the tile and eats it; the token stays in the reserve (AT-1: B takes it
-/// again next turn). Variant: the dragon flies elsewhere, the farmer stays.
-#[test]
-fn t54_ta3_tactician_farmer_before_the_dragon_flies() {
-    run_scenario("fan/T-54");
-}
-
 /// T-62 — PR-9, AP-10, AP-4: a tower raised to 3 cannot capture R's upgraded knight 1 tile
 /// away; raised to 2, it reaches B's knight downgraded by G 3 tiles away (H + 1), and G's
 /// disc goes back to G. Variants: without the disc that knight is out of reach; AP-12 a disc
@@ -154,9 +131,32 @@ fn t67_ap4_disc_returns_when_the_dragon_eats_its_figure() {
     run_scenario("fan/T-67");
 }
 
+/// T-68 — TA-6, AT-4: ties go clockwise from the active player's left neighbour: active R →
+/// B, G, Y; active Y → R, B, G; fewest points still come first.
+#[test]
+fn t68_ta6_ties_go_clockwise_from_the_active_players_left() {
+    run_scenario("fan/T-68");
+}
+
+/// T-69 — AT-1, TA-2: B spends his token in R's turn and takes it back in his own turn
+/// instead of deploying; G, a holder, cannot take another. Variants: AP-12 token or disc,
+/// AT-2 taken with no follower in supply.
+#[test]
+fn t69_at1_token_is_taken_again_holders_cannot_take_another() {
+    run_scenario("fan/T-69");
+}
+
 /// T-70 — CO-4, TB-4: R completes B's city with a wine symbol: R takes the goods but scores
 /// 0, B +6 → R may deploy into the City of Carcassonne. Variant: R scores too → no CoC.
 #[test]
 fn t70_co4_goods_are_not_points_for_the_count() {
     run_scenario("fan/T-70");
+}
+
+/// T-71 — AT-8, KR-2, KR-5: one placement completes R's 2-tile city and the 3-tile road B
+/// claims by token → R +4, B +3, both home; King and Robber go to R, the placer. Variant:
+/// the followers already on the board.
+#[test]
+fn t71_kr2_kr5_titles_go_to_the_placer() {
+    run_scenario("fan/T-71");
 }

@@ -22,7 +22,8 @@ fn t51_ta6_tactician_offers_fewest_points_first() {
 /// T-52 — TA-3, AT-8: B's Tactician thief on R's completed empty road → B +3, home; with
 /// the Count R may then deploy into the CoC (CO-4). Variants: AT-5 Inns & Cathedrals' big
 /// follower by token, AT-9 a Tactician heretic is challenged (HS-6), AT-7 each part of a
-/// Traders & Builders builder turn opens a window, AT-5 never a builder or a pig by token.
+/// Traders & Builders builder turn opens a window, AT-5 never a builder or a pig by token,
+/// nor a barn (the `test-special-figures` stand-in, by kind name).
 #[test]
 fn t52_at8_tactician_thief_on_a_completed_road() {
     run_scenario("fan/T-52");
@@ -48,7 +49,7 @@ fn t54_ta3_tactician_farmer_before_the_dragon_flies() {
 /// completes → 3 vs 2 half-units → R +8, B 0; the disc goes back to R. Variants: no disc
 /// (tie), downgrading B's knight, PR-3 no disc for a CoC follower (with the Count's
 /// redeployment), the returned knight comes back without the disc, PR-3 no disc under a pig
-/// (a builder and farmer may take one) nor under a tower-top follower.
+/// (a builder and farmer may take one), a tower-top follower or a barn (the stand-in).
 #[test]
 fn t55_pr5_upgraded_knight_wins_the_city() {
     run_scenario("fan/T-55");

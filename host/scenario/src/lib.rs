@@ -37,7 +37,7 @@
 //! expansions = ["count"]            # expansions load from the search path (native or
 //!                                   # script) like the program does; an id the harness
 //!                                   # provides in process ([`Harness::extra`]) is added
-//!                                   # after them (the repository's `test-big-follower`)
+//!                                   # after them (the repository's `test-princess`)
 //! seed = 0                          # the game's RNG seed (default 0)
 //! state = { "count.count" = "market", "count.castle" = "B,G" }  # expansion state (apply_setting)
 //! # Fan expansions take seats (R = 0, B = 1, …): `"tactician.token" = "1,2"` (B and G hold

@@ -9,9 +9,10 @@
 //! documentation is the format reference; `docs/modding.md` 7.5 describes it for fan
 //! designers, who run the same files with `carcassonne expansions test DIR`). This crate
 //! adds what only the repository's tests need: where the repository's expansions and
-//! scenario files are, and four in-process test doubles a scenario may name in
-//! `expansions`: `test-big-follower` ([`BigFollower`]), `test-double-turn`,
-//! `test-abbey-tiles` ([`AbbeyTiles`]) and `test-princess`.
+//! scenario files are, and three in-process test doubles a scenario may name in
+//! `expansions`: `test-abbey-tiles` ([`AbbeyTiles`]), `test-princess` and
+//! `test-special-figures` ([`SpecialFigures`]). (The big follower and the builder's double
+//! turn come from the real Inns & Cathedrals and Traders & Builders plugins.)
 //!
 //! Also here: the fuzzing harness ([`fuzz`]) and the mixed-expansion games ([`mixed`]).
 
@@ -147,60 +148,11 @@ pub fn run_scenario(name: &str) {
 // Test-only expansions
 // ---------------------------------------------------------------------------------------
 
-/// A test-only expansion that gives each player one big follower (strength 2; stored as 4
-/// half-units), the figure of Inns & Cathedrals that A-10 and T-09 need.
-pub struct BigFollower;
-
-impl Expansion for BigFollower {
-    fn id(&self) -> &str {
-        "test-big-follower"
-    }
-
-    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-        d.figure_kind(FigureKindDef {
-            name: "big-follower".into(),
-            per_player: 1,
-            strength: 4,
-            deploy_on: KindMask::ALL,
-            follower: true,
-            returns: true,
-            look: String::new(),
-        })
-        .map_err(|e| e.to_string())?;
-        Ok(binder(|_| Ok(NoHooks)))
-    }
-}
-
 /// The bound value of a test expansion that only declares things: every hook is the
 /// default.
 struct NoHooks;
 
 impl BoundExpansion for NoHooks {}
-
-/// `test-double-turn`: every turn has a second part (stands in for the builder of
-/// Traders & Builders in CO-8 / T-25; core grants one extra part per turn).
-struct DoubleTurn;
-
-impl Expansion for DoubleTurn {
-    fn id(&self) -> &str {
-        "test-double-turn"
-    }
-    fn declare(&self, _d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-        Ok(binder(|_| Ok(DoubleTurnRules)))
-    }
-}
-
-/// `test-double-turn` bound to a ruleset.
-struct DoubleTurnRules;
-
-impl BoundExpansion for DoubleTurnRules {
-    fn on_turn_end(
-        &self,
-        _ctx: &mut carcassonne_core::Ctx<'_>,
-    ) -> HookResult<carcassonne_core::TurnEndVerdict> {
-        Ok(carcassonne_core::TurnEndVerdict::ExtraPart)
-    }
-}
 
 /// `test-abbey-tiles`: the one Abbey & Mayor land tile the Inns & Cathedrals scenarios
 /// name (T-75, T-81: `AM/C!+`, a one-edge city with a pennant, `FFFC` at 0°), until Abbey
@@ -357,8 +309,6 @@ impl BoundExpansion for PrincessRules {
 /// Test-only expansions by name.
 pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
     match name {
-        "test-big-follower" => Some(Arc::new(BigFollower)),
-        "test-double-turn" => Some(Arc::new(DoubleTurn)),
         "test-abbey-tiles" => Some(Arc::new(AbbeyTiles)),
         "test-princess" => Some(Arc::new(Princess)),
         "test-special-figures" => Some(Arc::new(SpecialFigures)),
@@ -369,8 +319,6 @@ pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
 /// Every test-only expansion: what [`harness`] offers scenarios as [`Harness::extra`].
 pub fn test_expansions() -> Vec<Arc<dyn Expansion>> {
     vec![
-        Arc::new(BigFollower),
-        Arc::new(DoubleTurn),
         Arc::new(AbbeyTiles),
         Arc::new(Princess),
         Arc::new(SpecialFigures),

@@ -1,7 +1,10 @@
 //! Invariant checks shared by the randomized mixed-expansion games
 //! (`tests/tests/expansions_mixed.rs`: the four official expansions;
-//! `tests/tests/fan_mixed.rs`: the same plus the fan expansions). Every check needs the
-//! four official expansions (`count`, `king-robber`, `river2`, `heretics-shrines`) loaded.
+//! `tests/tests/fan_mixed.rs`: the same plus the fan expansions; `classic_mixed.rs`,
+//! `princess_dragon_mixed.rs`, `tower_mixed.rs`; `soak_mixed.rs`: random subsets of every
+//! expansion). Each check that is about one expansion (the Count's tally, HS-3, the river,
+//! the King's and Robber's records, the goods, builders and pigs, the dragon) runs only when
+//! that expansion is loaded.
 
 use carcassonne_core::{
     Action, FigureKindId, FigureLoc, Game, PlayerId, Ruleset, ScoreSource, Scoring, SegmentId,
@@ -90,6 +93,19 @@ pub fn total_tiles(g: &Game) -> usize {
 /// Figures conserved, occupancy exact, the Count's city tally (`in_city`) right, scores =
 /// events.
 pub fn check_figures_and_scores(g: &Game, in_city: SlotId, ctx: &str) {
+    check_figures_and_scores_in(g, Some(in_city), ctx);
+}
+
+/// The Count's tally of followers in the City of Carcassonne (`count.in-city`), if the
+/// Count is loaded.
+pub fn count_tally(rules: &Ruleset) -> Option<SlotId> {
+    rules
+        .expansion_index("count")
+        .map(|_| slot(rules, "count", "in-city"))
+}
+
+/// [`check_figures_and_scores`] with the Count's tally checked only if given.
+pub fn check_figures_and_scores_in(g: &Game, in_city: Option<SlotId>, ctx: &str) {
     let rules = g.rules();
     let st = g.state();
     let graph = st.graph();
@@ -147,7 +163,14 @@ pub fn check_figures_and_scores(g: &Game, in_city: SlotId, ctx: &str) {
             on_feature[graph.feature_of(seg).0 as usize] += 1;
         }
     }
-    assert_eq!(st.slot(in_city, 0), in_quarters, "{ctx}: the Count's tally");
+    if let Some(in_city) = in_city {
+        assert_eq!(st.slot(in_city, 0), in_quarters, "{ctx}: the Count's tally");
+    } else {
+        assert_eq!(
+            in_quarters, 0,
+            "{ctx}: figures in quarters without the Count"
+        );
+    }
     for i in 0..graph.len() {
         let f = graph.feature_of(SegmentId::new(i));
         assert_eq!(
@@ -185,8 +208,9 @@ pub fn check_completed_scored(g: &Game, ctx: &str) {
     }
 }
 
-/// At the end: every tile placed or discarded, edges match, HS-3, the river is a tree
-/// from the spring (RV-4, RV-6), the King's and Robber's records (KR-3 … KR-5).
+/// At the end: every tile placed or discarded, edges match, HS-3 (with Heretics &
+/// Shrines), the river is a tree from the spring (RV-4, RV-6; with River II), the King's
+/// and Robber's records (KR-3 … KR-5; with King & Robber).
 pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
     let rules = g.rules();
     let st = g.state();
@@ -196,17 +220,25 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
         total_tiles,
         "{ctx}: every tile placed or discarded"
     );
-    let shrine = rules.kind_named("shrine").expect("shrine kind");
-    let river = rules.kind_named("river").expect("river kind");
-    let crowding = rules.options().flag("heretics-shrines.shrineCrowding");
+    let shrine = rules
+        .expansion_index("heretics-shrines")
+        .and_then(|_| rules.kind_named("shrine"));
+    let river = rules
+        .expansion_index("river2")
+        .and_then(|_| rules.kind_named("river"));
+    // `shrines=plain-cloisters`: no HS-3 (the shrine tiles are plain cloisters).
+    let crowding = rules.options().flag("heretics-shrines.shrineCrowding")
+        || rules.options().str("heretics-shrines.shrines") == "plain-cloisters";
     let mut river_tiles = 0;
     let mut river_contacts = 0;
     for t in st.board().tiles() {
         let tk = rules.tiles().get(t.kind);
-        let water = river.0 + 1;
-        let is_river = Side::ALL
-            .iter()
-            .any(|s| tk.edge_at(t.rotation, *s) == water);
+        // Edge codes are kind + 1; without River II nothing counts as water.
+        let water = river.map_or(0, |r| r.0 + 1);
+        let is_river = river.is_some()
+            && Side::ALL
+                .iter()
+                .any(|s| tk.edge_at(t.rotation, *s) == water);
         river_tiles += is_river as usize;
         for s in Side::ALL {
             if let Some(n) = st.board().at(t.pos.step(s)) {
@@ -216,10 +248,11 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
                     nk.edge_at(n.rotation, s.opposite()),
                 );
                 assert_eq!(a, b, "{ctx}: edges of {} and {} differ", t.pos, n.pos);
-                river_contacts += (a == water) as usize;
+                river_contacts += (river.is_some() && a == water) as usize;
             }
         }
         // HS-3: buildings around a shrine / a cloister.
+        let Some(shrine) = shrine else { continue };
         let has = |pos: carcassonne_core::Pos, want_shrine: bool| {
             st.board().at(pos).is_some_and(|n| {
                 rules.tiles().get(n.kind).segments.iter().any(|s| {
@@ -241,12 +274,17 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
         }
     }
     // Each contact is seen from both sides; a tree of n river tiles has n - 1 contacts.
-    assert_eq!(
-        river_contacts / 2 + 1,
-        river_tiles,
-        "{ctx}: the river is not a tree from the spring"
-    );
+    if river.is_some() {
+        assert_eq!(
+            river_contacts / 2 + 1,
+            river_tiles,
+            "{ctx}: the river is not a tree from the spring"
+        );
+    }
     // KR-3 … KR-5: records = largest completed city / road.
+    if rules.expansion_index("king-robber").is_none() {
+        return;
+    }
     let graph = st.graph();
     for (title, scoring) in [("king", Scoring::City), ("robber", Scoring::Road)] {
         let mut largest = 0;
@@ -346,14 +384,46 @@ pub fn play_random_checked(
     ctx: &str,
 ) {
     use carcassonne_play::bots::{Bot, RandomBot};
+    let bots: Vec<Box<dyn Bot>> = (0..setup.players.len())
+        .map(|p| Box::new(RandomBot::new(bot_seed ^ p as u64)) as Box<dyn Bot>)
+        .collect();
+    play_checked(rules, setup, bots, max_actions, ctx);
+}
+
+/// What [`play_checked`] saw in one game.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Played {
+    /// Actions applied.
+    pub actions: usize,
+    /// Turns with a second placement (a builder's double turn, …).
+    pub double_turns: usize,
+    /// Custom actions (expansions' own choices: tokens, discs, tower pieces, the dragon …).
+    pub custom: usize,
+}
+
+/// One game with the given bots (one per seat) under every shared check that applies to
+/// the loaded expansions: A-11 at each tile step; after every action monotone scores,
+/// figures conserved and occupancy exact ([`check_figures_and_scores_in`], the Count's tally
+/// if loaded), goods, builders and pigs ([`check_traders`]), the dragon ([`check_dragon`]),
+/// at most two placements per turn (TB-13, core's one extra part); at the end
+/// [`check_end`] (tiles still held back by Princess & Dragon excepted) and
+/// [`check_final_goods`]; and the record replaying to the identical game.
+pub fn play_checked(
+    rules: &std::sync::Arc<Ruleset>,
+    setup: &carcassonne_core::GameSetup,
+    mut bots: Vec<Box<dyn carcassonne_play::bots::Bot>>,
+    max_actions: usize,
+    ctx: &str,
+) -> Played {
     let mut g =
         Game::new(std::sync::Arc::clone(rules), setup).unwrap_or_else(|e| panic!("{ctx}: {e}"));
-    let in_city = slot(rules, "count", "in-city");
-    let total_tiles = total_tiles(&g);
-    let mut bots: Vec<RandomBot> = (0..setup.players.len())
-        .map(|p| RandomBot::new(bot_seed ^ p as u64))
-        .collect();
+    assert_eq!(bots.len(), setup.players.len(), "{ctx}: one bot per seat");
+    let in_city = count_tally(rules);
+    // With Princess & Dragon, its dragon tiles wait aside until a volcano (PD-3).
+    let total_tiles = total_tiles(&g) + held_aside(&g);
     let mut actions: Vec<Action> = Vec::new();
+    let mut played = Played::default();
+    let (mut turn, mut parts) = (u32::MAX, 0);
     while !g.is_over() {
         assert!(actions.len() < max_actions, "{ctx}: the game does not end");
         if matches!(
@@ -364,10 +434,150 @@ pub fn play_random_checked(
         }
         let i = bots[g.decision().player.index()].choose(&g);
         let a = g.actions()[i];
+        match a {
+            Action::Place { .. } => {
+                if g.state().turn() == turn {
+                    parts += 1;
+                    played.double_turns += 1;
+                    assert!(parts <= 2, "{ctx}: a third placement in one turn (TB-13)");
+                } else {
+                    turn = g.state().turn();
+                    parts = 1;
+                }
+            }
+            Action::Custom(_) => played.custom += 1,
+            _ => {}
+        }
         apply_monotone(&mut g, a, ctx);
         actions.push(a);
-        check_figures_and_scores(&g, in_city, ctx);
+        check_figures_and_scores_in(&g, in_city, ctx);
+        check_traders(&g, ctx);
+        check_dragon(&g, ctx);
     }
-    check_end(&g, total_tiles, ctx);
+    check_end(&g, total_tiles - held_aside(&g), ctx);
+    check_final_goods(&g, ctx);
     check_record_replays(&g, setup, &actions, ctx);
+    played.actions = actions.len();
+    played
+}
+
+/// Traders & Builders' goods and how many of each are printed on its tiles (TB-8).
+pub const GOODS: [(&str, i64); 3] = [("wine", 9), ("grain", 6), ("cloth", 5)];
+
+/// With Traders & Builders, after every action: goods conserved (TB-8: held + supply = the
+/// printed symbols); every builder stands on a road or city and every pig on a farm where
+/// its owner has a follower (TB-10, TB-17, TB-19, TB-21). Nothing without it.
+pub fn check_traders(g: &Game, ctx: &str) {
+    let rules = g.rules();
+    if rules.expansion_index("traders-builders").is_none() {
+        return;
+    }
+    let st = g.state();
+    let n = st.players().len();
+    for (good, total) in GOODS {
+        let held: i64 = (0..n)
+            .map(|p| st.slot(slot(rules, "traders-builders", good), p))
+            .sum();
+        let left = st.slot(
+            slot(rules, "traders-builders", &format!("{good}-supply")),
+            0,
+        );
+        assert_eq!(held + left, total, "{ctx}: {good} conserved");
+        assert!(left >= 0, "{ctx}: {good} supply");
+    }
+    let builder = rules.figure_named("builder").expect("builder");
+    let pig = rules.figure_named("pig").expect("pig");
+    let graph = st.graph();
+    for f in st.figures() {
+        if f.kind != builder && f.kind != pig {
+            continue;
+        }
+        let FigureLoc::On(s) = f.loc else { continue };
+        let feature = graph.feature_of(s);
+        let scoring = rules.kind(graph.kind(feature)).scoring;
+        if f.kind == builder {
+            assert!(
+                matches!(scoring, Scoring::City | Scoring::Road),
+                "{ctx}: builder on {scoring:?}"
+            );
+        } else {
+            assert_eq!(scoring, Scoring::Farm, "{ctx}: pig");
+        }
+        let backed = st.figures().iter().any(|o| {
+            o.owner == f.owner
+                && rules.figure_kind(o.kind).follower
+                && matches!(o.loc, FigureLoc::On(t) if graph.feature_of(t) == feature)
+        });
+        assert!(
+            backed,
+            "{ctx}: a builder or pig without its owner's follower"
+        );
+    }
+}
+
+/// With Traders & Builders, at the end (TB-6): exactly the trade-goods events the held
+/// tokens call for. Nothing without it.
+pub fn check_final_goods(g: &Game, ctx: &str) {
+    let rules = g.rules();
+    if rules.expansion_index("traders-builders").is_none() {
+        return;
+    }
+    let st = g.state();
+    let n = st.players().len();
+    let label = rules
+        .labels()
+        .iter()
+        .position(|l| l == "trade-goods")
+        .expect("label");
+    let mut want = vec![0; n];
+    for (good, _) in GOODS {
+        let held: Vec<i64> = (0..n)
+            .map(|p| st.slot(slot(rules, "traders-builders", good), p))
+            .collect();
+        let max = held.iter().copied().max().unwrap_or(0);
+        for p in 0..n {
+            if max >= 1 && held[p] == max {
+                want[p] += 10;
+            }
+        }
+    }
+    let mut got = vec![0; n];
+    for e in st.events() {
+        if e.source == ScoreSource::Label(carcassonne_core::LabelId(label as u16)) {
+            assert!(e.final_scoring, "{ctx}: trade-goods outside final scoring");
+            got[e.player.index()] += e.points;
+        }
+    }
+    assert_eq!(got, want, "{ctx}: final goods");
+}
+
+/// With Princess & Dragon, after every action: the dragon, once in play, stands on a tile
+/// it may enter (never the City of Carcassonne's central tiles `CO/6`, `CO/7`; none of its
+/// tiles under `dragonOnCoC=never`), and a flight has at most 6 steps. Nothing without it.
+pub fn check_dragon(g: &Game, ctx: &str) {
+    let rules = g.rules();
+    if rules.expansion_index("princess-dragon").is_none() {
+        return;
+    }
+    let st = g.state();
+    let get = |n: &str| st.slot(slot(rules, "princess-dragon", n), 0);
+    if get("dragon") != 0 {
+        let p = carcassonne_core::Pos::new(get("dragon-x") as i32, get("dragon-y") as i32);
+        let t = st
+            .board()
+            .at(p)
+            .unwrap_or_else(|| panic!("{ctx}: the dragon stands on no tile at {p}"));
+        let id = &rules.tiles().get(t.kind).id;
+        assert!(
+            id != "CO/6" && id != "CO/7",
+            "{ctx}: the dragon stands on {id}"
+        );
+        if rules.options().str("princess-dragon.dragonOnCoC") == "never" {
+            assert!(
+                !rules.tiles().get(t.kind).has_tag("city-of-carcassonne"),
+                "{ctx}: the dragon entered the City of Carcassonne"
+            );
+        }
+    }
+    assert!(get("flight-steps") <= 6, "{ctx}: more than 6 steps");
 }

@@ -19,14 +19,12 @@
 //! Then 5,000 more games (issue 17) add *Princess & Dragon* and *The Tower* — every official
 //! expansion and both fan scripts — with random bots, under the same checks.
 
-use carcassonne_core::{
-    Action, DecisionKind, FigureLoc, Game, GameSetup, Ruleset, ScoreSource, Scoring,
-};
+use carcassonne_core::{Action, DecisionKind, Game, GameSetup, Ruleset};
 use carcassonne_play::bots::make_bot;
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::mixed::{
-    apply_monotone, check_completed_scored, check_end, check_figures_and_scores,
-    check_record_replays, held_aside, slot, total_tiles,
+    apply_monotone, check_completed_scored, check_end, check_figures_and_scores, check_final_goods,
+    check_record_replays, check_traders, held_aside, slot, total_tiles, GOODS,
 };
 use carcassonne_tests::{expansions_dir, fan_expansions_dir};
 use std::sync::Arc;
@@ -64,8 +62,6 @@ const OPTION_SETS: &[&[(&str, &str)]] = &[
     ],
 ];
 
-const GOODS: [(&str, i64); 3] = [("wine", 9), ("grain", 6), ("cloth", 5)];
-
 /// With them, every other official expansion (issue 17): Princess & Dragon and The Tower.
 const LATER: [&str; 2] = ["princess-dragon", "tower"];
 
@@ -84,84 +80,6 @@ fn rules(set: usize, all: bool) -> Arc<Ruleset> {
         plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],
     })
     .unwrap_or_else(|e| panic!("the expansions load: {e}"))
-}
-
-/// TB-8, TB-10, TB-17, TB-19, TB-21 after every action.
-fn check_traders(g: &Game, ctx: &str) {
-    let rules = g.rules();
-    let st = g.state();
-    let n = st.players().len();
-    for (good, total) in GOODS {
-        let held: i64 = (0..n)
-            .map(|p| st.slot(slot(rules, "traders-builders", good), p))
-            .sum();
-        let left = st.slot(
-            slot(rules, "traders-builders", &format!("{good}-supply")),
-            0,
-        );
-        assert_eq!(held + left, total, "{ctx}: {good} conserved");
-        assert!(left >= 0, "{ctx}: {good} supply");
-    }
-    let builder = rules.figure_named("builder").expect("builder");
-    let pig = rules.figure_named("pig").expect("pig");
-    let graph = st.graph();
-    for f in st.figures() {
-        if f.kind != builder && f.kind != pig {
-            continue;
-        }
-        let FigureLoc::On(s) = f.loc else { continue };
-        let feature = graph.feature_of(s);
-        let scoring = rules.kind(graph.kind(feature)).scoring;
-        if f.kind == builder {
-            assert!(
-                matches!(scoring, Scoring::City | Scoring::Road),
-                "{ctx}: builder on {scoring:?}"
-            );
-        } else {
-            assert_eq!(scoring, Scoring::Farm, "{ctx}: pig");
-        }
-        let backed = st.figures().iter().any(|o| {
-            o.owner == f.owner
-                && rules.figure_kind(o.kind).follower
-                && matches!(o.loc, FigureLoc::On(t) if graph.feature_of(t) == feature)
-        });
-        assert!(
-            backed,
-            "{ctx}: a builder or pig without its owner's follower"
-        );
-    }
-}
-
-/// TB-6 at the end: exactly the trade-goods events the held tokens call for.
-fn check_final_goods(g: &Game, ctx: &str) {
-    let rules = g.rules();
-    let st = g.state();
-    let n = st.players().len();
-    let label = rules
-        .labels()
-        .iter()
-        .position(|l| l == "trade-goods")
-        .expect("label");
-    let mut want = vec![0; n];
-    for (good, _) in GOODS {
-        let held: Vec<i64> = (0..n)
-            .map(|p| st.slot(slot(rules, "traders-builders", good), p))
-            .collect();
-        let max = held.iter().copied().max().unwrap_or(0);
-        for p in 0..n {
-            if max >= 1 && held[p] == max {
-                want[p] += 10;
-            }
-        }
-    }
-    let mut got = vec![0; n];
-    for e in st.events() {
-        if e.source == ScoreSource::Label(carcassonne_core::LabelId(label as u16)) {
-            assert!(e.final_scoring, "{ctx}: trade-goods outside final scoring");
-            got[e.player.index()] += e.points;
-        }
-    }
-    assert_eq!(got, want, "{ctx}: final goods");
 }
 
 /// How often the bots took the new decisions.

@@ -12,8 +12,8 @@ use carcassonne_play::record::Record;
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::expansions_dir;
 use carcassonne_tests::mixed::{
-    apply_monotone, check_completed_scored, check_end, check_figures_and_scores, check_same_game,
-    held_aside, slot, total_tiles,
+    apply_monotone, check_completed_scored, check_dragon, check_end, check_figures_and_scores,
+    check_same_game, held_aside, slot, total_tiles,
 };
 use std::sync::Arc;
 
@@ -66,31 +66,6 @@ fn rules_with(set: usize, extra: &[&str]) -> Arc<Ruleset> {
         plugin_dirs: vec![expansions_dir(), carcassonne_tests::fan_expansions_dir()],
     })
     .unwrap_or_else(|e| panic!("the expansions load: {e}"))
-}
-
-fn check_dragon(g: &Game, ctx: &str) {
-    let rules = g.rules();
-    let st = g.state();
-    let get = |n: &str| st.slot(slot(rules, "princess-dragon", n), 0);
-    if get("dragon") != 0 {
-        let p = Pos::new(get("dragon-x") as i32, get("dragon-y") as i32);
-        let t = st
-            .board()
-            .at(p)
-            .unwrap_or_else(|| panic!("{ctx}: the dragon stands on no tile at {p}"));
-        let id = &rules.tiles().get(t.kind).id;
-        assert!(
-            id != "CO/6" && id != "CO/7",
-            "{ctx}: the dragon stands on {id}"
-        );
-        if rules.options().str("princess-dragon.dragonOnCoC") == "never" {
-            assert!(
-                !rules.tiles().get(t.kind).has_tag("city-of-carcassonne"),
-                "{ctx}: the dragon entered the City of Carcassonne"
-            );
-        }
-    }
-    assert!(get("flight-steps") <= 6, "{ctx}: more than 6 steps");
 }
 
 /// Plays one game; returns how many dragon steps and fairy moves it had.

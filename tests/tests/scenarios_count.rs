@@ -59,9 +59,8 @@ fn t24_co4_one_deployment_per_placement() {
     run_scenario("count/T-24");
 }
 
-/// T-25 — CO-8, CO-4: each part of a double turn (the test-only `test-double-turn` stands in
-/// for the builder) gives its own deployment: R deploys after B's city and again after G's
-/// road.
+/// T-25 — CO-8, CO-4: each part of a double turn (Traders & Builders' real builder) gives
+/// its own deployment: R deploys after B's city and again after G's road.
 #[test]
 fn t25_co8_each_part_of_a_double_turn_may_deploy() {
     run_scenario("count/T-25");

@@ -148,8 +148,8 @@ fn t170_tw13_ransom() {
     run_scenario("tower/T-170");
 }
 
-/// T-171 — TW-13: one ransom in a double turn (stand-in for the builder:
-/// the variant with Traders & Builders' real builder).
+/// T-171 — TW-13: one ransom in a double turn (Traders & Builders' real builder gives the
+/// second part).
 #[test]
 fn t171_tw13_one_ransom_per_double_turn() {
     run_scenario("tower/T-171");
@@ -235,8 +235,8 @@ fn t183_tw22_tower_on_the_dragons_tile() {
     run_scenario("tower/T-183");
 }
 
-/// T-184 — TW-5, TW-13, TW-21: two pieces in a double turn, one ransom (`test-double-turn`;
-/// the variant with Traders & Builders' real builder).
+/// T-184 — TW-5, TW-13, TW-21: two pieces in a double turn (Traders & Builders' real
+/// builder), one ransom.
 #[test]
 fn t184_tw5_two_pieces_in_a_double_turn() {
     run_scenario("tower/T-184");

@@ -224,7 +224,8 @@ pub struct MoveStep {
 
 /// An expansion's own offered action, by verb name and value. With `feature` it is an
 /// action about a figure: the one standing on that segment (of the tile at `at`, default
-/// the tile just placed; a virtual feature is `kind#slot`), owned by `owner` if given.
+/// the tile just placed; a virtual feature is `kind#slot`), owned by `owner` and of the
+/// figure kind `figure` if given.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CustomStep {
@@ -242,6 +243,10 @@ pub struct CustomStep {
     /// The figure's owner.
     #[serde(default)]
     pub owner: Option<String>,
+    /// The figure's kind name (`pig`, `builder`, …), when several figures of one owner
+    /// stand on that segment.
+    #[serde(default)]
+    pub figure: Option<String>,
     /// The segment the action targets (a feature on a tile, as `feature`), when the
     /// verb's actions differ by target (a tower piece names its tower).
     #[serde(default)]
@@ -263,6 +268,9 @@ pub struct FigureSlotsExp {
     /// The figure's owner (needed when several figures stand there).
     #[serde(default)]
     pub player: Option<String>,
+    /// The figure's kind name (needed when several figures of one owner stand there).
+    #[serde(default)]
+    pub figure: Option<String>,
     /// `"<expansion>.<slot>" = value`.
     pub slots: BTreeMap<String, i64>,
 }

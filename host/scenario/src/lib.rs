@@ -37,7 +37,7 @@
 //! expansions = ["count"]            # expansions load from the search path (native or
 //!                                   # script) like the program does; an id the harness
 //!                                   # provides in process ([`Harness::extra`]) is added
-//!                                   # after them (the repository's `test-big-follower`)
+//!                                   # after them (the repository's `test-princess`)
 //! seed = 0                          # the game's RNG seed (default 0)
 //! state = { "count.count" = "market", "count.castle" = "B,G" }  # expansion state (apply_setting)
 //! # Fan expansions take seats (R = 0, B = 1, …): `"tactician.token" = "1,2"` (B and G hold
@@ -81,7 +81,8 @@
 //! verb = "promote"                  # (`at` + `feature` as for `deploy`; `at` defaults to
 //! at = [0, -1]                      # the tile just placed), of this owner if `owner` is
 //! feature = "city"                  # given (a figure-less custom action never matches a
-//! owner = "R"                       # step that names a figure, and vice versa)
+//! owner = "R"                       # step that names a figure, and vice versa);
+//! figure = "pig"                    # and of this figure kind if `figure` is given
 //! [[step]]
 //! do = "custom"                     # … aimed at a segment: `target` (+ `target_at`, default
 //! verb = "tower-piece"              # the tile just placed) names it as `feature` does; the
@@ -98,7 +99,8 @@
 //! verbs = ["take-token"]            # the exact set of custom verbs offered now
 //! figure_slots = [{ at = [0, -1], feature = "city", player = "R", slots = { "promotions.bonus" = 1 } }]
 //!                                   # figure-scoped expansion state of the figure standing on
-//!                                   # that segment (`player`: its owner, needed if several)
+//!                                   # that segment (`player`: its owner, needed if several;
+//!                                   # `figure`: its kind name)
 //!
 //! [[variant]]                       # runs the scenario again with these top-level keys replaced
 //! name = "smallCity=1st/2nd"

@@ -816,20 +816,23 @@ impl Runner {
     /// The figure a custom step names (`feature` given), else `None`.
     fn custom_figure(&self, c: &CustomStep) -> Result<Option<FigureId>, String> {
         let Some(feature) = &c.feature else {
-            if c.at.is_some() || c.owner.is_some() {
-                return Err("`at` and `owner` of a custom step need `feature`".into());
+            if c.at.is_some() || c.owner.is_some() || c.figure.is_some() {
+                return Err("`at`, `owner` and `figure` of a custom step need `feature`".into());
             }
             return Ok(None);
         };
-        self.figure_on(c.at, feature, c.owner.as_deref()).map(Some)
+        self.figure_on(c.at, feature, c.owner.as_deref(), c.figure.as_deref())
+            .map(Some)
     }
 
-    /// The figure standing on a segment (of `owner` if given); one must exist.
+    /// The figure standing on a segment (of `owner` and of the figure kind named `kind` if
+    /// given); one must exist.
     fn figure_on(
         &self,
         at: Option<[i32; 2]>,
         feature: &str,
         owner: Option<&str>,
+        kind: Option<&str>,
     ) -> Result<FigureId, String> {
         let seg = self.segment(at, feature)?;
         let owner = owner.map(|o| self.player(o)).transpose()?;
@@ -841,6 +844,7 @@ impl Runner {
             .filter(|(_, f)| {
                 matches!(f.loc, carcassonne_core::FigureLoc::On(s) if s == seg)
                     && owner.is_none_or(|o| f.owner.index() == o)
+                    && kind.is_none_or(|k| self.rules.figure_kind(f.kind).name == k)
             })
             .map(|(i, _)| FigureId(i as u16))
             .collect();
@@ -852,7 +856,7 @@ impl Runner {
                 self.describe_segment(seg)
             )),
             _ => Err(format!(
-                "several figures stand on {}; give `owner`/`player`",
+                "several figures stand on {}; give `owner`/`player` (and `figure`)",
                 self.describe_segment(seg)
             )),
         }
@@ -1130,7 +1134,12 @@ impl Runner {
                 run(
                     "figure_slots",
                     (|| {
-                        let fig = self.figure_on(f.at, &f.feature, f.player.as_deref())?;
+                        let fig = self.figure_on(
+                            f.at,
+                            &f.feature,
+                            f.player.as_deref(),
+                            f.figure.as_deref(),
+                        )?;
                         for (key, want) in &f.slots {
                             self.check_slot_at(key, fig.0 as usize, *want, Some(SlotScope::Figure))
                                 .map_err(|e| format!("{}: {e}", self.figure_text(fig)))?;

@@ -641,7 +641,8 @@ impl BoundExpansion for CountRules {
                 ctx.set(ids.final_next, first);
                 self.continue_final(ctx)?;
             }
-            Window::TurnStart | Window::AfterDeploy | Window::AfterScoring => {}
+            Window::TurnStart | Window::AfterDeploy | Window::AfterScoring | Window::BeforeDraw => {
+            }
         }
         Ok(())
     }

@@ -521,6 +521,28 @@ impl AmRules {
         }
     }
 
+    /// Removes deployments onto a farm holding a barn (AM-23).
+    fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
+        let g = view.state.graph();
+        let barn_farms: Vec<FeatureId> = view
+            .state
+            .figures()
+            .iter()
+            .filter(|f| f.kind == self.ids.barn)
+            .filter_map(|f| match f.loc {
+                FigureLoc::On(s) => Some(g.feature_of(s)),
+                _ => None,
+            })
+            .collect();
+        if barn_farms.is_empty() {
+            return;
+        }
+        actions.retain(|a| match a {
+            Action::Deploy { segment, .. } => !barn_farms.contains(&g.feature_of(*segment)),
+            _ => true,
+        });
+    }
+
     fn holds_abbey(&self, view: &View<'_>, p: PlayerId) -> bool {
         self.abbey_tile.is_some() && view.get(self.ids.abbey.of(p)) > 0
     }
@@ -532,6 +554,8 @@ impl BoundExpansion for AmRules {
             | HookSet::window(Window::AfterScoring)
             | HookSet::ON_TILE_PLACED
             | HookSet::DEPLOY_STEP_ACTIONS
+            | HookSet::FILTER_DEPLOY_ACTIONS
+            | HookSet::FILTER_PROMPT_ACTIONS
             | HookSet::STRENGTH_DELTA
             | HookSet::BEFORE_SCORING
             | HookSet::ON_TURN_END
@@ -765,6 +789,29 @@ impl BoundExpansion for AmRules {
                 value: c as i32,
             }));
         }
+        Ok(())
+    }
+
+    /// AM-23: nothing is deployed onto a farm holding a barn (a pig next to a farmer that
+    /// only a market redeployment brought there, say).
+    fn filter_deploy_actions(
+        &self,
+        view: View<'_>,
+        _player: PlayerId,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        self.drop_barn_farm_deploys(&view, actions);
+        Ok(())
+    }
+
+    /// AM-23 for deployments other expansions' prompts offer (magic portal, Tactician).
+    fn filter_prompt_actions(
+        &self,
+        view: View<'_>,
+        _prompt: Prompt,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        self.drop_barn_farm_deploys(&view, actions);
         Ok(())
     }
 

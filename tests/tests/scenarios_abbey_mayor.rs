@@ -1,0 +1,78 @@
+//! Scenario tests T-106 … T-129 of `shared/rules/spec-inns-traders-abbey.md` part E:
+//! Abbey & Mayor, loaded from `expansions/abbey-mayor` as the program loads it (manifest,
+//! tile file, plugin library). One test per T-id; the data is in
+//! `tests/scenarios/abbey-mayor/T-xx.toml`.
+
+use carcassonne_tests::run_scenario;
+
+/// T-106 — AM-3, AM-4: the abbey instead of a draw, only into a hole, any rotation; no hole, no choice.
+#[test]
+fn t106_am3_am4_abbey_only_into_a_hole() {
+    run_scenario("abbey-mayor/T-106");
+}
+
+/// T-107 — AM-5 … AM-7: the abbey closes B's city (+4), completes R's cloister (+9) and itself (+9).
+#[test]
+fn t107_am7_abbey_scores_what_it_completes() {
+    run_scenario("abbey-mayor/T-107");
+}
+
+/// T-108 — AM-9: the final abbey round after the last land tile, and abbeyFinalRound=off.
+#[test]
+fn t108_am9_final_abbey_round() {
+    run_scenario("abbey-mayor/T-108");
+}
+
+/// T-111 — AM-11: a mayor in a 3-pennant city beats two knights.
+#[test]
+fn t111_am11_mayor_strength_is_pennants() {
+    run_scenario("abbey-mayor/T-111");
+}
+
+/// T-112 — AM-12: a mayor-only city without pennants scores for nobody.
+#[test]
+fn t112_am12_mayor_without_pennants_scores_nothing() {
+    run_scenario("abbey-mayor/T-112");
+}
+
+/// T-114 — AM-10, AM-14: the mayor only on cities; the wagon on a cloister.
+#[test]
+fn t114_am10_mayor_only_on_cities() {
+    run_scenario("abbey-mayor/T-114");
+}
+
+/// T-115 — AM-15, AM-16: wagon targets under C1 and C2.
+#[test]
+fn t115_am16_wagon_targets_c1_c2() {
+    run_scenario("abbey-mayor/T-115");
+}
+
+/// T-116 — AM-15, AM-16: two wagons, active player first.
+#[test]
+fn t116_am15_two_wagons_in_order() {
+    run_scenario("abbey-mayor/T-116");
+}
+
+/// T-118 — AM-16 (iv), AMQ-3: a road closed by an abbey connects to it.
+#[test]
+fn t118_am16_wagon_onto_the_abbey() {
+    run_scenario("abbey-mayor/T-118");
+}
+
+/// T-119 — AM-20, AM-21: barn corners.
+#[test]
+fn t119_am20_barn_corners() {
+    run_scenario("abbey-mayor/T-119");
+}
+
+/// T-121 — AM-22, AM-25: barn placement and final scoring.
+#[test]
+fn t121_am22_am25_barn_scoring() {
+    run_scenario("abbey-mayor/T-121");
+}
+
+/// T-129 — AM-7, AMQ-9: an abbey at the end; a 1-tile city closed by an abbey.
+#[test]
+fn t129_am7_abbey_final_and_one_tile_city() {
+    run_scenario("abbey-mayor/T-129");
+}

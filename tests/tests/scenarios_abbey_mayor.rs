@@ -76,3 +76,27 @@ fn t121_am22_am25_barn_scoring() {
 fn t129_am7_abbey_final_and_one_tile_city() {
     run_scenario("abbey-mayor/T-129");
 }
+
+/// T-109 — AM-4, AM-31, HS-3, HS-4: the abbey is a cloister for the shrine limits.
+#[test]
+fn t109_am4_shrine_limits_on_the_abbey() {
+    run_scenario("abbey-mayor/T-109");
+}
+
+/// T-110 — TB-15, AM-3, AM-9: the abbey as the builder's second part, also after the last tile.
+#[test]
+fn t110_tb15_abbey_in_the_builder_part() {
+    run_scenario("abbey-mayor/T-110");
+}
+
+/// T-117 — AM-17, AMQ-4: a wagon on a building that loses a challenge.
+#[test]
+fn t117_am17_wagon_losing_a_challenge() {
+    run_scenario("abbey-mayor/T-117");
+}
+
+/// T-128 — AM-8: the abbey's placer takes the goods and the King.
+#[test]
+fn t128_am8_abbey_placer_completes() {
+    run_scenario("abbey-mayor/T-128");
+}

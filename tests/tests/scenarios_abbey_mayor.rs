@@ -100,3 +100,21 @@ fn t117_am17_wagon_losing_a_challenge() {
 fn t128_am8_abbey_placer_completes() {
     run_scenario("abbey-mayor/T-128");
 }
+
+/// T-113 — AM-11, AM-13, IC-24: a mayor's pennants against a big follower in a cathedral city.
+#[test]
+fn t113_am11_mayor_in_a_cathedral_city() {
+    run_scenario("abbey-mayor/T-113");
+}
+
+/// T-122 — AM-24, TB-20, TBQ-5: join scoring of a farm joined to a barn's farm, with a pig.
+#[test]
+fn t122_am24_barn_join_scoring() {
+    run_scenario("abbey-mayor/T-122");
+}
+
+/// T-123 — AM-25, AMQ-5: two barn owners in one farm at the end.
+#[test]
+fn t123_am25_two_barns_at_the_end() {
+    run_scenario("abbey-mayor/T-123");
+}

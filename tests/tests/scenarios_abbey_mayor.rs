@@ -118,3 +118,15 @@ fn t122_am24_barn_join_scoring() {
 fn t123_am25_two_barns_at_the_end() {
     run_scenario("abbey-mayor/T-123");
 }
+
+/// T-120 — AM-22, AM-28, CO-4: barn placement scoring with a pig; the CoC deployment it allows.
+#[test]
+fn t120_am28_barn_scoring_and_the_coc() {
+    run_scenario("abbey-mayor/T-120");
+}
+
+/// T-125 — AM-28, CO-9, CO-10: mayor and wagon redeployed from the CoC; the wagon then moves.
+#[test]
+fn t125_am28_mayor_and_wagon_redeployed() {
+    run_scenario("abbey-mayor/T-125");
+}

@@ -21,10 +21,10 @@
 //! **Wagon (AM-14 … AM-18).** Figure kind `wagon`, a follower of strength 2 on roads,
 //! cities, cloisters (abbeys too) and shrines. In `before_scoring` of a placement's scoring
 //! every wagon on a closing item (and, with `challengeLoserWagon=may-move`, on a lost
-//! challenge) is noted with the segment it stood on; core returns it; in the
-//! `AfterScoring` window every noted wagon's owner is asked (prompt `wagon`, queued before
-//! everything else of that window: active player first, then clockwise) to deploy it onto
-//! a target or pass. Targets (AM-16): incomplete, unscored, unoccupied road, city,
+//! challenge) is noted with the segment it stood on; core returns it; in `after_scoring`
+//! every noted wagon's owner is asked (prompt `wagon`, put in front of every queued prompt,
+//! so before the CoC deployment whatever the load order: active player first, then
+//! clockwise) to deploy it onto a target or pass. Targets (AM-16): incomplete, unscored, unoccupied road, city,
 //! cloister or shrine features on the board, and `C1`: directly connected to the scored
 //! feature (road junctions where a road ends, the `link-*` tags of the tile file, a road
 //! ending on a tile with a cloister runs into it, abbey edges both ways); `C2`: any with a
@@ -551,13 +551,13 @@ impl AmRules {
 impl BoundExpansion for AmRules {
     fn hook_set(&self) -> HookSet {
         HookSet::window(Window::BeforeDraw)
-            | HookSet::window(Window::AfterScoring)
             | HookSet::ON_TILE_PLACED
             | HookSet::DEPLOY_STEP_ACTIONS
             | HookSet::FILTER_DEPLOY_ACTIONS
             | HookSet::FILTER_PROMPT_ACTIONS
             | HookSet::STRENGTH_DELTA
             | HookSet::BEFORE_SCORING
+            | HookSet::AFTER_SCORING
             | HookSet::ON_TURN_END
             | HookSet::FINAL_SCORING
     }
@@ -623,40 +623,6 @@ impl BoundExpansion for AmRules {
                     return Ok(());
                 }
                 ctx.prompt(p, AmPrompt::Abbey);
-                Ok(())
-            }
-            // AM-15: wagon moves, active player first, then clockwise; before every other
-            // prompt of this window (step 8 comes before the CoC deployment).
-            Window::AfterScoring => {
-                let view = ctx.view();
-                let n = view.state.players().len();
-                let active = view.state.active_player().index();
-                let mut asks: Vec<(usize, usize, FigureId, u32)> = Vec::new();
-                for (i, fig) in view.state.figures().iter().enumerate() {
-                    if fig.kind != self.ids.wagon {
-                        continue;
-                    }
-                    let id = FigureId(i as u16);
-                    let from = view.get(self.ids.wagon_from.of(id));
-                    if from > 0 {
-                        let order = (fig.owner.index() + n - active) % n;
-                        asks.push((order, i, id, (from - 1) as u32));
-                    }
-                }
-                if asks.is_empty() {
-                    return Ok(());
-                }
-                asks.sort();
-                for &(_, _, id, _) in &asks {
-                    ctx.set(self.ids.wagon_from.of(id), 0);
-                }
-                // `prompt_next` puts each in front: queue them last to first.
-                for &(_, _, id, from) in asks.iter().rev() {
-                    if ctx.state().figure(id).loc == FigureLoc::Supply {
-                        let owner = ctx.state().figure(id).owner;
-                        ctx.prompt_next(owner, AmPrompt::Wagon { from });
-                    }
-                }
                 Ok(())
             }
             _ => Ok(()),
@@ -902,6 +868,45 @@ impl BoundExpansion for AmRules {
             done.push(f);
             if self.barns_in(&view, f).next().is_some() && Self::has_follower(&view, f) {
                 self.farm_item(&view, draft, f, BARN_JOINED)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// AM-15: the wagons of the features this scoring closed may move: their owners are
+    /// asked first of all (step 8 comes before the CoC deployment, whatever the load
+    /// order), active player first, then clockwise.
+    fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+        if draft.final_scoring {
+            return Ok(());
+        }
+        let view = ctx.view();
+        let n = view.state.players().len();
+        let active = view.state.active_player().index();
+        let mut asks: Vec<(usize, usize, FigureId, u32)> = Vec::new();
+        for (i, fig) in view.state.figures().iter().enumerate() {
+            if fig.kind != self.ids.wagon {
+                continue;
+            }
+            let id = FigureId(i as u16);
+            let from = view.get(self.ids.wagon_from.of(id));
+            if from > 0 {
+                let order = (fig.owner.index() + n - active) % n;
+                asks.push((order, i, id, (from - 1) as u32));
+            }
+        }
+        if asks.is_empty() {
+            return Ok(());
+        }
+        asks.sort();
+        for &(_, _, id, _) in &asks {
+            ctx.set(self.ids.wagon_from.of(id), 0);
+        }
+        // `prompt_next` puts each in front: queue them last to first.
+        for &(_, _, id, from) in asks.iter().rev() {
+            if ctx.state().figure(id).loc == FigureLoc::Supply {
+                let owner = ctx.state().figure(id).owner;
+                ctx.prompt_next(owner, AmPrompt::Wagon { from });
             }
         }
         Ok(())

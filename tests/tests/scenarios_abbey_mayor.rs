@@ -130,3 +130,9 @@ fn t120_am28_barn_scoring_and_the_coc() {
 fn t125_am28_mayor_and_wagon_redeployed() {
     run_scenario("abbey-mayor/T-125");
 }
+
+/// T-127 — AM-32, AT-5, AT-8: a Tactician wagon on a completed road scores and may then move.
+#[test]
+fn t127_am32_tactician_wagon_then_moves() {
+    run_scenario("abbey-mayor/T-127");
+}

@@ -314,7 +314,7 @@ impl AmRules {
         let (a, b) = CORNER_HALVES[c as usize];
         let sa = tk.segment_on_half(t.rotation, HalfEdge::from_index(a))?;
         let sb = tk.segment_on_half(t.rotation, HalfEdge::from_index(b))?;
-        (sa == sb).then(|| view.state.segment_at(pos, sa)).flatten()
+        (sa == sb).then(|| SegmentId::new(t.first_segment as usize + sa as usize))
     }
 
     /// AM-20: the field segment of the tile at `pos` at corner `c` when four tiles meet
@@ -521,19 +521,24 @@ impl AmRules {
         }
     }
 
+    /// The farms holding a barn (empty, without allocating, while no barn is on the board).
+    fn barn_farms(&self, view: &View<'_>) -> Vec<FeatureId> {
+        let g = view.state.graph();
+        let mut out = Vec::new();
+        for f in view.state.figures() {
+            if f.kind == self.ids.barn {
+                if let FigureLoc::On(s) = f.loc {
+                    out.push(g.feature_of(s));
+                }
+            }
+        }
+        out
+    }
+
     /// Removes deployments onto a farm holding a barn (AM-23).
     fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
         let g = view.state.graph();
-        let barn_farms: Vec<FeatureId> = view
-            .state
-            .figures()
-            .iter()
-            .filter(|f| f.kind == self.ids.barn)
-            .filter_map(|f| match f.loc {
-                FigureLoc::On(s) => Some(g.feature_of(s)),
-                _ => None,
-            })
-            .collect();
+        let barn_farms = self.barn_farms(view);
         if barn_farms.is_empty() {
             return;
         }
@@ -622,7 +627,16 @@ impl BoundExpansion for AmRules {
                 if ctx.state().supply().remaining() == 0 && !ctx.state().more_turns() {
                     return Ok(());
                 }
-                ctx.prompt(p, AmPrompt::Abbey);
+                // Most turns have no hole at all: no prompt (its placement search) then.
+                let holes = ctx
+                    .state()
+                    .board()
+                    .frontier()
+                    .iter()
+                    .any(|f| f.mask == u32::MAX);
+                if holes {
+                    ctx.prompt(p, AmPrompt::Abbey);
+                }
                 Ok(())
             }
             _ => Ok(()),
@@ -699,6 +713,10 @@ impl BoundExpansion for AmRules {
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         ctx.set(self.ids.barn_placed, 0);
         let view = ctx.view();
+        let barn_farms = self.barn_farms(&view);
+        if barn_farms.is_empty() {
+            return Ok(());
+        }
         let Some(t) = view.state.board().at(pos) else {
             return Ok(());
         };
@@ -710,7 +728,7 @@ impl BoundExpansion for AmRules {
                 continue;
             }
             let f = g.feature_of(SegmentId::new(t.first_segment as usize + i));
-            if self.barns_in(&view, f).next().is_some() && Self::has_follower(&view, f) {
+            if barn_farms.contains(&f) && Self::has_follower(&view, f) {
                 join = true;
                 break;
             }
@@ -852,6 +870,10 @@ impl BoundExpansion for AmRules {
             done.push(farm);
             self.farm_item(&view, draft, farm, BARN_PLACED)?;
         }
+        let barn_farms = self.barn_farms(&view);
+        if barn_farms.is_empty() {
+            return Ok(());
+        }
         let Some(idx) = view.state.last_placed() else {
             return Ok(());
         };
@@ -866,7 +888,7 @@ impl BoundExpansion for AmRules {
                 continue;
             }
             done.push(f);
-            if self.barns_in(&view, f).next().is_some() && Self::has_follower(&view, f) {
+            if barn_farms.contains(&f) && Self::has_follower(&view, f) {
                 self.farm_item(&view, draft, f, BARN_JOINED)?;
             }
         }

@@ -136,3 +136,9 @@ fn t125_am28_mayor_and_wagon_redeployed() {
 fn t127_am32_tactician_wagon_then_moves() {
     run_scenario("abbey-mayor/T-127");
 }
+
+/// T-124 — AM-28, CO-13: the market redeploys onto a barn's farm before its placement scoring; CO-4 after it.
+#[test]
+fn t124_am28_market_onto_a_barn_farm() {
+    run_scenario("abbey-mayor/T-124");
+}

@@ -23,13 +23,14 @@ fn t108_am9_final_abbey_round() {
     run_scenario("abbey-mayor/T-108");
 }
 
-/// T-111 — AM-11: a mayor in a 3-pennant city beats two knights.
+/// T-111 — AM-11, AM-13: a mayor in a 3-pennant city beats two knights, complete and at the end.
 #[test]
 fn t111_am11_mayor_strength_is_pennants() {
     run_scenario("abbey-mayor/T-111");
 }
 
-/// T-112 — AM-12: a mayor-only city without pennants scores for nobody.
+/// T-112 — AM-12: a mayor-only city without pennants scores for nobody (and allows no CoC
+/// deployment).
 #[test]
 fn t112_am12_mayor_without_pennants_scores_nothing() {
     run_scenario("abbey-mayor/T-112");

@@ -143,3 +143,9 @@ fn t127_am32_tactician_wagon_then_moves() {
 fn t124_am28_market_onto_a_barn_farm() {
     run_scenario("abbey-mayor/T-124");
 }
+
+/// T-126 — AM-33, PR-5, PR-6, AP-5: Promotions discs under a wagon and a farmer at a barn scoring.
+#[test]
+fn t126_am33_promotions_wagon_and_barn_farmers() {
+    run_scenario("abbey-mayor/T-126");
+}

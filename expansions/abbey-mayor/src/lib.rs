@@ -88,16 +88,17 @@ const CORNER_TILES: [[(i32, i32, u8); 4]; 4] = [
 enum AmPrompt {
     /// AM-3: place the abbey instead of drawing (or pass).
     Abbey,
-    /// AM-15: move the wagon that stood on segment `from` (or pass).
-    Wagon { from: u32 },
+    /// AM-15: move the wagon that stood on segment `from` (or pass); `up`: it was upgraded
+    /// by its owner's Promotions disc (PR-5, AP-6: adjacent features too).
+    Wagon { from: u32, up: bool },
 }
 
 impl PromptKind for AmPrompt {
     fn encode(self) -> PromptCode {
         match self {
             AmPrompt::Abbey => PromptCode { tag: 1, arg: 0 },
-            AmPrompt::Wagon { from } => PromptCode {
-                tag: 2,
+            AmPrompt::Wagon { from, up } => PromptCode {
+                tag: if up { 3 } else { 2 },
                 arg: from as i32,
             },
         }
@@ -106,8 +107,9 @@ impl PromptKind for AmPrompt {
     fn decode(code: PromptCode) -> Option<Self> {
         match code.tag {
             1 => Some(AmPrompt::Abbey),
-            2 if code.arg >= 0 => Some(AmPrompt::Wagon {
+            2 | 3 if code.arg >= 0 => Some(AmPrompt::Wagon {
                 from: code.arg as u32,
+                up: code.tag == 3,
             }),
             _ => None,
         }
@@ -125,6 +127,8 @@ struct Ids {
     barn_corner: FigureSlot,
     /// Segment + 1 a wagon stood on when its feature was scored, until it is asked.
     wagon_from: FigureSlot,
+    /// 1 when that wagon was upgraded by its owner's Promotions disc (PR-5).
+    wagon_up: FigureSlot,
     /// Segment + 1 of the barn placed in this placement (its farm scores, AM-22).
     barn_placed: GameSlot,
     /// Turn number + 1 of the last turn of the final abbey round (0: not started).
@@ -166,6 +170,9 @@ struct AmRules {
     links: Vec<Vec<u8>>,
     /// Per tile kind: whether any segment has a link tag.
     has_links: Vec<bool>,
+    /// Promotions' figure state `disc` (seat + 1 of the disc's owner), if that fan
+    /// expansion is loaded (found by name at bind, as The Tower does).
+    promo_disc: Option<carcassonne_core::SlotId>,
 }
 
 impl Expansion for AbbeyMayor {
@@ -228,6 +235,7 @@ impl Expansion for AbbeyMayor {
             abbey: d.player_slot("abbey", 1),
             barn_corner: d.figure_slot("barn-corner", 0),
             wagon_from: d.figure_slot("wagon-from", 0),
+            wagon_up: d.figure_slot("wagon-up", 0),
             barn_placed: d.game_slot("barn-placed", 0),
             final_end: d.game_slot("final-round-end", 0),
             barn_verb: d.verb("barn"),
@@ -274,6 +282,17 @@ impl Expansion for AbbeyMayor {
                 wagon_on,
                 links,
                 has_links,
+                promo_disc: rules.expansion_index("promotions").and_then(|ix| {
+                    rules
+                        .slots()
+                        .iter()
+                        .position(|d| {
+                            d.expansion == ix
+                                && d.name == "disc"
+                                && d.scope == carcassonne_core::SlotScope::Figure
+                        })
+                        .map(|i| carcassonne_core::SlotId(i as u16))
+                }),
             })
         }))
     }
@@ -432,7 +451,7 @@ impl AmRules {
 
     /// The wagon's targets after the feature of segment `from` was scored (AM-16): one
     /// segment per target feature, in a fixed order.
-    fn wagon_targets(&self, view: &View<'_>, from: SegmentId, out: &mut Vec<SegmentId>) {
+    fn wagon_targets(&self, view: &View<'_>, from: SegmentId, up: bool, out: &mut Vec<SegmentId>) {
         out.clear();
         let g = view.state.graph();
         if from.index() >= g.len() {
@@ -449,15 +468,22 @@ impl AmRules {
                 }
             }
         };
-        if self.c2 {
-            let origin = g.segment(from);
-            if !origin.is_virtual() {
-                tile_segments(origin.pos, &mut cands);
-                for q in origin.pos.surrounding() {
-                    tile_segments(q, &mut cands);
+        // C2: the 3 × 3 tiles around the wagon's tile; an upgraded wagon (PR-5, AP-6) also
+        // reaches the 3 × 3 under C1 and the 5 × 5 under C2.
+        let radius: i32 = match (self.c2, up) {
+            (true, true) => 2,
+            (true, false) | (false, true) => 1,
+            (false, false) => 0,
+        };
+        let origin = g.segment(from);
+        if radius > 0 && !origin.is_virtual() {
+            for dy in -radius..=radius {
+                for dx in -radius..=radius {
+                    tile_segments(Pos::new(origin.pos.x + dx, origin.pos.y + dy), &mut cands);
                 }
             }
-        } else {
+        }
+        if !self.c2 {
             let road = FeatureKindId::ROAD;
             let scored_kind = g.kind(scored);
             let mut on_tile = Vec::new();
@@ -674,12 +700,12 @@ impl BoundExpansion for AmRules {
                 }
                 Ok(())
             }
-            AmPrompt::Wagon { from } => {
+            AmPrompt::Wagon { from, up } => {
                 if view.state.in_supply(prompt.player, self.ids.wagon) == 0 {
                     return Ok(());
                 }
                 let mut targets = Vec::new();
-                self.wagon_targets(&view, SegmentId::new(from as usize), &mut targets);
+                self.wagon_targets(&view, SegmentId::new(from as usize), up, &mut targets);
                 for s in &targets {
                     out.push(Action::Deploy {
                         figure: self.ids.wagon,
@@ -840,7 +866,7 @@ impl BoundExpansion for AmRules {
             return Ok(());
         }
         // AM-15, AM-17: note the wagons of the features this scoring closes.
-        let mut noted: Vec<(FigureId, SegmentId)> = Vec::new();
+        let mut noted: Vec<(FigureId, SegmentId, bool)> = Vec::new();
         {
             let view = ctx.view();
             let g = view.state.graph();
@@ -854,14 +880,22 @@ impl BoundExpansion for AmRules {
                     }
                     if let FigureLoc::On(s) = fig.loc {
                         if g.feature_of(s) == item.feature {
-                            noted.push((FigureId(i as u16), s));
+                            // PR-6, AP-5: a wagon downgraded by another player's disc does
+                            // not move; one upgraded by its owner's disc reaches further.
+                            let disc = self.promo_disc.map_or(0, |d| view.state.slot(d, i));
+                            let owner = i64::from(fig.owner.0) + 1;
+                            if disc != 0 && disc != owner {
+                                continue;
+                            }
+                            noted.push((FigureId(i as u16), s, disc == owner));
                         }
                     }
                 }
             }
         }
-        for (id, s) in noted {
+        for (id, s, up) in noted {
             ctx.set(self.ids.wagon_from.of(id), s.index() as i64 + 1);
+            ctx.set(self.ids.wagon_up.of(id), i64::from(up));
         }
         // AM-22: the farm of the barn placed now; AM-24: farms joined to a barn's farm.
         let placed = ctx.get(self.ids.barn_placed);
@@ -909,7 +943,7 @@ impl BoundExpansion for AmRules {
         let view = ctx.view();
         let n = view.state.players().len();
         let active = view.state.active_player().index();
-        let mut asks: Vec<(usize, usize, FigureId, u32)> = Vec::new();
+        let mut asks: Vec<(usize, usize, FigureId, u32, bool)> = Vec::new();
         for (i, fig) in view.state.figures().iter().enumerate() {
             if fig.kind != self.ids.wagon {
                 continue;
@@ -918,21 +952,23 @@ impl BoundExpansion for AmRules {
             let from = view.get(self.ids.wagon_from.of(id));
             if from > 0 {
                 let order = (fig.owner.index() + n - active) % n;
-                asks.push((order, i, id, (from - 1) as u32));
+                let up = view.get(self.ids.wagon_up.of(id)) != 0;
+                asks.push((order, i, id, (from - 1) as u32, up));
             }
         }
         if asks.is_empty() {
             return Ok(());
         }
         asks.sort();
-        for &(_, _, id, _) in &asks {
+        for &(_, _, id, _, _) in &asks {
             ctx.set(self.ids.wagon_from.of(id), 0);
+            ctx.set(self.ids.wagon_up.of(id), 0);
         }
         // `prompt_next` puts each in front: queue them last to first.
-        for &(_, _, id, from) in asks.iter().rev() {
+        for &(_, _, id, from, up) in asks.iter().rev() {
             if ctx.state().figure(id).loc == FigureLoc::Supply {
                 let owner = ctx.state().figure(id).owner;
-                ctx.prompt_next(owner, AmPrompt::Wagon { from });
+                ctx.prompt_next(owner, AmPrompt::Wagon { from, up });
             }
         }
         Ok(())

@@ -81,6 +81,18 @@ impl<'a> View<'a> {
     pub fn deployments_on_tile(&self, player: PlayerId, pos: Pos, out: &mut Vec<Action>) {
         crate::engine::deployments_on_tile(self.rules, self.state, player, pos, out)
     }
+
+    /// Where the active player could place a tile of kind `tile` now (edge matching, or
+    /// holes for a barrier tile, then every expansion's placement filter), one entry per
+    /// cell with its rotation mask; returns the number of (cell, rotation) pairs. Any kind
+    /// of the ruleset may be asked, in or out of the supply.
+    pub fn placements_of(
+        &self,
+        tile: crate::tile::TileKindId,
+        out: &mut Vec<crate::state::PlacementCell>,
+    ) -> Result<usize, HookError> {
+        crate::engine::placements_into(self.rules, self.state, tile, out, &mut Vec::new())
+    }
 }
 
 /// Mutable access for hooks, through operations that keep the game's invariants.
@@ -282,6 +294,56 @@ impl<'a> Ctx<'a> {
             }
             None => false,
         }
+    }
+
+    /// Plays a tile that is not in the supply instead of drawing: asked in the
+    /// [`Window::BeforeDraw`](crate::Window::BeforeDraw) window (from a prompt's answer),
+    /// the active player places `tile` at `pos` turned by `rotation` as the tile of this
+    /// turn (or part), and the turn goes on with its deployment step. The placement must be
+    /// one [`View::placements_of`] offers; anything else is an error and changes nothing.
+    pub fn play_tile_instead(
+        &mut self,
+        tile: crate::tile::TileKindId,
+        pos: Pos,
+        rotation: crate::side::Rotation,
+    ) -> HookResult {
+        if tile.0 as usize >= self.rules.tiles().len() {
+            return Err(HookFailure(format!("no tile kind {}", tile.0)));
+        }
+        if self.state.stage != crate::state::Stage::Draw {
+            return Err(HookFailure(
+                "a tile can be played instead of drawing only before the draw".into(),
+            ));
+        }
+        let mut cells = Vec::new();
+        self.view()
+            .placements_of(tile, &mut cells)
+            .map_err(|e| HookFailure(e.to_string()))?;
+        let legal = cells
+            .iter()
+            .any(|c| c.pos == pos && c.rotations & (1 << rotation.quarters()) != 0);
+        if !legal {
+            return Err(HookFailure(format!(
+                "tile {} cannot be placed at {pos} rotation {rotation}",
+                self.rules.tiles().get(tile).id
+            )));
+        }
+        self.state.instead = Some((tile, pos, rotation));
+        Ok(())
+    }
+
+    /// Asks for this placement's scoring (step 7) even if the placement completes nothing,
+    /// so that `before_scoring` hooks may add their own items to its draft (a barn's farm).
+    pub fn request_scoring(&mut self) {
+        self.state.score_anyway = true;
+    }
+
+    /// Keeps turns going after the supply ran out (`true`), or lets the game end at the
+    /// next turn start with an empty supply (`false`, the default, A-12). Such turns open
+    /// only the [`Window::BeforeDraw`](crate::Window::BeforeDraw) window before their tile
+    /// step; a turn without a tile played there ends at once.
+    pub fn set_more_turns(&mut self, on: bool) {
+        self.state.more_turns = on;
     }
 
     /// Adds a virtual feature (not on the grid). `complete` features count as completed

@@ -204,6 +204,14 @@ impl FeatureGraph {
         }
     }
 
+    /// Closes one open edge of `s`'s feature without joining anything (a barrier edge
+    /// faces it).
+    pub(crate) fn close_edge(&mut self, s: SegmentId) {
+        let f = self.feature_of(s);
+        let t = &mut self.totals[f.0 as usize];
+        t.open = t.open.saturating_sub(1);
+    }
+
     /// Records that a field borders a city.
     pub(crate) fn add_border(&mut self, field: SegmentId, city: SegmentId) {
         self.graph.add_edge(field, city, Link::Borders);

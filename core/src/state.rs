@@ -89,6 +89,8 @@ pub struct PlacementCell {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stage {
     TurnStart,
+    /// The `BeforeDraw` window (a tile from outside the supply may be chosen there).
+    BeforeDraw,
     Draw,
     /// A drawn tile waits in `revealed` while prompts queued when it was drawn are asked.
     Reveal,
@@ -141,6 +143,14 @@ pub struct GameState {
     /// The drawn tile while prompts queued by `on_tile_drawn` are asked (before its
     /// placement is offered); `None` once it is offered or was sent back.
     pub(crate) revealed: Option<TileKindId>,
+    /// A tile from outside the supply to be placed instead of drawing (chosen in the
+    /// `BeforeDraw` window, [`Ctx::play_tile_instead`](crate::Ctx::play_tile_instead)).
+    pub(crate) instead: Option<(TileKindId, crate::pos::Pos, crate::side::Rotation)>,
+    /// An expansion asked for this placement's scoring even if it completes nothing
+    /// ([`Ctx::request_scoring`](crate::Ctx::request_scoring)).
+    pub(crate) score_anyway: bool,
+    /// Turns go on after the supply ran out ([`Ctx::set_more_turns`](crate::Ctx::set_more_turns)).
+    pub(crate) more_turns: bool,
     pub(crate) events: Vec<ScoreEvent>,
     pub(crate) discards: Vec<Discard>,
     pub(crate) slots: Vec<i64>,
@@ -163,6 +173,16 @@ impl GameState {
     /// The player whose turn it is.
     pub fn active_player(&self) -> PlayerId {
         self.active
+    }
+
+    /// Whether turns go on after the supply ran out ([`crate::Ctx::set_more_turns`]).
+    pub fn more_turns(&self) -> bool {
+        self.more_turns
+    }
+
+    /// Whether the current turn is in its second part ([`crate::TurnEndVerdict::ExtraPart`]).
+    pub fn extra_part(&self) -> bool {
+        self.extra_part
     }
 
     /// Turns played so far (a double turn counts once).

@@ -142,6 +142,10 @@ pub struct TileKind {
     half_segment: [u8; 8],
     /// Edge codes per rotation: byte `s` is side `s`'s edge (0 = field, k + 1 = edge kind k).
     edge_codes: [u32; 4],
+    /// Every edge is a barrier (edges `XXXX`, the abbey): it matches any neighbouring edge,
+    /// closes every road or city facing it, joins no field, and the tile goes only into a
+    /// hole (an empty cell with four neighbours). Such a tile has no edge or field segments.
+    pub barrier: bool,
 }
 
 impl TileKind {
@@ -410,7 +414,21 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
             t.edges
         ));
     }
+    let barrier = t.edges == "XXXX";
+    if barrier
+        && segments
+            .iter()
+            .any(|s| !s.sides.is_empty() || !s.halves.is_empty())
+    {
+        return Err(format!(
+            "edges `{}`: a barrier tile (`XXXX`) has no edge or field segments",
+            t.edges
+        ));
+    }
     for s in Side::ALL {
+        if barrier {
+            break;
+        }
         let derived = match edge[s.index() as usize] {
             0 => 'F',
             k => match kinds[k as usize - 1].shape {
@@ -460,5 +478,6 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         side_segment,
         half_segment,
         edge_codes,
+        barrier,
     })
 }

@@ -2541,7 +2541,7 @@ fn write_folder(target: Target, seed: &Seed, text: &str, dir: &Path) -> String {
 const NATIVE: [&str; 4] = ["count", "king-robber", "river2", "heretics-shrines"];
 /// The expansions the `actions` target mixes: every official plugin and both fan scripts
 /// (bit i of a mix = `MIXABLE[i]`).
-const MIXABLE: [&str; 10] = [
+const MIXABLE: [&str; 11] = [
     "count",
     "king-robber",
     "river2",
@@ -2552,6 +2552,7 @@ const MIXABLE: [&str; 10] = [
     "traders-builders",
     "princess-dragon",
     "tower",
+    "abbey-mayor",
 ];
 
 fn random_players(rng: &mut Rng) -> Vec<String> {

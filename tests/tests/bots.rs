@@ -8,7 +8,7 @@ use carcassonne_tests::{expansions_dir, fan_expansions_dir};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-const ALL: [&str; 10] = [
+const ALL: [&str; 11] = [
     "count",
     "king-robber",
     "river2",
@@ -17,6 +17,7 @@ const ALL: [&str; 10] = [
     "traders-builders",
     "princess-dragon",
     "tower",
+    "abbey-mayor",
     "tactician",
     "promotions",
 ];

@@ -16,8 +16,9 @@
 //! - every game's record replays to the identical game;
 //! - the bots did deploy big followers, builders and pigs and play double turns.
 //!
-//! Then 5,000 more games (issue 17) add *Princess & Dragon* and *The Tower* — every official
-//! expansion and both fan scripts — with random bots, under the same checks.
+//! Then 5,000 more games (issues 17, 18) add *Princess & Dragon*, *The Tower* and *Abbey &
+//! Mayor* (its options varied by option set) — every official expansion and both fan
+//! scripts — with random bots, under the same checks.
 
 use carcassonne_core::{Action, DecisionKind, Game, GameSetup, Ruleset};
 use carcassonne_play::bots::make_bot;
@@ -62,8 +63,27 @@ const OPTION_SETS: &[&[(&str, &str)]] = &[
     ],
 ];
 
-/// With them, every other official expansion (issue 17): Princess & Dragon and The Tower.
-const LATER: [&str; 2] = ["princess-dragon", "tower"];
+/// With them, every other official expansion (issues 17, 18): Princess & Dragon, The Tower
+/// and Abbey & Mayor.
+const LATER: [&str; 3] = ["princess-dragon", "tower", "abbey-mayor"];
+
+/// Abbey & Mayor's options per option set (with [`LATER`] only): every value of each.
+const LATER_OPTIONS: &[&[(&str, &str)]] = &[
+    &[],
+    &[
+        ("abbey-mayor.wagonMove", "C2"),
+        ("abbey-mayor.barnPlacement", "occupied"),
+        ("abbey-mayor.challengeLoserWagon", "may-move"),
+    ],
+    &[
+        ("abbey-mayor.abbeyFinalRound", "off"),
+        ("abbey-mayor.edition", "2"),
+    ],
+    &[
+        ("abbey-mayor.wagonMove", "C2"),
+        ("abbey-mayor.challengeLoserWagon", "may-move"),
+    ],
+];
 
 fn rules(set: usize, all: bool) -> Arc<Ruleset> {
     let later: &[&str] = if all { &LATER } else { &[] };
@@ -75,6 +95,7 @@ fn rules(set: usize, all: bool) -> Arc<Ruleset> {
             .collect(),
         options: OPTION_SETS[set]
             .iter()
+            .chain(if all { LATER_OPTIONS[set] } else { &[] })
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
         plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],

@@ -65,6 +65,7 @@ fn generated_records() -> Vec<Seed> {
         (&["traders-builders"], 11, DrawMode::Random, Some(40)),
         (&["princess-dragon"], 12, DrawMode::Random, None),
         (&["tower"], 13, DrawMode::Chosen, Some(40)),
+        (&["abbey-mayor"], 15, DrawMode::Chosen, Some(40)),
         (
             &[
                 "count",
@@ -75,6 +76,7 @@ fn generated_records() -> Vec<Seed> {
                 "traders-builders",
                 "princess-dragon",
                 "tower",
+                "abbey-mayor",
                 "tactician",
                 "promotions",
             ],

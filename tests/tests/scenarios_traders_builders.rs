@@ -60,7 +60,6 @@ fn t95_tb14_second_part_after_the_builder_returned() {
 
 /// T-96 — TB-15, AM-3: an abbey closes the builder's city but never triggers it.
 #[test]
-#[ignore = "needs Abbey & Mayor (the abbey tile AM/A)"]
 fn t96_tb15_abbey_never_triggers_the_builder() {
     run_scenario("traders-builders/T-96");
 }
@@ -95,7 +94,6 @@ fn t99_tbq2_any_follower_satisfies_the_builder() {
 
 /// T-99 with the mayor itself (0 pennants: R scores 0, the builder 0).
 #[test]
-#[ignore = "needs Abbey & Mayor (mayor)"]
 fn t99_mayor() {
     run_scenario("traders-builders/T-99-mayor");
 }
@@ -121,7 +119,6 @@ fn t102_tb19_pig_deployment_conditions() {
 
 /// T-102, the barn: no pig on a farm holding a barn.
 #[test]
-#[ignore = "needs Abbey & Mayor (barn)"]
 fn t102_barn() {
     run_scenario("traders-builders/T-102-barn");
 }

@@ -97,7 +97,10 @@ fn traders_builders_tiles_match_the_reference() {
             .features
             .iter()
             .map(|f| {
-                assert!(f.tags.len() <= 1, "{id}: one symbol per segment");
+                // Goods symbols; the wagon links (`link-*`, Abbey & Mayor) are compared below.
+                let goods: Vec<&String> =
+                    f.tags.iter().filter(|t| !t.starts_with("link-")).collect();
+                assert!(goods.len() <= 1, "{id}: one symbol per segment");
                 (
                     f.kind.clone(),
                     f.sides
@@ -110,13 +113,59 @@ fn traders_builders_tiles_match_the_reference() {
                     f.inner.clone(),
                     i64::from(f.pennants),
                     f.cities.iter().cloned().collect(),
-                    f.tags.first().cloned(),
+                    goods.first().map(|g| g.to_string()),
                 )
             })
             .collect();
         want.sort();
         got.sort();
         assert_eq!(got, want, "{id}: features");
+        // Wagon links: the reference's `link` letters, as tags `link-<letter>`.
+        let mut want_links: Vec<(String, String, Vec<String>)> = rt["features"]
+            .as_array()
+            .expect("features")
+            .iter()
+            .filter(|f| f.get("link").is_some())
+            .map(|f| {
+                // A `BTreeSet` iterates in sorted order.
+                let sides: String = strings(f.get("sides")).into_iter().collect();
+                (
+                    f["kind"].as_str().expect("kind").to_string(),
+                    sides,
+                    strings(f.get("link"))
+                        .iter()
+                        .map(|l| format!("link-{l}"))
+                        .collect(),
+                )
+            })
+            .collect();
+        let mut got_links: Vec<(String, String, Vec<String>)> = ot
+            .features
+            .iter()
+            .filter(|f| f.tags.iter().any(|t| t.starts_with("link-")))
+            .map(|f| {
+                let mut sides: Vec<String> = f
+                    .sides
+                    .as_deref()
+                    .unwrap_or("")
+                    .chars()
+                    .map(|c| c.to_string())
+                    .collect();
+                sides.sort();
+                (
+                    f.kind.clone(),
+                    sides.concat(),
+                    f.tags
+                        .iter()
+                        .filter(|t| t.starts_with("link-"))
+                        .cloned()
+                        .collect(),
+                )
+            })
+            .collect();
+        want_links.sort();
+        got_links.sort();
+        assert_eq!(got_links, want_links, "{id}: wagon links");
     }
 }
 

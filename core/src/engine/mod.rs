@@ -537,17 +537,7 @@ impl Game {
                 let Action::Place { pos, rotation } = action else {
                     unreachable!("only placements are offered in the tile step")
                 };
-                let idx = place_tile(rules, state, tile, pos, rotation);
-                state.last_placed = Some(idx);
-                state.last_placer = Some(player);
-                each(
-                    rules,
-                    state,
-                    HookSet::ON_TILE_PLACED,
-                    "on_tile_placed",
-                    |e, ctx| e.on_tile_placed(ctx, pos),
-                )?;
-                state.stage = Stage::DeployStep;
+                play_tile(rules, state, player, tile, pos, rotation)?;
             }
             DecisionKind::Deploy { .. } => match action {
                 Action::Deploy { figure, segment } => {
@@ -631,6 +621,9 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         last_placer: None,
         extra_part: false,
         revealed: None,
+        instead: None,
+        score_anyway: false,
+        more_turns: false,
         events: Vec::with_capacity(64),
         candidates: Vec::new(),
         completed: Vec::new(),

@@ -51,7 +51,8 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
         }
         // Window stages: move on first, so the pipeline resumes after the prompts.
         let window_stage = match st.stage {
-            Stage::TurnStart => Some((Stage::Draw, Window::TurnStart)),
+            Stage::TurnStart => Some((Stage::BeforeDraw, Window::TurnStart)),
+            Stage::BeforeDraw => Some((Stage::Draw, Window::BeforeDraw)),
             Stage::AfterDeploy => Some((Stage::BeforeScoring, Window::AfterDeploy)),
             Stage::BeforeScoring => Some((Stage::Score, Window::BeforeScoring)),
             Stage::AfterScoring => Some((Stage::TurnEnd, Window::AfterScoring)),
@@ -59,8 +60,15 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
         };
         // the game ends after the turn in which the supply ran out, before any
         // start-of-turn effect of a turn that will never be played.
+        // An expansion may keep turns going after that (`Ctx::set_more_turns`): such a turn
+        // has no `TurnStart` window and plays a tile from outside the supply or nothing.
         if st.stage == Stage::TurnStart && st.supply.remaining() == 0 {
-            st.stage = Stage::BeforeFinal;
+            if st.more_turns {
+                st.turn_prompts = 0;
+                st.stage = Stage::BeforeDraw;
+            } else {
+                st.stage = Stage::BeforeFinal;
+            }
             continue;
         }
         if st.stage == Stage::TurnStart {
@@ -71,8 +79,19 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             window(rules, st, w)?;
             continue;
         }
+        // A tile from outside the supply, chosen in the `BeforeDraw` window, replaces the draw.
+        if st.stage == Stage::Draw {
+            if let Some((tile, pos, rotation)) = st.instead.take() {
+                play_tile(rules, st, st.active, tile, pos, rotation)?;
+                continue;
+            }
+        }
         match st.stage {
-            Stage::TurnStart | Stage::AfterDeploy | Stage::BeforeScoring | Stage::AfterScoring => {
+            Stage::TurnStart
+            | Stage::BeforeDraw
+            | Stage::AfterDeploy
+            | Stage::BeforeScoring
+            | Stage::AfterScoring => {
                 unreachable!("handled above")
             }
             Stage::Draw if st.supply.mode == DrawMode::Chosen => {
@@ -83,7 +102,11 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 offered.extend(kinds.into_iter().map(|tile| Action::Draw { tile }));
                 st.offered = offered;
                 if st.offered.is_empty() {
-                    st.stage = Stage::BeforeFinal;
+                    st.stage = if st.more_turns {
+                        Stage::TurnEnd
+                    } else {
+                        Stage::BeforeFinal
+                    };
                     continue;
                 }
                 st.decision = Decision {
@@ -106,6 +129,8 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                     };
                     return Ok(());
                 }
+                // Turns after the supply ran out (`Ctx::set_more_turns`) end without a tile.
+                None if st.more_turns => st.stage = Stage::TurnEnd,
                 None => st.stage = Stage::BeforeFinal,
             },
             Stage::Reveal => {
@@ -148,7 +173,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 })?;
                 if extra && !st.extra_part {
                     st.extra_part = true;
-                    st.stage = Stage::Draw;
+                    st.stage = Stage::BeforeDraw;
                 } else {
                     st.extra_part = false;
                     st.turn += 1;

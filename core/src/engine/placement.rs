@@ -19,7 +19,8 @@ pub(crate) fn check_fits(
         return Err(GameError::Position(format!("two tiles at {}", t.pos)));
     }
     let (want, mask) = state.board.constraints(t.pos);
-    if rules.tiles().get(t.kind).edge_code(t.rotation) & mask != want {
+    let tk = rules.tiles().get(t.kind);
+    if !tk.barrier && tk.edge_code(t.rotation) & mask != want {
         return Err(GameError::Position(format!(
             "tile {} at {} rotation {} does not match its neighbours' edges",
             rules.tiles().get(t.kind).id,
@@ -88,6 +89,13 @@ pub(crate) fn place_tile(
             continue;
         };
         let nk = rules.tiles().get(n.kind);
+        if tk.barrier {
+            // A barrier edge closes the road or city facing it; fields end there.
+            if let Some(b) = nk.segment_on_side(n.rotation, s.opposite()) {
+                st.graph.close_edge(node(n.first_segment + b as u32));
+            }
+            continue;
+        }
         if tk.edge_at(rot, s) != 0 {
             if let (Some(a), Some(b)) = (
                 tk.segment_on_side(rot, s),
@@ -133,6 +141,30 @@ pub(crate) fn place_tile(
     idx
 }
 
+/// The tile step of `player`: the tile goes on the board, `on_tile_placed` runs, and the
+/// deployment step comes next.
+pub(crate) fn play_tile(
+    rules: &Ruleset,
+    st: &mut GameState,
+    player: PlayerId,
+    tile: TileKindId,
+    pos: Pos,
+    rotation: Rotation,
+) -> Result<(), HookError> {
+    let idx = place_tile(rules, st, tile, pos, rotation);
+    st.last_placed = Some(idx);
+    st.last_placer = Some(player);
+    each(
+        rules,
+        st,
+        HookSet::ON_TILE_PLACED,
+        "on_tile_placed",
+        |e, ctx| e.on_tile_placed(ctx, pos),
+    )?;
+    st.stage = Stage::DeployStep;
+    Ok(())
+}
+
 #[inline]
 pub(crate) fn node(i: u32) -> crate::graph::SegmentId {
     crate::graph::SegmentId::new(i as usize)
@@ -167,17 +199,31 @@ pub(crate) fn placements_into(
     );
     let mut n = 0usize;
     let mut count = 0usize;
-    for f in frontier {
-        let rotations = (codes[0] & f.mask == f.want) as u8
-            | ((codes[1] & f.mask == f.want) as u8) << 1
-            | ((codes[2] & f.mask == f.want) as u8) << 2
-            | ((codes[3] & f.mask == f.want) as u8) << 3;
-        out[n] = PlacementCell {
-            pos: f.pos,
-            rotations,
-        };
-        n += (rotations != 0) as usize;
-        count += rotations.count_ones() as usize;
+    if tk.barrier {
+        // A barrier tile goes only into a hole; its rotation does not matter (A-4 aside).
+        for f in frontier {
+            if f.mask == u32::MAX {
+                out[n] = PlacementCell {
+                    pos: f.pos,
+                    rotations: 1,
+                };
+                n += 1;
+                count += 1;
+            }
+        }
+    } else {
+        for f in frontier {
+            let rotations = (codes[0] & f.mask == f.want) as u8
+                | ((codes[1] & f.mask == f.want) as u8) << 1
+                | ((codes[2] & f.mask == f.want) as u8) << 2
+                | ((codes[3] & f.mask == f.want) as u8) << 3;
+            out[n] = PlacementCell {
+                pos: f.pos,
+                rotations,
+            };
+            n += (rotations != 0) as usize;
+            count += rotations.count_ones() as usize;
+        }
     }
     out.truncate(n);
     let filters = rules.placement_filters(tile);

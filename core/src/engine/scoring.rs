@@ -103,9 +103,22 @@ pub(crate) fn completed_by_last_placement(
             out.push(f);
         }
     };
-    let nseg = rules.tiles().get(t.kind).segments.len() as u32;
+    let tk = rules.tiles().get(t.kind);
+    let nseg = tk.segments.len() as u32;
     for i in t.first_segment..t.first_segment + nseg {
         consider(node(i));
+    }
+    if tk.barrier {
+        // A barrier tile closes the roads and cities of its neighbours.
+        for s in crate::side::Side::ALL {
+            let Some(n) = st.board.at(t.pos.step(s)) else {
+                continue;
+            };
+            let nk = rules.tiles().get(n.kind);
+            if let Some(b) = nk.segment_on_side(n.rotation, s.opposite()) {
+                consider(node(n.first_segment + b as u32));
+            }
+        }
     }
     for q in t.pos.surrounding() {
         let Some(n) = st.board.at(q) else {
@@ -153,8 +166,10 @@ pub(crate) fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(),
         }
     }
     st.completed = done;
-    // Scoring hooks see scorings, so a placement that completes nothing skips them.
-    let r = if draft.features.is_empty() {
+    // Scoring hooks see scorings, so a placement that completes nothing skips them, unless
+    // an expansion asked for its own scoring of this placement (`Ctx::request_scoring`).
+    let anyway = std::mem::take(&mut st.score_anyway);
+    let r = if draft.features.is_empty() && !anyway {
         Ok(())
     } else {
         apply_draft(rules, st, &mut draft)

@@ -15,7 +15,8 @@
 //!    placer's left neighbour round to the placer; each player may move any number of his
 //!    followers from the matching quarters (castle → city, blacksmith → road, cathedral →
 //!    cloister-scored buildings such as shrines) onto them, never out of the Count's
-//!    quarter. The market moves nothing mid-game (CO-13: only barns trigger it).
+//!    quarter. The market moves mid-game only onto the farm of a barn placed now (CO-13,
+//!    AM-28: Abbey & Mayor's game slot `barn-placed`, found by name at bind).
 //! 2. `after_scoring` (CO-4 … CO-9, CO-17) adds up what each player scored from this
 //!    placement (CO-5 `cocTrigger`: every award, or only completed roads/cities/cloisters;
 //!    CO-6: only feature scoring counts). If the placer scored 0 and someone else more, it
@@ -182,6 +183,10 @@ struct CountRules {
     /// The city's tile kinds in `LAYOUT` order and the base start tile, or why a tile is
     /// missing (reported by `prepare_game`, when a game starts).
     layout: Result<CityTiles, String>,
+    /// Abbey & Mayor's game slot `barn-placed` (segment + 1 of the barn placed in this
+    /// placement), found by name at bind if that expansion is loaded: its farm is scored
+    /// now, so the market may redeploy onto it (CO-13, AM-28).
+    barn_placed: Option<carcassonne_core::SlotId>,
 }
 
 /// The city's tile kinds in [`LAYOUT`] order and the ruleset's base start tile.
@@ -204,6 +209,22 @@ fn city_tiles(rules: &Ruleset) -> Result<CityTiles, String> {
 }
 
 impl CountRules {
+    /// CO-10 targets: the features the placement completed, and (CO-13, AM-28) the farm of
+    /// a barn placed now, which the market may reach before its placement scoring.
+    fn redeploy_targets(&self, v: &View<'_>) -> Vec<FeatureId> {
+        let mut out = completed_targets(v);
+        if let Some(slot) = self.barn_placed {
+            let seg = v.state.slot(slot, 0);
+            if seg > 0 && (seg as usize - 1) < v.state.graph().len() {
+                let farm = v.state.graph().feature_of(SegmentId::new(seg as usize - 1));
+                if !out.contains(&farm) {
+                    out.push(farm);
+                }
+            }
+        }
+        out
+    }
+
     fn quarter_seg(&self, v: &View<'_>, q: usize) -> HookResult<SegmentId> {
         let s = v.get(self.ids.quarter[q]);
         if s < 0 {
@@ -471,6 +492,17 @@ impl Expansion for Count {
                 market_only: b.option_str("cocFinal")? == "market-only",
                 pass_is_final: b.option_str("finalRound")? == "pass-is-final",
                 layout: city_tiles(b.rules()),
+                barn_placed: b.rules().expansion_index("abbey-mayor").and_then(|ix| {
+                    b.rules()
+                        .slots()
+                        .iter()
+                        .position(|d| {
+                            d.expansion == ix
+                                && d.name == "barn-placed"
+                                && d.scope == carcassonne_core::SlotScope::Game
+                        })
+                        .map(|i| carcassonne_core::SlotId(i as u16))
+                }),
             })
         }))
     }
@@ -609,7 +641,7 @@ impl BoundExpansion for CountRules {
                 if !self.city_occupied(&ctx.view()) {
                     return Ok(());
                 }
-                let targets = completed_targets(&ctx.view());
+                let targets = self.redeploy_targets(&ctx.view());
                 if targets.is_empty() {
                     return Ok(());
                 }
@@ -641,7 +673,8 @@ impl BoundExpansion for CountRules {
                 ctx.set(ids.final_next, first);
                 self.continue_final(ctx)?;
             }
-            Window::TurnStart | Window::AfterDeploy | Window::AfterScoring => {}
+            Window::TurnStart | Window::AfterDeploy | Window::AfterScoring | Window::BeforeDraw => {
+            }
         }
         Ok(())
     }
@@ -649,7 +682,7 @@ impl BoundExpansion for CountRules {
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         match prompt.decode::<CountPrompt>()? {
             CountPrompt::Redeploy => {
-                self.moves(&v, prompt.player, &completed_targets(&v), false, out)?
+                self.moves(&v, prompt.player, &self.redeploy_targets(&v), false, out)?
             }
             CountPrompt::Deploy => self.deployments(&v, prompt.player, out)?,
             CountPrompt::MoveCount => {

@@ -409,7 +409,16 @@ impl Runner {
 
     /// Rotations of the drawn tile a placement step means.
     fn rotations(&self, p: &PlaceStep) -> Result<Vec<Rotation>, String> {
-        let drawn = self.drawn()?;
+        // A prompt may offer a tile from outside the supply instead of the draw (Abbey &
+        // Mayor's abbey): the step names it with `tile`.
+        let drawn = match (self.game.decision().kind, &p.tile) {
+            (DecisionKind::Prompt(_), Some(t)) => resolve_kind(&self.rules, t)?,
+            _ => self.drawn()?,
+        };
+        // A barrier tile (edges `XXXX`) fits in any rotation.
+        if self.rules.tiles().get(drawn).barrier && p.edges.is_none() && p.rotation.is_none() {
+            return Ok(Rotation::ALL.to_vec());
+        }
         if let Some(t) = &p.tile {
             let k = resolve_kind(&self.rules, t)?;
             if k != drawn {

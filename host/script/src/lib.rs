@@ -1234,6 +1234,9 @@ fn window_hook(w: Window) -> Hook {
         Window::BeforeScoring => Hook::WindowBeforeScoring,
         Window::AfterScoring => Hook::WindowAfterScoring,
         Window::BeforeFinalScoring => Hook::WindowBeforeFinalScoring,
+        // Scripts have no before-draw hook: it is never in a script's hook set (`WINDOWS`),
+        // so this window is never opened for a script.
+        Window::BeforeDraw => Hook::WindowTurnStart,
     }
 }
 

@@ -1,0 +1,1034 @@
+//! # Abbey & Mayor (rules AM-1 … AM-35)
+//!
+//! **Abbey (AM-3 … AM-9).** Tile `AM/A` has barrier edges (`XXXX` in the tile file): core
+//! lets it fit any hole (an empty cell with four neighbours), closes the roads and cities
+//! facing it and scores what it completes. It is not in the supply (count 0): every player
+//! holds one (player slot `abbey`). In the `BeforeDraw` window (the start of a turn, of a
+//! builder's second part, and of every final-round turn) a player holding it is asked
+//! (prompt `abbey`): one `place` action per hole (rotation 0; the rotation does not matter),
+//! or pass to draw. The chosen hole goes to core with `Ctx::play_tile_instead`. Holes come
+//! from core's placement enumeration, so Heretics & Shrines' placement filter (HS-3, HS-4)
+//! applies to the abbey as to any cloister tile. The final abbey round (AM-9,
+//! `abbeyFinalRound=on`): when a turn ends with the supply empty and someone still holds his
+//! abbey, `Ctx::set_more_turns` keeps the game going for one more round of turns, from the
+//! left neighbour of the last placer to him; each such turn is the abbey prompt only.
+//!
+//! **Mayor (AM-10 … AM-13).** Figure kind `mayor`, a follower on cities only, base strength
+//! 0; `strength_delta` adds 2 half-units per pennant of its city at the moment of
+//! scoring. Core gives nothing to a highest strength of 0, so a mayor-only city
+//! without pennants scores for nobody; its figures still return (AM-12).
+//!
+//! **Wagon (AM-14 … AM-18).** Figure kind `wagon`, a follower of strength 2 on roads,
+//! cities, cloisters (abbeys too) and shrines. In `before_scoring` of a placement's scoring
+//! every wagon on a closing item (and, with `challengeLoserWagon=may-move`, on a lost
+//! challenge) is noted with the segment it stood on; core returns it; in `after_scoring`
+//! every noted wagon's owner is asked (prompt `wagon`, put in front of every queued prompt,
+//! so before the CoC deployment whatever the load order: active player first, then
+//! clockwise) to deploy it onto a target or pass. Targets (AM-16): incomplete, unscored, unoccupied road, city,
+//! cloister or shrine features on the board, and `C1`: directly connected to the scored
+//! feature (road junctions where a road ends, the `link-*` tags of the tile file, a road
+//! ending on a tile with a cloister runs into it, abbey edges both ways); `C2`: any with a
+//! segment on the wagon's tile or the 8 around it.
+//!
+//! **Barn (AM-19 … AM-27).** Figure kind `barn`, not a follower, never returns. Offered in
+//! the deployment step (verb `barn`, the field segment of the placed tile at the corner,
+//! `value` = corner 0 NW, 1 NE, 2 SE, 3 SW, kept in figure slot `barn-corner`) on a corner
+//! where four tiles meet with one field at that corner on each. The barn occupies its farm
+//! (core offers no farmer on an occupied farm: AM-23). Placement scoring (AM-22) and join
+//! scoring (AM-24) are items this expansion adds to the placement's draft
+//! (`Ctx::request_scoring` makes core score a placement that completes nothing): the farm,
+//! value 3 (1) per completed city, majority of the followers in it, figures returned, the
+//! farm not closed. Final scoring (AM-25): 4 per completed city to every barn owner of a
+//! farm, once per player (score label `barn`).
+
+use carcassonne_core::{
+    binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare,
+    DraftFeature, Expansion, FeatureId, FeatureKindId, FigureId, FigureKindDef, FigureKindId,
+    FigureLoc, FigureSlot, GameSlot, HalfEdge, HookFailure, HookResult, HookSet, KindMask, LabelId,
+    PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, Rotation, Ruleset,
+    ScoreDraft, Scoring, SegmentId, Shape, StartTile, TileKindId, TurnEndVerdict, VerbId, View,
+    Window, MAX_PLAYERS,
+};
+
+/// The abbey's tile id (JCZ's).
+pub const ABBEY_TILE: &str = "AM/A";
+
+/// Option keys (full keys; the binder reads them by their short names).
+pub const WAGON_MOVE: &str = "abbey-mayor.wagonMove";
+/// AM-21.
+pub const BARN_PLACEMENT: &str = "abbey-mayor.barnPlacement";
+/// AM-9.
+pub const ABBEY_FINAL_ROUND: &str = "abbey-mayor.abbeyFinalRound";
+/// AM-17.
+pub const CHALLENGE_LOSER_WAGON: &str = "abbey-mayor.challengeLoserWagon";
+/// AM-1: which edition's tiles.
+pub const EDITION: &str = "abbey-mayor.edition";
+
+/// Garden twin of the second edition: (first-edition tile, its twin).
+const GARDEN_TWIN: (&str, &str) = ("AM/R", "AM/RG");
+
+/// Barn points per completed city: placement, join and final scoring (AM-22, AM-24, AM-25).
+const BARN_PLACED: i32 = 3;
+const BARN_JOINED: i32 = 1;
+const BARN_FINAL: i32 = 4;
+
+/// A corner's two half-edges (clockwise from the north-west corner: NW, NE, SE, SW).
+const CORNER_HALVES: [(u8, u8); 4] = [(7, 0), (1, 2), (3, 4), (5, 6)];
+
+/// The four tiles meeting at corner `c` of the tile at (0,0): offset and their corner there.
+const CORNER_TILES: [[(i32, i32, u8); 4]; 4] = [
+    [(0, 0, 0), (-1, 0, 1), (-1, -1, 2), (0, -1, 3)],
+    [(0, 0, 1), (1, 0, 0), (1, -1, 3), (0, -1, 2)],
+    [(0, 0, 2), (1, 0, 3), (1, 1, 0), (0, 1, 1)],
+    [(0, 0, 3), (-1, 0, 2), (-1, 1, 1), (0, 1, 0)],
+];
+
+/// What this expansion asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AmPrompt {
+    /// AM-3: place the abbey instead of drawing (or pass).
+    Abbey,
+    /// AM-15: move the wagon that stood on segment `from` (or pass); `up`: it was upgraded
+    /// by its owner's Promotions disc (PR-5, AP-6: adjacent features too).
+    Wagon { from: u32, up: bool },
+}
+
+impl PromptKind for AmPrompt {
+    fn encode(self) -> PromptCode {
+        match self {
+            AmPrompt::Abbey => PromptCode { tag: 1, arg: 0 },
+            AmPrompt::Wagon { from, up } => PromptCode {
+                tag: if up { 3 } else { 2 },
+                arg: from as i32,
+            },
+        }
+    }
+
+    fn decode(code: PromptCode) -> Option<Self> {
+        match code.tag {
+            1 => Some(AmPrompt::Abbey),
+            2 | 3 if code.arg >= 0 => Some(AmPrompt::Wagon {
+                from: code.arg as u32,
+                up: code.tag == 3,
+            }),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Ids {
+    mayor: FigureKindId,
+    wagon: FigureKindId,
+    barn: FigureKindId,
+    /// 1 while the player still holds his abbey.
+    abbey: PlayerSlot,
+    /// Corner + 1 of a barn (0 off the board).
+    barn_corner: FigureSlot,
+    /// Segment + 1 a wagon stood on when its feature was scored, until it is asked.
+    wagon_from: FigureSlot,
+    /// 1 when that wagon was upgraded by its owner's Promotions disc (PR-5).
+    wagon_up: FigureSlot,
+    /// Segment + 1 of the barn placed in this placement (its farm scores, AM-22).
+    barn_placed: GameSlot,
+    /// Turn number + 1 of the last turn of the final abbey round (0: not started).
+    final_end: GameSlot,
+    barn_verb: VerbId,
+    barn_label: LabelId,
+}
+
+/// The Abbey & Mayor expansion (stateless; one value serves every ruleset).
+#[derive(Debug, Default)]
+pub struct AbbeyMayor;
+
+impl AbbeyMayor {
+    /// The expansion.
+    pub fn new() -> Self {
+        Self
+    }
+}
+
+/// Abbey & Mayor bound to one ruleset.
+struct AmRules {
+    ids: Ids,
+    /// This expansion's place in the load order (for its custom actions).
+    me: carcassonne_core::ExpansionIndex,
+    abbey_tile: Option<TileKindId>,
+    /// AM-16 `C2`.
+    c2: bool,
+    /// AM-21 `occupied`.
+    barn_on_barn: bool,
+    /// AM-9 `on`.
+    final_round: bool,
+    /// AM-17 `may-move`.
+    loser_moves: bool,
+    /// AM-1 second edition.
+    edition2: bool,
+    /// Kinds a wagon may stand on.
+    wagon_on: KindMask,
+    /// Per tile kind, per local segment: its `link-*` bits (AM-16 C1).
+    links: Vec<Vec<u8>>,
+    /// Per tile kind: whether any segment has a link tag.
+    has_links: Vec<bool>,
+    /// Promotions' figure state `disc` (seat + 1 of the disc's owner), if that fan
+    /// expansion is loaded (found by name at bind, as The Tower does).
+    promo_disc: Option<carcassonne_core::SlotId>,
+}
+
+impl Expansion for AbbeyMayor {
+    fn id(&self) -> &str {
+        "abbey-mayor"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let mask = |kinds: &[FeatureKindId]| kinds.iter().fold(KindMask(0), |m, k| m.with(*k));
+        let mut wagon_kinds = vec![
+            FeatureKindId::ROAD,
+            FeatureKindId::CITY,
+            FeatureKindId::CLOISTER,
+        ];
+        if let Some(shrine) = d.kind_named("shrine") {
+            wagon_kinds.push(shrine);
+        }
+        let wagon_on = mask(&wagon_kinds);
+        let mayor = d
+            .figure_kind(FigureKindDef {
+                name: "mayor".into(),
+                per_player: 1,
+                strength: 0,
+                deploy_on: mask(&[FeatureKindId::CITY]),
+                follower: true,
+                returns: true,
+                look: "mayor".into(),
+            })
+            .map_err(|e| e.to_string())?;
+        let wagon = d
+            .figure_kind(FigureKindDef {
+                name: "wagon".into(),
+                per_player: 1,
+                strength: 2,
+                deploy_on: wagon_on,
+                follower: true,
+                returns: true,
+                look: "wagon".into(),
+            })
+            .map_err(|e| e.to_string())?;
+        let barn = d
+            .figure_kind(FigureKindDef {
+                name: "barn".into(),
+                per_player: 1,
+                strength: 0,
+                deploy_on: mask(&[FeatureKindId::FIELD]),
+                follower: false,
+                returns: false,
+                look: "barn".into(),
+            })
+            .map_err(|e| e.to_string())?;
+        let ids = Ids {
+            mayor,
+            wagon,
+            barn,
+            abbey: d.player_slot("abbey", 1),
+            barn_corner: d.figure_slot("barn-corner", 0),
+            wagon_from: d.figure_slot("wagon-from", 0),
+            wagon_up: d.figure_slot("wagon-up", 0),
+            barn_placed: d.game_slot("barn-placed", 0),
+            final_end: d.game_slot("final-round-end", 0),
+            barn_verb: d.verb("barn"),
+            barn_label: d.score_label("barn"),
+        };
+        Ok(binder(move |b: &Binding<'_>| {
+            let rules = b.rules();
+            let choice = |name: &str, a: &str, bb: &str| -> HookResult<bool> {
+                match b.option_str(name)? {
+                    v if v == a => Ok(false),
+                    v if v == bb => Ok(true),
+                    other => Err(HookFailure(format!(
+                        "option {name}: unknown value `{other}`"
+                    ))),
+                }
+            };
+            let mut links = Vec::new();
+            let mut has_links = Vec::new();
+            for (_, tk) in rules.tiles().iter() {
+                let l: Vec<u8> = tk
+                    .segments
+                    .iter()
+                    .map(|s| {
+                        s.tags
+                            .iter()
+                            .filter_map(|t| t.strip_prefix("link-"))
+                            .filter_map(|t| t.bytes().next())
+                            .filter(|c| c.is_ascii_lowercase() && *c < b'a' + 8)
+                            .fold(0u8, |m, c| m | 1 << (c - b'a'))
+                    })
+                    .collect();
+                has_links.push(l.iter().any(|x| *x != 0));
+                links.push(l);
+            }
+            Ok(AmRules {
+                ids,
+                me: b.me(),
+                abbey_tile: rules.tiles().find(ABBEY_TILE),
+                c2: choice("wagonMove", "C1", "C2")?,
+                barn_on_barn: choice("barnPlacement", "not-occupied", "occupied")?,
+                final_round: !choice("abbeyFinalRound", "on", "off")?,
+                loser_moves: choice("challengeLoserWagon", "returns", "may-move")?,
+                edition2: choice("edition", "1", "2")?,
+                wagon_on,
+                links,
+                has_links,
+                promo_disc: rules.expansion_index("promotions").and_then(|ix| {
+                    rules
+                        .slots()
+                        .iter()
+                        .position(|d| {
+                            d.expansion == ix
+                                && d.name == "disc"
+                                && d.scope == carcassonne_core::SlotScope::Figure
+                        })
+                        .map(|i| carcassonne_core::SlotId(i as u16))
+                }),
+            })
+        }))
+    }
+}
+
+/// Completed city-scored features bordering a farm (the CoC's virtual city included).
+fn completed_cities(rules: &Ruleset, view: &View<'_>, farm: FeatureId) -> Vec<FeatureId> {
+    let g = view.state.graph();
+    let mut out = Vec::new();
+    g.bordering_features(farm, &mut out);
+    out.retain(|c| g.totals(*c).complete() && rules.kind(g.kind(*c)).scoring == Scoring::City);
+    out
+}
+
+fn player_named(ctx: &Ctx<'_>, name: &str) -> HookResult<PlayerId> {
+    ctx.state()
+        .players()
+        .iter()
+        .position(|p| p.name == name)
+        .map(|i| PlayerId(i as u8))
+        .ok_or_else(|| HookFailure(format!("no player named `{name}`")))
+}
+
+impl AmRules {
+    fn is_abbey(&self, view: &View<'_>, tile_index: usize) -> bool {
+        view.state
+            .board()
+            .tiles()
+            .get(tile_index)
+            .is_some_and(|t| view.rules.tiles().get(t.kind).barrier)
+    }
+
+    /// The field segment at corner `c` of the tile at `pos`, if one field covers both
+    /// half-edges there.
+    fn corner_field(view: &View<'_>, pos: Pos, c: u8) -> Option<SegmentId> {
+        let t = view.state.board().at(pos)?;
+        let tk = view.rules.tiles().get(t.kind);
+        let (a, b) = CORNER_HALVES[c as usize];
+        let sa = tk.segment_on_half(t.rotation, HalfEdge::from_index(a))?;
+        let sb = tk.segment_on_half(t.rotation, HalfEdge::from_index(b))?;
+        (sa == sb).then(|| SegmentId::new(t.first_segment as usize + sa as usize))
+    }
+
+    /// AM-20: the field segment of the tile at `pos` at corner `c` when four tiles meet
+    /// there, each with one field at that corner.
+    fn barn_corner(view: &View<'_>, pos: Pos, c: u8) -> Option<SegmentId> {
+        let mut own = None;
+        for (dx, dy, cc) in CORNER_TILES[c as usize] {
+            let s = Self::corner_field(view, Pos::new(pos.x + dx, pos.y + dy), cc)?;
+            if dx == 0 && dy == 0 {
+                own = Some(s);
+            }
+        }
+        own
+    }
+
+    /// Barns standing in farm `f`.
+    fn barns_in<'v>(&self, view: &View<'v>, f: FeatureId) -> impl Iterator<Item = FigureId> + 'v {
+        let g = view.state.graph();
+        let figs = view.state.figures();
+        let barn = self.ids.barn;
+        (0..figs.len()).filter_map(move |i| {
+            let fig = &figs[i];
+            match fig.loc {
+                FigureLoc::On(s) if fig.kind == barn && g.feature_of(s) == f => {
+                    Some(FigureId(i as u16))
+                }
+                _ => None,
+            }
+        })
+    }
+
+    /// Whether farm `f` holds a follower.
+    fn has_follower(view: &View<'_>, f: FeatureId) -> bool {
+        let g = view.state.graph();
+        view.state.figures().iter().any(|fig| {
+            view.rules.figure_kind(fig.kind).follower
+                && matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f)
+        })
+    }
+
+    /// A farm item for the draft: `per_city` per completed city to the followers' majority;
+    /// the followers (and pigs) return, the farm stays open.
+    fn farm_item(
+        &self,
+        view: &View<'_>,
+        draft: &mut ScoreDraft,
+        farm: FeatureId,
+        per_city: i32,
+    ) -> HookResult {
+        let g = view.state.graph();
+        let cities = completed_cities(view.rules, view, farm).len() as i32;
+        let value = per_city * cities;
+        let item = draft.features.len() as u16;
+        draft.features.push(DraftFeature {
+            feature: farm,
+            kind: g.kind(farm),
+            tiles: g.tile_count(farm),
+            complete: false,
+            value,
+            return_figures: true,
+            closes: false,
+        });
+        let n = view.state.players().len();
+        let mut s = [0i32; MAX_PLAYERS];
+        for (i, fig) in view.state.figures().iter().enumerate() {
+            if let FigureLoc::On(seg) = fig.loc {
+                if g.feature_of(seg) == farm && view.rules.figure_kind(fig.kind).follower {
+                    s[fig.owner.index()] += view
+                        .strength(FigureId(i as u16))
+                        .map_err(|e| HookFailure(e.to_string()))?;
+                }
+            }
+        }
+        let max = s[..n].iter().copied().max().unwrap_or(0);
+        if max > 0 {
+            for (p, v) in s[..n].iter().enumerate() {
+                if *v == max {
+                    draft.awards.push(Award {
+                        item,
+                        player: PlayerId(p as u8),
+                        points: value,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether segment `s` of a placed tile is a road ending on its tile that runs into
+    /// `other` (a site or a city segment of the same tile): by a shared link tag, or, on a
+    /// tile without link tags, a road ending on a tile with a site runs into the site.
+    fn linked(&self, view: &View<'_>, a: SegmentId, b: SegmentId) -> bool {
+        let g = view.state.graph();
+        let (na, nb) = (g.segment(a), g.segment(b));
+        if na.is_virtual() || nb.is_virtual() || na.tile != nb.tile || a == b {
+            return false;
+        }
+        let Some(t) = view.state.board().tiles().get(na.tile as usize) else {
+            return false;
+        };
+        let k = t.kind.0 as usize;
+        if self.has_links[k] {
+            // Two cities never connect (AM-16), even when one link names both.
+            let city = |n: &carcassonne_core::SegmentNode| {
+                view.rules.kind(n.kind).scoring == Scoring::City
+            };
+            let l = &self.links[k];
+            return l[na.local as usize] & l[nb.local as usize] != 0 && !(city(na) && city(nb));
+        }
+        let road = FeatureKindId::ROAD;
+        let site = |n: &carcassonne_core::SegmentNode| view.rules.kind(n.kind).shape == Shape::Site;
+        (na.kind == road && na.sides.len() == 1 && site(nb))
+            || (nb.kind == road && nb.sides.len() == 1 && site(na))
+    }
+
+    /// The wagon's targets after the feature of segment `from` was scored (AM-16): one
+    /// segment per target feature, in a fixed order.
+    fn wagon_targets(&self, view: &View<'_>, from: SegmentId, up: bool, out: &mut Vec<SegmentId>) {
+        out.clear();
+        let g = view.state.graph();
+        if from.index() >= g.len() {
+            return;
+        }
+        let scored = g.feature_of(from);
+        let board = view.state.board();
+        let mut cands: Vec<SegmentId> = Vec::new();
+        let tile_segments = |pos: Pos, out: &mut Vec<SegmentId>| {
+            if let Some(t) = board.at(pos) {
+                let n = view.rules.tiles().get(t.kind).segments.len();
+                for i in 0..n {
+                    out.push(SegmentId::new(t.first_segment as usize + i));
+                }
+            }
+        };
+        // C2: the 3 × 3 tiles around the wagon's tile; an upgraded wagon (PR-5, AP-6) also
+        // reaches the 3 × 3 under C1 and the 5 × 5 under C2.
+        let radius: i32 = match (self.c2, up) {
+            (true, true) => 2,
+            (true, false) | (false, true) => 1,
+            (false, false) => 0,
+        };
+        let origin = g.segment(from);
+        if radius > 0 && !origin.is_virtual() {
+            for dy in -radius..=radius {
+                for dx in -radius..=radius {
+                    tile_segments(Pos::new(origin.pos.x + dx, origin.pos.y + dy), &mut cands);
+                }
+            }
+        }
+        if !self.c2 {
+            let road = FeatureKindId::ROAD;
+            let scored_kind = g.kind(scored);
+            let mut on_tile = Vec::new();
+            for m in g.members(scored) {
+                let node = g.segment(m);
+                if node.is_virtual() {
+                    continue;
+                }
+                on_tile.clear();
+                tile_segments(node.pos, &mut on_tile);
+                for &o in &on_tile {
+                    if self.linked(view, m, o) {
+                        cands.push(o);
+                    }
+                }
+                // (i) roads meeting where the scored road ends (a junction, no site there).
+                if scored_kind == road && node.sides.len() == 1 {
+                    let site_here = on_tile
+                        .iter()
+                        .any(|o| view.rules.kind(g.segment(*o).kind).shape == Shape::Site);
+                    let t = board.tiles()[node.tile as usize].kind.0 as usize;
+                    let linked_away = self.has_links[t] && self.links[t][node.local as usize] != 0;
+                    if !site_here && !linked_away {
+                        for &o in &on_tile {
+                            let on = g.segment(o);
+                            let other_linked =
+                                self.has_links[t] && self.links[t][on.local as usize] != 0;
+                            if on.kind == road && on.sides.len() == 1 && !other_linked {
+                                cands.push(o);
+                            }
+                        }
+                    }
+                }
+                // (iv) abbey edges: a road or city closed by an abbey, and an abbey's
+                // closed neighbours.
+                let here_abbey = self.is_abbey(view, node.tile as usize);
+                for side in carcassonne_core::Side::ALL {
+                    let q = node.pos.step(side);
+                    let Some(nt) = board.at(q) else { continue };
+                    let nk = view.rules.tiles().get(nt.kind);
+                    if here_abbey {
+                        if let Some(b) = nk.segment_on_side(nt.rotation, side.opposite()) {
+                            cands.push(SegmentId::new(nt.first_segment as usize + b as usize));
+                        }
+                    } else if nk.barrier && node.sides.contains(side) {
+                        tile_segments(q, &mut cands);
+                    }
+                }
+            }
+        }
+        for s in cands {
+            let node = g.segment(s);
+            if node.is_virtual() || !self.wagon_on.contains(node.kind) {
+                continue;
+            }
+            let f = g.feature_of(s);
+            let t = g.totals(f);
+            if f == scored || t.complete() || t.scored || t.occupants > 0 {
+                continue;
+            }
+            if out.iter().any(|o| g.feature_of(*o) == f) {
+                continue;
+            }
+            out.push(s);
+        }
+    }
+
+    /// The farms holding a barn (empty, without allocating, while no barn is on the board).
+    fn barn_farms(&self, view: &View<'_>) -> Vec<FeatureId> {
+        let g = view.state.graph();
+        let mut out = Vec::new();
+        for f in view.state.figures() {
+            if f.kind == self.ids.barn {
+                if let FigureLoc::On(s) = f.loc {
+                    out.push(g.feature_of(s));
+                }
+            }
+        }
+        out
+    }
+
+    /// Removes deployments onto a farm holding a barn (AM-23).
+    fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
+        let g = view.state.graph();
+        let barn_farms = self.barn_farms(view);
+        if barn_farms.is_empty() {
+            return;
+        }
+        actions.retain(|a| match a {
+            Action::Deploy { segment, .. } => !barn_farms.contains(&g.feature_of(*segment)),
+            _ => true,
+        });
+    }
+
+    fn holds_abbey(&self, view: &View<'_>, p: PlayerId) -> bool {
+        self.abbey_tile.is_some() && view.get(self.ids.abbey.of(p)) > 0
+    }
+}
+
+impl BoundExpansion for AmRules {
+    fn hook_set(&self) -> HookSet {
+        HookSet::window(Window::BeforeDraw)
+            | HookSet::ON_TILE_PLACED
+            | HookSet::DEPLOY_STEP_ACTIONS
+            | HookSet::FILTER_DEPLOY_ACTIONS
+            | HookSet::FILTER_PROMPT_ACTIONS
+            | HookSet::STRENGTH_DELTA
+            | HookSet::BEFORE_SCORING
+            | HookSet::AFTER_SCORING
+            | HookSet::ON_TURN_END
+            | HookSet::FINAL_SCORING
+    }
+
+    /// AM-1: the second edition swaps the garden twin in.
+    fn prepare_game(&self, ctx: &mut Ctx<'_>, _start: &mut Vec<StartTile>) -> HookResult {
+        if !self.edition2 {
+            return Ok(());
+        }
+        let (old, new) = GARDEN_TWIN;
+        let (Some(o), Some(n)) = (ctx.rules().tiles().find(old), ctx.rules().tiles().find(new))
+        else {
+            return Err(HookFailure(format!(
+                "edition 2 needs the tiles `{old}` and `{new}`"
+            )));
+        };
+        'found: for g in &mut ctx.supply_mut().groups {
+            for t in &mut g.tiles {
+                if *t == o {
+                    *t = n;
+                    break 'found;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `abbey` = `R=0,B=1` (whether each named player still holds his abbey).
+    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
+        match key {
+            "abbey" => {
+                for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                    let (name, n) = item
+                        .split_once('=')
+                        .ok_or_else(|| HookFailure(format!("abbey: `{item}` is not NAME=0|1")))?;
+                    let p = player_named(ctx, name.trim())?;
+                    let n: i64 = match n.trim() {
+                        "0" => 0,
+                        "1" => 1,
+                        other => {
+                            return Err(HookFailure(format!("abbey: `{other}` is not 0 or 1")))
+                        }
+                    };
+                    ctx.set(self.ids.abbey.of(p), n);
+                }
+                Ok(())
+            }
+            _ => Err(HookFailure(format!(
+                "abbey-mayor has no position setting `{key}` (known: abbey)"
+            ))),
+        }
+    }
+
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        match window {
+            // AM-3, AM-9, TB-15: the abbey instead of a draw.
+            Window::BeforeDraw => {
+                let p = ctx.state().active_player();
+                if !self.holds_abbey(&ctx.view(), p) {
+                    return Ok(());
+                }
+                if ctx.state().supply().remaining() == 0 && !ctx.state().more_turns() {
+                    return Ok(());
+                }
+                // Most turns have no hole at all: no prompt (its placement search) then.
+                let holes = ctx
+                    .state()
+                    .board()
+                    .frontier()
+                    .iter()
+                    .any(|f| f.mask == u32::MAX);
+                if holes {
+                    ctx.prompt(p, AmPrompt::Abbey);
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        match prompt.decode::<AmPrompt>()? {
+            AmPrompt::Abbey => {
+                let Some(abbey) = self.abbey_tile else {
+                    return Ok(());
+                };
+                if !self.holds_abbey(&view, prompt.player) {
+                    return Ok(());
+                }
+                let mut cells: Vec<PlacementCell> = Vec::new();
+                view.placements_of(abbey, &mut cells)
+                    .map_err(|e| HookFailure(e.to_string()))?;
+                for c in &cells {
+                    for q in 0..4u8 {
+                        if c.rotations & (1 << q) != 0 {
+                            out.push(Action::Place {
+                                pos: c.pos,
+                                rotation: Rotation::quarter_turns(q),
+                            });
+                        }
+                    }
+                }
+                if !out.is_empty() {
+                    out.push(Action::Pass);
+                }
+                Ok(())
+            }
+            AmPrompt::Wagon { from, up } => {
+                if view.state.in_supply(prompt.player, self.ids.wagon) == 0 {
+                    return Ok(());
+                }
+                let mut targets = Vec::new();
+                self.wagon_targets(&view, SegmentId::new(from as usize), up, &mut targets);
+                for s in &targets {
+                    out.push(Action::Deploy {
+                        figure: self.ids.wagon,
+                        segment: *s,
+                    });
+                }
+                if !out.is_empty() {
+                    out.push(Action::Pass);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+        match (prompt.decode::<AmPrompt>()?, action) {
+            (_, Action::Pass) => Ok(()),
+            (AmPrompt::Abbey, Action::Place { pos, rotation }) => {
+                let abbey = self
+                    .abbey_tile
+                    .ok_or_else(|| HookFailure("no abbey tile in this ruleset".into()))?;
+                ctx.play_tile_instead(abbey, pos, rotation)?;
+                ctx.set(self.ids.abbey.of(prompt.player), 0);
+                Ok(())
+            }
+            (AmPrompt::Wagon { .. }, Action::Deploy { figure, segment }) => {
+                ctx.deploy(prompt.player, figure, segment)?;
+                Ok(())
+            }
+            (p, a) => Err(HookFailure(format!("prompt {p:?} cannot take {a}"))),
+        }
+    }
+
+    /// AM-24: a placement that joins a farm holding followers to a barn's farm scores it.
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        ctx.set(self.ids.barn_placed, 0);
+        let view = ctx.view();
+        let barn_farms = self.barn_farms(&view);
+        if barn_farms.is_empty() {
+            return Ok(());
+        }
+        let Some(t) = view.state.board().at(pos) else {
+            return Ok(());
+        };
+        let tk = view.rules.tiles().get(t.kind);
+        let g = view.state.graph();
+        let mut join = false;
+        for (i, seg) in tk.segments.iter().enumerate() {
+            if view.rules.kind(seg.kind).shape != Shape::Field {
+                continue;
+            }
+            let f = g.feature_of(SegmentId::new(t.first_segment as usize + i));
+            if barn_farms.contains(&f) && Self::has_follower(&view, f) {
+                join = true;
+                break;
+            }
+        }
+        if join {
+            ctx.request_scoring();
+        }
+        Ok(())
+    }
+
+    /// AM-19, AM-20, AM-21: the barn on a corner of the placed land tile.
+    fn deploy_step_actions(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        if view.state.in_supply(player, self.ids.barn) == 0 {
+            return Ok(());
+        }
+        let Some(idx) = view.state.last_placed() else {
+            return Ok(());
+        };
+        let t = *view.state.board().tile(idx);
+        if view.rules.tiles().get(t.kind).barrier {
+            return Ok(());
+        }
+        let g = view.state.graph();
+        for c in 0..4u8 {
+            let Some(seg) = Self::barn_corner(&view, t.pos, c) else {
+                continue;
+            };
+            let f = g.feature_of(seg);
+            if !self.barn_on_barn && self.barns_in(&view, f).next().is_some() {
+                continue;
+            }
+            out.push(Action::Custom(CustomAction {
+                expansion: self.me,
+                verb: self.ids.barn_verb,
+                figure: None,
+                segment: Some(seg),
+                value: c as i32,
+            }));
+        }
+        Ok(())
+    }
+
+    /// AM-23: nothing is deployed onto a farm holding a barn (a pig next to a farmer that
+    /// only a market redeployment brought there, say).
+    fn filter_deploy_actions(
+        &self,
+        view: View<'_>,
+        _player: PlayerId,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        self.drop_barn_farm_deploys(&view, actions);
+        Ok(())
+    }
+
+    /// AM-23 for deployments other expansions' prompts offer (magic portal, Tactician).
+    fn filter_prompt_actions(
+        &self,
+        view: View<'_>,
+        _prompt: Prompt,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        self.drop_barn_farm_deploys(&view, actions);
+        Ok(())
+    }
+
+    fn apply_action(
+        &self,
+        ctx: &mut Ctx<'_>,
+        player: PlayerId,
+        action: CustomAction,
+    ) -> HookResult {
+        if action.verb != self.ids.barn_verb {
+            return Err(HookFailure("unknown verb".into()));
+        }
+        let seg = action
+            .segment
+            .ok_or_else(|| HookFailure("a barn needs a segment".into()))?;
+        let fig = ctx.deploy(player, self.ids.barn, seg)?;
+        ctx.set(self.ids.barn_corner.of(fig), i64::from(action.value) + 1);
+        ctx.set(self.ids.barn_placed, seg.index() as i64 + 1);
+        ctx.request_scoring();
+        Ok(())
+    }
+
+    /// AM-11: a mayor is worth 2 half-units per pennant of its city.
+    fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
+        let fig = view.state.figure(figure);
+        if fig.kind != self.ids.mayor {
+            return Ok(0);
+        }
+        let FigureLoc::On(s) = fig.loc else {
+            return Ok(0);
+        };
+        let g = view.state.graph();
+        Ok(2 * i32::from(g.totals(g.feature_of(s)).pennants))
+    }
+
+    fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        if draft.final_scoring {
+            return Ok(());
+        }
+        // AM-15, AM-17: note the wagons of the features this scoring closes.
+        let mut noted: Vec<(FigureId, SegmentId, bool)> = Vec::new();
+        {
+            let view = ctx.view();
+            let g = view.state.graph();
+            for item in &draft.features {
+                if !item.return_figures || !(item.closes || self.loser_moves) {
+                    continue;
+                }
+                for (i, fig) in view.state.figures().iter().enumerate() {
+                    if fig.kind != self.ids.wagon {
+                        continue;
+                    }
+                    if let FigureLoc::On(s) = fig.loc {
+                        if g.feature_of(s) == item.feature {
+                            // PR-6, AP-5: a wagon downgraded by another player's disc does
+                            // not move; one upgraded by its owner's disc reaches further.
+                            let disc = self.promo_disc.map_or(0, |d| view.state.slot(d, i));
+                            let owner = i64::from(fig.owner.0) + 1;
+                            if disc != 0 && disc != owner {
+                                continue;
+                            }
+                            noted.push((FigureId(i as u16), s, disc == owner));
+                        }
+                    }
+                }
+            }
+        }
+        for (id, s, up) in noted {
+            ctx.set(self.ids.wagon_from.of(id), s.index() as i64 + 1);
+            ctx.set(self.ids.wagon_up.of(id), i64::from(up));
+        }
+        // AM-22: the farm of the barn placed now; AM-24: farms joined to a barn's farm.
+        let placed = ctx.get(self.ids.barn_placed);
+        ctx.set(self.ids.barn_placed, 0);
+        let view = ctx.view();
+        let g = view.state.graph();
+        let mut done: Vec<FeatureId> = Vec::new();
+        if placed > 0 {
+            let farm = g.feature_of(SegmentId::new(placed as usize - 1));
+            done.push(farm);
+            self.farm_item(&view, draft, farm, BARN_PLACED)?;
+        }
+        let barn_farms = self.barn_farms(&view);
+        if barn_farms.is_empty() {
+            return Ok(());
+        }
+        let Some(idx) = view.state.last_placed() else {
+            return Ok(());
+        };
+        let t = *view.state.board().tile(idx);
+        let tk = view.rules.tiles().get(t.kind);
+        for (i, seg) in tk.segments.iter().enumerate() {
+            if view.rules.kind(seg.kind).shape != Shape::Field {
+                continue;
+            }
+            let f = g.feature_of(SegmentId::new(t.first_segment as usize + i));
+            if done.contains(&f) {
+                continue;
+            }
+            done.push(f);
+            if barn_farms.contains(&f) && Self::has_follower(&view, f) {
+                self.farm_item(&view, draft, f, BARN_JOINED)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// AM-15: the wagons of the features this scoring closed may move: their owners are
+    /// asked first of all (step 8 comes before the CoC deployment, whatever the load
+    /// order), active player first, then clockwise.
+    fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+        if draft.final_scoring {
+            return Ok(());
+        }
+        let view = ctx.view();
+        let n = view.state.players().len();
+        let active = view.state.active_player().index();
+        let mut asks: Vec<(usize, usize, FigureId, u32, bool)> = Vec::new();
+        for (i, fig) in view.state.figures().iter().enumerate() {
+            if fig.kind != self.ids.wagon {
+                continue;
+            }
+            let id = FigureId(i as u16);
+            let from = view.get(self.ids.wagon_from.of(id));
+            if from > 0 {
+                let order = (fig.owner.index() + n - active) % n;
+                let up = view.get(self.ids.wagon_up.of(id)) != 0;
+                asks.push((order, i, id, (from - 1) as u32, up));
+            }
+        }
+        if asks.is_empty() {
+            return Ok(());
+        }
+        asks.sort();
+        for &(_, _, id, _, _) in &asks {
+            ctx.set(self.ids.wagon_from.of(id), 0);
+            ctx.set(self.ids.wagon_up.of(id), 0);
+        }
+        // `prompt_next` puts each in front: queue them last to first.
+        for &(_, _, id, from, up) in asks.iter().rev() {
+            if ctx.state().figure(id).loc == FigureLoc::Supply {
+                let owner = ctx.state().figure(id).owner;
+                ctx.prompt_next(owner, AmPrompt::Wagon { from, up });
+            }
+        }
+        Ok(())
+    }
+
+    /// AM-9: the final abbey round.
+    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+        if !self.final_round || ctx.state().supply().remaining() != 0 {
+            return Ok(TurnEndVerdict::Next);
+        }
+        let view = ctx.view();
+        let n = view.state.players().len() as i64;
+        let anyone = (0..n as u8).any(|p| self.holds_abbey(&view, PlayerId(p)));
+        let turn = i64::from(view.state.turn());
+        let end = ctx.get(self.ids.final_end);
+        if end == 0 {
+            if anyone {
+                ctx.set(self.ids.final_end, turn + n + 1);
+                ctx.set_more_turns(true);
+            }
+        } else if turn + 1 >= end || !anyone {
+            ctx.set_more_turns(false);
+        }
+        Ok(TurnEndVerdict::Next)
+    }
+
+    /// AM-25: every barn owner scores 4 per completed city of its farm, once per farm.
+    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        let view = ctx.view();
+        let g = view.state.graph();
+        let mut farms: Vec<FeatureId> = Vec::new();
+        for fig in view.state.figures() {
+            if fig.kind != self.ids.barn {
+                continue;
+            }
+            if let FigureLoc::On(s) = fig.loc {
+                let f = g.feature_of(s);
+                if !farms.contains(&f) {
+                    farms.push(f);
+                }
+            }
+        }
+        let mut awards: Vec<(PlayerId, i32)> = Vec::new();
+        for f in farms {
+            let cities = completed_cities(view.rules, &view, f).len() as i32;
+            let mut owners: Vec<PlayerId> = self
+                .barns_in(&view, f)
+                .map(|b| view.state.figure(b).owner)
+                .collect();
+            owners.sort();
+            owners.dedup();
+            for p in owners {
+                awards.push((p, BARN_FINAL * cities));
+            }
+        }
+        for (p, pts) in awards {
+            ctx.award(p, pts, self.ids.barn_label);
+        }
+        Ok(())
+    }
+}
+
+carcassonne_core::export_expansion!("abbey-mayor", AbbeyMayor::new());

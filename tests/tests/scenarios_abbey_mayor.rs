@@ -1,0 +1,151 @@
+//! Scenario tests T-106 … T-129 of `shared/rules/spec-inns-traders-abbey.md` part E:
+//! Abbey & Mayor, loaded from `expansions/abbey-mayor` as the program loads it (manifest,
+//! tile file, plugin library). One test per T-id; the data is in
+//! `tests/scenarios/abbey-mayor/T-xx.toml`.
+
+use carcassonne_tests::run_scenario;
+
+/// T-106 — AM-3, AM-4: the abbey instead of a draw, only into a hole, any rotation; no hole, no choice.
+#[test]
+fn t106_am3_am4_abbey_only_into_a_hole() {
+    run_scenario("abbey-mayor/T-106");
+}
+
+/// T-107 — AM-5 … AM-7: the abbey closes B's city (+4), completes R's cloister (+9) and itself (+9).
+#[test]
+fn t107_am7_abbey_scores_what_it_completes() {
+    run_scenario("abbey-mayor/T-107");
+}
+
+/// T-108 — AM-9: the final abbey round after the last land tile, and abbeyFinalRound=off.
+#[test]
+fn t108_am9_final_abbey_round() {
+    run_scenario("abbey-mayor/T-108");
+}
+
+/// T-111 — AM-11, AM-13: a mayor in a 3-pennant city beats two knights, complete and at the end.
+#[test]
+fn t111_am11_mayor_strength_is_pennants() {
+    run_scenario("abbey-mayor/T-111");
+}
+
+/// T-112 — AM-12: a mayor-only city without pennants scores for nobody (and allows no CoC
+/// deployment).
+#[test]
+fn t112_am12_mayor_without_pennants_scores_nothing() {
+    run_scenario("abbey-mayor/T-112");
+}
+
+/// T-114 — AM-10, AM-14: the mayor only on cities; the wagon on a cloister.
+#[test]
+fn t114_am10_mayor_only_on_cities() {
+    run_scenario("abbey-mayor/T-114");
+}
+
+/// T-115 — AM-15, AM-16: wagon targets under C1 and C2.
+#[test]
+fn t115_am16_wagon_targets_c1_c2() {
+    run_scenario("abbey-mayor/T-115");
+}
+
+/// T-116 — AM-15, AM-16: two wagons, active player first.
+#[test]
+fn t116_am15_two_wagons_in_order() {
+    run_scenario("abbey-mayor/T-116");
+}
+
+/// T-118 — AM-16 (iv), AMQ-3: a road closed by an abbey connects to it.
+#[test]
+fn t118_am16_wagon_onto_the_abbey() {
+    run_scenario("abbey-mayor/T-118");
+}
+
+/// T-119 — AM-20, AM-21: barn corners.
+#[test]
+fn t119_am20_barn_corners() {
+    run_scenario("abbey-mayor/T-119");
+}
+
+/// T-121 — AM-22, AM-25: barn placement and final scoring.
+#[test]
+fn t121_am22_am25_barn_scoring() {
+    run_scenario("abbey-mayor/T-121");
+}
+
+/// T-129 — AM-7, AMQ-9: an abbey at the end; a 1-tile city closed by an abbey.
+#[test]
+fn t129_am7_abbey_final_and_one_tile_city() {
+    run_scenario("abbey-mayor/T-129");
+}
+
+/// T-109 — AM-4, AM-31, HS-3, HS-4: the abbey is a cloister for the shrine limits.
+#[test]
+fn t109_am4_shrine_limits_on_the_abbey() {
+    run_scenario("abbey-mayor/T-109");
+}
+
+/// T-110 — TB-15, AM-3, AM-9: the abbey as the builder's second part, also after the last tile.
+#[test]
+fn t110_tb15_abbey_in_the_builder_part() {
+    run_scenario("abbey-mayor/T-110");
+}
+
+/// T-117 — AM-17, AMQ-4: a wagon on a building that loses a challenge.
+#[test]
+fn t117_am17_wagon_losing_a_challenge() {
+    run_scenario("abbey-mayor/T-117");
+}
+
+/// T-128 — AM-8: the abbey's placer takes the goods and the King.
+#[test]
+fn t128_am8_abbey_placer_completes() {
+    run_scenario("abbey-mayor/T-128");
+}
+
+/// T-113 — AM-11, AM-13, IC-24: a mayor's pennants against a big follower in a cathedral city.
+#[test]
+fn t113_am11_mayor_in_a_cathedral_city() {
+    run_scenario("abbey-mayor/T-113");
+}
+
+/// T-122 — AM-24, TB-20, TBQ-5: join scoring of a farm joined to a barn's farm, with a pig.
+#[test]
+fn t122_am24_barn_join_scoring() {
+    run_scenario("abbey-mayor/T-122");
+}
+
+/// T-123 — AM-25, AMQ-5: two barn owners in one farm at the end.
+#[test]
+fn t123_am25_two_barns_at_the_end() {
+    run_scenario("abbey-mayor/T-123");
+}
+
+/// T-120 — AM-22, AM-28, CO-4: barn placement scoring with a pig; the CoC deployment it allows.
+#[test]
+fn t120_am28_barn_scoring_and_the_coc() {
+    run_scenario("abbey-mayor/T-120");
+}
+
+/// T-125 — AM-28, CO-9, CO-10: mayor and wagon redeployed from the CoC; the wagon then moves.
+#[test]
+fn t125_am28_mayor_and_wagon_redeployed() {
+    run_scenario("abbey-mayor/T-125");
+}
+
+/// T-127 — AM-32, AT-5, AT-8: a Tactician wagon on a completed road scores and may then move.
+#[test]
+fn t127_am32_tactician_wagon_then_moves() {
+    run_scenario("abbey-mayor/T-127");
+}
+
+/// T-124 — AM-28, CO-13: the market redeploys onto a barn's farm before its placement scoring; CO-4 after it.
+#[test]
+fn t124_am28_market_onto_a_barn_farm() {
+    run_scenario("abbey-mayor/T-124");
+}
+
+/// T-126 — AM-33, PR-5, PR-6, AP-5: Promotions discs under a wagon and a farmer at a barn scoring.
+#[test]
+fn t126_am33_promotions_wagon_and_barn_farmers() {
+    run_scenario("abbey-mayor/T-126");
+}

@@ -2,8 +2,8 @@
 //! charts drawn by plotters as inline SVG.
 
 use carcassonne_play::balance::{BalanceReport, Change, Rate};
-use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::fmt::Write as _;
 
 const WITHOUT: RGBColor = RGBColor(0x9a, 0xa5, 0xb1);
@@ -77,103 +77,82 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Horizontal grouped bars: one category per row, a grey "without" bar above a blue "with"
-/// bar; `ci` draws interval whiskers on the "with" bars.
+/// Horizontal grouped bars: one category per row (first row on top), a grey "without" bar
+/// above a blue "with" bar; `ci` draws each bar's interval as a whisker.
 fn bars(
     title: &str,
     rows: &[(String, f64, f64)],
     ci: Option<&[([f64; 2], [f64; 2])]>,
     x_max: f64,
 ) -> Result<String, String> {
+    // plotters measures text with a registered font; DejaVu is embedded (as for PNGs).
+    plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
+        .map_err(|_| "the embedded font did not load".to_string())?;
+    let err = |e: &dyn std::fmt::Display| e.to_string();
     let mut svg = String::new();
-    let row_px = 44u32;
-    let height = 90 + row_px * rows.len().max(1) as u32;
+    let n = rows.len().max(1);
+    let height = 90 + 44 * n as u32;
     {
         let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let n = rows.len().max(1);
-        let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+        root.fill(&WHITE).map_err(|e| err(&e))?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(30)
-            .y_label_area_size(220)
-            .build_cartesian_2d(0f64..x_max.max(1e-9) * 1.05, (0..n).into_segmented())
-            .map_err(|e| e.to_string())?;
+            .y_label_area_size(230)
+            .build_cartesian_2d(0f64..x_max.max(1e-9) * 1.05, 0f64..n as f64)
+            .map_err(|e| err(&e))?;
         chart
             .configure_mesh()
             .disable_y_mesh()
-            .y_labels(n)
-            .y_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
-                    labels.get(*i).cloned().unwrap_or_default()
-                }
-                SegmentValue::Last => String::new(),
-            })
+            .disable_y_axis()
+            .x_label_style(("sans-serif", 12))
             .draw()
-            .map_err(|e| e.to_string())?;
-        let half = (row_px / 2) as i32;
+            .map_err(|e| err(&e))?;
+        // Row i spans [y, y + 1) with y = n - 1 - i: the "with" bar low, "without" high.
+        let y = |i: usize| (n - 1 - i) as f64;
         chart
             .draw_series(rows.iter().enumerate().map(|(i, r)| {
-                let mut b = Rectangle::new(
-                    [
-                        (0.0, SegmentValue::Exact(i)),
-                        (r.1, SegmentValue::Exact(i + 1)),
-                    ],
-                    WITHOUT.filled(),
-                );
-                b.set_margin(4, (half - 2) as u32, 0, 0);
-                b
+                Rectangle::new([(0.0, y(i) + 0.52), (r.1, y(i) + 0.88)], WITHOUT.filled())
             }))
-            .map_err(|e| e.to_string())?
+            .map_err(|e| err(&e))?
             .label("without")
             .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], WITHOUT.filled()));
         chart
             .draw_series(rows.iter().enumerate().map(|(i, r)| {
-                let mut b = Rectangle::new(
-                    [
-                        (0.0, SegmentValue::Exact(i)),
-                        (r.2, SegmentValue::Exact(i + 1)),
-                    ],
-                    WITH.filled(),
-                );
-                b.set_margin((half - 2) as u32, 4, 0, 0);
-                b
+                Rectangle::new([(0.0, y(i) + 0.12), (r.2, y(i) + 0.48)], WITH.filled())
             }))
-            .map_err(|e| e.to_string())?
+            .map_err(|e| err(&e))?
             .label("with")
             .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], WITH.filled()));
         if let Some(ci) = ci {
-            // Whiskers through each bar's middle: the quarter and three-quarter points of
-            // the row hold the "without" and "with" bars.
-            let whiskers = ci.iter().enumerate().flat_map(|(i, (a, b))| {
-                [(*a, 0.25), (*b, 0.75)]
-                    .into_iter()
-                    .map(move |(c, at)| (i, c, at))
-            });
+            let whiskers = ci
+                .iter()
+                .enumerate()
+                .flat_map(|(i, (a, b))| [(*a, y(i) + 0.7), (*b, y(i) + 0.3)]);
             chart
-                .draw_series(whiskers.map(|(i, c, at)| {
-                    let mut e = Rectangle::new(
-                        [
-                            (c[0], SegmentValue::Exact(i)),
-                            (c[1], SegmentValue::Exact(i + 1)),
-                        ],
-                        BLACK.filled(),
-                    );
-                    let top = (f64::from(row_px) * at) as u32;
-                    e.set_margin(top, row_px.saturating_sub(top + 2), 0, 0);
-                    e
+                .draw_series(whiskers.map(|(c, at)| {
+                    PathElement::new(vec![(c[0], at), (c[1], at)], BLACK.stroke_width(2))
                 }))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| err(&e))?;
         }
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::LowerRight)
+            .label_font(("sans-serif", 12))
             .background_style(WHITE.mix(0.9))
             .border_style(BLACK)
             .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+            .map_err(|e| err(&e))?;
+        // Row labels, right-aligned beside the plot.
+        let style = TextStyle::from(("sans-serif", 13).into_font())
+            .pos(Pos::new(HPos::Right, VPos::Center));
+        for (i, r) in rows.iter().enumerate() {
+            let (px, py) = chart.backend_coord(&(0.0, y(i) + 0.5));
+            root.draw(&Text::new(r.0.clone(), (px - 8, py), style.clone()))
+                .map_err(|e| err(&e))?;
+        }
+        root.present().map_err(|e| err(&e))?;
     }
     Ok(svg)
 }

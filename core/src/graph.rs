@@ -107,11 +107,17 @@ impl FeatureTotals {
 #[derive(Clone, Debug, Default)]
 pub struct FeatureGraph {
     graph: UnGraph<SegmentNode, Link, u32>,
-    parent: Vec<u32>,
-    size: Vec<u32>,
-    /// Circular list of the members of each feature.
-    next: Vec<u32>,
+    /// Union-find links per segment, in one vector (fewer allocations per state clone).
+    /// A feature's size for union by size is `totals.segments` at its root.
+    links: Vec<UfLink>,
     totals: Vec<FeatureTotals>,
+}
+
+/// A segment's union-find parent and its successor in its feature's circular member list.
+#[derive(Clone, Copy, Debug, Default)]
+struct UfLink {
+    parent: u32,
+    next: u32,
 }
 
 impl FeatureGraph {
@@ -119,9 +125,7 @@ impl FeatureGraph {
     pub fn with_capacity(segments: usize) -> FeatureGraph {
         FeatureGraph {
             graph: UnGraph::with_capacity(segments, segments * 2),
-            parent: Vec::with_capacity(segments),
-            size: Vec::with_capacity(segments),
-            next: Vec::with_capacity(segments),
+            links: Vec::with_capacity(segments),
             totals: Vec::with_capacity(segments),
         }
     }
@@ -133,12 +137,12 @@ impl FeatureGraph {
 
     /// Number of segments.
     pub fn len(&self) -> usize {
-        self.parent.len()
+        self.links.len()
     }
 
     /// Whether there is no segment.
     pub fn is_empty(&self) -> bool {
-        self.parent.is_empty()
+        self.links.is_empty()
     }
 
     /// The node data of a segment.
@@ -151,9 +155,7 @@ impl FeatureGraph {
     pub(crate) fn add_segment(&mut self, node: SegmentNode, totals: FeatureTotals) -> SegmentId {
         let id = self.graph.add_node(node);
         let i = id.index() as u32;
-        self.parent.push(i);
-        self.size.push(1);
-        self.next.push(i);
+        self.links.push(UfLink { parent: i, next: i });
         self.totals.push(FeatureTotals {
             segments: 1,
             pennants: node.pennants as u16,
@@ -167,7 +169,7 @@ impl FeatureGraph {
     pub fn feature_of(&self, s: SegmentId) -> FeatureId {
         let mut i = s.index() as u32;
         loop {
-            let p = self.parent[i as usize];
+            let p = self.links[i as usize].parent;
             if p == i {
                 return FeatureId(i);
             }
@@ -211,14 +213,16 @@ impl FeatureGraph {
 
     fn union(&mut self, a: FeatureId, b: FeatureId) -> FeatureId {
         let (a, b) = (a.0 as usize, b.0 as usize);
-        let (big, small) = if self.size[a] >= self.size[b] {
+        let (big, small) = if self.totals[a].segments >= self.totals[b].segments {
             (a, b)
         } else {
             (b, a)
         };
-        self.parent[small] = big as u32;
-        self.size[big] += self.size[small];
-        self.next.swap(big, small); // splice the two circular member lists
+        self.links[small].parent = big as u32;
+        // Splice the two circular member lists.
+        let (nb, ns) = (self.links[big].next, self.links[small].next);
+        self.links[big].next = ns;
+        self.links[small].next = nb;
         let s = self.totals[small];
         let t = &mut self.totals[big];
         t.open += s.open;
@@ -314,7 +318,7 @@ impl Iterator for Members<'_> {
 
     fn next(&mut self) -> Option<SegmentId> {
         let c = self.cur?;
-        let n = self.graph.next[c as usize];
+        let n = self.graph.links[c as usize].next;
         self.cur = (n != self.start).then_some(n);
         Some(NodeIndex::new(c as usize))
     }

@@ -100,10 +100,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                     st.stage = Stage::Reveal;
                 }
                 Some(tile) => {
-                    st.decision = Decision {
-                        player: st.active,
-                        kind: DecisionKind::PlaceTile { tile },
-                    };
+                    st.offer_tile(tile);
                     return Ok(());
                 }
                 None => st.stage = Stage::BeforeFinal,
@@ -118,10 +115,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                         st.discard(tile, DiscardReason::FitsNowhere);
                         continue;
                     }
-                    st.decision = Decision {
-                        player: st.active,
-                        kind: DecisionKind::PlaceTile { tile },
-                    };
+                    st.offer_tile(tile);
                     return Ok(());
                 }
             }
@@ -185,7 +179,10 @@ fn filter_prompt_actions(
     p: crate::prompt::Prompt,
 ) -> Result<(), HookError> {
     let mut offered = std::mem::take(&mut st.offered);
-    let before = offered.clone();
+    // The offer before filtering, in a reused buffer (no allocation per prompt).
+    let mut before = std::mem::take(&mut st.scratch_actions);
+    before.clear();
+    before.extend_from_slice(&offered);
     let mut result = Ok(());
     for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
         if !hooks.has(HookSet::FILTER_PROMPT_ACTIONS) {
@@ -198,6 +195,8 @@ fn filter_prompt_actions(
         }
     }
     offered.retain(|a| before.contains(a));
+    before.clear();
+    st.scratch_actions = before;
     st.offered = offered;
     result
 }

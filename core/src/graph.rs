@@ -107,17 +107,18 @@ impl FeatureTotals {
 #[derive(Clone, Debug, Default)]
 pub struct FeatureGraph {
     graph: UnGraph<SegmentNode, Link, u32>,
-    /// Union-find links per segment, in one vector (fewer allocations per state clone).
+    /// Union-find entry per segment, in one vector (fewer allocations per state clone).
     /// A feature's size for union by size is `totals.segments` at its root.
     links: Vec<UfLink>,
-    totals: Vec<FeatureTotals>,
 }
 
-/// A segment's union-find parent and its successor in its feature's circular member list.
+/// A segment's union-find parent, its successor in its feature's circular member list,
+/// and the running totals of its feature (meaningful at a representative only).
 #[derive(Clone, Copy, Debug, Default)]
 struct UfLink {
     parent: u32,
     next: u32,
+    totals: FeatureTotals,
 }
 
 impl FeatureGraph {
@@ -126,7 +127,6 @@ impl FeatureGraph {
         FeatureGraph {
             graph: UnGraph::with_capacity(segments, segments * 2),
             links: Vec::with_capacity(segments),
-            totals: Vec::with_capacity(segments),
         }
     }
 
@@ -155,11 +155,14 @@ impl FeatureGraph {
     pub(crate) fn add_segment(&mut self, node: SegmentNode, totals: FeatureTotals) -> SegmentId {
         let id = self.graph.add_node(node);
         let i = id.index() as u32;
-        self.links.push(UfLink { parent: i, next: i });
-        self.totals.push(FeatureTotals {
-            segments: 1,
-            pennants: node.pennants as u16,
-            ..totals
+        self.links.push(UfLink {
+            parent: i,
+            next: i,
+            totals: FeatureTotals {
+                segments: 1,
+                pennants: node.pennants as u16,
+                ..totals
+            },
         });
         id
     }
@@ -180,11 +183,11 @@ impl FeatureGraph {
     /// The running totals of a feature.
     #[inline]
     pub fn totals(&self, f: FeatureId) -> &FeatureTotals {
-        &self.totals[f.0 as usize]
+        &self.links[f.0 as usize].totals
     }
 
     pub(crate) fn totals_mut(&mut self, f: FeatureId) -> &mut FeatureTotals {
-        &mut self.totals[f.0 as usize]
+        &mut self.links[f.0 as usize].totals
     }
 
     /// The kind of a feature.
@@ -201,7 +204,7 @@ impl FeatureGraph {
         }
         let root = if ra == rb { ra } else { self.union(ra, rb) };
         if closes_edges {
-            let t = &mut self.totals[root.0 as usize];
+            let t = &mut self.links[root.0 as usize].totals;
             t.open = t.open.saturating_sub(2);
         }
     }
@@ -213,7 +216,7 @@ impl FeatureGraph {
 
     fn union(&mut self, a: FeatureId, b: FeatureId) -> FeatureId {
         let (a, b) = (a.0 as usize, b.0 as usize);
-        let (big, small) = if self.totals[a].segments >= self.totals[b].segments {
+        let (big, small) = if self.links[a].totals.segments >= self.links[b].totals.segments {
             (a, b)
         } else {
             (b, a)
@@ -223,8 +226,8 @@ impl FeatureGraph {
         let (nb, ns) = (self.links[big].next, self.links[small].next);
         self.links[big].next = ns;
         self.links[small].next = nb;
-        let s = self.totals[small];
-        let t = &mut self.totals[big];
+        let s = self.links[small].totals;
+        let t = &mut self.links[big].totals;
         t.open += s.open;
         t.pennants += s.pennants;
         t.occupants += s.occupants;
@@ -301,7 +304,7 @@ impl FeatureGraph {
 
     pub(crate) fn add_occupant(&mut self, s: SegmentId, delta: i32) {
         let f = self.feature_of(s);
-        let t = &mut self.totals[f.0 as usize];
+        let t = &mut self.links[f.0 as usize].totals;
         t.occupants = (t.occupants as i32 + delta).max(0) as u16;
     }
 }

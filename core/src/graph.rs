@@ -107,11 +107,18 @@ impl FeatureTotals {
 #[derive(Clone, Debug, Default)]
 pub struct FeatureGraph {
     graph: UnGraph<SegmentNode, Link, u32>,
-    parent: Vec<u32>,
-    size: Vec<u32>,
-    /// Circular list of the members of each feature.
-    next: Vec<u32>,
-    totals: Vec<FeatureTotals>,
+    /// Union-find entry per segment, in one vector (fewer allocations per state clone).
+    /// A feature's size for union by size is `totals.segments` at its root.
+    links: Vec<UfLink>,
+}
+
+/// A segment's union-find parent, its successor in its feature's circular member list,
+/// and the running totals of its feature (meaningful at a representative only).
+#[derive(Clone, Copy, Debug, Default)]
+struct UfLink {
+    parent: u32,
+    next: u32,
+    totals: FeatureTotals,
 }
 
 impl FeatureGraph {
@@ -119,10 +126,7 @@ impl FeatureGraph {
     pub fn with_capacity(segments: usize) -> FeatureGraph {
         FeatureGraph {
             graph: UnGraph::with_capacity(segments, segments * 2),
-            parent: Vec::with_capacity(segments),
-            size: Vec::with_capacity(segments),
-            next: Vec::with_capacity(segments),
-            totals: Vec::with_capacity(segments),
+            links: Vec::with_capacity(segments),
         }
     }
 
@@ -133,12 +137,12 @@ impl FeatureGraph {
 
     /// Number of segments.
     pub fn len(&self) -> usize {
-        self.parent.len()
+        self.links.len()
     }
 
     /// Whether there is no segment.
     pub fn is_empty(&self) -> bool {
-        self.parent.is_empty()
+        self.links.is_empty()
     }
 
     /// The node data of a segment.
@@ -151,13 +155,14 @@ impl FeatureGraph {
     pub(crate) fn add_segment(&mut self, node: SegmentNode, totals: FeatureTotals) -> SegmentId {
         let id = self.graph.add_node(node);
         let i = id.index() as u32;
-        self.parent.push(i);
-        self.size.push(1);
-        self.next.push(i);
-        self.totals.push(FeatureTotals {
-            segments: 1,
-            pennants: node.pennants as u16,
-            ..totals
+        self.links.push(UfLink {
+            parent: i,
+            next: i,
+            totals: FeatureTotals {
+                segments: 1,
+                pennants: node.pennants as u16,
+                ..totals
+            },
         });
         id
     }
@@ -167,7 +172,7 @@ impl FeatureGraph {
     pub fn feature_of(&self, s: SegmentId) -> FeatureId {
         let mut i = s.index() as u32;
         loop {
-            let p = self.parent[i as usize];
+            let p = self.links[i as usize].parent;
             if p == i {
                 return FeatureId(i);
             }
@@ -178,11 +183,11 @@ impl FeatureGraph {
     /// The running totals of a feature.
     #[inline]
     pub fn totals(&self, f: FeatureId) -> &FeatureTotals {
-        &self.totals[f.0 as usize]
+        &self.links[f.0 as usize].totals
     }
 
     pub(crate) fn totals_mut(&mut self, f: FeatureId) -> &mut FeatureTotals {
-        &mut self.totals[f.0 as usize]
+        &mut self.links[f.0 as usize].totals
     }
 
     /// The kind of a feature.
@@ -199,7 +204,7 @@ impl FeatureGraph {
         }
         let root = if ra == rb { ra } else { self.union(ra, rb) };
         if closes_edges {
-            let t = &mut self.totals[root.0 as usize];
+            let t = &mut self.links[root.0 as usize].totals;
             t.open = t.open.saturating_sub(2);
         }
     }
@@ -208,7 +213,7 @@ impl FeatureGraph {
     /// faces it).
     pub(crate) fn close_edge(&mut self, s: SegmentId) {
         let f = self.feature_of(s);
-        let t = &mut self.totals[f.0 as usize];
+        let t = &mut self.links[f.0 as usize].totals;
         t.open = t.open.saturating_sub(1);
     }
 
@@ -219,16 +224,18 @@ impl FeatureGraph {
 
     fn union(&mut self, a: FeatureId, b: FeatureId) -> FeatureId {
         let (a, b) = (a.0 as usize, b.0 as usize);
-        let (big, small) = if self.size[a] >= self.size[b] {
+        let (big, small) = if self.links[a].totals.segments >= self.links[b].totals.segments {
             (a, b)
         } else {
             (b, a)
         };
-        self.parent[small] = big as u32;
-        self.size[big] += self.size[small];
-        self.next.swap(big, small); // splice the two circular member lists
-        let s = self.totals[small];
-        let t = &mut self.totals[big];
+        self.links[small].parent = big as u32;
+        // Splice the two circular member lists.
+        let (nb, ns) = (self.links[big].next, self.links[small].next);
+        self.links[big].next = ns;
+        self.links[small].next = nb;
+        let s = self.links[small].totals;
+        let t = &mut self.links[big].totals;
         t.open += s.open;
         t.pennants += s.pennants;
         t.occupants += s.occupants;
@@ -305,7 +312,7 @@ impl FeatureGraph {
 
     pub(crate) fn add_occupant(&mut self, s: SegmentId, delta: i32) {
         let f = self.feature_of(s);
-        let t = &mut self.totals[f.0 as usize];
+        let t = &mut self.links[f.0 as usize].totals;
         t.occupants = (t.occupants as i32 + delta).max(0) as u16;
     }
 }
@@ -322,7 +329,7 @@ impl Iterator for Members<'_> {
 
     fn next(&mut self) -> Option<SegmentId> {
         let c = self.cur?;
-        let n = self.graph.next[c as usize];
+        let n = self.graph.links[c as usize].next;
         self.cur = (n != self.start).then_some(n);
         Some(NodeIndex::new(c as usize))
     }

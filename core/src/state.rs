@@ -162,6 +162,8 @@ pub struct GameState {
     pub(crate) candidates: Vec<u8>,
     /// Scratch: features completed by the last placement.
     pub(crate) completed: Vec<crate::graph::FeatureId>,
+    /// Scratch for the offer before prompt filters (always empty between calls).
+    pub(crate) scratch_actions: Vec<Action>,
 }
 
 impl GameState {
@@ -421,6 +423,16 @@ impl GameState {
             };
             self.slots.extend(std::iter::repeat_n(def.default, n));
         }
+    }
+
+    /// Offers the placements of the drawn `tile` (computed already). The offered-action
+    /// buffer is not used in a tile step, so it is emptied: a state clone then copies none.
+    pub(crate) fn offer_tile(&mut self, tile: TileKindId) {
+        self.offered.clear();
+        self.decision = Decision {
+            player: self.active,
+            kind: DecisionKind::PlaceTile { tile },
+        };
     }
 
     pub(crate) fn discard(&mut self, tile: TileKindId, reason: DiscardReason) {

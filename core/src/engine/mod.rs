@@ -521,10 +521,7 @@ impl Game {
                 debug_assert!(taken, "offered draws are in the active groups");
                 if consider_drawn(rules, state, tile, &mut 0)? {
                     if state.prompts.is_empty() {
-                        state.decision = Decision {
-                            player: state.active,
-                            kind: DecisionKind::PlaceTile { tile },
-                        };
+                        state.offer_tile(tile);
                         return Ok(());
                     }
                     // Prompts queued when it was drawn come first (see `Stage::Reveal`).
@@ -627,6 +624,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         events: Vec::with_capacity(64),
         candidates: Vec::new(),
         completed: Vec::new(),
+        scratch_actions: Vec::new(),
         discards: Vec::new(),
         slots: Vec::new(),
         slot_offsets: Vec::new(),

@@ -123,10 +123,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                     st.stage = Stage::Reveal;
                 }
                 Some(tile) => {
-                    st.decision = Decision {
-                        player: st.active,
-                        kind: DecisionKind::PlaceTile { tile },
-                    };
+                    st.offer_tile(tile);
                     return Ok(());
                 }
                 // Turns after the supply ran out (`Ctx::set_more_turns`) end without a tile.
@@ -143,10 +140,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                         st.discard(tile, DiscardReason::FitsNowhere);
                         continue;
                     }
-                    st.decision = Decision {
-                        player: st.active,
-                        kind: DecisionKind::PlaceTile { tile },
-                    };
+                    st.offer_tile(tile);
                     return Ok(());
                 }
             }
@@ -210,7 +204,10 @@ fn filter_prompt_actions(
     p: crate::prompt::Prompt,
 ) -> Result<(), HookError> {
     let mut offered = std::mem::take(&mut st.offered);
-    let before = offered.clone();
+    // The offer before filtering, in a reused buffer (no allocation per prompt).
+    let mut before = std::mem::take(&mut st.scratch_actions);
+    before.clear();
+    before.extend_from_slice(&offered);
     let mut result = Ok(());
     for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
         if !hooks.has(HookSet::FILTER_PROMPT_ACTIONS) {
@@ -223,6 +220,8 @@ fn filter_prompt_actions(
         }
     }
     offered.retain(|a| before.contains(a));
+    before.clear();
+    st.scratch_actions = before;
     st.offered = offered;
     result
 }

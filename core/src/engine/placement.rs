@@ -188,25 +188,21 @@ pub(crate) fn placements_into(
     ];
     // Branch-free: every cell is written, the length only advances on a fit (whether a
     // random tile fits a cell is unpredictable, so a branch here mispredicts a lot).
+    // Written into the spare capacity, so the buffer is not zeroed first.
     let frontier = st.board.frontier();
     out.clear();
-    out.resize(
-        frontier.len(),
-        PlacementCell {
-            pos: Pos::new(0, 0),
-            rotations: 0,
-        },
-    );
+    out.reserve(frontier.len());
+    let spare = &mut out.spare_capacity_mut()[..frontier.len()];
     let mut n = 0usize;
     let mut count = 0usize;
     if tk.barrier {
         // A barrier tile goes only into a hole; its rotation does not matter (A-4 aside).
         for f in frontier {
             if f.mask == u32::MAX {
-                out[n] = PlacementCell {
+                spare[n].write(PlacementCell {
                     pos: f.pos,
                     rotations: 1,
-                };
+                });
                 n += 1;
                 count += 1;
             }
@@ -217,15 +213,18 @@ pub(crate) fn placements_into(
                 | ((codes[1] & f.mask == f.want) as u8) << 1
                 | ((codes[2] & f.mask == f.want) as u8) << 2
                 | ((codes[3] & f.mask == f.want) as u8) << 3;
-            out[n] = PlacementCell {
+            spare[n].write(PlacementCell {
                 pos: f.pos,
                 rotations,
-            };
+            });
             n += (rotations != 0) as usize;
             count += rotations.count_ones() as usize;
         }
     }
-    out.truncate(n);
+    // SAFETY: every index below `n` was written above (`n` only moves past a written
+    // cell), `n <= frontier.len()` is within the reserved capacity, and `PlacementCell`
+    // is `Copy` (nothing to drop).
+    unsafe { out.set_len(n) };
     let filters = rules.placement_filters(tile);
     if filters != 0 && count > 0 {
         // Filters may only remove: remember the edge-legal bits and keep only those.

@@ -165,6 +165,7 @@ pub(crate) fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(),
             push_majority(&mut draft, item, &s, st.players.len(), value);
         }
     }
+    done.clear();
     st.completed = done;
     // Scoring hooks see scorings, so a placement that completes nothing skips them, unless
     // an expansion asked for its own scoring of this placement (`Ctx::request_scoring`).
@@ -174,6 +175,9 @@ pub(crate) fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(),
     } else {
         apply_draft(rules, st, &mut draft)
     };
+    // Scratch: kept empty between placements so that a state clone copies nothing.
+    draft.features.clear();
+    draft.awards.clear();
     st.draft = draft;
     r
 }

@@ -203,6 +203,40 @@ impl ShrinesRules {
 }
 
 /// Whether two cells are among each other's 8 surrounding cells.
+/// Board positions in insertion order, on the stack up to 32 (no allocation per draw).
+struct PosList {
+    buf: [Pos; 32],
+    n: usize,
+    more: Vec<Pos>,
+}
+
+impl PosList {
+    fn new() -> PosList {
+        PosList {
+            buf: [Pos::new(0, 0); 32],
+            n: 0,
+            more: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, p: Pos) {
+        if self.n < self.buf.len() {
+            self.buf[self.n] = p;
+            self.n += 1;
+        } else {
+            self.more.push(p);
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Pos> {
+        self.buf[..self.n].iter().chain(&self.more)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+}
+
 fn adjacent8(a: Pos, b: Pos) -> bool {
     a != b && (a.x - b.x).abs() <= 1 && (a.y - b.y).abs() <= 1
 }
@@ -299,7 +333,7 @@ impl BoundExpansion for ShrinesRules {
         let crowding = self.opts.crowding;
         // The buildings on the board (few), then each candidate against them. Buildings
         // sit in the tile centre, so the rotation does not matter.
-        let mut on_board: [Vec<Pos>; 2] = [Vec::new(), Vec::new()];
+        let mut on_board = [PosList::new(), PosList::new()];
         for t in v.state.board().tiles() {
             if t.sites != 0 {
                 let m = self.buildings_of_tile(t.kind);
@@ -329,8 +363,17 @@ impl BoundExpansion for ShrinesRules {
                 (a.min(r.y - 1), b.max(r.y + 1))
             });
             let w = (max_x - min_x + 1) as usize;
-            let mut grid = vec![0u8; w * (max_y - min_y + 1) as usize];
-            for r in rivals {
+            let len = w * (max_y - min_y + 1) as usize;
+            // On the stack when it fits (it nearly always does): no allocation per draw.
+            let mut small = [0u8; 1024];
+            let mut large = Vec::new();
+            let grid: &mut [u8] = if len <= small.len() {
+                &mut small[..len]
+            } else {
+                large.resize(len, 0u8);
+                &mut large
+            };
+            for r in rivals.iter() {
                 let taken = ours.iter().any(|o| adjacent8(*o, *r));
                 for q in r.surrounding() {
                     let cell = &mut grid[(q.y - min_y) as usize * w + (q.x - min_x) as usize];

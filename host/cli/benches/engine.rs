@@ -1,5 +1,8 @@
 //! Engine benchmarks (criterion): whole random games, placement enumeration, state clones.
 //!
+//! Times are CPU time of the benchmark thread (`CLOCK_THREAD_CPUTIME_ID`), not wall
+//! time: the machine is shared, and wall time there counts other processes' turns too.
+//!
 //! `cargo build --release && cargo bench -p carcassonne-cli --bench engine`
 //! (the first command builds the expansion plugins that `games/ckr-4-2p` loads).
 //! `games/ckr-4-fan-2-2p` adds the two fan expansions (Rhai scripts from `fan-expansions/`)
@@ -7,9 +10,50 @@
 
 use carcassonne_core::{DecisionKind, Game, GameSetup, Ruleset, TileKindId};
 use carcassonne_rules::{base_ruleset, build_ruleset, RulesSpec};
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// CPU time of the calling thread.
+struct CpuTime;
+
+fn thread_cpu_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes one `timespec` through a valid pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// Durations are shown as criterion shows wall time.
+static DURATIONS: WallTime = WallTime;
+
+impl Measurement for CpuTime {
+    type Intermediate = Duration;
+    type Value = Duration;
+
+    fn start(&self) -> Duration {
+        thread_cpu_time()
+    }
+    fn end(&self, start: Duration) -> Duration {
+        thread_cpu_time().saturating_sub(start)
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, v: &Duration) -> f64 {
+        v.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        DURATIONS.formatter()
+    }
+}
 
 /// A tiny xorshift for the bots: the benchmark measures the engine, not a bot's RNG.
 struct Pick(u64);
@@ -69,7 +113,7 @@ fn midgame(rules: &Arc<Ruleset>, tiles: usize) -> Game {
     g
 }
 
-fn games(c: &mut Criterion) {
+fn games(c: &mut Criterion<CpuTime>) {
     let mut group = c.benchmark_group("games");
     group.throughput(Throughput::Elements(1));
     group.measurement_time(Duration::from_secs(5));
@@ -91,16 +135,23 @@ fn games(c: &mut Criterion) {
     group.finish();
 }
 
-fn placements(c: &mut Criterion) {
+fn placements(c: &mut Criterion<CpuTime>) {
     let rules = base_ruleset();
     let g = midgame(&rules, 35);
     let kinds: Vec<TileKindId> = ["BA/RFr", "BA/C", "BA/Cccc+", "BA/L"]
         .iter()
         .map(|n| rules.tiles().find(n).unwrap())
         .collect();
+    let DecisionKind::PlaceTile { tile: drawn } = g.decision().kind else {
+        unreachable!("`midgame` stops at a tile step")
+    };
     let mut group = c.benchmark_group("placements");
     group.measurement_time(Duration::from_secs(3));
     let mut cells = Vec::new();
+    // Issue 19: the legal placements of the drawn tile on a mid-game board (< 100 ns).
+    group.bench_function("drawn-tile-midgame", |b| {
+        b.iter(|| black_box(g.placement_cells_for(black_box(drawn), &mut cells).unwrap()))
+    });
     group.bench_function("enumerate-midgame", |b| {
         b.iter(|| {
             let mut n = 0;
@@ -134,7 +185,7 @@ fn placements(c: &mut Criterion) {
     group.finish();
 }
 
-fn clones(c: &mut Criterion) {
+fn clones(c: &mut Criterion<CpuTime>) {
     let rules = base_ruleset();
     let mid = midgame(&rules, 35);
     let mut end = new_game(&rules, 9);
@@ -146,5 +197,9 @@ fn clones(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, games, placements, clones);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = games, placements, clones
+}
 criterion_main!(benches);

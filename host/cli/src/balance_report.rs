@@ -85,9 +85,13 @@ fn bars(
     ci: Option<&[([f64; 2], [f64; 2])]>,
     x_max: f64,
 ) -> Result<String, String> {
-    // plotters measures text with a registered font; DejaVu is embedded (as for PNGs).
-    plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
-        .map_err(|_| "the embedded font did not load".to_string())?;
+    // plotters measures text with a registered font: the one the PNG renderer embeds.
+    plotters::style::register_font(
+        "sans-serif",
+        FontStyle::Normal,
+        carcassonne_raster::sans_font(),
+    )
+    .map_err(|_| "the embedded font did not load".to_string())?;
     let err = |e: &dyn std::fmt::Display| e.to_string();
     let mut svg = String::new();
     let n = rows.len().max(1);

@@ -185,3 +185,9 @@ mod tests {
         assert!(svg_to_png("<svg/>", 0.0).is_err());
     }
 }
+
+/// The embedded sans-serif font (DejaVu Sans), for other drawing code that must measure
+/// text the same way on every machine (the balance report's charts).
+pub fn sans_font() -> &'static [u8] {
+    dejavu::sans::regular()
+}

@@ -116,6 +116,17 @@ fn the_abbey_closes_a_city_and_completes_a_cloister() {
     assert_eq!(end["state"]["abbey-mayor.abbey"], serde_json::json!([1, 0]));
 }
 
+/// AM-3, AM-4: a `PASS` declines the abbey and the player draws; the next player holding
+/// his abbey is asked in turn (JCZ's tile step of `AM/A`).
+#[test]
+fn a_pass_declines_the_abbey_and_the_player_draws() {
+    let name = "abbey-declined.jcz";
+    assert_eq!(check_save(name), 4);
+    let end = replay_json(name, None);
+    assert_eq!(end["pending"]["player"], "Alice");
+    assert_eq!(end["state"]["abbey-mayor.abbey"], serde_json::json!([1, 1]));
+}
+
 /// AM-9 (T-108): after the last draw (endTurn 9) the final abbey round starts left of the
 /// last placer: Bob places his abbey (R90 in the save); Alice has no hole left; the game
 /// ends with final scoring (Bob's abbey, incomplete: 8).

@@ -167,6 +167,21 @@ fn the_wagon_moves_under_c1_and_under_a_save_without_the_rule() {
     assert_eq!(end["pending"]["player"], "Bob");
 }
 
+/// AMQ-3: under `C1` our wagon scored on an abbey may move to the road the abbey closed;
+/// JCZ never asks, so the save goes on with Bob's `PLACE_TILE`, which passes our question:
+/// the wagon stays in supply and is offered in Bob's action step.
+#[test]
+fn a_wagon_question_jcz_never_asks_is_passed() {
+    let name = "abbey-mayor-wagon-abbey-c1.jcz";
+    assert_eq!(check_save(name), 5);
+    let asked = replay_json(name, Some(25));
+    assert_eq!(asked["pending"]["player"], "Bob");
+    assert_eq!(deployments(&asked), [dep("wagon", "road", -1, -1, "WE")]);
+    let next = replay_json(name, Some(26));
+    assert_eq!(next["pending"]["tile"], "BA/RFr");
+    assert!(deployments(&next).contains(&dep("wagon", "road", -2, 0, "WE")));
+}
+
 /// AM-20 … AM-25: the barn on a `Field` pointer at the NW corner of [1,1] (our action: the
 /// placed tile's corner 0), its placement scoring (3), a join scoring (1) and its final
 /// scoring (4 per city).

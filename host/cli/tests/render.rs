@@ -1007,3 +1007,107 @@ fn traders_and_builders_goods_builders_and_pigs() {
         );
     }
 }
+
+/// Abbey & Mayor (issue 18): the abbey is drawn as a walled tile, the mayor, the wagon and
+/// the barn each with their own outline, and the barn on the corner where its four tiles
+/// meet (AM-19: the plugin keeps the corner in its figure slot `barn-corner`), standing, not
+/// lying like a farmer; the legend names the abbey and the three figures.
+#[test]
+fn abbey_mayor_abbey_mayor_wagon_and_barn_are_drawn() {
+    let dir = Scratch::new("render", "abbey-mayor");
+    let out = dir.arg("am.svg");
+    let save = repo().join("tests/jcz/abbey-mayor-all-pieces.jcz");
+    let (ok, err) = run(&["render", &save.display().to_string(), "-o", &out]);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&out).expect("svg");
+    let doc = roxmltree::Document::parse(&text).expect("well-formed");
+    // The abbey at [0,-1]: its tile group holds the wall.
+    let abbey = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("tile") && n.attribute("data-cell") == Some("0,-1"))
+        .expect("the abbey's tile");
+    assert_eq!(abbey.attribute("data-tile"), Some("AM/A"));
+    assert_eq!(
+        abbey
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("barrier-wall"))
+            .count(),
+        1,
+        "one wall round the abbey"
+    );
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some("barrier-wall"))
+            .count(),
+        1,
+        "no other tile is walled"
+    );
+    let figure = |kind: &str| {
+        let v: Vec<_> = doc
+            .descendants()
+            .filter(|n| {
+                n.attribute("class") == Some("figure") && n.attribute("data-kind") == Some(kind)
+            })
+            .collect();
+        assert_eq!(v.len(), 1, "one {kind}");
+        v[0]
+    };
+    let num = |n: roxmltree::Node, a: &str| -> f64 { n.attribute(a).expect(a).parse().expect(a) };
+    let (mayor, wagon, barn) = (figure("mayor"), figure("wagon"), figure("barn"));
+    assert_eq!(mayor.attribute("data-cell"), Some("3,0"));
+    assert_eq!(mayor.attribute("data-feature"), Some("city"));
+    assert_eq!(wagon.attribute("data-cell"), Some("0,-1"));
+    assert_eq!(wagon.attribute("data-feature"), Some("cloister"));
+    // Each kind has its own outline.
+    let outline = |n: roxmltree::Node| {
+        n.descendants()
+            .find(|c| c.has_tag_name("path"))
+            .and_then(|c| c.attribute("d"))
+            .map(|d| {
+                d.split_whitespace()
+                    .filter(|w| w.starts_with(['M', 'L', 'C']))
+                    .count()
+            })
+            .expect("an outline")
+    };
+    let counts = [outline(mayor), outline(wagon), outline(barn)];
+    assert!(
+        counts[0] != counts[1] && counts[1] != counts[2] && counts[0] != counts[2],
+        "{counts:?}"
+    );
+    // The barn: on the field of [2,-2] at its SW corner, i.e. the NW corner of [2,-1]; the
+    // figure stands exactly on that point of the board.
+    assert_eq!(barn.attribute("data-corner"), Some("SW"));
+    let cell = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("tile") && n.attribute("data-cell") == Some("2,-1"))
+        .expect("tile [2,-1]");
+    let ground = cell
+        .descendants()
+        .find(|n| n.has_tag_name("rect"))
+        .expect("the tile's ground");
+    assert_eq!(num(barn, "data-x"), num(ground, "x"));
+    assert_eq!(num(barn, "data-y"), num(ground, "y"));
+    // Its corner slot is shown by position, not as a state marker.
+    assert!(
+        barn.attribute("data-state").is_none(),
+        "the corner is shown by position"
+    );
+    // Legend rows.
+    let legend = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("legend"))
+        .expect("legend");
+    let labels: Vec<&str> = legend
+        .descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .collect();
+    for want in ["abbey (closes every edge)", "mayor", "wagon", "barn"] {
+        assert!(labels.contains(&want), "legend lacks `{want}`: {labels:?}");
+    }
+    assert!(
+        !labels.contains(&"no feature (City of Carcassonne)"),
+        "the abbey is not the City of Carcassonne"
+    );
+}

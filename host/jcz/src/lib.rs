@@ -13,6 +13,7 @@
 //! The result is an ordinary [`Game`] plus the actions that produced it, so `convert` can
 //! write it as our own record.
 
+mod abbey;
 pub mod assertions;
 pub mod draws;
 mod error;
@@ -68,6 +69,7 @@ impl JczGame {
 pub fn output(game: &Game) -> ReplayOutput {
     let mut out = replay_output(game);
     if let Some(p) = &mut out.pending {
+        abbey::jcz_pending(game, p);
         for d in &mut p.deployments {
             pointer::foreign_to_jcz(game, &mut d.x, &mut d.y, &d.feature, &mut d.location);
         }
@@ -267,7 +269,13 @@ impl Replayer {
             return Err("the game is already over".into());
         }
         tower::pass_ransom_prompt(self, &msg.kind)?;
+        abbey::pass_unasked_wagon(self, &msg.kind, p)?;
         match msg.kind.as_str() {
+            "PLACE_TILE" if p.get("tileId").and_then(Value::as_str) == Some(abbey::ABBEY_TILE) => {
+                self.check_sender(msg)?;
+                let pos = pointer::position(p.get("position"))?;
+                abbey::place_abbey(self, pos)
+            }
             "PLACE_TILE" => {
                 self.draw_if_due()?;
                 if self.game.is_over() {
@@ -326,6 +334,9 @@ impl Replayer {
                 if ptr.get("feature").and_then(Value::as_str) == Some("Tower") {
                     return tower::cap(self, meeple, ptr);
                 }
+                if self.game.rules().figure_kind(kind).name == "barn" {
+                    return abbey::deploy_barn(self, meeple, ptr);
+                }
                 let segments = pointer::segments(&self.game, ptr)?;
                 let st = self.game.state();
                 // A follower of this id already in play moves (the Count's rounds);
@@ -346,6 +357,18 @@ impl Replayer {
                     })
                     // A move may name any tile part of the feature (`is_offered`).
                     .find(|a| self.game.state().is_offered(a))
+                    // An expansion's prompt that deploys onto a feature (a wagon's move,
+                    // AM-15) offers one segment of it: any tile part of it names it.
+                    .or_else(|| {
+                        if !matches!(d.kind, DecisionKind::Prompt(_)) || moving.is_some() {
+                            return None;
+                        }
+                        let g = st.graph();
+                        self.game.actions().iter().copied().find(|a| {
+                            matches!(a, Action::Deploy { figure, segment } if *figure == kind
+                                && segments.iter().any(|t| g.feature_of(*t) == g.feature_of(*segment)))
+                        })
+                    })
                     .ok_or_else(|| {
                         format!(
                             "{} `{meeple}` to {} is not legal here ({})",

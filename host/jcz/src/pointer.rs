@@ -58,6 +58,10 @@ const MEEPLE_KINDS: &[(&str, &str)] = &[
     // Traders & Builders.
     ("builder", "builder"),
     ("pig", "pig"),
+    // Abbey & Mayor.
+    ("mayor", "mayor"),
+    ("wagon", "wagon"),
+    ("barn", "barn"),
 ];
 
 /// `"1.small.3"` → player 1, the small follower.

@@ -25,14 +25,13 @@ const SETS: &[(&str, Option<&str>)] = &[
     // The C2 set: the garden tiles DG/C.dG and DG/Cc.pG are our DG/C.d and DG/Cc.p.
     ("princess-and-dragon:2", Some("princess-dragon")),
     ("tower:1", Some("tower")),
+    // AM-1: edition 2 swaps the garden twin AM/RG in for AM/R (option `edition`).
+    ("abbey-and-mayor:1", Some("abbey-mayor")),
+    ("abbey-and-mayor:2", Some("abbey-mayor")),
 ];
 
 /// Elements of later expansions: named in the error so the user knows why.
 const LATER_ELEMENTS: &[&str] = &[
-    "abbey",
-    "mayor",
-    "wagon",
-    "barn",
     "abbot",
     "phantom",
     "shepherd",
@@ -50,9 +49,11 @@ const LATER_ELEMENTS: &[&str] = &[
     "ringmaster",
 ];
 
-/// Rules of later expansions: they cannot apply to a save we accept (its sets would have
-/// been refused), so any value is ignored.
-const LATER_RULES: &[&str] = &["wagon-move", "barn-placement"];
+/// Abbey & Mayor's elements (`jcz-saves.md` §11).
+const AM_ELEMENTS: &[&str] = &["abbey", "mayor", "wagon", "barn"];
+
+/// Abbey & Mayor's rule keys (spec C.5): read by [`abbey_mayor`], ignored without its set.
+const AM_RULES: &[&str] = &["wagon-move", "barn-placement"];
 
 /// The ruleset a save needs: our expansions in a fixed order, and every option the save's
 /// rules and elements decide (JCZ defaults written out where they differ from ours).
@@ -140,6 +141,7 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
                 return Err("setup.elements: `tower` without the set `tower:1`".into())
             }
             "tower" => {}
+            e if AM_ELEMENTS.contains(&e) => {}
             other if LATER_ELEMENTS.contains(&other) => {
                 return Err(format!(
                     "setup.elements: `{other}` belongs to an expansion that is not supported yet"
@@ -240,7 +242,7 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
                 }
             }
             k if PD_RULES.contains(&k) => {}
-            k if LATER_RULES.contains(&k) => {}
+            k if AM_RULES.contains(&k) => {}
             other => return Err(format!("setup.rules: unknown rule `{other}`")),
         }
     }
@@ -261,6 +263,7 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
         options.push(("count.finalRound".into(), "pass-is-final".into()));
     }
     princess_dragon(setup, &expansions, &mut options)?;
+    abbey_mayor(setup, &mut options)?;
     Ok(RulesSpec {
         expansions,
         options,
@@ -411,6 +414,77 @@ fn princess_dragon(
     set("dragonOnCoC", "outer-landscape");
     set("dragonTileDeploy", "blocked");
     set("dragonVsTowerTop", "eaten");
+    Ok(())
+}
+
+/// Abbey & Mayor (`abbey-and-mayor:1` / `:2`, spec C.5): the elements `abbey`, `mayor`,
+/// `wagon`, `barn` must all be present with one figure (one abbey tile) per player, as we
+/// play them together; rule `wagon-move` (a save without it plays `C2`, JCZ's engine
+/// default: AMQ-2) and `barn-placement` (missing = `not-occupied`). JCZ's fixed readings are
+/// written out: the final abbey round (AM-9, AMQ-1) and a challenge-losing wagon that moves
+/// (AM-17).
+fn abbey_mayor(setup: &JczSetup, options: &mut Vec<(String, String)>) -> Result<(), String> {
+    let has_set = |s: &str| setup.sets.contains_key(s);
+    let ed1 = has_set("abbey-and-mayor:1");
+    let ed2 = has_set("abbey-and-mayor:2");
+    if !ed1 && !ed2 {
+        return match AM_ELEMENTS
+            .iter()
+            .find(|e| setup.elements.contains_key(**e))
+        {
+            Some(e) => Err(format!(
+                "setup.elements: `{e}` without a set `abbey-and-mayor:1`/`:2`"
+            )),
+            None => Ok(()),
+        };
+    }
+    if ed1 && ed2 {
+        return Err("setup.sets: both editions of `abbey-and-mayor` at once".into());
+    }
+    for e in AM_ELEMENTS {
+        let Some(v) = setup.elements.get(*e) else {
+            return Err(format!(
+                "setup.sets: `abbey-and-mayor` without the element `{e}` is not supported"
+            ));
+        };
+        if !(v.as_i64() == Some(1) || v.as_bool() == Some(true)) {
+            return Err(format!(
+                "setup.elements: `{e}: {v}`: only one {e} per player is supported"
+            ));
+        }
+    }
+    let mut wagon = "C2";
+    let mut barn = "not-occupied";
+    for (key, value) in &setup.rules {
+        let text = match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let bad = || format!("setup.rules: `{key}` = `{text}` is not supported");
+        match key.as_str() {
+            "wagon-move" => {
+                wagon = match text.as_str() {
+                    "C1" => "C1",
+                    "C2" => "C2",
+                    _ => return Err(bad()),
+                }
+            }
+            "barn-placement" => {
+                barn = match text.as_str() {
+                    "not-occupied" => "not-occupied",
+                    "occupied" => "occupied",
+                    _ => return Err(bad()),
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut set = |k: &str, v: &str| options.push((format!("abbey-mayor.{k}"), v.into()));
+    set("edition", if ed2 { "2" } else { "1" });
+    set("wagonMove", wagon);
+    set("barnPlacement", barn);
+    set("abbeyFinalRound", "on");
+    set("challengeLoserWagon", "may-move");
     Ok(())
 }
 
@@ -629,6 +703,50 @@ mod tests {
                            "rules": {"mystery": "x"}})
         )
         .contains("mystery"));
+    }
+
+    /// AM-1, AM-16 (AMQ-2), AM-21: sets, elements and rules of Abbey & Mayor.
+    #[test]
+    fn abbey_and_mayor_sets_elements_and_rules() {
+        let am = json!({"small-follower": 7, "abbey": 1, "mayor": 1, "wagon": 1, "barn": 1});
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "abbey-and-mayor:1": 1},
+            "elements": am.clone(),
+            "rules": {}
+        })))
+        .unwrap();
+        assert_eq!(spec.expansions, ["abbey-mayor"]);
+        assert_eq!(option(&spec, "abbey-mayor.edition"), Some("1"));
+        // No key: JCZ's engine plays C2 (AMQ-2); barns: not-occupied.
+        assert_eq!(option(&spec, "abbey-mayor.wagonMove"), Some("C2"));
+        assert_eq!(
+            option(&spec, "abbey-mayor.barnPlacement"),
+            Some("not-occupied")
+        );
+        assert_eq!(option(&spec, "abbey-mayor.abbeyFinalRound"), Some("on"));
+        assert_eq!(
+            option(&spec, "abbey-mayor.challengeLoserWagon"),
+            Some("may-move")
+        );
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "abbey-and-mayor:2": 1},
+            "elements": am.clone(),
+            "rules": {"wagon-move": "C1", "barn-placement": "occupied"}
+        })))
+        .unwrap();
+        assert_eq!(option(&spec, "abbey-mayor.edition"), Some("2"));
+        assert_eq!(option(&spec, "abbey-mayor.wagonMove"), Some("C1"));
+        assert_eq!(option(&spec, "abbey-mayor.barnPlacement"), Some("occupied"));
+        let err = |v: Value| rules_spec(&setup(v)).unwrap_err();
+        assert!(err(json!({"sets": {"basic:1": 1},
+                           "elements": {"small-follower": 7, "mayor": 1}}))
+        .contains("abbey-and-mayor"));
+        assert!(err(json!({"sets": {"basic:1": 1, "abbey-and-mayor:1": 1},
+                           "elements": {"small-follower": 7, "abbey": 1, "mayor": 1}}))
+        .contains("wagon"));
+        assert!(err(json!({"sets": {"basic:1": 1, "abbey-and-mayor:1": 1},
+                           "elements": am, "rules": {"wagon-move": "C3"}}))
+        .contains("C3"));
     }
 
     #[test]

@@ -203,6 +203,12 @@ pub enum FigureShape {
     Star,
     /// A triangle.
     Triangle,
+    /// A robed figure with a wide hat (Abbey & Mayor's mayor).
+    Mayor,
+    /// A cart on two wheels (Abbey & Mayor's wagon).
+    Wagon,
+    /// A barn with a gambrel roof (Abbey & Mayor's barn, drawn on its corner).
+    Barn,
 }
 
 impl FigureShape {
@@ -221,6 +227,9 @@ impl FigureShape {
             "builder" => FigureShape::Pawn,
             "pig" => FigureShape::Pig,
             "abbot" => FigureShape::Hood,
+            "mayor" => FigureShape::Mayor,
+            "wagon" => FigureShape::Wagon,
+            "barn" => FigureShape::Barn,
             _ => OTHERS[index % OTHERS.len()],
         }
     }
@@ -311,6 +320,61 @@ impl FigureShape {
                 v
             }
             FigureShape::Triangle => vec![M(0.0, -1.0), L(0.95, 0.9), L(-0.95, 0.9), Z],
+            FigureShape::Mayor => vec![
+                // Hat: brim and crown; then head and a long robe.
+                M(-0.75, -0.55),
+                L(-0.3, -0.6),
+                L(-0.3, -1.0),
+                L(0.3, -1.0),
+                L(0.3, -0.6),
+                L(0.75, -0.55),
+                L(0.3, -0.45),
+                L(0.25, -0.2),
+                L(0.55, -0.05),
+                L(0.75, 1.0),
+                L(-0.75, 1.0),
+                L(-0.55, -0.05),
+                L(-0.25, -0.2),
+                L(-0.3, -0.45),
+                Z,
+            ],
+            FigureShape::Wagon => {
+                // A box cart with a shaft, then two octagonal wheels.
+                let mut v = vec![
+                    M(-1.0, -0.55),
+                    L(0.55, -0.55),
+                    L(0.55, -0.15),
+                    L(1.0, -0.15),
+                    L(1.0, 0.0),
+                    L(0.55, 0.0),
+                    L(0.55, 0.2),
+                    L(-1.0, 0.2),
+                    Z,
+                ];
+                for cx in [-0.55, 0.25] {
+                    for k in 0..8 {
+                        let a = std::f64::consts::PI * (k as f64 / 4.0 + 0.125);
+                        let p = (cx + 0.36 * a.cos(), 0.55 + 0.36 * a.sin());
+                        v.push(if k == 0 { M(p.0, p.1) } else { L(p.0, p.1) });
+                    }
+                    v.push(Z);
+                }
+                v
+            }
+            FigureShape::Barn => vec![
+                M(-0.9, 0.95),
+                L(-0.9, -0.2),
+                L(-0.6, -0.75),
+                L(0.0, -1.0),
+                L(0.6, -0.75),
+                L(0.9, -0.2),
+                L(0.9, 0.95),
+                L(0.25, 0.95),
+                L(0.25, 0.35),
+                L(-0.25, 0.35),
+                L(-0.25, 0.95),
+                Z,
+            ],
         }
     }
 
@@ -326,6 +390,9 @@ impl FigureShape {
             "hexagon" => FigureShape::Hexagon,
             "star" => FigureShape::Star,
             "triangle" => FigureShape::Triangle,
+            "mayor" => FigureShape::Mayor,
+            "wagon" => FigureShape::Wagon,
+            "barn" => FigureShape::Barn,
             _ => return None,
         })
     }
@@ -335,6 +402,8 @@ impl FigureShape {
         match self {
             FigureShape::BigMeeple => 1.3,
             FigureShape::Pig => 0.9,
+            FigureShape::Mayor => 1.1,
+            FigureShape::Barn => 1.15,
             _ => 1.0,
         }
     }
@@ -424,6 +493,11 @@ pub fn icon_colour(name: &str) -> &'static str {
         _ => "#f5f5f5",
     }
 }
+
+/// The ground of a barrier tile (Abbey & Mayor's abbey) outside its buildings.
+pub const ABBEY_GROUND: &str = "#d8cbb0";
+/// The wall round a barrier tile.
+pub const ABBEY_WALL: &str = "#6b4f35";
 
 /// A symbol a tile tag stands for, drawn in a tile corner (`docs/rendering.md`): the tag,
 /// the icon, its fill and which corner (0 bottom-left, 1 bottom-right).

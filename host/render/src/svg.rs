@@ -175,7 +175,26 @@ pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
             out,
             r#"<path class="unclaimed" d="{}" fill="{}"/>"#,
             t.polys_d(std::slice::from_ref(tri)),
-            style::STONE
+            if t.kind.barrier {
+                style::ABBEY_GROUND
+            } else {
+                style::STONE
+            }
+        );
+    }
+    if t.kind.barrier {
+        // A barrier tile (Abbey & Mayor's abbey): its edges close what they face, drawn
+        // as a wall all round.
+        let w = s * 0.07;
+        let _ = writeln!(
+            out,
+            r#"<rect class="barrier-wall" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="{}"/>"#,
+            num(t.x + w / 2.0),
+            num(t.y + w / 2.0),
+            num(s - w),
+            num(s - w),
+            style::ABBEY_WALL,
+            num(w)
         );
     }
     let class = |i: usize| class_of(t.rules.kind(segs[i].kind));
@@ -740,8 +759,9 @@ pub(crate) fn legend(
                     Class::Field => (w, f | s.halves.0),
                     _ => (w, f),
                 });
-        k.segments.is_empty()
-            || (0..8).any(|h| walled & (1 << (h / 2)) == 0 && fields & (1 << h) == 0)
+        !k.barrier
+            && (k.segments.is_empty()
+                || (0..8).any(|h| walled & (1 << (h / 2)) == 0 && fields & (1 << h) == 0))
     });
     if stone {
         let _ = writeln!(
@@ -752,6 +772,17 @@ pub(crate) fn legend(
             style::STONE
         );
         row(out, &mut y, "no feature (City of Carcassonne)");
+    }
+    if rules.tiles().iter().any(|(_, k)| k.barrier) {
+        let _ = writeln!(
+            out,
+            r#"<rect x="{}" y="{}" width="26" height="16" fill="{}" stroke="{}" stroke-width="3"/>"#,
+            num(x + 1.5),
+            num(y + 1.5),
+            style::ABBEY_GROUND,
+            style::ABBEY_WALL
+        );
+        row(out, &mut y, "abbey (closes every edge)");
     }
     if with_figures {
         for (k, def) in rules.figure_kinds().iter().enumerate() {
@@ -942,24 +973,28 @@ pub(crate) fn board(game: &Game, opts: &RenderOptions) -> String {
             let spot = geom
                 .figure_spot(node.local as usize, k)
                 .unwrap_or(super::geometry::CENTRE);
-            let (x, y) = (ox + spot.0 * s, oy + spot.1 * s);
+            let mut corner_attr = String::new();
+            // A figure that stands on a tile corner (Abbey & Mayor's barn keeps it in a
+            // figure slot `…corner`) is drawn on that corner, where its four tiles meet.
+            let (x, y) = match corner_of(game, *f) {
+                Some(c) => {
+                    corner_attr = format!(r#" data-corner="{}""#, CORNER_NAMES[c]);
+                    let (cx, cy) = CORNER_XY[c];
+                    (ox + cx * s, oy + cy * s)
+                }
+                None => (ox + spot.0 * s, oy + spot.1 * s),
+            };
             let attrs = format!(
-                r#"data-feature="{}" data-cell="{},{}" data-location="{}" data-segment="{seg_index}""#,
+                r#"data-feature="{}" data-cell="{},{}" data-location="{}" data-segment="{seg_index}"{corner_attr}"#,
                 esc(&rules.kind(node.kind).name),
                 placed.pos.x,
                 placed.pos.y,
                 esc(&location)
             );
-            draw_figure(
-                &mut body,
-                game,
-                *f,
-                x,
-                y,
-                fig_r,
-                feature_shape == Shape::Field,
-                &attrs,
-            );
+            // Only followers lie down in fields (farmers); a barn or a pig stands.
+            let lying =
+                feature_shape == Shape::Field && rules.figure_kind(st.figure(*f).kind).follower;
+            draw_figure(&mut body, game, *f, x, y, fig_r, lying, &attrs);
         }
     }
     neutral_figures(&mut body, game, &mut geoms, &on_segment, &origin, s);
@@ -1045,6 +1080,30 @@ pub(crate) fn board(game: &Game, opts: &RenderOptions) -> String {
     out.push_str(&panel);
     out.push_str("</svg>\n");
     out
+}
+
+/// Corner names and their offsets in a tile (x east, y south), in the order of the corner
+/// slot's values 1…4.
+const CORNER_NAMES: [&str; 4] = ["NW", "NE", "SE", "SW"];
+const CORNER_XY: [(f64, f64); 4] = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
+
+/// Whether a figure slot places its figure on a tile corner: a figure-scoped slot whose
+/// name ends in `corner`, holding corner + 1 (1 NW, 2 NE, 3 SE, 4 SW).
+fn is_corner_slot(d: &carcassonne_core::SlotDef) -> bool {
+    d.scope == SlotScope::Figure && d.name.ends_with("corner")
+}
+
+/// The corner (0 NW … 3 SW) figure `f` stands on, if an expansion keeps one for it.
+fn corner_of(game: &Game, f: FigureId) -> Option<usize> {
+    let st = game.state();
+    game.rules()
+        .slots()
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| is_corner_slot(d))
+        .map(|(i, _)| st.slot(SlotId(i as u16), f.0 as usize))
+        .find(|v| (1..=4).contains(v))
+        .map(|v| v as usize - 1)
 }
 
 /// Neutral figures an expansion shows on board segments (`Visible::NeutralFigure`: the
@@ -1196,7 +1255,9 @@ fn draw_figure(
         .iter()
         .enumerate()
         .filter(|(i, d)| {
-            d.scope == SlotScope::Figure && st.slot(SlotId(*i as u16), f.0 as usize) != d.default
+            d.scope == SlotScope::Figure
+                && !is_corner_slot(d)
+                && st.slot(SlotId(*i as u16), f.0 as usize) != d.default
         })
         .map(|(i, _)| {
             format!(

@@ -50,7 +50,8 @@ fn t54_ta3_tactician_farmer_before_the_dragon_flies() {
 /// completes → 3 vs 2 half-units → R +8, B 0; the disc goes back to R. Variants: no disc
 /// (tie), downgrading B's knight, PR-3 no disc for a CoC follower (with the Count's
 /// redeployment), the returned knight comes back without the disc, PR-3 no disc under a pig
-/// (a builder and farmer may take one), a tower-top follower or a barn (the stand-in).
+/// (a builder and farmer may take one), a tower-top follower or a barn (the stand-in and
+/// Abbey & Mayor's real barn, AM-33).
 #[test]
 fn t55_pr5_upgraded_knight_wins_the_city() {
     run_scenario("fan/T-55");

@@ -9,10 +9,10 @@
 //! documentation is the format reference; `docs/modding.md` 7.5 describes it for fan
 //! designers, who run the same files with `carcassonne expansions test DIR`). This crate
 //! adds what only the repository's tests need: where the repository's expansions and
-//! scenario files are, and three in-process test doubles a scenario may name in
-//! `expansions`: `test-abbey-tiles` ([`AbbeyTiles`]), `test-princess` and
-//! `test-special-figures` ([`SpecialFigures`]). (The big follower and the builder's double
-//! turn come from the real Inns & Cathedrals and Traders & Builders plugins.)
+//! scenario files are, and two in-process test doubles a scenario may name in
+//! `expansions`: `test-princess` and `test-special-figures` ([`SpecialFigures`]). (The big
+//! follower, the builder's double turn and Abbey & Mayor's tiles come from the real Inns &
+//! Cathedrals, Traders & Builders and Abbey & Mayor plugins.)
 //!
 //! Also here: the fuzzing harness ([`fuzz`]) and the mixed-expansion games ([`mixed`]).
 
@@ -154,41 +154,6 @@ struct NoHooks;
 
 impl BoundExpansion for NoHooks {}
 
-/// `test-abbey-tiles`: the one Abbey & Mayor land tile the Inns & Cathedrals scenarios
-/// name (T-75, T-81: `AM/C!+`, a one-edge city with a pennant, `FFFC` at 0°), until Abbey
-/// & Mayor exists. Geometry from `shared/data/tiles-classic.toml`; it adds no rule.
-pub struct AbbeyTiles;
-
-/// The tile file of [`AbbeyTiles`].
-const ABBEY_TILES: &str = r#"
-schema = 1
-set = "test-abbey-tiles"
-
-[[tile]]
-id = "AM/C!+"
-count = 1
-edges = "FFFC"
-features = [
-  { kind = "city", sides = "W", pennants = 1 },
-  { kind = "field", halves = ["NL", "NR"], cities = ["W"] },
-  { kind = "field", halves = ["EL", "ER"], cities = ["W"] },
-  { kind = "field", halves = ["SL", "SR"], cities = ["W"] },
-]
-"#;
-
-impl Expansion for AbbeyTiles {
-    fn id(&self) -> &str {
-        "test-abbey-tiles"
-    }
-
-    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-        let set = carcassonne_files::tiles::parse_tile_set(ABBEY_TILES, "test-abbey-tiles")
-            .map_err(|e| e.to_string())?;
-        d.tiles(set);
-        Ok(binder(|_| Ok(NoHooks)))
-    }
-}
-
 /// `test-special-figures`: one `builder` (cities and roads), one `pig` and one `barn`
 /// (fields) per player, none of them followers, with no rules of their own: stand-ins for
 /// the special figures of Traders & Builders and Abbey & Mayor, so that Princess & Dragon's
@@ -309,7 +274,6 @@ impl BoundExpansion for PrincessRules {
 /// Test-only expansions by name.
 pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
     match name {
-        "test-abbey-tiles" => Some(Arc::new(AbbeyTiles)),
         "test-princess" => Some(Arc::new(Princess)),
         "test-special-figures" => Some(Arc::new(SpecialFigures)),
         _ => None,
@@ -318,9 +282,5 @@ pub fn test_expansion(name: &str) -> Option<Arc<dyn Expansion>> {
 
 /// Every test-only expansion: what [`harness`] offers scenarios as [`Harness::extra`].
 pub fn test_expansions() -> Vec<Arc<dyn Expansion>> {
-    vec![
-        Arc::new(AbbeyTiles),
-        Arc::new(Princess),
-        Arc::new(SpecialFigures),
-    ]
+    vec![Arc::new(Princess), Arc::new(SpecialFigures)]
 }

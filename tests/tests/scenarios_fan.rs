@@ -3,11 +3,10 @@
 //! readings AP-1 … AP-12), loaded from `fan-expansions/` as the program loads them
 //! (manifest + Rhai script), with the official plugins from `expansions/` a scenario names
 //! (count, king-robber, heretics-shrines, inns-cathedrals, traders-builders,
-//! princess-dragon, tower). One test per T-id; the data is in
-//! `tests/scenarios/fan/T-xx.toml`, and a file's `[[variant]]`s run in the same test.
-//!
-//! Not here yet: T-58 (the mayor, X-8) and T-66 (the wagon, X-9, AP-5, AP-6) need Abbey &
-//! Mayor's mayor and wagon.
+//! princess-dragon, tower, abbey-mayor). One test per T-id; the data is in
+//! `tests/scenarios/fan/T-xx.toml`, and a file's `[[variant]]`s run in the same test. No
+//! scenario of T-51 … T-71 is skipped: T-58 (the mayor) and T-66 (the wagon) run against
+//! the real Abbey & Mayor plugin.
 
 use carcassonne_tests::run_scenario;
 
@@ -23,7 +22,9 @@ fn t51_ta6_tactician_offers_fewest_points_first() {
 /// the Count R may then deploy into the CoC (CO-4). Variants: AT-5 Inns & Cathedrals' big
 /// follower by token, AT-9 a Tactician heretic is challenged (HS-6), AT-7 each part of a
 /// Traders & Builders builder turn opens a window, AT-5 never a builder or a pig by token,
-/// nor a barn (the `test-special-figures` stand-in, by kind name).
+/// nor a barn (the `test-special-figures` stand-in, by kind name); AM-32 with Abbey & Mayor's
+/// real figures: a mayor on a city and a wagon on a road, city or cloister by token, never a
+/// mayor off a city, a wagon on a field or a barn.
 #[test]
 fn t52_at8_tactician_thief_on_a_completed_road() {
     run_scenario("fan/T-52");
@@ -49,7 +50,8 @@ fn t54_ta3_tactician_farmer_before_the_dragon_flies() {
 /// completes → 3 vs 2 half-units → R +8, B 0; the disc goes back to R. Variants: no disc
 /// (tie), downgrading B's knight, PR-3 no disc for a CoC follower (with the Count's
 /// redeployment), the returned knight comes back without the disc, PR-3 no disc under a pig
-/// (a builder and farmer may take one), a tower-top follower or a barn (the stand-in).
+/// (a builder and farmer may take one), a tower-top follower or a barn (the stand-in and
+/// Abbey & Mayor's real barn, AM-33).
 #[test]
 fn t55_pr5_upgraded_knight_wins_the_city() {
     run_scenario("fan/T-55");
@@ -68,6 +70,16 @@ fn t56_pr6_downgraded_thief_loses_the_road() {
 #[test]
 fn t57_ap3_big_follower_upgraded_and_downgraded() {
     run_scenario("fan/T-57");
+}
+
+/// T-58 — PR-5, PR-6, AP-1, AM-33: R's upgraded mayor alone in a city without pennants has
+/// strength 0 → nobody scores, the mayor returns, the disc goes back to R. B's mayor
+/// downgraded by R in a 2-pennant city (3 half-units) beats R's knight (2) → B +10; vs two R
+/// knights (4) → R +12. Variants: upgraded in the completing turn, no disc (B wins; a tie),
+/// R's upgraded mayor with one pennant (3 vs 2).
+#[test]
+fn t58_ap1_mayor_promotions_count_only_with_pennants() {
+    run_scenario("fan/T-58");
 }
 
 /// T-59 — PR-7: final farm scoring uses the disc: R's upgraded farmer (3) beats B's (2) →
@@ -122,6 +134,16 @@ fn t64_pr8_fairy_and_downgraded_followers() {
 #[test]
 fn t65_ap7_builder_extra_tile_redraw() {
     run_scenario("fan/T-65");
+}
+
+/// T-66 — PR-6, AP-5, AP-3: B's wagon downgraded by R scores its 3-tile road (+3, no ±½),
+/// returns, does not move, and the disc goes back to R. PR-5, AP-6: R's upgraded wagon may
+/// also move to the empty incomplete city on a tile next to its own though not connected to
+/// the road; the disc does not travel with it. Variants: no disc (C1 targets only), upgraded
+/// in the completing turn (AP-11), `wagonMove=C2` upgraded (5 × 5) and not (3 × 3).
+#[test]
+fn t66_ap5_ap6_downgraded_wagon_stays_upgraded_wagon_reaches_further() {
+    run_scenario("fan/T-66");
 }
 
 /// T-67 — AP-4: the dragon eats B's knight under R's disc → the disc is back with R at once

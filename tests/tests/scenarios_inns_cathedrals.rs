@@ -29,7 +29,7 @@ fn t74_ic5_second_inn_changes_nothing() {
 }
 
 /// T-75 — IC-9, IC-10: a 5-tile cathedral city with a pennant → B +18; without its
-/// cathedral → B +12. (AM/C!+ comes from the test double `test-abbey-tiles`.)
+/// cathedral → B +12. (AM/C!+ comes from the real `abbey-mayor` plugin.)
 #[test]
 fn t75_ic10_cathedral_city_scores_three_per_tile_and_pennant() {
     run_scenario("inns-cathedrals/T-75");

@@ -25,8 +25,10 @@
 //! SOAK_GAMES=100000 cargo test --release -p carcassonne-tests --test soak_mixed`). Measured
 //! (one run, the machine shared with other builds, load 7–9 on 2 cores): the 10,000 games
 //! took 405 s CPU in the debug test profile (`cargo test`, 12 min 25 s wall under that load,
-//! about 3½ min on two free cores) and 256 s CPU with `--release` (7 min 24 s wall). The
-//! games are split into four tests that the harness runs in parallel.
+//! about 3½ min on two free cores) and 256 s CPU with `--release` (7 min 24 s wall). With
+//! Abbey & Mayor among the eleven (one run, load about 9 on 2 cores): 312 s CPU, 5 min 28 s
+//! wall with `--release`. The games are split into four tests that the harness runs in
+//! parallel.
 
 use carcassonne_core::{GameSetup, OptionDef, OptionType, Ruleset};
 use carcassonne_play::bots::{make_bot, Bot};

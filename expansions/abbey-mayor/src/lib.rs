@@ -863,6 +863,20 @@ impl BoundExpansion for AmRules {
 
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         if draft.final_scoring {
+            // AM-25: followers the final CoC redeployment (CO-18) brought onto a barn's farm
+            // are scored first as in AM-24 (1 per completed city, the pig bonus added by
+            // Traders & Builders) and leave, before core's farm scoring and the barns'. Core's
+            // first final draft (unfinished features) takes these items, so the figures are
+            // gone when the farm draft counts strengths; a later draft finds none left.
+            let view = ctx.view();
+            let mut farms = self.barn_farms(&view);
+            farms.sort();
+            farms.dedup();
+            for f in farms {
+                if Self::has_follower(&view, f) {
+                    self.farm_item(&view, draft, f, BARN_JOINED)?;
+                }
+            }
             return Ok(());
         }
         // AM-15, AM-17: note the wagons of the features this scoring closes.

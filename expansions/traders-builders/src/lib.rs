@@ -581,7 +581,16 @@ impl BoundExpansion for TbRules {
             if rules.kind(item.kind).scoring != Scoring::Farm || award.points <= 0 {
                 continue;
             }
+            // AM-27: an item that scores a farm without closing it is a barn scoring (Abbey &
+            // Mayor's placement and join items, AM-22, AM-24, AM-25): always per farm in the
+            // 3rd-edition style, whatever `farmScoring` says, so +1 per counted city (TB-20).
+            let barn = item.tiles > 0 && !item.closes;
             let extra = match edition {
+                _ if barn => {
+                    let farm = item.feature;
+                    let bonus = self.per_city_bonus(&view, award.player, farm);
+                    bonus * completed_cities(rules, g, farm).len() as i32
+                }
                 FarmScoring::Third | FarmScoring::Second if item.tiles > 0 => {
                     let farm = item.feature;
                     let bonus = self.per_city_bonus(&view, award.player, farm);

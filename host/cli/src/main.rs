@@ -250,6 +250,25 @@ enum Command {
         #[command(flatten)]
         dirs: DirArgs,
     },
+    /// Play in the browser: a local web server with the game page, its JSON API
+    /// (docs/serve.md) and bots playing their seats; games are kept as records in --data.
+    Serve {
+        /// Port to listen on.
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to bind (loopback by default; another address exposes the server).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Folder of the games (default: $XDG_DATA_HOME/carcassonne or
+        /// ~/.local/share/carcassonne).
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+        /// Pause before each bot move, in milliseconds.
+        #[arg(long, default_value_t = 400)]
+        bot_delay_ms: u64,
+        #[command(flatten)]
+        dirs: DirArgs,
+    },
 }
 
 #[derive(Subcommand)]
@@ -328,6 +347,22 @@ fn main() -> ExitCode {
 
 fn run(cmd: Command) -> Result<(), CliError> {
     match cmd {
+        Command::Serve {
+            port,
+            bind,
+            data,
+            bot_delay_ms,
+            dirs,
+        } => {
+            let mut config = carcassonne_serve::Config::new(
+                data.unwrap_or_else(carcassonne_serve::default_data_dir),
+            );
+            config.port = port;
+            config.bind = bind;
+            config.bot_delay = std::time::Duration::from_millis(bot_delay_ms);
+            config.plugin_dirs = dirs.plugin_dirs;
+            carcassonne_serve::run(config).map_err(CliError::Usage)
+        }
         Command::Balance {
             expansion,
             games,

@@ -55,6 +55,81 @@ const AM_ELEMENTS: &[&str] = &["abbey", "mayor", "wagon", "barn"];
 /// Abbey & Mayor's rule keys (spec C.5): read by [`abbey_mayor`], ignored without its set.
 const AM_RULES: &[&str] = &["wagon-move", "barn-placement"];
 
+/// One JCZ rule read as one of our option values: the rule's key, our value when the save
+/// does not give it, and each JCZ value with ours.
+struct RuleMap {
+    key: &'static str,
+    default: &'static str,
+    values: &'static [(&'static str, &'static str)],
+}
+
+/// Our values for `maps`, in order, from the save's rules (the default where a rule is
+/// absent); a value a map does not list is an error naming the rule and the value. Rules
+/// not in `maps` are left to the caller.
+fn read_rules(setup: &JczSetup, maps: &[RuleMap]) -> Result<Vec<&'static str>, String> {
+    let mut out: Vec<&'static str> = maps.iter().map(|m| m.default).collect();
+    for (key, value) in &setup.rules {
+        let Some(i) = maps.iter().position(|m| m.key == key) else {
+            continue;
+        };
+        let text = match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        out[i] = maps[i]
+            .values
+            .iter()
+            .find(|(jcz, _)| *jcz == text)
+            .map(|(_, ours)| *ours)
+            .ok_or_else(|| format!("setup.rules: `{key}` = `{text}` is not supported"))?;
+    }
+    Ok(out)
+}
+
+/// The base game's, King & Robber's, the Count's and Inns & Cathedrals' rules, in the order
+/// `rules_spec` reads them.
+const BASE_RULES: &[RuleMap] = &[
+    RuleMap {
+        key: "tiny-city-scoring",
+        default: "normal",
+        values: &[("4", "normal"), ("2", "1st/2nd")],
+    },
+    RuleMap {
+        key: "king-and-robber-scoring",
+        default: "per-feature",
+        values: &[
+            ("default", "per-feature"),
+            ("10/20", "10/20"),
+            ("15/40", "15/40"),
+            ("continuously", "continuously"),
+        ],
+    },
+    // JCZ's default for the Count's final scoring is not ours: written out.
+    RuleMap {
+        key: "coc-final-scoring",
+        default: "market-only",
+        values: &[
+            ("market-only", "market-only"),
+            ("any-district", "all-quarters"),
+        ],
+    },
+    RuleMap {
+        key: "count-move",
+        default: "free",
+        values: &[
+            ("by-player", "free"),
+            ("clockwise", "clockwise"),
+            ("follow-meeple", "follow"),
+        ],
+    },
+    // JCZ's only reading (IC-17): unfinished inn roads and cathedral cities score 0.
+    RuleMap {
+        key: "inn-and-cathedral-final-scoring",
+        default: "zero",
+        values: &[("zero", "zero"), ("ignore", "normal")],
+    },
+];
+
 /// The ruleset a save needs: our expansions in a fixed order, and every option the save's
 /// rules and elements decide (JCZ defaults written out where they differ from ours).
 pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
@@ -189,61 +264,15 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
     // JCZ has no farm-scoring rule: always the 3rd edition.
     options.push(("farmScoring".into(), "3rd".into()));
     options.push(("farmers".into(), has("farmers").to_string()));
-    let mut small_city = "normal";
-    let mut award = "per-feature";
-    // JCZ's default for the Count's final scoring is not ours: write it out.
-    let mut coc_final = "market-only";
-    let mut count_move = "free";
-    // JCZ's only reading (IC-17): unfinished inn roads and cathedral cities score 0.
-    let mut ic_incomplete = "zero";
-    for (key, value) in &setup.rules {
-        let text = match value {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        let bad = || format!("setup.rules: `{key}` = `{text}` is not supported");
-        match key.as_str() {
-            "tiny-city-scoring" => {
-                small_city = match text.as_str() {
-                    "4" => "normal",
-                    "2" => "1st/2nd",
-                    _ => return Err(bad()),
-                }
-            }
-            "king-and-robber-scoring" => {
-                award = match text.as_str() {
-                    "default" => "per-feature",
-                    "10/20" => "10/20",
-                    "15/40" => "15/40",
-                    "continuously" => "continuously",
-                    _ => return Err(bad()),
-                }
-            }
-            "coc-final-scoring" => {
-                coc_final = match text.as_str() {
-                    "market-only" => "market-only",
-                    "any-district" => "all-quarters",
-                    _ => return Err(bad()),
-                }
-            }
-            "count-move" => {
-                count_move = match text.as_str() {
-                    "by-player" => "free",
-                    "clockwise" => "clockwise",
-                    "follow-meeple" => "follow",
-                    _ => return Err(bad()),
-                }
-            }
-            "inn-and-cathedral-final-scoring" => {
-                ic_incomplete = match text.as_str() {
-                    "zero" => "zero",
-                    "ignore" => "normal",
-                    _ => return Err(bad()),
-                }
-            }
-            k if PD_RULES.contains(&k) => {}
-            k if AM_RULES.contains(&k) => {}
-            other => return Err(format!("setup.rules: unknown rule `{other}`")),
+    let [small_city, award, coc_final, count_move, ic_incomplete] =
+        <[&str; 5]>::try_from(read_rules(setup, BASE_RULES)?).expect("five rule maps");
+    for key in setup.rules.keys() {
+        let k = key.as_str();
+        if !BASE_RULES.iter().any(|m| m.key == k)
+            && !PD_RULES.contains(&k)
+            && !AM_RULES.contains(&k)
+        {
+            return Err(format!("setup.rules: unknown rule `{k}`"));
         }
     }
     options.push(("smallCity".into(), small_city.into()));
@@ -370,41 +399,30 @@ fn princess_dragon(
             missing.join("`, `")
         ));
     }
-    let mut timing = "before-scoring";
-    let mut princess = "may";
-    let mut fairy = "next-follower";
-    for (key, value) in &setup.rules {
-        let text = match value {
-            Value::String(s) => s.clone(),
-            Value::Bool(b) => b.to_string(),
-            other => other.to_string(),
-        };
-        let bad = || format!("setup.rules: `{key}` = `{text}` is not supported");
-        match key.as_str() {
-            "dragon-move" => {
-                timing = match text.as_str() {
-                    "before-scoring" => "before-scoring",
-                    "after-scoring" => "after-scoring",
-                    _ => return Err(bad()),
-                }
-            }
-            "princess-action" => {
-                princess = match text.as_str() {
-                    "may" => "may",
-                    "must" => "must",
-                    _ => return Err(bad()),
-                }
-            }
-            "fairy-placement" => {
-                fairy = match text.as_str() {
-                    "next-follower" => "next-follower",
-                    "on-tile" => "on-tile",
-                    _ => return Err(bad()),
-                }
-            }
-            _ => {}
-        }
-    }
+    let [timing, princess, fairy] = <[&str; 3]>::try_from(read_rules(
+        setup,
+        &[
+            RuleMap {
+                key: "dragon-move",
+                default: "before-scoring",
+                values: &[
+                    ("before-scoring", "before-scoring"),
+                    ("after-scoring", "after-scoring"),
+                ],
+            },
+            RuleMap {
+                key: "princess-action",
+                default: "may",
+                values: &[("may", "may"), ("must", "must")],
+            },
+            RuleMap {
+                key: "fairy-placement",
+                default: "next-follower",
+                values: &[("next-follower", "next-follower"), ("on-tile", "on-tile")],
+            },
+        ],
+    )?)
+    .expect("three rule maps");
     let mut set = |k: &str, v: &str| options.push((format!("princess-dragon.{k}"), v.into()));
     set("dragonTiming", timing);
     set("princessAction", princess);
@@ -453,32 +471,22 @@ fn abbey_mayor(setup: &JczSetup, options: &mut Vec<(String, String)>) -> Result<
             ));
         }
     }
-    let mut wagon = "C2";
-    let mut barn = "not-occupied";
-    for (key, value) in &setup.rules {
-        let text = match value {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        let bad = || format!("setup.rules: `{key}` = `{text}` is not supported");
-        match key.as_str() {
-            "wagon-move" => {
-                wagon = match text.as_str() {
-                    "C1" => "C1",
-                    "C2" => "C2",
-                    _ => return Err(bad()),
-                }
-            }
-            "barn-placement" => {
-                barn = match text.as_str() {
-                    "not-occupied" => "not-occupied",
-                    "occupied" => "occupied",
-                    _ => return Err(bad()),
-                }
-            }
-            _ => {}
-        }
-    }
+    let [wagon, barn] = <[&str; 2]>::try_from(read_rules(
+        setup,
+        &[
+            RuleMap {
+                key: "wagon-move",
+                default: "C2",
+                values: &[("C1", "C1"), ("C2", "C2")],
+            },
+            RuleMap {
+                key: "barn-placement",
+                default: "not-occupied",
+                values: &[("not-occupied", "not-occupied"), ("occupied", "occupied")],
+            },
+        ],
+    )?)
+    .expect("two rule maps");
     let mut set = |k: &str, v: &str| options.push((format!("abbey-mayor.{k}"), v.into()));
     set("edition", if ed2 { "2" } else { "1" });
     set("wagonMove", wagon);

@@ -172,6 +172,17 @@ impl GameState {
         &self.players
     }
 
+    /// The seat of the player with this display name (surrounding spaces ignored): how
+    /// expansions read players named in scenario settings.
+    pub fn player_named(&self, name: &str) -> Result<PlayerId, crate::hooks::HookFailure> {
+        let name = name.trim();
+        self.players
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| PlayerId(i as u8))
+            .ok_or_else(|| crate::hooks::HookFailure(format!("no player named `{name}`")))
+    }
+
     /// The player whose turn it is.
     pub fn active_player(&self) -> PlayerId {
         self.active

@@ -307,15 +307,6 @@ fn completed_cities(rules: &Ruleset, view: &View<'_>, farm: FeatureId) -> Vec<Fe
     out
 }
 
-fn player_named(ctx: &Ctx<'_>, name: &str) -> HookResult<PlayerId> {
-    ctx.state()
-        .players()
-        .iter()
-        .position(|p| p.name == name)
-        .map(|i| PlayerId(i as u8))
-        .ok_or_else(|| HookFailure(format!("no player named `{name}`")))
-}
-
 impl AmRules {
     fn is_abbey(&self, view: &View<'_>, tile_index: usize) -> bool {
         view.state
@@ -628,7 +619,7 @@ impl BoundExpansion for AmRules {
                     let (name, n) = item
                         .split_once('=')
                         .ok_or_else(|| HookFailure(format!("abbey: `{item}` is not NAME=0|1")))?;
-                    let p = player_named(ctx, name.trim())?;
+                    let p = ctx.state().player_named(name.trim())?;
                     let n: i64 = match n.trim() {
                         "0" => 0,
                         "1" => 1,

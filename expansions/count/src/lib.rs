@@ -620,13 +620,8 @@ impl BoundExpansion for CountRules {
                 }
                 None => (entry, FigureKindId::SMALL_FOLLOWER),
             };
-            let p = ctx
-                .state()
-                .players()
-                .iter()
-                .position(|p| p.name == name)
-                .ok_or_else(|| HookFailure(format!("no player named `{name}`")))?;
-            ctx.deploy(PlayerId(p as u8), figure, seg)?;
+            let p = ctx.state().player_named(name)?;
+            ctx.deploy(p, figure, seg)?;
             self.add_in_city(ctx, 1);
         }
         Ok(())

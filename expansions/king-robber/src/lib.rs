@@ -147,12 +147,7 @@ fn player_named(ctx: &Ctx<'_>, name: &str) -> HookResult<i64> {
     if name == "none" || name == "-" {
         return Ok(-1);
     }
-    ctx.state()
-        .players()
-        .iter()
-        .position(|p| p.name == name)
-        .map(|i| i as i64)
-        .ok_or_else(|| HookFailure(format!("no player named `{name}`")))
+    Ok(i64::from(ctx.state().player_named(name)?.0))
 }
 
 impl Expansion for KingRobber {

@@ -926,12 +926,7 @@ impl BoundExpansion for PdRules {
                 ctx.set(self.ids.fairy_figure, 0);
                 if let Some(name) = value.split(',').nth(2).map(str::trim) {
                     let v = ctx.view();
-                    let player = v
-                        .state
-                        .players()
-                        .iter()
-                        .position(|q| q.name == name)
-                        .ok_or_else(|| HookFailure(format!("no player named `{name}`")))?;
+                    let player = usize::from(v.state.player_named(name)?.0);
                     let fig = v
                         .state
                         .figures()

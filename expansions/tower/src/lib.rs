@@ -276,15 +276,6 @@ struct TowerAt {
     pos: Pos,
 }
 
-fn player_named(ctx: &Ctx<'_>, name: &str) -> HookResult<PlayerId> {
-    ctx.state()
-        .players()
-        .iter()
-        .position(|p| p.name == name.trim())
-        .map(|p| PlayerId(p as u8))
-        .ok_or_else(|| HookFailure(format!("no player named `{}`", name.trim())))
-}
-
 fn parse_cell(s: &str) -> HookResult<Pos> {
     let (x, y) = s
         .split_once(',')
@@ -711,7 +702,7 @@ impl BoundExpansion for TowerRules {
                 for item in entries() {
                     let mut parts = item.splitn(3, ':');
                     let pos = parse_cell(parts.next().unwrap_or(""))?;
-                    let p = player_named(ctx, parts.next().unwrap_or(""))?;
+                    let p = ctx.state().player_named(parts.next().unwrap_or(""))?;
                     let kind = kind_named(ctx, parts.next())?;
                     let t = self
                         .tower_at(&ctx.view(), pos)
@@ -723,8 +714,8 @@ impl BoundExpansion for TowerRules {
             "prisoners" => {
                 for item in entries() {
                     let mut parts = item.splitn(3, ':');
-                    let jailer = player_named(ctx, parts.next().unwrap_or(""))?;
-                    let owner = player_named(ctx, parts.next().unwrap_or(""))?;
+                    let jailer = ctx.state().player_named(parts.next().unwrap_or(""))?;
+                    let owner = ctx.state().player_named(parts.next().unwrap_or(""))?;
                     let kind = kind_named(ctx, parts.next())?;
                     if jailer == owner {
                         return Err("a player holds no follower of his own".into());
@@ -744,7 +735,7 @@ impl BoundExpansion for TowerRules {
                     let (p, n) = item
                         .split_once(':')
                         .ok_or_else(|| HookFailure(format!("`{item}`: write `PLAYER:n`")))?;
-                    let p = player_named(ctx, p)?;
+                    let p = ctx.state().player_named(p)?;
                     let n: i64 = n
                         .trim()
                         .parse()

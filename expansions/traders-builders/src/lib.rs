@@ -276,15 +276,6 @@ fn completed_cities(rules: &Ruleset, g: &FeatureGraph, farm: FeatureId) -> Vec<F
     out
 }
 
-fn player_named(ctx: &Ctx<'_>, name: &str) -> HookResult<PlayerId> {
-    ctx.state()
-        .players()
-        .iter()
-        .position(|p| p.name == name)
-        .map(|i| PlayerId(i as u8))
-        .ok_or_else(|| HookFailure(format!("no player named `{name}`")))
-}
-
 impl TbRules {
     /// The first part of a turn places the turn's first tile; a later placement in the same
     /// turn (same turn number) is a later part.
@@ -388,7 +379,7 @@ impl BoundExpansion for TbRules {
                 let (name, n) = item
                     .split_once('=')
                     .ok_or_else(|| HookFailure(format!("{key}: `{item}` is not NAME=N")))?;
-                let p = player_named(ctx, name.trim())?;
+                let p = ctx.state().player_named(name.trim())?;
                 let n: i64 = n
                     .trim()
                     .parse()

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The README's test command: installs what the tests need, builds every target, runs every test.
+# CI (`.ci/run`) runs exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo build --workspace --all-targets
+cargo test --workspace

@@ -70,6 +70,23 @@ struct RulesArgs {
     dirs: DirArgs,
 }
 
+/// Players, seed, threads and output format: shared by `simulate`, `arena` and `balance`.
+#[derive(clap::Args, Clone, Copy)]
+struct RunArgs {
+    /// Players per game (2-6).
+    #[arg(long, default_value_t = 2)]
+    players: usize,
+    /// Base seed (game i uses a seed derived from it and i, whoever sits where).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Games played in parallel (worker threads).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
 /// `--plugin-dir` / `--expansion-dir`, shared by every command that loads expansions.
 #[derive(clap::Args, Clone)]
 struct DirArgs {
@@ -104,22 +121,12 @@ enum Command {
         /// Number of games.
         #[arg(long, default_value_t = 1)]
         games: u64,
-        /// Players per game (2-6).
-        #[arg(long, default_value_t = 2)]
-        players: usize,
-        /// Base seed (game i uses a seed derived from it).
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
         /// Bots per seat, comma-separated, cycled over the seats: random, greedy, or
         /// mcts[:BUDGET][:THREADSt] (mcts:2000 playouts, mcts:500ms per decision, mcts:2000:2t).
         #[arg(long, value_delimiter = ',', default_value = "random")]
         bots: Vec<String>,
-        /// Worker threads.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Print a JSON summary instead of text.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        run: RunArgs,
         /// Write each game's record as DIR/game-<i>.json.
         #[arg(long, value_name = "DIR")]
         record: Option<PathBuf>,
@@ -137,18 +144,8 @@ enum Command {
         /// Number of games (a multiple of --players rotates the seats exactly).
         #[arg(long, default_value_t = 200)]
         games: u64,
-        /// Players per game (2-6).
-        #[arg(long, default_value_t = 2)]
-        players: usize,
-        /// Base seed (game i uses a seed derived from it, whoever sits where).
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Games played in parallel.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Print the report as JSON.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        run: RunArgs,
         #[command(flatten)]
         rules: RulesArgs,
     },
@@ -162,21 +159,11 @@ enum Command {
         /// Paired games (each played three times: without, with, with one abstainer).
         #[arg(long, default_value_t = 200)]
         games: u64,
-        /// Players per game (2-6).
-        #[arg(long, default_value_t = 2)]
-        players: usize,
-        /// Base seed.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
         /// Bot specs, comma-separated, cycled over the seats (the same in every arm).
         #[arg(long, value_delimiter = ',', default_value = "mcts:200")]
         bots: Vec<String>,
-        /// Games played in parallel.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Print the report as JSON instead of text.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        run: RunArgs,
         /// Also write a self-contained HTML report with charts to this file.
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
@@ -366,11 +353,14 @@ fn run(cmd: Command) -> Result<(), CliError> {
         Command::Balance {
             expansion,
             games,
-            players,
-            seed,
             bots,
-            threads,
-            json,
+            run:
+                RunArgs {
+                    players,
+                    seed,
+                    threads,
+                    json,
+                },
             html,
             rules,
         } => {
@@ -420,10 +410,13 @@ fn run(cmd: Command) -> Result<(), CliError> {
         Command::Arena {
             bots,
             games,
-            players,
-            seed,
-            threads,
-            json,
+            run:
+                RunArgs {
+                    players,
+                    seed,
+                    threads,
+                    json,
+                },
             rules,
         } => {
             let cfg = table(games, players, seed, bots, threads)?;
@@ -450,11 +443,14 @@ fn run(cmd: Command) -> Result<(), CliError> {
         }
         Command::Simulate {
             games,
-            players,
-            seed,
             bots,
-            threads,
-            json,
+            run:
+                RunArgs {
+                    players,
+                    seed,
+                    threads,
+                    json,
+                },
             record,
             rules,
         } => {

@@ -87,6 +87,28 @@ struct RunArgs {
     json: bool,
 }
 
+impl RunArgs {
+    /// The run's configuration, with the arguments checked.
+    fn table(self, games: u64, bots: Vec<String>) -> Result<SimConfig, CliError> {
+        let players = self.players;
+        if !(2..=6).contains(&players) {
+            return Err(CliError::Usage(format!(
+                "--players must be 2 to 6, not {players}"
+            )));
+        }
+        if games == 0 {
+            return Err(CliError::Usage("--games must be at least 1".into()));
+        }
+        Ok(SimConfig {
+            games,
+            players,
+            seed: self.seed,
+            bots,
+            threads: self.threads,
+        })
+    }
+}
+
 /// `--plugin-dir` / `--expansion-dir`, shared by every command that loads expansions.
 #[derive(clap::Args, Clone)]
 struct DirArgs {
@@ -354,17 +376,11 @@ fn run(cmd: Command) -> Result<(), CliError> {
             expansion,
             games,
             bots,
-            run:
-                RunArgs {
-                    players,
-                    seed,
-                    threads,
-                    json,
-                },
+            run,
             html,
             rules,
         } => {
-            let table = table(games, players, seed, bots, threads)?;
+            let table = run.table(games, bots)?;
             let spec = rules.spec()?;
             if spec.expansions.contains(&expansion) {
                 return Err(CliError::Usage(format!(
@@ -397,7 +413,7 @@ fn run(cmd: Command) -> Result<(), CliError> {
                     }
                 })?;
             }
-            if json {
+            if run.json {
                 outln!(
                     "{}",
                     serde_json::to_string_pretty(&report).expect("report serializes")
@@ -410,16 +426,10 @@ fn run(cmd: Command) -> Result<(), CliError> {
         Command::Arena {
             bots,
             games,
-            run:
-                RunArgs {
-                    players,
-                    seed,
-                    threads,
-                    json,
-                },
+            run,
             rules,
         } => {
-            let cfg = table(games, players, seed, bots, threads)?;
+            let cfg = run.table(games, bots)?;
             let ruleset = build_ruleset(&rules.spec()?)?;
             let bar = progress_bar(games);
             let progress = |n: u64| {
@@ -431,7 +441,7 @@ fn run(cmd: Command) -> Result<(), CliError> {
             if let Some(b) = bar {
                 b.finish_and_clear();
             }
-            if json {
+            if run.json {
                 outln!(
                     "{}",
                     serde_json::to_string_pretty(&report).expect("report serializes")
@@ -444,17 +454,11 @@ fn run(cmd: Command) -> Result<(), CliError> {
         Command::Simulate {
             games,
             bots,
-            run:
-                RunArgs {
-                    players,
-                    seed,
-                    threads,
-                    json,
-                },
+            run,
             record,
             rules,
         } => {
-            let cfg = table(games, players, seed, bots, threads)?;
+            let cfg = run.table(games, bots)?;
             let ruleset = build_ruleset(&rules.spec()?)?;
             let bar = if games >= 1000 {
                 progress_bar(games)
@@ -497,7 +501,7 @@ fn run(cmd: Command) -> Result<(), CliError> {
             if let Some(b) = bar {
                 b.finish_and_clear();
             }
-            if json {
+            if run.json {
                 outln!(
                     "{}",
                     serde_json::to_string_pretty(&summary).expect("summary serializes")
@@ -505,7 +509,7 @@ fn run(cmd: Command) -> Result<(), CliError> {
             } else if let Some((r, scores)) = single.into_inner().unwrap_or_else(|e| e.into_inner())
             {
                 let game = r.replay_with(&ruleset, "simulated game", None)?;
-                print_game(&game, &scores, &summary.bots, seed);
+                print_game(&game, &scores, &summary.bots, run.seed);
             } else {
                 outln!(
                     "{} games, {} players ({}), seed {}",
@@ -870,30 +874,6 @@ fn edges(rules: &carcassonne_core::Ruleset, k: &carcassonne_core::TileKind) -> S
 }
 
 /// The games to play, checked: what `simulate`, `arena` and `balance` share.
-fn table(
-    games: u64,
-    players: usize,
-    seed: u64,
-    bots: Vec<String>,
-    threads: usize,
-) -> Result<SimConfig, CliError> {
-    if !(2..=6).contains(&players) {
-        return Err(CliError::Usage(format!(
-            "--players must be 2 to 6, not {players}"
-        )));
-    }
-    if games == 0 {
-        return Err(CliError::Usage("--games must be at least 1".into()));
-    }
-    Ok(SimConfig {
-        games,
-        players,
-        seed,
-        bots,
-        threads,
-    })
-}
-
 /// A progress bar on stderr for long runs at a terminal.
 fn progress_bar(games: u64) -> Option<indicatif::ProgressBar> {
     std::io::stderr().is_terminal().then(|| {

@@ -5,7 +5,7 @@
 //! THREADS SEED [EXPANSION ...]` (docs/python-api.md, "Window").
 
 use carcassonne_core::{Action, Game, GameSetup};
-use carcassonne_encoding::{encode_actions, slot_of, Slot};
+use carcassonne_encoding::{encode_actions, is_other, slot_of, Slot};
 use carcassonne_play::simulate::game_seed;
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use rand::{Rng, SeedableRng};
@@ -47,16 +47,23 @@ fn main() {
                     let mut i = t;
                     while i < games {
                         let gs = game_seed(seed, i);
-                        let mut g =
-                            Game::new(Arc::clone(&rules), &GameSetup::new(vec!["a".into(), "b".into()], gs))
-                                .expect("game");
+                        let mut g = Game::new(
+                            Arc::clone(&rules),
+                            &GameSetup::new(vec!["a".into(), "b".into()], gs),
+                        )
+                        .expect("game");
                         g.set_checkpoints(false);
                         let mut rng = ChaCha8Rng::seed_from_u64(gs ^ 0x5eed);
                         let mut cheb = 0;
                         while !g.is_over() {
                             m.actions = m.actions.max(g.action_count());
                             // Placements outside any window are counted, not refused.
-                            let mut other = 0;
+                            let other = g
+                                .actions()
+                                .iter()
+                                .filter(|a| is_other(g.state(), a))
+                                .count();
+                            m.other = m.other.max(other);
                             for a in g.actions() {
                                 match a {
                                     Action::Place { pos, .. } => {
@@ -69,16 +76,13 @@ fn main() {
                             }
                             if encode_actions(&g, &mut ids).is_ok() {
                                 for &id in &ids {
-                                    match slot_of(id as usize) {
-                                        Some(Slot::Other(k)) => other = other.max(k + 1),
-                                        Some(Slot::Deploy { figure, local }) => {
-                                            m.figure = m.figure.max(figure);
-                                            m.local = m.local.max(local);
-                                        }
-                                        _ => {}
+                                    if let Some(Slot::Deploy { figure, local }) =
+                                        slot_of(id as usize)
+                                    {
+                                        m.figure = m.figure.max(figure);
+                                        m.local = m.local.max(local);
                                     }
                                 }
-                                m.other = m.other.max(other);
                             }
                             let k = rng.random_range(0..g.action_count());
                             g.apply_offered(k).expect("legal");

@@ -496,7 +496,7 @@ impl PyGame {
         }
         let mut o = batch::Obs::new(1);
         o.fill(0, &self.inner.game, seat);
-        o.to_dict(py, false)
+        o.into_dict(py, false)
     }
 
     #[pyo3(signature = (bot="greedy", seed=0))]

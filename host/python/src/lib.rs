@@ -72,19 +72,51 @@ pub(crate) fn plugin_dirs(given: Option<Vec<String>>) -> Vec<PathBuf> {
     }
 }
 
+/// Rulesets built in this process, by request (expansions, options, folders and the search
+/// variables): building one parses the tile files and loads the expansions, which costs
+/// milliseconds, while a game costs microseconds. A ruleset is immutable, so sharing it
+/// changes no game; the cache holds the last `RULESET_CACHE` requests.
+type RulesetKey = (
+    Vec<String>,
+    Vec<(String, String)>,
+    Vec<PathBuf>,
+    Vec<Option<std::ffi::OsString>>,
+);
+static RULESETS: std::sync::Mutex<Vec<(RulesetKey, Arc<Ruleset>)>> =
+    std::sync::Mutex::new(Vec::new());
+const RULESET_CACHE: usize = 16;
+
 pub(crate) fn ruleset(
     expansions: Vec<String>,
     options: Vec<(String, String)>,
     dirs: Vec<PathBuf>,
 ) -> PyResult<Arc<Ruleset>> {
-    guarded("ruleset", || {
+    let env = [
+        "CARCASSONNE_PLUGIN_PATH",
+        "CARCASSONNE_EXPANSION_PATH",
+        "CARCASSONNE_LIBRARY_PATH",
+    ]
+    .iter()
+    .map(std::env::var_os)
+    .collect();
+    let key: RulesetKey = (expansions, options, dirs, env);
+    let mut cache = RULESETS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, r)) = cache.iter().find(|(k, _)| *k == key) {
+        return Ok(Arc::clone(r));
+    }
+    let rules = guarded("ruleset", || {
         build_ruleset(&RulesSpec {
-            expansions,
-            options,
-            plugin_dirs: dirs,
+            expansions: key.0.clone(),
+            options: key.1.clone(),
+            plugin_dirs: key.2.clone(),
         })
         .map_err(err)
-    })
+    })?;
+    if cache.len() >= RULESET_CACHE {
+        cache.remove(0);
+    }
+    cache.push((key, Arc::clone(&rules)));
+    Ok(rules)
 }
 
 pub(crate) fn check_players(players: usize) -> PyResult<()> {

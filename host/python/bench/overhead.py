@@ -89,8 +89,8 @@ def main():
     t0 = time.process_time()
     for _ in range(k):
         masks = b.action_masks()
-        r = rng.random(masks.shape)
-        ids = np.argmax(np.where(masks, r, -1.0), axis=1)
+        ids = b.bot_actions("random", seed=1)
+        assert masks[0, ids[0]]
         b.step(ids)
     t1 = time.process_time()
     res["batch_us_per_game_step_masks"] = (t1 - t0) / (k * a.batch) * 1e6

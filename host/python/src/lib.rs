@@ -472,6 +472,12 @@ impl PyGame {
         }
     }
 
+    /// Pickling (multiprocessing, Ray): a game travels as its record and is replayed.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let f = py.get_type::<PyGame>().getattr("from_record")?;
+        Ok((f, (self.record_json()?,)))
+    }
+
     fn __copy__(&self) -> PyGame {
         self.clone()
     }
@@ -640,6 +646,13 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "release"
         },
     )?;
+    // Importable names, so the exceptions pickle (multiprocessing, Ray).
+    for t in [
+        py.get_type::<CarcassonneError>(),
+        py.get_type::<IllegalAction>(),
+    ] {
+        t.setattr("__module__", "carcassonne._native")?;
+    }
     m.add("CarcassonneError", py.get_type::<CarcassonneError>())?;
     m.add("IllegalAction", py.get_type::<IllegalAction>())?;
     m.add_class::<PyAction>()?;

@@ -207,3 +207,16 @@ def test_other_slots_describe_expansion_actions():
             seen += 1
         g.apply(int(ids[rng.integers(len(ids))]))
     assert seen > 0
+
+
+def test_games_and_errors_pickle():
+    import pickle
+
+    g = c.Game(expansions=["inns-cathedrals"], seed=12)
+    random_playout(g, np.random.default_rng(12), steps=30)
+    h = pickle.loads(pickle.dumps(g))
+    assert h.record_json() == g.record_json()
+    assert (h.action_mask() == g.action_mask()).all()
+    e = pickle.loads(pickle.dumps(c.IllegalAction("x")))
+    assert isinstance(e, c.IllegalAction) and isinstance(e, ValueError)
+    assert isinstance(pickle.loads(pickle.dumps(c.CarcassonneError("y"))), c.CarcassonneError)

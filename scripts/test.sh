@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+bash scripts/install-browser.sh
 cargo build --workspace --all-targets
 cargo test --workspace

@@ -1,10 +1,11 @@
 //! What the page sees of a game: scores, events, supplies, the pending decision with every
 //! legal action labelled, the board as SVG.
 
-use carcassonne_core::{Action, FigureLoc, Game};
+use carcassonne_core::{Action, FigureLoc, Game, SegmentId, Visible};
 use carcassonne_play::record::{encode_action, RecordAction, Target};
 use carcassonne_play::replay::replay_output;
-use carcassonne_render::{render_svg, RenderOptions};
+use carcassonne_render::geometry::TileGeom;
+use carcassonne_render::{render_svg, tile_geometry, RenderOptions};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -84,9 +85,82 @@ pub fn cell_of(a: &RecordAction) -> Option<(i32, i32)> {
     }
 }
 
-/// The legal actions, each with its index, kind, label and record form.
+/// The names expansions give to off-board features (`Visible::Place`: the City of
+/// Carcassonne's quarters), as (`kind #local` as a label writes it, `name (group)`).
+pub fn place_names(game: &Game) -> Vec<(String, String)> {
+    let mut shown = Vec::new();
+    if game.view().describe(&mut shown).is_err() {
+        return Vec::new();
+    }
+    let st = game.state();
+    let rules = game.rules();
+    let mut out = Vec::new();
+    for v in &shown {
+        if let Visible::Place {
+            group,
+            name,
+            segment,
+        } = v
+        {
+            let node = st.graph().segment(*segment);
+            if node.is_virtual() {
+                out.push((
+                    format!("{} #{}", rules.kind(node.kind).name, node.local),
+                    format!("{name} ({group})"),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// `label` with off-board features called by their names (see [`place_names`]).
+pub fn named(label: String, names: &[(String, String)]) -> String {
+    let mut label = label;
+    for (raw, name) in names {
+        if label.contains(raw.as_str()) {
+            label = label.replace(raw.as_str(), name);
+        }
+    }
+    label
+}
+
+/// The segment an action targets, if any.
+fn segment_of(a: &Action) -> Option<SegmentId> {
+    match a {
+        Action::Deploy { segment, .. } | Action::Move { segment, .. } => Some(*segment),
+        Action::Custom(c) => c.segment,
+        _ => None,
+    }
+}
+
+/// Where on its tile a figure put on `seg` would stand, as fractions of the tile side: the
+/// first figure spot of the segment in the renderer's tile geometry (so a marker sits where
+/// the figure will be drawn). `None` for a virtual feature (off the board).
+fn spot_of(
+    game: &Game,
+    seg: SegmentId,
+    geoms: &mut BTreeMap<(u16, u8), TileGeom>,
+) -> Option<(f64, f64)> {
+    let st = game.state();
+    let node = st.graph().segment(seg);
+    if node.is_virtual() {
+        return None;
+    }
+    let placed = st.board().tile(node.tile);
+    let rules = game.rules();
+    let geom = geoms
+        .entry((placed.kind.0, placed.rotation.quarters()))
+        .or_insert_with(|| tile_geometry(rules, rules.tiles().get(placed.kind), placed.rotation));
+    geom.figure_spot(node.local as usize, 0)
+}
+
+/// The legal actions, each with its index, kind, label and record form; those on a tile
+/// feature also with `spot`, the figure spot on the tile (fractions of its side).
 pub fn actions(game: &Game) -> Vec<Value> {
     let rules = game.rules();
+    let mut geoms = BTreeMap::new();
+    let names = place_names(game);
     game.actions()
         .iter()
         .enumerate()
@@ -95,7 +169,7 @@ pub fn actions(game: &Game) -> Vec<Value> {
             let mut v = json!({
                 "index": i,
                 "kind": kind_of(a),
-                "label": label(&ra),
+                "label": named(label(&ra), &names),
             });
             if let Some((x, y)) = cell_of(&ra) {
                 v["x"] = json!(x);
@@ -110,6 +184,9 @@ pub fn actions(game: &Game) -> Vec<Value> {
                     ..
                 } => v["location"] = json!(target.location),
                 _ => {}
+            }
+            if let Some(p) = segment_of(a).and_then(|seg| spot_of(game, seg, &mut geoms)) {
+                v["spot"] = json!([p.0, p.1]);
             }
             v["record"] = serde_json::to_value(&ra).unwrap_or(Value::Null);
             v

@@ -720,3 +720,88 @@ async fn a_full_bot_game_with_every_expansion() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---------------------------------------------------------------------------------------
+// Per-client rate limits
+// ---------------------------------------------------------------------------------------
+
+/// A request that also returns the `Retry-After` header.
+async fn retry_after(addr: SocketAddr, path: &str) -> (u16, Option<u64>) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let head = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf).await;
+    let text = String::from_utf8_lossy(&buf).to_ascii_lowercase();
+    let status = text.split(' ').nth(1).unwrap().parse().unwrap();
+    let after = text
+        .lines()
+        .find_map(|l| l.strip_prefix("retry-after:"))
+        .and_then(|v| v.trim().parse().ok());
+    (status, after)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_client_is_rate_limited() {
+    let dir = temp_dir("rate");
+    let mut cfg = config(&dir);
+    cfg.limits.client_rate = 0.5;
+    cfg.limits.client_burst = 10.0;
+    cfg.limits.client_creates_per_minute = 1.0;
+    cfg.limits.client_create_burst = 2.0;
+    cfg.limits.limit_loopback = true; // the test's client is on loopback
+    let app = App::open(&cfg).unwrap();
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, carcassonne_serve::service(app))
+            .await
+            .unwrap();
+    });
+    // Creations: a burst of two, then refused (one a minute after that).
+    let body = json!({ "seats": [{ "name": "Ann" }, { "name": "Bob" }], "seed": 1 });
+    assert_eq!(post(addr, "/api/games", &body).await.0, 201);
+    assert_eq!(post(addr, "/api/games", &body).await.0, 201);
+    let (st, r) = post(addr, "/api/games", &body).await;
+    assert_refused(st, &r, 429);
+    assert!(r["error"].as_str().unwrap().contains("games created"));
+    // Requests: 10 in a burst (3 spent above), then refused with Retry-After.
+    for i in 0..7 {
+        let (st, v) = get(addr, "/api/games").await;
+        assert_eq!(st, 200, "request {i}: {v}");
+    }
+    let (st, after) = retry_after(addr, "/api/games").await;
+    assert_eq!(st, 429);
+    assert!(matches!(after, Some(1..=2)), "Retry-After {after:?}");
+    let (st, r) = get(addr, "/api/games").await;
+    assert_refused(st, &r, 429);
+    // Tokens come back at the sustained rate.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(get(addr, "/api/games").await.0, 200);
+    assert_eq!(get(addr, "/api/games").await.0, 429);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loopback_clients_are_not_rate_limited_by_default() {
+    let dir = temp_dir("rate-loopback");
+    let mut cfg = config(&dir);
+    cfg.limits.client_rate = 0.5;
+    cfg.limits.client_burst = 2.0;
+    let app = App::open(&cfg).unwrap();
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, carcassonne_serve::service(app))
+            .await
+            .unwrap();
+    });
+    for _ in 0..10 {
+        assert_eq!(get(addr, "/api/games").await.0, 200);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

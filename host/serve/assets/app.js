@@ -384,7 +384,14 @@ function initGame() {
     }
   });
   const es = new EventSource(`/api/games/${gameId}/events`);
-  es.addEventListener('update', () => { sseUpdates++; refresh(); });
+  es.addEventListener('update', (e) => {
+    sseUpdates++;
+    // An event for a version already shown (the page fetched it after its own move) would
+    // only redraw the board and drop a tile being placed.
+    const [version, broken] = e.data.split(' ');
+    if (view && !dirty && !broken && +version <= view.version) return;
+    refresh();
+  });
   es.onerror = () => { setTimeout(refresh, 1000); };
   refresh();
 }

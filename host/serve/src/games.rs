@@ -83,6 +83,13 @@ pub struct Subscription {
     slot: Arc<GameSlot>,
 }
 
+impl Subscription {
+    /// Whether the game is stopped (`broken`).
+    pub fn broken(&self) -> bool {
+        lock(&self.slot.live).broken.is_some()
+    }
+}
+
 impl Drop for Subscription {
     fn drop(&mut self) {
         self.slot.subscribers.fetch_sub(1, Ordering::SeqCst);

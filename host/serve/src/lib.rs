@@ -531,22 +531,33 @@ async fn events(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>) -> Ap
     let slot = app.games.get(&id)?;
     let rx = slot.subscribe(app.limits.max_subscribers)?;
     let first = slot.version();
-    let stream = futures_util::stream::unfold((rx, Some(first)), |(mut rx, first)| async move {
-        if let Some(v) = first {
-            let ev = Event::default().event("update").data(v.to_string());
-            return Some((Ok::<_, std::convert::Infallible>(ev), (rx, None)));
-        }
-        loop {
-            match rx.rx.recv().await {
-                Ok(v) => {
-                    let ev = Event::default().event("update").data(v.to_string());
-                    return Some((Ok(ev), (rx, None)));
-                }
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+    // `data` is the version, then ` broken` once the game is stopped (a stop does not
+    // change the version, so the page would otherwise take it for an update it has).
+    let update = |rx: &games::Subscription, v: u64| {
+        let data = if rx.broken() {
+            format!("{v} broken")
+        } else {
+            v.to_string()
+        };
+        Event::default().event("update").data(data)
+    };
+    let stream =
+        futures_util::stream::unfold((rx, Some(first)), move |(mut rx, first)| async move {
+            if let Some(v) = first {
+                let ev = update(&rx, v);
+                return Some((Ok::<_, std::convert::Infallible>(ev), (rx, None)));
             }
-        }
-    });
+            loop {
+                match rx.rx.recv().await {
+                    Ok(v) => {
+                        let ev = update(&rx, v);
+                        return Some((Ok(ev), (rx, None)));
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                }
+            }
+        });
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response())

@@ -114,15 +114,47 @@ pub fn place_names(game: &Game) -> Vec<(String, String)> {
     out
 }
 
-/// `label` with off-board features called by their names (see [`place_names`]).
-pub fn named(label: String, names: &[(String, String)]) -> String {
+/// `label` made readable: off-board features called by their names (see [`place_names`]),
+/// figures (`<seat>.<kind>.<n>` in records) as `<player>'s <kind> <n>`.
+pub fn named(label: String, names: &[(String, String)], players: &[String]) -> String {
     let mut label = label;
     for (raw, name) in names {
         if label.contains(raw.as_str()) {
             label = label.replace(raw.as_str(), name);
         }
     }
-    label
+    if !label.contains('.') {
+        return label;
+    }
+    let words: Vec<String> = label
+        .split(' ')
+        .map(|w| {
+            let parts: Vec<&str> = w.split('.').collect();
+            match parts.as_slice() {
+                [seat, kind, n]
+                    if !kind.is_empty()
+                        && n.bytes().all(|b| b.is_ascii_digit())
+                        && !n.is_empty() =>
+                {
+                    match seat.parse::<usize>().ok().and_then(|i| players.get(i)) {
+                        Some(p) => format!("{p}'s {kind} {n}"),
+                        None => w.to_string(),
+                    }
+                }
+                _ => w.to_string(),
+            }
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// The players' names, by seat.
+pub fn player_names(game: &Game) -> Vec<String> {
+    game.state()
+        .players()
+        .iter()
+        .map(|p| p.name.clone())
+        .collect()
 }
 
 /// The segment an action targets, if any.
@@ -161,6 +193,7 @@ pub fn actions(game: &Game) -> Vec<Value> {
     let rules = game.rules();
     let mut geoms = BTreeMap::new();
     let names = place_names(game);
+    let players = player_names(game);
     game.actions()
         .iter()
         .enumerate()
@@ -169,7 +202,7 @@ pub fn actions(game: &Game) -> Vec<Value> {
             let mut v = json!({
                 "index": i,
                 "kind": kind_of(a),
-                "label": named(label(&ra), &names),
+                "label": named(label(&ra), &names, &players),
             });
             if let Some((x, y)) = cell_of(&ra) {
                 v["x"] = json!(x);
@@ -248,4 +281,39 @@ pub fn position(game: &Game, with_actions: bool) -> Value {
         "board": render_svg(game, &opts),
         "tile_size": TILE_SIZE,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named;
+
+    #[test]
+    fn labels_name_places_and_figures() {
+        let places = vec![(
+            "quarter #0".to_string(),
+            "castle (City of Carcassonne)".to_string(),
+        )];
+        let players = vec!["Ann".to_string(), "Bob".to_string()];
+        assert_eq!(
+            named(
+                "put a small-follower on the quarter #0".into(),
+                &places,
+                &players
+            ),
+            "put a small-follower on the castle (City of Carcassonne)"
+        );
+        assert_eq!(
+            named(
+                "princess-dragon: move-fairy 1.small-follower.2 → field NL.NR of (0,-1)".into(),
+                &places,
+                &players
+            ),
+            "princess-dragon: move-fairy Bob's small-follower 2 → field NL.NR of (0,-1)"
+        );
+        // A seat that does not exist stays as it was.
+        assert_eq!(
+            named("move 7.wagon.1 to".into(), &places, &players),
+            "move 7.wagon.1 to"
+        );
+    }
 }

@@ -2,7 +2,7 @@
 //! (WebDriver spoken over HTTP by hand: no extra crates).
 //!
 //! - `play_a_whole_game_in_chromium`: create a game against a greedy bot with the form, play
-//!   it to the end like a player (a highlighted cell clicked, turned with the button and the
+//!   it to the end like a player (a highlighted cell clicked or picked with the arrow key, turned with the button and the
 //!   **R** key, placed with the button, **Enter** or a second click; figures deployed with the
 //!   on-tile buttons and the side panel; passes), the bot's moves arriving by server-sent
 //!   events; check the final-score screen against the record, download the record, open it
@@ -415,24 +415,39 @@ const TURN_STATE: &str = "
 
 const PAGE_KEYS_ENTER: &str = "\u{E007}";
 
-/// Places the drawn tile on highlighted cell number `pick` (of those shown): click the cell,
-/// turn it once if it has another rotation (button or **R**), then place it (button,
+/// Places the drawn tile on highlighted cell number `pick` (of those shown): click the cell
+/// (or, every fifth time, take the first with the arrow key), turn it once if it has another rotation (button or **R**), then place it (button,
 /// **Enter**, or a second click on the cell, by `how`). Returns whether it turned the tile.
 async fn place_tile(b: &Browser, st: &Value, pick: usize, how: usize) -> bool {
     let cells = st["cells"].as_array().unwrap();
-    let cell = cells[pick % cells.len()].as_str().unwrap().to_string();
+    // Every fifth tile is chosen with the arrow keys (the first cell), the others by a click.
+    let by_keys = how % 5 == 4;
+    let cell = cells[if by_keys { 0 } else { pick % cells.len() }]
+        .as_str()
+        .unwrap()
+        .to_string();
     let sel = format!("#board .cell[data-cell=\"{cell}\"]");
-    b.click(&sel).await;
+    if by_keys {
+        b.keys("#board", "\u{E014}").await; // arrow right: the next highlighted cell
+    } else {
+        b.click(&sel).await;
+    }
     let first = b
         .wait_for(
             "const d = document.getElementById('board').dataset.preview;
              return !document.getElementById('placing').hidden && selected && d !== undefined
                 && +d === selected.rotations[selected.r].index
                 && document.querySelector('#board .cell.selected') !== null
-                ? {index: +d, rotations: selected.rotations.length} : null;",
+                ? {index: +d, rotations: selected.rotations.length,
+                   cell: document.querySelector('#board .cell.selected').dataset.cell} : null;",
             "the placement preview",
         )
         .await;
+    assert_eq!(
+        first["cell"],
+        cell.as_str(),
+        "the cell chosen is the one previewed"
+    );
     let mut turned = false;
     if first["rotations"].as_u64().unwrap() > 1 {
         if how % 2 == 0 {

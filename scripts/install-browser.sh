@@ -28,7 +28,8 @@ fi
 echo "install-browser.sh: installing chromium and chromium-driver (apt-get)" >&2
 export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" apt-get update -qq >/dev/null || fail "apt-get update failed"
-"${as_root[@]}" apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null \
+# No recommends (desktop services a headless test does not need) but a font for the page's text.
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends chromium chromium-driver fonts-liberation >/dev/null \
     || fail "apt-get install chromium chromium-driver failed"
 
 [ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is still missing after the install"

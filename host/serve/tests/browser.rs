@@ -413,7 +413,10 @@ const TURN_STATE: &str = "
             buttons: [...document.querySelectorAll('#actions button.act')].map(b => +b.dataset.index),
             actions: view.actions};";
 
-const PAGE_KEYS_ENTER: &str = "\u{E007}";
+/// WebDriver's codes of the keys the page answers to.
+const ENTER: &str = "\u{E007}";
+const ESCAPE: &str = "\u{E00C}";
+const ARROW_RIGHT: &str = "\u{E014}";
 
 /// Places the drawn tile on highlighted cell number `pick` (of those shown): click the cell
 /// (or, every fifth time, take the first with the arrow key), turn it once if it has another rotation (button or **R**), then place it (button,
@@ -428,7 +431,7 @@ async fn place_tile(b: &Browser, st: &Value, pick: usize, how: usize) -> bool {
         .to_string();
     let sel = format!("#board .cell[data-cell=\"{cell}\"]");
     if by_keys {
-        b.keys("#board", "\u{E014}").await; // arrow right: the next highlighted cell
+        b.keys("#board", ARROW_RIGHT).await; // the next highlighted cell
     } else {
         b.click(&sel).await;
     }
@@ -471,7 +474,7 @@ async fn place_tile(b: &Browser, st: &Value, pick: usize, how: usize) -> bool {
     }
     match how % 3 {
         0 => b.click("#place").await,
-        1 => b.keys("#board", PAGE_KEYS_ENTER).await,
+        1 => b.keys("#board", ENTER).await,
         _ => b.click(&format!("{sel}.selected")).await,
     }
     turned
@@ -580,7 +583,7 @@ async fn play_a_whole_game_in_chromium() {
                 )
                 .await;
                 b.screenshot("game").await;
-                b.keys("#board", "\u{E00C}").await; // Esc cancels
+                b.keys("#board", ESCAPE).await; // cancels
                 b.wait_for(
                     "return document.getElementById('placing').hidden && !document.querySelector('#board .cell.selected')",
                     "the cancelled placement",
@@ -728,7 +731,7 @@ async fn play_a_whole_game_in_chromium() {
         b.js(tiles).await.as_u64().unwrap() > at_start,
         "tiles appear as the replay steps"
     );
-    b.keys("#board", "\u{E014}").await; // arrow right
+    b.keys("#board", ARROW_RIGHT).await;
     b.wait_for("return view.step === 4", "the arrow key").await;
     b.click("#prev").await;
     b.wait_for("return view.step === 3", "a step back").await;

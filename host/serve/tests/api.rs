@@ -587,10 +587,9 @@ async fn every_expansion_creates_plays_and_answers_prompts() {
     assert_eq!(st, 200);
     let listed = list["expansions"].as_array().unwrap();
     for id in OFFICIAL.iter().chain(&FAN) {
-        let x = listed
-            .iter()
-            .find(|x| x["id"] == *id)
-            .unwrap_or_else(|| panic!("{id} is not listed: {list}"));
+        let x = listed.iter().find(|x| x["id"] == *id).unwrap_or_else(|| {
+            panic!("{id} is not listed (are the plugins built? `cargo build --workspace`): {list}")
+        });
         let kind = x["kind"].as_str().unwrap();
         assert_eq!(kind == "script", FAN.contains(id), "{id}: kind {kind}");
         for o in x["options"].as_array().unwrap() {

@@ -798,6 +798,13 @@ async fn expansions_two_browsers_and_a_forged_token() {
         return;
     };
     let (server, dir) = start_server("expansions").await;
+    let listed = request(server, "GET", "/api/expansions", None)
+        .await
+        .to_string();
+    assert!(
+        listed.contains("\"count\"") && listed.contains("\"tactician\""),
+        "the Count's plugin or the Tactician's script is not found (build the plugins: `cargo build --workspace`)"
+    );
     let a = Browser::open(&driver, "ann").await;
     let bb = Browser::open(&driver, "bob").await;
 

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+bash scripts/install-browser.sh
 cargo build --workspace --all-targets
 cargo test --workspace
 bash scripts/python-tests.sh

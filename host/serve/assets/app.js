@@ -11,6 +11,7 @@ let view = null;          // last state from the server
 let selected = null;      // {x, y, rotations: [action], r: index} while placing
 let fetching = false, dirty = false;
 let finalShown = false;
+let sseUpdates = 0;       // updates pushed by the server (server-sent events) so far
 
 function showError(msg) {
   const e = $('error');
@@ -167,8 +168,11 @@ function cellBox(g, x, y, cls) {
   return d;
 }
 
-// Where on a tile a figure at `location` stands (fractions of the side).
-function spotOf(loc) {
+// Where on a tile a figure at `location` stands (fractions of the side): the server sends
+// the renderer's figure spot (`a.spot`); the location letters are only a fallback.
+function spotOf(a) {
+  if (a.spot) return a.spot;
+  const loc = a.location;
   if (!loc || loc.startsWith('#')) return [0.5, 0.5];
   const letters = loc.replace(/[^NESWI]/g, '');
   let x = 0, y = 0, n = 0;
@@ -186,6 +190,7 @@ function myTurn() {
 function drawBoard(svgText) {
   const b = $('board');
   b.innerHTML = svgText;
+  delete b.dataset.preview;
   const g = grid();
   if (!g) return;
   if (view.last && view.last.x !== undefined) b.append(cellBox(g, view.last.x, view.last.y, 'lastcell'));
@@ -216,7 +221,7 @@ function drawBoard(svgText) {
   const stack = new Map();
   for (const a of acts) {
     if (a.kind === 'place' || a.x === undefined) continue;
-    const [fx, fy] = spotOf(a.location);
+    const [fx, fy] = spotOf(a);
     const k = `${a.x},${a.y},${a.location}`;
     const n = stack.get(k) || 0;
     stack.set(k, n + 1);
@@ -241,7 +246,10 @@ async function select(c, r) {
   $('placing-text').textContent = a.label + ' ';
   try {
     const p = await api('GET', `/api/games/${gameId}/preview?index=${a.index}&version=${view.version}`);
-    if (selected && selected.rotations[selected.r] === a) drawBoard(p.board);
+    if (selected && selected.rotations[selected.r] === a) {
+      drawBoard(p.board);
+      $('board').dataset.preview = a.index;
+    }
   } catch (e) { showError(e.message); }
 }
 
@@ -376,7 +384,14 @@ function initGame() {
     }
   });
   const es = new EventSource(`/api/games/${gameId}/events`);
-  es.addEventListener('update', () => refresh());
+  es.addEventListener('update', (e) => {
+    sseUpdates++;
+    // An event for a version already shown (the page fetched it after its own move) would
+    // only redraw the board and drop a tile being placed.
+    const [version, broken] = e.data.split(' ');
+    if (view && !dirty && !broken && +version <= view.version) return;
+    refresh();
+  });
   es.onerror = () => { setTimeout(refresh, 1000); };
   refresh();
 }

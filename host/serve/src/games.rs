@@ -1,7 +1,7 @@
 //! Live games: each behind its own lock, written to disk as its record after every action,
 //! resumed on start by replaying the records; bots play their seats on blocking threads.
 
-use crate::view::{cell_of, label, position};
+use crate::view::{cell_of, label, named, place_names, player_names, position};
 use crate::{ApiError, Config};
 use axum::http::StatusCode;
 use carcassonne_core::{Action, ActionError, Game, GameSetup, Ruleset};
@@ -83,6 +83,13 @@ pub struct Subscription {
     slot: Arc<GameSlot>,
 }
 
+impl Subscription {
+    /// Whether the game is stopped (`broken`).
+    pub fn broken(&self) -> bool {
+        lock(&self.slot.live).broken.is_some()
+    }
+}
+
 impl Drop for Subscription {
     fn drop(&mut self) {
         self.slot.subscribers.fetch_sub(1, Ordering::SeqCst);
@@ -105,7 +112,11 @@ fn last_move(live: &Live) -> Value {
                 | RecordAction::Draw { player, .. }
                 | RecordAction::Custom { player, .. } => *player,
             };
-            let mut v = json!({ "seat": player, "label": label(a) });
+            let mut v = json!({ "seat": player, "label": named(
+                    label(a),
+                    &place_names(&live.game),
+                    &player_names(&live.game),
+                ) });
             if let Some((x, y)) = cell_of(a) {
                 v["x"] = json!(x);
                 v["y"] = json!(y);
@@ -800,7 +811,8 @@ impl Games {
         v["last"] = match step.checked_sub(1).map(|i| &r.record.actions[i]) {
             None => Value::Null,
             Some(a) => {
-                let mut l = json!({ "label": label(a) });
+                let mut l =
+                    json!({ "label": named(label(a), &place_names(&game), &player_names(&game)) });
                 if let Some((x, y)) = cell_of(a) {
                     l["x"] = json!(x);
                     l["y"] = json!(y);

@@ -17,18 +17,19 @@ pub mod view;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, RawQuery, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path as UrlPath, RawQuery, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use games::{CreateRequest, Games};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 pub use games::SeatSpec;
@@ -50,6 +51,18 @@ pub struct Limits {
     pub max_replays: usize,
     /// Most event streams open on one game.
     pub max_subscribers: usize,
+    /// Requests one client (IP address) may make per second, sustained.
+    pub client_rate: f64,
+    /// Requests one client may make in a burst.
+    pub client_burst: f64,
+    /// Games one client may create per minute, sustained.
+    pub client_creates_per_minute: f64,
+    /// Games one client may create in a burst.
+    pub client_create_burst: f64,
+    /// Whether loopback clients are limited too (off by default: on loopback every client
+    /// is this machine, and behind a local reverse proxy every player would share one
+    /// address).
+    pub limit_loopback: bool,
 }
 
 impl Default for Limits {
@@ -62,6 +75,11 @@ impl Default for Limits {
             max_inflight: 256,
             max_replays: 32,
             max_subscribers: 32,
+            client_rate: 50.0,
+            client_burst: 200.0,
+            client_creates_per_minute: 20.0,
+            client_create_burst: 20.0,
+            limit_loopback: false,
         }
     }
 }
@@ -143,10 +161,87 @@ fn json_response(v: &Value) -> Response {
 
 type ApiResult = Result<Response, ApiError>;
 
+/// A token bucket: `tokens` left, refilled at a rate up to a burst.
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    tokens: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    fn full(burst: f64, now: Instant) -> Bucket {
+        Bucket {
+            tokens: burst,
+            last: now,
+        }
+    }
+
+    /// Takes one token; otherwise how long until one is there.
+    fn take(&mut self, rate: f64, burst: f64, now: Instant) -> Result<(), Duration> {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.tokens = (self.tokens + dt * rate).min(burst);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            Ok(())
+        } else if rate > 0.0 {
+            Err(Duration::from_secs_f64((1.0 - self.tokens) / rate))
+        } else {
+            Err(Duration::from_secs(3600))
+        }
+    }
+}
+
+/// Per-client rate limits: a bucket of requests and one of game creations per IP address.
+struct ClientLimiter {
+    clients: Mutex<BTreeMap<IpAddr, (Bucket, Bucket)>>,
+}
+
+/// Most clients remembered; past it, idle ones (full buckets) are forgotten.
+const MAX_CLIENTS: usize = 4096;
+
+impl ClientLimiter {
+    fn check(&self, limits: &Limits, ip: IpAddr, create: bool) -> Result<(), Duration> {
+        let now = Instant::now();
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if clients.len() >= MAX_CLIENTS && !clients.contains_key(&ip) {
+            // Forget clients idle long enough for both buckets to be full again.
+            let idle = Duration::from_secs_f64(
+                (limits.client_burst / limits.client_rate.max(1e-9))
+                    .max(
+                        limits.client_create_burst * 60.0
+                            / limits.client_creates_per_minute.max(1e-9),
+                    )
+                    .min(3600.0),
+            );
+            clients.retain(|_, (r, _)| now.saturating_duration_since(r.last) < idle);
+            if clients.len() >= MAX_CLIENTS {
+                return Err(Duration::from_secs(1));
+            }
+        }
+        let (requests, creates) = clients.entry(ip).or_insert_with(|| {
+            (
+                Bucket::full(limits.client_burst, now),
+                Bucket::full(limits.client_create_burst, now),
+            )
+        });
+        requests.take(limits.client_rate, limits.client_burst, now)?;
+        if create {
+            creates.take(
+                limits.client_creates_per_minute / 60.0,
+                limits.client_create_burst,
+                now,
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// Shared state of the server.
 pub struct App {
     games: Arc<Games>,
     inflight: Semaphore,
+    clients: ClientLimiter,
     limits: Limits,
 }
 
@@ -158,6 +253,9 @@ impl App {
         Ok(Arc::new(App {
             games,
             inflight: Semaphore::new(config.limits.max_inflight),
+            clients: ClientLimiter {
+                clients: Mutex::new(BTreeMap::new()),
+            },
             limits: config.limits.clone(),
         }))
     }
@@ -199,11 +297,41 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
+/// The router as a service that knows each client's address (for the per-client limits);
+/// what [`run`] serves. A plain [`router`] served without it applies no per-client limit.
+pub fn service(
+    app: Arc<App>,
+) -> axum::extract::connect_info::IntoMakeServiceWithConnectInfo<Router, SocketAddr> {
+    router(app).into_make_service_with_connect_info::<SocketAddr>()
+}
+
 async fn limit_inflight(
     State(app): State<Arc<App>>,
     req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
+    if let Some(ConnectInfo(peer)) = req.extensions().get::<ConnectInfo<SocketAddr>>() {
+        let ip = peer.ip();
+        if app.limits.limit_loopback || !ip.is_loopback() {
+            let create = req.method() == Method::POST && req.uri().path() == "/api/games";
+            if let Err(wait) = app.clients.check(&app.limits, ip, create) {
+                let what = if create { "games created" } else { "requests" };
+                let mut r = ApiError(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!(
+                        "too many {what} from your address; try again in {:.1}s",
+                        wait.as_secs_f64()
+                    ),
+                )
+                .into_response();
+                let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+                if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
+                    r.headers_mut().insert(header::RETRY_AFTER, v);
+                }
+                return r;
+            }
+        }
+    }
     match app.inflight.try_acquire() {
         Ok(_permit) => next.run(req).await,
         Err(_) => ApiError(
@@ -235,7 +363,7 @@ pub fn run(config: Config) -> Result<(), String> {
         if !config.bind.is_loopback() {
             eprintln!("warning: listening on {} — reachable from other machines; anyone with a seat link can play that seat", config.bind);
         }
-        axum::serve(listener, router(app))
+        axum::serve(listener, service(app))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })
@@ -403,22 +531,33 @@ async fn events(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>) -> Ap
     let slot = app.games.get(&id)?;
     let rx = slot.subscribe(app.limits.max_subscribers)?;
     let first = slot.version();
-    let stream = futures_util::stream::unfold((rx, Some(first)), |(mut rx, first)| async move {
-        if let Some(v) = first {
-            let ev = Event::default().event("update").data(v.to_string());
-            return Some((Ok::<_, std::convert::Infallible>(ev), (rx, None)));
-        }
-        loop {
-            match rx.rx.recv().await {
-                Ok(v) => {
-                    let ev = Event::default().event("update").data(v.to_string());
-                    return Some((Ok(ev), (rx, None)));
-                }
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+    // `data` is the version, then ` broken` once the game is stopped (a stop does not
+    // change the version, so the page would otherwise take it for an update it has).
+    let update = |rx: &games::Subscription, v: u64| {
+        let data = if rx.broken() {
+            format!("{v} broken")
+        } else {
+            v.to_string()
+        };
+        Event::default().event("update").data(data)
+    };
+    let stream =
+        futures_util::stream::unfold((rx, Some(first)), move |(mut rx, first)| async move {
+            if let Some(v) = first {
+                let ev = update(&rx, v);
+                return Some((Ok::<_, std::convert::Infallible>(ev), (rx, None)));
             }
-        }
-    });
+            loop {
+                match rx.rx.recv().await {
+                    Ok(v) => {
+                        let ev = update(&rx, v);
+                        return Some((Ok(ev), (rx, None)));
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                }
+            }
+        });
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response())

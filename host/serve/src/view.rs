@@ -1,10 +1,11 @@
 //! What the page sees of a game: scores, events, supplies, the pending decision with every
 //! legal action labelled, the board as SVG.
 
-use carcassonne_core::{Action, FigureLoc, Game};
+use carcassonne_core::{Action, FigureLoc, Game, SegmentId, Visible};
 use carcassonne_play::record::{encode_action, RecordAction, Target};
 use carcassonne_play::replay::replay_output;
-use carcassonne_render::{render_svg, RenderOptions};
+use carcassonne_render::geometry::TileGeom;
+use carcassonne_render::{render_svg, tile_geometry, RenderOptions};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -84,9 +85,115 @@ pub fn cell_of(a: &RecordAction) -> Option<(i32, i32)> {
     }
 }
 
-/// The legal actions, each with its index, kind, label and record form.
+/// The names expansions give to off-board features (`Visible::Place`: the City of
+/// Carcassonne's quarters), as (`kind #local` as a label writes it, `name (group)`).
+pub fn place_names(game: &Game) -> Vec<(String, String)> {
+    let mut shown = Vec::new();
+    if game.view().describe(&mut shown).is_err() {
+        return Vec::new();
+    }
+    let st = game.state();
+    let rules = game.rules();
+    let mut out = Vec::new();
+    for v in &shown {
+        if let Visible::Place {
+            group,
+            name,
+            segment,
+        } = v
+        {
+            let node = st.graph().segment(*segment);
+            if node.is_virtual() {
+                out.push((
+                    format!("{} #{}", rules.kind(node.kind).name, node.local),
+                    format!("{name} ({group})"),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// `label` made readable: off-board features called by their names (see [`place_names`]),
+/// figures (`<seat>.<kind>.<n>` in records) as `<player>'s <kind> <n>`.
+pub fn named(label: String, names: &[(String, String)], players: &[String]) -> String {
+    let mut label = label;
+    for (raw, name) in names {
+        if label.contains(raw.as_str()) {
+            label = label.replace(raw.as_str(), name);
+        }
+    }
+    if !label.contains('.') {
+        return label;
+    }
+    let words: Vec<String> = label
+        .split(' ')
+        .map(|w| {
+            let parts: Vec<&str> = w.split('.').collect();
+            match parts.as_slice() {
+                [seat, kind, n]
+                    if !kind.is_empty()
+                        && n.bytes().all(|b| b.is_ascii_digit())
+                        && !n.is_empty() =>
+                {
+                    match seat.parse::<usize>().ok().and_then(|i| players.get(i)) {
+                        Some(p) => format!("{p}'s {kind} {n}"),
+                        None => w.to_string(),
+                    }
+                }
+                _ => w.to_string(),
+            }
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// The players' names, by seat.
+pub fn player_names(game: &Game) -> Vec<String> {
+    game.state()
+        .players()
+        .iter()
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+/// The segment an action targets, if any.
+fn segment_of(a: &Action) -> Option<SegmentId> {
+    match a {
+        Action::Deploy { segment, .. } | Action::Move { segment, .. } => Some(*segment),
+        Action::Custom(c) => c.segment,
+        _ => None,
+    }
+}
+
+/// Where on its tile a figure put on `seg` would stand, as fractions of the tile side: the
+/// first figure spot of the segment in the renderer's tile geometry (so a marker sits where
+/// the figure will be drawn). `None` for a virtual feature (off the board).
+fn spot_of(
+    game: &Game,
+    seg: SegmentId,
+    geoms: &mut BTreeMap<(u16, u8), TileGeom>,
+) -> Option<(f64, f64)> {
+    let st = game.state();
+    let node = st.graph().segment(seg);
+    if node.is_virtual() {
+        return None;
+    }
+    let placed = st.board().tile(node.tile);
+    let rules = game.rules();
+    let geom = geoms
+        .entry((placed.kind.0, placed.rotation.quarters()))
+        .or_insert_with(|| tile_geometry(rules, rules.tiles().get(placed.kind), placed.rotation));
+    geom.figure_spot(node.local as usize, 0)
+}
+
+/// The legal actions, each with its index, kind, label and record form; those on a tile
+/// feature also with `spot`, the figure spot on the tile (fractions of its side).
 pub fn actions(game: &Game) -> Vec<Value> {
     let rules = game.rules();
+    let mut geoms = BTreeMap::new();
+    let names = place_names(game);
+    let players = player_names(game);
     game.actions()
         .iter()
         .enumerate()
@@ -95,7 +202,7 @@ pub fn actions(game: &Game) -> Vec<Value> {
             let mut v = json!({
                 "index": i,
                 "kind": kind_of(a),
-                "label": label(&ra),
+                "label": named(label(&ra), &names, &players),
             });
             if let Some((x, y)) = cell_of(&ra) {
                 v["x"] = json!(x);
@@ -110,6 +217,9 @@ pub fn actions(game: &Game) -> Vec<Value> {
                     ..
                 } => v["location"] = json!(target.location),
                 _ => {}
+            }
+            if let Some(p) = segment_of(a).and_then(|seg| spot_of(game, seg, &mut geoms)) {
+                v["spot"] = json!([p.0, p.1]);
             }
             v["record"] = serde_json::to_value(&ra).unwrap_or(Value::Null);
             v
@@ -171,4 +281,39 @@ pub fn position(game: &Game, with_actions: bool) -> Value {
         "board": render_svg(game, &opts),
         "tile_size": TILE_SIZE,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named;
+
+    #[test]
+    fn labels_name_places_and_figures() {
+        let places = vec![(
+            "quarter #0".to_string(),
+            "castle (City of Carcassonne)".to_string(),
+        )];
+        let players = vec!["Ann".to_string(), "Bob".to_string()];
+        assert_eq!(
+            named(
+                "put a small-follower on the quarter #0".into(),
+                &places,
+                &players
+            ),
+            "put a small-follower on the castle (City of Carcassonne)"
+        );
+        assert_eq!(
+            named(
+                "princess-dragon: move-fairy 1.small-follower.2 → field NL.NR of (0,-1)".into(),
+                &places,
+                &players
+            ),
+            "princess-dragon: move-fairy Bob's small-follower 2 → field NL.NR of (0,-1)"
+        );
+        // A seat that does not exist stays as it was.
+        assert_eq!(
+            named("move 7.wagon.1 to".into(), &places, &players),
+            "move 7.wagon.1 to"
+        );
+    }
 }

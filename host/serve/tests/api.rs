@@ -6,6 +6,7 @@
 use carcassonne_play::record::Record;
 use carcassonne_serve::{router, App, Config};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -467,5 +468,339 @@ async fn load_fifty_bot_games() {
         pct(0.95),
         latencies[latencies.len() - 1]
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------
+// Expansion mixes: the nine official expansions and both fan scripts
+// ---------------------------------------------------------------------------------------
+
+const OFFICIAL: [&str; 9] = [
+    "count",
+    "king-robber",
+    "river2",
+    "heretics-shrines",
+    "inns-cathedrals",
+    "traders-builders",
+    "abbey-mayor",
+    "princess-dragon",
+    "tower",
+];
+const FAN: [&str; 2] = ["tactician", "promotions"];
+
+fn fan_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fan-expansions")
+}
+
+/// A server config that also finds the repository's fan scripts (the native plugins are
+/// found beside the test binary: `cargo build --workspace` puts them there).
+fn config_with_fans(dir: &Path) -> Config {
+    let mut c = config(dir);
+    c.plugin_dirs = vec![fan_dir()];
+    c
+}
+
+/// The record of game `id` replayed by the engine (fan scripts found), with its scores.
+async fn replayed_scores(addr: SocketAddr, id: &str) -> (Record, Vec<i32>, bool) {
+    let (st, rec) = get(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!(st, 200);
+    let record: Record = serde_json::from_value(rec).unwrap();
+    let mut spec = record.rules_spec();
+    spec.plugin_dirs = vec![fan_dir()];
+    let rules = carcassonne_rules::build_ruleset(&spec).unwrap();
+    let game = record.replay_with(&rules, id, None).unwrap();
+    let scores = game.state().players().iter().map(|p| p.score).collect();
+    (record, scores, game.is_over())
+}
+
+/// Plays up to `n` actions of a game of human seats through the API: an expansion's own
+/// action (kind `custom`, or any action of a prompt that is not the base game's tile and
+/// deployment steps) is sent in its record form (`action`), the others by a varied index.
+/// Returns the expansions whose actions were sent, one entry per action.
+async fn play_answering_prompts(
+    addr: SocketAddr,
+    id: &str,
+    tokens: &[String],
+    n: usize,
+) -> Vec<String> {
+    let mut answered = Vec::new();
+    for step in 0..n {
+        let (st, v) = get(addr, &format!("/api/games/{id}")).await;
+        assert_eq!(st, 200, "{v}");
+        assert_eq!(v["broken"], Value::Null, "game {id} broke");
+        if v["finished"] == true {
+            break;
+        }
+        let seat = v["current"].as_u64().unwrap() as usize;
+        let actions = v["actions"].as_array().unwrap();
+        assert!(
+            !actions.is_empty(),
+            "a decision with nothing offered: {}",
+            v["prompt"]
+        );
+        let custom = actions.iter().find(|a| a["kind"] == "custom");
+        let body = match custom {
+            Some(a) => {
+                answered.push(a["record"]["expansion"].as_str().unwrap().to_string());
+                json!({ "token": tokens[seat], "action": a["record"], "version": v["version"] })
+            }
+            None => {
+                let i = (step * 7919 + 13) % actions.len();
+                json!({ "token": tokens[seat], "index": i, "version": v["version"] })
+            }
+        };
+        let (st, r) = post(addr, &format!("/api/games/{id}/act"), &body).await;
+        assert_eq!(st, 200, "{r} for {body}");
+        assert_eq!(r["version"], v["version"].as_u64().unwrap() + 1);
+    }
+    answered
+}
+
+async fn create_mix(addr: SocketAddr, expansions: &[&str], seats: Value, seed: u64) -> Value {
+    let (st, g) = post(
+        addr,
+        "/api/games",
+        &json!({ "expansions": expansions, "seats": seats, "seed": seed }),
+    )
+    .await;
+    assert_eq!(st, 201, "{expansions:?}: {g}");
+    g
+}
+
+fn tokens_of(g: &Value) -> Vec<String> {
+    g["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["token"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_expansion_creates_plays_and_answers_prompts() {
+    let dir = temp_dir("mixes");
+    let (addr, _h) = start(&config_with_fans(&dir)).await;
+
+    // The form's list: every official expansion (native) and both fan scripts, options
+    // with defaults and descriptions.
+    let (st, list) = get(addr, "/api/expansions").await;
+    assert_eq!(st, 200);
+    let listed = list["expansions"].as_array().unwrap();
+    for id in OFFICIAL.iter().chain(&FAN) {
+        let x = listed.iter().find(|x| x["id"] == *id).unwrap_or_else(|| {
+            panic!("{id} is not listed (are the plugins built? `cargo build --workspace`): {list}")
+        });
+        let kind = x["kind"].as_str().unwrap();
+        assert_eq!(kind == "script", FAN.contains(id), "{id}: kind {kind}");
+        for o in x["options"].as_array().unwrap() {
+            assert!(o["key"].is_string() && o["description"].is_string(), "{o}");
+        }
+    }
+    let count = listed.iter().find(|x| x["id"] == "count").unwrap();
+    assert!(count["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|o| o["key"] == "count.countMove" && o["default"] == "free"));
+
+    // Each expansion alone, then all eleven together: create, play 40 actions through the
+    // API answering the expansions' own actions, and the record replays to what the
+    // server shows.
+    let humans = json!([{ "name": "Ann" }, { "name": "Bob" }, { "name": "Cy" }]);
+    let mut mixes: Vec<Vec<&str>> = OFFICIAL.iter().chain(&FAN).map(|e| vec![*e]).collect();
+    mixes.push(OFFICIAL.iter().chain(&FAN).copied().collect());
+    let mut answered_all = BTreeMap::new();
+    for (k, mix) in mixes.iter().enumerate() {
+        let g = create_mix(addr, mix, humans.clone(), 500 + k as u64).await;
+        let id = g["id"].as_str().unwrap();
+        let tokens = tokens_of(&g);
+        let answered = play_answering_prompts(addr, id, &tokens, 40).await;
+        let (_, v) = get(addr, &format!("/api/games/{id}")).await;
+        let want: Vec<String> = mix.iter().map(|s| s.to_string()).collect();
+        let have: Vec<String> = serde_json::from_value(v["expansions"].clone()).unwrap();
+        assert!(want.iter().all(|w| have.contains(w)), "{have:?}");
+        let (record, scores, _) = replayed_scores(addr, id).await;
+        assert_eq!(record.actions.len() as u64, v["version"].as_u64().unwrap());
+        let shown: Vec<i32> = v["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["score"].as_i64().unwrap() as i32)
+            .collect();
+        assert_eq!(scores, shown, "{mix:?}");
+        let mut by: BTreeMap<String, usize> = BTreeMap::new();
+        for a in &answered {
+            *by.entry(a.clone()).or_default() += 1;
+        }
+        println!(
+            "{mix:?}: {} actions, expansion actions answered: {by:?}",
+            record.actions.len()
+        );
+        // Expansions with their own actions in the first turns: the Count (CO-16, after
+        // its CO-4 deployment), the fairy and the dragon (PD), tower pieces (TW), the
+        // Tactician's token (AT), promotions (AP).
+        if mix.len() == 1
+            && [
+                "count",
+                "princess-dragon",
+                "tower",
+                "tactician",
+                "promotions",
+            ]
+            .contains(&mix[0])
+        {
+            assert!(
+                by.contains_key(mix[0]),
+                "{mix:?}: none of its actions came up"
+            );
+        }
+        if mix.len() > 1 {
+            answered_all = by;
+        }
+    }
+    // With everything loaded, several expansions' actions (both fan scripts' among them)
+    // were answered through the API.
+    assert!(
+        answered_all.len() >= 3
+            && answered_all.contains_key("tactician")
+            && answered_all.contains_key("promotions"),
+        "{answered_all:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_bot_game_with_every_expansion() {
+    let dir = temp_dir("all-bots");
+    let (addr, _h) = start(&config_with_fans(&dir)).await;
+    let all: Vec<&str> = OFFICIAL.iter().chain(&FAN).copied().collect();
+    let t = Instant::now();
+    let g = create_mix(
+        addr,
+        &all,
+        json!([{ "bot": "greedy" }, { "bot": "random" }, { "bot": "greedy" }]),
+        2026,
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let v = loop {
+        let (st, v) = get(addr, &format!("/api/games/{id}")).await;
+        assert_eq!(st, 200);
+        assert_eq!(v["broken"], Value::Null, "the game broke: {}", v["broken"]);
+        if v["finished"] == true {
+            break v;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the bot game did not end in time"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let (record, scores, over) = replayed_scores(addr, &id).await;
+    assert!(over);
+    let shown: Vec<i32> = v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["score"].as_i64().unwrap() as i32)
+        .collect();
+    assert_eq!(scores, shown);
+    assert_eq!(record.result.as_ref(), Some(&scores));
+    let customs = record
+        .actions
+        .iter()
+        .filter(|a| matches!(a, carcassonne_play::record::RecordAction::Custom { .. }))
+        .count();
+    println!(
+        "all eleven expansions, 3 bots: {} actions ({customs} custom) in {:.1}s, scores {scores:?}",
+        record.actions.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------
+// Per-client rate limits
+// ---------------------------------------------------------------------------------------
+
+/// A request that also returns the `Retry-After` header.
+async fn retry_after(addr: SocketAddr, path: &str) -> (u16, Option<u64>) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let head = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf).await;
+    let text = String::from_utf8_lossy(&buf).to_ascii_lowercase();
+    let status = text.split(' ').nth(1).unwrap().parse().unwrap();
+    let after = text
+        .lines()
+        .find_map(|l| l.strip_prefix("retry-after:"))
+        .and_then(|v| v.trim().parse().ok());
+    (status, after)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_client_is_rate_limited() {
+    let dir = temp_dir("rate");
+    let mut cfg = config(&dir);
+    cfg.limits.client_rate = 0.5;
+    cfg.limits.client_burst = 10.0;
+    cfg.limits.client_creates_per_minute = 1.0;
+    cfg.limits.client_create_burst = 2.0;
+    cfg.limits.limit_loopback = true; // the test's client is on loopback
+    let app = App::open(&cfg).unwrap();
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, carcassonne_serve::service(app))
+            .await
+            .unwrap();
+    });
+    // Creations: a burst of two, then refused (one a minute after that).
+    let body = json!({ "seats": [{ "name": "Ann" }, { "name": "Bob" }], "seed": 1 });
+    assert_eq!(post(addr, "/api/games", &body).await.0, 201);
+    assert_eq!(post(addr, "/api/games", &body).await.0, 201);
+    let (st, r) = post(addr, "/api/games", &body).await;
+    assert_refused(st, &r, 429);
+    assert!(r["error"].as_str().unwrap().contains("games created"));
+    // Requests: 10 in a burst (3 spent above), then refused with Retry-After.
+    for i in 0..7 {
+        let (st, v) = get(addr, "/api/games").await;
+        assert_eq!(st, 200, "request {i}: {v}");
+    }
+    let (st, after) = retry_after(addr, "/api/games").await;
+    assert_eq!(st, 429);
+    assert!(matches!(after, Some(1..=2)), "Retry-After {after:?}");
+    let (st, r) = get(addr, "/api/games").await;
+    assert_refused(st, &r, 429);
+    // Tokens come back at the sustained rate.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(get(addr, "/api/games").await.0, 200);
+    assert_eq!(get(addr, "/api/games").await.0, 429);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loopback_clients_are_not_rate_limited_by_default() {
+    let dir = temp_dir("rate-loopback");
+    let mut cfg = config(&dir);
+    cfg.limits.client_rate = 0.5;
+    cfg.limits.client_burst = 2.0;
+    let app = App::open(&cfg).unwrap();
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, carcassonne_serve::service(app))
+            .await
+            .unwrap();
+    });
+    for _ in 0..10 {
+        assert_eq!(get(addr, "/api/games").await.0, 200);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

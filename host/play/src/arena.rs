@@ -10,7 +10,7 @@
 //! Every statistic is computed after all games, in game order, so the report does not
 //! depend on the thread count.
 
-use crate::bots::parse_bot;
+use crate::bots::{parse_bot, BotSpec};
 use crate::simulate::{game_seed, play_game, SimConfig};
 use crate::stats::{lock, round, wilson, Moments};
 use crate::PlayError;
@@ -99,17 +99,21 @@ pub fn lineup(bots: usize, players: usize, game: u64, seat: usize) -> usize {
     ((seat as u64 + game) % players as u64) as usize % bots
 }
 
-struct Outcome {
-    scores: Vec<i32>,
-    turns: u32,
+/// One finished arena game: what the report is computed from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// Game index (its seed is `game_seed(base seed, index)`, its lineup `lineup(.., index, ..)`).
+    pub index: u64,
+    /// The game's seed.
+    pub seed: u64,
+    /// Final scores by seat.
+    pub scores: Vec<i32>,
+    /// Turns played.
+    pub turns: u32,
 }
 
-/// Plays the games and computes the report; `progress` gets the number of games done.
-pub fn arena(
-    rules: &Arc<Ruleset>,
-    cfg: &SimConfig,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<ArenaReport, PlayError> {
+/// Checks an arena configuration (bots, players) and parses the bot specs.
+pub fn check_arena(cfg: &SimConfig) -> Result<Vec<BotSpec>, PlayError> {
     if cfg.bots.len() < 2 {
         return Err(PlayError::Invalid(
             "an arena needs at least two bots (--bots a,b)".into(),
@@ -129,21 +133,45 @@ pub fn arena(
             cfg.players
         )));
     }
-    let specs = cfg
-        .bots
+    cfg.bots
         .iter()
         .map(|b| parse_bot(b).map_err(PlayError::Invalid))
-        .collect::<Result<Vec<_>, _>>()?;
-    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new((0..cfg.games).map(|_| None).collect());
+        .collect()
+}
+
+/// Plays the games and computes the report; `progress` gets the number of games done.
+pub fn arena(
+    rules: &Arc<Ruleset>,
+    cfg: &SimConfig,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<ArenaReport, PlayError> {
+    let outcomes = arena_games(rules, cfg, 0, cfg.games, progress)?;
+    Ok(arena_report(rules, cfg, &outcomes))
+}
+
+/// Plays arena games `start .. start + count` of the run `cfg` describes (`cfg.games` is
+/// not used), each seeded and seated exactly as [`arena`] does it, on `cfg.threads`
+/// threads; the outcomes in index order. Splitting a run into ranges and concatenating
+/// the outcomes gives the same report as one run.
+pub fn arena_games(
+    rules: &Arc<Ruleset>,
+    cfg: &SimConfig,
+    start: u64,
+    count: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Outcome>, PlayError> {
+    let specs = check_arena(cfg)?;
+    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new((0..count).map(|_| None).collect());
     let done = AtomicU64::new(0);
-    let threads = cfg.threads.max(1).min(cfg.games.max(1) as usize);
+    let threads = cfg.threads.max(1).min(count.max(1) as usize);
     let failures: Mutex<Vec<PlayError>> = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for t in 0..threads {
             let (outcomes, done, failures, specs) = (&outcomes, &done, &failures, &specs);
             s.spawn(move || {
-                let mut i = t as u64;
-                while i < cfg.games {
+                let mut k = t as u64;
+                while k < count {
+                    let i = start + k;
                     let seed = game_seed(cfg.seed, i);
                     let mut bots: Vec<_> = (0..cfg.players)
                         .map(|p| {
@@ -155,10 +183,12 @@ pub fn arena(
                         Ok((game, _)) => {
                             let st = game.state();
                             let o = Outcome {
+                                index: i,
+                                seed,
                                 scores: st.players().iter().map(|p| p.score).collect(),
                                 turns: st.turn(),
                             };
-                            lock(outcomes)[i as usize] = Some(o);
+                            lock(outcomes)[k as usize] = Some(o);
                         }
                         Err(e) => {
                             lock(failures).push(e);
@@ -166,7 +196,7 @@ pub fn arena(
                         }
                     }
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    i += threads as u64;
+                    k += threads as u64;
                 }
             });
         }
@@ -174,16 +204,24 @@ pub fn arena(
     if let Some(e) = lock(&failures).drain(..).next() {
         return Err(e);
     }
-    let outcomes: Vec<Outcome> = outcomes
+    Ok(outcomes
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .into_iter()
         .flatten()
-        .collect();
-    Ok(report(rules, cfg, &outcomes))
+        .collect())
 }
 
-fn report(rules: &Ruleset, cfg: &SimConfig, outcomes: &[Outcome]) -> ArenaReport {
+/// The report of a run from its games' outcomes (in any order: they are sorted by index;
+/// each outcome's lineup comes from its index). `cfg.games` is not used: the report counts
+/// the outcomes.
+pub fn arena_report(rules: &Ruleset, cfg: &SimConfig, outcomes: &[Outcome]) -> ArenaReport {
+    let mut sorted: Vec<&Outcome> = outcomes.iter().collect();
+    sorted.sort_by_key(|o| o.index);
+    report(rules, cfg, &sorted)
+}
+
+fn report(rules: &Ruleset, cfg: &SimConfig, outcomes: &[&Outcome]) -> ArenaReport {
     let k = cfg.bots.len();
     let p = cfg.players;
     let mut seats = vec![0u64; k];
@@ -194,13 +232,14 @@ fn report(rules: &Ruleset, cfg: &SimConfig, outcomes: &[Outcome]) -> ArenaReport
     // Head to head, a < b: (a wins, b wins, draws, a − b score).
     let mut h2h = vec![vec![(0u64, 0u64, 0u64, Moments::default()); k]; k];
     let mut turns = 0u64;
-    for (g, o) in outcomes.iter().enumerate() {
+    for o in outcomes {
+        let g = o.index;
         turns += u64::from(o.turns);
         let max = o.scores.iter().copied().max().unwrap_or(0);
         let firsts = o.scores.iter().filter(|s| **s == max).count();
         let total: i64 = o.scores.iter().map(|s| i64::from(*s)).sum();
         for (seat, &s) in o.scores.iter().enumerate() {
-            let b = lineup(k, p, g as u64, seat);
+            let b = lineup(k, p, g, seat);
             seats[b] += 1;
             if s == max {
                 if firsts == 1 {
@@ -213,7 +252,7 @@ fn report(rules: &Ruleset, cfg: &SimConfig, outcomes: &[Outcome]) -> ArenaReport
             let others = (total - i64::from(s)) as f64 / (p - 1) as f64;
             margin[b].add(f64::from(s) - others);
             for (seat2, &s2) in o.scores.iter().enumerate().skip(seat + 1) {
-                let b2 = lineup(k, p, g as u64, seat2);
+                let b2 = lineup(k, p, g, seat2);
                 if b2 == b {
                     continue;
                 }

@@ -97,17 +97,33 @@ pub fn discover(dirs: &[PathBuf]) -> Result<Vec<Manifest>, RulesError> {
     Ok(out)
 }
 
+/// Environment variable with extra folders searched for native plugin libraries (a path
+/// list), after the manifest's own folder and before the executable's: what a program
+/// that is not in the cargo output folder (the Python module) uses to find the built
+/// plugins.
+pub const LIBRARY_PATH_VAR: &str = "CARCASSONNE_LIBRARY_PATH";
+
 /// Where the library of a native manifest is, if it exists: the first path that exists
-/// beside the manifest, then beside the executable. Anything of that name counts, so that
+/// beside the manifest, then in the folders of `CARCASSONNE_LIBRARY_PATH`, then beside the
+/// executable. Anything of that name counts, so that
 /// a directory or a damaged file named like the library beside the manifest is refused
 /// when it is loaded (see `carcassonne_plugins::plugin_file`) instead of silently loading another
 /// copy from beside the program.
 pub fn library_path(m: &Manifest) -> Option<PathBuf> {
     let name = carcassonne_plugins::library_filename(m.library.as_ref()?);
     let beside = m.path.parent().map(|d| d.join(&name));
+    let listed: Vec<PathBuf> = std::env::var_os(LIBRARY_PATH_VAR)
+        .map(|v| {
+            std::env::split_paths(&v)
+                .filter(|p| !p.as_os_str().is_empty())
+                .map(|d| d.join(&name))
+                .collect()
+        })
+        .unwrap_or_default();
     let built = exe_dir().map(|d| d.join(&name));
-    [beside, built]
+    beside
         .into_iter()
-        .flatten()
+        .chain(listed)
+        .chain(built)
         .find(|p| std::fs::metadata(p).is_ok())
 }

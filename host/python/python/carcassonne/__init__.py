@@ -1,0 +1,67 @@
+"""Carcassonne for agents: the rules engine (every expansion) behind a fixed action encoding,
+numpy observations, batch simulation, PettingZoo and Gymnasium environments.
+
+See docs/python.md and docs/python-api.md in the repository.
+"""
+
+import os as _os
+
+from . import _native
+from ._native import (  # noqa: F401
+    ACTION_SIZE,
+    BOARD_WINDOW,
+    FIGURE_SLOTS,
+    LAYOUT,
+    MAX_PLAYERS,
+    OBSERVATION_PLANES,
+    OTHER_COLUMNS,
+    OTHER_SLOTS,
+    SOURCE_TREE,
+    TILE_SLOTS,
+    Action,
+    BatchGames,
+    CarcassonneError,
+    Game,
+    IllegalAction,
+    arena_report,
+    game_seed,
+    list_expansions,
+    play_games,
+    simulate,
+)
+
+__version__ = _native.__version__
+
+__all__ = [
+    "ACTION_SIZE",
+    "BOARD_WINDOW",
+    "FIGURE_SLOTS",
+    "LAYOUT",
+    "MAX_PLAYERS",
+    "OBSERVATION_PLANES",
+    "OTHER_COLUMNS",
+    "OTHER_SLOTS",
+    "SOURCE_TREE",
+    "TILE_SLOTS",
+    "Action",
+    "BatchGames",
+    "CarcassonneError",
+    "Game",
+    "IllegalAction",
+    "arena_report",
+    "game_seed",
+    "list_expansions",
+    "play_games",
+    "simulate",
+    "__version__",
+]
+
+# Native plugin libraries: when the module was built from a source tree that still exists
+# and the caller did not say where the libraries are, look in that tree's cargo output
+# folders (the profile this module was built with first). Manifests are found there too
+# (SOURCE_TREE/expansions, SOURCE_TREE/fan-expansions) unless `plugin_dirs` is given.
+if SOURCE_TREE is not None and "CARCASSONNE_LIBRARY_PATH" not in _os.environ:
+    _profiles = ["debug", "release"] if _native._BUILD_PROFILE == "debug" else ["release", "debug"]
+    _os.environ["CARCASSONNE_LIBRARY_PATH"] = _os.pathsep.join(
+        _os.path.join(SOURCE_TREE, "target", p) for p in _profiles
+    )

@@ -1,0 +1,539 @@
+//! Observations as numpy arrays, `BatchGames` (N games stepped in Rust threads with the GIL
+//! released), and whole bot games: `play_games`, `arena_report`, `simulate`.
+
+use crate::{
+    err, guarded, json_to_py, names_for, plugin_dirs, ruleset, sorted_options, IllegalAction,
+    Inner, PyGame,
+};
+use carcassonne_core::{GameSetup, Ruleset};
+use carcassonne_encoding as enc;
+use carcassonne_play::arena::{arena_games, arena_report as play_arena_report, lineup, Outcome};
+use carcassonne_play::bots::parse_bot;
+use carcassonne_play::simulate::{game_seed, simulate as play_simulate, SimConfig};
+use carcassonne_play::PlayError;
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+const PLANE_LEN: usize = enc::PLANES.len() * enc::WINDOW * enc::WINDOW;
+const OTHER_LEN: usize = enc::OTHER_SLOTS * enc::OTHER_COLUMNS.len();
+const SUPPLY_LEN: usize = enc::MAX_PLAYERS * enc::FIGURE_SLOTS;
+const DECISIONS: usize = 5;
+
+/// Observation buffers of `n` games, filled in place.
+pub(crate) struct Obs {
+    n: usize,
+    planes: Vec<u8>,
+    tile: Vec<u8>,
+    remaining: Vec<i32>,
+    scores: Vec<i32>,
+    supply: Vec<i32>,
+    decision: Vec<u8>,
+    current: Vec<i32>,
+    other: Vec<i32>,
+}
+
+/// One game's part of the buffers.
+struct ObsMut<'a> {
+    planes: &'a mut [u8],
+    tile: &'a mut [u8],
+    remaining: &'a mut [i32],
+    scores: &'a mut [i32],
+    supply: &'a mut [i32],
+    decision: &'a mut [u8],
+    current: &'a mut [i32],
+    other: &'a mut [i32],
+}
+
+impl ObsMut<'_> {
+    fn fill(&mut self, game: &carcassonne_core::Game, seat: usize) {
+        let st = game.state();
+        let n = st.players().len().max(1);
+        enc::planes(game, seat, self.planes);
+        enc::drawn_tile(game, self.tile);
+        enc::remaining(st, self.remaining);
+        self.scores.fill(0);
+        for (p, pl) in st.players().iter().enumerate() {
+            self.scores[(p + n - seat % n) % n] = pl.score;
+        }
+        enc::supply(game, seat, self.supply);
+        self.decision.fill(0);
+        self.decision[enc::decision_code(game)] = 1;
+        self.current[0] = if game.is_over() {
+            -1
+        } else {
+            ((game.decision().player.index() + n - seat % n) % n) as i32
+        };
+        enc::describe_other(game, seat, self.other);
+    }
+}
+
+impl Obs {
+    pub fn new(n: usize) -> Obs {
+        Obs {
+            n,
+            planes: vec![0; n * PLANE_LEN],
+            tile: vec![0; n * enc::TILE_SLOTS],
+            remaining: vec![0; n * enc::TILE_SLOTS],
+            scores: vec![0; n * enc::MAX_PLAYERS],
+            supply: vec![0; n * SUPPLY_LEN],
+            decision: vec![0; n * DECISIONS],
+            current: vec![0; n],
+            other: vec![0; n * OTHER_LEN],
+        }
+    }
+
+    fn parts(&mut self) -> Vec<ObsMut<'_>> {
+        let mut out = Vec::with_capacity(self.n);
+        let it = self
+            .planes
+            .chunks_mut(PLANE_LEN)
+            .zip(self.tile.chunks_mut(enc::TILE_SLOTS))
+            .zip(self.remaining.chunks_mut(enc::TILE_SLOTS))
+            .zip(self.scores.chunks_mut(enc::MAX_PLAYERS))
+            .zip(self.supply.chunks_mut(SUPPLY_LEN))
+            .zip(self.decision.chunks_mut(DECISIONS))
+            .zip(self.current.chunks_mut(1))
+            .zip(self.other.chunks_mut(OTHER_LEN));
+        for (((((((planes, tile), remaining), scores), supply), decision), current), other) in it {
+            out.push(ObsMut {
+                planes,
+                tile,
+                remaining,
+                scores,
+                supply,
+                decision,
+                current,
+                other,
+            });
+        }
+        out
+    }
+
+    pub fn fill(&mut self, j: usize, game: &carcassonne_core::Game, seat: usize) {
+        self.parts()[j].fill(game, seat);
+    }
+
+    /// Numpy arrays; `batched` keeps the leading `n` axis.
+    pub fn to_dict<'py>(self, py: Python<'py>, batched: bool) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let n = self.n;
+        let shape = |rest: &[usize]| -> Vec<usize> {
+            let mut s = if batched { vec![n] } else { Vec::new() };
+            s.extend_from_slice(rest);
+            s
+        };
+        let w = enc::WINDOW;
+        d.set_item(
+            "planes",
+            PyArray1::from_vec(py, self.planes).reshape(shape(&[enc::PLANES.len(), w, w]))?,
+        )?;
+        d.set_item(
+            "tile",
+            PyArray1::from_vec(py, self.tile).reshape(shape(&[enc::TILE_SLOTS]))?,
+        )?;
+        d.set_item(
+            "remaining",
+            PyArray1::from_vec(py, self.remaining).reshape(shape(&[enc::TILE_SLOTS]))?,
+        )?;
+        d.set_item(
+            "scores",
+            PyArray1::from_vec(py, self.scores).reshape(shape(&[enc::MAX_PLAYERS]))?,
+        )?;
+        d.set_item(
+            "supply",
+            PyArray1::from_vec(py, self.supply)
+                .reshape(shape(&[enc::MAX_PLAYERS, enc::FIGURE_SLOTS]))?,
+        )?;
+        d.set_item(
+            "decision",
+            PyArray1::from_vec(py, self.decision).reshape(shape(&[DECISIONS]))?,
+        )?;
+        d.set_item(
+            "current",
+            PyArray1::from_vec(py, self.current).reshape(shape(&[1]))?,
+        )?;
+        d.set_item(
+            "other",
+            PyArray1::from_vec(py, self.other)
+                .reshape(shape(&[enc::OTHER_SLOTS, enc::OTHER_COLUMNS.len()]))?,
+        )?;
+        Ok(d)
+    }
+}
+
+fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+}
+
+/// Runs `f` on every item, split into contiguous chunks over `threads` scoped threads
+/// (inline when one thread or few items).
+fn par_each<T: Send, R: Send>(
+    items: &mut [T],
+    threads: usize,
+    f: impl Fn(usize, &mut T) -> R + Sync,
+) -> Vec<R> {
+    let n = items.len();
+    if threads <= 1 || n < 2 {
+        return items.iter_mut().enumerate().map(|(i, t)| f(i, t)).collect();
+    }
+    let per = n.div_ceil(threads.min(n));
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items
+            .chunks_mut(per)
+            .enumerate()
+            .map(|(c, chunk)| {
+                s.spawn(move || {
+                    chunk
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(i, t)| f(c * per + i, t))
+                        .collect::<Vec<R>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+struct Slot {
+    game: Inner,
+    episode: u64,
+}
+
+/// N games stepped together.
+#[pyclass(module = "carcassonne._native", name = "BatchGames")]
+pub(crate) struct PyBatch {
+    rules: Arc<Ruleset>,
+    players: usize,
+    seed: u64,
+    threads: usize,
+    slots: Vec<Slot>,
+}
+
+fn new_episode(
+    rules: &Arc<Ruleset>,
+    players: usize,
+    seed: u64,
+    n: usize,
+    j: usize,
+    episode: u64,
+) -> Result<Inner, String> {
+    let names = (1..=players).map(|i| format!("P{i}")).collect();
+    let s = game_seed(seed, episode * n as u64 + j as u64);
+    let mut g = Inner::build(Arc::clone(rules), GameSetup::new(names, s))?;
+    g.game.set_checkpoints(false);
+    Ok(g)
+}
+
+#[pymethods]
+impl PyBatch {
+    #[new]
+    #[pyo3(signature = (n, expansions=Vec::new(), options=None, players=2, seed=0, threads=0, plugin_dirs=None))]
+    fn new(
+        n: usize,
+        expansions: Vec<String>,
+        options: Option<BTreeMap<String, String>>,
+        players: usize,
+        seed: u64,
+        threads: usize,
+        plugin_dirs: Option<Vec<String>>,
+    ) -> PyResult<PyBatch> {
+        if n == 0 {
+            return Err(err("a batch needs at least one game"));
+        }
+        names_for(players, None)?;
+        let rules = ruleset(expansions, sorted_options(options), self::plugin_dirs(plugin_dirs))?;
+        let mut b = PyBatch {
+            rules,
+            players,
+            seed,
+            threads: thread_count(threads),
+            slots: Vec::new(),
+        };
+        let mut slots = Vec::with_capacity(n);
+        for j in 0..n {
+            slots.push(Slot {
+                game: new_episode(&b.rules, players, seed, n, j, 0).map_err(err)?,
+                episode: 0,
+            });
+        }
+        b.slots = slots;
+        Ok(b)
+    }
+
+    #[getter]
+    fn n(&self) -> usize {
+        self.slots.len()
+    }
+
+    #[getter]
+    fn players(&self) -> usize {
+        self.players
+    }
+
+    fn action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let mut m = vec![false; self.slots.len() * enc::ACTION_SIZE];
+        for (s, chunk) in self.slots.iter().zip(m.chunks_mut(enc::ACTION_SIZE)) {
+            for &id in &s.game.ids {
+                chunk[id as usize] = true;
+            }
+        }
+        PyArray1::from_vec(py, m).reshape([self.slots.len(), enc::ACTION_SIZE])
+    }
+
+    fn current_players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        PyArray1::from_iter(
+            py,
+            self.slots
+                .iter()
+                .map(|s| s.game.current().map_or(-1, |p| p as i64)),
+        )
+    }
+
+    fn observations<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let n = self.slots.len();
+        let threads = self.threads;
+        let slots = &self.slots;
+        let obs = py.detach(|| {
+            let mut obs = Obs::new(n);
+            {
+                let mut parts = obs.parts();
+                par_each(&mut parts, threads, |j, p| {
+                    let g = &slots[j].game.game;
+                    let seat = slots[j].game.current().unwrap_or(0);
+                    p.fill(g, seat);
+                });
+            }
+            obs
+        });
+        obs.to_dict(py, true)
+    }
+
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        action_ids: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>)> {
+        let n = self.slots.len();
+        if action_ids.len() != n {
+            return Err(err(format!(
+                "step: {} action ids for {n} games",
+                action_ids.len()
+            )));
+        }
+        let ids = action_ids.as_array().to_vec();
+        // Check every id first, so an illegal one steps no game.
+        let mut index = Vec::with_capacity(n);
+        for (j, (s, &id)) in self.slots.iter().zip(&ids).enumerate() {
+            index.push(s.game.index_of(id).map_err(|e| {
+                IllegalAction::new_err(format!("game {j}: {}", e.value(py)))
+            })?);
+        }
+        let (players, seed, threads) = (self.players, self.seed, self.threads);
+        let rules = Arc::clone(&self.rules);
+        let results: Vec<Result<(Vec<f32>, bool), String>> = py.detach(|| {
+            par_each(&mut self.slots, threads, |j, s| {
+                let before = s.game.scores();
+                let a = s.game.game.actions()[index[j]];
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    s.game.game.apply(a)
+                }));
+                match r {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => return Err(format!("game {j}: {e}")),
+                    Err(_) => return Err(format!("game {j}: the engine failed")),
+                }
+                s.game.actions.push(a);
+                let after = s.game.scores();
+                let reward: Vec<f32> =
+                    after.iter().zip(&before).map(|(a, b)| (a - b) as f32).collect();
+                let done = s.game.game.is_over();
+                if done {
+                    s.episode += 1;
+                    s.game = new_episode(&rules, players, seed, n, j, s.episode)
+                        .map_err(|e| format!("game {j}: new episode: {e}"))?;
+                } else if let Err(e) = enc::encode_actions(&s.game.game, &mut s.game.ids) {
+                    return Err(format!("game {j}: {e}"));
+                }
+                Ok((reward, done))
+            })
+        });
+        let mut rewards = Vec::with_capacity(n * players);
+        let mut dones = Vec::with_capacity(n);
+        for r in results {
+            let (rw, d) = r.map_err(err)?;
+            rewards.extend(rw);
+            dones.push(d);
+        }
+        Ok((
+            PyArray1::from_vec(py, rewards).reshape([n, players])?,
+            PyArray1::from_vec(py, dones),
+        ))
+    }
+
+    #[pyo3(signature = (bot="random", seed=0))]
+    fn bot_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        bot: &str,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let spec = parse_bot(bot).map_err(err)?;
+        let threads = self.threads;
+        let picks: Vec<i64> = py.detach(|| {
+            par_each(&mut self.slots, threads, |j, s| {
+                let i = spec
+                    .build(game_seed(seed, j as u64 + s.game.actions.len() as u64 * 1_000_003))
+                    .choose(&s.game.game);
+                s.game.ids[i] as i64
+            })
+        });
+        Ok(PyArray1::from_vec(py, picks))
+    }
+
+    fn game(&self, j: usize) -> PyResult<PyGame> {
+        let s = self
+            .slots
+            .get(j)
+            .ok_or_else(|| err(format!("game {j} of a batch of {}", self.slots.len())))?;
+        Ok(PyGame {
+            inner: s.game.clone(),
+        })
+    }
+}
+
+fn sim_config(
+    bots: Vec<String>,
+    games: u64,
+    players: usize,
+    seed: u64,
+    threads: usize,
+) -> SimConfig {
+    SimConfig {
+        games,
+        players,
+        seed,
+        bots,
+        threads: thread_count(threads),
+    }
+}
+
+#[pyfunction]
+#[pyo3(signature = (bots, games, expansions=Vec::new(), options=None, players=2, seed=0, start=0, threads=0, plugin_dirs=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn play_games<'py>(
+    py: Python<'py>,
+    bots: Vec<String>,
+    games: u64,
+    expansions: Vec<String>,
+    options: Option<BTreeMap<String, String>>,
+    players: usize,
+    seed: u64,
+    start: u64,
+    threads: usize,
+    plugin_dirs: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let rules = ruleset(expansions, sorted_options(options), self::plugin_dirs(plugin_dirs))?;
+    let cfg = sim_config(bots.clone(), games, players, seed, threads);
+    let outcomes = py.detach(|| {
+        guarded("play_games", || {
+            arena_games(&rules, &cfg, start, games, &|_| {}).map_err(err)
+        })
+    })?;
+    let out = PyList::empty(py);
+    for o in outcomes {
+        let d = PyDict::new(py);
+        d.set_item("index", o.index)?;
+        d.set_item("seed", o.seed)?;
+        let seated: Vec<&str> = (0..players)
+            .map(|p| bots[lineup(bots.len(), players, o.index, p)].as_str())
+            .collect();
+        d.set_item("bots", seated)?;
+        d.set_item("scores", o.scores)?;
+        d.set_item("turns", o.turns)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+#[pyfunction]
+#[pyo3(signature = (results, bots, players, seed, expansions=Vec::new(), options=None, plugin_dirs=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn arena_report<'py>(
+    py: Python<'py>,
+    results: Vec<Bound<'py, PyDict>>,
+    bots: Vec<String>,
+    players: usize,
+    seed: u64,
+    expansions: Vec<String>,
+    options: Option<BTreeMap<String, String>>,
+    plugin_dirs: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rules = ruleset(expansions, sorted_options(options), self::plugin_dirs(plugin_dirs))?;
+    let mut outcomes = Vec::with_capacity(results.len());
+    for r in &results {
+        let get = |k: &str| -> PyResult<Bound<'py, PyAny>> {
+            r.get_item(k)?
+                .ok_or_else(|| err(format!("a result without `{k}`")))
+        };
+        let scores: Vec<i32> = get("scores")?.extract()?;
+        if scores.len() != players {
+            return Err(err(format!(
+                "a result with {} scores in a {players}-player report",
+                scores.len()
+            )));
+        }
+        outcomes.push(Outcome {
+            index: get("index")?.extract()?,
+            seed: get("seed")?.extract()?,
+            scores,
+            turns: get("turns")?.extract()?,
+        });
+    }
+    let cfg = sim_config(bots, outcomes.len() as u64, players, seed, 1);
+    carcassonne_play::arena::check_arena(&cfg).map_err(err)?;
+    let report = play_arena_report(&rules, &cfg, &outcomes);
+    json_to_py(py, &serde_json::to_string(&report).map_err(err)?)
+}
+
+#[pyfunction]
+#[pyo3(signature = (bots=vec!["random".to_string()], games=100, expansions=Vec::new(), options=None, players=2, seed=0, threads=0, plugin_dirs=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn simulate<'py>(
+    py: Python<'py>,
+    bots: Vec<String>,
+    games: u64,
+    expansions: Vec<String>,
+    options: Option<BTreeMap<String, String>>,
+    players: usize,
+    seed: u64,
+    threads: usize,
+    plugin_dirs: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if games == 0 {
+        return Err(err("games must be at least 1"));
+    }
+    names_for(players, None)?;
+    for b in &bots {
+        parse_bot(b).map_err(err)?;
+    }
+    let rules = ruleset(expansions, sorted_options(options), self::plugin_dirs(plugin_dirs))?;
+    let cfg = sim_config(bots, games, players, seed, threads);
+    let summary = py.detach(|| {
+        guarded("simulate", || {
+            play_simulate::<PlayError>(&rules, &cfg, &|_| {}, &|_| Ok(())).map_err(err)
+        })
+    })?;
+    json_to_py(py, &serde_json::to_string(&summary).map_err(err)?)
+}

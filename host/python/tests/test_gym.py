@@ -45,6 +45,14 @@ def test_check_env_with_an_expansion_mix_and_a_fan_script():
     check_env(cgym.CarcassonneEnv(expansions=MIX, players=3, opponents=["random", "greedy"]))
 
 
+def test_check_env_with_flat_observations():
+    env = cgym.CarcassonneEnv(observation="flat", opponents="random")
+    check_env(env)
+    obs, _ = env.reset(seed=1)
+    assert obs.dtype == np.float32 and obs.ndim == 1
+    assert env.observation_space.contains(obs)
+
+
 def test_module_prefixed_id_imports_the_module():
     env = gymnasium.make("carcassonne.gym:carcassonne/Carcassonne-v0", opponents="random")
     assert isinstance(env.unwrapped, cgym.CarcassonneEnv)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 #: Reward schemes of both environments (the ``reward=`` argument).
 #:
 #: - ``"margin"`` (default): after every action each seat gets the change of its margin,
@@ -101,3 +103,83 @@ def text_frame(game, agent_names: Sequence[str], last: str | None = None) -> str
         if len(actions) > 8:
             lines.append(f"  … and {len(actions) - 8} more")
     return "\n".join(lines) + "\n"
+
+
+# Known bounds of the native observation's arrays (`_native.pyi`, `Game.observation`); an
+# array not named here is bounded by its dtype (0 below for unsigned and count arrays).
+def _bounds(key: str, dtype: np.dtype, max_players: int) -> tuple[int, int]:
+    info = np.iinfo(dtype) if np.issubdtype(dtype, np.integer) else None
+    lo = int(info.min) if info is not None else -np.inf
+    hi = int(info.max) if info is not None else np.inf
+    if key in ("tile", "decision"):
+        return 0, 1
+    if key == "current":
+        return -1, max_players - 1
+    if key in ("remaining", "supply", "planes"):
+        return 0, hi
+    return lo, hi
+
+
+def observation_space(game, players: int):
+    """The Dict space of ``game.observation(seat)``: one Box per key, with its shape and
+    dtype, bounded by what the key can hold."""
+    import gymnasium
+
+    import carcassonne as _c
+
+    max_players = int(getattr(_c, "MAX_PLAYERS", players))
+    sample = game.observation(0)
+    spaces = {}
+    for key, value in sample.items():
+        arr = np.asarray(value)
+        lo, hi = _bounds(key, arr.dtype, max_players)
+        spaces[key] = gymnasium.spaces.Box(lo, hi, shape=arr.shape, dtype=arr.dtype)
+    return gymnasium.spaces.Dict(spaces)
+
+
+#: Observation formats of both environments (the ``observation=`` argument): ``"dict"``
+#: gives the native observation as it is (a dict of arrays, `Game.observation`); ``"flat"``
+#: gives one float32 vector, the native arrays raveled and concatenated in the native
+#: order (``layout`` says where each one is).
+OBSERVATION_FORMATS = ("dict", "flat")
+
+
+class ObservationCodec:
+    """The observation space of one format and the conversion of native observations."""
+
+    def __init__(self, game, players: int, fmt: str) -> None:
+        import gymnasium
+
+        if fmt not in OBSERVATION_FORMATS:
+            raise ValueError(
+                f"observation must be one of {', '.join(OBSERVATION_FORMATS)}, not {fmt!r}"
+            )
+        self.format = fmt
+        self.dict_space = observation_space(game, players)
+        # The native order (planes, tile, remaining, …), not the Dict space's sorted one.
+        self.keys = list(game.observation(0).keys())
+        self.layout: list[tuple[str, int, tuple[int, ...]]] = []
+        offset = 0
+        for k in self.keys:
+            shape = self.dict_space[k].shape
+            self.layout.append((k, offset, shape))
+            offset += int(np.prod(shape))
+        if fmt == "dict":
+            self.space = self.dict_space
+        else:
+            low = np.concatenate(
+                [self.dict_space[k].low.ravel().astype(np.float32) for k in self.keys]
+            )
+            high = np.concatenate(
+                [self.dict_space[k].high.ravel().astype(np.float32) for k in self.keys]
+            )
+            self.space = gymnasium.spaces.Box(low, high, dtype=np.float32)
+
+    def encode(self, obs: dict):
+        if self.format == "dict":
+            return obs
+        return np.concatenate([np.asarray(obs[k], dtype=np.float32).ravel() for k in self.keys])
+
+    def decode(self, flat: np.ndarray) -> dict:
+        """A flat observation back into the native dict (float32 arrays)."""
+        return {k: flat[o : o + int(np.prod(sh))].reshape(sh) for k, o, sh in self.layout}

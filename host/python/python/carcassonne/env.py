@@ -68,6 +68,7 @@ class raw_env(AECEnv, EzPickle):
         options: rule options (``{"farmScoring": "2nd", "count.countMove": "clockwise"}``).
         players: seats, 2 to 6.
         reward: ``"margin"`` | ``"final_margin"`` | ``"score"`` | ``"win"``.
+        observation: ``"dict"`` (the native arrays) | ``"flat"`` (one float32 vector).
         render_mode: ``None``, ``"ansi"`` (a text frame), ``"human"`` (the text frame
             printed) or ``"rgb_array"`` (the board picture, ``Game.render_rgb``).
         render_scale: scale of the ``rgb_array`` picture.
@@ -87,12 +88,21 @@ class raw_env(AECEnv, EzPickle):
         options: Mapping[str, str] | None = None,
         players: int = 2,
         reward: str = "margin",
+        observation: str = "dict",
         render_mode: str | None = None,
         render_scale: float = 0.5,
         plugin_dirs: Sequence[str] | None = None,
     ) -> None:
         EzPickle.__init__(
-            self, expansions, options, players, reward, render_mode, render_scale, plugin_dirs
+            self,
+            expansions,
+            options,
+            players,
+            reward,
+            observation,
+            render_mode,
+            render_scale,
+            plugin_dirs,
         )
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -113,7 +123,8 @@ class raw_env(AECEnv, EzPickle):
         self.game = self._new_game(0)
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        inner = _envutil.observation_space(self.game, self.players)
+        self._codec = _envutil.ObservationCodec(self.game, self.players, observation)
+        inner = self._codec.space
         mask = gymnasium.spaces.Box(0, 1, shape=(_c.ACTION_SIZE,), dtype=np.int8)
         self._observation_spaces = {
             a: gymnasium.spaces.Dict({"observation": inner, "action_mask": mask})
@@ -177,7 +188,7 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.agent_name_mapping[agent]
-        obs = self.game.observation(seat)
+        obs = self._codec.encode(self.game.observation(seat))
         if not self.game.is_over and self.game.current_player == seat:
             mask = self.game.action_mask().astype(np.int8)
         else:

@@ -49,6 +49,8 @@ class CarcassonneEnv(gymnasium.Env):
             per other seat in seat order.
         seat: the agent's seat, or ``"random"`` for a seat drawn at every reset.
         reward: ``"margin"`` | ``"final_margin"`` | ``"score"`` | ``"win"``.
+        observation: ``"dict"`` (the native arrays, seen from the agent's seat) | ``"flat"``
+            (one float32 vector).
         illegal_action: ``"penalize"`` | ``"raise"``; ``illegal_reward`` with ``"penalize"``.
         render_mode: ``None`` | ``"ansi"`` | ``"human"`` (text printed) | ``"rgb_array"``.
     """
@@ -63,6 +65,7 @@ class CarcassonneEnv(gymnasium.Env):
         opponents: str | Sequence[str] = "greedy",
         seat: int | str = 0,
         reward: str = "margin",
+        observation: str = "dict",
         illegal_action: str = "penalize",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
@@ -106,7 +109,8 @@ class CarcassonneEnv(gymnasium.Env):
         for bot in set(self.opponents):
             if not self.game.is_over:
                 self.game.clone().bot_action(bot, seed=0)
-        self.observation_space = _envutil.observation_space(self.game, self.players)
+        self._codec = _envutil.ObservationCodec(self.game, self.players, observation)
+        self.observation_space = self._codec.space
         self.action_space = gymnasium.spaces.Discrete(_c.ACTION_SIZE)
         self._tracker = _envutil.RewardTracker(self.reward_mode, self.players)
         self.game_seed = 0
@@ -147,8 +151,8 @@ class CarcassonneEnv(gymnasium.Env):
         info.update(extra)
         return info
 
-    def _obs(self) -> dict[str, np.ndarray]:
-        return self.game.observation(self.seat)
+    def _obs(self) -> Any:
+        return self._codec.encode(self.game.observation(self.seat))
 
     def reset(
         self, *, seed: int | None = None, options: dict | None = None

@@ -189,7 +189,15 @@ def arena(
         plugin_dirs=plugin_dirs,
         progress=progress,
     )
-    report = _c.arena_report(results, list(bots), players, seed, list(expansions))
+    report = _c.arena_report(
+        results,
+        list(bots),
+        players,
+        seed,
+        expansions=list(expansions),
+        options=dict(options or {}),
+        plugin_dirs=list(plugin_dirs) if plugin_dirs is not None else None,
+    )
     return (report, results) if return_results else report
 
 
@@ -274,7 +282,13 @@ def compare(
         )
         if len(bots) >= 2:
             runs[f"{name}_report"] = _c.arena_report(
-                runs[name], list(bots), players, seed, list(cfg.get("expansions", ()))
+                runs[name],
+                list(bots),
+                players,
+                seed,
+                expansions=list(cfg.get("expansions", ())),
+                options=dict(cfg.get("options", {})),
+                plugin_dirs=list(plugin_dirs) if plugin_dirs is not None else None,
             )
     runs["paired"] = paired_stats(runs["base"], runs["variant"])
     return runs

@@ -6,3 +6,4 @@ cd "$(dirname "$0")/.."
 
 cargo build --workspace --all-targets
 cargo test --workspace
+bash scripts/python-tests.sh

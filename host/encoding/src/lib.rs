@@ -33,7 +33,7 @@ pub const LOCAL_SLOTS: usize = 16;
 /// Tile kinds (catalog index) for draws and the tile encodings.
 pub const TILE_SLOTS: usize = 256;
 /// Slots for the other actions of one decision.
-pub const OTHER_SLOTS: usize = 512;
+pub const OTHER_SLOTS: usize = 4096;
 /// Most players of a game.
 pub const MAX_PLAYERS: usize = carcassonne_core::MAX_PLAYERS;
 
@@ -161,11 +161,27 @@ fn deploy_slot(st: &GameState, a: &Action) -> Option<(u8, u8)> {
     }
 }
 
+/// Whether an offered action goes to the "other" block (ranked) rather than a fixed slot.
+pub fn is_other(st: &GameState, a: &Action) -> bool {
+    match a {
+        Action::Place { .. } | Action::Pass | Action::Draw { .. } => false,
+        _ => deploy_slot(st, a).is_none(),
+    }
+}
+
 /// The ids of the offered actions, in the engine's order (`out[i]` is the id of
 /// `game.actions()[i]`). Ids are distinct by construction: placements by cell and turn,
 /// deployments on the last tile by figure kind and segment, the rest by rank.
 pub fn encode_actions(game: &Game, out: &mut Vec<u32>) -> Result<(), EncodeError> {
     out.clear();
+    let r = encode_into(game, out);
+    if r.is_err() {
+        out.clear();
+    }
+    r
+}
+
+fn encode_into(game: &Game, out: &mut Vec<u32>) -> Result<(), EncodeError> {
     if game.is_over() {
         return Ok(());
     }
@@ -174,7 +190,8 @@ pub fn encode_actions(game: &Game, out: &mut Vec<u32>) -> Result<(), EncodeError
     for a in game.actions() {
         let id = match a {
             Action::Place { pos, rotation } => {
-                let c = cell_index(*pos).ok_or(EncodeError::OutsideWindow { x: pos.x, y: pos.y })?;
+                let c =
+                    cell_index(*pos).ok_or(EncodeError::OutsideWindow { x: pos.x, y: pos.y })?;
                 PLACE_BASE + c * 4 + rotation.quarters() as usize
             }
             Action::Pass => PASS_ID,
@@ -191,14 +208,12 @@ pub fn encode_actions(game: &Game, out: &mut Vec<u32>) -> Result<(), EncodeError
                 Some((f, l)) if (f as usize) < FIGURE_SLOTS && (l as usize) < LOCAL_SLOTS => {
                     DEPLOY_BASE + f as usize * LOCAL_SLOTS + l as usize
                 }
-                Some((f, l)) => {
-                    return Err(EncodeError::NoSlot {
-                        what: a.to_string(),
-                        why: format!(
-                            "figure kind {f} (< {FIGURE_SLOTS}) or local segment {l} (< {LOCAL_SLOTS})"
-                        ),
-                    })
-                }
+                Some((f, l)) => return Err(EncodeError::NoSlot {
+                    what: a.to_string(),
+                    why: format!(
+                        "figure kind {f} (< {FIGURE_SLOTS}) or local segment {l} (< {LOCAL_SLOTS})"
+                    ),
+                }),
                 None => {
                     if other >= OTHER_SLOTS {
                         return Err(EncodeError::NoSlot {
@@ -419,12 +434,16 @@ pub fn planes(game: &Game, seat: usize, out: &mut [u8]) {
         }
     }
     for fig in st.figures() {
-        let FigureLoc::On(seg) = fig.loc else { continue };
+        let FigureLoc::On(seg) = fig.loc else {
+            continue;
+        };
         let node = st.graph().segment(seg);
         if node.is_virtual() {
             continue;
         }
-        let Some(c) = cell_index(node.pos) else { continue };
+        let Some(c) = cell_index(node.pos) else {
+            continue;
+        };
         let owner = fig.owner.index();
         let plane = if owner >= n {
             P_NEUTRAL

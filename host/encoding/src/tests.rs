@@ -25,7 +25,11 @@ fn check_games(expansions: &[&str], games: u64) {
             encode_actions(&g, &mut ids).expect("encodable");
             assert_eq!(ids.len(), g.action_count());
             fill_mask(&ids, &mut mask);
-            assert_eq!(mask.iter().filter(|m| **m).count(), ids.len(), "ids distinct");
+            assert_eq!(
+                mask.iter().filter(|m| **m).count(),
+                ids.len(),
+                "ids distinct"
+            );
             for (a, &id) in g.actions().iter().zip(&ids) {
                 match (slot_of(id as usize).expect("in range"), a) {
                     (Slot::Place { pos, quarters }, Action::Place { pos: p, rotation }) => {
@@ -35,9 +39,15 @@ fn check_games(expansions: &[&str], games: u64) {
                     (Slot::Deploy { figure, local }, Action::Deploy { figure: f, segment }) => {
                         assert_eq!(figure, f.0);
                         assert_eq!(local, g.state().graph().segment(*segment).local);
-                        assert_eq!(g.state().graph().segment(*segment).tile, g.state().last_placed().unwrap());
+                        assert_eq!(
+                            g.state().graph().segment(*segment).tile,
+                            g.state().last_placed().unwrap()
+                        );
                     }
-                    (Slot::Other(_), Action::Deploy { .. } | Action::Move { .. } | Action::Custom(_)) => {}
+                    (
+                        Slot::Other(_),
+                        Action::Deploy { .. } | Action::Move { .. } | Action::Custom(_),
+                    ) => {}
                     (s, a) => panic!("{a} encoded as {s:?}"),
                 }
             }
@@ -113,7 +123,9 @@ fn planes_show_the_board_from_each_seat() {
         .iter()
         .filter(|f| matches!(f.loc, FigureLoc::On(_)))
         .count();
-    let shown: u32 = (0..7).map(|k| occ(&p0, k).iter().map(|v| *v as u32).sum::<u32>()).sum();
+    let shown: u32 = (0..7)
+        .map(|k| occ(&p0, k).iter().map(|v| *v as u32).sum::<u32>())
+        .sum();
     assert_eq!(shown as usize, on_board);
     // Every frontier cell is empty.
     for c in 0..area {

@@ -253,7 +253,11 @@ impl PyBatch {
             return Err(err("a batch needs at least one game"));
         }
         names_for(players, None)?;
-        let rules = ruleset(expansions, sorted_options(options), self::plugin_dirs(plugin_dirs))?;
+        let rules = ruleset(
+            expansions,
+            sorted_options(options),
+            self::plugin_dirs(plugin_dirs),
+        )?;
         let mut b = PyBatch {
             rules,
             players,
@@ -336,9 +340,11 @@ impl PyBatch {
         // Check every id first, so an illegal one steps no game.
         let mut index = Vec::with_capacity(n);
         for (j, (s, &id)) in self.slots.iter().zip(&ids).enumerate() {
-            index.push(s.game.index_of(id).map_err(|e| {
-                IllegalAction::new_err(format!("game {j}: {}", e.value(py)))
-            })?);
+            index.push(
+                s.game
+                    .index_of(id)
+                    .map_err(|e| IllegalAction::new_err(format!("game {j}: {}", e.value(py))))?,
+            );
         }
         let (players, seed, threads) = (self.players, self.seed, self.threads);
         let rules = Arc::clone(&self.rules);
@@ -346,9 +352,8 @@ impl PyBatch {
             par_each(&mut self.slots, threads, |j, s| {
                 let before = s.game.scores();
                 let a = s.game.game.actions()[index[j]];
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    s.game.game.apply(a)
-                }));
+                let r =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.game.game.apply(a)));
                 match r {
                     Ok(Ok(())) => {}
                     Ok(Err(e)) => return Err(format!("game {j}: {e}")),
@@ -356,8 +361,11 @@ impl PyBatch {
                 }
                 s.game.actions.push(a);
                 let after = s.game.scores();
-                let reward: Vec<f32> =
-                    after.iter().zip(&before).map(|(a, b)| (a - b) as f32).collect();
+                let reward: Vec<f32> = after
+                    .iter()
+                    .zip(&before)
+                    .map(|(a, b)| (a - b) as f32)
+                    .collect();
                 let done = s.game.game.is_over();
                 if done {
                     s.episode += 1;
@@ -394,7 +402,10 @@ impl PyBatch {
         let picks: Vec<i64> = py.detach(|| {
             par_each(&mut self.slots, threads, |j, s| {
                 let i = spec
-                    .build(game_seed(seed, j as u64 + s.game.actions.len() as u64 * 1_000_003))
+                    .build(game_seed(
+                        seed,
+                        j as u64 + s.game.actions.len() as u64 * 1_000_003,
+                    ))
                     .choose(&s.game.game);
                 s.game.ids[i] as i64
             })
@@ -444,7 +455,11 @@ pub(crate) fn play_games<'py>(
     threads: usize,
     plugin_dirs: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let rules = ruleset(expansions, sorted_options(options), self::plugin_dirs(plugin_dirs))?;
+    let rules = ruleset(
+        expansions,
+        sorted_options(options),
+        self::plugin_dirs(plugin_dirs),
+    )?;
     let cfg = sim_config(bots.clone(), games, players, seed, threads);
     let outcomes = py.detach(|| {
         guarded("play_games", || {
@@ -480,7 +495,11 @@ pub(crate) fn arena_report<'py>(
     options: Option<BTreeMap<String, String>>,
     plugin_dirs: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let rules = ruleset(expansions, sorted_options(options), self::plugin_dirs(plugin_dirs))?;
+    let rules = ruleset(
+        expansions,
+        sorted_options(options),
+        self::plugin_dirs(plugin_dirs),
+    )?;
     let mut outcomes = Vec::with_capacity(results.len());
     for r in &results {
         let get = |k: &str| -> PyResult<Bound<'py, PyAny>> {
@@ -528,7 +547,11 @@ pub(crate) fn simulate<'py>(
     for b in &bots {
         parse_bot(b).map_err(err)?;
     }
-    let rules = ruleset(expansions, sorted_options(options), self::plugin_dirs(plugin_dirs))?;
+    let rules = ruleset(
+        expansions,
+        sorted_options(options),
+        self::plugin_dirs(plugin_dirs),
+    )?;
     let cfg = sim_config(bots, games, players, seed, threads);
     let summary = py.detach(|| {
         guarded("simulate", || {

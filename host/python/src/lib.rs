@@ -97,7 +97,9 @@ pub(crate) fn check_players(players: usize) -> PyResult<()> {
     Ok(())
 }
 
-pub(crate) fn sorted_options(options: Option<std::collections::BTreeMap<String, String>>) -> Vec<(String, String)> {
+pub(crate) fn sorted_options(
+    options: Option<std::collections::BTreeMap<String, String>>,
+) -> Vec<(String, String)> {
     options.unwrap_or_default().into_iter().collect()
 }
 
@@ -169,7 +171,12 @@ impl Inner {
     }
 
     pub fn scores(&self) -> Vec<i32> {
-        self.game.state().players().iter().map(|p| p.score).collect()
+        self.game
+            .state()
+            .players()
+            .iter()
+            .map(|p| p.score)
+            .collect()
     }
 
     pub fn current(&self) -> Option<usize> {
@@ -304,10 +311,7 @@ pub(crate) fn names_for(players: usize, names: Option<Vec<String>>) -> PyResult<
     check_players(players)?;
     let names = names.unwrap_or_else(|| (1..=players).map(|i| format!("P{i}")).collect());
     if names.len() != players {
-        return Err(err(format!(
-            "{} names for {players} players",
-            names.len()
-        )));
+        return Err(err(format!("{} names for {players} players", names.len())));
     }
     Ok(names)
 }
@@ -585,7 +589,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let layout = PyDict::new(py);
     layout.set_item("place", (enc::PLACE_BASE, enc::PASS_ID - enc::PLACE_BASE))?;
     layout.set_item("pass", (enc::PASS_ID, 1))?;
-    layout.set_item("deploy", (enc::DEPLOY_BASE, enc::DRAW_BASE - enc::DEPLOY_BASE))?;
+    layout.set_item(
+        "deploy",
+        (enc::DEPLOY_BASE, enc::DRAW_BASE - enc::DEPLOY_BASE),
+    )?;
     layout.set_item("draw", (enc::DRAW_BASE, enc::OTHER_BASE - enc::DRAW_BASE))?;
     layout.set_item("other", (enc::OTHER_BASE, enc::OTHER_SLOTS))?;
     m.add("LAYOUT", layout)?;
@@ -595,7 +602,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add(
         "_BUILD_PROFILE",
-        if cfg!(debug_assertions) { "debug" } else { "release" },
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
     )?;
     m.add("CarcassonneError", py.get_type::<CarcassonneError>())?;
     m.add("IllegalAction", py.get_type::<IllegalAction>())?;

@@ -138,8 +138,10 @@ def test_bad_arguments():
         cgym.CarcassonneEnv(opponents=["random", "random"])
     with pytest.raises(ValueError):
         cgym.CarcassonneEnv(seat=2)
-    with pytest.raises(Exception):
+    with pytest.raises(carcassonne.CarcassonneError):
         cgym.CarcassonneEnv(opponents="no-such-bot")
+    with pytest.raises(carcassonne.CarcassonneError):
+        cgym.CarcassonneEnv(opponents="mcts:lots")
 
 
 def test_maskable_ppo_learns_for_a_few_steps():

@@ -105,10 +105,10 @@ class CarcassonneEnv(gymnasium.Env):
         self.render_scale = float(render_scale)
 
         self.game = self._new_game(0)
-        # Check the bot specs now rather than at the first opponent decision.
-        for bot in set(self.opponents):
-            if not self.game.is_over:
-                self.game.clone().bot_action(bot, seed=0)
+        # Check the bot specs now rather than at the first opponent decision: a run of zero
+        # games parses them (CarcassonneError for an unknown spec) without searching.
+        for bot in sorted(set(self.opponents)):
+            _c.play_games([bot, bot], 0)
         self._codec = _envutil.ObservationCodec(self.game, self.players, observation)
         self.observation_space = self._codec.space
         self.action_space = gymnasium.spaces.Discrete(_c.ACTION_SIZE)

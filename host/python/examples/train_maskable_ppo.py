@@ -52,8 +52,16 @@ def main() -> None:
     # reward="margin": the change of (own score - opponent's) after each of the agent's
     # decisions and the bot's replies; an episode's rewards add up to the final margin.
     env = cgym.CarcassonneEnv(expansions=expansions, opponents=args.opponent, reward="margin")
+    # The planes are small counts, not 0-255 pixels: keep the CNN from dividing them by 255.
     model = MaskablePPO(
-        "MultiInputPolicy", env, n_steps=512, batch_size=128, seed=args.seed, verbose=1
+        "MultiInputPolicy",
+        env,
+        n_steps=512,
+        batch_size=128,
+        n_epochs=4,
+        policy_kwargs={"normalize_images": False},
+        seed=args.seed,
+        verbose=1,
     )
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.steps)

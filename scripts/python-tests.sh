@@ -29,10 +29,10 @@ fi
 "$venv/bin/python" -m pip install -q --upgrade pip
 "$venv/bin/python" -m pip install -q -r host/python/requirements-test.txt
 
-# The CLI (records replayed by the tests) and the plugins, in target/debug.
-cargo build -q -p carcassonne-cli $(for d in expansions/*/; do
-  sed -n 's/^name = "\(carcassonne-[a-z0-9-]*\)"/-p \1/p' "$d/Cargo.toml" | head -1
-done)
+# The CLI (records replayed by the tests) and the plugins, in target/debug: the same command
+# as scripts/test.sh's first step (so nothing is rebuilt there: another package selection
+# would unify features differently and rebuild the workspace).
+cargo build -q --workspace --all-targets
 
 MATURIN_PEP517_ARGS="--profile dev" "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./host/python
 

@@ -4,7 +4,8 @@
 //! - rhai is a dependency of exactly one workspace crate, `carcassonne-script`; libloading
 //!   of `carcassonne-plugins` only; resvg and the embedded fonts (`dejavu`) of
 //!   `carcassonne-raster` only. Any other crate that wants them has to go through those
-//!   crates' APIs, which is what keeps "only the scripting crate knows rhai" true;
+//!   crates' APIs, which is what keeps "only the scripting crate knows rhai" true; pyo3
+//!   and numpy belong to `carcassonne-python` (the extension module) only;
 //! - the scenario tests (this crate) reach neither the rasteriser nor the command line
 //!   through the workspace's own crates, so they build without resvg and its fonts;
 //! - the drawing crate depends on core alone, the rasteriser on no crate of the workspace,
@@ -105,6 +106,9 @@ fn rhai_libloading_and_resvg_each_belong_to_one_crate() {
         ("libloading", "carcassonne-plugins"),
         ("resvg", "carcassonne-raster"),
         ("dejavu", "carcassonne-raster"),
+        // The Python boundary (issue 21): only the extension module knows pyo3 and numpy.
+        ("pyo3", "carcassonne-python"),
+        ("numpy", "carcassonne-python"),
     ] {
         assert_eq!(
             dependents(&crates, dep),

@@ -23,7 +23,7 @@ struct Max {
     local: u8,
     tile: u16,
     actions: usize,
-    over_half: [u64; 64],
+    over_half: Vec<u64>,
 }
 
 fn main() {
@@ -42,7 +42,10 @@ fn main() {
             .map(|t| {
                 let rules = Arc::clone(&rules);
                 s.spawn(move || {
-                    let mut m = Max::default();
+                    let mut m = Max {
+                        over_half: vec![0; 256],
+                        ..Max::default()
+                    };
                     let mut ids = Vec::new();
                     let mut i = t;
                     while i < games {
@@ -93,7 +96,7 @@ fn main() {
                             m.tile = m.tile.max(t.kind.0);
                         }
                         m.cheb = m.cheb.max(cheb);
-                        m.over_half[(cheb as usize).min(63)] += 1;
+                        m.over_half[(cheb as usize).min(255)] += 1;
                         m.games += 1;
                         i += threads;
                     }
@@ -103,7 +106,10 @@ fn main() {
             .collect();
         hs.into_iter().map(|h| h.join().expect("worker")).collect()
     });
-    let mut t = Max::default();
+    let mut t = Max {
+        over_half: vec![0; 256],
+        ..Max::default()
+    };
     for m in results {
         t.games += m.games;
         t.x = t.x.max(m.x);

@@ -208,12 +208,14 @@ fn encode_into(game: &Game, out: &mut Vec<u32>) -> Result<(), EncodeError> {
                 Some((f, l)) if (f as usize) < FIGURE_SLOTS && (l as usize) < LOCAL_SLOTS => {
                     DEPLOY_BASE + f as usize * LOCAL_SLOTS + l as usize
                 }
-                Some((f, l)) => return Err(EncodeError::NoSlot {
-                    what: a.to_string(),
-                    why: format!(
+                Some((f, l)) => {
+                    return Err(EncodeError::NoSlot {
+                        what: a.to_string(),
+                        why: format!(
                         "figure kind {f} (< {FIGURE_SLOTS}) or local segment {l} (< {LOCAL_SLOTS})"
                     ),
-                }),
+                    })
+                }
                 None => {
                     if other >= OTHER_SLOTS {
                         return Err(EncodeError::NoSlot {

@@ -117,7 +117,7 @@ impl Obs {
     }
 
     /// Numpy arrays; `batched` keeps the leading `n` axis.
-    pub fn to_dict<'py>(self, py: Python<'py>, batched: bool) -> PyResult<Bound<'py, PyDict>> {
+    pub fn into_dict<'py>(self, py: Python<'py>, batched: bool) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         let n = self.n;
         let shape = |rest: &[usize]| -> Vec<usize> {
@@ -205,6 +205,9 @@ fn par_each<T: Send, R: Send>(
             .collect()
     })
 }
+
+/// `step`'s (rewards, dones).
+type StepResult<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 
 struct Slot {
     game: Inner,
@@ -321,14 +324,14 @@ impl PyBatch {
             }
             obs
         });
-        obs.to_dict(py, true)
+        obs.into_dict(py, true)
     }
 
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         action_ids: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>)> {
+    ) -> PyResult<StepResult<'py>> {
         let n = self.slots.len();
         if action_ids.len() != n {
             return Err(err(format!(

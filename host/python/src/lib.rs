@@ -72,19 +72,51 @@ pub(crate) fn plugin_dirs(given: Option<Vec<String>>) -> Vec<PathBuf> {
     }
 }
 
+/// Rulesets built in this process, by request (expansions, options, folders and the search
+/// variables): building one parses the tile files and loads the expansions, which costs
+/// milliseconds, while a game costs microseconds. A ruleset is immutable, so sharing it
+/// changes no game; the cache holds the last `RULESET_CACHE` requests.
+type RulesetKey = (
+    Vec<String>,
+    Vec<(String, String)>,
+    Vec<PathBuf>,
+    Vec<Option<std::ffi::OsString>>,
+);
+static RULESETS: std::sync::Mutex<Vec<(RulesetKey, Arc<Ruleset>)>> =
+    std::sync::Mutex::new(Vec::new());
+const RULESET_CACHE: usize = 16;
+
 pub(crate) fn ruleset(
     expansions: Vec<String>,
     options: Vec<(String, String)>,
     dirs: Vec<PathBuf>,
 ) -> PyResult<Arc<Ruleset>> {
-    guarded("ruleset", || {
+    let env = [
+        "CARCASSONNE_PLUGIN_PATH",
+        "CARCASSONNE_EXPANSION_PATH",
+        "CARCASSONNE_LIBRARY_PATH",
+    ]
+    .iter()
+    .map(std::env::var_os)
+    .collect();
+    let key: RulesetKey = (expansions, options, dirs, env);
+    let mut cache = RULESETS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, r)) = cache.iter().find(|(k, _)| *k == key) {
+        return Ok(Arc::clone(r));
+    }
+    let rules = guarded("ruleset", || {
         build_ruleset(&RulesSpec {
-            expansions,
-            options,
-            plugin_dirs: dirs,
+            expansions: key.0.clone(),
+            options: key.1.clone(),
+            plugin_dirs: key.2.clone(),
         })
         .map_err(err)
-    })
+    })?;
+    if cache.len() >= RULESET_CACHE {
+        cache.remove(0);
+    }
+    cache.push((key, Arc::clone(&rules)));
+    Ok(rules)
 }
 
 pub(crate) fn check_players(players: usize) -> PyResult<()> {
@@ -440,6 +472,12 @@ impl PyGame {
         }
     }
 
+    /// Pickling (multiprocessing, Ray): a game travels as its record and is replayed.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let f = py.get_type::<PyGame>().getattr("from_record")?;
+        Ok((f, (self.record_json()?,)))
+    }
+
     fn __copy__(&self) -> PyGame {
         self.clone()
     }
@@ -496,7 +534,7 @@ impl PyGame {
         }
         let mut o = batch::Obs::new(1);
         o.fill(0, &self.inner.game, seat);
-        o.to_dict(py, false)
+        o.into_dict(py, false)
     }
 
     #[pyo3(signature = (bot="greedy", seed=0))]
@@ -608,6 +646,13 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "release"
         },
     )?;
+    // Importable names, so the exceptions pickle (multiprocessing, Ray).
+    for t in [
+        py.get_type::<CarcassonneError>(),
+        py.get_type::<IllegalAction>(),
+    ] {
+        t.setattr("__module__", "carcassonne._native")?;
+    }
     m.add("CarcassonneError", py.get_type::<CarcassonneError>())?;
     m.add("IllegalAction", py.get_type::<IllegalAction>())?;
     m.add_class::<PyAction>()?;

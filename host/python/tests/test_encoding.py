@@ -104,9 +104,6 @@ def test_same_seed_same_ids_same_record():
                 g.apply(int(ids[rng.integers(len(ids))]))
             runs.append(g.record_json().encode())
         assert runs[0] == runs[1]
-    # Another seed gives another game.
-    g = c.Game(seed=1235)
-    assert g.legal_ids().tolist() != c.Game(seed=1234).legal_ids().tolist() or True
 
 
 def test_fan_scripts_load():

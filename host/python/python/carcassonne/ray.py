@@ -18,7 +18,10 @@ Plugins: each task finds expansions the way the module does in the driver (``plu
 ``CARCASSONNE_PLUGIN_PATH``, ``CARCASSONNE_EXPANSION_PATH``, the repository's folders). The
 two variables, when set in the driver, are passed to the tasks (Ray ``runtime_env``), so on
 a cluster they must name folders that exist on every node (a shared file system, or the
-same install path everywhere); ``plugin_dirs`` is passed as given.
+same install path everywhere); ``plugin_dirs`` is passed as given. The folder of the built
+plugin libraries (``CARCASSONNE_LIBRARY_PATH``) is not forwarded, since ``import carcassonne``
+sets it in every process from its own source tree: on nodes without that tree, set it for
+all workers with ``ray.init(runtime_env={"env_vars": {"CARCASSONNE_LIBRARY_PATH": …}})``.
 """
 
 from __future__ import annotations

@@ -83,7 +83,8 @@ def test_flat_observation_decodes_to_the_native_one():
     e.reset(seed=3)
     flat = e.observe(e.agent_selection)["observation"]
     native = e.game.observation(e.game.current_player)
-    back = e._codec.decode(flat)
+    back = e.decode_observation(flat)
+    assert [k for k, _, _ in e.observation_layout] == list(native)
     assert list(back) == list(native)
     for k in native:
         assert np.array_equal(back[k], native[k].astype(np.float32))

@@ -125,6 +125,9 @@ class raw_env(AECEnv, EzPickle):
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._codec = _envutil.ObservationCodec(self.game, self.players, observation)
         inner = self._codec.space
+        #: With ``observation="flat"``: ``(key, offset, shape)`` of each native array in the
+        #: vector, in order.
+        self.observation_layout = self._codec.layout
         mask = gymnasium.spaces.Box(0, 1, shape=(_c.ACTION_SIZE,), dtype=np.int8)
         self._observation_spaces = {
             a: gymnasium.spaces.Dict({"observation": inner, "action_mask": mask})
@@ -233,6 +236,10 @@ class raw_env(AECEnv, EzPickle):
             print(text, end="")
             return None
         return text
+
+    def decode_observation(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        """A ``"flat"`` observation back into the native dict (float32 arrays)."""
+        return self._codec.decode(flat)
 
     def close(self) -> None:
         pass

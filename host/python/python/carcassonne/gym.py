@@ -111,6 +111,9 @@ class CarcassonneEnv(gymnasium.Env):
             _c.play_games([bot, bot], 0)
         self._codec = _envutil.ObservationCodec(self.game, self.players, observation)
         self.observation_space = self._codec.space
+        #: With ``observation="flat"``: ``(key, offset, shape)`` of each native array in the
+        #: vector, in order.
+        self.observation_layout = self._codec.layout
         self.action_space = gymnasium.spaces.Discrete(_c.ACTION_SIZE)
         self._tracker = _envutil.RewardTracker(self.reward_mode, self.players)
         self.game_seed = 0
@@ -220,6 +223,10 @@ class CarcassonneEnv(gymnasium.Env):
             print(text, end="")
             return None
         return text
+
+    def decode_observation(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        """A ``"flat"`` observation back into the native dict (float32 arrays)."""
+        return self._codec.decode(flat)
 
     def close(self) -> None:
         pass

@@ -169,13 +169,24 @@ pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
         "greedy" => Ok(BotSpec::Greedy),
         "mcts" => {
             let mut cfg = MctsConfig::default();
-            if rest.len() > 2 {
+            if rest.len() > 3 {
                 return Err(format!(
                     "bot `{spec}`: expected mcts[:BUDGET][:THREADSt], e.g. mcts:2000 or mcts:500ms:2t"
                 ));
             }
             for part in rest {
-                if let Some(t) = part.strip_suffix('t') {
+                if let Some(d) = part.strip_prefix('d') {
+                    cfg.depth = match d {
+                        "end" => u32::MAX,
+                        _ => d
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|n| *n <= 10_000)
+                            .ok_or_else(|| {
+                                format!("bot `{spec}`: `{part}` is not d0…d10000 or dend")
+                            })?,
+                    };
+                } else if let Some(t) = part.strip_suffix('t') {
                     cfg.threads = t
                         .parse::<usize>()
                         .ok()

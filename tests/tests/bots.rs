@@ -204,3 +204,54 @@ fn the_search_values_a_position_by_its_end_of_game_scores() {
     let after = carcassonne_play::mcts::scores_if_ended_now(&g);
     assert_eq!(after, vec![8, 0, 0, 0], "the closed city is worth 8");
 }
+
+/// `mcts[:BUDGET][:THREADSt][:dDEPTH]`: the playout depth is part of the spec, one turn
+/// past the tree by default, `dend` to the end of the game; bad depths are refused.
+#[test]
+fn mcts_spec_takes_a_playout_depth() {
+    use carcassonne_play::bots::{parse_bot, BotSpec};
+    use carcassonne_play::mcts::{Budget, MctsConfig};
+    let Ok(BotSpec::Mcts(cfg)) = parse_bot("mcts") else {
+        panic!("mcts parses")
+    };
+    assert_eq!(cfg.depth, MctsConfig::DEFAULT_DEPTH);
+    assert_eq!(cfg.budget, Budget::Iterations(1000));
+    let Ok(BotSpec::Mcts(cfg)) = parse_bot("mcts:300:2t:d3") else {
+        panic!("mcts:300:2t:d3 parses")
+    };
+    assert_eq!(
+        (cfg.budget, cfg.threads, cfg.depth),
+        (Budget::Iterations(300), 2, 3)
+    );
+    let Ok(BotSpec::Mcts(cfg)) = parse_bot("mcts:dend") else {
+        panic!("mcts:dend parses")
+    };
+    assert_eq!(cfg.depth, u32::MAX);
+    for bad in ["mcts:dx", "mcts:d-1", "mcts:d20000", "mcts:1:1t:d1:d2"] {
+        assert!(parse_bot(bad).is_err(), "{bad} is refused");
+    }
+}
+
+/// Same seed, same game: a playout budget is reproducible, with two search threads too,
+/// across the nine official expansions (the truncated playouts and `end_now` included).
+#[test]
+fn mcts_is_reproducible_for_a_seed() {
+    let rules = rules(&ALL[..9]);
+    let run = || {
+        let names = vec!["P1".to_string(), "P2".to_string()];
+        let mut g = Game::new(Arc::clone(&rules), &GameSetup::new(names, 5)).expect("game");
+        let mut bots = [
+            make_bot("mcts:24:2t", 11).expect("bot"),
+            make_bot("greedy", 12).expect("bot"),
+        ];
+        let mut chosen = Vec::new();
+        while !g.is_over() && chosen.len() < 120 {
+            let i = bots[g.decision().player.index()].choose(&g);
+            chosen.push(i);
+            g.apply_offered(i).expect("offered actions apply");
+        }
+        let scores: Vec<i32> = g.state().players().iter().map(|p| p.score).collect();
+        (chosen, scores)
+    };
+    assert_eq!(run(), run());
+}

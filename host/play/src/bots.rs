@@ -132,9 +132,10 @@ pub fn make_bot(spec: &str, seed: u64) -> Option<Box<dyn Bot>> {
     parse_bot(spec).ok().map(|s| s.build(seed))
 }
 
-/// A parsed bot spec: `random`, `greedy`, or `mcts[:BUDGET][:THREADSt]` where BUDGET is
-/// a number of playouts per decision (`mcts:2000`) or a time (`mcts:500ms`, `mcts:2s`),
-/// and THREADS the search threads (`mcts:2000:2t`).
+/// A parsed bot spec: `random`, `greedy`, or `mcts[:BUDGET][:THREADSt][:dDEPTH]` where
+/// BUDGET is a number of playouts per decision (`mcts:2000`) or a time (`mcts:500ms`,
+/// `mcts:2s`), THREADS the search threads (`mcts:2000:2t`) and DEPTH the turns a playout
+/// plays past the tree before it is valued (`d1`, the default; `dend` plays to the end).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BotSpec {
     /// [`RandomBot`].
@@ -171,7 +172,7 @@ pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
             let mut cfg = MctsConfig::default();
             if rest.len() > 3 {
                 return Err(format!(
-                    "bot `{spec}`: expected mcts[:BUDGET][:THREADSt], e.g. mcts:2000 or mcts:500ms:2t"
+                    "bot `{spec}`: expected mcts[:BUDGET][:THREADSt][:dDEPTH], e.g. mcts:2000 or mcts:500ms:2t:d1"
                 ));
             }
             for part in rest {
@@ -203,7 +204,7 @@ pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
             Ok(BotSpec::Mcts(cfg))
         }
         _ => Err(format!(
-            "unknown bot `{spec}` (available: random, greedy, mcts[:BUDGET][:THREADSt])"
+            "unknown bot `{spec}` (available: random, greedy, mcts[:BUDGET][:THREADSt][:dDEPTH])"
         )),
     }
 }

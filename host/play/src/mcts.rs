@@ -18,9 +18,16 @@
 //! paranoid assumption is not needed). Out-of-turn decisions (Count rounds, Tactician
 //! tokens, the dragon's steps, ransom, fan-script prompts) are ordinary nodes.
 //!
-//! **Playouts** are uniformly random to the end of the game through the engine's own legal
-//! actions. The reward mixes winning (1, ties shared) and a squashed score margin, so the
-//! search still prefers the better of two positions that win or lose anyway.
+//! **Playouts** go on at random through the engine's own legal actions for
+//! [`MctsConfig::depth`] turns after the tree's leaf (default one: the rest of the leaf's
+//! turn and the next player's), then the game is ended where it stands ([`Game::end_now`]):
+//! unfinished features, farms and expansions' end bonuses are scored as the rules score them
+//! at the end. A nine-expansion game has about 470 decisions, so a random playout to the end
+//! is mostly noise and costs a hundred times more; the end-of-game value of the position a
+//! turn later is both cheaper and far better informed. Each player's reward is the gain in
+//! its margin over the best other player between the root and the playout's end (both valued
+//! the same way), squashed into [0, 1] by `tanh(gain / 20)`. A decision with one legal
+//! action is taken without search.
 //!
 //! **Parallelism and determinism.** With `n` threads the iterations are split between `n`
 //! independent trees (root parallelisation); their root statistics are summed. Every seed

@@ -120,6 +120,27 @@ fn mcts_beats_random() {
 /// few tiles left, the search finds that placement (A-9, A-11) at once.
 #[test]
 fn mcts_finds_the_placement_that_completes_its_city() {
+    let game = forced_position();
+    assert!(matches!(
+        game.decision().kind,
+        DecisionKind::PlaceTile { .. }
+    ));
+    assert!(game.action_count() > 4, "several placements to choose from");
+    for seed in [1, 2, 3] {
+        let mut bot = make_bot("mcts:200", seed).expect("bot");
+        let chosen = game.actions()[bot.choose(&game)];
+        match chosen {
+            carcassonne_core::Action::Place { pos, .. } => {
+                assert_eq!((pos.x, pos.y), (0, 0), "seed {seed}: {chosen:?}")
+            }
+            other => panic!("seed {seed}: not a placement: {other:?}"),
+        }
+    }
+}
+
+/// The position of T-08 before R places `CCFC`: R's knight holds a city with three
+/// open parts, no one has scored yet.
+fn forced_position() -> Game {
     let text = r#"
 id = "forced"
 title = "the only completing placement"
@@ -148,20 +169,89 @@ feature = "S"
         .scenario;
     let rules = carcassonne_tests::build_rules(&case).expect("rules");
     let pos = carcassonne_scenario::build_position(&rules, &case).expect("position");
-    let game = Game::from_position(Arc::clone(&rules), &pos).expect("game");
-    assert!(matches!(
-        game.decision().kind,
-        DecisionKind::PlaceTile { .. }
-    ));
-    assert!(game.action_count() > 4, "several placements to choose from");
-    for seed in [1, 2, 3] {
-        let mut bot = make_bot("mcts:200", seed).expect("bot");
-        let chosen = game.actions()[bot.choose(&game)];
-        match chosen {
-            carcassonne_core::Action::Place { pos, .. } => {
-                assert_eq!((pos.x, pos.y), (0, 0), "seed {seed}: {chosen:?}")
-            }
-            other => panic!("seed {seed}: not a placement: {other:?}"),
-        }
+    Game::from_position(Arc::clone(&rules), &pos).expect("game")
+}
+
+/// What a truncated playout is valued by is the real end-of-game scoring (A-12): ending
+/// the game now scores R's unfinished 1-tile city (1 point) and nothing for the others; once R has
+/// placed `CCFC` at (0,0), the city is closed (4 tiles × 2 = 8, A-9, A-11) and ending the
+/// game scores those 8 points, not the 4 it would be worth unfinished.
+#[test]
+fn the_search_values_a_position_by_its_end_of_game_scores() {
+    let game = forced_position();
+    let before = carcassonne_play::mcts::scores_if_ended_now(&game);
+    assert_eq!(game.state().players()[0].score, 0);
+    assert_eq!(
+        before,
+        vec![1, 0, 0, 0],
+        "unfinished city: 1 point per tile"
+    );
+    // `end_now` itself ends the game with exactly those scores.
+    let mut ended = game.clone();
+    ended.end_now().expect("no hook fails");
+    assert!(ended.is_over());
+    let scores: Vec<i32> = ended.state().players().iter().map(|p| p.score).collect();
+    assert_eq!(scores, before);
+    scores_match_events(&ended);
+    // Close the city at (0,0): still in R's deployment step, before the turn's scoring.
+    let close = game
+        .actions()
+        .iter()
+        .position(|a| matches!(a, carcassonne_core::Action::Place { pos, .. } if (pos.x, pos.y) == (0, 0)))
+        .expect("(0,0) is offered");
+    let mut g = game.clone();
+    g.apply_offered(close).expect("placement");
+    let after = carcassonne_play::mcts::scores_if_ended_now(&g);
+    assert_eq!(after, vec![8, 0, 0, 0], "the closed city is worth 8");
+}
+
+/// `mcts[:BUDGET][:THREADSt][:dDEPTH]`: the playout depth is part of the spec, one turn
+/// past the tree by default, `dend` to the end of the game; bad depths are refused.
+#[test]
+fn mcts_spec_takes_a_playout_depth() {
+    use carcassonne_play::bots::{parse_bot, BotSpec};
+    use carcassonne_play::mcts::{Budget, MctsConfig};
+    let Ok(BotSpec::Mcts(cfg)) = parse_bot("mcts") else {
+        panic!("mcts parses")
+    };
+    assert_eq!(cfg.depth, MctsConfig::DEFAULT_DEPTH);
+    assert_eq!(cfg.budget, Budget::Iterations(1000));
+    let Ok(BotSpec::Mcts(cfg)) = parse_bot("mcts:300:2t:d3") else {
+        panic!("mcts:300:2t:d3 parses")
+    };
+    assert_eq!(
+        (cfg.budget, cfg.threads, cfg.depth),
+        (Budget::Iterations(300), 2, 3)
+    );
+    let Ok(BotSpec::Mcts(cfg)) = parse_bot("mcts:dend") else {
+        panic!("mcts:dend parses")
+    };
+    assert_eq!(cfg.depth, u32::MAX);
+    for bad in ["mcts:dx", "mcts:d-1", "mcts:d20000", "mcts:1:1t:d1:d2"] {
+        assert!(parse_bot(bad).is_err(), "{bad} is refused");
     }
+}
+
+/// Same seed, same game: a playout budget is reproducible, with two search threads too,
+/// across the nine official expansions (the truncated playouts and `end_now` included).
+#[test]
+fn mcts_is_reproducible_for_a_seed() {
+    let rules = rules(&ALL[..9]);
+    let run = || {
+        let names = vec!["P1".to_string(), "P2".to_string()];
+        let mut g = Game::new(Arc::clone(&rules), &GameSetup::new(names, 5)).expect("game");
+        let mut bots = [
+            make_bot("mcts:24:2t", 11).expect("bot"),
+            make_bot("greedy", 12).expect("bot"),
+        ];
+        let mut chosen = Vec::new();
+        while !g.is_over() && chosen.len() < 120 {
+            let i = bots[g.decision().player.index()].choose(&g);
+            chosen.push(i);
+            g.apply_offered(i).expect("offered actions apply");
+        }
+        let scores: Vec<i32> = g.state().players().iter().map(|p| p.score).collect();
+        (chosen, scores)
+    };
+    assert_eq!(run(), run());
 }

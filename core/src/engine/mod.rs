@@ -353,6 +353,30 @@ impl Game {
         self.state.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
+    /// Ends the game here, as if the last tile had just been played: pending prompts are
+    /// dropped and the end of the game runs now (the `BeforeFinalScoring` window, then the
+    /// final scoring of unfinished features, farms and expansions' bonuses, A-12, A-13).
+    /// Search bots call it on a copy to value a position by the scores it would end with
+    /// today instead of playing it out. If the window asks a question, that decision is
+    /// pending as usual and the game ends after it. A failing hook stops the game (as
+    /// without checkpoints) and is returned.
+    pub fn end_now(&mut self) -> Result<(), HookError> {
+        if let Some(e) = &self.broken {
+            return Err(e.clone());
+        }
+        if self.is_over() {
+            return Ok(());
+        }
+        self.state.prompts.clear();
+        self.state.revealed = None;
+        self.state.stage = Stage::BeforeFinal;
+        let r = self.advance();
+        if let Err(e) = &r {
+            self.broken = Some(e.clone());
+        }
+        r
+    }
+
     /// The hook failure that stopped this game, if any (only without checkpoints).
     pub fn failure(&self) -> Option<&HookError> {
         self.broken.as_ref()

@@ -132,9 +132,10 @@ pub fn make_bot(spec: &str, seed: u64) -> Option<Box<dyn Bot>> {
     parse_bot(spec).ok().map(|s| s.build(seed))
 }
 
-/// A parsed bot spec: `random`, `greedy`, or `mcts[:BUDGET][:THREADSt]` where BUDGET is
-/// a number of playouts per decision (`mcts:2000`) or a time (`mcts:500ms`, `mcts:2s`),
-/// and THREADS the search threads (`mcts:2000:2t`).
+/// A parsed bot spec: `random`, `greedy`, or `mcts[:BUDGET][:THREADSt][:dDEPTH]` where
+/// BUDGET is a number of playouts per decision (`mcts:2000`) or a time (`mcts:500ms`,
+/// `mcts:2s`), THREADS the search threads (`mcts:2000:2t`) and DEPTH the turns a playout
+/// plays past the tree before it is valued (`d1`, the default; `dend` plays to the end).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BotSpec {
     /// [`RandomBot`].
@@ -169,13 +170,24 @@ pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
         "greedy" => Ok(BotSpec::Greedy),
         "mcts" => {
             let mut cfg = MctsConfig::default();
-            if rest.len() > 2 {
+            if rest.len() > 3 {
                 return Err(format!(
-                    "bot `{spec}`: expected mcts[:BUDGET][:THREADSt], e.g. mcts:2000 or mcts:500ms:2t"
+                    "bot `{spec}`: expected mcts[:BUDGET][:THREADSt][:dDEPTH], e.g. mcts:2000 or mcts:500ms:2t:d1"
                 ));
             }
             for part in rest {
-                if let Some(t) = part.strip_suffix('t') {
+                if let Some(d) = part.strip_prefix('d') {
+                    cfg.depth = match d {
+                        "end" => u32::MAX,
+                        _ => d
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|n| *n <= 10_000)
+                            .ok_or_else(|| {
+                                format!("bot `{spec}`: `{part}` is not d0…d10000 or dend")
+                            })?,
+                    };
+                } else if let Some(t) = part.strip_suffix('t') {
                     cfg.threads = t
                         .parse::<usize>()
                         .ok()
@@ -192,7 +204,7 @@ pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
             Ok(BotSpec::Mcts(cfg))
         }
         _ => Err(format!(
-            "unknown bot `{spec}` (available: random, greedy, mcts[:BUDGET][:THREADSt])"
+            "unknown bot `{spec}` (available: random, greedy, mcts[:BUDGET][:THREADSt][:dDEPTH])"
         )),
     }
 }

@@ -18,9 +18,16 @@
 //! paranoid assumption is not needed). Out-of-turn decisions (Count rounds, Tactician
 //! tokens, the dragon's steps, ransom, fan-script prompts) are ordinary nodes.
 //!
-//! **Playouts** are uniformly random to the end of the game through the engine's own legal
-//! actions. The reward mixes winning (1, ties shared) and a squashed score margin, so the
-//! search still prefers the better of two positions that win or lose anyway.
+//! **Playouts** go on at random through the engine's own legal actions for
+//! [`MctsConfig::depth`] turns after the tree's leaf (default one: the rest of the leaf's
+//! turn and the next player's), then the game is ended where it stands ([`Game::end_now`]):
+//! unfinished features, farms and expansions' end bonuses are scored as the rules score them
+//! at the end. A nine-expansion game has about 470 decisions, so a random playout to the end
+//! is mostly noise and costs a hundred times more; the end-of-game value of the position a
+//! turn later is both cheaper and far better informed. Each player's reward is the gain in
+//! its margin over the best other player between the root and the playout's end (both valued
+//! the same way), squashed into [0, 1] by `tanh(gain / 20)`. A decision with one legal
+//! action is taken without search.
 //!
 //! **Parallelism and determinism.** With `n` threads the iterations are split between `n`
 //! independent trees (root parallelisation); their root statistics are summed. Every seed
@@ -52,11 +59,16 @@ pub struct MctsConfig {
     pub threads: usize,
     /// UCB exploration constant (rewards lie in [0, 1]).
     pub exploration: f64,
+    /// Turns a playout plays on from the tree's leaf (at random) before the position is
+    /// valued by ending the game there ([`Game::end_now`]); `u32::MAX` plays to the end.
+    pub depth: u32,
 }
 
 impl MctsConfig {
     /// Iterations per decision when the spec names none.
     pub const DEFAULT_ITERATIONS: u32 = 1000;
+    /// Playout turns after the tree when the spec names none.
+    pub const DEFAULT_DEPTH: u32 = 1;
 }
 
 impl Default for MctsConfig {
@@ -65,6 +77,7 @@ impl Default for MctsConfig {
             budget: Budget::Iterations(MctsConfig::DEFAULT_ITERATIONS),
             threads: 1,
             exploration: 0.7,
+            depth: MctsConfig::DEFAULT_DEPTH,
         }
     }
 }
@@ -244,6 +257,7 @@ fn search(
     let mut tree = vec![Node::new(None)];
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut rewards = vec![0.0; players];
+    let baseline = baseline_margins(root);
     let mut legal_children: Vec<u32> = Vec::new();
     let mut untried: Vec<Action> = Vec::new();
     let start = Instant::now();
@@ -311,12 +325,21 @@ fn search(
             path.push(child);
             node = child;
         }
-        // Playout.
+        // Playout: at random for `cfg.depth` more turns, then the game ends where it is.
+        let stop_turn = g.state().turn().saturating_add(cfg.depth.saturating_add(1));
         while !g.is_over() {
             if g.failure().is_some() {
                 break;
             }
-            let step = if matches!(g.decision().kind, DecisionKind::Draw) {
+            let kind = g.decision().kind;
+            let boundary = matches!(kind, DecisionKind::Draw | DecisionKind::PlaceTile { .. });
+            if boundary && cfg.depth != u32::MAX && g.state().turn() >= stop_turn {
+                if g.end_now().is_err() {
+                    break;
+                }
+                continue;
+            }
+            let step = if matches!(kind, DecisionKind::Draw) {
                 chance_draw(&mut g, &mut rng)
             } else {
                 let n = g.action_count();
@@ -330,7 +353,7 @@ fn search(
                 break;
             }
         }
-        reward(&g, &mut rewards);
+        reward(&g, &baseline, &mut rewards);
         // Backpropagation: each node keeps the reward of the player who chose it.
         for w in path.windows(2) {
             let mover = tree[w[0] as usize].mover as usize;
@@ -399,11 +422,10 @@ fn chance_draw(g: &mut Game, rng: &mut ChaCha8Rng) -> Result<(), ()> {
     g.apply_offered(index).map_err(|_| ())
 }
 
-/// Each player's reward for a finished (or stopped) game: 0.75 for winning (shared on a
-/// tie) plus up to 0.25 for the margin over the best other player, squashed.
-fn reward(g: &Game, out: &mut [f64]) {
+/// Score margin of each player over the best other player.
+fn margins(g: &Game, out: &mut [f64]) {
     let players = g.state().players();
-    for (i, r) in out.iter_mut().enumerate() {
+    for (i, m) in out.iter_mut().enumerate() {
         let mine = players[i].score;
         let best_other = players
             .iter()
@@ -412,15 +434,52 @@ fn reward(g: &Game, out: &mut [f64]) {
             .map(|(_, p)| p.score)
             .max()
             .unwrap_or(mine);
-        let margin = f64::from(mine - best_other);
-        let win = if mine > best_other {
-            1.0
-        } else if mine == best_other {
-            let tied = players.iter().filter(|p| p.score == mine).count();
-            1.0 / tied as f64
-        } else {
-            0.0
-        };
-        *r = 0.75 * win + 0.25 * (0.5 + 0.5 * (margin / 30.0).tanh());
+        *m = f64::from(mine - best_other);
+    }
+}
+
+/// The scores every player would end with if the game ended at this decision
+/// ([`Game::end_now`] on a copy: unfinished features, farms and expansions' final bonuses
+/// are scored; a question the end of the game asks is answered with its first offer).
+/// This is how the search values the position where a playout stops.
+pub fn scores_if_ended_now(game: &Game) -> Vec<i32> {
+    let mut g = game.clone();
+    g.set_checkpoints(false);
+    let _ = g.end_now();
+    let mut guard = 0;
+    while !g.is_over() && g.failure().is_none() && g.action_count() > 0 && guard < 64 {
+        guard += 1;
+        if g.apply_offered(0).is_err() {
+            break;
+        }
+    }
+    g.state().players().iter().map(|p| p.score).collect()
+}
+
+/// Each player's margin if the game ended at `root` (what rewards are measured from).
+fn baseline_margins(root: &Game) -> Vec<f64> {
+    let scores = scores_if_ended_now(root);
+    (0..scores.len())
+        .map(|i| {
+            let best_other = (0..scores.len())
+                .filter(|&j| j != i)
+                .map(|j| scores[j])
+                .max()
+                .unwrap_or(scores[i]);
+            f64::from(scores[i] - best_other)
+        })
+        .collect()
+}
+
+/// Score margin (over the best other player) that moves a reward from 0.5 to about 0.88.
+const MARGIN_SCALE: f64 = 20.0;
+
+/// Each player's reward for a finished (or stopped) playout: the gain in its margin over
+/// the best other player since the root (the margins valued as if the game ended at either
+/// point), squashed into [0, 1].
+fn reward(g: &Game, baseline: &[f64], out: &mut [f64]) {
+    margins(g, out);
+    for (r, b) in out.iter_mut().zip(baseline) {
+        *r = 0.5 + 0.5 * ((*r - b) / MARGIN_SCALE).tanh();
     }
 }

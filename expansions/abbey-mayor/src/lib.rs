@@ -591,8 +591,16 @@ impl AmRules {
     /// The farms holding a barn, one entry per barn on the board, in figure order (no
     /// allocation for up to [`BarnFarms::INLINE`] barns).
     fn barn_farms(&self, view: &View<'_>) -> BarnFarms {
-        let g = view.state.graph();
         let mut out = BarnFarms::default();
+        // Every player holding all his barns (most of a game): none is on the board, and
+        // the figures need no scan.
+        let per_player = view.rules.figure_kind(self.ids.barn).per_player;
+        if (0..view.state.players().len())
+            .all(|p| view.state.in_supply(PlayerId(p as u8), self.ids.barn) >= per_player)
+        {
+            return out;
+        }
+        let g = view.state.graph();
         for f in view.state.figures() {
             if f.kind == self.ids.barn {
                 if let FigureLoc::On(s) = f.loc {

@@ -76,6 +76,13 @@ impl<'a> View<'a> {
         crate::engine::completed_by_last_placement(self.rules, self.state, out)
     }
 
+    /// The completed city-scored features bordering the farm `farm` (a virtual city such as
+    /// the City of Carcassonne's included), in the graph's order, written into `out`: what
+    /// farm scoring counts, and what the pig, the barn and the wagon's farms count too.
+    pub fn farm_cities(&self, farm: FeatureId, out: &mut Vec<FeatureId>) {
+        crate::engine::farm_cities(self.rules, &self.state.graph, farm, out)
+    }
+
     /// Legal deployments of `player` on the segments of the tile at `pos` under the base
     /// rules (unoccupied features, figure kind allowed, supply not empty).
     pub fn deployments_on_tile(&self, player: PlayerId, pos: Pos, out: &mut Vec<Action>) {

@@ -45,9 +45,9 @@ use carcassonne_core::{
     binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare,
     DraftFeature, Expansion, FeatureId, FeatureKindId, FigureId, FigureKindDef, FigureKindId,
     FigureLoc, FigureSlot, GameSlot, HalfEdge, HookFailure, HookResult, HookSet, KindMask, LabelId,
-    PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, Rotation, Ruleset,
-    ScoreDraft, Scoring, SegmentId, Shape, StartTile, TileKindId, TurnEndVerdict, VerbId, View,
-    Window, MAX_PLAYERS,
+    PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, Rotation, ScoreDraft,
+    Scoring, SegmentId, Shape, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
+    MAX_PLAYERS,
 };
 
 /// The abbey's tile id (JCZ's).
@@ -298,13 +298,51 @@ impl Expansion for AbbeyMayor {
     }
 }
 
-/// Completed city-scored features bordering a farm (the CoC's virtual city included).
-fn completed_cities(rules: &Ruleset, view: &View<'_>, farm: FeatureId) -> Vec<FeatureId> {
-    let g = view.state.graph();
+/// Completed city-scored features bordering a farm (the CoC's virtual city included):
+/// core's count, [`View::farm_cities`].
+fn completed_cities(view: &View<'_>, farm: FeatureId) -> Vec<FeatureId> {
     let mut out = Vec::new();
-    g.bordering_features(farm, &mut out);
-    out.retain(|c| g.totals(*c).complete() && rules.kind(g.kind(*c)).scoring == Scoring::City);
+    view.farm_cities(farm, &mut out);
     out
+}
+
+/// The farms of the barns on the board: inline up to [`BarnFarms::INLINE`] (one barn per
+/// player), spilling onto the heap only beyond that.
+#[derive(Default)]
+struct BarnFarms {
+    inline: [Option<FeatureId>; BarnFarms::INLINE],
+    len: usize,
+    spill: Vec<FeatureId>,
+}
+
+impl BarnFarms {
+    const INLINE: usize = 8;
+
+    fn push(&mut self, f: FeatureId) {
+        if self.len < Self::INLINE {
+            self.inline[self.len] = Some(f);
+            self.len += 1;
+        } else {
+            self.spill.push(f);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn contains(&self, f: &FeatureId) -> bool {
+        self.inline[..self.len].contains(&Some(*f)) || self.spill.contains(f)
+    }
+
+    fn to_vec(&self) -> Vec<FeatureId> {
+        self.inline[..self.len]
+            .iter()
+            .flatten()
+            .copied()
+            .chain(self.spill.iter().copied())
+            .collect()
+    }
 }
 
 impl AmRules {
@@ -331,6 +369,14 @@ impl AmRules {
     /// there, each with one field at that corner.
     fn barn_corner(view: &View<'_>, pos: Pos, c: u8) -> Option<SegmentId> {
         let mut own = None;
+        // Four tiles first (cheap, and most corners of a new tile lack one), then fields.
+        let board = view.state.board();
+        if CORNER_TILES[c as usize]
+            .iter()
+            .any(|(dx, dy, _)| !board.is_occupied(Pos::new(pos.x + dx, pos.y + dy)))
+        {
+            return None;
+        }
         for (dx, dy, cc) in CORNER_TILES[c as usize] {
             let s = Self::corner_field(view, Pos::new(pos.x + dx, pos.y + dy), cc)?;
             if dx == 0 && dy == 0 {
@@ -375,7 +421,7 @@ impl AmRules {
         per_city: i32,
     ) -> HookResult {
         let g = view.state.graph();
-        let cities = completed_cities(view.rules, view, farm).len() as i32;
+        let cities = completed_cities(view, farm).len() as i32;
         let value = per_city * cities;
         let item = draft.features.len() as u16;
         draft.features.push(DraftFeature {
@@ -542,10 +588,19 @@ impl AmRules {
         }
     }
 
-    /// The farms holding a barn (empty, without allocating, while no barn is on the board).
-    fn barn_farms(&self, view: &View<'_>) -> Vec<FeatureId> {
+    /// The farms holding a barn, one entry per barn on the board, in figure order (no
+    /// allocation for up to [`BarnFarms::INLINE`] barns).
+    fn barn_farms(&self, view: &View<'_>) -> BarnFarms {
+        let mut out = BarnFarms::default();
+        // Every player holding all his barns (most of a game): none is on the board, and
+        // the figures need no scan.
+        let per_player = view.rules.figure_kind(self.ids.barn).per_player;
+        if (0..view.state.players().len())
+            .all(|p| view.state.in_supply(PlayerId(p as u8), self.ids.barn) >= per_player)
+        {
+            return out;
+        }
         let g = view.state.graph();
-        let mut out = Vec::new();
         for f in view.state.figures() {
             if f.kind == self.ids.barn {
                 if let FigureLoc::On(s) = f.loc {
@@ -556,8 +611,12 @@ impl AmRules {
         out
     }
 
-    /// Removes deployments onto a farm holding a barn (AM-23).
+    /// Removes deployments onto a farm holding a barn (AM-23). Offers without a deployment
+    /// (a dragon step, a ransom prompt) are left alone without looking for barns.
     fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
+        if !actions.iter().any(|a| matches!(a, Action::Deploy { .. })) {
+            return;
+        }
         let g = view.state.graph();
         let barn_farms = self.barn_farms(view);
         if barn_farms.is_empty() {
@@ -734,14 +793,22 @@ impl BoundExpansion for AmRules {
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         ctx.set(self.ids.barn_placed, 0);
         let view = ctx.view();
-        let barn_farms = self.barn_farms(&view);
-        if barn_farms.is_empty() {
-            return Ok(());
-        }
         let Some(t) = view.state.board().at(pos) else {
             return Ok(());
         };
         let tk = view.rules.tiles().get(t.kind);
+        // Only a tile with a field can join a farm to a barn's.
+        if !tk
+            .segments
+            .iter()
+            .any(|seg| view.rules.kind(seg.kind).shape == Shape::Field)
+        {
+            return Ok(());
+        }
+        let barn_farms = self.barn_farms(&view);
+        if barn_farms.is_empty() {
+            return Ok(());
+        }
         let g = view.state.graph();
         let mut join = false;
         for (i, seg) in tk.segments.iter().enumerate() {
@@ -860,7 +927,7 @@ impl BoundExpansion for AmRules {
             // first final draft (unfinished features) takes these items, so the figures are
             // gone when the farm draft counts strengths; a later draft finds none left.
             let view = ctx.view();
-            let mut farms = self.barn_farms(&view);
+            let mut farms = self.barn_farms(&view).to_vec();
             farms.sort();
             farms.dedup();
             for f in farms {
@@ -1018,7 +1085,7 @@ impl BoundExpansion for AmRules {
         }
         let mut awards: Vec<(PlayerId, i32)> = Vec::new();
         for f in farms {
-            let cities = completed_cities(view.rules, &view, f).len() as i32;
+            let cities = completed_cities(&view, f).len() as i32;
             let mut owners: Vec<PlayerId> = self
                 .barns_in(&view, f)
                 .map(|b| view.state.figure(b).owner)

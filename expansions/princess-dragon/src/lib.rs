@@ -332,6 +332,7 @@ impl PdRules {
     }
 
     /// Whether a figure of the wanted promotion stands on the tile at `cell`.
+    #[inline]
     fn promoted_on(&self, v: &View<'_>, cell: Pos, upgraded: bool) -> bool {
         self.promotions_disc.is_some()
             && v.state.figures().iter().enumerate().any(|(i, f)| {
@@ -350,15 +351,26 @@ impl PdRules {
         (t.pos == d && self.volcano[t.kind.0 as usize]).then_some(d)
     }
 
-    /// PD-5: whether `a` puts a figure onto the tile at `cell`: a deployment onto a segment
-    /// there, or a move onto a feature all of whose segments lie there (a move names a
-    /// feature, CO-10: one with segments on other tiles is entered through those).
-    fn onto_banned(v: &View<'_>, a: &Action, cell: Pos) -> bool {
+    /// The node indices of the segments of the tile at `cell` (consecutive; one tile per
+    /// cell, and virtual segments lie on no tile), empty without a tile there.
+    fn cell_segments(v: &View<'_>, cell: Pos) -> std::ops::Range<usize> {
+        match v.state.board().at(cell) {
+            Some(t) => {
+                let n = v.rules.tiles().get(t.kind).segments.len();
+                let first = t.first_segment as usize;
+                first..first + n
+            }
+            None => 0..0,
+        }
+    }
+
+    /// PD-5: whether `a` puts a figure onto the tile whose segments are `cell`
+    /// ([`Self::cell_segments`]): a deployment onto a segment there, or a move onto a
+    /// feature all of whose segments lie there (a move names a feature, CO-10: one with
+    /// segments on other tiles is entered through those).
+    fn onto_banned(v: &View<'_>, a: &Action, cell: &std::ops::Range<usize>) -> bool {
         let g = v.state.graph();
-        let on_cell = |s: SegmentId| {
-            let n = g.segment(s);
-            !n.is_virtual() && n.pos == cell
-        };
+        let on_cell = |s: SegmentId| cell.contains(&s.index());
         match *a {
             Action::Deploy { segment, .. } => segment.index() < g.len() && on_cell(segment),
             Action::Move { segment, .. } => {
@@ -602,7 +614,39 @@ impl PdRules {
     /// Fairy moves of `player` (PD-13, PD-18).
     fn fairy_moves(&self, v: &View<'_>, player: PlayerId, out: &mut Vec<Action>) {
         let current = v.get(self.ids.fairy_figure) - 1;
-        let here = self.fairy_cell(v);
+        if !self.on_tile && self.promotions_disc.is_none() {
+            // The common case, asked at every deployment step: beside any own follower on
+            // a tile (or a quarter under `cocQuarterFigures=jcz`) but the current one, in
+            // figure order; the same offers as the general loop below, in one pass.
+            let g = v.state.graph();
+            let kinds = v.rules.figure_kinds();
+            for (i, f) in v.state.figures().iter().enumerate() {
+                let FigureLoc::On(seg) = f.loc else {
+                    continue;
+                };
+                if f.owner != player || i as i64 == current || !kinds[f.kind.0 as usize].follower {
+                    continue;
+                }
+                let n = g.segment(seg);
+                if n.is_virtual() && !(self.coc_jcz && Some(n.kind) == self.quarter_kind) {
+                    continue;
+                }
+                out.push(Action::Custom(CustomAction {
+                    expansion: self.me,
+                    verb: self.ids.move_fairy,
+                    figure: Some(FigureId(i as u16)),
+                    segment: Some(seg),
+                    value: 0,
+                }));
+            }
+            return;
+        }
+        // The fairy's tile matters only when it moves by tile (PD-18).
+        let here = if self.on_tile {
+            self.fairy_cell(v)
+        } else {
+            None
+        };
         let mut cells = BTreeSet::new();
         for (i, f) in v.state.figures().iter().enumerate() {
             let FigureLoc::On(seg) = f.loc else {
@@ -990,7 +1034,8 @@ impl BoundExpansion for PdRules {
         actions: &mut Vec<Action>,
     ) -> HookResult {
         if let Some(d) = self.banned_cell(&view) {
-            actions.retain(|a| !Self::onto_banned(&view, a, d));
+            let segs = Self::cell_segments(&view, d);
+            actions.retain(|a| !Self::onto_banned(&view, a, &segs));
         }
         if self.princess_must && actions.iter().any(|a| self.is_verb(a, self.ids.princess)) {
             actions.retain(|a| self.is_verb(a, self.ids.princess));
@@ -1006,11 +1051,16 @@ impl BoundExpansion for PdRules {
         prompt: Prompt,
         actions: &mut Vec<Action>,
     ) -> HookResult {
-        if prompt.owner == self.me {
+        if prompt.owner == self.me
+            || !actions
+                .iter()
+                .any(|a| matches!(a, Action::Deploy { .. } | Action::Move { .. }))
+        {
             return Ok(());
         }
         if let Some(d) = self.banned_cell(&view) {
-            actions.retain(|a| !Self::onto_banned(&view, a, d));
+            let segs = Self::cell_segments(&view, d);
+            actions.retain(|a| !Self::onto_banned(&view, a, &segs));
         }
         Ok(())
     }
@@ -1241,7 +1291,7 @@ impl BoundExpansion for PdRules {
     ) -> HookResult<Option<String>> {
         Ok(self
             .banned_cell(&view)
-            .filter(|d| Self::onto_banned(&view, &action, *d))
+            .filter(|d| Self::onto_banned(&view, &action, &Self::cell_segments(&view, *d)))
             .map(|d| format!("PD-5 the dragon stands on {d}")))
     }
 

@@ -34,10 +34,10 @@
 
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
-    FarmScoring, FeatureGraph, FeatureId, FigureId, FigureKindDef, FigureKindId, FigureLoc,
-    GameSlot, HookFailure, HookResult, HookSet, KindMask, LabelId, PlayerId, PlayerSlot, Prompt,
-    PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring, SegmentId, Shape,
-    StartTile, TurnEndVerdict, VerbId, View, Window,
+    FarmScoring, FeatureId, FigureId, FigureKindDef, FigureKindId, FigureLoc, GameSlot,
+    HookFailure, HookResult, HookSet, KindMask, LabelId, PlayerId, PlayerSlot, Prompt, PromptCode,
+    PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring, SegmentId, Shape, StartTile,
+    TurnEndVerdict, VerbId, View, Window,
 };
 
 /// The three goods, in the order they are scored and shown.
@@ -269,10 +269,10 @@ fn has_herd(rules: &Ruleset, view: &View<'_>, farm: FeatureId) -> bool {
 }
 
 /// Completed city-scored features bordering a farm (what 3rd-edition farm scoring counts).
-fn completed_cities(rules: &Ruleset, g: &FeatureGraph, farm: FeatureId) -> Vec<FeatureId> {
+/// Completed cities bordering a farm (core's count, [`View::farm_cities`]).
+fn completed_cities(view: &View<'_>, farm: FeatureId) -> Vec<FeatureId> {
     let mut out = Vec::new();
-    g.bordering_features(farm, &mut out);
-    out.retain(|c| g.totals(*c).complete() && rules.kind(g.kind(*c)).scoring == Scoring::City);
+    view.farm_cities(farm, &mut out);
     out
 }
 
@@ -580,7 +580,7 @@ impl BoundExpansion for TbRules {
                 _ if barn => {
                     let farm = item.feature;
                     let bonus = self.per_city_bonus(&view, award.player, farm);
-                    bonus * completed_cities(rules, g, farm).len() as i32
+                    bonus * completed_cities(&view, farm).len() as i32
                 }
                 FarmScoring::Third | FarmScoring::Second if item.tiles > 0 => {
                     let farm = item.feature;
@@ -589,7 +589,7 @@ impl BoundExpansion for TbRules {
                         continue;
                     }
                     let cities = if edition == FarmScoring::Third {
-                        completed_cities(rules, g, farm).len() as i32
+                        completed_cities(&view, farm).len() as i32
                     } else {
                         award.points / 3
                     };
@@ -611,7 +611,7 @@ impl BoundExpansion for TbRules {
                         if rules.kind(g.kind(farm)).scoring != Scoring::Farm {
                             continue;
                         }
-                        if !completed_cities(rules, g, farm).contains(&city) {
+                        if !completed_cities(&view, farm).contains(&city) {
                             continue;
                         }
                         if fig.kind == self.ids.pig {

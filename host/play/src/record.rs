@@ -119,6 +119,55 @@ pub struct Target {
     pub location: String,
 }
 
+impl std::fmt::Display for Target {
+    /// `city N of (0,1)`; a virtual feature has no cell.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.x, self.y) {
+            (Some(x), Some(y)) => write!(f, "{} {} of ({x},{y})", self.feature, self.location),
+            _ => write!(f, "{} {}", self.feature, self.location),
+        }
+    }
+}
+
+impl std::fmt::Display for RecordAction {
+    /// A readable description (the labels of the Python package and of the web page).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordAction::Place {
+                tile,
+                x,
+                y,
+                rotation,
+                ..
+            } => write!(f, "place {tile} at ({x},{y}) rotation {rotation}"),
+            RecordAction::Deploy { figure, target, .. } => write!(f, "deploy {figure} on {target}"),
+            RecordAction::Move { figure, target, .. } => write!(f, "move {figure} to {target}"),
+            RecordAction::Pass { .. } => f.write_str("pass"),
+            RecordAction::Draw { tile, .. } => write!(f, "draw {tile}"),
+            RecordAction::Custom {
+                expansion,
+                verb,
+                figure,
+                target,
+                value,
+                ..
+            } => {
+                write!(f, "{expansion}: {verb}")?;
+                if let Some(fig) = figure {
+                    write!(f, " {fig}")?;
+                }
+                if let Some(t) = target {
+                    write!(f, " on {t}")?;
+                }
+                if *value != 0 {
+                    write!(f, " (value {value})")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 /// One recorded action.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]

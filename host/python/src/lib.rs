@@ -9,7 +9,7 @@
 use carcassonne_core::{Action, ActionError, Game as CoreGame, GameSetup, Ruleset, ScoreSource};
 use carcassonne_encoding as enc;
 use carcassonne_play::bots::parse_bot;
-use carcassonne_play::record::{decode_action, encode_action, Record, RecordAction, Target};
+use carcassonne_play::record::{decode_action, encode_action, Record};
 use carcassonne_play::simulate::game_seed as play_game_seed;
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use numpy::{PyArray1, PyArrayMethods};
@@ -223,7 +223,7 @@ impl Inner {
 
     pub fn describe_index(&self, i: usize) -> String {
         let a = self.game.actions()[i];
-        label(&encode_action(self.game.rules(), &self.game, a))
+        encode_action(self.game.rules(), &self.game, a).to_string()
     }
 
     pub fn bot_index(&self, bot: &str, seed: u64) -> PyResult<usize> {
@@ -232,54 +232,6 @@ impl Inner {
         }
         let spec = parse_bot(bot).map_err(err)?;
         guarded("bot", || Ok(spec.build(seed).choose(&self.game)))
-    }
-}
-
-fn where_text(t: &Target) -> String {
-    match (t.x, t.y) {
-        (Some(x), Some(y)) => format!("{} {} of ({x},{y})", t.feature, t.location),
-        _ => format!("{} {}", t.feature, t.location),
-    }
-}
-
-/// A readable description of a record action.
-fn label(a: &RecordAction) -> String {
-    match a {
-        RecordAction::Place {
-            tile,
-            x,
-            y,
-            rotation,
-            ..
-        } => format!("place {tile} at ({x},{y}) rotation {rotation}"),
-        RecordAction::Deploy { figure, target, .. } => {
-            format!("deploy {figure} on {}", where_text(target))
-        }
-        RecordAction::Move { figure, target, .. } => {
-            format!("move {figure} to {}", where_text(target))
-        }
-        RecordAction::Pass { .. } => "pass".into(),
-        RecordAction::Draw { tile, .. } => format!("draw {tile}"),
-        RecordAction::Custom {
-            expansion,
-            verb,
-            figure,
-            target,
-            value,
-            ..
-        } => {
-            let mut s = format!("{expansion}: {verb}");
-            if let Some(f) = figure {
-                s.push_str(&format!(" {f}"));
-            }
-            if let Some(t) = target {
-                s.push_str(&format!(" on {}", where_text(t)));
-            }
-            if *value != 0 {
-                s.push_str(&format!(" (value {value})"));
-            }
-            s
-        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Live games: each behind its own lock, written to disk as its record after every action,
 //! resumed on start by replaying the records; bots play their seats on blocking threads.
 
-use crate::view::{cell_of, label, named, place_names, player_names, position};
+use crate::view::{cell_of, named, place_names, player_names, position};
 use crate::{ApiError, Config};
 use axum::http::StatusCode;
 use carcassonne_core::{Action, ActionError, Game, GameSetup, Ruleset};
@@ -113,7 +113,7 @@ fn last_move(live: &Live) -> Value {
                 | RecordAction::Custom { player, .. } => *player,
             };
             let mut v = json!({ "seat": player, "label": named(
-                    label(a),
+                    a.to_string(),
                     &place_names(&live.game),
                     &player_names(&live.game),
                 ) });
@@ -811,8 +811,7 @@ impl Games {
         v["last"] = match step.checked_sub(1).map(|i| &r.record.actions[i]) {
             None => Value::Null,
             Some(a) => {
-                let mut l =
-                    json!({ "label": named(label(a), &place_names(&game), &player_names(&game)) });
+                let mut l = json!({ "label": named(a.to_string(), &place_names(&game), &player_names(&game)) });
                 if let Some((x, y)) = cell_of(a) {
                     l["x"] = json!(x);
                     l["y"] = json!(y);

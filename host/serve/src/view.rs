@@ -2,7 +2,7 @@
 //! legal action labelled, the board as SVG.
 
 use carcassonne_core::{Action, FigureLoc, Game, SegmentId, Visible};
-use carcassonne_play::record::{encode_action, RecordAction, Target};
+use carcassonne_play::record::{encode_action, RecordAction};
 use carcassonne_play::replay::replay_output;
 use carcassonne_render::geometry::TileGeom;
 use carcassonne_render::{render_svg, tile_geometry, RenderOptions};
@@ -11,54 +11,6 @@ use std::collections::BTreeMap;
 
 /// Tile side of the board drawings sent to the page.
 pub const TILE_SIZE: f64 = 64.0;
-
-fn where_text(t: &Target) -> String {
-    match (t.x, t.y) {
-        (Some(x), Some(y)) => format!("{} {} of ({x},{y})", t.feature, t.location),
-        _ => format!("{} {}", t.feature, t.location),
-    }
-}
-
-/// A readable label of a record action.
-pub fn label(a: &RecordAction) -> String {
-    match a {
-        RecordAction::Place {
-            tile,
-            x,
-            y,
-            rotation,
-            ..
-        } => format!("place {tile} at ({x},{y}) turned {rotation}°"),
-        RecordAction::Deploy { figure, target, .. } => {
-            format!("put a {figure} on the {}", where_text(target))
-        }
-        RecordAction::Move { figure, target, .. } => {
-            format!("move {figure} to the {}", where_text(target))
-        }
-        RecordAction::Pass { .. } => "pass".into(),
-        RecordAction::Draw { tile, .. } => format!("draw {tile}"),
-        RecordAction::Custom {
-            expansion,
-            verb,
-            figure,
-            target,
-            value,
-            ..
-        } => {
-            let mut s = format!("{expansion}: {verb}");
-            if let Some(f) = figure {
-                s.push_str(&format!(" {f}"));
-            }
-            if let Some(t) = target {
-                s.push_str(&format!(" → {}", where_text(t)));
-            }
-            if *value != 0 {
-                s.push_str(&format!(" ({value})"));
-            }
-            s
-        }
-    }
-}
 
 fn kind_of(a: &Action) -> &'static str {
     match a {
@@ -202,7 +154,7 @@ pub fn actions(game: &Game) -> Vec<Value> {
             let mut v = json!({
                 "index": i,
                 "kind": kind_of(a),
-                "label": named(label(&ra), &names, &players),
+                "label": named(ra.to_string(), &names, &players),
             });
             if let Some((x, y)) = cell_of(&ra) {
                 v["x"] = json!(x);

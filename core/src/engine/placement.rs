@@ -213,12 +213,13 @@ pub(crate) fn placements_into(
                 | ((codes[1] & f.mask == f.want) as u8) << 1
                 | ((codes[2] & f.mask == f.want) as u8) << 2
                 | ((codes[3] & f.mask == f.want) as u8) << 3;
-            spare[n].write(PlacementCell {
+            let cell = PlacementCell {
                 pos: f.pos,
                 rotations,
-            });
+            };
+            spare[n].write(cell);
             n += (rotations != 0) as usize;
-            count += rotations.count_ones() as usize;
+            count += cell.rotation_count();
         }
     }
     // SAFETY: every index below `n` was written above (`n` only moves past a written
@@ -243,7 +244,7 @@ pub(crate) fn placements_into(
         out.retain_mut(|c| {
             c.rotations &= legal[i];
             i += 1;
-            count += c.rotations.count_ones() as usize;
+            count += c.rotation_count();
             c.rotations != 0
         });
     }

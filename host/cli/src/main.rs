@@ -523,10 +523,11 @@ fn run(cmd: Command) -> Result<(), CliError> {
                     outln!("expansions: {}", summary.expansions.join(", "));
                 }
                 outln!(
-                    "score mean {:.2}, spread {:.2}, turns {:.1}",
+                    "score mean {:.2}, spread {:.2}, turns {:.1}, tiles {:.1}",
                     summary.score_mean,
                     summary.score_spread,
-                    summary.turns_mean
+                    summary.turns_mean,
+                    summary.tiles_mean
                 );
                 for (i, ((m, w), t)) in summary
                     .score_mean_per_seat

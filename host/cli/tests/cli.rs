@@ -117,6 +117,12 @@ fn simulate_json_summary_is_sane() {
     assert_eq!(s["bots"], serde_json::json!(["random", "random"]));
     let turns = s["turns_mean"].as_f64().unwrap();
     assert!(turns > 50.0 && turns <= 71.0, "71 tiles to place: {s}");
+    // Base game: one tile a turn, on top of the start tile.
+    let tiles = s["tiles_mean"].as_f64().unwrap();
+    assert!(
+        (tiles - turns - 1.0).abs() < 0.011,
+        "tiles = turns + 1: {s}"
+    );
 }
 
 #[test]

@@ -34,6 +34,8 @@ pub struct GameResult {
     pub turns: u32,
     /// Tiles discarded as unplaceable.
     pub discarded: usize,
+    /// Tiles on the board at the end, start tiles included.
+    pub tiles: usize,
 }
 
 /// Summary over all games.
@@ -65,6 +67,10 @@ pub struct SimSummary {
     pub ties: u64,
     /// Mean turns per game.
     pub turns_mean: f64,
+    /// Mean tiles on the board at the end of a game (start tiles included): the length of
+    /// a game as the rules set it, so time per tile compares rulesets whose games differ
+    /// in length (µs per tile = 10⁶ / (`games_per_second` × `tiles_mean`)).
+    pub tiles_mean: f64,
     /// Mean decisions per game: actions taken by the bots (tile placements, deployment
     /// steps, expansion prompts), what the time per game is spent on; decisions per
     /// second are `games_per_second` × `decisions_mean`.
@@ -121,6 +127,7 @@ struct Totals {
     ties_per_seat: Vec<u64>,
     ties: u64,
     turns: u64,
+    tiles: u64,
     decisions: u64,
 }
 
@@ -154,6 +161,7 @@ impl Totals {
             }
         }
         self.turns += u64::from(r.turns);
+        self.tiles += r.tiles as u64;
         self.games += 1;
     }
 
@@ -172,6 +180,7 @@ impl Totals {
         }
         self.ties += o.ties;
         self.turns += o.turns;
+        self.tiles += o.tiles;
         self.decisions += o.decisions;
     }
 }
@@ -236,6 +245,7 @@ pub fn simulate<E: From<PlayError> + Send>(
                             scores: st.players().iter().map(|p| p.score).collect(),
                             turns: st.turn(),
                             discarded: st.discarded().len(),
+                            tiles: st.board().tiles().len(),
                         };
                         totals.add(&result, actions.len());
                         on_game(FinishedGame {
@@ -301,6 +311,7 @@ fn summarize(
         ties_per_seat: t.ties_per_seat.clone(),
         ties: t.ties,
         turns_mean: round2(t.turns as f64 / games),
+        tiles_mean: round2(t.tiles as f64 / games),
         decisions_mean: round2(t.decisions as f64 / games),
         games_per_second: round2(t.games as f64 / elapsed.max(1e-9)),
         threads,

@@ -11,8 +11,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-20000}
 runs=${2:-3}
-cargo build --release -q -p carcassonne-cli
-cargo build --release -q --workspace --lib
+plugins=()
+for m in expansions/*/Cargo.toml; do
+  plugins+=(-p "$(sed -n 's/^name = "\(.*\)"/\1/p' "$m" | head -1)")
+done
+cargo build --release -q -p carcassonne-cli "${plugins[@]}"
 bin=target/release/carcassonne
 export CARCASSONNE_PLUGIN_PATH="$PWD/expansions:$PWD/fan-expansions"
 six=count,king-robber,river2,heretics-shrines,inns-cathedrals,traders-builders

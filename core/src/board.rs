@@ -40,6 +40,11 @@ pub struct FrontierCell {
     pub mask: u32,
 }
 
+/// How far from the origin the grid's corner and far edge may lie (tiles stay within
+/// `MAX_COORD`, and the grid at most doubles around them), far below `i32`'s range, which
+/// `Board::index` relies on.
+const GRID_REACH: i32 = 1 << 20;
+
 // Cell encoding: 0 = empty, FRONTIER_BIT | index = frontier cell, otherwise tile index + 1.
 const EMPTY: u32 = 0;
 const FRONTIER_BIT: u32 = 1 << 31;
@@ -79,13 +84,16 @@ impl Board {
 
     #[inline]
     fn index(&self, p: Pos) -> Option<usize> {
-        // Widened: `p` may be any cell a caller names, up to the ends of `i32`.
-        let dx = i64::from(p.x) - i64::from(self.min_x);
-        let dy = i64::from(p.y) - i64::from(self.min_y);
-        if dx < 0 || dy < 0 || dx >= i64::from(self.width) || dy >= i64::from(self.height) {
+        // `p` may be any cell a caller names, up to the ends of `i32`. Offsets taken as
+        // unsigned make a cell left of or above the grid a huge value, so one compare per
+        // axis bounds it; since the grid's corner stays within `GRID_REACH` of the origin,
+        // no cell wraps back inside.
+        let dx = p.x.wrapping_sub(self.min_x) as u32;
+        let dy = p.y.wrapping_sub(self.min_y) as u32;
+        if dx >= self.width as u32 || dy >= self.height as u32 {
             None
         } else {
-            Some((dy * i64::from(self.width) + dx) as usize)
+            Some(dy as usize * self.width as usize + dx as usize)
         }
     }
 
@@ -230,10 +238,63 @@ impl Board {
                 cells[(ny * new_w + nx) as usize] = old;
             }
         }
+        debug_assert!(
+            min_x > -GRID_REACH && min_y > -GRID_REACH && end_x < GRID_REACH && end_y < GRID_REACH,
+            "the grid grows around tiles within MAX_COORD"
+        );
         self.cells = cells;
         self.min_x = min_x;
         self.min_y = min_y;
         self.width = new_w;
         self.height = new_h;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tile_at(x: i32, y: i32) -> PlacedTile {
+        PlacedTile {
+            kind: TileKindId(0),
+            pos: Pos::new(x, y),
+            rotation: Rotation::R0,
+            first_segment: 0,
+            edge_code: 0,
+            sites: 0,
+        }
+    }
+
+    /// Any cell a caller names, up to the ends of `i32`, is either on the grid or
+    /// "nothing there" (no wrap-around into the grid), before and after the grid grows.
+    #[test]
+    fn far_cells_are_empty() {
+        let mut b = Board::new();
+        b.place(tile_at(0, 0));
+        for _ in 0..2 {
+            for x in [
+                i32::MIN,
+                i32::MIN + 1,
+                -GRID_REACH,
+                -1 << 31 >> 1,
+                i32::MAX,
+                i32::MAX - 1,
+            ] {
+                for y in [i32::MIN, -1, 0, 1, i32::MAX] {
+                    assert!(b.at(Pos::new(x, y)).is_none(), "({x}, {y})");
+                    assert!(!b.is_occupied(Pos::new(y, x)), "({y}, {x})");
+                }
+            }
+            assert!(b.at(Pos::new(0, 0)).is_some());
+            // Grow the grid towards both corners of the bound.
+            b.place(tile_at(crate::pos::MAX_COORD, crate::pos::MAX_COORD));
+            b.place(tile_at(-crate::pos::MAX_COORD, -crate::pos::MAX_COORD));
+        }
+        assert!(b
+            .at(Pos::new(crate::pos::MAX_COORD, crate::pos::MAX_COORD))
+            .is_some());
+        assert!(b
+            .at(Pos::new(-crate::pos::MAX_COORD, -crate::pos::MAX_COORD))
+            .is_some());
     }
 }

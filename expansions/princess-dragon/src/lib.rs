@@ -290,6 +290,7 @@ impl PdRules {
     }
 
     /// The follower the fairy stands beside, if any (still on the board).
+    #[inline]
     fn fairy_follower(&self, v: &View<'_>) -> Option<(FigureId, SegmentId)> {
         let f = v.get(self.ids.fairy_figure);
         if f <= 0 {
@@ -304,6 +305,7 @@ impl PdRules {
 
     /// The cell of a segment (a quarter counts as the CO/7 tile (0,0) under
     /// `cocQuarterFigures=jcz`; other virtual segments have none).
+    #[inline]
     fn seg_cell(&self, v: &View<'_>, seg: SegmentId) -> Option<Pos> {
         let n = v.state.graph().segment(seg);
         if !n.is_virtual() {
@@ -316,6 +318,7 @@ impl PdRules {
     }
 
     /// The fairy's tile (PD-14): its follower's tile, else where it was left.
+    #[inline]
     fn fairy_cell(&self, v: &View<'_>) -> Option<Pos> {
         if v.get(self.ids.fairy) == 0 {
             return None;

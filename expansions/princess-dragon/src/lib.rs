@@ -48,9 +48,10 @@ use std::collections::BTreeSet;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, DrawMode,
     Expansion, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureKindId, FigureLoc,
-    GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, Pos, Prompt, PromptCode,
-    PromptKind, RemovalReason, Ruleset, ScoreDraft, SegmentId, Shape, Side, SlotId, SlotRef,
-    SlotScope, SupplyGroup, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
+    GameSlot, HookFailure, HookResult, HookSet, KindMask, LabelId, PlacedTile, PlayerId, Pos,
+    Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, SegmentId, Shape, Side,
+    SlotId, SlotRef, SlotScope, SupplyGroup, TileKindId, TurnEndVerdict, VerbId, View, Visible,
+    Window,
 };
 
 /// The most steps of one flight (PD-7).
@@ -161,6 +162,17 @@ struct PdRules {
     princess_segs: Vec<u8>,
     /// Per tile kind: the dragon never enters it (PD-8 c, `dragonOnCoC`).
     no_dragon: Vec<bool>,
+    /// Per tile kind: its number of segments (a placed tile's segments are the nodes
+    /// `first_segment..first_segment + n`).
+    seg_count: Vec<u16>,
+    /// Per tile kind: figures may be deployed on it (`deploy`).
+    deployable: Vec<bool>,
+    /// Per figure kind: a follower.
+    follower: Vec<bool>,
+    /// PD-22: feature kinds a portal may deploy on (occupiable, not a tower top), with
+    /// fields (`farmers` on) and without.
+    portal_kinds: KindMask,
+    portal_kinds_no_fields: KindMask,
     /// Per tile kind: index into the `aside-*` counts (dragon tiles only).
     aside_index: Vec<Option<usize>>,
     /// Dragon tile kinds in catalog order.
@@ -176,6 +188,47 @@ struct PdRules {
     promotions_disc: Option<SlotId>,
     /// PD-8 d `dragonVsUpgraded=enter-but-immune`.
     upgraded_immune: bool,
+    /// No other expansion is loaded: every prompt is this expansion's own.
+    alone: bool,
+}
+
+/// A short list kept on the stack, spilling to the heap past `N` entries (per-step paths
+/// allocate nothing in the common case).
+struct StackList<T: Copy, const N: usize> {
+    inline: [T; N],
+    len: usize,
+    spill: Vec<T>,
+}
+
+impl<T: Copy, const N: usize> StackList<T, N> {
+    fn new(fill: T) -> Self {
+        Self {
+            inline: [fill; N],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, x: T) {
+        if self.len < N {
+            self.inline[self.len] = x;
+            self.len += 1;
+        } else {
+            if self.spill.is_empty() {
+                self.spill.extend_from_slice(&self.inline);
+            }
+            self.spill.push(x);
+        }
+    }
+
+    fn as_slice(&self) -> &[T] {
+        if self.spill.is_empty() {
+            &self.inline[..self.len]
+        } else {
+            &self.spill
+        }
+    }
 }
 
 fn pack(p: Pos) -> i64 {
@@ -226,6 +279,7 @@ impl PdRules {
     }
 
     /// The dragon's cell, once it is in play.
+    #[inline]
     fn dragon_cell(&self, v: &View<'_>) -> Option<Pos> {
         (v.get(self.ids.dragon) != 0).then(|| {
             Pos::new(
@@ -236,6 +290,7 @@ impl PdRules {
     }
 
     /// The follower the fairy stands beside, if any (still on the board).
+    #[inline]
     fn fairy_follower(&self, v: &View<'_>) -> Option<(FigureId, SegmentId)> {
         let f = v.get(self.ids.fairy_figure);
         if f <= 0 {
@@ -250,6 +305,7 @@ impl PdRules {
 
     /// The cell of a segment (a quarter counts as the CO/7 tile (0,0) under
     /// `cocQuarterFigures=jcz`; other virtual segments have none).
+    #[inline]
     fn seg_cell(&self, v: &View<'_>, seg: SegmentId) -> Option<Pos> {
         let n = v.state.graph().segment(seg);
         if !n.is_virtual() {
@@ -262,6 +318,7 @@ impl PdRules {
     }
 
     /// The fairy's tile (PD-14): its follower's tile, else where it was left.
+    #[inline]
     fn fairy_cell(&self, v: &View<'_>) -> Option<Pos> {
         if v.get(self.ids.fairy) == 0 {
             return None;
@@ -277,47 +334,70 @@ impl PdRules {
         ))
     }
 
-    /// The cells the current flight has stood on (no allocation: asked at every step).
-    fn visited(&self, v: &View<'_>) -> ([Pos; MAX_STEPS + 1], usize) {
-        let mut out = [Pos::new(0, 0); MAX_STEPS + 1];
-        let mut n = 0;
-        for p in self.ids.visited.iter().filter_map(|s| unpack(v.get(*s))) {
-            out[n] = p;
-            n += 1;
-        }
-        (out, n)
-    }
-
     /// The first segment of the tile at `p`, which names the cell in actions.
     fn cell_segment(v: &View<'_>, p: Pos) -> Option<SegmentId> {
         v.state.segment_at(p, 0)
     }
 
-    /// PD-8: the legal steps of the dragon now.
-    fn dragon_steps(&self, v: &View<'_>, out: &mut Vec<Action>) {
+    /// Whether `c` is one of the `visited` cells (packed slot values, see [`pack`]).
+    #[inline]
+    fn stood_on(visited: &[i64], c: Pos) -> bool {
+        let p = pack(c);
+        // `pack` is exact (`unpack(pack(c)) == Some(c)`) for these cells: compare packed.
+        if p > 0 && (-4096..61440).contains(&c.y) {
+            visited.contains(&p)
+        } else {
+            Self::stood_on_far(visited, c)
+        }
+    }
+
+    /// [`Self::stood_on`] for cells far out, where packed values may alias.
+    #[cold]
+    #[inline(never)]
+    fn stood_on_far(visited: &[i64], c: Pos) -> bool {
+        visited.iter().any(|&x| unpack(x) == Some(c))
+    }
+
+    /// PD-8: the legal steps of the dragon at step `k` of its flight (the cells it stood
+    /// on are `visited[0..k]`: the start and the `k - 1` steps made; the later entries are
+    /// zero).
+    fn dragon_steps(&self, v: &View<'_>, k: usize, out: &mut Vec<Action>) {
         let Some(d) = self.dragon_cell(v) else {
             return;
         };
         let fairy = self.fairy_cell(v);
-        let (visited, n) = self.visited(v);
-        let visited = &visited[..n];
+        // The cells stood on, packed as in their slots (no allocation: asked at every step).
+        let mut packed = [0i64; MAX_STEPS + 1];
+        let k = k.min(MAX_STEPS + 1);
+        for (slot, to) in self.ids.visited[..k].iter().zip(&mut packed) {
+            *to = v.get(*slot);
+        }
+        let visited = &packed[..k];
+        let board = v.state.board();
         for s in Side::ALL {
             let c = d.step(s);
-            let Some(kind) = self.tile_kind_at(v, c) else {
+            let Some(t) = board.at(c) else {
                 continue;
             };
-            if self.no_dragon[kind.0 as usize] || Some(c) == fairy || visited.contains(&c) {
+            let kind = t.kind.0 as usize;
+            if self.no_dragon[kind] || Some(c) == fairy || Self::stood_on(visited, c) {
                 continue;
             }
             // PD-8 d, AP-9: a tile with an upgraded figure of any player.
-            if !self.upgraded_immune && self.promoted_on(v, c, true) {
+            if self.promotions_disc.is_some()
+                && !self.upgraded_immune
+                && self.promoted_on(v, c, true)
+            {
                 continue;
             }
+            // The tile's first segment names the cell (`segment_at(c, 0)`).
+            let segment =
+                (self.seg_count[kind] > 0).then(|| SegmentId::new(t.first_segment as usize));
             out.push(Action::Custom(CustomAction {
                 expansion: self.me,
                 verb: self.ids.move_dragon,
                 figure: None,
-                segment: Self::cell_segment(v, c),
+                segment,
                 value: i32::from(s.index()),
             }));
         }
@@ -353,12 +433,12 @@ impl PdRules {
 
     /// The node indices of the segments of the tile at `cell` (consecutive; one tile per
     /// cell, and virtual segments lie on no tile), empty without a tile there.
-    fn cell_segments(v: &View<'_>, cell: Pos) -> std::ops::Range<usize> {
+    #[inline]
+    fn cell_segments(&self, v: &View<'_>, cell: Pos) -> std::ops::Range<usize> {
         match v.state.board().at(cell) {
             Some(t) => {
-                let n = v.rules.tiles().get(t.kind).segments.len();
                 let first = t.first_segment as usize;
-                first..first + n
+                first..first + usize::from(self.seg_count[t.kind.0 as usize])
             }
             None => 0..0,
         }
@@ -367,19 +447,63 @@ impl PdRules {
     /// PD-5: whether `a` puts a figure onto the tile whose segments are `cell`
     /// ([`Self::cell_segments`]): a deployment onto a segment there, or a move onto a
     /// feature all of whose segments lie there (a move names a feature, CO-10: one with
-    /// segments on other tiles is entered through those).
+    /// segments on other tiles is entered through those). A segment in `cell` exists, so
+    /// the feature lookup is safe.
+    #[inline]
     fn onto_banned(v: &View<'_>, a: &Action, cell: &std::ops::Range<usize>) -> bool {
-        let g = v.state.graph();
-        let on_cell = |s: SegmentId| cell.contains(&s.index());
         match *a {
-            Action::Deploy { segment, .. } => segment.index() < g.len() && on_cell(segment),
+            Action::Deploy { segment, .. } => cell.contains(&segment.index()),
             Action::Move { segment, .. } => {
-                segment.index() < g.len()
-                    && on_cell(segment)
-                    && g.members(g.feature_of(segment)).all(on_cell)
+                let g = v.state.graph();
+                cell.contains(&segment.index())
+                    && g.members(g.feature_of(segment))
+                        .all(|s| cell.contains(&s.index()))
             }
             _ => false,
         }
+    }
+
+    /// Whether an expansion other than this one adds actions to the deployment step.
+    #[inline]
+    fn others_offer(&self, v: &View<'_>) -> bool {
+        let members = v.rules.hook_members(HookSet::DEPLOY_STEP_ACTIONS);
+        // Bit 63 stands for every expansion from 63 on: then others may offer.
+        self.me.0 >= 63 || members & !(1u64 << self.me.0) != 0
+    }
+
+    /// PD-5 in the deployment step: removes whatever puts a figure onto the dragon's tile.
+    /// Core offers deployments on the placed tile only, and this expansion's own offers
+    /// never name the dragon's tile (the portal skips it); so without another expansion's
+    /// offers, only a step on the dragon's tile itself can hold one.
+    fn remove_banned_deploys(&self, v: &View<'_>, actions: &mut Vec<Action>) {
+        let Some(d) = self.banned_cell(v) else {
+            return;
+        };
+        if !self.others_offer(v) {
+            if let Some(i) = v.state.last_placed() {
+                if v.state.board().tile(i).pos != d {
+                    return;
+                }
+            }
+        }
+        self.remove_onto(v, d, actions);
+    }
+
+    /// PD-5: removes from `actions` whatever puts a figure onto the dragon's tile.
+    fn remove_banned(&self, v: &View<'_>, actions: &mut Vec<Action>) {
+        if let Some(d) = self.banned_cell(v) {
+            self.remove_onto(v, d, actions);
+        }
+    }
+
+    /// Removes from `actions` whatever puts a figure onto the tile at `d`. Most offers put
+    /// nothing there: one pass finds the first that does, if any.
+    fn remove_onto(&self, v: &View<'_>, d: Pos, actions: &mut Vec<Action>) {
+        let cell = self.cell_segments(v, d);
+        if cell.is_empty() || !actions.iter().any(|a| Self::onto_banned(v, a, &cell)) {
+            return;
+        }
+        actions.retain(|a| !Self::onto_banned(v, a, &cell));
     }
 
     fn set_dragon(&self, ctx: &mut Ctx<'_>, p: Pos) {
@@ -419,7 +543,8 @@ impl PdRules {
         }
         let remaining = ctx.state().supply().remaining() as i64;
         let mut slots = [0i64; 4];
-        for (i, n) in counts.iter().enumerate() {
+        // Only the dragon tile kinds have counts.
+        for (i, n) in counts.iter().take(self.aside_kinds.len()).enumerate() {
             slots[i / 16] |= i64::from((*n).min(15)) << (4 * (i % 16));
         }
         for (s, v) in self.ids.aside.iter().zip(slots) {
@@ -506,11 +631,11 @@ impl PdRules {
     fn sync_groups(&self, ctx: &mut Ctx<'_>) {
         let sup = ctx.state().supply();
         if sup.mode == DrawMode::InOrder
-            || !sup.groups.iter().any(|g| g.name == "dragon" && g.active)
             || sup
                 .groups
                 .iter()
-                .any(|g| g.name != "dragon" && g.active && !g.tiles.is_empty())
+                .any(|g| g.active && !g.tiles.is_empty() && g.name != "dragon")
+            || !sup.groups.iter().any(|g| g.active && g.name == "dragon")
         {
             return;
         }
@@ -527,18 +652,29 @@ impl PdRules {
     /// PD-10, PD-11: the dragon enters `cell`.
     fn eat(&self, ctx: &mut Ctx<'_>, cell: Pos) -> HookResult {
         let v = ctx.view();
+        // The figures on the tile are those on its segments' nodes (no graph lookup).
+        let on_tile = self.cell_segments(&v, cell);
+        // Most steps find nobody: one tight pass before any bookkeeping.
+        if !v
+            .state
+            .figures()
+            .iter()
+            .any(|f| matches!(f.loc, FigureLoc::On(s) if on_tile.contains(&s.index())))
+        {
+            return Ok(());
+        }
         let g = v.state.graph();
-        let mut victims = Vec::new();
-        let mut features = Vec::new();
+        let orphans = self.builder.is_some() || self.pig.is_some();
+        let mut victims = StackList::<FigureId, 16>::new(FigureId(0));
+        let mut features = StackList::<FeatureId, 16>::new(FeatureId(0));
         for (i, f) in v.state.figures().iter().enumerate() {
             let FigureLoc::On(seg) = f.loc else {
                 continue;
             };
-            let n = g.segment(seg);
-            if n.is_virtual() || n.pos != cell || Some(f.kind) == self.barn {
+            if !on_tile.contains(&seg.index()) || Some(f.kind) == self.barn {
                 continue;
             }
-            if self.tower_top_immune && Some(n.kind) == self.tower_kind {
+            if self.tower_top_immune && Some(g.segment(seg).kind) == self.tower_kind {
                 continue;
             }
             // AP-9 `enter-but-immune`: an upgraded figure is not eaten.
@@ -546,15 +682,15 @@ impl PdRules {
                 continue;
             }
             victims.push(FigureId(i as u16));
-            if v.rules.figure_kind(f.kind).follower {
+            if orphans && self.follower[f.kind.0 as usize] {
                 features.push(g.feature_of(seg));
             }
         }
-        for f in victims {
+        for &f in victims.as_slice() {
             ctx.return_figure(f, RemovalReason::Expansion)
                 .map_err(err)?;
         }
-        self.return_orphans(ctx, &features)
+        self.return_orphans(ctx, features.as_slice())
     }
 
     /// PD-12: builders and pigs on `features` whose owner has no follower left there.
@@ -619,12 +755,14 @@ impl PdRules {
             // a tile (or a quarter under `cocQuarterFigures=jcz`) but the current one, in
             // figure order; the same offers as the general loop below, in one pass.
             let g = v.state.graph();
-            let kinds = v.rules.figure_kinds();
             for (i, f) in v.state.figures().iter().enumerate() {
+                if f.owner != player {
+                    continue;
+                }
                 let FigureLoc::On(seg) = f.loc else {
                     continue;
                 };
-                if f.owner != player || i as i64 == current || !kinds[f.kind.0 as usize].follower {
+                if i as i64 == current || !self.follower[f.kind.0 as usize] {
                     continue;
                 }
                 let n = g.segment(seg);
@@ -688,23 +826,19 @@ impl PdRules {
     }
 
     /// PD-19: followers the princess on the tile just placed may remove.
-    fn princess_targets(&self, v: &View<'_>, out: &mut Vec<Action>) {
-        let Some(idx) = v.state.last_placed() else {
-            return;
-        };
-        let t = v.state.board().tile(idx);
+    fn princess_targets(&self, v: &View<'_>, t: &PlacedTile, out: &mut Vec<Action>) {
         let mask = self.princess_segs[t.kind.0 as usize];
         if mask == 0 {
             return;
         }
         let g = v.state.graph();
-        let mut seen = Vec::new();
+        let mut seen = StackList::<FeatureId, 8>::new(FeatureId(0));
         for local in 0..8u32 {
             if mask & (1 << local) == 0 {
                 continue;
             }
             let feat = g.feature_of(SegmentId::new((t.first_segment + local) as usize));
-            if seen.contains(&feat) {
+            if seen.as_slice().contains(&feat) {
                 continue;
             }
             seen.push(feat);
@@ -726,51 +860,60 @@ impl PdRules {
     }
 
     /// PD-22: portal deployments on the other tiles.
-    fn portal_targets(&self, v: &View<'_>, player: PlayerId, out: &mut Vec<Action>) {
-        let Some(idx) = v.state.last_placed() else {
-            return;
-        };
-        let here = v.state.board().tile(idx);
+    fn portal_targets(
+        &self,
+        v: &View<'_>,
+        here: &PlacedTile,
+        player: PlayerId,
+        out: &mut Vec<Action>,
+    ) {
         if !self.portal[here.kind.0 as usize] {
             return;
         }
-        let kinds: Vec<(FigureKindId, &carcassonne_core::FigureKindDef)> = v
-            .rules
-            .figure_kinds()
-            .iter()
-            .enumerate()
-            .map(|(k, d)| (FigureKindId(k as u8), d))
-            .filter(|(k, d)| d.follower && v.state.in_supply(player, *k) > 0)
-            .collect();
-        if kinds.is_empty() {
+        // The follower kinds in supply, with where each may go, in kind order.
+        let mut kinds =
+            StackList::<(FigureKindId, KindMask), 16>::new((FigureKindId(0), KindMask(0)));
+        let mut any = 0u64;
+        for (k, d) in v.rules.figure_kinds().iter().enumerate() {
+            let k = FigureKindId(k as u8);
+            if d.follower && v.state.in_supply(player, k) > 0 {
+                kinds.push((k, d.deploy_on));
+                any |= d.deploy_on.0;
+            }
+        }
+        let kinds = kinds.as_slice();
+        // Occupiable kinds (fields only with farmers), never a tower top, where some
+        // follower in supply may go.
+        let open = if v.rules.base().farmers {
+            self.portal_kinds
+        } else {
+            self.portal_kinds_no_fields
+        };
+        let wanted = open.0 & any;
+        if wanted == 0 {
             return;
         }
+        // PD-5: never onto the dragon's tile (the deployment filter would remove them).
+        let banned = self.banned_cell(v);
         let g = v.state.graph();
-        let farmers = v.rules.base().farmers;
         for t in v.state.board().tiles() {
-            if t.pos == here.pos {
+            let tk = t.kind.0 as usize;
+            if t.pos == here.pos || !self.deployable[tk] || Some(t.pos) == banned {
                 continue;
             }
-            let tk = v.rules.tiles().get(t.kind);
-            if !tk.deploy {
-                continue;
-            }
-            for i in 0..tk.segments.len() as u32 {
-                let seg = SegmentId::new((t.first_segment + i) as usize);
+            let first = t.first_segment as usize;
+            for seg in first..first + usize::from(self.seg_count[tk]) {
+                let seg = SegmentId::new(seg);
                 let kind = g.segment(seg).kind;
-                let def = v.rules.kind(kind);
-                if !def.occupiable
-                    || (def.shape == Shape::Field && !farmers)
-                    || Some(kind) == self.tower_kind
-                {
+                if wanted.checked_shr(u32::from(kind.0)).unwrap_or(0) & 1 == 0 {
                     continue;
                 }
                 let tot = g.totals(g.feature_of(seg));
                 if tot.occupants > 0 || tot.scored || tot.complete() {
                     continue;
                 }
-                for (k, d) in &kinds {
-                    if d.deploy_on.contains(kind) {
+                for (k, on) in kinds {
+                    if on.contains(kind) {
                         out.push(Action::Deploy {
                             figure: *k,
                             segment: seg,
@@ -862,6 +1005,11 @@ fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
         portal: Vec::new(),
         princess_segs: Vec::new(),
         no_dragon: Vec::new(),
+        seg_count: Vec::new(),
+        deployable: Vec::new(),
+        follower: rules.figure_kinds().iter().map(|k| k.follower).collect(),
+        portal_kinds: KindMask(0),
+        portal_kinds_no_fields: KindMask(0),
         aside_index: Vec::new(),
         aside_kinds: Vec::new(),
         barn: rules.figure_named("barn"),
@@ -878,6 +1026,7 @@ fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
         }),
         // The Promotions script declares the same flag (`promotions.dragonVsUpgraded`,
         // `no-entry` / `enter-but-immune`): either one set to `enter-but-immune` counts.
+        alone: rules.expansions().len() == 1,
         upgraded_immune: b.option_str("dragonVsUpgraded")? == "enter-but-immune"
             || rules
                 .options()
@@ -885,7 +1034,18 @@ fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
                 .map(|v| v.to_string())
                 == Some("enter-but-immune".into()),
     };
+    for (i, def) in rules.kinds().iter().enumerate().take(64) {
+        let kind = FeatureKindId(i as u8);
+        if def.occupiable && Some(kind) != r.tower_kind {
+            r.portal_kinds = r.portal_kinds.with(kind);
+            if def.shape != Shape::Field {
+                r.portal_kinds_no_fields = r.portal_kinds_no_fields.with(kind);
+            }
+        }
+    }
     for (id, k) in rules.tiles().iter() {
+        r.seg_count.push(k.segments.len() as u16);
+        r.deployable.push(k.deploy);
         r.volcano.push(k.has_tag("volcano"));
         let dragon = k.has_tag("dragon");
         r.dragon_tile.push(dragon);
@@ -929,7 +1089,6 @@ impl BoundExpansion for PdRules {
             | HookSet::ON_TILE_PLACED
             | HookSet::DEPLOY_STEP_ACTIONS
             | HookSet::FILTER_DEPLOY_ACTIONS
-            | HookSet::FILTER_PROMPT_ACTIONS
             | HookSet::BEFORE_SCORING
             | HookSet::AFTER_SCORING
             | HookSet::ON_FIGURE_REMOVED
@@ -937,6 +1096,11 @@ impl BoundExpansion for PdRules {
             | HookSet::window(flight);
         if self.volcano_extra {
             h = h | HookSet::ON_TURN_END;
+        }
+        // PD-5 for other expansions' prompts; alone, every prompt is a dragon step, which
+        // the filter leaves alone (so the engine need not copy and check its offer).
+        if !self.alone {
+            h = h | HookSet::FILTER_PROMPT_ACTIONS;
         }
         h
     }
@@ -1004,8 +1168,14 @@ impl BoundExpansion for PdRules {
         };
         let k = kind.0 as usize;
         if self.volcano[k] {
+            // The dragon tiles come back with the first volcano: once the dragon is in
+            // play, none is set aside (`set_aside` keeps none then, and every `set_dragon`
+            // that brings it is followed by `restore_aside`).
+            let first = ctx.get(self.ids.dragon) == 0;
             self.set_dragon(ctx, pos);
-            self.restore_aside(ctx);
+            if first {
+                self.restore_aside(ctx);
+            }
         } else if self.dragon_tile[k] && ctx.get(self.ids.dragon) != 0 {
             ctx.set(self.ids.pending, 1);
         }
@@ -1021,8 +1191,16 @@ impl BoundExpansion for PdRules {
         out: &mut Vec<Action>,
     ) -> HookResult {
         self.fairy_moves(&view, player, out);
-        self.princess_targets(&view, out);
-        self.portal_targets(&view, player, out);
+        if let Some(idx) = view.state.last_placed() {
+            let here = view.state.board().tile(idx);
+            let k = here.kind.0 as usize;
+            if self.princess_segs[k] != 0 {
+                self.princess_targets(&view, here, out);
+            }
+            if self.portal[k] {
+                self.portal_targets(&view, here, player, out);
+            }
+        }
         Ok(())
     }
 
@@ -1033,10 +1211,7 @@ impl BoundExpansion for PdRules {
         _player: PlayerId,
         actions: &mut Vec<Action>,
     ) -> HookResult {
-        if let Some(d) = self.banned_cell(&view) {
-            let segs = Self::cell_segments(&view, d);
-            actions.retain(|a| !Self::onto_banned(&view, a, &segs));
-        }
+        self.remove_banned_deploys(&view, actions);
         if self.princess_must && actions.iter().any(|a| self.is_verb(a, self.ids.princess)) {
             actions.retain(|a| self.is_verb(a, self.ids.princess));
         }
@@ -1058,10 +1233,7 @@ impl BoundExpansion for PdRules {
         {
             return Ok(());
         }
-        if let Some(d) = self.banned_cell(&view) {
-            let segs = Self::cell_segments(&view, d);
-            actions.retain(|a| !Self::onto_banned(&view, a, &segs));
-        }
+        self.remove_banned(&view, actions);
         Ok(())
     }
 
@@ -1156,8 +1328,13 @@ impl BoundExpansion for PdRules {
                     ctx.award(p, points, self.ids.fairy_points);
                 }
             }
-            Window::BeforeScoring if !self.after_scoring => self.start_flight(ctx),
-            Window::AfterScoring if self.after_scoring => self.start_flight(ctx),
+            // PD-6: a flight is marked in a few turns only.
+            Window::BeforeScoring if !self.after_scoring && ctx.get(self.ids.pending) != 0 => {
+                self.start_flight(ctx)
+            }
+            Window::AfterScoring if self.after_scoring && ctx.get(self.ids.pending) != 0 => {
+                self.start_flight(ctx)
+            }
             _ => {}
         }
         Ok(())
@@ -1165,7 +1342,7 @@ impl BoundExpansion for PdRules {
 
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         match prompt.decode::<PdPrompt>()? {
-            PdPrompt::DragonStep(_) => self.dragon_steps(&v, out),
+            PdPrompt::DragonStep(k) => self.dragon_steps(&v, usize::from(k), out),
         }
         Ok(())
     }
@@ -1182,7 +1359,9 @@ impl BoundExpansion for PdRules {
             return Err(HookFailure(format!("{} is not a side", c.value)));
         }
         let to = d.step(Side::from_index(c.value as u8));
-        self.set_dragon(ctx, to);
+        // The dragon is in play (`dragon` is 1): only its cell changes.
+        ctx.set(self.ids.dragon_x, i64::from(to.x));
+        ctx.set(self.ids.dragon_y, i64::from(to.y));
         let k = usize::from(k).min(MAX_STEPS);
         ctx.set(self.ids.visited[k], pack(to));
         ctx.set(self.ids.steps, k as i64);
@@ -1291,7 +1470,7 @@ impl BoundExpansion for PdRules {
     ) -> HookResult<Option<String>> {
         Ok(self
             .banned_cell(&view)
-            .filter(|d| Self::onto_banned(&view, &action, &Self::cell_segments(&view, *d)))
+            .filter(|d| Self::onto_banned(&view, &action, &self.cell_segments(&view, *d)))
             .map(|d| format!("PD-5 the dragon stands on {d}")))
     }
 

@@ -383,8 +383,14 @@ impl TowerRules {
 
     /// Registers the foundation of the tile at `pos`, if it has one.
     fn register(&self, ctx: &mut Ctx<'_>, pos: Pos) {
-        let Some(t) = ctx.state().board().at(pos).copied() else {
-            return;
+        let board = ctx.state().board();
+        // In a tile step the tile at `pos` is the one placed last: no cell lookup.
+        let t = match ctx.state().last_placed().map(|i| board.tile(i)) {
+            Some(t) if t.pos == pos => *t,
+            _ => match board.at(pos) {
+                Some(t) => *t,
+                None => return,
+            },
         };
         let Some(Some(local)) = self.tower_local.get(t.kind.0 as usize).copied() else {
             return;
@@ -573,13 +579,12 @@ impl TowerRules {
         }
         let g = st.graph();
         for (at, height) in at.iter().zip(&self.slots.height) {
-            let Ok(s) = usize::try_from(v.get(*at) - 1) else {
-                continue;
-            };
-            if s >= g.len() {
+            // A value v names segment v - 1; 0 (or garbage) names none.
+            let s = (v.get(*at) as u64).wrapping_sub(1);
+            if s >= g.len() as u64 {
                 continue;
             }
-            let seg = SegmentId::new(s);
+            let seg = SegmentId::new(s as usize);
             // TW-4: closed while a follower stands on it.
             if g.totals(g.feature_of(seg)).occupants > 0 {
                 continue;

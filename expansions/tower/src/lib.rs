@@ -39,6 +39,13 @@
 //! into his supply. Offered (`pay-ransom`, value = jailer seat + 256 × figure kind) at the start of his turn
 //! (a prompt before the draw), in his deployment step (the whole step is then offered
 //! again, `Ctx::repeat_deploy_step`, without the ransom) and while he chooses a capture.
+//!
+//! **Cost.** The deployment-step offers (every step) are one pass over the registered
+//! foundations reading only their two slots and the union-find totals (no `View` lookup,
+//! no allocation); the capture check after a piece stops at the first follower in reach,
+//! and each figure is tested on its cell before anything else; prisoners are iterated, never
+//! collected; the ransom checks start with the `captive` count, inline. Every offer keeps
+//! its order, so records are unchanged.
 
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,

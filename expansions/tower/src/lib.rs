@@ -778,8 +778,8 @@ impl BoundExpansion for TowerRules {
         for p in 0..n {
             ctx.set(self.slots.pieces.of(PlayerId(p as u8)), pieces_for(n));
         }
-        let cells: Vec<Pos> = ctx.state().board().tiles().iter().map(|t| t.pos).collect();
-        for pos in cells {
+        for i in 0..ctx.state().board().tiles().len() {
+            let pos = ctx.state().board().tiles()[i].pos;
             self.register(ctx, pos);
         }
         Ok(())

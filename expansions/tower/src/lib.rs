@@ -39,13 +39,20 @@
 //! into his supply. Offered (`pay-ransom`, value = jailer seat + 256 × figure kind) at the start of his turn
 //! (a prompt before the draw), in his deployment step (the whole step is then offered
 //! again, `Ctx::repeat_deploy_step`, without the ransom) and while he chooses a capture.
+//!
+//! **Cost.** The deployment-step offers (every step) are one pass over the registered
+//! foundations reading only their two slots and the union-find totals (no `View` lookup,
+//! no allocation); the capture check after a piece stops at the first follower in reach,
+//! and each figure is tested on its cell before anything else; prisoners are iterated, never
+//! collected; the ransom checks start with the `captive` count, inline. Every offer keeps
+//! its order, so records are unchanged.
 
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
-    ExpansionIndex, FeatureKindDef, FeatureKindId, FigureId, FigureKindId, FigureLoc, FigureSlot,
-    GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, PlayerSlot, Pos, Prompt,
-    PromptCode, PromptKind, RemovalReason, Ruleset, Scoring, SegmentId, Shape, SlotId, SlotScope,
-    VerbId, View, Visible, Window,
+    ExpansionIndex, FeatureKindDef, FeatureKindId, Figure, FigureId, FigureKindId, FigureLoc,
+    FigureSlot, GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, PlayerSlot, Pos,
+    Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, Scoring, SegmentId, Shape, SlotId,
+    SlotScope, VerbId, View, Visible, Window,
 };
 
 /// Option keys (full).
@@ -331,31 +338,50 @@ impl TowerRules {
         })
     }
 
+    /// The foundations registered so far: `tower.segment.k` slots 1 … n.
+    #[inline]
+    fn registered(&self, v: &View<'_>) -> &[GameSlot] {
+        let n = (v.get(self.slots.count).max(0) as usize).min(self.slots.at.len());
+        &self.slots.at[..n]
+    }
+
     /// Every tower foundation on the board, in placement order (registered by
     /// `start_game` and `on_tile_placed`, so no board scan).
     fn towers<'a>(&'a self, v: &'a View<'_>) -> impl Iterator<Item = TowerAt> + 'a {
-        let n = (v.get(self.slots.count).max(0) as usize).min(self.slots.at.len());
         let g = v.state.graph();
-        (0..n).filter_map(move |index| {
-            let s = usize::try_from(v.get(self.slots.at[index]) - 1).ok()?;
-            if s >= g.len() {
-                return None;
-            }
-            let seg = SegmentId::new(s);
-            Some(TowerAt {
-                index,
-                seg,
-                pos: g.segment(seg).pos,
+        self.registered(v)
+            .iter()
+            .enumerate()
+            .filter_map(move |(index, slot)| {
+                let s = usize::try_from(v.get(*slot) - 1).ok()?;
+                if s >= g.len() {
+                    return None;
+                }
+                let seg = SegmentId::new(s);
+                Some(TowerAt {
+                    index,
+                    seg,
+                    pos: g.segment(seg).pos,
+                })
             })
-        })
     }
 
+    /// The tower whose foundation is `seg` (the first registration naming it).
     fn tower_of_seg(&self, v: &View<'_>, seg: SegmentId) -> Option<TowerAt> {
         let g = v.state.graph();
         if seg.index() >= g.len() || g.segment(seg).kind != self.tower {
             return None;
         }
-        self.towers(v).find(|t| t.seg == seg)
+        let want = seg.index() as i64 + 1;
+        let index = self
+            .registered(v)
+            .iter()
+            .position(|slot| v.get(*slot) == want)?;
+        Some(TowerAt {
+            index,
+            seg,
+            pos: g.segment(seg).pos,
+        })
     }
 
     fn tower_at(&self, v: &View<'_>, pos: Pos) -> Option<TowerAt> {
@@ -364,8 +390,14 @@ impl TowerRules {
 
     /// Registers the foundation of the tile at `pos`, if it has one.
     fn register(&self, ctx: &mut Ctx<'_>, pos: Pos) {
-        let Some(t) = ctx.state().board().at(pos).copied() else {
-            return;
+        let board = ctx.state().board();
+        // In a tile step the tile at `pos` is the one placed last: no cell lookup.
+        let t = match ctx.state().last_placed().map(|i| board.tile(i)) {
+            Some(t) if t.pos == pos => *t,
+            _ => match board.at(pos) {
+                Some(t) => *t,
+                None => return,
+            },
         };
         let Some(Some(local)) = self.tower_local.get(t.kind.0 as usize).copied() else {
             return;
@@ -401,63 +433,107 @@ impl TowerRules {
     }
 
     /// Prisoners owned by `owner` held by `jailer` (any jailer if `None`), by figure id.
-    fn prisoners(&self, v: &View<'_>, owner: PlayerId, jailer: Option<PlayerId>) -> Vec<FigureId> {
-        (0..v.state.figures().len())
-            .map(|i| FigureId(i as u16))
-            .filter(|f| v.state.figure(*f).owner == owner)
-            .filter(|f| match self.jailer_of(v, *f) {
+    fn prisoners<'a>(
+        &'a self,
+        v: &'a View<'_>,
+        owner: PlayerId,
+        jailer: Option<PlayerId>,
+    ) -> impl Iterator<Item = FigureId> + 'a {
+        v.state
+            .figures()
+            .iter()
+            .enumerate()
+            .filter(move |(_, fig)| fig.owner == owner && fig.loc == FigureLoc::Removed)
+            .map(|(i, _)| FigureId(i as u16))
+            .filter(move |f| match self.jailer_of(v, *f) {
                 Some(j) => j != owner && jailer.is_none_or(|x| x == j),
                 None => false,
             })
-            .collect()
     }
 
-    /// TW-7/TW-8: the followers a tower of its current height reaches.
-    fn candidates(&self, v: &View<'_>, t: &TowerAt) -> Vec<FigureId> {
-        let h = self.height(v, t) as i32;
-        let g = v.state.graph();
-        let mut out = Vec::new();
-        for (i, fig) in v.state.figures().iter().enumerate() {
-            let FigureLoc::On(s) = fig.loc else { continue };
-            if !v.rules.figure_kind(fig.kind).follower {
-                continue;
+    /// TW-7/TW-8: whether figure `i` is a follower that tower `t` of height `h` reaches.
+    /// The cells are compared first (most figures stand out of reach), then the rest.
+    #[inline(always)]
+    fn reaches(&self, v: &View<'_>, t: &TowerAt, h: i32, i: usize, fig: &Figure) -> bool {
+        let FigureLoc::On(s) = fig.loc else {
+            return false;
+        };
+        let node = v.state.graph().segment(s);
+        let dx = (node.pos.x - t.pos.x).abs();
+        let dy = (node.pos.y - t.pos.y).abs();
+        // Promotions can add one cell (AP-10), so the cheap test allows it.
+        let most = h + self.promo_disc.is_some() as i32;
+        if !((dx == 0 && dy <= most) || (dy == 0 && dx <= most)) {
+            return false;
+        }
+        if !v.rules.figure_kind(fig.kind).follower {
+            return false;
+        }
+        if node.is_virtual() && !self.coc_jcz {
+            return false; // CO-14: quarters are out of reach.
+        }
+        if node.kind == self.tower && (self.top_immune || s == t.seg) {
+            return false;
+        }
+        // Promotions (TW-7, TW-20): upgraded = the owner's own disc, never captured;
+        // downgraded = another player's disc, one more cell of reach.
+        let mut reach = h;
+        if let Some(slot) = self.promo_disc {
+            let disc = v.state.slot(slot, i);
+            if disc == fig.owner.0 as i64 + 1 {
+                return false;
             }
-            let node = g.segment(s);
-            if node.is_virtual() && !self.coc_jcz {
-                continue; // CO-14: quarters are out of reach.
-            }
-            if node.kind == self.tower && (self.top_immune || s == t.seg) {
-                continue;
-            }
-            // Promotions (TW-7, TW-20): upgraded = the owner's own disc, never captured;
-            // downgraded = another player's disc, one more cell of reach.
-            let mut reach = h;
-            if let Some(slot) = self.promo_disc {
-                let disc = v.state.slot(slot, i);
-                if disc == fig.owner.0 as i64 + 1 {
-                    continue;
-                }
-                if disc > 0 {
-                    reach += 1;
-                }
-            }
-            let dx = (node.pos.x - t.pos.x).abs();
-            let dy = (node.pos.y - t.pos.y).abs();
-            if (dx == 0 && dy <= reach) || (dy == 0 && dx <= reach) {
-                out.push(FigureId(i as u16));
+            if disc > 0 {
+                reach += 1;
             }
         }
-        out
+        (dx == 0 && dy <= reach) || (dy == 0 && dx <= reach)
     }
 
-    /// TW-13: whether `p` may pay a ransom now.
+    /// TW-7/TW-8: the followers a tower of its current height reaches, by figure id, each
+    /// passed to `f` until it returns `false`. Returns whether it stopped early.
+    #[inline]
+    fn each_candidate(
+        &self,
+        v: &View<'_>,
+        t: &TowerAt,
+        mut f: impl FnMut(FigureId) -> bool,
+    ) -> bool {
+        let h = self.height(v, t) as i32;
+        for (i, fig) in v.state.figures().iter().enumerate() {
+            if self.reaches(v, t, h, i, fig) && !f(FigureId(i as u16)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether tower `t` reaches any follower.
+    fn any_candidate(&self, v: &View<'_>, t: &TowerAt) -> bool {
+        self.each_candidate(v, t, |_| false)
+    }
+
+    /// Whether tower `t` reaches figure `f` (any id: a bad one is not a candidate).
+    fn is_candidate(&self, v: &View<'_>, t: &TowerAt, f: FigureId) -> bool {
+        let i = f.0 as usize;
+        match v.state.figures().get(i) {
+            Some(fig) => self.reaches(v, t, self.height(v, t) as i32, i, fig),
+            None => false,
+        }
+    }
+
+    /// TW-13: whether `p` may pay a ransom now. Asked at every turn start and deployment
+    /// step, so the common answer (none of his followers is held) comes first, inline.
+    #[inline(always)]
     fn may_ransom(&self, v: &View<'_>, p: PlayerId) -> bool {
+        v.get(self.slots.captive.of(p)) > 0 && self.may_ransom_held(v, p)
+    }
+
+    /// [`Self::may_ransom`] once `p` has followers held by others.
+    #[inline(never)]
+    fn may_ransom_held(&self, v: &View<'_>, p: PlayerId) -> bool {
         let st = v.state;
-        if v.get(self.slots.captive.of(p)) <= 0
-            || st.in_final_scoring()
-            || st.is_over()
-            || st.active_player() != p
-        {
+        if st.in_final_scoring() || st.is_over() || st.active_player() != p {
             return false;
         }
         if v.get(self.slots.ransom_turn) == st.turn() as i64 + 1 {
@@ -466,38 +542,67 @@ impl TowerRules {
         if !self.negative_funds && st.players()[p.index()].score < RANSOM {
             return false;
         }
-        !self.prisoners(v, p, None).is_empty()
+        self.prisoners(v, p, None).next().is_some()
     }
 
     /// One `pay-ransom` per (jailer, kind) of `p`'s prisoners (the lowest figure id).
+    #[inline(always)]
     fn ransom_actions(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
-        if !self.may_ransom(v, p) {
-            return;
+        if self.may_ransom(v, p) {
+            self.push_ransoms(v, p, out);
         }
-        let mut seen: Vec<(PlayerId, FigureKindId)> = Vec::new();
+    }
+
+    /// [`Self::ransom_actions`] once a ransom is allowed.
+    #[inline(never)]
+    fn push_ransoms(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
+        let key = |f: FigureId| (self.jailer_of(v, f).unwrap_or(p), v.state.figure(f).kind);
         for f in self.prisoners(v, p, None) {
-            let key = (self.jailer_of(v, f).unwrap_or(p), v.state.figure(f).kind);
-            if !seen.contains(&key) {
-                seen.push(key);
-                out.push(self.custom(self.verbs.ransom, None, None, ransom_value(key.0, key.1)));
+            let k = key(f);
+            // The first prisoner of its (jailer, kind): none with a lower id has that key.
+            if !self
+                .prisoners(v, p, None)
+                .take_while(|g| *g != f)
+                .any(|g| key(g) == k)
+            {
+                out.push(self.custom(self.verbs.ransom, None, None, ransom_value(k.0, k.1)));
             }
         }
     }
 
-    /// TW-5 / TW-6: pieces and caps for `p`.
+    /// TW-5 / TW-6: pieces and caps for `p`, in tower order (a piece, then the caps in
+    /// figure-kind order). Asked at every deployment step, so one pass over the
+    /// registered foundations reading only their slots and the union-find totals.
     fn tower_actions(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
-        let pieces = v.get(self.slots.pieces.of(p));
-        for t in self.towers(v) {
-            if t.index >= self.slots.height.len() || self.closed(v, &t) {
+        let at = self.registered(v);
+        if at.is_empty() {
+            return;
+        }
+        let st = v.state;
+        let pieces = v.get(self.slots.pieces.of(p)) > 0;
+        let caps = self.cap_kinds.iter().any(|k| st.in_supply(p, *k) > 0);
+        if !pieces && !caps {
+            return;
+        }
+        let g = st.graph();
+        for (at, height) in at.iter().zip(&self.slots.height) {
+            // A value v names segment v - 1; 0 (or garbage) names none.
+            let s = (v.get(*at) as u64).wrapping_sub(1);
+            if s >= g.len() as u64 {
                 continue;
             }
-            if pieces > 0 {
-                out.push(self.custom(self.verbs.piece, None, Some(t.seg), 0));
+            let seg = SegmentId::new(s as usize);
+            // TW-4: closed while a follower stands on it.
+            if g.totals(g.feature_of(seg)).occupants > 0 {
+                continue;
             }
-            if self.height(v, &t) >= 1 {
+            if pieces {
+                out.push(self.custom(self.verbs.piece, None, Some(seg), 0));
+            }
+            if caps && v.get(*height) >= 1 {
                 for k in &self.cap_kinds {
-                    if v.state.in_supply(p, *k) > 0 {
-                        out.push(self.custom(self.verbs.cap, None, Some(t.seg), k.0 as i32));
+                    if st.in_supply(p, *k) > 0 {
+                        out.push(self.custom(self.verbs.cap, None, Some(seg), k.0 as i32));
                     }
                 }
             }
@@ -522,7 +627,7 @@ impl TowerRules {
             let h = self.height(&v, &t);
             ctx.set(self.slots.pieces.of(p), left - 1);
             ctx.set(self.slots.height[t.index], h + 1);
-            if !self.candidates(&ctx.view(), &t).is_empty() {
+            if self.any_candidate(&ctx.view(), &t) {
                 ctx.prompt_next(
                     p,
                     TowerPrompt::Capture {
@@ -556,7 +661,6 @@ impl TowerRules {
         );
         let f = self
             .prisoners(&v, p, Some(jailer))
-            .into_iter()
             .find(|f| v.state.figure(*f).kind == kind)
             .ok_or("TW-13: no such prisoner")?;
         let jailer = self
@@ -591,19 +695,19 @@ impl TowerRules {
         }
         // TW-12: the exchange.
         let v = ctx.view();
-        let mine = self.prisoners(&v, capturer, Some(victim));
-        if mine.is_empty() {
-            return Ok(());
-        }
+        let (first, several_kinds) = {
+            let mut mine = self.prisoners(&v, capturer, Some(victim));
+            let Some(first) = mine.next() else {
+                return Ok(());
+            };
+            let kind = v.state.figure(first).kind;
+            (first, mine.any(|g| v.state.figure(g).kind != kind))
+        };
         self.free(ctx, f)?;
-        let mut kinds: Vec<FigureKindId> =
-            mine.iter().map(|g| ctx.state().figure(*g).kind).collect();
-        kinds.sort();
-        kinds.dedup();
-        if kinds.len() == 1 {
-            self.free(ctx, mine[0])?;
-        } else {
+        if several_kinds {
             ctx.prompt_next(capturer, TowerPrompt::Exchange { victim: victim.0 });
+        } else {
+            self.free(ctx, first)?;
         }
         Ok(())
     }
@@ -674,8 +778,8 @@ impl BoundExpansion for TowerRules {
         for p in 0..n {
             ctx.set(self.slots.pieces.of(PlayerId(p as u8)), pieces_for(n));
         }
-        let cells: Vec<Pos> = ctx.state().board().tiles().iter().map(|t| t.pos).collect();
-        for pos in cells {
+        for i in 0..ctx.state().board().tiles().len() {
+            let pos = ctx.state().board().tiles()[i].pos;
             self.register(ctx, pos);
         }
         Ok(())
@@ -791,20 +895,26 @@ impl BoundExpansion for TowerRules {
                 let Some(t) = self.tower_of_seg(&v, SegmentId::new(tower as usize)) else {
                     return Ok(());
                 };
-                for f in self.candidates(&v, &t) {
+                self.each_candidate(&v, &t, |f| {
                     out.push(self.custom(self.verbs.capture, Some(f), Some(t.seg), 0));
-                }
+                    true
+                });
                 if !out.is_empty() {
                     out.push(Action::Pass);
                     self.ransom_actions(&v, p, out);
                 }
             }
             TowerPrompt::Exchange { victim } => {
-                let mut kinds: Vec<FigureKindId> = Vec::new();
-                for f in self.prisoners(&v, p, Some(PlayerId(victim))) {
-                    let k = v.state.figure(f).kind;
-                    if !kinds.contains(&k) {
-                        kinds.push(k);
+                let victim = Some(PlayerId(victim));
+                let kind = |f: FigureId| v.state.figure(f).kind;
+                for f in self.prisoners(&v, p, victim) {
+                    let k = kind(f);
+                    // One offer per kind, in the order of the kinds' first prisoners.
+                    if !self
+                        .prisoners(&v, p, victim)
+                        .take_while(|g| *g != f)
+                        .any(|g| kind(g) == k)
+                    {
                         out.push(self.custom(self.verbs.exchange, None, None, k.0 as i32));
                     }
                 }
@@ -835,7 +945,7 @@ impl BoundExpansion for TowerRules {
                 let t = self
                     .tower_of_seg(&v, SegmentId::new(tower as usize))
                     .ok_or("the tower is gone")?;
-                if !self.candidates(&v, &t).contains(&f) {
+                if !self.is_candidate(&v, &t, f) {
                     return Err("TW-7: that follower is not in reach".into());
                 }
                 self.capture(ctx, p, f)
@@ -846,7 +956,6 @@ impl BoundExpansion for TowerRules {
                 let v = ctx.view();
                 let f = self
                     .prisoners(&v, p, Some(PlayerId(victim)))
-                    .into_iter()
                     .find(|f| v.state.figure(*f).kind.0 as i32 == c.value)
                     .ok_or("TW-12: the victim holds no prisoner of that kind")?;
                 self.free(ctx, f)

@@ -229,6 +229,17 @@ impl GameState {
         &self.figures
     }
 
+    /// The figures of `player`, and the index (`FigureId`) of the first of them. Every
+    /// player's figures are contiguous (created once, player by player, kinds in
+    /// declaration order), so a scan of one player's figures skips the others'.
+    #[inline]
+    pub fn figures_of(&self, player: PlayerId) -> (usize, &[Figure]) {
+        let per = self.figures.len() / self.players.len().max(1);
+        let start = (player.index() * per).min(self.figures.len());
+        let end = (start + per).min(self.figures.len());
+        (start, &self.figures[start..end])
+    }
+
     /// One figure.
     #[inline]
     pub fn figure(&self, f: FigureId) -> &Figure {
@@ -436,14 +447,20 @@ impl GameState {
     pub(crate) fn init_slots(&mut self, rules: &Ruleset) {
         self.slots.clear();
         self.slot_offsets.clear();
+        // Sized once: an expansion may declare dozens of slots (the Tower: 71), and growing
+        // the vectors slot by slot cost more than the rest of the set-up.
+        let per_scope = |scope: SlotScope| match scope {
+            SlotScope::Game => 1,
+            SlotScope::Player => self.players.len(),
+            SlotScope::Figure => self.figures.len(),
+        };
+        let values: usize = rules.slots().iter().map(|d| per_scope(d.scope)).sum();
+        self.slot_offsets.reserve_exact(rules.slots().len());
+        self.slots.reserve_exact(values);
         for def in rules.slots() {
             self.slot_offsets.push(self.slots.len() as u32);
-            let n = match def.scope {
-                SlotScope::Game => 1,
-                SlotScope::Player => self.players.len(),
-                SlotScope::Figure => self.figures.len(),
-            };
-            self.slots.extend(std::iter::repeat_n(def.default, n));
+            self.slots
+                .extend(std::iter::repeat_n(def.default, per_scope(def.scope)));
         }
     }
 

@@ -141,6 +141,26 @@ pub fn check_figures_and_scores_in(g: &Game, in_city: Option<SlotId>, ctx: &str)
     let jailer = rules
         .expansion_index("tower")
         .map(|_| slot(rules, "tower", "jailer"));
+    // `figures_of` (what plugins scan instead of every figure) is exactly each player's own.
+    let mut seen = 0;
+    for p in 0..st.players().len() {
+        let player = PlayerId(p as u8);
+        let (first, mine) = st.figures_of(player);
+        assert_eq!(
+            first, seen,
+            "{ctx}: player {p}'s figures follow the previous player's"
+        );
+        assert!(
+            mine.iter().all(|f| f.owner == player),
+            "{ctx}: figures_of({p})"
+        );
+        seen += mine.len();
+    }
+    assert_eq!(
+        seen,
+        st.figures().len(),
+        "{ctx}: figures_of covers every figure"
+    );
     for p in 0..st.players().len() {
         let player = PlayerId(p as u8);
         for (k, def) in rules.figure_kinds().iter().enumerate() {

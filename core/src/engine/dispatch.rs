@@ -16,7 +16,24 @@ pub(crate) fn hook_error(
 }
 
 /// A hook's result, failed if it tried to queue more prompts than the queue takes.
+#[inline]
 pub(crate) fn checked_hook(
+    rules: &Ruleset,
+    ix: usize,
+    hook: &'static str,
+    state: &mut GameState,
+    r: HookResult,
+) -> Result<(), HookError> {
+    // Nearly every call: the hook succeeded and touched neither the supply nor the queue.
+    if r.is_ok() && !state.supply_touched && !state.prompt_overflow {
+        return Ok(());
+    }
+    checked_hook_rest(rules, ix, hook, state, r)
+}
+
+#[cold]
+#[inline(never)]
+fn checked_hook_rest(
     rules: &Ruleset,
     ix: usize,
     hook: &'static str,

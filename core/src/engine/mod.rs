@@ -592,7 +592,8 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         return Err(GameError::Players(names.len()));
     }
     let kinds = rules.figure_kinds();
-    let mut figures = Vec::new();
+    let per_player: usize = kinds.iter().map(|d| d.per_player as usize).sum();
+    let mut figures = Vec::with_capacity(names.len() * per_player);
     let mut in_supply = Vec::with_capacity(names.len() * kinds.len());
     for p in 0..names.len() {
         for (k, def) in kinds.iter().enumerate() {

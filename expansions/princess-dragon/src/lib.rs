@@ -755,10 +755,9 @@ impl PdRules {
             // a tile (or a quarter under `cocQuarterFigures=jcz`) but the current one, in
             // figure order; the same offers as the general loop below, in one pass.
             let g = v.state.graph();
-            for (i, f) in v.state.figures().iter().enumerate() {
-                if f.owner != player {
-                    continue;
-                }
+            let (first, mine) = v.state.figures_of(player);
+            for (j, f) in mine.iter().enumerate() {
+                let i = first + j;
                 let FigureLoc::On(seg) = f.loc else {
                     continue;
                 };

@@ -244,9 +244,8 @@ fn segment_tags<'r>(rules: &'r Ruleset, view: &View<'_>, s: SegmentId) -> Option
 /// Whether `player` has a follower (any kind with the follower flag) on feature `f`.
 fn has_follower(view: &View<'_>, player: PlayerId, f: FeatureId) -> bool {
     let g = view.state.graph();
-    view.state.figures().iter().any(|fig| {
-        fig.owner == player
-            && view.rules.figure_kind(fig.kind).follower
+    view.state.figures_of(player).1.iter().any(|fig| {
+        view.rules.figure_kind(fig.kind).follower
             && matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f)
     })
 }
@@ -254,11 +253,11 @@ fn has_follower(view: &View<'_>, player: PlayerId, f: FeatureId) -> bool {
 /// Whether `player` has a figure of `kind` on feature `f`.
 fn has_figure(view: &View<'_>, player: PlayerId, kind: FigureKindId, f: FeatureId) -> bool {
     let g = view.state.graph();
-    view.state.figures().iter().any(|fig| {
-        fig.owner == player
-            && fig.kind == kind
-            && matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f)
-    })
+    view.state
+        .figures_of(player)
+        .1
+        .iter()
+        .any(|fig| fig.kind == kind && matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f))
 }
 
 /// Whether a farm contains a pig-herd field.
@@ -431,8 +430,8 @@ impl BoundExpansion for TbRules {
         // once instead of scanning every figure for each segment of the tile.
         let mut mine = [FeatureId(0); 4];
         let mut n = 0;
-        for fig in view.state.figures() {
-            if fig.owner != me || fig.kind != self.ids.builder {
+        for fig in view.state.figures_of(me).1 {
+            if fig.kind != self.ids.builder {
                 continue;
             }
             if let FigureLoc::On(s) = fig.loc {

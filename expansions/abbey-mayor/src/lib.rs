@@ -176,8 +176,9 @@ struct AmRules {
     /// Per tile kind, per rotation × corner (`4 * quarter turns + corner`): the local field
     /// segment covering both half-edges of that corner, or [`NO_FIELD`] (AM-20).
     corner_fields: Vec<[u8; 16]>,
-    /// Per tile kind: whether any segment is a field (only such a tile joins farms, AM-24).
-    has_field: Vec<bool>,
+    /// Per tile kind: its field segments, local indices in order (only a tile with a field
+    /// joins farms, AM-24).
+    fields: Vec<Vec<u8>>,
     /// Where core puts the barns and wagons in the figure list: per seat `stride` figures,
     /// the kinds in declaration order, `per_player` of each (checked at every use).
     layout: FigureLayout,
@@ -299,7 +300,7 @@ impl Expansion for AbbeyMayor {
             // AM-20 corners and AM-24 fields, per tile kind, looked up instead of walking
             // the tile's segments at every placement and deployment step.
             let mut corner_fields = Vec::new();
-            let mut has_field = Vec::new();
+            let mut fields = Vec::new();
             for (_, tk) in rules.tiles().iter() {
                 let mut t = [NO_FIELD; 16];
                 for q in 0..4u8 {
@@ -316,10 +317,11 @@ impl Expansion for AbbeyMayor {
                     }
                 }
                 corner_fields.push(t);
-                has_field.push(
-                    tk.segments
-                        .iter()
-                        .any(|seg| rules.kind(seg.kind).shape == Shape::Field),
+                fields.push(
+                    (0..tk.segments.len())
+                        .filter(|i| rules.kind(tk.segments[*i].kind).shape == Shape::Field)
+                        .map(|i| i as u8)
+                        .collect::<Vec<u8>>(),
                 );
             }
             let kinds = rules.figure_kinds();
@@ -339,7 +341,7 @@ impl Expansion for AbbeyMayor {
                 ids,
                 me: b.me(),
                 corner_fields,
-                has_field,
+                fields,
                 layout,
                 alone: rules.expansions().len() == 1,
                 abbey_tile: rules.tiles().find(ABBEY_TILE),
@@ -515,17 +517,40 @@ impl AmRules {
         }
     }
 
-    /// Whether a barn's farm may hold a follower (AM-24): one holds more figures than one
-    /// barn. (A farm holding a barn and a follower holds two figures or more.)
-    fn barn_farm_may_hold_follower(&self, view: &View<'_>) -> bool {
+    /// AM-24: the farms of the fields of the placed tile `t` that are a barn's farm holding
+    /// a follower, each once, in the tile's segment order, given to `f`; whether there is
+    /// one. Such a farm holds a barn and a follower, two figures: farms holding fewer are
+    /// passed over on their occupancy (the tile's segments lie next to their roots, the
+    /// barns' own segments often deep under them).
+    fn field_joins_barn_farm(
+        &self,
+        view: &View<'_>,
+        t: &PlacedTile,
+        f: &mut dyn FnMut(FeatureId),
+    ) -> bool {
+        let Some(fields) = self.fields.get(t.kind.0 as usize) else {
+            return false;
+        };
         let g = view.state.graph();
-        let mut maybe = false;
-        self.each_figure_of(view, self.ids.barn, self.layout.barn, |_, fig| {
-            if let FigureLoc::On(s) = fig.loc {
-                maybe |= g.totals(g.feature_of(s)).occupants > 1;
+        let farm = |l: u8| g.feature_of(SegmentId::new(t.first_segment as usize + l as usize));
+        if !fields.iter().any(|l| g.totals(farm(*l)).occupants > 1) {
+            return false;
+        }
+        let barn_farms = self.barn_farms(view);
+        let mut seen = FeatureSet::default();
+        let mut any = false;
+        for &l in fields {
+            let ff = farm(l);
+            if seen.contains(&ff) {
+                continue;
             }
-        });
-        maybe
+            seen.push(ff);
+            if barn_farms.contains(&ff) && Self::has_follower(view, ff, &barn_farms) {
+                any = true;
+                f(ff);
+            }
+        }
+        any
     }
 
     /// Whether a barn stands in farm `f`.
@@ -933,35 +958,8 @@ impl BoundExpansion for AmRules {
         let Some(t) = view.state.board().at(pos) else {
             return Ok(());
         };
-        // Only a tile with a field can join a farm to a barn's, and only a barn's farm
-        // holding a follower after the placement is such a join.
-        if !self
-            .has_field
-            .get(t.kind.0 as usize)
-            .copied()
-            .unwrap_or(false)
-            || !self.barn_farm_may_hold_follower(&view)
-        {
-            return Ok(());
-        }
-        let barn_farms = self.barn_farms(&view);
-        if barn_farms.is_empty() {
-            return Ok(());
-        }
-        let tk = view.rules.tiles().get(t.kind);
-        let g = view.state.graph();
-        let mut join = false;
-        for (i, seg) in tk.segments.iter().enumerate() {
-            if view.rules.kind(seg.kind).shape != Shape::Field {
-                continue;
-            }
-            let f = g.feature_of(SegmentId::new(t.first_segment as usize + i));
-            if barn_farms.contains(&f) && Self::has_follower(&view, f, &barn_farms) {
-                join = true;
-                break;
-            }
-        }
-        if join {
+        // Only a field of the placed tile can join a farm to a barn's (AM-24).
+        if self.field_joins_barn_farm(&view, t, &mut |_| {}) {
             ctx.request_scoring();
         }
         Ok(())
@@ -1109,7 +1107,7 @@ impl BoundExpansion for AmRules {
                     continue;
                 }
                 if listed {
-                    for &(id, owner, s, f) in wagons.iter().flatten() {
+                    for &(id, owner, s, f) in wagons[..n].iter().flatten() {
                         if f == item.feature {
                             note(id, owner, s);
                         }
@@ -1131,34 +1129,28 @@ impl BoundExpansion for AmRules {
         }
         // AM-22: the farm of the barn placed now; AM-24: farms joined to a barn's farm.
         let placed = ctx.get(self.ids.barn_placed);
-        ctx.set(self.ids.barn_placed, 0);
+        if placed != 0 {
+            ctx.set(self.ids.barn_placed, 0);
+        }
         let view = ctx.view();
         let g = view.state.graph();
-        let mut done = FeatureSet::default();
+        let mut placed_farm = None;
         if placed > 0 {
             let farm = g.feature_of(SegmentId::new(placed as usize - 1));
-            done.push(farm);
+            placed_farm = Some(farm);
             self.farm_item(&view, draft, farm, BARN_PLACED)?;
         }
-        if !self.barn_farm_may_hold_follower(&view) {
-            return Ok(());
-        }
-        let barn_farms = self.barn_farms(&view);
         let Some(idx) = view.state.last_placed() else {
             return Ok(());
         };
-        let t = *view.state.board().tile(idx);
-        let tk = view.rules.tiles().get(t.kind);
-        for (i, seg) in tk.segments.iter().enumerate() {
-            if view.rules.kind(seg.kind).shape != Shape::Field {
-                continue;
+        let t = view.state.board().tile(idx);
+        let mut joined = FeatureSet::default();
+        if self.field_joins_barn_farm(&view, t, &mut |f| {
+            if Some(f) != placed_farm {
+                joined.push(f);
             }
-            let f = g.feature_of(SegmentId::new(t.first_segment as usize + i));
-            if done.contains(&f) {
-                continue;
-            }
-            done.push(f);
-            if barn_farms.contains(&f) && Self::has_follower(&view, f, &barn_farms) {
+        }) {
+            for f in joined.to_vec() {
                 self.farm_item(&view, draft, f, BARN_JOINED)?;
             }
         }

@@ -453,11 +453,19 @@ impl AmRules {
     /// AM-20: the field segments of the placed tile `t` at the corners where four tiles
     /// meet, each with one field at that corner, with the corner (0 NW, 1 NE, 2 SE, 3 SW).
     fn barn_corners(&self, view: &View<'_>, t: &PlacedTile, mut f: impl FnMut(u8, SegmentId)) {
+        let Some(own) = self.corner_fields.get(t.kind.0 as usize) else {
+            return;
+        };
+        let q = 4 * t.rotation.quarters() as usize;
+        let own: [u8; 4] = [own[q], own[q + 1], own[q + 2], own[q + 3]];
+        if own == [NO_FIELD; 4] {
+            return;
+        }
         let board = view.state.board();
         let pos = t.pos;
         for c in 0..4u8 {
             // The placed tile's own corner first (a table look-up), then the three others.
-            let own = self.corner_field(t, c);
+            let own = own[c as usize];
             if own == NO_FIELD {
                 continue;
             }

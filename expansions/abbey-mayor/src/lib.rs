@@ -40,14 +40,25 @@
 //! value 3 (1) per completed city, majority of the followers in it, figures returned, the
 //! farm not closed. Final scoring (AM-25): 4 per completed city to every barn owner of a
 //! farm, once per player (score label `barn`).
+//!
+//! **Cost per turn.** Four hooks run on every turn (`on_tile_placed`, the deployment step,
+//! the `BeforeDraw` window, `on_turn_end`) and two on every scoring, so each returns as
+//! early as it can: the barn corners and the field segments of every tile kind are tables
+//! built at bind (no segment walk per placement); the barns and wagons are read where core
+//! lays the figures out (seat by seat, the kinds in declaration order; checked at every use,
+//! else every figure is looked at) instead of scanning all figures; an AM-24 join is looked
+//! for only when a field of the placed tile lies in a farm holding two figures or more (a
+//! barn and a follower); the AM-23 filters are not hooked when no other expansion is loaded
+//! (core and the wagon prompt only offer unoccupied features then). None of this changes an
+//! offer or its order.
 
 use carcassonne_core::{
     binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare,
-    DraftFeature, Expansion, FeatureId, FeatureKindId, FigureId, FigureKindDef, FigureKindId,
-    FigureLoc, FigureSlot, GameSlot, HalfEdge, HookFailure, HookResult, HookSet, KindMask, LabelId,
-    PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, Rotation, ScoreDraft,
-    Scoring, SegmentId, Shape, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
-    MAX_PLAYERS,
+    DraftFeature, Expansion, FeatureId, FeatureKindId, Figure, FigureId, FigureKindDef,
+    FigureKindId, FigureLoc, FigureSlot, GameSlot, HalfEdge, HookFailure, HookResult, HookSet,
+    KindMask, LabelId, PlacedTile, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode,
+    PromptKind, Rotation, ScoreDraft, Scoring, SegmentId, Shape, StartTile, TileKindId,
+    TurnEndVerdict, VerbId, View, Window, MAX_PLAYERS,
 };
 
 /// The abbey's tile id (JCZ's).
@@ -173,6 +184,33 @@ struct AmRules {
     /// Promotions' figure state `disc` (seat + 1 of the disc's owner), if that fan
     /// expansion is loaded (found by name at bind, as The Tower does).
     promo_disc: Option<carcassonne_core::SlotId>,
+    /// Per tile kind, per rotation × corner (`4 * quarter turns + corner`): the local field
+    /// segment covering both half-edges of that corner, or [`NO_FIELD`] (AM-20).
+    corner_fields: Vec<[u8; 16]>,
+    /// Per tile kind: its field segments, local indices in order (only a tile with a field
+    /// joins farms, AM-24).
+    fields: Vec<Vec<u8>>,
+    /// Where core puts the barns and wagons in the figure list: per seat `stride` figures,
+    /// the kinds in declaration order, `per_player` of each (checked at every use).
+    layout: FigureLayout,
+    /// No other expansion is loaded: core alone never offers a deployment onto an
+    /// occupied feature, so the AM-23 filters have nothing to drop and are not hooked.
+    alone: bool,
+}
+
+/// No field at a corner ([`AmRules::corner_fields`]).
+const NO_FIELD: u8 = u8::MAX;
+
+/// Where the figures of a kind stand in the state's figure list (core lays the figures out
+/// seat by seat, the kinds in declaration order, `per_player` of each).
+#[derive(Clone, Copy, Debug)]
+struct FigureLayout {
+    /// Figures per seat.
+    stride: usize,
+    /// Offset of the barns, number per seat.
+    barn: (usize, usize),
+    /// Offset of the wagons, number per seat.
+    wagon: (usize, usize),
 }
 
 impl Expansion for AbbeyMayor {
@@ -270,9 +308,53 @@ impl Expansion for AbbeyMayor {
                 has_links.push(l.iter().any(|x| *x != 0));
                 links.push(l);
             }
+            // AM-20 corners and AM-24 fields, per tile kind, looked up instead of walking
+            // the tile's segments at every placement and deployment step.
+            let mut corner_fields = Vec::new();
+            let mut fields = Vec::new();
+            for (_, tk) in rules.tiles().iter() {
+                let mut t = [NO_FIELD; 16];
+                for q in 0..4u8 {
+                    for c in 0..4u8 {
+                        let (ha, hb) = CORNER_HALVES[c as usize];
+                        let r = Rotation::quarter_turns(q);
+                        let sa = tk.segment_on_half(r, HalfEdge::from_index(ha));
+                        let sb = tk.segment_on_half(r, HalfEdge::from_index(hb));
+                        if let (Some(sa), Some(sb)) = (sa, sb) {
+                            if sa == sb {
+                                t[(4 * q + c) as usize] = sa;
+                            }
+                        }
+                    }
+                }
+                corner_fields.push(t);
+                fields.push(
+                    (0..tk.segments.len())
+                        .filter(|i| rules.kind(tk.segments[*i].kind).shape == Shape::Field)
+                        .map(|i| i as u8)
+                        .collect::<Vec<u8>>(),
+                );
+            }
+            let kinds = rules.figure_kinds();
+            let offset = |k: FigureKindId| -> (usize, usize) {
+                let off = kinds[..k.0 as usize]
+                    .iter()
+                    .map(|d| d.per_player as usize)
+                    .sum();
+                (off, kinds[k.0 as usize].per_player as usize)
+            };
+            let layout = FigureLayout {
+                stride: kinds.iter().map(|d| d.per_player as usize).sum(),
+                barn: offset(ids.barn),
+                wagon: offset(ids.wagon),
+            };
             Ok(AmRules {
                 ids,
                 me: b.me(),
+                corner_fields,
+                fields,
+                layout,
+                alone: rules.expansions().len() == 1,
                 abbey_tile: rules.tiles().find(ABBEY_TILE),
                 c2: choice("wagonMove", "C1", "C2")?,
                 barn_on_barn: choice("barnPlacement", "not-occupied", "occupied")?,
@@ -306,16 +388,23 @@ fn completed_cities(view: &View<'_>, farm: FeatureId) -> Vec<FeatureId> {
     out
 }
 
-/// The farms of the barns on the board: inline up to [`BarnFarms::INLINE`] (one barn per
-/// player), spilling onto the heap only beyond that.
+/// Whether no tile can be drawn any more (`TileSupply::remaining() == 0`, without summing
+/// every group).
+fn supply_empty(s: &carcassonne_core::TileSupply) -> bool {
+    s.draws_left == Some(0) || s.groups.iter().all(|g| g.tiles.is_empty())
+}
+
+/// A few features (the farms of the barns on the board, the farms a scoring looked at):
+/// inline up to [`FeatureSet::INLINE`] (one barn per player), spilling onto the heap only
+/// beyond that.
 #[derive(Default)]
-struct BarnFarms {
-    inline: [Option<FeatureId>; BarnFarms::INLINE],
+struct FeatureSet {
+    inline: [Option<FeatureId>; FeatureSet::INLINE],
     len: usize,
     spill: Vec<FeatureId>,
 }
 
-impl BarnFarms {
+impl FeatureSet {
     const INLINE: usize = 8;
 
     fn push(&mut self, f: FeatureId) {
@@ -333,6 +422,15 @@ impl BarnFarms {
 
     fn contains(&self, f: &FeatureId) -> bool {
         self.inline[..self.len].contains(&Some(*f)) || self.spill.contains(f)
+    }
+
+    /// How many entries are `f`.
+    fn count(&self, f: &FeatureId) -> usize {
+        self.inline[..self.len]
+            .iter()
+            .filter(|x| **x == Some(*f))
+            .count()
+            + self.spill.iter().filter(|x| *x == f).count()
     }
 
     fn to_vec(&self) -> Vec<FeatureId> {
@@ -354,57 +452,146 @@ impl AmRules {
             .is_some_and(|t| view.rules.tiles().get(t.kind).barrier)
     }
 
-    /// The field segment at corner `c` of the tile at `pos`, if one field covers both
-    /// half-edges there.
-    fn corner_field(view: &View<'_>, pos: Pos, c: u8) -> Option<SegmentId> {
-        let t = view.state.board().at(pos)?;
-        let tk = view.rules.tiles().get(t.kind);
-        let (a, b) = CORNER_HALVES[c as usize];
-        let sa = tk.segment_on_half(t.rotation, HalfEdge::from_index(a))?;
-        let sb = tk.segment_on_half(t.rotation, HalfEdge::from_index(b))?;
-        (sa == sb).then(|| SegmentId::new(t.first_segment as usize + sa as usize))
+    /// The local field segment at corner `c` of a placed tile, if one field covers both
+    /// half-edges there ([`NO_FIELD`] if not).
+    #[inline]
+    fn corner_field(&self, t: &PlacedTile, c: u8) -> u8 {
+        self.corner_fields
+            .get(t.kind.0 as usize)
+            .map_or(NO_FIELD, |k| k[(4 * t.rotation.quarters() + c) as usize])
     }
 
-    /// AM-20: the field segment of the tile at `pos` at corner `c` when four tiles meet
-    /// there, each with one field at that corner.
-    fn barn_corner(view: &View<'_>, pos: Pos, c: u8) -> Option<SegmentId> {
-        let mut own = None;
-        // Four tiles first (cheap, and most corners of a new tile lack one), then fields.
+    /// AM-20: the field segments of the placed tile `t` at the corners where four tiles
+    /// meet, each with one field at that corner, with the corner (0 NW, 1 NE, 2 SE, 3 SW).
+    fn barn_corners(&self, view: &View<'_>, t: &PlacedTile, mut f: impl FnMut(u8, SegmentId)) {
+        let Some(own) = self.corner_fields.get(t.kind.0 as usize) else {
+            return;
+        };
+        let q = 4 * t.rotation.quarters() as usize;
+        let own: [u8; 4] = [own[q], own[q + 1], own[q + 2], own[q + 3]];
+        if own == [NO_FIELD; 4] {
+            return;
+        }
         let board = view.state.board();
-        if CORNER_TILES[c as usize]
-            .iter()
-            .any(|(dx, dy, _)| !board.is_occupied(Pos::new(pos.x + dx, pos.y + dy)))
-        {
-            return None;
-        }
-        for (dx, dy, cc) in CORNER_TILES[c as usize] {
-            let s = Self::corner_field(view, Pos::new(pos.x + dx, pos.y + dy), cc)?;
-            if dx == 0 && dy == 0 {
-                own = Some(s);
+        let pos = t.pos;
+        for c in 0..4u8 {
+            // The placed tile's own corner first (a table look-up), then the three others.
+            let own = own[c as usize];
+            if own == NO_FIELD {
+                continue;
+            }
+            if CORNER_TILES[c as usize][1..].iter().all(|&(dx, dy, cc)| {
+                board
+                    .at(Pos::new(pos.x + dx, pos.y + dy))
+                    .is_some_and(|n| self.corner_field(n, cc) != NO_FIELD)
+            }) {
+                f(c, SegmentId::new(t.first_segment as usize + own as usize));
             }
         }
-        own
     }
 
-    /// Barns standing in farm `f`.
-    fn barns_in<'v>(&self, view: &View<'v>, f: FeatureId) -> impl Iterator<Item = FigureId> + 'v {
-        let g = view.state.graph();
+    /// Calls `f` with every figure of kind `kind`, in figure order. Core lays the figures
+    /// out seat by seat, the kinds in declaration order (`at` = this kind's offset in a
+    /// seat and its number per seat): the figures are read where they are, after a check
+    /// that they are there (else every figure is looked at).
+    #[inline]
+    fn each_figure_of(
+        &self,
+        view: &View<'_>,
+        kind: FigureKindId,
+        (off, per): (usize, usize),
+        mut f: impl FnMut(FigureId, &Figure),
+    ) {
         let figs = view.state.figures();
-        let barn = self.ids.barn;
-        (0..figs.len()).filter_map(move |i| {
-            let fig = &figs[i];
-            match fig.loc {
-                FigureLoc::On(s) if fig.kind == barn && g.feature_of(s) == f => {
-                    Some(FigureId(i as u16))
+        let n = view.state.players().len();
+        let stride = self.layout.stride;
+        if figs.len() == n * stride {
+            let here = |i: usize, p: usize| {
+                let x = &figs[i];
+                x.kind == kind && x.owner.index() == p
+            };
+            if per == 1 {
+                // One per seat (as this expansion declares them): one read per seat.
+                if (0..n).all(|p| here(p * stride + off, p)) {
+                    for p in 0..n {
+                        let i = p * stride + off;
+                        f(FigureId(i as u16), &figs[i]);
+                    }
+                    return;
                 }
-                _ => None,
+            } else if (0..n).all(|p| (0..per).all(|j| here(p * stride + off + j, p))) {
+                for p in 0..n {
+                    for j in 0..per {
+                        let i = p * stride + off + j;
+                        f(FigureId(i as u16), &figs[i]);
+                    }
+                }
+                return;
             }
-        })
+        }
+        for (i, x) in figs.iter().enumerate() {
+            if x.kind == kind {
+                f(FigureId(i as u16), x);
+            }
+        }
     }
 
-    /// Whether farm `f` holds a follower.
-    fn has_follower(view: &View<'_>, f: FeatureId) -> bool {
+    /// AM-24: the farms of the fields of the placed tile `t` that are a barn's farm holding
+    /// a follower, each once, in the tile's segment order, given to `f`; whether there is
+    /// one. Such a farm holds a barn and a follower, two figures: farms holding fewer are
+    /// passed over on their occupancy (the tile's segments lie next to their roots, the
+    /// barns' own segments often deep under them).
+    fn field_joins_barn_farm(
+        &self,
+        view: &View<'_>,
+        t: &PlacedTile,
+        f: &mut dyn FnMut(FeatureId),
+    ) -> bool {
+        let Some(fields) = self.fields.get(t.kind.0 as usize) else {
+            return false;
+        };
         let g = view.state.graph();
+        let farm = |l: u8| g.feature_of(SegmentId::new(t.first_segment as usize + l as usize));
+        if !fields.iter().any(|l| g.totals(farm(*l)).occupants > 1) {
+            return false;
+        }
+        let barn_farms = self.barn_farms(view);
+        let mut seen = FeatureSet::default();
+        let mut any = false;
+        for &l in fields {
+            let ff = farm(l);
+            if seen.contains(&ff) {
+                continue;
+            }
+            seen.push(ff);
+            if barn_farms.contains(&ff) && Self::has_follower(view, ff, &barn_farms) {
+                any = true;
+                f(ff);
+            }
+        }
+        any
+    }
+
+    /// Whether a barn stands in farm `f`.
+    fn barn_in(&self, view: &View<'_>, f: FeatureId) -> bool {
+        let g = view.state.graph();
+        let mut found = false;
+        self.each_figure_of(view, self.ids.barn, self.layout.barn, |_, fig| {
+            if let FigureLoc::On(s) = fig.loc {
+                found |= g.feature_of(s) == f;
+            }
+        });
+        found
+    }
+
+    /// Whether farm `f` holds a follower; `barns` are the farms of the barns on the board
+    /// ([`AmRules::barn_farms`]). A farm holding no figure but its barns holds none: the
+    /// figures are looked at only when it holds more.
+    fn has_follower(view: &View<'_>, f: FeatureId, barns: &FeatureSet) -> bool {
+        let g = view.state.graph();
+        if usize::from(g.totals(f).occupants) <= barns.count(&f) {
+            return false;
+        }
         view.state.figures().iter().any(|fig| {
             view.rules.figure_kind(fig.kind).follower
                 && matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f)
@@ -589,39 +776,26 @@ impl AmRules {
     }
 
     /// The farms holding a barn, one entry per barn on the board, in figure order (no
-    /// allocation for up to [`BarnFarms::INLINE`] barns).
-    fn barn_farms(&self, view: &View<'_>) -> BarnFarms {
-        let mut out = BarnFarms::default();
-        // Every player holding all his barns (most of a game): none is on the board, and
-        // the figures need no scan.
-        let per_player = view.rules.figure_kind(self.ids.barn).per_player;
-        if (0..view.state.players().len())
-            .all(|p| view.state.in_supply(PlayerId(p as u8), self.ids.barn) >= per_player)
-        {
-            return out;
-        }
+    /// allocation for up to [`FeatureSet::INLINE`] barns).
+    fn barn_farms(&self, view: &View<'_>) -> FeatureSet {
+        let mut out = FeatureSet::default();
         let g = view.state.graph();
-        for f in view.state.figures() {
-            if f.kind == self.ids.barn {
-                if let FigureLoc::On(s) = f.loc {
-                    out.push(g.feature_of(s));
-                }
+        self.each_figure_of(view, self.ids.barn, self.layout.barn, |_, fig| {
+            if let FigureLoc::On(s) = fig.loc {
+                out.push(g.feature_of(s));
             }
-        }
+        });
         out
     }
 
-    /// Removes deployments onto a farm holding a barn (AM-23). Offers without a deployment
-    /// (a dragon step, a ransom prompt) are left alone without looking for barns.
+    /// Removes deployments onto a farm holding a barn (AM-23). Without a barn on the board,
+    /// or without a deployment among the offers (a dragon step, a ransom prompt), nothing.
     fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
-        if !actions.iter().any(|a| matches!(a, Action::Deploy { .. })) {
+        let barn_farms = self.barn_farms(view);
+        if barn_farms.is_empty() || !actions.iter().any(|a| matches!(a, Action::Deploy { .. })) {
             return;
         }
         let g = view.state.graph();
-        let barn_farms = self.barn_farms(view);
-        if barn_farms.is_empty() {
-            return;
-        }
         actions.retain(|a| match a {
             Action::Deploy { segment, .. } => !barn_farms.contains(&g.feature_of(*segment)),
             _ => true,
@@ -635,16 +809,21 @@ impl AmRules {
 
 impl BoundExpansion for AmRules {
     fn hook_set(&self) -> HookSet {
-        HookSet::window(Window::BeforeDraw)
+        let hooks = HookSet::window(Window::BeforeDraw)
             | HookSet::ON_TILE_PLACED
             | HookSet::DEPLOY_STEP_ACTIONS
-            | HookSet::FILTER_DEPLOY_ACTIONS
-            | HookSet::FILTER_PROMPT_ACTIONS
             | HookSet::STRENGTH_DELTA
             | HookSet::BEFORE_SCORING
             | HookSet::AFTER_SCORING
             | HookSet::ON_TURN_END
-            | HookSet::FINAL_SCORING
+            | HookSet::FINAL_SCORING;
+        // AM-23 concerns deployments other expansions offer; alone, there are none to drop
+        // (core and the wagon prompt only offer unoccupied features, a barn's farm is not).
+        if self.alone {
+            hooks
+        } else {
+            hooks | HookSet::FILTER_DEPLOY_ACTIONS | HookSet::FILTER_PROMPT_ACTIONS
+        }
     }
 
     /// AM-1: the second edition swaps the garden twin in.
@@ -704,7 +883,7 @@ impl BoundExpansion for AmRules {
                 if !self.holds_abbey(&ctx.view(), p) {
                     return Ok(());
                 }
-                if ctx.state().supply().remaining() == 0 && !ctx.state().more_turns() {
+                if supply_empty(ctx.state().supply()) && !ctx.state().more_turns() {
                     return Ok(());
                 }
                 // Most turns have no hole at all: no prompt (its placement search) then.
@@ -791,37 +970,15 @@ impl BoundExpansion for AmRules {
 
     /// AM-24: a placement that joins a farm holding followers to a barn's farm scores it.
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
-        ctx.set(self.ids.barn_placed, 0);
+        if ctx.get(self.ids.barn_placed) != 0 {
+            ctx.set(self.ids.barn_placed, 0);
+        }
         let view = ctx.view();
         let Some(t) = view.state.board().at(pos) else {
             return Ok(());
         };
-        let tk = view.rules.tiles().get(t.kind);
-        // Only a tile with a field can join a farm to a barn's.
-        if !tk
-            .segments
-            .iter()
-            .any(|seg| view.rules.kind(seg.kind).shape == Shape::Field)
-        {
-            return Ok(());
-        }
-        let barn_farms = self.barn_farms(&view);
-        if barn_farms.is_empty() {
-            return Ok(());
-        }
-        let g = view.state.graph();
-        let mut join = false;
-        for (i, seg) in tk.segments.iter().enumerate() {
-            if view.rules.kind(seg.kind).shape != Shape::Field {
-                continue;
-            }
-            let f = g.feature_of(SegmentId::new(t.first_segment as usize + i));
-            if barn_farms.contains(&f) && Self::has_follower(&view, f) {
-                join = true;
-                break;
-            }
-        }
-        if join {
+        // Only a field of the placed tile can join a farm to a barn's (AM-24).
+        if self.field_joins_barn_farm(&view, t, &mut |_| {}) {
             ctx.request_scoring();
         }
         Ok(())
@@ -845,13 +1002,9 @@ impl BoundExpansion for AmRules {
             return Ok(());
         }
         let g = view.state.graph();
-        for c in 0..4u8 {
-            let Some(seg) = Self::barn_corner(&view, t.pos, c) else {
-                continue;
-            };
-            let f = g.feature_of(seg);
-            if !self.barn_on_barn && self.barns_in(&view, f).next().is_some() {
-                continue;
+        self.barn_corners(&view, &t, |c, seg| {
+            if !self.barn_on_barn && self.barn_in(&view, g.feature_of(seg)) {
+                return;
             }
             out.push(Action::Custom(CustomAction {
                 expansion: self.me,
@@ -860,7 +1013,7 @@ impl BoundExpansion for AmRules {
                 segment: Some(seg),
                 value: c as i32,
             }));
-        }
+        });
         Ok(())
     }
 
@@ -927,11 +1080,12 @@ impl BoundExpansion for AmRules {
             // first final draft (unfinished features) takes these items, so the figures are
             // gone when the farm draft counts strengths; a later draft finds none left.
             let view = ctx.view();
-            let mut farms = self.barn_farms(&view).to_vec();
+            let barn_farms = self.barn_farms(&view);
+            let mut farms = barn_farms.to_vec();
             farms.sort();
             farms.dedup();
             for f in farms {
-                if Self::has_follower(&view, f) {
+                if Self::has_follower(&view, f, &barn_farms) {
                     self.farm_item(&view, draft, f, BARN_JOINED)?;
                 }
             }
@@ -942,26 +1096,49 @@ impl BoundExpansion for AmRules {
         {
             let view = ctx.view();
             let g = view.state.graph();
-            for item in &draft.features {
+            // The wagons on the board and their features, found once for every item.
+            const WAGONS: usize = 8;
+            let mut wagons = [None; WAGONS];
+            let mut n = 0usize;
+            self.each_figure_of(&view, self.ids.wagon, self.layout.wagon, |id, fig| {
+                if let FigureLoc::On(s) = fig.loc {
+                    if n < WAGONS {
+                        wagons[n] = Some((id, fig.owner, s, g.feature_of(s)));
+                    }
+                    n += 1;
+                }
+            });
+            // More wagons than the inline list holds: each item looks for them.
+            let listed = n <= WAGONS;
+            let mut note = |id: FigureId, owner: PlayerId, s: SegmentId| {
+                // PR-6, AP-5: a wagon downgraded by another player's disc does not move;
+                // one upgraded by its owner's disc reaches further.
+                let disc = self
+                    .promo_disc
+                    .map_or(0, |d| view.state.slot(d, id.0 as usize));
+                let owner = i64::from(owner.0) + 1;
+                if disc == 0 || disc == owner {
+                    noted.push((id, s, disc == owner));
+                }
+            };
+            for item in draft.features.iter().filter(|_| n > 0) {
                 if !item.return_figures || !(item.closes || self.loser_moves) {
                     continue;
                 }
-                for (i, fig) in view.state.figures().iter().enumerate() {
-                    if fig.kind != self.ids.wagon {
-                        continue;
-                    }
-                    if let FigureLoc::On(s) = fig.loc {
-                        if g.feature_of(s) == item.feature {
-                            // PR-6, AP-5: a wagon downgraded by another player's disc does
-                            // not move; one upgraded by its owner's disc reaches further.
-                            let disc = self.promo_disc.map_or(0, |d| view.state.slot(d, i));
-                            let owner = i64::from(fig.owner.0) + 1;
-                            if disc != 0 && disc != owner {
-                                continue;
-                            }
-                            noted.push((FigureId(i as u16), s, disc == owner));
+                if listed {
+                    for &(id, owner, s, f) in wagons[..n].iter().flatten() {
+                        if f == item.feature {
+                            note(id, owner, s);
                         }
                     }
+                } else {
+                    self.each_figure_of(&view, self.ids.wagon, self.layout.wagon, |id, fig| {
+                        if let FigureLoc::On(s) = fig.loc {
+                            if g.feature_of(s) == item.feature {
+                                note(id, fig.owner, s);
+                            }
+                        }
+                    });
                 }
             }
         }
@@ -971,34 +1148,28 @@ impl BoundExpansion for AmRules {
         }
         // AM-22: the farm of the barn placed now; AM-24: farms joined to a barn's farm.
         let placed = ctx.get(self.ids.barn_placed);
-        ctx.set(self.ids.barn_placed, 0);
+        if placed != 0 {
+            ctx.set(self.ids.barn_placed, 0);
+        }
         let view = ctx.view();
         let g = view.state.graph();
-        let mut done: Vec<FeatureId> = Vec::new();
+        let mut placed_farm = None;
         if placed > 0 {
             let farm = g.feature_of(SegmentId::new(placed as usize - 1));
-            done.push(farm);
+            placed_farm = Some(farm);
             self.farm_item(&view, draft, farm, BARN_PLACED)?;
-        }
-        let barn_farms = self.barn_farms(&view);
-        if barn_farms.is_empty() {
-            return Ok(());
         }
         let Some(idx) = view.state.last_placed() else {
             return Ok(());
         };
-        let t = *view.state.board().tile(idx);
-        let tk = view.rules.tiles().get(t.kind);
-        for (i, seg) in tk.segments.iter().enumerate() {
-            if view.rules.kind(seg.kind).shape != Shape::Field {
-                continue;
+        let t = view.state.board().tile(idx);
+        let mut joined = FeatureSet::default();
+        if self.field_joins_barn_farm(&view, t, &mut |f| {
+            if Some(f) != placed_farm {
+                joined.push(f);
             }
-            let f = g.feature_of(SegmentId::new(t.first_segment as usize + i));
-            if done.contains(&f) {
-                continue;
-            }
-            done.push(f);
-            if barn_farms.contains(&f) && Self::has_follower(&view, f) {
+        }) {
+            for f in joined.to_vec() {
                 self.farm_item(&view, draft, f, BARN_JOINED)?;
             }
         }
@@ -1016,18 +1187,14 @@ impl BoundExpansion for AmRules {
         let n = view.state.players().len();
         let active = view.state.active_player().index();
         let mut asks: Vec<(usize, usize, FigureId, u32, bool)> = Vec::new();
-        for (i, fig) in view.state.figures().iter().enumerate() {
-            if fig.kind != self.ids.wagon {
-                continue;
-            }
-            let id = FigureId(i as u16);
+        self.each_figure_of(&view, self.ids.wagon, self.layout.wagon, |id, fig| {
             let from = view.get(self.ids.wagon_from.of(id));
             if from > 0 {
                 let order = (fig.owner.index() + n - active) % n;
                 let up = view.get(self.ids.wagon_up.of(id)) != 0;
-                asks.push((order, i, id, (from - 1) as u32, up));
+                asks.push((order, id.0 as usize, id, (from - 1) as u32, up));
             }
-        }
+        });
         if asks.is_empty() {
             return Ok(());
         }
@@ -1048,7 +1215,7 @@ impl BoundExpansion for AmRules {
 
     /// AM-9: the final abbey round.
     fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
-        if !self.final_round || ctx.state().supply().remaining() != 0 {
+        if !self.final_round || !supply_empty(ctx.state().supply()) {
             return Ok(TurnEndVerdict::Next);
         }
         let view = ctx.view();
@@ -1071,24 +1238,25 @@ impl BoundExpansion for AmRules {
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         let view = ctx.view();
         let g = view.state.graph();
-        let mut farms: Vec<FeatureId> = Vec::new();
-        for fig in view.state.figures() {
-            if fig.kind != self.ids.barn {
-                continue;
-            }
+        let mut barns: Vec<(FeatureId, PlayerId)> = Vec::new();
+        self.each_figure_of(&view, self.ids.barn, self.layout.barn, |_, fig| {
             if let FigureLoc::On(s) = fig.loc {
-                let f = g.feature_of(s);
-                if !farms.contains(&f) {
-                    farms.push(f);
-                }
+                barns.push((g.feature_of(s), fig.owner));
+            }
+        });
+        let mut farms: Vec<FeatureId> = Vec::new();
+        for (f, _) in &barns {
+            if !farms.contains(f) {
+                farms.push(*f);
             }
         }
         let mut awards: Vec<(PlayerId, i32)> = Vec::new();
         for f in farms {
             let cities = completed_cities(&view, f).len() as i32;
-            let mut owners: Vec<PlayerId> = self
-                .barns_in(&view, f)
-                .map(|b| view.state.figure(b).owner)
+            let mut owners: Vec<PlayerId> = barns
+                .iter()
+                .filter(|(b, _)| *b == f)
+                .map(|(_, p)| *p)
                 .collect();
             owners.sort();
             owners.dedup();

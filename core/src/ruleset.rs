@@ -107,6 +107,9 @@ pub struct Ruleset {
     pub(crate) verbs: Vec<(ExpansionIndex, String)>,
     pub(crate) labels: Vec<String>,
     pub(crate) slots: Vec<SlotDef>,
+    /// Per feature kind: the follower kinds that may be deployed on it, in kind order
+    /// (what every deployment step asks of every segment of the placed tile).
+    pub(crate) followers_on: Vec<Vec<FigureKindId>>,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -193,6 +196,14 @@ impl Ruleset {
     /// Each expansion's hook set, in load order.
     pub fn hook_sets(&self) -> &[crate::hooks::HookSet] {
         &self.hook_sets
+    }
+
+    /// The follower kinds that may be deployed on features of `kind`, in kind order.
+    #[inline]
+    pub fn followers_on(&self, kind: FeatureKindId) -> &[FigureKindId] {
+        self.followers_on
+            .get(kind.0 as usize)
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The expansions (bit `i` = expansion `i`; bit 63 also stands for every later one)
@@ -465,7 +476,19 @@ impl RulesetBuilder {
             small_city_halved: options.str("smallCity") == "1st/2nd",
             farmers: options.flag("farmers"),
         };
+        let followers_on = (0..self.kinds.len())
+            .map(|k| {
+                let kind = FeatureKindId(k as u8);
+                (0..self.figures.len())
+                    .filter(|&f| {
+                        self.figures[f].follower && self.figures[f].deploy_on.contains(kind)
+                    })
+                    .map(|f| FigureKindId(f as u8))
+                    .collect()
+            })
+            .collect();
         let mut rules = Ruleset {
+            followers_on,
             hook_members: [0; 32],
             placement_filters: Vec::new(),
             hook_sets: Vec::new(),

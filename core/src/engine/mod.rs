@@ -504,6 +504,13 @@ impl Game {
 
     /// Applies the `index`-th offered action (what bots use: no search).
     pub fn apply_offered(&mut self, index: usize) -> Result<(), ActionError> {
+        self.play_offered(index).map(|_| ())
+    }
+
+    /// Applies the `index`-th offered action and returns it: what a game loop that keeps
+    /// a record needs, without looking the action up twice (for a tile step that walks
+    /// the placements).
+    pub fn play_offered(&mut self, index: usize) -> Result<Action, ActionError> {
         if let Some(e) = &self.broken {
             return Err(ActionError::Hook(e.clone()));
         }
@@ -511,7 +518,8 @@ impl Game {
             index,
             len: self.state.offered_len(),
         })?;
-        self.apply_checked(action)
+        self.apply_checked(action)?;
+        Ok(action)
     }
 
     fn apply_checked(&mut self, action: Action) -> Result<(), ActionError> {

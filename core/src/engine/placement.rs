@@ -291,9 +291,8 @@ pub(crate) fn deployments_on_tile(
         if st.graph.totals(st.graph.feature_of(seg)).occupants > 0 {
             continue;
         }
-        for (k, fk) in rules.figure_kinds().iter().enumerate() {
-            let fk_id = FigureKindId(k as u8);
-            if fk.follower && fk.deploy_on.contains(kind) && st.in_supply(player, fk_id) > 0 {
+        for &fk_id in rules.followers_on(kind) {
+            if st.in_supply(player, fk_id) > 0 {
                 out.push(Action::Deploy {
                     figure: fk_id,
                     segment: seg,

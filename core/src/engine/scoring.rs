@@ -47,9 +47,18 @@ pub(crate) fn strengths(
 ) -> Result<[i32; MAX_PLAYERS], HookError> {
     let mut s = [0i32; MAX_PLAYERS];
     let plain = !rules.any_hooks(HookSet::STRENGTH_DELTA);
+    // The feature's running total says how many figures stand on it: stop at the last.
+    let mut left = st.graph.totals(f).occupants;
     for (i, fig) in st.figures.iter().enumerate() {
+        if left == 0 {
+            break;
+        }
         if let FigureLoc::On(seg) = fig.loc {
-            if st.graph.feature_of(seg) == f && rules.figure_kind(fig.kind).follower {
+            if st.graph.feature_of(seg) != f {
+                continue;
+            }
+            left -= 1;
+            if rules.figure_kind(fig.kind).follower {
                 s[fig.owner.index()] += if plain {
                     rules.figure_kind(fig.kind).strength
                 } else {

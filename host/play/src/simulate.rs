@@ -105,12 +105,7 @@ pub fn play_game(
     while !game.is_over() {
         let who = game.decision().player.index();
         let i = bots[who % bots.len()].choose(&game);
-        taken.push(
-            game.state()
-                .offered_at(i)
-                .expect("bots pick an offered index"),
-        );
-        game.apply_offered(i)?;
+        taken.push(game.play_offered(i)?);
     }
     Ok((game, taken))
 }

@@ -747,6 +747,23 @@ impl PdRules {
         ctx.prompt_next(active, PdPrompt::DragonStep(1));
     }
 
+    /// The fairy's move (PD-13): beside a follower (its figure and segment) or, when it moves
+    /// by tile (PD-18), onto a cell (`value`).
+    fn fairy_move(
+        &self,
+        figure: Option<FigureId>,
+        segment: Option<SegmentId>,
+        value: i32,
+    ) -> Action {
+        Action::Custom(CustomAction {
+            expansion: self.me,
+            verb: self.ids.move_fairy,
+            figure,
+            segment,
+            value,
+        })
+    }
+
     /// Fairy moves of `player` (PD-13, PD-18).
     fn fairy_moves(&self, v: &View<'_>, player: PlayerId, out: &mut Vec<Action>) {
         let current = v.get(self.ids.fairy_figure) - 1;
@@ -768,13 +785,7 @@ impl PdRules {
                 if n.is_virtual() && !(self.coc_jcz && Some(n.kind) == self.quarter_kind) {
                     continue;
                 }
-                out.push(Action::Custom(CustomAction {
-                    expansion: self.me,
-                    verb: self.ids.move_fairy,
-                    figure: Some(FigureId(i as u16)),
-                    segment: Some(seg),
-                    value: 0,
-                }));
+                out.push(self.fairy_move(Some(FigureId(i as u16)), Some(seg), 0));
             }
             return;
         }
@@ -804,23 +815,11 @@ impl PdRules {
                     cells.insert(cell);
                 }
             } else if i as i64 != current {
-                out.push(Action::Custom(CustomAction {
-                    expansion: self.me,
-                    verb: self.ids.move_fairy,
-                    figure: Some(FigureId(i as u16)),
-                    segment: Some(seg),
-                    value: 0,
-                }));
+                out.push(self.fairy_move(Some(FigureId(i as u16)), Some(seg), 0));
             }
         }
         for cell in cells {
-            out.push(Action::Custom(CustomAction {
-                expansion: self.me,
-                verb: self.ids.move_fairy,
-                figure: None,
-                segment: Self::cell_segment(v, cell),
-                value: cell_value(cell),
-            }));
+            out.push(self.fairy_move(None, Self::cell_segment(v, cell), cell_value(cell)));
         }
     }
 

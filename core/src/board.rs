@@ -109,6 +109,14 @@ impl Board {
         (c != EMPTY && c & FRONTIER_BIT == 0).then(|| (c - 1) as PlacedIndex)
     }
 
+    /// Room for `tiles` tiles and `frontier` frontier cells without growing (a clone keeps
+    /// only what is in use).
+    pub(crate) fn reserve_total(&mut self, tiles: usize, frontier: usize) {
+        self.placed.reserve(tiles.saturating_sub(self.placed.len()));
+        self.frontier
+            .reserve(frontier.saturating_sub(self.frontier.len()));
+    }
+
     /// The tile at `p`.
     #[inline]
     pub fn at(&self, p: Pos) -> Option<&PlacedTile> {

@@ -130,6 +130,17 @@ impl FeatureGraph {
         }
     }
 
+    /// Room for `segments` segments in all (and twice as many links) without growing: a
+    /// clone keeps only what is in use, and a game then grows from there.
+    pub fn reserve_total(&mut self, segments: usize) {
+        self.graph
+            .reserve_nodes(segments.saturating_sub(self.graph.node_count()));
+        self.graph
+            .reserve_edges((segments * 2).saturating_sub(self.graph.edge_count()));
+        self.links
+            .reserve(segments.saturating_sub(self.links.len()));
+    }
+
     /// The underlying petgraph graph (read-only).
     pub fn graph(&self) -> &UnGraph<SegmentNode, Link, u32> {
         &self.graph

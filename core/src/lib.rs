@@ -52,7 +52,8 @@ pub use board::{Board, FrontierCell, PlacedTile};
 pub use context::{Ctx, View};
 pub use declare::{binder, Binder, Binding, Declare};
 pub use engine::{
-    ActionError, Game, GameError, GameSetup, Position, PositionFigure, PositionSetting, MAX_PLAYERS,
+    ActionError, Game, GameError, GameSetup, GameTemplate, Position, PositionFigure,
+    PositionSetting, MAX_PLAYERS,
 };
 pub use event::{ScoreEvent, ScoreSource};
 pub use figure::{

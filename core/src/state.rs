@@ -128,6 +128,9 @@ pub struct GameState {
     /// Figures in supply per `(player, figure kind)`: index `player * kinds + kind`.
     pub(crate) in_supply: Vec<u8>,
     pub(crate) figure_kinds: usize,
+    /// Figures each player has (`figures` is laid out player by player); kept so that
+    /// [`GameState::figures_of`], which hooks call on every step, needs no division.
+    pub(crate) figures_per_player: usize,
     pub(crate) supply: TileSupply,
     pub(crate) rng: ChaCha8Rng,
     pub(crate) stage: Stage,
@@ -234,7 +237,7 @@ impl GameState {
     /// declaration order), so a scan of one player's figures skips the others'.
     #[inline]
     pub fn figures_of(&self, player: PlayerId) -> (usize, &[Figure]) {
-        let per = self.figures.len() / self.players.len().max(1);
+        let per = self.figures_per_player;
         let start = (player.index() * per).min(self.figures.len());
         let end = (start + per).min(self.figures.len());
         (start, &self.figures[start..end])
@@ -442,6 +445,20 @@ impl GameState {
     pub(crate) fn set(&mut self, at: SlotRef, value: i64) {
         let o = self.slot_offsets[at.slot.0 as usize] as usize + at.index;
         self.slots[o] = value;
+    }
+
+    /// Room for a whole game of `tiles` tiles in the vectors a game grows, so that turns do
+    /// not reallocate: at set-up, and again on a copy of a set-up ([`crate::GameTemplate`]),
+    /// since a clone keeps only the lengths.
+    pub(crate) fn reserve_for_game(&mut self, tiles: usize) {
+        fn total<T>(v: &mut Vec<T>, n: usize) {
+            v.reserve(n.saturating_sub(v.len()));
+        }
+        self.graph.reserve_total(tiles * 4 + 16);
+        self.board.reserve_total(96, 256);
+        total(&mut self.offered, 64);
+        total(&mut self.placements, 256);
+        total(&mut self.events, 64);
     }
 
     pub(crate) fn init_slots(&mut self, rules: &Ruleset) {

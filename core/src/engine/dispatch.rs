@@ -99,9 +99,9 @@ pub(crate) fn each(
     if members == 0 {
         return Ok(());
     }
-    let call = |i: usize,
-                state: &mut GameState,
-                f: &mut dyn FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult| {
+    // A plain closure over `f` (not `&mut dyn FnMut`): the hook's own call is then the
+    // only indirect one, which matters on paths that run several hooks per tile.
+    let mut call = |i: usize, state: &mut GameState| {
         let e = &rules.bound()[i];
         let mut ctx = Ctx {
             rules,
@@ -116,12 +116,12 @@ pub(crate) fn each(
     while m != 0 {
         let i = m.trailing_zeros() as usize;
         m &= m - 1;
-        call(i, state, &mut f)?;
+        call(i, state)?;
     }
     if members & (1 << 63) != 0 {
         for i in 63..rules.expansions().len() {
             if rules.hook_sets()[i].has(bit) {
-                call(i, state, &mut f)?;
+                call(i, state)?;
             }
         }
     }

@@ -189,61 +189,7 @@ pub struct Game {
 impl Game {
     /// Starts a game: start layout, shuffled supply, first draw.
     pub fn new(rules: Arc<Ruleset>, setup: &GameSetup) -> Result<Game, GameError> {
-        let mut state = empty_state(&rules, &setup.players, setup.seed)?;
-        let mut tiles = Vec::with_capacity(128);
-        let mut start = None;
-        for (id, kind) in rules.tiles().iter() {
-            if kind.start && start.is_none() {
-                start = Some(id);
-            }
-            tiles.extend(std::iter::repeat_n(id, kind.count as usize));
-        }
-        let start = start.ok_or(GameError::NoStartTile)?;
-        state.supply = TileSupply::single(tiles, DrawMode::Random);
-        let mut layout = vec![StartTile {
-            kind: start,
-            pos: Pos::new(0, 0),
-            rotation: Rotation::R0,
-        }];
-        for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
-            if !hooks.has(HookSet::GAME_START) {
-                continue;
-            }
-            let mut ctx = Ctx {
-                rules: &rules,
-                state: &mut state,
-                me: ExpansionIndex(i as u8),
-            };
-            let r = e.prepare_game(&mut ctx, &mut layout);
-            checked_hook(&rules, i, "prepare_game", &mut state, r)?;
-        }
-        if let Some(given) = &setup.start {
-            layout.clone_from(given);
-        }
-        if setup.draws == DrawMode::Chosen {
-            state.supply.mode = DrawMode::Chosen;
-        }
-        state.supply.draws_left = setup.draw_limit;
-        // Each start tile takes one copy out of the supply (after expansions changed
-        // the layout, so a replaced start tile stays in the pack).
-        for t in &layout {
-            if t.kind.0 as usize >= rules.tiles().len() {
-                return Err(GameError::Position(format!(
-                    "unknown start tile kind {}",
-                    t.kind.0
-                )));
-            }
-            check_fits(&rules, &state, t)?;
-            place_tile(&rules, &mut state, t.kind, t.pos, t.rotation);
-            state.supply.take(t.kind);
-        }
-        each(
-            &rules,
-            &mut state,
-            HookSet::GAME_START,
-            "start_game",
-            |e, ctx| e.start_game(ctx),
-        )?;
+        let state = set_up(&rules, setup)?;
         let mut game = Game::wrap(rules, state);
         game.advance()?;
         Ok(game)
@@ -595,6 +541,133 @@ impl Game {
     }
 }
 
+/// A new game's state before its first draw: players and figures, the supply, the start
+/// layout (expansions' `prepare_game`, then each start tile placed), `start_game`.
+fn set_up(rules: &Ruleset, setup: &GameSetup) -> Result<GameState, GameError> {
+    let mut state = empty_state(rules, &setup.players, setup.seed)?;
+    let mut tiles = Vec::with_capacity(128);
+    let mut start = None;
+    for (id, kind) in rules.tiles().iter() {
+        if kind.start && start.is_none() {
+            start = Some(id);
+        }
+        tiles.extend(std::iter::repeat_n(id, kind.count as usize));
+    }
+    let start = start.ok_or(GameError::NoStartTile)?;
+    state.supply = TileSupply::single(tiles, DrawMode::Random);
+    let mut layout = vec![StartTile {
+        kind: start,
+        pos: Pos::new(0, 0),
+        rotation: Rotation::R0,
+    }];
+    for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
+        if !hooks.has(HookSet::GAME_START) {
+            continue;
+        }
+        let mut ctx = Ctx {
+            rules,
+            state: &mut state,
+            me: ExpansionIndex(i as u8),
+        };
+        let r = e.prepare_game(&mut ctx, &mut layout);
+        checked_hook(rules, i, "prepare_game", &mut state, r)?;
+    }
+    if let Some(given) = &setup.start {
+        layout.clone_from(given);
+    }
+    if setup.draws == DrawMode::Chosen {
+        state.supply.mode = DrawMode::Chosen;
+    }
+    state.supply.draws_left = setup.draw_limit;
+    // Each start tile takes one copy out of the supply (after expansions changed
+    // the layout, so a replaced start tile stays in the pack).
+    for t in &layout {
+        if t.kind.0 as usize >= rules.tiles().len() {
+            return Err(GameError::Position(format!(
+                "unknown start tile kind {}",
+                t.kind.0
+            )));
+        }
+        check_fits(rules, &state, t)?;
+        place_tile(rules, &mut state, t.kind, t.pos, t.rotation);
+        state.supply.take(t.kind);
+    }
+    each(
+        rules,
+        &mut state,
+        HookSet::GAME_START,
+        "start_game",
+        |e, ctx| e.start_game(ctx),
+    )?;
+    Ok(state)
+}
+
+/// The set-up of many games that differ only in their seed, done once: a simulation of
+/// thousands of games with the same players and expansions starts each from a copy of it
+/// instead of laying out the start tiles again (the Count's City of Carcassonne alone is
+/// thirteen tiles). The games are the ones [`Game::new`] makes, byte for byte: the copy is
+/// used only when the set-up drew nothing from the game's random generator (so nothing in
+/// it depends on the seed); otherwise every game is set up afresh.
+#[derive(Clone, Debug)]
+pub struct GameTemplate {
+    rules: Arc<Ruleset>,
+    setup: GameSetup,
+    /// The set-up state, when it does not depend on the seed.
+    state: Option<GameState>,
+    /// Tiles in the ruleset's supply (what [`GameState::reserve_for_game`] sizes for).
+    tiles: usize,
+}
+
+impl GameTemplate {
+    /// Sets up once for `setup` (its seed is only used to check the set-up; each game
+    /// brings its own). Fails as [`Game::new`] would.
+    pub fn new(rules: Arc<Ruleset>, setup: &GameSetup) -> Result<GameTemplate, GameError> {
+        let state = set_up(&rules, setup)?;
+        // No random number drawn: the state is the same for every seed but for the
+        // generator itself, which `game` replaces.
+        let seed_free = state.rng.get_word_pos() == 0;
+        let tiles = rules.tiles().iter().map(|(_, k)| k.count as usize).sum();
+        Ok(GameTemplate {
+            tiles,
+            rules,
+            setup: setup.clone(),
+            state: seed_free.then_some(state),
+        })
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &Arc<Ruleset> {
+        &self.rules
+    }
+
+    /// The set-up (with the seed it was made with).
+    pub fn setup(&self) -> &GameSetup {
+        &self.setup
+    }
+
+    /// The game [`Game::new`] would start with this set-up and `seed`.
+    pub fn game(&self, seed: u64) -> Result<Game, GameError> {
+        let state = match &self.state {
+            Some(state) => {
+                let mut state = state.clone();
+                state.rng = ChaCha8Rng::seed_from_u64(seed);
+                state.reserve_for_game(self.tiles);
+                state
+            }
+            None => set_up(
+                &self.rules,
+                &GameSetup {
+                    seed,
+                    ..self.setup.clone()
+                },
+            )?,
+        };
+        let mut game = Game::wrap(Arc::clone(&self.rules), state);
+        game.advance()?;
+        Ok(game)
+    }
+}
+
 fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState, GameError> {
     if names.is_empty() || names.len() > MAX_PLAYERS {
         return Err(GameError::Players(names.len()));
@@ -628,10 +701,11 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         active: PlayerId(0),
         turn: 0,
         board: Default::default(),
-        graph: FeatureGraph::with_capacity(tiles * 4 + 16),
+        graph: FeatureGraph::default(),
         figures,
         in_supply,
         figure_kinds: kinds.len(),
+        figures_per_player: per_player,
         supply: TileSupply::single(Vec::new(), DrawMode::Random),
         rng: ChaCha8Rng::seed_from_u64(seed),
         stage: Stage::TurnStart,
@@ -639,8 +713,8 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
             player: PlayerId(0),
             kind: DecisionKind::GameOver,
         },
-        offered: Vec::with_capacity(64),
-        placements: Vec::with_capacity(256),
+        offered: Vec::new(),
+        placements: Vec::new(),
         placement_count: 0,
         placement_actions: std::sync::OnceLock::new(),
         prompts: VecDeque::new(),
@@ -654,7 +728,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         instead: None,
         score_anyway: false,
         more_turns: false,
-        events: Vec::with_capacity(64),
+        events: Vec::new(),
         candidates: Vec::new(),
         completed: Vec::new(),
         scratch_actions: Vec::new(),
@@ -664,6 +738,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         draft: ScoreDraft::default(),
         final_scoring: false,
     };
+    state.reserve_for_game(tiles);
     state.init_slots(rules);
     Ok(state)
 }

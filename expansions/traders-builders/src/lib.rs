@@ -117,6 +117,12 @@ struct TbRules {
     /// TB-8: the general supply's tokens per type, counted from the tiles at bind (the
     /// same for every game of the ruleset).
     supply_tokens: [i64; 3],
+    /// Per tile kind, the local segments a builder (`[0]`) or a pig (`[1]`) may stand on
+    /// (TB-10, TB-19), as bit masks: what the deployment step would otherwise work out
+    /// from the segments' kinds on every placement.
+    deploy_masks: Vec<[u16; 2]>,
+    /// Farmers are in play (the pig has nowhere to go otherwise).
+    farmers: bool,
 }
 
 impl Expansion for TradersBuilders {
@@ -162,6 +168,8 @@ impl Expansion for TradersBuilders {
             let edition2 = b.option_str("edition")? == "2";
             Ok(TbRules {
                 supply_tokens: supply_tokens(b.rules(), edition2),
+                deploy_masks: deploy_masks(b.rules()),
+                farmers: b.rules().base().farmers,
                 ids,
                 optional: match b.option_str("builderDoubleTurn")? {
                     "mandatory" => false,
@@ -210,6 +218,33 @@ fn supply_tokens(rules: &Ruleset, edition2: bool) -> [i64; 3] {
         }
     }
     n
+}
+
+/// Per tile kind, the local segments a builder or a pig may stand on: occupiable city or road
+/// segments, occupiable farm segments; none on a tile that takes no figures.
+fn deploy_masks(rules: &Ruleset) -> Vec<[u16; 2]> {
+    rules
+        .tiles()
+        .iter()
+        .map(|(_, tk)| {
+            let mut m = [0u16; 2];
+            if !tk.deploy {
+                return m;
+            }
+            for (i, seg) in tk.segments.iter().enumerate() {
+                let def = rules.kind(seg.kind);
+                if !def.occupiable {
+                    continue;
+                }
+                match (def.shape, def.scoring) {
+                    (Shape::Edge { .. }, Scoring::City | Scoring::Road) => m[0] |= 1 << i,
+                    (Shape::Field, Scoring::Farm) => m[1] |= 1 << i,
+                    _ => {}
+                }
+            }
+            m
+        })
+        .collect()
 }
 
 /// Goods symbols on the (non-virtual) segments of a feature, per type.
@@ -474,7 +509,7 @@ impl BoundExpansion for TbRules {
         let ids = &self.ids;
         let st = view.state;
         let builder = st.in_supply(player, ids.builder) > 0;
-        let pig = st.in_supply(player, ids.pig) > 0 && view.rules.base().farmers;
+        let pig = self.farmers && st.in_supply(player, ids.pig) > 0;
         if !builder && !pig {
             return Ok(());
         }
@@ -482,23 +517,18 @@ impl BoundExpansion for TbRules {
             return Ok(());
         };
         let t = st.board().tile(idx);
-        let tk = view.rules.tiles().get(t.kind);
-        if !tk.deploy {
-            return Ok(());
-        }
+        let [on_builder, on_pig] = self
+            .deploy_masks
+            .get(t.kind.0 as usize)
+            .copied()
+            .unwrap_or_default();
+        let on_builder = if builder { on_builder } else { 0 };
+        let mut m = on_builder | if pig { on_pig } else { 0 };
         let g = st.graph();
-        for i in 0..tk.segments.len() {
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
             let s = SegmentId::new(t.first_segment as usize + i);
-            let kind = g.segment(s).kind;
-            let def = view.rules.kind(kind);
-            let figure = match (def.shape, def.scoring) {
-                (Shape::Edge { .. }, Scoring::City | Scoring::Road) if builder => ids.builder,
-                (Shape::Field, Scoring::Farm) if pig => ids.pig,
-                _ => continue,
-            };
-            if !def.occupiable {
-                continue;
-            }
             let f = g.feature_of(s);
             let tot = g.totals(f);
             // No figure at all on the feature (most segments of a new tile): no follower
@@ -507,6 +537,11 @@ impl BoundExpansion for TbRules {
                 continue;
             }
             if has_follower(&view, player, f) {
+                let figure = if on_builder & (1 << i) != 0 {
+                    ids.builder
+                } else {
+                    ids.pig
+                };
                 out.push(Action::Deploy { figure, segment: s });
             }
         }

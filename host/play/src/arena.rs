@@ -11,7 +11,7 @@
 //! depend on the thread count.
 
 use crate::bots::{parse_bot, BotSpec};
-use crate::simulate::{game_seed, play_game, SimConfig};
+use crate::simulate::{bot_template, game_seed, play_templated, SimConfig};
 use crate::stats::{lock, round, wilson, Moments};
 use crate::PlayError;
 use carcassonne_core::Ruleset;
@@ -169,6 +169,13 @@ pub fn arena_games(
         for t in 0..threads {
             let (outcomes, done, failures, specs) = (&outcomes, &done, &failures, &specs);
             s.spawn(move || {
+                let template = match bot_template(rules, cfg.players) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        lock(failures).push(e);
+                        return;
+                    }
+                };
                 let mut k = t as u64;
                 while k < count {
                     let i = start + k;
@@ -179,7 +186,7 @@ pub fn arena_games(
                                 .build(game_seed(seed, 1000 + p as u64))
                         })
                         .collect();
-                    match play_game(rules, cfg.players, seed, &mut bots) {
+                    match play_templated(&template, seed, &mut bots) {
                         Ok((game, _)) => {
                             let st = game.state();
                             let o = Outcome {

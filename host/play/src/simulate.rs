@@ -2,7 +2,7 @@
 
 use crate::bots::{make_bot, Bot};
 use crate::PlayError;
-use carcassonne_core::{Game, GameSetup, Ruleset};
+use carcassonne_core::{Game, GameSetup, GameTemplate, Ruleset};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -89,6 +89,11 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Seat names of a bot game: `P1`, `P2`, …
+pub fn seat_names(players: usize) -> Vec<String> {
+    (0..players).map(|i| format!("P{}", i + 1)).collect()
+}
+
 /// Plays one game with bots; returns the finished game and the action indices taken.
 pub fn play_game(
     rules: &Arc<Ruleset>,
@@ -96,8 +101,35 @@ pub fn play_game(
     seed: u64,
     bots: &mut [Box<dyn Bot>],
 ) -> Result<(Game, Vec<carcassonne_core::Action>), PlayError> {
-    let names = (0..players).map(|i| format!("P{}", i + 1)).collect();
-    let mut game = Game::new(Arc::clone(rules), &GameSetup::new(names, seed))?;
+    let game = Game::new(
+        Arc::clone(rules),
+        &GameSetup::new(seat_names(players), seed),
+    )?;
+    play_out(game, bots)
+}
+
+/// [`play_game`] started from a set-up made once ([`GameTemplate`]; its players are
+/// [`seat_names`]): the same game, without laying out the start again. Simulations use it.
+pub fn play_templated(
+    template: &GameTemplate,
+    seed: u64,
+    bots: &mut [Box<dyn Bot>],
+) -> Result<(Game, Vec<carcassonne_core::Action>), PlayError> {
+    play_out(template.game(seed)?, bots)
+}
+
+/// The template [`play_templated`] takes for games of `players` bots.
+pub fn bot_template(rules: &Arc<Ruleset>, players: usize) -> Result<GameTemplate, PlayError> {
+    Ok(GameTemplate::new(
+        Arc::clone(rules),
+        &GameSetup::new(seat_names(players), 0),
+    )?)
+}
+
+fn play_out(
+    mut game: Game,
+    bots: &mut [Box<dyn Bot>],
+) -> Result<(Game, Vec<carcassonne_core::Action>), PlayError> {
     // No per-action snapshot: a failing expansion hook stops this game with its error
     // (and the simulation with it) instead of rolling back, which bots do not need.
     game.set_checkpoints(false);
@@ -223,6 +255,7 @@ pub fn simulate<E: From<PlayError> + Send>(
                 let done = &done;
                 s.spawn(move || {
                     let mut totals = Totals::new(cfg.players);
+                    let template = bot_template(rules, cfg.players)?;
                     // Game i goes to thread i % threads.
                     let mut i = t as u64;
                     while i < cfg.games {
@@ -233,7 +266,7 @@ pub fn simulate<E: From<PlayError> + Send>(
                                 make_bot(name, game_seed(seed, 1000 + p as u64)).expect("checked")
                             })
                             .collect();
-                        let (game, actions) = play_game(rules, cfg.players, seed, &mut bots)?;
+                        let (game, actions) = play_templated(&template, seed, &mut bots)?;
                         let st = game.state();
                         let result = GameResult {
                             index: i,

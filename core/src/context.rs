@@ -2,7 +2,7 @@
 //! keep the game's invariants.
 
 use crate::action::{Action, ExpansionIndex};
-use crate::figure::{FigureId, FigureKindId, FigureLoc, RemovalReason};
+use crate::figure::{Figure, FigureId, FigureKindId, FigureLoc, RemovalReason};
 use crate::graph::{FeatureId, SegmentId};
 use crate::hooks::{HookError, HookFailure, HookResult, HookSet, Visible, MAX_QUEUED_PROMPTS};
 use crate::kind::FeatureKindId;
@@ -74,6 +74,19 @@ impl<'a> View<'a> {
     /// segments' features and the sites around it): what the next scoring will score.
     pub fn completed_by_last_placement(&self, out: &mut Vec<FeatureId>) {
         crate::engine::completed_by_last_placement(self.rules, self.state, out)
+    }
+
+    /// The figures of one kind that `player` has (on the board, in supply or held), without
+    /// scanning the player's others: a hook that looks for its own figure (a builder, a
+    /// dragon) on every tile reads it here.
+    #[inline]
+    pub fn figures_of_kind(&self, player: PlayerId, kind: FigureKindId) -> &'a [Figure] {
+        let Some(def) = self.rules.figure_kinds().get(kind.0 as usize) else {
+            return &[];
+        };
+        let (_, mine) = self.state.figures_of(player);
+        let at = self.rules.figure_offset(kind).min(mine.len());
+        &mine[at..(at + usize::from(def.per_player)).min(mine.len())]
     }
 
     /// The completed city-scored features bordering the farm `farm` (a virtual city such as

@@ -110,6 +110,9 @@ pub struct Ruleset {
     /// Per feature kind: the follower kinds that may be deployed on it, in kind order
     /// (what every deployment step asks of every segment of the placed tile).
     pub(crate) followers_on: Vec<Vec<FigureKindId>>,
+    /// Per figure kind: where its figures start within a player's figures (the kinds
+    /// before it, times their `per_player`).
+    pub(crate) figure_offsets: Vec<u16>,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -196,6 +199,16 @@ impl Ruleset {
     /// Each expansion's hook set, in load order.
     pub fn hook_sets(&self) -> &[crate::hooks::HookSet] {
         &self.hook_sets
+    }
+
+    /// Where the figures of `kind` start within each player's figures
+    /// ([`crate::GameState::figures_of`]): a player's figures are laid out kind by kind in
+    /// declaration order, `per_player` of each.
+    #[inline]
+    pub fn figure_offset(&self, kind: FigureKindId) -> usize {
+        self.figure_offsets
+            .get(kind.0 as usize)
+            .map_or(0, |&o| o as usize)
     }
 
     /// The follower kinds that may be deployed on features of `kind`, in kind order.
@@ -487,8 +500,18 @@ impl RulesetBuilder {
                     .collect()
             })
             .collect();
+        let figure_offsets = self
+            .figures
+            .iter()
+            .scan(0u16, |at, def| {
+                let start = *at;
+                *at = at.saturating_add(u16::from(def.per_player));
+                Some(start)
+            })
+            .collect();
         let mut rules = Ruleset {
             followers_on,
+            figure_offsets,
             hook_members: [0; 32],
             placement_filters: Vec::new(),
             hook_sets: Vec::new(),

@@ -154,6 +154,18 @@ pub fn check_figures_and_scores_in(g: &Game, in_city: Option<SlotId>, ctx: &str)
             mine.iter().all(|f| f.owner == player),
             "{ctx}: figures_of({p})"
         );
+        // `View::figures_of_kind`: exactly the player's figures of each kind.
+        let view = g.view();
+        for (k, def) in rules.figure_kinds().iter().enumerate() {
+            let kind = FigureKindId(k as u8);
+            let of_kind = view.figures_of_kind(player, kind);
+            assert!(
+                of_kind.len() == usize::from(def.per_player)
+                    && of_kind.iter().all(|f| f.owner == player && f.kind == kind),
+                "{ctx}: figures_of_kind({p}, {})",
+                def.name
+            );
+        }
         seen += mine.len();
     }
     assert_eq!(

@@ -326,13 +326,17 @@ impl TbRules {
     fn orphans(&self, view: &View<'_>) -> Vec<FigureId> {
         let g = view.state.graph();
         let mut out = Vec::new();
-        for (i, fig) in view.state.figures().iter().enumerate() {
-            if fig.kind != self.ids.builder && fig.kind != self.ids.pig {
-                continue;
-            }
-            let FigureLoc::On(s) = fig.loc else { continue };
-            if !has_follower(view, fig.owner, g.feature_of(s)) {
-                out.push(FigureId(i as u16));
+        for p in 0..view.state.players().len() {
+            let player = PlayerId(p as u8);
+            let (first, mine) = view.state.figures_of(player);
+            for (i, fig) in mine.iter().enumerate() {
+                if fig.kind != self.ids.builder && fig.kind != self.ids.pig {
+                    continue;
+                }
+                let FigureLoc::On(s) = fig.loc else { continue };
+                if !has_follower(view, player, g.feature_of(s)) {
+                    out.push(FigureId((first + i) as u16));
+                }
             }
         }
         out
@@ -449,48 +453,26 @@ impl BoundExpansion for TbRules {
             return Ok(());
         }
         ctx.set(self.ids.triggered, 0);
-        let me = ctx.state().active_player();
         let view = ctx.view();
-        let Some(t) = view.state.board().at(pos) else {
-            return Ok(());
-        };
-        // Every builder of the player in supply: none on the board.
-        if view.state.in_supply(me, self.ids.builder)
-            >= view.rules.figure_kind(self.ids.builder).per_player
-        {
-            return Ok(());
-        }
-        let g = view.state.graph();
-        // The features of the player's builders on the board (usually none or one), found
-        // once instead of scanning every figure for each segment of the tile.
-        let mut mine = [FeatureId(0); 4];
-        let mut n = 0;
-        for fig in view.state.figures_of(me).1 {
-            if fig.kind != self.ids.builder {
-                continue;
-            }
-            if let FigureLoc::On(s) = fig.loc {
-                if n == mine.len() {
-                    // More builders than the buffer holds: the plain scan below.
-                    n = usize::MAX;
-                    break;
-                }
-                mine[n] = g.feature_of(s);
-                n += 1;
-            }
-        }
-        if n == 0 {
-            return Ok(());
-        }
-        let nseg = view.rules.tiles().get(t.kind).segments.len();
-        let hit = (0..nseg).any(|i| {
-            let f = g.feature_of(SegmentId::new(t.first_segment as usize + i));
-            if n == usize::MAX {
-                has_figure(&view, me, self.ids.builder, f)
-            } else {
-                mine[..n].contains(&f)
-            }
-        });
+        let st = view.state;
+        let me = st.active_player();
+        let g = st.graph();
+        // The player's builders on the board (1 a player): their features are what the
+        // tile must extend.
+        let hit = view
+            .figures_of_kind(me, self.ids.builder)
+            .iter()
+            .any(|fig| {
+                let FigureLoc::On(s) = fig.loc else {
+                    return false;
+                };
+                let Some(t) = st.board().at(pos) else {
+                    return false;
+                };
+                let f = g.feature_of(s);
+                let nseg = view.rules.tiles().get(t.kind).segments.len();
+                (0..nseg).any(|i| g.feature_of(SegmentId::new(t.first_segment as usize + i)) == f)
+            });
         if hit {
             ctx.set(self.ids.triggered, 1);
         }

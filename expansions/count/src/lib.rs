@@ -189,7 +189,7 @@ struct CountRules {
     barn_placed: Option<carcassonne_core::SlotId>,
     /// Per feature kind (by id): bit `q` if quarter `q`'s followers may move onto that
     /// kind's features (its scoring is `QUARTER_SCORING[q]`), computed at bind.
-    kind_bits: Vec<u8>,
+    kind_bits: [u8; 256],
     /// Per figure kind (by id): bit `q` if [`figure_may_go`] into quarter `q`.
     may_go: Vec<u8>,
     /// Per tile kind (by id): the local indices of its field segments if it is a City of
@@ -222,14 +222,8 @@ fn city_tiles(rules: &Ruleset) -> Result<CityTiles, String> {
 impl CountRules {
     /// CO-10 targets: the features the placement completed, and (CO-13, AM-28) the farm of
     /// a barn placed now, which the market may reach before its placement scoring.
-    /// `completed = false` leaves the completed features out (only the market can move,
-    /// and completed features are never farms).
-    fn redeploy_targets(&self, v: &View<'_>, completed: bool) -> Vec<FeatureId> {
-        let mut out = if completed {
-            completed_targets(v)
-        } else {
-            Vec::new()
-        };
+    fn redeploy_targets(&self, v: &View<'_>) -> Vec<FeatureId> {
+        let mut out = completed_targets(v);
         if let Some(slot) = self.barn_placed {
             let seg = v.state.slot(slot, 0);
             if seg > 0 && (seg as usize - 1) < v.state.graph().len() {
@@ -270,7 +264,7 @@ impl CountRules {
     /// The quarter bit of features of kind `k` (0: no quarter's followers go there).
     #[inline]
     fn kind_bit(&self, k: FeatureKindId) -> u8 {
-        self.kind_bits.get(k.0 as usize).copied().unwrap_or(0)
+        self.kind_bits[k.0 as usize]
     }
 
     /// Per player, the quarters (bit `q`) from which he has a follower that may move out
@@ -326,14 +320,15 @@ impl CountRules {
     /// asked if he has a move (the same test as a non-empty [`Self::moves`]).
     #[inline(never)]
     fn redeploy_round(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        let n = ctx.state().players().len();
-        let movable = self.movable(&ctx.view(), false)?;
-        let any = movable.iter().take(n).fold(0, |a, m| a | m);
-        if any == 0 {
+        // Most placements complete nothing: that is the cheaper test, so it comes first.
+        let targets = self.redeploy_targets(&ctx.view());
+        let open = self.target_bits(&ctx.view(), &targets);
+        if open == 0 {
             return Ok(());
         }
-        let targets = self.redeploy_targets(&ctx.view(), any & !MARKET != 0);
-        let reach = self.target_bits(&ctx.view(), &targets) & any;
+        let n = ctx.state().players().len();
+        let movable = self.movable(&ctx.view(), false)?;
+        let reach = movable.iter().take(n).fold(0, |a, m| a | m) & open;
         if reach == 0 {
             return Ok(());
         }
@@ -453,12 +448,12 @@ impl CountRules {
     /// farmers are played) or an incomplete, unscored city, road or cloister-scored
     /// building.
     #[inline]
-    fn final_target(g: &FeatureGraph, seg: SegmentId, bit: u8, farmers: bool) -> bool {
-        if g.feature_of(seg).segment() != seg || g.segment(seg).is_virtual() {
+    fn final_target(g: &FeatureGraph, seg: SegmentId, virt: bool, bit: u8, farmers: bool) -> bool {
+        if virt || (bit == MARKET && !farmers) || g.feature_of(seg).segment() != seg {
             return false;
         }
         if bit == MARKET {
-            return farmers;
+            return true;
         }
         let t = g.totals(FeatureId(seg.index() as u32));
         !t.scored && !t.complete()
@@ -474,10 +469,11 @@ impl CountRules {
         if want == 0 {
             return out;
         }
-        for i in 0..g.len() {
-            let seg = SegmentId::new(i);
-            let bit = self.kind_bit(g.segment(seg).kind) & want;
-            if bit != 0 && Self::final_target(g, seg, bit, farmers) {
+        for (i, node) in g.graph().raw_nodes().iter().enumerate() {
+            let bit = self.kind_bit(node.weight.kind) & want;
+            if bit != 0
+                && Self::final_target(g, SegmentId::new(i), node.weight.is_virtual(), bit, farmers)
+            {
                 out.push(FeatureId(i as u32));
             }
         }
@@ -493,10 +489,11 @@ impl CountRules {
         if want == 0 {
             return found;
         }
-        for i in 0..g.len() {
-            let seg = SegmentId::new(i);
-            let bit = self.kind_bit(g.segment(seg).kind) & want & !found;
-            if bit != 0 && Self::final_target(g, seg, bit, farmers) {
+        for (i, node) in g.graph().raw_nodes().iter().enumerate() {
+            let bit = self.kind_bit(node.weight.kind) & want & !found;
+            if bit != 0
+                && Self::final_target(g, SegmentId::new(i), node.weight.is_virtual(), bit, farmers)
+            {
                 found |= bit;
                 if found == want {
                     break;
@@ -646,17 +643,16 @@ impl Expansion for Count {
                 market_only: b.option_str("cocFinal")? == "market-only",
                 pass_is_final: b.option_str("finalRound")? == "pass-is-final",
                 layout: city_tiles(b.rules()),
-                kind_bits: b
-                    .rules()
-                    .kinds()
-                    .iter()
-                    .map(|k| {
-                        QUARTER_SCORING
+                kind_bits: {
+                    let mut bits = [0u8; 256];
+                    for (b, k) in bits.iter_mut().zip(b.rules().kinds()) {
+                        *b = QUARTER_SCORING
                             .iter()
                             .position(|s| *s == k.scoring)
-                            .map_or(0, |q| 1u8 << q)
-                    })
-                    .collect(),
+                            .map_or(0, |q| 1u8 << q);
+                    }
+                    bits
+                },
                 may_go: (0..b.rules().figure_kinds().len())
                     .map(|k| {
                         (0..4)
@@ -735,14 +731,23 @@ impl BoundExpansion for CountRules {
     fn prepare_game(&self, _ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
         let (kinds, base_start) = self.layout.as_ref().map_err(|e| HookFailure(e.clone()))?;
         start.retain(|t| !(t.pos == Pos::new(0, 0) && Some(t.kind) == *base_start));
+        // The layout fills the rectangle x −2..=1, y −1..=1: one pass finds a tile in it.
+        if start
+            .iter()
+            .any(|t| (-2..=1).contains(&t.pos.x) && (-1..=1).contains(&t.pos.y))
+        {
+            let pos = LAYOUT
+                .iter()
+                .map(|&(_, x, y)| Pos::new(x, y))
+                .find(|p| start.iter().any(|t| t.pos == *p))
+                .unwrap_or(Pos::new(0, 0));
+            return Err(HookFailure(format!(
+                "another expansion's start tile is on {pos}, where the City of Carcassonne goes"
+            )));
+        }
         start.reserve(LAYOUT.len());
         for (&(_, x, y), &kind) in LAYOUT.iter().zip(kinds) {
             let pos = Pos::new(x, y);
-            if start.iter().any(|t| t.pos == pos) {
-                return Err(HookFailure(format!(
-                    "another expansion's start tile is on {pos}, where the City of Carcassonne goes"
-                )));
-            }
             start.push(StartTile {
                 kind,
                 pos,
@@ -827,13 +832,9 @@ impl BoundExpansion for CountRules {
 
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         match prompt.decode::<CountPrompt>()? {
-            CountPrompt::Redeploy => self.moves(
-                &v,
-                prompt.player,
-                &self.redeploy_targets(&v, true),
-                false,
-                out,
-            )?,
+            CountPrompt::Redeploy => {
+                self.moves(&v, prompt.player, &self.redeploy_targets(&v), false, out)?
+            }
             CountPrompt::Deploy => self.deployments(&v, prompt.player, out)?,
             CountPrompt::MoveCount => {
                 let count = self.count_at(&v);

@@ -420,6 +420,31 @@ impl CountRules {
 
     /// CO-4 deployments into the city for the placer.
     fn deployments(&self, v: &View<'_>, player: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        self.each_deployment(v, player, |a| {
+            out.push(a);
+            true
+        })
+    }
+
+    /// Whether the placer has a CO-4 deployment (the test of [`Self::deployments`] without
+    /// the list).
+    fn can_deploy(&self, v: &View<'_>, player: PlayerId) -> HookResult<bool> {
+        let mut any = false;
+        self.each_deployment(v, player, |_| {
+            any = true;
+            false
+        })?;
+        Ok(any)
+    }
+
+    /// The CO-4 deployments in quarter, then figure-kind order, handed to `f` until it
+    /// returns false.
+    fn each_deployment(
+        &self,
+        v: &View<'_>,
+        player: PlayerId,
+        mut f: impl FnMut(Action) -> bool,
+    ) -> HookResult {
         let count = self.count_at(v);
         let forbid = self.forbid_count_quarter;
         for q in 0..4 {
@@ -432,11 +457,12 @@ impl CountRules {
                 if def.follower
                     && figure_may_go(v.rules, kind, q)
                     && v.state.in_supply(player, kind) > 0
-                {
-                    out.push(Action::Deploy {
+                    && !f(Action::Deploy {
                         figure: kind,
                         segment: seg,
-                    });
+                    })
+                {
+                    return Ok(());
                 }
             }
         }
@@ -946,10 +972,19 @@ impl BoundExpansion for CountRules {
     }
 
     /// CO-5, CO-6: what the placement's scoring gave each player.
+    /// Most scorings reach here with no award: that test is inline, the rest out of line.
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         if draft.final_scoring || draft.awards.is_empty() {
             return Ok(());
         }
+        self.placement_scored(ctx, draft)
+    }
+}
+
+impl CountRules {
+    /// CO-4 … CO-8 for a placement's scoring with awards.
+    #[inline(never)]
+    fn placement_scored(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         let completion_only = self.trigger_completion;
         let mut points = [0i64; MAX_PLAYERS];
         for a in &draft.awards {
@@ -976,12 +1011,8 @@ impl BoundExpansion for CountRules {
             .iter()
             .enumerate()
             .any(|(p, v)| p != placer.index() && *v > 0);
-        if points[placer.index()] == 0 && others {
-            let mut buf = Vec::new();
-            self.deployments(&ctx.view(), placer, &mut buf)?;
-            if !buf.is_empty() {
-                ctx.prompt(placer, CountPrompt::Deploy);
-            }
+        if points[placer.index()] == 0 && others && self.can_deploy(&ctx.view(), placer)? {
+            ctx.prompt(placer, CountPrompt::Deploy);
         }
         Ok(())
     }

@@ -187,7 +187,18 @@ struct CountRules {
     /// placement), found by name at bind if that expansion is loaded: its farm is scored
     /// now, so the market may redeploy onto it (CO-13, AM-28).
     barn_placed: Option<carcassonne_core::SlotId>,
+    /// Per feature kind (by id): bit `q` if quarter `q`'s followers may move onto that
+    /// kind's features (its scoring is `QUARTER_SCORING[q]`), computed at bind.
+    kind_bits: [u8; 256],
+    /// Per figure kind (by id): bit `q` if [`figure_may_go`] into quarter `q`.
+    may_go: Vec<u8>,
+    /// Per tile kind (by id): the local indices of its field segments if it is a City of
+    /// Carcassonne tile (tag `city-of-carcassonne`), else empty (CO-3, `start_game`).
+    city_fields: Vec<Vec<u8>>,
 }
+
+/// Quarter bit of the market (CO-13, CO-19).
+const MARKET: u8 = 1 << 1;
 
 /// The city's tile kinds in [`LAYOUT`] order and the ruleset's base start tile.
 fn city_tiles(rules: &Ruleset) -> Result<CityTiles, String> {
@@ -225,10 +236,11 @@ impl CountRules {
         out
     }
 
+    #[inline]
     fn quarter_seg(&self, v: &View<'_>, q: usize) -> HookResult<SegmentId> {
         let s = v.get(self.ids.quarter[q]);
         if s < 0 {
-            return Err(HookFailure("the City of Carcassonne was not set up".into()));
+            return Err(not_set_up());
         }
         Ok(SegmentId::new(s as usize))
     }
@@ -247,6 +259,105 @@ impl CountRules {
 
     fn count_at(&self, v: &View<'_>) -> usize {
         v.get(self.ids.count) as usize % 4
+    }
+
+    /// The quarter bit of features of kind `k` (0: no quarter's followers go there).
+    #[inline]
+    fn kind_bit(&self, k: FeatureKindId) -> u8 {
+        self.kind_bits[k.0 as usize]
+    }
+
+    /// Per player, the quarters (bit `q`) from which he has a follower that may move out
+    /// now: never the Count's quarter, only the market under `only_market`, and only a
+    /// figure kind that may stand on the quarter's features (CO-9). [`Self::moves`] offers a
+    /// player something exactly when one of these quarters has a target of its scoring, so
+    /// one pass over the figures answers for every player without listing the moves.
+    fn movable(&self, v: &View<'_>, only_market: bool) -> HookResult<[u8; MAX_PLAYERS]> {
+        let mut segs = [0usize; 4];
+        for (q, s) in segs.iter_mut().enumerate() {
+            *s = self.quarter_seg(v, q)?.index();
+        }
+        // `start_game` adds the four quarters one after the other: one subtraction then
+        // tells whether a figure stands in a quarter, and which.
+        let first = segs[0];
+        let consecutive = (0..4).all(|q| segs[q] == first + q);
+        let mut allowed = 0xF & !(1u8 << self.count_at(v));
+        if only_market {
+            allowed &= MARKET;
+        }
+        let mut out = [0u8; MAX_PLAYERS];
+        for f in v.state.figures() {
+            let FigureLoc::On(s) = f.loc else {
+                continue;
+            };
+            let q = if consecutive {
+                let q = s.index().wrapping_sub(first);
+                if q >= 4 {
+                    continue;
+                }
+                q
+            } else {
+                let Some(q) = segs.iter().position(|x| *x == s.index()) else {
+                    continue;
+                };
+                q
+            };
+            let may = self.may_go.get(f.kind.0 as usize).copied().unwrap_or(0);
+            if let Some(m) = out.get_mut(f.owner.index()) {
+                *m |= (1u8 << q) & allowed & may;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The quarter bits of `targets`' kinds: the quarters that have somewhere to go.
+    fn target_bits(&self, v: &View<'_>, targets: &[FeatureId]) -> u8 {
+        let g = v.state.graph();
+        targets.iter().fold(0, |a, t| a | self.kind_bit(g.kind(*t)))
+    }
+
+    /// CO-10: one redeployment round, left of the placer round to the placer; a player is
+    /// asked if he has a move (the same test as a non-empty [`Self::moves`]).
+    #[inline(never)]
+    fn redeploy_round(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        // Most placements complete nothing: that is the cheaper test, so it comes first.
+        let targets = self.redeploy_targets(&ctx.view());
+        let open = self.target_bits(&ctx.view(), &targets);
+        if open == 0 {
+            return Ok(());
+        }
+        let n = ctx.state().players().len();
+        let movable = self.movable(&ctx.view(), false)?;
+        let reach = movable.iter().take(n).fold(0, |a, m| a | m) & open;
+        if reach == 0 {
+            return Ok(());
+        }
+        let placer = ctx.state().active_player().index();
+        for i in 1..=n {
+            let p = PlayerId(((placer + i) % n) as u8);
+            if movable[p.index()] & reach != 0 {
+                ctx.prompt(p, CountPrompt::Redeploy);
+            }
+        }
+        Ok(())
+    }
+
+    /// CO-18: the final redeployment, starting left of the last placer. That is usually
+    /// the player whose turn it would be, but not when the supply runs out between the
+    /// two parts of a double turn (CO-8): the placer is still active then. Without a
+    /// placement in this game (a set-up position), the active player is taken to be the
+    /// one left of the last placer.
+    #[inline(never)]
+    fn final_round(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        let ids = self.ids;
+        ctx.set(ids.final_passes, 0);
+        let n = ctx.state().players().len() as i64;
+        let first = match ctx.state().last_placer() {
+            Some(last) => (i64::from(last.0) + 1) % n,
+            None => ctx.state().active_player().0 as i64,
+        };
+        ctx.set(ids.final_next, first);
+        self.continue_final(ctx)
     }
 
     /// One follower of each kind `player` has in quarter `q` (moving any of the same kind
@@ -309,6 +420,31 @@ impl CountRules {
 
     /// CO-4 deployments into the city for the placer.
     fn deployments(&self, v: &View<'_>, player: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        self.each_deployment(v, player, |a| {
+            out.push(a);
+            true
+        })
+    }
+
+    /// Whether the placer has a CO-4 deployment (the test of [`Self::deployments`] without
+    /// the list).
+    fn can_deploy(&self, v: &View<'_>, player: PlayerId) -> HookResult<bool> {
+        let mut any = false;
+        self.each_deployment(v, player, |_| {
+            any = true;
+            false
+        })?;
+        Ok(any)
+    }
+
+    /// The CO-4 deployments in quarter, then figure-kind order, handed to `f` until it
+    /// returns false.
+    fn each_deployment(
+        &self,
+        v: &View<'_>,
+        player: PlayerId,
+        mut f: impl FnMut(Action) -> bool,
+    ) -> HookResult {
         let count = self.count_at(v);
         let forbid = self.forbid_count_quarter;
         for q in 0..4 {
@@ -321,41 +457,76 @@ impl CountRules {
                 if def.follower
                     && figure_may_go(v.rules, kind, q)
                     && v.state.in_supply(player, kind) > 0
-                {
-                    out.push(Action::Deploy {
+                    && !f(Action::Deploy {
                         figure: kind,
                         segment: seg,
-                    });
+                    })
+                {
+                    return Ok(());
                 }
             }
         }
         Ok(())
     }
 
-    /// CO-18: features a quarter follower may still move onto at the end.
-    fn final_targets(&self, v: &View<'_>) -> Vec<FeatureId> {
+    /// CO-18: whether feature `seg` (a segment) is a target at the end for the quarter
+    /// bit `bit` of its kind: the representative of a feature on the grid, and a farm (if
+    /// farmers are played) or an incomplete, unscored city, road or cloister-scored
+    /// building.
+    #[inline]
+    fn final_target(g: &FeatureGraph, seg: SegmentId, virt: bool, bit: u8, farmers: bool) -> bool {
+        if virt || (bit == MARKET && !farmers) || g.feature_of(seg).segment() != seg {
+            return false;
+        }
+        if bit == MARKET {
+            return true;
+        }
+        let t = g.totals(FeatureId(seg.index() as u32));
+        !t.scored && !t.complete()
+    }
+
+    /// CO-18: the features, in graph order, a follower from one of the quarters `want`
+    /// (bits) may still move onto at the end. Features no quarter serves (`Points`
+    /// kinds) are left out: no move goes there.
+    fn final_targets(&self, v: &View<'_>, want: u8) -> Vec<FeatureId> {
         let g = v.state.graph();
         let farmers = v.rules.base().farmers;
         let mut out = Vec::new();
-        for i in 0..g.len() {
-            let seg = SegmentId::new(i);
-            let f = g.feature_of(seg);
-            if f.segment() != seg || g.segment(seg).is_virtual() {
-                continue;
-            }
-            let t = g.totals(f);
-            let ok = match v.rules.kind(g.kind(f)).scoring {
-                Scoring::City | Scoring::Road | Scoring::Cloister | Scoring::Points { .. } => {
-                    !t.scored && !t.complete()
-                }
-                Scoring::Farm => farmers,
-                Scoring::Unscored => false,
-            };
-            if ok {
-                out.push(f);
+        if want == 0 {
+            return out;
+        }
+        for (i, node) in g.graph().raw_nodes().iter().enumerate() {
+            let bit = self.kind_bit(node.weight.kind) & want;
+            if bit != 0
+                && Self::final_target(g, SegmentId::new(i), node.weight.is_virtual(), bit, farmers)
+            {
+                out.push(FeatureId(i as u32));
             }
         }
         out
+    }
+
+    /// CO-18: which of the quarters `want` (bits) have a target at the end; the scan of
+    /// the graph stops once all have one.
+    fn final_reach(&self, v: &View<'_>, want: u8) -> u8 {
+        let g = v.state.graph();
+        let farmers = v.rules.base().farmers;
+        let mut found = 0u8;
+        if want == 0 {
+            return found;
+        }
+        for (i, node) in g.graph().raw_nodes().iter().enumerate() {
+            let bit = self.kind_bit(node.weight.kind) & want & !found;
+            if bit != 0
+                && Self::final_target(g, SegmentId::new(i), node.weight.is_virtual(), bit, farmers)
+            {
+                found |= bit;
+                if found == want {
+                    break;
+                }
+            }
+        }
+        found
     }
 
     /// CO-18: asks the next player who can move, counting players who cannot as passing.
@@ -365,9 +536,11 @@ impl CountRules {
             return Ok(());
         }
         let n = ctx.state().players().len() as i64;
-        let only_market = self.market_only;
-        let targets = self.final_targets(&ctx.view());
-        let mut buf = Vec::new();
+        // Figures do not move in this loop: who can leave which quarter, and which
+        // quarters have a target, are known before it.
+        let movable = self.movable(&ctx.view(), self.market_only)?;
+        let any = movable.iter().take(n as usize).fold(0, |a, m| a | m);
+        let reach = self.final_reach(&ctx.view(), any);
         loop {
             let passed = ctx.get(ids.final_passes);
             if passed.count_ones() as i64 >= n {
@@ -380,9 +553,7 @@ impl CountRules {
             if passed & (1 << p.0) != 0 {
                 continue;
             }
-            buf.clear();
-            self.moves(&ctx.view(), p, &targets, only_market, &mut buf)?;
-            if !buf.is_empty() {
+            if movable.get(p.index()).is_some_and(|m| m & reach != 0) {
                 ctx.set(ids.final_next, i64::from(p.0));
                 ctx.prompt(p, CountPrompt::Final);
                 return Ok(());
@@ -433,6 +604,12 @@ fn completed_targets(v: &View<'_>) -> Vec<FeatureId> {
         )
     });
     out
+}
+
+#[cold]
+#[inline(never)]
+fn not_set_up() -> HookFailure {
+    HookFailure("the City of Carcassonne was not set up".into())
 }
 
 fn quarter_named(name: &str) -> HookResult<usize> {
@@ -492,6 +669,39 @@ impl Expansion for Count {
                 market_only: b.option_str("cocFinal")? == "market-only",
                 pass_is_final: b.option_str("finalRound")? == "pass-is-final",
                 layout: city_tiles(b.rules()),
+                kind_bits: {
+                    let mut bits = [0u8; 256];
+                    for (b, k) in bits.iter_mut().zip(b.rules().kinds()) {
+                        *b = QUARTER_SCORING
+                            .iter()
+                            .position(|s| *s == k.scoring)
+                            .map_or(0, |q| 1u8 << q);
+                    }
+                    bits
+                },
+                may_go: (0..b.rules().figure_kinds().len())
+                    .map(|k| {
+                        (0..4)
+                            .filter(|q| figure_may_go(b.rules(), FigureKindId(k as u8), *q))
+                            .fold(0u8, |a, q| a | 1 << q)
+                    })
+                    .collect(),
+                city_fields: b
+                    .rules()
+                    .tiles()
+                    .iter()
+                    .map(|(_, tk)| {
+                        if !tk.has_tag("city-of-carcassonne") {
+                            return Vec::new();
+                        }
+                        tk.segments
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, seg)| b.rules().kind(seg.kind).shape == Shape::Field)
+                            .map(|(i, _)| i as u8)
+                            .collect()
+                    })
+                    .collect(),
                 barn_placed: b.rules().expansion_index("abbey-mayor").and_then(|ix| {
                     b.rules()
                         .slots()
@@ -547,13 +757,23 @@ impl BoundExpansion for CountRules {
     fn prepare_game(&self, _ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
         let (kinds, base_start) = self.layout.as_ref().map_err(|e| HookFailure(e.clone()))?;
         start.retain(|t| !(t.pos == Pos::new(0, 0) && Some(t.kind) == *base_start));
+        // The layout fills the rectangle x −2..=1, y −1..=1: one pass finds a tile in it.
+        if start
+            .iter()
+            .any(|t| (-2..=1).contains(&t.pos.x) && (-1..=1).contains(&t.pos.y))
+        {
+            let pos = LAYOUT
+                .iter()
+                .map(|&(_, x, y)| Pos::new(x, y))
+                .find(|p| start.iter().any(|t| t.pos == *p))
+                .unwrap_or(Pos::new(0, 0));
+            return Err(HookFailure(format!(
+                "another expansion's start tile is on {pos}, where the City of Carcassonne goes"
+            )));
+        }
+        start.reserve(LAYOUT.len());
         for (&(_, x, y), &kind) in LAYOUT.iter().zip(kinds) {
             let pos = Pos::new(x, y);
-            if start.iter().any(|t| t.pos == pos) {
-                return Err(HookFailure(format!(
-                    "another expansion's start tile is on {pos}, where the City of Carcassonne goes"
-                )));
-            }
             start.push(StartTile {
                 kind,
                 pos,
@@ -572,21 +792,19 @@ impl BoundExpansion for CountRules {
         }
         let city = ctx.add_virtual_feature(FeatureKindId::CITY, 0, true);
         ctx.set(ids.city, city.index() as i64);
-        // CO-3: every field of a city tile borders the city.
-        let mut fields = Vec::new();
-        for t in ctx.state().board().tiles() {
-            let tk = ctx.rules().tiles().get(t.kind);
-            if !tk.has_tag("city-of-carcassonne") {
+        // CO-3: every field of a city tile borders the city (board order, then segment
+        // order; the fields of each tile kind are listed at bind).
+        for i in 0..ctx.state().board().tiles().len() {
+            let t = ctx.state().board().tiles()[i];
+            let Some(fields) = self.city_fields.get(t.kind.0 as usize) else {
                 continue;
+            };
+            for &local in fields {
+                ctx.add_border(
+                    SegmentId::new(t.first_segment as usize + local as usize),
+                    city,
+                );
             }
-            for (i, seg) in tk.segments.iter().enumerate() {
-                if ctx.rules().kind(seg.kind).shape == Shape::Field {
-                    fields.push(SegmentId::new(t.first_segment as usize + i));
-                }
-            }
-        }
-        for f in fields {
-            ctx.add_border(f, city);
         }
         Ok(())
     }
@@ -627,51 +845,15 @@ impl BoundExpansion for CountRules {
         Ok(())
     }
 
+    /// The hot path (every placement's `BeforeScoring`) is one slot read while nobody is
+    /// in the city; the rounds are out of line.
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
-        let ids = self.ids;
         match window {
-            // CO-10: one redeployment round, left of the placer round to the placer.
-            Window::BeforeScoring => {
-                // Most turns nobody is in the city: skip the search for targets.
-                if !self.city_occupied(&ctx.view()) {
-                    return Ok(());
-                }
-                let targets = self.redeploy_targets(&ctx.view());
-                if targets.is_empty() {
-                    return Ok(());
-                }
-                let n = ctx.state().players().len();
-                let placer = ctx.state().active_player().index();
-                let mut buf = Vec::new();
-                for i in 1..=n {
-                    let p = PlayerId(((placer + i) % n) as u8);
-                    buf.clear();
-                    self.moves(&ctx.view(), p, &targets, false, &mut buf)?;
-                    if !buf.is_empty() {
-                        ctx.prompt(p, CountPrompt::Redeploy);
-                    }
-                }
-            }
-            // CO-4: the placer scored 0 while someone else scored.
-            // CO-18: the final redeployment, starting left of the last placer. That is
-            // usually the player whose turn it would be, but not when the supply runs out
-            // between the two parts of a double turn (CO-8): the placer is still active
-            // then. Without a placement in this game (a set-up position), the active
-            // player is taken to be the one left of the last placer.
-            Window::BeforeFinalScoring => {
-                ctx.set(ids.final_passes, 0);
-                let n = ctx.state().players().len() as i64;
-                let first = match ctx.state().last_placer() {
-                    Some(last) => (i64::from(last.0) + 1) % n,
-                    None => ctx.state().active_player().0 as i64,
-                };
-                ctx.set(ids.final_next, first);
-                self.continue_final(ctx)?;
-            }
-            Window::TurnStart | Window::AfterDeploy | Window::AfterScoring | Window::BeforeDraw => {
-            }
+            Window::BeforeScoring if ctx.get(self.ids.in_city) != 0 => self.redeploy_round(ctx),
+            // CO-18 (and CO-4 for the redeployment that comes first).
+            Window::BeforeFinalScoring => self.final_round(ctx),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
@@ -692,13 +874,16 @@ impl BoundExpansion for CountRules {
                     }));
                 }
             }
-            CountPrompt::Final => self.moves(
-                &v,
-                prompt.player,
-                &self.final_targets(&v),
-                self.market_only,
-                out,
-            )?,
+            CountPrompt::Final => {
+                // Only targets of the quarters this player can leave give moves.
+                let want = self
+                    .movable(&v, self.market_only)?
+                    .get(prompt.player.index())
+                    .copied()
+                    .unwrap_or(0);
+                let targets = self.final_targets(&v, want);
+                self.moves(&v, prompt.player, &targets, self.market_only, out)?
+            }
         }
         if !out.is_empty() {
             out.push(Action::Pass);
@@ -787,10 +972,19 @@ impl BoundExpansion for CountRules {
     }
 
     /// CO-5, CO-6: what the placement's scoring gave each player.
+    /// Most scorings reach here with no award: that test is inline, the rest out of line.
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         if draft.final_scoring || draft.awards.is_empty() {
             return Ok(());
         }
+        self.placement_scored(ctx, draft)
+    }
+}
+
+impl CountRules {
+    /// CO-4 … CO-8 for a placement's scoring with awards.
+    #[inline(never)]
+    fn placement_scored(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         let completion_only = self.trigger_completion;
         let mut points = [0i64; MAX_PLAYERS];
         for a in &draft.awards {
@@ -817,12 +1011,8 @@ impl BoundExpansion for CountRules {
             .iter()
             .enumerate()
             .any(|(p, v)| p != placer.index() && *v > 0);
-        if points[placer.index()] == 0 && others {
-            let mut buf = Vec::new();
-            self.deployments(&ctx.view(), placer, &mut buf)?;
-            if !buf.is_empty() {
-                ctx.prompt(placer, CountPrompt::Deploy);
-            }
+        if points[placer.index()] == 0 && others && self.can_deploy(&ctx.view(), placer)? {
+            ctx.prompt(placer, CountPrompt::Deploy);
         }
         Ok(())
     }

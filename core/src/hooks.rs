@@ -181,6 +181,20 @@ impl ScoreDraft {
     }
 }
 
+/// A hook of an expansion called only while one of its game slots is not 0
+/// ([`BoundExpansion::hook_gates`]): a hook that has nothing to do most of the time (the
+/// Count's redeployment round while nobody is in the City, the builder's extra part while
+/// no builder was reached) then costs the engine one slot read instead of a call into the
+/// plugin. Only hooks the engine calls with a context in load order can be gated
+/// ([`HookSet::GATEABLE`]); the slot must be one of the expansion's own game slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HookGate {
+    /// The gated hooks (bits of [`HookSet::GATEABLE`]).
+    pub hooks: HookSet,
+    /// The hooks are called only while this slot is not 0.
+    pub slot: crate::slot::GameSlot,
+}
+
 /// The hooks an expansion implements ([`Expansion::hooks`]): the engine calls only
 /// those in the turn pipeline, so an expansion pays nothing for hooks it leaves alone.
 /// The bits of the pipeline hooks come from the hook table ([`HOOKS`]).
@@ -280,6 +294,13 @@ macro_rules! expansion_hooks {
                 HookSet::ALL
             }
 
+            /// Hooks of the set to call only while a game slot is not 0 (default: none),
+            /// asked once with [`BoundExpansion::hook_set`]. A gated hook must do nothing
+            /// while its slot is 0: the engine then skips the call.
+            fn hook_gates(&self) -> Vec<HookGate> {
+                Vec::new()
+            }
+
             $(
                 $(#[$doc])*
                 fn $name(&self $(, $arg: $ty)*) -> $ret $default
@@ -289,6 +310,9 @@ macro_rules! expansion_hooks {
         impl BoundExpansion for crate::plugin::GuardedHooks {
             fn hook_set(&self) -> HookSet {
                 self.guarded_hook_set()
+            }
+            fn hook_gates(&self) -> Vec<HookGate> {
+                self.guarded_hook_gates()
             }
             $(
                 fn $name(&self $(, $arg: $ty)*) -> $ret {
@@ -518,6 +542,22 @@ expansion_hooks! {
     fn describe(&self, view: View<'_>, out: &mut Vec<Visible>) -> HookResult {
         Ok(())
     }
+}
+
+impl HookSet {
+    /// The hooks a [`HookGate`] may gate: the ones the engine calls with a context, for
+    /// every implementer in load order (`on_tile_drawn`, `on_tile_placed`, the scoring
+    /// hooks, `on_figure_removed`, `on_turn_end`, `final_scoring`, every window).
+    pub const GATEABLE: HookSet = HookSet(
+        HookSet::ON_TILE_DRAWN.0
+            | HookSet::ON_TILE_PLACED.0
+            | HookSet::BEFORE_SCORING.0
+            | HookSet::AFTER_SCORING.0
+            | HookSet::ON_FIGURE_REMOVED.0
+            | HookSet::ON_TURN_END.0
+            | HookSet::FINAL_SCORING.0
+            | 0xFFFF_0000,
+    );
 }
 
 /// Something an expansion shows of its state ([`Expansion::describe`]).

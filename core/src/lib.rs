@@ -61,8 +61,8 @@ pub use figure::{
 };
 pub use graph::{FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode};
 pub use hooks::{
-    Award, BoundExpansion, DraftFeature, DrawVerdict, Expansion, HookError, HookFailure, HookInfo,
-    HookResult, HookSet, ScoreDraft, StartTile, TurnEndVerdict, Visible, Window, HOOKS,
+    Award, BoundExpansion, DraftFeature, DrawVerdict, Expansion, HookError, HookFailure, HookGate,
+    HookInfo, HookResult, HookSet, ScoreDraft, StartTile, TurnEndVerdict, Visible, Window, HOOKS,
 };
 pub use kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
 pub use options::{OptionDef, OptionType, OptionValue, Options};

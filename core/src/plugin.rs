@@ -256,6 +256,12 @@ impl GuardedHooks {
         catch_unwind(AssertUnwindSafe(|| self.inner.hook_set())).unwrap_or(HookSet::ALL)
     }
 
+    /// `hook_gates()` of the inner expansion; a panic there means "no gate" (every hook
+    /// of the set is called).
+    pub(crate) fn guarded_hook_gates(&self) -> Vec<crate::hooks::HookGate> {
+        catch_unwind(AssertUnwindSafe(|| self.inner.hook_gates())).unwrap_or_default()
+    }
+
     /// Runs one hook of the inner expansion; a panic becomes its failure.
     pub(crate) fn run<T>(
         &self,

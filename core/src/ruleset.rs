@@ -101,6 +101,10 @@ pub struct Ruleset {
     /// Per hook bit: which expansions implement it (bit `i` = expansion `i`; bit 63
     /// also stands for every later one).
     pub(crate) hook_members: [u64; 32],
+    /// Per pipeline hook bit: the implementers that gate it on a slot (as in `hook_members`).
+    pub(crate) gated_members: [u64; 32],
+    /// `(hook bit, expansion, slot)` of every gate.
+    pub(crate) gates: Vec<(u8, usize, crate::slot::SlotId)>,
     /// Per tile kind: bit `i` = expansion `i` filters its placements (bit 63: any of
     /// expansions 63 and up).
     pub(crate) placement_filters: Vec<u64>,
@@ -234,6 +238,29 @@ impl Ruleset {
     #[inline]
     pub fn hook_members(&self, hook: crate::hooks::HookSet) -> u64 {
         self.hook_members[(hook.0.trailing_zeros() & 31) as usize]
+    }
+
+    /// The implementers of `hook` (one bit, as in [`Ruleset::hook_members`]) that gate it
+    /// on a slot ([`crate::HookGate`]).
+    #[inline]
+    pub fn gated_members(&self, hook: crate::hooks::HookSet) -> u64 {
+        self.gated_members[(hook.0.trailing_zeros() & 31) as usize]
+    }
+
+    /// Whether expansion `expansion`'s gates on `hook` are all open in `state` (true when
+    /// it has none).
+    #[inline]
+    pub fn gates_open(
+        &self,
+        hook: crate::hooks::HookSet,
+        expansion: usize,
+        state: &crate::state::GameState,
+    ) -> bool {
+        let bit = (hook.0.trailing_zeros() & 31) as u8;
+        self.gates
+            .iter()
+            .filter(|(b, e, _)| *b == bit && *e == expansion)
+            .all(|(_, _, slot)| state.slot(*slot, 0) != 0)
     }
 
     /// Whether any expansion implements one of `hooks`.
@@ -513,6 +540,8 @@ impl RulesetBuilder {
             followers_on,
             figure_offsets,
             hook_members: [0; 32],
+            gated_members: [0; 32],
+            gates: Vec::new(),
             placement_filters: Vec::new(),
             hook_sets: Vec::new(),
             any_hooks: crate::hooks::HookSet::NONE,
@@ -550,6 +579,35 @@ impl RulesetBuilder {
             for (b, m) in rules.hook_members.iter_mut().enumerate() {
                 if h.0 & (1 << b) != 0 {
                     *m |= 1 << i.min(63);
+                }
+            }
+        }
+        for (i, (e, h)) in rules.bound.iter().zip(&hook_sets).enumerate() {
+            for gate in e.hook_gates() {
+                let slot = gate.slot.id();
+                let def = rules.slots.get(slot.0 as usize);
+                let problem = if gate.hooks.0 & !crate::hooks::HookSet::GATEABLE.0 != 0 {
+                    Some("gates a hook the engine cannot gate (HookSet::GATEABLE)")
+                } else if gate.hooks.0 & !h.0 != 0 {
+                    Some("gates a hook outside its hook set")
+                } else if !def.is_some_and(|d| {
+                    d.expansion.0 as usize == i && d.scope == crate::slot::SlotScope::Game
+                }) {
+                    Some("gates on a slot that is not one of its own game slots")
+                } else {
+                    None
+                };
+                if let Some(message) = problem {
+                    return Err(SetupError::Expansion {
+                        expansion: rules.expansions[i].id.clone(),
+                        message: format!("hook_gates: {message}"),
+                    });
+                }
+                for b in 0..32u8 {
+                    if gate.hooks.0 & (1 << b) != 0 {
+                        rules.gated_members[b as usize] |= 1 << i.min(63);
+                        rules.gates.push((b, i, slot));
+                    }
                 }
             }
         }

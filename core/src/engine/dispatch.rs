@@ -111,16 +111,23 @@ pub(crate) fn each(
         let r = f(e.as_ref(), &mut ctx);
         checked_hook(rules, i, hook, state, r)
     };
+    // Implementers that gate the hook on a slot are skipped while it is 0 (HookGate).
+    let gated = rules.gated_members(bit);
+    let open = |i: usize, state: &GameState| {
+        gated & (1 << i.min(63)) == 0 || rules.gates_open(bit, i, state)
+    };
     // Visit only the implementers; bit 63 also stands for every later expansion.
     let mut m = members & !(1 << 63);
     while m != 0 {
         let i = m.trailing_zeros() as usize;
         m &= m - 1;
-        call(i, state)?;
+        if open(i, state) {
+            call(i, state)?;
+        }
     }
     if members & (1 << 63) != 0 {
         for i in 63..rules.expansions().len() {
-            if rules.hook_sets()[i].has(bit) {
+            if rules.hook_sets()[i].has(bit) && open(i, state) {
                 call(i, state)?;
             }
         }

@@ -40,9 +40,9 @@
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
     FeatureGraph, FeatureId, FeatureKindDef, FeatureKindId, FigureId, FigureKindId, FigureLoc,
-    GameSlot, HookFailure, HookResult, HookSet, PlayerId, Pos, Prompt, PromptCode, PromptKind,
-    Rotation, Ruleset, ScoreDraft, Scoring, SegmentId, Shape, StartTile, TileKindId, VerbId, View,
-    Visible, Window, MAX_PLAYERS,
+    GameSlot, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos, Prompt, PromptCode,
+    PromptKind, Rotation, Ruleset, ScoreDraft, Scoring, SegmentId, Shape, StartTile, TileKindId,
+    VerbId, View, Visible, Window, MAX_PLAYERS,
 };
 
 /// Option keys (the full keys; the binder reads them by their short names).
@@ -725,6 +725,15 @@ impl BoundExpansion for CountRules {
             | HookSet::window(Window::BeforeScoring)
             | HookSet::window(Window::BeforeFinalScoring)
             | HookSet::ON_FIGURE_REMOVED
+    }
+
+    /// The redeployment round (CO-10) and the recount after a removal have nothing to do
+    /// while nobody stands in the City: the engine skips both calls then.
+    fn hook_gates(&self) -> Vec<HookGate> {
+        vec![HookGate {
+            hooks: HookSet::window(Window::BeforeScoring) | HookSet::ON_FIGURE_REMOVED,
+            slot: self.ids.in_city,
+        }]
     }
 
     /// Another expansion may take a follower out of a quarter (The Tower's capture under

@@ -35,9 +35,9 @@
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
     FarmScoring, FeatureId, FigureId, FigureKindDef, FigureKindId, FigureLoc, GameSlot,
-    HookFailure, HookResult, HookSet, KindMask, LabelId, PlayerId, PlayerSlot, Prompt, PromptCode,
-    PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring, SegmentId, Shape, StartTile,
-    TurnEndVerdict, VerbId, View, Window,
+    HookFailure, HookGate, HookResult, HookSet, KindMask, LabelId, PlayerId, PlayerSlot, Prompt,
+    PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring, SegmentId, Shape,
+    StartTile, TurnEndVerdict, VerbId, View, Window,
 };
 
 /// The three goods, in the order they are scored and shown.
@@ -369,6 +369,19 @@ impl BoundExpansion for TbRules {
             h = h | HookSet::window(Window::AfterScoring);
         }
         h
+    }
+
+    /// The extra part (TB-11) and its question (TB-16) only ever follow a triggering tile:
+    /// the engine skips both calls while `builder-triggered` is 0.
+    fn hook_gates(&self) -> Vec<HookGate> {
+        let mut hooks = HookSet::ON_TURN_END;
+        if self.optional {
+            hooks = hooks | HookSet::window(Window::AfterScoring);
+        }
+        vec![HookGate {
+            hooks,
+            slot: self.ids.triggered,
+        }]
     }
 
     /// TB-1: the second edition swaps one copy of each garden twin in.

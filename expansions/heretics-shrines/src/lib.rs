@@ -254,6 +254,9 @@ impl PosList {
     }
 }
 
+/// Rows of the placement filter's bitmap of forbidden cells (a block up to 32 wide).
+const KILL_ROWS: usize = 32;
+
 /// Whether `a` and `b` are at most two cells apart on both axes (their 3×3 blocks
 /// overlap).
 #[inline]
@@ -469,8 +472,7 @@ impl BoundExpansion for ShrinesRules {
                 }
                 continue;
             }
-            // Only candidates inside the block covering the rivals' surroundings are
-            // compared with each rival.
+            // The block covering the rivals' surroundings.
             let (mut lo, mut hi) = (Pos::new(i32::MAX, i32::MAX), Pos::new(i32::MIN, i32::MIN));
             let mut rest = relevant;
             while rest != 0 {
@@ -482,6 +484,43 @@ impl BoundExpansion for ShrinesRules {
             let (x0, y0) = (lo.x.wrapping_sub(1), lo.y.wrapping_sub(1));
             let w = hi.x.wrapping_sub(lo.x).wrapping_add(2) as u32;
             let h = hi.y.wrapping_sub(lo.y).wrapping_add(2) as u32;
+            if w < 32 && h < KILL_ROWS as u32 {
+                // Small enough for a bitmap of the forbidden cells, one row a word: the
+                // cells two rivals touch (HS-3) and those a taken rival touches (HS-4).
+                let mut once = [0u32; KILL_ROWS];
+                let mut twice = [0u32; KILL_ROWS];
+                let mut hs4 = [0u32; KILL_ROWS];
+                let mut rest = relevant;
+                while rest != 0 {
+                    let i = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let r = rivals[i as usize];
+                    // Its 3×3 block (its own cell included: a candidate is never there).
+                    let bits = 0b111u32 << (r.x.wrapping_sub(x0) - 1) as u32;
+                    let row = (r.y.wrapping_sub(y0) - 1) as usize;
+                    for k in row..row + 3 {
+                        twice[k] |= once[k] & bits;
+                        once[k] |= bits;
+                        if taken & (1 << i) != 0 {
+                            hs4[k] |= bits;
+                        }
+                    }
+                }
+                for c in cells.iter_mut() {
+                    let (dx, dy) = (
+                        c.pos.x.wrapping_sub(x0) as u32,
+                        c.pos.y.wrapping_sub(y0) as u32,
+                    );
+                    if (dx > w) | (dy > h) {
+                        continue;
+                    }
+                    if (twice[dy as usize] | hs4[dy as usize]) >> dx & 1 != 0 {
+                        c.rotations = 0;
+                    }
+                }
+                continue;
+            }
+            // Otherwise only candidates inside the block are compared with each rival.
             for c in cells.iter_mut() {
                 let p = c.pos;
                 if (p.x.wrapping_sub(x0) as u32 > w) | (p.y.wrapping_sub(y0) as u32 > h) {

@@ -56,6 +56,9 @@ struct ShrinesRules {
     opts: Opts,
     /// Buildings per tile kind (bit 0 shrine, bit 1 cloister).
     tile_buildings: Vec<u8>,
+    /// Per feature kind (by id): 1 shrine, 2 cloister (any other centre site scored as a
+    /// cloister), 0 neither.
+    kind_buildings: [u8; 256],
     /// Tile kinds of the Cult Places edition only.
     cult_places: Vec<TileKindId>,
 }
@@ -341,6 +344,13 @@ impl Expansion for HereticsShrines {
                     .iter()
                     .map(|(id, _)| compute_buildings(rules, shrine, id))
                     .collect(),
+                kind_buildings: {
+                    let mut t = [0u8; 256];
+                    for (i, slot) in t.iter_mut().enumerate().take(rules.kinds().len()) {
+                        *slot = building_of(rules, shrine, FeatureKindId(i as u8)).map_or(0, bit);
+                    }
+                    t
+                },
                 cult_places: rules
                     .tiles()
                     .iter()
@@ -578,6 +588,22 @@ impl BoundExpansion for ShrinesRules {
         if draft.final_scoring {
             return Ok(());
         }
+        // Only a completed building challenges anyone: most scorings have none.
+        if !draft
+            .features
+            .iter()
+            .any(|d| d.complete && self.kind_buildings[d.kind.0 as usize] != 0)
+        {
+            return Ok(());
+        }
+        self.challenges(ctx, draft)
+    }
+}
+
+impl ShrinesRules {
+    /// HS-5 … HS-8, HS-13 for a draft holding a completed building.
+    #[inline(never)]
+    fn challenges(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         let stakes = self.opts.stakes;
         let n_items = draft.features.len();
         for item in 0..n_items {

@@ -73,6 +73,8 @@ struct RiverTiles {
     base_start: Option<TileKindId>,
     /// Per tile kind: index into `GROUPS`, or none (stays in the main pack).
     group: Vec<Option<usize>>,
+    /// Per group: the copies its kinds have in the tile set (a capacity hint).
+    group_sizes: [usize; GROUPS.len()],
     /// Per tile kind: its number of river sides.
     river_sides: Vec<usize>,
     /// Per tile kind and rotation (quarter turns): its river sides (bit `i` = side of
@@ -120,7 +122,30 @@ impl Opts {
 impl RiverTiles {
     /// Sorts the ruleset's tiles by their tags ([`RIVER_ENDS`] decides the river ends).
     fn find(rules: &Ruleset, code: u8, both_last: bool) -> RiverTiles {
+        let group: Vec<Option<usize>> = rules
+            .tiles()
+            .iter()
+            .map(|(_, k)| {
+                if k.has_tag("river-spring") || !is_river_tile(k, code) {
+                    None
+                } else if k.has_tag("river-fork") {
+                    Some(0)
+                } else if k.has_tag("river-lake") || (both_last && k.has_tag("river-end")) {
+                    Some(2)
+                } else {
+                    Some(1)
+                }
+            })
+            .collect();
+        let mut group_sizes = [0; GROUPS.len()];
+        for ((_, k), g) in rules.tiles().iter().zip(&group) {
+            if let Some(i) = g {
+                group_sizes[*i] += usize::from(k.count);
+            }
+        }
         RiverTiles {
+            group,
+            group_sizes,
             spring: rules
                 .tiles()
                 .iter()
@@ -131,21 +156,6 @@ impl RiverTiles {
                 .iter()
                 .find(|(_, k)| k.start)
                 .map(|(id, _)| id),
-            group: rules
-                .tiles()
-                .iter()
-                .map(|(_, k)| {
-                    if k.has_tag("river-spring") || !is_river_tile(k, code) {
-                        None
-                    } else if k.has_tag("river-fork") {
-                        Some(0)
-                    } else if k.has_tag("river-lake") || (both_last && k.has_tag("river-end")) {
-                        Some(2)
-                    } else {
-                        Some(1)
-                    }
-                })
-                .collect(),
             river_sides: rules
                 .tiles()
                 .iter()
@@ -544,14 +554,18 @@ impl BoundExpansion for River2Rules {
         let kinds = &known.group;
         let per_branch = self.opts.lakes_per_branch;
         let supply = ctx.supply_mut();
-        let mut groups: Vec<SupplyGroup> = GROUPS
-            .iter()
-            .map(|n| SupplyGroup {
-                name: n.to_string(),
-                tiles: Vec::new(),
-                active: false,
-            })
-            .collect();
+        // Each river group sized at once for the copies its kinds have in the tile set.
+        let mut groups: Vec<SupplyGroup> = Vec::with_capacity(GROUPS.len() + supply.groups.len());
+        groups.extend(
+            GROUPS
+                .iter()
+                .zip(known.group_sizes)
+                .map(|(n, size)| SupplyGroup {
+                    name: n.to_string(),
+                    tiles: Vec::with_capacity(size),
+                    active: false,
+                }),
+        );
         for g in supply.groups.iter_mut() {
             g.active = false;
             g.tiles.retain(|t| match kinds[t.0 as usize] {
@@ -569,7 +583,9 @@ impl BoundExpansion for River2Rules {
         if let Some(first) = groups.first_mut() {
             first.active = true;
         }
-        supply.groups.splice(0..0, groups);
+        // The river groups first, then the others in their order.
+        groups.append(&mut supply.groups);
+        supply.groups = groups;
         Ok(())
     }
 

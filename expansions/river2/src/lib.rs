@@ -451,11 +451,14 @@ fn spring_spot(
     let tk = rules.tiles().get(spring);
     let water_free = |pos: Pos, rot: Rotation| {
         sides_with(tk, rot, code).all(|s| {
+            // No layout tile on the cell ahead nor next to it (one pass over the layout).
             let ahead = pos.step(s);
-            Side::ALL.iter().all(|d| {
-                !layout
-                    .iter()
-                    .any(|t| t.pos == ahead.step(*d) || t.pos == ahead)
+            !layout.iter().any(|t| {
+                let (dx, dy) = (
+                    i64::from(t.pos.x) - i64::from(ahead.x),
+                    i64::from(t.pos.y) - i64::from(ahead.y),
+                );
+                dx.abs() + dy.abs() <= 1
             })
         })
     };

@@ -56,6 +56,9 @@ struct ShrinesRules {
     opts: Opts,
     /// Buildings per tile kind (bit 0 shrine, bit 1 cloister).
     tile_buildings: Vec<u8>,
+    /// Per feature kind (by id): 1 shrine, 2 cloister (any other centre site scored as a
+    /// cloister), 0 neither.
+    kind_buildings: [u8; 256],
     /// Tile kinds of the Cult Places edition only.
     cult_places: Vec<TileKindId>,
 }
@@ -202,34 +205,42 @@ impl ShrinesRules {
     }
 }
 
-/// Whether two cells are among each other's 8 surrounding cells.
-/// Board positions in insertion order, on the stack up to 32 (no allocation per draw).
-struct PosList {
-    buf: [Pos; 32],
+/// Values in insertion order, on the stack up to 16 (no allocation per draw), all on
+/// the heap beyond.
+struct SmallList<T: Copy> {
+    buf: [T; 16],
     n: usize,
-    more: Vec<Pos>,
+    more: Vec<T>,
 }
 
-impl PosList {
-    fn new() -> PosList {
-        PosList {
-            buf: [Pos::new(0, 0); 32],
+impl<T: Copy> SmallList<T> {
+    fn new(fill: T) -> SmallList<T> {
+        SmallList {
+            buf: [fill; 16],
             n: 0,
             more: Vec::new(),
         }
     }
 
-    fn push(&mut self, p: Pos) {
+    fn push(&mut self, p: T) {
         if self.n < self.buf.len() {
             self.buf[self.n] = p;
             self.n += 1;
         } else {
+            if self.more.is_empty() {
+                self.more.extend_from_slice(&self.buf);
+            }
             self.more.push(p);
         }
     }
 
-    fn iter(&self) -> impl Iterator<Item = &Pos> {
-        self.buf[..self.n].iter().chain(&self.more)
+    /// The values, as one slice (the stack buffer, or the heap once it overflowed).
+    fn as_slice(&self) -> &[T] {
+        if self.more.is_empty() {
+            &self.buf[..self.n]
+        } else {
+            &self.more
+        }
     }
 
     fn is_empty(&self) -> bool {
@@ -237,8 +248,63 @@ impl PosList {
     }
 }
 
-fn adjacent8(a: Pos, b: Pos) -> bool {
-    a != b && (a.x - b.x).abs() <= 1 && (a.y - b.y).abs() <= 1
+/// Board positions in insertion order.
+type PosList = SmallList<Pos>;
+
+impl PosList {
+    fn new_pos() -> PosList {
+        SmallList::new(Pos::new(0, 0))
+    }
+}
+
+/// Rows of the placement filter's bitmap of forbidden cells (a block up to 32 wide).
+const KILL_ROWS: usize = 32;
+
+/// Whether `a` and `b` are at most two cells apart on both axes (their 3×3 blocks
+/// overlap).
+#[inline]
+fn within2(a: Pos, b: Pos) -> bool {
+    (a.x.wrapping_sub(b.x).wrapping_add(2) as u32) <= 4
+        && (a.y.wrapping_sub(b.y).wrapping_add(2) as u32) <= 4
+}
+
+/// Whether `a` lies in the 3×3 block centred on `b` (`b` itself included).
+#[inline]
+fn touches(a: Pos, b: Pos) -> bool {
+    (a.x.wrapping_sub(b.x).wrapping_add(1) as u32) <= 2
+        && (a.y.wrapping_sub(b.y).wrapping_add(1) as u32) <= 2
+}
+
+/// HS-3 / HS-4 for many rivals (more than the placement filter's bit sets hold): a small
+/// grid over the rivals' surroundings: per cell, how many rivals touch it (HS-3) and
+/// whether one of them already has one of ours around it (HS-4, bit 7). Then each
+/// candidate is one lookup.
+fn filter_by_grid(ours: &[Pos], rivals: &[Pos], crowding: bool, cells: &mut [PlacementCell]) {
+    let (min_x, max_x) = rivals.iter().fold((i32::MAX, i32::MIN), |(a, b), r| {
+        (a.min(r.x - 1), b.max(r.x + 1))
+    });
+    let (min_y, max_y) = rivals.iter().fold((i32::MAX, i32::MIN), |(a, b), r| {
+        (a.min(r.y - 1), b.max(r.y + 1))
+    });
+    let w = (max_x - min_x + 1) as usize;
+    let mut grid = vec![0u8; w * (max_y - min_y + 1) as usize];
+    for r in rivals {
+        let taken = ours.iter().any(|o| touches(*o, *r) && o != r);
+        for q in r.surrounding() {
+            let cell = &mut grid[(q.y - min_y) as usize * w + (q.x - min_x) as usize];
+            *cell = (*cell + 1) | if taken { 0x80 } else { 0 };
+        }
+    }
+    for c in cells.iter_mut() {
+        let p = c.pos;
+        if p.x < min_x || p.x > max_x || p.y < min_y || p.y > max_y {
+            continue;
+        }
+        let cell = grid[(p.y - min_y) as usize * w + (p.x - min_x) as usize];
+        if cell & 0x7f >= 2 || (cell & 0x80 != 0 && !crowding) {
+            c.rotations = 0;
+        }
+    }
 }
 
 fn bit(b: Building) -> u8 {
@@ -278,6 +344,13 @@ impl Expansion for HereticsShrines {
                     .iter()
                     .map(|(id, _)| compute_buildings(rules, shrine, id))
                     .collect(),
+                kind_buildings: {
+                    let mut t = [0u8; 256];
+                    for (i, slot) in t.iter_mut().enumerate().take(rules.kinds().len()) {
+                        *slot = building_of(rules, shrine, FeatureKindId(i as u8)).map_or(0, bit);
+                    }
+                    t
+                },
                 cult_places: rules
                     .tiles()
                     .iter()
@@ -331,64 +404,151 @@ impl BoundExpansion for ShrinesRules {
             return Ok(());
         }
         let crowding = self.opts.crowding;
-        // The buildings on the board (few), then each candidate against them. Buildings
-        // sit in the tile centre, so the rotation does not matter.
-        let mut on_board = [PosList::new(), PosList::new()];
-        for t in v.state.board().tiles() {
-            if t.sites != 0 {
-                let m = self.buildings_of_tile(t.kind);
-                for (i, list) in on_board.iter_mut().enumerate() {
-                    if m & (1 << i) != 0 {
-                        list.push(t.pos);
-                    }
-                }
-            }
-        }
+        let tiles = v.state.board().tiles();
         for b in [Building::Shrine, Building::Cloister] {
             if mask & bit(b) == 0 {
                 continue;
             }
-            let ours = &on_board[(bit(b) >> 1) as usize];
-            let rivals = &on_board[(bit(b.rival()) >> 1) as usize];
+            // The buildings on the board (few among many tiles: the scan reads four
+            // tiles' site masks at a time), then each candidate against them. Buildings
+            // sit in the tile centre, so the rotation does not matter.
+            let (our_bit, rival_bit) = (bit(b), bit(b.rival()));
+            let mut ours = PosList::new_pos();
+            let mut rivals = PosList::new_pos();
+            let mut quads = tiles.chunks_exact(4);
+            for q in &mut quads {
+                if q[0].sites | q[1].sites | q[2].sites | q[3].sites != 0 {
+                    for t in q {
+                        if t.sites != 0 {
+                            let m = self.buildings_of_tile(t.kind);
+                            if m & rival_bit != 0 {
+                                rivals.push(t.pos);
+                            }
+                            if m & our_bit != 0 {
+                                ours.push(t.pos);
+                            }
+                        }
+                    }
+                }
+            }
+            for t in quads.remainder() {
+                if t.sites != 0 {
+                    let m = self.buildings_of_tile(t.kind);
+                    if m & rival_bit != 0 {
+                        rivals.push(t.pos);
+                    }
+                    if m & our_bit != 0 {
+                        ours.push(t.pos);
+                    }
+                }
+            }
             if rivals.is_empty() {
                 continue;
             }
-            // A small grid over the rivals' surroundings: per cell, how many rivals
-            // touch it (HS-3) and whether one of them already has one of ours around
-            // it (HS-4, bit 7). Then each candidate is one lookup.
-            let (min_x, max_x) = rivals.iter().fold((i32::MAX, i32::MIN), |(a, b), r| {
-                (a.min(r.x - 1), b.max(r.x + 1))
-            });
-            let (min_y, max_y) = rivals.iter().fold((i32::MAX, i32::MIN), |(a, b), r| {
-                (a.min(r.y - 1), b.max(r.y + 1))
-            });
-            let w = (max_x - min_x + 1) as usize;
-            let len = w * (max_y - min_y + 1) as usize;
-            // On the stack when it fits (it nearly always does): no allocation per draw.
-            let mut small = [0u8; 1024];
-            let mut large = Vec::new();
-            let grid: &mut [u8] = if len <= small.len() {
-                &mut small[..len]
-            } else {
-                large.resize(len, 0u8);
-                &mut large
-            };
-            for r in rivals.iter() {
-                let taken = ours.iter().any(|o| adjacent8(*o, *r));
-                for q in r.surrounding() {
-                    let cell = &mut grid[(q.y - min_y) as usize * w + (q.x - min_x) as usize];
-                    *cell = (*cell + 1) | if taken { 0x80 } else { 0 };
+            let (ours, rivals) = (ours.as_slice(), rivals.as_slice());
+            if rivals.len() > 32 {
+                filter_by_grid(ours, rivals, crowding, cells);
+                continue;
+            }
+            // Only some rivals can forbid a cell: HS-3 needs two rivals touching it, so
+            // both lie within two cells of each other; HS-4 needs a rival that already
+            // has one of ours around it (and no `shrineCrowding`). The others are left
+            // out, which changes no count that matters (≥ 2 stays ≥ 2, and "a taken
+            // rival touches it" is unchanged). Bit `i` = `rivals[i]`.
+            let mut taken = 0u32;
+            let mut paired = 0u32;
+            for (i, r) in rivals.iter().enumerate() {
+                if !crowding && ours.iter().any(|o| touches(*o, *r) && o != r) {
+                    taken |= 1 << i;
+                }
+                for (j, q) in rivals.iter().enumerate().skip(i + 1) {
+                    if q != r && within2(*q, *r) {
+                        paired |= 1 << i | 1 << j;
+                    }
                 }
             }
+            let relevant = taken | paired;
+            if relevant == 0 {
+                continue;
+            }
+            if relevant & (relevant - 1) == 0 {
+                // One rival that matters: it is taken (a paired rival has its partner
+                // among them), so only HS-4 applies, to the cells around it.
+                let r = rivals[relevant.trailing_zeros() as usize];
+                for c in cells.iter_mut() {
+                    if touches(c.pos, r) {
+                        c.rotations = 0;
+                    }
+                }
+                continue;
+            }
+            // The block covering the rivals' surroundings.
+            let (mut lo, mut hi) = (Pos::new(i32::MAX, i32::MAX), Pos::new(i32::MIN, i32::MIN));
+            let mut rest = relevant;
+            while rest != 0 {
+                let r = rivals[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+                lo = Pos::new(lo.x.min(r.x), lo.y.min(r.y));
+                hi = Pos::new(hi.x.max(r.x), hi.y.max(r.y));
+            }
+            let (x0, y0) = (lo.x.wrapping_sub(1), lo.y.wrapping_sub(1));
+            let w = hi.x.wrapping_sub(lo.x).wrapping_add(2) as u32;
+            let h = hi.y.wrapping_sub(lo.y).wrapping_add(2) as u32;
+            if w < 32 && h < KILL_ROWS as u32 {
+                // Small enough for a bitmap of the forbidden cells, one row a word: the
+                // cells two rivals touch (HS-3) and those a taken rival touches (HS-4).
+                let mut once = [0u32; KILL_ROWS];
+                let mut twice = [0u32; KILL_ROWS];
+                let mut hs4 = [0u32; KILL_ROWS];
+                let mut rest = relevant;
+                while rest != 0 {
+                    let i = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let r = rivals[i as usize];
+                    // Its 3×3 block (its own cell included: a candidate is never there).
+                    let bits = 0b111u32 << (r.x.wrapping_sub(x0) - 1) as u32;
+                    let row = (r.y.wrapping_sub(y0) - 1) as usize;
+                    for k in row..row + 3 {
+                        twice[k] |= once[k] & bits;
+                        once[k] |= bits;
+                        if taken & (1 << i) != 0 {
+                            hs4[k] |= bits;
+                        }
+                    }
+                }
+                for c in cells.iter_mut() {
+                    let (dx, dy) = (
+                        c.pos.x.wrapping_sub(x0) as u32,
+                        c.pos.y.wrapping_sub(y0) as u32,
+                    );
+                    if (dx > w) | (dy > h) {
+                        continue;
+                    }
+                    if (twice[dy as usize] | hs4[dy as usize]) >> dx & 1 != 0 {
+                        c.rotations = 0;
+                    }
+                }
+                continue;
+            }
+            // Otherwise only candidates inside the block are compared with each rival.
             for c in cells.iter_mut() {
                 let p = c.pos;
-                if p.x < min_x || p.x > max_x || p.y < min_y || p.y > max_y {
+                if (p.x.wrapping_sub(x0) as u32 > w) | (p.y.wrapping_sub(y0) as u32 > h) {
                     continue;
                 }
-                let cell = grid[(p.y - min_y) as usize * w + (p.x - min_x) as usize];
-                let around = cell & 0x7f;
-                let hs4 = cell & 0x80 != 0;
-                if around >= 2 || (hs4 && !crowding) {
+                let mut around = 0u32;
+                let mut hs4 = false;
+                let mut rest = relevant;
+                while rest != 0 {
+                    let i = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    // A candidate cell is empty, so it is never the rival's own.
+                    if touches(p, rivals[i as usize]) {
+                        around += 1;
+                        hs4 |= taken & (1 << i) != 0;
+                    }
+                }
+                if around >= 2 || hs4 {
                     c.rotations = 0;
                 }
             }
@@ -428,6 +588,22 @@ impl BoundExpansion for ShrinesRules {
         if draft.final_scoring {
             return Ok(());
         }
+        // Only a completed building challenges anyone: most scorings have none.
+        if !draft
+            .features
+            .iter()
+            .any(|d| d.complete && self.kind_buildings[d.kind.0 as usize] != 0)
+        {
+            return Ok(());
+        }
+        self.challenges(ctx, draft)
+    }
+}
+
+impl ShrinesRules {
+    /// HS-5 … HS-8, HS-13 for a draft holding a completed building.
+    #[inline(never)]
+    fn challenges(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         let stakes = self.opts.stakes;
         let n_items = draft.features.len();
         for item in 0..n_items {

@@ -29,8 +29,8 @@
 //! carry it.
 
 use carcassonne_core::{
-    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureGraph, GameSlot,
-    HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset, ScoreDraft, Scoring, SegmentId,
+    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureGraph, FeatureId,
+    GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset, ScoreDraft, Scoring,
     View, Visible,
 };
 
@@ -114,6 +114,8 @@ impl KingRobber {
 struct KingRobberRules {
     ids: Ids,
     mode: Mode,
+    /// Which title each feature kind counts for.
+    titles: KindTitles,
 }
 
 impl KingRobberRules {
@@ -123,21 +125,37 @@ impl KingRobberRules {
     }
 }
 
-/// Completed cities and roads on the whole board (virtual ones included), in one pass.
-fn completed_counts(rules: &Ruleset, g: &FeatureGraph) -> [i32; 2] {
+/// Per feature kind (by id): 0, or 1 + the title its completed features count for.
+type KindTitles = [u8; 256];
+
+/// The title table of a ruleset's feature kinds (cities count for the King, roads for
+/// the Robber).
+fn kind_titles(rules: &Ruleset) -> KindTitles {
+    let mut t = [0u8; 256];
+    for (i, k) in rules.kinds().iter().enumerate().take(256) {
+        for title in [Title::King, Title::Robber] {
+            if k.scoring == title.scoring() {
+                t[i] = 1 + title as u8;
+            }
+        }
+    }
+    t
+}
+
+/// Completed cities and roads on the whole board (virtual ones included), in one pass
+/// over the segments: a feature is counted at its representative. The running totals are
+/// read first (fields never complete, and most other segments are not representatives
+/// or not complete), then the kind, and only then is the representative looked up.
+fn completed_counts(titles: &KindTitles, g: &FeatureGraph) -> [i32; 2] {
     let mut n = [0; 2];
-    for i in 0..g.len() {
-        let seg = SegmentId::new(i);
-        // A feature's segments share its kind: look for the root only in cities and roads
-        // (fields, the most segments, need no union-find walk).
-        let title = match rules.kind(g.segment(seg).kind).scoring {
-            Scoring::City => Title::King,
-            Scoring::Road => Title::Robber,
-            _ => continue,
-        };
-        let f = g.feature_of(seg);
-        if f.segment() == seg && g.totals(f).complete() {
-            n[title as usize] += 1;
+    for (i, node) in g.graph().raw_nodes().iter().enumerate() {
+        let f = FeatureId(i as u32);
+        if !g.totals(f).complete() {
+            continue;
+        }
+        let t = titles[node.weight.kind.0 as usize];
+        if t != 0 && g.feature_of(f.segment()) == f {
+            n[(t - 1) as usize] += 1;
         }
     }
     n
@@ -173,6 +191,7 @@ impl Expansion for KingRobber {
             Ok(KingRobberRules {
                 ids,
                 mode: Mode::parse(b.option_str(AWARD_OPTION_NAME)?)?,
+                titles: kind_titles(b.rules()),
             })
         }))
     }
@@ -216,26 +235,29 @@ impl BoundExpansion for KingRobberRules {
             return Ok(());
         };
         let ids = &self.ids;
-        for title in [Title::King, Title::Robber] {
-            let mut largest = 0u32;
-            let mut completed = 0;
-            for f in &draft.features {
-                if f.complete && ctx.rules().kind(f.kind).scoring == title.scoring() {
-                    largest = largest.max(f.tiles);
-                    completed += 1;
-                }
+        // Per title: the largest feature completed and how many (one pass).
+        let mut largest = [0u32; 2];
+        let mut completed = [0i32; 2];
+        for f in &draft.features {
+            let t = self.titles[f.kind.0 as usize];
+            if f.complete && t != 0 {
+                let t = (t - 1) as usize;
+                largest[t] = largest[t].max(f.tiles);
+                completed[t] += 1;
             }
-            if completed == 0 {
+        }
+        for title in [Title::King, Title::Robber] {
+            let t = title as usize;
+            if completed[t] == 0 {
                 continue;
             }
-            let t = title as usize;
             if self.mode == Mode::Continuously {
                 if let Some(h) = self.holder(ctx, title) {
-                    ctx.award(h, completed, ids.label[t]);
+                    ctx.award(h, completed[t], ids.label[t]);
                 }
             }
-            if i64::from(largest) > ctx.get(ids.record[t]) {
-                ctx.set(ids.record[t], i64::from(largest));
+            if i64::from(largest[t]) > ctx.get(ids.record[t]) {
+                ctx.set(ids.record[t], i64::from(largest[t]));
                 ctx.set(ids.holder[t], i64::from(placer.0));
             }
         }
@@ -278,7 +300,10 @@ impl BoundExpansion for KingRobberRules {
         match self.mode {
             Mode::Continuously => {}
             Mode::PerFeature => {
-                let counts = completed_counts(ctx.rules(), ctx.state().graph());
+                if king.is_none() && robber.is_none() {
+                    return Ok(());
+                }
+                let counts = completed_counts(&self.titles, ctx.state().graph());
                 for (title, h) in [(Title::King, king), (Title::Robber, robber)] {
                     if let Some(h) = h {
                         ctx.award(h, counts[title as usize], ids.label[title as usize]);

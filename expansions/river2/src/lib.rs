@@ -73,8 +73,13 @@ struct RiverTiles {
     base_start: Option<TileKindId>,
     /// Per tile kind: index into `GROUPS`, or none (stays in the main pack).
     group: Vec<Option<usize>>,
+    /// Per group: the copies its kinds have in the tile set (a capacity hint).
+    group_sizes: [usize; GROUPS.len()],
     /// Per tile kind: its number of river sides.
     river_sides: Vec<usize>,
+    /// Per tile kind and rotation (quarter turns): its river sides (bit `i` = side of
+    /// index `i`), all 0 for a tile without river.
+    water: Vec<[u8; 4]>,
     /// Per tile kind: tagged `river-lake` / `volcano`.
     lake: Vec<bool>,
     volcano: Vec<bool>,
@@ -117,7 +122,30 @@ impl Opts {
 impl RiverTiles {
     /// Sorts the ruleset's tiles by their tags ([`RIVER_ENDS`] decides the river ends).
     fn find(rules: &Ruleset, code: u8, both_last: bool) -> RiverTiles {
+        let group: Vec<Option<usize>> = rules
+            .tiles()
+            .iter()
+            .map(|(_, k)| {
+                if k.has_tag("river-spring") || !is_river_tile(k, code) {
+                    None
+                } else if k.has_tag("river-fork") {
+                    Some(0)
+                } else if k.has_tag("river-lake") || (both_last && k.has_tag("river-end")) {
+                    Some(2)
+                } else {
+                    Some(1)
+                }
+            })
+            .collect();
+        let mut group_sizes = [0; GROUPS.len()];
+        for ((_, k), g) in rules.tiles().iter().zip(&group) {
+            if let Some(i) = g {
+                group_sizes[*i] += usize::from(k.count);
+            }
+        }
         RiverTiles {
+            group,
+            group_sizes,
             spring: rules
                 .tiles()
                 .iter()
@@ -128,25 +156,15 @@ impl RiverTiles {
                 .iter()
                 .find(|(_, k)| k.start)
                 .map(|(id, _)| id),
-            group: rules
-                .tiles()
-                .iter()
-                .map(|(_, k)| {
-                    if k.has_tag("river-spring") || !is_river_tile(k, code) {
-                        None
-                    } else if k.has_tag("river-fork") {
-                        Some(0)
-                    } else if k.has_tag("river-lake") || (both_last && k.has_tag("river-end")) {
-                        Some(2)
-                    } else {
-                        Some(1)
-                    }
-                })
-                .collect(),
             river_sides: rules
                 .tiles()
                 .iter()
                 .map(|(_, k)| sides_with(k, Rotation::R0, code).count())
+                .collect(),
+            water: rules
+                .tiles()
+                .iter()
+                .map(|(_, k)| Rotation::ALL.map(|r| sides_coded(k.edge_code(r), code)))
                 .collect(),
             lake: rules
                 .tiles()
@@ -201,58 +219,55 @@ fn turn(entry: Side, exit: Side) -> i8 {
     }
 }
 
-/// Whether one candidate keeps RV-4 … RV-7.
-fn river_placement_ok(
-    v: &View<'_>,
-    tk: &TileKind,
+/// The sides (bit `i` = side of index `i`) whose byte in a packed edge code (byte `s` =
+/// side `s`) is `code`.
+#[inline]
+fn sides_coded(edges: u32, code: u8) -> u8 {
+    let mut m = 0;
+    for i in 0..4 {
+        m |= u8::from((edges >> (8 * i)) as u8 == code) << i;
+    }
+    m
+}
+
+/// How many sides a side set holds (a table: no `popcnt` on the baseline x86-64 target).
+#[inline]
+fn side_count(set: u8) -> u8 {
+    const COUNT: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+    COUNT[(set & 15) as usize]
+}
+
+/// The side of the lowest bit of a non-empty side set.
+#[inline]
+fn first_side(set: u8) -> Side {
+    Side::from_index(set.trailing_zeros() as u8)
+}
+
+/// RV-5 and RV-7 for a river tile whose river sides are `water` (turned as placed),
+/// entering at `entry` from the tile behind it, whose own turn `prev_turn` gives (+1 /
+/// -1 / 0, or none when it is not a two-sided piece of river; asked only for a curve). RV-4 and RV-6 (exactly one
+/// open end touched) are the caller's.
+fn river_turn_ok(
+    board: &Board,
     pos: Pos,
-    rot: Rotation,
-    code: u8,
+    water: u8,
+    entry: Side,
+    prev_turn: impl FnOnce() -> Option<i8>,
     lookahead: bool,
 ) -> bool {
-    let board = v.state.board();
-    let mut entry = None;
-    let mut connected = 0;
-    let mut water = 0;
-    for s in sides_with(tk, rot, code) {
-        water += 1;
-        if board.is_occupied(pos.step(s)) {
-            connected += 1;
-            entry = Some(s);
-        }
-    }
-    // RV-4 continue an open end; RV-6 never join two (a second connection would).
-    let Some(entry) = entry else { return false };
-    if connected != 1 {
-        return false;
-    }
-    let mut exits = [Side::N; 4];
-    let mut n_exits = 0;
-    for s in sides_with(tk, rot, code).filter(|s| *s != entry) {
-        exits[n_exits] = s;
-        n_exits += 1;
-    }
-    let exits = &exits[..n_exits];
+    let exits = water & !(1 << entry.index());
     // RV-5: no two curves in a row turning the same way.
-    if water == 2 {
-        let t = turn(entry, exits[0]);
-        if t != 0 {
-            if let Some(prev) = board.at(pos.step(entry)) {
-                let pk = v.rules.tiles().get(prev.kind);
-                let prev_exit = entry.opposite();
-                let mut prev_sides = sides_with(pk, prev.rotation, code);
-                let (a, b, more) = (prev_sides.next(), prev_sides.next(), prev_sides.next());
-                if let (Some(a), Some(b), None) = (a, b, more) {
-                    let prev_entry = if a == prev_exit { b } else { a };
-                    if turn(prev_entry, prev_exit) == t {
-                        return false;
-                    }
-                }
-            }
+    if side_count(water) == 2 {
+        let t = turn(entry, first_side(exits));
+        if t != 0 && prev_turn() == Some(t) {
+            return false;
         }
     }
     if lookahead {
-        for &d in exits {
+        let mut rest = exits;
+        while rest != 0 {
+            let d = first_side(rest);
+            rest &= rest - 1;
             let ahead = pos.step(d);
             let (l, r) = (clockwise(d), clockwise(d).opposite());
             let far = ahead.step(d);
@@ -264,6 +279,20 @@ fn river_placement_ok(
         }
     }
     true
+}
+
+/// The turn of the placed river piece at `at` that a new tile enters through its side
+/// `exit` (`turn` of its other river side and `exit`), or none when it has not exactly
+/// two river sides.
+fn turn_behind(board: &Board, at: Pos, exit: Side, code: u8) -> Option<i8> {
+    let prev = board.at(at)?;
+    let sides = sides_coded(prev.edge_code, code);
+    if side_count(sides) != 2 {
+        return None;
+    }
+    // Its other river side (the first of the two if neither is `exit`).
+    let other = sides & !(1 << exit.index());
+    Some(turn(first_side(other), exit))
 }
 
 /// FanCloisterZone's rule (`riverPlacement=fcz`) for one candidate.
@@ -422,11 +451,14 @@ fn spring_spot(
     let tk = rules.tiles().get(spring);
     let water_free = |pos: Pos, rot: Rotation| {
         sides_with(tk, rot, code).all(|s| {
+            // No layout tile on the cell ahead nor next to it (one pass over the layout).
             let ahead = pos.step(s);
-            Side::ALL.iter().all(|d| {
-                !layout
-                    .iter()
-                    .any(|t| t.pos == ahead.step(*d) || t.pos == ahead)
+            !layout.iter().any(|t| {
+                let (dx, dy) = (
+                    i64::from(t.pos.x) - i64::from(ahead.x),
+                    i64::from(t.pos.y) - i64::from(ahead.y),
+                );
+                dx.abs() + dy.abs() <= 1
             })
         })
     };
@@ -525,14 +557,18 @@ impl BoundExpansion for River2Rules {
         let kinds = &known.group;
         let per_branch = self.opts.lakes_per_branch;
         let supply = ctx.supply_mut();
-        let mut groups: Vec<SupplyGroup> = GROUPS
-            .iter()
-            .map(|n| SupplyGroup {
-                name: n.to_string(),
-                tiles: Vec::new(),
-                active: false,
-            })
-            .collect();
+        // Each river group sized at once for the copies its kinds have in the tile set.
+        let mut groups: Vec<SupplyGroup> = Vec::with_capacity(GROUPS.len() + supply.groups.len());
+        groups.extend(
+            GROUPS
+                .iter()
+                .zip(known.group_sizes)
+                .map(|(n, size)| SupplyGroup {
+                    name: n.to_string(),
+                    tiles: Vec::with_capacity(size),
+                    active: false,
+                }),
+        );
         for g in supply.groups.iter_mut() {
             g.active = false;
             g.tiles.retain(|t| match kinds[t.0 as usize] {
@@ -550,7 +586,9 @@ impl BoundExpansion for River2Rules {
         if let Some(first) = groups.first_mut() {
             first.active = true;
         }
-        supply.groups.splice(0..0, groups);
+        // The river groups first, then the others in their order.
+        groups.append(&mut supply.groups);
+        supply.groups = groups;
         Ok(())
     }
 
@@ -568,10 +606,14 @@ impl BoundExpansion for River2Rules {
         cells: &mut [PlacementCell],
     ) -> HookResult {
         let code = self.code;
-        let tk = v.rules.tiles().get(tile);
-        if !is_river_tile(tk, code) {
+        // Only river tiles are restricted (their river sides were found at bind).
+        let Some(water) = self.tiles.water.get(tile.0 as usize) else {
+            return Ok(());
+        };
+        if water[0] == 0 {
             return Ok(());
         }
+        let tk = v.rules.tiles().get(tile);
         let opts = &self.opts;
         let lookahead = opts.lookahead;
         let board = v.state.board();
@@ -586,25 +628,52 @@ impl BoundExpansion for River2Rules {
             }
             return Ok(());
         }
+        // RV-4: only cells facing an open river end can take a river tile: those whose
+        // edge constraints name the river on some side. The candidates are frontier
+        // cells in frontier order, so one walk along the frontier finds each one's
+        // constraints without looking at its neighbours (a candidate not found ahead
+        // asks the board).
+        let frontier = board.frontier();
+        let pattern = u32::from(code) * 0x0101_0101;
+        let mut next = 0;
         for c in cells.iter_mut() {
-            // RV-4: only cells facing an open river end can take a river tile.
-            let faces_water = Side::ALL.into_iter().any(|s| {
-                board.at(c.pos.step(s)).is_some_and(|n| {
-                    v.rules
-                        .tiles()
-                        .get(n.kind)
-                        .edge_at(n.rotation, s.opposite())
-                        == code
-                })
-            });
-            if !faces_water {
+            let pos = c.pos;
+            let want = match frontier[next..].iter().position(|f| f.pos == pos) {
+                Some(i) => {
+                    next += i + 1;
+                    frontier[next - 1].want
+                }
+                None => board.constraints(pos).0,
+            };
+            // A zero byte where a side wants the river. `want` is 0 on unconstrained
+            // sides (a tile fits when `edge_code & mask == want`) and the river's code
+            // is not 0, so the mask need not be read.
+            let x = want ^ pattern;
+            if x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 == 0 {
                 c.rotations = 0;
                 continue;
             }
+            let facing = sides_coded(want, code);
+            // RV-4 continue an open end; RV-6 never join two. Every rotation offered
+            // fits its neighbours' edges, so its river sides touching a tile are exactly
+            // the sides facing an open end, the same for every rotation.
+            if facing == 0 || facing & (facing - 1) != 0 {
+                c.rotations = 0;
+                continue;
+            }
+            let entry = first_side(facing);
+            let behind = pos.step(entry);
             for rot in Rotation::ALL {
                 let bit = 1 << rot.quarters();
                 if c.rotations & bit != 0
-                    && !river_placement_ok(&v, tk, c.pos, rot, code, lookahead)
+                    && !river_turn_ok(
+                        board,
+                        pos,
+                        water[rot.quarters() as usize],
+                        entry,
+                        || turn_behind(board, behind, entry.opposite(), code),
+                        lookahead,
+                    )
                 {
                     c.rotations &= !bit;
                 }

@@ -445,3 +445,105 @@ fn ctx_checks_moves_and_supply_changes() {
         );
     }
 }
+
+/// A toy whose `on_turn_end` is gated on a game slot that `on_tile_placed` opens on every
+/// other turn: the engine must call it on exactly those turns, and never the ungated
+/// `after_scoring` less often than before.
+#[test]
+fn gated_hooks_run_only_while_their_slot_is_open() {
+    struct Gated(&'static str);
+    struct GatedRules {
+        case: &'static str,
+        open: GameSlot,
+        calls: GameSlot,
+        opened: GameSlot,
+    }
+    impl Expansion for Gated {
+        fn id(&self) -> &str {
+            "gated"
+        }
+        fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+            let (open, calls, opened) = (
+                d.game_slot("open", 0),
+                d.game_slot("calls", 0),
+                d.game_slot("opened", 0),
+            );
+            let case = self.0;
+            Ok(binder(move |_| {
+                Ok(GatedRules {
+                    case,
+                    open,
+                    calls,
+                    opened,
+                })
+            }))
+        }
+    }
+    impl BoundExpansion for GatedRules {
+        fn hook_set(&self) -> HookSet {
+            HookSet::ON_TILE_PLACED | HookSet::ON_TURN_END
+        }
+        fn hook_gates(&self) -> Vec<HookGate> {
+            let (hooks, slot) = match self.case {
+                "deploy-step" => (HookSet::DEPLOY_STEP_ACTIONS, self.open),
+                "outside-set" => (HookSet::FINAL_SCORING, self.open),
+                _ => (HookSet::ON_TURN_END, self.open),
+            };
+            vec![HookGate { hooks, slot }]
+        }
+        fn on_tile_placed(&self, ctx: &mut Ctx<'_>, _: Pos) -> HookResult {
+            let open = i64::from(ctx.state().turn() % 2 == 0);
+            ctx.set(self.open, open);
+            let opened = ctx.get(self.opened);
+            ctx.set(self.opened, opened + open);
+            Ok(())
+        }
+        fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+            if ctx.get(self.open) == 0 {
+                return Err("called while the gate was shut".into());
+            }
+            let calls = ctx.get(self.calls);
+            ctx.set(self.calls, calls + 1);
+            Ok(TurnEndVerdict::Next)
+        }
+    }
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    let build = |case| {
+        Ruleset::builder()
+            .tiles(base.clone())
+            .expansion(Arc::new(Gated(case)))
+            .build()
+    };
+    let rules = Arc::new(build("ok").unwrap());
+    let mut game = Game::new(
+        Arc::clone(&rules),
+        &GameSetup::new(vec!["A".into(), "B".into()], 3),
+    )
+    .unwrap();
+    while !game.is_over() {
+        game.play_offered(0).unwrap();
+    }
+    let v = game.view();
+    let slot = |name: &str| {
+        let i = rules.slots().iter().position(|d| d.name == name).unwrap();
+        v.state.slot(SlotId(i as u16), 0)
+    };
+    assert!(
+        slot("opened") > 10,
+        "the gate opened {} times",
+        slot("opened")
+    );
+    assert_eq!(slot("calls"), slot("opened"), "one call per open turn end");
+    // What cannot be gated is refused when the ruleset is built, naming the expansion.
+    for (case, want) in [
+        ("deploy-step", "cannot gate"),
+        ("outside-set", "outside its hook set"),
+    ] {
+        let err = build(case).err().unwrap_or_else(|| panic!("{case}: built"));
+        let text = err.to_string();
+        assert!(
+            text.contains("gated") && text.contains(want),
+            "{case}: {text}"
+        );
+    }
+}

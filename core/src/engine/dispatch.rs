@@ -87,18 +87,32 @@ pub(crate) fn one(
 }
 
 /// Calls `f` for every expansion in order with a context.
-#[inline]
+#[inline(always)]
 pub(crate) fn each(
     rules: &Ruleset,
     state: &mut GameState,
     bit: HookSet,
     hook: &'static str,
-    mut f: impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
+    f: impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
 ) -> Result<(), HookError> {
+    // Most calls in a base game: nobody implements the hook.
     let members = rules.hook_members(bit);
     if members == 0 {
         return Ok(());
     }
+    each_member(rules, state, bit, members, hook, f)
+}
+
+/// [`each`] once some expansion implements the hook.
+#[inline]
+fn each_member(
+    rules: &Ruleset,
+    state: &mut GameState,
+    bit: HookSet,
+    members: u64,
+    hook: &'static str,
+    mut f: impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
+) -> Result<(), HookError> {
     // A plain closure over `f` (not `&mut dyn FnMut`): the hook's own call is then the
     // only indirect one, which matters on paths that run several hooks per tile.
     let mut call = |i: usize, state: &mut GameState| {
@@ -135,7 +149,7 @@ pub(crate) fn each(
     Ok(())
 }
 
-#[inline]
+#[inline(always)]
 pub(crate) fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Result<(), HookError> {
     each(rules, state, HookSet::window(w), "open_window", |e, ctx| {
         e.open_window(ctx, w)

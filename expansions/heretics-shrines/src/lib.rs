@@ -147,6 +147,29 @@ impl ShrinesRules {
             .unwrap_or(0)
     }
 
+    /// Files a placed tile's position under the player's own family (`our_bit`) and/or the
+    /// rival family (`rival_bit`) by the buildings its kind carries.
+    #[inline(always)]
+    fn sort_building(
+        &self,
+        t: &carcassonne_core::PlacedTile,
+        our_bit: u8,
+        rival_bit: u8,
+        ours: &mut PosList,
+        rivals: &mut PosList,
+    ) {
+        if t.sites == 0 {
+            return;
+        }
+        let m = self.buildings_of_tile(t.kind);
+        if m & rival_bit != 0 {
+            rivals.push(t.pos);
+        }
+        if m & our_bit != 0 {
+            ours.push(t.pos);
+        }
+    }
+
     /// Whether the tile at `pos` carries a building of family `b`.
     fn has_building(&self, v: &View<'_>, pos: Pos, b: Building) -> bool {
         let Some(t) = v.state.board().at(pos) else {
@@ -419,28 +442,12 @@ impl BoundExpansion for ShrinesRules {
             for q in &mut quads {
                 if q[0].sites | q[1].sites | q[2].sites | q[3].sites != 0 {
                     for t in q {
-                        if t.sites != 0 {
-                            let m = self.buildings_of_tile(t.kind);
-                            if m & rival_bit != 0 {
-                                rivals.push(t.pos);
-                            }
-                            if m & our_bit != 0 {
-                                ours.push(t.pos);
-                            }
-                        }
+                        self.sort_building(t, our_bit, rival_bit, &mut ours, &mut rivals);
                     }
                 }
             }
             for t in quads.remainder() {
-                if t.sites != 0 {
-                    let m = self.buildings_of_tile(t.kind);
-                    if m & rival_bit != 0 {
-                        rivals.push(t.pos);
-                    }
-                    if m & our_bit != 0 {
-                        ours.push(t.pos);
-                    }
-                }
+                self.sort_building(t, our_bit, rival_bit, &mut ours, &mut rivals);
             }
             if rivals.is_empty() {
                 continue;

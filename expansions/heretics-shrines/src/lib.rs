@@ -32,6 +32,7 @@ use carcassonne_core::{
     FeatureId, FeatureKindDef, FeatureKindId, HookResult, HookSet, PlacementCell, PlayerId, Pos,
     Ruleset, ScoreDraft, Scoring, Shape, StartTile, TileKindId, View, MAX_PLAYERS,
 };
+use smallvec::SmallVec;
 
 /// Option keys.
 pub const CULT_PLACES: &str = "heretics-shrines.cultPlaces";
@@ -228,57 +229,8 @@ impl ShrinesRules {
     }
 }
 
-/// Values in insertion order, on the stack up to 16 (no allocation per draw), all on
-/// the heap beyond.
-struct SmallList<T: Copy> {
-    buf: [T; 16],
-    n: usize,
-    more: Vec<T>,
-}
-
-impl<T: Copy> SmallList<T> {
-    fn new(fill: T) -> SmallList<T> {
-        SmallList {
-            buf: [fill; 16],
-            n: 0,
-            more: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, p: T) {
-        if self.n < self.buf.len() {
-            self.buf[self.n] = p;
-            self.n += 1;
-        } else {
-            if self.more.is_empty() {
-                self.more.extend_from_slice(&self.buf);
-            }
-            self.more.push(p);
-        }
-    }
-
-    /// The values, as one slice (the stack buffer, or the heap once it overflowed).
-    fn as_slice(&self) -> &[T] {
-        if self.more.is_empty() {
-            &self.buf[..self.n]
-        } else {
-            &self.more
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.n == 0
-    }
-}
-
-/// Board positions in insertion order.
-type PosList = SmallList<Pos>;
-
-impl PosList {
-    fn new_pos() -> PosList {
-        SmallList::new(Pos::new(0, 0))
-    }
-}
+/// Board positions in insertion order, on the stack up to 16 (no allocation per draw).
+type PosList = SmallVec<[Pos; 16]>;
 
 /// Rows of the placement filter's bitmap of forbidden cells (a block up to 32 wide).
 const KILL_ROWS: usize = 32;
@@ -436,8 +388,8 @@ impl BoundExpansion for ShrinesRules {
             // tiles' site masks at a time), then each candidate against them. Buildings
             // sit in the tile centre, so the rotation does not matter.
             let (our_bit, rival_bit) = (bit(b), bit(b.rival()));
-            let mut ours = PosList::new_pos();
-            let mut rivals = PosList::new_pos();
+            let mut ours = PosList::new();
+            let mut rivals = PosList::new();
             let mut quads = tiles.chunks_exact(4);
             for q in &mut quads {
                 if q[0].sites | q[1].sites | q[2].sites | q[3].sites != 0 {

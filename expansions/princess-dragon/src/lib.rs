@@ -53,6 +53,7 @@ use carcassonne_core::{
     SlotId, SlotRef, SlotScope, SupplyGroup, TileKindId, TurnEndVerdict, VerbId, View, Visible,
     Window,
 };
+use smallvec::SmallVec;
 
 /// The most steps of one flight (PD-7).
 pub const MAX_STEPS: usize = 6;
@@ -190,45 +191,6 @@ struct PdRules {
     upgraded_immune: bool,
     /// No other expansion is loaded: every prompt is this expansion's own.
     alone: bool,
-}
-
-/// A short list kept on the stack, spilling to the heap past `N` entries (per-step paths
-/// allocate nothing in the common case).
-struct StackList<T: Copy, const N: usize> {
-    inline: [T; N],
-    len: usize,
-    spill: Vec<T>,
-}
-
-impl<T: Copy, const N: usize> StackList<T, N> {
-    fn new(fill: T) -> Self {
-        Self {
-            inline: [fill; N],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, x: T) {
-        if self.len < N {
-            self.inline[self.len] = x;
-            self.len += 1;
-        } else {
-            if self.spill.is_empty() {
-                self.spill.extend_from_slice(&self.inline);
-            }
-            self.spill.push(x);
-        }
-    }
-
-    fn as_slice(&self) -> &[T] {
-        if self.spill.is_empty() {
-            &self.inline[..self.len]
-        } else {
-            &self.spill
-        }
-    }
 }
 
 fn pack(p: Pos) -> i64 {
@@ -665,8 +627,8 @@ impl PdRules {
         }
         let g = v.state.graph();
         let orphans = self.builder.is_some() || self.pig.is_some();
-        let mut victims = StackList::<FigureId, 16>::new(FigureId(0));
-        let mut features = StackList::<FeatureId, 16>::new(FeatureId(0));
+        let mut victims = SmallVec::<[FigureId; 16]>::new();
+        let mut features = SmallVec::<[FeatureId; 16]>::new();
         for (i, f) in v.state.figures().iter().enumerate() {
             let FigureLoc::On(seg) = f.loc else {
                 continue;
@@ -830,7 +792,7 @@ impl PdRules {
             return;
         }
         let g = v.state.graph();
-        let mut seen = StackList::<FeatureId, 8>::new(FeatureId(0));
+        let mut seen = SmallVec::<[FeatureId; 8]>::new();
         for local in 0..8u32 {
             if mask & (1 << local) == 0 {
                 continue;
@@ -869,8 +831,7 @@ impl PdRules {
             return;
         }
         // The follower kinds in supply, with where each may go, in kind order.
-        let mut kinds =
-            StackList::<(FigureKindId, KindMask), 16>::new((FigureKindId(0), KindMask(0)));
+        let mut kinds = SmallVec::<[(FigureKindId, KindMask); 16]>::new();
         let mut any = 0u64;
         for (k, d) in v.rules.figure_kinds().iter().enumerate() {
             let k = FigureKindId(k as u8);

@@ -48,14 +48,16 @@ impl<'a> View<'a> {
 
     /// The stable name of a figure, `<seat>.<kind>.<ordinal>` (`0.small-follower.3`): how
     /// records and pictures name it.
+    ///
+    /// A neutral figure has no seat: `<kind>.<ordinal>` (`courier.1`, as JCloisterZone
+    /// names its neutral figures).
     pub fn figure_name(&self, f: FigureId) -> String {
         let fig = self.state.figure(f);
-        format!(
-            "{}.{}.{}",
-            fig.owner.0,
-            self.rules.figure_kind(fig.kind).name,
-            fig.ordinal
-        )
+        let kind = &self.rules.figure_kind(fig.kind).name;
+        match fig.seat() {
+            Some(p) => format!("{}.{kind}.{}", p.0, fig.ordinal),
+            None => format!("{kind}.{}", fig.ordinal),
+        }
     }
 
     /// What every expansion shows of its state ([`Expansion::describe`]), in load order.
@@ -167,6 +169,38 @@ impl<'a> Ctx<'a> {
                     player.0, kind.0
                 ))
             })
+    }
+
+    /// Puts a neutral figure of `kind` that is off the board onto a segment (any segment,
+    /// occupied or not: the expansion states where its figure may go). Errs, changing
+    /// nothing, if `kind` is not neutral, every copy is on the board, or the segment does
+    /// not exist.
+    pub fn place_neutral(&mut self, kind: FigureKindId, segment: SegmentId) -> HookResult<FigureId> {
+        let Some(def) = self.rules.figure_kinds().get(kind.0 as usize) else {
+            return Err(HookFailure(format!("no figure kind {}", kind.0)));
+        };
+        if !def.is_neutral() {
+            return Err(HookFailure(format!(
+                "figure kind `{}` is not neutral (it belongs to players)",
+                def.name
+            )));
+        }
+        if segment.index() >= self.state.graph().len() {
+            return Err(HookFailure(format!("no segment {}", segment.index())));
+        }
+        let (first, neutral) = self.state.neutral_figures();
+        let Some(i) = neutral
+            .iter()
+            .position(|f| f.kind == kind && f.loc == FigureLoc::Supply)
+        else {
+            return Err(HookFailure(format!(
+                "every `{}` is already on the board",
+                def.name
+            )));
+        };
+        let id = FigureId((first + i) as u16);
+        self.state.move_figure(id, segment);
+        Ok(id)
     }
 
     /// Moves a figure in play onto a segment. A figure that does not exist or is not on

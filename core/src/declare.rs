@@ -78,12 +78,31 @@ impl Declare<'_> {
     }
 
     /// Declares a figure kind.
-    pub fn figure_kind(&mut self, def: FigureKindDef) -> Result<FigureKindId, SetupError> {
+    pub fn figure_kind(&mut self, mut def: FigureKindDef) -> Result<FigureKindId, SetupError> {
         if self.figures.iter().any(|f| f.name == def.name) {
             return Err(SetupError::Duplicate {
                 what: "figure kind",
                 name: def.name,
             });
+        }
+        if self.figures.len() > usize::from(u8::MAX) {
+            return Err(SetupError::Limit(format!(
+                "figure kind `{}`: at most 256 figure kinds",
+                def.name
+            )));
+        }
+        if def.neutral > 0 {
+            if def.per_player > 0 || def.follower {
+                return Err(SetupError::Expansion {
+                    expansion: self.id.to_string(),
+                    message: format!(
+                        "figure kind `{}` is neutral: it can have no copies per player and cannot be a follower",
+                        def.name
+                    ),
+                });
+            }
+            // Nobody's figure claims a feature.
+            def.shares = true;
         }
         self.figures.push(def);
         Ok(FigureKindId((self.figures.len() - 1) as u8))

@@ -56,6 +56,21 @@ pub struct FigureKindDef {
     /// path data>` in a box from -1 to 1; empty for the renderer's own choice.
     #[serde(default)]
     pub look: String,
+    /// Copies that belong to nobody (a neutral figure: the Courier, a herald). A kind is
+    /// either a player's (`per_player` > 0) or neutral (`neutral` > 0). Neutral figures
+    /// start off the board; only expansions place and move them, they never count for a
+    /// majority and never make a feature occupied, and they are never in a player's supply.
+    #[serde(default)]
+    pub neutral: u8,
+    /// Whether the figure shares features: it may stand on a feature that holds other
+    /// figures, and it neither makes its feature occupied nor counts for a majority
+    /// (strength 0 whatever `strength` says). Neutral figures always share.
+    #[serde(default)]
+    pub shares: bool,
+    /// The colour renderers draw it in (`#rrggbb`); empty for the renderer's choice (the
+    /// owner's seat colour, or the neutral colour for a neutral figure).
+    #[serde(default)]
+    pub colour: String,
 }
 
 fn yes() -> bool {
@@ -73,7 +88,23 @@ impl FigureKindDef {
             follower: true,
             returns: true,
             look: String::new(),
+            neutral: 0,
+            shares: false,
+            colour: String::new(),
         }
+    }
+
+    /// Whether its figures belong to nobody.
+    #[inline]
+    pub const fn is_neutral(&self) -> bool {
+        self.neutral > 0
+    }
+
+    /// Whether its figures make the feature they stand on occupied and count for its
+    /// majority (a player's figure that does not share).
+    #[inline]
+    pub const fn occupies(&self) -> bool {
+        !self.shares && self.neutral == 0
     }
 }
 
@@ -92,10 +123,11 @@ pub enum FigureLoc {
     Removed,
 }
 
-/// A figure owned by a player.
+/// A figure, owned by a player or neutral ([`PlayerId::NEUTRAL`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Figure {
-    /// Owner.
+    /// Owner: a seat, or [`PlayerId::NEUTRAL`] for a neutral figure (never a seat index:
+    /// check [`Figure::is_neutral`] before indexing by it).
     pub owner: PlayerId,
     /// Kind.
     pub kind: FigureKindId,
@@ -104,6 +136,24 @@ pub struct Figure {
     pub ordinal: u8,
     /// Where it is.
     pub loc: FigureLoc,
+}
+
+impl Figure {
+    /// Whether it belongs to nobody (a neutral figure).
+    #[inline]
+    pub const fn is_neutral(&self) -> bool {
+        self.owner.0 == PlayerId::NEUTRAL.0
+    }
+
+    /// Its owner's seat, `None` for a neutral figure.
+    #[inline]
+    pub const fn seat(&self) -> Option<PlayerId> {
+        if self.is_neutral() {
+            None
+        } else {
+            Some(self.owner)
+        }
+    }
 }
 
 /// Why a figure left the board.

@@ -8,6 +8,9 @@ use std::fmt;
 pub struct PlayerId(pub u8);
 
 impl PlayerId {
+    /// The owner of neutral figures: no seat (seats are 0..8, so it never indexes one).
+    pub const NEUTRAL: PlayerId = PlayerId(u8::MAX);
+
     /// Seat index.
     #[inline]
     pub const fn index(self) -> usize {
@@ -17,7 +20,11 @@ impl PlayerId {
 
 impl fmt::Display for PlayerId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "player {}", self.0)
+        if *self == PlayerId::NEUTRAL {
+            f.write_str("nobody (neutral)")
+        } else {
+            write!(f, "player {}", self.0)
+        }
     }
 }
 

@@ -521,7 +521,9 @@ impl RulesetBuilder {
                 let kind = FeatureKindId(k as u8);
                 (0..self.figures.len())
                     .filter(|&f| {
-                        self.figures[f].follower && self.figures[f].deploy_on.contains(kind)
+                        self.figures[f].follower
+                            && self.figures[f].neutral == 0
+                            && self.figures[f].deploy_on.contains(kind)
                     })
                     .map(|f| FigureKindId(f as u8))
                     .collect()

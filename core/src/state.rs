@@ -116,6 +116,28 @@ pub(crate) enum Stage {
     Over,
 }
 
+/// A set of figure kinds (bit k = kind k), for the 256 kinds a [`FigureKindId`] can name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SharingKinds([u64; 4]);
+
+impl SharingKinds {
+    pub(crate) fn of(kinds: &[crate::figure::FigureKindDef]) -> SharingKinds {
+        let mut s = SharingKinds::default();
+        for (k, def) in kinds.iter().enumerate() {
+            if !def.occupies() {
+                s.0[k / 64] |= 1 << (k % 64);
+            }
+        }
+        s
+    }
+
+    #[inline]
+    pub(crate) fn contains(self, k: FigureKindId) -> bool {
+        let k = k.0 as usize;
+        self.0[k / 64] & (1 << (k % 64)) != 0
+    }
+}
+
 /// Mutable state of one game.
 #[derive(Clone, Debug)]
 pub struct GameState {
@@ -128,9 +150,14 @@ pub struct GameState {
     /// Figures in supply per `(player, figure kind)`: index `player * kinds + kind`.
     pub(crate) in_supply: Vec<u8>,
     pub(crate) figure_kinds: usize,
-    /// Figures each player has (`figures` is laid out player by player); kept so that
-    /// [`GameState::figures_of`], which hooks call on every step, needs no division.
+    /// Figures each player has (`figures` is laid out player by player, then the neutral
+    /// figures); kept so that [`GameState::figures_of`], which hooks call on every step,
+    /// needs no division.
     pub(crate) figures_per_player: usize,
+    /// Figure kinds that share features (bit k = kind k; neutral kinds included): their
+    /// figures never change a feature's occupant count. Kept here because the figure moves
+    /// below have no ruleset at hand.
+    pub(crate) sharing: SharingKinds,
     pub(crate) supply: TileSupply,
     pub(crate) rng: ChaCha8Rng,
     pub(crate) stage: Stage,
@@ -241,6 +268,21 @@ impl GameState {
         let start = (player.index() * per).min(self.figures.len());
         let end = (start + per).min(self.figures.len());
         (start, &self.figures[start..end])
+    }
+
+    /// The neutral figures (no owner), and the index (`FigureId`) of the first of them:
+    /// they follow every player's figures.
+    #[inline]
+    pub fn neutral_figures(&self) -> (usize, &[Figure]) {
+        let start = (self.players.len() * self.figures_per_player).min(self.figures.len());
+        (start, &self.figures[start..])
+    }
+
+    /// Whether figures of `kind` make their feature occupied (a player's figure that does
+    /// not share features).
+    #[inline]
+    pub fn occupies(&self, kind: FigureKindId) -> bool {
+        !self.sharing.contains(kind)
     }
 
     /// One figure.
@@ -417,7 +459,8 @@ impl GameState {
         .then_some(seg)
     }
 
-    /// Figures standing on the feature of segment `s`, in figure order.
+    /// Figures standing on the feature of segment `s` (sharing and neutral ones included),
+    /// in figure order.
     pub fn figures_on(&self, s: SegmentId) -> impl Iterator<Item = FigureId> + '_ {
         let f = self.graph.feature_of(s);
         self.figures
@@ -540,30 +583,53 @@ impl GameState {
             .position(|f| f.owner == player && f.kind == kind && f.loc == FigureLoc::Supply)?;
         self.in_supply[k] -= 1;
         self.figures[i].loc = FigureLoc::On(segment);
-        self.graph.add_occupant(segment, 1);
+        self.occupy(self.figures[i], segment, 1);
         Some(FigureId(i as u16))
+    }
+
+    /// Changes the occupant count of `segment`'s feature for figure `f` (figures that
+    /// share features are not counted).
+    #[inline]
+    fn occupy(&mut self, f: Figure, segment: SegmentId, delta: i32) {
+        if !self.sharing.contains(f.kind) {
+            self.graph.add_occupant(segment, delta);
+        }
+    }
+
+    /// The supply counter of `f`'s owner and kind; `None` for a neutral figure, which is
+    /// in nobody's supply.
+    #[inline]
+    fn supply_count(&mut self, f: Figure) -> Option<&mut u8> {
+        let seat = f.seat()?;
+        self.in_supply
+            .get_mut(seat.index() * self.figure_kinds + f.kind.0 as usize)
     }
 
     pub(crate) fn move_figure(&mut self, figure: FigureId, segment: SegmentId) {
         let f = self.figures[figure.0 as usize];
         match f.loc {
-            FigureLoc::On(old) => self.graph.add_occupant(old, -1),
+            FigureLoc::On(old) => self.occupy(f, old, -1),
             FigureLoc::Supply => {
-                self.in_supply[f.owner.index() * self.figure_kinds + f.kind.0 as usize] -= 1;
+                if let Some(n) = self.supply_count(f) {
+                    *n -= 1;
+                }
             }
             FigureLoc::Removed => {}
         }
         self.figures[figure.0 as usize].loc = FigureLoc::On(segment);
-        self.graph.add_occupant(segment, 1);
+        self.occupy(f, segment, 1);
     }
 
-    /// Sends a figure back to supply; returns whether it was on the board.
+    /// Sends a figure back to supply (a neutral one off the board); returns whether it
+    /// was on the board.
     pub(crate) fn unplace(&mut self, figure: FigureId) -> bool {
         let f = self.figures[figure.0 as usize];
         if let FigureLoc::On(seg) = f.loc {
-            self.graph.add_occupant(seg, -1);
+            self.occupy(f, seg, -1);
             self.figures[figure.0 as usize].loc = FigureLoc::Supply;
-            self.in_supply[f.owner.index() * self.figure_kinds + f.kind.0 as usize] += 1;
+            if let Some(n) = self.supply_count(f) {
+                *n += 1;
+            }
             true
         } else {
             false
@@ -575,7 +641,7 @@ impl GameState {
     pub(crate) fn lift(&mut self, figure: FigureId) -> bool {
         let f = self.figures[figure.0 as usize];
         if let FigureLoc::On(seg) = f.loc {
-            self.graph.add_occupant(seg, -1);
+            self.occupy(f, seg, -1);
             self.figures[figure.0 as usize].loc = FigureLoc::Removed;
             true
         } else {
@@ -583,13 +649,15 @@ impl GameState {
         }
     }
 
-    /// Puts a [`FigureLoc::Removed`] figure back into its owner's supply; returns whether
-    /// it was removed.
+    /// Puts a [`FigureLoc::Removed`] figure back into its owner's supply (a neutral one
+    /// off the board); returns whether it was removed.
     pub(crate) fn restore(&mut self, figure: FigureId) -> bool {
         let f = self.figures[figure.0 as usize];
         if f.loc == FigureLoc::Removed {
             self.figures[figure.0 as usize].loc = FigureLoc::Supply;
-            self.in_supply[f.owner.index() * self.figure_kinds + f.kind.0 as usize] += 1;
+            if let Some(n) = self.supply_count(f) {
+                *n += 1;
+            }
             true
         } else {
             false

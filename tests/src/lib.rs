@@ -176,6 +176,9 @@ impl Expansion for SpecialFigures {
             follower: false,
             returns: true,
             look: String::new(),
+            neutral: 0,
+            shares: false,
+            colour: String::new(),
         };
         let towns = KindMask(0)
             .with(FeatureKindId::CITY)

@@ -168,10 +168,24 @@ pub fn check_figures_and_scores_in(g: &Game, in_city: Option<SlotId>, ctx: &str)
         }
         seen += mine.len();
     }
+    // Then the neutral figures, owned by nobody, one block per neutral kind.
+    let (first, neutral) = st.neutral_figures();
+    assert_eq!(first, seen, "{ctx}: neutral figures follow the players'");
+    for (k, def) in rules.figure_kinds().iter().enumerate() {
+        let copies = neutral
+            .iter()
+            .filter(|f| f.kind == FigureKindId(k as u8))
+            .count();
+        assert_eq!(copies, usize::from(def.neutral), "{ctx}: neutral {}", def.name);
+    }
+    assert!(
+        neutral.iter().all(|f| f.is_neutral() && f.loc != FigureLoc::Removed),
+        "{ctx}: neutral figures are nobody's and never prisoners"
+    );
     assert_eq!(
-        seen,
+        seen + neutral.len(),
         st.figures().len(),
-        "{ctx}: figures_of covers every figure"
+        "{ctx}: figures_of and the neutral figures cover every figure"
     );
     for p in 0..st.players().len() {
         let player = PlayerId(p as u8);
@@ -219,7 +233,10 @@ pub fn check_figures_and_scores_in(g: &Game, in_city: Option<SlotId>, ctx: &str)
                 assert_eq!(rules.kind(node.kind).name, "quarter", "{ctx}");
                 in_quarters += 1;
             }
-            on_feature[graph.feature_of(seg).0 as usize] += 1;
+            // Figures that share features are not occupants.
+            if st.occupies(f.kind) {
+                on_feature[graph.feature_of(seg).0 as usize] += 1;
+            }
         }
     }
     if let Some(in_city) = in_city {

@@ -42,6 +42,9 @@ impl Expansion for SpecialFigures {
                 follower: false,
                 returns: true,
                 look: String::new(),
+                neutral: 0,
+                shares: false,
+                colour: String::new(),
             })
             .map_err(|e| e.to_string())?;
         }

@@ -77,7 +77,7 @@ impl GameSetup {
 /// A figure in a [`Position`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PositionFigure {
-    /// Owner.
+    /// Owner ([`PlayerId::NEUTRAL`] for a neutral figure).
     pub player: PlayerId,
     /// Kind.
     pub kind: FigureKindId,
@@ -236,8 +236,10 @@ impl Game {
             let seg = state.segment_at(f.pos, f.segment).ok_or_else(|| {
                 GameError::Position(format!("no segment {} on a tile at {}", f.segment, f.pos))
             })?;
-            if f.player.index() >= state.players.len()
+            let neutral = f.player == PlayerId::NEUTRAL;
+            if (f.player.index() >= state.players.len() && !neutral)
                 || f.kind.0 as usize >= rules.figure_kinds().len()
+                || neutral != rules.figure_kind(f.kind).is_neutral()
             {
                 return Err(GameError::Position(format!(
                     "figure of unknown player or kind at {}",
@@ -249,6 +251,16 @@ impl Game {
                     "segment {} at {} cannot hold figures",
                     f.segment, f.pos
                 )));
+            }
+            if neutral {
+                let mut ctx = Ctx {
+                    rules: &rules,
+                    state: &mut state,
+                    me: ExpansionIndex(0),
+                };
+                ctx.place_neutral(f.kind, seg)
+                    .map_err(|e| GameError::Position(format!("at {}: {}", f.pos, e.0)))?;
+                continue;
             }
             state.deploy(&rules, f.player, f.kind, seg).ok_or_else(|| {
                 GameError::Position(format!(
@@ -674,7 +686,8 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
     }
     let kinds = rules.figure_kinds();
     let per_player: usize = kinds.iter().map(|d| d.per_player as usize).sum();
-    let mut figures = Vec::with_capacity(names.len() * per_player);
+    let neutral: usize = kinds.iter().map(|d| d.neutral as usize).sum();
+    let mut figures = Vec::with_capacity(names.len() * per_player + neutral);
     let mut in_supply = Vec::with_capacity(names.len() * kinds.len());
     for p in 0..names.len() {
         for (k, def) in kinds.iter().enumerate() {
@@ -687,6 +700,17 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
                     loc: FigureLoc::Supply,
                 });
             }
+        }
+    }
+    // Neutral figures follow every player's, so each player's stay contiguous.
+    for (k, def) in kinds.iter().enumerate() {
+        for n in 0..def.neutral {
+            figures.push(Figure {
+                owner: PlayerId::NEUTRAL,
+                kind: FigureKindId(k as u8),
+                ordinal: n + 1,
+                loc: FigureLoc::Supply,
+            });
         }
     }
     let tiles: usize = rules.tiles().iter().map(|(_, k)| k.count as usize).sum();
@@ -706,6 +730,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         in_supply,
         figure_kinds: kinds.len(),
         figures_per_player: per_player,
+        sharing: crate::state::SharingKinds::of(kinds),
         supply: TileSupply::single(Vec::new(), DrawMode::Random),
         rng: ChaCha8Rng::seed_from_u64(seed),
         stage: Stage::TurnStart,

@@ -288,11 +288,10 @@ pub(crate) fn deployments_on_tile(
         if !def.occupiable || (def.shape == Shape::Field && !rules.base().farmers) {
             continue;
         }
-        if st.graph.totals(st.graph.feature_of(seg)).occupants > 0 {
-            continue;
-        }
+        let occupied = st.graph.totals(st.graph.feature_of(seg)).occupants > 0;
         for &fk_id in rules.followers_on(kind) {
-            if st.in_supply(player, fk_id) > 0 {
+            // A figure that shares features may join an occupied one.
+            if st.in_supply(player, fk_id) > 0 && (!occupied || !st.occupies(fk_id)) {
                 out.push(Action::Deploy {
                     figure: fk_id,
                     segment: seg,

@@ -54,7 +54,8 @@ pub(crate) fn strengths(
             break;
         }
         if let FigureLoc::On(seg) = fig.loc {
-            if st.graph.feature_of(seg) != f {
+            // Figures that share features (neutral ones included) are not occupants.
+            if st.graph.feature_of(seg) != f || !st.occupies(fig.kind) {
                 continue;
             }
             left -= 1;
@@ -252,6 +253,10 @@ pub(crate) fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), H
         let FigureLoc::On(seg) = st.figures[i].loc else {
             continue;
         };
+        // Only occupants make a feature score at the end (not a neutral figure alone).
+        if !st.occupies(st.figures[i].kind) {
+            continue;
+        }
         let f = st.graph.feature_of(seg);
         let kind = st.graph.kind(f);
         match rules.kind(kind).scoring {

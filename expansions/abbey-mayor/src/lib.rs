@@ -242,6 +242,9 @@ impl Expansion for AbbeyMayor {
                 follower: true,
                 returns: true,
                 look: "mayor".into(),
+                neutral: 0,
+                shares: false,
+                colour: String::new(),
             })
             .map_err(|e| e.to_string())?;
         let wagon = d
@@ -253,6 +256,9 @@ impl Expansion for AbbeyMayor {
                 follower: true,
                 returns: true,
                 look: "wagon".into(),
+                neutral: 0,
+                shares: false,
+                colour: String::new(),
             })
             .map_err(|e| e.to_string())?;
         let barn = d
@@ -264,6 +270,9 @@ impl Expansion for AbbeyMayor {
                 follower: false,
                 returns: false,
                 look: "barn".into(),
+                neutral: 0,
+                shares: false,
+                colour: String::new(),
             })
             .map_err(|e| e.to_string())?;
         let ids = Ids {

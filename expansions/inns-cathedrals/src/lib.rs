@@ -91,6 +91,9 @@ impl Expansion for InnsCathedrals {
             follower: true,
             returns: true,
             look: String::new(),
+            neutral: 0,
+            shares: false,
+            colour: String::new(),
         })
         .map_err(|e| e.to_string())?;
         Ok(binder(|b: &Binding<'_>| {

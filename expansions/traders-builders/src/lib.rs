@@ -143,6 +143,9 @@ impl Expansion for TradersBuilders {
             follower: false,
             returns: true,
             look: name.into(),
+            neutral: 0,
+            shares: false,
+            colour: String::new(),
         };
         let city_road = KindMask(0)
             .with(carcassonne_core::FeatureKindId::CITY)

@@ -156,6 +156,9 @@ impl Expansion for Oddities {
             follower: true,
             returns: true,
             look: String::new(),
+            neutral: 0,
+            shares: false,
+            colour: String::new(),
         })
         .map_err(|e| e.to_string())?;
         let tiles = carcassonne_files::tiles::parse_tile_set(ODD_TILES, "oddities")

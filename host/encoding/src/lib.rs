@@ -272,7 +272,14 @@ pub fn describe_other(game: &Game, seat: usize, out: &mut [i32]) {
     }
     let st = game.state();
     let n = st.players().len().max(1);
-    let rel = |owner: usize| ((owner + n - seat % n) % n) as i32;
+    // Seats relative to the observer; a neutral figure's owner is `n` (no seat).
+    let rel = |owner: usize| {
+        if owner >= n {
+            n as i32
+        } else {
+            ((owner + n - seat % n) % n) as i32
+        }
+    };
     let mut k = 0usize;
     for a in game.actions() {
         let row = match a {

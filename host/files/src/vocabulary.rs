@@ -59,7 +59,12 @@ pub(crate) struct RawPoints {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct RawFigure {
     name: String,
+    #[serde(default)]
     per_player: i64,
+    #[serde(default)]
+    neutral: i64,
+    #[serde(default)]
+    shares: bool,
     #[serde(default)]
     strength: i64,
     stands_on: Vec<String>,
@@ -67,6 +72,7 @@ pub(crate) struct RawFigure {
     returns: bool,
     deploy: Option<String>,
     shape: Option<String>,
+    colour: Option<String>,
 }
 
 fn yes() -> bool {
@@ -87,8 +93,16 @@ pub struct DeclaredKind {
 pub struct DeclaredFigure {
     /// Name.
     pub name: String,
-    /// Copies per player.
+    /// Copies per player (0 for a neutral figure).
     pub per_player: u8,
+    /// Copies that belong to nobody (`neutral = n`): a neutral figure, which only the
+    /// script places and moves (0 for a player's figure).
+    pub neutral: u8,
+    /// Whether it may stand on features that hold other figures, without occupying them
+    /// or counting for majorities (`shares = true`; neutral figures always do).
+    pub shares: bool,
+    /// Its colour for renderers (`#rrggbb`), or empty.
+    pub colour: String,
     /// Strength in half-units (0: never counts for a majority).
     pub strength: i32,
     /// Feature kinds it may stand on, by name.
@@ -264,11 +278,26 @@ pub(crate) fn kind(raw: &RawKind) -> Result<FeatureKindDef, FieldError> {
 /// Checks one `[[figures]]` entry (its kind names are resolved at ruleset build).
 pub(crate) fn figure(raw: &RawFigure, line: usize) -> Result<DeclaredFigure, FieldError> {
     check_name(&raw.name, &BUILT_IN_FIGURES, "figure")?;
-    if !(1..=30).contains(&raw.per_player) {
-        return Err((
-            "per-player".into(),
-            format!("{} is outside 1..=30", raw.per_player),
-        ));
+    match (raw.per_player, raw.neutral) {
+        (0, 0) => {
+            return Err((
+                "per-player".into(),
+                "give `per-player = n` (each player's copies) or `neutral = n` (copies that belong to nobody)".into(),
+            ))
+        }
+        (p, 0) if !(1..=30).contains(&p) => {
+            return Err(("per-player".into(), format!("{p} is outside 1..=30")))
+        }
+        (0, n) if !(1..=30).contains(&n) => {
+            return Err(("neutral".into(), format!("{n} is outside 1..=30")))
+        }
+        (0, _) | (_, 0) => {}
+        _ => {
+            return Err((
+                "neutral".into(),
+                "a figure is either each player's (`per-player`) or nobody's (`neutral`), not both".into(),
+            ))
+        }
     }
     if !(0..=20).contains(&raw.strength) {
         return Err((
@@ -292,6 +321,19 @@ pub(crate) fn figure(raw: &RawFigure, line: usize) -> Result<DeclaredFigure, Fie
             ))
         }
     };
+    if raw.neutral > 0 && action_step {
+        return Err((
+            "deploy".into(),
+            "a neutral figure belongs to nobody, so no player deploys it: give `deploy = \"script\"`".into(),
+        ));
+    }
+    let colour = raw.colour.clone().unwrap_or_default();
+    if !colour.is_empty() && !colour_ok(&colour) {
+        return Err((
+            "colour".into(),
+            format!("`{colour}` is not a colour `#rrggbb`"),
+        ));
+    }
     let look = raw.shape.clone().unwrap_or_default();
     if !look.is_empty() && !FIGURE_SHAPES.contains(&look.as_str()) {
         let path_ok = look.strip_prefix("path:").is_some_and(|p| {
@@ -313,6 +355,9 @@ pub(crate) fn figure(raw: &RawFigure, line: usize) -> Result<DeclaredFigure, Fie
     Ok(DeclaredFigure {
         name: raw.name.clone(),
         per_player: raw.per_player as u8,
+        neutral: raw.neutral as u8,
+        shares: raw.shares || raw.neutral > 0,
+        colour,
         strength: raw.strength as i32,
         stands_on: raw.stands_on.clone(),
         returns: raw.returns,

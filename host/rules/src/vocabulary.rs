@@ -98,6 +98,9 @@ impl ManifestVocabulary {
                 follower: f.action_step,
                 returns: f.returns,
                 look: f.look.clone(),
+                neutral: f.neutral,
+                shares: f.shares,
+                colour: f.colour.clone(),
             })
             .map_err(|e| self.at(f.line, field("name"), e.to_string()))?;
         }

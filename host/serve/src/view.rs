@@ -184,8 +184,12 @@ pub fn supplies(game: &Game) -> Vec<BTreeMap<String, u32>> {
     let rules = game.rules();
     let st = game.state();
     let mut out = vec![BTreeMap::new(); st.players().len()];
+    // Neutral figures are in nobody's supply.
     for f in st.figures() {
-        let e = out[f.owner.index()]
+        let Some(seat) = f.seat() else {
+            continue;
+        };
+        let e = out[seat.index()]
             .entry(rules.figure_kind(f.kind).name.clone())
             .or_insert(0u32);
         if f.loc == FigureLoc::Supply {

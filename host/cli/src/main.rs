@@ -348,6 +348,10 @@ fn main() -> ExitCode {
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            // Whatever went to stdout is out first, so that the error line never lands in
+            // the middle of a report line when both streams share a terminal.
+            use std::io::Write as _;
+            let _ = std::io::stdout().flush();
             // The one place errors are printed: one line, whatever the input held.
             eprintln!("error: {}", escape_line(&e.to_string()));
             ExitCode::from(e.exit_code())

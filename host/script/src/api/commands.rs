@@ -1,0 +1,139 @@
+//! Commands: the functions that change the game, each checking its arguments first.
+
+use super::*;
+
+fn award(c: &mut Call<'_, '_>, p: INT, points: INT, label: Option<&str>) -> R<()> {
+    let decl = c.decl()?;
+    let label = match label {
+        None => decl.label(&c.script.id).ok_or("no default label")?,
+        Some(l) => decl
+            .label(l)
+            .ok_or_else(|| format!("label `{l}` was not declared in setup()"))?,
+    };
+    if !(-10_000..=10_000).contains(&points) {
+        return err(format!(
+            "{points} points is out of range (|points| ≤ 10000)"
+        ));
+    }
+    let ctx = c.ctx()?;
+    let p = player(ctx.state(), p)?;
+    match c.awards.as_mut() {
+        Some(later) => later.push((p, points as i32, label)),
+        None => c.ctx()?.award(p, points as i32, label),
+    }
+    Ok(())
+}
+
+fn prompt(c: &mut Call<'_, '_>, p: INT, code: INT, arg: INT, next: bool) -> R<()> {
+    let ctx = c.ctx()?;
+    let p = player(ctx.state(), p)?;
+    let code = u16::try_from(code)
+        .ok()
+        .filter(|c| *c <= crate::MAX_SCRIPT_PROMPT_CODE)
+        .ok_or_else(|| {
+            format!(
+                "prompt code {code} is not 0..={}",
+                crate::MAX_SCRIPT_PROMPT_CODE
+            )
+        })?;
+    let arg = i32::try_from(arg).map_err(|_| format!("prompt arg {arg} is out of range"))?;
+    if ctx.state().queued_prompts().count() >= 256 {
+        return err("more than 256 prompts queued");
+    }
+    if next {
+        ctx.prompt_next(p, crate::ScriptPrompt::Script { code, arg });
+    } else {
+        ctx.prompt(p, crate::ScriptPrompt::Script { code, arg });
+    }
+    Ok(())
+}
+
+pub(crate) fn register_commands(reg: &mut Registry) {
+    game_fn!(reg, Set, "set_state", |c, name: str, value: int| -> () {
+        let slot = state_slot(c, name, SlotScope::Game)?;
+        c.set_slot(SlotRef::untyped(slot, 0), value)
+    });
+    game_fn!(reg, Set, "set_player_state", |c,
+                                            name: str,
+                                            p: int,
+                                            value: int|
+     -> () {
+        let slot = state_slot(c, name, SlotScope::Player)?;
+        let p = player(c.ctx()?.state(), p)?;
+        c.set_slot(SlotRef::untyped(slot, p.0 as usize), value)
+    });
+    game_fn!(reg, Set, "set_figure_state", |c,
+                                            name: str,
+                                            f: int,
+                                            value: int|
+     -> () {
+        let slot = state_slot(c, name, SlotScope::Figure)?;
+        let f = figure(c.ctx()?.state(), f)?;
+        c.set_slot(SlotRef::untyped(slot, f.0 as usize), value)
+    });
+    game_fn!(reg, Award, "award", |c, p: int, pts: int| -> () {
+        award(c, p, pts, None)
+    });
+    game_fn!(reg, Award, "award", |c,
+                                   p: int,
+                                   pts: int,
+                                   label: str|
+     -> () {
+        award(c, p, pts, Some(label))
+    });
+    game_fn!(reg, Other, "deploy", |c, p: int, action: any| -> INT {
+        let me = c.me()?;
+        let decl = c.decl()?;
+        let ctx = c.ctx()?;
+        let who = player(ctx.state(), p)?;
+        let a = action_from_dynamic(ctx.view(), me, decl, action, who, Allow::Prompt)
+            .map_err(|m| -> Box<EvalAltResult> { format!("deploy: {m}").into() })?;
+        let Action::Deploy { figure, segment } = a else {
+            return err("deploy: the action is not a `deploy` action");
+        };
+        let f = ctx
+            .deploy(who, figure, segment)
+            .map_err(|e| -> Box<EvalAltResult> { e.0.into() })?;
+        Ok(f.0 as INT)
+    });
+    game_fn!(reg, Other, "move_figure", |c, f: int, s: int| -> () {
+        let ctx = c.ctx()?;
+        let f = figure(ctx.state(), f)?;
+        let s = segment(ctx.state(), s)?;
+        check_move(ctx.state(), f, s).map_err(|m| -> Box<EvalAltResult> { m.into() })?;
+        ctx.move_figure(f, s)
+            .map_err(|e| -> Box<EvalAltResult> { e.0.into() })
+    });
+    game_fn!(reg, Other, "return_figure", |c, f: int| -> () {
+        let ctx = c.ctx()?;
+        let f = figure(ctx.state(), f)?;
+        if !matches!(ctx.state().figure(f).loc, FigureLoc::On(_)) {
+            return err(format!("figure {} is not in play", f.0));
+        }
+        ctx.return_figure(f, RemovalReason::Expansion)
+            .map_err(|e| e.to_string().into())
+    });
+    game_fn!(reg, Other, "prompt", |c,
+                                    p: int,
+                                    code: int,
+                                    arg: int|
+     -> () {
+        prompt(c, p, code, arg, false)
+    });
+    game_fn!(reg, Other, "prompt_next", |c,
+                                         p: int,
+                                         code: int,
+                                         arg: int|
+     -> () {
+        prompt(c, p, code, arg, true)
+    });
+    game_fn!(reg, Other, "return_drawn_tile", |c| -> bool {
+        Ok(c.ctx()?.return_drawn_tile())
+    });
+    game_fn!(reg, Other, "random", |c, n: int| -> INT {
+        if !(1..=u32::MAX as INT).contains(&n) {
+            return err(format!("random({n}): n must be at least 1"));
+        }
+        Ok(c.ctx()?.random_below(n as u32) as INT)
+    });
+}

@@ -1,0 +1,407 @@
+//! Declarations (`setup()` only) and the action builders.
+
+use super::*;
+
+pub(crate) fn register_setup(engine: &mut Engine) {
+    fn check_name(name: &str) -> R<()> {
+        if name.is_empty()
+            || name.len() > 64
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return err(format!(
+                "`{name}` is not a valid name (1–64 letters, digits, `-`, `_`)"
+            ));
+        }
+        Ok(())
+    }
+    engine.register_fn(
+        "declare_state",
+        |nc: NativeCallContext, name: &str, scope: &str, default: INT| -> R<()> {
+            let mut c = call(&nc)?;
+            let (setup, decl) = c.declarations()?;
+            check_name(name)?;
+            let scope = match scope {
+                "game" => SlotScope::Game,
+                "player" => SlotScope::Player,
+                "figure" => SlotScope::Figure,
+                other => {
+                    return err(format!(
+                        "scope `{other}`: expected \"game\", \"player\" or \"figure\""
+                    ))
+                }
+            };
+            let mut d = decl.borrow_mut();
+            if d.state(name).is_some() {
+                return err(format!("state `{name}` is declared twice"));
+            }
+            if d.states.len() >= 64 {
+                return err("more than 64 state values");
+            }
+            let id = setup.slot(name, scope, default);
+            d.states.push((name.to_string(), scope, id));
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "declare_verb",
+        |nc: NativeCallContext, name: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (setup, decl) = c.declarations()?;
+            check_name(name)?;
+            let mut d = decl.borrow_mut();
+            if d.verb(name).is_some() {
+                return err(format!("verb `{name}` is declared twice"));
+            }
+            let id = setup.verb(name);
+            d.verbs.push((name.to_string(), id));
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "declare_label",
+        |nc: NativeCallContext, name: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (setup, decl) = c.declarations()?;
+            check_name(name)?;
+            let mut d = decl.borrow_mut();
+            if d.label(name).is_none() {
+                let id = setup.score_label(name);
+                d.labels.push((name.to_string(), id));
+            }
+            Ok(())
+        },
+    );
+    /// The hook a guard names, if it may be guarded at all.
+    fn guarded_hook(hook: &str) -> R<&'static crate::HookSpec> {
+        use crate::Hook as H;
+        let spec = crate::HOOKS
+            .iter()
+            .find(|h| h.name == hook)
+            .ok_or_else(|| format!("no hook `{hook}`"))?;
+        if matches!(
+            spec.hook,
+            H::Setup
+                | H::FiltersTile
+                | H::StartGame
+                | H::ApplySetting
+                | H::ApplyAction
+                | H::PromptActions
+                | H::ApplyPrompt
+        ) {
+            return err(format!(
+                "hook `{hook}` cannot be guarded (it runs only when your own declaration, action or prompt calls for it)"
+            ));
+        }
+        Ok(spec)
+    }
+    engine.register_fn(
+        "guard",
+        |nc: NativeCallContext, hook: &str, state: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let spec = guarded_hook(hook)?;
+            let mut d = decl.borrow_mut();
+            let i = d
+                .states
+                .iter()
+                .position(|(n, ..)| n == state)
+                .ok_or_else(|| {
+                    format!("state `{state}` is not declared (declare it before the guard)")
+                })?;
+            let scope = d.states[i].1;
+            let fits = matches!(
+                (scope, spec.guard_arg),
+                (SlotScope::Game, _)
+                    | (SlotScope::Player, crate::GuardArg::Player)
+                    | (SlotScope::Figure, crate::GuardArg::Figure)
+            );
+            if !fits {
+                return err(format!(
+                    "hook `{hook}` cannot be guarded by {}-scoped state `{state}`",
+                    scope_name(scope)
+                ));
+            }
+            d.guards[spec.hook as usize] = Some(crate::Guard::State(i));
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "keep_apart",
+        |nc: NativeCallContext, kind: &str, near: &str, radius: INT, reason: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            if !(0..=16).contains(&radius) {
+                return err(format!("keep_apart: radius {radius} is not in 0..=16"));
+            }
+            let mut d = decl.borrow_mut();
+            if d.apart.len() >= 16 {
+                return err("keep_apart: at most 16 spacing rules".to_string());
+            }
+            d.apart.push(crate::Apart {
+                kind: kind.to_string(),
+                near: near.to_string(),
+                radius: radius as i32,
+                reason: reason
+                    .chars()
+                    .filter(|c| !c.is_control())
+                    .take(160)
+                    .collect(),
+            });
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "guard_figure",
+        |nc: NativeCallContext, hook: &str, kind: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let spec = guarded_hook(hook)?;
+            // Resolved when the ruleset is complete: the kind may be another expansion's.
+            decl.borrow_mut().guards[spec.hook as usize] =
+                Some(crate::Guard::Figure(kind.to_string()));
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "guard_scoring_near",
+        |nc: NativeCallContext, hook: &str, kind: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let spec = guarded_hook(hook)?;
+            if !matches!(spec.hook, crate::Hook::BeforeScoring | crate::Hook::AfterScoring) {
+                return err(format!(
+                    "hook `{hook}` has no scoring to look at (guard_scoring_near guards `before_scoring` and `after_scoring`)"
+                ));
+            }
+            decl.borrow_mut().guards[spec.hook as usize] =
+                Some(crate::Guard::ScoringNear(kind.to_string()));
+            Ok(())
+        },
+    );
+
+    fn state_index(d: &Decl, name: &str, want: SlotScope) -> R<usize> {
+        let i = d
+            .states
+            .iter()
+            .position(|(n, ..)| n == name)
+            .ok_or_else(|| format!("state `{name}` is not declared (declare it first)"))?;
+        if d.states[i].1 != want {
+            return err(format!(
+                "state `{name}` must be {}-scoped here",
+                scope_name(want)
+            ));
+        }
+        Ok(i)
+    }
+    fn effects(d: &Decl, m: Option<Map>) -> R<Vec<(usize, i64)>> {
+        let mut out = Vec::new();
+        for (k, v) in m.unwrap_or_default() {
+            let i = state_index(d, k.as_str(), SlotScope::Player)?;
+            let v = v
+                .as_int()
+                .map_err(|t| format!("effect `{k}`: a {t}, not an integer"))?;
+            out.push((i, v));
+        }
+        Ok(out)
+    }
+    fn add_offer(
+        nc: &NativeCallContext,
+        verb: &str,
+        player_state: &str,
+        per_figure: Option<(&str, Array)>,
+        effects_map: Option<Map>,
+    ) -> R<()> {
+        let mut c = call(nc)?;
+        let (_, decl) = c.declarations()?;
+        let mut d = decl.borrow_mut();
+        let v = d
+            .verb(verb)
+            .ok_or_else(|| format!("verb `{verb}` is not declared (declare_verb first)"))?;
+        let player_state = state_index(&d, player_state, SlotScope::Player)?;
+        let per_figure = match per_figure {
+            None => None,
+            Some((fs, roles)) => {
+                let fs = state_index(&d, fs, SlotScope::Figure)?;
+                let roles = roles
+                    .into_iter()
+                    .map(|r| {
+                        r.into_string()
+                            .map_err(|t| format!("a role must be a string, not {t}"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Some((fs, roles))
+            }
+        };
+        let effects = effects(&d, effects_map)?;
+        d.offers.push(crate::Offer {
+            verb: v,
+            player_state,
+            per_figure,
+            effects,
+            protect: Vec::new(),
+        });
+        Ok(())
+    }
+    engine.register_fn(
+        "offer_protect",
+        |nc: NativeCallContext, verb: &str, expansion: &str, state: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let mut d = decl.borrow_mut();
+            let v = d
+                .verb(verb)
+                .ok_or_else(|| format!("verb `{verb}` is not declared (declare_verb first)"))?;
+            let o = d
+                .offers
+                .iter_mut()
+                .find(|o| o.verb == v && o.per_figure.is_some())
+                .ok_or_else(|| {
+                    format!("`{verb}` is not offered per figure (offer_per_figure first)")
+                })?;
+            o.protect.push((expansion.to_string(), state.to_string()));
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "offer",
+        |nc: NativeCallContext, verb: &str, player_state: &str| {
+            add_offer(&nc, verb, player_state, None, None)
+        },
+    );
+    engine.register_fn(
+        "offer",
+        |nc: NativeCallContext, verb: &str, player_state: &str, effects: Map| {
+            add_offer(&nc, verb, player_state, None, Some(effects))
+        },
+    );
+    engine.register_fn(
+        "offer_per_figure",
+        |nc: NativeCallContext,
+         verb: &str,
+         player_state: &str,
+         figure_state: &str,
+         roles: Array| {
+            add_offer(&nc, verb, player_state, Some((figure_state, roles)), None)
+        },
+    );
+    engine.register_fn(
+        "offer_per_figure",
+        |nc: NativeCallContext,
+         verb: &str,
+         player_state: &str,
+         figure_state: &str,
+         roles: Array,
+         effects: Map| {
+            add_offer(
+                &nc,
+                verb,
+                player_state,
+                Some((figure_state, roles)),
+                Some(effects),
+            )
+        },
+    );
+    fn add_reaction(
+        nc: &NativeCallContext,
+        window: &str,
+        player_state: &str,
+        order: &str,
+        code: INT,
+        effects_map: Option<Map>,
+    ) -> R<()> {
+        let mut c = call(nc)?;
+        let (_, decl) = c.declarations()?;
+        let mut d = decl.borrow_mut();
+        let window = match window {
+            "turn-start" => carcassonne_core::Window::TurnStart,
+            "after-deploy" => carcassonne_core::Window::AfterDeploy,
+            "before-scoring" => carcassonne_core::Window::BeforeScoring,
+            "after-scoring" => carcassonne_core::Window::AfterScoring,
+            other => return err(format!("window `{other}`: expected \"turn-start\", \"after-deploy\", \"before-scoring\" or \"after-scoring\"")),
+        };
+        let fewest_points_first = match order {
+            "fewest-points" => true,
+            "clockwise" => false,
+            other => {
+                return err(format!(
+                    "order `{other}`: expected \"fewest-points\" or \"clockwise\""
+                ))
+            }
+        };
+        let code = u16::try_from(code)
+            .ok()
+            .filter(|c| *c <= crate::MAX_SCRIPT_PROMPT_CODE)
+            .ok_or_else(|| {
+                format!(
+                    "reaction code {code} is not 0..={}",
+                    crate::MAX_SCRIPT_PROMPT_CODE
+                )
+            })?;
+        let player_state = state_index(&d, player_state, SlotScope::Player)?;
+        let effects = effects(&d, effects_map)?;
+        d.reactions.push(crate::Reaction {
+            window,
+            player_state,
+            fewest_points_first,
+            code,
+            effects,
+        });
+        Ok(())
+    }
+    engine.register_fn(
+        "reaction_deploy",
+        |nc: NativeCallContext, window: &str, player_state: &str, order: &str, code: INT| {
+            add_reaction(&nc, window, player_state, order, code, None)
+        },
+    );
+    engine.register_fn(
+        "reaction_deploy",
+        |nc: NativeCallContext,
+         window: &str,
+         player_state: &str,
+         order: &str,
+         code: INT,
+         effects: Map| {
+            add_reaction(&nc, window, player_state, order, code, Some(effects))
+        },
+    );
+
+    engine.register_fn(
+        "strength_bonus",
+        |nc: NativeCallContext, figure_state: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let mut d = decl.borrow_mut();
+            let i = state_index(&d, figure_state, SlotScope::Figure)?;
+            d.strength_bonus = Some(i);
+            Ok(())
+        },
+    );
+}
+
+fn custom(verb: &str, figure: INT, value: INT) -> Map {
+    let mut m = Map::new();
+    m.insert("type".into(), "custom".into());
+    m.insert("verb".into(), verb.to_string().into());
+    m.insert("figure".into(), figure.into());
+    m.insert("segment".into(), (-1 as INT).into());
+    m.insert("value".into(), value.into());
+    m
+}
+
+pub(crate) fn register_builders(engine: &mut Engine) {
+    engine.register_fn("custom_action", |verb: &str| -> Map { custom(verb, -1, 0) });
+    engine.register_fn("custom_action", |verb: &str, value: INT| -> Map {
+        custom(verb, -1, value)
+    });
+    engine.register_fn("figure_action", |verb: &str, f: INT| -> Map {
+        custom(verb, f, 0)
+    });
+    engine.register_fn("pass_action", || -> Map {
+        let mut m = Map::new();
+        m.insert("type".into(), "pass".into());
+        m
+    });
+}

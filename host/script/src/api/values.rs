@@ -1,0 +1,429 @@
+//! Game values as scripts see them, both ways: ids, cells, tile names ([`Names`]), actions and score drafts.
+
+use super::*;
+
+pub(crate) fn player(state: &GameState, p: INT) -> R<PlayerId> {
+    if (0..state.players().len() as INT).contains(&p) {
+        Ok(PlayerId(p as u8))
+    } else {
+        err(format!(
+            "no player {p} (players are 0..{})",
+            state.players().len()
+        ))
+    }
+}
+
+pub(crate) fn figure(state: &GameState, f: INT) -> R<FigureId> {
+    if (0..state.figures().len() as INT).contains(&f) {
+        Ok(FigureId(f as u16))
+    } else {
+        err(format!("no figure {f}"))
+    }
+}
+
+pub(crate) fn segment(state: &GameState, s: INT) -> R<SegmentId> {
+    if (0..state.graph().len() as INT).contains(&s) {
+        Ok(SegmentId::new(s as usize))
+    } else {
+        err(format!("no segment {s}"))
+    }
+}
+
+/// A tile kind by id or alias, as `TileCatalog::find` finds it (through the ruleset's
+/// [`Names`] when the script is bound).
+pub(crate) fn tile_kind(c: &Call<'_, '_>, rules: &Ruleset, id: &str) -> R<TileKindId> {
+    match c.bound {
+        Some(b) => b.names().tile(id),
+        None => rules.tiles().find(id),
+    }
+    .ok_or_else(|| format!("no tile `{id}`").into())
+}
+
+pub(crate) fn cell(p: Pos) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("x".into(), (p.x as INT).into());
+    m.insert("y".into(), (p.y as INT).into());
+    m.into()
+}
+
+pub(crate) fn option_dynamic(v: &OptionValue) -> Dynamic {
+    match v {
+        OptionValue::Bool(b) => (*b).into(),
+        OptionValue::Int(i) => (*i).into(),
+        OptionValue::Str(s) => s.clone().into(),
+    }
+}
+
+/// The cell of the last placed tile.
+pub fn last_cell(view: View<'_>) -> Option<(INT, INT)> {
+    let i = view.state.last_placed()?;
+    let t = view.state.board().tile(i);
+    Some((t.pos.x as INT, t.pos.y as INT))
+}
+
+/// Strings the action maps use, made once per ruleset (a Rhai string is shared by
+/// reference count, so building a map costs no string allocation).
+#[derive(Debug)]
+pub struct Names {
+    types: [ImmutableString; 6],
+    expansions: Vec<ImmutableString>,
+    verbs: Vec<ImmutableString>,
+    figure_kinds: Vec<ImmutableString>,
+    /// Tile ids by tile kind.
+    tiles: Vec<ImmutableString>,
+    /// Tile kinds by id and alias (the first kind of the catalog that has it).
+    tile_ids: memo::FxMap<String, TileKindId>,
+    /// `on_figure_removed` reasons.
+    reasons: [ImmutableString; 2],
+}
+
+impl Names {
+    /// The names of a ruleset.
+    pub fn new(rules: &Ruleset) -> Names {
+        Names {
+            types: ["place", "deploy", "move", "pass", "custom", "draw"].map(ImmutableString::from),
+            expansions: rules.expansions().iter().map(|e| e.id().into()).collect(),
+            verbs: rules
+                .verbs()
+                .iter()
+                .map(|(_, n)| n.as_str().into())
+                .collect(),
+            figure_kinds: rules
+                .figure_kinds()
+                .iter()
+                .map(|k| k.name.as_str().into())
+                .collect(),
+            tiles: rules
+                .tiles()
+                .iter()
+                .map(|(_, k)| k.id.as_str().into())
+                .collect(),
+            tile_ids: {
+                let mut ids = memo::FxMap::default();
+                for (i, k) in rules.tiles().iter() {
+                    for name in std::iter::once(&k.id).chain(&k.aliases) {
+                        ids.entry(name.clone()).or_insert(i);
+                    }
+                }
+                ids
+            },
+            reasons: ["scored", "expansion"].map(ImmutableString::from),
+        }
+    }
+
+    /// A tile kind's id.
+    pub(crate) fn tile_id(&self, k: TileKindId) -> ImmutableString {
+        self.tiles[k.0 as usize].clone()
+    }
+
+    /// A tile kind by id or alias.
+    pub(crate) fn tile(&self, id: &str) -> Option<TileKindId> {
+        self.tile_ids.get(id).copied()
+    }
+
+    /// The name of a reason a figure left the board.
+    pub(crate) fn reason(&self, r: RemovalReason) -> ImmutableString {
+        match r {
+            RemovalReason::Scored => self.reasons[0].clone(),
+            RemovalReason::Expansion => self.reasons[1].clone(),
+        }
+    }
+}
+
+/// An action as a script sees it.
+pub fn action_to_dynamic(view: View<'_>, names: &Names, a: &Action) -> Dynamic {
+    action_value(view.rules, names, a)
+}
+
+/// An action as a script sees it (it only depends on the rules).
+pub(crate) fn action_value(rules: &Ruleset, names: &Names, a: &Action) -> Dynamic {
+    let mut m = Map::new();
+    let s = |m: &mut Map, k: &str, v: Dynamic| {
+        m.insert(k.into(), v);
+    };
+    let name = |list: &Vec<ImmutableString>, i: usize| -> Dynamic {
+        list.get(i).cloned().unwrap_or_default().into()
+    };
+    match a {
+        Action::Place { pos, rotation } => {
+            s(&mut m, "type", names.types[0].clone().into());
+            s(&mut m, "x", (pos.x as INT).into());
+            s(&mut m, "y", (pos.y as INT).into());
+            s(&mut m, "rotation", (rotation.degrees() as INT).into());
+        }
+        Action::Deploy { figure, segment } => {
+            s(&mut m, "type", names.types[1].clone().into());
+            s(
+                &mut m,
+                "figure_kind",
+                name(&names.figure_kinds, figure.0 as usize),
+            );
+            s(&mut m, "segment", (segment.index() as INT).into());
+            s(
+                &mut m,
+                "follower",
+                rules.figure_kind(*figure).follower.into(),
+            );
+        }
+        Action::Move { figure, segment } => {
+            s(&mut m, "type", names.types[2].clone().into());
+            s(&mut m, "figure", (figure.0 as INT).into());
+            s(&mut m, "segment", (segment.index() as INT).into());
+        }
+        Action::Pass => s(&mut m, "type", names.types[3].clone().into()),
+        Action::Draw { tile } => {
+            s(&mut m, "type", names.types[5].clone().into());
+            s(&mut m, "tile", names.tile_id(*tile).into());
+        }
+        Action::Custom(c) => {
+            s(&mut m, "type", names.types[4].clone().into());
+            s(
+                &mut m,
+                "expansion",
+                name(&names.expansions, c.expansion.0 as usize),
+            );
+            s(&mut m, "verb", name(&names.verbs, c.verb.0 as usize));
+            s(&mut m, "figure", c.figure.map_or(-1, |f| f.0 as INT).into());
+            s(
+                &mut m,
+                "segment",
+                c.segment.map_or(-1, |x| x.index() as INT).into(),
+            );
+            s(&mut m, "value", (c.value as INT).into());
+        }
+    }
+    m.into()
+}
+
+/// Whether reading these returned actions depends on the rules only: custom actions and
+/// `pass` that name no figure and no segment (those are checked against the game).
+pub(crate) fn rules_only(list: &Array) -> bool {
+    list.iter().all(|item| {
+        item.read_lock::<Map>().is_some_and(|m| {
+            let ty = m
+                .get("type")
+                .and_then(|t| t.read_lock::<ImmutableString>().map(|s| s.clone()));
+            let none = |k: &str| m.get(k).is_none_or(|v| v.as_int() == Ok(-1));
+            ty.is_some_and(|t| t == "custom" || t == "pass") && none("figure") && none("segment")
+        })
+    })
+}
+
+/// Which actions a hook may hand back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Allow {
+    /// Only this expansion's own verbs (deployment-step offers).
+    OwnCustom,
+    /// Own verbs, legal deployments, moves, pass (prompts).
+    Prompt,
+    /// Anything (a filter's answer, matched against what was offered).
+    Any,
+}
+
+fn int_field(m: &Map, k: &str) -> Result<Option<INT>, String> {
+    match m.get(k) {
+        None => Ok(None),
+        Some(v) => v
+            .as_int()
+            .map(Some)
+            .map_err(|t| format!("field `{k}` is a {t}, not an integer")),
+    }
+}
+
+fn str_field(m: &Map, k: &str) -> Result<String, String> {
+    m.get(k)
+        .and_then(|v| v.clone().into_string().ok())
+        .ok_or_else(|| format!("field `{k}` is missing or not a string"))
+}
+
+/// Reads and checks an action a script handed back.
+pub fn action_from_dynamic(
+    view: View<'_>,
+    me: ExpansionIndex,
+    decl: &Decl,
+    value: Dynamic,
+    who: PlayerId,
+    allow: Allow,
+) -> Result<Action, String> {
+    let m = value
+        .try_cast::<Map>()
+        .ok_or("an action must be an object map")?;
+    let ty = str_field(&m, "type")?;
+    let state = view.state;
+    let seg = |v: Option<INT>| -> Result<Option<SegmentId>, String> {
+        match v {
+            None | Some(-1) => Ok(None),
+            Some(s) => segment(state, s).map(Some).map_err(|e| e.to_string()),
+        }
+    };
+    let fig = |v: Option<INT>| -> Result<Option<FigureId>, String> {
+        match v {
+            None | Some(-1) => Ok(None),
+            Some(f) => figure(state, f).map(Some).map_err(|e| e.to_string()),
+        }
+    };
+    match ty.as_str() {
+        "custom" => {
+            if let Some(e) = m.get("expansion") {
+                let e = e.clone().into_string().unwrap_or_default();
+                if allow != Allow::Any
+                    && !e.is_empty()
+                    && e != view.rules.expansions()[me.0 as usize].id()
+                {
+                    return Err(format!(
+                        "a script may only offer its own verbs, not `{e}`'s"
+                    ));
+                }
+                if allow == Allow::Any && !e.is_empty() {
+                    // A filter may keep another expansion's action: match it as offered.
+                    let idx = view
+                        .rules
+                        .expansion_index(&e)
+                        .ok_or_else(|| format!("no expansion `{e}`"))?;
+                    let verb = str_field(&m, "verb")?;
+                    let v = view
+                        .rules
+                        .verb_named(idx, &verb)
+                        .ok_or_else(|| format!("`{e}` has no verb `{verb}`"))?;
+                    return Ok(Action::Custom(CustomAction {
+                        expansion: idx,
+                        verb: v,
+                        figure: fig(int_field(&m, "figure")?)?,
+                        segment: seg(int_field(&m, "segment")?)?,
+                        value: value_i32(int_field(&m, "value")?.unwrap_or(0))?,
+                    }));
+                }
+            }
+            let verb = str_field(&m, "verb")?;
+            let v = decl
+                .verb(&verb)
+                .ok_or_else(|| format!("verb `{verb}` was not declared in setup()"))?;
+            Ok(Action::Custom(CustomAction {
+                expansion: me,
+                verb: v,
+                figure: fig(int_field(&m, "figure")?)?,
+                segment: seg(int_field(&m, "segment")?)?,
+                value: value_i32(int_field(&m, "value")?.unwrap_or(0))?,
+            }))
+        }
+        "pass" if allow != Allow::OwnCustom => Ok(Action::Pass),
+        "deploy" if allow != Allow::OwnCustom => {
+            let kind = str_field(&m, "figure_kind")?;
+            let k = view
+                .rules
+                .figure_named(&kind)
+                .ok_or_else(|| format!("no figure kind `{kind}`"))?;
+            let s = seg(int_field(&m, "segment")?)?.ok_or("a deploy action needs a segment")?;
+            let a = Action::Deploy {
+                figure: k,
+                segment: s,
+            };
+            if allow == Allow::Prompt && !legal_deployment(view, who, k, s) {
+                return Err(format!(
+                    "deploying a `{kind}` of player {} on segment {} is not legal",
+                    who.0,
+                    s.index()
+                ));
+            }
+            Ok(a)
+        }
+        "move" if allow != Allow::OwnCustom => {
+            let f = fig(int_field(&m, "figure")?)?.ok_or("a move action needs a figure")?;
+            let s = seg(int_field(&m, "segment")?)?.ok_or("a move action needs a segment")?;
+            if allow == Allow::Prompt {
+                check_move(state, f, s)?;
+            }
+            Ok(Action::Move {
+                figure: f,
+                segment: s,
+            })
+        }
+        "place" if allow == Allow::Any => {
+            let x = int_field(&m, "x")?.ok_or("a place action needs x")?;
+            let y = int_field(&m, "y")?.ok_or("a place action needs y")?;
+            let r = int_field(&m, "rotation")?.unwrap_or(0);
+            Ok(Action::Place {
+                pos: Pos::new(x as i32, y as i32),
+                rotation: Rotation::from_degrees(r).ok_or("rotation must be 0, 90, 180 or 270")?,
+            })
+        }
+        other => Err(format!("action type `{other}` is not allowed here")),
+    }
+}
+
+fn value_i32(v: INT) -> Result<i32, String> {
+    i32::try_from(v).map_err(|_| format!("value {v} is out of range"))
+}
+
+/// Whether `who` may deploy a figure of kind `k` on segment `s` under the base rules
+/// (the tile's features, unoccupied, figure in supply).
+fn legal_deployment(view: View<'_>, who: PlayerId, k: FigureKindId, s: SegmentId) -> bool {
+    let node = view.state.graph().segment(s);
+    if node.is_virtual() {
+        return false;
+    }
+    let mut legal = Vec::new();
+    view.deployments_on_tile(who, node.pos, &mut legal);
+    legal.contains(&Action::Deploy {
+        figure: k,
+        segment: s,
+    })
+}
+
+pub(crate) fn check_move(state: &GameState, f: FigureId, s: SegmentId) -> Result<(), String> {
+    if !matches!(state.figure(f).loc, FigureLoc::On(_)) {
+        return Err(format!("figure {} is not in play", f.0));
+    }
+    let g = state.graph();
+    let t = g.totals(g.feature_of(s));
+    if t.occupants > 0 || t.scored {
+        return Err(format!(
+            "segment {} is on an occupied or scored feature",
+            s.index()
+        ));
+    }
+    Ok(())
+}
+
+/// A score draft as a script sees it.
+pub fn draft_to_dynamic(view: View<'_>, d: &ScoreDraft) -> Dynamic {
+    draft_value(view.rules, d)
+}
+
+/// A score draft as a script sees it (it only depends on the rules).
+pub(crate) fn draft_value(rules: &Ruleset, d: &ScoreDraft) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("final".into(), d.final_scoring.into());
+    m.insert("placer".into(), d.placer.map_or(-1, |p| p.0 as INT).into());
+    let features: Array = d
+        .features
+        .iter()
+        .map(|f| {
+            let mut x = Map::new();
+            x.insert("kind".into(), rules.kind(f.kind).name.clone().into());
+            x.insert(
+                "segment".into(),
+                (f.feature.segment().index() as INT).into(),
+            );
+            x.insert("tiles".into(), (f.tiles as INT).into());
+            x.insert("complete".into(), f.complete.into());
+            x.insert("value".into(), (f.value as INT).into());
+            x.insert("closes".into(), f.closes.into());
+            x.into()
+        })
+        .collect();
+    m.insert("features".into(), features.into());
+    let awards: Array = d
+        .awards
+        .iter()
+        .map(|a| {
+            let mut x = Map::new();
+            x.insert("item".into(), (a.item as INT).into());
+            x.insert("player".into(), (a.player.0 as INT).into());
+            x.insert("points".into(), (a.points as INT).into());
+            x.into()
+        })
+        .collect();
+    m.insert("awards".into(), awards.into());
+    m.into()
+}

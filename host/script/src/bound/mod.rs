@@ -1,0 +1,517 @@
+//! A script as a core expansion: [`ScriptExpansion`], and [`BoundScript`], a script bound to a ruleset, which calls its hooks.
+
+use super::*;
+
+mod bindings;
+mod native;
+
+/// A compiled script as an [`Expansion`]: its `setup()` declares, and binding makes a
+/// [`BoundScript`]. One value serves every ruleset the script is added to.
+pub struct ScriptExpansion {
+    script: Arc<CompiledScript>,
+    /// Whether its bound scripts remember hook calls ([`memo`]).
+    memo: bool,
+}
+
+impl ScriptExpansion {
+    /// The expansion of a compiled script (its hook calls are remembered, see
+    /// [`ScriptExpansion::without_memo`]).
+    pub fn new(script: Arc<CompiledScript>) -> ScriptExpansion {
+        ScriptExpansion { script, memo: true }
+    }
+
+    /// The same expansion, whose bound scripts run the script for every hook call instead
+    /// of answering repeated calls from their memo ([`memo`]). Games are the same either
+    /// way (which is what the tests that use this check); only their speed differs.
+    pub fn without_memo(self) -> ScriptExpansion {
+        ScriptExpansion {
+            memo: false,
+            ..self
+        }
+    }
+
+    /// Whether bound scripts of this expansion remember hook calls.
+    pub fn memo(&self) -> bool {
+        self.memo
+    }
+
+    /// The compiled script.
+    pub fn script(&self) -> &Arc<CompiledScript> {
+        &self.script
+    }
+}
+
+/// A script bound to one ruleset: what its `setup()` declared, resolved against the
+/// ruleset, immutable and shared by every game of the ruleset.
+pub struct BoundScript {
+    script: Arc<CompiledScript>,
+    decl: Decl,
+    /// This expansion's index in the ruleset.
+    me: carcassonne_core::ExpansionIndex,
+    /// Per offer: the roles resolved against the ruleset (names not in it never match).
+    roles: Vec<RoleMatch>,
+    /// Shared strings for action maps.
+    names: Arc<api::Names>,
+    /// The pipeline hooks the script needs.
+    hook_set: HookSet,
+    /// Each hook's guard, resolved.
+    guards: [GuardCheck; HOOK_COUNT],
+    /// The spacing rules, resolved.
+    apart: Vec<ApartRule>,
+    /// Its remembered hook calls, one memo per thread that plays its games ([`memo`]);
+    /// `None` when made [`ScriptExpansion::without_memo`].
+    memo: Option<ThreadLocal<memo::ScriptMemo>>,
+}
+
+impl BoundScript {
+    /// The compiled script.
+    pub fn script(&self) -> &Arc<CompiledScript> {
+        &self.script
+    }
+
+    /// This thread's memo of the script's hook calls (`None`: the memo is off).
+    fn memo(&self) -> Option<&memo::ScriptMemo> {
+        self.memo.as_ref().map(|m| m.get_or_default())
+    }
+
+    /// The action-map strings of the ruleset.
+    pub(crate) fn names(&self) -> &Arc<api::Names> {
+        &self.names
+    }
+
+    pub(crate) fn decl(&self) -> &Decl {
+        &self.decl
+    }
+
+    pub(crate) fn me(&self) -> carcassonne_core::ExpansionIndex {
+        self.me
+    }
+
+    /// Whether a guarded hook may run: its guard state is non-zero for `index`.
+    fn guard_open(&self, hook: Hook, state: &carcassonne_core::GameState, index: usize) -> bool {
+        match self.guards[hook as usize] {
+            GuardCheck::Open => true,
+            GuardCheck::Slot(scope, slot) => {
+                let at = if scope == SlotScope::Game { 0 } else { index };
+                state.slot(slot, at) != 0
+            }
+            GuardCheck::Figure(None) | GuardCheck::ScoringNear(None) => false,
+            // Needs the draft: the scoring hooks ask `scoring_near` as well.
+            GuardCheck::ScoringNear(Some(_)) => true,
+            GuardCheck::Figure(Some(k)) => state
+                .figures()
+                .iter()
+                .any(|f| f.kind == k && matches!(f.loc, carcassonne_core::FigureLoc::On(_))),
+        }
+    }
+
+    /// A scoring hook's `guard_scoring_near`: whether a feature of `draft` has a part on a
+    /// tile where a figure of the guard's kind stands (always true for other guards).
+    fn scoring_near(
+        &self,
+        hook: Hook,
+        state: &carcassonne_core::GameState,
+        draft: &ScoreDraft,
+    ) -> bool {
+        let GuardCheck::ScoringNear(Some(kind)) = self.guards[hook as usize] else {
+            return true;
+        };
+        let graph = state.graph();
+        // The cells of those figures; beyond a handful, run the hook rather than search.
+        let mut cells = [carcassonne_core::Pos::new(0, 0); 8];
+        let mut n = 0;
+        for f in state.figures() {
+            let carcassonne_core::FigureLoc::On(seg) = f.loc else {
+                continue;
+            };
+            let node = graph.segment(seg);
+            if f.kind != kind || node.is_virtual() {
+                continue;
+            }
+            if n == cells.len() {
+                return true;
+            }
+            cells[n] = node.pos;
+            n += 1;
+        }
+        let cells = &cells[..n];
+        !cells.is_empty()
+            && draft.features.iter().any(|d| {
+                graph.members(d.feature).any(|m| {
+                    let node = graph.segment(m);
+                    !node.is_virtual() && cells.contains(&node.pos)
+                })
+            })
+    }
+
+    fn spec(hook: Hook) -> &'static HookSpec {
+        &HOOKS[hook as usize]
+    }
+
+    /// Calls a script function with the game reachable through `access`.
+    fn call(
+        &self,
+        hook: Hook,
+        access: api::Access<'_, '_>,
+        args: impl rhai::FuncArgs,
+    ) -> Result<Dynamic, HookFailure> {
+        call_script(
+            &mut api::Call::new(&self.script, Some(self), access, hook),
+            args,
+        )
+    }
+
+    /// Calls a memoizable hook ([`memo`]): answers from this thread's memo when the same
+    /// call was seen before, else runs the script, converts its result with `keep`
+    /// (whose errors are the hook's) and remembers the call.
+    fn invoke<T>(
+        &self,
+        hook: Hook,
+        mut access: api::Access<'_, '_>,
+        params: &[Param<'_>],
+        keep: impl FnOnce(Dynamic) -> HookResult<Cached>,
+        answer: impl FnOnce(&Cached) -> HookResult<T>,
+    ) -> HookResult<T> {
+        let mut key_buf = None;
+        // A hook whose memo is off on this thread (its calls rarely repeat) skips the key,
+        // which can cost as much as the call's arguments.
+        let memo_on = self
+            .memo()
+            .is_some_and(|m| m.hook(hook).try_borrow().is_ok_and(|hm| !hm.off()));
+        let key = match (self.script.shape(hook), access.players()) {
+            (Some(shape), Some(players)) if memo_on => {
+                let rules = (access_rules(&access), &*self.names);
+                shape.root(players, params, rules, &mut key_buf)
+            }
+            _ => None,
+        };
+        let memo = key.as_ref().and_then(|_| self.memo());
+        if let (Some(key), Some(m), api::Access::Read(view)) = (&key, memo, &access) {
+            // The common case, without a `Call`: a hook that only reads, answered by
+            // functions the memo runs itself.
+            if let Ok(hm) = m.hook(hook).try_borrow() {
+                if !hm.off() {
+                    if let Some(c) = hm.find_read(key, *view, params) {
+                        return answer(c);
+                    }
+                }
+            }
+        }
+        if let (Some(key), Some(m), api::Access::Write(ctx)) = (&key, memo, &mut access) {
+            // The same for a hook that may change the game, when it only sets state values.
+            if let Ok(hm) = m.hook(hook).try_borrow() {
+                if !hm.off() {
+                    let mut undo = api::Undo::default();
+                    match hm.find_write(key, ctx, &mut undo, params) {
+                        Some(c) => return answer(c),
+                        None => undo.undo(ctx),
+                    }
+                }
+            }
+        }
+        let memo = key.and_then(|k| Some((memo?, k)));
+        let mut call = api::Call::new(&self.script, Some(self), access, hook);
+        let mut record = None;
+        let value = |c: &api::Call<'_, '_>, i: usize| params[i].value(c.rules_ref(), &self.names);
+        if let Some((m, key)) = memo {
+            let found = match m.hook(hook).try_borrow() {
+                Ok(hm) if !hm.off() => {
+                    if matches!(call.access, api::Access::Write(_)) {
+                        call.undo = Some(api::Undo::default());
+                        call.awards = Some(Vec::new());
+                    }
+                    Some(hm.find(&key, &mut call, params, &value))
+                }
+                _ => None,
+            };
+            match found {
+                Some(Found::Hit(c)) => {
+                    call.make_awards();
+                    drop(call);
+                    return answer(&c);
+                }
+                Some(Found::Miss) => {
+                    call.undo_sets();
+                    record = Some((m, key));
+                }
+                Some(Found::Never) => call.undo_sets(),
+                None => {}
+            }
+        }
+        if record.is_some() {
+            call.trace = Some(memo::Trace::default());
+        }
+        let args: Vec<Dynamic> = (0..params.len()).map(|i| value(&call, i)).collect();
+        let r = call_script(&mut call, args)?;
+        let trace = call.trace.take();
+        let kept = Arc::new(keep(r)?);
+        if let (Some(trace), Some((m, key)), Some(rules)) = (trace, record, call.rules_ref()) {
+            if let Ok(mut hm) = m.hook(hook).try_borrow_mut() {
+                let prep =
+                    |n: &'static api::Native, a: &[memo::Arg]| api::prepare(self, rules, n, a);
+                let code = |f: &memo::Fast, v: &memo::Val| api::code(self, rules, f, v);
+                hm.insert(key, trace, &kept, m.nodes(), &prep, &code);
+            }
+        }
+        drop(call);
+        answer(&kept)
+    }
+
+    /// A hook's answer that is one of `words` (or unit, the first), as its index.
+    fn verdict(&self, hook: Hook, r: Dynamic, words: &[&str]) -> HookResult<Cached> {
+        if r.is_unit() {
+            return Ok(Cached::Int(0));
+        }
+        let word = r.clone().into_string().ok();
+        match words.iter().position(|w| word.as_deref() == Some(*w)) {
+            Some(i) => Ok(Cached::Int(i as i64)),
+            None => Err(self.bad_return(hook, format!("`{r}`"))),
+        }
+    }
+
+    fn bad_return(&self, hook: Hook, what: String) -> HookFailure {
+        let (line, column) = self.script.defined_at[hook as usize];
+        HookFailure(format!(
+            "{}:{line}:{column}: in `{}`: returned {what} (expected {})",
+            self.script.file.display(),
+            Self::spec(hook).name,
+            Self::spec(hook).returns
+        ))
+    }
+
+    fn actions_from(
+        &self,
+        hook: Hook,
+        view: View<'_>,
+        player: PlayerId,
+        value: Dynamic,
+        allow: api::Allow,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        let decl = &self.decl;
+        let me = self.me;
+        let array = value
+            .try_cast::<Array>()
+            .ok_or_else(|| self.bad_return(hook, "something else than an array".into()))?;
+        for item in array {
+            let a = api::action_from_dynamic(view, me, decl, item, player, allow)
+                .map_err(|m| self.bad_return(hook, format!("an invalid action: {m}")))?;
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Sets the declared player-scoped `effects` of `player` (no script call).
+fn apply_effects(ctx: &mut Ctx<'_>, decl: &Decl, effects: &[(usize, i64)], player: PlayerId) {
+    for (state, value) in effects {
+        let (_, _, slot) = decl.states[*state];
+        ctx.set(SlotRef::untyped(slot, player.0 as usize), *value);
+    }
+}
+
+/// The rules a hook call can reach.
+fn access_rules<'a>(access: &'a api::Access<'_, '_>) -> Option<&'a Ruleset> {
+    match access {
+        api::Access::Read(v) => Some(v.rules),
+        api::Access::Write(c) => Some(c.rules()),
+        api::Access::Rules(r) => Some(r),
+        api::Access::Setup(..) => None,
+    }
+}
+
+/// A hook answer that is not used.
+fn unit(_: Dynamic) -> HookResult<Cached> {
+    Ok(Cached::Unit)
+}
+
+/// Nothing to do with a hook's answer.
+fn done(_: &Cached) -> HookResult {
+    Ok(())
+}
+
+fn window_hook(w: Window) -> Hook {
+    match w {
+        Window::TurnStart => Hook::WindowTurnStart,
+        Window::AfterDeploy => Hook::WindowAfterDeploy,
+        Window::BeforeScoring => Hook::WindowBeforeScoring,
+        Window::AfterScoring => Hook::WindowAfterScoring,
+        Window::BeforeFinalScoring => Hook::WindowBeforeFinalScoring,
+        // Scripts have no before-draw hook: it is never in a script's hook set (`WINDOWS`),
+        // so this window is never opened for a script.
+        Window::BeforeDraw => Hook::WindowTurnStart,
+    }
+}
+
+const WINDOWS: [Window; 5] = [
+    Window::TurnStart,
+    Window::AfterDeploy,
+    Window::BeforeScoring,
+    Window::AfterScoring,
+    Window::BeforeFinalScoring,
+];
+
+impl Expansion for ScriptExpansion {
+    fn id(&self) -> &str {
+        &self.script.id
+    }
+
+    fn version(&self) -> &str {
+        &self.script.version
+    }
+
+    /// Runs the script's `setup()` (declarations only); binding resolves the roles of its
+    /// offers and the hooks it needs.
+    fn declare(&self, declare: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let decl = std::cell::RefCell::new(Decl::default());
+        {
+            let label = declare.score_label(&self.script.id);
+            decl.borrow_mut()
+                .labels
+                .push((self.script.id.clone(), label));
+        }
+        if self.script.defines(Hook::Setup) {
+            let access = api::Access::Setup(declare, &decl);
+            call_script(
+                &mut api::Call::new(&self.script, None, access, Hook::Setup),
+                (),
+            )
+            .map(drop)?;
+        }
+        let decl = decl.into_inner();
+        let script = self.script.clone();
+        let memo = self.memo;
+        Ok(binder(move |b: &Binding<'_>| {
+            Ok(BoundScript::bind(script, decl, b, memo))
+        }))
+    }
+}
+
+impl BoundScript {
+    fn bind(script: Arc<CompiledScript>, decl: Decl, b: &Binding<'_>, memo: bool) -> BoundScript {
+        let rules = b.rules();
+        let roles = decl
+            .offers
+            .iter()
+            .map(|o| {
+                let mut m = RoleMatch::default();
+                for name in o.per_figure.iter().flat_map(|(_, r)| r) {
+                    if let Some(k) = rules.kind_named(name) {
+                        m.feature_kinds |= 1 << k.0;
+                    }
+                    if let Some(f) = rules.figure_named(name) {
+                        if !rules.figure_kind(f).follower {
+                            m.figure_kinds.push(f);
+                        }
+                    }
+                }
+                m
+            })
+            .collect();
+        let hook_set = Self::needed_hooks(&script, &decl);
+        let guards = std::array::from_fn(|h| match &decl.guards[h] {
+            None => GuardCheck::Open,
+            Some(Guard::State(i)) => {
+                let (_, scope, slot) = decl.states[*i];
+                GuardCheck::Slot(scope, slot)
+            }
+            Some(Guard::Figure(name)) => GuardCheck::Figure(rules.figure_named(name)),
+            Some(Guard::ScoringNear(name)) => GuardCheck::ScoringNear(rules.figure_named(name)),
+        });
+        let apart = decl
+            .apart
+            .iter()
+            .map(|a| ApartRule {
+                kind: rules.kind_named(&a.kind),
+                near: rules.kind_named(&a.near),
+                radius: a.radius,
+                reason: a.reason.clone(),
+            })
+            .collect();
+        BoundScript {
+            apart,
+            names: Arc::new(api::Names::new(rules)),
+            me: b.me(),
+            script,
+            decl,
+            roles,
+            hook_set,
+            guards,
+            memo: memo.then(ThreadLocal::new),
+        }
+    }
+
+    /// The pipeline hooks a script needs: those it defines, and those its declarations
+    /// (offers, reactions, strength bonus) run natively.
+    fn needed_hooks(s: &CompiledScript, decl: &Decl) -> HookSet {
+        let mut set = HookSet::NONE;
+        if !decl.offers.is_empty() {
+            set = set | HookSet::DEPLOY_STEP_ACTIONS;
+        }
+        for r in &decl.reactions {
+            set = set | HookSet::window(r.window);
+        }
+        if decl.strength_bonus.is_some() {
+            set = set | HookSet::STRENGTH_DELTA;
+        }
+        if !decl.apart.is_empty() {
+            set = set | HookSet::FILTER_PLACEMENTS;
+        }
+        let map = [
+            (Hook::StartGame, HookSet::GAME_START),
+            (Hook::OnTileDrawn, HookSet::ON_TILE_DRAWN),
+            (Hook::FilterPlacements, HookSet::FILTER_PLACEMENTS),
+            (Hook::ForbiddenCells, HookSet::FILTER_PLACEMENTS),
+            (Hook::OnTilePlaced, HookSet::ON_TILE_PLACED),
+            (Hook::DeployActions, HookSet::DEPLOY_STEP_ACTIONS),
+            (Hook::FilterDeployActions, HookSet::FILTER_DEPLOY_ACTIONS),
+            (Hook::Strength, HookSet::STRENGTH_DELTA),
+            (Hook::BeforeScoring, HookSet::BEFORE_SCORING),
+            (Hook::AfterScoring, HookSet::AFTER_SCORING),
+            (Hook::OnFigureRemoved, HookSet::ON_FIGURE_REMOVED),
+            (Hook::OnTurnEnd, HookSet::ON_TURN_END),
+            (Hook::FinalScoring, HookSet::FINAL_SCORING),
+        ];
+        for (h, bit) in map {
+            if s.defines(h) {
+                set = set | bit;
+            }
+        }
+        for w in WINDOWS {
+            if s.defines(window_hook(w)) {
+                set = set | HookSet::window(w);
+            }
+        }
+        set
+    }
+}
+
+/// Calls the script function of a hook call, with the game lent to the natives for the
+/// duration of the call ([`api::lend`]).
+fn call_script(
+    call: &mut api::Call<'_, '_>,
+    args: impl rhai::FuncArgs,
+) -> Result<Dynamic, HookFailure> {
+    let script = call.script;
+    let hook = call.role;
+    let name = HOOKS[hook as usize].name;
+    api::lend(call, |tag| {
+        let options = CallFnOptions::new()
+            .eval_ast(false)
+            .rewind_scope(false)
+            .with_tag(tag);
+        let mut scope = Scope::new();
+        script
+            .engine
+            .call_fn_with_options::<Dynamic>(options, &mut scope, &script.ast, name, args)
+    })
+    .map_err(|e| {
+        let e = script.runtime_error(hook, &e);
+        HookFailure(format!(
+            "{}:{}:{}: in `{}`: {}",
+            e.file, e.line, e.column, e.hook, e.message
+        ))
+    })
+}

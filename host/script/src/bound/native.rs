@@ -1,0 +1,273 @@
+//! What the host does natively for a bound script: forbidden cells, action lists, declared offers and reactions.
+
+use super::*;
+
+impl BoundScript {
+    /// Runs `forbidden_cells` (when defined and not guarded off) and hands its squares to
+    /// `then` (none when it does not run).
+    pub(crate) fn forbidden<T>(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        tile: TileKindId,
+        then: impl FnOnce(&[memo::Square]) -> HookResult<T>,
+    ) -> HookResult<T> {
+        if !self.script.defines(Hook::ForbiddenCells)
+            || !self.guard_open(Hook::ForbiddenCells, view.state, player.0 as usize)
+        {
+            return then(&[]);
+        }
+        let params = [Param::Int(player.0 as i64), Param::Tile(tile)];
+        let keep = |r: Dynamic| {
+            let list = r
+                .try_cast::<Array>()
+                .ok_or_else(|| self.bad_return(Hook::ForbiddenCells, "not an array".into()))?;
+            let mut out = Vec::with_capacity(list.len());
+            for item in list {
+                // `radius` r forbids the (2r+1)² square around the cell; `reason` names
+                // the rule when a refused placement is explained.
+                let (radius, reason) = item
+                    .read_lock::<Map>()
+                    .map(|m| {
+                        let r = m.get("radius").and_then(|v| v.as_int().ok());
+                        let why = m.get("reason").and_then(|v| v.clone().into_string().ok());
+                        (r, why)
+                    })
+                    .unwrap_or_default();
+                let (x, y, _) = self.cell_of(Hook::ForbiddenCells, item, false)?;
+                out.push(memo::Square {
+                    x,
+                    y,
+                    radius: radius.unwrap_or(0).clamp(0, 64) as i32,
+                    reason,
+                });
+            }
+            Ok(Cached::Cells(out))
+        };
+        self.invoke(
+            Hook::ForbiddenCells,
+            api::Access::Read(view),
+            &params,
+            keep,
+            |r| match r {
+                Cached::Cells(list) => then(list),
+                _ => then(&[]),
+            },
+        )
+    }
+
+    /// Keeps a hook's returned actions: checked once when they depend on the rules only
+    /// (custom actions and `pass` that name no figure and no segment), else as returned,
+    /// to be checked against the game every time ([`BoundScript::push_actions`]).
+    pub(crate) fn keep_actions(
+        &self,
+        hook: Hook,
+        view: View<'_>,
+        player: PlayerId,
+        value: Dynamic,
+        allow: api::Allow,
+    ) -> HookResult<Cached> {
+        if !value.is_array()
+            || !value
+                .read_lock::<Array>()
+                .is_some_and(|a| api::rules_only(&a))
+        {
+            return Ok(Cached::Value(value));
+        }
+        let mut out = Vec::new();
+        self.actions_from(hook, view, player, value, allow, &mut out)?;
+        Ok(Cached::Actions(out))
+    }
+
+    /// Adds kept actions to `out` (each once).
+    pub(crate) fn push_actions(
+        &self,
+        hook: Hook,
+        view: View<'_>,
+        player: PlayerId,
+        kept: &Cached,
+        allow: api::Allow,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        match kept {
+            Cached::Actions(list) => {
+                for a in list {
+                    if !out.contains(a) {
+                        out.push(*a);
+                    }
+                }
+                Ok(())
+            }
+            Cached::Value(v) => self.actions_from(hook, view, player, v.clone(), allow, out),
+            _ => Ok(()),
+        }
+    }
+
+    /// Reads a returned cell `#{x, y}` (and `rotations` when `with_rotations`).
+    pub(crate) fn cell_of(
+        &self,
+        hook: Hook,
+        item: Dynamic,
+        with_rotations: bool,
+    ) -> HookResult<(i32, i32, u8)> {
+        let m = item
+            .try_cast::<Map>()
+            .ok_or_else(|| self.bad_return(hook, "a cell that is not a map".into()))?;
+        let get = |f: &str| m.get(f).and_then(|v| v.as_int().ok());
+        let rot = if with_rotations {
+            get("rotations")
+        } else {
+            Some(0)
+        };
+        match (get("x"), get("y"), rot) {
+            (Some(x), Some(y), Some(r))
+                if i32::try_from(x).is_ok() && i32::try_from(y).is_ok() && (0..16).contains(&r) =>
+            {
+                Ok((x as i32, y as i32, r as u8))
+            }
+            _ => Err(self.bad_return(
+                hook,
+                if with_rotations {
+                    "a cell without integer x, y and rotations (0..15)".into()
+                } else {
+                    "a cell without integer x and y".into()
+                },
+            )),
+        }
+    }
+
+    /// The declared deployment-step offers of the active player, without a script call.
+    pub(crate) fn native_offers(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        let decl = &self.decl;
+        if decl.offers.is_empty() {
+            return Ok(());
+        }
+        let me = self.me;
+        let roles = Some(&self.roles);
+        for (i, o) in decl.offers.iter().enumerate() {
+            let (_, _, slot) = decl.states[o.player_state];
+            if view.state.slot(slot, player.0 as usize) == 0 {
+                continue;
+            }
+            let custom = |figure| {
+                Action::Custom(CustomAction {
+                    expansion: me,
+                    verb: o.verb,
+                    figure,
+                    segment: None,
+                    value: 0,
+                })
+            };
+            let Some((fstate, _)) = &o.per_figure else {
+                out.push(custom(None));
+                continue;
+            };
+            let (_, _, fslot) = decl.states[*fstate];
+            let Some(m) = roles.and_then(|r| r.get(i)) else {
+                continue;
+            };
+            // `offer_protect`: figures named by another expansion's game state (id + 1).
+            let protected: Vec<usize> = o
+                .protect
+                .iter()
+                .filter_map(|(exp, name)| {
+                    let ix = view.rules.expansion_index(exp)?;
+                    let s = view.rules.slots().iter().position(|d| {
+                        d.expansion == ix && d.name == *name && d.scope == SlotScope::Game
+                    })?;
+                    let v = view.state.slot(carcassonne_core::SlotId(s as u16), 0);
+                    usize::try_from(v - 1).ok()
+                })
+                .collect();
+            for (fi, f) in view.state.figures().iter().enumerate() {
+                let carcassonne_core::FigureLoc::On(seg) = f.loc else {
+                    continue;
+                };
+                if f.owner != player && protected.contains(&fi) {
+                    continue;
+                }
+                let node = view.state.graph().segment(seg);
+                if node.is_virtual() || view.state.slot(fslot, fi) != 0 {
+                    continue;
+                }
+                let fits = if view.rules.figure_kind(f.kind).follower {
+                    m.feature_kinds & (1 << node.kind.0) != 0
+                } else {
+                    m.figure_kinds.contains(&f.kind)
+                };
+                if fits {
+                    out.push(custom(Some(FigureId(fi as u16))));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues the declared out-of-turn deployment prompts of a window.
+    pub(crate) fn native_reactions(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        let decl = &self.decl;
+        for (i, r) in decl.reactions.iter().enumerate() {
+            if r.window != window || ctx.state().in_final_scoring() {
+                continue;
+            }
+            let (_, _, slot) = decl.states[r.player_state];
+            let n = ctx.state().players().len();
+            let active = ctx.state().active_player().0 as usize;
+            // Clockwise from the active player's left neighbour, then (stable) by score.
+            let mut order: Vec<PlayerId> = (1..n)
+                .map(|k| PlayerId(((active + k) % n) as u8))
+                .filter(|p| ctx.state().slot(slot, p.0 as usize) != 0)
+                .collect();
+            if r.fewest_points_first {
+                order.sort_by_key(|p| ctx.state().players()[p.0 as usize].score);
+            }
+            for p in order {
+                ctx.prompt(p, ScriptPrompt::Reaction(i as u16));
+            }
+        }
+        Ok(())
+    }
+
+    /// A reaction prompt's choices: the player's legal follower deployments on the tile
+    /// just placed, and passing; nothing (the prompt is skipped) when there is none.
+    pub(crate) fn reaction_actions(
+        &self,
+        view: View<'_>,
+        prompt: Prompt,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        let ScriptPrompt::Reaction(i) = prompt.decode::<ScriptPrompt>()? else {
+            return Ok(());
+        };
+        let Some(r) = self.decl.reactions.get(i as usize) else {
+            return Ok(());
+        };
+        let (_, _, slot) = self.decl.states[r.player_state];
+        let Some(last) = view.state.last_placed() else {
+            return Ok(());
+        };
+        if view.state.slot(slot, prompt.player.0 as usize) == 0 {
+            return Ok(());
+        }
+        let start = out.len();
+        view.deployments_on_tile(prompt.player, view.state.board().tile(last).pos, out);
+        let mut k = start;
+        while k < out.len() {
+            match out[k] {
+                Action::Deploy { figure, .. } if view.rules.figure_kind(figure).follower => k += 1,
+                _ => {
+                    out.remove(k);
+                }
+            }
+        }
+        if out.len() > start {
+            out.push(Action::Pass);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,121 @@
+//! The hooks a script may define: [`Hook`] and the [`HOOKS`] table.
+
+/// The script functions the host calls: role, name, parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Hook {
+    /// `setup()`: declare state, verbs, labels and guards.
+    Setup,
+    /// `start_game()`.
+    StartGame,
+    /// `apply_setting(key, value)`.
+    ApplySetting,
+    /// `on_tile_drawn(tile)` → `"keep"` | `"redraw"` | `"discard"`.
+    OnTileDrawn,
+    /// `filters_tile(tile)` → bool.
+    FiltersTile,
+    /// `filter_placements(player, tile, cells)` → the allowed cells.
+    FilterPlacements,
+    /// `forbidden_cells(player, tile)` → cells where the tile may not go.
+    ForbiddenCells,
+    /// `on_tile_placed(x, y)`.
+    OnTilePlaced,
+    /// `deploy_actions(player, x, y)` → actions.
+    DeployActions,
+    /// `filter_deploy_actions(player, actions)` → the actions kept.
+    FilterDeployActions,
+    /// `apply_action(player, action)`.
+    ApplyAction,
+    /// `window_turn_start()`.
+    WindowTurnStart,
+    /// `window_after_deploy()`.
+    WindowAfterDeploy,
+    /// `window_before_scoring()`.
+    WindowBeforeScoring,
+    /// `window_after_scoring()`.
+    WindowAfterScoring,
+    /// `window_before_final_scoring()`.
+    WindowBeforeFinalScoring,
+    /// `prompt_actions(player, code, arg)` → actions.
+    PromptActions,
+    /// `apply_prompt(player, code, arg, action)`.
+    ApplyPrompt,
+    /// `strength(figure)` → half-units to add.
+    Strength,
+    /// `before_scoring(draft)` → `()` or new awards.
+    BeforeScoring,
+    /// `after_scoring(draft)`.
+    AfterScoring,
+    /// `on_figure_removed(figure, reason)`.
+    OnFigureRemoved,
+    /// `on_turn_end()` → `"extra"` for a double turn.
+    OnTurnEnd,
+    /// `final_scoring()`.
+    FinalScoring,
+}
+
+/// One entry of [`HOOKS`].
+#[derive(Clone, Copy, Debug)]
+pub struct HookSpec {
+    /// The role.
+    pub hook: Hook,
+    /// Script function name.
+    pub name: &'static str,
+    /// The core hook ([`carcassonne_core::HOOKS`]) through which the engine reaches it.
+    pub core: &'static str,
+    /// Parameter names, in order.
+    pub params: &'static [&'static str],
+    /// What it returns.
+    pub returns: &'static str,
+    /// What it is for.
+    pub doc: &'static str,
+    /// The argument a guard may look at.
+    pub guard_arg: GuardArg,
+}
+
+/// What a guard of a hook is indexed by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GuardArg {
+    /// Game-scoped guards only.
+    None,
+    /// Player- or game-scoped guards.
+    Player,
+    /// Figure- or game-scoped guards.
+    Figure,
+}
+
+macro_rules! hook {
+    ($h:ident, $name:literal => $core:literal, [$($p:literal),*], $ret:literal, $g:ident, $doc:literal) => {
+        HookSpec { hook: Hook::$h, name: $name, core: $core, params: &[$($p),*], returns: $ret, doc: $doc, guard_arg: GuardArg::$g }
+    };
+}
+
+/// Every hook a script may define (the `docs/modding.md` table is generated from this).
+pub const HOOKS: &[HookSpec] = &[
+    hook!(Setup, "setup" => "declare", [], "()", None, "Once per ruleset: declare state, verbs, labels and guards."),
+    hook!(StartGame, "start_game" => "start_game", [], "()", None, "A new game, start tiles placed, no figure yet."),
+    hook!(ApplySetting, "apply_setting" => "apply_setting", ["key", "value"], "()", None, "A test position sets part of your state (`key`, `value` are strings)."),
+    hook!(OnTileDrawn, "on_tile_drawn" => "on_tile_drawn", ["tile"], "\"keep\" | \"redraw\" | \"discard\"", None, "A tile was drawn for the active player."),
+    hook!(FiltersTile, "filters_tile" => "filters_tile", ["tile"], "bool", None, "Asked once per tile kind: does `filter_placements` need to see this tile? (default: yes)"),
+    hook!(FilterPlacements, "filter_placements" => "filter_placements", ["player", "tile", "cells"], "array of cells", Player, "`cells` are the edge-legal placements, one `#{x, y, rotations}` per cell (`rotations`: bit q set = legal turned by q quarter turns); return the cells that stay legal, with the bits of illegal rotations cleared."),
+    hook!(ForbiddenCells, "forbidden_cells" => "filter_placements", ["player", "tile"], "array of #{x, y}", Player, "The cheaper form when a rule only depends on the cell: where the drawn tile may not go; an item `#{x, y, radius: r}` forbids the whole square of cells within r of (x, y), and `reason: \"FE-2 …\"` is what a refused placement there says."),
+    hook!(OnTilePlaced, "on_tile_placed" => "on_tile_placed", ["x", "y"], "()", None, "The drawn tile was placed (before deployment and scoring)."),
+    hook!(DeployActions, "deploy_actions" => "deploy_step_actions", ["player", "x", "y"], "array of actions", Player, "Extra choices for the active player's deployment step (your own verbs)."),
+    hook!(FilterDeployActions, "filter_deploy_actions" => "filter_deploy_actions", ["player", "actions"], "array of actions", Player, "Return the deployment-step actions that stay allowed."),
+    hook!(ApplyAction, "apply_action" => "apply_action", ["player", "action"], "()", Player, "The player chose one of your deployment-step actions."),
+    hook!(WindowTurnStart, "window_turn_start" => "open_window", [], "()", None, "Start of a turn, before the draw; queue prompts here."),
+    hook!(WindowAfterDeploy, "window_after_deploy" => "open_window", [], "()", None, "After the deployment step, before scoring (the Tactician's window)."),
+    hook!(WindowBeforeScoring, "window_before_scoring" => "open_window", [], "()", None, "Just before the placed tile's features are scored."),
+    hook!(WindowAfterScoring, "window_after_scoring" => "open_window", [], "()", None, "After scoring."),
+    hook!(WindowBeforeFinalScoring, "window_before_final_scoring" => "open_window", [], "()", None, "After the last turn, before final scoring."),
+    hook!(PromptActions, "prompt_actions" => "prompt_actions", ["player", "code", "arg"], "array of actions", Player, "The choices of a prompt you queued, computed when it is asked (empty = skipped)."),
+    hook!(ApplyPrompt, "apply_prompt" => "apply_prompt", ["player", "code", "arg", "action"], "()", Player, "The player answered your prompt."),
+    hook!(Strength, "strength" => "strength_delta", ["figure"], "int", Figure, "Half-units added to a figure's strength in majorities (a follower is 2)."),
+    hook!(BeforeScoring, "before_scoring" => "before_scoring", ["draft"], "() | array of awards", None, "A scoring is about to be applied; return new `awards` to change it."),
+    hook!(AfterScoring, "after_scoring" => "after_scoring", ["draft"], "()", None, "A scoring was applied (figures already returned)."),
+    hook!(OnFigureRemoved, "on_figure_removed" => "on_figure_removed", ["figure", "reason"], "()", Figure, "A figure left the board (`reason`: \"scored\" or \"expansion\")."),
+    hook!(OnTurnEnd, "on_turn_end" => "on_turn_end", [], "\"next\" | \"extra\"", None, "End of the turn; `\"extra\"` gives the player another part (once per turn)."),
+    hook!(FinalScoring, "final_scoring" => "final_scoring", [], "()", None, "After final scoring: end bonuses."),
+];
+
+pub(crate) const HOOK_COUNT: usize = Hook::FinalScoring as usize + 1;

@@ -37,7 +37,8 @@ use std::path::{Path, PathBuf};
 
 /// The engine API version this host implements.
 /// 1.1: manifests may declare `[[feature-kinds]]` and `[[figures]]`.
-pub const ENGINE_API: (u64, u64) = (1, 1);
+/// 1.2: figures may be `neutral` (nobody's) or `shares` features, and have a `colour`.
+pub const ENGINE_API: (u64, u64) = (1, 2);
 
 /// What is wrong with a manifest or a set of manifests.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -469,6 +470,15 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
             field(f.span(), &format!("figures[{i}].{fl}"), message)
         };
         let fig = vocabulary::figure(f.get_ref(), line).map_err(at)?;
+        if api < (1, 2) && (fig.neutral > 0 || fig.shares || !fig.colour.is_empty()) {
+            return Err(at((
+                if fig.neutral > 0 { "neutral" } else if fig.shares { "shares" } else { "colour" }.into(),
+                format!(
+                    "neutral figures, `shares` and `colour` need engine API 1.2 or later (this manifest targets {}.{})",
+                    api.0, api.1
+                ),
+            )));
+        }
         if figures.iter().any(|d| d.name == fig.name) {
             return Err(at((
                 "name".into(),

@@ -67,7 +67,8 @@ pub fn place_names(game: &Game) -> Vec<(String, String)> {
 }
 
 /// `label` made readable: off-board features called by their names (see [`place_names`]),
-/// figures (`<seat>.<kind>.<n>` in records) as `<player>'s <kind> <n>`.
+/// figures (`<seat>.<kind>.<n>` in records) as `<player>'s <kind> <n>`, neutral figures
+/// (`<kind>.<n>`) as `the <kind> <n>`.
 pub fn named(label: String, names: &[(String, String)], players: &[String]) -> String {
     let mut label = label;
     for (raw, name) in names {
@@ -92,6 +93,14 @@ pub fn named(label: String, names: &[(String, String)], players: &[String]) -> S
                         Some(p) => format!("{p}'s {kind} {n}"),
                         None => w.to_string(),
                     }
+                }
+                // A neutral figure (`<kind>.<n>`): nobody's.
+                [kind, n]
+                    if kind.starts_with(|c: char| c.is_ascii_lowercase())
+                        && !n.is_empty()
+                        && n.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    format!("the {kind} {n}")
                 }
                 _ => w.to_string(),
             }
@@ -265,6 +274,11 @@ mod tests {
                 &players
             ),
             "princess-dragon: move-fairy Bob's small-follower 2 → field NL.NR of (0,-1)"
+        );
+        // A neutral figure is nobody's.
+        assert_eq!(
+            named("move herald.1 → road WE of (0,1)".into(), &places, &players),
+            "move the herald 1 → road WE of (0,1)"
         );
         // A seat that does not exist stays as it was.
         assert_eq!(

@@ -96,6 +96,20 @@ pub(crate) fn register_commands(reg: &mut Registry) {
             .map_err(|e| -> Box<EvalAltResult> { e.0.into() })?;
         Ok(f.0 as INT)
     });
+    game_fn!(reg, Other, "place_neutral", |c, kind: str, s: int| -> INT {
+        let ctx = c.ctx()?;
+        let k = ctx
+            .rules()
+            .figure_named(kind)
+            .ok_or_else(|| format!("place_neutral: no figure kind `{kind}`"))?;
+        let s = segment(ctx.state(), s)?;
+        check_stand(ctx.view(), k, s)
+            .map_err(|m| -> Box<EvalAltResult> { format!("place_neutral: {m}").into() })?;
+        let f = ctx
+            .place_neutral(k, s)
+            .map_err(|e| -> Box<EvalAltResult> { format!("place_neutral: {}", e.0).into() })?;
+        Ok(f.0 as INT)
+    });
     game_fn!(reg, Other, "move_figure", |c, f: int, s: int| -> () {
         let ctx = c.ctx()?;
         let f = figure(ctx.state(), f)?;

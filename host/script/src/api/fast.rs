@@ -267,7 +267,7 @@ pub(crate) fn eval_read(
             let fig = v.state.figure(FigureId(f as u16));
             use memo::FigureRead as F;
             match what {
-                F::Owner => fig.owner.0 as i64,
+                F::Owner => fig.seat().map_or(-1, |p| i64::from(p.0)),
                 F::InPlay => matches!(fig.loc, FigureLoc::On(_)) as i64,
                 F::Segment => match fig.loc {
                     FigureLoc::On(s) => s.index() as i64,

@@ -15,7 +15,24 @@ fn with_figure<T>(
 /// Figures: where they stand, their kinds, owners, strength, supplies and deployments.
 pub(crate) fn register_figures(reg: &mut Registry) {
     game_fn!(reg, Read, "figure_owner", |c, f: int| -> INT {
-        with_figure(c, f, |_, _, fig| fig.owner.0 as INT)
+        with_figure(c, f, |_, _, fig| fig.seat().map_or(-1, |p| p.0 as INT))
+    });
+    game_fn!(reg, Read, "is_neutral", |c, f: int| -> bool {
+        with_figure(c, f, |_, _, fig| fig.is_neutral())
+    });
+    game_fn!(reg, Read, "neutral_figures", |c, kind: str| -> Array {
+        let v = c.view()?;
+        let k = v
+            .rules
+            .figure_named(kind)
+            .ok_or_else(|| format!("no figure kind `{kind}`"))?;
+        let (first, neutral) = v.state.neutral_figures();
+        Ok(neutral
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.kind == k)
+            .map(|(i, _)| ((first + i) as INT).into())
+            .collect())
     });
     game_fn!(reg, Read, "figure_kind", |c, f: int| -> String {
         with_figure(c, f, |v, _, fig| v.rules.figure_kind(fig.kind).name.clone())

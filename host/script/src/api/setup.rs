@@ -399,6 +399,13 @@ pub(crate) fn register_builders(engine: &mut Engine) {
     engine.register_fn("figure_action", |verb: &str, f: INT| -> Map {
         custom(verb, f, 0)
     });
+    engine.register_fn("move_action", |f: INT, s: INT| -> Map {
+        let mut m = Map::new();
+        m.insert("type".into(), "move".into());
+        m.insert("figure".into(), f.into());
+        m.insert("segment".into(), s.into());
+        m
+    });
     engine.register_fn("pass_action", || -> Map {
         let mut m = Map::new();
         m.insert("type".into(), "pass".into());

@@ -318,12 +318,14 @@ pub fn action_from_dynamic(
                 figure: k,
                 segment: s,
             };
-            if allow == Allow::Prompt && !legal_deployment(view, who, k, s) {
-                return Err(format!(
-                    "deploying a `{kind}` of player {} on segment {} is not legal",
-                    who.0,
-                    s.index()
-                ));
+            if allow == Allow::Prompt {
+                check_deployment(view, who, k, s).map_err(|why| {
+                    format!(
+                        "deploying a `{kind}` of player {} on segment {} is not legal: {why}",
+                        who.0,
+                        s.index()
+                    )
+                })?;
             }
             Ok(a)
         }
@@ -355,30 +357,89 @@ fn value_i32(v: INT) -> Result<i32, String> {
     i32::try_from(v).map_err(|_| format!("value {v} is out of range"))
 }
 
-/// Whether `who` may deploy a figure of kind `k` on segment `s` under the base rules
-/// (the tile's features, unoccupied, figure in supply).
-fn legal_deployment(view: View<'_>, who: PlayerId, k: FigureKindId, s: SegmentId) -> bool {
+/// Whether `who` may deploy a figure of kind `k` from supply on segment `s`, and if not,
+/// why. A figure players deploy in the action step follows the base rules there (a
+/// feature of a placed tile, unoccupied, figure in supply: what `deployments` offers);
+/// a figure only the script deploys (`deploy = "script"`) may go wherever its manifest
+/// lets it stand ([`check_stand`]).
+pub(crate) fn check_deployment(
+    view: View<'_>,
+    who: PlayerId,
+    k: FigureKindId,
+    s: SegmentId,
+) -> Result<(), String> {
+    let def = view.rules.figure_kind(k);
+    if def.is_neutral() {
+        return Err(format!(
+            "`{}` is a neutral figure: place it with `place_neutral`",
+            def.name
+        ));
+    }
+    if view.state.in_supply(who, k) == 0 {
+        return Err(format!("player {} has no `{}` in supply", who.0, def.name));
+    }
+    if !def.follower {
+        return check_stand(view, k, s);
+    }
     let node = view.state.graph().segment(s);
     if node.is_virtual() {
-        return false;
+        return Err("players deploy only onto placed tiles".into());
     }
     let mut legal = Vec::new();
     view.deployments_on_tile(who, node.pos, &mut legal);
-    legal.contains(&Action::Deploy {
+    if legal.contains(&Action::Deploy {
         figure: k,
         segment: s,
-    })
+    }) {
+        return Ok(());
+    }
+    // Not offered: say which of the base rules refuses it.
+    check_stand(view, k, s)?;
+    Err("the base rules offer no such deployment there (A-7: a feature of a placed tile that allows it)".into())
 }
 
+/// Whether a figure of kind `k` may stand on segment `s` under what its manifest declares:
+/// its feature kind is one of `stands-on`, the feature is not scored, and it holds no
+/// figure unless the figure `shares` (neutral figures always do).
+pub(crate) fn check_stand(view: View<'_>, k: FigureKindId, s: SegmentId) -> Result<(), String> {
+    let def = view.rules.figure_kind(k);
+    let g = view.state.graph();
+    let kind = g.segment(s).kind;
+    if !def.deploy_on.contains(kind) {
+        return Err(format!(
+            "a `{}` does not stand on a `{}` (its stands-on)",
+            def.name,
+            view.rules.kind(kind).name
+        ));
+    }
+    let t = g.totals(g.feature_of(s));
+    if t.scored {
+        return Err(format!("segment {} is on a scored feature", s.index()));
+    }
+    if t.occupants > 0 && view.state.occupies(k) {
+        return Err(format!(
+            "segment {} is on an occupied feature (only a figure that `shares` may join one)",
+            s.index()
+        ));
+    }
+    Ok(())
+}
+
+/// Whether figure `f` may move onto segment `s`: it is in play, and the feature is neither
+/// scored nor (unless the figure shares features) occupied.
 pub(crate) fn check_move(state: &GameState, f: FigureId, s: SegmentId) -> Result<(), String> {
-    if !matches!(state.figure(f).loc, FigureLoc::On(_)) {
+    let fig = state.figure(f);
+    if !matches!(fig.loc, FigureLoc::On(_)) {
         return Err(format!("figure {} is not in play", f.0));
     }
     let g = state.graph();
     let t = g.totals(g.feature_of(s));
-    if t.occupants > 0 || t.scored {
+    if t.scored {
+        return Err(format!("segment {} is on a scored feature", s.index()));
+    }
+    if t.occupants > 0 && state.occupies(fig.kind) {
         return Err(format!(
-            "segment {} is on an occupied or scored feature",
+            "segment {} is on an occupied feature (only a figure that `shares` may join one)",
             s.index()
         ));
     }

@@ -15,6 +15,9 @@ pub struct Decl {
     pub(crate) strength_bonus: Option<usize>,
     /// Spacing rules (`keep_apart`), checked natively when a tile is placed.
     pub(crate) apart: Vec<Apart>,
+    /// Prompts whose choices are moves, listed and carried out natively (`offer_moves`):
+    /// the prompt code, and the feature kinds (names, resolved at bind) the figure may go to.
+    pub(crate) moves: Vec<(u16, Vec<String>)>,
 }
 
 /// `keep_apart(kind, near, radius, reason)`: a tile with a feature of kind `kind` may not be
@@ -80,6 +83,8 @@ pub(crate) enum Guard {
     /// Scoring hooks: when a scored feature has a part on a tile where a figure of this
     /// kind stands.
     ScoringNear(String),
+    /// Scoring hooks: when a scored feature holds a figure of this kind.
+    ScoringOn(String),
 }
 
 /// A guard resolved against the ruleset.
@@ -91,6 +96,8 @@ pub(crate) enum GuardCheck {
     Figure(Option<carcassonne_core::FigureKindId>),
     /// Checked against the draft ([`BoundScript::scoring_near`]); `None` as above.
     ScoringNear(Option<carcassonne_core::FigureKindId>),
+    /// Checked against the draft ([`BoundScript::scoring_near`]); `None` as above.
+    ScoringOn(Option<carcassonne_core::FigureKindId>),
 }
 
 /// A deployment-step action the host offers natively (declared with `offer` or

@@ -23,7 +23,8 @@
 
 use super::{memo, BoundScript, CompiledScript, Decl, Hook};
 use carcassonne_core::{
-    Action, Ctx, CustomAction, Declare, ExpansionIndex, FigureId, FigureKindId, FigureLoc,
+    Action, Ctx, CustomAction, Declare, ExpansionIndex, FeatureKindId, FigureId, FigureKindId,
+    FigureLoc,
     GameState, OptionValue, PlayerId, Pos, RemovalReason, Rotation, Ruleset, ScoreDraft, SegmentId,
     SlotRef, SlotScope, TileKindId, View,
 };
@@ -544,6 +545,7 @@ use commands::*;
 pub(crate) use fast::*;
 use figures::*;
 pub use functions::*;
+pub(crate) use reads::open_features;
 use reads::*;
 use setup::*;
 use state::*;

@@ -205,6 +205,40 @@ pub(crate) fn register_reads(reg: &mut Registry) {
         }
         Ok(out)
     });
+    game_fn!(reg, Read, "open_features", |c, kind: str| -> Array {
+        let v = c.view()?;
+        let Some(k) = v.rules.kind_named(kind) else {
+            return Ok(Array::new());
+        };
+        let mut out = Array::new();
+        open_features(v, k, |s| out.push((s.index() as INT).into()));
+        Ok(out)
+    });
+}
+
+/// One segment per unfinished feature of kind `k` on the board (neither complete nor
+/// scored): the first of each in placement order, in that order.
+pub(crate) fn open_features(v: View<'_>, k: FeatureKindId, mut each: impl FnMut(SegmentId)) {
+    let g = v.state.graph();
+    // Features already listed, marked by their representative segment.
+    let mut seen = vec![false; g.len()];
+    for t in v.state.board().tiles() {
+        let tile = v.rules.tiles().get(t.kind);
+        for (local, seg) in tile.segments.iter().enumerate() {
+            if seg.kind != k {
+                continue;
+            }
+            let s = SegmentId::new(t.first_segment as usize + local);
+            let f = g.feature_of(s);
+            let totals = g.totals(f);
+            if !std::mem::replace(&mut seen[f.segment().index()], true)
+                && !totals.complete()
+                && !totals.scored
+            {
+                each(s);
+            }
+        }
+    }
 }
 
 /// A tile kind's id as a Rhai string.

@@ -164,22 +164,28 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             Ok(())
         },
     );
-    engine.register_fn(
-        "guard_scoring_near",
-        |nc: NativeCallContext, hook: &str, kind: &str| -> R<()> {
-            let mut c = call(&nc)?;
-            let (_, decl) = c.declarations()?;
-            let spec = guarded_hook(hook)?;
-            if !matches!(spec.hook, crate::Hook::BeforeScoring | crate::Hook::AfterScoring) {
-                return err(format!(
-                    "hook `{hook}` has no scoring to look at (guard_scoring_near guards `before_scoring` and `after_scoring`)"
-                ));
-            }
-            decl.borrow_mut().guards[spec.hook as usize] =
-                Some(crate::Guard::ScoringNear(kind.to_string()));
-            Ok(())
-        },
-    );
+    for (name, on) in [("guard_scoring_near", false), ("guard_scoring_on", true)] {
+        engine.register_fn(
+            name,
+            move |nc: NativeCallContext, hook: &str, kind: &str| -> R<()> {
+                let mut c = call(&nc)?;
+                let (_, decl) = c.declarations()?;
+                let spec = guarded_hook(hook)?;
+                if !matches!(spec.hook, crate::Hook::BeforeScoring | crate::Hook::AfterScoring) {
+                    return err(format!(
+                        "hook `{hook}` has no scoring to look at ({name} guards `before_scoring` and `after_scoring`)"
+                    ));
+                }
+                let kind = kind.to_string();
+                decl.borrow_mut().guards[spec.hook as usize] = Some(if on {
+                    crate::Guard::ScoringOn(kind)
+                } else {
+                    crate::Guard::ScoringNear(kind)
+                });
+                Ok(())
+            },
+        );
+    }
 
     fn state_index(d: &Decl, name: &str, want: SlotScope) -> R<usize> {
         let i = d
@@ -368,6 +374,31 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         },
     );
 
+    engine.register_fn(
+        "offer_moves",
+        |nc: NativeCallContext, code: INT, kinds: Array| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let code = u16::try_from(code)
+                .ok()
+                .filter(|c| *c <= crate::MAX_SCRIPT_PROMPT_CODE)
+                .ok_or_else(|| format!("offer_moves: code {code} is outside 0..=32767"))?;
+            let kinds = kinds
+                .into_iter()
+                .map(|k| {
+                    k.into_immutable_string()
+                        .map(|k| k.to_string())
+                        .map_err(|t| format!("offer_moves: a feature kind name is a string, not {t}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut d = decl.borrow_mut();
+            if d.moves.iter().any(|(c, _)| *c == code) {
+                return err(format!("offer_moves: prompt code {code} is declared twice"));
+            }
+            d.moves.push((code, kinds));
+            Ok(())
+        },
+    );
     engine.register_fn(
         "strength_bonus",
         |nc: NativeCallContext, figure_state: &str| -> R<()> {

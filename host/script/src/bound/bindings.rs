@@ -280,6 +280,9 @@ impl BoundExpansion for BoundScript {
         let ScriptPrompt::Script { code, arg } = prompt.decode::<ScriptPrompt>()? else {
             return self.reaction_actions(view, prompt, out);
         };
+        if let Some(kinds) = self.move_kinds(code) {
+            return Self::move_actions(view, arg, kinds, out);
+        }
         if !self.script.defines(Hook::PromptActions) {
             return Ok(());
         }
@@ -301,7 +304,13 @@ impl BoundExpansion for BoundScript {
 
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
         let (code, arg) = match prompt.decode::<ScriptPrompt>()? {
-            ScriptPrompt::Script { code, arg } => (code, arg),
+            ScriptPrompt::Script { code, arg } => {
+                // `offer_moves`: the engine carries the move out (it was offered, so legal).
+                if let (Some(_), Action::Move { figure, segment }) = (self.move_kinds(code), action) {
+                    ctx.move_figure(figure, segment)?;
+                }
+                (code, arg)
+            }
             ScriptPrompt::Reaction(i) => {
                 let r = self
                     .decl

@@ -58,6 +58,9 @@ pub struct BoundScript {
     guards: [GuardCheck; HOOK_COUNT],
     /// The spacing rules, resolved.
     apart: Vec<ApartRule>,
+    /// `offer_moves`: prompt codes whose moves are listed natively, and the feature kinds
+    /// their figure may go to (kinds not in the ruleset dropped).
+    moves: Vec<(u16, Vec<carcassonne_core::FeatureKindId>)>,
     /// Its remembered hook calls, one memo per thread that plays its games ([`memo`]);
     /// `None` when made [`ScriptExpansion::without_memo`].
     memo: Option<ThreadLocal<memo::ScriptMemo>>,
@@ -95,9 +98,11 @@ impl BoundScript {
                 let at = if scope == SlotScope::Game { 0 } else { index };
                 state.slot(slot, at) != 0
             }
-            GuardCheck::Figure(None) | GuardCheck::ScoringNear(None) => false,
+            GuardCheck::Figure(None) | GuardCheck::ScoringNear(None) | GuardCheck::ScoringOn(None) => {
+                false
+            }
             // Needs the draft: the scoring hooks ask `scoring_near` as well.
-            GuardCheck::ScoringNear(Some(_)) => true,
+            GuardCheck::ScoringNear(Some(_)) | GuardCheck::ScoringOn(Some(_)) => true,
             GuardCheck::Figure(Some(k)) => state
                 .figures()
                 .iter()
@@ -113,8 +118,20 @@ impl BoundScript {
         state: &carcassonne_core::GameState,
         draft: &ScoreDraft,
     ) -> bool {
-        let GuardCheck::ScoringNear(Some(kind)) = self.guards[hook as usize] else {
-            return true;
+        let kind = match self.guards[hook as usize] {
+            GuardCheck::ScoringNear(Some(kind)) => kind,
+            GuardCheck::ScoringOn(Some(kind)) => {
+                // A scored feature holds a figure of the kind.
+                let graph = state.graph();
+                return state.figures().iter().any(|f| match f.loc {
+                    carcassonne_core::FigureLoc::On(seg) if f.kind == kind => {
+                        let on = graph.feature_of(seg);
+                        draft.features.iter().any(|d| d.feature == on)
+                    }
+                    _ => false,
+                });
+            }
+            _ => return true,
         };
         let graph = state.graph();
         // The cells of those figures; beyond a handful, run the hook rather than search.
@@ -142,6 +159,43 @@ impl BoundScript {
                     !node.is_virtual() && cells.contains(&node.pos)
                 })
             })
+    }
+
+    /// The feature kinds of prompt `code`'s native moves, if `offer_moves` declared it.
+    fn move_kinds(&self, code: u16) -> Option<&[carcassonne_core::FeatureKindId]> {
+        self.moves
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map(|(_, k)| k.as_slice())
+    }
+
+    /// `offer_moves`: pass, then a move of `figure` onto one segment of every unfinished
+    /// feature of `kinds` it may move to (not the one it stands on).
+    fn move_actions(
+        view: View<'_>,
+        figure: i32,
+        kinds: &[carcassonne_core::FeatureKindId],
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        let st = view.state;
+        let f = usize::try_from(figure)
+            .ok()
+            .filter(|f| *f < st.figures().len())
+            .map(|f| FigureId(f as u16))
+            .ok_or_else(|| HookFailure(format!("offer_moves: the prompt's arg {figure} is not a figure")))?;
+        let carcassonne_core::FigureLoc::On(at) = st.figure(f).loc else {
+            return Ok(());
+        };
+        let here = st.graph().feature_of(at);
+        out.push(Action::Pass);
+        for &k in kinds {
+            api::open_features(view, k, |s| {
+                if st.graph().feature_of(s) != here && api::check_move(st, f, s).is_ok() {
+                    out.push(Action::Move { figure: f, segment: s });
+                }
+            });
+        }
+        Ok(())
     }
 
     fn spec(hook: Hook) -> &'static HookSpec {
@@ -419,6 +473,7 @@ impl BoundScript {
             }
             Some(Guard::Figure(name)) => GuardCheck::Figure(rules.figure_named(name)),
             Some(Guard::ScoringNear(name)) => GuardCheck::ScoringNear(rules.figure_named(name)),
+            Some(Guard::ScoringOn(name)) => GuardCheck::ScoringOn(rules.figure_named(name)),
         });
         let apart = decl
             .apart
@@ -430,8 +485,14 @@ impl BoundScript {
                 reason: a.reason.clone(),
             })
             .collect();
+        let moves = decl
+            .moves
+            .iter()
+            .map(|(code, kinds)| (*code, kinds.iter().filter_map(|k| rules.kind_named(k)).collect()))
+            .collect();
         BoundScript {
             apart,
+            moves,
             names: Arc::new(api::Names::new(rules)),
             me: b.me(),
             script,

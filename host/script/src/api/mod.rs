@@ -25,7 +25,7 @@ use super::{memo, BoundScript, CompiledScript, Decl, Hook};
 use carcassonne_core::{
     Action, Ctx, CustomAction, Declare, ExpansionIndex, FigureId, FigureKindId, FigureLoc,
     GameState, OptionValue, PlayerId, Pos, RemovalReason, Rotation, Ruleset, ScoreDraft, SegmentId,
-    SlotRef, SlotScope, TileKindId, View,
+    SlotRef, SlotScope, StartTile, TileKindId, View, Visible,
 };
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, NativeCallContext, INT};
 use std::cell::RefCell;

@@ -4,6 +4,8 @@ use super::*;
 
 mod bindings;
 mod native;
+#[cfg(test)]
+mod tests;
 
 /// A compiled script as an [`Expansion`]: its `setup()` declares, and binding makes a
 /// [`BoundScript`]. One value serves every ruleset the script is added to.
@@ -279,6 +281,27 @@ impl BoundScript {
         ))
     }
 
+    /// Runs a filter hook on `actions` (as maps, passed by `args`) and keeps those its
+    /// answer lists: a filter only removes.
+    fn filter_actions<A: rhai::FuncArgs>(
+        &self,
+        hook: Hook,
+        view: View<'_>,
+        player: PlayerId,
+        actions: &mut Vec<Action>,
+        args: impl FnOnce(Array) -> A,
+    ) -> HookResult {
+        let list: Array = actions
+            .iter()
+            .map(|a| api::action_to_dynamic(view, &self.names, a))
+            .collect();
+        let r = self.call(hook, api::Access::Read(view), args(list))?;
+        let mut kept = Vec::new();
+        self.actions_from(hook, view, player, r, api::Allow::Any, &mut kept)?;
+        actions.retain(|a| kept.contains(a));
+        Ok(())
+    }
+
     fn actions_from(
         &self,
         hook: Hook,
@@ -332,21 +355,21 @@ fn done(_: &Cached) -> HookResult {
     Ok(())
 }
 
-fn window_hook(w: Window) -> Hook {
+pub(crate) fn window_hook(w: Window) -> Hook {
     match w {
         Window::TurnStart => Hook::WindowTurnStart,
         Window::AfterDeploy => Hook::WindowAfterDeploy,
         Window::BeforeScoring => Hook::WindowBeforeScoring,
         Window::AfterScoring => Hook::WindowAfterScoring,
         Window::BeforeFinalScoring => Hook::WindowBeforeFinalScoring,
-        // Scripts have no before-draw hook: it is never in a script's hook set (`WINDOWS`),
-        // so this window is never opened for a script.
-        Window::BeforeDraw => Hook::WindowTurnStart,
+        Window::BeforeDraw => Hook::WindowBeforeDraw,
     }
 }
 
-const WINDOWS: [Window; 5] = [
+/// Every window of core (`window_hook` matches them all).
+pub(crate) const WINDOWS: [Window; 6] = [
     Window::TurnStart,
+    Window::BeforeDraw,
     Window::AfterDeploy,
     Window::BeforeScoring,
     Window::AfterScoring,
@@ -460,6 +483,7 @@ impl BoundScript {
             set = set | HookSet::FILTER_PLACEMENTS;
         }
         let map = [
+            (Hook::PrepareGame, HookSet::GAME_START),
             (Hook::StartGame, HookSet::GAME_START),
             (Hook::OnTileDrawn, HookSet::ON_TILE_DRAWN),
             (Hook::FilterPlacements, HookSet::FILTER_PLACEMENTS),
@@ -467,6 +491,7 @@ impl BoundScript {
             (Hook::OnTilePlaced, HookSet::ON_TILE_PLACED),
             (Hook::DeployActions, HookSet::DEPLOY_STEP_ACTIONS),
             (Hook::FilterDeployActions, HookSet::FILTER_DEPLOY_ACTIONS),
+            (Hook::FilterPromptActions, HookSet::FILTER_PROMPT_ACTIONS),
             (Hook::Strength, HookSet::STRENGTH_DELTA),
             (Hook::BeforeScoring, HookSet::BEFORE_SCORING),
             (Hook::AfterScoring, HookSet::AFTER_SCORING),

@@ -54,9 +54,10 @@ pub use sandbox::{new_engine, Limits, LIMITS};
 
 use carcassonne_core::{
     binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare,
-    DrawVerdict, Expansion, FigureId, HookFailure, HookResult, HookSet, LabelId, PlacementCell,
-    PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, SlotId,
-    SlotRef, SlotScope, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
+    DrawVerdict, Expansion, FigureId, HookFailure, HookGate, HookResult, HookSet, LabelId,
+    PlacementCell, PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset,
+    ScoreDraft, SlotId, SlotRef, SlotScope, StartTile, TileKindId, TurnEndVerdict, VerbId, View,
+    Visible, Window,
 };
 use carcassonne_files::manifest::Manifest;
 use memo::{Cached, Found, Param};

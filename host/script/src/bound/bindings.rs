@@ -7,6 +7,10 @@ impl BoundExpansion for BoundScript {
         self.hook_set
     }
 
+    fn hook_gates(&self) -> Vec<carcassonne_core::HookGate> {
+        self.gates.clone()
+    }
+
     fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
         let h = Hook::PrepareGame;
         if !self.script.defines(h) || !self.guard_open(h, ctx.state(), 0) {

@@ -302,3 +302,45 @@ fn on_turn_end() {
         assert_eq!(state(&rules, g.state(), "wrong"), 0, "seed {seed}");
     }
 }
+
+#[test]
+fn game_state_guards_become_core_gates() {
+    let rules = rules_with(
+        r#"
+fn setup() {
+    declare_state("on", "game", 0);
+    declare_state("ready", "player", 0);
+    declare_state("placed", "game", 0);
+    declare_state("calls", "game", 0);
+    guard("on_turn_end", "on");
+    guard("window_after_scoring", "on");
+    guard("deploy_actions", "ready");
+    reaction_deploy("after-scoring", "ready", "clockwise", 1);
+}
+fn on_tile_placed(x, y) {
+    set_state("placed", state("placed") + 1);
+    if turn() == 3 { set_state("on", 1); }
+}
+fn on_turn_end() { set_state("calls", state("calls") + 1); }
+fn window_after_scoring() { }
+fn deploy_actions(player, x, y) { [] }
+"#,
+        false,
+    );
+    // Only the game-scoped guard of a hook that does nothing else: the window runs a
+    // declared reaction natively, and `deploy_actions`'s state is per player.
+    let on = rules.slots().iter().position(|s| s.name == "on").unwrap();
+    let gates = rules.bound()[0].hook_gates();
+    assert_eq!(gates.len(), 1, "{gates:?}");
+    assert_eq!(gates[0].hooks, HookSet::ON_TURN_END);
+    assert_eq!(gates[0].slot.id(), SlotId(on as u16));
+    assert_eq!(rules.gated_members(HookSet::ON_TURN_END), 1);
+    let mut g = game(&rules, 5).unwrap();
+    play_out(&mut g, 0);
+    let placed = state(&rules, g.state(), "placed");
+    assert_eq!(
+        state(&rules, g.state(), "calls"),
+        placed - 3,
+        "turns 0..3 skipped"
+    );
+}

@@ -131,3 +131,63 @@ pub const HOOKS: &[HookSpec] = &[
 ];
 
 pub(crate) const HOOK_COUNT: usize = Hook::Describe as usize + 1;
+
+/// Core hooks a script reaches through data instead of a function of its own:
+/// `explain_refusal` is answered natively from the `reason` of the `forbidden_cells` item
+/// or `keep_apart` rule that refused a placement.
+pub(crate) const NATIVE_ONLY: &[&str] = &["explain_refusal"];
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether some script hook of [`HOOKS`] rides on core hook `core`, or the host answers it
+/// natively ([`NATIVE_ONLY`]).
+const fn bound(core: &str) -> bool {
+    let mut i = 0;
+    while i < HOOKS.len() {
+        if same(HOOKS[i].core, core) {
+            return true;
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < NATIVE_ONLY.len() {
+        if same(NATIVE_ONLY[i], core) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Checks, when this crate compiles, that every hook of core's one table
+/// ([`carcassonne_core::for_each_hook!`]) has a script hook: a hook added there without a
+/// row in [`HOOKS`] (and its binding) does not build.
+macro_rules! every_core_hook_has_a_script_hook {
+    ($(
+        $(#[$doc:meta])*
+        [$($kind:ident $bit:ident $(= $n:expr)?)?]
+        fn $name:ident(&self $(, $arg:ident : $ty:ty)* $(,)?) -> $ret:ty $default:block
+    )*) => {
+        const _: () = {
+            $(assert!(
+                bound(stringify!($name)),
+                concat!("core hook `", stringify!($name), "` has no script hook in HOOKS")
+            );)*
+        };
+    };
+}
+
+carcassonne_core::for_each_hook!(every_core_hook_has_a_script_hook);

@@ -28,15 +28,11 @@ impl<'a> View<'a> {
     pub fn strength(&self, f: FigureId) -> Result<i32, HookError> {
         let fig = self.state.figure(f);
         let mut s = self.rules.figure_kind(fig.kind).strength;
-        for (i, e) in self.rules.bound().iter().enumerate() {
-            if self.rules.hook_sets()[i].has(HookSet::STRENGTH_DELTA) {
-                s += e.strength_delta(*self, f).map_err(|m| HookError {
-                    expansion: self.rules.expansions()[i].id().to_string(),
-                    hook: "strength_delta",
-                    message: m.0,
-                })?;
-            }
-        }
+        let (bit, hook) = (HookSet::STRENGTH_DELTA, "strength_delta");
+        crate::engine::each_read(self.rules, self.state, bit, hook, |e, v| {
+            s += e.strength_delta(v, f)?;
+            Ok(())
+        })?;
         Ok(s.max(0))
     }
 
@@ -62,14 +58,9 @@ impl<'a> View<'a> {
 
     /// What every expansion shows of its state ([`Expansion::describe`]), in load order.
     pub fn describe(&self, out: &mut Vec<Visible>) -> Result<(), HookError> {
-        for (e, meta) in self.rules.bound().iter().zip(self.rules.expansions()) {
-            e.describe(*self, out).map_err(|m| HookError {
-                expansion: meta.id().to_string(),
-                hook: "describe",
-                message: m.0,
-            })?;
-        }
-        Ok(())
+        crate::engine::read_all(self.rules, self.state, "describe", |e, v| {
+            e.describe(v, out)
+        })
     }
 
     /// The complete, not yet scored features the last placed tile closes (its own

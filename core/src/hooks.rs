@@ -348,201 +348,217 @@ pub trait Expansion: Send + Sync {
     fn declare(&self, declare: &mut Declare<'_>) -> HookResult<Box<dyn Binder>>;
 }
 
-expansion_hooks! {
-    /// A new game: arrange the tile supply and start layout, set initial state.
-    [set GAME_START]
-    fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
-        Ok(())
-    }
+/// Hands the hook table (the one place a hook is declared) to another macro:
+/// `for_each_hook!(my_macro)` expands to `my_macro! { … }` with every hook as the table
+/// writes it, in table order: its doc comment, `[bit NAME = n]` (its own [`HookSet`] bit),
+/// `[set NAME]` (it shares that bit) or `[]` (called without a bit), then
+/// `fn name(&self, arg: Type, …) -> Ret { default }`. Core generates [`BoundExpansion`],
+/// the [`HookSet`] bits, [`HOOKS`] and the plugin guard's forwarding from it; a host that
+/// binds hooks another way (the script host) generates its checks from it, so a new hook
+/// is one entry here. Types are named as in this module (`Ctx<'_>`, `View<'_>`, …): a
+/// macro that emits them must have them in scope.
+#[macro_export]
+macro_rules! for_each_hook {
+    ($($callback:tt)*) => {
+        $($callback)*! {
+            /// A new game: arrange the tile supply and start layout, set initial state.
+            [set GAME_START]
+            fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
+                Ok(())
+            }
 
-    /// The start layout (or a [`crate::Position`]'s tiles) is on the board and no
-    /// figure is placed yet: create virtual features, link start tiles to them.
-    [bit GAME_START = 11]
-    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        Ok(())
-    }
+            /// The start layout (or a [`crate::Position`]'s tiles) is on the board and no
+            /// figure is placed yet: create virtual features, link start tiles to them.
+            [bit GAME_START = 11]
+            fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+                Ok(())
+            }
 
-    /// Sets part of this expansion's state from a [`crate::Position`] (scenario tests,
-    /// imports): `key`/`value` are the expansion's own vocabulary. Unknown keys must fail.
-    []
-    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
-        Err(HookFailure(format!(
-            "this expansion has no position setting `{key}`"
-        )))
-    }
+            /// Sets part of this expansion's state from a [`crate::Position`] (scenario tests,
+            /// imports): `key`/`value` are the expansion's own vocabulary. Unknown keys must fail.
+            []
+            fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
+                Err(HookFailure(format!(
+                    "this expansion has no position setting `{key}`"
+                )))
+            }
 
-    /// A tile was drawn for the active player. Prompts queued here are asked before the
-    /// tile is placed ([`crate::GameState::revealed_tile`]); an answer may send it back
-    /// with [`Ctx::return_drawn_tile`] (a redraw the player chooses).
-    [bit ON_TILE_DRAWN = 0]
-    fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
-        Ok(DrawVerdict::Keep)
-    }
+            /// A tile was drawn for the active player. Prompts queued here are asked before the
+            /// tile is placed ([`crate::GameState::revealed_tile`]); an answer may send it back
+            /// with [`Ctx::return_drawn_tile`] (a redraw the player chooses).
+            [bit ON_TILE_DRAWN = 0]
+            fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
+                Ok(DrawVerdict::Keep)
+            }
 
-    /// Removes illegal candidates from the edge-legal placements of the drawn tile: one
-    /// entry per cell, bit `q` of `rotations` = turned by `q` quarter turns. Clear the
-    /// bits of illegal placements; the engine ignores any bit that was not edge-legal.
-    [bit FILTER_PLACEMENTS = 1]
-    fn filter_placements(
-        &self,
-        view: View<'_>,
-        player: PlayerId,
-        tile: TileKindId,
-        cells: &mut [PlacementCell],
-    ) -> HookResult {
-        Ok(())
-    }
+            /// Removes illegal candidates from the edge-legal placements of the drawn tile: one
+            /// entry per cell, bit `q` of `rotations` = turned by `q` quarter turns. Clear the
+            /// bits of illegal placements; the engine ignores any bit that was not edge-legal.
+            [bit FILTER_PLACEMENTS = 1]
+            fn filter_placements(
+                &self,
+                view: View<'_>,
+                player: PlayerId,
+                tile: TileKindId,
+                cells: &mut [PlacementCell],
+            ) -> HookResult {
+                Ok(())
+            }
 
-    /// The drawn tile was placed (its segments are in the graph).
-    [bit ON_TILE_PLACED = 2]
-    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
-        Ok(())
-    }
+            /// The drawn tile was placed (its segments are in the graph).
+            [bit ON_TILE_PLACED = 2]
+            fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+                Ok(())
+            }
 
-    /// Whether [`Expansion::filter_placements`] can remove placements of tile kind `tile`
-    /// (asked once per tile kind when the ruleset is built; default: every kind). Saying
-    /// no for the kinds a filter ignores (non-river tiles for a river rule) lets the
-    /// engine skip the filter, and its bookkeeping, on most draws. An error fails the
-    /// ruleset's build.
-    []
-    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
-        Ok(true)
-    }
+            /// Whether [`Expansion::filter_placements`] can remove placements of tile kind `tile`
+            /// (asked once per tile kind when the ruleset is built; default: every kind). Saying
+            /// no for the kinds a filter ignores (non-river tiles for a river rule) lets the
+            /// engine skip the filter, and its bookkeeping, on most draws. An error fails the
+            /// ruleset's build.
+            []
+            fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
+                Ok(true)
+            }
 
-    /// Adds alternatives to the active player's deployment step.
-    [bit DEPLOY_STEP_ACTIONS = 3]
-    fn deploy_step_actions(
-        &self,
-        view: View<'_>,
-        player: PlayerId,
-        out: &mut Vec<Action>,
-    ) -> HookResult {
-        Ok(())
-    }
+            /// Adds alternatives to the active player's deployment step.
+            [bit DEPLOY_STEP_ACTIONS = 3]
+            fn deploy_step_actions(
+                &self,
+                view: View<'_>,
+                player: PlayerId,
+                out: &mut Vec<Action>,
+            ) -> HookResult {
+                Ok(())
+            }
 
-    /// Removes deployment-step actions the expansion forbids (run after all additions).
-    [bit FILTER_DEPLOY_ACTIONS = 4]
-    fn filter_deploy_actions(
-        &self,
-        view: View<'_>,
-        player: PlayerId,
-        actions: &mut Vec<Action>,
-    ) -> HookResult {
-        Ok(())
-    }
+            /// Removes deployment-step actions the expansion forbids (run after all additions).
+            [bit FILTER_DEPLOY_ACTIONS = 4]
+            fn filter_deploy_actions(
+                &self,
+                view: View<'_>,
+                player: PlayerId,
+                actions: &mut Vec<Action>,
+            ) -> HookResult {
+                Ok(())
+            }
 
-    /// Applies one of this expansion's custom actions chosen in the deployment step.
-    []
-    fn apply_action(
-        &self,
-        ctx: &mut Ctx<'_>,
-        player: PlayerId,
-        action: CustomAction,
-    ) -> HookResult {
-        Err(HookFailure(
-            "this expansion offers no custom actions".into(),
-        ))
-    }
+            /// Applies one of this expansion's custom actions chosen in the deployment step.
+            []
+            fn apply_action(
+                &self,
+                ctx: &mut Ctx<'_>,
+                player: PlayerId,
+                action: CustomAction,
+            ) -> HookResult {
+                Err(HookFailure(
+                    "this expansion offers no custom actions".into(),
+                ))
+            }
 
-    /// A window opens: queue prompts with [`Ctx::prompt`]. (Its bits are per window:
-    /// [`HookSet::window`].)
-    []
-    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
-        Ok(())
-    }
+            /// A window opens: queue prompts with [`Ctx::prompt`]. (Its bits are per window:
+            /// [`HookSet::window`].)
+            []
+            fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+                Ok(())
+            }
 
-    /// Lists the legal actions of this expansion's prompt (empty = skip the prompt).
-    []
-    fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
-        Ok(())
-    }
+            /// Lists the legal actions of this expansion's prompt (empty = skip the prompt).
+            []
+            fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+                Ok(())
+            }
 
-    /// Removes actions another expansion's prompt offers that this expansion forbids (a
-    /// redeployment onto the tile where Princess & Dragon's dragon stands, say). Called
-    /// after the owner's `prompt_actions`, in load order, for every expansion whose hook
-    /// set has it (the owner included); it may only remove. A prompt left with no action
-    /// is skipped, as one that offered none; one filtered down to [`Action::Pass`] alone
-    /// is answered with that pass without asking (the owner's `apply_prompt` sees it).
-    [bit FILTER_PROMPT_ACTIONS = 12]
-    fn filter_prompt_actions(
-        &self,
-        view: View<'_>,
-        prompt: Prompt,
-        actions: &mut Vec<Action>,
-    ) -> HookResult {
-        Ok(())
-    }
+            /// Removes actions another expansion's prompt offers that this expansion forbids (a
+            /// redeployment onto the tile where Princess & Dragon's dragon stands, say). Called
+            /// after the owner's `prompt_actions`, in load order, for every expansion whose hook
+            /// set has it (the owner included); it may only remove. A prompt left with no action
+            /// is skipped, as one that offered none; one filtered down to [`Action::Pass`] alone
+            /// is answered with that pass without asking (the owner's `apply_prompt` sees it).
+            [bit FILTER_PROMPT_ACTIONS = 12]
+            fn filter_prompt_actions(
+                &self,
+                view: View<'_>,
+                prompt: Prompt,
+                actions: &mut Vec<Action>,
+            ) -> HookResult {
+                Ok(())
+            }
 
-    /// Applies the answer to this expansion's prompt.
-    []
-    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
-        Ok(())
-    }
+            /// Applies the answer to this expansion's prompt.
+            []
+            fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+                Ok(())
+            }
 
-    /// Strength change in half-units for a figure (summed over expansions). A failure
-    /// fails the action that needed the strength, in this game only.
-    [bit STRENGTH_DELTA = 5]
-    fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
-        Ok(0)
-    }
+            /// Strength change in half-units for a figure (summed over expansions). A failure
+            /// fails the action that needed the strength, in this game only.
+            [bit STRENGTH_DELTA = 5]
+            fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
+                Ok(0)
+            }
 
-    /// Rewrites a scoring before it is applied.
-    [bit BEFORE_SCORING = 6]
-    fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
-        Ok(())
-    }
+            /// Rewrites a scoring before it is applied.
+            [bit BEFORE_SCORING = 6]
+            fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+                Ok(())
+            }
 
-    /// Sees a scoring after it was applied.
-    [bit AFTER_SCORING = 7]
-    fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
-        Ok(())
-    }
+            /// Sees a scoring after it was applied.
+            [bit AFTER_SCORING = 7]
+            fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+                Ok(())
+            }
 
-    /// A figure left the board (scored, eaten, captured, …).
-    [bit ON_FIGURE_REMOVED = 8]
-    fn on_figure_removed(
-        &self,
-        ctx: &mut Ctx<'_>,
-        figure: FigureId,
-        reason: RemovalReason,
-    ) -> HookResult {
-        Ok(())
-    }
+            /// A figure left the board (scored, eaten, captured, …).
+            [bit ON_FIGURE_REMOVED = 8]
+            fn on_figure_removed(
+                &self,
+                ctx: &mut Ctx<'_>,
+                figure: FigureId,
+                reason: RemovalReason,
+            ) -> HookResult {
+                Ok(())
+            }
 
-    /// A turn (or a part of a double turn) ends.
-    [bit ON_TURN_END = 9]
-    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
-        Ok(TurnEndVerdict::Next)
-    }
+            /// A turn (or a part of a double turn) ends.
+            [bit ON_TURN_END = 9]
+            fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+                Ok(TurnEndVerdict::Next)
+            }
 
-    /// Final bonuses, after features and farms were scored.
-    [bit FINAL_SCORING = 10]
-    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        Ok(())
-    }
+            /// Final bonuses, after features and farms were scored.
+            [bit FINAL_SCORING = 10]
+            fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
+                Ok(())
+            }
 
-    /// Why this expansion refuses `action`, an action the game did not offer (asked only
-    /// on that error path, in load order; the first reason is reported in
-    /// [`crate::ActionError::Refused`]). `None`: the refusal is not this expansion's doing.
-    /// A reason names the rule (`FE-2 a landing within 2 cells of (1,0)`).
-    []
-    fn explain_refusal(
-        &self,
-        view: View<'_>,
-        player: PlayerId,
-        action: Action,
-    ) -> HookResult<Option<String>> {
-        Ok(None)
-    }
+            /// Why this expansion refuses `action`, an action the game did not offer (asked only
+            /// on that error path, in load order; the first reason is reported in
+            /// [`crate::ActionError::Refused`]). `None`: the refusal is not this expansion's doing.
+            /// A reason names the rule (`FE-2 a landing within 2 cells of (1,0)`).
+            []
+            fn explain_refusal(
+                &self,
+                view: View<'_>,
+                player: PlayerId,
+                action: Action,
+            ) -> HookResult<Option<String>> {
+                Ok(None)
+            }
 
-    /// What this expansion shows of its state to people and other programs (titles and
-    /// their holders, neutral figures), so that renderers and other tools draw it without
-    /// knowing the expansion. Asked by tools, never by the turn pipeline.
-    []
-    fn describe(&self, view: View<'_>, out: &mut Vec<Visible>) -> HookResult {
-        Ok(())
-    }
+            /// What this expansion shows of its state to people and other programs (titles and
+            /// their holders, neutral figures), so that renderers and other tools draw it without
+            /// knowing the expansion. Asked by tools, never by the turn pipeline.
+            []
+            fn describe(&self, view: View<'_>, out: &mut Vec<Visible>) -> HookResult {
+                Ok(())
+            }
+        }
+    };
 }
+
+for_each_hook!(expansion_hooks);
 
 impl HookSet {
     /// The hooks a [`HookGate`] may gate: the ones the engine calls with a context, for

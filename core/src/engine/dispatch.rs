@@ -130,23 +130,126 @@ fn each_member(
     let open = |i: usize, state: &GameState| {
         gated & (1 << i.min(63)) == 0 || rules.gates_open(bit, i, state)
     };
-    // Visit only the implementers; bit 63 also stands for every later expansion.
+    visit(
+        rules,
+        members,
+        |i| rules.hook_sets()[i].has(bit),
+        |i| {
+            if open(i, state) {
+                call(i, state)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// Calls `call` for the expansions of a member mask in load order: bit `i` is expansion
+/// `i`, and bit 63 also stands for every later expansion for which `late` holds.
+#[inline(always)]
+fn visit(
+    rules: &Ruleset,
+    members: u64,
+    late: impl Fn(usize) -> bool,
+    mut call: impl FnMut(usize) -> Result<(), HookError>,
+) -> Result<(), HookError> {
     let mut m = members & !(1 << 63);
     while m != 0 {
         let i = m.trailing_zeros() as usize;
         m &= m - 1;
-        if open(i, state) {
-            call(i, state)?;
-        }
+        call(i)?;
     }
     if members & (1 << 63) != 0 {
         for i in 63..rules.expansions().len() {
-            if rules.hook_sets()[i].has(bit) && open(i, state) {
-                call(i, state)?;
+            if late(i) {
+                call(i)?;
             }
         }
     }
     Ok(())
+}
+
+/// Calls `f` with a view for every expansion that implements a reading hook (`bit`, one
+/// hook of [`HookSet`]), in load order; the first failure stops the loop.
+#[inline(always)]
+pub(crate) fn each_read(
+    rules: &Ruleset,
+    state: &GameState,
+    bit: HookSet,
+    hook: &'static str,
+    f: impl FnMut(&dyn BoundExpansion, View<'_>) -> HookResult,
+) -> Result<(), HookError> {
+    let members = rules.hook_members(bit);
+    if members == 0 {
+        return Ok(());
+    }
+    read_members(
+        rules,
+        state,
+        members,
+        |i| rules.hook_sets()[i].has(bit),
+        hook,
+        f,
+    )
+}
+
+/// [`each_read`] for the expansions of a member mask (as in [`visit`]): a per-tile
+/// placement filter mask, or every expansion ([`read_all`]).
+#[inline]
+pub(crate) fn read_members(
+    rules: &Ruleset,
+    state: &GameState,
+    members: u64,
+    late: impl Fn(usize) -> bool,
+    hook: &'static str,
+    mut f: impl FnMut(&dyn BoundExpansion, View<'_>) -> HookResult,
+) -> Result<(), HookError> {
+    visit(rules, members, late, |i| {
+        one_read(rules, state, i, hook, &mut f)
+    })
+}
+
+/// Calls a reading hook of one expansion (the owner of a prompt).
+#[inline]
+pub(crate) fn one_read(
+    rules: &Ruleset,
+    state: &GameState,
+    ix: usize,
+    hook: &'static str,
+    f: impl FnOnce(&dyn BoundExpansion, View<'_>) -> HookResult,
+) -> Result<(), HookError> {
+    f(rules.bound()[ix].as_ref(), View { rules, state }).map_err(|m| hook_error(rules, ix, hook, m))
+}
+
+/// [`each_read`] for the hooks without a bit, which every expansion has (`describe`).
+pub(crate) fn read_all(
+    rules: &Ruleset,
+    state: &GameState,
+    hook: &'static str,
+    f: impl FnMut(&dyn BoundExpansion, View<'_>) -> HookResult,
+) -> Result<(), HookError> {
+    let everyone = match rules.expansions().len() {
+        0 => return Ok(()),
+        n if n >= 64 => u64::MAX,
+        n => (1 << n) - 1,
+    };
+    read_members(rules, state, everyone, |_| true, hook, f)
+}
+
+/// Asks every expansion in load order until one answers: the answer and who gave it.
+pub(crate) fn first_answer<T>(
+    rules: &Ruleset,
+    state: &GameState,
+    hook: &'static str,
+    mut f: impl FnMut(&dyn BoundExpansion, View<'_>) -> HookResult<Option<T>>,
+) -> Result<Option<(usize, T)>, HookError> {
+    for (i, e) in rules.bound().iter().enumerate() {
+        let answer =
+            f(e.as_ref(), View { rules, state }).map_err(|m| hook_error(rules, i, hook, m))?;
+        if let Some(t) = answer {
+            return Ok(Some((i, t)));
+        }
+    }
+    Ok(None)
 }
 
 #[inline(always)]

@@ -430,33 +430,21 @@ impl Game {
     /// Why `action`, which is not offered, is refused: the first expansion that claims it
     /// gives its reason; else the generic refusal naming the decision.
     fn refusal(&self, action: Action) -> ActionError {
-        let view = View {
-            rules: &self.rules,
-            state: &self.state,
-        };
         let player = self.state.decision.player;
-        for (e, meta) in self.rules.bound().iter().zip(self.rules.expansions()) {
-            match e.explain_refusal(view, player, action) {
-                Ok(Some(reason)) => {
-                    return ActionError::Refused {
-                        action,
-                        expansion: meta.id().to_string(),
-                        reason,
-                    }
-                }
-                Ok(None) => {}
-                Err(m) => {
-                    return ActionError::Hook(HookError {
-                        expansion: meta.id().to_string(),
-                        hook: "explain_refusal",
-                        message: m.0,
-                    })
-                }
-            }
-        }
-        ActionError::NotOffered {
-            action,
-            decision: describe_decision(&self.rules, &self.state),
+        let refused = first_answer(&self.rules, &self.state, "explain_refusal", |e, v| {
+            e.explain_refusal(v, player, action)
+        });
+        match refused {
+            Ok(Some((i, reason))) => ActionError::Refused {
+                action,
+                expansion: self.rules.expansions()[i].id().to_string(),
+                reason,
+            },
+            Err(e) => ActionError::Hook(e),
+            Ok(None) => ActionError::NotOffered {
+                action,
+                decision: describe_decision(&self.rules, &self.state),
+            },
         }
     }
 
@@ -572,18 +560,13 @@ fn set_up(rules: &Ruleset, setup: &GameSetup) -> Result<GameState, GameError> {
         pos: Pos::new(0, 0),
         rotation: Rotation::R0,
     }];
-    for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
-        if !hooks.has(HookSet::GAME_START) {
-            continue;
-        }
-        let mut ctx = Ctx {
-            rules,
-            state: &mut state,
-            me: ExpansionIndex(i as u8),
-        };
-        let r = e.prepare_game(&mut ctx, &mut layout);
-        checked_hook(rules, i, "prepare_game", &mut state, r)?;
-    }
+    each(
+        rules,
+        &mut state,
+        HookSet::GAME_START,
+        "prepare_game",
+        |e, ctx| e.prepare_game(ctx, &mut layout),
+    )?;
     if let Some(given) = &setup.start {
         layout.clone_from(given);
     }

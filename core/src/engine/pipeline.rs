@@ -8,7 +8,6 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
     loop {
         if let Some(p) = st.prompts.pop_front() {
             let ix = p.owner.0 as usize;
-            let e = &rules.bound()[ix];
             st.turn_prompts += 1;
             if st.turn_prompts > crate::hooks::MAX_PROMPTS_PER_TURN {
                 return Err(hook_error(
@@ -24,9 +23,11 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             }
             let mut offered = std::mem::take(&mut st.offered);
             offered.clear();
-            let r = e.prompt_actions(View { rules, state: st }, p, &mut offered);
+            let r = one_read(rules, st, ix, "prompt_actions", |e, v| {
+                e.prompt_actions(v, p, &mut offered)
+            });
             st.offered = offered;
-            r.map_err(|m| hook_error(rules, ix, "prompt_actions", m))?;
+            r?;
             if !st.offered.is_empty() && rules.any_hooks(HookSet::FILTER_PROMPT_ACTIONS) {
                 let before = st.offered.len();
                 filter_prompt_actions(rules, st, p)?;
@@ -208,17 +209,13 @@ fn filter_prompt_actions(
     let mut before = std::mem::take(&mut st.scratch_actions);
     before.clear();
     before.extend_from_slice(&offered);
-    let mut result = Ok(());
-    for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
-        if !hooks.has(HookSet::FILTER_PROMPT_ACTIONS) {
-            continue;
-        }
-        let v = View { rules, state: st };
-        if let Err(m) = e.filter_prompt_actions(v, p, &mut offered) {
-            result = Err(hook_error(rules, i, "filter_prompt_actions", m));
-            break;
-        }
-    }
+    let result = each_read(
+        rules,
+        st,
+        HookSet::FILTER_PROMPT_ACTIONS,
+        "filter_prompt_actions",
+        |e, v| e.filter_prompt_actions(v, p, &mut offered),
+    );
     offered.retain(|a| before.contains(a));
     before.clear();
     st.scratch_actions = before;
@@ -301,29 +298,22 @@ pub(crate) fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool,
         .pos;
     deployments_on_tile(rules, st, player, pos, &mut offered);
     offered.push(Action::Pass);
-    let mut result = Ok(());
-    for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
-        if !hooks.has(HookSet::DEPLOY_STEP_ACTIONS) {
-            continue;
-        }
-        let v = View { rules, state: st };
-        if let Err(m) = e.deploy_step_actions(v, player, &mut offered) {
-            result = Err(hook_error(rules, i, "deploy_step_actions", m));
-            break;
-        }
-    }
-    if result.is_ok() {
-        for (i, (e, hooks)) in rules.bound().iter().zip(rules.hook_sets()).enumerate() {
-            if !hooks.has(HookSet::FILTER_DEPLOY_ACTIONS) {
-                continue;
-            }
-            let v = View { rules, state: st };
-            if let Err(m) = e.filter_deploy_actions(v, player, &mut offered) {
-                result = Err(hook_error(rules, i, "filter_deploy_actions", m));
-                break;
-            }
-        }
-    }
+    let result = each_read(
+        rules,
+        st,
+        HookSet::DEPLOY_STEP_ACTIONS,
+        "deploy_step_actions",
+        |e, v| e.deploy_step_actions(v, player, &mut offered),
+    )
+    .and_then(|()| {
+        each_read(
+            rules,
+            st,
+            HookSet::FILTER_DEPLOY_ACTIONS,
+            "filter_deploy_actions",
+            |e, v| e.filter_deploy_actions(v, player, &mut offered),
+        )
+    });
     st.offered = offered;
     result?;
     // With nothing to choose but passing there is no decision (JCZ also sends none).

@@ -232,13 +232,15 @@ pub(crate) fn placements_into(
         let legal = cands_buf;
         legal.clear();
         legal.extend(out.iter().map(|c| c.rotations));
-        for (i, e) in rules.bound().iter().enumerate() {
-            if filters & (1 << i.min(63)) == 0 {
-                continue;
-            }
-            e.filter_placements(View { rules, state: st }, st.active, tile, out)
-                .map_err(|m| hook_error(rules, i, "filter_placements", m))?;
-        }
+        // Bit 63 of the mask stands for every later expansion (each may filter the tile).
+        read_members(
+            rules,
+            st,
+            filters,
+            |_| true,
+            "filter_placements",
+            |e, v| e.filter_placements(v, v.state.active, tile, out),
+        )?;
         let mut i = 0;
         count = 0;
         out.retain_mut(|c| {

@@ -6,6 +6,8 @@ use super::*;
 #[derive(Debug, Default)]
 pub struct Decl {
     pub(crate) states: Vec<(String, SlotScope, SlotId)>,
+    /// The game-scoped ones, typed: what core gates hooks on ([`carcassonne_core::HookGate`]).
+    pub(crate) game_slots: Vec<carcassonne_core::GameSlot>,
     pub(crate) verbs: Vec<(String, VerbId)>,
     pub(crate) labels: Vec<(String, LabelId)>,
     pub(crate) guards: [Option<Guard>; HOOK_COUNT],

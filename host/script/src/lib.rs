@@ -54,9 +54,10 @@ pub use sandbox::{new_engine, Limits, LIMITS};
 
 use carcassonne_core::{
     binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare,
-    DrawVerdict, Expansion, FigureId, HookFailure, HookResult, HookSet, LabelId, PlacementCell,
-    PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, SlotId,
-    SlotRef, SlotScope, TileKindId, TurnEndVerdict, VerbId, View, Window,
+    DrawVerdict, Expansion, FigureId, HookFailure, HookGate, HookResult, HookSet, LabelId,
+    PlacementCell, PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset,
+    ScoreDraft, SlotId, SlotRef, SlotScope, StartTile, TileKindId, TurnEndVerdict, VerbId, View,
+    Visible, Window,
 };
 use carcassonne_files::manifest::Manifest;
 use memo::{Cached, Found, Param};
@@ -113,9 +114,10 @@ mod tests {
     }
 
     /// The script table rides on core's hook table: every script hook names a core hook,
-    /// and every core hook is reachable from a script but `prepare_game` (scripts do not
-    /// lay start tiles; they set up state in `start_game`) and `describe` (a script's
-    /// state is shown as its declared state slots).
+    /// every core hook is reachable from a script function, and every window of core has
+    /// its own script hook. `explain_refusal` is the one core hook a script reaches
+    /// through data: the host answers it natively from the `reason` of the item of
+    /// `forbidden_cells` (or `keep_apart`) that refused the placement.
     #[test]
     fn every_core_hook_is_reachable_from_scripts() {
         let core: Vec<&str> = carcassonne_core::HOOKS.iter().map(|h| h.name).collect();
@@ -129,15 +131,21 @@ mod tests {
         }
         for c in core {
             let reached = HOOKS.iter().any(|h| h.core == c);
-            // Scripts give refusal reasons through `forbidden_cells` items (`reason`), which
-            // the host answers `explain_refusal` with natively.
-            // Scripts do not filter other expansions' prompts (`filter_prompt_actions`).
-            let exempt = c == "prepare_game"
-                || c == "describe"
-                || c == "explain_refusal"
-                || c == "filter_prompt_actions";
-            assert_eq!(reached, !exempt, "core hook `{c}`");
+            assert_eq!(reached, !NATIVE_ONLY.contains(&c), "core hook `{c}`");
         }
+        let mut windows: Vec<Hook> = bound::WINDOWS
+            .iter()
+            .map(|w| bound::window_hook(*w))
+            .collect();
+        windows.sort();
+        windows.dedup();
+        assert_eq!(
+            windows.len(),
+            bound::WINDOWS.len(),
+            "one script hook per window"
+        );
+        let open = HOOKS.iter().filter(|h| h.core == "open_window").count();
+        assert_eq!(open, bound::WINDOWS.len(), "every window of core");
     }
 
     #[test]

@@ -26,7 +26,7 @@ use carcassonne_core::{
     Action, Ctx, CustomAction, Declare, ExpansionIndex, FeatureKindId, FigureId, FigureKindId,
     FigureLoc,
     GameState, OptionValue, PlayerId, Pos, RemovalReason, Rotation, Ruleset, ScoreDraft, SegmentId,
-    SlotRef, SlotScope, TileKindId, View,
+    SlotRef, SlotScope, StartTile, TileKindId, View, Visible,
 };
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, NativeCallContext, INT};
 use std::cell::RefCell;
@@ -188,11 +188,22 @@ fn lease<'n>(nc: &NativeCallContext<'n>) -> R<Held<'n>> {
     if cell.busy.swap(true, Ordering::AcqRel) {
         return err("the game is already in use by another game function");
     }
-    // SAFETY: `p` was lent by `lend` from a `&mut Call` that outlives the whole script
-    // call, and is revoked (nulled) before that borrow ends; natives run only inside the
-    // call, on its thread, and `busy` makes this hold the only one. The lifetimes are
-    // shortened to the native's: nothing obtained here can outlive it, and `Call`'s
-    // context only takes owned values, so no shorter-lived reference is stored in it.
+    // SAFETY: what makes `&mut *p` a valid, unique `&mut Call` for the native's lifetime:
+    // 1. Live: `p` was made by `lend` from a `&mut Call` borrowed for the whole of `run`
+    //    (one synchronous Rhai call), and `Revoke` nulls it before that borrow ends, also
+    //    on unwinding; a non-null `p` is therefore a live `Call`. Natives run only inside
+    //    that Rhai call, on its thread (Rhai calls them synchronously), and a `Lease`
+    //    cloned out of the tag is only ever read through this function.
+    // 2. Unique: while the native holds the lease `busy` is set, so no other native (a
+    //    nested one) gets a second `&mut`; the host itself does not touch the `Call`
+    //    during `run` (it lent it by `&mut`). `Held` clears `busy` on drop.
+    // 3. Lifetimes: `Call<'a, 'b>` is invariant in `'b` (through `&mut Ctx<'b>`), so
+    //    shortening both to `'n` is sound only if nothing of lifetime `'n` is written into
+    //    the `Call`: the natives (this module) only call methods on its fields and
+    //    assign owned values (`trace`, `undo`, `awards`), never a field that holds a
+    //    reference (`access`, `script`, `bound`), nor do they `mem::swap`/`replace` the
+    //    `Ctx`/`View` it lends. This invariant is kept by review of `api/`: it is the
+    //    one thing a new game function must not break.
     let call = unsafe { &mut *p.cast::<Call<'n, 'n>>() };
     Ok(Held { cell, call })
 }

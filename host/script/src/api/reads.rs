@@ -116,9 +116,16 @@ pub(crate) fn register_reads(reg: &mut Registry) {
     game_fn!(reg, Read, "segments_at", |c, x: int, y: int| -> Array {
         let v = c.view()?;
         let pos = Pos::new(x as i32, y as i32);
+        // Every segment of the tile there (as many as its kind has: a tile may have more
+        // than eight).
+        let count = v
+            .state
+            .board()
+            .at(pos)
+            .map_or(0, |t| v.rules.tiles().get(t.kind).segments.len());
         let mut out = Array::new();
-        for local in 0..8u8 {
-            match v.state.segment_at(pos, local) {
+        for local in 0..count.min(u8::MAX as usize + 1) {
+            match v.state.segment_at(pos, local as u8) {
                 Some(s) => out.push((s.index() as INT).into()),
                 None => break,
             }
@@ -157,14 +164,8 @@ pub(crate) fn register_reads(reg: &mut Registry) {
     game_fn!(reg, Read, "feature_figures", |c, s: int| -> Array {
         let v = c.view()?;
         let s = segment(v.state, s)?;
-        let g = v.state.graph();
-        let mut out = Array::new();
-        for m in g.members(g.feature_of(s)) {
-            for f in v.state.figures_on(m) {
-                out.push((f.0 as INT).into());
-            }
-        }
-        Ok(out)
+        // `figures_on` already lists the figures on the whole feature, once each.
+        Ok(v.state.figures_on(s).map(|f| (f.0 as INT).into()).collect())
     });
     game_fn!(reg, Read, "figures", |c| -> Array {
         let v = c.view()?;

@@ -39,7 +39,14 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             if d.states.len() >= 64 {
                 return err("more than 64 state values");
             }
-            let id = setup.slot(name, scope, default);
+            let id = match scope {
+                SlotScope::Game => {
+                    let g = setup.game_slot(name, default);
+                    d.game_slots.push(g);
+                    g.id()
+                }
+                _ => setup.slot(name, scope, default),
+            };
             d.states.push((name.to_string(), scope, id));
             Ok(())
         },
@@ -84,6 +91,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             spec.hook,
             H::Setup
                 | H::FiltersTile
+                | H::PrepareGame
                 | H::StartGame
                 | H::ApplySetting
                 | H::ApplyAction

@@ -488,3 +488,92 @@ pub(crate) fn draft_value(rules: &Ruleset, d: &ScoreDraft) -> Dynamic {
     m.insert("awards".into(), awards.into());
     m.into()
 }
+
+/// A start tile as scripts see it: `#{tile, x, y, rotation}` (`rotation` in quarter turns).
+pub(crate) fn start_tile_value(names: &Names, t: &StartTile) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("tile".into(), names.tile_id(t.kind).into());
+    m.insert("x".into(), (t.pos.x as INT).into());
+    m.insert("y".into(), (t.pos.y as INT).into());
+    m.insert("rotation".into(), (t.rotation.quarters() as INT).into());
+    m.into()
+}
+
+/// A start tile a script returned (its position is checked by the engine as any start
+/// tile's is).
+pub(crate) fn start_tile_from(names: &Names, item: Dynamic) -> Result<StartTile, String> {
+    let m = item
+        .try_cast::<Map>()
+        .ok_or("a start tile that is not a map")?;
+    let id = str_field(&m, "tile")?;
+    let kind = names
+        .tile(&id)
+        .ok_or_else(|| format!("a start tile of unknown tile `{id}`"))?;
+    let coord = |k: &str| -> Result<i32, String> {
+        let v = int_field(&m, k)?.ok_or_else(|| format!("a start tile without `{k}`"))?;
+        value_i32(v)
+    };
+    let rotation = int_field(&m, "rotation")?.unwrap_or(0);
+    if !(0..4).contains(&rotation) {
+        return Err(format!(
+            "a start tile with rotation {rotation} (0..3 quarter turns)"
+        ));
+    }
+    Ok(StartTile {
+        kind,
+        pos: Pos::new(coord("x")?, coord("y")?),
+        rotation: Rotation::quarter_turns(rotation as u8),
+    })
+}
+
+/// At most this many characters of a string a script shows ([`visible_from`]).
+const SHOWN_CHARS: usize = 200;
+
+/// One thing a script's `describe` shows: `#{type: "title" | "figure" | "place", …}`.
+pub(crate) fn visible_from(view: View<'_>, item: Dynamic) -> Result<Visible, String> {
+    let m = item
+        .try_cast::<Map>()
+        .ok_or("a visible that is not a map")?;
+    let text = |k: &str| -> Result<String, String> {
+        let s = match m.get(k) {
+            None => String::new(),
+            Some(_) => str_field(&m, k)?,
+        };
+        Ok(s.chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .take(SHOWN_CHARS)
+            .collect())
+    };
+    let seg = || -> Result<SegmentId, String> {
+        let s = int_field(&m, "segment")?.ok_or("a visible without `segment`")?;
+        segment(view.state, s).map_err(|e| e.to_string())
+    };
+    match str_field(&m, "type")?.as_str() {
+        "title" => {
+            let holder = match int_field(&m, "holder")? {
+                None | Some(-1) => None,
+                Some(p) => Some(player(view.state, p).map_err(|e| e.to_string())?),
+            };
+            Ok(Visible::Title {
+                group: text("group")?,
+                name: text("name")?,
+                icon: text("icon")?,
+                holder,
+                detail: text("detail")?,
+            })
+        }
+        "figure" => Ok(Visible::NeutralFigure {
+            name: text("name")?,
+            icon: text("icon")?,
+            segment: seg()?,
+        }),
+        "place" => Ok(Visible::Place {
+            group: text("group")?,
+            name: text("name")?,
+            segment: seg()?,
+        }),
+        other => Err(format!(
+            "a visible of type `{other}` (expected \"title\", \"figure\" or \"place\")"
+        )),
+    }
+}

@@ -7,7 +7,39 @@ impl BoundExpansion for BoundScript {
         self.hook_set
     }
 
+    fn hook_gates(&self) -> Vec<carcassonne_core::HookGate> {
+        self.gates.clone()
+    }
+
+    fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
+        let h = Hook::PrepareGame;
+        if !self.script.defines(h) || !self.guard_open(h, ctx.state(), 0) {
+            return Ok(());
+        }
+        let list: Array = start
+            .iter()
+            .map(|t| api::start_tile_value(&self.names, t))
+            .collect();
+        let r = self.call(h, api::Access::write(ctx), (list,))?;
+        if r.is_unit() {
+            return Ok(());
+        }
+        let items = r
+            .try_cast::<Array>()
+            .ok_or_else(|| self.bad_return(h, "neither () nor an array".into()))?;
+        let laid = items
+            .into_iter()
+            .map(|item| api::start_tile_from(&self.names, item))
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|m| self.bad_return(h, m))?;
+        *start = laid;
+        Ok(())
+    }
+
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        if !self.script.defines(Hook::StartGame) {
+            return Ok(());
+        }
         self.invoke(Hook::StartGame, api::Access::write(ctx), &[], unit, done)
     }
 
@@ -222,26 +254,27 @@ impl BoundExpansion for BoundScript {
         if !self.guard_open(Hook::FilterDeployActions, view.state, player.0 as usize) {
             return Ok(());
         }
-        let list: Array = actions
-            .iter()
-            .map(|a| api::action_to_dynamic(view, &self.names, a))
-            .collect();
-        let r = self.call(
-            Hook::FilterDeployActions,
-            api::Access::Read(view),
-            (player.0 as rhai::INT, list),
-        )?;
-        let mut kept = Vec::new();
-        self.actions_from(
-            Hook::FilterDeployActions,
-            view,
-            player,
-            r,
-            api::Allow::Any,
-            &mut kept,
-        )?;
-        actions.retain(|a| kept.contains(a));
-        Ok(())
+        let p = player.0 as rhai::INT;
+        self.filter_actions(Hook::FilterDeployActions, view, player, actions, |list| {
+            (p, list)
+        })
+    }
+
+    fn filter_prompt_actions(
+        &self,
+        view: View<'_>,
+        prompt: Prompt,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        let (h, who) = (Hook::FilterPromptActions, prompt.player);
+        if !self.script.defines(h) || !self.guard_open(h, view.state, who.0 as usize) {
+            return Ok(());
+        }
+        let owner = view.rules.expansions()[prompt.owner.0 as usize]
+            .id()
+            .to_string();
+        let p = who.0 as rhai::INT;
+        self.filter_actions(h, view, who, actions, |list| (p, owner, list))
     }
 
     fn apply_action(
@@ -478,6 +511,22 @@ impl BoundExpansion for BoundScript {
                 _ => TurnEndVerdict::Next,
             })
         })
+    }
+
+    fn describe(&self, view: View<'_>, out: &mut Vec<Visible>) -> HookResult {
+        let h = Hook::Describe;
+        if !self.script.defines(h) || !self.guard_open(h, view.state, 0) {
+            return Ok(());
+        }
+        let r = self.call(h, api::Access::Read(view), ())?;
+        let items = r
+            .try_cast::<Array>()
+            .ok_or_else(|| self.bad_return(h, "not an array".into()))?;
+        for item in items {
+            let v = api::visible_from(view, item).map_err(|m| self.bad_return(h, m))?;
+            out.push(v);
+        }
+        Ok(())
     }
 
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {

@@ -4,6 +4,8 @@ use super::*;
 
 mod bindings;
 mod native;
+#[cfg(test)]
+mod tests;
 
 /// A compiled script as an [`Expansion`]: its `setup()` declares, and binding makes a
 /// [`BoundScript`]. One value serves every ruleset the script is added to.
@@ -56,6 +58,8 @@ pub struct BoundScript {
     hook_set: HookSet,
     /// Each hook's guard, resolved.
     guards: [GuardCheck; HOOK_COUNT],
+    /// The guards core checks before it calls ([`core_gates`]).
+    gates: Vec<HookGate>,
     /// The spacing rules, resolved.
     apart: Vec<ApartRule>,
     /// `offer_moves`: prompt codes whose moves are listed natively, and the feature kinds
@@ -333,6 +337,27 @@ impl BoundScript {
         ))
     }
 
+    /// Runs a filter hook on `actions` (as maps, passed by `args`) and keeps those its
+    /// answer lists: a filter only removes.
+    fn filter_actions<A: rhai::FuncArgs>(
+        &self,
+        hook: Hook,
+        view: View<'_>,
+        player: PlayerId,
+        actions: &mut Vec<Action>,
+        args: impl FnOnce(Array) -> A,
+    ) -> HookResult {
+        let list: Array = actions
+            .iter()
+            .map(|a| api::action_to_dynamic(view, &self.names, a))
+            .collect();
+        let r = self.call(hook, api::Access::Read(view), args(list))?;
+        let mut kept = Vec::new();
+        self.actions_from(hook, view, player, r, api::Allow::Any, &mut kept)?;
+        actions.retain(|a| kept.contains(a));
+        Ok(())
+    }
+
     fn actions_from(
         &self,
         hook: Hook,
@@ -386,21 +411,21 @@ fn done(_: &Cached) -> HookResult {
     Ok(())
 }
 
-fn window_hook(w: Window) -> Hook {
+pub(crate) fn window_hook(w: Window) -> Hook {
     match w {
         Window::TurnStart => Hook::WindowTurnStart,
         Window::AfterDeploy => Hook::WindowAfterDeploy,
         Window::BeforeScoring => Hook::WindowBeforeScoring,
         Window::AfterScoring => Hook::WindowAfterScoring,
         Window::BeforeFinalScoring => Hook::WindowBeforeFinalScoring,
-        // Scripts have no before-draw hook: it is never in a script's hook set (`WINDOWS`),
-        // so this window is never opened for a script.
-        Window::BeforeDraw => Hook::WindowTurnStart,
+        Window::BeforeDraw => Hook::WindowBeforeDraw,
     }
 }
 
-const WINDOWS: [Window; 5] = [
+/// Every window of core (`window_hook` matches them all).
+pub(crate) const WINDOWS: [Window; 6] = [
     Window::TurnStart,
+    Window::BeforeDraw,
     Window::AfterDeploy,
     Window::BeforeScoring,
     Window::AfterScoring,
@@ -475,6 +500,7 @@ impl BoundScript {
             Some(Guard::ScoringNear(name)) => GuardCheck::ScoringNear(rules.figure_named(name)),
             Some(Guard::ScoringOn(name)) => GuardCheck::ScoringOn(rules.figure_named(name)),
         });
+        let gates = core_gates(&decl, &guards, hook_set);
         let apart = decl
             .apart
             .iter()
@@ -500,6 +526,7 @@ impl BoundScript {
             roles,
             hook_set,
             guards,
+            gates,
             memo: memo.then(ThreadLocal::new),
         }
     }
@@ -520,33 +547,60 @@ impl BoundScript {
         if !decl.apart.is_empty() {
             set = set | HookSet::FILTER_PLACEMENTS;
         }
-        let map = [
-            (Hook::StartGame, HookSet::GAME_START),
-            (Hook::OnTileDrawn, HookSet::ON_TILE_DRAWN),
-            (Hook::FilterPlacements, HookSet::FILTER_PLACEMENTS),
-            (Hook::ForbiddenCells, HookSet::FILTER_PLACEMENTS),
-            (Hook::OnTilePlaced, HookSet::ON_TILE_PLACED),
-            (Hook::DeployActions, HookSet::DEPLOY_STEP_ACTIONS),
-            (Hook::FilterDeployActions, HookSet::FILTER_DEPLOY_ACTIONS),
-            (Hook::Strength, HookSet::STRENGTH_DELTA),
-            (Hook::BeforeScoring, HookSet::BEFORE_SCORING),
-            (Hook::AfterScoring, HookSet::AFTER_SCORING),
-            (Hook::OnFigureRemoved, HookSet::ON_FIGURE_REMOVED),
-            (Hook::OnTurnEnd, HookSet::ON_TURN_END),
-            (Hook::FinalScoring, HookSet::FINAL_SCORING),
-        ];
-        for (h, bit) in map {
-            if s.defines(h) {
+        for spec in HOOKS {
+            if let Some(bit) = core_bit(spec.hook).filter(|_| s.defines(spec.hook)) {
                 set = set | bit;
-            }
-        }
-        for w in WINDOWS {
-            if s.defines(window_hook(w)) {
-                set = set | HookSet::window(w);
             }
         }
         set
     }
+}
+
+/// The bit of core's hook set through which the engine reaches a script hook (`None`: a
+/// hook core calls without one).
+fn core_bit(h: Hook) -> Option<HookSet> {
+    Some(match h {
+        Hook::PrepareGame | Hook::StartGame => HookSet::GAME_START,
+        Hook::OnTileDrawn => HookSet::ON_TILE_DRAWN,
+        Hook::FilterPlacements | Hook::ForbiddenCells => HookSet::FILTER_PLACEMENTS,
+        Hook::OnTilePlaced => HookSet::ON_TILE_PLACED,
+        Hook::DeployActions => HookSet::DEPLOY_STEP_ACTIONS,
+        Hook::FilterDeployActions => HookSet::FILTER_DEPLOY_ACTIONS,
+        Hook::FilterPromptActions => HookSet::FILTER_PROMPT_ACTIONS,
+        Hook::Strength => HookSet::STRENGTH_DELTA,
+        Hook::BeforeScoring => HookSet::BEFORE_SCORING,
+        Hook::AfterScoring => HookSet::AFTER_SCORING,
+        Hook::OnFigureRemoved => HookSet::ON_FIGURE_REMOVED,
+        Hook::OnTurnEnd => HookSet::ON_TURN_END,
+        Hook::FinalScoring => HookSet::FINAL_SCORING,
+        _ => HookSet::window(WINDOWS.into_iter().find(|w| window_hook(*w) == h)?),
+    })
+}
+
+/// The guards core checks itself ([`HookGate`]): a game-scoped state guarding a hook that
+/// is all its core hook does for this script (a window with declared reactions is not),
+/// so while the state is 0 core skips the call without entering the host at all.
+fn core_gates(decl: &Decl, guards: &[GuardCheck], set: HookSet) -> Vec<HookGate> {
+    let mut gates = Vec::new();
+    for (spec, guard) in HOOKS.iter().zip(guards) {
+        let GuardCheck::Slot(SlotScope::Game, slot) = guard else {
+            continue;
+        };
+        let Some(bit) = core_bit(spec.hook) else {
+            continue;
+        };
+        let reacts = decl
+            .reactions
+            .iter()
+            .any(|r| HookSet::window(r.window) == bit);
+        let typed = decl.game_slots.iter().find(|g| g.id() == *slot);
+        if let (Some(&slot), false, true) =
+            (typed, reacts, HookSet::GATEABLE.has(bit) && set.has(bit))
+        {
+            gates.push(HookGate { hooks: bit, slot });
+        }
+    }
+    gates
 }
 
 /// Calls the script function of a hook call, with the game lent to the natives for the

@@ -1,0 +1,346 @@
+//! The script hooks that mirror core's (`prepare_game`, `window_before_draw`,
+//! `filter_prompt_actions`, `describe`) and reads of the board, each in real games.
+
+use super::*;
+use crate::compile_source;
+use carcassonne_core::{DecisionKind, Game, GameSetup, GameState, PlayerId, Rotation, Visible};
+
+/// A tile with nine segments (a cloister where four roads meet, four fields).
+const NINE: &str = r#"
+schema = 1
+set = "nine"
+
+[[tile]]
+id = "T/LRRRR"
+count = 1
+edges = "RRRR"
+features = [
+  { kind = "cloister" },
+  { kind = "road", sides = "N" },
+  { kind = "road", sides = "W" },
+  { kind = "road", sides = "S" },
+  { kind = "road", sides = "E" },
+  { kind = "field", halves = ["NL", "WR"] },
+  { kind = "field", halves = ["NR", "EL"] },
+  { kind = "field", halves = ["ER", "SL"] },
+  { kind = "field", halves = ["SR", "WL"] },
+]
+"#;
+
+fn rules_with(text: &str, nine: bool) -> Arc<Ruleset> {
+    let script = compile_source("x", "1.0.0", "x.rhai".into(), text).unwrap();
+    let mut b = Ruleset::builder()
+        .tiles(carcassonne_files::tiles::base_tile_set())
+        .expansion(Arc::new(ScriptExpansion::new(script)));
+    if nine {
+        b = b.tiles(carcassonne_files::tiles::parse_tile_set(NINE, "nine.toml").unwrap());
+    }
+    Arc::new(b.build().unwrap())
+}
+
+fn game(rules: &Arc<Ruleset>, seed: u64) -> Result<Game, carcassonne_core::GameError> {
+    Game::new(
+        rules.clone(),
+        &GameSetup::new(vec!["A".into(), "B".into()], seed),
+    )
+}
+
+/// The value of the script's game state `name`.
+fn state(rules: &Ruleset, st: &GameState, name: &str) -> i64 {
+    let me = rules.expansion_index("x").unwrap();
+    let slot = rules
+        .slots()
+        .iter()
+        .position(|s| s.expansion == me && s.name == name)
+        .expect("a declared state");
+    st.slot(carcassonne_core::SlotId(slot as u16), 0)
+}
+
+/// Plays to the end with choices drawn from `seed` (0: the first action, passing when it
+/// can).
+fn play_out(g: &mut Game, seed: u64) {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    while !g.is_over() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let first = g.actions().iter().position(|a| *a == Action::Pass);
+        let i = match seed {
+            0 => first.unwrap_or(0),
+            _ => (x % g.action_count() as u64) as usize,
+        };
+        g.apply_offered(i).unwrap();
+    }
+}
+
+#[test]
+fn prepare_game_lays_the_start_tiles() {
+    let rules = rules_with(
+        r#"
+fn setup() { declare_state("laid", "game", 0); }
+fn prepare_game(start) {
+    set_state("laid", start.len());
+    [#{tile: start[0].tile, x: 3, y: -2, rotation: 1}, #{tile: "T/LRRRR", x: 9, y: 6}]
+}
+"#,
+        true,
+    );
+    let g = game(&rules, 1).unwrap();
+    let board = g.state().board();
+    let t = board
+        .at(carcassonne_core::Pos::new(3, -2))
+        .expect("the first start tile");
+    assert_eq!(t.rotation, Rotation::R90);
+    assert!(board.at(carcassonne_core::Pos::new(9, 6)).is_some());
+    assert!(board.at(carcassonne_core::Pos::new(0, 0)).is_none());
+    assert_eq!(
+        state(&rules, g.state(), "laid"),
+        1,
+        "core's layout had one tile"
+    );
+
+    // `()` keeps the layout; a tile the rules do not have is an error naming the line.
+    let keep = rules_with("fn prepare_game(start) { }", false);
+    assert!(game(&keep, 1)
+        .unwrap()
+        .state()
+        .board()
+        .at(carcassonne_core::Pos::new(0, 0))
+        .is_some());
+    let bad = rules_with(
+        "fn prepare_game(start) {\n  [#{tile: \"nope\", x: 0, y: 0}]\n}",
+        false,
+    );
+    let e = game(&bad, 1)
+        .err()
+        .expect("an unknown tile fails")
+        .to_string();
+    assert!(
+        e.contains("x.rhai:1:1") && e.contains("unknown tile `nope`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn window_before_draw_opens_before_every_draw() {
+    let rules = rules_with(
+        r#"
+fn setup() { declare_state("starts", "game", 0); declare_state("draws", "game", 0); }
+fn window_turn_start() { set_state("starts", state("starts") + 1); }
+fn window_before_draw() {
+    // The turn start came first.
+    if state("draws") >= state("starts") { throw "before-draw before the turn start"; }
+    set_state("draws", state("draws") + 1);
+}
+"#,
+        false,
+    );
+    let mut g = game(&rules, 7).unwrap();
+    assert_eq!(
+        state(&rules, g.state(), "draws"),
+        1,
+        "the first turn's draw"
+    );
+    play_out(&mut g, 0);
+    let (starts, draws) = (
+        state(&rules, g.state(), "starts"),
+        state(&rules, g.state(), "draws"),
+    );
+    // One draw per turn (the base game has no second parts).
+    assert!(
+        draws > 60 && draws == starts,
+        "{draws} draws, {starts} turn starts"
+    );
+}
+
+#[test]
+fn filter_prompt_actions_removes_choices_of_any_prompt() {
+    let rules = rules_with(
+        r#"
+fn setup() { declare_verb("keep"); declare_verb("drop"); }
+fn window_turn_start() { if turn() == 0 { prompt(active_player(), 1, 0); } }
+fn prompt_actions(player, code, arg) { [custom_action("keep"), custom_action("drop"), pass_action()] }
+fn filter_prompt_actions(player, owner, actions) {
+    if owner != "x" { throw "the owner is this expansion"; }
+    actions.filter(|a| a.type != "custom" || a.verb != "drop")
+}
+"#,
+        false,
+    );
+    let mut g = game(&rules, 3).unwrap();
+    // Turn 1's prompt is asked after the first turn's start.
+    let mut asked = None;
+    for _ in 0..4 {
+        if let DecisionKind::Prompt(_) = g.state().decision().kind {
+            asked = Some(g.actions().to_vec());
+            break;
+        }
+        g.apply_offered(0).unwrap();
+    }
+    let asked = asked.expect("the prompt is asked");
+    let verbs: Vec<String> = asked
+        .iter()
+        .filter_map(|a| match a {
+            Action::Custom(c) => Some(rules.verbs()[c.verb.0 as usize].1.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(verbs, ["keep"]);
+    assert!(asked.contains(&Action::Pass));
+}
+
+#[test]
+fn describe_shows_what_the_script_declares() {
+    let rules = rules_with(
+        r#"
+fn describe() {
+    [#{type: "title", group: "ferry", name: "Ferry", icon: "f", holder: 1, detail: "on the lake"},
+     #{type: "place", group: "ferry", name: "Dock", segment: segments_at(0, 0)[0]},
+     #{type: "title", group: "ferry", name: "Nobody's"}]
+}
+"#,
+        false,
+    );
+    let g = game(&rules, 1).unwrap();
+    let mut out = Vec::new();
+    g.view().describe(&mut out).unwrap();
+    let first = g
+        .state()
+        .segment_at(carcassonne_core::Pos::new(0, 0), 0)
+        .unwrap();
+    assert_eq!(
+        out,
+        [
+            Visible::Title {
+                group: "ferry".into(),
+                name: "Ferry".into(),
+                icon: "f".into(),
+                holder: Some(PlayerId(1)),
+                detail: "on the lake".into(),
+            },
+            Visible::Place {
+                group: "ferry".into(),
+                name: "Dock".into(),
+                segment: first,
+            },
+            Visible::Title {
+                group: "ferry".into(),
+                name: "Nobody's".into(),
+                icon: String::new(),
+                holder: None,
+                detail: String::new(),
+            },
+        ]
+    );
+    let bad = rules_with("fn describe() {\n  [#{type: \"banner\"}]\n}", false);
+    let e = game(&bad, 1)
+        .unwrap()
+        .view()
+        .describe(&mut Vec::new())
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("x.rhai:1:1") && e.to_string().contains("banner"),
+        "{e}"
+    );
+}
+
+#[test]
+fn segments_at_lists_every_segment_deployments_offer() {
+    let rules = rules_with(
+        r#"
+fn setup() { declare_state("segments", "game", 0); declare_state("missing", "game", 0); }
+fn prepare_game(start) { [#{tile: "T/LRRRR", x: 0, y: 0}] }
+fn start_game() {
+    let on = segments_at(0, 0);
+    set_state("segments", on.len());
+    for d in deployments(0, 0, 0) {
+        if !on.contains(d.segment) { set_state("missing", state("missing") + 1); }
+    }
+}
+"#,
+        true,
+    );
+    let g = game(&rules, 1).unwrap();
+    assert_eq!(state(&rules, g.state(), "segments"), 9);
+    assert_eq!(state(&rules, g.state(), "missing"), 0);
+}
+
+#[test]
+fn feature_figures_lists_each_figure_once() {
+    // After every turn: each figure on the board is listed once by the feature it stands
+    // on, also after the script moved one along its road.
+    let rules = rules_with(
+        r#"
+fn setup() { declare_state("wrong", "game", 0); declare_state("moved", "game", 0); }
+fn on_turn_end() {
+    let l = last_placed();
+    if state("moved") == 0 && l != () {
+        for f in figures() {
+            let s = figure_segment(f);
+            if segment_kind(s) != "road" { continue; }
+            for t in segments_at(l.x, l.y) {
+                if state("moved") == 0 && segment_kind(t) == "road" && feature_figures(t).len() == 0 {
+                    move_figure(f, t);
+                    set_state("moved", 1);
+                }
+            }
+        }
+    }
+    for f in figures() {
+        let n = 0;
+        for g in feature_figures(figure_segment(f)) { if g == f { n += 1; } }
+        if n != 1 { set_state("wrong", state("wrong") + 1); }
+    }
+}
+"#,
+        false,
+    );
+    for seed in 1..=3 {
+        let mut g = game(&rules, seed).unwrap();
+        play_out(&mut g, seed);
+        assert_eq!(state(&rules, g.state(), "moved"), 1, "seed {seed}");
+        assert_eq!(state(&rules, g.state(), "wrong"), 0, "seed {seed}");
+    }
+}
+
+#[test]
+fn game_state_guards_become_core_gates() {
+    let rules = rules_with(
+        r#"
+fn setup() {
+    declare_state("on", "game", 0);
+    declare_state("ready", "player", 0);
+    declare_state("placed", "game", 0);
+    declare_state("calls", "game", 0);
+    guard("on_turn_end", "on");
+    guard("window_after_scoring", "on");
+    guard("deploy_actions", "ready");
+    reaction_deploy("after-scoring", "ready", "clockwise", 1);
+}
+fn on_tile_placed(x, y) {
+    set_state("placed", state("placed") + 1);
+    if turn() == 3 { set_state("on", 1); }
+}
+fn on_turn_end() { set_state("calls", state("calls") + 1); }
+fn window_after_scoring() { }
+fn deploy_actions(player, x, y) { [] }
+"#,
+        false,
+    );
+    // Only the game-scoped guard of a hook that does nothing else: the window runs a
+    // declared reaction natively, and `deploy_actions`'s state is per player.
+    let on = rules.slots().iter().position(|s| s.name == "on").unwrap();
+    let gates = rules.bound()[0].hook_gates();
+    assert_eq!(gates.len(), 1, "{gates:?}");
+    assert_eq!(gates[0].hooks, HookSet::ON_TURN_END);
+    assert_eq!(gates[0].slot.id(), SlotId(on as u16));
+    assert_eq!(rules.gated_members(HookSet::ON_TURN_END), 1);
+    let mut g = game(&rules, 5).unwrap();
+    play_out(&mut g, 0);
+    let placed = state(&rules, g.state(), "placed");
+    assert_eq!(
+        state(&rules, g.state(), "calls"),
+        placed - 3,
+        "turns 0..3 skipped"
+    );
+}

@@ -141,6 +141,55 @@ pub(crate) fn register_commands(reg: &mut Registry) {
      -> () {
         prompt(c, p, code, arg, true)
     });
+    game_fn!(reg, Other, "hold_figure", |c, f: int| -> () {
+        let ctx = c.ctx()?;
+        let f = figure(ctx.state(), f)?;
+        ctx.hold_figure(f, RemovalReason::Expansion)
+            .map_err(|e| format!("hold_figure: {}", e.0).into())
+    });
+    game_fn!(reg, Other, "release_figure", |c, f: int| -> () {
+        let ctx = c.ctx()?;
+        let f = figure(ctx.state(), f)?;
+        ctx.release_figure(f)
+            .map_err(|e| format!("release_figure: {}", e.0).into())
+    });
+    game_fn!(reg, Other, "repeat_deploy_step", |c| -> () {
+        c.ctx()?
+            .repeat_deploy_step()
+            .map_err(|e| format!("repeat_deploy_step: {}", e.0).into())
+    });
+    game_fn!(reg, Other, "request_scoring", |c| -> () {
+        c.ctx()?.request_scoring();
+        Ok(())
+    });
+    game_fn!(reg, Other, "set_more_turns", |c, on: any| -> () {
+        let on = on
+            .as_bool()
+            .map_err(|t| format!("set_more_turns: `on` is true or false, not {t}"))?;
+        c.ctx()?.set_more_turns(on);
+        Ok(())
+    });
+    game_fn!(reg, Other, "play_tile_instead", |c,
+                                               tile: str,
+                                               x: int,
+                                               y: int,
+                                               rotation: int|
+     -> () {
+        let ctx = c.ctx()?;
+        let t = ctx
+            .rules()
+            .tiles()
+            .find(tile)
+            .ok_or_else(|| format!("play_tile_instead: no tile `{tile}`"))?;
+        let r = Rotation::from_degrees(rotation)
+            .ok_or("play_tile_instead: rotation must be 0, 90, 180 or 270")?;
+        let pos = Pos::new(
+            i32::try_from(x).map_err(|_| "play_tile_instead: x is out of range")?,
+            i32::try_from(y).map_err(|_| "play_tile_instead: y is out of range")?,
+        );
+        ctx.play_tile_instead(t, pos, r)
+            .map_err(|e| format!("play_tile_instead: {}", e.0).into())
+    });
     game_fn!(reg, Other, "return_drawn_tile", |c| -> bool {
         Ok(c.ctx()?.return_drawn_tile())
     });

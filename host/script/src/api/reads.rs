@@ -206,6 +206,40 @@ pub(crate) fn register_reads(reg: &mut Registry) {
         }
         Ok(out)
     });
+    game_fn!(reg, Read, "completed_features", |c| -> Array {
+        let v = c.view()?;
+        let mut out = Vec::new();
+        v.completed_by_last_placement(&mut out);
+        Ok(out.iter().map(|f| (f.segment().index() as INT).into()).collect())
+    });
+    game_fn!(reg, Read, "farm_cities", |c, s: int| -> Array {
+        let v = c.view()?;
+        let s = segment(v.state, s)?;
+        let mut out = Vec::new();
+        v.farm_cities(v.state.graph().feature_of(s), &mut out);
+        Ok(out.iter().map(|f| (f.segment().index() as INT).into()).collect())
+    });
+    game_fn!(reg, Read, "placements_of", |c, tile: str| -> Array {
+        let v = c.view()?;
+        let t = v
+            .rules
+            .tiles()
+            .find(tile)
+            .ok_or_else(|| format!("placements_of: no tile `{tile}`"))?;
+        let mut cells = Vec::new();
+        v.placements_of(t, &mut cells)
+            .map_err(|e| -> Box<EvalAltResult> { e.to_string().into() })?;
+        Ok(cells
+            .iter()
+            .map(|c| {
+                let mut m = Map::new();
+                m.insert("x".into(), (c.pos.x as INT).into());
+                m.insert("y".into(), (c.pos.y as INT).into());
+                m.insert("rotations".into(), (c.rotations as INT).into());
+                m.into()
+            })
+            .collect())
+    });
     game_fn!(reg, Read, "open_features", |c, kind: str| -> Array {
         let v = c.view()?;
         let Some(k) = v.rules.kind_named(kind) else {

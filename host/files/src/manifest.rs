@@ -29,6 +29,7 @@
 //! description = "KR-7 award mode"
 //! ```
 
+use crate::jcz::JczDeclaration;
 use crate::vocabulary::{self, DeclaredFigure, DeclaredKind};
 use carcassonne_core::{OptionDef, OptionType, OptionValue};
 use serde::Deserialize;
@@ -142,6 +143,9 @@ struct RawManifest {
     feature_kinds: Vec<toml::Spanned<vocabulary::RawKind>>,
     #[serde(default)]
     figures: Vec<toml::Spanned<vocabulary::RawFigure>>,
+    #[serde(default)]
+    prompts: BTreeMap<String, toml::Spanned<u16>>,
+    jcz: Option<toml::Spanned<crate::jcz::RawJcz>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -265,6 +269,10 @@ pub struct Manifest {
     pub feature_kinds: Vec<DeclaredKind>,
     /// Figure kinds it declares (`[[figures]]`).
     pub figures: Vec<DeclaredFigure>,
+    /// Names of its prompt tags (`[prompts]`), in name order.
+    pub prompts: Vec<(String, u16)>,
+    /// What it tells the JCloisterZone importer (`[jcz]`; empty if absent).
+    pub jcz: JczDeclaration,
 }
 
 impl Manifest {
@@ -477,6 +485,19 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
         }
         figures.push(fig);
     }
+    let jcz_field = |(f, span, message): crate::jcz::JczFieldError| field(span, &f, message);
+    let prompts = crate::jcz::prompt_names(&raw.prompts).map_err(jcz_field)?;
+    let jcz = match &raw.jcz {
+        Some(j) => crate::jcz::declaration(
+            j.get_ref(),
+            line_of(text, j.span().start),
+            &options,
+            &prompts,
+            &|offset| line_of(text, offset),
+        )
+        .map_err(jcz_field)?,
+        None => JczDeclaration::default(),
+    };
     Ok(Manifest {
         path: path.to_path_buf(),
         id: m.id.get_ref().clone(),
@@ -519,6 +540,8 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
         options,
         feature_kinds,
         figures,
+        prompts,
+        jcz,
     })
 }
 

@@ -532,12 +532,14 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
         }
         ("CAPTURE_FOLLOWER", ..) => JczActionMessage::CaptureFollower,
         ("PAY_RANSOM", ..) => JczActionMessage::PayRansom,
-        (other, ..) => return Err(err(
-            "message",
-            format!(
+        (other, ..) => {
+            return Err(err(
+                "message",
+                format!(
                 "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM"
             ),
-        )),
+            ))
+        }
     };
     if !crate::vocabulary::valid_name(&raw.verb) {
         return Err(err("verb", format!("`{}` is not a verb name", raw.verb)));

@@ -145,7 +145,8 @@ struct RawManifest {
     figures: Vec<toml::Spanned<vocabulary::RawFigure>>,
     #[serde(default)]
     prompts: BTreeMap<String, toml::Spanned<u16>>,
-    jcz: Option<toml::Spanned<crate::jcz::RawJcz>>,
+    // Not `Spanned`: a section given only as `[[jcz.actions]]` is an implicit table.
+    jcz: Option<crate::jcz::RawJcz>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -489,8 +490,13 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
     let prompts = crate::jcz::prompt_names(&raw.prompts).map_err(jcz_field)?;
     let jcz = match &raw.jcz {
         Some(j) => crate::jcz::declaration(
-            j.get_ref(),
-            line_of(text, j.span().start),
+            j,
+            text.lines()
+                .position(|l| {
+                    let l = l.trim_start();
+                    l.starts_with("[jcz") || l.starts_with("[[jcz") || l.starts_with("jcz")
+                })
+                .map_or(0, |i| i + 1),
             &options,
             &prompts,
             &|offset| line_of(text, offset),

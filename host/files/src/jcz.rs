@@ -7,7 +7,7 @@
 //!
 //! [jcz]
 //! sets = ["tower:1"]        # JCZ set ids that load this expansion
-//! elements = { tower = { required = true } }
+//! elements = { tower = { required = true } }   # also: count = 1; option, present, absent
 //! options = { ransomFunds = "need-3" }          # written out for every save with a set
 //! features = { Tower = "tower" }                # JCZ feature class → our feature kind
 //! figures = { wagon = "wagon" }                 # JCZ meeple kind → our figure kind
@@ -72,6 +72,9 @@ struct RawElement {
     #[serde(default)]
     required: bool,
     count: Option<i64>,
+    option: Option<String>,
+    present: Option<String>,
+    absent: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -112,6 +115,12 @@ pub struct JczElement {
     pub required: bool,
     /// When given: the element's value must be this number (or `true` when it is 1).
     pub count: Option<i64>,
+    /// An option (without the expansion prefix) the element's presence sets.
+    pub option: Option<String>,
+    /// The option's value when the element is there (whatever its value).
+    pub present: Option<String>,
+    /// The option's value when it is not.
+    pub absent: Option<String>,
 }
 
 /// A JCZ rule key read as one of this expansion's options.
@@ -351,13 +360,39 @@ pub(crate) fn declaration(
         if !jcz_name(name) {
             return Err((field, e.span(), format!("`{name}` is not a JCZ element")));
         }
-        if e.get_ref().count.is_some_and(|c| c < 1) {
+        let el = e.get_ref();
+        if el.count.is_some_and(|c| c < 1) {
             return Err((field, e.span(), "`count` must be at least 1".into()));
+        }
+        match &el.option {
+            None if el.present.is_some() || el.absent.is_some() => {
+                return Err((
+                    field,
+                    e.span(),
+                    "`present` and `absent` need `option`".into(),
+                ))
+            }
+            Some(_) if el.present.is_none() && el.absent.is_none() => {
+                return Err((
+                    field,
+                    e.span(),
+                    "`option` needs `present` or `absent`".into(),
+                ))
+            }
+            Some(o) => {
+                for v in el.present.iter().chain(&el.absent) {
+                    option_value(options, o, v).map_err(|m| (field.clone(), e.span(), m))?;
+                }
+            }
+            None => {}
         }
         d.elements.push(JczElement {
             name: name.clone(),
-            required: e.get_ref().required,
-            count: e.get_ref().count,
+            required: el.required,
+            count: el.count,
+            option: el.option.clone(),
+            present: el.present.clone(),
+            absent: el.absent.clone(),
         });
     }
     for (key, r) in &raw.rules {

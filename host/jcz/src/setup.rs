@@ -18,14 +18,6 @@ use serde_json::Value;
 /// needs.
 const SETS: &[(&str, Option<&str>)] = &[
     ("basic:1", None),
-    ("king-and-robber:1", Some("king-robber")),
-    ("river/2:1", Some("river2")),
-    ("cult/5", Some("heretics-shrines")),
-    ("cult/6", Some("heretics-shrines")),
-    // IC-3: edition 2 differs only by two garden tiles, which play as their plain twins
-    // (their ids are aliases of the twins in our tile file).
-    ("inns-and-cathedrals:1", Some("inns-cathedrals")),
-    ("inns-and-cathedrals:2", Some("inns-cathedrals")),
     ("traders-and-builders:1", Some("traders-builders")),
     ("traders-and-builders:2", Some("traders-builders")),
     ("princess-and-dragon:1", Some("princess-dragon")),
@@ -90,31 +82,12 @@ fn rule_value<'a>(
         .ok_or_else(|| format!("setup.rules: `{key}` = `{text}` is not supported"))
 }
 
-/// The base game's, King & Robber's and Inns & Cathedrals' rules, in the order `rules_spec`
-/// reads them.
-const BASE_RULES: &[RuleMap] = &[
-    RuleMap {
-        key: "tiny-city-scoring",
-        default: "normal",
-        values: &[("4", "normal"), ("2", "1st/2nd")],
-    },
-    RuleMap {
-        key: "king-and-robber-scoring",
-        default: "per-feature",
-        values: &[
-            ("default", "per-feature"),
-            ("10/20", "10/20"),
-            ("15/40", "15/40"),
-            ("continuously", "continuously"),
-        ],
-    },
-    // JCZ's only reading (IC-17): unfinished inn roads and cathedral cities score 0.
-    RuleMap {
-        key: "inn-and-cathedral-final-scoring",
-        default: "zero",
-        values: &[("zero", "zero"), ("ignore", "normal")],
-    },
-];
+/// The base game's rules.
+const BASE_RULES: &[RuleMap] = &[RuleMap {
+    key: "tiny-city-scoring",
+    default: "normal",
+    values: &[("4", "normal"), ("2", "1st/2nd")],
+}];
 
 /// The ruleset a save needs, with the expansions' JCZ declarations found where the ruleset
 /// builder looks without `--plugin-dir` ([`rules_spec_with`]).
@@ -172,17 +145,6 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
         }
     }
     let has = |e: &str| setup.elements.contains_key(e);
-    let has_set = |s: &str| setup.sets.contains_key(s);
-    let has_ic = has_set("inns-and-cathedrals:1") || has_set("inns-and-cathedrals:2");
-    if has_set("inns-and-cathedrals:1") && has_set("inns-and-cathedrals:2") {
-        return Err(
-            "setup.sets: `inns-and-cathedrals:1` and `:2` together: only one copy of a set is supported"
-                .into(),
-        );
-    }
-    if setup.sets.contains_key("cult/6") {
-        options.push(("heretics-shrines.cultPlaces".into(), "true".into()));
-    }
     for (key, value) in &setup.elements {
         match key.as_str() {
             "small-follower" => {
@@ -193,27 +155,6 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
                 }
             }
             "farmers" | "river" => {}
-            "king" | "robber" if !has_set("king-and-robber:1") => {
-                return Err(format!(
-                    "setup.elements: `{key}` without the set `king-and-robber:1`"
-                ))
-            }
-            "shrine" if !has_set("cult/5") && !has_set("cult/6") => {
-                return Err("setup.elements: `shrine` without a `cult` set".into())
-            }
-            "big-follower" | "inn" | "cathedral" if !has_ic => {
-                return Err(format!(
-                "setup.elements: `{key}` without the set `inns-and-cathedrals:1` is not supported"
-            ))
-            }
-            "big-follower" => {
-                if value.as_i64() != Some(1) {
-                    return Err(format!(
-                        "setup.elements: `big-follower: {value}`: only 1 big follower per player is supported"
-                    ));
-                }
-            }
-            "king" | "robber" | "shrine" | "inn" | "cathedral" => {}
             "builder" | "pig" | "traders" | "pig-herd" => traders_builders_element(setup, key)?,
             // Gardens take only the abbot, which is refused above: without it they are
             // decoration, and a garden tile plays as its plain twin (IC-3, T-86).
@@ -233,38 +174,11 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
             "setup.elements: no `small-follower`: games without followers are not supported".into(),
         );
     }
-    if has_set("king-and-robber:1") && !(has("king") && has("robber")) {
-        return Err("setup.sets: `king-and-robber:1` needs both elements `king` and `robber` (one alone is not supported)".into());
-    }
-    // I&C's mechanics are elements (present = on, whatever the value, §2): without `inn`
-    // or `cathedral` the symbols are decoration (IC-8). Its big follower is a figure of the
-    // expansion, so a game without it cannot be played.
-    if has_ic {
-        if !has("big-follower") {
-            return Err("setup.sets: `inns-and-cathedrals` without the element `big-follower` is not supported".into());
-        }
-        options.push(("inns-cathedrals.inns".into(), has("inn").to_string()));
-        options.push((
-            "inns-cathedrals.cathedrals".into(),
-            has("cathedral").to_string(),
-        ));
-    }
-    // Without the element `shrine`, JCZ plays the cult tiles as plain cloisters (§2).
-    if (has_set("cult/5") || has_set("cult/6")) && !has("shrine") {
-        options.push(("heretics-shrines.shrines".into(), "plain-cloisters".into()));
-    }
-    // River II as FanCloisterZone plays it (§4, §13): one lake per open branch and its
-    // stricter placement rule.
-    if has_set("river/2:1") {
-        options.push(("river2.riverLakes".into(), "per-branch".into()));
-        options.push(("river2.riverPlacement".into(), "fcz".into()));
-    }
     traders_builders_options(setup, &mut options)?;
     // JCZ has no farm-scoring rule: always the 3rd edition.
     options.push(("farmScoring".into(), "3rd".into()));
     options.push(("farmers".into(), has("farmers").to_string()));
-    let [small_city, award, ic_incomplete] =
-        <[&str; 3]>::try_from(read_rules(setup, BASE_RULES)?).expect("three rule maps");
+    let [small_city] = <[&str; 1]>::try_from(read_rules(setup, BASE_RULES)?).expect("one rule map");
     for key in setup.rules.keys() {
         let k = key.as_str();
         // A declared rule key without its expansion's set changes nothing (JCZ writes
@@ -277,15 +191,6 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
         }
     }
     options.push(("smallCity".into(), small_city.into()));
-    if expansions.iter().any(|e| e == "king-robber") {
-        options.push(("king-robber.kingRobberAward".into(), award.into()));
-    }
-    if has_ic {
-        options.push((
-            "inns-cathedrals.innCathedralIncomplete".into(),
-            ic_incomplete.into(),
-        ));
-    }
     princess_dragon(setup, &expansions, &mut options)?;
     declared_expansions(setup, manifests, &mut options)?;
     Ok(RulesSpec {
@@ -487,20 +392,27 @@ fn declared_expansions(
                 missing.join("`, `")
             ));
         }
+        let mut push = |k: &str, v: &str| options.push((format!("{}.{k}", m.id), v.to_string()));
         for e in &d.elements {
             let Some(v) = setup.elements.get(&e.name) else {
+                if let (Some(option), Some(v)) = (&e.option, &e.absent) {
+                    push(option, v);
+                }
                 continue;
             };
+            if let (Some(option), Some(v)) = (&e.option, &e.present) {
+                push(option, v);
+            }
             if let Some(n) = e.count {
                 if !(v.as_i64() == Some(n) || (n == 1 && v.as_bool() == Some(true))) {
                     return Err(format!(
-                        "setup.elements: `{}: {v}`: only {n} per player is supported",
-                        e.name
+                        "setup.elements: `{}: {v}`: only {n} {} per player is supported",
+                        e.name,
+                        e.name.replace('-', " ")
                     ));
                 }
             }
         }
-        let mut push = |k: &str, v: &str| options.push((format!("{}.{k}", m.id), v.to_string()));
         for (_, opts) in d.set_options.iter().filter(|(s, _)| s == set) {
             for (k, v) in opts {
                 push(k, v);

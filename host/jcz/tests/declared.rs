@@ -152,7 +152,7 @@ fn a_declared_verb_the_expansion_lacks_names_manifest_line_and_field() {
     let e = replay(
         &fixture_save(json!({}), "0.explorer.1"),
         "fixture save",
-        &[dir.clone()],
+        std::slice::from_ref(&dir),
         None,
     )
     .expect_err("refused")

@@ -27,7 +27,12 @@
 //! values = ["per-feature", "10/20", "15/40", "continuously"]
 //! default = "per-feature"
 //! description = "KR-7 award mode"
+//!
+//! [jcz]                     # what the JCloisterZone importer needs (crate::jcz)
+//! sets = ["king-and-robber:1"]
 //! ```
+//!
+//! `[prompts]` (names of prompt tags) and `[jcz]` are checked in [`crate::jcz`].
 
 use crate::jcz::JczDeclaration;
 use crate::vocabulary::{self, DeclaredFigure, DeclaredKind};
@@ -494,7 +499,11 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
             text.lines()
                 .position(|l| {
                     let l = l.trim_start();
-                    l.starts_with("[jcz") || l.starts_with("[[jcz") || l.starts_with("jcz")
+                    l.starts_with("[jcz]")
+                        || l.starts_with("[jcz.")
+                        || l.starts_with("[[jcz.")
+                        || l.strip_prefix("jcz")
+                            .is_some_and(|r| r.trim_start().starts_with(['=', '.']))
                 })
                 .map_or(0, |i| i + 1),
             &options,

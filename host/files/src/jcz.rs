@@ -75,6 +75,8 @@ struct RawElement {
     option: Option<String>,
     present: Option<String>,
     absent: Option<String>,
+    #[serde(default, rename = "absent-with")]
+    absent_with: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -121,6 +123,9 @@ pub struct JczElement {
     pub present: Option<String>,
     /// The option's value when it is not.
     pub absent: Option<String>,
+    /// When it is not but one of these sets is in the save: (set, value), first match wins
+    /// (JCZ switches some elements on by itself when another set brings their tile).
+    pub absent_with: Vec<(String, String)>,
 }
 
 /// A JCZ rule key read as one of this expansion's options.
@@ -365,22 +370,27 @@ pub(crate) fn declaration(
             return Err((field, e.span(), "`count` must be at least 1".into()));
         }
         match &el.option {
-            None if el.present.is_some() || el.absent.is_some() => {
+            None if el.present.is_some() || el.absent.is_some() || !el.absent_with.is_empty() => {
                 return Err((
                     field,
                     e.span(),
-                    "`present` and `absent` need `option`".into(),
+                    "`present`, `absent` and `absent-with` need `option`".into(),
                 ))
             }
-            Some(_) if el.present.is_none() && el.absent.is_none() => {
+            Some(_) if el.present.is_none() && el.absent.is_none() && el.absent_with.is_empty() => {
                 return Err((
                     field,
                     e.span(),
-                    "`option` needs `present` or `absent`".into(),
+                    "`option` needs `present`, `absent` or `absent-with`".into(),
                 ))
             }
             Some(o) => {
-                for v in el.present.iter().chain(&el.absent) {
+                for v in el
+                    .present
+                    .iter()
+                    .chain(&el.absent)
+                    .chain(el.absent_with.values())
+                {
                     option_value(options, o, v).map_err(|m| (field.clone(), e.span(), m))?;
                 }
             }
@@ -393,6 +403,11 @@ pub(crate) fn declaration(
             option: el.option.clone(),
             present: el.present.clone(),
             absent: el.absent.clone(),
+            absent_with: el
+                .absent_with
+                .iter()
+                .map(|(a, b)| (a.clone(), b.clone()))
+                .collect(),
         });
     }
     for (key, r) in &raw.rules {

@@ -132,6 +132,8 @@ fn mistakes_name_file_line_and_field() {
         ("[[jcz.actions]]\nmessage = \"DEPLOY_MEEPLE\"\nverb = \"x\"\n", "`jcz.actions[0].feature`", "exactly one of"),
         ("[[jcz.actions]]\nmessage = \"PAY_RANSOM\"\nverb = \"x\"\nvalue = \"prisoner\"\n", "`jcz.actions[0].slot`", "needs `slot`"),
         ("[[jcz.actions]]\nmessage = \"PAY_RANSOM\"\nverb = \"x\"\nvalue = \"corner\"\n", "`jcz.actions[0].value`", "`corner` is not possible here"),
+        ("[jcz]\nsets = [\"t\"]\nelements = { e = { absent-with = { t = \"x\" } } }\n", "`jcz.elements.e`", "need `option`"),
+        ("[jcz]\nsets = [\"t\"]\nelements = { e = { option = \"ransomFunds\", absent-with = { t = \"x\" } } }\n", "`jcz.elements.e`", "`x` is not a value"),
         ("[jcz]\nsurprise = 1\n", "expansions/tower/expansion.toml", "unknown field `surprise`"),
     ];
     for (extra, at, why) in cases {

@@ -5,8 +5,8 @@
 //!
 //! An expansion whose manifest declares JCZ sets (`[jcz] sets`, `carcassonne_files::jcz`)
 //! is mapped by that declaration alone: its elements, rule keys and the options its sets
-//! write out ([`declared_expansions`]). The expansions listed in [`SETS`] have not moved
-//! their JCZ facts to their manifests yet and are mapped by the code below.
+//! write out ([`declared_expansions`]). Princess & Dragon, listed in [`SETS`], has not moved
+//! its JCZ facts to its manifest yet and is mapped by the code below.
 
 use super::save::JczSetup;
 use carcassonne_files::jcz::JczDeclaration;
@@ -18,8 +18,6 @@ use serde_json::Value;
 /// needs.
 const SETS: &[(&str, Option<&str>)] = &[
     ("basic:1", None),
-    ("traders-and-builders:1", Some("traders-builders")),
-    ("traders-and-builders:2", Some("traders-builders")),
     ("princess-and-dragon:1", Some("princess-dragon")),
     // The C2 set: the garden tiles DG/C.dG and DG/Cc.pG are our DG/C.d and DG/Cc.p.
     ("princess-and-dragon:2", Some("princess-dragon")),
@@ -155,7 +153,6 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
                 }
             }
             "farmers" | "river" => {}
-            "builder" | "pig" | "traders" | "pig-herd" => traders_builders_element(setup, key)?,
             // Gardens take only the abbot, which is refused above: without it they are
             // decoration, and a garden tile plays as its plain twin (IC-3, T-86).
             "garden" => {}
@@ -174,7 +171,6 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
             "setup.elements: no `small-follower`: games without followers are not supported".into(),
         );
     }
-    traders_builders_options(setup, &mut options)?;
     // JCZ has no farm-scoring rule: always the 3rd edition.
     options.push(("farmScoring".into(), "3rd".into()));
     options.push(("farmers".into(), has("farmers").to_string()));
@@ -198,64 +194,6 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
         options,
         plugin_dirs: Vec::new(),
     })
-}
-
-/// Traders & Builders (`jcz-saves.md` §11, spec TB-1, TB-23): its elements are checked here,
-/// apart from the other expansions'.
-fn traders_builders_element(setup: &JczSetup, key: &str) -> Result<(), String> {
-    let has_set = |s: &str| setup.sets.contains_key(s);
-    if !has_set("traders-and-builders:1") && !has_set("traders-and-builders:2") {
-        return Err(format!(
-            "setup.elements: `{key}` without a set `traders-and-builders:1`/`:2`"
-        ));
-    }
-    if key == "builder" || key == "pig" {
-        let v = &setup.elements[key];
-        if !(v.as_i64() == Some(1) || v.as_bool() == Some(true)) {
-            return Err(format!(
-                "setup.elements: `{key}: {v}`: only one {key} per player is supported"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Traders & Builders' options: the edition of the set, and the pig herd (element
-/// `pig-herd`; JCZ switches it on by itself when the herd tile of River II is in the game,
-/// so a save without the key but with River II plays it).
-fn traders_builders_options(
-    setup: &JczSetup,
-    options: &mut Vec<(String, String)>,
-) -> Result<(), String> {
-    let has_set = |s: &str| setup.sets.contains_key(s);
-    let ed1 = has_set("traders-and-builders:1");
-    let ed2 = has_set("traders-and-builders:2");
-    if !ed1 && !ed2 {
-        return Ok(());
-    }
-    if ed1 && ed2 {
-        return Err("setup.sets: both editions of `traders-and-builders` at once".into());
-    }
-    let has = |e: &str| setup.elements.contains_key(e);
-    for e in ["builder", "pig", "traders"] {
-        if !has(e) {
-            return Err(format!(
-                "setup.sets: `traders-and-builders` without the element `{e}` is not supported"
-            ));
-        }
-    }
-    options.push((
-        "traders-builders.edition".into(),
-        if ed2 { "2" } else { "1" }.into(),
-    ));
-    let herd = has("pig-herd") || has_set("river/2:1");
-    options.push(("traders-builders.pigHerd".into(), herd.to_string()));
-    // JCZ always plays the builder's second tile (TB-16).
-    options.push((
-        "traders-builders.builderDoubleTurn".into(),
-        "mandatory".into(),
-    ));
-    Ok(())
 }
 
 /// Princess & Dragon's elements: JCZ turns the four parts on separately; we play them
@@ -395,7 +333,13 @@ fn declared_expansions(
         let mut push = |k: &str, v: &str| options.push((format!("{}.{k}", m.id), v.to_string()));
         for e in &d.elements {
             let Some(v) = setup.elements.get(&e.name) else {
-                if let (Some(option), Some(v)) = (&e.option, &e.absent) {
+                let with = e
+                    .absent_with
+                    .iter()
+                    .find(|(s, _)| setup.sets.contains_key(s));
+                if let (Some(option), Some(v)) =
+                    (&e.option, with.map(|(_, v)| v).or(e.absent.as_ref()))
+                {
                     push(option, v);
                 }
                 continue;
@@ -405,10 +349,15 @@ fn declared_expansions(
             }
             if let Some(n) = e.count {
                 if !(v.as_i64() == Some(n) || (n == 1 && v.as_bool() == Some(true))) {
+                    let name = e.name.replace('-', " ");
+                    let each = if n == 1 {
+                        format!(": one {name} each")
+                    } else {
+                        String::new()
+                    };
                     return Err(format!(
-                        "setup.elements: `{}: {v}`: only {n} {} per player is supported",
-                        e.name,
-                        e.name.replace('-', " ")
+                        "setup.elements: `{}: {v}`: only {n} {name} per player is supported{each}",
+                        e.name
                     ));
                 }
             }

@@ -17,12 +17,20 @@ pub enum LoadedGame {
 }
 
 impl LoadedGame {
-    /// The game.
-    pub fn game(&self) -> &Game {
-        match self {
-            LoadedGame::Record(g) => g,
-            LoadedGame::Jcz(j) => &j.game,
-        }
+    /// The replay output in JCZ's notation (what the expansions declare for JCZ: a save's
+    /// own declarations, or, for a record, those its expansions' manifests give).
+    pub fn jcz_output(
+        &self,
+        plugin_dirs: &[PathBuf],
+    ) -> Result<carcassonne_play::replay::ReplayOutput, CliError> {
+        Ok(match self {
+            LoadedGame::Record(g) => {
+                let decl =
+                    jcz::Declarations::load(g.rules(), plugin_dirs).map_err(CliError::Usage)?;
+                jcz::output(g, &decl)
+            }
+            LoadedGame::Jcz(j) => j.output(),
+        })
     }
 
     /// The game, owned.

@@ -563,7 +563,7 @@ fn run(cmd: Command) -> Result<(), CliError> {
             dirs: DirArgs { plugin_dirs },
         } => {
             let loaded = load_game(&file, actions, &plugin_dirs)?;
-            let out = jcz::output(loaded.game());
+            let out = loaded.jcz_output(&plugin_dirs)?;
             if check {
                 return check_assertions(&file, &loaded, &out);
             }

@@ -7,6 +7,8 @@
 //! - [`tiles`] — tile files (TOML, `docs/tile-format.md`) into core's `TileSetData`;
 //! - [`manifest`] — `expansion.toml`: strict parsing, engine-API and semver checks, and the
 //!   resolution of a requested set of expansions into a load order ([`ManifestError`]);
+//! - [`jcz`] — a manifest's `[prompts]` and `[jcz]` sections: what an expansion tells the
+//!   JCloisterZone importer about itself (sets, elements, rules, names, messages);
 //! - [`escape_line`] — makes any message built from such input print as one line.
 //!
 //! It must not know how an expansion is found on disk, loaded or run (no libloading, no
@@ -15,6 +17,7 @@
 
 mod escape;
 pub mod fsio;
+pub mod jcz;
 pub mod manifest;
 pub mod tiles;
 pub mod vocabulary;

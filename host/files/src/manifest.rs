@@ -27,8 +27,14 @@
 //! values = ["per-feature", "10/20", "15/40", "continuously"]
 //! default = "per-feature"
 //! description = "KR-7 award mode"
+//!
+//! [jcz]                     # what the JCloisterZone importer needs (crate::jcz)
+//! sets = ["king-and-robber:1"]
 //! ```
+//!
+//! `[prompts]` (names of prompt tags) and `[jcz]` are checked in [`crate::jcz`].
 
+use crate::jcz::JczDeclaration;
 use crate::vocabulary::{self, DeclaredFigure, DeclaredKind};
 use carcassonne_core::{OptionDef, OptionType, OptionValue};
 use serde::Deserialize;
@@ -143,6 +149,10 @@ struct RawManifest {
     feature_kinds: Vec<toml::Spanned<vocabulary::RawKind>>,
     #[serde(default)]
     figures: Vec<toml::Spanned<vocabulary::RawFigure>>,
+    #[serde(default)]
+    prompts: BTreeMap<String, toml::Spanned<u16>>,
+    // Not `Spanned`: a section given only as `[[jcz.actions]]` is an implicit table.
+    jcz: Option<crate::jcz::RawJcz>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -266,6 +276,10 @@ pub struct Manifest {
     pub feature_kinds: Vec<DeclaredKind>,
     /// Figure kinds it declares (`[[figures]]`).
     pub figures: Vec<DeclaredFigure>,
+    /// Names of its prompt tags (`[prompts]`), in name order.
+    pub prompts: Vec<(String, u16)>,
+    /// What it tells the JCloisterZone importer (`[jcz]`; empty if absent).
+    pub jcz: JczDeclaration,
 }
 
 impl Manifest {
@@ -487,6 +501,28 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
         }
         figures.push(fig);
     }
+    let jcz_field = |(f, span, message): crate::jcz::JczFieldError| field(span, &f, message);
+    let prompts = crate::jcz::prompt_names(&raw.prompts).map_err(jcz_field)?;
+    let jcz = match &raw.jcz {
+        Some(j) => crate::jcz::declaration(
+            j,
+            text.lines()
+                .position(|l| {
+                    let l = l.trim_start();
+                    l.starts_with("[jcz]")
+                        || l.starts_with("[jcz.")
+                        || l.starts_with("[[jcz.")
+                        || l.strip_prefix("jcz")
+                            .is_some_and(|r| r.trim_start().starts_with(['=', '.']))
+                })
+                .map_or(0, |i| i + 1),
+            &options,
+            &prompts,
+            &|offset| line_of(text, offset),
+        )
+        .map_err(jcz_field)?,
+        None => JczDeclaration::default(),
+    };
     Ok(Manifest {
         path: path.to_path_buf(),
         id: m.id.get_ref().clone(),
@@ -529,6 +565,8 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest, ManifestError
         options,
         feature_kinds,
         figures,
+        prompts,
+        jcz,
     })
 }
 

@@ -121,7 +121,7 @@ pub struct DeclaredFigure {
 /// Reports a bad value: the field under the entry, and the message.
 pub(crate) type FieldError = (String, String);
 
-fn valid_name(name: &str) -> bool {
+pub(crate) fn valid_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_lowercase())
         && name.len() <= 32

@@ -12,16 +12,23 @@
 //! commits and undo. Whatever cannot be replayed is an error naming the message's index.
 //! The result is an ordinary [`Game`] plus the actions that produced it, so `convert` can
 //! write it as our own record.
+//!
+//! The importer knows no expansion: what it needs of one (JCZ set, element and rule names,
+//! figure and feature names, neutral figures, prompts JCZ asks differently, messages that
+//! are custom actions) comes from the `[jcz]` and `[prompts]` sections of the expansion's
+//! manifest ([`declared`], `carcassonne_files::jcz`, `docs/jcz.md`).
 
-mod abbey;
+mod actions;
 pub mod assertions;
+pub mod declared;
 pub mod draws;
 mod error;
 pub mod pointer;
+mod prompts;
 pub mod save;
 pub mod setup;
-mod tower;
 
+pub use declared::Declarations;
 pub use error::JczError;
 
 use carcassonne_core::{
@@ -50,12 +57,14 @@ pub struct JczGame {
     pub spec: RulesSpec,
     /// The save's own assertions (`test.assertions` of JCZ test saves; usually empty).
     pub assertions: Vec<String>,
+    /// What the game's expansions declare for JCZ.
+    pub declarations: Arc<Declarations>,
 }
 
 impl JczGame {
     /// The replay output contract, locations in JCZ's notation (quarters included).
     pub fn output(&self) -> ReplayOutput {
-        output(&self.game)
+        output(&self.game, &self.declarations)
     }
 
     /// The same game as our own record (`carcassonne convert`).
@@ -64,12 +73,14 @@ impl JczGame {
     }
 }
 
-/// The replay output of any game, with the City of Carcassonne's quarters written as JCZ
-/// writes them (`QUARTER_CASTLE` on the tile `CO/7`) instead of our `#0` … `#3`.
-pub fn output(game: &Game) -> ReplayOutput {
+/// The replay output of any game in JCZ's terms: off-board features as JCZ writes them (the
+/// City of Carcassonne's `QUARTER_CASTLE` on the tile `CO/7` instead of our `#0` … `#3`),
+/// and what `decl` says of prompts and corner actions ([`prompts`]). `decl` is
+/// [`Declarations::load`] for the game's ruleset.
+pub fn output(game: &Game, decl: &Declarations) -> ReplayOutput {
     let mut out = replay_output(game);
     if let Some(p) = &mut out.pending {
-        abbey::jcz_pending(game, p);
+        prompts::jcz_pending(decl, game, p);
         for d in &mut p.deployments {
             pointer::foreign_to_jcz(game, &mut d.x, &mut d.y, &d.feature, &mut d.location);
         }
@@ -112,9 +123,11 @@ pub fn replay(
         path: origin.to_string(),
         message,
     };
-    let mut spec = setup::rules_spec(&save.setup).map_err(setup_err)?;
+    let manifests = declared::manifests(plugin_dirs).map_err(setup_err)?;
+    let mut spec = setup::rules_spec_with(&save.setup, &manifests).map_err(setup_err)?;
     spec.plugin_dirs = plugin_dirs.to_vec();
     let rules = build_ruleset(&spec).map_err(|e| setup_err(format!("setup: {e}")))?;
+    let decl = Arc::new(Declarations::of(&rules, &manifests).map_err(setup_err)?);
     if save.players.is_empty() {
         return Err(setup_err("players: the save has no players".into()));
     }
@@ -166,6 +179,7 @@ pub fn replay(
         },
         meeples: BTreeMap::new(),
         after_place: false,
+        decl: Arc::clone(&decl),
     };
     let mut undo: Vec<Replayer> = Vec::new();
     let n = limit.unwrap_or(save.replay.len()).min(save.replay.len());
@@ -209,6 +223,7 @@ pub fn replay(
             .as_ref()
             .map(|t| t.assertions.clone())
             .unwrap_or_default(),
+        declarations: decl,
     })
 }
 
@@ -222,6 +237,8 @@ struct Replayer {
     meeples: BTreeMap<String, FigureId>,
     /// The previous message placed a tile: a `PASS` now ends that tile's action step.
     after_place: bool,
+    /// What the expansions declare for JCZ.
+    decl: Arc<Declarations>,
 }
 
 impl Replayer {
@@ -268,13 +285,16 @@ impl Replayer {
         if self.game.is_over() && msg.kind != "COMMIT" {
             return Err("the game is already over".into());
         }
-        tower::pass_ransom_prompt(self, &msg.kind)?;
-        abbey::pass_unasked_wagon(self, &msg.kind, p)?;
+        self.pass_unasked_prompts(&msg.kind, p)?;
         match msg.kind.as_str() {
-            "PLACE_TILE" if p.get("tileId").and_then(Value::as_str) == Some(abbey::ABBEY_TILE) => {
+            "PLACE_TILE"
+                if p.get("tileId")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| self.decl.is_prompt_tile(t)) =>
+            {
                 self.check_sender(msg)?;
                 let pos = pointer::position(p.get("position"))?;
-                abbey::place_abbey(self, pos)
+                self.place_prompt_tile(str_field(p, "tileId")?, pos)
             }
             "PLACE_TILE" => {
                 self.draw_if_due()?;
@@ -322,7 +342,7 @@ impl Replayer {
             "DEPLOY_MEEPLE" => {
                 self.check_sender(msg)?;
                 let meeple = str_field(p, "meepleId")?;
-                let (owner, kind) = pointer::meeple(self.game.rules(), meeple)?;
+                let (owner, kind) = pointer::meeple(&self.decl, self.game.rules(), meeple)?;
                 let d = self.game.decision();
                 if owner != d.player {
                     return Err(format!(
@@ -331,13 +351,10 @@ impl Replayer {
                     ));
                 }
                 let ptr = p.get("pointer").ok_or("payload has no `pointer`")?;
-                if ptr.get("feature").and_then(Value::as_str) == Some("Tower") {
-                    return tower::cap(self, meeple, ptr);
+                if self.deploy_is_custom(meeple, ptr) {
+                    return self.deploy_custom(meeple, ptr);
                 }
-                if self.game.rules().figure_kind(kind).name == "barn" {
-                    return abbey::deploy_barn(self, meeple, ptr);
-                }
-                let segments = pointer::segments(&self.game, ptr)?;
+                let segments = pointer::segments(&self.decl, &self.game, ptr)?;
                 let st = self.game.state();
                 // A follower of this id already in play moves (the Count's rounds);
                 // otherwise one comes from the supply.
@@ -438,20 +455,19 @@ impl Replayer {
                 }
                 Ok(false)
             }
-            "MOVE_NEUTRAL_FIGURE" if str_field(p, "figureId").is_ok_and(|f| f != "count.1") => {
+            "MOVE_NEUTRAL_FIGURE"
+                if str_field(p, "figureId").is_ok_and(|f| !self.decl.is_neutral_figure(f)) =>
+            {
                 self.move_neutral(msg)
             }
             "RETURN_MEEPLE" => self.return_meeple(msg),
             "MOVE_NEUTRAL_FIGURE" => {
+                // A declared neutral figure (`[jcz] neutral-figures`, the Count's
+                // `count.1`): `to` points at the feature one offered custom action targets.
                 self.check_sender(msg)?;
                 let figure = str_field(p, "figureId")?;
-                if figure != "count.1" {
-                    return Err(format!(
-                        "moving the neutral figure `{figure}` is not supported (only `count.1`)"
-                    ));
-                }
                 let to = p.get("to").ok_or("payload has no `to`")?;
-                let segments = pointer::segments(&self.game, to)?;
+                let segments = pointer::segments(&self.decl, &self.game, to)?;
                 let action = self
                     .game
                     .actions()
@@ -460,7 +476,7 @@ impl Replayer {
                     .copied()
                     .ok_or_else(|| {
                         format!(
-                            "moving the Count to {} is not legal here ({})",
+                            "moving `{figure}` to {} is not legal here ({})",
                             pointer::describe(to),
                             self.game.describe_decision()
                         )
@@ -471,15 +487,15 @@ impl Replayer {
             }
             "PLACE_TOKEN" => {
                 self.check_sender(msg)?;
-                tower::place_token(self, p)
+                self.place_token(p)
             }
             "CAPTURE_FOLLOWER" => {
                 self.check_sender(msg)?;
-                tower::capture(self, p)
+                self.capture(p)
             }
             "PAY_RANSOM" => {
                 self.check_sender(msg)?;
-                tower::pay_ransom(self, p)
+                self.pay_ransom(p)
             }
             other => Err(format!("message type `{other}` is not supported")),
         }
@@ -553,9 +569,9 @@ impl Replayer {
                 return Ok(f);
             }
         }
-        let (owner, kind) = pointer::meeple(self.game.rules(), meeple)?;
+        let (owner, kind) = pointer::meeple(&self.decl, self.game.rules(), meeple)?;
         let segments = match feature {
-            Some(ptr) => pointer::segments(&self.game, ptr)?,
+            Some(ptr) => pointer::segments(&self.decl, &self.game, ptr)?,
             None => Vec::new(),
         };
         let g = st.graph();

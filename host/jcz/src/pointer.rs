@@ -1,8 +1,10 @@
 //! JCZ pointers and identifiers (`jcz-saves.md` §6, §7) in our terms: positions, meeple ids,
 //! feature pointers → segments, and off-board features (the City of Carcassonne's quarters),
-//! whose JCZ names their expansion gives (`Visible::ForeignName`, scheme `jcz`): nothing
-//! here knows a particular expansion.
+//! whose JCZ names their expansion gives (`Visible::ForeignName`, scheme `jcz`); figure and
+//! feature names beyond the base game's come from the expansions' `[jcz]` declarations:
+//! nothing here knows a particular expansion.
 
+use crate::declared::Declarations;
 use carcassonne_core::{FigureKindId, Game, PlayerId, Pos, Ruleset, SegmentId, Visible};
 use carcassonne_play::record::{segment_of, Target};
 use serde_json::Value;
@@ -50,22 +52,13 @@ pub fn position(v: Option<&Value>) -> Result<Pos, String> {
     Ok(Pos::new(fit(xy.0)?, fit(xy.1)?))
 }
 
-/// JCZ figure kinds (`<player>.<kind>.<k>`) we can map, with our figure kind names.
-const MEEPLE_KINDS: &[(&str, &str)] = &[
-    ("small", "small-follower"),
-    // Inns & Cathedrals.
-    ("big", "big-follower"),
-    // Traders & Builders.
-    ("builder", "builder"),
-    ("pig", "pig"),
-    // Abbey & Mayor.
-    ("mayor", "mayor"),
-    ("wagon", "wagon"),
-    ("barn", "barn"),
-];
-
-/// `"1.small.3"` → player 1, the small follower.
-pub fn meeple(rules: &Ruleset, id: &str) -> Result<(PlayerId, FigureKindId), String> {
+/// `"1.small.3"` → player 1, the small follower; other JCZ meeple kinds are those the
+/// expansions declare (`[jcz] figures`).
+pub fn meeple(
+    decl: &Declarations,
+    rules: &Ruleset,
+    id: &str,
+) -> Result<(PlayerId, FigureKindId), String> {
     let mut parts = id.split('.');
     let (Some(p), Some(kind), Some(_k), None) =
         (parts.next(), parts.next(), parts.next(), parts.next())
@@ -75,34 +68,19 @@ pub fn meeple(rules: &Ruleset, id: &str) -> Result<(PlayerId, FigureKindId), Str
     let player: u8 = p
         .parse()
         .map_err(|_| format!("meeple id `{id}`: `{p}` is not a player index"))?;
-    let ours = MEEPLE_KINDS
-        .iter()
-        .find(|(j, _)| *j == kind)
-        .map(|(_, o)| *o)
-        .ok_or_else(|| format!("meeple id `{id}`: figure kind `{kind}` is not supported"))?;
-    let figure = rules
-        .figure_named(ours)
-        .ok_or_else(|| format!("meeple id `{id}`: no figure `{ours}` in this game"))?;
+    let figure = decl.figure(rules, kind).ok_or_else(|| {
+        format!(
+            "meeple id `{id}`: figure kind `{kind}` is not supported (known: {})",
+            decl.figure_names().join(", ")
+        )
+    })?;
     Ok((PlayerId(player), figure))
 }
 
-/// Our feature kind names for a JCZ feature class.
-fn kinds_of(class: &str) -> Result<&'static [&'static str], String> {
-    Ok(match class {
-        "City" => &["city"],
-        "Road" => &["road"],
-        "Field" => &["field"],
-        // JCZ has one class for cloisters, shrines and abbeys.
-        "Monastery" => &["cloister", "shrine"],
-        "Quarter" => &["quarter"],
-        "Tower" => &["tower"],
-        other => return Err(format!("feature class `{other}` is not supported")),
-    })
-}
-
-/// The segments a feature pointer `{position, feature, location}` can mean (one, except
-/// for a `Monastery`, which is tried as cloister and as shrine).
-pub fn segments(game: &Game, ptr: &Value) -> Result<Vec<SegmentId>, String> {
+/// The segments a feature pointer `{position, feature, location}` can mean: one, except
+/// for a class several kinds declare (a `Monastery` is tried as cloister and as each kind
+/// an expansion maps it to, `[jcz] features`).
+pub fn segments(decl: &Declarations, game: &Game, ptr: &Value) -> Result<Vec<SegmentId>, String> {
     let rules = game.rules();
     let st = game.state();
     let class = ptr
@@ -143,7 +121,7 @@ pub fn segments(game: &Game, ptr: &Value) -> Result<Vec<SegmentId>, String> {
     let pos = position(ptr.get("position"))?;
     let mut found = Vec::new();
     let mut last_err = String::new();
-    for kind in kinds_of(class)? {
+    for kind in decl.feature_kinds(class)? {
         if rules.kind_named(kind).is_none() {
             continue;
         }

@@ -2,32 +2,25 @@
 //!
 //! Everything a save can say is either mapped or refused with its name: an unknown set,
 //! element or rule value never silently changes the game.
+//!
+//! An expansion whose manifest declares JCZ sets (`[jcz] sets`, `carcassonne_files::jcz`)
+//! is mapped by that declaration alone: its elements, rule keys and the options its sets
+//! write out ([`declared_expansions`]). Princess & Dragon, listed in [`SETS`], has not moved
+//! its JCZ facts to its manifest yet and is mapped by the code below.
 
 use super::save::JczSetup;
+use carcassonne_files::jcz::JczDeclaration;
+use carcassonne_files::manifest::Manifest;
 use carcassonne_rules::RulesSpec;
 use serde_json::Value;
 
-/// Sets we can play, with the expansion (and option) each one needs.
+/// Sets we can play whose expansion does not declare them, with the expansion each one
+/// needs.
 const SETS: &[(&str, Option<&str>)] = &[
     ("basic:1", None),
-    ("count", Some("count")),
-    ("king-and-robber:1", Some("king-robber")),
-    ("river/2:1", Some("river2")),
-    ("cult/5", Some("heretics-shrines")),
-    ("cult/6", Some("heretics-shrines")),
-    // IC-3: edition 2 differs only by two garden tiles, which play as their plain twins
-    // (their ids are aliases of the twins in our tile file).
-    ("inns-and-cathedrals:1", Some("inns-cathedrals")),
-    ("inns-and-cathedrals:2", Some("inns-cathedrals")),
-    ("traders-and-builders:1", Some("traders-builders")),
-    ("traders-and-builders:2", Some("traders-builders")),
     ("princess-and-dragon:1", Some("princess-dragon")),
     // The C2 set: the garden tiles DG/C.dG and DG/Cc.pG are our DG/C.d and DG/Cc.p.
     ("princess-and-dragon:2", Some("princess-dragon")),
-    ("tower:1", Some("tower")),
-    // AM-1: edition 2 swaps the garden twin AM/RG in for AM/R (option `edition`).
-    ("abbey-and-mayor:1", Some("abbey-mayor")),
-    ("abbey-and-mayor:2", Some("abbey-mayor")),
 ];
 
 /// Elements of later expansions: named in the error so the user knows why.
@@ -49,12 +42,6 @@ const LATER_ELEMENTS: &[&str] = &[
     "ringmaster",
 ];
 
-/// Abbey & Mayor's elements (`jcz-saves.md` §11).
-const AM_ELEMENTS: &[&str] = &["abbey", "mayor", "wagon", "barn"];
-
-/// Abbey & Mayor's rule keys (spec C.5): read by [`abbey_mayor`], ignored without its set.
-const AM_RULES: &[&str] = &["wagon-move", "barn-placement"];
-
 /// One JCZ rule read as one of our option values: the rule's key, our value when the save
 /// does not give it, and each JCZ value with ours.
 struct RuleMap {
@@ -67,72 +54,49 @@ struct RuleMap {
 /// absent); a value a map does not list is an error naming the rule and the value. Rules
 /// not in `maps` are left to the caller.
 fn read_rules(setup: &JczSetup, maps: &[RuleMap]) -> Result<Vec<&'static str>, String> {
-    let mut out: Vec<&'static str> = maps.iter().map(|m| m.default).collect();
-    for (key, value) in &setup.rules {
-        let Some(i) = maps.iter().position(|m| m.key == key) else {
-            continue;
-        };
-        let text = match value {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        out[i] = maps[i]
-            .values
-            .iter()
-            .find(|(jcz, _)| *jcz == text)
-            .map(|(_, ours)| *ours)
-            .ok_or_else(|| format!("setup.rules: `{key}` = `{text}` is not supported"))?;
-    }
-    Ok(out)
+    maps.iter()
+        .map(|m| rule_value(setup, m.key, m.default, m.values.iter().copied()))
+        .collect()
 }
 
-/// The base game's, King & Robber's, the Count's and Inns & Cathedrals' rules, in the order
-/// `rules_spec` reads them.
-const BASE_RULES: &[RuleMap] = &[
-    RuleMap {
-        key: "tiny-city-scoring",
-        default: "normal",
-        values: &[("4", "normal"), ("2", "1st/2nd")],
-    },
-    RuleMap {
-        key: "king-and-robber-scoring",
-        default: "per-feature",
-        values: &[
-            ("default", "per-feature"),
-            ("10/20", "10/20"),
-            ("15/40", "15/40"),
-            ("continuously", "continuously"),
-        ],
-    },
-    // JCZ's default for the Count's final scoring is not ours: written out.
-    RuleMap {
-        key: "coc-final-scoring",
-        default: "market-only",
-        values: &[
-            ("market-only", "market-only"),
-            ("any-district", "all-quarters"),
-        ],
-    },
-    RuleMap {
-        key: "count-move",
-        default: "free",
-        values: &[
-            ("by-player", "free"),
-            ("clockwise", "clockwise"),
-            ("follow-meeple", "follow"),
-        ],
-    },
-    // JCZ's only reading (IC-17): unfinished inn roads and cathedral cities score 0.
-    RuleMap {
-        key: "inn-and-cathedral-final-scoring",
-        default: "zero",
-        values: &[("zero", "zero"), ("ignore", "normal")],
-    },
-];
+/// Our value for the rule `key`: the save's JCZ value through `values`, or `default` when
+/// the save does not give it; a value `values` does not list is an error naming it.
+fn rule_value<'a>(
+    setup: &JczSetup,
+    key: &str,
+    default: &'a str,
+    mut values: impl Iterator<Item = (&'a str, &'a str)>,
+) -> Result<&'a str, String> {
+    let Some(value) = setup.rules.get(key) else {
+        return Ok(default);
+    };
+    let text = match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    values
+        .find(|(jcz, _)| *jcz == text)
+        .map(|(_, ours)| ours)
+        .ok_or_else(|| format!("setup.rules: `{key}` = `{text}` is not supported"))
+}
+
+/// The base game's rules.
+const BASE_RULES: &[RuleMap] = &[RuleMap {
+    key: "tiny-city-scoring",
+    default: "normal",
+    values: &[("4", "normal"), ("2", "1st/2nd")],
+}];
+
+/// The ruleset a save needs, with the expansions' JCZ declarations found where the ruleset
+/// builder looks without `--plugin-dir` ([`rules_spec_with`]).
+pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
+    rules_spec_with(setup, &super::declared::manifests(&[])?)
+}
 
 /// The ruleset a save needs: our expansions in a fixed order, and every option the save's
-/// rules and elements decide (JCZ defaults written out where they differ from ours).
-pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
+/// rules and elements decide (JCZ defaults written out where they differ from ours);
+/// `manifests` are the available expansions, whose `[jcz]` sections map their sets.
+pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<RulesSpec, String> {
     let mut expansions: Vec<String> = Vec::new();
     let mut options: Vec<(String, String)> = Vec::new();
     if !setup.sets.contains_key("basic:1") {
@@ -143,11 +107,28 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
             }
         });
     }
+    let declaring = |set: &str| {
+        manifests
+            .iter()
+            .find(|m| m.jcz.sets.iter().any(|s| s == set))
+            .map(|m| m.id.as_str())
+    };
     for (set, copies) in &setup.sets {
-        let Some((_, exp)) = SETS.iter().find(|(id, _)| id == set) else {
+        let Some(exp) = SETS
+            .iter()
+            .find(|(id, _)| id == set)
+            .map(|(_, e)| *e)
+            .or_else(|| declaring(set).map(Some))
+        else {
+            let mut known: Vec<&str> = SETS.iter().map(|(s, _)| *s).collect();
+            known.extend(
+                manifests
+                    .iter()
+                    .flat_map(|m| m.jcz.sets.iter().map(String::as_str)),
+            );
             return Err(format!(
                 "setup.sets: set `{set}` is not supported (supported: {})",
-                SETS.iter().map(|(s, _)| *s).collect::<Vec<_>>().join(", ")
+                known.join(", ")
             ));
         };
         if copies.as_i64() != Some(1) {
@@ -162,17 +143,6 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
         }
     }
     let has = |e: &str| setup.elements.contains_key(e);
-    let has_set = |s: &str| setup.sets.contains_key(s);
-    let has_ic = has_set("inns-and-cathedrals:1") || has_set("inns-and-cathedrals:2");
-    if has_set("inns-and-cathedrals:1") && has_set("inns-and-cathedrals:2") {
-        return Err(
-            "setup.sets: `inns-and-cathedrals:1` and `:2` together: only one copy of a set is supported"
-                .into(),
-        );
-    }
-    if setup.sets.contains_key("cult/6") {
-        options.push(("heretics-shrines.cultPlaces".into(), "true".into()));
-    }
     for (key, value) in &setup.elements {
         match key.as_str() {
             "small-follower" => {
@@ -183,40 +153,11 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
                 }
             }
             "farmers" | "river" => {}
-            "count" if !has_set("count") => {
-                return Err("setup.elements: `count` without the set `count`".into())
-            }
-            "king" | "robber" if !has_set("king-and-robber:1") => {
-                return Err(format!(
-                    "setup.elements: `{key}` without the set `king-and-robber:1`"
-                ))
-            }
-            "shrine" if !has_set("cult/5") && !has_set("cult/6") => {
-                return Err("setup.elements: `shrine` without a `cult` set".into())
-            }
-            "big-follower" | "inn" | "cathedral" if !has_ic => {
-                return Err(format!(
-                "setup.elements: `{key}` without the set `inns-and-cathedrals:1` is not supported"
-            ))
-            }
-            "big-follower" => {
-                if value.as_i64() != Some(1) {
-                    return Err(format!(
-                        "setup.elements: `big-follower: {value}`: only 1 big follower per player is supported"
-                    ));
-                }
-            }
-            "count" | "king" | "robber" | "shrine" | "inn" | "cathedral" => {}
-            "builder" | "pig" | "traders" | "pig-herd" => traders_builders_element(setup, key)?,
             // Gardens take only the abbot, which is refused above: without it they are
             // decoration, and a garden tile plays as its plain twin (IC-3, T-86).
             "garden" => {}
             e if PD_ELEMENTS.contains(&e) => {}
-            "tower" if !has_set("tower:1") => {
-                return Err("setup.elements: `tower` without the set `tower:1`".into())
-            }
-            "tower" => {}
-            e if AM_ELEMENTS.contains(&e) => {}
+            e if owner_of_element(manifests, e).is_some() => {}
             other if LATER_ELEMENTS.contains(&other) => {
                 return Err(format!(
                     "setup.elements: `{other}` belongs to an expansion that is not supported yet"
@@ -230,132 +171,29 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
             "setup.elements: no `small-follower`: games without followers are not supported".into(),
         );
     }
-    if has_set("count") && !has("count") {
-        return Err("setup.sets: `count` without the element `count` is not supported".into());
-    }
-    if has_set("king-and-robber:1") && !(has("king") && has("robber")) {
-        return Err("setup.sets: `king-and-robber:1` needs both elements `king` and `robber` (one alone is not supported)".into());
-    }
-    // I&C's mechanics are elements (present = on, whatever the value, §2): without `inn`
-    // or `cathedral` the symbols are decoration (IC-8). Its big follower is a figure of the
-    // expansion, so a game without it cannot be played.
-    if has_ic {
-        if !has("big-follower") {
-            return Err("setup.sets: `inns-and-cathedrals` without the element `big-follower` is not supported".into());
-        }
-        options.push(("inns-cathedrals.inns".into(), has("inn").to_string()));
-        options.push((
-            "inns-cathedrals.cathedrals".into(),
-            has("cathedral").to_string(),
-        ));
-    }
-    // Without the element `shrine`, JCZ plays the cult tiles as plain cloisters (§2).
-    if (has_set("cult/5") || has_set("cult/6")) && !has("shrine") {
-        options.push(("heretics-shrines.shrines".into(), "plain-cloisters".into()));
-    }
-    // River II as FanCloisterZone plays it (§4, §13): one lake per open branch and its
-    // stricter placement rule.
-    if has_set("river/2:1") {
-        options.push(("river2.riverLakes".into(), "per-branch".into()));
-        options.push(("river2.riverPlacement".into(), "fcz".into()));
-    }
-    traders_builders_options(setup, &mut options)?;
-    tower_options(setup, &mut options)?;
     // JCZ has no farm-scoring rule: always the 3rd edition.
     options.push(("farmScoring".into(), "3rd".into()));
     options.push(("farmers".into(), has("farmers").to_string()));
-    let [small_city, award, coc_final, count_move, ic_incomplete] =
-        <[&str; 5]>::try_from(read_rules(setup, BASE_RULES)?).expect("five rule maps");
+    let [small_city] = <[&str; 1]>::try_from(read_rules(setup, BASE_RULES)?).expect("one rule map");
     for key in setup.rules.keys() {
         let k = key.as_str();
-        if !BASE_RULES.iter().any(|m| m.key == k)
-            && !PD_RULES.contains(&k)
-            && !AM_RULES.contains(&k)
-        {
+        // A declared rule key without its expansion's set changes nothing (JCZ writes
+        // every rule key).
+        let declared = manifests
+            .iter()
+            .any(|m| m.jcz.rules.iter().any(|r| r.key == k));
+        if !BASE_RULES.iter().any(|m| m.key == k) && !PD_RULES.contains(&k) && !declared {
             return Err(format!("setup.rules: unknown rule `{k}`"));
         }
     }
     options.push(("smallCity".into(), small_city.into()));
-    if expansions.iter().any(|e| e == "king-robber") {
-        options.push(("king-robber.kingRobberAward".into(), award.into()));
-    }
-    if has_ic {
-        options.push((
-            "inns-cathedrals.innCathedralIncomplete".into(),
-            ic_incomplete.into(),
-        ));
-    }
-    if expansions.iter().any(|e| e == "count") {
-        options.push(("count.cocFinal".into(), coc_final.into()));
-        options.push(("count.countMove".into(), count_move.into()));
-        // JCZ's final round: a player who passes is not asked again.
-        options.push(("count.finalRound".into(), "pass-is-final".into()));
-    }
     princess_dragon(setup, &expansions, &mut options)?;
-    abbey_mayor(setup, &mut options)?;
+    declared_expansions(setup, manifests, &mut options)?;
     Ok(RulesSpec {
         expansions,
         options,
         plugin_dirs: Vec::new(),
     })
-}
-
-/// Traders & Builders (`jcz-saves.md` §11, spec TB-1, TB-23): its elements are checked here,
-/// apart from the other expansions'.
-fn traders_builders_element(setup: &JczSetup, key: &str) -> Result<(), String> {
-    let has_set = |s: &str| setup.sets.contains_key(s);
-    if !has_set("traders-and-builders:1") && !has_set("traders-and-builders:2") {
-        return Err(format!(
-            "setup.elements: `{key}` without a set `traders-and-builders:1`/`:2`"
-        ));
-    }
-    if key == "builder" || key == "pig" {
-        let v = &setup.elements[key];
-        if !(v.as_i64() == Some(1) || v.as_bool() == Some(true)) {
-            return Err(format!(
-                "setup.elements: `{key}: {v}`: only one {key} per player is supported"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Traders & Builders' options: the edition of the set, and the pig herd (element
-/// `pig-herd`; JCZ switches it on by itself when the herd tile of River II is in the game,
-/// so a save without the key but with River II plays it).
-fn traders_builders_options(
-    setup: &JczSetup,
-    options: &mut Vec<(String, String)>,
-) -> Result<(), String> {
-    let has_set = |s: &str| setup.sets.contains_key(s);
-    let ed1 = has_set("traders-and-builders:1");
-    let ed2 = has_set("traders-and-builders:2");
-    if !ed1 && !ed2 {
-        return Ok(());
-    }
-    if ed1 && ed2 {
-        return Err("setup.sets: both editions of `traders-and-builders` at once".into());
-    }
-    let has = |e: &str| setup.elements.contains_key(e);
-    for e in ["builder", "pig", "traders"] {
-        if !has(e) {
-            return Err(format!(
-                "setup.sets: `traders-and-builders` without the element `{e}` is not supported"
-            ));
-        }
-    }
-    options.push((
-        "traders-builders.edition".into(),
-        if ed2 { "2" } else { "1" }.into(),
-    ));
-    let herd = has("pig-herd") || has_set("river/2:1");
-    options.push(("traders-builders.pigHerd".into(), herd.to_string()));
-    // JCZ always plays the builder's second tile (TB-16).
-    options.push((
-        "traders-builders.builderDoubleTurn".into(),
-        "mandatory".into(),
-    ));
-    Ok(())
 }
 
 /// Princess & Dragon's elements: JCZ turns the four parts on separately; we play them
@@ -435,82 +273,113 @@ fn princess_dragon(
     Ok(())
 }
 
-/// Abbey & Mayor (`abbey-and-mayor:1` / `:2`, spec C.5): the elements `abbey`, `mayor`,
-/// `wagon`, `barn` must all be present with one figure (one abbey tile) per player, as we
-/// play them together; rule `wagon-move` (a save without it plays `C2`, JCZ's engine
-/// default: AMQ-2) and `barn-placement` (missing = `not-occupied`). JCZ's fixed readings are
-/// written out: the final abbey round (AM-9, AMQ-1) and a challenge-losing wagon that moves
-/// (AM-17).
-fn abbey_mayor(setup: &JczSetup, options: &mut Vec<(String, String)>) -> Result<(), String> {
-    let has_set = |s: &str| setup.sets.contains_key(s);
-    let ed1 = has_set("abbey-and-mayor:1");
-    let ed2 = has_set("abbey-and-mayor:2");
-    if !ed1 && !ed2 {
-        return match AM_ELEMENTS
-            .iter()
-            .find(|e| setup.elements.contains_key(**e))
-        {
-            Some(e) => Err(format!(
-                "setup.elements: `{e}` without a set `abbey-and-mayor:1`/`:2`"
-            )),
-            None => Ok(()),
-        };
-    }
-    if ed1 && ed2 {
-        return Err("setup.sets: both editions of `abbey-and-mayor` at once".into());
-    }
-    for e in AM_ELEMENTS {
-        let Some(v) = setup.elements.get(*e) else {
-            return Err(format!(
-                "setup.sets: `abbey-and-mayor` without the element `{e}` is not supported"
-            ));
-        };
-        if !(v.as_i64() == Some(1) || v.as_bool() == Some(true)) {
-            return Err(format!(
-                "setup.elements: `{e}: {v}`: only one {e} per player is supported"
-            ));
-        }
-    }
-    let [wagon, barn] = <[&str; 2]>::try_from(read_rules(
-        setup,
-        &[
-            RuleMap {
-                key: "wagon-move",
-                default: "C2",
-                values: &[("C1", "C1"), ("C2", "C2")],
-            },
-            RuleMap {
-                key: "barn-placement",
-                default: "not-occupied",
-                values: &[("not-occupied", "not-occupied"), ("occupied", "occupied")],
-            },
-        ],
-    )?)
-    .expect("two rule maps");
-    let mut set = |k: &str, v: &str| options.push((format!("abbey-mayor.{k}"), v.into()));
-    set("edition", if ed2 { "2" } else { "1" });
-    set("wagonMove", wagon);
-    set("barnPlacement", barn);
-    set("abbeyFinalRound", "on");
-    set("challengeLoserWagon", "may-move");
-    Ok(())
+/// The expansion of the manifests whose `[jcz] elements` list `element`.
+fn owner_of_element<'a>(manifests: &'a [Manifest], element: &str) -> Option<&'a Manifest> {
+    manifests
+        .iter()
+        .find(|m| m.jcz.elements.iter().any(|e| e.name == element))
 }
 
-/// The Tower (`tower:1` + element `tower`): JCZ has no rule keys for it; its fixed
-/// behaviour is our defaults except for followers in the City of Carcassonne's quarters,
-/// which JCZ keeps on the quarter tile (0,0) within a tower's reach (C.5
-/// `cocQuarterFigures=jcz`). Options are written out so a save replays the same under
-/// other defaults.
-fn tower_options(setup: &JczSetup, options: &mut Vec<(String, String)>) -> Result<(), String> {
-    if !setup.sets.contains_key("tower:1") {
-        return Ok(());
+/// Every declared expansion (`[jcz] sets`): an element it owns without one of its sets is
+/// refused; with one of its sets (only one at a time: two editions are two copies), every
+/// `required` element must be there, with its `count`, and its options are written out:
+/// `[jcz.set-options]` of the set, `[jcz] options`, and each declared rule read from the
+/// save (its default where the save has no key).
+fn declared_expansions(
+    setup: &JczSetup,
+    manifests: &[Manifest],
+    options: &mut Vec<(String, String)>,
+) -> Result<(), String> {
+    for m in manifests {
+        let d: &JczDeclaration = &m.jcz;
+        let sets: Vec<&String> = d
+            .sets
+            .iter()
+            .filter(|s| setup.sets.contains_key(*s))
+            .collect();
+        let [set] = sets[..] else {
+            if sets.len() > 1 {
+                return Err(format!(
+                    "setup.sets: `{}` and `{}` together: only one copy of a set is supported",
+                    sets[0], sets[1]
+                ));
+            }
+            let owned = d
+                .elements
+                .iter()
+                .find(|e| setup.elements.contains_key(&e.name));
+            if let Some(e) = owned {
+                return Err(format!(
+                    "setup.elements: `{}` without a set `{}`",
+                    e.name,
+                    d.sets.join("`/`")
+                ));
+            }
+            continue;
+        };
+        let missing: Vec<&str> = d
+            .elements
+            .iter()
+            .filter(|e| e.required && !setup.elements.contains_key(&e.name))
+            .map(|e| e.name.as_str())
+            .collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "setup.sets: `{set}` without the element{} `{}` is not supported",
+                if missing.len() > 1 { "s" } else { "" },
+                missing.join("`, `")
+            ));
+        }
+        let mut push = |k: &str, v: &str| options.push((format!("{}.{k}", m.id), v.to_string()));
+        for e in &d.elements {
+            let Some(v) = setup.elements.get(&e.name) else {
+                let with = e
+                    .absent_with
+                    .iter()
+                    .find(|(s, _)| setup.sets.contains_key(s));
+                if let (Some(option), Some(v)) =
+                    (&e.option, with.map(|(_, v)| v).or(e.absent.as_ref()))
+                {
+                    push(option, v);
+                }
+                continue;
+            };
+            if let (Some(option), Some(v)) = (&e.option, &e.present) {
+                push(option, v);
+            }
+            if let Some(n) = e.count {
+                if !(v.as_i64() == Some(n) || (n == 1 && v.as_bool() == Some(true))) {
+                    let name = e.name.replace('-', " ");
+                    let each = if n == 1 {
+                        format!(": one {name} each")
+                    } else {
+                        String::new()
+                    };
+                    return Err(format!(
+                        "setup.elements: `{}: {v}`: only {n} {name} per player is supported{each}",
+                        e.name
+                    ));
+                }
+            }
+        }
+        for (_, opts) in d.set_options.iter().filter(|(s, _)| s == set) {
+            for (k, v) in opts {
+                push(k, v);
+            }
+        }
+        for (k, v) in &d.options {
+            push(k, v);
+        }
+        for r in &d.rules {
+            let v = rule_value(
+                setup,
+                &r.key,
+                &r.default,
+                r.values.iter().map(|(a, b)| (a.as_str(), b.as_str())),
+            )?;
+            push(&r.option, v);
+        }
     }
-    if !setup.elements.contains_key("tower") {
-        return Err("setup.sets: `tower:1` without the element `tower` is not supported".into());
-    }
-    options.push(("tower.towerTopCapture".into(), "allowed".into()));
-    options.push(("tower.ransomFunds".into(), "need-3".into()));
-    options.push(("tower.cocQuarterFigures".into(), "jcz".into()));
     Ok(())
 }
 

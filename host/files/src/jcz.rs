@@ -1,0 +1,628 @@
+//! A manifest's `[prompts]` and `[jcz]` sections: what an expansion tells the JCloisterZone
+//! importer (`host/jcz`, `docs/jcz.md`) about itself, so the importer knows no expansion.
+//!
+//! ```toml
+//! [prompts]                 # names for the tags of the expansion's PromptKind
+//! ransom = 3
+//!
+//! [jcz]
+//! sets = ["tower:1"]        # JCZ set ids that load this expansion
+//! elements = { tower = { required = true } }   # also: count = 1; option, present, absent
+//! options = { ransomFunds = "need-3" }          # written out for every save with a set
+//! features = { Tower = "tower" }                # JCZ feature class → our feature kind
+//! figures = { wagon = "wagon" }                 # JCZ meeple kind → our figure kind
+//! neutral-figures = ["count.1"]                 # MOVE_NEUTRAL_FIGURE ids it answers
+//!
+//! [jcz.set-options."abbey-and-mayor:2"]
+//! edition = "2"
+//!
+//! [jcz.rules.wagon-move]    # a JCZ rule key read as one of our options
+//! option = "wagonMove"
+//! default = "C2"            # our value when the save has no key
+//! values = { C1 = "C1", C2 = "C2" }
+//!
+//! [[jcz.prompts]]           # a prompt JCZ does not ask as we do
+//! prompts = ["ransom"]
+//! passed-by = ["PLACE_TILE"]            # or passed-unless = [...], or tile = "AM/A"
+//!
+//! [[jcz.actions]]           # a JCZ message that is one of the expansion's custom actions
+//! message = "PLACE_TOKEN"
+//! token = "TOWER_PIECE"
+//! verb = "tower-piece"
+//! ```
+//!
+//! Everything one file can check is checked here (names, which fields go together, option
+//! keys and values against the manifest's own `[options]`, prompt names against
+//! `[prompts]`); verbs, slots and figure kinds declared in the expansion's code are checked
+//! by the importer against the built ruleset.
+
+use carcassonne_core::{OptionDef, OptionValue};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// Reports a bad value: the field under `jcz` (or `prompts`), its span, and the message.
+pub(crate) type JczFieldError = (String, std::ops::Range<usize>, String);
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(crate) struct RawJcz {
+    #[serde(default)]
+    sets: Vec<Spanned<String>>,
+    #[serde(default)]
+    set_options: BTreeMap<String, Spanned<BTreeMap<String, String>>>,
+    #[serde(default)]
+    elements: BTreeMap<String, Spanned<RawElement>>,
+    #[serde(default)]
+    rules: BTreeMap<String, Spanned<RawRule>>,
+    options: Option<Spanned<BTreeMap<String, String>>>,
+    features: Option<Spanned<BTreeMap<String, String>>>,
+    figures: Option<Spanned<BTreeMap<String, String>>>,
+    #[serde(default)]
+    neutral_figures: Vec<Spanned<String>>,
+    #[serde(default)]
+    prompts: Vec<Spanned<RawPrompt>>,
+    #[serde(default)]
+    actions: Vec<Spanned<RawAction>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawElement {
+    #[serde(default)]
+    required: bool,
+    count: Option<i64>,
+    option: Option<String>,
+    present: Option<String>,
+    absent: Option<String>,
+    #[serde(default, rename = "absent-with")]
+    absent_with: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRule {
+    option: String,
+    default: String,
+    values: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawPrompt {
+    prompts: Vec<String>,
+    tile: Option<String>,
+    passed_by: Option<Vec<String>>,
+    passed_unless: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAction {
+    message: String,
+    token: Option<String>,
+    feature: Option<String>,
+    figure: Option<String>,
+    verb: String,
+    value: Option<String>,
+    slot: Option<String>,
+}
+
+/// A JCZ element this expansion owns: accepted only with one of its sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JczElement {
+    /// The element's key in `setup.elements`.
+    pub name: String,
+    /// A save with one of the sets must have it.
+    pub required: bool,
+    /// When given: the element's value must be this number (or `true` when it is 1).
+    pub count: Option<i64>,
+    /// An option (without the expansion prefix) the element's presence sets.
+    pub option: Option<String>,
+    /// The option's value when the element is there (whatever its value).
+    pub present: Option<String>,
+    /// The option's value when it is not.
+    pub absent: Option<String>,
+    /// When it is not but one of these sets is in the save: (set, value), first match wins
+    /// (JCZ switches some elements on by itself when another set brings their tile).
+    pub absent_with: Vec<(String, String)>,
+}
+
+/// A JCZ rule key read as one of this expansion's options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JczRule {
+    /// The key in `setup.rules`.
+    pub key: String,
+    /// Our option (without the expansion prefix).
+    pub option: String,
+    /// Our value when the save has no key.
+    pub default: String,
+    /// JCZ value → our value.
+    pub values: Vec<(String, String)>,
+}
+
+/// How a save deals with one of the expansion's prompts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JczPromptAnswer {
+    /// A `PLACE_TILE` of this tile answers it: the offered placement at the save's
+    /// position, whatever rotation it names; the replay output shows the prompt as JCZ's
+    /// tile step of this tile in every rotation.
+    Tile(String),
+    /// JCZ never asks it where these messages come: they pass it first.
+    PassedBy(Vec<JczMessagePattern>),
+    /// JCZ asks it only as these messages: any other message passes it first.
+    PassedUnless(Vec<JczMessagePattern>),
+}
+
+/// A JCZ message type, optionally narrowed to one JCZ meeple kind (`DEPLOY_MEEPLE wagon`:
+/// a deployment whose `meepleId` is `<player>.wagon.<n>`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JczMessagePattern {
+    /// The message type (`PLACE_TILE`).
+    pub kind: String,
+    /// The JCZ meeple kind of the message's `meepleId`, if narrowed.
+    pub meeple: Option<String>,
+}
+
+impl JczMessagePattern {
+    /// Whether a message of type `kind` with `meeple_id` (if any) matches.
+    pub fn matches(&self, kind: &str, meeple_id: Option<&str>) -> bool {
+        self.kind == kind
+            && self
+                .meeple
+                .as_ref()
+                .is_none_or(|m| meeple_id.and_then(|id| id.split('.').nth(1)) == Some(m.as_str()))
+    }
+}
+
+/// One `[[jcz.prompts]]` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JczPrompt {
+    /// The prompt names (from `[prompts]`) it is about.
+    pub prompts: Vec<String>,
+    /// Their tags.
+    pub tags: Vec<u16>,
+    /// How the save answers them.
+    pub answer: JczPromptAnswer,
+    /// Line of the entry.
+    pub line: usize,
+}
+
+/// Which JCZ message an action is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JczActionMessage {
+    /// `PLACE_TOKEN` with this `token`; the custom action targets the pointer's feature.
+    PlaceToken(String),
+    /// `DEPLOY_MEEPLE` onto a pointer of this JCZ feature class.
+    DeployOnFeature(String),
+    /// `DEPLOY_MEEPLE` of this JCZ meeple kind.
+    DeployFigure(String),
+    /// `CAPTURE_FOLLOWER`: the custom action about the follower of `pointer.meepleId`.
+    CaptureFollower,
+    /// `PAY_RANSOM`: the custom action for the prisoner `meepleId`.
+    PayRansom,
+}
+
+/// What the offered custom action's `value` must be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JczActionValue {
+    /// Anything.
+    Any,
+    /// The deployed figure's kind index.
+    FigureKind,
+    /// The corner of the tile just placed that is the north-west corner of the pointer's
+    /// tile: 0 NW, 1 NE, 2 SE, 3 SW.
+    Corner,
+    /// For a prisoner: 256 × its figure kind + the seat held in this figure slot − 1
+    /// (the slot holds seat + 1).
+    Prisoner(String),
+}
+
+/// One `[[jcz.actions]]` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JczAction {
+    /// The message.
+    pub message: JczActionMessage,
+    /// The expansion's verb.
+    pub verb: String,
+    /// Its value.
+    pub value: JczActionValue,
+    /// Line of the entry.
+    pub line: usize,
+}
+
+/// A manifest's `[jcz]` section, checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JczDeclaration {
+    /// Line of the section (0 if absent).
+    pub line: usize,
+    /// JCZ set ids that load the expansion.
+    pub sets: Vec<String>,
+    /// Per set: options (key without prefix, value) it writes out.
+    pub set_options: Vec<(String, Vec<(String, String)>)>,
+    /// Elements it owns.
+    pub elements: Vec<JczElement>,
+    /// Rule keys it reads.
+    pub rules: Vec<JczRule>,
+    /// Options written out for every save with one of its sets.
+    pub options: Vec<(String, String)>,
+    /// JCZ feature class → our feature kind.
+    pub features: Vec<(String, String)>,
+    /// JCZ meeple kind → our figure kind.
+    pub figures: Vec<(String, String)>,
+    /// `MOVE_NEUTRAL_FIGURE` ids whose `to` pointer names the target of one of its offered
+    /// custom actions.
+    pub neutral_figures: Vec<String>,
+    /// Prompts.
+    pub prompts: Vec<JczPrompt>,
+    /// Actions.
+    pub actions: Vec<JczAction>,
+}
+
+impl JczDeclaration {
+    /// Whether it declares nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == JczDeclaration::default()
+    }
+}
+
+/// A JCZ name: printable ASCII without spaces, quotes or backslashes, at most 64 bytes.
+fn jcz_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\\')
+}
+
+fn message_type(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+}
+
+/// Checks `value` for this manifest's option `key`.
+fn option_value(options: &[OptionDef], key: &str, value: &str) -> Result<(), String> {
+    let def = options.iter().find(|o| o.key == key).ok_or_else(|| {
+        format!(
+            "`{key}` is not an option of this manifest (declared: {})",
+            options
+                .iter()
+                .map(|o| o.key.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    match OptionValue::parse(&def.ty, value) {
+        Some(v) if v.fits(&def.ty) => Ok(()),
+        _ => Err(format!("`{value}` is not a value of option `{key}`")),
+    }
+}
+
+/// `[prompts]`: name → tag, names unique by construction and tags checked to be unique.
+pub(crate) fn prompt_names(
+    raw: &BTreeMap<String, Spanned<u16>>,
+) -> Result<Vec<(String, u16)>, JczFieldError> {
+    let mut out: Vec<(String, u16)> = Vec::new();
+    for (name, tag) in raw {
+        let at = |m: String| (format!("prompts.{name}"), tag.span(), m);
+        if !crate::vocabulary::valid_name(name) {
+            return Err(at(format!(
+                "`{name}` must match ^[a-z][a-z0-9-]*$ (at most 32 characters)"
+            )));
+        }
+        if let Some((other, _)) = out.iter().find(|(_, t)| t == tag.get_ref()) {
+            return Err(at(format!(
+                "tag {} is already named `{other}`",
+                tag.get_ref()
+            )));
+        }
+        out.push((name.clone(), *tag.get_ref()));
+    }
+    Ok(out)
+}
+
+/// Checks a `[jcz]` section against the manifest's options and prompt names.
+pub(crate) fn declaration(
+    raw: &RawJcz,
+    line: usize,
+    options: &[OptionDef],
+    prompt_names: &[(String, u16)],
+    line_of: &dyn Fn(usize) -> usize,
+) -> Result<JczDeclaration, JczFieldError> {
+    let mut d = JczDeclaration {
+        line,
+        ..JczDeclaration::default()
+    };
+    for (i, s) in raw.sets.iter().enumerate() {
+        let at = |m: String| (format!("jcz.sets[{i}]"), s.span(), m);
+        if !jcz_name(s.get_ref()) {
+            return Err(at(format!("`{}` is not a JCZ set id", s.get_ref())));
+        }
+        if d.sets.contains(s.get_ref()) {
+            return Err(at(format!("`{}` is listed twice", s.get_ref())));
+        }
+        d.sets.push(s.get_ref().clone());
+    }
+    for (set, opts) in &raw.set_options {
+        let field = format!("jcz.set-options.\"{set}\"");
+        if !d.sets.contains(set) {
+            return Err((field, opts.span(), format!("`{set}` is not in `jcz.sets`")));
+        }
+        let mut list = Vec::new();
+        for (k, v) in opts.get_ref() {
+            option_value(options, k, v).map_err(|m| (format!("{field}.{k}"), opts.span(), m))?;
+            list.push((k.clone(), v.clone()));
+        }
+        d.set_options.push((set.clone(), list));
+    }
+    let sets_needed = |field: String, span: std::ops::Range<usize>| -> Result<(), JczFieldError> {
+        if d.sets.is_empty() {
+            return Err((field, span, "needs `jcz.sets`".into()));
+        }
+        Ok(())
+    };
+    for (name, e) in &raw.elements {
+        let field = format!("jcz.elements.{name}");
+        sets_needed(field.clone(), e.span())?;
+        if !jcz_name(name) {
+            return Err((field, e.span(), format!("`{name}` is not a JCZ element")));
+        }
+        let el = e.get_ref();
+        if el.count.is_some_and(|c| c < 1) {
+            return Err((field, e.span(), "`count` must be at least 1".into()));
+        }
+        match &el.option {
+            None if el.present.is_some() || el.absent.is_some() || !el.absent_with.is_empty() => {
+                return Err((
+                    field,
+                    e.span(),
+                    "`present`, `absent` and `absent-with` need `option`".into(),
+                ))
+            }
+            Some(_) if el.present.is_none() && el.absent.is_none() && el.absent_with.is_empty() => {
+                return Err((
+                    field,
+                    e.span(),
+                    "`option` needs `present`, `absent` or `absent-with`".into(),
+                ))
+            }
+            Some(o) => {
+                for v in el
+                    .present
+                    .iter()
+                    .chain(&el.absent)
+                    .chain(el.absent_with.values())
+                {
+                    option_value(options, o, v).map_err(|m| (field.clone(), e.span(), m))?;
+                }
+            }
+            None => {}
+        }
+        d.elements.push(JczElement {
+            name: name.clone(),
+            required: el.required,
+            count: el.count,
+            option: el.option.clone(),
+            present: el.present.clone(),
+            absent: el.absent.clone(),
+            absent_with: el
+                .absent_with
+                .iter()
+                .map(|(a, b)| (a.clone(), b.clone()))
+                .collect(),
+        });
+    }
+    for (key, r) in &raw.rules {
+        let field = format!("jcz.rules.{key}");
+        sets_needed(field.clone(), r.span())?;
+        let rule = r.get_ref();
+        let at = |m: String| (field.clone(), r.span(), m);
+        if !jcz_name(key) {
+            return Err(at(format!("`{key}` is not a JCZ rule key")));
+        }
+        option_value(options, &rule.option, &rule.default).map_err(at)?;
+        if rule.values.is_empty() {
+            return Err(at("`values` lists no JCZ value".into()));
+        }
+        for v in rule.values.values() {
+            option_value(options, &rule.option, v).map_err(at)?;
+        }
+        d.rules.push(JczRule {
+            key: key.clone(),
+            option: rule.option.clone(),
+            default: rule.default.clone(),
+            values: rule
+                .values
+                .iter()
+                .map(|(a, b)| (a.clone(), b.clone()))
+                .collect(),
+        });
+    }
+    if let Some(opts) = &raw.options {
+        sets_needed("jcz.options".into(), opts.span())?;
+        for (k, v) in opts.get_ref() {
+            option_value(options, k, v)
+                .map_err(|m| (format!("jcz.options.{k}"), opts.span(), m))?;
+            d.options.push((k.clone(), v.clone()));
+        }
+    }
+    for (what, map, out) in [
+        ("features", &raw.features, &mut d.features),
+        ("figures", &raw.figures, &mut d.figures),
+    ] {
+        let Some(map) = map else { continue };
+        for (jcz, ours) in map.get_ref() {
+            if !jcz_name(jcz) || jcz.contains('.') || !crate::vocabulary::valid_name(ours) {
+                return Err((
+                    format!("jcz.{what}.{jcz}"),
+                    map.span(),
+                    format!("`{jcz}` = `{ours}`: a JCZ name without dots = one of our names (^[a-z][a-z0-9-]*$)"),
+                ));
+            }
+            out.push((jcz.clone(), ours.clone()));
+        }
+    }
+    for (i, n) in raw.neutral_figures.iter().enumerate() {
+        if !jcz_name(n.get_ref()) || d.neutral_figures.contains(n.get_ref()) {
+            return Err((
+                format!("jcz.neutral-figures[{i}]"),
+                n.span(),
+                format!("`{}` is not a JCZ figure id, or listed twice", n.get_ref()),
+            ));
+        }
+        d.neutral_figures.push(n.get_ref().clone());
+    }
+    for (i, p) in raw.prompts.iter().enumerate() {
+        d.prompts.push(
+            prompt(p.get_ref(), prompt_names, line_of(p.span().start))
+                .map_err(|(f, m)| (format!("jcz.prompts[{i}].{f}"), p.span(), m))?,
+        );
+    }
+    for (i, a) in raw.actions.iter().enumerate() {
+        d.actions.push(
+            action(a.get_ref(), line_of(a.span().start))
+                .map_err(|(f, m)| (format!("jcz.actions[{i}].{f}"), a.span(), m))?,
+        );
+    }
+    Ok(d)
+}
+
+fn patterns(list: &[String]) -> Result<Vec<JczMessagePattern>, String> {
+    if list.is_empty() {
+        return Err("lists no message".into());
+    }
+    list.iter()
+        .map(|s| {
+            let mut parts = s.split(' ');
+            let (Some(kind), meeple, None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(format!(
+                    "`{s}` is not `MESSAGE_TYPE` or `MESSAGE_TYPE meeple-kind`"
+                ));
+            };
+            if !message_type(kind) || meeple.is_some_and(|m| !jcz_name(m) || m.contains('.')) {
+                return Err(format!(
+                    "`{s}` is not `MESSAGE_TYPE` or `MESSAGE_TYPE meeple-kind`"
+                ));
+            }
+            Ok(JczMessagePattern {
+                kind: kind.to_string(),
+                meeple: meeple.map(str::to_string),
+            })
+        })
+        .collect()
+}
+
+fn prompt(
+    raw: &RawPrompt,
+    names: &[(String, u16)],
+    line: usize,
+) -> Result<JczPrompt, (String, String)> {
+    if raw.prompts.is_empty() {
+        return Err(("prompts".into(), "names no prompt".into()));
+    }
+    let mut tags = Vec::new();
+    for n in &raw.prompts {
+        let (_, tag) = names.iter().find(|(name, _)| name == n).ok_or_else(|| {
+            (
+                "prompts".to_string(),
+                format!("`{n}` is not named in `[prompts]`"),
+            )
+        })?;
+        tags.push(*tag);
+    }
+    let answer = match (&raw.tile, &raw.passed_by, &raw.passed_unless) {
+        (Some(t), None, None) if jcz_name(t) => JczPromptAnswer::Tile(t.clone()),
+        (Some(t), None, None) => {
+            return Err(("tile".into(), format!("`{t}` is not a JCZ tile id")))
+        }
+        (None, Some(l), None) => {
+            JczPromptAnswer::PassedBy(patterns(l).map_err(|m| ("passed-by".to_string(), m))?)
+        }
+        (None, None, Some(l)) => JczPromptAnswer::PassedUnless(
+            patterns(l).map_err(|m| ("passed-unless".to_string(), m))?,
+        ),
+        _ => {
+            return Err((
+                "tile".into(),
+                "give exactly one of `tile`, `passed-by`, `passed-unless`".into(),
+            ))
+        }
+    };
+    Ok(JczPrompt {
+        prompts: raw.prompts.clone(),
+        tags,
+        answer,
+        line,
+    })
+}
+
+fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
+    let err = |f: &str, m: String| (f.to_string(), m);
+    let only = |f: &str, v: &Option<String>, allowed: bool| -> Result<(), (String, String)> {
+        match v {
+            Some(_) if !allowed => Err(err(f, format!("not with `message = \"{}\"`", raw.message))),
+            Some(s) if !jcz_name(s) => Err(err(f, format!("`{s}` is not a JCZ name"))),
+            _ => Ok(()),
+        }
+    };
+    let m = raw.message.as_str();
+    only("token", &raw.token, m == "PLACE_TOKEN")?;
+    only("feature", &raw.feature, m == "DEPLOY_MEEPLE")?;
+    only("figure", &raw.figure, m == "DEPLOY_MEEPLE")?;
+    let message = match (m, &raw.token, &raw.feature, &raw.figure) {
+        ("PLACE_TOKEN", Some(t), ..) => JczActionMessage::PlaceToken(t.clone()),
+        ("PLACE_TOKEN", None, ..) => {
+            return Err(err("token", "`PLACE_TOKEN` needs a `token`".into()))
+        }
+        ("DEPLOY_MEEPLE", _, Some(f), None) => JczActionMessage::DeployOnFeature(f.clone()),
+        ("DEPLOY_MEEPLE", _, None, Some(f)) => JczActionMessage::DeployFigure(f.clone()),
+        ("DEPLOY_MEEPLE", ..) => {
+            return Err(err(
+                "feature",
+                "`DEPLOY_MEEPLE` needs exactly one of `feature` and `figure`".into(),
+            ))
+        }
+        ("CAPTURE_FOLLOWER", ..) => JczActionMessage::CaptureFollower,
+        ("PAY_RANSOM", ..) => JczActionMessage::PayRansom,
+        (other, ..) => {
+            return Err(err(
+                "message",
+                format!(
+                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM"
+            ),
+            ))
+        }
+    };
+    if !crate::vocabulary::valid_name(&raw.verb) {
+        return Err(err("verb", format!("`{}` is not a verb name", raw.verb)));
+    }
+    let value = match (raw.value.as_deref().unwrap_or("any"), &raw.slot) {
+        ("any", None) => JczActionValue::Any,
+        ("figure-kind", None) if matches!(message, JczActionMessage::DeployOnFeature(_)) => {
+            JczActionValue::FigureKind
+        }
+        ("corner", None) if matches!(message, JczActionMessage::DeployFigure(_)) => {
+            JczActionValue::Corner
+        }
+        ("prisoner", Some(s)) if message == JczActionMessage::PayRansom => {
+            JczActionValue::Prisoner(s.clone())
+        }
+        ("prisoner", None) => {
+            return Err(err("slot", "`value = \"prisoner\"` needs `slot`".into()))
+        }
+        (_, Some(_)) => return Err(err("slot", "only with `value = \"prisoner\"`".into())),
+        (v, None) => {
+            return Err(err(
+                "value",
+                format!(
+                    "`{v}` is not possible here (any; figure-kind with DEPLOY_MEEPLE feature; \
+                     corner with DEPLOY_MEEPLE figure; prisoner with PAY_RANSOM)"
+                ),
+            ))
+        }
+    };
+    Ok(JczAction {
+        message,
+        verb: raw.verb.clone(),
+        value,
+        line,
+    })
+}

@@ -1,0 +1,146 @@
+//! A manifest's `[prompts]` and `[jcz]` sections (`carcassonne_files::jcz`): parsed into
+//! typed declarations, and every mistake one file can show reported with file, line and
+//! field.
+
+use carcassonne_files::jcz::{
+    JczActionMessage, JczActionValue, JczMessagePattern, JczPromptAnswer,
+};
+use carcassonne_files::manifest::{parse_manifest, Manifest, ManifestError};
+use std::path::Path;
+
+const HEAD: &str = r#"[expansion]
+id = "tower"
+name = "The Tower"
+version = "1.0.0"
+api = "1.0"
+kind = "native"
+library = "carcassonne_tower"
+
+[options.ransomFunds]
+type = "choice"
+values = ["need-3", "may-go-negative"]
+default = "need-3"
+"#;
+
+fn parse(extra: &str) -> Result<Manifest, ManifestError> {
+    parse_manifest(
+        &format!("{HEAD}{extra}"),
+        Path::new("expansions/tower/expansion.toml"),
+    )
+}
+
+#[test]
+fn a_full_section_parses() {
+    let m = parse(
+        r#"
+[prompts]
+capture = 1
+ransom = 3
+
+[jcz]
+sets = ["tower:1", "tower:2"]
+elements = { tower = { required = true, count = 1 } }
+options = { ransomFunds = "need-3" }
+features = { Tower = "tower" }
+figures = { tw = "small-follower" }
+neutral-figures = ["tower.1"]
+
+[jcz.set-options."tower:2"]
+ransomFunds = "may-go-negative"
+
+[jcz.rules.ransom-rule]
+option = "ransomFunds"
+default = "need-3"
+values = { strict = "need-3", lax = "may-go-negative" }
+
+[[jcz.prompts]]
+prompts = ["ransom"]
+passed-by = ["PLACE_TILE", "DEPLOY_MEEPLE wagon"]
+
+[[jcz.actions]]
+message = "PAY_RANSOM"
+verb = "pay-ransom"
+value = "prisoner"
+slot = "jailer"
+"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        m.prompts,
+        [("capture".to_string(), 1), ("ransom".to_string(), 3)]
+    );
+    let j = &m.jcz;
+    assert_eq!(j.sets, ["tower:1", "tower:2"]);
+    assert_eq!(j.line, 18);
+    assert!(j.elements[0].required && j.elements[0].count == Some(1));
+    assert_eq!(j.rules[0].values.len(), 2);
+    assert_eq!(j.prompts[0].tags, [3]);
+    assert_eq!(
+        j.prompts[0].answer,
+        JczPromptAnswer::PassedBy(vec![
+            JczMessagePattern {
+                kind: "PLACE_TILE".into(),
+                meeple: None
+            },
+            JczMessagePattern {
+                kind: "DEPLOY_MEEPLE".into(),
+                meeple: Some("wagon".into())
+            },
+        ])
+    );
+    assert!(j.prompts[0].answer != JczPromptAnswer::Tile("x".into()));
+    assert_eq!(j.actions[0].message, JczActionMessage::PayRansom);
+    assert_eq!(
+        j.actions[0].value,
+        JczActionValue::Prisoner("jailer".into())
+    );
+    assert_eq!(j.actions[0].line, 38);
+    // The pattern matches a meeple id's kind.
+    let p = JczMessagePattern {
+        kind: "DEPLOY_MEEPLE".into(),
+        meeple: Some("wagon".into()),
+    };
+    assert!(p.matches("DEPLOY_MEEPLE", Some("1.wagon.1")));
+    assert!(!p.matches("DEPLOY_MEEPLE", Some("1.small.1")));
+    assert!(!p.matches("PASS", None));
+}
+
+#[test]
+fn a_manifest_without_the_sections_declares_nothing() {
+    let m = parse("").unwrap();
+    assert!(m.jcz.is_empty() && m.prompts.is_empty());
+}
+
+#[test]
+fn mistakes_name_file_line_and_field() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("[prompts]\nRansom = 3\n", ":14: `prompts.Ransom`", "must match"),
+        ("[prompts]\na = 3\nb = 3\n", "`prompts.b`", "already named `a`"),
+        ("[jcz]\nsets = [\"a b\"]\n", ":14: `jcz.sets[0]`", "not a JCZ set id"),
+        ("[jcz]\nelements = { tower = {} }\n", "`jcz.elements.tower`", "needs `jcz.sets`"),
+        ("[jcz]\nsets = [\"t\"]\noptions = { ransomFund = \"x\" }\n", "`jcz.options.ransomFund`", "not an option of this manifest"),
+        ("[jcz]\nsets = [\"t\"]\noptions = { ransomFunds = \"x\" }\n", "`jcz.options.ransomFunds`", "`x` is not a value"),
+        ("[jcz]\nsets = [\"t\"]\n[jcz.set-options.u]\nransomFunds = \"need-3\"\n", "`jcz.set-options.\"u\"`", "not in `jcz.sets`"),
+        ("[jcz]\nsets = [\"t\"]\n[jcz.rules.r]\noption = \"ransomFunds\"\ndefault = \"need-3\"\nvalues = { a = \"nope\" }\n", ":15: `jcz.rules.r`", "`nope`"),
+        ("[jcz]\nfigures = { \"a.b\" = \"x\" }\n", "`jcz.figures.a.b`", "without dots"),
+        ("[[jcz.prompts]]\nprompts = [\"ransom\"]\npassed-by = [\"PLACE_TILE\"]\n", ":13: `jcz.prompts[0].prompts`", "not named in `[prompts]`"),
+        ("[prompts]\nransom = 3\n[[jcz.prompts]]\nprompts = [\"ransom\"]\n", "`jcz.prompts[0].tile`", "exactly one of"),
+        ("[prompts]\nransom = 3\n[[jcz.prompts]]\nprompts = [\"ransom\"]\npassed-by = [\"place tile\"]\n", "`jcz.prompts[0].passed-by`", "MESSAGE_TYPE"),
+        ("[[jcz.actions]]\nmessage = \"BAZAAR_BID\"\nverb = \"bid\"\n", ":13: `jcz.actions[0].message`", "`BAZAAR_BID` is not one of"),
+        ("[[jcz.actions]]\nmessage = \"PLACE_TOKEN\"\nverb = \"x\"\n", "`jcz.actions[0].token`", "needs a `token`"),
+        ("[[jcz.actions]]\nmessage = \"CAPTURE_FOLLOWER\"\ntoken = \"T\"\nverb = \"x\"\n", "`jcz.actions[0].token`", "not with"),
+        ("[[jcz.actions]]\nmessage = \"DEPLOY_MEEPLE\"\nverb = \"x\"\n", "`jcz.actions[0].feature`", "exactly one of"),
+        ("[[jcz.actions]]\nmessage = \"PAY_RANSOM\"\nverb = \"x\"\nvalue = \"prisoner\"\n", "`jcz.actions[0].slot`", "needs `slot`"),
+        ("[[jcz.actions]]\nmessage = \"PAY_RANSOM\"\nverb = \"x\"\nvalue = \"corner\"\n", "`jcz.actions[0].value`", "`corner` is not possible here"),
+        ("[jcz]\nsets = [\"t\"]\nelements = { e = { absent-with = { t = \"x\" } } }\n", "`jcz.elements.e`", "need `option`"),
+        ("[jcz]\nsets = [\"t\"]\nelements = { e = { option = \"ransomFunds\", absent-with = { t = \"x\" } } }\n", "`jcz.elements.e`", "`x` is not a value"),
+        ("[jcz]\nsurprise = 1\n", "expansions/tower/expansion.toml", "unknown field `surprise`"),
+    ];
+    for (extra, at, why) in cases {
+        let e = parse(extra).expect_err(extra).to_string();
+        assert!(
+            e.starts_with("expansions/tower/expansion.toml") && e.contains(at) && e.contains(why),
+            "{extra}\n→ {e}"
+        );
+    }
+}

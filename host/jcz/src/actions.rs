@@ -1,0 +1,220 @@
+//! JCZ messages that are an expansion's custom actions, as its manifest declares them
+//! (`[[jcz.actions]]`, `carcassonne_files::jcz`): `PLACE_TOKEN` of a token (the pointer's
+//! feature is the target), `DEPLOY_MEEPLE` onto a feature class or of a meeple kind,
+//! `CAPTURE_FOLLOWER` (pointer `{featurePointer, meepleId}`), `PAY_RANSOM` (`{meepleId}` of
+//! the prisoner). Each is found among the offered custom actions of the declared verb by
+//! what the message points at; nothing here knows an expansion or its rules. (The Tower
+//! declares `tower-piece`, `cap-tower`, `capture` and `pay-ransom`; Abbey & Mayor `barn`.)
+
+use super::declared::ActionRef;
+use super::{pointer, str_field, Replayer};
+use carcassonne_core::{Action, CustomAction, FigureId, FigureLoc, Pos};
+use carcassonne_files::jcz::{JczActionMessage, JczActionValue};
+use serde_json::Value;
+
+impl Replayer {
+    /// The first offered custom action of one of `verbs` that `fits`, with its declaration.
+    fn offered_custom(
+        &self,
+        verbs: &[ActionRef<'_>],
+        fits: impl Fn(&CustomAction, &ActionRef<'_>) -> bool,
+    ) -> Option<Action> {
+        self.game.actions().iter().copied().find(|a| {
+            matches!(a, Action::Custom(c)
+                if verbs.iter().any(|v| v.verb == c.verb && fits(c, v)))
+        })
+    }
+
+    /// Applies a found action; `true` when the same player decides next.
+    fn apply_custom(&mut self, action: Action) -> Result<bool, String> {
+        let d = self.game.decision();
+        self.apply(action)?;
+        Ok(self.game.decision().player == d.player)
+    }
+
+    /// The declared actions for `message`.
+    fn declared(&self, keep: impl Fn(&JczActionMessage) -> bool) -> Vec<ActionRef<'_>> {
+        self.decl.actions(keep).collect()
+    }
+
+    /// `PLACE_TOKEN`: the declared verb of that token, on the feature the pointer names.
+    pub(super) fn place_token(&mut self, p: &Value) -> Result<bool, String> {
+        let token = str_field(p, "token")?;
+        let decl = self.declared(|m| matches!(m, JczActionMessage::PlaceToken(t) if t == token));
+        if decl.is_empty() {
+            return Err(format!(
+                "token `{token}` is not supported (no loaded expansion declares it)"
+            ));
+        }
+        let ptr = p.get("pointer").ok_or("payload has no `pointer`")?;
+        let segments = pointer::segments(&self.decl, &self.game, ptr)?;
+        let action = self
+            .offered_custom(&decl, |c, _| {
+                c.segment.is_some_and(|s| segments.contains(&s))
+            })
+            .ok_or_else(|| {
+                format!(
+                    "token `{token}` on {} is not legal here ({})",
+                    pointer::describe(ptr),
+                    self.game.describe_decision()
+                )
+            })?;
+        self.apply_custom(action)
+    }
+
+    /// The declared `DEPLOY_MEEPLE` action for this pointer or meeple, if any.
+    pub(super) fn deploy_is_custom(&self, meeple: &str, ptr: &Value) -> bool {
+        !self.deploy_actions(meeple, ptr).is_empty()
+    }
+
+    fn deploy_actions(&self, meeple: &str, ptr: &Value) -> Vec<ActionRef<'_>> {
+        let class = ptr.get("feature").and_then(Value::as_str);
+        let kind = meeple.split('.').nth(1);
+        self.declared(|m| match m {
+            JczActionMessage::DeployOnFeature(f) => class == Some(f.as_str()),
+            JczActionMessage::DeployFigure(f) => kind == Some(f.as_str()),
+            _ => false,
+        })
+    }
+
+    /// `DEPLOY_MEEPLE` that is a declared custom action: onto a feature class (a follower
+    /// capping a tower: value = its figure kind) or of a meeple kind (a barn: value = the
+    /// corner of the tile just placed that JCZ's pointer names).
+    pub(super) fn deploy_custom(&mut self, meeple: &str, ptr: &Value) -> Result<bool, String> {
+        let (owner, kind) = pointer::meeple(&self.decl, self.game.rules(), meeple)?;
+        let decl = self.deploy_actions(meeple, ptr);
+        let segments = pointer::segments(&self.decl, &self.game, ptr)?;
+        let corner = if decl
+            .iter()
+            .any(|a| a.action.value == JczActionValue::Corner)
+        {
+            Some(self.corner_of(meeple, ptr)?)
+        } else {
+            None
+        };
+        let g = self.game.state().graph();
+        let action = self
+            .offered_custom(&decl, |c, a| {
+                let value_ok = match a.action.value {
+                    JczActionValue::FigureKind => c.value == kind.0 as i32,
+                    JczActionValue::Corner => Some(c.value) == corner,
+                    _ => true,
+                };
+                value_ok
+                    && c.segment.is_some_and(|s| {
+                        segments.iter().any(|t| g.feature_of(*t) == g.feature_of(s))
+                    })
+            })
+            .ok_or_else(|| {
+                format!(
+                    "deploying `{meeple}` to {} is not legal here ({})",
+                    pointer::describe(ptr),
+                    self.game.describe_decision()
+                )
+            })?;
+        let next = self.apply_custom(action)?;
+        // A figure standing where the action put it is known by its meeple id from now on.
+        let st = self.game.state();
+        if let Action::Custom(CustomAction {
+            segment: Some(seg), ..
+        }) = action
+        {
+            let placed = (0..st.figures().len())
+                .map(|i| FigureId(i as u16))
+                .find(|f| {
+                    let fig = st.figure(*f);
+                    fig.owner == owner && fig.kind == kind && fig.loc == FigureLoc::On(seg)
+                });
+            if let Some(f) = placed {
+                self.meeples.insert(meeple.to_string(), f);
+            }
+        }
+        Ok(next)
+    }
+
+    /// The corner of the tile just placed that is the north-west corner of the pointer's
+    /// tile (JCZ points at a corner that way): 0 NW, 1 NE, 2 SE, 3 SW.
+    fn corner_of(&self, meeple: &str, ptr: &Value) -> Result<i32, String> {
+        if ptr.get("feature").and_then(Value::as_str) != Some("Field") {
+            return Err(format!(
+                "`{meeple}` goes on a `Field`, not on {}",
+                pointer::describe(ptr)
+            ));
+        }
+        let at = pointer::position(ptr.get("position"))?;
+        let st = self.game.state();
+        let placed = st
+            .last_placed()
+            .map(|i| st.board().tile(i).pos)
+            .ok_or("no tile has been placed")?;
+        CORNERS
+            .iter()
+            .position(|(dx, dy)| Pos::new(placed.x + dx, placed.y + dy) == at)
+            .map(|c| c as i32)
+            .ok_or_else(|| {
+                format!(
+                    "`{meeple}` at {}: no corner of the tile just placed",
+                    pointer::describe(ptr)
+                )
+            })
+    }
+
+    /// `CAPTURE_FOLLOWER`: the declared verb about the follower with that meeple id.
+    pub(super) fn capture(&mut self, p: &Value) -> Result<bool, String> {
+        let decl = self.declared(|m| *m == JczActionMessage::CaptureFollower);
+        if decl.is_empty() {
+            return Err("message type `CAPTURE_FOLLOWER` is not supported".into());
+        }
+        let ptr = p.get("pointer").ok_or("payload has no `pointer`")?;
+        let meeple = str_field(ptr, "meepleId")?;
+        let figure = self
+            .meeples
+            .get(meeple)
+            .copied()
+            .filter(|f| matches!(self.game.state().figure(*f).loc, FigureLoc::On(_)))
+            .ok_or_else(|| format!("meeple `{meeple}` is not on the board"))?;
+        let action = self
+            .offered_custom(&decl, |c, _| c.figure == Some(figure))
+            .ok_or_else(|| {
+                format!(
+                    "capturing `{meeple}` is not legal here ({})",
+                    self.game.describe_decision()
+                )
+            })?;
+        self.apply_custom(action)
+    }
+
+    /// `PAY_RANSOM`: the declared verb for the prisoner with that meeple id (value: 256 ×
+    /// its kind + the seat held in the declared slot − 1).
+    pub(super) fn pay_ransom(&mut self, p: &Value) -> Result<bool, String> {
+        let decl = self.declared(|m| *m == JczActionMessage::PayRansom);
+        if decl.is_empty() {
+            return Err("message type `PAY_RANSOM` is not supported".into());
+        }
+        let meeple = str_field(p, "meepleId")?;
+        let st = self.game.state();
+        let figure = self
+            .meeples
+            .get(meeple)
+            .copied()
+            .filter(|f| st.figure(*f).loc == FigureLoc::Removed)
+            .ok_or_else(|| format!("meeple `{meeple}` is not a prisoner"))?;
+        let kind = st.figure(figure).kind.0 as i32;
+        let action = self
+            .offered_custom(&decl, |c, a| match a.slot {
+                Some(slot) => c.value == (st.slot(slot, figure.0 as usize) - 1) as i32 + 256 * kind,
+                None => c.figure == Some(figure),
+            })
+            .ok_or_else(|| {
+                format!(
+                    "paying the ransom for `{meeple}` is not legal here ({})",
+                    self.game.describe_decision()
+                )
+            })?;
+        self.apply_custom(action)
+    }
+}
+
+/// The offsets of the placed tile's corners from its cell, as JCZ points at them (the
+/// tile whose north-west corner it is): NW, NE, SE, SW.
+pub(super) const CORNERS: [(i32, i32); 4] = [(0, 0), (1, 0), (1, 1), (0, 1)];

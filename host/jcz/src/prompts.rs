@@ -1,0 +1,150 @@
+//! An expansion's prompts that JCZ asks differently, as its manifest declares them
+//! (`[[jcz.prompts]]`, `carcassonne_files::jcz`):
+//!
+//! - `passed-by` / `passed-unless`: a question JCZ never asks where the save goes on with
+//!   such a message (the Tower's ransom before the draw: `PLACE_TILE`) or with any message
+//!   but these (Abbey & Mayor's wagon questions: all but `PASS`, `COMMIT` and a wagon's
+//!   `DEPLOY_MEEPLE`) is passed first;
+//! - `tile`: a `PLACE_TILE` of that tile answers the prompt with the offered placement at the
+//!   save's position, whatever rotation the save names (the abbey, `AM/A`: its edges are all
+//!   alike, so we offer rotation 0, JCZ every rotation); the replay output shows the prompt
+//!   as JCZ's tile step of that tile in every rotation.
+//!
+//! Custom actions declared with `value = "corner"` (a barn) are listed in the replay output
+//! also as deployments of their figure on JCZ's pointer (the field at the north-west corner
+//! of the tile whose corner it is), as JCZ lists them.
+
+use super::actions::CORNERS;
+use super::declared::Declarations;
+use super::Replayer;
+use carcassonne_core::{Action, Game, HalfEdge, Pos, SegmentId};
+use carcassonne_files::jcz::{JczActionMessage, JczActionValue, JczPromptAnswer};
+use carcassonne_play::record::{target_of, RecordAction};
+use carcassonne_play::replay::{DeploymentOut, Pending};
+use serde_json::Value;
+
+impl Replayer {
+    /// Passes every pending declared prompt that this message passes.
+    pub(super) fn pass_unasked_prompts(&mut self, kind: &str, p: &Value) -> Result<(), String> {
+        let meeple = p.get("meepleId").and_then(Value::as_str);
+        loop {
+            let passes = self
+                .decl
+                .pending_prompt(&self.game, |jp| match &jp.answer {
+                    JczPromptAnswer::PassedBy(l) => l.iter().any(|m| m.matches(kind, meeple)),
+                    JczPromptAnswer::PassedUnless(l) => !l.iter().any(|m| m.matches(kind, meeple)),
+                    JczPromptAnswer::Tile(_) => false,
+                })
+                .is_some();
+            if !passes {
+                return Ok(());
+            }
+            self.apply(Action::Pass)?;
+        }
+    }
+
+    /// `PLACE_TILE` of a tile that answers a declared prompt: the offered placement at `pos`.
+    pub(super) fn place_prompt_tile(&mut self, id: &str, pos: Pos) -> Result<bool, String> {
+        let asked = self
+            .decl
+            .pending_prompt(
+                &self.game,
+                |jp| matches!(&jp.answer, JczPromptAnswer::Tile(t) if t == id),
+            )
+            .is_some();
+        if !asked {
+            return Err(format!(
+                "`{id}` cannot be placed now ({})",
+                self.game.describe_decision()
+            ));
+        }
+        let action = self
+            .game
+            .actions()
+            .iter()
+            .copied()
+            .find(|a| matches!(a, Action::Place { pos: p, .. } if *p == pos))
+            .ok_or_else(|| {
+                format!(
+                    "placing `{id}` at [{}, {}] is not legal here (not offered)",
+                    pos.x, pos.y
+                )
+            })?;
+        self.apply(action)?;
+        Ok(true)
+    }
+}
+
+/// The pending decision in JCZ's terms: a declared tile prompt as JCZ's tile step, and
+/// each offered `corner` action also as a deployment of its figure on JCZ's pointer.
+pub(super) fn jcz_pending(decl: &Declarations, game: &Game, p: &mut Pending) {
+    if let Some(jp) = decl.pending_prompt(game, |jp| matches!(jp.answer, JczPromptAnswer::Tile(_)))
+    {
+        if let JczPromptAnswer::Tile(t) = &jp.answer {
+            p.tile = Some(t.clone());
+            for c in &mut p.placements {
+                c.rotations = vec![0, 90, 180, 270];
+            }
+        }
+    }
+    let rules = game.rules();
+    // (verb name, owner id, our figure name) of each declared corner action.
+    let corner_verbs: Vec<(String, String, String)> = decl
+        .actions(|_| true)
+        .filter(|a| a.action.value == JczActionValue::Corner)
+        .filter_map(|a| {
+            let JczActionMessage::DeployFigure(jcz) = &a.action.message else {
+                return None;
+            };
+            let figure = rules.figure_kind(decl.figure(rules, jcz)?).name.clone();
+            let (owner, name) = rules.verbs().get(a.verb.0 as usize)?;
+            let id = rules.expansions().get(owner.0 as usize)?.id().to_string();
+            Some((name.clone(), id, figure))
+        })
+        .collect();
+    let mut extra = Vec::new();
+    for c in &p.custom {
+        let RecordAction::Custom {
+            expansion,
+            verb,
+            target: Some(t),
+            value,
+            ..
+        } = c
+        else {
+            continue;
+        };
+        let Some((_, _, figure)) = corner_verbs
+            .iter()
+            .find(|(v, e, _)| v == verb && e == expansion)
+        else {
+            continue;
+        };
+        let (Some(x), Some(y), Some((dx, dy))) = (
+            t.x,
+            t.y,
+            usize::try_from(*value).ok().and_then(|v| CORNERS.get(v)),
+        ) else {
+            continue;
+        };
+        let st = game.state();
+        let Some(tile) = st.board().at(Pos::new(x + dx, y + dy)) else {
+            continue;
+        };
+        let tk = rules.tiles().get(tile.kind);
+        // NL: the north-west corner's half-edge on the north side.
+        let Some(local) = tk.segment_on_half(tile.rotation, HalfEdge::from_index(0)) else {
+            continue;
+        };
+        let seg = SegmentId::new(tile.first_segment as usize + local as usize);
+        let at = target_of(rules, st, seg);
+        extra.push(DeploymentOut {
+            figure: figure.clone(),
+            feature: at.feature,
+            x: at.x,
+            y: at.y,
+            location: at.location,
+        });
+    }
+    p.deployments.extend(extra);
+}

@@ -1,0 +1,245 @@
+//! Issue 30: a script reaches what a plugin reaches. Each command and read that `Ctx` and
+//! `View` give plugins has a script function, and the figure commands check what the
+//! manifest declares and say why they refuse. The scripts here are written into scratch
+//! folders and driven through scenario-style positions (`apply_setting`).
+
+mod common;
+use carcassonne_core::{
+    FigureKindId, FigureLoc, Game, PlayerId, Pos, Position, PositionFigure, PositionSetting,
+    Rotation, Ruleset, StartTile,
+};
+use carcassonne_rules::{build_ruleset, RulesSpec};
+use common::Scratch;
+use std::sync::Arc;
+
+/// A script expansion `powers` in a scratch folder, with `figures` as extra manifest text.
+fn rules(name: &str, figures: &str, script: &str) -> (Scratch, Arc<Ruleset>) {
+    let s = Scratch::new("powers", name);
+    let dir = s.path("powers");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("expansion.toml"),
+        format!(
+            "[expansion]\nid = \"powers\"\nname = \"Powers\"\nversion = \"1.0.0\"\napi = \"1.2\"\nkind = \"script\"\nentry = \"powers.rhai\"\n{figures}"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("powers.rhai"), script).unwrap();
+    let rules = build_ruleset(&RulesSpec {
+        expansions: vec!["powers".into()],
+        options: Vec::new(),
+        plugin_dirs: vec![s.dir().to_path_buf()],
+    })
+    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    (s, rules)
+}
+
+/// The start tile (city N, road WE) at the origin, R's knight on its city, then `settings`
+/// applied in order; three straight roads to draw.
+fn position(r: &Arc<Ruleset>, settings: &[(&str, &str)]) -> Result<Game, String> {
+    let d = r.tiles().find("D").unwrap();
+    let u = r.tiles().find("U").unwrap();
+    let p = Position {
+        players: vec!["R".into(), "B".into()],
+        tiles: vec![StartTile {
+            kind: d,
+            pos: Pos::new(0, 0),
+            rotation: Rotation::R0,
+        }],
+        draws: vec![u, u, u],
+        figures: vec![PositionFigure {
+            player: PlayerId(0),
+            kind: FigureKindId::SMALL_FOLLOWER,
+            pos: Pos::new(0, 0),
+            segment: 1,
+        }],
+        settings: settings
+            .iter()
+            .map(|(k, v)| PositionSetting {
+                expansion: "powers".into(),
+                key: k.to_string(),
+                value: v.to_string(),
+            })
+            .collect(),
+        ..Position::default()
+    };
+    Game::from_position(Arc::clone(r), &p).map_err(|e| e.to_string())
+}
+
+fn slot(g: &Game, name: &str) -> i64 {
+    let r = g.rules();
+    let i = r
+        .slots()
+        .iter()
+        .position(|d| d.name == name)
+        .unwrap_or_else(|| panic!("no slot {name}"));
+    g.state().slot(carcassonne_core::SlotId(i as u16), 0)
+}
+
+const PRISON: &str = r#"
+fn setup() { declare_state("held", "game", 0); }
+fn apply_setting(key, value) {
+    if key == "hold" {
+        let knight = feature_figures(segments_at(0, 0)[1])[0];
+        hold_figure(knight);
+        set_state("held", knight + 1);
+    }
+    if key == "release" { release_figure(state("held") - 1); }
+    if key == "release-twice" { release_figure(state("held") - 1); release_figure(state("held") - 1); }
+}
+"#;
+
+#[test]
+fn a_script_takes_prisoners_and_gives_them_back() {
+    let (_s, r) = rules("prison", "", PRISON);
+    let g = position(&r, &[("hold", "")]).unwrap();
+    let knight = (slot(&g, "held") - 1) as usize;
+    assert_eq!(g.state().figures()[knight].loc, FigureLoc::Removed);
+    assert_eq!(g.state().in_supply(PlayerId(0), FigureKindId::SMALL_FOLLOWER), 6);
+    let city = g.state().segment_at(Pos::new(0, 0), 1).unwrap();
+    assert_eq!(g.state().graph().totals(g.state().graph().feature_of(city)).occupants, 0);
+    let g = position(&r, &[("hold", ""), ("release", "")]).unwrap();
+    assert_eq!(g.state().figures()[knight].loc, FigureLoc::Supply);
+    assert_eq!(g.state().in_supply(PlayerId(0), FigureKindId::SMALL_FOLLOWER), 7);
+    let err = position(&r, &[("hold", ""), ("release-twice", "")]).unwrap_err();
+    assert!(err.contains("release_figure: figure 0 is not held"), "{err}");
+}
+
+const READS: &str = r#"
+fn setup() {
+    declare_state("placements", "game", 0);
+    declare_state("cities", "game", 0);
+    declare_state("completed", "game", 0);
+}
+fn apply_setting(key, value) {
+    // Where a straight road could go now: each cell with its rotation bits.
+    let n = 0;
+    for c in placements_of("U") { n += 1; }
+    set_state("placements", n);
+    // The farm north of the road borders the start tile's city (not complete).
+    let farm = segments_at(0, 0)[2];
+    set_state("cities", farm_cities(farm).len());
+    set_state("completed", completed_features().len());
+}
+"#;
+
+#[test]
+fn a_script_reads_placements_farm_cities_and_completions() {
+    let (_s, r) = rules("reads", "", READS);
+    let g = position(&r, &[("go", "")]).unwrap();
+    // What the script sees is what the engine offers the player.
+    let mut cells = Vec::new();
+    g.view()
+        .placements_of(r.tiles().find("U").unwrap(), &mut cells)
+        .unwrap();
+    assert_eq!(slot(&g, "placements"), cells.len() as i64);
+    assert!(slot(&g, "placements") > 0);
+    assert_eq!(slot(&g, "cities"), 0, "the start city is not complete");
+    assert_eq!(slot(&g, "completed"), 0);
+}
+
+const FIGURES: &str = r#"
+fn setup() { declare_state("placed", "game", 0); }
+fn apply_setting(key, value) {
+    let road = segments_at(0, 0)[0];
+    let city = segments_at(0, 0)[1];
+    if key == "guard" { set_state("placed", deploy(0, #{type: "deploy", figure_kind: "guard", segment: road}) + 1); }
+    if key == "guard-city" { deploy(0, #{type: "deploy", figure_kind: "guard", segment: city}); }
+    if key == "guard-twice" {
+        deploy(0, #{type: "deploy", figure_kind: "guard", segment: road});
+        deploy(0, #{type: "deploy", figure_kind: "guard", segment: road});
+    }
+    if key == "banner" { set_state("placed", place_neutral("banner", city) + 1); }
+    if key == "banner-guard" { place_neutral("guard", city); }
+    if key == "banner-road" { place_neutral("banner", road); }
+    if key == "move-knight" {
+        let knight = feature_figures(city)[0];
+        deploy(0, #{type: "deploy", figure_kind: "guard", segment: road});
+        move_figure(knight, road);
+    }
+    if key == "move-guard" {
+        let g = deploy(0, #{type: "deploy", figure_kind: "guard", segment: road});
+        move_figure(g, city);
+        set_state("placed", g + 1);
+    }
+}
+"#;
+
+const FIGURE_KINDS: &str = r##"
+[[figures]]
+name = "guard"
+per-player = 1
+deploy = "script"
+stands-on = ["road", "city"]
+shares = true
+
+[[figures]]
+name = "banner"
+neutral = 2
+deploy = "script"
+stands-on = ["city"]
+colour = "#123456"
+"##;
+
+#[test]
+fn script_figures_are_deployed_placed_and_moved_within_their_declaration() {
+    let (_s, r) = rules("figures", FIGURE_KINDS, FIGURES);
+    // `deploy = "script"`: the script deploys it (it is never offered to players).
+    let g = position(&r, &[("guard", "")]).unwrap();
+    let guard = (slot(&g, "placed") - 1) as usize;
+    assert!(matches!(g.state().figures()[guard].loc, FigureLoc::On(_)));
+    // It shares: onto the city that holds R's knight too, and it occupies nothing.
+    position(&r, &[("guard-city", "")]).unwrap();
+    let err = position(&r, &[("guard-twice", "")]).unwrap_err();
+    assert!(err.contains("player 0 has no `guard` in supply"), "{err}");
+    // A neutral banner joins the knight; a second one too; never on a road.
+    let g = position(&r, &[("banner", "")]).unwrap();
+    let banner = (slot(&g, "placed") - 1) as usize;
+    assert!(g.state().figures()[banner].is_neutral());
+    assert_eq!(g.view().figure_name(carcassonne_core::FigureId(banner as u16)), "banner.1");
+    let err = position(&r, &[("banner-road", "")]).unwrap_err();
+    assert!(err.contains("a `banner` does not stand on a `road`"), "{err}");
+    let err = position(&r, &[("banner-guard", "")]).unwrap_err();
+    assert!(err.contains("`guard` is not neutral"), "{err}");
+    // The knight may move onto a road where only a sharing guard stands (it occupies
+    // nothing), and a guard may join the knight's city without occupying it.
+    position(&r, &[("move-knight", "")]).unwrap();
+    let g = position(&r, &[("move-guard", "")]).unwrap();
+    let guard = (slot(&g, "placed") - 1) as usize;
+    let city = g.state().segment_at(Pos::new(0, 0), 1).unwrap();
+    assert_eq!(g.state().figures()[guard].loc, FigureLoc::On(city));
+    assert_eq!(g.state().graph().totals(g.state().graph().feature_of(city)).occupants, 1);
+}
+
+const MORE_TURNS: &str = r#"
+fn start_game() { set_more_turns(true); request_scoring(); }
+"#;
+
+#[test]
+fn a_script_keeps_turns_going_and_asks_for_a_scoring() {
+    let (_s, r) = rules("more", "", MORE_TURNS);
+    let g = position(&r, &[]).unwrap();
+    assert!(g.state().more_turns());
+    let err = rules_err(r#"fn setup() { set_more_turns(1); }"#);
+    assert!(err.contains("set_more_turns"), "{err}");
+}
+
+fn rules_err(script: &str) -> String {
+    let s = Scratch::new("powers", "err");
+    let dir = s.path("powers");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("expansion.toml"),
+        "[expansion]\nid = \"powers\"\nname = \"Powers\"\nversion = \"1.0.0\"\napi = \"1.2\"\nkind = \"script\"\nentry = \"powers.rhai\"\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("powers.rhai"), script).unwrap();
+    match build_ruleset(&RulesSpec {
+        expansions: vec!["powers".into()],
+        options: Vec::new(),
+        plugin_dirs: vec![s.dir().to_path_buf()],
+    }) {
+        Ok(_) => "built".into(),
+        Err(e) => e.to_string(),
+    }
+}

@@ -32,7 +32,8 @@
 //!
 //! **Barn (AM-19 … AM-27).** Figure kind `barn`, not a follower, never returns. Offered in
 //! the deployment step (verb `barn`, the field segment of the placed tile at the corner,
-//! `value` = corner 0 NW, 1 NE, 2 SE, 3 SW, kept in figure slot `barn-corner`) on a corner
+//! `value` = corner 0 NW, 1 NE, 2 SE, 3 SW, kept + 1 in the corner slot `barn-corner`, which
+//! tells renderers where the barn stands) on a corner
 //! where four tiles meet with one field at that corner on each. The barn occupies its farm
 //! (core offers no farmer on an occupied farm: AM-23). Placement scoring (AM-22) and join
 //! scoring (AM-24) are items this expansion adds to the placement's draft
@@ -271,7 +272,7 @@ impl Expansion for AbbeyMayor {
             wagon,
             barn,
             abbey: d.player_slot("abbey", 1),
-            barn_corner: d.figure_slot("barn-corner", 0),
+            barn_corner: d.figure_corner_slot("barn-corner"),
             wagon_from: d.figure_slot("wagon-from", 0),
             wagon_up: d.figure_slot("wagon-up", 0),
             barn_placed: d.game_slot("barn-placed", 0),
@@ -380,14 +381,6 @@ impl Expansion for AbbeyMayor {
     }
 }
 
-/// Completed city-scored features bordering a farm (the CoC's virtual city included):
-/// core's count, [`View::farm_cities`].
-fn completed_cities(view: &View<'_>, farm: FeatureId) -> Vec<FeatureId> {
-    let mut out = Vec::new();
-    view.farm_cities(farm, &mut out);
-    out
-}
-
 /// Whether no tile can be drawn any more (`TileSupply::remaining() == 0`, without summing
 /// every group).
 fn supply_empty(s: &carcassonne_core::TileSupply) -> bool {
@@ -485,7 +478,7 @@ impl AmRules {
                     .at(Pos::new(pos.x + dx, pos.y + dy))
                     .is_some_and(|n| self.corner_field(n, cc) != NO_FIELD)
             }) {
-                f(c, SegmentId::new(t.first_segment as usize + own as usize));
+                f(c, t.segment(usize::from(own)));
             }
         }
     }
@@ -551,7 +544,7 @@ impl AmRules {
             return false;
         };
         let g = view.state.graph();
-        let farm = |l: u8| g.feature_of(SegmentId::new(t.first_segment as usize + l as usize));
+        let farm = |l: u8| g.feature_of(t.segment(usize::from(l)));
         if !fields.iter().any(|l| g.totals(farm(*l)).occupants > 1) {
             return false;
         }
@@ -608,7 +601,7 @@ impl AmRules {
         per_city: i32,
     ) -> HookResult {
         let g = view.state.graph();
-        let cities = completed_cities(view, farm).len() as i32;
+        let cities = view.completed_cities(farm).len() as i32;
         let value = per_city * cities;
         let item = draft.features.len() as u16;
         draft.features.push(DraftFeature {
@@ -686,10 +679,7 @@ impl AmRules {
         let mut cands: Vec<SegmentId> = Vec::new();
         let tile_segments = |pos: Pos, out: &mut Vec<SegmentId>| {
             if let Some(t) = board.at(pos) {
-                let n = view.rules.tiles().get(t.kind).segments.len();
-                for i in 0..n {
-                    out.push(SegmentId::new(t.first_segment as usize + i));
-                }
+                out.extend(t.segments());
             }
         };
         // C2: the 3 × 3 tiles around the wagon's tile; an upgraded wagon (PR-5, AP-6) also
@@ -750,7 +740,7 @@ impl AmRules {
                     let nk = view.rules.tiles().get(nt.kind);
                     if here_abbey {
                         if let Some(b) = nk.segment_on_side(nt.rotation, side.opposite()) {
-                            cands.push(SegmentId::new(nt.first_segment as usize + b as usize));
+                            cands.push(nt.segment(usize::from(b)));
                         }
                     } else if nk.barrier && node.sides.contains(side) {
                         tile_segments(q, &mut cands);
@@ -1252,7 +1242,7 @@ impl BoundExpansion for AmRules {
         }
         let mut awards: Vec<(PlayerId, i32)> = Vec::new();
         for f in farms {
-            let cities = completed_cities(&view, f).len() as i32;
+            let cities = view.completed_cities(f).len() as i32;
             let mut owners: Vec<PlayerId> = barns
                 .iter()
                 .filter(|(b, _)| *b == f)

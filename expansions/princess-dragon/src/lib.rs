@@ -50,8 +50,8 @@ use carcassonne_core::{
     Expansion, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureKindId, FigureLoc,
     GameSlot, HookFailure, HookResult, HookSet, KindMask, LabelId, PlacedTile, PlayerId, Pos,
     Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, SegmentId, Shape, Side,
-    SlotId, SlotRef, SlotScope, SupplyGroup, TileKindId, TurnEndVerdict, VerbId, View, Visible,
-    Window,
+    SlotId, SlotRef, SlotScope, Stands, SupplyGroup, TileKindId, TurnEndVerdict, VerbId, View,
+    Visible, Window,
 };
 use smallvec::SmallVec;
 
@@ -163,9 +163,6 @@ struct PdRules {
     princess_segs: Vec<u8>,
     /// Per tile kind: the dragon never enters it (PD-8 c, `dragonOnCoC`).
     no_dragon: Vec<bool>,
-    /// Per tile kind: its number of segments (a placed tile's segments are the nodes
-    /// `first_segment..first_segment + n`).
-    seg_count: Vec<u16>,
     /// Per tile kind: figures may be deployed on it (`deploy`).
     deployable: Vec<bool>,
     /// Per figure kind: a follower.
@@ -219,20 +216,6 @@ fn value_cell(v: i32) -> Pos {
 
 fn err(e: impl std::fmt::Display) -> HookFailure {
     HookFailure(e.to_string())
-}
-
-fn parse_cell(text: &str) -> HookResult<Pos> {
-    let mut it = text.split(',').map(str::trim);
-    let (Some(x), Some(y)) = (it.next(), it.next()) else {
-        return Err(HookFailure(format!("`{text}` is not a cell `x,y`")));
-    };
-    let x: i32 = x
-        .parse()
-        .map_err(|_| HookFailure(format!("`{text}` is not a cell `x,y`")))?;
-    let y: i32 = y
-        .parse()
-        .map_err(|_| HookFailure(format!("`{text}` is not a cell `x,y`")))?;
-    Ok(Pos::new(x, y))
 }
 
 impl PdRules {
@@ -353,8 +336,7 @@ impl PdRules {
                 continue;
             }
             // The tile's first segment names the cell (`segment_at(c, 0)`).
-            let segment =
-                (self.seg_count[kind] > 0).then(|| SegmentId::new(t.first_segment as usize));
+            let segment = t.segments().next();
             out.push(Action::Custom(CustomAction {
                 expansion: self.me,
                 verb: self.ids.move_dragon,
@@ -393,33 +375,20 @@ impl PdRules {
         (t.pos == d && self.volcano[t.kind.0 as usize]).then_some(d)
     }
 
-    /// The node indices of the segments of the tile at `cell` (consecutive; one tile per
-    /// cell, and virtual segments lie on no tile), empty without a tile there.
-    #[inline]
-    fn cell_segments(&self, v: &View<'_>, cell: Pos) -> std::ops::Range<usize> {
-        match v.state.board().at(cell) {
-            Some(t) => {
-                let first = t.first_segment as usize;
-                first..first + usize::from(self.seg_count[t.kind.0 as usize])
-            }
-            None => 0..0,
-        }
-    }
-
-    /// PD-5: whether `a` puts a figure onto the tile whose segments are `cell`
-    /// ([`Self::cell_segments`]): a deployment onto a segment there, or a move onto a
-    /// feature all of whose segments lie there (a move names a feature, CO-10: one with
-    /// segments on other tiles is entered through those). A segment in `cell` exists, so
+    /// PD-5: whether `a` puts a figure onto the tile `cell` (one tile per cell, and
+    /// virtual segments lie on no tile): a deployment onto a segment there, or a move onto
+    /// a feature all of whose segments lie there (a move names a feature, CO-10: one with
+    /// segments on other tiles is entered through those). A segment of `cell` exists, so
     /// the feature lookup is safe.
     #[inline]
-    fn onto_banned(v: &View<'_>, a: &Action, cell: &std::ops::Range<usize>) -> bool {
+    fn onto_banned(v: &View<'_>, a: &Action, cell: &PlacedTile) -> bool {
         match *a {
-            Action::Deploy { segment, .. } => cell.contains(&segment.index()),
+            Action::Deploy { segment, .. } => cell.has_segment(segment),
             Action::Move { segment, .. } => {
                 let g = v.state.graph();
-                cell.contains(&segment.index())
+                cell.has_segment(segment)
                     && g.members(g.feature_of(segment))
-                        .all(|s| cell.contains(&s.index()))
+                        .all(|s| cell.has_segment(s))
             }
             _ => false,
         }
@@ -461,8 +430,10 @@ impl PdRules {
     /// Removes from `actions` whatever puts a figure onto the tile at `d`. Most offers put
     /// nothing there: one pass finds the first that does, if any.
     fn remove_onto(&self, v: &View<'_>, d: Pos, actions: &mut Vec<Action>) {
-        let cell = self.cell_segments(v, d);
-        if cell.is_empty() || !actions.iter().any(|a| Self::onto_banned(v, a, &cell)) {
+        let Some(&cell) = v.state.board().at(d) else {
+            return;
+        };
+        if cell.segment_count == 0 || !actions.iter().any(|a| Self::onto_banned(v, a, &cell)) {
             return;
         }
         actions.retain(|a| !Self::onto_banned(v, a, &cell));
@@ -615,13 +586,15 @@ impl PdRules {
     fn eat(&self, ctx: &mut Ctx<'_>, cell: Pos) -> HookResult {
         let v = ctx.view();
         // The figures on the tile are those on its segments' nodes (no graph lookup).
-        let on_tile = self.cell_segments(&v, cell);
+        let Some(&on_tile) = v.state.board().at(cell) else {
+            return Ok(());
+        };
         // Most steps find nobody: one tight pass before any bookkeeping.
         if !v
             .state
             .figures()
             .iter()
-            .any(|f| matches!(f.loc, FigureLoc::On(s) if on_tile.contains(&s.index())))
+            .any(|f| matches!(f.loc, FigureLoc::On(s) if on_tile.has_segment(s)))
         {
             return Ok(());
         }
@@ -633,7 +606,7 @@ impl PdRules {
             let FigureLoc::On(seg) = f.loc else {
                 continue;
             };
-            if !on_tile.contains(&seg.index()) || Some(f.kind) == self.barn {
+            if !on_tile.has_segment(seg) || Some(f.kind) == self.barn {
                 continue;
             }
             if self.tower_top_immune && Some(g.segment(seg).kind) == self.tower_kind {
@@ -797,7 +770,7 @@ impl PdRules {
             if mask & (1 << local) == 0 {
                 continue;
             }
-            let feat = g.feature_of(SegmentId::new((t.first_segment + local) as usize));
+            let feat = g.feature_of(t.segment(local as usize));
             if seen.as_slice().contains(&feat) {
                 continue;
             }
@@ -860,9 +833,7 @@ impl PdRules {
             if t.pos == here.pos || !self.deployable[tk] || Some(t.pos) == banned {
                 continue;
             }
-            let first = t.first_segment as usize;
-            for seg in first..first + usize::from(self.seg_count[tk]) {
-                let seg = SegmentId::new(seg);
+            for seg in t.segments() {
                 let kind = g.segment(seg).kind;
                 if wanted.checked_shr(u32::from(kind.0)).unwrap_or(0) & 1 == 0 {
                     continue;
@@ -964,7 +935,6 @@ fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
         portal: Vec::new(),
         princess_segs: Vec::new(),
         no_dragon: Vec::new(),
-        seg_count: Vec::new(),
         deployable: Vec::new(),
         follower: rules.figure_kinds().iter().map(|k| k.follower).collect(),
         portal_kinds: KindMask(0),
@@ -1003,7 +973,6 @@ fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
         }
     }
     for (id, k) in rules.tiles().iter() {
-        r.seg_count.push(k.segments.len() as u16);
         r.deployable.push(k.deploy);
         r.volcano.push(k.has_tag("volcano"));
         let dragon = k.has_tag("dragon");
@@ -1075,7 +1044,7 @@ impl BoundExpansion for PdRules {
     fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
         match key {
             "dragon" => {
-                let p = parse_cell(value)?;
+                let p = Pos::parse(value)?;
                 if !ctx.state().board().is_occupied(p) {
                     return Err(HookFailure(format!("no tile at {p} for the dragon")));
                 }
@@ -1083,7 +1052,12 @@ impl BoundExpansion for PdRules {
                 self.restore_aside(ctx);
             }
             "fairy" => {
-                let p = parse_cell(value)?;
+                // `x,y` then, after a second comma, the player.
+                let (cell, player) = match value.match_indices(',').nth(1) {
+                    Some((i, _)) => (&value[..i], Some(value[i + 1..].trim())),
+                    None => (value, None),
+                };
+                let p = Pos::parse(cell)?;
                 if !ctx.state().board().is_occupied(p) {
                     return Err(HookFailure(format!("no tile at {p} for the fairy")));
                 }
@@ -1091,7 +1065,7 @@ impl BoundExpansion for PdRules {
                 ctx.set(self.ids.fairy_x, i64::from(p.x));
                 ctx.set(self.ids.fairy_y, i64::from(p.y));
                 ctx.set(self.ids.fairy_figure, 0);
-                if let Some(name) = value.split(',').nth(2).map(str::trim) {
+                if let Some(name) = player {
                     let v = ctx.view();
                     let player = usize::from(v.state.player_named(name)?.0);
                     let fig = v
@@ -1429,7 +1403,12 @@ impl BoundExpansion for PdRules {
     ) -> HookResult<Option<String>> {
         Ok(self
             .banned_cell(&view)
-            .filter(|d| Self::onto_banned(&view, &action, &self.cell_segments(&view, *d)))
+            .filter(|d| {
+                view.state
+                    .board()
+                    .at(*d)
+                    .is_some_and(|cell| Self::onto_banned(&view, &action, cell))
+            })
             .map(|d| format!("PD-5 the dragon stands on {d}")))
     }
 
@@ -1440,6 +1419,7 @@ impl BoundExpansion for PdRules {
                 name: "dragon".into(),
                 icon: "dragon".into(),
                 segment: seg,
+                stands: Stands::OnTile,
             });
         }
         let fairy = match self.fairy_follower(&v) {
@@ -1451,6 +1431,7 @@ impl BoundExpansion for PdRules {
                 name: "fairy".into(),
                 icon: "fairy".into(),
                 segment: seg,
+                stands: Stands::OnSegment,
             });
         }
         Ok(())

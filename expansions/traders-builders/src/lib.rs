@@ -302,14 +302,6 @@ fn has_herd(rules: &Ruleset, view: &View<'_>, farm: FeatureId) -> bool {
     })
 }
 
-/// Completed city-scored features bordering a farm (what 3rd-edition farm scoring counts).
-/// Completed cities bordering a farm (core's count, [`View::farm_cities`]).
-fn completed_cities(view: &View<'_>, farm: FeatureId) -> Vec<FeatureId> {
-    let mut out = Vec::new();
-    view.farm_cities(farm, &mut out);
-    out
-}
-
 impl TbRules {
     /// The first part of a turn places the turn's first tile; a later placement in the same
     /// turn (same turn number) is a later part.
@@ -483,8 +475,7 @@ impl BoundExpansion for TbRules {
                     return false;
                 };
                 let f = g.feature_of(s);
-                let nseg = view.rules.tiles().get(t.kind).segments.len();
-                (0..nseg).any(|i| g.feature_of(SegmentId::new(t.first_segment as usize + i)) == f)
+                t.segments().any(|seg| g.feature_of(seg) == f)
             });
         if hit {
             ctx.set(self.ids.triggered, 1);
@@ -523,7 +514,7 @@ impl BoundExpansion for TbRules {
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
-            let s = SegmentId::new(t.first_segment as usize + i);
+            let s = t.segment(i);
             let f = g.feature_of(s);
             let tot = g.totals(f);
             // No figure at all on the feature (most segments of a new tile): no follower
@@ -609,7 +600,7 @@ impl BoundExpansion for TbRules {
                 _ if barn => {
                     let farm = item.feature;
                     let bonus = self.per_city_bonus(&view, award.player, farm);
-                    bonus * completed_cities(&view, farm).len() as i32
+                    bonus * view.completed_cities(farm).len() as i32
                 }
                 FarmScoring::Third | FarmScoring::Second if item.tiles > 0 => {
                     let farm = item.feature;
@@ -618,7 +609,7 @@ impl BoundExpansion for TbRules {
                         continue;
                     }
                     let cities = if edition == FarmScoring::Third {
-                        completed_cities(&view, farm).len() as i32
+                        view.completed_cities(farm).len() as i32
                     } else {
                         award.points / 3
                     };
@@ -640,7 +631,7 @@ impl BoundExpansion for TbRules {
                         if rules.kind(g.kind(farm)).scoring != Scoring::Farm {
                             continue;
                         }
-                        if !completed_cities(&view, farm).contains(&city) {
+                        if !view.completed_cities(farm).contains(&city) {
                             continue;
                         }
                         if fig.kind == self.ids.pig {

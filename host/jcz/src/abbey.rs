@@ -10,7 +10,7 @@
 //! its corners (`value` 0 NW, 1 NE, 2 SE, 3 SW). The two meet through the cell offset.
 
 use super::{pointer, Replayer};
-use carcassonne_core::{Action, DecisionKind, Game, HalfEdge, Pos, SegmentId};
+use carcassonne_core::{Action, DecisionKind, Game, HalfEdge, Pos};
 use carcassonne_play::record::{target_of, RecordAction};
 use carcassonne_play::replay::DeploymentOut;
 use serde_json::Value;
@@ -178,7 +178,7 @@ pub(super) fn jcz_pending(game: &Game, p: &mut carcassonne_play::replay::Pending
         let Some(local) = tk.segment_on_half(tile.rotation, HalfEdge::from_index(0)) else {
             continue;
         };
-        let seg = SegmentId::new(tile.first_segment as usize + local as usize);
+        let seg = tile.segment(usize::from(local));
         let at = target_of(game.rules(), st, seg);
         barns.push(DeploymentOut {
             figure: "barn".into(),

@@ -478,13 +478,6 @@ pub fn icon_path(name: &str) -> Vec<Cmd> {
     }
 }
 
-/// Where a neutral figure on a board segment is drawn: `true` = in the tile's top-right
-/// corner (a figure that stands on the tile, the dragon), `false` = beside the first
-/// figure on its segment (one that stands by a follower, the fairy).
-pub fn icon_on_corner(name: &str) -> bool {
-    name == "dragon"
-}
-
 /// The colour of a neutral figure's icon.
 pub fn icon_colour(name: &str) -> &'static str {
     match name {

@@ -19,7 +19,7 @@ use super::style::{self, esc, num, path_data, Cmd, FigureShape, Look};
 use super::RenderOptions;
 use carcassonne_core::{
     FeatureKindDef, FigureId, FigureKindId, FigureLoc, Game, PlayerId, Pos, Rotation, Ruleset,
-    Shape, SlotId, SlotScope, TileKind, Visible,
+    Shape, SlotId, SlotRole, SlotScope, Stands, TileKind, Visible,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -1087,10 +1087,10 @@ pub(crate) fn board(game: &Game, opts: &RenderOptions) -> String {
 const CORNER_NAMES: [&str; 4] = ["NW", "NE", "SE", "SW"];
 const CORNER_XY: [(f64, f64); 4] = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
 
-/// Whether a figure slot places its figure on a tile corner: a figure-scoped slot whose
-/// name ends in `corner`, holding corner + 1 (1 NW, 2 NE, 3 SE, 4 SW).
+/// Whether a figure slot places its figure on a tile corner: its expansion declared it
+/// so ([`SlotRole::FigureCorner`]), holding corner + 1 (1 NW, 2 NE, 3 SE, 4 SW).
 fn is_corner_slot(d: &carcassonne_core::SlotDef) -> bool {
-    d.scope == SlotScope::Figure && d.name.ends_with("corner")
+    d.scope == SlotScope::Figure && d.role == SlotRole::FigureCorner
 }
 
 /// The corner (0 NW … 3 SW) figure `f` stands on, if an expansion keeps one for it.
@@ -1128,6 +1128,7 @@ fn neutral_figures(
             name,
             icon,
             segment,
+            stands,
         } = v
         else {
             continue;
@@ -1141,7 +1142,9 @@ fn neutral_figures(
         }
         let placed = st.board().tile(node.tile);
         let (ox, oy) = origin(placed.pos);
-        let (x, y) = if style::icon_on_corner(icon) {
+        // A figure on the whole tile stands in its corner, one on a segment by its spot.
+        let on_tile = *stands == Stands::OnTile;
+        let (x, y) = if on_tile {
             (ox + s * 0.76, oy + s * 0.24)
         } else {
             let kind = rules.tiles().get(placed.kind);
@@ -1163,11 +1166,7 @@ fn neutral_figures(
             placed.pos.y
         );
         // The dragon stands out from the dragon symbols printed on tiles: larger.
-        let r = if style::icon_on_corner(icon) {
-            0.19
-        } else {
-            0.13
-        };
+        let r = if on_tile { 0.19 } else { 0.13 };
         figure_shape(
             out,
             &style::icon_path(icon),
@@ -1497,6 +1496,7 @@ fn draw_panel(
                 name,
                 icon,
                 segment,
+                ..
             } if *segment == seg => Some((name.as_str(), icon.as_str())),
             _ => None,
         })

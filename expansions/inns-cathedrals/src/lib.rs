@@ -90,7 +90,7 @@ impl Expansion for InnsCathedrals {
             deploy_on: KindMask::ALL,
             follower: true,
             returns: true,
-            look: String::new(),
+            look: "big-meeple".into(),
         })
         .map_err(|e| e.to_string())?;
         Ok(binder(|b: &Binding<'_>| {

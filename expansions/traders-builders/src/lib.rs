@@ -135,24 +135,25 @@ impl Expansion for TradersBuilders {
     }
 
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-        let kind = |name: &str, on: KindMask| FigureKindDef {
+        // `look` tells renderers the outline: the builder a pawn, the pig a pig.
+        let kind = |name: &str, look: &str, on: KindMask| FigureKindDef {
             name: name.into(),
             per_player: 1,
             strength: 0,
             deploy_on: on,
             follower: false,
             returns: true,
-            look: name.into(),
+            look: look.into(),
         };
         let city_road = KindMask(0)
             .with(carcassonne_core::FeatureKindId::CITY)
             .with(carcassonne_core::FeatureKindId::ROAD);
         let field = KindMask(0).with(carcassonne_core::FeatureKindId::FIELD);
         let builder = d
-            .figure_kind(kind("builder", city_road))
+            .figure_kind(kind("builder", "pawn", city_road))
             .map_err(|e| e.to_string())?;
         let pig = d
-            .figure_kind(kind("pig", field))
+            .figure_kind(kind("pig", "pig", field))
             .map_err(|e| e.to_string())?;
         let ids = Ids {
             builder,

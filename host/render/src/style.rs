@@ -1,9 +1,11 @@
 //! Colours and shapes: how each feature kind and figure kind looks.
 //!
-//! Known names get their own look (city, road, river, field, cloister, shrine, quarter;
-//! small and big followers, builder, pig, abbot). Any other kind — a fan expansion's — gets
-//! a generic look of its shape, in a colour derived from its name, so it still renders and
-//! two unknown kinds still differ.
+//! Known feature kind names get their own look (city, road, river, field, cloister, shrine,
+//! quarter). Figure kinds are drawn as their `look` declares (`meeple`, `pawn`, `pig`,
+//! `hood`, `mayor`, … or a `path:`), never recognised by name; the base game's small
+//! follower is the meeple. Any other kind — a fan expansion's — gets a generic look of its
+//! shape, in a colour derived from its name, so it still renders and two unknown kinds
+//! still differ.
 
 use carcassonne_core::{FeatureKindDef, FigureKindDef, Shape};
 
@@ -212,8 +214,11 @@ pub enum FigureShape {
 }
 
 impl FigureShape {
-    /// The shape of figure kind `index` named `name`.
-    pub fn of(index: usize, name: &str) -> FigureShape {
+    /// The shape of figure kind `index` when it declares none ([`FigureKindDef::look`]
+    /// empty or unknown): the base game's small follower is the meeple; any other kind
+    /// gets a generic shape by its index. Kinds are never recognised by name: an
+    /// expansion that wants a pawn or a pig says so in `look`.
+    pub fn undeclared(index: usize) -> FigureShape {
         const OTHERS: [FigureShape; 5] = [
             FigureShape::Diamond,
             FigureShape::Hexagon,
@@ -221,17 +226,10 @@ impl FigureShape {
             FigureShape::Triangle,
             FigureShape::Pawn,
         ];
-        match name {
-            "small-follower" => FigureShape::Meeple,
-            "big-follower" => FigureShape::BigMeeple,
-            "builder" => FigureShape::Pawn,
-            "pig" => FigureShape::Pig,
-            "abbot" => FigureShape::Hood,
-            "mayor" => FigureShape::Mayor,
-            "wagon" => FigureShape::Wagon,
-            "barn" => FigureShape::Barn,
-            _ => OTHERS[index % OTHERS.len()],
+        if index == usize::from(carcassonne_core::FigureKindId::SMALL_FOLLOWER.0) {
+            return FigureShape::Meeple;
         }
+        OTHERS[index % OTHERS.len()]
     }
 
     /// The outline in a box from -1 to 1 (y down), as path commands.
@@ -420,7 +418,7 @@ pub fn figure_outline(index: usize, def: &FigureKindDef) -> (Vec<Cmd>, f64) {
     if let Some(cmds) = def.look.strip_prefix("path:").and_then(parse_path) {
         return (cmds, 1.0);
     }
-    let shape = FigureShape::of(index, &def.name);
+    let shape = FigureShape::undeclared(index);
     (shape.path(), shape.scale())
 }
 

@@ -93,7 +93,7 @@ pub(super) fn draw_panel(
         .slots()
         .iter()
         .enumerate()
-        .filter(|(_, d)| d.scope == SlotScope::Player && !d.name.starts_with("opt"))
+        .filter(|(_, d)| d.scope == SlotScope::Player)
         .map(|(i, _)| i)
         .collect();
     for (p, player) in st.players().iter().enumerate() {

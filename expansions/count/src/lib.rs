@@ -633,12 +633,11 @@ impl Expansion for Count {
     /// the options (declared in the manifest) and finds the city's tiles.
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         let quarter_kind = d
-            .feature_kind(FeatureKindDef::new(
-                "quarter",
-                Shape::Virtual,
-                Scoring::Unscored,
-                true,
-            ))
+            .feature_kind(FeatureKindDef {
+                // Renderers draw it as a quarter of the City of Carcassonne.
+                look: "quarter".into(),
+                ..FeatureKindDef::new("quarter", Shape::Virtual, Scoring::Unscored, true)
+            })
             .map_err(|e| e.to_string())?;
         let ids = Ids {
             quarter_kind,

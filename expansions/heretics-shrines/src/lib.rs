@@ -300,12 +300,11 @@ impl Expansion for HereticsShrines {
     /// known at bind.
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         let shrine = d
-            .feature_kind(FeatureKindDef::new(
-                "shrine",
-                Shape::Site,
-                Scoring::Cloister,
-                true,
-            ))
+            .feature_kind(FeatureKindDef {
+                // Renderers draw it as a shrine (a dark temple with a dome).
+                look: "shrine".into(),
+                ..FeatureKindDef::new("shrine", Shape::Site, Scoring::Cloister, true)
+            })
             .map_err(|e| e.to_string())?;
         Ok(binder(move |b: &Binding<'_>| {
             let rules = b.rules();

@@ -1,7 +1,7 @@
 //! Colours and shapes: how each feature kind and figure kind looks.
 //!
-//! Known feature kind names get their own look (city, road, river, field, cloister, shrine,
-//! quarter). Figure kinds are drawn as their `look` declares (`meeple`, `pawn`, `pig`,
+//! The base game's feature kinds get their own look (city, road, field, cloister), and so
+//! do kinds whose `look` names a drawing (`river`, `shrine`, `quarter`). Figure kinds are drawn as their `look` declares (`meeple`, `pawn`, `pig`,
 //! `hood`, `mayor`, … or a `path:`), never recognised by name; the base game's small
 //! follower is the meeple. Any other kind — a fan expansion's — gets a generic look of its
 //! shape, in a colour derived from its name, so it still renders and two unknown kinds
@@ -93,10 +93,18 @@ impl Look {
                 def.look.clone()
             }
         };
+        // A drawing the kind declares by name in `look` (the expansion that brings it says
+        // so); the base game's own kinds (core declares them) by name; any other kind a
+        // generic look of its shape.
+        match (def.shape, def.look.as_str()) {
+            (Shape::Edge { .. }, "river") => return Look::River,
+            (Shape::Site, "shrine") => return Look::Shrine,
+            (Shape::Virtual, "quarter") => return Look::Quarter,
+            _ => {}
+        }
         match (def.shape, def.name.as_str()) {
             (Shape::Edge { .. }, "city") => Look::City,
             (Shape::Edge { .. }, "road") => Look::Road,
-            (Shape::Edge { .. }, "river") => Look::River,
             (
                 Shape::Edge {
                     fields_alongside: false,
@@ -109,9 +117,7 @@ impl Look {
             (Shape::Field, _) if !def.look.is_empty() => Look::OtherField(def.look.clone()),
             (Shape::Field, _) => Look::OtherField(hue_colour(&def.name, 0.35, 0.7)),
             (Shape::Site, "cloister") => Look::Cloister,
-            (Shape::Site, "shrine") => Look::Shrine,
             (Shape::Site, _) => Look::Site(own()),
-            (Shape::Virtual, "quarter") => Look::Quarter,
             (Shape::Virtual, _) => Look::Virtual(own()),
         }
     }

@@ -6,7 +6,7 @@
 //! list (swap-removed, so its order is deterministic but not discovery order), which makes placement enumeration a short, allocation-free
 //! loop.
 
-use crate::graph::PlacedIndex;
+use crate::graph::{PlacedIndex, SegmentId};
 use crate::pos::Pos;
 use crate::side::{Rotation, Side};
 use crate::tile::TileKindId;
@@ -20,12 +20,44 @@ pub struct PlacedTile {
     pub pos: Pos,
     /// Its rotation.
     pub rotation: Rotation,
-    /// Node index of its first segment; its segments are consecutive.
+    /// Node index of its first segment; its segments are consecutive
+    /// ([`PlacedTile::segments`]).
     pub first_segment: u32,
+    /// How many segments it has (its kind's `segments.len()`).
+    pub segment_count: u8,
     /// Edge codes as placed (byte `s` = side `s`).
     pub edge_code: u32,
     /// Bit mask of its local segments that are centre sites (cloister-like).
     pub sites: u16,
+}
+
+impl PlacedTile {
+    /// The feature-graph node of its local segment `local` (index into its kind's
+    /// `segments`). Core gives a tile's segments consecutive nodes, so expansions ask
+    /// here instead of adding to [`Self::first_segment`] themselves. A `local` beyond
+    /// [`Self::segment_count`] names another tile's node: callers pass indices of the
+    /// tile kind's segments.
+    #[inline]
+    pub fn segment(&self, local: usize) -> SegmentId {
+        SegmentId::new(self.first_segment as usize + local)
+    }
+
+    /// The feature-graph nodes of its segments, in local order (local index `i` is the
+    /// `i`-th item).
+    #[inline]
+    pub fn segments(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = SegmentId> + ExactSizeIterator + Clone {
+        let first = self.first_segment as usize;
+        (first..first + usize::from(self.segment_count)).map(SegmentId::new)
+    }
+
+    /// Whether node `s` is one of its segments.
+    #[inline]
+    pub fn has_segment(&self, s: SegmentId) -> bool {
+        (self.first_segment as usize..self.first_segment as usize + usize::from(self.segment_count))
+            .contains(&s.index())
+    }
 }
 
 /// A frontier cell with its edge constraints, kept up to date as neighbours arrive so
@@ -268,9 +300,25 @@ mod tests {
             pos: Pos::new(x, y),
             rotation: Rotation::R0,
             first_segment: 0,
+            segment_count: 0,
             edge_code: 0,
             sites: 0,
         }
+    }
+
+    #[test]
+    fn segments_are_the_consecutive_nodes_from_the_first() {
+        let t = PlacedTile {
+            first_segment: 5,
+            segment_count: 3,
+            ..tile_at(0, 0)
+        };
+        let nodes: Vec<usize> = t.segments().map(|s| s.index()).collect();
+        assert_eq!(nodes, [5, 6, 7]);
+        assert_eq!(t.segment(2), SegmentId::new(7));
+        assert!(t.has_segment(SegmentId::new(5)) && t.has_segment(SegmentId::new(7)));
+        assert!(!t.has_segment(SegmentId::new(4)) && !t.has_segment(SegmentId::new(8)));
+        assert_eq!(tile_at(0, 0).segments().len(), 0);
     }
 
     /// Any cell a caller names, up to the ends of `i32`, is either on the grid or

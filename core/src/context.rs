@@ -89,6 +89,35 @@ impl<'a> View<'a> {
         crate::engine::farm_cities(self.rules, &self.state.graph, farm, out)
     }
 
+    // Helpers every expansion needed and once wrote for itself.
+
+    /// [`Self::farm_cities`] as a new list: the completed cities a farm borders, for
+    /// hooks that count them (`.len()`) or look one up once.
+    pub fn completed_cities(&self, farm: FeatureId) -> Vec<FeatureId> {
+        let mut out = Vec::new();
+        self.farm_cities(farm, &mut out);
+        out
+    }
+
+    /// A player's figure as position settings name it: `NAME` (one of the player's small
+    /// followers) or `NAME:kind` (a figure kind of the ruleset, `R:big-follower`); spaces
+    /// around either part are ignored. Unknown players and kinds are errors.
+    pub fn player_figure(&self, text: &str) -> HookResult<(PlayerId, FigureKindId)> {
+        let (name, kind) = match text.split_once(':') {
+            Some((name, kind)) => (name, Some(kind.trim())),
+            None => (text, None),
+        };
+        let player = self.state.player_named(name)?;
+        let kind = match kind {
+            None => FigureKindId::SMALL_FOLLOWER,
+            Some(k) => self
+                .rules
+                .figure_named(k)
+                .ok_or_else(|| HookFailure(format!("no figure kind `{k}`")))?,
+        };
+        Ok((player, kind))
+    }
+
     /// Legal deployments of `player` on the segments of the tile at `pos` under the base
     /// rules (unoccupied features, figure kind allowed, supply not empty).
     pub fn deployments_on_tile(&self, player: PlayerId, pos: Pos, out: &mut Vec<Action>) {

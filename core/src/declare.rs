@@ -19,7 +19,7 @@ use crate::hooks::{BoundExpansion, HookFailure, HookResult};
 use crate::kind::{FeatureKindDef, FeatureKindId};
 use crate::options::{OptionDef, OptionValue};
 use crate::ruleset::{LabelId, Ruleset, SetupError};
-use crate::slot::{FigureSlot, GameSlot, PlayerSlot, SlotDef, SlotId, SlotScope};
+use crate::slot::{FigureSlot, GameSlot, PlayerSlot, SlotDef, SlotId, SlotRole, SlotScope};
 use crate::tile::TileSetData;
 
 /// What an expansion may declare in [`crate::Expansion::declare`].
@@ -157,6 +157,15 @@ impl Declare<'_> {
         FigureSlot(self.slot(name, SlotScope::Figure, default))
     }
 
+    /// Declares a figure slot that holds the tile corner its figure stands on
+    /// ([`SlotRole::FigureCorner`]: 0 none, 1 NW, 2 NE, 3 SE, 4 SW), so renderers draw
+    /// the figure there.
+    pub fn figure_corner_slot(&mut self, name: &str) -> FigureSlot {
+        let id = self.slot(name, SlotScope::Figure, 0);
+        self.slots[id.0 as usize].role = SlotRole::FigureCorner;
+        FigureSlot(id)
+    }
+
     /// Declares a state slot whose scope is only known at run time (script hosts); native
     /// expansions use the typed declarations above.
     pub fn slot(&mut self, name: &str, scope: SlotScope, default: i64) -> SlotId {
@@ -165,6 +174,7 @@ impl Declare<'_> {
             name: name.to_string(),
             scope,
             default,
+            role: SlotRole::State,
         });
         SlotId((self.slots.len() - 1) as u16)
     }

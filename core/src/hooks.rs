@@ -576,6 +576,17 @@ impl HookSet {
     );
 }
 
+/// What a [`Visible::NeutralFigure`] stands on, so renderers place it without knowing
+/// the expansion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stands {
+    /// On its segment's feature, beside any figure there (the fairy by a follower, the
+    /// Count in his quarter).
+    OnSegment,
+    /// On the whole tile of its segment: drawn in the tile's corner (the dragon).
+    OnTile,
+}
+
 /// Something an expansion shows of its state ([`Expansion::describe`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Visible {
@@ -600,6 +611,8 @@ pub enum Visible {
         icon: String,
         /// Where it stands.
         segment: SegmentId,
+        /// Whether it stands on the segment or on its whole tile (how renderers place it).
+        stands: Stands,
     },
     /// A name for one of this expansion's off-board features, shown under a heading (the
     /// `castle` under `City of Carcassonne`).

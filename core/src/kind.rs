@@ -84,7 +84,9 @@ pub struct FeatureKindDef {
     /// `false` for kinds scored only at the end.
     #[serde(default = "yes")]
     pub completes: bool,
-    /// A colour for renderers (`#rrggbb`), or empty for the renderer's own choice.
+    /// How renderers draw it: a colour (`#rrggbb`), a drawing they know by name (`river`
+    /// for an edge kind, `shrine` for a site, `quarter` for an off-board kind), or empty
+    /// for the renderer's own choice.
     #[serde(default)]
     pub look: String,
 }

@@ -62,18 +62,19 @@ pub use figure::{
 pub use graph::{FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode};
 pub use hooks::{
     Award, BoundExpansion, DraftFeature, DrawVerdict, Expansion, HookError, HookFailure, HookGate,
-    HookInfo, HookResult, HookSet, ScoreDraft, StartTile, TurnEndVerdict, Visible, Window, HOOKS,
+    HookInfo, HookResult, HookSet, ScoreDraft, Stands, StartTile, TurnEndVerdict, Visible, Window,
+    HOOKS,
 };
 pub use kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
 pub use options::{OptionDef, OptionType, OptionValue, Options};
 pub use player::{Player, PlayerId};
-pub use pos::{Pos, MAX_COORD};
+pub use pos::{ParsePosError, Pos, MAX_COORD};
 pub use prompt::{Prompt, PromptCode, PromptKind};
 pub use ruleset::{
     BaseRules, ExpansionMeta, FarmScoring, LabelId, Ruleset, RulesetBuilder, SetupError,
 };
 pub use side::{HalfEdge, HalfSet, Rotation, Side, SideSet};
-pub use slot::{FigureSlot, GameSlot, PlayerSlot, SlotDef, SlotId, SlotRef, SlotScope};
+pub use slot::{FigureSlot, GameSlot, PlayerSlot, SlotDef, SlotId, SlotRef, SlotRole, SlotScope};
 pub use state::{Decision, DecisionKind, Discard, DiscardReason, GameState, PlacementCell};
 pub use supply::{DrawMode, SupplyGroup, TileSupply};
 pub use tile::{

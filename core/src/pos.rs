@@ -69,3 +69,73 @@ impl fmt::Display for Pos {
         write!(f, "({},{})", self.x, self.y)
     }
 }
+
+/// Text that names no cell ([`Pos::parse`]); says what was read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a cell `x,y`")]
+pub struct ParsePosError(pub String);
+
+impl From<ParsePosError> for crate::hooks::HookFailure {
+    fn from(e: ParsePosError) -> Self {
+        crate::hooks::HookFailure(e.to_string())
+    }
+}
+
+impl Pos {
+    /// Reads a cell as people write it in position settings and scenarios: `x,y` or
+    /// `(x,y)`, spaces allowed around each part (`1,-2`, `( 1, -2 )`); the inverse of
+    /// [`Display`](fmt::Display). Expansions name cells in settings this one way.
+    pub fn parse(text: &str) -> Result<Pos, ParsePosError> {
+        let bad = || ParsePosError(text.to_string());
+        let t = text.trim();
+        let t = match t.strip_prefix('(') {
+            Some(inner) => inner.strip_suffix(')').ok_or_else(bad)?,
+            None => t,
+        };
+        let (x, y) = t.split_once(',').ok_or_else(bad)?;
+        let x = x.trim().parse().map_err(|_| bad())?;
+        let y = y.trim().parse().map_err(|_| bad())?;
+        Ok(Pos::new(x, y))
+    }
+}
+
+impl std::str::FromStr for Pos {
+    type Err = ParsePosError;
+
+    fn from_str(text: &str) -> Result<Pos, ParsePosError> {
+        Pos::parse(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_both_spellings_and_round_trips_display() {
+        assert_eq!(Pos::parse("1,-2"), Ok(Pos::new(1, -2)));
+        assert_eq!(Pos::parse(" ( 1 , -2 ) "), Ok(Pos::new(1, -2)));
+        assert_eq!("0,0".parse::<Pos>(), Ok(Pos::new(0, 0)));
+        let p = Pos::new(-7, 12);
+        assert_eq!(Pos::parse(&p.to_string()), Ok(p));
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_cell() {
+        for bad in [
+            "",
+            "1",
+            "1,",
+            ",2",
+            "1,2,3",
+            "(1,2",
+            "1,2)",
+            "a,b",
+            "1;2",
+            "99999999999,0",
+        ] {
+            let e = Pos::parse(bad).unwrap_err();
+            assert_eq!(e.to_string(), format!("`{bad}` is not a cell `x,y`"));
+        }
+    }
+}

@@ -17,6 +17,19 @@ pub enum SlotScope {
     Figure,
 }
 
+/// What a slot's value means to tools that know no expansion (renderers): declared with
+/// the slot, so that they need not guess it from the slot's name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SlotRole {
+    /// The expansion's own state (a renderer shows a figure slot off its default as a
+    /// marker on the figure).
+    #[default]
+    State,
+    /// A figure slot holding the tile corner its figure stands on: 0 none, 1 NW, 2 NE,
+    /// 3 SE, 4 SW (Abbey & Mayor's barn). Declared with [`crate::Declare::figure_corner_slot`].
+    FigureCorner,
+}
+
 /// A declared integer state slot of an expansion (saved with the game state).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlotDef {
@@ -28,6 +41,8 @@ pub struct SlotDef {
     pub scope: SlotScope,
     /// Initial value.
     pub default: i64,
+    /// What the value means outside the expansion.
+    pub role: SlotRole,
 }
 
 /// Untyped handle of a declared state slot (the typed ones wrap it).

@@ -46,6 +46,8 @@ pub(crate) fn place_tile(
         pos,
         rotation: rot,
         first_segment: first,
+        // At most 16 by the tile parser; saturating keeps a hand-built kind harmless.
+        segment_count: u8::try_from(tk.segments.len()).unwrap_or(u8::MAX),
         edge_code: tk.edge_code(rot),
         sites: tk.sites,
     });

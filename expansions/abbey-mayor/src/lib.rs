@@ -32,7 +32,8 @@
 //!
 //! **Barn (AM-19 … AM-27).** Figure kind `barn`, not a follower, never returns. Offered in
 //! the deployment step (verb `barn`, the field segment of the placed tile at the corner,
-//! `value` = corner 0 NW, 1 NE, 2 SE, 3 SW, kept in figure slot `barn-corner`) on a corner
+//! `value` = corner 0 NW, 1 NE, 2 SE, 3 SW, kept + 1 in the corner slot `barn-corner`, which
+//! tells renderers where the barn stands) on a corner
 //! where four tiles meet with one field at that corner on each. The barn occupies its farm
 //! (core offers no farmer on an occupied farm: AM-23). Placement scoring (AM-22) and join
 //! scoring (AM-24) are items this expansion adds to the placement's draft
@@ -51,15 +52,23 @@
 //! barn and a follower); the AM-23 filters are not hooked when no other expansion is loaded
 //! (core and the wagon prompt only offer unoccupied features then). None of this changes an
 //! offer or its order.
+//!
+//! Modules: `setup` (declare and bind: the per-kind tables), `barn` (AM-19 … AM-27),
+//! `wagon` (AM-14 … AM-18), `feature_set` (a small inline set of farms); here the shared
+//! state, the abbey and mayor rules and the hooks, which dispatch to them.
+
+mod barn;
+mod feature_set;
+mod setup;
+mod wagon;
 
 use carcassonne_core::{
-    binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare,
-    DraftFeature, Expansion, FeatureId, FeatureKindId, Figure, FigureId, FigureKindDef,
-    FigureKindId, FigureLoc, FigureSlot, GameSlot, HalfEdge, HookFailure, HookResult, HookSet,
-    KindMask, LabelId, PlacedTile, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode,
-    PromptKind, Rotation, ScoreDraft, Scoring, SegmentId, Shape, StartTile, TileKindId,
-    TurnEndVerdict, VerbId, View, Window, MAX_PLAYERS,
+    Action, BoundExpansion, Ctx, CustomAction, FeatureId, Figure, FigureId, FigureKindId,
+    FigureLoc, FigureSlot, GameSlot, HookFailure, HookResult, HookSet, KindMask, LabelId,
+    PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, Rotation, ScoreDraft,
+    SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
 };
+use feature_set::FeatureSet;
 
 /// The abbey's tile id (JCZ's).
 pub const ABBEY_TILE: &str = "AM/A";
@@ -82,17 +91,6 @@ const GARDEN_TWIN: (&str, &str) = ("AM/R", "AM/RG");
 const BARN_PLACED: i32 = 3;
 const BARN_JOINED: i32 = 1;
 const BARN_FINAL: i32 = 4;
-
-/// A corner's two half-edges (clockwise from the north-west corner: NW, NE, SE, SW).
-const CORNER_HALVES: [(u8, u8); 4] = [(7, 0), (1, 2), (3, 4), (5, 6)];
-
-/// The four tiles meeting at corner `c` of the tile at (0,0): offset and their corner there.
-const CORNER_TILES: [[(i32, i32, u8); 4]; 4] = [
-    [(0, 0, 0), (-1, 0, 1), (-1, -1, 2), (0, -1, 3)],
-    [(0, 0, 1), (1, 0, 0), (1, -1, 3), (0, -1, 2)],
-    [(0, 0, 2), (1, 0, 3), (1, 1, 0), (0, 1, 1)],
-    [(0, 0, 3), (-1, 0, 2), (-1, 1, 1), (0, 1, 0)],
-];
 
 /// What this expansion asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,243 +211,10 @@ struct FigureLayout {
     wagon: (usize, usize),
 }
 
-impl Expansion for AbbeyMayor {
-    fn id(&self) -> &str {
-        "abbey-mayor"
-    }
-
-    fn version(&self) -> &str {
-        env!("CARGO_PKG_VERSION")
-    }
-
-    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-        let mask = |kinds: &[FeatureKindId]| kinds.iter().fold(KindMask(0), |m, k| m.with(*k));
-        let mut wagon_kinds = vec![
-            FeatureKindId::ROAD,
-            FeatureKindId::CITY,
-            FeatureKindId::CLOISTER,
-        ];
-        if let Some(shrine) = d.kind_named("shrine") {
-            wagon_kinds.push(shrine);
-        }
-        let wagon_on = mask(&wagon_kinds);
-        let mayor = d
-            .figure_kind(FigureKindDef {
-                name: "mayor".into(),
-                per_player: 1,
-                strength: 0,
-                deploy_on: mask(&[FeatureKindId::CITY]),
-                follower: true,
-                returns: true,
-                look: "mayor".into(),
-                neutral: 0,
-                shares: false,
-                colour: String::new(),
-            })
-            .map_err(|e| e.to_string())?;
-        let wagon = d
-            .figure_kind(FigureKindDef {
-                name: "wagon".into(),
-                per_player: 1,
-                strength: 2,
-                deploy_on: wagon_on,
-                follower: true,
-                returns: true,
-                look: "wagon".into(),
-                neutral: 0,
-                shares: false,
-                colour: String::new(),
-            })
-            .map_err(|e| e.to_string())?;
-        let barn = d
-            .figure_kind(FigureKindDef {
-                name: "barn".into(),
-                per_player: 1,
-                strength: 0,
-                deploy_on: mask(&[FeatureKindId::FIELD]),
-                follower: false,
-                returns: false,
-                look: "barn".into(),
-                neutral: 0,
-                shares: false,
-                colour: String::new(),
-            })
-            .map_err(|e| e.to_string())?;
-        let ids = Ids {
-            mayor,
-            wagon,
-            barn,
-            abbey: d.player_slot("abbey", 1),
-            barn_corner: d.figure_slot("barn-corner", 0),
-            wagon_from: d.figure_slot("wagon-from", 0),
-            wagon_up: d.figure_slot("wagon-up", 0),
-            barn_placed: d.game_slot("barn-placed", 0),
-            final_end: d.game_slot("final-round-end", 0),
-            barn_verb: d.verb("barn"),
-            barn_label: d.score_label("barn"),
-        };
-        Ok(binder(move |b: &Binding<'_>| {
-            let rules = b.rules();
-            let choice = |name: &str, a: &str, bb: &str| -> HookResult<bool> {
-                match b.option_str(name)? {
-                    v if v == a => Ok(false),
-                    v if v == bb => Ok(true),
-                    other => Err(HookFailure(format!(
-                        "option {name}: unknown value `{other}`"
-                    ))),
-                }
-            };
-            let mut links = Vec::new();
-            let mut has_links = Vec::new();
-            for (_, tk) in rules.tiles().iter() {
-                let l: Vec<u8> = tk
-                    .segments
-                    .iter()
-                    .map(|s| {
-                        s.tags
-                            .iter()
-                            .filter_map(|t| t.strip_prefix("link-"))
-                            .filter_map(|t| t.bytes().next())
-                            .filter(|c| c.is_ascii_lowercase() && *c < b'a' + 8)
-                            .fold(0u8, |m, c| m | 1 << (c - b'a'))
-                    })
-                    .collect();
-                has_links.push(l.iter().any(|x| *x != 0));
-                links.push(l);
-            }
-            // AM-20 corners and AM-24 fields, per tile kind, looked up instead of walking
-            // the tile's segments at every placement and deployment step.
-            let mut corner_fields = Vec::new();
-            let mut fields = Vec::new();
-            for (_, tk) in rules.tiles().iter() {
-                let mut t = [NO_FIELD; 16];
-                for q in 0..4u8 {
-                    for c in 0..4u8 {
-                        let (ha, hb) = CORNER_HALVES[c as usize];
-                        let r = Rotation::quarter_turns(q);
-                        let sa = tk.segment_on_half(r, HalfEdge::from_index(ha));
-                        let sb = tk.segment_on_half(r, HalfEdge::from_index(hb));
-                        if let (Some(sa), Some(sb)) = (sa, sb) {
-                            if sa == sb {
-                                t[(4 * q + c) as usize] = sa;
-                            }
-                        }
-                    }
-                }
-                corner_fields.push(t);
-                fields.push(
-                    (0..tk.segments.len())
-                        .filter(|i| rules.kind(tk.segments[*i].kind).shape == Shape::Field)
-                        .map(|i| i as u8)
-                        .collect::<Vec<u8>>(),
-                );
-            }
-            let kinds = rules.figure_kinds();
-            let offset = |k: FigureKindId| -> (usize, usize) {
-                let off = kinds[..k.0 as usize]
-                    .iter()
-                    .map(|d| d.per_player as usize)
-                    .sum();
-                (off, kinds[k.0 as usize].per_player as usize)
-            };
-            let layout = FigureLayout {
-                stride: kinds.iter().map(|d| d.per_player as usize).sum(),
-                barn: offset(ids.barn),
-                wagon: offset(ids.wagon),
-            };
-            Ok(AmRules {
-                ids,
-                me: b.me(),
-                corner_fields,
-                fields,
-                layout,
-                alone: rules.expansions().len() == 1,
-                abbey_tile: rules.tiles().find(ABBEY_TILE),
-                c2: choice("wagonMove", "C1", "C2")?,
-                barn_on_barn: choice("barnPlacement", "not-occupied", "occupied")?,
-                final_round: !choice("abbeyFinalRound", "on", "off")?,
-                loser_moves: choice("challengeLoserWagon", "returns", "may-move")?,
-                edition2: choice("edition", "1", "2")?,
-                wagon_on,
-                links,
-                has_links,
-                promo_disc: rules.expansion_index("promotions").and_then(|ix| {
-                    rules
-                        .slots()
-                        .iter()
-                        .position(|d| {
-                            d.expansion == ix
-                                && d.name == "disc"
-                                && d.scope == carcassonne_core::SlotScope::Figure
-                        })
-                        .map(|i| carcassonne_core::SlotId(i as u16))
-                }),
-            })
-        }))
-    }
-}
-
-/// Completed city-scored features bordering a farm (the CoC's virtual city included):
-/// core's count, [`View::farm_cities`].
-fn completed_cities(view: &View<'_>, farm: FeatureId) -> Vec<FeatureId> {
-    let mut out = Vec::new();
-    view.farm_cities(farm, &mut out);
-    out
-}
-
 /// Whether no tile can be drawn any more (`TileSupply::remaining() == 0`, without summing
 /// every group).
 fn supply_empty(s: &carcassonne_core::TileSupply) -> bool {
     s.draws_left == Some(0) || s.groups.iter().all(|g| g.tiles.is_empty())
-}
-
-/// A few features (the farms of the barns on the board, the farms a scoring looked at):
-/// inline up to [`FeatureSet::INLINE`] (one barn per player), spilling onto the heap only
-/// beyond that.
-#[derive(Default)]
-struct FeatureSet {
-    inline: [Option<FeatureId>; FeatureSet::INLINE],
-    len: usize,
-    spill: Vec<FeatureId>,
-}
-
-impl FeatureSet {
-    const INLINE: usize = 8;
-
-    fn push(&mut self, f: FeatureId) {
-        if self.len < Self::INLINE {
-            self.inline[self.len] = Some(f);
-            self.len += 1;
-        } else {
-            self.spill.push(f);
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    fn contains(&self, f: &FeatureId) -> bool {
-        self.inline[..self.len].contains(&Some(*f)) || self.spill.contains(f)
-    }
-
-    /// How many entries are `f`.
-    fn count(&self, f: &FeatureId) -> usize {
-        self.inline[..self.len]
-            .iter()
-            .filter(|x| **x == Some(*f))
-            .count()
-            + self.spill.iter().filter(|x| *x == f).count()
-    }
-
-    fn to_vec(&self) -> Vec<FeatureId> {
-        self.inline[..self.len]
-            .iter()
-            .flatten()
-            .copied()
-            .chain(self.spill.iter().copied())
-            .collect()
-    }
 }
 
 impl AmRules {
@@ -459,44 +224,6 @@ impl AmRules {
             .tiles()
             .get(tile_index)
             .is_some_and(|t| view.rules.tiles().get(t.kind).barrier)
-    }
-
-    /// The local field segment at corner `c` of a placed tile, if one field covers both
-    /// half-edges there ([`NO_FIELD`] if not).
-    #[inline]
-    fn corner_field(&self, t: &PlacedTile, c: u8) -> u8 {
-        self.corner_fields
-            .get(t.kind.0 as usize)
-            .map_or(NO_FIELD, |k| k[(4 * t.rotation.quarters() + c) as usize])
-    }
-
-    /// AM-20: the field segments of the placed tile `t` at the corners where four tiles
-    /// meet, each with one field at that corner, with the corner (0 NW, 1 NE, 2 SE, 3 SW).
-    fn barn_corners(&self, view: &View<'_>, t: &PlacedTile, mut f: impl FnMut(u8, SegmentId)) {
-        let Some(own) = self.corner_fields.get(t.kind.0 as usize) else {
-            return;
-        };
-        let q = 4 * t.rotation.quarters() as usize;
-        let own: [u8; 4] = [own[q], own[q + 1], own[q + 2], own[q + 3]];
-        if own == [NO_FIELD; 4] {
-            return;
-        }
-        let board = view.state.board();
-        let pos = t.pos;
-        for c in 0..4u8 {
-            // The placed tile's own corner first (a table look-up), then the three others.
-            let own = own[c as usize];
-            if own == NO_FIELD {
-                continue;
-            }
-            if CORNER_TILES[c as usize][1..].iter().all(|&(dx, dy, cc)| {
-                board
-                    .at(Pos::new(pos.x + dx, pos.y + dy))
-                    .is_some_and(|n| self.corner_field(n, cc) != NO_FIELD)
-            }) {
-                f(c, SegmentId::new(t.first_segment as usize + own as usize));
-            }
-        }
     }
 
     /// Calls `f` with every figure of kind `kind`, in figure order. Core lays the figures
@@ -543,272 +270,6 @@ impl AmRules {
                 f(FigureId(i as u16), x);
             }
         }
-    }
-
-    /// AM-24: the farms of the fields of the placed tile `t` that are a barn's farm holding
-    /// a follower, each once, in the tile's segment order, given to `f`; whether there is
-    /// one. Such a farm holds a barn and a follower, two figures: farms holding fewer are
-    /// passed over on their occupancy (the tile's segments lie next to their roots, the
-    /// barns' own segments often deep under them).
-    fn field_joins_barn_farm(
-        &self,
-        view: &View<'_>,
-        t: &PlacedTile,
-        f: &mut dyn FnMut(FeatureId),
-    ) -> bool {
-        let Some(fields) = self.fields.get(t.kind.0 as usize) else {
-            return false;
-        };
-        let g = view.state.graph();
-        let farm = |l: u8| g.feature_of(SegmentId::new(t.first_segment as usize + l as usize));
-        if !fields.iter().any(|l| g.totals(farm(*l)).occupants > 1) {
-            return false;
-        }
-        let barn_farms = self.barn_farms(view);
-        let mut seen = FeatureSet::default();
-        let mut any = false;
-        for &l in fields {
-            let ff = farm(l);
-            if seen.contains(&ff) {
-                continue;
-            }
-            seen.push(ff);
-            if barn_farms.contains(&ff) && Self::has_follower(view, ff, &barn_farms) {
-                any = true;
-                f(ff);
-            }
-        }
-        any
-    }
-
-    /// Whether a barn stands in farm `f`.
-    fn barn_in(&self, view: &View<'_>, f: FeatureId) -> bool {
-        let g = view.state.graph();
-        let mut found = false;
-        self.each_figure_of(view, self.ids.barn, self.layout.barn, |_, fig| {
-            if let FigureLoc::On(s) = fig.loc {
-                found |= g.feature_of(s) == f;
-            }
-        });
-        found
-    }
-
-    /// Whether farm `f` holds a follower; `barns` are the farms of the barns on the board
-    /// ([`AmRules::barn_farms`]). A farm holding no figure but its barns holds none: the
-    /// figures are looked at only when it holds more.
-    fn has_follower(view: &View<'_>, f: FeatureId, barns: &FeatureSet) -> bool {
-        let g = view.state.graph();
-        if usize::from(g.totals(f).occupants) <= barns.count(&f) {
-            return false;
-        }
-        view.state.figures().iter().any(|fig| {
-            view.rules.figure_kind(fig.kind).follower
-                && matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f)
-        })
-    }
-
-    /// A farm item for the draft: `per_city` per completed city to the followers' majority;
-    /// the followers (and pigs) return, the farm stays open.
-    fn farm_item(
-        &self,
-        view: &View<'_>,
-        draft: &mut ScoreDraft,
-        farm: FeatureId,
-        per_city: i32,
-    ) -> HookResult {
-        let g = view.state.graph();
-        let cities = completed_cities(view, farm).len() as i32;
-        let value = per_city * cities;
-        let item = draft.features.len() as u16;
-        draft.features.push(DraftFeature {
-            feature: farm,
-            kind: g.kind(farm),
-            tiles: g.tile_count(farm),
-            complete: false,
-            value,
-            return_figures: true,
-            closes: false,
-        });
-        let n = view.state.players().len();
-        let mut s = [0i32; MAX_PLAYERS];
-        for (i, fig) in view.state.figures().iter().enumerate() {
-            if let FigureLoc::On(seg) = fig.loc {
-                if g.feature_of(seg) == farm && view.rules.figure_kind(fig.kind).follower {
-                    s[fig.owner.index()] += view
-                        .strength(FigureId(i as u16))
-                        .map_err(|e| HookFailure(e.to_string()))?;
-                }
-            }
-        }
-        let max = s[..n].iter().copied().max().unwrap_or(0);
-        if max > 0 {
-            for (p, v) in s[..n].iter().enumerate() {
-                if *v == max {
-                    draft.awards.push(Award {
-                        item,
-                        player: PlayerId(p as u8),
-                        points: value,
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether segment `s` of a placed tile is a road ending on its tile that runs into
-    /// `other` (a site or a city segment of the same tile): by a shared link tag, or, on a
-    /// tile without link tags, a road ending on a tile with a site runs into the site.
-    fn linked(&self, view: &View<'_>, a: SegmentId, b: SegmentId) -> bool {
-        let g = view.state.graph();
-        let (na, nb) = (g.segment(a), g.segment(b));
-        if na.is_virtual() || nb.is_virtual() || na.tile != nb.tile || a == b {
-            return false;
-        }
-        let Some(t) = view.state.board().tiles().get(na.tile as usize) else {
-            return false;
-        };
-        let k = t.kind.0 as usize;
-        if self.has_links[k] {
-            // Two cities never connect (AM-16), even when one link names both.
-            let city = |n: &carcassonne_core::SegmentNode| {
-                view.rules.kind(n.kind).scoring == Scoring::City
-            };
-            let l = &self.links[k];
-            return l[na.local as usize] & l[nb.local as usize] != 0 && !(city(na) && city(nb));
-        }
-        let road = FeatureKindId::ROAD;
-        let site = |n: &carcassonne_core::SegmentNode| view.rules.kind(n.kind).shape == Shape::Site;
-        (na.kind == road && na.sides.len() == 1 && site(nb))
-            || (nb.kind == road && nb.sides.len() == 1 && site(na))
-    }
-
-    /// The wagon's targets after the feature of segment `from` was scored (AM-16): one
-    /// segment per target feature, in a fixed order.
-    fn wagon_targets(&self, view: &View<'_>, from: SegmentId, up: bool, out: &mut Vec<SegmentId>) {
-        out.clear();
-        let g = view.state.graph();
-        if from.index() >= g.len() {
-            return;
-        }
-        let scored = g.feature_of(from);
-        let board = view.state.board();
-        let mut cands: Vec<SegmentId> = Vec::new();
-        let tile_segments = |pos: Pos, out: &mut Vec<SegmentId>| {
-            if let Some(t) = board.at(pos) {
-                let n = view.rules.tiles().get(t.kind).segments.len();
-                for i in 0..n {
-                    out.push(SegmentId::new(t.first_segment as usize + i));
-                }
-            }
-        };
-        // C2: the 3 × 3 tiles around the wagon's tile; an upgraded wagon (PR-5, AP-6) also
-        // reaches the 3 × 3 under C1 and the 5 × 5 under C2.
-        let radius: i32 = match (self.c2, up) {
-            (true, true) => 2,
-            (true, false) | (false, true) => 1,
-            (false, false) => 0,
-        };
-        let origin = g.segment(from);
-        if radius > 0 && !origin.is_virtual() {
-            for dy in -radius..=radius {
-                for dx in -radius..=radius {
-                    tile_segments(Pos::new(origin.pos.x + dx, origin.pos.y + dy), &mut cands);
-                }
-            }
-        }
-        if !self.c2 {
-            let road = FeatureKindId::ROAD;
-            let scored_kind = g.kind(scored);
-            let mut on_tile = Vec::new();
-            for m in g.members(scored) {
-                let node = g.segment(m);
-                if node.is_virtual() {
-                    continue;
-                }
-                on_tile.clear();
-                tile_segments(node.pos, &mut on_tile);
-                for &o in &on_tile {
-                    if self.linked(view, m, o) {
-                        cands.push(o);
-                    }
-                }
-                // (i) roads meeting where the scored road ends (a junction, no site there).
-                if scored_kind == road && node.sides.len() == 1 {
-                    let site_here = on_tile
-                        .iter()
-                        .any(|o| view.rules.kind(g.segment(*o).kind).shape == Shape::Site);
-                    let t = board.tiles()[node.tile as usize].kind.0 as usize;
-                    let linked_away = self.has_links[t] && self.links[t][node.local as usize] != 0;
-                    if !site_here && !linked_away {
-                        for &o in &on_tile {
-                            let on = g.segment(o);
-                            let other_linked =
-                                self.has_links[t] && self.links[t][on.local as usize] != 0;
-                            if on.kind == road && on.sides.len() == 1 && !other_linked {
-                                cands.push(o);
-                            }
-                        }
-                    }
-                }
-                // (iv) abbey edges: a road or city closed by an abbey, and an abbey's
-                // closed neighbours.
-                let here_abbey = self.is_abbey(view, node.tile as usize);
-                for side in carcassonne_core::Side::ALL {
-                    let q = node.pos.step(side);
-                    let Some(nt) = board.at(q) else { continue };
-                    let nk = view.rules.tiles().get(nt.kind);
-                    if here_abbey {
-                        if let Some(b) = nk.segment_on_side(nt.rotation, side.opposite()) {
-                            cands.push(SegmentId::new(nt.first_segment as usize + b as usize));
-                        }
-                    } else if nk.barrier && node.sides.contains(side) {
-                        tile_segments(q, &mut cands);
-                    }
-                }
-            }
-        }
-        for s in cands {
-            let node = g.segment(s);
-            if node.is_virtual() || !self.wagon_on.contains(node.kind) {
-                continue;
-            }
-            let f = g.feature_of(s);
-            let t = g.totals(f);
-            if f == scored || t.complete() || t.scored || t.occupants > 0 {
-                continue;
-            }
-            if out.iter().any(|o| g.feature_of(*o) == f) {
-                continue;
-            }
-            out.push(s);
-        }
-    }
-
-    /// The farms holding a barn, one entry per barn on the board, in figure order (no
-    /// allocation for up to [`FeatureSet::INLINE`] barns).
-    fn barn_farms(&self, view: &View<'_>) -> FeatureSet {
-        let mut out = FeatureSet::default();
-        let g = view.state.graph();
-        self.each_figure_of(view, self.ids.barn, self.layout.barn, |_, fig| {
-            if let FigureLoc::On(s) = fig.loc {
-                out.push(g.feature_of(s));
-            }
-        });
-        out
-    }
-
-    /// Removes deployments onto a farm holding a barn (AM-23). Without a barn on the board,
-    /// or without a deployment among the offers (a dragon step, a ransom prompt), nothing.
-    fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
-        let barn_farms = self.barn_farms(view);
-        if barn_farms.is_empty() || !actions.iter().any(|a| matches!(a, Action::Deploy { .. })) {
-            return;
-        }
-        let g = view.state.graph();
-        actions.retain(|a| match a {
-            Action::Deploy { segment, .. } => !barn_farms.contains(&g.feature_of(*segment)),
-            _ => true,
-        });
     }
 
     fn holds_abbey(&self, view: &View<'_>, p: PlayerId) -> bool {
@@ -1261,7 +722,7 @@ impl BoundExpansion for AmRules {
         }
         let mut awards: Vec<(PlayerId, i32)> = Vec::new();
         for f in farms {
-            let cities = completed_cities(&view, f).len() as i32;
+            let cities = view.completed_cities(f).len() as i32;
             let mut owners: Vec<PlayerId> = barns
                 .iter()
                 .filter(|(b, _)| *b == f)

@@ -41,8 +41,8 @@ use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
     FeatureGraph, FeatureId, FeatureKindDef, FeatureKindId, FigureId, FigureKindId, FigureLoc,
     GameSlot, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos, Prompt, PromptCode,
-    PromptKind, Rotation, Ruleset, ScoreDraft, Scoring, SegmentId, Shape, StartTile, TileKindId,
-    VerbId, View, Visible, Window, MAX_PLAYERS,
+    PromptKind, Rotation, Ruleset, ScoreDraft, Scoring, SegmentId, Shape, Stands, StartTile,
+    TileKindId, VerbId, View, Visible, Window, MAX_PLAYERS,
 };
 
 /// Option keys (the full keys; the binder reads them by their short names).
@@ -633,12 +633,11 @@ impl Expansion for Count {
     /// the options (declared in the manifest) and finds the city's tiles.
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         let quarter_kind = d
-            .feature_kind(FeatureKindDef::new(
-                "quarter",
-                Shape::Virtual,
-                Scoring::Unscored,
-                true,
-            ))
+            .feature_kind(FeatureKindDef {
+                // Renderers draw it as a quarter of the City of Carcassonne.
+                look: "quarter".into(),
+                ..FeatureKindDef::new("quarter", Shape::Virtual, Scoring::Unscored, true)
+            })
             .map_err(|e| e.to_string())?;
         let ids = Ids {
             quarter_kind,
@@ -809,10 +808,7 @@ impl BoundExpansion for CountRules {
                 continue;
             };
             for &local in fields {
-                ctx.add_border(
-                    SegmentId::new(t.first_segment as usize + local as usize),
-                    city,
-                );
+                ctx.add_border(t.segment(usize::from(local)), city);
             }
         }
         Ok(())
@@ -835,19 +831,11 @@ impl BoundExpansion for CountRules {
         // `R` = one of R's small followers; `R:big-follower` = one of R's figures of
         // that kind (any follower kind the ruleset has).
         for entry in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let (name, figure) = match entry.split_once(':') {
-                Some((n, k)) => {
-                    let k = k.trim();
-                    let kind = ctx
-                        .rules()
-                        .figure_named(k)
-                        .filter(|f| ctx.rules().figure_kind(*f).follower)
-                        .ok_or_else(|| HookFailure(format!("no follower kind named `{k}`")))?;
-                    (n.trim(), kind)
-                }
-                None => (entry, FigureKindId::SMALL_FOLLOWER),
-            };
-            let p = ctx.state().player_named(name)?;
+            let (p, figure) = ctx.view().player_figure(entry)?;
+            if !ctx.rules().figure_kind(figure).follower {
+                let name = &ctx.rules().figure_kind(figure).name;
+                return Err(HookFailure(format!("`{name}` is no follower kind")));
+            }
             ctx.deploy(p, figure, seg)?;
             self.add_in_city(ctx, 1);
         }
@@ -960,6 +948,7 @@ impl BoundExpansion for CountRules {
             name: "count".into(),
             icon: "count".into(),
             segment: self.quarter_seg(&v, q)?,
+            stands: Stands::OnSegment,
         });
         for (q, name) in QUARTERS.iter().enumerate() {
             out.push(Visible::Place {

@@ -219,9 +219,7 @@ impl ShrinesRules {
             if let Some(b) = self.building_of(v.rules, seg.kind) {
                 // The tile is on the board now; `violations` does not count its cell.
                 if self.violations(v, t.pos, b).1 {
-                    return Some(carcassonne_core::SegmentId::new(
-                        t.first_segment as usize + i,
-                    ));
+                    return Some(t.segment(i));
                 }
             }
         }
@@ -302,12 +300,11 @@ impl Expansion for HereticsShrines {
     /// known at bind.
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         let shrine = d
-            .feature_kind(FeatureKindDef::new(
-                "shrine",
-                Shape::Site,
-                Scoring::Cloister,
-                true,
-            ))
+            .feature_kind(FeatureKindDef {
+                // Renderers draw it as a shrine (a dark temple with a dome).
+                look: "shrine".into(),
+                ..FeatureKindDef::new("shrine", Shape::Site, Scoring::Cloister, true)
+            })
             .map_err(|e| e.to_string())?;
         Ok(binder(move |b: &Binding<'_>| {
             let rules = b.rules();
@@ -586,9 +583,7 @@ impl ShrinesRules {
                     if self.building_of(v.rules, seg.kind) != Some(b.rival()) {
                         continue;
                     }
-                    let f = g.feature_of(carcassonne_core::SegmentId::new(
-                        t.first_segment as usize + i,
-                    ));
+                    let f = g.feature_of(t.segment(i));
                     let tot = g.totals(f);
                     let completed_now = draft.features.iter().any(|x| x.feature == f && x.complete);
                     if tot.occupants > 0 && !tot.complete() && !completed_now {

@@ -90,7 +90,7 @@ impl Expansion for InnsCathedrals {
             deploy_on: KindMask::ALL,
             follower: true,
             returns: true,
-            look: String::new(),
+            look: "big-meeple".into(),
             neutral: 0,
             shares: false,
             colour: String::new(),

@@ -42,18 +42,24 @@
 //!
 //! Figures of other expansions are found by name at bind time (`barn`, `builder`, `pig`, the
 //! feature kinds `tower` and `quarter`), each optional.
+//!
+//! Modules, one rule area each: `setup` (declare and bind), `aside` (PD-3), `dragon`
+//! (PD-5 … PD-12), `fairy` (PD-13 … PD-18), `princess` (PD-19 … PD-21), `portal` (PD-22,
+//! PD-23); here the shared state and the hooks, which dispatch to them.
 
-use std::collections::BTreeSet;
+mod aside;
+mod dragon;
+mod fairy;
+mod portal;
+mod princess;
+mod setup;
 
 use carcassonne_core::{
-    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, DrawMode,
-    Expansion, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureKindId, FigureLoc,
-    GameSlot, HookFailure, HookResult, HookSet, KindMask, LabelId, PlacedTile, PlayerId, Pos,
-    Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, SegmentId, Shape, Side,
-    SlotId, SlotRef, SlotScope, SupplyGroup, TileKindId, TurnEndVerdict, VerbId, View, Visible,
-    Window,
+    Action, BoundExpansion, Ctx, CustomAction, ExpansionIndex, FeatureKindId, FigureId,
+    FigureKindId, FigureLoc, GameSlot, HookFailure, HookResult, HookSet, KindMask, LabelId,
+    PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, SegmentId, Side,
+    SlotId, Stands, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
 };
-use smallvec::SmallVec;
 
 /// The most steps of one flight (PD-7).
 pub const MAX_STEPS: usize = 6;
@@ -163,9 +169,6 @@ struct PdRules {
     princess_segs: Vec<u8>,
     /// Per tile kind: the dragon never enters it (PD-8 c, `dragonOnCoC`).
     no_dragon: Vec<bool>,
-    /// Per tile kind: its number of segments (a placed tile's segments are the nodes
-    /// `first_segment..first_segment + n`).
-    seg_count: Vec<u16>,
     /// Per tile kind: figures may be deployed on it (`deploy`).
     deployable: Vec<bool>,
     /// Per figure kind: a follower.
@@ -221,48 +224,9 @@ fn err(e: impl std::fmt::Display) -> HookFailure {
     HookFailure(e.to_string())
 }
 
-fn parse_cell(text: &str) -> HookResult<Pos> {
-    let mut it = text.split(',').map(str::trim);
-    let (Some(x), Some(y)) = (it.next(), it.next()) else {
-        return Err(HookFailure(format!("`{text}` is not a cell `x,y`")));
-    };
-    let x: i32 = x
-        .parse()
-        .map_err(|_| HookFailure(format!("`{text}` is not a cell `x,y`")))?;
-    let y: i32 = y
-        .parse()
-        .map_err(|_| HookFailure(format!("`{text}` is not a cell `x,y`")))?;
-    Ok(Pos::new(x, y))
-}
-
 impl PdRules {
     fn tile_kind_at(&self, v: &View<'_>, p: Pos) -> Option<TileKindId> {
         v.state.board().at(p).map(|t| t.kind)
-    }
-
-    /// The dragon's cell, once it is in play.
-    #[inline]
-    fn dragon_cell(&self, v: &View<'_>) -> Option<Pos> {
-        (v.get(self.ids.dragon) != 0).then(|| {
-            Pos::new(
-                v.get(self.ids.dragon_x) as i32,
-                v.get(self.ids.dragon_y) as i32,
-            )
-        })
-    }
-
-    /// The follower the fairy stands beside, if any (still on the board).
-    #[inline]
-    fn fairy_follower(&self, v: &View<'_>) -> Option<(FigureId, SegmentId)> {
-        let f = v.get(self.ids.fairy_figure);
-        if f <= 0 {
-            return None;
-        }
-        let id = FigureId((f - 1) as u16);
-        match v.state.figures().get(id.0 as usize)?.loc {
-            FigureLoc::On(seg) => Some((id, seg)),
-            _ => None,
-        }
     }
 
     /// The cell of a segment (a quarter counts as the CO/7 tile (0,0) under
@@ -279,762 +243,14 @@ impl PdRules {
         }
     }
 
-    /// The fairy's tile (PD-14): its follower's tile, else where it was left.
-    #[inline]
-    fn fairy_cell(&self, v: &View<'_>) -> Option<Pos> {
-        if v.get(self.ids.fairy) == 0 {
-            return None;
-        }
-        if let Some((_, seg)) = self.fairy_follower(v) {
-            if let Some(p) = self.seg_cell(v, seg) {
-                return Some(p);
-            }
-        }
-        Some(Pos::new(
-            v.get(self.ids.fairy_x) as i32,
-            v.get(self.ids.fairy_y) as i32,
-        ))
-    }
-
     /// The first segment of the tile at `p`, which names the cell in actions.
     fn cell_segment(v: &View<'_>, p: Pos) -> Option<SegmentId> {
         v.state.segment_at(p, 0)
     }
 
-    /// Whether `c` is one of the `visited` cells (packed slot values, see [`pack`]).
-    #[inline]
-    fn stood_on(visited: &[i64], c: Pos) -> bool {
-        let p = pack(c);
-        // `pack` is exact (`unpack(pack(c)) == Some(c)`) for these cells: compare packed.
-        if p > 0 && (-4096..61440).contains(&c.y) {
-            visited.contains(&p)
-        } else {
-            Self::stood_on_far(visited, c)
-        }
-    }
-
-    /// [`Self::stood_on`] for cells far out, where packed values may alias.
-    #[cold]
-    #[inline(never)]
-    fn stood_on_far(visited: &[i64], c: Pos) -> bool {
-        visited.iter().any(|&x| unpack(x) == Some(c))
-    }
-
-    /// PD-8: the legal steps of the dragon at step `k` of its flight (the cells it stood
-    /// on are `visited[0..k]`: the start and the `k - 1` steps made; the later entries are
-    /// zero).
-    fn dragon_steps(&self, v: &View<'_>, k: usize, out: &mut Vec<Action>) {
-        let Some(d) = self.dragon_cell(v) else {
-            return;
-        };
-        let fairy = self.fairy_cell(v);
-        // The cells stood on, packed as in their slots (no allocation: asked at every step).
-        let mut packed = [0i64; MAX_STEPS + 1];
-        let k = k.min(MAX_STEPS + 1);
-        for (slot, to) in self.ids.visited[..k].iter().zip(&mut packed) {
-            *to = v.get(*slot);
-        }
-        let visited = &packed[..k];
-        let board = v.state.board();
-        for s in Side::ALL {
-            let c = d.step(s);
-            let Some(t) = board.at(c) else {
-                continue;
-            };
-            let kind = t.kind.0 as usize;
-            if self.no_dragon[kind] || Some(c) == fairy || Self::stood_on(visited, c) {
-                continue;
-            }
-            // PD-8 d, AP-9: a tile with an upgraded figure of any player.
-            if self.promotions_disc.is_some()
-                && !self.upgraded_immune
-                && self.promoted_on(v, c, true)
-            {
-                continue;
-            }
-            // The tile's first segment names the cell (`segment_at(c, 0)`).
-            let segment =
-                (self.seg_count[kind] > 0).then(|| SegmentId::new(t.first_segment as usize));
-            out.push(Action::Custom(CustomAction {
-                expansion: self.me,
-                verb: self.ids.move_dragon,
-                figure: None,
-                segment,
-                value: i32::from(s.index()),
-            }));
-        }
-    }
-
-    /// Promotions (PR-4): `Some(true)` for an upgraded figure, `Some(false)` for a
-    /// downgraded one, `None` without a disc (or without Promotions).
-    fn promoted(&self, v: &View<'_>, f: FigureId) -> Option<bool> {
-        let slot = self.promotions_disc?;
-        let disc = v.get(SlotRef::untyped(slot, f.0 as usize));
-        (disc > 0).then(|| disc - 1 == i64::from(v.state.figure(f).owner.0))
-    }
-
-    /// Whether a figure of the wanted promotion stands on the tile at `cell`.
-    #[inline]
-    fn promoted_on(&self, v: &View<'_>, cell: Pos, upgraded: bool) -> bool {
-        self.promotions_disc.is_some()
-            && v.state.figures().iter().enumerate().any(|(i, f)| {
-                matches!(f.loc, FigureLoc::On(s) if self.seg_cell(v, s) == Some(cell))
-                    && self.promoted(v, FigureId(i as u16)) == Some(upgraded)
-            })
-    }
-
-    /// The cell no figure may be deployed on now (PD-5), if any.
-    fn banned_cell(&self, v: &View<'_>) -> Option<Pos> {
-        let d = self.dragon_cell(v)?;
-        if !self.volcano_only {
-            return Some(d);
-        }
-        let t = v.state.board().tile(v.state.last_placed()?);
-        (t.pos == d && self.volcano[t.kind.0 as usize]).then_some(d)
-    }
-
-    /// The node indices of the segments of the tile at `cell` (consecutive; one tile per
-    /// cell, and virtual segments lie on no tile), empty without a tile there.
-    #[inline]
-    fn cell_segments(&self, v: &View<'_>, cell: Pos) -> std::ops::Range<usize> {
-        match v.state.board().at(cell) {
-            Some(t) => {
-                let first = t.first_segment as usize;
-                first..first + usize::from(self.seg_count[t.kind.0 as usize])
-            }
-            None => 0..0,
-        }
-    }
-
-    /// PD-5: whether `a` puts a figure onto the tile whose segments are `cell`
-    /// ([`Self::cell_segments`]): a deployment onto a segment there, or a move onto a
-    /// feature all of whose segments lie there (a move names a feature, CO-10: one with
-    /// segments on other tiles is entered through those). A segment in `cell` exists, so
-    /// the feature lookup is safe.
-    #[inline]
-    fn onto_banned(v: &View<'_>, a: &Action, cell: &std::ops::Range<usize>) -> bool {
-        match *a {
-            Action::Deploy { segment, .. } => cell.contains(&segment.index()),
-            Action::Move { segment, .. } => {
-                let g = v.state.graph();
-                cell.contains(&segment.index())
-                    && g.members(g.feature_of(segment))
-                        .all(|s| cell.contains(&s.index()))
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether an expansion other than this one adds actions to the deployment step.
-    #[inline]
-    fn others_offer(&self, v: &View<'_>) -> bool {
-        let members = v.rules.hook_members(HookSet::DEPLOY_STEP_ACTIONS);
-        // Bit 63 stands for every expansion from 63 on: then others may offer.
-        self.me.0 >= 63 || members & !(1u64 << self.me.0) != 0
-    }
-
-    /// PD-5 in the deployment step: removes whatever puts a figure onto the dragon's tile.
-    /// Core offers deployments on the placed tile only, and this expansion's own offers
-    /// never name the dragon's tile (the portal skips it); so without another expansion's
-    /// offers, only a step on the dragon's tile itself can hold one.
-    fn remove_banned_deploys(&self, v: &View<'_>, actions: &mut Vec<Action>) {
-        let Some(d) = self.banned_cell(v) else {
-            return;
-        };
-        if !self.others_offer(v) {
-            if let Some(i) = v.state.last_placed() {
-                if v.state.board().tile(i).pos != d {
-                    return;
-                }
-            }
-        }
-        self.remove_onto(v, d, actions);
-    }
-
-    /// PD-5: removes from `actions` whatever puts a figure onto the dragon's tile.
-    fn remove_banned(&self, v: &View<'_>, actions: &mut Vec<Action>) {
-        if let Some(d) = self.banned_cell(v) {
-            self.remove_onto(v, d, actions);
-        }
-    }
-
-    /// Removes from `actions` whatever puts a figure onto the tile at `d`. Most offers put
-    /// nothing there: one pass finds the first that does, if any.
-    fn remove_onto(&self, v: &View<'_>, d: Pos, actions: &mut Vec<Action>) {
-        let cell = self.cell_segments(v, d);
-        if cell.is_empty() || !actions.iter().any(|a| Self::onto_banned(v, a, &cell)) {
-            return;
-        }
-        actions.retain(|a| !Self::onto_banned(v, a, &cell));
-    }
-
-    fn set_dragon(&self, ctx: &mut Ctx<'_>, p: Pos) {
-        ctx.set(self.ids.dragon, 1);
-        ctx.set(self.ids.dragon_x, i64::from(p.x));
-        ctx.set(self.ids.dragon_y, i64::from(p.y));
-    }
-
-    /// PD-3: takes every dragon tile out of the supply while the dragon is not in play.
-    /// A position's stack (`InOrder`, scenarios) also keeps where each tile was, so a
-    /// position that puts the dragon in play gets its stack back unchanged.
-    fn set_aside(&self, ctx: &mut Ctx<'_>) {
-        if self.aside_kinds.is_empty() || ctx.get(self.ids.dragon) != 0 {
-            return;
-        }
-        let mut counts = [0u32; MAX_ASIDE_KINDS];
-        let mut places: Vec<i64> = Vec::new();
-        let index = &self.aside_index;
-        let supply = ctx.supply_mut();
-        let in_order = supply.mode == DrawMode::InOrder && supply.groups.len() == 1;
-        for g in supply.groups.iter_mut() {
-            let mut at = 0i64;
-            g.tiles.retain(|t| {
-                let keep = match index.get(t.0 as usize).copied().flatten() {
-                    Some(i) => {
-                        counts[i] += 1;
-                        if in_order && at < 1000 {
-                            places.push((at << 6 | i as i64) + 1);
-                        }
-                        false
-                    }
-                    None => true,
-                };
-                at += 1;
-                keep
-            });
-        }
-        let remaining = ctx.state().supply().remaining() as i64;
-        let mut slots = [0i64; 4];
-        // Only the dragon tile kinds have counts.
-        for (i, n) in counts.iter().take(self.aside_kinds.len()).enumerate() {
-            slots[i / 16] |= i64::from((*n).min(15)) << (4 * (i % 16));
-        }
-        for (s, v) in self.ids.aside.iter().zip(slots) {
-            ctx.set(*s, v);
-        }
-        if in_order && places.len() <= 16 {
-            let mut slots = [0i64; 4];
-            for (k, e) in places.iter().enumerate() {
-                slots[k / 4] |= e << (16 * (k % 4));
-            }
-            for (s, v) in self.ids.aside_at.iter().zip(slots) {
-                ctx.set(*s, v);
-            }
-            ctx.set(self.ids.aside_left, remaining + 1);
-        }
-    }
-
-    /// PD-3: the set-aside dragon tiles go back into the stack.
-    fn restore_aside(&self, ctx: &mut Ctx<'_>) {
-        let mut tiles = Vec::new();
-        for (i, kind) in self.aside_kinds.iter().enumerate() {
-            let n = (ctx.get(self.ids.aside[i / 16]) >> (4 * (i % 16))) & 15;
-            tiles.extend(std::iter::repeat_n(*kind, n as usize));
-        }
-        let mut places = Vec::new();
-        for k in 0..16 {
-            let e = (ctx.get(self.ids.aside_at[k / 4]) >> (16 * (k % 4))) & 0xffff;
-            if e > 0 {
-                let kind = self.aside_kinds.get(((e - 1) & 63) as usize).copied();
-                places.push(((e - 1) >> 6, kind));
-            }
-        }
-        // Nothing drawn since the tiles went aside: each goes back where it was.
-        let untouched = ctx.get(self.ids.aside_left) == ctx.state().supply().remaining() as i64 + 1
-            && places.len() == tiles.len();
-        for s in self.ids.aside.into_iter().chain(self.ids.aside_at) {
-            ctx.set(s, 0);
-        }
-        ctx.set(self.ids.aside_left, 0);
-        if tiles.is_empty() {
-            return;
-        }
-        let supply = ctx.supply_mut();
-        let in_order = supply.mode == DrawMode::InOrder;
-        match supply.groups.iter_mut().find(|g| g.name == "default") {
-            Some(g) if in_order && untouched => {
-                for (at, kind) in places {
-                    if let Some(kind) = kind {
-                        let at = (at as usize).min(g.tiles.len());
-                        g.tiles.insert(at, kind);
-                    }
-                }
-            }
-            // A position's stack after draws (scenarios): they come back on top, in
-            // catalog order.
-            Some(g) if in_order => {
-                g.tiles.splice(0..0, tiles);
-            }
-            Some(_) | None if in_order => supply.groups.push(SupplyGroup {
-                name: "default".into(),
-                tiles,
-                active: true,
-            }),
-            // As JCloisterZone activates its `dragon` group: drawable at once, beside
-            // whatever group is active (the same draws for its importer).
-            _ => match supply.groups.iter_mut().find(|g| g.name == "dragon") {
-                Some(g) => {
-                    g.tiles.extend(tiles);
-                    g.active = true;
-                }
-                None => supply.groups.push(SupplyGroup {
-                    name: "dragon".into(),
-                    tiles,
-                    active: true,
-                }),
-            },
-        }
-        self.sync_groups(ctx);
-    }
-
-    /// Keeps the `dragon` group from holding back the rest of the stack: while it is the
-    /// only active group with tiles (a river phase just ended), the next group with tiles
-    /// is activated beside it, as the engine would have activated it alone.
-    fn sync_groups(&self, ctx: &mut Ctx<'_>) {
-        let sup = ctx.state().supply();
-        if sup.mode == DrawMode::InOrder
-            || sup
-                .groups
-                .iter()
-                .any(|g| g.active && !g.tiles.is_empty() && g.name != "dragon")
-            || !sup.groups.iter().any(|g| g.active && g.name == "dragon")
-        {
-            return;
-        }
-        let Some(i) = sup
-            .groups
-            .iter()
-            .position(|g| g.name != "dragon" && !g.tiles.is_empty())
-        else {
-            return;
-        };
-        ctx.supply_mut().groups[i].active = true;
-    }
-
-    /// PD-10, PD-11: the dragon enters `cell`.
-    fn eat(&self, ctx: &mut Ctx<'_>, cell: Pos) -> HookResult {
-        let v = ctx.view();
-        // The figures on the tile are those on its segments' nodes (no graph lookup).
-        let on_tile = self.cell_segments(&v, cell);
-        // Most steps find nobody: one tight pass before any bookkeeping.
-        if !v
-            .state
-            .figures()
-            .iter()
-            .any(|f| matches!(f.loc, FigureLoc::On(s) if on_tile.contains(&s.index())))
-        {
-            return Ok(());
-        }
-        let g = v.state.graph();
-        let orphans = self.builder.is_some() || self.pig.is_some();
-        let mut victims = SmallVec::<[FigureId; 16]>::new();
-        let mut features = SmallVec::<[FeatureId; 16]>::new();
-        for (i, f) in v.state.figures().iter().enumerate() {
-            let FigureLoc::On(seg) = f.loc else {
-                continue;
-            };
-            if !on_tile.contains(&seg.index()) || Some(f.kind) == self.barn {
-                continue;
-            }
-            if self.tower_top_immune && Some(g.segment(seg).kind) == self.tower_kind {
-                continue;
-            }
-            // AP-9 `enter-but-immune`: an upgraded figure is not eaten.
-            if self.promoted(&v, FigureId(i as u16)) == Some(true) {
-                continue;
-            }
-            victims.push(FigureId(i as u16));
-            if orphans && self.follower[f.kind.0 as usize] {
-                features.push(g.feature_of(seg));
-            }
-        }
-        for &f in victims.as_slice() {
-            ctx.return_figure(f, RemovalReason::Expansion)
-                .map_err(err)?;
-        }
-        self.return_orphans(ctx, features.as_slice())
-    }
-
-    /// PD-12: builders and pigs on `features` whose owner has no follower left there.
-    fn return_orphans(&self, ctx: &mut Ctx<'_>, features: &[FeatureId]) -> HookResult {
-        if features.is_empty() || (self.builder.is_none() && self.pig.is_none()) {
-            return Ok(());
-        }
-        let v = ctx.view();
-        let g = v.state.graph();
-        let figs = v.state.figures();
-        let mut orphans = Vec::new();
-        for (i, f) in figs.iter().enumerate() {
-            let FigureLoc::On(seg) = f.loc else {
-                continue;
-            };
-            if Some(f.kind) != self.builder && Some(f.kind) != self.pig {
-                continue;
-            }
-            let feat = g.feature_of(seg);
-            if !features.contains(&feat) {
-                continue;
-            }
-            let kept = figs.iter().any(|o| {
-                o.owner == f.owner
-                    && v.rules.figure_kind(o.kind).follower
-                    && matches!(o.loc, FigureLoc::On(s) if g.feature_of(s) == feat)
-            });
-            if !kept {
-                orphans.push(FigureId(i as u16));
-            }
-        }
-        for f in orphans {
-            ctx.return_figure(f, RemovalReason::Expansion)
-                .map_err(err)?;
-        }
-        Ok(())
-    }
-
-    /// PD-6: a flight marked by a dragon tile starts.
-    fn start_flight(&self, ctx: &mut Ctx<'_>) {
-        if ctx.get(self.ids.pending) == 0 {
-            return;
-        }
-        ctx.set(self.ids.pending, 0);
-        let Some(d) = self.dragon_cell(&ctx.view()) else {
-            return;
-        };
-        for s in self.ids.visited {
-            ctx.set(s, 0);
-        }
-        ctx.set(self.ids.visited[0], pack(d));
-        ctx.set(self.ids.steps, 0);
-        let active = ctx.state().active_player();
-        ctx.prompt_next(active, PdPrompt::DragonStep(1));
-    }
-
-    /// The fairy's move (PD-13): beside a follower (its figure and segment) or, when it moves
-    /// by tile (PD-18), onto a cell (`value`).
-    fn fairy_move(
-        &self,
-        figure: Option<FigureId>,
-        segment: Option<SegmentId>,
-        value: i32,
-    ) -> Action {
-        Action::Custom(CustomAction {
-            expansion: self.me,
-            verb: self.ids.move_fairy,
-            figure,
-            segment,
-            value,
-        })
-    }
-
-    /// Fairy moves of `player` (PD-13, PD-18).
-    fn fairy_moves(&self, v: &View<'_>, player: PlayerId, out: &mut Vec<Action>) {
-        let current = v.get(self.ids.fairy_figure) - 1;
-        if !self.on_tile && self.promotions_disc.is_none() {
-            // The common case, asked at every deployment step: beside any own follower on
-            // a tile (or a quarter under `cocQuarterFigures=jcz`) but the current one, in
-            // figure order; the same offers as the general loop below, in one pass.
-            let g = v.state.graph();
-            let (first, mine) = v.state.figures_of(player);
-            for (j, f) in mine.iter().enumerate() {
-                let i = first + j;
-                let FigureLoc::On(seg) = f.loc else {
-                    continue;
-                };
-                if i as i64 == current || !self.follower[f.kind.0 as usize] {
-                    continue;
-                }
-                let n = g.segment(seg);
-                if n.is_virtual() && !(self.coc_jcz && Some(n.kind) == self.quarter_kind) {
-                    continue;
-                }
-                out.push(self.fairy_move(Some(FigureId(i as u16)), Some(seg), 0));
-            }
-            return;
-        }
-        // The fairy's tile matters only when it moves by tile (PD-18).
-        let here = if self.on_tile {
-            self.fairy_cell(v)
-        } else {
-            None
-        };
-        let mut cells = BTreeSet::new();
-        for (i, f) in v.state.figures().iter().enumerate() {
-            let FigureLoc::On(seg) = f.loc else {
-                continue;
-            };
-            if f.owner != player || !v.rules.figure_kind(f.kind).follower {
-                continue;
-            }
-            let Some(cell) = self.seg_cell(v, seg) else {
-                continue;
-            };
-            // PR-8: never onto a tile with a downgraded follower of any player.
-            if self.promoted_on(v, cell, false) {
-                continue;
-            }
-            if self.on_tile {
-                if Some(cell) != here {
-                    cells.insert(cell);
-                }
-            } else if i as i64 != current {
-                out.push(self.fairy_move(Some(FigureId(i as u16)), Some(seg), 0));
-            }
-        }
-        for cell in cells {
-            out.push(self.fairy_move(None, Self::cell_segment(v, cell), cell_value(cell)));
-        }
-    }
-
-    /// PD-19: followers the princess on the tile just placed may remove.
-    fn princess_targets(&self, v: &View<'_>, t: &PlacedTile, out: &mut Vec<Action>) {
-        let mask = self.princess_segs[t.kind.0 as usize];
-        if mask == 0 {
-            return;
-        }
-        let g = v.state.graph();
-        let mut seen = SmallVec::<[FeatureId; 8]>::new();
-        for local in 0..8u32 {
-            if mask & (1 << local) == 0 {
-                continue;
-            }
-            let feat = g.feature_of(SegmentId::new((t.first_segment + local) as usize));
-            if seen.as_slice().contains(&feat) {
-                continue;
-            }
-            seen.push(feat);
-            for (i, f) in v.state.figures().iter().enumerate() {
-                let FigureLoc::On(seg) = f.loc else {
-                    continue;
-                };
-                if g.feature_of(seg) == feat && v.rules.figure_kind(f.kind).follower {
-                    out.push(Action::Custom(CustomAction {
-                        expansion: self.me,
-                        verb: self.ids.princess,
-                        figure: Some(FigureId(i as u16)),
-                        segment: Some(seg),
-                        value: 0,
-                    }));
-                }
-            }
-        }
-    }
-
-    /// PD-22: portal deployments on the other tiles.
-    fn portal_targets(
-        &self,
-        v: &View<'_>,
-        here: &PlacedTile,
-        player: PlayerId,
-        out: &mut Vec<Action>,
-    ) {
-        if !self.portal[here.kind.0 as usize] {
-            return;
-        }
-        // The follower kinds in supply, with where each may go, in kind order.
-        let mut kinds = SmallVec::<[(FigureKindId, KindMask); 16]>::new();
-        let mut any = 0u64;
-        for (k, d) in v.rules.figure_kinds().iter().enumerate() {
-            let k = FigureKindId(k as u8);
-            if d.follower && v.state.in_supply(player, k) > 0 {
-                kinds.push((k, d.deploy_on));
-                any |= d.deploy_on.0;
-            }
-        }
-        let kinds = kinds.as_slice();
-        // Occupiable kinds (fields only with farmers), never a tower top, where some
-        // follower in supply may go.
-        let open = if v.rules.base().farmers {
-            self.portal_kinds
-        } else {
-            self.portal_kinds_no_fields
-        };
-        let wanted = open.0 & any;
-        if wanted == 0 {
-            return;
-        }
-        // PD-5: never onto the dragon's tile (the deployment filter would remove them).
-        let banned = self.banned_cell(v);
-        let g = v.state.graph();
-        for t in v.state.board().tiles() {
-            let tk = t.kind.0 as usize;
-            if t.pos == here.pos || !self.deployable[tk] || Some(t.pos) == banned {
-                continue;
-            }
-            let first = t.first_segment as usize;
-            for seg in first..first + usize::from(self.seg_count[tk]) {
-                let seg = SegmentId::new(seg);
-                let kind = g.segment(seg).kind;
-                if wanted.checked_shr(u32::from(kind.0)).unwrap_or(0) & 1 == 0 {
-                    continue;
-                }
-                let tot = g.totals(g.feature_of(seg));
-                if tot.occupants > 0 || tot.scored || tot.complete() {
-                    continue;
-                }
-                for (k, on) in kinds {
-                    if on.contains(kind) {
-                        out.push(Action::Deploy {
-                            figure: *k,
-                            segment: seg,
-                        });
-                    }
-                }
-            }
-        }
-    }
-
     fn is_verb(&self, a: &Action, verb: VerbId) -> bool {
         matches!(a, Action::Custom(c) if c.expansion == self.me && c.verb == verb)
     }
-}
-
-impl Expansion for PrincessDragon {
-    fn id(&self) -> &str {
-        "princess-dragon"
-    }
-
-    fn version(&self) -> &str {
-        env!("CARGO_PKG_VERSION")
-    }
-
-    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-        let ids = Ids {
-            move_dragon: d.verb("move-dragon"),
-            move_fairy: d.verb("move-fairy"),
-            princess: d.verb("princess"),
-            fairy_points: d.score_label("fairy"),
-            dragon: d.game_slot("dragon", 0),
-            dragon_x: d.game_slot("dragon-x", 0),
-            dragon_y: d.game_slot("dragon-y", 0),
-            fairy: d.game_slot("fairy", 0),
-            fairy_x: d.game_slot("fairy-x", 0),
-            fairy_y: d.game_slot("fairy-y", 0),
-            fairy_figure: d.game_slot("fairy-figure", 0),
-            pending: d.game_slot("flight-pending", 0),
-            steps: d.game_slot("flight-steps", 0),
-            visited: [
-                d.game_slot("visited-0", 0),
-                d.game_slot("visited-1", 0),
-                d.game_slot("visited-2", 0),
-                d.game_slot("visited-3", 0),
-                d.game_slot("visited-4", 0),
-                d.game_slot("visited-5", 0),
-                d.game_slot("visited-6", 0),
-            ],
-            bonus: d.game_slot("fairy-bonus", 0),
-            aside: [
-                d.game_slot("aside-0", 0),
-                d.game_slot("aside-1", 0),
-                d.game_slot("aside-2", 0),
-                d.game_slot("aside-3", 0),
-            ],
-            aside_at: [
-                d.game_slot("aside-at-0", 0),
-                d.game_slot("aside-at-1", 0),
-                d.game_slot("aside-at-2", 0),
-                d.game_slot("aside-at-3", 0),
-            ],
-            aside_left: d.game_slot("aside-left", 0),
-            volcano_part: d.game_slot("volcano-part", 0),
-        };
-        Ok(binder(move |b: &Binding<'_>| bind(b, ids)))
-    }
-}
-
-fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
-    let rules: &Ruleset = b.rules();
-    let coc_never = b.option_str("dragonOnCoC")? == "never";
-    let central: Vec<TileKindId> = ["CO/6", "CO/7"]
-        .iter()
-        .filter_map(|id| rules.tiles().find(id))
-        .collect();
-    let mut r = PdRules {
-        ids,
-        me: b.me(),
-        after_scoring: b.option_str("dragonTiming")? == "after-scoring",
-        tower_top_immune: b.option_str("dragonVsTowerTop")? == "immune",
-        volcano_only: b.option_str("dragonTileDeploy")? == "volcano-only",
-        princess_must: b.option_str("princessAction")? == "must",
-        on_tile: b.option_str("fairyPlacement")? == "on-tile",
-        per_figure: b.option_str("fairyOnTilePoints")? == "per-figure",
-        coc_jcz: b.option_str("cocQuarterFigures")? == "jcz",
-        volcano_extra: b.option_flag("volcanoExtraTile")?,
-        volcano: Vec::new(),
-        dragon_tile: Vec::new(),
-        portal: Vec::new(),
-        princess_segs: Vec::new(),
-        no_dragon: Vec::new(),
-        seg_count: Vec::new(),
-        deployable: Vec::new(),
-        follower: rules.figure_kinds().iter().map(|k| k.follower).collect(),
-        portal_kinds: KindMask(0),
-        portal_kinds_no_fields: KindMask(0),
-        aside_index: Vec::new(),
-        aside_kinds: Vec::new(),
-        barn: rules.figure_named("barn"),
-        builder: rules.figure_named("builder"),
-        pig: rules.figure_named("pig"),
-        tower_kind: rules.kind_named("tower"),
-        quarter_kind: rules.kind_named("quarter"),
-        promotions_disc: rules.expansion_index("promotions").and_then(|ix| {
-            rules
-                .slots()
-                .iter()
-                .position(|d| d.expansion == ix && d.name == "disc" && d.scope == SlotScope::Figure)
-                .map(|i| SlotId(i as u16))
-        }),
-        // The Promotions script declares the same flag (`promotions.dragonVsUpgraded`,
-        // `no-entry` / `enter-but-immune`): either one set to `enter-but-immune` counts.
-        alone: rules.expansions().len() == 1,
-        upgraded_immune: b.option_str("dragonVsUpgraded")? == "enter-but-immune"
-            || rules
-                .options()
-                .get("promotions.dragonVsUpgraded")
-                .map(|v| v.to_string())
-                == Some("enter-but-immune".into()),
-    };
-    for (i, def) in rules.kinds().iter().enumerate().take(64) {
-        let kind = FeatureKindId(i as u8);
-        if def.occupiable && Some(kind) != r.tower_kind {
-            r.portal_kinds = r.portal_kinds.with(kind);
-            if def.shape != Shape::Field {
-                r.portal_kinds_no_fields = r.portal_kinds_no_fields.with(kind);
-            }
-        }
-    }
-    for (id, k) in rules.tiles().iter() {
-        r.seg_count.push(k.segments.len() as u16);
-        r.deployable.push(k.deploy);
-        r.volcano.push(k.has_tag("volcano"));
-        let dragon = k.has_tag("dragon");
-        r.dragon_tile.push(dragon);
-        r.portal.push(k.has_tag("portal"));
-        let mut mask = 0u8;
-        for (i, s) in k.segments.iter().enumerate() {
-            if s.tags.iter().any(|t| t == "princess") && i < 8 {
-                mask |= 1 << i;
-            }
-        }
-        r.princess_segs.push(mask);
-        r.no_dragon.push(if coc_never {
-            k.has_tag("city-of-carcassonne")
-        } else {
-            central.contains(&id)
-        });
-        if dragon {
-            r.aside_index.push(Some(r.aside_kinds.len()));
-            r.aside_kinds.push(id);
-        } else {
-            r.aside_index.push(None);
-        }
-    }
-    if r.aside_kinds.len() > MAX_ASIDE_KINDS {
-        return Err(HookFailure(format!(
-            "at most {MAX_ASIDE_KINDS} dragon tile kinds are supported, the ruleset has {}",
-            r.aside_kinds.len()
-        )));
-    }
-    Ok(r)
 }
 
 impl BoundExpansion for PdRules {
@@ -1075,7 +291,7 @@ impl BoundExpansion for PdRules {
     fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
         match key {
             "dragon" => {
-                let p = parse_cell(value)?;
+                let p = Pos::parse(value)?;
                 if !ctx.state().board().is_occupied(p) {
                     return Err(HookFailure(format!("no tile at {p} for the dragon")));
                 }
@@ -1083,7 +299,12 @@ impl BoundExpansion for PdRules {
                 self.restore_aside(ctx);
             }
             "fairy" => {
-                let p = parse_cell(value)?;
+                // `x,y` then, after a second comma, the player.
+                let (cell, player) = match value.match_indices(',').nth(1) {
+                    Some((i, _)) => (&value[..i], Some(value[i + 1..].trim())),
+                    None => (value, None),
+                };
+                let p = Pos::parse(cell)?;
                 if !ctx.state().board().is_occupied(p) {
                     return Err(HookFailure(format!("no tile at {p} for the fairy")));
                 }
@@ -1091,7 +312,7 @@ impl BoundExpansion for PdRules {
                 ctx.set(self.ids.fairy_x, i64::from(p.x));
                 ctx.set(self.ids.fairy_y, i64::from(p.y));
                 ctx.set(self.ids.fairy_figure, 0);
-                if let Some(name) = value.split(',').nth(2).map(str::trim) {
+                if let Some(name) = player {
                     let v = ctx.view();
                     let player = usize::from(v.state.player_named(name)?.0);
                     let fig = v
@@ -1429,7 +650,12 @@ impl BoundExpansion for PdRules {
     ) -> HookResult<Option<String>> {
         Ok(self
             .banned_cell(&view)
-            .filter(|d| Self::onto_banned(&view, &action, &self.cell_segments(&view, *d)))
+            .filter(|d| {
+                view.state
+                    .board()
+                    .at(*d)
+                    .is_some_and(|cell| Self::onto_banned(&view, &action, cell))
+            })
             .map(|d| format!("PD-5 the dragon stands on {d}")))
     }
 
@@ -1440,6 +666,7 @@ impl BoundExpansion for PdRules {
                 name: "dragon".into(),
                 icon: "dragon".into(),
                 segment: seg,
+                stands: Stands::OnTile,
             });
         }
         let fairy = match self.fairy_follower(&v) {
@@ -1451,6 +678,7 @@ impl BoundExpansion for PdRules {
                 name: "fairy".into(),
                 icon: "fairy".into(),
                 segment: seg,
+                stands: Stands::OnSegment,
             });
         }
         Ok(())

@@ -490,15 +490,19 @@ impl Expansion for River2 {
 
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         let river = d
-            .feature_kind(FeatureKindDef::new(
-                "river",
-                Shape::Edge {
-                    letter: 'W',
-                    fields_alongside: true,
-                },
-                Scoring::Unscored,
-                false,
-            ))
+            .feature_kind(FeatureKindDef {
+                // Renderers draw it as a river (blue band, ponds).
+                look: "river".into(),
+                ..FeatureKindDef::new(
+                    "river",
+                    Shape::Edge {
+                        letter: 'W',
+                        fields_alongside: true,
+                    },
+                    Scoring::Unscored,
+                    false,
+                )
+            })
             .map_err(|e| e.to_string())?;
         Ok(binder(move |b: &Binding<'_>| {
             let code = river_code(river);

@@ -283,21 +283,6 @@ struct TowerAt {
     pos: Pos,
 }
 
-fn parse_cell(s: &str) -> HookResult<Pos> {
-    let (x, y) = s
-        .split_once(',')
-        .ok_or_else(|| HookFailure(format!("`{s}` is not a cell `x,y`")))?;
-    let x: i32 = x
-        .trim()
-        .parse()
-        .map_err(|_| HookFailure(format!("`{s}` is not a cell `x,y`")))?;
-    let y: i32 = y
-        .trim()
-        .parse()
-        .map_err(|_| HookFailure(format!("`{s}` is not a cell `x,y`")))?;
-    Ok(Pos::new(x, y))
-}
-
 impl TowerRules {
     /// Makes `f` (already `Removed`) a prisoner of `jailer`.
     fn imprison(&self, ctx: &mut Ctx<'_>, f: FigureId, jailer: PlayerId) {
@@ -404,7 +389,7 @@ impl TowerRules {
         };
         let n = ctx.get(self.slots.count).max(0) as usize;
         if let Some(slot) = self.slots.at.get(n) {
-            ctx.set(*slot, t.first_segment as i64 + local as i64 + 1);
+            ctx.set(*slot, t.segment(local as usize).index() as i64 + 1);
             ctx.set(self.slots.count, n as i64 + 1);
         }
     }
@@ -743,7 +728,7 @@ impl TowerRules {
             let (cell, h) = item
                 .rsplit_once(':')
                 .ok_or_else(|| HookFailure(format!("`{item}`: write `x,y:height`")))?;
-            let pos = parse_cell(cell)?;
+            let pos = Pos::parse(cell)?;
             let h: i64 = h
                 .trim()
                 .parse()
@@ -791,23 +776,13 @@ impl BoundExpansion for TowerRules {
     /// (a ransom was already paid this turn).
     fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
         let entries = || value.split(';').map(str::trim).filter(|s| !s.is_empty());
-        let kind_named = |ctx: &Ctx<'_>, name: Option<&str>| -> HookResult<FigureKindId> {
-            match name {
-                None => Ok(FigureKindId::SMALL_FOLLOWER),
-                Some(n) => ctx
-                    .rules()
-                    .figure_named(n.trim())
-                    .ok_or_else(|| HookFailure(format!("no figure kind `{n}`"))),
-            }
-        };
         match key {
             "heights" => self.setting_heights(ctx, value),
             "cap" => {
                 for item in entries() {
-                    let mut parts = item.splitn(3, ':');
-                    let pos = parse_cell(parts.next().unwrap_or(""))?;
-                    let p = ctx.state().player_named(parts.next().unwrap_or(""))?;
-                    let kind = kind_named(ctx, parts.next())?;
+                    let (cell, figure) = head_and_figure(item);
+                    let pos = Pos::parse(cell)?;
+                    let (p, kind) = ctx.view().player_figure(figure)?;
                     let t = self
                         .tower_at(&ctx.view(), pos)
                         .ok_or_else(|| HookFailure(format!("no tower at {pos}")))?;
@@ -817,10 +792,9 @@ impl BoundExpansion for TowerRules {
             }
             "prisoners" => {
                 for item in entries() {
-                    let mut parts = item.splitn(3, ':');
-                    let jailer = ctx.state().player_named(parts.next().unwrap_or(""))?;
-                    let owner = ctx.state().player_named(parts.next().unwrap_or(""))?;
-                    let kind = kind_named(ctx, parts.next())?;
+                    let (jailer, figure) = head_and_figure(item);
+                    let jailer = ctx.state().player_named(jailer)?;
+                    let (owner, kind) = ctx.view().player_figure(figure)?;
                     if jailer == owner {
                         return Err("a player holds no follower of his own".into());
                     }
@@ -1078,6 +1052,12 @@ impl BoundExpansion for TowerRules {
 /// The tower kind a ruleset declares (for tools), if the Tower is loaded.
 pub fn tower_kind(rules: &Ruleset) -> Option<FeatureKindId> {
     rules.kind_named("tower")
+}
+
+/// `HEAD:PLAYER[:kind]` (a `cap` or `prisoners` entry): the head, and the player's figure
+/// after it ([`View::player_figure`]).
+fn head_and_figure(item: &str) -> (&str, &str) {
+    item.split_once(':').unwrap_or((item, ""))
 }
 
 carcassonne_core::export_expansion!("tower", Tower::new());

@@ -135,14 +135,15 @@ impl Expansion for TradersBuilders {
     }
 
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-        let kind = |name: &str, on: KindMask| FigureKindDef {
+        // `look` tells renderers the outline: the builder a pawn, the pig a pig.
+        let kind = |name: &str, look: &str, on: KindMask| FigureKindDef {
             name: name.into(),
             per_player: 1,
             strength: 0,
             deploy_on: on,
             follower: false,
             returns: true,
-            look: name.into(),
+            look: look.into(),
             neutral: 0,
             shares: false,
             colour: String::new(),
@@ -152,10 +153,10 @@ impl Expansion for TradersBuilders {
             .with(carcassonne_core::FeatureKindId::ROAD);
         let field = KindMask(0).with(carcassonne_core::FeatureKindId::FIELD);
         let builder = d
-            .figure_kind(kind("builder", city_road))
+            .figure_kind(kind("builder", "pawn", city_road))
             .map_err(|e| e.to_string())?;
         let pig = d
-            .figure_kind(kind("pig", field))
+            .figure_kind(kind("pig", "pig", field))
             .map_err(|e| e.to_string())?;
         let ids = Ids {
             builder,
@@ -303,14 +304,6 @@ fn has_herd(rules: &Ruleset, view: &View<'_>, farm: FeatureId) -> bool {
     view.state.graph().members(farm).any(|s| {
         segment_tags(rules, view, s).is_some_and(|tags| tags.iter().any(|t| t == PIG_HERD))
     })
-}
-
-/// Completed city-scored features bordering a farm (what 3rd-edition farm scoring counts).
-/// Completed cities bordering a farm (core's count, [`View::farm_cities`]).
-fn completed_cities(view: &View<'_>, farm: FeatureId) -> Vec<FeatureId> {
-    let mut out = Vec::new();
-    view.farm_cities(farm, &mut out);
-    out
 }
 
 impl TbRules {
@@ -486,8 +479,7 @@ impl BoundExpansion for TbRules {
                     return false;
                 };
                 let f = g.feature_of(s);
-                let nseg = view.rules.tiles().get(t.kind).segments.len();
-                (0..nseg).any(|i| g.feature_of(SegmentId::new(t.first_segment as usize + i)) == f)
+                t.segments().any(|seg| g.feature_of(seg) == f)
             });
         if hit {
             ctx.set(self.ids.triggered, 1);
@@ -526,7 +518,7 @@ impl BoundExpansion for TbRules {
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
-            let s = SegmentId::new(t.first_segment as usize + i);
+            let s = t.segment(i);
             let f = g.feature_of(s);
             let tot = g.totals(f);
             // No figure at all on the feature (most segments of a new tile): no follower
@@ -612,7 +604,7 @@ impl BoundExpansion for TbRules {
                 _ if barn => {
                     let farm = item.feature;
                     let bonus = self.per_city_bonus(&view, award.player, farm);
-                    bonus * completed_cities(&view, farm).len() as i32
+                    bonus * view.completed_cities(farm).len() as i32
                 }
                 FarmScoring::Third | FarmScoring::Second if item.tiles > 0 => {
                     let farm = item.feature;
@@ -621,7 +613,7 @@ impl BoundExpansion for TbRules {
                         continue;
                     }
                     let cities = if edition == FarmScoring::Third {
-                        completed_cities(&view, farm).len() as i32
+                        view.completed_cities(farm).len() as i32
                     } else {
                         award.points / 3
                     };
@@ -643,7 +635,7 @@ impl BoundExpansion for TbRules {
                         if rules.kind(g.kind(farm)).scoring != Scoring::Farm {
                             continue;
                         }
-                        if !completed_cities(&view, farm).contains(&city) {
+                        if !view.completed_cities(farm).contains(&city) {
                             continue;
                         }
                         if fig.kind == self.ids.pig {

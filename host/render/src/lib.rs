@@ -11,7 +11,8 @@
 //! - `geometry.rs` — tile-local shapes of sides, half-edges and sites, and where figures
 //!   stand on each segment;
 //! - `style.rs` — colours and figure outlines;
-//! - `svg.rs` — tiles, figures, the board, the score panel and the legend;
+//! - `svg/` — tiles (`tile`), shared marks (`marks`), figures (`figures`), the board
+//!   (`board`), the title band and score panel (`panel`) and the legend (`legend`);
 //! - `sheet.rs` — the contact sheet of a tile set.
 //!
 //! `docs/rendering.md` explains what each shape and colour means.

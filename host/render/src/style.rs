@@ -1,9 +1,11 @@
 //! Colours and shapes: how each feature kind and figure kind looks.
 //!
-//! Known names get their own look (city, road, river, field, cloister, shrine, quarter;
-//! small and big followers, builder, pig, abbot). Any other kind — a fan expansion's — gets
-//! a generic look of its shape, in a colour derived from its name, so it still renders and
-//! two unknown kinds still differ.
+//! The base game's feature kinds get their own look (city, road, field, cloister), and so
+//! do kinds whose `look` names a drawing (`river`, `shrine`, `quarter`). Figure kinds are drawn as their `look` declares (`meeple`, `pawn`, `pig`,
+//! `hood`, `mayor`, … or a `path:`), never recognised by name; the base game's small
+//! follower is the meeple. Any other kind — a fan expansion's — gets a generic look of its
+//! shape, in a colour derived from its name, so it still renders and two unknown kinds
+//! still differ.
 
 use carcassonne_core::{FeatureKindDef, FigureKindDef, Shape};
 
@@ -91,10 +93,18 @@ impl Look {
                 def.look.clone()
             }
         };
+        // A drawing the kind declares by name in `look` (the expansion that brings it says
+        // so); the base game's own kinds (core declares them) by name; any other kind a
+        // generic look of its shape.
+        match (def.shape, def.look.as_str()) {
+            (Shape::Edge { .. }, "river") => return Look::River,
+            (Shape::Site, "shrine") => return Look::Shrine,
+            (Shape::Virtual, "quarter") => return Look::Quarter,
+            _ => {}
+        }
         match (def.shape, def.name.as_str()) {
             (Shape::Edge { .. }, "city") => Look::City,
             (Shape::Edge { .. }, "road") => Look::Road,
-            (Shape::Edge { .. }, "river") => Look::River,
             (
                 Shape::Edge {
                     fields_alongside: false,
@@ -107,9 +117,7 @@ impl Look {
             (Shape::Field, _) if !def.look.is_empty() => Look::OtherField(def.look.clone()),
             (Shape::Field, _) => Look::OtherField(hue_colour(&def.name, 0.35, 0.7)),
             (Shape::Site, "cloister") => Look::Cloister,
-            (Shape::Site, "shrine") => Look::Shrine,
             (Shape::Site, _) => Look::Site(own()),
-            (Shape::Virtual, "quarter") => Look::Quarter,
             (Shape::Virtual, _) => Look::Virtual(own()),
         }
     }
@@ -212,8 +220,11 @@ pub enum FigureShape {
 }
 
 impl FigureShape {
-    /// The shape of figure kind `index` named `name`.
-    pub fn of(index: usize, name: &str) -> FigureShape {
+    /// The shape of figure kind `index` when it declares none ([`FigureKindDef::look`]
+    /// empty or unknown): the base game's small follower is the meeple; any other kind
+    /// gets a generic shape by its index. Kinds are never recognised by name: an
+    /// expansion that wants a pawn or a pig says so in `look`.
+    pub fn undeclared(index: usize) -> FigureShape {
         const OTHERS: [FigureShape; 5] = [
             FigureShape::Diamond,
             FigureShape::Hexagon,
@@ -221,17 +232,10 @@ impl FigureShape {
             FigureShape::Triangle,
             FigureShape::Pawn,
         ];
-        match name {
-            "small-follower" => FigureShape::Meeple,
-            "big-follower" => FigureShape::BigMeeple,
-            "builder" => FigureShape::Pawn,
-            "pig" => FigureShape::Pig,
-            "abbot" => FigureShape::Hood,
-            "mayor" => FigureShape::Mayor,
-            "wagon" => FigureShape::Wagon,
-            "barn" => FigureShape::Barn,
-            _ => OTHERS[index % OTHERS.len()],
+        if index == usize::from(carcassonne_core::FigureKindId::SMALL_FOLLOWER.0) {
+            return FigureShape::Meeple;
         }
+        OTHERS[index % OTHERS.len()]
     }
 
     /// The outline in a box from -1 to 1 (y down), as path commands.
@@ -420,7 +424,7 @@ pub fn figure_outline(index: usize, def: &FigureKindDef) -> (Vec<Cmd>, f64) {
     if let Some(cmds) = def.look.strip_prefix("path:").and_then(parse_path) {
         return (cmds, 1.0);
     }
-    let shape = FigureShape::of(index, &def.name);
+    let shape = FigureShape::undeclared(index);
     (shape.path(), shape.scale())
 }
 
@@ -476,13 +480,6 @@ pub fn icon_path(name: &str) -> Vec<Cmd> {
         "prisoner" => FigureShape::Meeple.path(),
         _ => count_path(),
     }
-}
-
-/// Where a neutral figure on a board segment is drawn: `true` = in the tile's top-right
-/// corner (a figure that stands on the tile, the dragon), `false` = beside the first
-/// figure on its segment (one that stands by a follower, the fairy).
-pub fn icon_on_corner(name: &str) -> bool {
-    name == "dragon"
 }
 
 /// The colour of a neutral figure's icon.

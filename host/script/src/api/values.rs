@@ -566,6 +566,16 @@ pub(crate) fn visible_from(view: View<'_>, item: Dynamic) -> Result<Visible, Str
             name: text("name")?,
             icon: text("icon")?,
             segment: seg()?,
+            // `stands: "tile"` draws it in its tile's corner; default: on its segment.
+            stands: match m.get("stands").map(|v| v.to_string()).as_deref() {
+                None | Some("segment") => carcassonne_core::Stands::OnSegment,
+                Some("tile") => carcassonne_core::Stands::OnTile,
+                Some(other) => {
+                    return Err(format!(
+                        "`stands` is \"segment\" or \"tile\", not `{other}`"
+                    ))
+                }
+            },
         }),
         "place" => Ok(Visible::Place {
             group: text("group")?,

@@ -1,0 +1,246 @@
+//! The whole picture of a game: title band, tiles in placement order, figures, neutral
+//! figures, then the side panel.
+
+use super::figures::{corner_of, draw_figure, neutral_figures, CORNER_NAMES, CORNER_XY};
+use super::marks::text;
+use super::panel::{draw_panel, title};
+use super::tile::{draw_tile, tile_geom, TileView};
+use super::{PANEL_W, TITLE_H};
+use crate::geometry::TileGeom;
+use crate::style::{self, esc, num};
+use crate::RenderOptions;
+use carcassonne_core::{FigureId, FigureLoc, Game, Pos, Shape, Visible};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The whole board: title, tiles, figures, side panel.
+pub(crate) fn board(game: &Game, opts: &RenderOptions) -> String {
+    let rules = game.rules();
+    let st = game.state();
+    let s = opts.tile_size;
+    let tiles = st.board().tiles();
+    let (mut min_x, mut min_y, mut max_x, mut max_y) = (0, 0, 0, 0);
+    if let Some(first) = tiles.first() {
+        (min_x, min_y, max_x, max_y) = (first.pos.x, first.pos.y, first.pos.x, first.pos.y);
+    }
+    for t in tiles {
+        min_x = min_x.min(t.pos.x);
+        min_y = min_y.min(t.pos.y);
+        max_x = max_x.max(t.pos.x);
+        max_y = max_y.max(t.pos.y);
+    }
+    let margin = (0.4 * s).max(16.0);
+    let board_w = f64::from(max_x - min_x + 1) * s + 2.0 * margin;
+    let board_h = f64::from(max_y - min_y + 1) * s + 2.0 * margin;
+    let origin = |p: Pos| {
+        (
+            margin + f64::from(p.x - min_x) * s,
+            TITLE_H + margin + f64::from(p.y - min_y) * s,
+        )
+    };
+
+    // Tiles, with their geometry computed once per kind and rotation.
+    let mut geoms: BTreeMap<(u16, u8), TileGeom> = BTreeMap::new();
+    let mut body = String::new();
+    let _ = writeln!(body, r#"<g id="board">"#);
+    for (i, t) in tiles.iter().enumerate() {
+        let kind = rules.tiles().get(t.kind);
+        let geom = geoms
+            .entry((t.kind.0, t.rotation.quarters()))
+            .or_insert_with(|| tile_geom(rules, kind, t.rotation));
+        let (x, y) = origin(t.pos);
+        let _ = writeln!(
+            body,
+            r#"<g class="tile" data-cell="{},{}" data-tile="{}" data-rotation="{}" data-order="{}">"#,
+            t.pos.x,
+            t.pos.y,
+            esc(&kind.id),
+            t.rotation.degrees(),
+            i + 1
+        );
+        draw_tile(
+            &mut body,
+            &TileView {
+                rules,
+                kind,
+                rotation: t.rotation,
+                geom,
+                x,
+                y,
+                size: s,
+                placed: Some((t.pos, t.first_segment)),
+                label_segments: false,
+            },
+        );
+        if opts.order_numbers {
+            text(
+                &mut body,
+                x + 2.5,
+                y + 9.5,
+                (s * 0.11).clamp(7.0, 11.0),
+                r##"fill="#000000" fill-opacity="0.6""##,
+                &(i + 1).to_string(),
+            );
+        }
+        let _ = writeln!(body, "</g>");
+    }
+    if let Some(last) = st.last_placed() {
+        let t = st.board().tile(last);
+        let (x, y) = origin(t.pos);
+        let _ = writeln!(
+            body,
+            r#"<rect id="last-tile" data-cell="{},{}" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="3"/>"#,
+            t.pos.x,
+            t.pos.y,
+            num(x + 1.5),
+            num(y + 1.5),
+            num(s - 3.0),
+            num(s - 3.0),
+            style::LAST
+        );
+    }
+    let _ = writeln!(body, "</g>");
+
+    // Figures on tiles; figures on virtual features go to the panel.
+    let mut on_segment: BTreeMap<u32, Vec<FigureId>> = BTreeMap::new();
+    for (i, f) in st.figures().iter().enumerate() {
+        if let FigureLoc::On(seg) = f.loc {
+            on_segment
+                .entry(seg.index() as u32)
+                .or_default()
+                .push(FigureId(i as u16));
+        }
+    }
+    let fig_r = s * 0.14;
+    let _ = writeln!(body, r#"<g id="figures">"#);
+    let mut virtual_figs: BTreeMap<u32, Vec<FigureId>> = BTreeMap::new();
+    for (&seg_index, figs) in &on_segment {
+        let seg = carcassonne_core::SegmentId::new(seg_index as usize);
+        let node = st.graph().segment(seg);
+        if node.is_virtual() {
+            virtual_figs.insert(seg_index, figs.clone());
+            continue;
+        }
+        let placed = st.board().tile(node.tile);
+        let kind = rules.tiles().get(placed.kind);
+        let geom = geoms
+            .entry((placed.kind.0, placed.rotation.quarters()))
+            .or_insert_with(|| tile_geom(rules, kind, placed.rotation));
+        let location = kind
+            .segments
+            .get(node.local as usize)
+            .map_or_else(String::new, |g| g.location(placed.rotation));
+        let feature_shape = rules.kind(node.kind).shape;
+        let (ox, oy) = origin(placed.pos);
+        for (k, f) in figs.iter().enumerate() {
+            let spot = geom
+                .figure_spot(node.local as usize, k)
+                .unwrap_or(crate::geometry::CENTRE);
+            let mut corner_attr = String::new();
+            // A figure that stands on a tile corner (Abbey & Mayor's barn keeps it in a
+            // figure slot `…corner`) is drawn on that corner, where its four tiles meet.
+            let (x, y) = match corner_of(game, *f) {
+                Some(c) => {
+                    corner_attr = format!(r#" data-corner="{}""#, CORNER_NAMES[c]);
+                    let (cx, cy) = CORNER_XY[c];
+                    (ox + cx * s, oy + cy * s)
+                }
+                None => (ox + spot.0 * s, oy + spot.1 * s),
+            };
+            let attrs = format!(
+                r#"data-feature="{}" data-cell="{},{}" data-location="{}" data-segment="{seg_index}"{corner_attr}"#,
+                esc(&rules.kind(node.kind).name),
+                placed.pos.x,
+                placed.pos.y,
+                esc(&location)
+            );
+            // Only followers lie down in fields (farmers); a barn or a pig stands.
+            let lying =
+                feature_shape == Shape::Field && rules.figure_kind(st.figure(*f).kind).follower;
+            draw_figure(&mut body, game, *f, x, y, fig_r, lying, &attrs);
+        }
+    }
+    neutral_figures(&mut body, game, &mut geoms, &on_segment, &origin, s);
+    // What expansions name on tiles (`Visible::Place` on a tile segment, e.g. a tower's
+    // height): a small badge beside the segment's first figure spot, so a figure standing
+    // there (a tower's capping follower) stays visible on top.
+    let mut shown = Vec::new();
+    let _ = game.view().describe(&mut shown);
+    for v in &shown {
+        let Visible::Place {
+            group,
+            name,
+            segment,
+        } = v
+        else {
+            continue;
+        };
+        if segment.index() >= st.graph().len() {
+            continue;
+        }
+        let node = st.graph().segment(*segment);
+        if node.is_virtual() {
+            continue;
+        }
+        let placed = st.board().tile(node.tile);
+        let kind = rules.tiles().get(placed.kind);
+        let geom = geoms
+            .entry((placed.kind.0, placed.rotation.quarters()))
+            .or_insert_with(|| tile_geom(rules, kind, placed.rotation));
+        let spot = geom
+            .figure_spot(node.local as usize, 0)
+            .unwrap_or(crate::geometry::CENTRE);
+        let (ox, oy) = origin(placed.pos);
+        let (bx, by) = (ox + spot.0 * s + fig_r * 1.1, oy + spot.1 * s - fig_r * 1.1);
+        let _ = writeln!(
+            body,
+            r##"<g class="place" data-group="{}" data-name="{}" data-cell="{},{}" data-segment="{}"><circle cx="{}" cy="{}" r="{}" fill="#ffffffee" stroke="#333333" stroke-width="0.8"/>"##,
+            esc(group),
+            esc(name),
+            placed.pos.x,
+            placed.pos.y,
+            segment.index(),
+            num(bx),
+            num(by),
+            num(fig_r * 0.75)
+        );
+        text(
+            &mut body,
+            bx,
+            by + fig_r * 0.32,
+            (fig_r * 0.9).max(7.0),
+            r#"text-anchor="middle" font-weight="bold""#,
+            name,
+        );
+        let _ = writeln!(body, "</g>");
+    }
+    let _ = writeln!(body, "</g>");
+
+    // Side panel.
+    let px = board_w + 12.0;
+    let mut panel = String::new();
+    let panel_end = draw_panel(&mut panel, game, px, TITLE_H + 8.0, &virtual_figs);
+    let width = (px + PANEL_W + 12.0).max(560.0);
+    let height = (TITLE_H + board_h).max(panel_end + 12.0);
+
+    let mut out = String::with_capacity(body.len() + panel.len() + 2048);
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="DejaVu Sans, Verdana, Arial, sans-serif" data-tile-size="{}">"#,
+        num(s),
+        w = num(width),
+        h = num(height)
+    );
+    let _ = writeln!(
+        out,
+        r#"<rect width="{}" height="{}" fill="{}"/>"#,
+        num(width),
+        num(height),
+        style::PAPER
+    );
+    title(&mut out, game, opts);
+    out.push_str(&body);
+    out.push_str(&panel);
+    out.push_str("</svg>\n");
+    out
+}

@@ -19,6 +19,22 @@ pub fn player_colour(p: usize) -> &'static str {
     PLAYER_COLOURS[p % PLAYER_COLOURS.len()]
 }
 
+/// Neutral figures (nobody's) without a declared colour: a grey no seat uses.
+pub const NEUTRAL: &str = "#8c8c8c";
+
+/// The fill of figure `fig`: its kind's declared colour, else its owner's seat colour, or
+/// [`NEUTRAL`] for a neutral figure.
+pub fn figure_colour<'a>(def: &'a FigureKindDef, fig: &carcassonne_core::Figure) -> &'a str {
+    if !def.colour.is_empty() {
+        &def.colour
+    } else {
+        match fig.seat() {
+            Some(p) => player_colour(p.index()),
+            None => NEUTRAL,
+        }
+    }
+}
+
 /// Page background.
 pub const PAPER: &str = "#f6f1e6";
 /// Ground of a tile with no features (the inside of the City of Carcassonne).

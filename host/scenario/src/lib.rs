@@ -66,10 +66,11 @@
 //! gained = { R = 4 }                # points since the start; unlisted players: 0
 //! supply = { R = 7 }
 //! slots = { "king-robber.king" = 0 } # expansion state slots (`…@R` for a player slot)
-//! occupants = [{ feature = "quarter#0", players = { B = 1 } }]
+//! occupants = [{ feature = "quarter#0", players = { B = 1 } }]  # neutral figures: `neutral = n`
 //!
 //! [[step]]
 //! do = "move"                       # an offered move of the deciding player's figure
+//!                                   # (or of a neutral figure)
 //! from = "quarter#0"                # where it stands (`from_at` for a tile feature)
 //! feature = "N"                     # where it goes (`at` for another tile)
 //! [[step]]

@@ -127,8 +127,14 @@ pub(super) fn draw_figure(
     let fig = st.figure(f);
     let kind = rules.figure_kind(fig.kind);
     let (outline, scale) = style::figure_outline(fig.kind.0 as usize, kind);
-    let owner = fig.owner.index();
-    let player = st.players().get(owner).map_or("?", |p| p.name.as_str());
+    // A neutral figure's owner is `neutral`, drawn in no seat's colour.
+    let (owner, player) = match fig.seat() {
+        Some(p) => (
+            p.0.to_string(),
+            st.players().get(p.index()).map_or("?", |p| p.name.as_str()),
+        ),
+        None => ("neutral".to_string(), "nobody"),
+    };
     // Expansion state kept per figure (a promotion disc, …) shows as a marker.
     let marks: Vec<String> = rules
         .slots()
@@ -168,7 +174,7 @@ pub(super) fn draw_figure(
         y,
         r * scale,
         if lying { 1 } else { 0 },
-        style::player_colour(owner),
+        style::figure_colour(kind, fig),
     );
     if !marks.is_empty() {
         let _ = writeln!(

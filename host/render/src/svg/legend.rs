@@ -127,8 +127,18 @@ pub(crate) fn legend(
     if with_figures {
         for (k, def) in rules.figure_kinds().iter().enumerate() {
             let (outline, scale) = style::figure_outline(k, def);
-            figure_shape(out, &outline, x + 13.0, y + 8.0, 8.0 * scale, 0, "#bbbbbb");
-            row(out, &mut y, &def.name);
+            // Players' figures in a neutral grey (each seat has its colour); a neutral
+            // figure in the colour it is drawn in, named as nobody's.
+            let (colour, label) = if def.is_neutral() {
+                let colour = if def.colour.is_empty() { style::NEUTRAL } else { &def.colour };
+                (colour, format!("{} (neutral)", def.name))
+            } else if !def.colour.is_empty() {
+                (def.colour.as_str(), def.name.clone())
+            } else {
+                ("#bbbbbb", def.name.clone())
+            };
+            figure_shape(out, &outline, x + 13.0, y + 8.0, 8.0 * scale, 0, colour);
+            row(out, &mut y, &label);
         }
         figure_shape(
             out,

@@ -327,16 +327,20 @@ impl Runner {
         let seg = self.segment(o.at, &o.feature)?;
         let st = self.game.state();
         let f = st.graph().feature_of(seg);
-        let mut got = vec![0u32; self.players.len()];
+        // One count per seat, then the neutral figures (`neutral` in the expectation).
+        let mut got = vec![0u32; self.players.len() + 1];
         for fig in st.figures_on(f.segment()) {
-            got[st.figure(fig).owner.index()] += 1;
+            let seat = st.figure(fig).seat().map_or(self.players.len(), |p| p.index());
+            got[seat] += 1;
         }
-        for name in o.players.keys() {
+        for name in o.players.keys().filter(|n| *n != NEUTRAL) {
             self.player(name)?;
         }
         let bad: Vec<String> = self
             .players
             .iter()
+            .map(String::as_str)
+            .chain([NEUTRAL])
             .enumerate()
             .filter_map(|(i, n)| {
                 let want = o.players.get(n).copied().unwrap_or(0);
@@ -511,3 +515,6 @@ impl Runner {
         }
     }
 }
+
+/// How expectations name the owner of neutral figures.
+pub(super) const NEUTRAL: &str = "neutral";

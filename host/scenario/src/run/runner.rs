@@ -263,7 +263,7 @@ impl Runner {
                 let found = self.game.actions().iter().copied().find(|a| {
                     matches!(a, Action::Move { figure, segment }
                         if g.feature_of(*segment) == g.feature_of(to)
-                            && st.figure(*figure).owner == who
+                            && (st.figure(*figure).owner == who || st.figure(*figure).is_neutral())
                             && matches!(st.figure(*figure).loc,
                                 carcassonne_core::FigureLoc::On(s) if g.feature_of(s) == g.feature_of(from)))
                 });

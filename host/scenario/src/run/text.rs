@@ -129,7 +129,7 @@ impl Runner {
                 let _ = writeln!(
                     out,
                     "  figure: {} {} on {}",
-                    self.players[f.owner.index()],
+                    self.owner_name(f),
                     self.rules.figure_kind(f.kind).name,
                     self.describe_segment(seg)
                 );
@@ -184,9 +184,16 @@ impl Runner {
         };
         format!(
             "{}'s {}{at}",
-            self.players[fig.owner.index()],
+            self.owner_name(fig),
             self.rules.figure_kind(fig.kind).name
         )
+    }
+
+    /// The name of a figure's owner, `neutral` for a neutral figure.
+    pub(super) fn owner_name(&self, f: &carcassonne_core::Figure) -> &str {
+        f.seat()
+            .and_then(|p| self.players.get(p.index()))
+            .map_or(super::checks::NEUTRAL, String::as_str)
     }
 
     pub(super) fn verb_name(&self, v: carcassonne_core::VerbId) -> String {

@@ -222,3 +222,24 @@ def test_games_and_errors_pickle():
     e = pickle.loads(pickle.dumps(c.IllegalAction("x")))
     assert isinstance(e, c.IllegalAction) and isinstance(e, ValueError)
     assert isinstance(pickle.loads(pickle.dumps(c.CarcassonneError("y"))), c.CarcassonneError)
+
+
+def test_a_neutral_figure_is_observed_as_nobodys():
+    # The guide's Herald (docs/examples/herald): one neutral figure the script places on the
+    # start tile's road (HE-1). Observations show him in the `neutral_figures` plane, never
+    # as a seat's occupant nor in a seat's supply.
+    from conftest import REPO
+
+    g = c.Game(expansions=["herald"], players=2, seed=4, plugin_dirs=[str(REPO / "docs" / "examples")])
+    neutral = c.OBSERVATION_PLANES.index("neutral_figures")
+    mid = c.BOARD_WINDOW // 2
+    rng = np.random.default_rng(4)
+    for _ in range(30):
+        o = g.observation(g.current_player)
+        assert int(o["planes"][neutral].sum()) == 1
+        assert o["supply"][:, 0].max() <= 7
+        if g.is_over:
+            break
+        random_playout(g, rng, steps=1)
+    g0 = c.Game(expansions=["herald"], players=2, seed=4, plugin_dirs=[str(REPO / "docs" / "examples")])
+    assert g0.observation(0)["planes"][neutral, mid, mid] == 1

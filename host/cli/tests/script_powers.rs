@@ -157,6 +157,11 @@ fn apply_setting(key, value) {
         deploy(0, #{type: "deploy", figure_kind: "guard", segment: road});
         move_figure(knight, road);
     }
+    if key == "virtual" {
+        let v = add_virtual_feature("city", 3, true);
+        add_border(segments_at(0, 0)[2], v);
+        set_state("placed", v + 1);
+    }
     if key == "move-guard" {
         let g = deploy(0, #{type: "deploy", figure_kind: "guard", segment: road});
         move_figure(g, city);
@@ -204,6 +209,16 @@ fn script_figures_are_deployed_placed_and_moved_within_their_declaration() {
     // The knight may move onto a road where only a sharing guard stands (it occupies
     // nothing), and a guard may join the knight's city without occupying it.
     position(&r, &[("move-knight", "")]).unwrap();
+    // An off-board city, complete, bordering the start tile's north farm.
+    let g = position(&r, &[("virtual", "")]).unwrap();
+    let v = carcassonne_core::SegmentId::new((slot(&g, "placed") - 1) as usize);
+    let node = g.state().graph().segment(v);
+    assert!(node.is_virtual() && node.local == 3);
+    assert!(g.state().graph().totals(g.state().graph().feature_of(v)).complete());
+    let farm = g.state().segment_at(Pos::new(0, 0), 2).unwrap();
+    let mut cities = Vec::new();
+    g.view().farm_cities(g.state().graph().feature_of(farm), &mut cities);
+    assert_eq!(cities, [g.state().graph().feature_of(v)]);
     let g = position(&r, &[("move-guard", "")]).unwrap();
     let guard = (slot(&g, "placed") - 1) as usize;
     let city = g.state().segment_at(Pos::new(0, 0), 1).unwrap();

@@ -190,6 +190,30 @@ pub(crate) fn register_commands(reg: &mut Registry) {
         ctx.play_tile_instead(t, pos, r)
             .map_err(|e| format!("play_tile_instead: {}", e.0).into())
     });
+    game_fn!(reg, Other, "add_virtual_feature", |c,
+                                                 kind: str,
+                                                 slot: int,
+                                                 complete: any|
+     -> INT {
+        let ctx = c.ctx()?;
+        let k = ctx
+            .rules()
+            .kind_named(kind)
+            .ok_or_else(|| format!("add_virtual_feature: no feature kind `{kind}`"))?;
+        let slot = u8::try_from(slot)
+            .map_err(|_| format!("add_virtual_feature: slot {slot} is outside 0..=255"))?;
+        let complete = complete
+            .as_bool()
+            .map_err(|t| format!("add_virtual_feature: `complete` is true or false, not {t}"))?;
+        Ok(ctx.add_virtual_feature(k, slot, complete).index() as INT)
+    });
+    game_fn!(reg, Other, "add_border", |c, field: int, city: int| -> () {
+        let ctx = c.ctx()?;
+        let field = segment(ctx.state(), field)?;
+        let city = segment(ctx.state(), city)?;
+        ctx.add_border(field, city);
+        Ok(())
+    });
     game_fn!(reg, Other, "return_drawn_tile", |c| -> bool {
         Ok(c.ctx()?.return_drawn_tile())
     });

@@ -87,6 +87,8 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("command", "request_scoring()", "Asks for this placement's scoring even if it completes nothing, so that `before_scoring` may add items."),
     doc!("command", "set_more_turns(on)", "Keeps turns going after the supply ran out (`true`), each opening only the before-draw window, or lets the game end (`false`, the default)."),
     doc!("command", "play_tile_instead(tile, x, y, rotation)", "In the before-draw window (from a prompt's answer): the active player places `tile`, not from the supply, as this turn's tile; it must be a placement `placements_of` offers."),
+    doc!("command", "add_virtual_feature(kind, slot, complete) -> int", "Adds an off-board feature of the feature kind `kind` (a place such as the Count's quarters; `slot` numbers it among yours, `complete` makes it count as completed) and returns its segment, where figures may then stand."),
+    doc!("command", "add_border(field, city)", "Records that the field of segment `field` borders the city-like segment `city` (a virtual one included), for farm scoring."),
     doc!("command", "return_drawn_tile() -> bool", "While the prompts queued in `on_tile_drawn` are asked: puts the drawn tile back into the supply (shuffled in) and the player draws again; `false` if no tile is waiting."),
     doc!("command", "random(n) -> int", "A number in 0..n from the game's seeded random generator."),
     doc!("setup", "declare_state(name, scope, default)", "Declares an integer state value; `scope` is \"game\", \"player\" or \"figure\"."),

@@ -19,7 +19,7 @@ impl AmRules {
     /// The local field segment at corner `c` of a placed tile, if one field covers both
     /// half-edges there ([`NO_FIELD`] if not).
     #[inline]
-    pub(crate) fn corner_field(&self, t: &PlacedTile, c: u8) -> u8 {
+    fn corner_field(&self, t: &PlacedTile, c: u8) -> u8 {
         self.corner_fields
             .get(t.kind.0 as usize)
             .map_or(NO_FIELD, |k| k[(4 * t.rotation.quarters() + c) as usize])

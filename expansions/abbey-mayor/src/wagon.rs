@@ -8,7 +8,7 @@ impl AmRules {
     /// Whether segment `s` of a placed tile is a road ending on its tile that runs into
     /// `other` (a site or a city segment of the same tile): by a shared link tag, or, on a
     /// tile without link tags, a road ending on a tile with a site runs into the site.
-    pub(crate) fn linked(&self, view: &View<'_>, a: SegmentId, b: SegmentId) -> bool {
+    fn linked(&self, view: &View<'_>, a: SegmentId, b: SegmentId) -> bool {
         let g = view.state.graph();
         let (na, nb) = (g.segment(a), g.segment(b));
         if na.is_virtual() || nb.is_virtual() || na.tile != nb.tile || a == b {

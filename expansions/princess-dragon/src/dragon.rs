@@ -23,7 +23,7 @@ impl PdRules {
 
     /// Whether `c` is one of the `visited` cells (packed slot values, see [`pack`]).
     #[inline]
-    pub(crate) fn stood_on(visited: &[i64], c: Pos) -> bool {
+    fn stood_on(visited: &[i64], c: Pos) -> bool {
         let p = pack(c);
         // `pack` is exact (`unpack(pack(c)) == Some(c)`) for these cells: compare packed.
         if p > 0 && (-4096..61440).contains(&c.y) {
@@ -36,7 +36,7 @@ impl PdRules {
     /// [`Self::stood_on`] for cells far out, where packed values may alias.
     #[cold]
     #[inline(never)]
-    pub(crate) fn stood_on_far(visited: &[i64], c: Pos) -> bool {
+    fn stood_on_far(visited: &[i64], c: Pos) -> bool {
         visited.iter().any(|&x| unpack(x) == Some(c))
     }
 
@@ -86,7 +86,7 @@ impl PdRules {
 
     /// Promotions (PR-4): `Some(true)` for an upgraded figure, `Some(false)` for a
     /// downgraded one, `None` without a disc (or without Promotions).
-    pub(crate) fn promoted(&self, v: &View<'_>, f: FigureId) -> Option<bool> {
+    fn promoted(&self, v: &View<'_>, f: FigureId) -> Option<bool> {
         let slot = self.promotions_disc?;
         let disc = v.get(SlotRef::untyped(slot, f.0 as usize));
         (disc > 0).then(|| disc - 1 == i64::from(v.state.figure(f).owner.0))
@@ -133,7 +133,7 @@ impl PdRules {
 
     /// Whether an expansion other than this one adds actions to the deployment step.
     #[inline]
-    pub(crate) fn others_offer(&self, v: &View<'_>) -> bool {
+    fn others_offer(&self, v: &View<'_>) -> bool {
         let members = v.rules.hook_members(HookSet::DEPLOY_STEP_ACTIONS);
         // Bit 63 stands for every expansion from 63 on: then others may offer.
         self.me.0 >= 63 || members & !(1u64 << self.me.0) != 0
@@ -166,7 +166,7 @@ impl PdRules {
 
     /// Removes from `actions` whatever puts a figure onto the tile at `d`. Most offers put
     /// nothing there: one pass finds the first that does, if any.
-    pub(crate) fn remove_onto(&self, v: &View<'_>, d: Pos, actions: &mut Vec<Action>) {
+    fn remove_onto(&self, v: &View<'_>, d: Pos, actions: &mut Vec<Action>) {
         let Some(&cell) = v.state.board().at(d) else {
             return;
         };

@@ -39,7 +39,7 @@ impl PdRules {
 
     /// The fairy's move (PD-13): beside a follower (its figure and segment) or, when it moves
     /// by tile (PD-18), onto a cell (`value`).
-    pub(crate) fn fairy_move(
+    fn fairy_move(
         &self,
         figure: Option<FigureId>,
         segment: Option<SegmentId>,

@@ -258,3 +258,45 @@ fn rules_err(script: &str) -> String {
         Err(e) => e.to_string(),
     }
 }
+
+const RIVER_FIRST: &str = r#"
+fn start_game() {
+    // Two straight roads first, then the rest (a river-like opening).
+    supply_regroup("opening", ["BA/RFr", "BA/RFr"], true, true);
+    supply_activate("default", false);
+}
+fn apply_setting(key, value) {
+    if key == "too-many" { supply_regroup("x", ["BA/RFr", "BA/RFr", "BA/RFr", "BA/RFr"], false, false); }
+    if key == "unknown" { supply_activate("nowhere", true); }
+}
+"#;
+
+#[test]
+fn a_script_arranges_the_supply() {
+    let (_s, r) = rules("supply", "", RIVER_FIRST);
+    let u = r.tiles().find("U").unwrap();
+    for seed in 0..20 {
+        let mut g = Game::new(Arc::clone(&r), &carcassonne_core::GameSetup::new(vec!["R".into(), "B".into()], seed)).unwrap();
+        let groups = &g.state().supply().groups;
+        assert_eq!(groups[0].name, "opening");
+        // The first two tiles drawn are the straight roads of the opening group.
+        for _ in 0..2 {
+            match g.decision().kind {
+                carcassonne_core::DecisionKind::PlaceTile { tile } => assert_eq!(tile, u, "seed {seed}"),
+                ref d => panic!("seed {seed}: {d:?}"),
+            }
+            let a = g.actions()[0];
+            g.apply(a).unwrap();
+            if matches!(g.decision().kind, carcassonne_core::DecisionKind::Deploy { .. }) {
+                g.apply(carcassonne_core::Action::Pass).unwrap();
+            }
+        }
+        assert!(g.state().supply().groups.iter().all(|g| g.name != "opening"));
+    }
+    // The position's three roads cannot give four: nothing changes, the refusal says why.
+    let err = position(&r, &[("too-many", "")]).unwrap_err();
+    assert!(err.contains("no `BA/RFr` left in the supply"), "{err}");
+    let err = position(&r, &[("unknown", "")]).unwrap_err();
+    assert!(err.contains("the supply has no group `nowhere`"), "{err}");
+}
+

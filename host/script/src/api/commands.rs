@@ -214,6 +214,76 @@ pub(crate) fn register_commands(reg: &mut Registry) {
         ctx.add_border(field, city);
         Ok(())
     });
+    game_fn!(reg, Other, "supply_regroup", |c,
+                                            name: str,
+                                            tiles: any,
+                                            first: any,
+                                            active: any|
+     -> () {
+        let ctx = c.ctx()?;
+        let flag = |v: Dynamic, what: &str| {
+            v.as_bool()
+                .map_err(|t| format!("supply_regroup: `{what}` is true or false, not {t}"))
+        };
+        let (first, active) = (flag(first, "first")?, flag(active, "active")?);
+        let list = tiles
+            .into_array()
+            .map_err(|t| format!("supply_regroup: `tiles` is an array of tile ids, not {t}"))?;
+        let mut kinds = Vec::with_capacity(list.len());
+        for t in list {
+            let id = t.into_immutable_string().map_err(|t| {
+                format!("supply_regroup: a tile is given by its id (a string), not {t}")
+            })?;
+            let k = ctx
+                .rules()
+                .tiles()
+                .find(&id)
+                .ok_or_else(|| format!("supply_regroup: no tile `{id}`"))?;
+            kinds.push(k);
+        }
+        // Every tile must be in the supply: check on a copy, so a refusal changes nothing.
+        let mut supply = ctx.state().supply().clone();
+        for k in &kinds {
+            if !supply.take(*k) {
+                return err(format!(
+                    "supply_regroup: no `{}` left in the supply",
+                    ctx.rules().tiles().get(*k).id
+                ));
+            }
+        }
+        let at = match supply.groups.iter().position(|g| g.name == name) {
+            Some(i) => i,
+            None => {
+                let g = carcassonne_core::SupplyGroup {
+                    name: name.to_string(),
+                    tiles: Vec::new(),
+                    active,
+                };
+                if first {
+                    supply.groups.insert(0, g);
+                    0
+                } else {
+                    supply.groups.push(g);
+                    supply.groups.len() - 1
+                }
+            }
+        };
+        supply.groups[at].tiles.extend(kinds);
+        supply.groups[at].active = active;
+        *ctx.supply_mut() = supply;
+        Ok(())
+    });
+    game_fn!(reg, Other, "supply_activate", |c, name: str, active: any| -> () {
+        let active = active
+            .as_bool()
+            .map_err(|t| format!("supply_activate: `active` is true or false, not {t}"))?;
+        let ctx = c.ctx()?;
+        let Some(i) = ctx.state().supply().groups.iter().position(|g| g.name == name) else {
+            return err(format!("supply_activate: the supply has no group `{name}`"));
+        };
+        ctx.supply_mut().groups[i].active = active;
+        Ok(())
+    });
     game_fn!(reg, Other, "return_drawn_tile", |c| -> bool {
         Ok(c.ctx()?.return_drawn_tile())
     });

@@ -206,6 +206,26 @@ pub(crate) fn register_reads(reg: &mut Registry) {
         }
         Ok(out)
     });
+    game_fn!(reg, Read, "supply_groups", |c| -> Array {
+        let v = c.view()?;
+        Ok(v.state
+            .supply()
+            .groups
+            .iter()
+            .map(|g| {
+                let mut m = Map::new();
+                m.insert("name".into(), g.name.clone().into());
+                m.insert("active".into(), g.active.into());
+                let tiles: Array = g
+                    .tiles
+                    .iter()
+                    .map(|t| tile_name(c, v.rules, *t))
+                    .collect();
+                m.insert("tiles".into(), tiles.into());
+                m.into()
+            })
+            .collect())
+    });
     game_fn!(reg, Read, "completed_features", |c| -> Array {
         let v = c.view()?;
         let mut out = Vec::new();

@@ -582,8 +582,15 @@ pub(crate) fn visible_from(view: View<'_>, item: Dynamic) -> Result<Visible, Str
             name: text("name")?,
             segment: seg()?,
         }),
+        "foreign" => Ok(Visible::ForeignName {
+            scheme: text("scheme")?,
+            segment: seg()?,
+            tile: text("tile")?,
+            feature: text("feature")?,
+            location: text("location")?,
+        }),
         other => Err(format!(
-            "a visible of type `{other}` (expected \"title\", \"figure\" or \"place\")"
+            "a visible of type `{other}` (expected \"title\", \"figure\", \"place\" or \"foreign\")"
         )),
     }
 }

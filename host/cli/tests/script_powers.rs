@@ -300,3 +300,40 @@ fn a_script_arranges_the_supply() {
     assert!(err.contains("the supply has no group `nowhere`"), "{err}");
 }
 
+
+const DESCRIBE: &str = r#"
+fn describe() {
+    let city = segments_at(0, 0)[1];
+    [
+        #{type: "foreign", scheme: "jcz", segment: city, tile: "BA/RCr", feature: "City", location: "N"},
+        #{type: "figure", name: "banner", icon: "banner", segment: city, stands: "tile"},
+    ]
+}
+"#;
+
+#[test]
+fn a_script_names_features_for_other_programs() {
+    let (_s, r) = rules("describe", "", DESCRIBE);
+    let g = position(&r, &[]).unwrap();
+    let city = g.state().segment_at(Pos::new(0, 0), 1).unwrap();
+    let mut out = Vec::new();
+    g.view().describe(&mut out).unwrap();
+    assert_eq!(
+        out,
+        [
+            carcassonne_core::Visible::ForeignName {
+                scheme: "jcz".into(),
+                segment: city,
+                tile: "BA/RCr".into(),
+                feature: "City".into(),
+                location: "N".into(),
+            },
+            carcassonne_core::Visible::NeutralFigure {
+                name: "banner".into(),
+                icon: "banner".into(),
+                segment: city,
+                stands: carcassonne_core::Stands::OnTile,
+            },
+        ]
+    );
+}

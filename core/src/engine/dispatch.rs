@@ -2,6 +2,7 @@
 
 use super::*;
 
+#[cold]
 pub(crate) fn hook_error(
     rules: &Ruleset,
     ix: usize,
@@ -194,7 +195,7 @@ pub(crate) fn each_read(
 
 /// [`each_read`] for the expansions of a member mask (as in [`visit`]): a per-tile
 /// placement filter mask, or every expansion ([`read_all`]).
-#[inline]
+#[inline(always)]
 pub(crate) fn read_members(
     rules: &Ruleset,
     state: &GameState,
@@ -209,7 +210,7 @@ pub(crate) fn read_members(
 }
 
 /// Calls a reading hook of one expansion (the owner of a prompt).
-#[inline]
+#[inline(always)]
 pub(crate) fn one_read(
     rules: &Ruleset,
     state: &GameState,

@@ -342,10 +342,10 @@ impl<'a, 'b> Call<'a, 'b> {
         match result {
             Ok(v) if native.effect != Effect::Other => {
                 // Arguments that are the hook's own parameters, passed straight from its
-                // body, are written down as such (see `memo::Shape`).
-                let direct = nc.call_level() == memo::HOOK_CALL_LEVEL;
-                let pos = nc.call_position();
-                let param = |i| shape.filter(|_| direct).and_then(|s| s.param_at(pos, i));
+                // body or from a helper's it called, are written down as such (see
+                // `memo::Shape`).
+                let (pos, level) = (nc.call_position(), nc.call_level());
+                let param = |i| shape.and_then(|s| s.param_at(pos, i, level));
                 t.push(native, args, param, &Dynamic::from(v.clone()));
             }
             _ => t.spoil(),

@@ -111,10 +111,10 @@ fn prepare_game(start) {
         "fn prepare_game(start) {\n  [#{tile: \"nope\", x: 0, y: 0}]\n}",
         false,
     );
-    let e = game(&bad, 1)
-        .err()
-        .expect("an unknown tile fails")
-        .to_string();
+    let Err(e) = game(&bad, 1) else {
+        panic!("an unknown tile fails")
+    };
+    let e = e.to_string();
     assert!(
         e.contains("x.rhai:1:1") && e.contains("unknown tile `nope`"),
         "{e}"

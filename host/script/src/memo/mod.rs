@@ -27,9 +27,14 @@
 //! parameter is left out of the root's key and those arguments are written down as "the
 //! hook's parameter i" instead of their value ([`Shape`], found once from the script's
 //! syntax tree when it is compiled): the walk passes the current argument, and the values
-//! those functions return decide the branch. Any other use (arithmetic, a comparison, a
-//! property, a helper function, a closure, a new variable of the same name) keeps the
-//! parameter in the key.
+//! those functions return decide the branch. A parameter handed to a helper (a function
+//! of the script) counts the same when the helper only hands it on to game functions and
+//! the code a call can run is known (`shape::through_helpers`: the hook calls no script
+//! function but such helpers, they call none, no function pointers, every call passes the
+//! same parameter in the same place): the helper's uses are written down one call level
+//! deeper, so how a fan splits a hook into functions does not decide what is remembered.
+//! Any other use (arithmetic, a comparison, a property, a closure, a new variable of the
+//! same name) keeps the parameter in the key.
 //!
 //! The memo belongs to the bound script, one [`ScriptMemo`] per thread that plays its
 //! games (`BoundScript` keeps them in a `thread_local::ThreadLocal`, no global state), so

@@ -8,17 +8,26 @@ pub(crate) struct Shape {
     /// Bit i: parameter i is only passed straight to traced game functions (so it is not
     /// part of the key).
     pub(crate) opaque: u32,
-    /// Where: (call position, argument index, parameter index).
-    sites: Vec<(Position, u8, u8)>,
+    /// Where: (call position, argument index, parameter index), in the hook's body.
+    pub(crate) sites: Vec<(Position, u8, u8)>,
+    /// The same in the bodies of the helpers the hook calls ([`through_helpers`]): one call
+    /// level deeper.
+    pub(crate) helper_sites: Vec<(Position, u8, u8)>,
     /// Parameters that are maps the body only reads fields of (`draft.final`): the key
     /// has those fields' values instead of the whole map.
     pub(crate) fields: Vec<(u8, ImmutableString)>,
 }
 
 impl Shape {
-    /// The hook parameter passed as argument `arg` of the game function called at `pos`.
-    pub(crate) fn param_at(&self, pos: Position, arg: usize) -> Option<u8> {
-        self.sites
+    /// The hook parameter passed as argument `arg` of the game function called at `pos`,
+    /// from Rhai's call `level` (the hook's body, or a helper it called).
+    pub(crate) fn param_at(&self, pos: Position, arg: usize, level: usize) -> Option<u8> {
+        let sites = match level {
+            HOOK_CALL_LEVEL => &self.sites,
+            l if l == HOOK_CALL_LEVEL + 1 => &self.helper_sites,
+            _ => return None,
+        };
+        sites
             .iter()
             .find(|(p, a, _)| *p == pos && *a as usize == arg)
             .map(|s| s.2)
@@ -102,6 +111,9 @@ pub(crate) fn analyze(ast: &AST, name: &str, arity: usize, traced: &[&str]) -> S
     let mut whole = 0u32;
     let mut fields: Vec<(u8, ImmutableString)> = Vec::new();
     let mut sites = Vec::new();
+    // (helper, its arity, argument index, hook parameter) where a parameter is passed
+    // straight to a script function: decided after the walk ([`through_helpers`]).
+    let mut helpers: Vec<(ImmutableString, usize, usize, usize)> = Vec::new();
     ast.walk(&mut |path: &[ASTNode]| {
         let node = path[path.len() - 1];
         let parent = path.len().checked_sub(2).map(|i| path[i]);
@@ -124,6 +136,15 @@ pub(crate) fn analyze(ast: &AST, name: &str, arity: usize, traced: &[&str]) -> S
                         (is_traced(fc.name.as_str()) && !fc.capture_parent_scope)
                             .then_some((pos, i))
                     });
+                    // Straight into a script function of the script (a helper).
+                    let helper = call.and_then(|(fc, _)| {
+                        let i = fc.args.iter().position(|a| std::ptr::eq(a, e))?;
+                        let name = fc.name.as_str();
+                        (!is_traced(name)
+                            && script_fns.iter().any(|f| f == name)
+                            && !fc.capture_parent_scope)
+                            .then(|| (fc.name.clone(), fc.args.len(), i))
+                    });
                     // `param.field`, read (not assigned, not a method call, not a chain).
                     let field = match parent {
                         Some(ASTNode::Expr(d @ Expr::Dot(x, _, _))) if std::ptr::eq(&x.lhs, e) => {
@@ -140,6 +161,10 @@ pub(crate) fn analyze(ast: &AST, name: &str, arity: usize, traced: &[&str]) -> S
                     };
                     match (arg, field) {
                         (Some((pos, i)), _) if i < 8 => sites.push((pos, i as u8, p as u8)),
+                        (None, None) if helper.is_some() => {
+                            let (name, arity, i) = helper.expect("checked");
+                            helpers.push((name, arity, i, p));
+                        }
                         (_, Some(f)) => {
                             fields.push((p as u8, f));
                             bad |= 1 << p;
@@ -184,18 +209,126 @@ pub(crate) fn analyze(ast: &AST, name: &str, arity: usize, traced: &[&str]) -> S
         }
         true
     });
+    let range = (start, end);
+    let mut helper_sites = Vec::new();
+    let mut keyed = through_helpers(ast, range, &params, &helpers, traced, &mut helper_sites);
+    bad |= keyed;
+    whole |= std::mem::take(&mut keyed);
     let all = (1u32 << params.len()) - 1;
     let opaque = all & !bad;
     // A map parameter is keyed by its fields only when it reaches nothing else (a game
     // function given the whole map is checked with the map it was given then).
-    let passed = sites.iter().fold(0u32, |m, s| m | 1 << s.2);
+    let passed = sites
+        .iter()
+        .chain(&helper_sites)
+        .fold(0u32, |m, s| m | 1 << s.2);
     fields.retain(|(p, _)| (whole | passed) & (1 << p) == 0);
     sites.retain(|s| opaque & (1 << s.2) != 0);
+    helper_sites.retain(|s| opaque & (1 << s.2) != 0);
     fields.sort();
     fields.dedup();
     Shape {
         opaque,
         sites,
+        helper_sites,
         fields,
     }
+}
+
+/// A line and column of a script, comparable.
+type At = (usize, usize);
+
+fn at(p: Position) -> Option<At> {
+    Some((p.line()?, p.position().unwrap_or(0)))
+}
+
+/// The body of script function `name` with `arity` parameters, as a range of positions.
+fn body_of(ast: &AST, name: &str, arity: usize) -> Option<(At, At)> {
+    let def = ast
+        .iter_fn_def()
+        .find(|f| f.name == name && f.params.len() == arity)?;
+    Some((at(def.body.start_position())?, at(def.body.end_position())?))
+}
+
+/// The hook parameters passed straight to a helper (a script function of the script) that
+/// must stay in the key; for the others, the helper's own sites are added to `sites` as
+/// the hook parameter's. A parameter is left out of the key through a helper only when the
+/// code a hook call can run is known: the hook's body and its helpers' bodies call no
+/// script function but those helpers (the helpers call none), nothing is called through a
+/// function pointer, every call of a helper in the hook passes the same parameter in the
+/// same place, and the helper only hands that argument straight to traced game functions.
+/// Otherwise the parameter is keyed, as any other use keeps it.
+fn through_helpers(
+    ast: &AST,
+    hook: (At, At),
+    params: &[String],
+    helpers: &[(ImmutableString, usize, usize, usize)],
+    traced: &[&str],
+    sites: &mut Vec<(Position, u8, u8)>,
+) -> u32 {
+    let all_of = |h: &[(ImmutableString, usize, usize, usize)]| {
+        h.iter().fold(0u32, |m, (_, _, _, p)| m | 1 << p)
+    };
+    if helpers.is_empty() {
+        return 0;
+    }
+    let mut bodies = vec![hook];
+    for (name, arity, _, _) in helpers {
+        match body_of(ast, name, *arity) {
+            Some(b) => bodies.push(b),
+            None => return all_of(helpers),
+        }
+    }
+    let within = |p: Position, (s, e): (At, At)| at(p).is_some_and(|p| s <= p && p <= e);
+    let script_fns: Vec<String> = ast.iter_fn_def().map(|f| f.name.to_string()).collect();
+    let is_helper = |n: &str, k: usize| helpers.iter().any(|(h, a, _, _)| h == n && *a == k);
+    let mut ok = true;
+    ast.walk(&mut |path: &[ASTNode]| {
+        let (fc, pos, method) = match path[path.len() - 1] {
+            ASTNode::Expr(Expr::FnCall(fc, pos)) | ASTNode::Stmt(Stmt::FnCall(fc, pos)) => {
+                (fc, *pos, false)
+            }
+            ASTNode::Expr(Expr::MethodCall(fc, pos)) => (fc, *pos, true),
+            _ => return true,
+        };
+        let name = fc.name.as_str();
+        let in_hook = within(pos, hook);
+        let in_helper = bodies[1..].iter().any(|b| within(pos, *b));
+        if !(in_hook || in_helper) {
+            return true;
+        }
+        let pointer = matches!(name, "Fn" | "call" | "curry");
+        let scripted = script_fns.iter().any(|f| f == name);
+        if pointer || (scripted && (method || in_helper || !is_helper(name, fc.args.len()))) {
+            ok = false;
+        }
+        if scripted && in_hook && !method {
+            // Every call of a helper passes the same parameters in the same places.
+            for (h, a, i, p) in helpers {
+                if h == name && *a == fc.args.len() {
+                    let same = matches!(&fc.args[*i], Expr::Variable(v, _, _)
+                        if v.1.as_str() == params[*p]);
+                    ok &= same;
+                }
+            }
+        }
+        ok
+    });
+    if !ok {
+        return all_of(helpers);
+    }
+    let mut keyed = 0u32;
+    for (name, arity, i, p) in helpers {
+        let shape = analyze(ast, name, *arity, traced);
+        if shape.opaque & (1 << i) == 0 {
+            keyed |= 1 << p;
+            continue;
+        }
+        for (pos, arg, q) in &shape.sites {
+            if *q as usize == *i && !sites.iter().any(|s| s.0 == *pos && s.1 == *arg) {
+                sites.push((*pos, *arg, *p as u8));
+            }
+        }
+    }
+    keyed
 }

@@ -127,7 +127,7 @@ pub const HOOKS: &[HookSpec] = &[
     hook!(OnFigureRemoved, "on_figure_removed" => "on_figure_removed", ["figure", "reason"], "()", Figure, "A figure left the board (`reason`: \"scored\" or \"expansion\")."),
     hook!(OnTurnEnd, "on_turn_end" => "on_turn_end", [], "\"next\" | \"extra\"", None, "End of the turn; `\"extra\"` gives the player another part (once per turn)."),
     hook!(FinalScoring, "final_scoring" => "final_scoring", [], "()", None, "After final scoring: end bonuses."),
-    hook!(Describe, "describe" => "describe", [], "array of visibles", None, "What a viewer shows of your state, asked whenever one draws the game: `#{type: \"title\", group, name, icon, holder, detail}` (`holder`: a player or -1), `#{type: \"figure\", name, icon, segment}` (a neutral figure), `#{type: \"place\", group, name, segment}`. Strings are cut to 200 characters."),
+    hook!(Describe, "describe" => "describe", [], "array of visibles", None, "What a viewer shows of your state, asked whenever one draws the game: `#{type: \"title\", group, name, icon, holder, detail}` (`holder`: a player or -1), `#{type: \"figure\", name, icon, segment, stands}` (a neutral figure shown by name; `stands`: \"segment\" (default) or \"tile\"), `#{type: \"place\", group, name, segment}`, `#{type: \"foreign\", scheme, segment, tile, feature, location}` (how another program, `jcz`, names an off-board feature). Strings are cut to 200 characters."),
 ];
 
 pub(crate) const HOOK_COUNT: usize = Hook::Describe as usize + 1;

@@ -338,7 +338,7 @@ fn manifest_api_mismatch_names_file_field_and_line() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}:5: `expansion.api`: targets engine API 2.0, this program implements 1.1",
+            "{}:5: `expansion.api`: targets engine API 2.0, this program implements 1.2",
             path.display()
         )
     );
@@ -349,7 +349,7 @@ fn manifest_api_mismatch_names_file_field_and_line() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}:5: `expansion.api`: targets engine API 1.7, this program implements 1.1",
+            "{}:5: `expansion.api`: targets engine API 1.7, this program implements 1.2",
             path.display()
         )
     );
@@ -956,11 +956,15 @@ fn script_illegal_deploy_is_refused() {
             file.display(),
             f.player
         );
+        // The refusal says why: the follower just deployed occupies the feature.
+        let why = " is not legal: segment ";
         assert!(
-            e.message.starts_with(&head) && e.message.ends_with(" is not legal"),
-            "want `{head}<n> is not legal`, got: {e}"
+            e.message.starts_with(&head)
+                && e.message.contains(why)
+                && e.message.ends_with("is on an occupied feature (only a figure that `shares` may join one)"),
+            "want `{head}<n>{why}<n> is on an occupied feature …`, got: {e}"
         );
-        let seg = &e.message[head.len()..e.message.len() - " is not legal".len()];
+        let seg = &e.message[head.len()..head.len() + e.message[head.len()..].find(why).unwrap()];
         assert!(seg.parse::<usize>().is_ok(), "a segment number: {seg}");
         // The first, legal deployment was rolled back with the rest (checked by
         // `play_until_failure`: the state, figures included, is exactly as before).
@@ -1547,7 +1551,7 @@ fn check_reports_a_manifest_problem_with_file_field_and_line() {
     assert_eq!(
         out.trim_end(),
         format!(
-            "problem: {}:5: `expansion.api`: targets engine API 0.9, this program implements 1.1",
+            "problem: {}:5: `expansion.api`: targets engine API 0.9, this program implements 1.2",
             path.display()
         )
     );

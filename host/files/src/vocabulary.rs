@@ -59,10 +59,8 @@ pub(crate) struct RawPoints {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct RawFigure {
     name: String,
-    #[serde(default)]
-    per_player: i64,
-    #[serde(default)]
-    neutral: i64,
+    per_player: Option<i64>,
+    neutral: Option<i64>,
     #[serde(default)]
     shares: bool,
     #[serde(default)]
@@ -278,27 +276,27 @@ pub(crate) fn kind(raw: &RawKind) -> Result<FeatureKindDef, FieldError> {
 /// Checks one `[[figures]]` entry (its kind names are resolved at ruleset build).
 pub(crate) fn figure(raw: &RawFigure, line: usize) -> Result<DeclaredFigure, FieldError> {
     check_name(&raw.name, &BUILT_IN_FIGURES, "figure")?;
-    match (raw.per_player, raw.neutral) {
-        (0, 0) => {
+    let (per_player, neutral) = match (raw.per_player, raw.neutral) {
+        (None, None) => {
             return Err((
                 "per-player".into(),
                 "give `per-player = n` (each player's copies) or `neutral = n` (copies that belong to nobody)".into(),
             ))
         }
-        (p, 0) if !(1..=30).contains(&p) => {
-            return Err(("per-player".into(), format!("{p} is outside 1..=30")))
-        }
-        (0, n) if !(1..=30).contains(&n) => {
-            return Err(("neutral".into(), format!("{n} is outside 1..=30")))
-        }
-        (0, _) | (_, 0) => {}
-        _ => {
+        (Some(_), Some(_)) => {
             return Err((
                 "neutral".into(),
                 "a figure is either each player's (`per-player`) or nobody's (`neutral`), not both".into(),
             ))
         }
-    }
+        (Some(p), None) if !(1..=30).contains(&p) => {
+            return Err(("per-player".into(), format!("{p} is outside 1..=30")))
+        }
+        (None, Some(n)) if !(1..=30).contains(&n) => {
+            return Err(("neutral".into(), format!("{n} is outside 1..=30")))
+        }
+        (p, n) => (p.unwrap_or(0) as u8, n.unwrap_or(0) as u8),
+    };
     if !(0..=20).contains(&raw.strength) {
         return Err((
             "strength".into(),
@@ -321,7 +319,7 @@ pub(crate) fn figure(raw: &RawFigure, line: usize) -> Result<DeclaredFigure, Fie
             ))
         }
     };
-    if raw.neutral > 0 && action_step {
+    if neutral > 0 && action_step {
         return Err((
             "deploy".into(),
             "a neutral figure belongs to nobody, so no player deploys it: give `deploy = \"script\"`".into(),
@@ -354,9 +352,9 @@ pub(crate) fn figure(raw: &RawFigure, line: usize) -> Result<DeclaredFigure, Fie
     }
     Ok(DeclaredFigure {
         name: raw.name.clone(),
-        per_player: raw.per_player as u8,
-        neutral: raw.neutral as u8,
-        shares: raw.shares || raw.neutral > 0,
+        per_player,
+        neutral,
+        shares: raw.shares || neutral > 0,
         colour,
         strength: raw.strength as i32,
         stands_on: raw.stands_on.clone(),

@@ -12,6 +12,8 @@
 //! features = { Tower = "tower" }                # JCZ feature class → our feature kind
 //! figures = { wagon = "wagon" }                 # JCZ meeple kind → our figure kind
 //! neutral-figures = ["count.1"]                 # MOVE_NEUTRAL_FIGURE ids it answers
+//! # or, with the pointers `to` may be and whether JCZ may undo a step:
+//! # neutral-figures = [{ id = "dragon.1", to = ["cell"], undoable = false }]
 //!
 //! [jcz.set-options."abbey-and-mayor:2"]
 //! edition = "2"
@@ -29,6 +31,11 @@
 //! message = "PLACE_TOKEN"
 //! token = "TOWER_PIECE"
 //! verb = "tower-piece"
+//!
+//! [[jcz.actions]]           # RETURN_MEEPLE of one `source`: the custom action about that follower
+//! message = "RETURN_MEEPLE"
+//! source = "PRINCESS"
+//! verb = "princess"
 //! ```
 //!
 //! Everything one file can check is checked here (names, which fields go together, option
@@ -59,7 +66,7 @@ pub(crate) struct RawJcz {
     features: Option<Spanned<BTreeMap<String, String>>>,
     figures: Option<Spanned<BTreeMap<String, String>>>,
     #[serde(default)]
-    neutral_figures: Vec<Spanned<String>>,
+    neutral_figures: Vec<Spanned<RawNeutral>>,
     #[serde(default)]
     prompts: Vec<Spanned<RawPrompt>>,
     #[serde(default)]
@@ -77,6 +84,46 @@ struct RawElement {
     absent: Option<String>,
     #[serde(default, rename = "absent-with")]
     absent_with: BTreeMap<String, String>,
+}
+
+/// A `neutral-figures` entry: its id alone (`to` a feature, undoable), or a table.
+#[derive(Debug)]
+enum RawNeutral {
+    Id(String),
+    Table(RawNeutralTable),
+}
+
+/// By hand rather than `untagged`, so a mistake in a table is reported as that table's
+/// (`unknown field `undo``), not as "no variant matched".
+impl<'de> Deserialize<'de> for RawNeutral {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RawNeutral;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a neutral figure id or a table { id, to, undoable }")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawNeutral, E> {
+                Ok(RawNeutral::Id(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<RawNeutral, A::Error> {
+                RawNeutralTable::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(RawNeutral::Table)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNeutralTable {
+    id: String,
+    to: Option<Vec<String>>,
+    undoable: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -103,6 +150,7 @@ struct RawAction {
     token: Option<String>,
     feature: Option<String>,
     figure: Option<String>,
+    source: Option<String>,
     verb: String,
     value: Option<String>,
     slot: Option<String>,
@@ -139,6 +187,47 @@ pub struct JczRule {
     pub default: String,
     /// JCZ value → our value.
     pub values: Vec<(String, String)>,
+}
+
+/// What a `MOVE_NEUTRAL_FIGURE`'s `to` may point at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JczNeutralTarget {
+    /// A feature pointer (`{position, feature, location}`): the offered custom action whose
+    /// target is that feature.
+    Feature,
+    /// A cell `[x, y]`: the offered custom action (about no figure) targeting that tile.
+    Cell,
+    /// A follower `{featurePointer, meepleId}`: the offered custom action about it.
+    Follower,
+}
+
+impl JczNeutralTarget {
+    const NAMES: [(&'static str, JczNeutralTarget); 3] = [
+        ("feature", JczNeutralTarget::Feature),
+        ("cell", JczNeutralTarget::Cell),
+        ("follower", JczNeutralTarget::Follower),
+    ];
+
+    /// Its name in a manifest (`feature`, `cell`, `follower`).
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, t)| *t == self)
+            .map_or("feature", |(n, _)| n)
+    }
+}
+
+/// A neutral figure JCZ moves with `MOVE_NEUTRAL_FIGURE`: one of the expansion's offered
+/// custom actions, found by what `to` points at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JczNeutralFigure {
+    /// The `figureId` (`count.1`).
+    pub id: String,
+    /// What `to` may point at (`[Feature]` when only the id is given).
+    pub targets: Vec<JczNeutralTarget>,
+    /// Whether JCZ's undo stack may take a step of it back (`false`: JCZ never undoes one,
+    /// like the dragon's flight).
+    pub undoable: bool,
 }
 
 /// How a save deals with one of the expansion's prompts.
@@ -201,6 +290,9 @@ pub enum JczActionMessage {
     CaptureFollower,
     /// `PAY_RANSOM`: the custom action for the prisoner `meepleId`.
     PayRansom,
+    /// `RETURN_MEEPLE` with this `source`: the custom action about the follower of
+    /// `pointer.meepleId`.
+    ReturnMeeple(String),
 }
 
 /// What the offered custom action's `value` must be.
@@ -250,9 +342,9 @@ pub struct JczDeclaration {
     pub features: Vec<(String, String)>,
     /// JCZ meeple kind → our figure kind.
     pub figures: Vec<(String, String)>,
-    /// `MOVE_NEUTRAL_FIGURE` ids whose `to` pointer names the target of one of its offered
-    /// custom actions.
-    pub neutral_figures: Vec<String>,
+    /// Neutral figures whose `MOVE_NEUTRAL_FIGURE` `to` names the target of one of its
+    /// offered custom actions.
+    pub neutral_figures: Vec<JczNeutralFigure>,
     /// Prompts.
     pub prompts: Vec<JczPrompt>,
     /// Actions.
@@ -461,14 +553,9 @@ pub(crate) fn declaration(
         }
     }
     for (i, n) in raw.neutral_figures.iter().enumerate() {
-        if !jcz_name(n.get_ref()) || d.neutral_figures.contains(n.get_ref()) {
-            return Err((
-                format!("jcz.neutral-figures[{i}]"),
-                n.span(),
-                format!("`{}` is not a JCZ figure id, or listed twice", n.get_ref()),
-            ));
-        }
-        d.neutral_figures.push(n.get_ref().clone());
+        let figure = neutral_figure(n.get_ref(), &d.neutral_figures)
+            .map_err(|(f, m)| (format!("jcz.neutral-figures[{i}]{f}"), n.span(), m))?;
+        d.neutral_figures.push(figure);
     }
     for (i, p) in raw.prompts.iter().enumerate() {
         d.prompts.push(
@@ -483,6 +570,55 @@ pub(crate) fn declaration(
         );
     }
     Ok(d)
+}
+
+/// One `neutral-figures` entry, checked against those before it; an error names the
+/// sub-field (`.to`, or nothing for the entry).
+fn neutral_figure(
+    raw: &RawNeutral,
+    before: &[JczNeutralFigure],
+) -> Result<JczNeutralFigure, (String, String)> {
+    let (id, to, undoable) = match raw {
+        RawNeutral::Id(id) => (id, None, None),
+        RawNeutral::Table(t) => (&t.id, t.to.as_ref(), t.undoable),
+    };
+    if !jcz_name(id) || before.iter().any(|n| n.id == *id) {
+        return Err((
+            String::new(),
+            format!("`{id}` is not a JCZ figure id, or listed twice"),
+        ));
+    }
+    let targets = match to {
+        None => vec![JczNeutralTarget::Feature],
+        Some(list) if list.is_empty() => {
+            return Err((".to".into(), "lists no pointer kind".into()))
+        }
+        Some(list) => {
+            let mut out = Vec::new();
+            for name in list {
+                let t = JczNeutralTarget::NAMES
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, t)| *t)
+                    .ok_or_else(|| {
+                        (
+                            ".to".to_string(),
+                            format!("`{name}` is not one of feature, cell, follower"),
+                        )
+                    })?;
+                if out.contains(&t) {
+                    return Err((".to".into(), format!("`{name}` is listed twice")));
+                }
+                out.push(t);
+            }
+            out
+        }
+    };
+    Ok(JczNeutralFigure {
+        id: id.clone(),
+        targets,
+        undoable: undoable.unwrap_or(true),
+    })
 }
 
 fn patterns(list: &[String]) -> Result<Vec<JczMessagePattern>, String> {
@@ -567,6 +703,7 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
     only("token", &raw.token, m == "PLACE_TOKEN")?;
     only("feature", &raw.feature, m == "DEPLOY_MEEPLE")?;
     only("figure", &raw.figure, m == "DEPLOY_MEEPLE")?;
+    only("source", &raw.source, m == "RETURN_MEEPLE")?;
     let message = match (m, &raw.token, &raw.feature, &raw.figure) {
         ("PLACE_TOKEN", Some(t), ..) => JczActionMessage::PlaceToken(t.clone()),
         ("PLACE_TOKEN", None, ..) => {
@@ -582,11 +719,15 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
         }
         ("CAPTURE_FOLLOWER", ..) => JczActionMessage::CaptureFollower,
         ("PAY_RANSOM", ..) => JczActionMessage::PayRansom,
+        ("RETURN_MEEPLE", ..) => match &raw.source {
+            Some(s) => JczActionMessage::ReturnMeeple(s.clone()),
+            None => return Err(err("source", "`RETURN_MEEPLE` needs a `source`".into())),
+        },
         (other, ..) => {
             return Err(err(
                 "message",
                 format!(
-                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM"
+                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM, RETURN_MEEPLE"
             ),
             ))
         }

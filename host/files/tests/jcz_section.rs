@@ -3,7 +3,8 @@
 //! field.
 
 use carcassonne_files::jcz::{
-    JczActionMessage, JczActionValue, JczMessagePattern, JczPromptAnswer,
+    JczActionMessage, JczActionValue, JczMessagePattern, JczNeutralFigure, JczNeutralTarget,
+    JczPromptAnswer,
 };
 use carcassonne_files::manifest::{parse_manifest, Manifest, ManifestError};
 use std::path::Path;
@@ -136,6 +137,12 @@ fn mistakes_name_file_line_and_field() {
         ("[jcz]\nsets = [\"t\"]\nelements = { e = { option = \"ransomFunds\", absent-with = { t = \"x\" } } }\n", "`jcz.elements.e`", "`x` is not a value"),
         ("[jcz]\nsurprise = 1\n", "expansions/tower/expansion.toml", "unknown field `surprise`"),
     ];
+    assert_mistakes(cases);
+}
+
+/// Each `(extra, at, why)`: the manifest with `extra` is refused with an error in this file
+/// that contains `at` and `why`.
+fn assert_mistakes(cases: &[(&str, &str, &str)]) {
     for (extra, at, why) in cases {
         let e = parse(extra).expect_err(extra).to_string();
         assert!(
@@ -143,4 +150,106 @@ fn mistakes_name_file_line_and_field() {
             "{extra}\n→ {e}"
         );
     }
+}
+
+/// `neutral-figures` entries as tables (what `to` may point at, whether JCZ undoes a step)
+/// and `RETURN_MEEPLE` actions with a `source`.
+#[test]
+fn neutral_figure_tables_and_return_meeple_parse() {
+    let m = parse(
+        r#"
+[jcz]
+sets = ["t"]
+neutral-figures = [
+    "count.1",
+    { id = "dragon.1", to = ["cell"], undoable = false },
+    { id = "fairy.1", to = ["follower", "cell"] },
+]
+
+[[jcz.actions]]
+message = "RETURN_MEEPLE"
+source = "PRINCESS"
+verb = "princess"
+"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let n = &m.jcz.neutral_figures;
+    assert_eq!(
+        n[0],
+        JczNeutralFigure {
+            id: "count.1".into(),
+            targets: vec![JczNeutralTarget::Feature],
+            undoable: true
+        }
+    );
+    assert_eq!(
+        n[1],
+        JczNeutralFigure {
+            id: "dragon.1".into(),
+            targets: vec![JczNeutralTarget::Cell],
+            undoable: false
+        }
+    );
+    assert_eq!(
+        n[2].targets,
+        [JczNeutralTarget::Follower, JczNeutralTarget::Cell]
+    );
+    assert!(n[2].undoable);
+    assert_eq!(JczNeutralTarget::Follower.name(), "follower");
+    let a = &m.jcz.actions[0];
+    assert_eq!(a.message, JczActionMessage::ReturnMeeple("PRINCESS".into()));
+    assert_eq!(a.verb, "princess");
+    assert_eq!(a.value, JczActionValue::Any);
+}
+
+#[test]
+fn neutral_figure_and_return_meeple_mistakes_name_file_line_and_field() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "[jcz]\nneutral-figures = [{ id = \"d.1\", to = [\"tile\"] }]\n",
+            ":14: `jcz.neutral-figures[0].to`",
+            "`tile` is not one of feature, cell, follower",
+        ),
+        (
+            "[jcz]\nneutral-figures = [{ id = \"d.1\", to = [] }]\n",
+            "`jcz.neutral-figures[0].to`",
+            "lists no pointer kind",
+        ),
+        (
+            "[jcz]\nneutral-figures = [{ id = \"d.1\", to = [\"cell\", \"cell\"] }]\n",
+            "`jcz.neutral-figures[0].to`",
+            "`cell` is listed twice",
+        ),
+        (
+            "[jcz]\nneutral-figures = [\"d.1\", { id = \"d.1\" }]\n",
+            "`jcz.neutral-figures[1]`",
+            "listed twice",
+        ),
+        (
+            "[jcz]\nneutral-figures = [{ id = \"a b\" }]\n",
+            "`jcz.neutral-figures[0]`",
+            "not a JCZ figure id",
+        ),
+        (
+            "[jcz]\nneutral-figures = [{ id = \"d.1\", undo = false }]\n",
+            "expansions/tower/expansion.toml",
+            "unknown field `undo`",
+        ),
+        (
+            "[[jcz.actions]]\nmessage = \"RETURN_MEEPLE\"\nverb = \"x\"\n",
+            ":13: `jcz.actions[0].source`",
+            "`RETURN_MEEPLE` needs a `source`",
+        ),
+        (
+            "[[jcz.actions]]\nmessage = \"PAY_RANSOM\"\nsource = \"PRINCESS\"\nverb = \"x\"\n",
+            "`jcz.actions[0].source`",
+            "not with",
+        ),
+        (
+            "[[jcz.actions]]\nmessage = \"RETURN_MEEPLE\"\nsource = \"A B\"\nverb = \"x\"\n",
+            "`jcz.actions[0].source`",
+            "not a JCZ name",
+        ),
+    ];
+    assert_mistakes(cases);
 }

@@ -2,9 +2,9 @@
 //! (`[[jcz.actions]]`, `carcassonne_files::jcz`): `PLACE_TOKEN` of a token (the pointer's
 //! feature is the target), `DEPLOY_MEEPLE` onto a feature class or of a meeple kind,
 //! `CAPTURE_FOLLOWER` (pointer `{featurePointer, meepleId}`), `PAY_RANSOM` (`{meepleId}` of
-//! the prisoner). Each is found among the offered custom actions of the declared verb by
+//! the prisoner), `RETURN_MEEPLE` of a `source`. Each is found among the offered custom actions of the declared verb by
 //! what the message points at; nothing here knows an expansion or its rules. (The Tower
-//! declares `tower-piece`, `cap-tower`, `capture` and `pay-ransom`; Abbey & Mayor `barn`.)
+//! declares `tower-piece`, `cap-tower`, `capture` and `pay-ransom`; Abbey & Mayor `barn`; Princess & Dragon `princess`.)
 
 use super::declared::ActionRef;
 use super::{pointer, str_field, Replayer};
@@ -25,6 +25,23 @@ impl Replayer {
         })
     }
 
+    /// The first offered custom action of one of `verbs` about figure `f`; else an error:
+    /// `what` is not legal here.
+    fn offered_about(
+        &self,
+        verbs: &[ActionRef<'_>],
+        f: FigureId,
+        what: String,
+    ) -> Result<Action, String> {
+        self.offered_custom(verbs, |c, _| c.figure == Some(f))
+            .ok_or_else(|| {
+                format!(
+                    "{what} is not legal here ({})",
+                    self.game.describe_decision()
+                )
+            })
+    }
+
     /// Applies a found action; `true` when the same player decides next.
     fn apply_custom(&mut self, action: Action) -> Result<bool, String> {
         let d = self.game.decision();
@@ -35,6 +52,21 @@ impl Replayer {
     /// The declared actions for `message`.
     fn declared(&self, keep: impl Fn(&JczActionMessage) -> bool) -> Vec<ActionRef<'_>> {
         self.decl.actions(keep).collect()
+    }
+
+    /// `RETURN_MEEPLE`: the declared verb of that `source`, about the follower of
+    /// `pointer.meepleId` (found by its meeple id, or by its owner, kind and feature).
+    pub(super) fn return_meeple(&mut self, p: &Value) -> Result<bool, String> {
+        let source = str_field(p, "source")?;
+        let decl = self.declared(|m| matches!(m, JczActionMessage::ReturnMeeple(s) if s == source));
+        if decl.is_empty() {
+            return Err(format!("returning a meeple by `{source}` is not supported"));
+        }
+        let ptr = p.get("pointer").ok_or("payload has no `pointer`")?;
+        let m = str_field(ptr, "meepleId")?;
+        let f = self.figure_of(m, ptr.get("featurePointer"))?;
+        let action = self.offered_about(&decl, f, format!("returning `{m}` by `{source}`"))?;
+        self.apply_custom(action)
     }
 
     /// `PLACE_TOKEN`: the declared verb of that token, on the feature the pointer names.
@@ -173,14 +205,7 @@ impl Replayer {
             .copied()
             .filter(|f| matches!(self.game.state().figure(*f).loc, FigureLoc::On(_)))
             .ok_or_else(|| format!("meeple `{meeple}` is not on the board"))?;
-        let action = self
-            .offered_custom(&decl, |c, _| c.figure == Some(figure))
-            .ok_or_else(|| {
-                format!(
-                    "capturing `{meeple}` is not legal here ({})",
-                    self.game.describe_decision()
-                )
-            })?;
+        let action = self.offered_about(&decl, figure, format!("capturing `{meeple}`"))?;
         self.apply_custom(action)
     }
 

@@ -6,7 +6,8 @@
 
 use carcassonne_core::{DecisionKind, ExpansionIndex, FigureKindId, Game, Ruleset, SlotId, VerbId};
 use carcassonne_files::jcz::{
-    JczAction, JczActionMessage, JczActionValue, JczDeclaration, JczPrompt, JczPromptAnswer,
+    JczAction, JczActionMessage, JczActionValue, JczDeclaration, JczNeutralFigure, JczPrompt,
+    JczPromptAnswer,
 };
 use carcassonne_files::manifest::Manifest;
 use carcassonne_rules::discovery::{discover, search_dirs};
@@ -140,11 +141,12 @@ impl Declarations {
         Ok(out)
     }
 
-    /// Whether a loaded expansion declares the neutral figure `id`.
-    pub fn is_neutral_figure(&self, id: &str) -> bool {
+    /// The neutral figure `id` as a loaded expansion declares it.
+    pub fn neutral_figure(&self, id: &str) -> Option<&JczNeutralFigure> {
         self.per
             .iter()
-            .any(|d| d.decl.neutral_figures.iter().any(|n| n == id))
+            .flat_map(|d| &d.decl.neutral_figures)
+            .find(|n| n.id == id)
     }
 
     /// The declared prompt entry that is pending in `game`, among those `keep` accepts.

@@ -34,6 +34,7 @@ pub use error::JczError;
 use carcassonne_core::{
     Action, DecisionKind, DrawMode, FigureId, FigureLoc, Game, GameSetup, Pos, Rotation, StartTile,
 };
+use carcassonne_files::jcz::JczNeutralTarget;
 use carcassonne_play::record::{Record, RecordAction};
 use carcassonne_play::replay::{replay_output, ReplayOutput};
 use carcassonne_rules::{build_ruleset, RulesSpec};
@@ -455,35 +456,10 @@ impl Replayer {
                 }
                 Ok(false)
             }
-            "MOVE_NEUTRAL_FIGURE"
-                if str_field(p, "figureId").is_ok_and(|f| !self.decl.is_neutral_figure(f)) =>
-            {
-                self.move_neutral(msg)
-            }
-            "RETURN_MEEPLE" => self.return_meeple(msg),
-            "MOVE_NEUTRAL_FIGURE" => {
-                // A declared neutral figure (`[jcz] neutral-figures`, the Count's
-                // `count.1`): `to` points at the feature one offered custom action targets.
+            "MOVE_NEUTRAL_FIGURE" => self.move_neutral(msg),
+            "RETURN_MEEPLE" => {
                 self.check_sender(msg)?;
-                let figure = str_field(p, "figureId")?;
-                let to = p.get("to").ok_or("payload has no `to`")?;
-                let segments = pointer::segments(&self.decl, &self.game, to)?;
-                let action = self
-                    .game
-                    .actions()
-                    .iter()
-                    .find(|a| matches!(a, Action::Custom(c) if c.segment.is_some_and(|s| segments.contains(&s))))
-                    .copied()
-                    .ok_or_else(|| {
-                        format!(
-                            "moving `{figure}` to {} is not legal here ({})",
-                            pointer::describe(to),
-                            self.game.describe_decision()
-                        )
-                    })?;
-                let d = self.game.decision();
-                self.apply(action)?;
-                Ok(self.game.decision().player == d.player)
+                self.return_meeple(p)
             }
             "PLACE_TOKEN" => {
                 self.check_sender(msg)?;
@@ -502,28 +478,45 @@ impl Replayer {
     }
 }
 
-/// Princess & Dragon's messages (`jcz-saves.md` §5, §11): the dragon's steps and the
-/// fairy's moves as `MOVE_NEUTRAL_FIGURE`, the princess as `RETURN_MEEPLE`. They are found
-/// among the offered custom actions by what they point at (a cell, or a figure), so
-/// nothing here names the expansion's verbs.
+/// `MOVE_NEUTRAL_FIGURE` of a figure an expansion declares (`[jcz] neutral-figures`): the
+/// offered custom action found by what `to` points at (a feature, a cell, or a follower),
+/// so nothing here names an expansion's figures or verbs.
 impl Replayer {
-    /// `dragon.1` / `fairy.1` (`to` = `[x, y]`, or `{featurePointer, meepleId}`).
+    /// A declared neutral figure's move; `true` when the same player decides next and the
+    /// figure's steps may be undone.
     fn move_neutral(&mut self, msg: &JczMessage) -> Result<bool, String> {
         self.check_sender(msg)?;
         let p = &msg.payload;
         let figure = str_field(p, "figureId")?;
+        let declared = self.decl.neutral_figure(figure).cloned().ok_or_else(|| {
+            format!("neutral figure `{figure}` is not supported (no loaded expansion declares it)")
+        })?;
         let to = p.get("to").ok_or("payload has no `to`")?;
-        let action = if to.is_array() {
-            let cell = pointer::position(Some(to))?;
-            self.custom_on_cell(cell)
-        } else if let Some(m) = to.get("meepleId").and_then(Value::as_str) {
-            let f = self.figure_of(m, to.get("featurePointer"))?;
-            self.custom_about(f)
-        } else {
+        let meeple = to.get("meepleId").and_then(Value::as_str);
+        let target = match (to.is_array(), meeple) {
+            (true, _) => JczNeutralTarget::Cell,
+            (false, Some(_)) => JczNeutralTarget::Follower,
+            (false, None) => JczNeutralTarget::Feature,
+        };
+        if !declared.targets.contains(&target) {
             return Err(format!(
                 "moving `{figure}` to {} is not supported",
                 pointer::describe(to)
             ));
+        }
+        let action = match (target, meeple) {
+            (JczNeutralTarget::Cell, _) => self.custom_on_cell(pointer::position(Some(to))?),
+            (JczNeutralTarget::Follower, Some(m)) => {
+                let f = self.figure_of(m, to.get("featurePointer"))?;
+                self.custom_about(f)
+            }
+            _ => {
+                let segments = pointer::segments(&self.decl, &self.game, to)?;
+                self.game.actions().iter().copied().find(|a| {
+                    matches!(a, Action::Custom(c)
+                        if c.segment.is_some_and(|s| segments.contains(&s)))
+                })
+            }
         }
         .ok_or_else(|| {
             format!(
@@ -534,30 +527,7 @@ impl Replayer {
         })?;
         let d = self.game.decision();
         self.apply(action)?;
-        // JCZ never undoes a dragon step.
-        Ok(!figure.starts_with("dragon") && self.game.decision().player == d.player)
-    }
-
-    /// `RETURN_MEEPLE` with `source` `PRINCESS`.
-    fn return_meeple(&mut self, msg: &JczMessage) -> Result<bool, String> {
-        self.check_sender(msg)?;
-        let p = &msg.payload;
-        let source = str_field(p, "source")?;
-        if source != "PRINCESS" {
-            return Err(format!("returning a meeple by `{source}` is not supported"));
-        }
-        let ptr = p.get("pointer").ok_or("payload has no `pointer`")?;
-        let m = str_field(ptr, "meepleId")?;
-        let f = self.figure_of(m, ptr.get("featurePointer"))?;
-        let action = self.custom_about(f).ok_or_else(|| {
-            format!(
-                "the princess cannot remove `{m}` here ({})",
-                self.game.describe_decision()
-            )
-        })?;
-        let d = self.game.decision();
-        self.apply(action)?;
-        Ok(self.game.decision().player == d.player)
+        Ok(declared.undoable && self.game.decision().player == d.player)
     }
 
     /// The figure of a JCZ meeple id: one deployed in this replay, else the one of that

@@ -5,8 +5,7 @@
 //!
 //! An expansion whose manifest declares JCZ sets (`[jcz] sets`, `carcassonne_files::jcz`)
 //! is mapped by that declaration alone: its elements, rule keys and the options its sets
-//! write out ([`declared_expansions`]). Princess & Dragon, listed in [`SETS`], has not moved
-//! its JCZ facts to its manifest yet and is mapped by the code below.
+//! write out ([`declared_expansions`]). Only the base game is mapped by the code below.
 
 use super::save::JczSetup;
 use carcassonne_files::jcz::JczDeclaration;
@@ -14,14 +13,8 @@ use carcassonne_files::manifest::Manifest;
 use carcassonne_rules::RulesSpec;
 use serde_json::Value;
 
-/// Sets we can play whose expansion does not declare them, with the expansion each one
-/// needs.
-const SETS: &[(&str, Option<&str>)] = &[
-    ("basic:1", None),
-    ("princess-and-dragon:1", Some("princess-dragon")),
-    // The C2 set: the garden tiles DG/C.dG and DG/Cc.pG are our DG/C.d and DG/Cc.p.
-    ("princess-and-dragon:2", Some("princess-dragon")),
-];
+/// Sets we can play that no expansion declares, with the expansion each one needs.
+const SETS: &[(&str, Option<&str>)] = &[("basic:1", None)];
 
 /// Elements of later expansions: named in the error so the user knows why.
 const LATER_ELEMENTS: &[&str] = &[
@@ -156,7 +149,6 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
             // Gardens take only the abbot, which is refused above: without it they are
             // decoration, and a garden tile plays as its plain twin (IC-3, T-86).
             "garden" => {}
-            e if PD_ELEMENTS.contains(&e) => {}
             e if owner_of_element(manifests, e).is_some() => {}
             other if LATER_ELEMENTS.contains(&other) => {
                 return Err(format!(
@@ -182,95 +174,17 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
         let declared = manifests
             .iter()
             .any(|m| m.jcz.rules.iter().any(|r| r.key == k));
-        if !BASE_RULES.iter().any(|m| m.key == k) && !PD_RULES.contains(&k) && !declared {
+        if !BASE_RULES.iter().any(|m| m.key == k) && !declared {
             return Err(format!("setup.rules: unknown rule `{k}`"));
         }
     }
     options.push(("smallCity".into(), small_city.into()));
-    princess_dragon(setup, &expansions, &mut options)?;
     declared_expansions(setup, manifests, &mut options)?;
     Ok(RulesSpec {
         expansions,
         options,
         plugin_dirs: Vec::new(),
     })
-}
-
-/// Princess & Dragon's elements: JCZ turns the four parts on separately; we play them
-/// together (a save with only some of them is refused by name).
-const PD_ELEMENTS: &[&str] = &["dragon", "fairy", "princess", "portal"];
-
-/// Princess & Dragon's rule keys (C.5).
-const PD_RULES: &[&str] = &["dragon-move", "princess-action", "fairy-placement"];
-
-/// Princess & Dragon (`princess-and-dragon:1/2`, spec C.5): its elements and rule keys →
-/// `princess-dragon.*` options. JCZ's fixed behaviours are written out where our defaults
-/// differ (`fairyOnTilePoints=per-figure`, `cocQuarterFigures=jcz`). Without the set, its
-/// rule keys are ignored and its elements refused.
-fn princess_dragon(
-    setup: &JczSetup,
-    expansions: &[String],
-    options: &mut Vec<(String, String)>,
-) -> Result<(), String> {
-    let loaded = expansions.iter().any(|e| e == "princess-dragon");
-    let on: Vec<&str> = PD_ELEMENTS
-        .iter()
-        .copied()
-        .filter(|e| setup.elements.contains_key(*e))
-        .collect();
-    if !loaded {
-        return match on.first() {
-            Some(e) => Err(format!(
-                "setup.elements: `{e}` without the set `princess-and-dragon:1`"
-            )),
-            None => Ok(()),
-        };
-    }
-    if on.len() != PD_ELEMENTS.len() {
-        let missing: Vec<&str> = PD_ELEMENTS
-            .iter()
-            .copied()
-            .filter(|e| !on.contains(e))
-            .collect();
-        return Err(format!(
-            "setup.elements: Princess & Dragon without `{}` is not supported (only all of dragon, fairy, princess, portal)",
-            missing.join("`, `")
-        ));
-    }
-    let [timing, princess, fairy] = <[&str; 3]>::try_from(read_rules(
-        setup,
-        &[
-            RuleMap {
-                key: "dragon-move",
-                default: "before-scoring",
-                values: &[
-                    ("before-scoring", "before-scoring"),
-                    ("after-scoring", "after-scoring"),
-                ],
-            },
-            RuleMap {
-                key: "princess-action",
-                default: "may",
-                values: &[("may", "may"), ("must", "must")],
-            },
-            RuleMap {
-                key: "fairy-placement",
-                default: "next-follower",
-                values: &[("next-follower", "next-follower"), ("on-tile", "on-tile")],
-            },
-        ],
-    )?)
-    .expect("three rule maps");
-    let mut set = |k: &str, v: &str| options.push((format!("princess-dragon.{k}"), v.into()));
-    set("dragonTiming", timing);
-    set("princessAction", princess);
-    set("fairyPlacement", fairy);
-    set("fairyOnTilePoints", "per-figure");
-    set("cocQuarterFigures", "jcz");
-    set("dragonOnCoC", "outer-landscape");
-    set("dragonTileDeploy", "blocked");
-    set("dragonVsTowerTop", "eaten");
-    Ok(())
 }
 
 /// The expansion of the manifests whose `[jcz] elements` list `element`.

@@ -195,7 +195,11 @@ impl<'a> Ctx<'a> {
     /// occupied or not: the expansion states where its figure may go). Errs, changing
     /// nothing, if `kind` is not neutral, every copy is on the board, or the segment does
     /// not exist.
-    pub fn place_neutral(&mut self, kind: FigureKindId, segment: SegmentId) -> HookResult<FigureId> {
+    pub fn place_neutral(
+        &mut self,
+        kind: FigureKindId,
+        segment: SegmentId,
+    ) -> HookResult<FigureId> {
         let Some(def) = self.rules.figure_kinds().get(kind.0 as usize) else {
             return Err(HookFailure(format!("no figure kind {}", kind.0)));
         };

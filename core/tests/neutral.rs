@@ -116,7 +116,10 @@ fn neutral_figures_belong_to_nobody_and_follow_the_players_figures() {
     // A neutral figure does not occupy its feature.
     let road = st.graph().feature_of(road_at(&g, 0));
     assert_eq!(st.graph().totals(road).occupants, 0);
-    assert_eq!(st.figures_on(road_at(&g, 0)).collect::<Vec<_>>(), [FigureId(16)]);
+    assert_eq!(
+        st.figures_on(road_at(&g, 0)).collect::<Vec<_>>(),
+        [FigureId(16)]
+    );
 }
 
 #[test]
@@ -134,7 +137,10 @@ fn followers_join_a_neutral_figure_and_sharing_figures_join_followers() {
         figure: FigureKindId::SMALL_FOLLOWER,
         segment: road_at(&g, 1),
     };
-    assert!(g.actions().contains(&on_road), "A-7: the herald does not occupy the road");
+    assert!(
+        g.actions().contains(&on_road),
+        "A-7: the herald does not occupy the road"
+    );
     g.apply(on_road).unwrap();
     let road = g.state().graph().feature_of(road_at(&g, 0));
     assert_eq!(g.state().graph().totals(road).occupants, 1);
@@ -158,7 +164,11 @@ fn followers_join_a_neutral_figure_and_sharing_figures_join_followers() {
         }]
     );
     g.apply(deploys[0]).unwrap();
-    assert_eq!(g.state().graph().totals(road).occupants, 1, "a squire does not occupy");
+    assert_eq!(
+        g.state().graph().totals(road).occupants,
+        1,
+        "a squire does not occupy"
+    );
     assert_eq!(g.state().figures_on(road_at(&g, 0)).count(), 3);
     // The supply is empty: final scoring. The road (3 tiles) is R's alone: the squire and
     // the herald count for no majority.
@@ -186,7 +196,12 @@ fn placing_neutral_figures_is_checked() {
     };
     // The second herald can be placed too, even on the same road.
     let g = with("place-herald").unwrap();
-    assert!(g.state().neutral_figures().1.iter().all(|f| f.loc != FigureLoc::Supply));
+    assert!(g
+        .state()
+        .neutral_figures()
+        .1
+        .iter()
+        .all(|f| f.loc != FigureLoc::Supply));
     // A player's figure kind is not neutral.
     let err = with("place-follower").unwrap_err().to_string();
     assert!(err.contains("`small-follower` is not neutral"), "{err}");
@@ -204,10 +219,18 @@ fn placing_neutral_figures_is_checked() {
         pos: Pos::new(0, 0),
         segment: 1,
     });
-    let err = Game::from_position(Arc::clone(&r), &p).unwrap_err().to_string();
-    assert!(err.contains("every `herald` is already on the board"), "{err}");
+    let err = Game::from_position(Arc::clone(&r), &p)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("every `herald` is already on the board"),
+        "{err}"
+    );
     // … but never a player's figure as nobody's, nor a herald as a player's.
-    for (player, kind) in [(PlayerId::NEUTRAL, FigureKindId::SMALL_FOLLOWER), (PlayerId(0), herald)] {
+    for (player, kind) in [
+        (PlayerId::NEUTRAL, FigureKindId::SMALL_FOLLOWER),
+        (PlayerId(0), herald),
+    ] {
         let mut p = position(&r);
         p.figures.push(PositionFigure {
             player,
@@ -233,7 +256,11 @@ fn a_neutral_kind_cannot_belong_to_players() {
                 ..FigureKindDef::small_follower()
             })
             .map_err(|e| e.to_string())?;
-            Ok(binder(|_| Ok(HeraldRules { herald: FigureKindId(0) })))
+            Ok(binder(|_| {
+                Ok(HeraldRules {
+                    herald: FigureKindId(0),
+                })
+            }))
         }
     }
     let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();

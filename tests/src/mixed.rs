@@ -176,10 +176,17 @@ pub fn check_figures_and_scores_in(g: &Game, in_city: Option<SlotId>, ctx: &str)
             .iter()
             .filter(|f| f.kind == FigureKindId(k as u8))
             .count();
-        assert_eq!(copies, usize::from(def.neutral), "{ctx}: neutral {}", def.name);
+        assert_eq!(
+            copies,
+            usize::from(def.neutral),
+            "{ctx}: neutral {}",
+            def.name
+        );
     }
     assert!(
-        neutral.iter().all(|f| f.is_neutral() && f.loc != FigureLoc::Removed),
+        neutral
+            .iter()
+            .all(|f| f.is_neutral() && f.loc != FigureLoc::Removed),
         "{ctx}: neutral figures are nobody's and never prisoners"
     );
     assert_eq!(

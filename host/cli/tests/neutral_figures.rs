@@ -60,7 +60,9 @@ fn the_guide_shows_the_herald_files_byte_for_byte() {
     // The test output the guide shows is the real one.
     let out = ok(&["expansions", "test", "docs/examples/herald"]);
     assert!(
-        guide.contains(&format!("$ carcassonne expansions test docs/examples/herald\n{out}```")),
+        guide.contains(&format!(
+            "$ carcassonne expansions test docs/examples/herald\n{out}```"
+        )),
         "the guide does not show this output:\n{out}"
     );
 }
@@ -84,7 +86,9 @@ fn the_herald_is_conserved_and_nobodys_in_random_games() {
     let herald = r.figure_named("herald").unwrap();
     let mut moved = 0;
     for seed in 0..12u64 {
-        let players: Vec<String> = (0..2 + seed as usize % 3).map(|i| format!("P{i}")).collect();
+        let players: Vec<String> = (0..2 + seed as usize % 3)
+            .map(|i| format!("P{i}"))
+            .collect();
         let mut g = Game::new(Arc::clone(&r), &GameSetup::new(players.clone(), seed)).unwrap();
         let mut bots: Vec<Box<dyn Bot>> = (0..players.len())
             .map(|i| -> Box<dyn Bot> {
@@ -110,16 +114,27 @@ fn the_herald_is_conserved_and_nobodys_in_random_games() {
             let st = g.state();
             let (first, neutral) = st.neutral_figures();
             assert_eq!(neutral.len(), 1, "seed {seed}: one Herald");
-            assert!(matches!(neutral[0].loc, FigureLoc::On(_)), "seed {seed}: HE-1");
+            assert!(
+                matches!(neutral[0].loc, FigureLoc::On(_)),
+                "seed {seed}: HE-1"
+            );
             assert!(neutral[0].is_neutral());
-            assert_eq!(g.view().figure_name(carcassonne_core::FigureId(first as u16)), "herald.1");
+            assert_eq!(
+                g.view()
+                    .figure_name(carcassonne_core::FigureId(first as u16)),
+                "herald.1"
+            );
             for p in 0..players.len() {
                 let p = PlayerId(p as u8);
                 assert_eq!(st.in_supply(p, herald), 0, "seed {seed}: nobody's supply");
                 let (_, mine) = st.figures_of(p);
                 assert!(mine.iter().all(|f| f.owner == p && f.kind != herald));
-                let on_board = mine.iter().filter(|f| matches!(f.loc, FigureLoc::On(_))).count();
-                let in_supply = st.in_supply(p, carcassonne_core::FigureKindId::SMALL_FOLLOWER) as usize;
+                let on_board = mine
+                    .iter()
+                    .filter(|f| matches!(f.loc, FigureLoc::On(_)))
+                    .count();
+                let in_supply =
+                    st.in_supply(p, carcassonne_core::FigureKindId::SMALL_FOLLOWER) as usize;
                 assert_eq!(on_board + in_supply, 7, "seed {seed}: followers conserved");
             }
             // HE-4: the Herald is never an occupant.
@@ -129,9 +144,16 @@ fn the_herald_is_conserved_and_nobodys_in_random_games() {
                 let players_there = st
                     .figures()
                     .iter()
-                    .filter(|x| !x.is_neutral() && matches!(x.loc, FigureLoc::On(s) if g2.feature_of(s) == f))
+                    .filter(|x| {
+                        !x.is_neutral()
+                            && matches!(x.loc, FigureLoc::On(s) if g2.feature_of(s) == f)
+                    })
                     .count();
-                assert_eq!(g2.totals(f).occupants as usize, players_there, "seed {seed}");
+                assert_eq!(
+                    g2.totals(f).occupants as usize,
+                    players_there,
+                    "seed {seed}"
+                );
             }
         }
     }
@@ -144,8 +166,19 @@ fn the_herald_is_conserved_and_nobodys_in_random_games() {
 fn herald_games_record_replay_and_draw() {
     let s = Scratch::new("neutral", "records");
     ok(&[
-        "simulate", "--expansion-dir", "docs/examples", "--expansions", "herald", "--games", "6",
-        "--seed", "3", "--bots", "greedy,random", "--record", &s.arg("out"),
+        "simulate",
+        "--expansion-dir",
+        "docs/examples",
+        "--expansions",
+        "herald",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--bots",
+        "greedy,random",
+        "--record",
+        &s.arg("out"),
     ]);
     let mut herald_moves = 0;
     for i in 0..6 {
@@ -153,20 +186,48 @@ fn herald_games_record_replay_and_draw() {
         let text = std::fs::read_to_string(&path).unwrap();
         herald_moves += text.matches("\"herald.1\"").count();
         let replay = ok(&[
-            "replay", &path.display().to_string(), "--expansion-dir", "docs/examples", "--json",
+            "replay",
+            &path.display().to_string(),
+            "--expansion-dir",
+            "docs/examples",
+            "--json",
         ]);
         let v: serde_json::Value = serde_json::from_str(&replay).unwrap();
         let rec: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let scores: Vec<i64> = v["players"].as_array().unwrap().iter().map(|p| p["score"].as_i64().unwrap()).collect();
-        let recorded: Vec<i64> = rec["result"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect();
-        assert_eq!(scores, recorded, "game {i}: the replay ends as the game did");
+        let scores: Vec<i64> = v["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["score"].as_i64().unwrap())
+            .collect();
+        let recorded: Vec<i64> = rec["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect();
+        assert_eq!(
+            scores, recorded,
+            "game {i}: the replay ends as the game did"
+        );
         let svg_path = s.arg(&format!("g{i}.svg"));
         ok(&[
-            "render", &path.display().to_string(), "--expansion-dir", "docs/examples", "-o", &svg_path,
+            "render",
+            &path.display().to_string(),
+            "--expansion-dir",
+            "docs/examples",
+            "-o",
+            &svg_path,
         ]);
         let svg = std::fs::read_to_string(&svg_path).unwrap();
-        assert!(svg.contains("herald.1"), "game {i}: the Herald is drawn and named");
-        assert!(svg.to_lowercase().contains("#b58de0"), "game {i}: in his declared colour");
+        assert!(
+            svg.contains("herald.1"),
+            "game {i}: the Herald is drawn and named"
+        );
+        assert!(
+            svg.to_lowercase().contains("#b58de0"),
+            "game {i}: in his declared colour"
+        );
     }
     assert!(herald_moves > 0, "some record moves the Herald");
 }

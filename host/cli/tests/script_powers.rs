@@ -95,14 +95,31 @@ fn a_script_takes_prisoners_and_gives_them_back() {
     let g = position(&r, &[("hold", "")]).unwrap();
     let knight = (slot(&g, "held") - 1) as usize;
     assert_eq!(g.state().figures()[knight].loc, FigureLoc::Removed);
-    assert_eq!(g.state().in_supply(PlayerId(0), FigureKindId::SMALL_FOLLOWER), 6);
+    assert_eq!(
+        g.state()
+            .in_supply(PlayerId(0), FigureKindId::SMALL_FOLLOWER),
+        6
+    );
     let city = g.state().segment_at(Pos::new(0, 0), 1).unwrap();
-    assert_eq!(g.state().graph().totals(g.state().graph().feature_of(city)).occupants, 0);
+    assert_eq!(
+        g.state()
+            .graph()
+            .totals(g.state().graph().feature_of(city))
+            .occupants,
+        0
+    );
     let g = position(&r, &[("hold", ""), ("release", "")]).unwrap();
     assert_eq!(g.state().figures()[knight].loc, FigureLoc::Supply);
-    assert_eq!(g.state().in_supply(PlayerId(0), FigureKindId::SMALL_FOLLOWER), 7);
+    assert_eq!(
+        g.state()
+            .in_supply(PlayerId(0), FigureKindId::SMALL_FOLLOWER),
+        7
+    );
     let err = position(&r, &[("hold", ""), ("release-twice", "")]).unwrap_err();
-    assert!(err.contains("release_figure: figure 0 is not held"), "{err}");
+    assert!(
+        err.contains("release_figure: figure 0 is not held"),
+        "{err}"
+    );
 }
 
 const READS: &str = r#"
@@ -201,9 +218,16 @@ fn script_figures_are_deployed_placed_and_moved_within_their_declaration() {
     let g = position(&r, &[("banner", "")]).unwrap();
     let banner = (slot(&g, "placed") - 1) as usize;
     assert!(g.state().figures()[banner].is_neutral());
-    assert_eq!(g.view().figure_name(carcassonne_core::FigureId(banner as u16)), "banner.1");
+    assert_eq!(
+        g.view()
+            .figure_name(carcassonne_core::FigureId(banner as u16)),
+        "banner.1"
+    );
     let err = position(&r, &[("banner-road", "")]).unwrap_err();
-    assert!(err.contains("a `banner` does not stand on a `road`"), "{err}");
+    assert!(
+        err.contains("a `banner` does not stand on a `road`"),
+        "{err}"
+    );
     let err = position(&r, &[("banner-guard", "")]).unwrap_err();
     assert!(err.contains("`guard` is not neutral"), "{err}");
     // The knight may move onto a road where only a sharing guard stands (it occupies
@@ -214,16 +238,27 @@ fn script_figures_are_deployed_placed_and_moved_within_their_declaration() {
     let v = carcassonne_core::SegmentId::new((slot(&g, "placed") - 1) as usize);
     let node = g.state().graph().segment(v);
     assert!(node.is_virtual() && node.local == 3);
-    assert!(g.state().graph().totals(g.state().graph().feature_of(v)).complete());
+    assert!(g
+        .state()
+        .graph()
+        .totals(g.state().graph().feature_of(v))
+        .complete());
     let farm = g.state().segment_at(Pos::new(0, 0), 2).unwrap();
     let mut cities = Vec::new();
-    g.view().farm_cities(g.state().graph().feature_of(farm), &mut cities);
+    g.view()
+        .farm_cities(g.state().graph().feature_of(farm), &mut cities);
     assert_eq!(cities, [g.state().graph().feature_of(v)]);
     let g = position(&r, &[("move-guard", "")]).unwrap();
     let guard = (slot(&g, "placed") - 1) as usize;
     let city = g.state().segment_at(Pos::new(0, 0), 1).unwrap();
     assert_eq!(g.state().figures()[guard].loc, FigureLoc::On(city));
-    assert_eq!(g.state().graph().totals(g.state().graph().feature_of(city)).occupants, 1);
+    assert_eq!(
+        g.state()
+            .graph()
+            .totals(g.state().graph().feature_of(city))
+            .occupants,
+        1
+    );
 }
 
 const MORE_TURNS: &str = r#"
@@ -276,22 +311,36 @@ fn a_script_arranges_the_supply() {
     let (_s, r) = rules("supply", "", RIVER_FIRST);
     let u = r.tiles().find("U").unwrap();
     for seed in 0..20 {
-        let mut g = Game::new(Arc::clone(&r), &carcassonne_core::GameSetup::new(vec!["R".into(), "B".into()], seed)).unwrap();
+        let mut g = Game::new(
+            Arc::clone(&r),
+            &carcassonne_core::GameSetup::new(vec!["R".into(), "B".into()], seed),
+        )
+        .unwrap();
         let groups = &g.state().supply().groups;
         assert_eq!(groups[0].name, "opening");
         // The first two tiles drawn are the straight roads of the opening group.
         for _ in 0..2 {
             match g.decision().kind {
-                carcassonne_core::DecisionKind::PlaceTile { tile } => assert_eq!(tile, u, "seed {seed}"),
+                carcassonne_core::DecisionKind::PlaceTile { tile } => {
+                    assert_eq!(tile, u, "seed {seed}")
+                }
                 ref d => panic!("seed {seed}: {d:?}"),
             }
             let a = g.actions()[0];
             g.apply(a).unwrap();
-            if matches!(g.decision().kind, carcassonne_core::DecisionKind::Deploy { .. }) {
+            if matches!(
+                g.decision().kind,
+                carcassonne_core::DecisionKind::Deploy { .. }
+            ) {
                 g.apply(carcassonne_core::Action::Pass).unwrap();
             }
         }
-        assert!(g.state().supply().groups.iter().all(|g| g.name != "opening"));
+        assert!(g
+            .state()
+            .supply()
+            .groups
+            .iter()
+            .all(|g| g.name != "opening"));
     }
     // The position's three roads cannot give four: nothing changes, the refusal says why.
     let err = position(&r, &[("too-many", "")]).unwrap_err();
@@ -299,7 +348,6 @@ fn a_script_arranges_the_supply() {
     let err = position(&r, &[("unknown", "")]).unwrap_err();
     assert!(err.contains("the supply has no group `nowhere`"), "{err}");
 }
-
 
 const DESCRIBE: &str = r#"
 fn describe() {

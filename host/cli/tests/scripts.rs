@@ -961,7 +961,9 @@ fn script_illegal_deploy_is_refused() {
         assert!(
             e.message.starts_with(&head)
                 && e.message.contains(why)
-                && e.message.ends_with("is on an occupied feature (only a figure that `shares` may join one)"),
+                && e.message.ends_with(
+                    "is on an occupied feature (only a figure that `shares` may join one)"
+                ),
             "want `{head}<n>{why}<n> is on an occupied feature …`, got: {e}"
         );
         let seg = &e.message[head.len()..head.len() + e.message[head.len()..].find(why).unwrap()];

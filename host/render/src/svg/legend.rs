@@ -130,7 +130,11 @@ pub(crate) fn legend(
             // Players' figures in a neutral grey (each seat has its colour); a neutral
             // figure in the colour it is drawn in, named as nobody's.
             let (colour, label) = if def.is_neutral() {
-                let colour = if def.colour.is_empty() { style::NEUTRAL } else { &def.colour };
+                let colour = if def.colour.is_empty() {
+                    style::NEUTRAL
+                } else {
+                    &def.colour
+                };
                 (colour, format!("{} (neutral)", def.name))
             } else if !def.colour.is_empty() {
                 (def.colour.as_str(), def.name.clone())

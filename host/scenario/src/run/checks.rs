@@ -330,7 +330,10 @@ impl Runner {
         // One count per seat, then the neutral figures (`neutral` in the expectation).
         let mut got = vec![0u32; self.players.len() + 1];
         for fig in st.figures_on(f.segment()) {
-            let seat = st.figure(fig).seat().map_or(self.players.len(), |p| p.index());
+            let seat = st
+                .figure(fig)
+                .seat()
+                .map_or(self.players.len(), |p| p.index());
             got[seat] += 1;
         }
         for name in o.players.keys().filter(|n| *n != NEUTRAL) {

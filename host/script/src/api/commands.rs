@@ -273,12 +273,21 @@ pub(crate) fn register_commands(reg: &mut Registry) {
         *ctx.supply_mut() = supply;
         Ok(())
     });
-    game_fn!(reg, Other, "supply_activate", |c, name: str, active: any| -> () {
+    game_fn!(reg, Other, "supply_activate", |c,
+                                             name: str,
+                                             active: any|
+     -> () {
         let active = active
             .as_bool()
             .map_err(|t| format!("supply_activate: `active` is true or false, not {t}"))?;
         let ctx = c.ctx()?;
-        let Some(i) = ctx.state().supply().groups.iter().position(|g| g.name == name) else {
+        let Some(i) = ctx
+            .state()
+            .supply()
+            .groups
+            .iter()
+            .position(|g| g.name == name)
+        else {
             return err(format!("supply_activate: the supply has no group `{name}`"));
         };
         ctx.supply_mut().groups[i].active = active;

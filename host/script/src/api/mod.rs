@@ -24,9 +24,8 @@
 use super::{memo, BoundScript, CompiledScript, Decl, Hook};
 use carcassonne_core::{
     Action, Ctx, CustomAction, Declare, ExpansionIndex, FeatureKindId, FigureId, FigureKindId,
-    FigureLoc,
-    GameState, OptionValue, PlayerId, Pos, RemovalReason, Rotation, Ruleset, ScoreDraft, SegmentId,
-    SlotRef, SlotScope, StartTile, TileKindId, View, Visible,
+    FigureLoc, GameState, OptionValue, PlayerId, Pos, RemovalReason, Rotation, Ruleset, ScoreDraft,
+    SegmentId, SlotRef, SlotScope, StartTile, TileKindId, View, Visible,
 };
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, NativeCallContext, INT};
 use std::cell::RefCell;

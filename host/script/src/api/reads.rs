@@ -216,11 +216,7 @@ pub(crate) fn register_reads(reg: &mut Registry) {
                 let mut m = Map::new();
                 m.insert("name".into(), g.name.clone().into());
                 m.insert("active".into(), g.active.into());
-                let tiles: Array = g
-                    .tiles
-                    .iter()
-                    .map(|t| tile_name(c, v.rules, *t))
-                    .collect();
+                let tiles: Array = g.tiles.iter().map(|t| tile_name(c, v.rules, *t)).collect();
                 m.insert("tiles".into(), tiles.into());
                 m.into()
             })
@@ -230,14 +226,20 @@ pub(crate) fn register_reads(reg: &mut Registry) {
         let v = c.view()?;
         let mut out = Vec::new();
         v.completed_by_last_placement(&mut out);
-        Ok(out.iter().map(|f| (f.segment().index() as INT).into()).collect())
+        Ok(out
+            .iter()
+            .map(|f| (f.segment().index() as INT).into())
+            .collect())
     });
     game_fn!(reg, Read, "farm_cities", |c, s: int| -> Array {
         let v = c.view()?;
         let s = segment(v.state, s)?;
         let mut out = Vec::new();
         v.farm_cities(v.state.graph().feature_of(s), &mut out);
-        Ok(out.iter().map(|f| (f.segment().index() as INT).into()).collect())
+        Ok(out
+            .iter()
+            .map(|f| (f.segment().index() as INT).into())
+            .collect())
     });
     game_fn!(reg, Read, "placements_of", |c, tile: str| -> Array {
         let v = c.view()?;

@@ -396,7 +396,9 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                 .map(|k| {
                     k.into_immutable_string()
                         .map(|k| k.to_string())
-                        .map_err(|t| format!("offer_moves: a feature kind name is a string, not {t}"))
+                        .map_err(|t| {
+                            format!("offer_moves: a feature kind name is a string, not {t}")
+                        })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let mut d = decl.borrow_mut();

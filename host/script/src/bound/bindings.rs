@@ -339,7 +339,8 @@ impl BoundExpansion for BoundScript {
         let (code, arg) = match prompt.decode::<ScriptPrompt>()? {
             ScriptPrompt::Script { code, arg } => {
                 // `offer_moves`: the engine carries the move out (it was offered, so legal).
-                if let (Some(_), Action::Move { figure, segment }) = (self.move_kinds(code), action) {
+                if let (Some(_), Action::Move { figure, segment }) = (self.move_kinds(code), action)
+                {
                     ctx.move_figure(figure, segment)?;
                 }
                 (code, arg)

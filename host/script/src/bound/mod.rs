@@ -102,9 +102,9 @@ impl BoundScript {
                 let at = if scope == SlotScope::Game { 0 } else { index };
                 state.slot(slot, at) != 0
             }
-            GuardCheck::Figure(None) | GuardCheck::ScoringNear(None) | GuardCheck::ScoringOn(None) => {
-                false
-            }
+            GuardCheck::Figure(None)
+            | GuardCheck::ScoringNear(None)
+            | GuardCheck::ScoringOn(None) => false,
             // Needs the draft: the scoring hooks ask `scoring_near` as well.
             GuardCheck::ScoringNear(Some(_)) | GuardCheck::ScoringOn(Some(_)) => true,
             GuardCheck::Figure(Some(k)) => state
@@ -186,7 +186,11 @@ impl BoundScript {
             .ok()
             .filter(|f| *f < st.figures().len())
             .map(|f| FigureId(f as u16))
-            .ok_or_else(|| HookFailure(format!("offer_moves: the prompt's arg {figure} is not a figure")))?;
+            .ok_or_else(|| {
+                HookFailure(format!(
+                    "offer_moves: the prompt's arg {figure} is not a figure"
+                ))
+            })?;
         let carcassonne_core::FigureLoc::On(at) = st.figure(f).loc else {
             return Ok(());
         };
@@ -195,7 +199,10 @@ impl BoundScript {
         for &k in kinds {
             api::open_features(view, k, |s| {
                 if st.graph().feature_of(s) != here && api::check_move(st, f, s).is_ok() {
-                    out.push(Action::Move { figure: f, segment: s });
+                    out.push(Action::Move {
+                        figure: f,
+                        segment: s,
+                    });
                 }
             });
         }
@@ -514,7 +521,12 @@ impl BoundScript {
         let moves = decl
             .moves
             .iter()
-            .map(|(code, kinds)| (*code, kinds.iter().filter_map(|k| rules.kind_named(k)).collect()))
+            .map(|(code, kinds)| {
+                (
+                    *code,
+                    kinds.iter().filter_map(|k| rules.kind_named(k)).collect(),
+                )
+            })
             .collect();
         BoundScript {
             apart,

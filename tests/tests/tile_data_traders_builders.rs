@@ -9,16 +9,19 @@ use carcassonne_core::TileSetData;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-fn reference() -> toml::Value {
+/// The reference, when `shared/` sits beside the repository (a cross-check: `None`, and a
+/// line saying so, when a clone stands alone).
+fn reference() -> Option<toml::Value> {
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/tiles-classic.toml");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {}: {e} (the shared folder must sit beside the repository)",
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!(
+            "skipped: the tile reference {} is not beside the repository",
             path.display()
-        )
-    });
-    toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        );
+        return None;
+    };
+    Some(toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
 fn ours() -> TileSetData {
@@ -51,7 +54,9 @@ fn strings(v: Option<&toml::Value>) -> BTreeSet<String> {
 
 #[test]
 fn traders_builders_tiles_match_the_reference() {
-    let r = reference();
+    let Some(r) = reference() else {
+        return;
+    };
     let ours = ours();
     assert_eq!(ours.set, "traders-builders");
     let reference: Vec<&toml::Value> = r["tile"]

@@ -12,8 +12,9 @@ use carcassonne_rules::{build_ruleset, RulesSpec};
 use common::Scratch;
 use std::sync::Arc;
 
-/// A script expansion `powers` in a scratch folder, with `figures` as extra manifest text.
-fn rules(name: &str, figures: &str, script: &str) -> (Scratch, Arc<Ruleset>) {
+/// A script expansion `powers` in a scratch folder, with `figures` as extra manifest text,
+/// and the ruleset it makes (or why it made none).
+fn try_rules(name: &str, figures: &str, script: &str) -> (Scratch, Result<Arc<Ruleset>, String>) {
     let s = Scratch::new("powers", name);
     let dir = s.path("powers");
     std::fs::create_dir_all(&dir).unwrap();
@@ -30,8 +31,13 @@ fn rules(name: &str, figures: &str, script: &str) -> (Scratch, Arc<Ruleset>) {
         options: Vec::new(),
         plugin_dirs: vec![s.dir().to_path_buf()],
     })
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    .map_err(|e| e.to_string());
     (s, rules)
+}
+
+fn rules(name: &str, figures: &str, script: &str) -> (Scratch, Arc<Ruleset>) {
+    let (s, rules) = try_rules(name, figures, script);
+    (s, rules.unwrap_or_else(|e| panic!("{name}: {e}")))
 }
 
 /// The start tile (city N, road WE) at the origin, R's knight on its city, then `settings`
@@ -275,22 +281,9 @@ fn a_script_keeps_turns_going_and_asks_for_a_scoring() {
 }
 
 fn rules_err(script: &str) -> String {
-    let s = Scratch::new("powers", "err");
-    let dir = s.path("powers");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("expansion.toml"),
-        "[expansion]\nid = \"powers\"\nname = \"Powers\"\nversion = \"1.0.0\"\napi = \"1.2\"\nkind = \"script\"\nentry = \"powers.rhai\"\n",
-    )
-    .unwrap();
-    std::fs::write(dir.join("powers.rhai"), script).unwrap();
-    match build_ruleset(&RulesSpec {
-        expansions: vec!["powers".into()],
-        options: Vec::new(),
-        plugin_dirs: vec![s.dir().to_path_buf()],
-    }) {
+    match try_rules("err", "", script).1 {
         Ok(_) => "built".into(),
-        Err(e) => e.to_string(),
+        Err(e) => e,
     }
 }
 

@@ -25,13 +25,21 @@ pub const NEUTRAL: &str = "#8c8c8c";
 /// The fill of figure `fig`: its kind's declared colour, else its owner's seat colour, or
 /// [`NEUTRAL`] for a neutral figure.
 pub fn figure_colour<'a>(def: &'a FigureKindDef, fig: &carcassonne_core::Figure) -> &'a str {
+    match fig.seat() {
+        Some(p) if def.colour.is_empty() => player_colour(p.index()),
+        _ => kind_colour(def).unwrap_or(NEUTRAL),
+    }
+}
+
+/// The colour a figure kind declares, or [`NEUTRAL`] for a neutral kind that declares none;
+/// `None` for a player's kind drawn in its owner's seat colour.
+pub fn kind_colour(def: &FigureKindDef) -> Option<&str> {
     if !def.colour.is_empty() {
-        &def.colour
+        Some(&def.colour)
+    } else if def.is_neutral() {
+        Some(NEUTRAL)
     } else {
-        match fig.seat() {
-            Some(p) => player_colour(p.index()),
-            None => NEUTRAL,
-        }
+        None
     }
 }
 

@@ -127,19 +127,13 @@ pub(crate) fn legend(
     if with_figures {
         for (k, def) in rules.figure_kinds().iter().enumerate() {
             let (outline, scale) = style::figure_outline(k, def);
-            // Players' figures in a neutral grey (each seat has its colour); a neutral
-            // figure in the colour it is drawn in, named as nobody's.
-            let (colour, label) = if def.is_neutral() {
-                let colour = if def.colour.is_empty() {
-                    style::NEUTRAL
-                } else {
-                    &def.colour
-                };
-                (colour, format!("{} (neutral)", def.name))
-            } else if !def.colour.is_empty() {
-                (def.colour.as_str(), def.name.clone())
+            // A kind without a colour of its own in grey (each seat has its colour); a
+            // neutral figure in the colour it is drawn in, named as nobody's.
+            let colour = style::kind_colour(def).unwrap_or("#bbbbbb");
+            let label = if def.is_neutral() {
+                format!("{} (neutral)", def.name)
             } else {
-                ("#bbbbbb", def.name.clone())
+                def.name.clone()
             };
             figure_shape(out, &outline, x + 13.0, y + 8.0, 8.0 * scale, 0, colour);
             row(out, &mut y, &label);

@@ -163,9 +163,7 @@ pub(crate) fn register_commands(reg: &mut Registry) {
         Ok(())
     });
     game_fn!(reg, Other, "set_more_turns", |c, on: any| -> () {
-        let on = on
-            .as_bool()
-            .map_err(|t| format!("set_more_turns: `on` is true or false, not {t}"))?;
+        let on = flag(on, "set_more_turns", "on")?;
         c.ctx()?.set_more_turns(on);
         Ok(())
     });
@@ -202,9 +200,7 @@ pub(crate) fn register_commands(reg: &mut Registry) {
             .ok_or_else(|| format!("add_virtual_feature: no feature kind `{kind}`"))?;
         let slot = u8::try_from(slot)
             .map_err(|_| format!("add_virtual_feature: slot {slot} is outside 0..=255"))?;
-        let complete = complete
-            .as_bool()
-            .map_err(|t| format!("add_virtual_feature: `complete` is true or false, not {t}"))?;
+        let complete = flag(complete, "add_virtual_feature", "complete")?;
         Ok(ctx.add_virtual_feature(k, slot, complete).index() as INT)
     });
     game_fn!(reg, Other, "add_border", |c, field: int, city: int| -> () {
@@ -221,11 +217,8 @@ pub(crate) fn register_commands(reg: &mut Registry) {
                                             active: any|
      -> () {
         let ctx = c.ctx()?;
-        let flag = |v: Dynamic, what: &str| {
-            v.as_bool()
-                .map_err(|t| format!("supply_regroup: `{what}` is true or false, not {t}"))
-        };
-        let (first, active) = (flag(first, "first")?, flag(active, "active")?);
+        let first = flag(first, "supply_regroup", "first")?;
+        let active = flag(active, "supply_regroup", "active")?;
         let list = tiles
             .into_array()
             .map_err(|t| format!("supply_regroup: `tiles` is an array of tile ids, not {t}"))?;
@@ -277,9 +270,7 @@ pub(crate) fn register_commands(reg: &mut Registry) {
                                              name: str,
                                              active: any|
      -> () {
-        let active = active
-            .as_bool()
-            .map_err(|t| format!("supply_activate: `active` is true or false, not {t}"))?;
+        let active = flag(active, "supply_activate", "active")?;
         let ctx = c.ctx()?;
         let Some(i) = ctx
             .state()
@@ -302,4 +293,10 @@ pub(crate) fn register_commands(reg: &mut Registry) {
         }
         Ok(c.ctx()?.random_below(n as u32) as INT)
     });
+}
+
+/// A command's boolean argument `what`, or an error naming the command and the argument.
+fn flag(v: Dynamic, command: &str, what: &str) -> R<bool> {
+    v.as_bool()
+        .map_err(|t| format!("{command}: `{what}` is true or false, not {t}").into())
 }

@@ -412,17 +412,7 @@ pub(crate) fn check_stand(view: View<'_>, k: FigureKindId, s: SegmentId) -> Resu
             view.rules.kind(kind).name
         ));
     }
-    let t = g.totals(g.feature_of(s));
-    if t.scored {
-        return Err(format!("segment {} is on a scored feature", s.index()));
-    }
-    if t.occupants > 0 && view.state.occupies(k) {
-        return Err(format!(
-            "segment {} is on an occupied feature (only a figure that `shares` may join one)",
-            s.index()
-        ));
-    }
-    Ok(())
+    check_joinable(view.state, k, s)
 }
 
 /// Whether figure `f` may move onto segment `s`: it is in play, and the feature is neither
@@ -432,12 +422,18 @@ pub(crate) fn check_move(state: &GameState, f: FigureId, s: SegmentId) -> Result
     if !matches!(fig.loc, FigureLoc::On(_)) {
         return Err(format!("figure {} is not in play", f.0));
     }
+    check_joinable(state, fig.kind, s)
+}
+
+/// Whether a figure of kind `k` may join the feature of segment `s`: it is not scored, and
+/// holds no occupant unless the figure shares features.
+fn check_joinable(state: &GameState, k: FigureKindId, s: SegmentId) -> Result<(), String> {
     let g = state.graph();
     let t = g.totals(g.feature_of(s));
     if t.scored {
         return Err(format!("segment {} is on a scored feature", s.index()));
     }
-    if t.occupants > 0 && state.occupies(fig.kind) {
+    if t.occupants > 0 && state.occupies(k) {
         return Err(format!(
             "segment {} is on an occupied feature (only a figure that `shares` may join one)",
             s.index()

@@ -266,10 +266,22 @@ impl TileCatalog {
         }
         let mut checked = Vec::with_capacity(data.tiles.len());
         for t in &data.tiles {
-            if self.find(&t.id).is_some() || checked.iter().any(|k: &TileKind| k.id == t.id) {
+            let mut kind = check_tile(t, &data.set, kinds).map_err(|m| err(&t.id, m))?;
+            if let Some(known) = self.find(&t.id) {
+                // Two sets may share a tile defined alike in both (River I and II's
+                // spring, as JCloisterZone's sets share it): it is one kind, added once.
+                kind.set.clone_from(&self.get(known).set);
+                if *self.get(known) == kind {
+                    continue;
+                }
+                return Err(err(
+                    &t.id,
+                    "id: a tile with this id and other data already exists".into(),
+                ));
+            }
+            if checked.iter().any(|k: &TileKind| k.id == t.id) {
                 return Err(err(&t.id, "id: a tile with this id already exists".into()));
             }
-            let mut kind = check_tile(t, &data.set, kinds).map_err(|m| err(&t.id, m))?;
             kind.set = data.set.clone();
             checked.push(kind);
         }

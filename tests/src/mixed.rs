@@ -292,7 +292,8 @@ pub fn check_completed_scored(g: &Game, ctx: &str) {
 }
 
 /// At the end: every tile placed or discarded, edges match, HS-3 (with Heretics &
-/// Shrines), the river is a tree from the spring (RV-4, RV-6; with River II), the King's
+/// Shrines), the river is a tree from the spring (RV-4, RV-6, R1-4; with River II or
+/// River I), the King's
 /// and Robber's records (KR-3 … KR-5; with King & Robber).
 pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
     let rules = g.rules();
@@ -315,6 +316,7 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
         .and_then(|_| rules.kind_named("shrine"));
     let river = rules
         .expansion_index("river2")
+        .or_else(|| rules.expansion_index("river"))
         .and_then(|_| rules.kind_named("river"));
     // `shrines=plain-cloisters`: no HS-3 (the shrine tiles are plain cloisters).
     let crowding = rules.options().flag("heretics-shrines.shrineCrowding")
@@ -323,7 +325,7 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
     let mut river_contacts = 0;
     for t in st.board().tiles() {
         let tk = rules.tiles().get(t.kind);
-        // Edge codes are kind + 1; without River II nothing counts as water.
+        // Edge codes are kind + 1; without a river expansion nothing counts as water.
         let water = river.map_or(0, |r| r.0 + 1);
         let is_river = river.is_some()
             && Side::ALL

@@ -52,6 +52,7 @@ const EXPANSIONS: &[&str] = &[
     "tower",
     "tactician",
     "promotions",
+    "river",
 ];
 
 /// Games per run without `SOAK_GAMES`.

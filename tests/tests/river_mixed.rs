@@ -96,7 +96,11 @@ fn run(mix_index: usize, games: u64) {
         check_river_first(&rulesets[set], &setup, &ctx);
         let bots: Vec<Box<dyn Bot>> = (0..players)
             .map(|p| {
-                let kind = if greedy && p % 2 == 0 { "greedy" } else { "random" };
+                let kind = if greedy && p % 2 == 0 {
+                    "greedy"
+                } else {
+                    "random"
+                };
                 make_bot(kind, seed.rotate_left(11) ^ p as u64).expect("bot")
             })
             .collect();

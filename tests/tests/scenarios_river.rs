@@ -119,11 +119,21 @@ fn t_river_8_spring_first_river_stack_then_lake() {
                 .filter(|t| **t == k)
                 .count()
         };
-        assert_eq!(in_pack(base_start), 4, "R1-2: the base start tile is in the pack");
+        assert_eq!(
+            in_pack(base_start),
+            4,
+            "R1-2: the base start tile is in the pack"
+        );
         assert_eq!(in_pack(spring), 0);
         let (g, drawn) = draws_of_a_game(&r, seed);
-        assert!(drawn[..10].iter().all(|k| river_set(*k) && *k != lake), "R1-3: {seed}");
-        assert_eq!(drawn[10], lake, "R1-3: the lake is the eleventh draw ({seed})");
+        assert!(
+            drawn[..10].iter().all(|k| river_set(*k) && *k != lake),
+            "R1-3: {seed}"
+        );
+        assert_eq!(
+            drawn[10], lake,
+            "R1-3: the lake is the eleventh draw ({seed})"
+        );
         assert!(drawn[11..].iter().all(|k| !river_set(*k)), "R1-3: {seed}");
         // Every drawn river tile was placed (in a lone river nothing blocks it).
         let placed_river = g
@@ -139,7 +149,11 @@ fn t_river_8_spring_first_river_stack_then_lake() {
             .iter()
             .filter(|k| river_set(**k))
             .count();
-        assert_eq!(placed_river + removed_river, 12, "seed {seed}: the spring and 11 drawn");
+        assert_eq!(
+            placed_river + removed_river,
+            12,
+            "seed {seed}: the spring and 11 drawn"
+        );
     }
 }
 
@@ -154,7 +168,10 @@ fn t_river_9_with_river_ii_one_river() {
     ] {
         let r = rules(&["river", "river2"], opts);
         assert_eq!(
-            r.tiles().iter().filter(|(_, k)| k.has_tag("river-spring")).count(),
+            r.tiles()
+                .iter()
+                .filter(|(_, k)| k.has_tag("river-spring"))
+                .count(),
             1,
             "one spring kind"
         );
@@ -172,7 +189,10 @@ fn t_river_9_with_river_ii_one_river() {
             .map(|grp| {
                 (
                     grp.name.as_str(),
-                    grp.tiles.iter().map(|t| r.tiles().get(*t).id.as_str()).collect(),
+                    grp.tiles
+                        .iter()
+                        .map(|t| r.tiles().get(*t).id.as_str())
+                        .collect(),
                 )
             })
             .collect();
@@ -188,7 +208,10 @@ fn t_river_9_with_river_ii_one_river() {
         );
         let river = &groups[1].1;
         assert_eq!(river.len(), 19);
-        assert_eq!(river.iter().filter(|id| id.starts_with("RI.1/")).count(), 10);
+        assert_eq!(
+            river.iter().filter(|id| id.starts_with("RI.1/")).count(),
+            10
+        );
         assert!(river.contains(&"RI.2/IFC"));
         assert_eq!(groups[2].1, vec!["RI.2/I.v"; volcanoes]);
         assert!(groups.iter().all(|(_, t)| !t.contains(&"RI.1/I.e")), "R1-9");
@@ -197,8 +220,12 @@ fn t_river_9_with_river_ii_one_river() {
         let id = |k: &TileKindId| r.tiles().get(*k).id.as_str();
         assert_eq!(id(&drawn[0]), "RI.2/III");
         assert!(drawn[1..20].iter().all(|k| id(k).starts_with("RI.")));
-        assert!(drawn[20..20 + volcanoes].iter().all(|k| id(k) == "RI.2/I.v"));
-        assert!(drawn[20 + volcanoes..].iter().all(|k| !id(k).starts_with("RI")));
+        assert!(drawn[20..20 + volcanoes]
+            .iter()
+            .all(|k| id(k) == "RI.2/I.v"));
+        assert!(drawn[20 + volcanoes..]
+            .iter()
+            .all(|k| !id(k).starts_with("RI")));
     }
 }
 

@@ -43,6 +43,7 @@ fn the_real_plugin_files_pass_the_header_checks() {
         ("count", "carcassonne_count"),
         ("king-robber", "carcassonne_king_robber"),
         ("river2", "carcassonne_river2"),
+        ("river", "carcassonne_river"),
         ("heretics-shrines", "carcassonne_heretics_shrines"),
         ("inns-cathedrals", "carcassonne_inns_cathedrals"),
         ("traders-builders", "carcassonne_traders_builders"),
@@ -76,6 +77,7 @@ fn list_shows_the_four_with_options_and_tiles() {
             "per-feature",
         ),
         ("river2", 12, "river2.riverEnds", "volcano-last"),
+        ("river", 12, "river.riverLookahead", "false"),
         (
             "heretics-shrines",
             6,

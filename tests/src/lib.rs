@@ -47,6 +47,20 @@ pub fn fan_expansions_dir() -> PathBuf {
         .join("fan-expansions")
 }
 
+/// The ruleset of these official expansions (from [`expansions_dir`]) and options
+/// (`key`, `value`), as the program builds it.
+pub fn official_rules(expansions: &[&str], options: &[(&str, &str)]) -> Arc<Ruleset> {
+    carcassonne_rules::build_ruleset(&carcassonne_rules::RulesSpec {
+        expansions: expansions.iter().map(|s| s.to_string()).collect(),
+        options: options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        plugin_dirs: vec![expansions_dir()],
+    })
+    .expect("the ruleset builds (build the workspace first)")
+}
+
 /// The scenario directory (`tests/scenarios`).
 pub fn scenario_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")

@@ -14,8 +14,7 @@
 use carcassonne_core::{
     Action, DecisionKind, Game, GameSetup, Pos, Rotation, Ruleset, Side, TileKindId,
 };
-use carcassonne_rules::{build_ruleset, RulesSpec};
-use carcassonne_tests::{expansions_dir, run_scenario};
+use carcassonne_tests::{official_rules as rules, run_scenario};
 use std::sync::Arc;
 
 // ---------------------------------------------------------------------------------------
@@ -149,18 +148,6 @@ fn t42_rv10_river_with_the_coc_removes_dead_river_tiles() {
 // ---------------------------------------------------------------------------------------
 // Real games (Game::new)
 // ---------------------------------------------------------------------------------------
-
-fn rules(expansions: &[&str], options: &[(&str, &str)]) -> Arc<Ruleset> {
-    build_ruleset(&RulesSpec {
-        expansions: expansions.iter().map(|s| s.to_string()).collect(),
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        plugin_dirs: vec![expansions_dir()],
-    })
-    .expect("the ruleset builds (build the workspace first)")
-}
 
 fn new_game(rules: &Arc<Ruleset>, seed: u64) -> Game {
     let setup = GameSetup::new(

@@ -4,8 +4,7 @@
 //! (T-river-8: R1-2, R1-3; T-river-9: R1-9, River I with River II).
 
 use carcassonne_core::{DecisionKind, Game, GameSetup, Pos, Rotation, Ruleset, TileKindId};
-use carcassonne_rules::{build_ruleset, RulesSpec};
-use carcassonne_tests::{expansions_dir, run_scenario};
+use carcassonne_tests::{official_rules as rules, run_scenario};
 use std::sync::Arc;
 
 /// T-river-1 — R1-4: the straight goes only where the spring's water is, water to water.
@@ -49,18 +48,6 @@ fn t_river_6_the_lake_closes_the_river() {
 #[test]
 fn t_river_7_fcz_placement() {
     run_scenario("river/T-river-7");
-}
-
-fn rules(expansions: &[&str], options: &[(&str, &str)]) -> Arc<Ruleset> {
-    build_ruleset(&RulesSpec {
-        expansions: expansions.iter().map(|s| s.to_string()).collect(),
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        plugin_dirs: vec![expansions_dir()],
-    })
-    .expect("the ruleset builds (build the plugins first)")
 }
 
 fn kind(rules: &Ruleset, id: &str) -> TileKindId {

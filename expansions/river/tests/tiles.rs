@@ -2,7 +2,8 @@
 //! (R1-2, R1-3), and the spring it shares with River II's tile file (R1-9: one kind).
 
 use carcassonne_core::{
-    DecisionKind, Game, GameSetup, OptionDef, Pos, Rotation, Ruleset, Side, TileSetData,
+    DecisionKind, Game, GameSetup, OptionDef, Pos, Rotation, Ruleset, RulesetBuilder, Side,
+    TileSetData,
 };
 use carcassonne_river::River1;
 use std::sync::Arc;
@@ -13,22 +14,24 @@ fn set(text: &str) -> TileSetData {
 
 /// Base tiles, River I's tiles (and `extra`), River I's code, its two options as the
 /// manifest declares them.
-fn rules(extra: Option<TileSetData>) -> Arc<Ruleset> {
+fn builder(extra: Option<TileSetData>) -> RulesetBuilder {
     let mut b = Ruleset::builder()
         .tiles(set(carcassonne_core::BASE_TILES_TOML))
         .tiles(set(include_str!("../tiles.toml")));
     if let Some(t) = extra {
         b = b.tiles(t);
     }
-    let b = b
-        .expansion(Arc::new(River1::new()))
+    b.expansion(Arc::new(River1::new()))
         .declare_option(OptionDef::flag("river.riverLookahead", false, ""))
         .declare_option(OptionDef::choice(
             "river.riverPlacement",
             &["printed", "fcz"],
             "",
-        ));
-    Arc::new(b.build().expect("the ruleset builds"))
+        ))
+}
+
+fn rules(extra: Option<TileSetData>) -> Arc<Ruleset> {
+    Arc::new(builder(extra).build().expect("the ruleset builds"))
 }
 
 /// R1-1: 12 tiles in 10 kinds; one spring, one lake (one water side each), six straights,
@@ -120,19 +123,7 @@ features = [
   { kind = "river", sides = "E" },
 ]
 "#);
-    let err = Ruleset::builder()
-        .tiles(set(carcassonne_core::BASE_TILES_TOML))
-        .tiles(set(include_str!("../tiles.toml")))
-        .tiles(other)
-        .expansion(Arc::new(River1::new()))
-        .declare_option(OptionDef::flag("river.riverLookahead", false, ""))
-        .declare_option(OptionDef::choice(
-            "river.riverPlacement",
-            &["printed", "fcz"],
-            "",
-        ))
-        .build()
-        .expect_err("refused");
+    let err = builder(Some(other)).build().expect_err("refused");
     assert!(
         err.to_string()
             .contains("`RI/s`: id: a tile with this id and other data already exists"),

@@ -1,4 +1,4 @@
-//! # The river's rules, shared by River I and River II (RV-1 … RV-10, R1-1 … R1-8)
+//! # The river's rules, shared by River I and River II (RV-1 … RV-10, R1-1 … R1-10)
 //!
 //! The plugins `river2` (River II) and `river` (River I) declare their own options and
 //! tiles and bind to a [`RiverRules`], which does the work through the hook API. The river
@@ -90,7 +90,7 @@ pub struct Opts {
 }
 
 impl RiverTiles {
-    /// Sorts the ruleset's tiles by their tags ([`RIVER_ENDS`] decides the river ends).
+    /// Sorts the ruleset's tiles by their tags (`both_last`: River II's `riverEnds=both-last`).
     fn find(rules: &Ruleset, code: u8, both_last: bool) -> RiverTiles {
         let group: Vec<Option<usize>> = rules
             .tiles()

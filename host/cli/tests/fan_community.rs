@@ -41,7 +41,10 @@ fn plays_mixed(id: &str, with: &str) {
 #[test]
 fn courier_scenarios_pass() {
     scenarios_pass("courier", 11);
-    plays_mixed("courier", "count,princess-dragon,tower,abbey-mayor,traders-builders");
+    plays_mixed(
+        "courier",
+        "count,princess-dragon,tower,abbey-mayor,traders-builders",
+    );
 }
 
 /// The Wells: WE-1 … WE-3 (three files, three variants), with Abbey & Mayor's well.

@@ -1,0 +1,55 @@
+//! The community's fan expansions written as scripts (issue 35; `docs/rules/<id>.md`): each
+//! folder's scenario files pass `carcassonne expansions test`, every case of them, and the
+//! script plays random games mixed with the official expansions (`expansions check`).
+
+mod common;
+use common::repo;
+use std::process::Command;
+
+/// `carcassonne <args>` run from the repository root: (success, stdout, stderr).
+fn run(args: &[&str]) -> (bool, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("the carcassonne binary runs");
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Every scenario case of `fan-expansions/<id>` passes; there are exactly `cases` of them.
+fn scenarios_pass(id: &str, cases: usize) {
+    let dir = format!("fan-expansions/{id}");
+    let (ok, out, err) = run(&["expansions", "test", &dir]);
+    assert!(ok, "expansions test {dir}:\n{out}\n{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.iter().all(|l| l.starts_with("PASS ")), "{out}");
+    assert_eq!(lines.len(), cases, "{out}");
+}
+
+/// Random games with the script and the official expansions it is meant to mix with.
+fn plays_mixed(id: &str, with: &str) {
+    let dir = format!("fan-expansions/{id}");
+    let (ok, out, err) = run(&["expansions", "check", &dir, "--games", "12", "--with", with]);
+    assert!(ok, "expansions check {dir} --with {with}:\n{out}\n{err}");
+}
+
+/// The Courier: CU-1 … CU-8 (six files, five variants).
+#[test]
+fn courier_scenarios_pass() {
+    scenarios_pass("courier", 11);
+    plays_mixed(
+        "courier",
+        "count,princess-dragon,tower,abbey-mayor,traders-builders",
+    );
+}
+
+/// The Wells: WE-1 … WE-3 (three files, three variants), with Abbey & Mayor's well.
+#[test]
+fn wells_scenarios_pass() {
+    scenarios_pass("wells", 6);
+    plays_mixed("wells", "inns-cathedrals,princess-dragon,river2,count");
+}

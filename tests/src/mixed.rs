@@ -549,6 +549,7 @@ pub fn play_checked(
         check_figures_and_scores_in(&g, in_city, ctx);
         check_traders(&g, ctx);
         check_dragon(&g, ctx);
+        check_gardens(&g, ctx);
     }
     check_end(&g, total_tiles - held_aside(&g), ctx);
     check_final_goods(&g, ctx);
@@ -676,4 +677,35 @@ pub fn check_dragon(g: &Game, ctx: &str) {
         }
     }
     assert!(get("flight-steps") <= 6, "{ctx}: more than 6 steps");
+}
+
+/// The abbot and gardens (when loaded): only an abbot stands on a garden (AG-3), and an
+/// abbot stands only on a feature scored like a cloister: a cloister, a garden, a shrine
+/// (AG-5), or a quarter of the City of Carcassonne.
+pub fn check_gardens(g: &Game, ctx: &str) {
+    let rules = g.rules();
+    let (Some(garden), Some(abbot)) = (rules.kind_named("garden"), rules.figure_named("abbot"))
+    else {
+        return;
+    };
+    let graph = g.state().graph();
+    for f in g.state().figures() {
+        let FigureLoc::On(seg) = f.loc else { continue };
+        let kind = graph.segment(seg).kind;
+        if kind == garden {
+            assert_eq!(
+                f.kind, abbot,
+                "{ctx}: a figure other than an abbot on a garden (AG-3)"
+            );
+        }
+        // The Count's cloister quarter takes an abbot too (CO-4, as JCZ): a virtual segment.
+        if f.kind == abbot && !graph.segment(seg).is_virtual() {
+            let scoring = rules.kind(graph.kind(graph.feature_of(seg))).scoring;
+            assert_eq!(
+                scoring,
+                Scoring::Cloister,
+                "{ctx}: an abbot off a cloister or garden (AG-5)"
+            );
+        }
+    }
 }

@@ -50,6 +50,7 @@ const EXPANSIONS: &[&str] = &[
     "princess-dragon",
     "abbey-mayor",
     "tower",
+    "abbot-garden",
     "tactician",
     "promotions",
     "river",

@@ -48,6 +48,7 @@ fn the_real_plugin_files_pass_the_header_checks() {
         ("inns-cathedrals", "carcassonne_inns_cathedrals"),
         ("traders-builders", "carcassonne_traders_builders"),
         ("princess-dragon", "carcassonne_princess_dragon"),
+        ("abbot-garden", "carcassonne_abbot_garden"),
     ] {
         let p = load_plugin(&library(lib)).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(p.id, id);
@@ -102,6 +103,8 @@ fn list_shows_the_four_with_options_and_tiles() {
             "princess-dragon.dragonTiming",
             "before-scoring",
         ),
+        // Its 8 garden tiles have count 0: they take their twins' places (AG-1).
+        ("abbot-garden", 0, "abbot-garden.gardenTiles", "true"),
     ] {
         let e = find(id);
         assert_eq!(e["kind"], "native", "{id}");

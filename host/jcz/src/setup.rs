@@ -92,7 +92,15 @@ pub fn rules_spec(setup: &JczSetup) -> Result<RulesSpec, String> {
 pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<RulesSpec, String> {
     let mut expansions: Vec<String> = Vec::new();
     let mut options: Vec<(String, String)> = Vec::new();
-    if !setup.sets.contains_key("basic:1") {
+    let declaring = |set: &str| {
+        manifests
+            .iter()
+            .find(|m| m.jcz.sets.iter().any(|s| s == set))
+            .map(|m| m.id.as_str())
+    };
+    // The base tiles: `basic:1`, or another edition an expansion declares (`basic:2`).
+    let base = |k: &String| k == "basic:1" || (k.starts_with("basic:") && declaring(k).is_some());
+    if !setup.sets.keys().any(base) {
         return Err(match setup.sets.keys().find(|k| k.starts_with("basic")) {
             Some(k) => format!("setup.sets: `{k}` is not supported (only `basic:1`)"),
             None => {
@@ -100,12 +108,6 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
             }
         });
     }
-    let declaring = |set: &str| {
-        manifests
-            .iter()
-            .find(|m| m.jcz.sets.iter().any(|s| s == set))
-            .map(|m| m.id.as_str())
-    };
     for (set, copies) in &setup.sets {
         let Some(exp) = SETS
             .iter()
@@ -474,12 +476,28 @@ mod tests {
         assert!(err.contains("princess") && err.contains("portal"), "{err}");
     }
 
+    /// AG-1: `basic:2` is the base set of the abbot-and-garden expansion, whose abbot it needs.
+    #[test]
+    fn the_second_edition_base_is_the_abbot_expansion() {
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:2": 1},
+            "elements": {"small-follower": 7, "farmers": true, "abbot": 1, "garden": 1}
+        })))
+        .unwrap();
+        assert_eq!(spec.expansions, vec!["abbot-garden".to_string()]);
+        let err = rules_spec(&setup(json!({
+            "sets": {"basic:2": 1}, "elements": {"small-follower": 7}
+        })))
+        .unwrap_err();
+        assert!(err.contains("abbot"), "{err}");
+    }
+
     #[test]
     fn what_we_cannot_play_is_refused_by_name() {
         let err = |v: Value| rules_spec(&setup(v)).unwrap_err();
         assert!(
-            err(json!({"sets": {"basic:2": 1}, "elements": {"small-follower": 7}}))
-                .contains("basic:2")
+            err(json!({"sets": {"basic:3": 1}, "elements": {"small-follower": 7}}))
+                .contains("basic:3")
         );
         assert!(
             err(json!({"sets": {"basic:1": 2}, "elements": {"small-follower": 7}}))

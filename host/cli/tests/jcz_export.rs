@@ -165,3 +165,54 @@ fn each_official_expansion_alone_round_trips() {
 fn all_nine_round_trip() {
     round_trip("nine", &NINE, 4, 2, 7);
 }
+
+/// A game with an expansion JCZ has no set for is refused, naming it; so is a game whose
+/// options JCZ cannot express (our default River II lakes: JCZ always puts one per branch).
+#[test]
+fn what_jcz_lacks_is_refused_by_name() {
+    let scratch = Scratch::new("jcz-export", "refused");
+    let fan = repo().join("fan-expansions").display().to_string();
+    let dir = scratch.arg("fan");
+    ok(&[
+        "simulate",
+        "--games",
+        "1",
+        "--record",
+        &dir,
+        "--expansions",
+        "tactician",
+        "--plugin-dir",
+        &fan,
+    ]);
+    let game = scratch.arg("fan/game-0.json");
+    let out = run(&[
+        "convert",
+        &game,
+        "-o",
+        &scratch.arg("fan.jcz"),
+        "--plugin-dir",
+        &fan,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("`tactician` has no JCloisterZone set"),
+        "{err}"
+    );
+    assert!(!scratch.path("fan.jcz").exists());
+    let dir = scratch.arg("river");
+    ok(&[
+        "simulate",
+        "--games",
+        "1",
+        "--record",
+        &dir,
+        "--expansions",
+        "river2",
+    ]);
+    let game = scratch.arg("river/game-0.json");
+    let out = run(&["convert", &game, "-o", &scratch.arg("river.jcz")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("river2.riverLakes"), "{err}");
+}

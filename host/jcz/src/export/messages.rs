@@ -312,11 +312,23 @@ impl<'a> Writer<'a> {
             )
         };
         let (b, a) = (neutral_figures(before), neutral_figures(after));
+        // The figures whose place changed (one may have left the board).
         let moved: Vec<&String> = a
             .iter()
-            .filter(|(n, s)| !b.contains(&(n.clone(), *s)))
+            .filter(|x| !b.contains(x))
+            .chain(b.iter().filter(|x| !a.contains(x)))
             .map(|(n, _)| n)
             .collect();
+        let on_tile = c
+            .segment
+            .filter(|s| !before.state().graph().segment(*s).is_virtual());
+        // Else the only declared figure that can point where the action does.
+        let fits = |n: &carcassonne_files::jcz::JczNeutralFigure| match (c.figure, on_tile) {
+            (Some(_), _) => n.targets.contains(&JczNeutralTarget::Follower),
+            (None, Some(_)) => n.targets.contains(&JczNeutralTarget::Cell),
+            (None, None) => n.targets.contains(&JczNeutralTarget::Feature),
+        };
+        let compatible: Vec<_> = declared.iter().copied().filter(|n| fits(n)).collect();
         let figure = declared
             .iter()
             .find(|n| {
@@ -324,10 +336,9 @@ impl<'a> Writer<'a> {
                     .iter()
                     .any(|m| n.id.split('.').next() == Some(m.as_str()))
             })
-            .or_else(|| (declared.len() == 1).then(|| &declared[0]))
+            .or_else(|| (compatible.len() == 1).then(|| &compatible[0]))
             .ok_or_else(no_message)?;
         let seg = c.segment;
-        let on_tile = seg.filter(|s| !before.state().graph().segment(*s).is_virtual());
         let to = match c.figure {
             Some(f) if figure.targets.contains(&JczNeutralTarget::Follower) => {
                 self.names.meeple_pointer(before, f)?

@@ -134,7 +134,9 @@ fn base(
                     m.key
                 )
             })?;
-        setup.rules.insert(m.key.to_string(), json!(jcz));
+        if value != m.default {
+            setup.rules.insert(m.key.to_string(), json!(jcz));
+        }
     }
     Ok(())
 }
@@ -162,7 +164,11 @@ fn choose(
                     r.key
                 )
             })?;
-        setup.rules.insert(r.key.clone(), json!(jcz));
+        // A rule at its default is left out, as JCZ's own saves do: FCZ's rules
+        // (`inn-and-cathedral-final-scoring`) are unknown to upstream JCZ, which refuses them.
+        if value != r.default {
+            setup.rules.insert(r.key.clone(), json!(jcz));
+        }
     }
     let optional: Vec<_> = d.elements.iter().filter(|e| !e.required).collect();
     let mut last = String::new();

@@ -213,11 +213,12 @@ enum Command {
         #[command(flatten)]
         dirs: DirArgs,
     },
-    /// Convert a JCloisterZone save into our own record (replaying both gives the same game).
+    /// Convert a JCloisterZone save into our own record, or a record into a save
+    /// (`-o game.jcz`); replaying both gives the same game.
     Convert {
-        /// The save (`.jcz`).
+        /// The save (`.jcz`) or record (JSON).
         file: PathBuf,
-        /// The record to write (JSON).
+        /// The record (JSON) or save (`.jcz`) to write.
         #[arg(short, long)]
         output: PathBuf,
         #[command(flatten)]
@@ -611,10 +612,28 @@ fn run(cmd: Command) -> Result<(), CliError> {
             dirs: DirArgs { plugin_dirs },
         } => {
             if !is_jcz(&file) {
-                return Err(CliError::Usage(format!(
-                    "{}: convert reads JCloisterZone saves (`.jcz`)",
-                    file.display()
-                )));
+                if !is_jcz(&output) {
+                    return Err(CliError::Usage(format!(
+                        "{}: convert turns a JCloisterZone save (`.jcz`) into a record, or a record into a save (`-o game.jcz`)",
+                        file.display()
+                    )));
+                }
+                // A record → a JCZ save (docs/jcz.md, "Writing saves"), checked by replaying it.
+                let record = carcassonne_play::record::Record::load(&file)?;
+                let origin = file.display().to_string();
+                let out = jcz::export::export(&record, &origin, &plugin_dirs)?;
+                let text = serde_json::to_string_pretty(&out.save).expect("saves serialize");
+                std::fs::write(&output, text + "\n").map_err(|source| CliError::Io {
+                    path: output.clone(),
+                    source,
+                })?;
+                outln!(
+                    "{}: {} messages, {} draws",
+                    output.display(),
+                    out.messages,
+                    out.draws
+                );
+                return Ok(());
             }
             let imported = jcz::load(&file, &plugin_dirs, None)?;
             let record = imported.to_record()?;

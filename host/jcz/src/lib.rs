@@ -23,6 +23,7 @@ pub mod assertions;
 pub mod declared;
 pub mod draws;
 mod error;
+pub mod export;
 pub mod pointer;
 mod prompts;
 pub mod save;

@@ -37,10 +37,10 @@ const LATER_ELEMENTS: &[&str] = &[
 
 /// One JCZ rule read as one of our option values: the rule's key, our value when the save
 /// does not give it, and each JCZ value with ours.
-struct RuleMap {
-    key: &'static str,
-    default: &'static str,
-    values: &'static [(&'static str, &'static str)],
+pub(crate) struct RuleMap {
+    pub(crate) key: &'static str,
+    pub(crate) default: &'static str,
+    pub(crate) values: &'static [(&'static str, &'static str)],
 }
 
 /// Our values for `maps`, in order, from the save's rules (the default where a rule is
@@ -74,7 +74,7 @@ fn rule_value<'a>(
 }
 
 /// The base game's rules.
-const BASE_RULES: &[RuleMap] = &[RuleMap {
+pub(crate) const BASE_RULES: &[RuleMap] = &[RuleMap {
     key: "tiny-city-scoring",
     default: "normal",
     values: &[("4", "normal"), ("2", "1st/2nd")],

@@ -1,0 +1,218 @@
+//! Writing JCloisterZone saves (`carcassonne convert game.json -o game.jcz`, docs/jcz.md):
+//! simulated games of the base game, of each official expansion alone and of all nine go to
+//! a save and back (`convert g.jcz -o back.json`) unchanged: the same actions, the same
+//! draws, the same options and the same `replay --json` (scores, events, finished). The
+//! games are played with the options JCZ plays (`carcassonne_jcz::export::jcz_options`, read
+//! from the expansions' `[jcz]` declarations); a game JCZ cannot express is refused by name.
+
+mod common;
+
+use common::{repo, Scratch};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const NINE: [&str; 9] = [
+    "count",
+    "king-robber",
+    "river2",
+    "heretics-shrines",
+    "inns-cathedrals",
+    "traders-builders",
+    "princess-dragon",
+    "tower",
+    "abbey-mayor",
+];
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(args)
+        .arg("--plugin-dir")
+        .arg(repo().join("expansions"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "carcassonne {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON")
+}
+
+/// The actions of a record without its draws.
+fn plays(record: &Value) -> Vec<Value> {
+    record["actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .filter(|a| a["type"] != "draw")
+        .cloned()
+        .collect()
+}
+
+/// Simulates `games` games with `expansions` under JCZ's options and sends each through a
+/// save and back; returns the number of messages written.
+fn round_trip(name: &str, expansions: &[&str], players: u8, games: u64, seed: u64) -> usize {
+    let scratch = Scratch::new("jcz-export", name);
+    let ids: Vec<String> = expansions.iter().map(|s| s.to_string()).collect();
+    let options = carcassonne_jcz::export::jcz_options(&ids, &[repo().join("expansions")])
+        .expect("JCZ's options");
+    let games_s = games.to_string();
+    let players_s = players.to_string();
+    let seed_s = seed.to_string();
+    let dir = scratch.arg("games");
+    let list = expansions.join(",");
+    let mut args = vec![
+        "simulate",
+        "--games",
+        &games_s,
+        "--players",
+        &players_s,
+        "--seed",
+        &seed_s,
+        "--record",
+        &dir,
+    ];
+    if !expansions.is_empty() {
+        args.extend(["--expansions", &list]);
+    }
+    let pairs: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    for p in &pairs {
+        args.extend(["--option", p]);
+    }
+    ok(&args);
+    if std::env::var("JCZ_KEEP").is_ok() {
+        let _ = std::process::Command::new("cp")
+            .args(["-r", &dir, &format!("/tmp/jw/{name}")])
+            .status();
+    }
+    let mut messages = 0;
+    for i in 0..games {
+        let game = scratch.path(&format!("games/game-{i}.json"));
+        let save = scratch.arg(&format!("g{i}.jcz"));
+        let back = scratch.arg(&format!("back{i}.json"));
+        let g = game.display().to_string();
+        ok(&["convert", &g, "-o", &save]);
+        ok(&["convert", &save, "-o", &back]);
+        let (ours, theirs) = (json(&game), json(Path::new(&back)));
+        let written = json(Path::new(&save));
+        assert_eq!(plays(&ours), plays(&theirs), "{name} game {i}: actions");
+        assert_eq!(
+            ours["setup"]["options"], theirs["setup"]["options"],
+            "{name} game {i}: options"
+        );
+        assert_eq!(ours["setup"]["players"], theirs["setup"]["players"]);
+        assert_eq!(
+            ours["result"], theirs["result"],
+            "{name} game {i}: final scores"
+        );
+        // Every draw is in the save, in order, and the way back draws exactly those.
+        let drawn: Vec<Value> = theirs["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["type"] == "draw")
+            .map(|a| a["tile"].clone())
+            .collect();
+        assert_eq!(
+            written["gameAnnotations"]["drawOrder"].as_array().unwrap(),
+            &drawn
+        );
+        // A finished game ends in JCZ too: the draws are capped at their number.
+        assert_eq!(written["gameAnnotations"]["endTurn"], drawn.len());
+        let (r1, r2) = (
+            ok(&["replay", "--json", &g]),
+            ok(&["replay", "--json", &save]),
+        );
+        let (r1, r2): (Value, Value) = (
+            serde_json::from_str(&r1).unwrap(),
+            serde_json::from_str(&r2).unwrap(),
+        );
+        assert_eq!(r1["players"], r2["players"], "{name} game {i}: scores");
+        assert_eq!(
+            r1["events"], r2["events"],
+            "{name} game {i}: scoring events"
+        );
+        assert_eq!(r1["finished"], Value::Bool(true));
+        assert_eq!(r2["finished"], Value::Bool(true));
+        messages += written["replay"].as_array().unwrap().len();
+    }
+    messages
+}
+
+#[test]
+fn base_games_round_trip() {
+    assert!(round_trip("base", &[], 2, 3, 11) > 0);
+}
+
+#[test]
+fn each_official_expansion_alone_round_trips() {
+    for (i, e) in NINE.iter().enumerate() {
+        round_trip(e, &[e], 2 + (i % 3) as u8, 2, 20 + i as u64);
+    }
+}
+
+#[test]
+fn all_nine_round_trip() {
+    round_trip("nine", &NINE, 4, 2, 7);
+}
+
+/// A game with an expansion JCZ has no set for is refused, naming it; so is a game whose
+/// options JCZ cannot express (our default River II lakes: JCZ always puts one per branch).
+#[test]
+fn what_jcz_lacks_is_refused_by_name() {
+    let scratch = Scratch::new("jcz-export", "refused");
+    let fan = repo().join("fan-expansions").display().to_string();
+    let dir = scratch.arg("fan");
+    ok(&[
+        "simulate",
+        "--games",
+        "1",
+        "--record",
+        &dir,
+        "--expansions",
+        "tactician",
+        "--plugin-dir",
+        &fan,
+    ]);
+    let game = scratch.arg("fan/game-0.json");
+    let out = run(&[
+        "convert",
+        &game,
+        "-o",
+        &scratch.arg("fan.jcz"),
+        "--plugin-dir",
+        &fan,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("`tactician` has no JCloisterZone set"),
+        "{err}"
+    );
+    assert!(!scratch.path("fan.jcz").exists());
+    let dir = scratch.arg("river");
+    ok(&[
+        "simulate",
+        "--games",
+        "1",
+        "--record",
+        &dir,
+        "--expansions",
+        "river2",
+    ]);
+    let game = scratch.arg("river/game-0.json");
+    let out = run(&["convert", &game, "-o", &scratch.arg("river.jcz")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("river2.riverLakes"), "{err}");
+}

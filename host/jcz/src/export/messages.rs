@@ -1,0 +1,441 @@
+//! Our actions → JCZ's messages, in JCZ's order (`docs/jcz.md`, "Writing saves").
+//!
+//! Each action is mapped in the state it was taken in (`before`), with the state after it
+//! (`after`) to name the figure a deployment took from the supply and the neutral figure a
+//! custom action moved. JCZ ends a turn's choices with `COMMIT` (its `CommitActionPhase`)
+//! after the action step and what JCZ's engine asks before it (a tower capture, a dragon
+//! flight before scoring); everything our engine asks later in the turn comes after it.
+
+use super::names::Names;
+use crate::actions::CORNERS;
+use crate::draws::advance;
+use carcassonne_core::{
+    Action, CustomAction, DecisionKind, FigureId, FigureLoc, Game, HalfEdge, Pos, Prompt,
+    SegmentId, Visible,
+};
+use carcassonne_files::jcz::{JczActionMessage, JczActionValue, JczNeutralTarget, JczPromptAnswer};
+use serde_json::{json, Value};
+
+/// The turn whose `COMMIT` is still to be written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Turn {
+    number: u32,
+    part: bool,
+    player: u8,
+}
+
+/// Writes the messages of one game.
+pub(super) struct Writer<'a> {
+    names: &'a Names,
+    /// The messages so far.
+    pub(super) messages: Vec<Value>,
+    /// A tile was placed and its turn not committed yet.
+    open: Option<Turn>,
+    /// The `random` of the next `COMMIT`.
+    random: f64,
+    /// JCZ moves figures declared `undoable = false` (the dragon) after its commit step.
+    flights_after_commit: bool,
+}
+
+fn turn_of(game: &Game) -> (u32, bool) {
+    (game.state().turn(), game.state().extra_part())
+}
+
+fn message(kind: &str, player: u8, payload: Value) -> Value {
+    json!({"type": kind, "payload": payload, "player": player})
+}
+
+impl<'a> Writer<'a> {
+    pub(super) fn new(names: &'a Names, random: f64, flights_after_commit: bool) -> Writer<'a> {
+        Writer {
+            names,
+            messages: Vec::new(),
+            open: None,
+            random,
+            flights_after_commit,
+        }
+    }
+
+    /// The random value JCZ starts from (also the first `COMMIT`'s predecessor).
+    fn commit(&mut self) {
+        if let Some(t) = self.open.take() {
+            self.random = advance(self.random);
+            self.messages
+                .push(message("COMMIT", t.player, json!({"random": self.random})));
+        }
+    }
+
+    /// Writes the messages of `a`, taken in `before`, which led to `after`.
+    pub(super) fn action(&mut self, before: &Game, after: &Game, a: Action) -> Result<(), String> {
+        let d = before.decision();
+        let player = d.player.0;
+        let (number, part) = turn_of(before);
+        // A new turn (or turn part), or a question JCZ asks after its commit step: the open
+        // turn is committed first.
+        if let Some(t) = self.open {
+            if (t.number, t.part) != (number, part) || !self.before_commit(before, Some(&a)) {
+                self.commit();
+            }
+        }
+        match a {
+            Action::Draw { .. } => {}
+            Action::Place { pos, rotation } => {
+                let tile = match d.kind {
+                    DecisionKind::PlaceTile { tile } => before.rules().tiles().get(tile).id.clone(),
+                    DecisionKind::Prompt(p) => match self.tile_prompt(p) {
+                        Some(t) => t,
+                        None => {
+                            return Err(format!(
+                                "a placement answering {} has no JCZ message",
+                                before.describe_decision()
+                            ))
+                        }
+                    },
+                    _ => return Err("a placement outside the tile step".into()),
+                };
+                self.commit();
+                self.messages.push(message(
+                    "PLACE_TILE",
+                    player,
+                    json!({"tileId": tile, "rotation": format!("R{}", rotation.degrees()), "position": [pos.x, pos.y]}),
+                ));
+                self.open = Some(Turn {
+                    number,
+                    part,
+                    player,
+                });
+            }
+            Action::Deploy { figure, segment } => {
+                let f = deployed(before, after, d.player, figure, segment)?;
+                let payload = json!({"meepleId": self.names.meeple_id(before, f)?, "pointer": self.names.pointer(before, segment)?});
+                self.messages
+                    .push(message("DEPLOY_MEEPLE", player, payload));
+            }
+            Action::Move { figure, segment } => {
+                let payload = json!({"meepleId": self.names.meeple_id(before, figure)?, "pointer": self.names.pointer(before, segment)?});
+                self.messages
+                    .push(message("DEPLOY_MEEPLE", player, payload));
+                // JCZ's Count scoring round confirms a player's moves with a `COMMIT` once it
+                // has nothing more to offer him (its `ConfirmAction`); the final round does not.
+                if let DecisionKind::Prompt(p) = d.kind {
+                    let asked_again = matches!(after.decision().kind,
+                        DecisionKind::Prompt(q) if q.player == p.player && q.owner == p.owner && q.code() == p.code());
+                    if !asked_again && !ending(before) {
+                        self.random = advance(self.random);
+                        self.messages.push(message(
+                            "COMMIT",
+                            player,
+                            json!({"random": self.random}),
+                        ));
+                    }
+                }
+            }
+            Action::Pass => self.pass(before, player)?,
+            Action::Custom(c) => {
+                let m = self.custom(before, after, c)?;
+                self.messages.push(message(&m.0, player, m.1));
+            }
+        }
+        Ok(())
+    }
+
+    /// After the last action: the open turn is committed unless the game waits in its
+    /// action step or in a question JCZ asks before its commit step.
+    pub(super) fn finish(&mut self, game: &Game) {
+        if let Some(t) = self.open {
+            let same = (t.number, t.part) == turn_of(game);
+            if game.is_over() || !same || !self.before_commit(game, None) {
+                self.commit();
+            }
+        }
+    }
+
+    /// The tile whose `PLACE_TILE` answers a declared prompt (the abbey).
+    fn tile_prompt(&self, p: Prompt) -> Option<String> {
+        match &self.names.prompt(p.owner, p.code().tag)?.answer {
+            JczPromptAnswer::Tile(t) => Some(t.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether JCZ takes this decision (and `a`, if given) before its commit step: the
+    /// action step, and prompts answered by a capture, a token, a return or a ransom (JCZ's
+    /// action and tower-capture phases), or by a flight step JCZ makes before scoring.
+    fn before_commit(&self, game: &Game, a: Option<&Action>) -> bool {
+        match game.decision().kind {
+            DecisionKind::Deploy { .. } => true,
+            DecisionKind::Prompt(p) => {
+                if self.tile_prompt(p).is_some() {
+                    return false;
+                }
+                let offered = game.actions();
+                let pool: Vec<&Action> = match a {
+                    Some(Action::Pass) | None => offered.iter().collect(),
+                    Some(a) => vec![a],
+                };
+                pool.iter().any(|a| self.acts_before_commit(game, p, a))
+            }
+            _ => false,
+        }
+    }
+
+    fn acts_before_commit(&self, game: &Game, p: Prompt, a: &Action) -> bool {
+        let Action::Custom(c) = a else {
+            return false;
+        };
+        if let Some(decl) = self.names.action(game.rules(), c.verb) {
+            return matches!(
+                decl.message,
+                JczActionMessage::CaptureFollower
+                    | JczActionMessage::PlaceToken(_)
+                    | JczActionMessage::ReturnMeeple(_)
+                    | JczActionMessage::PayRansom
+            );
+        }
+        !self.flights_after_commit
+            && self.names.neutral(p.owner).iter().any(|n| !n.undoable)
+            && c.figure.is_none()
+    }
+
+    /// A pass: JCZ's `PASS`, but nothing for a question JCZ never asks (`passed-by`, or
+    /// `passed-unless` without `PASS`: the next message passes it), and `PASS` + `COMMIT` for a declined tile question outside the
+    /// final round (JCZ's `CommitAbbeyPassPhase`).
+    fn pass(&mut self, before: &Game, player: u8) -> Result<(), String> {
+        if let DecisionKind::Prompt(p) = before.decision().kind {
+            match self
+                .names
+                .prompt(p.owner, p.code().tag)
+                .map(|jp| &jp.answer)
+            {
+                Some(JczPromptAnswer::PassedBy(_)) => return Ok(()),
+                Some(JczPromptAnswer::PassedUnless(l)) if !l.iter().any(|m| m.kind == "PASS") => {
+                    return Ok(())
+                }
+                Some(JczPromptAnswer::Tile(_)) => {
+                    self.messages.push(message("PASS", player, json!({})));
+                    if !ending(before) {
+                        self.random = advance(self.random);
+                        self.messages.push(message(
+                            "COMMIT",
+                            player,
+                            json!({"random": self.random}),
+                        ));
+                    }
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+        self.messages.push(message("PASS", player, json!({})));
+        Ok(())
+    }
+
+    /// The message of a custom action: a declared `[[jcz.actions]]` message, or a declared
+    /// neutral figure's move.
+    fn custom(
+        &self,
+        before: &Game,
+        after: &Game,
+        c: CustomAction,
+    ) -> Result<(String, Value), String> {
+        let rules = before.rules();
+        let names = self.names;
+        let Some(decl) = names.action(rules, c.verb) else {
+            return self.neutral_move(before, after, c);
+        };
+        let segment = || c.segment.ok_or("the action names no feature");
+        let figure = || c.figure.ok_or("the action names no figure");
+        Ok(match &decl.message {
+            JczActionMessage::PlaceToken(token) => (
+                "PLACE_TOKEN".into(),
+                json!({"token": token, "pointer": names.pointer(before, segment()?)?}),
+            ),
+            JczActionMessage::DeployOnFeature(_) => {
+                let seg = segment()?;
+                let kind = carcassonne_core::FigureKindId(c.value as u8);
+                let f = deployed(before, after, before.decision().player, kind, seg)?;
+                (
+                    "DEPLOY_MEEPLE".into(),
+                    json!({"meepleId": names.meeple_id(before, f)?, "pointer": names.pointer(before, seg)?}),
+                )
+            }
+            JczActionMessage::DeployFigure(jcz) => {
+                let kind = (0..rules.figure_kinds().len())
+                    .map(|k| carcassonne_core::FigureKindId(k as u8))
+                    .find(|k| names.meeple_kind(rules, *k).ok().as_deref() == Some(jcz.as_str()))
+                    .ok_or_else(|| format!("no figure kind for JCZ's `{jcz}`"))?;
+                let seg = segment()?;
+                let f = deployed(before, after, before.decision().player, kind, seg)?;
+                let pointer = if decl.value == JczActionValue::Corner {
+                    corner_pointer(names, before, c.value)?
+                } else {
+                    names.pointer(before, seg)?
+                };
+                (
+                    "DEPLOY_MEEPLE".into(),
+                    json!({"meepleId": names.meeple_id(before, f)?, "pointer": pointer}),
+                )
+            }
+            JczActionMessage::CaptureFollower => (
+                "CAPTURE_FOLLOWER".into(),
+                json!({"pointer": names.meeple_pointer(before, figure()?)?}),
+            ),
+            JczActionMessage::PayRansom => {
+                let f = prisoner(before, after)?;
+                (
+                    "PAY_RANSOM".into(),
+                    json!({"meepleId": names.meeple_id(before, f)?}),
+                )
+            }
+            JczActionMessage::ReturnMeeple(source) => (
+                "RETURN_MEEPLE".into(),
+                json!({"source": source, "pointer": names.meeple_pointer(before, figure()?)?}),
+            ),
+        })
+    }
+
+    /// `MOVE_NEUTRAL_FIGURE` of the declared neutral figure the action moved (found by the
+    /// figures its expansion shows before and after), `to` as the declaration allows.
+    fn neutral_move(
+        &self,
+        before: &Game,
+        after: &Game,
+        c: CustomAction,
+    ) -> Result<(String, Value), String> {
+        let rules = before.rules();
+        let declared = self.names.neutral(c.expansion);
+        let verb = &rules.verbs()[c.verb.0 as usize].1;
+        let no_message = || {
+            format!(
+                "`{}` action `{verb}` has no JCZ message (no `[[jcz.actions]]` entry or neutral figure)",
+                rules.expansions()[c.expansion.0 as usize].id()
+            )
+        };
+        let (b, a) = (neutral_figures(before), neutral_figures(after));
+        // The figures whose place changed (one may have left the board).
+        let moved: Vec<&String> = a
+            .iter()
+            .filter(|x| !b.contains(x))
+            .chain(b.iter().filter(|x| !a.contains(x)))
+            .map(|(n, _)| n)
+            .collect();
+        let on_tile = c
+            .segment
+            .filter(|s| !before.state().graph().segment(*s).is_virtual());
+        // Else the only declared figure that can point where the action does.
+        let fits = |n: &carcassonne_files::jcz::JczNeutralFigure| match (c.figure, on_tile) {
+            (Some(_), _) => n.targets.contains(&JczNeutralTarget::Follower),
+            (None, Some(_)) => n.targets.contains(&JczNeutralTarget::Cell),
+            (None, None) => n.targets.contains(&JczNeutralTarget::Feature),
+        };
+        let compatible: Vec<_> = declared.iter().copied().filter(|n| fits(n)).collect();
+        let figure = declared
+            .iter()
+            .find(|n| {
+                moved
+                    .iter()
+                    .any(|m| n.id.split('.').next() == Some(m.as_str()))
+            })
+            .or_else(|| (compatible.len() == 1).then(|| &compatible[0]))
+            .ok_or_else(no_message)?;
+        let seg = c.segment;
+        let to = match c.figure {
+            Some(f) if figure.targets.contains(&JczNeutralTarget::Follower) => {
+                self.names.meeple_pointer(before, f)?
+            }
+            _ if figure.targets.contains(&JczNeutralTarget::Cell) && on_tile.is_some() => {
+                let p = before
+                    .state()
+                    .graph()
+                    .segment(on_tile.expect("checked"))
+                    .pos;
+                json!([p.x, p.y])
+            }
+            _ => self.names.pointer(before, seg.ok_or_else(no_message)?)?,
+        };
+        Ok((
+            "MOVE_NEUTRAL_FIGURE".into(),
+            json!({"figureId": figure.id, "to": to}),
+        ))
+    }
+}
+
+/// Whether the game is past its last draw (a final round: JCZ neither confirms moves nor
+/// commits a declined tile question there).
+fn ending(game: &Game) -> bool {
+    game.state().more_turns() || game.state().in_final_scoring()
+}
+
+/// The neutral figures an expansion shows: (name, segment).
+fn neutral_figures(game: &Game) -> Vec<(String, SegmentId)> {
+    let mut shown = Vec::new();
+    let _ = game.view().describe(&mut shown);
+    shown
+        .into_iter()
+        .filter_map(|v| match v {
+            Visible::NeutralFigure { name, segment, .. } => Some((name, segment)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The figure of `kind` a deployment onto `segment` took from `player`'s supply: the one
+/// standing there afterwards, else (scored and returned at once) the first in supply, which
+/// is the one the engine takes.
+fn deployed(
+    before: &Game,
+    after: &Game,
+    player: carcassonne_core::PlayerId,
+    kind: carcassonne_core::FigureKindId,
+    segment: SegmentId,
+) -> Result<FigureId, String> {
+    let (b, a) = (before.state(), after.state());
+    let mine = |f: &FigureId| {
+        let fig = b.figure(*f);
+        fig.seat() == Some(player) && fig.kind == kind && fig.loc == FigureLoc::Supply
+    };
+    let all = (0..b.figures().len()).map(|i| FigureId(i as u16));
+    let g = a.graph();
+    all.clone()
+        .filter(mine)
+        .find(|f| matches!(a.figure(*f).loc, FigureLoc::On(s) if g.feature_of(s) == g.feature_of(segment)))
+        .or_else(|| all.clone().filter(mine).find(|f| a.figure(*f).loc != FigureLoc::Supply))
+        .or_else(|| all.clone().find(mine))
+        .ok_or_else(|| "no figure of that kind was in the supply".to_string())
+}
+
+/// The prisoner a ransom freed: a figure removed before and not after.
+fn prisoner(before: &Game, after: &Game) -> Result<FigureId, String> {
+    let (b, a) = (before.state(), after.state());
+    (0..b.figures().len())
+        .map(|i| FigureId(i as u16))
+        .find(|f| b.figure(*f).loc == FigureLoc::Removed && a.figure(*f).loc != FigureLoc::Removed)
+        .ok_or_else(|| "the ransom freed no prisoner".to_string())
+}
+
+/// JCZ's pointer for a figure on a corner of the tile just placed (a barn): the field at the
+/// north-west corner of the tile whose north-west corner it is (`crate::actions::CORNERS`).
+fn corner_pointer(names: &Names, game: &Game, corner: i32) -> Result<Value, String> {
+    let st = game.state();
+    let placed = st
+        .last_placed()
+        .map(|i| st.board().tile(i).pos)
+        .ok_or("no tile has been placed")?;
+    let (dx, dy) = usize::try_from(corner)
+        .ok()
+        .and_then(|c| CORNERS.get(c))
+        .ok_or_else(|| format!("corner {corner} is not 0 … 3"))?;
+    let at = Pos::new(placed.x + dx, placed.y + dy);
+    let tile = st
+        .board()
+        .at(at)
+        .ok_or_else(|| format!("no tile at {at}"))?;
+    let tk = game.rules().tiles().get(tile.kind);
+    let local = tk
+        .segment_on_half(tile.rotation, HalfEdge::from_index(0))
+        .ok_or_else(|| format!("no field at the north-west corner of {at}"))?;
+    names.pointer(
+        game,
+        SegmentId::new(tile.first_segment as usize + local as usize),
+    )
+}

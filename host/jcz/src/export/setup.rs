@@ -1,0 +1,284 @@
+//! Our expansions and options → a save's `setup` (sets, elements, rules), by inverting the
+//! importer's mapping ([`crate::setup`]) and the expansions' `[jcz]` declarations.
+//!
+//! Nothing here names an expansion. For each loaded expansion the candidates its declaration
+//! allows (each set, each choice of its optional elements, the JCZ value of each rule) are
+//! read back through the importer's own mapping, and the first whose options are the game's
+//! is kept. At the end the whole setup is read back once more and every option and the
+//! expansion order must come out as the game has them: a game JCZ cannot express is refused
+//! by naming the option or the expansion.
+
+use crate::save::JczSetup;
+use crate::setup::{rules_spec_with, BASE_RULES};
+use carcassonne_core::Ruleset;
+use carcassonne_files::jcz::JczDeclaration;
+use carcassonne_files::manifest::Manifest;
+use carcassonne_rules::{build_ruleset, RulesSpec};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// The base game's JCZ set (the importer requires it).
+const BASE_SET: &str = "basic:1";
+
+/// The game's option values as text.
+fn options_of(rules: &Ruleset) -> BTreeMap<String, String> {
+    rules
+        .options()
+        .0
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_string()))
+        .collect()
+}
+
+/// The `setup` (without `start`) of a save for a game of `rules`.
+pub(super) fn jcz_setup(
+    rules: &Ruleset,
+    manifests: &[Manifest],
+    plugin_dirs: &[PathBuf],
+) -> Result<JczSetup, String> {
+    let ours = options_of(rules);
+    let mut setup = JczSetup {
+        sets: BTreeMap::from([(BASE_SET.to_string(), json!(1))]),
+        elements: BTreeMap::new(),
+        rules: BTreeMap::new(),
+        start: Vec::new(),
+    };
+    base(rules, &ours, &mut setup)?;
+    // The declaration of each loaded expansion; one without a JCZ set cannot be written.
+    let mut declared: Vec<(&str, &JczDeclaration)> = Vec::new();
+    for e in rules.expansions() {
+        let m = manifests
+            .iter()
+            .find(|m| m.id == e.id())
+            .filter(|m| !m.jcz.sets.is_empty())
+            .ok_or_else(|| {
+                format!(
+                    "expansion `{}` has no JCloisterZone set (its manifest declares no `[jcz] sets`): JCZ cannot open this game",
+                    e.id()
+                )
+            })?;
+        declared.push((e.id(), &m.jcz));
+    }
+    // Sets first (an element may depend on another expansion's set: `absent-with`).
+    for (id, d) in &declared {
+        let set = d
+            .sets
+            .iter()
+            .find(|s| {
+                d.set_options
+                    .iter()
+                    .filter(|(set, _)| set == *s)
+                    .flat_map(|(_, o)| o)
+                    .all(|(k, v)| ours.get(&format!("{id}.{k}")) == Some(v))
+            })
+            .ok_or_else(|| {
+                format!(
+                    "expansion `{id}`: no JCZ set of {} has this game's options",
+                    d.sets.join(", ")
+                )
+            })?;
+        setup.sets.insert(set.clone(), json!(1));
+        for e in d.elements.iter().filter(|e| e.required) {
+            setup
+                .elements
+                .insert(e.name.clone(), element_value(e.count));
+        }
+    }
+    for (id, d) in &declared {
+        choose(id, d, &ours, manifests, &mut setup)?;
+    }
+    check(rules, &ours, &setup, manifests, plugin_dirs)?;
+    Ok(setup)
+}
+
+/// An element's value: its count, or `true`.
+fn element_value(count: Option<i64>) -> serde_json::Value {
+    count.map_or(json!(true), |n| json!(n))
+}
+
+/// The base game: followers, farmers and its rules.
+fn base(
+    rules: &Ruleset,
+    ours: &BTreeMap<String, String>,
+    setup: &mut JczSetup,
+) -> Result<(), String> {
+    let small = rules
+        .figure_named("small-follower")
+        .map_or(0, |k| rules.figure_kind(k).per_player);
+    setup.elements.insert("small-follower".into(), json!(small));
+    if ours.get("farmers").map(String::as_str) == Some("true") {
+        setup.elements.insert("farmers".into(), json!(true));
+    }
+    fn option_of(key: &str) -> &str {
+        match key {
+            // The only base rule: its option is `smallCity` (see `crate::setup`).
+            "tiny-city-scoring" => "smallCity",
+            other => other,
+        }
+    }
+    for m in BASE_RULES {
+        let value = ours
+            .get(option_of(m.key))
+            .map(String::as_str)
+            .unwrap_or(m.default);
+        let jcz = m
+            .values
+            .iter()
+            .find(|(_, o)| *o == value)
+            .map(|(j, _)| *j)
+            .ok_or_else(|| {
+                format!(
+                    "option `{}` = `{value}` has no JCZ rule `{}`",
+                    option_of(m.key),
+                    m.key
+                )
+            })?;
+        if value != m.default {
+            setup.rules.insert(m.key.to_string(), json!(jcz));
+        }
+    }
+    Ok(())
+}
+
+/// The elements and rules of one expansion: every rule's JCZ value whose reading is our
+/// option, then the first choice of its optional elements that reads back as our options.
+fn choose(
+    id: &str,
+    d: &JczDeclaration,
+    ours: &BTreeMap<String, String>,
+    manifests: &[Manifest],
+    setup: &mut JczSetup,
+) -> Result<(), String> {
+    for r in &d.rules {
+        let key = format!("{id}.{}", r.option);
+        let value = ours.get(&key).cloned().unwrap_or_else(|| r.default.clone());
+        let jcz = r
+            .values
+            .iter()
+            .find(|(_, o)| *o == value)
+            .map(|(j, _)| j.clone())
+            .ok_or_else(|| {
+                format!(
+                    "option `{key}` = `{value}` has no value of JCZ's rule `{}`",
+                    r.key
+                )
+            })?;
+        // A rule at its default is left out, as JCZ's own saves do: FCZ's rules
+        // (`inn-and-cathedral-final-scoring`) are unknown to upstream JCZ, which refuses them.
+        if value != r.default {
+            setup.rules.insert(r.key.clone(), json!(jcz));
+        }
+    }
+    let optional: Vec<_> = d.elements.iter().filter(|e| !e.required).collect();
+    let mut last = String::new();
+    for mask in 0u32..(1 << optional.len()) {
+        let mut candidate = setup.clone();
+        for (i, e) in optional.iter().enumerate() {
+            if mask & (1 << i) != 0 {
+                candidate
+                    .elements
+                    .insert(e.name.clone(), element_value(e.count));
+            } else {
+                candidate.elements.remove(&e.name);
+            }
+        }
+        let spec = match rules_spec_with(&candidate, manifests) {
+            Ok(spec) => spec,
+            Err(e) => {
+                last = e;
+                continue;
+            }
+        };
+        let prefix = format!("{id}.");
+        let differs = spec
+            .options
+            .iter()
+            .filter(|(k, _)| k.starts_with(&prefix))
+            .find(|(k, v)| ours.get(k) != Some(v));
+        match differs {
+            None => {
+                *setup = candidate;
+                return Ok(());
+            }
+            Some((k, v)) => {
+                last = format!(
+                    "option `{k}` is `{}` in this game, but a JCZ save can only give `{v}`",
+                    ours.get(k).map_or("absent", String::as_str)
+                )
+            }
+        }
+    }
+    Err(format!("expansion `{id}`: {last}"))
+}
+
+/// Reads the setup back as the importer does: the same expansions in the same order and
+/// every option as the game has it.
+fn check(
+    rules: &Ruleset,
+    ours: &BTreeMap<String, String>,
+    setup: &JczSetup,
+    manifests: &[Manifest],
+    plugin_dirs: &[PathBuf],
+) -> Result<(), String> {
+    let mut spec: RulesSpec = rules_spec_with(setup, manifests)?;
+    spec.plugin_dirs = plugin_dirs.to_vec();
+    let back = build_ruleset(&spec).map_err(|e| e.to_string())?;
+    let ids = |r: &Ruleset| {
+        r.expansions()
+            .iter()
+            .map(|e| e.id().to_string())
+            .collect::<Vec<_>>()
+    };
+    if ids(&back) != ids(rules) {
+        return Err(format!(
+            "JCZ would load the expansions {:?}, this game has {:?}",
+            ids(&back),
+            ids(rules)
+        ));
+    }
+    let theirs = options_of(&back);
+    for (k, v) in ours {
+        let t = theirs.get(k).map_or("absent", String::as_str);
+        if t != v {
+            return Err(format!(
+                "option `{k}` is `{v}` in this game, but JCZ plays `{t}`: a JCZ save cannot express it"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The options a JCZ game with these expansions plays, as the importer reads a save with
+/// each expansion's first set, its required elements, farmers and no rule keys (so JCZ's
+/// defaults): what a game of ours needs to be written as a save (`simulate --option …`).
+pub fn jcz_options(
+    expansions: &[String],
+    plugin_dirs: &[PathBuf],
+) -> Result<Vec<(String, String)>, String> {
+    let manifests = crate::declared::manifests(plugin_dirs)?;
+    let mut setup = JczSetup {
+        sets: BTreeMap::from([(BASE_SET.to_string(), json!(1))]),
+        elements: BTreeMap::from([
+            ("small-follower".to_string(), json!(7)),
+            ("farmers".to_string(), json!(true)),
+        ]),
+        rules: BTreeMap::new(),
+        start: Vec::new(),
+    };
+    for id in expansions {
+        let d = manifests
+            .iter()
+            .find(|m| &m.id == id)
+            .map(|m| &m.jcz)
+            .filter(|d| !d.sets.is_empty())
+            .ok_or_else(|| format!("expansion `{id}` has no JCloisterZone set"))?;
+        setup.sets.insert(d.sets[0].clone(), json!(1));
+        for e in d.elements.iter().filter(|e| e.required) {
+            setup
+                .elements
+                .insert(e.name.clone(), element_value(e.count));
+        }
+    }
+    Ok(rules_spec_with(&setup, &manifests)?.options)
+}

@@ -13,6 +13,8 @@
 //! Every failure a request can cause is a 4xx with a one-line JSON `{"error": "…"}`.
 
 mod games;
+mod guard;
+mod store;
 pub mod view;
 
 use axum::body::Bytes;
@@ -22,7 +24,7 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
+use axum::{Extension, Router};
 use games::{CreateRequest, Games};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -41,9 +43,13 @@ pub struct Limits {
     pub max_body: usize,
     /// Largest uploaded record or `.jcz` save, bytes.
     pub max_upload: usize,
-    /// Most games not finished at once (creating more is refused).
-    pub max_open_games: usize,
-    /// Most games kept at all (finished ones included).
+    /// Most games not finished at once per creator (client address; see [`Creator`]):
+    /// creating more is refused until one ends, is resigned or archived.
+    pub max_open_per_creator: usize,
+    /// An unfinished game in which no person acted for this long is archived.
+    pub archive_after: Duration,
+    /// Most games kept at all (finished ones included); past it, the finished game idle
+    /// longest is archived.
     pub max_games: usize,
     /// Most requests handled at once (more get 429).
     pub max_inflight: usize,
@@ -70,7 +76,8 @@ impl Default for Limits {
         Limits {
             max_body: 64 * 1024,
             max_upload: 8 * 1024 * 1024,
-            max_open_games: 200,
+            max_open_per_creator: 20,
+            archive_after: Duration::from_secs(24 * 3600),
             max_games: 10_000,
             max_inflight: 256,
             max_replays: 32,
@@ -275,6 +282,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games", post(create).get(list))
         .route("/api/games/{id}", get(state))
         .route("/api/games/{id}/act", post(act))
+        .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/preview", get(preview))
         .route("/api/games/{id}/events", get(events))
         .route("/api/games/{id}/record", get(record))
@@ -305,12 +313,29 @@ pub fn service(
     router(app).into_make_service_with_connect_info::<SocketAddr>()
 }
 
+/// Who created a game, for the per-creator cap: the client's IP address (all clients on one
+/// machine, or behind one reverse proxy, are one creator); `local` when the router is served
+/// without addresses (tests).
+#[derive(Clone, Debug)]
+pub struct Creator(pub String);
+
 async fn limit_inflight(
     State(app): State<Arc<App>>,
-    req: axum::extract::Request,
+    mut req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    if let Some(ConnectInfo(peer)) = req.extensions().get::<ConnectInfo<SocketAddr>>() {
+    if guard::changes_state(req.method()) && req.uri().path().starts_with("/api/") {
+        if let Err(e) = guard::check(req.headers()) {
+            return e.into_response();
+        }
+    }
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0);
+    let creator = peer.map_or_else(|| "local".to_string(), |p| p.ip().to_string());
+    req.extensions_mut().insert(Creator(creator));
+    if let Some(peer) = peer {
         let ip = peer.ip();
         if app.limits.limit_loopback || !ip.is_loopback() {
             let create = req.method() == Method::POST && req.uri().path() == "/api/games";
@@ -440,11 +465,15 @@ async fn list(State(app): State<Arc<App>>) -> ApiResult {
     Ok(json_response(&app.games.summaries()))
 }
 
-async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> ApiResult {
+async fn create(
+    State(app): State<Arc<App>>,
+    Extension(creator): Extension<Creator>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
     let body = body_bytes(body)?;
     let req: CreateRequest = parse_json(&body)?;
     let games = Arc::clone(&app.games);
-    let v = blocking(move || games.create(req)).await?;
+    let v = blocking(move || games.create(req, &creator.0)).await?;
     Ok((StatusCode::CREATED, json_response(&v)).into_response())
 }
 
@@ -504,6 +533,25 @@ async fn act(
         )
     })
     .await?;
+    Ok(json_response(&v))
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResignRequest {
+    token: String,
+}
+
+async fn resign(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let slot = app.games.get(&id)?;
+    let body = body_bytes(body)?;
+    let req: ResignRequest = parse_json(&body)?;
+    let games = Arc::clone(&app.games);
+    let v = blocking(move || games.resign(&slot, &req.token)).await?;
     Ok(json_response(&v))
 }
 

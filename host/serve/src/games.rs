@@ -1,6 +1,7 @@
 //! Live games: each behind its own lock, written to disk as its record after every action,
 //! resumed on start by replaying the records; bots play their seats on blocking threads.
 
+use crate::store::{self, Seat, SeatsFile};
 use crate::view::{cell_of, named, place_names, player_names, position};
 use crate::{ApiError, Config};
 use axum::http::StatusCode;
@@ -11,7 +12,6 @@ use carcassonne_play::record::{decode_action, encode_action, Record, RecordActio
 use carcassonne_rules::{build_ruleset, list_expansions, RulesSpec};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use crate::store::{self, Seat, SeatsFile};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
@@ -276,6 +276,8 @@ pub struct Games {
     replays: Mutex<VecDeque<(String, Arc<Replay>)>>,
     runtime: tokio::runtime::Handle,
     me: Weak<Games>,
+    /// Games found on disk but not resumed, each with why (naming the file at fault).
+    not_resumed: Mutex<Vec<String>>,
 }
 
 fn random_hex(bytes: usize) -> String {
@@ -288,7 +290,6 @@ fn random_hex(bytes: usize) -> String {
 fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit())
 }
-
 
 fn conflict(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::CONFLICT, msg.into())
@@ -341,6 +342,7 @@ impl Games {
             replays: Mutex::new(VecDeque::new()),
             runtime,
             me: me.clone(),
+            not_resumed: Mutex::new(Vec::new()),
         });
         let mut ids: Vec<String> = std::fs::read_dir(&dir)
             .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
@@ -363,7 +365,10 @@ impl Games {
                         .insert(id, Arc::clone(&slot));
                     games.kick(slot);
                 }
-                Err(e) => eprintln!("carcassonne serve: game {id} not resumed: {e}"),
+                Err(e) => {
+                    eprintln!("carcassonne serve: game {id} not resumed: {e}");
+                    lock(&games.not_resumed).push(format!("game {id} not resumed: {e}"));
+                }
             }
         }
         Ok(games)
@@ -413,6 +418,11 @@ impl Games {
         }
         cache.insert(key, Arc::clone(&rules));
         Ok(rules)
+    }
+
+    /// Why each game found on disk but not resumed was not.
+    pub fn not_resumed(&self) -> Vec<String> {
+        lock(&self.not_resumed).clone()
     }
 
     /// Ids of all games.
@@ -664,7 +674,10 @@ impl Games {
         for slot in &slots {
             let live = lock(&slot.live);
             if live.game.is_over() {
-                if oldest_finished.as_ref().is_none_or(|(t, _)| live.last_human < *t) {
+                if oldest_finished
+                    .as_ref()
+                    .is_none_or(|(t, _)| live.last_human < *t)
+                {
                     oldest_finished = Some((live.last_human, Arc::clone(slot)));
                 }
             } else if live.creator.as_deref() == Some(creator) {
@@ -701,7 +714,10 @@ impl Games {
             .unwrap_or_else(|e| e.into_inner())
             .remove(&slot.id);
         if let Err(e) = store::archive(&self.dir, &self.archive_dir(), &slot.id) {
-            eprintln!("carcassonne serve: game {}: cannot archive it: {e}", slot.id);
+            eprintln!(
+                "carcassonne serve: game {}: cannot archive it: {e}",
+                slot.id
+            );
         }
         let mut live = lock(&slot.live);
         live.broken = Some(why.to_string());

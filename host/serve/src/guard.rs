@@ -116,9 +116,17 @@ mod tests {
         );
         let json = ("content-type", "application/json");
         for bad in [
-            headers(&[json, ("host", "127.0.0.1:8080"), ("origin", "https://evil.example")]),
+            headers(&[
+                json,
+                ("host", "127.0.0.1:8080"),
+                ("origin", "https://evil.example"),
+            ]),
             headers(&[json, ("host", "127.0.0.1:8080"), ("origin", "null")]),
-            headers(&[json, ("host", "127.0.0.1:8080"), ("origin", "http://127.0.0.1:9999")]),
+            headers(&[
+                json,
+                ("host", "127.0.0.1:8080"),
+                ("origin", "http://127.0.0.1:9999"),
+            ]),
             headers(&[json, ("sec-fetch-site", "cross-site")]),
         ] {
             assert_eq!(check(&bad).unwrap_err().0, StatusCode::FORBIDDEN);

@@ -267,6 +267,11 @@ impl App {
         }))
     }
 
+    /// The games found on disk that could not be resumed, each with the file at fault.
+    pub fn not_resumed(&self) -> Vec<String> {
+        self.games.not_resumed()
+    }
+
     /// Ids of the games resumed or created so far.
     pub fn game_ids(&self) -> Vec<String> {
         self.games.ids()

@@ -117,7 +117,8 @@ pub fn archive(games: &Path, archive: &Path, id: &str) -> std::io::Result<()> {
 /// control or a character drawn as nothing (zero-width spaces and joiners, direction
 /// marks, fillers, variation selectors, tags).
 pub fn visible_name(name: &str) -> bool {
-    name.chars().any(|c| !c.is_whitespace() && !c.is_control() && !invisible(c))
+    name.chars()
+        .any(|c| !c.is_whitespace() && !c.is_control() && !invisible(c))
 }
 
 fn invisible(c: char) -> bool {
@@ -137,7 +138,14 @@ mod tests {
         assert!(visible_name("Ann"));
         assert!(visible_name(" Zoë "));
         assert!(visible_name("李"));
-        for blank in ["", "   ", "\u{200B}", "\u{200B}\u{200D}\u{FEFF}", "\u{3164}", "\u{2800} "] {
+        for blank in [
+            "",
+            "   ",
+            "\u{200B}",
+            "\u{200B}\u{200D}\u{FEFF}",
+            "\u{3164}",
+            "\u{2800} ",
+        ] {
             assert!(!visible_name(blank), "{blank:?}");
         }
     }

@@ -184,6 +184,7 @@ impl GameSlot {
             .iter()
             .map(|s| json!({ "name": s.name, "bot": s.bot, "resigned": s.resigned }))
             .collect();
+        v["options"] = json!(live.record.setup.options);
         v["expansions"] = json!(live
             .record
             .setup
@@ -423,6 +424,12 @@ impl Games {
     /// Why each game found on disk but not resumed was not.
     pub fn not_resumed(&self) -> Vec<String> {
         lock(&self.not_resumed).clone()
+    }
+
+    /// Empties the ruleset cache: the next game built reads its expansions again (after a
+    /// watched folder changed). Running games keep theirs.
+    pub fn forget_rulesets(&self) {
+        lock(&self.rules).clear();
     }
 
     /// Ids of all games.

@@ -16,6 +16,7 @@ mod games;
 mod guard;
 mod store;
 pub mod view;
+mod watch;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -102,6 +103,8 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Extra folders searched for expansions.
     pub plugin_dirs: Vec<PathBuf>,
+    /// Fan expansion folders watched for changes (`--watch`; searched first).
+    pub watch: Vec<PathBuf>,
     /// Pause before each bot move, so people can follow them.
     pub bot_delay: Duration,
     /// Limits.
@@ -116,6 +119,7 @@ impl Config {
             port: 8080,
             data_dir,
             plugin_dirs: Vec::new(),
+            watch: Vec::new(),
             bot_delay: Duration::from_millis(400),
             limits: Limits::default(),
         }
@@ -250,14 +254,38 @@ pub struct App {
     inflight: Semaphore,
     clients: ClientLimiter,
     limits: Limits,
+    watch: Arc<Mutex<watch::WatchState>>,
+    _watcher: Option<notify::RecommendedWatcher>,
 }
 
 impl App {
     /// Opens the data folder and resumes every game found there (bots start playing again).
     /// Must run inside a tokio runtime.
     pub fn open(config: &Config) -> Result<Arc<App>, String> {
+        // Watched folders are searched first: their version wins over an installed one.
+        let mut config = config.clone();
+        let mut dirs = config.watch.clone();
+        dirs.append(&mut config.plugin_dirs);
+        config.plugin_dirs = dirs;
+        let config = &config;
         let games = Games::open(config)?;
+        let watch = Arc::new(Mutex::new(watch::WatchState {
+            dirs: config.watch.clone(),
+            ..Default::default()
+        }));
+        let watcher = if config.watch.is_empty() {
+            None
+        } else {
+            let g = Arc::clone(&games);
+            Some(watch::start(
+                Arc::clone(&watch),
+                config.plugin_dirs.clone(),
+                move || g.forget_rulesets(),
+            )?)
+        };
         Ok(Arc::new(App {
+            watch,
+            _watcher: watcher,
             games,
             inflight: Semaphore::new(config.limits.max_inflight),
             clients: ClientLimiter {
@@ -284,6 +312,7 @@ pub fn router(app: Arc<App>) -> Router {
     let body = app.limits.max_body;
     let api = Router::new()
         .route("/api/expansions", get(expansions))
+        .route("/api/watch", get(watch_state))
         .route("/api/games", post(create).get(list))
         .route("/api/games/{id}", get(state))
         .route("/api/games/{id}/act", post(act))
@@ -463,6 +492,11 @@ async fn blocking<T: Send + 'static>(
 async fn expansions(State(app): State<Arc<App>>) -> ApiResult {
     let games = Arc::clone(&app.games);
     let v = blocking(move || games.expansions()).await?;
+    Ok(json_response(&v))
+}
+
+async fn watch_state(State(app): State<Arc<App>>) -> ApiResult {
+    let v = app.watch.lock().unwrap_or_else(|e| e.into_inner()).to_json();
     Ok(json_response(&v))
 }
 

@@ -496,7 +496,11 @@ async fn expansions(State(app): State<Arc<App>>) -> ApiResult {
 }
 
 async fn watch_state(State(app): State<Arc<App>>) -> ApiResult {
-    let v = app.watch.lock().unwrap_or_else(|e| e.into_inner()).to_json();
+    let v = app
+        .watch
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .to_json();
     Ok(json_response(&v))
 }
 

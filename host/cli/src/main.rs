@@ -277,6 +277,13 @@ enum Command {
         /// Pause before each bot move, in milliseconds.
         #[arg(long, default_value_t = 400)]
         bot_delay_ms: u64,
+        /// A fan expansion's folder to watch: on every change the page offers a new game
+        /// with the new version, or shows the script's error (repeatable).
+        #[arg(long, value_name = "DIR")]
+        watch: Vec<PathBuf>,
+        /// Archive an unfinished game after this many minutes without a person's move.
+        #[arg(long, default_value_t = 24 * 60)]
+        archive_after_min: u64,
         #[command(flatten)]
         dirs: DirArgs,
     },
@@ -367,6 +374,8 @@ fn run(cmd: Command) -> Result<(), CliError> {
             bind,
             data,
             bot_delay_ms,
+            watch,
+            archive_after_min,
             dirs,
         } => {
             let mut config = carcassonne_serve::Config::new(
@@ -376,6 +385,8 @@ fn run(cmd: Command) -> Result<(), CliError> {
             config.bind = bind;
             config.bot_delay = std::time::Duration::from_millis(bot_delay_ms);
             config.plugin_dirs = dirs.plugin_dirs;
+            config.watch = watch;
+            config.limits.archive_after = std::time::Duration::from_secs(archive_after_min * 60);
             carcassonne_serve::run(config).map_err(CliError::Usage)
         }
         Command::Balance {

@@ -1,6 +1,7 @@
 //! Live games: each behind its own lock, written to disk as its record after every action,
 //! resumed on start by replaying the records; bots play their seats on blocking threads.
 
+use crate::store::{self, Seat, SeatsFile};
 use crate::view::{cell_of, named, place_names, player_names, position};
 use crate::{ApiError, Config};
 use axum::http::StatusCode;
@@ -11,14 +12,14 @@ use carcassonne_play::record::{decode_action, encode_action, Record, RecordActio
 use carcassonne_rules::{build_ruleset, list_expansions, RulesSpec};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
 /// A seat as asked for when creating a game.
@@ -50,16 +51,6 @@ pub struct CreateRequest {
     pub seed: Option<u64>,
 }
 
-/// A seat as kept on disk (`games/<id>.seats.json`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Seat {
-    name: String,
-    #[serde(default)]
-    bot: Option<String>,
-    #[serde(default)]
-    token: Option<String>,
-}
-
 struct Live {
     game: Game,
     record: Record,
@@ -67,6 +58,37 @@ struct Live {
     version: u64,
     broken: Option<String>,
     driving: bool,
+    /// Who created it (client address), if known.
+    creator: Option<String>,
+    /// The creator chose the seed.
+    fixed_seed: bool,
+    /// When a person last acted (or the game was created or resumed): idle games are
+    /// archived.
+    last_human: Instant,
+}
+
+impl Live {
+    fn new(game: Game, record: Record, file: SeatsFile) -> Live {
+        Live {
+            version: record.actions.len() as u64,
+            game,
+            record,
+            seats: file.seats,
+            broken: None,
+            driving: false,
+            creator: file.creator,
+            fixed_seed: file.fixed_seed,
+            last_human: Instant::now(),
+        }
+    }
+
+    fn seats_file(&self) -> SeatsFile {
+        SeatsFile {
+            seats: self.seats.clone(),
+            creator: self.creator.clone(),
+            fixed_seed: self.fixed_seed,
+        }
+    }
 }
 
 /// One game behind its own lock.
@@ -75,6 +97,17 @@ pub struct GameSlot {
     live: Mutex<Live>,
     tx: broadcast::Sender<u64>,
     subscribers: AtomicUsize,
+}
+
+impl GameSlot {
+    fn new(id: &str, live: Live) -> GameSlot {
+        GameSlot {
+            id: id.to_string(),
+            live: Mutex::new(live),
+            tx: broadcast::channel(64).0,
+            subscribers: AtomicUsize::new(0),
+        }
+    }
 }
 
 /// An event-stream subscription (counted against the per-game limit).
@@ -142,11 +175,16 @@ impl GameSlot {
         v["you"] = json!(you);
         v["broken"] = json!(live.broken);
         v["last"] = last_move(&live);
+        // A token that holds no seat is told so (the page shows it), not taken for a
+        // spectator.
+        v["token_unknown"] = json!(token.is_some() && you.is_none());
+        v["fixed_seed"] = json!(live.fixed_seed);
         v["seats"] = live
             .seats
             .iter()
-            .map(|s| json!({ "name": s.name, "bot": s.bot }))
+            .map(|s| json!({ "name": s.name, "bot": s.bot, "resigned": s.resigned }))
             .collect();
+        v["options"] = json!(live.record.setup.options);
         v["expansions"] = json!(live
             .record
             .setup
@@ -192,10 +230,16 @@ impl GameSlot {
         Ok(json!({ "board": carcassonne_render::render_svg(&game, &opts) }))
     }
 
-    /// The record as JSON text.
+    /// The record as JSON text. Before the game ends, without its seed: the draws follow
+    /// from the seed alone, so whoever had it would know every tile to come.
     pub fn record_json(&self) -> String {
         let live = lock(&self.live);
-        serde_json::to_string_pretty(&live.record).unwrap_or_default() + "\n"
+        let mut v = serde_json::to_value(&live.record).unwrap_or(Value::Null);
+        if !live.game.is_over() {
+            v["setup"]["seed"] = Value::Null;
+            v["seed_hidden"] = json!("the seed is shown when the game ends");
+        }
+        serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
     }
 
     /// Current version (number of actions applied).
@@ -233,6 +277,8 @@ pub struct Games {
     replays: Mutex<VecDeque<(String, Arc<Replay>)>>,
     runtime: tokio::runtime::Handle,
     me: Weak<Games>,
+    /// Games found on disk but not resumed, each with why (naming the file at fault).
+    not_resumed: Mutex<Vec<String>>,
 }
 
 fn random_hex(bytes: usize) -> String {
@@ -244,12 +290,6 @@ fn random_hex(bytes: usize) -> String {
 
 fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
-fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }
 
 fn conflict(msg: impl Into<String>) -> ApiError {
@@ -292,8 +332,7 @@ impl Games {
     /// Opens the data folder and resumes every game in it.
     pub fn open(cfg: &Config) -> Result<Arc<Games>, String> {
         let dir = cfg.data_dir.join("games");
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        store::private_dir(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let runtime = tokio::runtime::Handle::try_current()
             .map_err(|_| "the server must start inside a tokio runtime".to_string())?;
         let games = Arc::new_cyclic(|me| Games {
@@ -304,6 +343,7 @@ impl Games {
             replays: Mutex::new(VecDeque::new()),
             runtime,
             me: me.clone(),
+            not_resumed: Mutex::new(Vec::new()),
         });
         let mut ids: Vec<String> = std::fs::read_dir(&dir)
             .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
@@ -315,6 +355,7 @@ impl Games {
             .filter(|id| valid_id(id))
             .collect();
         ids.sort();
+        games.start_sweeper();
         for id in ids {
             match games.resume(&id) {
                 Ok(slot) => {
@@ -325,41 +366,43 @@ impl Games {
                         .insert(id, Arc::clone(&slot));
                     games.kick(slot);
                 }
-                Err(e) => eprintln!("carcassonne serve: game {id} not resumed: {e}"),
+                Err(e) => {
+                    eprintln!("carcassonne serve: game {id} not resumed: {e}");
+                    lock(&games.not_resumed).push(format!("game {id} not resumed: {e}"));
+                }
             }
         }
         Ok(games)
     }
 
+    /// Reads a game back; every error names the file at fault.
     fn resume(&self, id: &str) -> Result<Arc<GameSlot>, String> {
-        let seats_path = self.dir.join(format!("{id}.seats.json"));
-        let seats_text = std::fs::read_to_string(&seats_path).map_err(|e| e.to_string())?;
-        let seats: Vec<Seat> = serde_json::from_str(&seats_text).map_err(|e| e.to_string())?;
-        let record =
-            Record::load(&self.dir.join(format!("{id}.json"))).map_err(|e| e.to_string())?;
+        let [record_path, seats_path] = store::files(&self.dir, id);
+        let file = store::load_seats(&seats_path)?;
+        // `Record::load` names the file in its errors.
+        let record = Record::load(&record_path).map_err(|e| e.to_string())?;
         let rules = self
             .ruleset(&record.rules_spec())
-            .map_err(|e| e.1.clone())?;
+            .map_err(|e| format!("{}: {}", record_path.display(), e.1))?;
         let game = record
-            .replay_with(&rules, id, None)
+            .replay_with(&rules, &record_path.display().to_string(), None)
             .map_err(|e| e.to_string())?;
-        if seats.len() != game.state().players().len() {
-            return Err("the seats file does not match the record".into());
+        if file.seats.len() != game.state().players().len() {
+            return Err(format!(
+                "{}: {} seats, but its record {} has {} players",
+                seats_path.display(),
+                file.seats.len(),
+                record_path.display(),
+                game.state().players().len()
+            ));
         }
-        let version = record.actions.len() as u64;
-        Ok(Arc::new(GameSlot {
-            id: id.to_string(),
-            live: Mutex::new(Live {
-                game,
-                record,
-                seats,
-                version,
-                broken: None,
-                driving: false,
-            }),
-            tx: broadcast::channel(64).0,
-            subscribers: AtomicUsize::new(0),
-        }))
+        // Keep the files private even if an older server wrote them readable by all.
+        for p in [&record_path, &seats_path] {
+            if let Ok(text) = std::fs::read_to_string(p) {
+                let _ = store::write_private(p, &text);
+            }
+        }
+        Ok(Arc::new(GameSlot::new(id, Live::new(game, record, file))))
     }
 
     fn ruleset(&self, spec: &RulesSpec) -> Result<Arc<Ruleset>, ApiError> {
@@ -378,6 +421,17 @@ impl Games {
         Ok(rules)
     }
 
+    /// Why each game found on disk but not resumed was not.
+    pub fn not_resumed(&self) -> Vec<String> {
+        lock(&self.not_resumed).clone()
+    }
+
+    /// Empties the ruleset cache: the next game built reads its expansions again (after a
+    /// watched folder changed). Running games keep theirs.
+    pub fn forget_rulesets(&self) {
+        lock(&self.rules).clear();
+    }
+
     /// Ids of all games.
     pub fn ids(&self) -> Vec<String> {
         self.map
@@ -388,10 +442,16 @@ impl Games {
             .collect()
     }
 
-    /// A game by id; 404 for an unknown one.
+    /// A game by id; 410 for an archived one, 404 for an unknown one.
     pub fn get(&self, id: &str) -> Result<Arc<GameSlot>, ApiError> {
         let map = self.map.read().unwrap_or_else(|e| e.into_inner());
         map.get(id).cloned().ok_or_else(|| {
+            if valid_id(id) && store::files(&self.archive_dir(), id)[0].exists() {
+                return ApiError(
+                    StatusCode::GONE,
+                    format!("game `{id}` was archived: it waited too long for a player, or every player resigned"),
+                );
+            }
             ApiError(
                 StatusCode::NOT_FOUND,
                 format!("no game `{}`", id.chars().take(64).collect::<String>()),
@@ -434,8 +494,8 @@ impl Games {
         }))
     }
 
-    /// Creates a game.
-    pub fn create(&self, req: CreateRequest) -> Result<Value, ApiError> {
+    /// Creates a game for `creator` (a client address, see `Creator`).
+    pub fn create(&self, req: CreateRequest, creator: &str) -> Result<Value, ApiError> {
         if !(2..=6).contains(&req.seats.len()) {
             return Err(bad(format!(
                 "a game has 2 to 6 seats, not {}",
@@ -445,30 +505,7 @@ impl Games {
         if req.expansions.len() > 64 || req.options.len() > 256 {
             return Err(bad("too many expansions or options"));
         }
-        let open = {
-            let map = self.map.read().unwrap_or_else(|e| e.into_inner());
-            if map.len() >= self.cfg.limits.max_games {
-                return Err(ApiError(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    format!(
-                        "the server keeps at most {} games",
-                        self.cfg.limits.max_games
-                    ),
-                ));
-            }
-            map.values()
-                .filter(|s| !lock(&s.live).game.is_over())
-                .count()
-        };
-        if open >= self.cfg.limits.max_open_games {
-            return Err(ApiError(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!(
-                    "too many games in progress (at most {}); finish one first",
-                    self.cfg.limits.max_open_games
-                ),
-            ));
-        }
+        self.make_room(creator)?;
         let mut seats = Vec::new();
         for (i, s) in req.seats.iter().enumerate() {
             if let Some(b) = &s.bot {
@@ -486,6 +523,11 @@ impl Games {
                     "seat {i}: a name is at most 40 printable characters"
                 )));
             }
+            if !store::visible_name(&name) {
+                return Err(bad(format!(
+                    "seat {i}: a name must show at least one visible character"
+                )));
+            }
             if seats.iter().any(|o: &Seat| o.name == name) {
                 return Err(bad(format!("seat {i}: the name `{name}` is taken")));
             }
@@ -493,6 +535,7 @@ impl Games {
                 name,
                 bot: s.bot.clone(),
                 token: s.bot.is_none().then(|| random_hex(16)),
+                resigned: false,
             });
         }
         let mut options = Vec::new();
@@ -505,30 +548,38 @@ impl Games {
             plugin_dirs: Vec::new(),
         };
         let rules = self.ruleset(&spec)?;
+        // The OS's randomness, unless the creator fixes the seed (tests, a game to repeat):
+        // then the page says the draws are known to the creator.
         let seed = req
             .seed
             .unwrap_or_else(|| ChaCha20Rng::from_os_rng().next_u64());
-        let setup = GameSetup::new(seats.iter().map(|s| s.name.clone()).collect(), seed);
+        let file = SeatsFile {
+            seats,
+            creator: Some(creator.to_string()),
+            fixed_seed: req.seed.is_some(),
+        };
+        let setup = GameSetup::new(file.seats.iter().map(|s| s.name.clone()).collect(), seed);
         let game = Game::new(Arc::clone(&rules), &setup).map_err(|e| bad(e.to_string()))?;
         let record = Record::with_setup(&game, &setup, &[]).map_err(|e| bad(e.to_string()))?;
         let id = random_hex(8);
-        let seats_text = serde_json::to_string_pretty(&seats).unwrap_or_default();
+        let seats_text = serde_json::to_string_pretty(&file).unwrap_or_default();
         let fail = |e: std::io::Error| {
             ApiError(
                 StatusCode::INSUFFICIENT_STORAGE,
                 format!("cannot write the game: {e}"),
             )
         };
-        write_atomic(
-            &self.dir.join(format!("{id}.json")),
+        let [record_path, seats_path] = store::files(&self.dir, &id);
+        store::write_private(
+            &record_path,
             &serde_json::to_string_pretty(&record).unwrap_or_default(),
         )
         .map_err(fail)?;
-        write_atomic(&self.dir.join(format!("{id}.seats.json")), &seats_text).map_err(fail)?;
+        store::write_private(&seats_path, &seats_text).map_err(fail)?;
         let out = json!({
             "id": id,
-            "seed": seed,
-            "seats": seats.iter().enumerate().map(|(i, s)| json!({
+            "seed": file.fixed_seed.then_some(seed),
+            "seats": file.seats.iter().enumerate().map(|(i, s)| json!({
                 "seat": i,
                 "name": s.name,
                 "bot": s.bot,
@@ -537,19 +588,7 @@ impl Games {
             })).collect::<Vec<_>>(),
             "watch": format!("/?game={id}"),
         });
-        let slot = Arc::new(GameSlot {
-            id: id.clone(),
-            live: Mutex::new(Live {
-                game,
-                record,
-                seats,
-                version: 0,
-                broken: None,
-                driving: false,
-            }),
-            tx: broadcast::channel(64).0,
-            subscribers: AtomicUsize::new(0),
-        });
+        let slot = Arc::new(GameSlot::new(&id, Live::new(game, record, file)));
         self.map
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -616,9 +655,157 @@ impl Games {
                 _ => return Err(bad("give exactly one of `index` and `action`")),
             };
             self.apply(slot, &mut live, a)?;
+            live.last_human = Instant::now();
         }
         self.kick(Arc::clone(slot));
         Ok(json!({ "ok": true, "version": slot.version() }))
+    }
+
+    fn archive_dir(&self) -> PathBuf {
+        self.cfg.data_dir.join("archive")
+    }
+
+    /// Refuses a new game when its creator already has as many in progress as allowed; when
+    /// the server keeps as many games as it may, archives the finished one idle longest.
+    fn make_room(&self, creator: &str) -> Result<(), ApiError> {
+        let limits = &self.cfg.limits;
+        let slots: Vec<Arc<GameSlot>> = self
+            .map
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        let mut mine = 0;
+        let mut oldest_finished: Option<(Instant, Arc<GameSlot>)> = None;
+        for slot in &slots {
+            let live = lock(&slot.live);
+            if live.game.is_over() {
+                if oldest_finished
+                    .as_ref()
+                    .is_none_or(|(t, _)| live.last_human < *t)
+                {
+                    oldest_finished = Some((live.last_human, Arc::clone(slot)));
+                }
+            } else if live.creator.as_deref() == Some(creator) {
+                mine += 1;
+            }
+        }
+        if mine >= limits.max_open_per_creator {
+            return Err(ApiError(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "you have {mine} games in progress (at most {}); finish or resign one, or wait until an idle one is archived",
+                    limits.max_open_per_creator
+                ),
+            ));
+        }
+        if slots.len() >= limits.max_games {
+            match oldest_finished {
+                Some((_, slot)) => self.archive(&slot, "archived to make room"),
+                None => {
+                    return Err(ApiError(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        format!("the server keeps at most {} games", limits.max_games),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes a game out of play: its files move to `archive/`, its pages are told.
+    fn archive(&self, slot: &GameSlot, why: &str) {
+        self.map
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&slot.id);
+        if let Err(e) = store::archive(&self.dir, &self.archive_dir(), &slot.id) {
+            eprintln!(
+                "carcassonne serve: game {}: cannot archive it: {e}",
+                slot.id
+            );
+        }
+        let mut live = lock(&slot.live);
+        live.broken = Some(why.to_string());
+        let _ = slot.tx.send(live.version);
+    }
+
+    /// Archives every unfinished game no person has acted in for `archive_after`.
+    pub fn sweep(&self) {
+        let idle = self.cfg.limits.archive_after;
+        let slots: Vec<Arc<GameSlot>> = self
+            .map
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        for slot in slots {
+            let stale = {
+                let live = lock(&slot.live);
+                !live.game.is_over() && live.last_human.elapsed() >= idle
+            };
+            if stale {
+                self.archive(&slot, "archived: no player acted for too long");
+            }
+        }
+    }
+
+    /// Checks for idle games now and then, as long as the server runs.
+    fn start_sweeper(&self) {
+        let me = self.me.clone();
+        let every = (self.cfg.limits.archive_after / 4)
+            .clamp(Duration::from_millis(50), Duration::from_secs(60));
+        self.runtime.spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tick.tick().await;
+                let Some(games) = me.upgrade() else { break };
+                let _ = tokio::task::spawn_blocking(move || games.sweep()).await;
+            }
+        });
+    }
+
+    /// The seat of `token` resigns: a greedy bot plays it from now on. When no person is
+    /// left, the game is archived.
+    pub fn resign(&self, slot: &Arc<GameSlot>, token: &str) -> Result<Value, ApiError> {
+        let nobody_left = {
+            let mut live = lock(&slot.live);
+            let Some(seat) = live
+                .seats
+                .iter()
+                .position(|s| s.token.as_deref() == Some(token))
+            else {
+                return Err(ApiError(
+                    StatusCode::FORBIDDEN,
+                    "this token holds no seat in this game".into(),
+                ));
+            };
+            if live.game.is_over() {
+                return Err(conflict("the game is over"));
+            }
+            let s = &mut live.seats[seat];
+            s.bot = Some("greedy".into());
+            s.token = None;
+            s.resigned = true;
+            let text = serde_json::to_string_pretty(&live.seats_file()).unwrap_or_default();
+            store::write_private(&store::files(&self.dir, &slot.id)[1], &text).map_err(|e| {
+                ApiError(
+                    StatusCode::INSUFFICIENT_STORAGE,
+                    format!("cannot write the game: {e}"),
+                )
+            })?;
+            live.last_human = Instant::now();
+            let _ = slot.tx.send(live.version);
+            live.seats.iter().all(|s| s.token.is_none())
+        };
+        if nobody_left {
+            self.archive(slot, "archived: every player resigned");
+        } else {
+            self.kick(Arc::clone(slot));
+        }
+        Ok(json!({ "ok": true, "archived": nobody_left }))
     }
 
     /// Applies an action to a locked game, writes the record, tells the subscribers.
@@ -658,7 +845,7 @@ impl Games {
             );
         }
         let text = serde_json::to_string_pretty(&live.record).unwrap_or_default();
-        if let Err(e) = write_atomic(&self.dir.join(format!("{}.json", slot.id)), &text) {
+        if let Err(e) = store::write_private(&self.dir.join(format!("{}.json", slot.id)), &text) {
             eprintln!(
                 "carcassonne serve: game {}: cannot write its record: {e}",
                 slot.id

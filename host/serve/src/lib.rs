@@ -13,7 +13,10 @@
 //! Every failure a request can cause is a 4xx with a one-line JSON `{"error": "…"}`.
 
 mod games;
+mod guard;
+mod store;
 pub mod view;
+mod watch;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -22,7 +25,7 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
+use axum::{Extension, Router};
 use games::{CreateRequest, Games};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -41,9 +44,13 @@ pub struct Limits {
     pub max_body: usize,
     /// Largest uploaded record or `.jcz` save, bytes.
     pub max_upload: usize,
-    /// Most games not finished at once (creating more is refused).
-    pub max_open_games: usize,
-    /// Most games kept at all (finished ones included).
+    /// Most games not finished at once per creator (client address; see [`Creator`]):
+    /// creating more is refused until one ends, is resigned or archived.
+    pub max_open_per_creator: usize,
+    /// An unfinished game in which no person acted for this long is archived.
+    pub archive_after: Duration,
+    /// Most games kept at all (finished ones included); past it, the finished game idle
+    /// longest is archived.
     pub max_games: usize,
     /// Most requests handled at once (more get 429).
     pub max_inflight: usize,
@@ -70,7 +77,8 @@ impl Default for Limits {
         Limits {
             max_body: 64 * 1024,
             max_upload: 8 * 1024 * 1024,
-            max_open_games: 200,
+            max_open_per_creator: 20,
+            archive_after: Duration::from_secs(24 * 3600),
             max_games: 10_000,
             max_inflight: 256,
             max_replays: 32,
@@ -95,6 +103,8 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Extra folders searched for expansions.
     pub plugin_dirs: Vec<PathBuf>,
+    /// Fan expansion folders watched for changes (`--watch`; searched first).
+    pub watch: Vec<PathBuf>,
     /// Pause before each bot move, so people can follow them.
     pub bot_delay: Duration,
     /// Limits.
@@ -109,6 +119,7 @@ impl Config {
             port: 8080,
             data_dir,
             plugin_dirs: Vec::new(),
+            watch: Vec::new(),
             bot_delay: Duration::from_millis(400),
             limits: Limits::default(),
         }
@@ -243,14 +254,38 @@ pub struct App {
     inflight: Semaphore,
     clients: ClientLimiter,
     limits: Limits,
+    watch: Arc<Mutex<watch::WatchState>>,
+    _watcher: Option<notify::RecommendedWatcher>,
 }
 
 impl App {
     /// Opens the data folder and resumes every game found there (bots start playing again).
     /// Must run inside a tokio runtime.
     pub fn open(config: &Config) -> Result<Arc<App>, String> {
+        // Watched folders are searched first: their version wins over an installed one.
+        let mut config = config.clone();
+        let mut dirs = config.watch.clone();
+        dirs.append(&mut config.plugin_dirs);
+        config.plugin_dirs = dirs;
+        let config = &config;
         let games = Games::open(config)?;
+        let watch = Arc::new(Mutex::new(watch::WatchState {
+            dirs: config.watch.clone(),
+            ..Default::default()
+        }));
+        let watcher = if config.watch.is_empty() {
+            None
+        } else {
+            let g = Arc::clone(&games);
+            Some(watch::start(
+                Arc::clone(&watch),
+                config.plugin_dirs.clone(),
+                move || g.forget_rulesets(),
+            )?)
+        };
         Ok(Arc::new(App {
+            watch,
+            _watcher: watcher,
             games,
             inflight: Semaphore::new(config.limits.max_inflight),
             clients: ClientLimiter {
@@ -258,6 +293,11 @@ impl App {
             },
             limits: config.limits.clone(),
         }))
+    }
+
+    /// The games found on disk that could not be resumed, each with the file at fault.
+    pub fn not_resumed(&self) -> Vec<String> {
+        self.games.not_resumed()
     }
 
     /// Ids of the games resumed or created so far.
@@ -272,9 +312,11 @@ pub fn router(app: Arc<App>) -> Router {
     let body = app.limits.max_body;
     let api = Router::new()
         .route("/api/expansions", get(expansions))
+        .route("/api/watch", get(watch_state))
         .route("/api/games", post(create).get(list))
         .route("/api/games/{id}", get(state))
         .route("/api/games/{id}/act", post(act))
+        .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/preview", get(preview))
         .route("/api/games/{id}/events", get(events))
         .route("/api/games/{id}/record", get(record))
@@ -305,12 +347,29 @@ pub fn service(
     router(app).into_make_service_with_connect_info::<SocketAddr>()
 }
 
+/// Who created a game, for the per-creator cap: the client's IP address (all clients on one
+/// machine, or behind one reverse proxy, are one creator); `local` when the router is served
+/// without addresses (tests).
+#[derive(Clone, Debug)]
+pub struct Creator(pub String);
+
 async fn limit_inflight(
     State(app): State<Arc<App>>,
-    req: axum::extract::Request,
+    mut req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    if let Some(ConnectInfo(peer)) = req.extensions().get::<ConnectInfo<SocketAddr>>() {
+    if guard::changes_state(req.method()) && req.uri().path().starts_with("/api/") {
+        if let Err(e) = guard::check(req.headers()) {
+            return e.into_response();
+        }
+    }
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0);
+    let creator = peer.map_or_else(|| "local".to_string(), |p| p.ip().to_string());
+    req.extensions_mut().insert(Creator(creator));
+    if let Some(peer) = peer {
         let ip = peer.ip();
         if app.limits.limit_loopback || !ip.is_loopback() {
             let create = req.method() == Method::POST && req.uri().path() == "/api/games";
@@ -436,15 +495,28 @@ async fn expansions(State(app): State<Arc<App>>) -> ApiResult {
     Ok(json_response(&v))
 }
 
+async fn watch_state(State(app): State<Arc<App>>) -> ApiResult {
+    let v = app
+        .watch
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .to_json();
+    Ok(json_response(&v))
+}
+
 async fn list(State(app): State<Arc<App>>) -> ApiResult {
     Ok(json_response(&app.games.summaries()))
 }
 
-async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> ApiResult {
+async fn create(
+    State(app): State<Arc<App>>,
+    Extension(creator): Extension<Creator>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
     let body = body_bytes(body)?;
     let req: CreateRequest = parse_json(&body)?;
     let games = Arc::clone(&app.games);
-    let v = blocking(move || games.create(req)).await?;
+    let v = blocking(move || games.create(req, &creator.0)).await?;
     Ok((StatusCode::CREATED, json_response(&v)).into_response())
 }
 
@@ -504,6 +576,25 @@ async fn act(
         )
     })
     .await?;
+    Ok(json_response(&v))
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResignRequest {
+    token: String,
+}
+
+async fn resign(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let slot = app.games.get(&id)?;
+    let body = body_bytes(body)?;
+    let req: ResignRequest = parse_json(&body)?;
+    let games = Arc::clone(&app.games);
+    let v = blocking(move || games.resign(&slot, &req.token)).await?;
     Ok(json_response(&v))
 }
 

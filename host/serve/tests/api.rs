@@ -263,10 +263,16 @@ async fn create_act_and_refuse() {
     assert_eq!(v["you"], Value::Null, "no token: a spectator");
 
     // The record on disk and the one downloaded hold both actions.
-    let (st, rec) = get(addr, &format!("/api/games/{id}/record")).await;
+    // The seed is not served before the end (the draws follow from it alone).
+    let (st, mut rec) = get(addr, &format!("/api/games/{id}/record")).await;
     assert_eq!(st, 200);
     assert_eq!(rec["actions"].as_array().unwrap().len(), 2);
+    assert!(rec["setup"]["seed"].is_null(), "{rec}");
+    assert!(rec["seed_hidden"].is_string());
     let disk = Record::load(&dir.join("games").join(format!("{id}.json"))).unwrap();
+    assert_eq!(disk.setup.seed, 7);
+    rec["setup"]["seed"] = json!(7);
+    rec.as_object_mut().unwrap().remove("seed_hidden");
     assert_eq!(serde_json::to_value(&disk).unwrap(), rec);
 
     // Unknown routes are JSON 404s too.
@@ -344,7 +350,9 @@ async fn events_are_pushed_and_replays_open() {
 
     // Play on, download the record, open it as a replay and step through it.
     play(addr, &id, &tokens, 9).await;
-    let (_, rec) = get(addr, &format!("/api/games/{id}/record")).await;
+    let rec =
+        serde_json::to_value(Record::load(&dir.join("games").join(format!("{id}.json"))).unwrap())
+            .unwrap();
     let (_, live) = get(addr, &format!("/api/games/{id}")).await;
     let (st, r) = request(addr, "POST", "/api/replays", rec.to_string().as_bytes()).await;
     assert_eq!(st, 201, "{r}");
@@ -383,7 +391,9 @@ async fn events_are_pushed_and_replays_open() {
 async fn load_fifty_bot_games() {
     const GAMES: usize = 50;
     let dir = temp_dir("load");
-    let (addr, _h) = start(&config(&dir)).await;
+    let mut cfg = config(&dir);
+    cfg.limits.max_open_per_creator = GAMES;
+    let (addr, _h) = start(&cfg).await;
     let t0 = Instant::now();
     let mut creates = Vec::new();
     for i in 0..GAMES {
@@ -501,10 +511,16 @@ fn config_with_fans(dir: &Path) -> Config {
 }
 
 /// The record of game `id` replayed by the engine (fan scripts found), with its scores.
-async fn replayed_scores(addr: SocketAddr, id: &str) -> (Record, Vec<i32>, bool) {
+async fn replayed_scores(addr: SocketAddr, dir: &Path, id: &str) -> (Record, Vec<i32>, bool) {
     let (st, rec) = get(addr, &format!("/api/games/{id}/record")).await;
     assert_eq!(st, 200);
-    let record: Record = serde_json::from_value(rec).unwrap();
+    // Before the end the seed is not served: the record on disk has it.
+    let record: Record = if rec["setup"]["seed"].is_null() {
+        assert!(rec["seed_hidden"].is_string(), "{rec}");
+        Record::load(&dir.join("games").join(format!("{id}.json"))).unwrap()
+    } else {
+        serde_json::from_value(rec).unwrap()
+    };
     let mut spec = record.rules_spec();
     spec.plugin_dirs = vec![fan_dir()];
     let rules = carcassonne_rules::build_ruleset(&spec).unwrap();
@@ -619,7 +635,7 @@ async fn every_expansion_creates_plays_and_answers_prompts() {
         let want: Vec<String> = mix.iter().map(|s| s.to_string()).collect();
         let have: Vec<String> = serde_json::from_value(v["expansions"].clone()).unwrap();
         assert!(want.iter().all(|w| have.contains(w)), "{have:?}");
-        let (record, scores, _) = replayed_scores(addr, id).await;
+        let (record, scores, _) = replayed_scores(addr, &dir, id).await;
         assert_eq!(record.actions.len() as u64, v["version"].as_u64().unwrap());
         let shown: Vec<i32> = v["players"]
             .as_array()
@@ -697,7 +713,7 @@ async fn a_full_bot_game_with_every_expansion() {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    let (record, scores, over) = replayed_scores(addr, &id).await;
+    let (record, scores, over) = replayed_scores(addr, &dir, &id).await;
     assert!(over);
     let shown: Vec<i32> = v["players"]
         .as_array()

@@ -102,8 +102,8 @@ pub(crate) enum GuardCheck {
     ScoringOn(Option<carcassonne_core::FigureKindId>),
 }
 
-/// A deployment-step action the host offers natively (declared with `offer` or
-/// `offer_per_figure`): no script call until a player chooses it.
+/// A deployment-step action the host offers natively (declared with `offer`,
+/// `offer_per_figure` or `offer_per_segment`): no script call until a player chooses it.
 #[derive(Debug)]
 pub struct Offer {
     pub(crate) verb: VerbId,
@@ -111,6 +111,9 @@ pub struct Offer {
     pub(crate) player_state: usize,
     /// Per figure: the figure-scoped state that must be 0, and the roles that qualify.
     pub(crate) per_figure: Option<(usize, Vec<String>)>,
+    /// Per segment (`offer_per_segment`): the feature kinds (names, resolved at bind) of
+    /// the segments of the tile just placed it is offered on, while unfinished.
+    pub(crate) per_segment: Option<Vec<String>>,
     /// Player-scoped states of the chooser set when the action is chosen.
     pub(crate) effects: Vec<(usize, i64)>,
     /// `offer_protect`: (expansion id, game-scoped state) holding figure id + 1 of a figure

@@ -225,6 +225,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         verb: &str,
         player_state: &str,
         per_figure: Option<(&str, Array)>,
+        per_segment: Option<Array>,
         effects_map: Option<Map>,
     ) -> R<()> {
         let mut c = call(nc)?;
@@ -234,25 +235,30 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             .verb(verb)
             .ok_or_else(|| format!("verb `{verb}` is not declared (declare_verb first)"))?;
         let player_state = state_index(&d, player_state, SlotScope::Player)?;
+        let names = |list: Array, what: &str| {
+            list.into_iter()
+                .map(|r| {
+                    r.into_string()
+                        .map_err(|t| format!("{what} must be a string, not {t}"))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
         let per_figure = match per_figure {
             None => None,
             Some((fs, roles)) => {
                 let fs = state_index(&d, fs, SlotScope::Figure)?;
-                let roles = roles
-                    .into_iter()
-                    .map(|r| {
-                        r.into_string()
-                            .map_err(|t| format!("a role must be a string, not {t}"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                Some((fs, roles))
+                Some((fs, names(roles, "a role")?))
             }
         };
+        let per_segment = per_segment
+            .map(|kinds| names(kinds, "a feature kind"))
+            .transpose()?;
         let effects = effects(&d, effects_map)?;
         d.offers.push(crate::Offer {
             verb: v,
             player_state,
             per_figure,
+            per_segment,
             effects,
             protect: Vec::new(),
         });
@@ -281,13 +287,13 @@ pub(crate) fn register_setup(engine: &mut Engine) {
     engine.register_fn(
         "offer",
         |nc: NativeCallContext, verb: &str, player_state: &str| {
-            add_offer(&nc, verb, player_state, None, None)
+            add_offer(&nc, verb, player_state, None, None, None)
         },
     );
     engine.register_fn(
         "offer",
         |nc: NativeCallContext, verb: &str, player_state: &str, effects: Map| {
-            add_offer(&nc, verb, player_state, None, Some(effects))
+            add_offer(&nc, verb, player_state, None, None, Some(effects))
         },
     );
     engine.register_fn(
@@ -297,7 +303,14 @@ pub(crate) fn register_setup(engine: &mut Engine) {
          player_state: &str,
          figure_state: &str,
          roles: Array| {
-            add_offer(&nc, verb, player_state, Some((figure_state, roles)), None)
+            add_offer(
+                &nc,
+                verb,
+                player_state,
+                Some((figure_state, roles)),
+                None,
+                None,
+            )
         },
     );
     engine.register_fn(
@@ -313,8 +326,21 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                 verb,
                 player_state,
                 Some((figure_state, roles)),
+                None,
                 Some(effects),
             )
+        },
+    );
+    engine.register_fn(
+        "offer_per_segment",
+        |nc: NativeCallContext, verb: &str, player_state: &str, kinds: Array| {
+            add_offer(&nc, verb, player_state, None, Some(kinds), None)
+        },
+    );
+    engine.register_fn(
+        "offer_per_segment",
+        |nc: NativeCallContext, verb: &str, player_state: &str, kinds: Array, effects: Map| {
+            add_offer(&nc, verb, player_state, None, Some(kinds), Some(effects))
         },
     );
     fn add_reaction(

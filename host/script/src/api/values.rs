@@ -75,6 +75,8 @@ pub struct Names {
     tile_ids: memo::FxMap<String, TileKindId>,
     /// `on_figure_removed` reasons.
     reasons: [ImmutableString; 2],
+    /// Feature kind names by id.
+    kinds: Vec<ImmutableString>,
 }
 
 impl Names {
@@ -108,7 +110,17 @@ impl Names {
                 ids
             },
             reasons: ["scored", "expansion"].map(ImmutableString::from),
+            kinds: rules
+                .kinds()
+                .iter()
+                .map(|k| k.name.as_str().into())
+                .collect(),
         }
+    }
+
+    /// A feature kind's name.
+    pub(crate) fn kind(&self, k: carcassonne_core::FeatureKindId) -> ImmutableString {
+        self.kinds[k.0 as usize].clone()
     }
 
     /// A tile kind's id.
@@ -444,44 +456,58 @@ fn check_joinable(state: &GameState, k: FigureKindId, s: SegmentId) -> Result<()
 
 /// A score draft as a script sees it.
 pub fn draft_to_dynamic(view: View<'_>, d: &ScoreDraft) -> Dynamic {
-    draft_value(view.rules, d)
+    draft_value(d, |k| view.rules.kind(k).name.clone().into(), |_| true)
 }
 
-/// A score draft as a script sees it (it only depends on the rules).
-pub(crate) fn draft_value(rules: &Ruleset, d: &ScoreDraft) -> Dynamic {
+/// A score draft as a script sees it (it only depends on the rules): `kind` names a
+/// feature kind, and only the fields `want` accepts are made (a hook that reads only
+/// `draft.final` gets no lists it never looks at; see `memo::Shape::only_fields`).
+pub(crate) fn draft_value(
+    d: &ScoreDraft,
+    kind: impl Fn(carcassonne_core::FeatureKindId) -> Dynamic,
+    want: impl Fn(&str) -> bool,
+) -> Dynamic {
     let mut m = Map::new();
-    m.insert("final".into(), d.final_scoring.into());
-    m.insert("placer".into(), d.placer.map_or(-1, |p| p.0 as INT).into());
-    let features: Array = d
-        .features
-        .iter()
-        .map(|f| {
-            let mut x = Map::new();
-            x.insert("kind".into(), rules.kind(f.kind).name.clone().into());
-            x.insert(
-                "segment".into(),
-                (f.feature.segment().index() as INT).into(),
-            );
-            x.insert("tiles".into(), (f.tiles as INT).into());
-            x.insert("complete".into(), f.complete.into());
-            x.insert("value".into(), (f.value as INT).into());
-            x.insert("closes".into(), f.closes.into());
-            x.into()
-        })
-        .collect();
-    m.insert("features".into(), features.into());
-    let awards: Array = d
-        .awards
-        .iter()
-        .map(|a| {
-            let mut x = Map::new();
-            x.insert("item".into(), (a.item as INT).into());
-            x.insert("player".into(), (a.player.0 as INT).into());
-            x.insert("points".into(), (a.points as INT).into());
-            x.into()
-        })
-        .collect();
-    m.insert("awards".into(), awards.into());
+    if want("final") {
+        m.insert("final".into(), d.final_scoring.into());
+    }
+    if want("placer") {
+        m.insert("placer".into(), d.placer.map_or(-1, |p| p.0 as INT).into());
+    }
+    if want("features") {
+        let features: Array = d
+            .features
+            .iter()
+            .map(|f| {
+                let mut x = Map::new();
+                x.insert("kind".into(), kind(f.kind));
+                x.insert(
+                    "segment".into(),
+                    (f.feature.segment().index() as INT).into(),
+                );
+                x.insert("tiles".into(), (f.tiles as INT).into());
+                x.insert("complete".into(), f.complete.into());
+                x.insert("value".into(), (f.value as INT).into());
+                x.insert("closes".into(), f.closes.into());
+                x.into()
+            })
+            .collect();
+        m.insert("features".into(), features.into());
+    }
+    if want("awards") {
+        let awards: Array = d
+            .awards
+            .iter()
+            .map(|a| {
+                let mut x = Map::new();
+                x.insert("item".into(), (a.item as INT).into());
+                x.insert("player".into(), (a.player.0 as INT).into());
+                x.insert("points".into(), (a.points as INT).into());
+                x.into()
+            })
+            .collect();
+        m.insert("awards".into(), awards.into());
+    }
     m.into()
 }
 

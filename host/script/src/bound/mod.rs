@@ -306,7 +306,14 @@ impl BoundScript {
         if record.is_some() {
             call.trace = Some(memo::Trace::default());
         }
-        let args: Vec<Dynamic> = (0..params.len()).map(|i| value(&call, i)).collect();
+        // A map the body only reads some fields of is made with those fields alone.
+        let shape = self.script.shape(hook);
+        let args: Vec<Dynamic> = (0..params.len())
+            .map(|i| {
+                let fields = shape.and_then(|s| s.needed_fields(i));
+                params[i].value_with(call.rules_ref(), &self.names, fields)
+            })
+            .collect();
         let r = call_script(&mut call, args)?;
         let trace = call.trace.take();
         let kept = Arc::new(keep(r)?);
@@ -483,7 +490,8 @@ impl BoundScript {
             .iter()
             .map(|o| {
                 let mut m = RoleMatch::default();
-                for name in o.per_figure.iter().flat_map(|(_, r)| r) {
+                let names = o.per_figure.iter().flat_map(|(_, r)| r);
+                for name in names.chain(o.per_segment.iter().flatten()) {
                     if let Some(k) = rules.kind_named(name) {
                         m.feature_kinds |= 1 << k.0;
                     }

@@ -76,6 +76,17 @@ impl Param<'_> {
 
     /// The value the script gets.
     pub(crate) fn value(&self, rules: Option<&Ruleset>, names: &crate::api::Names) -> Dynamic {
+        self.value_with(rules, names, None)
+    }
+
+    /// The value the script gets, or for a map when `fields` is given only those fields:
+    /// what a hook that only reads these fields of it sees the same ([`Shape::only_fields`]).
+    pub(crate) fn value_with(
+        &self,
+        rules: Option<&Ruleset>,
+        names: &crate::api::Names,
+        fields: Option<&[(u8, ImmutableString)]>,
+    ) -> Dynamic {
         match *self {
             Param::Int(v) => (v as INT).into(),
             Param::Tile(t) => names.tile_id(t).into(),
@@ -85,7 +96,11 @@ impl Param<'_> {
                 None => Dynamic::UNIT,
             },
             Param::Draft(d) => match rules {
-                Some(rules) => crate::api::draft_value(rules, d),
+                Some(_) => crate::api::draft_value(
+                    d,
+                    |k| names.kind(k).into(),
+                    |f| fields.is_none_or(|fs| fs.iter().any(|(_, n)| n.as_str() == f)),
+                ),
                 None => Dynamic::UNIT,
             },
         }

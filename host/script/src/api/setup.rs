@@ -459,23 +459,26 @@ fn custom(verb: &str, figure: INT, value: INT) -> Map {
 }
 
 pub(crate) fn register_builders(engine: &mut Engine) {
-    engine.register_fn("custom_action", |verb: &str| -> Map { custom(verb, -1, 0) });
-    engine.register_fn("custom_action", |verb: &str, value: INT| -> Map {
-        custom(verb, -1, value)
+    // Maps are handed over as `Dynamic::from_map`: Rhai's `From<Map>` rebuilds the map.
+    engine.register_fn("custom_action", |verb: &str| -> Dynamic {
+        Dynamic::from_map(custom(verb, -1, 0))
     });
-    engine.register_fn("figure_action", |verb: &str, f: INT| -> Map {
-        custom(verb, f, 0)
+    engine.register_fn("custom_action", |verb: &str, value: INT| -> Dynamic {
+        Dynamic::from_map(custom(verb, -1, value))
     });
-    engine.register_fn("move_action", |f: INT, s: INT| -> Map {
+    engine.register_fn("figure_action", |verb: &str, f: INT| -> Dynamic {
+        Dynamic::from_map(custom(verb, f, 0))
+    });
+    engine.register_fn("move_action", |f: INT, s: INT| -> Dynamic {
         let mut m = Map::new();
         m.insert("type".into(), "move".into());
         m.insert("figure".into(), f.into());
         m.insert("segment".into(), s.into());
-        m
+        Dynamic::from_map(m)
     });
-    engine.register_fn("pass_action", || -> Map {
+    engine.register_fn("pass_action", || -> Dynamic {
         let mut m = Map::new();
         m.insert("type".into(), "pass".into());
-        m
+        Dynamic::from_map(m)
     });
 }

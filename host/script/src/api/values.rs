@@ -43,7 +43,7 @@ pub(crate) fn cell(p: Pos) -> Dynamic {
     let mut m = Map::new();
     m.insert("x".into(), (p.x as INT).into());
     m.insert("y".into(), (p.y as INT).into());
-    m.into()
+    Dynamic::from_map(m)
 }
 
 pub(crate) fn option_dynamic(v: &OptionValue) -> Dynamic {
@@ -204,7 +204,7 @@ pub(crate) fn action_value(rules: &Ruleset, names: &Names, a: &Action) -> Dynami
             s(&mut m, "value", (c.value as INT).into());
         }
     }
-    m.into()
+    Dynamic::from_map(m)
 }
 
 /// Whether reading these returned actions depends on the rules only: custom actions and
@@ -489,10 +489,10 @@ pub(crate) fn draft_value(
                 x.insert("complete".into(), f.complete.into());
                 x.insert("value".into(), (f.value as INT).into());
                 x.insert("closes".into(), f.closes.into());
-                x.into()
+                Dynamic::from_map(x)
             })
             .collect();
-        m.insert("features".into(), features.into());
+        m.insert("features".into(), Dynamic::from_array(features));
     }
     if want("awards") {
         let awards: Array = d
@@ -503,12 +503,12 @@ pub(crate) fn draft_value(
                 x.insert("item".into(), (a.item as INT).into());
                 x.insert("player".into(), (a.player.0 as INT).into());
                 x.insert("points".into(), (a.points as INT).into());
-                x.into()
+                Dynamic::from_map(x)
             })
             .collect();
-        m.insert("awards".into(), awards.into());
+        m.insert("awards".into(), Dynamic::from_array(awards));
     }
-    m.into()
+    Dynamic::from_map(m)
 }
 
 /// A start tile as scripts see it: `#{tile, x, y, rotation}` (`rotation` in quarter turns).
@@ -518,7 +518,7 @@ pub(crate) fn start_tile_value(names: &Names, t: &StartTile) -> Dynamic {
     m.insert("x".into(), (t.pos.x as INT).into());
     m.insert("y".into(), (t.pos.y as INT).into());
     m.insert("rotation".into(), (t.rotation.quarters() as INT).into());
-    m.into()
+    Dynamic::from_map(m)
 }
 
 /// A start tile a script returned (its position is checked by the engine as any start

@@ -137,7 +137,7 @@ impl BoundExpansion for BoundScript {
                 m.insert("x".into(), (c.pos.x as rhai::INT).into());
                 m.insert("y".into(), (c.pos.y as rhai::INT).into());
                 m.insert("rotations".into(), (c.rotations as rhai::INT).into());
-                m.into()
+                Dynamic::from_map(m)
             })
             .collect();
         let r = self.call(

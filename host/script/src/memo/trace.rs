@@ -224,12 +224,12 @@ impl Val {
             Val::Bool(b) => (*b).into(),
             Val::Int(i) => (*i).into(),
             Val::Str(s) => s.clone().into(),
-            Val::Array(a) => a.iter().map(Val::dynamic).collect::<Array>().into(),
-            Val::Map(m) => m
-                .iter()
-                .map(|(k, v)| (k.as_str().into(), v.dynamic()))
-                .collect::<Map>()
-                .into(),
+            Val::Array(a) => Dynamic::from_array(a.iter().map(Val::dynamic).collect()),
+            Val::Map(m) => Dynamic::from_map(
+                m.iter()
+                    .map(|(k, v)| (k.as_str().into(), v.dynamic()))
+                    .collect(),
+            ),
         }
     }
 }

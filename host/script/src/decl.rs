@@ -87,6 +87,9 @@ pub(crate) enum Guard {
     ScoringNear(String),
     /// Scoring hooks: when a scored feature holds a figure of this kind.
     ScoringOn(String),
+    /// Scoring hooks: when a scored feature holds the segment this declared state (index
+    /// into `Decl::states`, player- or game-scoped) names as segment + 1.
+    ScoringState(usize),
 }
 
 /// A guard resolved against the ruleset.
@@ -100,6 +103,8 @@ pub(crate) enum GuardCheck {
     ScoringNear(Option<carcassonne_core::FigureKindId>),
     /// Checked against the draft ([`BoundScript::scoring_near`]); `None` as above.
     ScoringOn(Option<carcassonne_core::FigureKindId>),
+    /// Checked against the draft ([`BoundScript::scoring_near`]).
+    ScoringState(SlotScope, SlotId),
 }
 
 /// A deployment-step action the host offers natively (declared with `offer`,

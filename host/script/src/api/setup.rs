@@ -195,6 +195,35 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         );
     }
 
+    engine.register_fn(
+        "guard_scoring_state",
+        |nc: NativeCallContext, hook: &str, state: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let spec = guarded_hook(hook)?;
+            if !matches!(spec.hook, crate::Hook::BeforeScoring | crate::Hook::AfterScoring) {
+                return err(format!(
+                    "hook `{hook}` has no scoring to look at (guard_scoring_state guards `before_scoring` and `after_scoring`)"
+                ));
+            }
+            let mut d = decl.borrow_mut();
+            let i = d
+                .states
+                .iter()
+                .position(|(n, ..)| n == state)
+                .ok_or_else(|| {
+                    format!("state `{state}` is not declared (declare it before the guard)")
+                })?;
+            if d.states[i].1 == SlotScope::Figure {
+                return err(format!(
+                    "guard_scoring_state: state `{state}` must be player- or game-scoped"
+                ));
+            }
+            d.guards[spec.hook as usize] = Some(crate::Guard::ScoringState(i));
+            Ok(())
+        },
+    );
+
     fn state_index(d: &Decl, name: &str, want: SlotScope) -> R<usize> {
         let i = d
             .states

@@ -106,7 +106,9 @@ impl BoundScript {
             | GuardCheck::ScoringNear(None)
             | GuardCheck::ScoringOn(None) => false,
             // Needs the draft: the scoring hooks ask `scoring_near` as well.
-            GuardCheck::ScoringNear(Some(_)) | GuardCheck::ScoringOn(Some(_)) => true,
+            GuardCheck::ScoringNear(Some(_))
+            | GuardCheck::ScoringOn(Some(_))
+            | GuardCheck::ScoringState(..) => true,
             GuardCheck::Figure(Some(k)) => state
                 .figures()
                 .iter()
@@ -124,6 +126,21 @@ impl BoundScript {
     ) -> bool {
         let kind = match self.guards[hook as usize] {
             GuardCheck::ScoringNear(Some(kind)) => kind,
+            GuardCheck::ScoringState(scope, slot) => {
+                // A scored feature holds a segment the state names (segment + 1).
+                let graph = state.graph();
+                let n = match scope {
+                    SlotScope::Player => state.players().len(),
+                    _ => 1,
+                };
+                return (0..n).any(|i| {
+                    let v = state.slot(slot, i);
+                    (1..=graph.len() as i64).contains(&v) && {
+                        let on = graph.feature_of(carcassonne_core::SegmentId::new(v as usize - 1));
+                        draft.features.iter().any(|d| d.feature == on)
+                    }
+                });
+            }
             GuardCheck::ScoringOn(Some(kind)) => {
                 // A scored feature holds a figure of the kind.
                 let graph = state.graph();
@@ -514,6 +531,10 @@ impl BoundScript {
             Some(Guard::Figure(name)) => GuardCheck::Figure(rules.figure_named(name)),
             Some(Guard::ScoringNear(name)) => GuardCheck::ScoringNear(rules.figure_named(name)),
             Some(Guard::ScoringOn(name)) => GuardCheck::ScoringOn(rules.figure_named(name)),
+            Some(Guard::ScoringState(i)) => {
+                let (_, scope, slot) = decl.states[*i];
+                GuardCheck::ScoringState(scope, slot)
+            }
         });
         let gates = core_gates(&decl, &guards, hook_set);
         let apart = decl

@@ -1,6 +1,7 @@
 //! Game values as scripts see them, both ways: ids, cells, tile names ([`Names`]), actions and score drafts.
 
 use super::*;
+use crate::memo::Val;
 
 pub(crate) fn player(state: &GameState, p: INT) -> R<PlayerId> {
     if (0..state.players().len() as INT).contains(&p) {
@@ -139,6 +140,25 @@ impl Names {
             RemovalReason::Scored => self.reasons[0].clone(),
             RemovalReason::Expansion => self.reasons[1].clone(),
         }
+    }
+}
+
+impl Names {
+    /// A field of a custom action's map as [`action_value`] makes it, without the map
+    /// (`Some(None)`: the map has no such field).
+    pub(crate) fn custom_field(&self, c: &CustomAction, field: &str) -> Option<Val> {
+        let name = |list: &Vec<ImmutableString>, i: usize| {
+            Val::Str(list.get(i).cloned().unwrap_or_default())
+        };
+        Some(match field {
+            "type" => Val::Str(self.types[4].clone()),
+            "expansion" => name(&self.expansions, c.expansion.0 as usize),
+            "verb" => name(&self.verbs, c.verb.0 as usize),
+            "figure" => Val::Int(c.figure.map_or(-1, |f| f.0 as INT)),
+            "segment" => Val::Int(c.segment.map_or(-1, |x| x.index() as INT)),
+            "value" => Val::Int(c.value as INT),
+            _ => return None,
+        })
     }
 }
 

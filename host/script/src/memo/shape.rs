@@ -75,7 +75,7 @@ impl Shape {
                 // Only these fields of the map can make a difference.
                 let mut map = None;
                 for (_, f) in fields {
-                    let v = match p.field(f) {
+                    let v = match p.field(f, names) {
                         Some(v) => v,
                         None => {
                             let m = map.get_or_insert_with(|| p.value(rules, names));

@@ -64,8 +64,9 @@ impl Param<'_> {
 
     /// A field of the map the script gets, when it is known without making the map
     /// (`Some(None)`: the map has no such field).
-    pub(crate) fn field(&self, name: &str) -> Option<Option<Val>> {
+    pub(crate) fn field(&self, name: &str, names: &crate::api::Names) -> Option<Option<Val>> {
         match (self, name) {
+            (Param::Action(Action::Custom(c)), f) => Some(names.custom_field(c, f)),
             (Param::Draft(d), "final") => Some(Some(Val::Bool(d.final_scoring))),
             (Param::Draft(d), "placer") => {
                 Some(Some(Val::Int(d.placer.map_or(-1, |p| p.0 as INT))))

@@ -11,6 +11,8 @@ pub struct Decl {
     pub(crate) verbs: Vec<(String, VerbId)>,
     pub(crate) labels: Vec<(String, LabelId)>,
     pub(crate) guards: [Option<Guard>; HOOK_COUNT],
+    /// Scoring hooks called for scorings during play only (`guard_not_final`).
+    pub(crate) not_final: [bool; HOOK_COUNT],
     pub(crate) offers: Vec<Offer>,
     pub(crate) reactions: Vec<Reaction>,
     /// A figure-scoped state added to every figure's strength (`strength_bonus`).

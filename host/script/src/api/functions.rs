@@ -110,6 +110,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("setup", "guard(hook, state)", "Calls `hook` only while `state` is non-zero (for the hook's player or figure)."),
     doc!("setup", "guard_figure(hook, kind)", "Calls `hook` only while at least one figure of the figure kind `kind` is in play (never if no loaded expansion declares it)."),
     doc!("setup", "guard_scoring_on(hook, kind)", "`before_scoring` / `after_scoring` only: calls `hook` only when a feature being scored holds a figure of the figure kind `kind` (a neutral one included)."),
+    doc!("setup", "guard_not_final(hook)", "`before_scoring` / `after_scoring` only: calls `hook` for scorings during play, never for final scoring (for a hook that begins with `if draft.final { return; }`). Combines with the other guards."),
     doc!("setup", "guard_scoring_state(hook, state)", "`before_scoring` / `after_scoring` only: calls `hook` only when a feature being scored holds the segment that the player- or game-scoped `state` names as segment + 1 (0 = none) for some player (a pilgrim's road kept in a state)."),
     doc!("setup", "guard_scoring_near(hook, kind)", "`before_scoring` / `after_scoring` only: calls `hook` only when a feature being scored has a part on a tile where a figure of the figure kind `kind` stands."),
     doc!("action", "custom_action(verb) -> map", "An action of yours: `#{type: \"custom\", verb, figure: -1, segment: -1, value: 0}`."),

@@ -196,6 +196,21 @@ pub(crate) fn register_setup(engine: &mut Engine) {
     }
 
     engine.register_fn(
+        "guard_not_final",
+        |nc: NativeCallContext, hook: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let spec = guarded_hook(hook)?;
+            if !matches!(spec.hook, crate::Hook::BeforeScoring | crate::Hook::AfterScoring) {
+                return err(format!(
+                    "hook `{hook}` has no scoring to look at (guard_not_final guards `before_scoring` and `after_scoring`)"
+                ));
+            }
+            decl.borrow_mut().not_final[spec.hook as usize] = true;
+            Ok(())
+        },
+    );
+    engine.register_fn(
         "guard_scoring_state",
         |nc: NativeCallContext, hook: &str, state: &str| -> R<()> {
             let mut c = call(&nc)?;

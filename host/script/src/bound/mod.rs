@@ -116,6 +116,18 @@ impl BoundScript {
         }
     }
 
+    /// Whether a scoring hook's guards let it see `draft`: `guard_not_final`, then
+    /// [`BoundScript::scoring_near`].
+    fn scoring_open(
+        &self,
+        hook: Hook,
+        state: &carcassonne_core::GameState,
+        draft: &ScoreDraft,
+    ) -> bool {
+        !(draft.final_scoring && self.decl.not_final[hook as usize])
+            && self.scoring_near(hook, state, draft)
+    }
+
     /// A scoring hook's `guard_scoring_near`: whether a feature of `draft` has a part on a
     /// tile where a figure of the guard's kind stands (always true for other guards).
     fn scoring_near(

@@ -113,6 +113,56 @@ fn modding_doc_embeds_the_generated_reference() {
     );
 }
 
+/// The published scripting API (`carcassonne expansions api`, embedded in docs/modding.md
+/// section 10) enumerated against core's one hook table (`carcassonne_core::HOOKS`, made by
+/// `for_each_hook!`): every hook the reference lists rides on a core hook, and every core
+/// hook is listed, but `explain_refusal`, which the host answers from data (the `reason` of
+/// `forbidden_cells` and `keep_apart`). A hook added to core's table without its script
+/// row fails here (and the script crate's compile-time check fails first).
+#[test]
+fn the_script_api_covers_cores_hook_table() {
+    let api = ok(&["expansions", "api"]);
+    let hooks = api
+        .split("### Hooks")
+        .nth(1)
+        .and_then(|t| t.split("\n### ").next())
+        .expect("a hooks table");
+    let listed: Vec<&str> = hooks
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('(').next())
+        .collect();
+    assert!(listed.len() >= 20, "hooks listed: {listed:?}");
+    let core: Vec<&str> = carcassonne_core::HOOKS.iter().map(|h| h.name).collect();
+    let mut reached = Vec::new();
+    for name in &listed {
+        let spec = carcassonne_script::HOOKS
+            .iter()
+            .find(|h| h.name == *name)
+            .unwrap_or_else(|| {
+                panic!("the reference lists `{name}`, which the host does not bind")
+            });
+        assert!(
+            core.contains(&spec.core),
+            "script hook `{name}` rides on `{}`, which is not in core's hook table",
+            spec.core
+        );
+        reached.push(spec.core);
+    }
+    for c in &core {
+        assert_eq!(
+            reached.contains(c),
+            *c != "explain_refusal",
+            "core hook `{c}`: the published script API {}",
+            if reached.contains(c) {
+                "reaches it, though the host answers it natively"
+            } else {
+                "has no hook for it"
+            }
+        );
+    }
+}
+
 #[test]
 fn the_example_passes_expansions_check() {
     let dir = examples().join("pilgrims");
@@ -120,8 +170,8 @@ fn the_example_passes_expansions_check() {
     let out = ok(&["expansions", "check", dir, "--games", "10"]);
     for want in [
         "`pilgrims` 1.0.0 (script), 2 option(s), 0 tile file(s)",
-        "compiled; hooks: setup, start_game, apply_setting, deploy_actions, apply_action, \
-         prompt_actions, apply_prompt, after_scoring, final_scoring",
+        "compiled; hooks: setup, start_game, apply_setting, apply_action, prompt_actions, \
+         apply_prompt, after_scoring, final_scoring",
         "ok: 10 random game(s) with 2 to 5 players played to the end",
     ] {
         assert!(out.contains(want), "missing `{want}` in:\n{out}");

@@ -11,6 +11,8 @@ pub struct Decl {
     pub(crate) verbs: Vec<(String, VerbId)>,
     pub(crate) labels: Vec<(String, LabelId)>,
     pub(crate) guards: [Option<Guard>; HOOK_COUNT],
+    /// Scoring hooks called for scorings during play only (`guard_not_final`).
+    pub(crate) not_final: [bool; HOOK_COUNT],
     pub(crate) offers: Vec<Offer>,
     pub(crate) reactions: Vec<Reaction>,
     /// A figure-scoped state added to every figure's strength (`strength_bonus`).
@@ -87,6 +89,9 @@ pub(crate) enum Guard {
     ScoringNear(String),
     /// Scoring hooks: when a scored feature holds a figure of this kind.
     ScoringOn(String),
+    /// Scoring hooks: when a scored feature holds the segment this declared state (index
+    /// into `Decl::states`, player- or game-scoped) names as segment + 1.
+    ScoringState(usize),
 }
 
 /// A guard resolved against the ruleset.
@@ -100,10 +105,12 @@ pub(crate) enum GuardCheck {
     ScoringNear(Option<carcassonne_core::FigureKindId>),
     /// Checked against the draft ([`BoundScript::scoring_near`]); `None` as above.
     ScoringOn(Option<carcassonne_core::FigureKindId>),
+    /// Checked against the draft ([`BoundScript::scoring_near`]).
+    ScoringState(SlotScope, SlotId),
 }
 
-/// A deployment-step action the host offers natively (declared with `offer` or
-/// `offer_per_figure`): no script call until a player chooses it.
+/// A deployment-step action the host offers natively (declared with `offer`,
+/// `offer_per_figure` or `offer_per_segment`): no script call until a player chooses it.
 #[derive(Debug)]
 pub struct Offer {
     pub(crate) verb: VerbId,
@@ -111,6 +118,9 @@ pub struct Offer {
     pub(crate) player_state: usize,
     /// Per figure: the figure-scoped state that must be 0, and the roles that qualify.
     pub(crate) per_figure: Option<(usize, Vec<String>)>,
+    /// Per segment (`offer_per_segment`): the feature kinds (names, resolved at bind) of
+    /// the segments of the tile just placed it is offered on, while unfinished.
+    pub(crate) per_segment: Option<Vec<String>>,
     /// Player-scoped states of the chooser set when the action is chosen.
     pub(crate) effects: Vec<(usize, i64)>,
     /// `offer_protect`: (expansion id, game-scoped state) holding figure id + 1 of a figure

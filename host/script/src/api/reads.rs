@@ -104,7 +104,7 @@ pub(crate) fn register_reads(reg: &mut Registry) {
             "player".into(),
             v.state.last_placer().map_or(-1, |p| p.0 as INT).into(),
         );
-        Ok(m.into())
+        Ok(Dynamic::from_map(m))
     });
     game_fn!(reg, Read, "tile_at", |c, x: int, y: int| -> Dynamic {
         let v = c.view()?;
@@ -217,8 +217,8 @@ pub(crate) fn register_reads(reg: &mut Registry) {
                 m.insert("name".into(), g.name.clone().into());
                 m.insert("active".into(), g.active.into());
                 let tiles: Array = g.tiles.iter().map(|t| tile_name(c, v.rules, *t)).collect();
-                m.insert("tiles".into(), tiles.into());
-                m.into()
+                m.insert("tiles".into(), Dynamic::from_array(tiles));
+                Dynamic::from_map(m)
             })
             .collect())
     });
@@ -258,7 +258,7 @@ pub(crate) fn register_reads(reg: &mut Registry) {
                 m.insert("x".into(), (c.pos.x as INT).into());
                 m.insert("y".into(), (c.pos.y as INT).into());
                 m.insert("rotations".into(), (c.rotations as INT).into());
-                m.into()
+                Dynamic::from_map(m)
             })
             .collect())
     });

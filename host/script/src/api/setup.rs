@@ -195,6 +195,50 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         );
     }
 
+    engine.register_fn(
+        "guard_not_final",
+        |nc: NativeCallContext, hook: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let spec = guarded_hook(hook)?;
+            if !matches!(spec.hook, crate::Hook::BeforeScoring | crate::Hook::AfterScoring) {
+                return err(format!(
+                    "hook `{hook}` has no scoring to look at (guard_not_final guards `before_scoring` and `after_scoring`)"
+                ));
+            }
+            decl.borrow_mut().not_final[spec.hook as usize] = true;
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "guard_scoring_state",
+        |nc: NativeCallContext, hook: &str, state: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let spec = guarded_hook(hook)?;
+            if !matches!(spec.hook, crate::Hook::BeforeScoring | crate::Hook::AfterScoring) {
+                return err(format!(
+                    "hook `{hook}` has no scoring to look at (guard_scoring_state guards `before_scoring` and `after_scoring`)"
+                ));
+            }
+            let mut d = decl.borrow_mut();
+            let i = d
+                .states
+                .iter()
+                .position(|(n, ..)| n == state)
+                .ok_or_else(|| {
+                    format!("state `{state}` is not declared (declare it before the guard)")
+                })?;
+            if d.states[i].1 == SlotScope::Figure {
+                return err(format!(
+                    "guard_scoring_state: state `{state}` must be player- or game-scoped"
+                ));
+            }
+            d.guards[spec.hook as usize] = Some(crate::Guard::ScoringState(i));
+            Ok(())
+        },
+    );
+
     fn state_index(d: &Decl, name: &str, want: SlotScope) -> R<usize> {
         let i = d
             .states
@@ -225,6 +269,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         verb: &str,
         player_state: &str,
         per_figure: Option<(&str, Array)>,
+        per_segment: Option<Array>,
         effects_map: Option<Map>,
     ) -> R<()> {
         let mut c = call(nc)?;
@@ -234,25 +279,30 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             .verb(verb)
             .ok_or_else(|| format!("verb `{verb}` is not declared (declare_verb first)"))?;
         let player_state = state_index(&d, player_state, SlotScope::Player)?;
+        let names = |list: Array, what: &str| {
+            list.into_iter()
+                .map(|r| {
+                    r.into_string()
+                        .map_err(|t| format!("{what} must be a string, not {t}"))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
         let per_figure = match per_figure {
             None => None,
             Some((fs, roles)) => {
                 let fs = state_index(&d, fs, SlotScope::Figure)?;
-                let roles = roles
-                    .into_iter()
-                    .map(|r| {
-                        r.into_string()
-                            .map_err(|t| format!("a role must be a string, not {t}"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                Some((fs, roles))
+                Some((fs, names(roles, "a role")?))
             }
         };
+        let per_segment = per_segment
+            .map(|kinds| names(kinds, "a feature kind"))
+            .transpose()?;
         let effects = effects(&d, effects_map)?;
         d.offers.push(crate::Offer {
             verb: v,
             player_state,
             per_figure,
+            per_segment,
             effects,
             protect: Vec::new(),
         });
@@ -281,13 +331,13 @@ pub(crate) fn register_setup(engine: &mut Engine) {
     engine.register_fn(
         "offer",
         |nc: NativeCallContext, verb: &str, player_state: &str| {
-            add_offer(&nc, verb, player_state, None, None)
+            add_offer(&nc, verb, player_state, None, None, None)
         },
     );
     engine.register_fn(
         "offer",
         |nc: NativeCallContext, verb: &str, player_state: &str, effects: Map| {
-            add_offer(&nc, verb, player_state, None, Some(effects))
+            add_offer(&nc, verb, player_state, None, None, Some(effects))
         },
     );
     engine.register_fn(
@@ -297,7 +347,14 @@ pub(crate) fn register_setup(engine: &mut Engine) {
          player_state: &str,
          figure_state: &str,
          roles: Array| {
-            add_offer(&nc, verb, player_state, Some((figure_state, roles)), None)
+            add_offer(
+                &nc,
+                verb,
+                player_state,
+                Some((figure_state, roles)),
+                None,
+                None,
+            )
         },
     );
     engine.register_fn(
@@ -313,8 +370,21 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                 verb,
                 player_state,
                 Some((figure_state, roles)),
+                None,
                 Some(effects),
             )
+        },
+    );
+    engine.register_fn(
+        "offer_per_segment",
+        |nc: NativeCallContext, verb: &str, player_state: &str, kinds: Array| {
+            add_offer(&nc, verb, player_state, None, Some(kinds), None)
+        },
+    );
+    engine.register_fn(
+        "offer_per_segment",
+        |nc: NativeCallContext, verb: &str, player_state: &str, kinds: Array, effects: Map| {
+            add_offer(&nc, verb, player_state, None, Some(kinds), Some(effects))
         },
     );
     fn add_reaction(
@@ -433,23 +503,26 @@ fn custom(verb: &str, figure: INT, value: INT) -> Map {
 }
 
 pub(crate) fn register_builders(engine: &mut Engine) {
-    engine.register_fn("custom_action", |verb: &str| -> Map { custom(verb, -1, 0) });
-    engine.register_fn("custom_action", |verb: &str, value: INT| -> Map {
-        custom(verb, -1, value)
+    // Maps are handed over as `Dynamic::from_map`: Rhai's `From<Map>` rebuilds the map.
+    engine.register_fn("custom_action", |verb: &str| -> Dynamic {
+        Dynamic::from_map(custom(verb, -1, 0))
     });
-    engine.register_fn("figure_action", |verb: &str, f: INT| -> Map {
-        custom(verb, f, 0)
+    engine.register_fn("custom_action", |verb: &str, value: INT| -> Dynamic {
+        Dynamic::from_map(custom(verb, -1, value))
     });
-    engine.register_fn("move_action", |f: INT, s: INT| -> Map {
+    engine.register_fn("figure_action", |verb: &str, f: INT| -> Dynamic {
+        Dynamic::from_map(custom(verb, f, 0))
+    });
+    engine.register_fn("move_action", |f: INT, s: INT| -> Dynamic {
         let mut m = Map::new();
         m.insert("type".into(), "move".into());
         m.insert("figure".into(), f.into());
         m.insert("segment".into(), s.into());
-        m
+        Dynamic::from_map(m)
     });
-    engine.register_fn("pass_action", || -> Map {
+    engine.register_fn("pass_action", || -> Dynamic {
         let mut m = Map::new();
         m.insert("type".into(), "pass".into());
-        m
+        Dynamic::from_map(m)
     });
 }

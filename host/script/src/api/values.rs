@@ -1,6 +1,7 @@
 //! Game values as scripts see them, both ways: ids, cells, tile names ([`Names`]), actions and score drafts.
 
 use super::*;
+use crate::memo::Val;
 
 pub(crate) fn player(state: &GameState, p: INT) -> R<PlayerId> {
     if (0..state.players().len() as INT).contains(&p) {
@@ -43,7 +44,7 @@ pub(crate) fn cell(p: Pos) -> Dynamic {
     let mut m = Map::new();
     m.insert("x".into(), (p.x as INT).into());
     m.insert("y".into(), (p.y as INT).into());
-    m.into()
+    Dynamic::from_map(m)
 }
 
 pub(crate) fn option_dynamic(v: &OptionValue) -> Dynamic {
@@ -75,6 +76,8 @@ pub struct Names {
     tile_ids: memo::FxMap<String, TileKindId>,
     /// `on_figure_removed` reasons.
     reasons: [ImmutableString; 2],
+    /// Feature kind names by id.
+    kinds: Vec<ImmutableString>,
 }
 
 impl Names {
@@ -108,7 +111,17 @@ impl Names {
                 ids
             },
             reasons: ["scored", "expansion"].map(ImmutableString::from),
+            kinds: rules
+                .kinds()
+                .iter()
+                .map(|k| k.name.as_str().into())
+                .collect(),
         }
+    }
+
+    /// A feature kind's name.
+    pub(crate) fn kind(&self, k: carcassonne_core::FeatureKindId) -> ImmutableString {
+        self.kinds[k.0 as usize].clone()
     }
 
     /// A tile kind's id.
@@ -127,6 +140,25 @@ impl Names {
             RemovalReason::Scored => self.reasons[0].clone(),
             RemovalReason::Expansion => self.reasons[1].clone(),
         }
+    }
+}
+
+impl Names {
+    /// A field of a custom action's map as [`action_value`] makes it, without the map
+    /// (`Some(None)`: the map has no such field).
+    pub(crate) fn custom_field(&self, c: &CustomAction, field: &str) -> Option<Val> {
+        let name = |list: &Vec<ImmutableString>, i: usize| {
+            Val::Str(list.get(i).cloned().unwrap_or_default())
+        };
+        Some(match field {
+            "type" => Val::Str(self.types[4].clone()),
+            "expansion" => name(&self.expansions, c.expansion.0 as usize),
+            "verb" => name(&self.verbs, c.verb.0 as usize),
+            "figure" => Val::Int(c.figure.map_or(-1, |f| f.0 as INT)),
+            "segment" => Val::Int(c.segment.map_or(-1, |x| x.index() as INT)),
+            "value" => Val::Int(c.value as INT),
+            _ => return None,
+        })
     }
 }
 
@@ -192,7 +224,7 @@ pub(crate) fn action_value(rules: &Ruleset, names: &Names, a: &Action) -> Dynami
             s(&mut m, "value", (c.value as INT).into());
         }
     }
-    m.into()
+    Dynamic::from_map(m)
 }
 
 /// Whether reading these returned actions depends on the rules only: custom actions and
@@ -444,45 +476,59 @@ fn check_joinable(state: &GameState, k: FigureKindId, s: SegmentId) -> Result<()
 
 /// A score draft as a script sees it.
 pub fn draft_to_dynamic(view: View<'_>, d: &ScoreDraft) -> Dynamic {
-    draft_value(view.rules, d)
+    draft_value(d, |k| view.rules.kind(k).name.clone().into(), |_| true)
 }
 
-/// A score draft as a script sees it (it only depends on the rules).
-pub(crate) fn draft_value(rules: &Ruleset, d: &ScoreDraft) -> Dynamic {
+/// A score draft as a script sees it (it only depends on the rules): `kind` names a
+/// feature kind, and only the fields `want` accepts are made (a hook that reads only
+/// `draft.final` gets no lists it never looks at; see `memo::Shape::only_fields`).
+pub(crate) fn draft_value(
+    d: &ScoreDraft,
+    kind: impl Fn(carcassonne_core::FeatureKindId) -> Dynamic,
+    want: impl Fn(&str) -> bool,
+) -> Dynamic {
     let mut m = Map::new();
-    m.insert("final".into(), d.final_scoring.into());
-    m.insert("placer".into(), d.placer.map_or(-1, |p| p.0 as INT).into());
-    let features: Array = d
-        .features
-        .iter()
-        .map(|f| {
-            let mut x = Map::new();
-            x.insert("kind".into(), rules.kind(f.kind).name.clone().into());
-            x.insert(
-                "segment".into(),
-                (f.feature.segment().index() as INT).into(),
-            );
-            x.insert("tiles".into(), (f.tiles as INT).into());
-            x.insert("complete".into(), f.complete.into());
-            x.insert("value".into(), (f.value as INT).into());
-            x.insert("closes".into(), f.closes.into());
-            x.into()
-        })
-        .collect();
-    m.insert("features".into(), features.into());
-    let awards: Array = d
-        .awards
-        .iter()
-        .map(|a| {
-            let mut x = Map::new();
-            x.insert("item".into(), (a.item as INT).into());
-            x.insert("player".into(), (a.player.0 as INT).into());
-            x.insert("points".into(), (a.points as INT).into());
-            x.into()
-        })
-        .collect();
-    m.insert("awards".into(), awards.into());
-    m.into()
+    if want("final") {
+        m.insert("final".into(), d.final_scoring.into());
+    }
+    if want("placer") {
+        m.insert("placer".into(), d.placer.map_or(-1, |p| p.0 as INT).into());
+    }
+    if want("features") {
+        let features: Array = d
+            .features
+            .iter()
+            .map(|f| {
+                let mut x = Map::new();
+                x.insert("kind".into(), kind(f.kind));
+                x.insert(
+                    "segment".into(),
+                    (f.feature.segment().index() as INT).into(),
+                );
+                x.insert("tiles".into(), (f.tiles as INT).into());
+                x.insert("complete".into(), f.complete.into());
+                x.insert("value".into(), (f.value as INT).into());
+                x.insert("closes".into(), f.closes.into());
+                Dynamic::from_map(x)
+            })
+            .collect();
+        m.insert("features".into(), Dynamic::from_array(features));
+    }
+    if want("awards") {
+        let awards: Array = d
+            .awards
+            .iter()
+            .map(|a| {
+                let mut x = Map::new();
+                x.insert("item".into(), (a.item as INT).into());
+                x.insert("player".into(), (a.player.0 as INT).into());
+                x.insert("points".into(), (a.points as INT).into());
+                Dynamic::from_map(x)
+            })
+            .collect();
+        m.insert("awards".into(), Dynamic::from_array(awards));
+    }
+    Dynamic::from_map(m)
 }
 
 /// A start tile as scripts see it: `#{tile, x, y, rotation}` (`rotation` in quarter turns).
@@ -492,7 +538,7 @@ pub(crate) fn start_tile_value(names: &Names, t: &StartTile) -> Dynamic {
     m.insert("x".into(), (t.pos.x as INT).into());
     m.insert("y".into(), (t.pos.y as INT).into());
     m.insert("rotation".into(), (t.rotation.quarters() as INT).into());
-    m.into()
+    Dynamic::from_map(m)
 }
 
 /// A start tile a script returned (its position is checked by the engine as any start

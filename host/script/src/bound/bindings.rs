@@ -137,7 +137,7 @@ impl BoundExpansion for BoundScript {
                 m.insert("x".into(), (c.pos.x as rhai::INT).into());
                 m.insert("y".into(), (c.pos.y as rhai::INT).into());
                 m.insert("rotations".into(), (c.rotations as rhai::INT).into());
-                m.into()
+                Dynamic::from_map(m)
             })
             .collect();
         let r = self.call(
@@ -409,7 +409,7 @@ impl BoundExpansion for BoundScript {
 
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         if !self.guard_open(Hook::BeforeScoring, ctx.state(), 0)
-            || !self.scoring_near(Hook::BeforeScoring, ctx.state(), draft)
+            || !self.scoring_open(Hook::BeforeScoring, ctx.state(), draft)
         {
             return Ok(());
         }
@@ -468,7 +468,7 @@ impl BoundExpansion for BoundScript {
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         if !self.script.defines(Hook::AfterScoring)
             || !self.guard_open(Hook::AfterScoring, ctx.state(), 0)
-            || !self.scoring_near(Hook::AfterScoring, ctx.state(), draft)
+            || !self.scoring_open(Hook::AfterScoring, ctx.state(), draft)
         {
             return Ok(());
         }

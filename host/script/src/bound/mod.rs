@@ -106,12 +106,26 @@ impl BoundScript {
             | GuardCheck::ScoringNear(None)
             | GuardCheck::ScoringOn(None) => false,
             // Needs the draft: the scoring hooks ask `scoring_near` as well.
-            GuardCheck::ScoringNear(Some(_)) | GuardCheck::ScoringOn(Some(_)) => true,
+            GuardCheck::ScoringNear(Some(_))
+            | GuardCheck::ScoringOn(Some(_))
+            | GuardCheck::ScoringState(..) => true,
             GuardCheck::Figure(Some(k)) => state
                 .figures()
                 .iter()
                 .any(|f| f.kind == k && matches!(f.loc, carcassonne_core::FigureLoc::On(_))),
         }
+    }
+
+    /// Whether a scoring hook's guards let it see `draft`: `guard_not_final`, then
+    /// [`BoundScript::scoring_near`].
+    fn scoring_open(
+        &self,
+        hook: Hook,
+        state: &carcassonne_core::GameState,
+        draft: &ScoreDraft,
+    ) -> bool {
+        !(draft.final_scoring && self.decl.not_final[hook as usize])
+            && self.scoring_near(hook, state, draft)
     }
 
     /// A scoring hook's `guard_scoring_near`: whether a feature of `draft` has a part on a
@@ -124,6 +138,21 @@ impl BoundScript {
     ) -> bool {
         let kind = match self.guards[hook as usize] {
             GuardCheck::ScoringNear(Some(kind)) => kind,
+            GuardCheck::ScoringState(scope, slot) => {
+                // A scored feature holds a segment the state names (segment + 1).
+                let graph = state.graph();
+                let n = match scope {
+                    SlotScope::Player => state.players().len(),
+                    _ => 1,
+                };
+                return (0..n).any(|i| {
+                    let v = state.slot(slot, i);
+                    (1..=graph.len() as i64).contains(&v) && {
+                        let on = graph.feature_of(carcassonne_core::SegmentId::new(v as usize - 1));
+                        draft.features.iter().any(|d| d.feature == on)
+                    }
+                });
+            }
             GuardCheck::ScoringOn(Some(kind)) => {
                 // A scored feature holds a figure of the kind.
                 let graph = state.graph();
@@ -306,7 +335,14 @@ impl BoundScript {
         if record.is_some() {
             call.trace = Some(memo::Trace::default());
         }
-        let args: Vec<Dynamic> = (0..params.len()).map(|i| value(&call, i)).collect();
+        // A map the body only reads some fields of is made with those fields alone.
+        let shape = self.script.shape(hook);
+        let args: Vec<Dynamic> = (0..params.len())
+            .map(|i| {
+                let fields = shape.and_then(|s| s.needed_fields(i));
+                params[i].value_with(call.rules_ref(), &self.names, fields)
+            })
+            .collect();
         let r = call_script(&mut call, args)?;
         let trace = call.trace.take();
         let kept = Arc::new(keep(r)?);
@@ -483,7 +519,8 @@ impl BoundScript {
             .iter()
             .map(|o| {
                 let mut m = RoleMatch::default();
-                for name in o.per_figure.iter().flat_map(|(_, r)| r) {
+                let names = o.per_figure.iter().flat_map(|(_, r)| r);
+                for name in names.chain(o.per_segment.iter().flatten()) {
                     if let Some(k) = rules.kind_named(name) {
                         m.feature_kinds |= 1 << k.0;
                     }
@@ -506,6 +543,10 @@ impl BoundScript {
             Some(Guard::Figure(name)) => GuardCheck::Figure(rules.figure_named(name)),
             Some(Guard::ScoringNear(name)) => GuardCheck::ScoringNear(rules.figure_named(name)),
             Some(Guard::ScoringOn(name)) => GuardCheck::ScoringOn(rules.figure_named(name)),
+            Some(Guard::ScoringState(i)) => {
+                let (_, scope, slot) = decl.states[*i];
+                GuardCheck::ScoringState(scope, slot)
+            }
         });
         let gates = core_gates(&decl, &guards, hook_set);
         let apart = decl

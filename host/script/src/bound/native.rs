@@ -163,14 +163,26 @@ impl BoundScript {
                     value: 0,
                 })
             };
+            let Some(m) = roles.and_then(|r| r.get(i)) else {
+                continue;
+            };
+            if o.per_segment.is_some() {
+                Self::segment_offers(view, m.feature_kinds, |s| {
+                    out.push(Action::Custom(CustomAction {
+                        expansion: me,
+                        verb: o.verb,
+                        figure: None,
+                        segment: Some(s),
+                        value: 0,
+                    }))
+                });
+                continue;
+            }
             let Some((fstate, _)) = &o.per_figure else {
                 out.push(custom(None));
                 continue;
             };
             let (_, _, fslot) = decl.states[*fstate];
-            let Some(m) = roles.and_then(|r| r.get(i)) else {
-                continue;
-            };
             // `offer_protect`: figures named by another expansion's game state (id + 1).
             let protected: Vec<usize> = o
                 .protect
@@ -206,6 +218,24 @@ impl BoundScript {
             }
         }
         Ok(())
+    }
+
+    /// `offer_per_segment`: the segments of the tile just placed whose kind is in `kinds`
+    /// (a mask of feature kind ids) and whose feature is unfinished, in segment order.
+    fn segment_offers(
+        view: View<'_>,
+        kinds: u64,
+        mut each: impl FnMut(carcassonne_core::SegmentId),
+    ) {
+        let Some(last) = view.state.last_placed() else {
+            return;
+        };
+        let g = view.state.graph();
+        for s in view.state.board().tile(last).segments() {
+            if kinds & (1 << g.segment(s).kind.0) != 0 && !g.totals(g.feature_of(s)).complete() {
+                each(s);
+            }
+        }
     }
 
     /// Queues the declared out-of-turn deployment prompts of a window.

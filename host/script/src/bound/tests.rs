@@ -344,3 +344,155 @@ fn deploy_actions(player, x, y) { [] }
         "turns 0..3 skipped"
     );
 }
+
+/// Every action offered, decision by decision, and the final scores of a game played with
+/// choices drawn from `seed`.
+fn transcript(rules: &Arc<Ruleset>, seed: u64) -> (Vec<Vec<Action>>, Vec<i32>) {
+    let mut g = game(rules, seed).unwrap();
+    let mut offered = Vec::new();
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    while !g.is_over() {
+        offered.push(g.actions().to_vec());
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        g.apply_offered((x % g.action_count() as u64) as usize)
+            .unwrap();
+    }
+    let scores = g.state().players().iter().map(|p| p.score).collect();
+    (offered, scores)
+}
+
+/// `offer_per_segment` offers what a guarded `deploy_actions` listing the unfinished
+/// segments of the chosen kinds on the tile just placed offers, in the same order, without
+/// a script call (Pilgrims' P-2, docs/modding.md section 8.5).
+#[test]
+fn offer_per_segment_offers_what_deploy_actions_did() {
+    let common = r#"
+fn start_game() { for p in 0..players() { set_player_state("ready", p, 1); } }
+fn apply_action(player, action) {
+    set_player_state("ready", player, 0);
+    set_state("sent", state("sent") + 1);
+}
+"#;
+    let native = rules_with(
+        &format!(
+            r#"
+fn setup() {{
+    declare_state("ready", "player", 0); declare_state("sent", "game", 0);
+    declare_verb("send");
+    offer_per_segment("send", "ready", ["road", "city"]);
+}}
+{common}"#
+        ),
+        false,
+    );
+    let scripted = rules_with(
+        &format!(
+            r#"
+fn setup() {{
+    declare_state("ready", "player", 0); declare_state("sent", "game", 0);
+    declare_verb("send");
+    guard("deploy_actions", "ready");
+}}
+fn deploy_actions(player, x, y) {{
+    let out = [];
+    for s in segments_at(x, y) {{
+        let k = segment_kind(s);
+        if (k == "road" || k == "city") && !feature_complete(s) {{
+            out.push(#{{ type: "custom", verb: "send", segment: s }});
+        }}
+    }}
+    out
+}}
+{common}"#
+        ),
+        false,
+    );
+    let mut sent = 0;
+    for seed in 1..=12 {
+        let (a, sa) = transcript(&native, seed);
+        let (b, sb) = transcript(&scripted, seed);
+        assert_eq!(a, b, "seed {seed}: the offers differ");
+        assert_eq!(sa, sb, "seed {seed}");
+        sent += a
+            .iter()
+            .flatten()
+            .filter(|x| matches!(x, Action::Custom(c) if c.segment.is_some()))
+            .count();
+    }
+    assert!(sent > 0, "some segment was offered");
+}
+
+/// `guard_scoring_state` and `guard_not_final` call `after_scoring` exactly for the
+/// scorings during play that hold a segment the state names: the unguarded hook, counting
+/// the calls it acts on, counts the same, and the guarded one is never called for another.
+#[test]
+fn scoring_state_and_not_final_guards_call_only_what_the_hook_acts_on() {
+    let body = r#"
+fn on_tile_placed(x, y) {
+    let p = active_player();
+    if player_state("road", p) == 0 {
+        for s in segments_at(x, y) {
+            if segment_kind(s) == "road" && !feature_complete(s) {
+                set_player_state("road", p, s + 1);
+                return;
+            }
+        }
+    }
+}
+fn after_scoring(draft) {
+    set_state("calls", state("calls") + 1);
+    let hit = false;
+    for p in 0..players() {
+        let s = player_state("road", p) - 1;
+        if s >= 0 {
+            for f in draft.features {
+                if feature_of(f.segment) == feature_of(s) { hit = true; }
+            }
+        }
+    }
+    if hit && !draft.final {
+        set_state("acts", state("acts") + 1);
+        for p in 0..players() {
+            let s = player_state("road", p) - 1;
+            if s >= 0 && feature_complete(s) { set_player_state("road", p, 0); }
+        }
+    }
+}
+"#;
+    let decl = r#"declare_state("road", "player", 0); declare_state("calls", "game", 0);
+    declare_state("acts", "game", 0);"#;
+    let guarded = rules_with(
+        &format!(
+            "fn setup() {{ {decl} guard_scoring_state(\"after_scoring\", \"road\"); \
+             guard_not_final(\"after_scoring\"); }}\n{body}"
+        ),
+        false,
+    );
+    let open = rules_with(&format!("fn setup() {{ {decl} }}\n{body}"), false);
+    let mut acts = 0;
+    for seed in 1..=12 {
+        let mut a = game(&guarded, seed).unwrap();
+        let mut b = game(&open, seed).unwrap();
+        play_out(&mut a, seed);
+        play_out(&mut b, seed);
+        let (ga, gb) = (a.state(), b.state());
+        assert_eq!(
+            state(&guarded, ga, "acts"),
+            state(&open, gb, "acts"),
+            "seed {seed}"
+        );
+        assert_eq!(
+            state(&guarded, ga, "calls"),
+            state(&guarded, ga, "acts"),
+            "seed {seed}: the guarded hook ran for a scoring it ignores"
+        );
+        assert!(
+            state(&open, gb, "calls") > state(&open, gb, "acts"),
+            "seed {seed}"
+        );
+        acts += state(&guarded, ga, "acts");
+    }
+    assert!(acts > 0, "some road was completed");
+}

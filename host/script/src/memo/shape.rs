@@ -16,6 +16,9 @@ pub(crate) struct Shape {
     /// Parameters that are maps the body only reads fields of (`draft.final`): the key
     /// has those fields' values instead of the whole map.
     pub(crate) fields: Vec<(u8, ImmutableString)>,
+    /// Bit i: parameter i is a map of which the body only reads the fields in `fields`
+    /// (or nothing): the script gets a map of those fields alone, and sees no difference.
+    pub(crate) only_fields: u32,
 }
 
 impl Shape {
@@ -31,6 +34,17 @@ impl Shape {
             .iter()
             .find(|(p, a, _)| *p == pos && *a as usize == arg)
             .map(|s| s.2)
+    }
+
+    /// The fields of parameter `i` the script's map of it needs, when the body reads
+    /// nothing else of it (`None`: the whole value).
+    pub(crate) fn needed_fields(&self, i: usize) -> Option<&[(u8, ImmutableString)]> {
+        if self.only_fields & (1 << i) == 0 {
+            return None;
+        }
+        let from = self.fields.partition_point(|(p, _)| (*p as usize) < i);
+        let to = self.fields.partition_point(|(p, _)| (*p as usize) <= i);
+        Some(&self.fields[from..to])
     }
 
     /// Where a call starts: the number of players and the parameters that are not opaque
@@ -61,7 +75,7 @@ impl Shape {
                 // Only these fields of the map can make a difference.
                 let mut map = None;
                 for (_, f) in fields {
-                    let v = match p.field(f) {
+                    let v = match p.field(f, names) {
                         Some(v) => v,
                         None => {
                             let m = map.get_or_insert_with(|| p.value(rules, names));
@@ -232,6 +246,7 @@ pub(crate) fn analyze(ast: &AST, name: &str, arity: usize, traced: &[&str]) -> S
         sites,
         helper_sites,
         fields,
+        only_fields: all & !(whole | passed),
     }
 }
 

@@ -64,8 +64,9 @@ impl Param<'_> {
 
     /// A field of the map the script gets, when it is known without making the map
     /// (`Some(None)`: the map has no such field).
-    pub(crate) fn field(&self, name: &str) -> Option<Option<Val>> {
+    pub(crate) fn field(&self, name: &str, names: &crate::api::Names) -> Option<Option<Val>> {
         match (self, name) {
+            (Param::Action(Action::Custom(c)), f) => Some(names.custom_field(c, f)),
             (Param::Draft(d), "final") => Some(Some(Val::Bool(d.final_scoring))),
             (Param::Draft(d), "placer") => {
                 Some(Some(Val::Int(d.placer.map_or(-1, |p| p.0 as INT))))
@@ -76,6 +77,17 @@ impl Param<'_> {
 
     /// The value the script gets.
     pub(crate) fn value(&self, rules: Option<&Ruleset>, names: &crate::api::Names) -> Dynamic {
+        self.value_with(rules, names, None)
+    }
+
+    /// The value the script gets, or for a map when `fields` is given only those fields:
+    /// what a hook that only reads these fields of it sees the same ([`Shape::only_fields`]).
+    pub(crate) fn value_with(
+        &self,
+        rules: Option<&Ruleset>,
+        names: &crate::api::Names,
+        fields: Option<&[(u8, ImmutableString)]>,
+    ) -> Dynamic {
         match *self {
             Param::Int(v) => (v as INT).into(),
             Param::Tile(t) => names.tile_id(t).into(),
@@ -85,7 +97,11 @@ impl Param<'_> {
                 None => Dynamic::UNIT,
             },
             Param::Draft(d) => match rules {
-                Some(rules) => crate::api::draft_value(rules, d),
+                Some(_) => crate::api::draft_value(
+                    d,
+                    |k| names.kind(k).into(),
+                    |f| fields.is_none_or(|fs| fs.iter().any(|(_, n)| n.as_str() == f)),
+                ),
                 None => Dynamic::UNIT,
             },
         }
@@ -209,12 +225,12 @@ impl Val {
             Val::Bool(b) => (*b).into(),
             Val::Int(i) => (*i).into(),
             Val::Str(s) => s.clone().into(),
-            Val::Array(a) => a.iter().map(Val::dynamic).collect::<Array>().into(),
-            Val::Map(m) => m
-                .iter()
-                .map(|(k, v)| (k.as_str().into(), v.dynamic()))
-                .collect::<Map>()
-                .into(),
+            Val::Array(a) => Dynamic::from_array(a.iter().map(Val::dynamic).collect()),
+            Val::Map(m) => Dynamic::from_map(
+                m.iter()
+                    .map(|(k, v)| (k.as_str().into(), v.dynamic()))
+                    .collect(),
+            ),
         }
     }
 }

@@ -455,11 +455,17 @@ mod tests {
             err(json!({"sets": {"basic:1": 1, "inns-and-cathedrals:1": 1,
                                     "inns-and-cathedrals:2": 1},
                            "elements": {"small-follower": 7, "big-follower": 1}}))
-            .contains("only one copy")
+            .contains("only one edition")
         );
-        assert!(err(json!({"sets": {"basic:1": 1, "river/2:1": 1},
-                           "elements": {"small-follower": 7, "inn": true}}))
-        .contains("inns-and-cathedrals:1"));
+        // River II's inn with the element alone: I&C's rules without its tiles or big
+        // followers.
+        let spec = rules_spec(&setup(json!({"sets": {"basic:1": 1, "river/2:1": 1},
+                           "elements": {"small-follower": 7, "inn": true}})))
+        .unwrap();
+        assert_eq!(spec.expansions, ["river2", "inns-cathedrals"]);
+        assert_eq!(option(&spec, "tiles.inns-cathedrals"), Some("0"));
+        assert_eq!(option(&spec, "figures.big-follower"), Some("0"));
+        assert_eq!(option(&spec, "inns-cathedrals.inns"), Some("true"));
         assert!(
             err(json!({"sets": {"basic:1": 1, "inns-and-cathedrals:1": 1},
                            "elements": {"small-follower": 7, "big-follower": 1},
@@ -488,16 +494,17 @@ mod tests {
         .unwrap();
         assert_eq!(option(&spec, "traders-builders.edition"), Some("1"));
         assert_eq!(option(&spec, "traders-builders.pigHerd"), Some("false"));
+        assert_eq!(option(&spec, "figures.builder"), Some("1"));
+        assert_eq!(option(&spec, "tiles.traders-builders"), None);
+        // Two pigs each, without the set's tiles or builders (FCZ's `pigs-no-stack`).
+        let spec = rules_spec(&setup(json!({"sets": {"basic:1": 1},
+                           "elements": {"small-follower": 7, "pig": 2}})))
+        .unwrap();
+        assert_eq!(spec.expansions, ["traders-builders"]);
+        assert_eq!(option(&spec, "figures.pig"), Some("2"));
+        assert_eq!(option(&spec, "figures.builder"), Some("0"));
+        assert_eq!(option(&spec, "tiles.traders-builders"), Some("0"));
         let err = |v: Value| rules_spec(&setup(v)).unwrap_err();
-        assert!(err(json!({"sets": {"basic:1": 1},
-                           "elements": {"small-follower": 7, "builder": 1}}))
-        .contains("traders-and-builders"));
-        assert!(
-            err(json!({"sets": {"basic:1": 1, "traders-and-builders:1": 1},
-                           "elements": {"small-follower": 7, "builder": 2, "pig": 1,
-                                        "traders": true}}))
-            .contains("one builder")
-        );
         assert!(
             err(json!({"sets": {"basic:1": 1, "traders-and-builders:1": 1},
                            "elements": {"small-follower": 7, "builder": 1, "pig": 1}}))
@@ -532,12 +539,27 @@ mod tests {
             option(&spec, "princess-dragon.fairyOnTilePoints"),
             Some("per-figure")
         );
-        let err = rules_spec(&setup(json!({
+        // Only some of the four parts: the others are off (their tiles plain).
+        let spec = rules_spec(&setup(json!({
             "sets": {"basic:1": 1, "princess-and-dragon:2": 1},
-            "elements": {"small-follower": 7, "dragon": true, "fairy": true},
+            "elements": {"small-follower": 1, "dragon": true, "fairy": true},
         })))
-        .unwrap_err();
-        assert!(err.contains("princess") && err.contains("portal"), "{err}");
+        .unwrap();
+        assert_eq!(option(&spec, "princess-dragon.dragon"), Some("true"));
+        assert_eq!(option(&spec, "princess-dragon.fairy"), Some("true"));
+        assert_eq!(option(&spec, "princess-dragon.princess"), Some("false"));
+        assert_eq!(option(&spec, "princess-dragon.portal"), Some("false"));
+        assert_eq!(option(&spec, "figures.small-follower"), Some("1"));
+        // The fairy alone on the base tiles.
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1},
+            "elements": {"fairy": 1},
+        })))
+        .unwrap();
+        assert_eq!(option(&spec, "tiles.princess-dragon"), Some("0"));
+        assert_eq!(option(&spec, "princess-dragon.dragon"), Some("false"));
+        // No `small-follower`: a game without followers.
+        assert_eq!(option(&spec, "figures.small-follower"), Some("0"));
     }
 
     #[test]
@@ -549,12 +571,16 @@ mod tests {
         );
         assert!(
             err(json!({"sets": {"basic:1": 2}, "elements": {"small-follower": 7}}))
-                .contains("one copy")
+                .contains("one copy of the base game")
         );
         assert!(err(
-            json!({"sets": {"basic:1": 1}, "elements": {"small-follower": 7, "king": true}})
+            json!({"sets": {"basic:1": 1}, "elements": {"small-follower": -1}})
         )
-        .contains("king-and-robber:1"));
+        .contains("small-follower"));
+        assert!(err(
+            json!({"sets": {"basic:1": 1, "tower:1": 0}, "elements": {"small-follower": 7}})
+        )
+        .contains("copies"));
         assert!(err(
             json!({"sets": {"basic:1": 1}, "elements": {"small-follower": 7},
                            "rules": {"mystery": "x"}})
@@ -594,13 +620,22 @@ mod tests {
         assert_eq!(option(&spec, "abbey-mayor.edition"), Some("2"));
         assert_eq!(option(&spec, "abbey-mayor.wagonMove"), Some("C1"));
         assert_eq!(option(&spec, "abbey-mayor.barnPlacement"), Some("occupied"));
+        assert_eq!(option(&spec, "figures.mayor"), Some("1"));
+        assert_eq!(option(&spec, "abbey-mayor.abbey"), Some("true"));
+        // Each part alone, without the tiles: the mayor; the others absent.
+        let spec = rules_spec(&setup(json!({"sets": {"basic:1": 1},
+                           "elements": {"small-follower": 7, "mayor": 1}})))
+        .unwrap();
+        assert_eq!(spec.expansions, ["abbey-mayor"]);
+        assert_eq!(option(&spec, "tiles.abbey-mayor"), Some("0"));
+        assert_eq!(option(&spec, "abbey-mayor.abbey"), Some("false"));
+        assert_eq!(option(&spec, "figures.wagon"), Some("0"));
+        // Three copies of the set (FCZ's wells tests): its tiles three times.
+        let spec = rules_spec(&setup(json!({"sets": {"basic:1": 1, "abbey-and-mayor:1": 3},
+                           "elements": am.clone()})))
+        .unwrap();
+        assert_eq!(option(&spec, "tiles.abbey-mayor"), Some("3"));
         let err = |v: Value| rules_spec(&setup(v)).unwrap_err();
-        assert!(err(json!({"sets": {"basic:1": 1},
-                           "elements": {"small-follower": 7, "mayor": 1}}))
-        .contains("abbey-and-mayor"));
-        assert!(err(json!({"sets": {"basic:1": 1, "abbey-and-mayor:1": 1},
-                           "elements": {"small-follower": 7, "abbey": 1, "mayor": 1}}))
-        .contains("wagon"));
         assert!(err(json!({"sets": {"basic:1": 1, "abbey-and-mayor:1": 1},
                            "elements": am, "rules": {"wagon-move": "C3"}}))
         .contains("C3"));
@@ -621,9 +656,6 @@ mod tests {
         assert!(err(json!({"sets": {"basic:1": 1, "tower:1": 1},
                            "elements": {"small-follower": 7}}))
         .contains("element `tower`"));
-        assert!(err(json!({"sets": {"basic:1": 1},
-                           "elements": {"small-follower": 7, "tower": true}}))
-        .contains("tower:1"));
         assert!(err(json!({"sets": {"basic:1": 1, "tower:2": 1},
                            "elements": {"small-follower": 7, "tower": true}}))
         .contains("tower:2"));

@@ -165,6 +165,7 @@ impl Expansion for AbbeyMayor {
                 alone: rules.expansions().len() == 1,
                 // `abbey=false` (JCZ without the element `abbey`): nobody holds one.
                 abbey_tile: rules.tiles().find(ABBEY_TILE).filter(|_| abbey_on),
+                empty_city_event: choice("mayorEmptyCity", "none", "zero-points")?,
                 c2: choice("wagonMove", "C1", "C2")?,
                 barn_on_barn: choice("barnPlacement", "not-occupied", "occupied")?,
                 final_round: !choice("abbeyFinalRound", "on", "off")?,

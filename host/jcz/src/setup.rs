@@ -573,10 +573,10 @@ mod tests {
             err(json!({"sets": {"basic:1": 2}, "elements": {"small-follower": 7}}))
                 .contains("one copy of the base game")
         );
-        assert!(err(
-            json!({"sets": {"basic:1": 1}, "elements": {"small-follower": -1}})
-        )
-        .contains("small-follower"));
+        assert!(
+            err(json!({"sets": {"basic:1": 1}, "elements": {"small-follower": -1}}))
+                .contains("small-follower")
+        );
         assert!(err(
             json!({"sets": {"basic:1": 1, "tower:1": 0}, "elements": {"small-follower": 7}})
         )
@@ -631,8 +631,10 @@ mod tests {
         assert_eq!(option(&spec, "abbey-mayor.abbey"), Some("false"));
         assert_eq!(option(&spec, "figures.wagon"), Some("0"));
         // Three copies of the set (FCZ's wells tests): its tiles three times.
-        let spec = rules_spec(&setup(json!({"sets": {"basic:1": 1, "abbey-and-mayor:1": 3},
-                           "elements": am.clone()})))
+        let spec = rules_spec(&setup(
+            json!({"sets": {"basic:1": 1, "abbey-and-mayor:1": 3},
+                           "elements": am.clone()}),
+        ))
         .unwrap();
         assert_eq!(option(&spec, "tiles.abbey-mayor"), Some("3"));
         let err = |v: Value| rules_spec(&setup(v)).unwrap_err();

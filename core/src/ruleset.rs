@@ -458,10 +458,7 @@ impl RulesetBuilder {
         if self.kinds.len() > 64 {
             return Err(SetupError::Limit("at most 64 feature kinds".into()));
         }
-        let mut tiles = TileCatalog::default();
-        for set in &self.tile_sets {
-            tiles.add_set(set, &self.kinds)?;
-        }
+        self.declare_size_options();
         for (key, text) in std::mem::take(&mut self.chosen_text) {
             let value = match self.option_defs.iter().find(|d| d.key == key) {
                 Some(def) => OptionValue::parse(&def.ty, &text).ok_or_else(|| {
@@ -507,6 +504,7 @@ impl RulesetBuilder {
                 .unwrap_or_else(|| def.default.clone());
             options.0.insert(def.key.clone(), v);
         }
+        let tiles = self.apply_size_options(&options)?;
         let base = BaseRules {
             farm_scoring: match options.str("farmScoring") {
                 "2nd" => FarmScoring::Second,
@@ -633,6 +631,86 @@ impl RulesetBuilder {
         }
         rules.placement_filters = filters;
         Ok(rules)
+    }
+}
+
+/// Prefix of the option that sets how many figures of a per-player kind each player has
+/// (`figures.small-follower`), declared for every such kind with its declared count as
+/// the default.
+pub const FIGURE_COUNT_PREFIX: &str = "figures.";
+
+/// Prefix of the option that sets how many copies of a tile set are in the supply
+/// (`tiles.abbey-mayor`), declared for every tile set, default 1; 0 keeps its tile kinds
+/// known (placeable when an expansion hands one out) but none in the supply.
+pub const TILE_COPIES_PREFIX: &str = "tiles.";
+
+/// Most figures of one kind per player (`figures.<kind>`).
+const MAX_FIGURES_PER_KIND: i64 = 32;
+
+/// Most copies of one tile set (`tiles.<set>`).
+const MAX_TILE_SET_COPIES: i64 = 8;
+
+impl RulesetBuilder {
+    /// Declares the size options once every figure kind and tile set is known: a game may
+    /// have another number of any player figure, or of any tile set (JCloisterZone lets
+    /// each element be switched on alone, with its count, and a set be taken several
+    /// times). They are ordinary options, so records carry them.
+    fn declare_size_options(&mut self) {
+        let mut defs: Vec<OptionDef> = Vec::new();
+        for f in self.figures.iter().filter(|f| f.per_player > 0) {
+            defs.push(OptionDef {
+                key: format!("{FIGURE_COUNT_PREFIX}{}", f.name),
+                ty: crate::options::OptionType::Int {
+                    min: 0,
+                    max: MAX_FIGURES_PER_KIND.max(i64::from(f.per_player)),
+                },
+                default: OptionValue::Int(i64::from(f.per_player)),
+                description: format!("how many `{}` figures each player has", f.name),
+            });
+        }
+        for set in &self.tile_sets {
+            defs.push(OptionDef {
+                key: format!("{TILE_COPIES_PREFIX}{}", set.set),
+                ty: crate::options::OptionType::Int {
+                    min: 0,
+                    max: MAX_TILE_SET_COPIES,
+                },
+                default: OptionValue::Int(1),
+                description: format!(
+                    "copies of the tile set `{}` in the supply (0: its tiles only where an expansion hands them out)",
+                    set.set
+                ),
+            });
+        }
+        for def in defs {
+            // A set named twice (two files of one set) gets one option.
+            if !self.option_defs.iter().any(|d| d.key == def.key) {
+                self.option_defs.push(def);
+            }
+        }
+    }
+
+    /// Applies the size options: the figure counts, and the tile catalog with each set's
+    /// counts multiplied by its copies.
+    fn apply_size_options(&mut self, options: &Options) -> Result<TileCatalog, SetupError> {
+        for f in self.figures.iter_mut().filter(|f| f.per_player > 0) {
+            let n = options.int(&format!("{FIGURE_COUNT_PREFIX}{}", f.name));
+            f.per_player = u8::try_from(n).unwrap_or(f.per_player);
+        }
+        let mut tiles = TileCatalog::default();
+        for set in &self.tile_sets {
+            let copies = options.int(&format!("{TILE_COPIES_PREFIX}{}", set.set));
+            if copies == 1 {
+                tiles.add_set(set, &self.kinds)?;
+                continue;
+            }
+            let mut set = set.clone();
+            for t in &mut set.tiles {
+                t.count = t.count.saturating_mul(u16::try_from(copies).unwrap_or(1));
+            }
+            tiles.add_set(&set, &self.kinds)?;
+        }
+        Ok(tiles)
     }
 }
 

@@ -163,6 +163,8 @@ struct AmRules {
     /// This expansion's place in the load order (for its custom actions).
     me: carcassonne_core::ExpansionIndex,
     abbey_tile: Option<TileKindId>,
+    /// `mayorEmptyCity=zero-points`.
+    empty_city_event: bool,
     /// AM-16 `C2`.
     c2: bool,
     /// AM-21 `occupied`.
@@ -268,6 +270,33 @@ impl AmRules {
         for (i, x) in figs.iter().enumerate() {
             if x.kind == kind {
                 f(FigureId(i as u16), x);
+            }
+        }
+    }
+
+    /// AM-12 with `mayorEmptyCity=zero-points` (JCloisterZone): a scored city that pays
+    /// nobody because its only followers are mayors without pennants still gives each
+    /// mayor's owner a city event of 0 points (in figure order), as JCZ reports it.
+    fn zero_for_pennantless_mayors(&self, view: &View<'_>, draft: &mut ScoreDraft) {
+        let g = view.state.graph();
+        for (i, item) in draft.features.iter().enumerate() {
+            if draft.awards.iter().any(|a| usize::from(a.item) == i) {
+                continue;
+            }
+            let mut owners: Vec<PlayerId> = Vec::new();
+            for f in view.state.figures() {
+                if let (true, FigureLoc::On(s)) = (f.kind == self.ids.mayor, f.loc) {
+                    if g.feature_of(s) == item.feature && !owners.contains(&f.owner) {
+                        owners.push(f.owner);
+                    }
+                }
+            }
+            for player in owners {
+                draft.awards.push(carcassonne_core::Award {
+                    item: i as u16,
+                    player,
+                    points: 0,
+                });
             }
         }
     }
@@ -543,6 +572,9 @@ impl BoundExpansion for AmRules {
     }
 
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        if self.empty_city_event {
+            self.zero_for_pennantless_mayors(&ctx.view(), draft);
+        }
         if draft.final_scoring {
             // AM-25: followers the final CoC redeployment (CO-18) brought onto a barn's farm
             // are scored first as in AM-24 (1 per completed city, the pig bonus added by

@@ -155,6 +155,7 @@ impl Expansion for AbbeyMayor {
                 barn: offset(ids.barn),
                 wagon: offset(ids.wagon),
             };
+            let abbey_on = b.option_flag("abbey")?;
             Ok(AmRules {
                 ids,
                 me: b.me(),
@@ -162,7 +163,9 @@ impl Expansion for AbbeyMayor {
                 fields,
                 layout,
                 alone: rules.expansions().len() == 1,
-                abbey_tile: rules.tiles().find(ABBEY_TILE),
+                // `abbey=false` (JCZ without the element `abbey`): nobody holds one.
+                abbey_tile: rules.tiles().find(ABBEY_TILE).filter(|_| abbey_on),
+                empty_city_event: choice("mayorEmptyCity", "none", "zero-points")?,
                 c2: choice("wagonMove", "C1", "C2")?,
                 barn_on_barn: choice("barnPlacement", "not-occupied", "occupied")?,
                 final_round: !choice("abbeyFinalRound", "on", "off")?,

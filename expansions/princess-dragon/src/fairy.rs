@@ -56,6 +56,9 @@ impl PdRules {
 
     /// Fairy moves of `player` (PD-13, PD-18).
     pub(crate) fn fairy_moves(&self, v: &View<'_>, player: PlayerId, out: &mut Vec<Action>) {
+        if !self.fairy {
+            return;
+        }
         let current = v.get(self.ids.fairy_figure) - 1;
         if !self.on_tile && self.promotions_disc.is_none() {
             // The common case, asked at every deployment step: beside any own follower on

@@ -161,7 +161,9 @@ struct PdRules {
     coc_jcz: bool,
     /// PD-29 `volcanoExtraTile`.
     volcano_extra: bool,
-    /// Per tile kind.
+    /// The fairy is in the game (`fairy`; JCZ's element).
+    fairy: bool,
+    /// Per tile kind (all `false` for a part switched off: `dragon`, `portal`).
     volcano: Vec<bool>,
     dragon_tile: Vec<bool>,
     portal: Vec<bool>,

@@ -65,6 +65,11 @@ impl Expansion for PrincessDragon {
 pub(crate) fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
     let rules: &Ruleset = b.rules();
     let coc_never = b.option_str("dragonOnCoC")? == "never";
+    // The four parts, each switched on alone in JCZ (its elements): a part switched off
+    // leaves its tile symbols as decoration (a volcano or a dragon tile is a plain tile).
+    let dragon_on = b.option_flag("dragon")?;
+    let princess_on = b.option_flag("princess")?;
+    let portal_on = b.option_flag("portal")?;
     let central: Vec<TileKindId> = ["CO/6", "CO/7"]
         .iter()
         .filter_map(|id| rules.tiles().find(id))
@@ -80,6 +85,7 @@ pub(crate) fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
         per_figure: b.option_str("fairyOnTilePoints")? == "per-figure",
         coc_jcz: b.option_str("cocQuarterFigures")? == "jcz",
         volcano_extra: b.option_flag("volcanoExtraTile")?,
+        fairy: b.option_flag("fairy")?,
         volcano: Vec::new(),
         dragon_tile: Vec::new(),
         portal: Vec::new(),
@@ -124,13 +130,13 @@ pub(crate) fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
     }
     for (id, k) in rules.tiles().iter() {
         r.deployable.push(k.deploy);
-        r.volcano.push(k.has_tag("volcano"));
-        let dragon = k.has_tag("dragon");
+        r.volcano.push(dragon_on && k.has_tag("volcano"));
+        let dragon = dragon_on && k.has_tag("dragon");
         r.dragon_tile.push(dragon);
-        r.portal.push(k.has_tag("portal"));
+        r.portal.push(portal_on && k.has_tag("portal"));
         let mut mask = 0u8;
         for (i, s) in k.segments.iter().enumerate() {
-            if s.tags.iter().any(|t| t == "princess") && i < 8 {
+            if princess_on && s.tags.iter().any(|t| t == "princess") && i < 8 {
                 mask |= 1 << i;
             }
         }

@@ -8,6 +8,8 @@
 //! [jcz]
 //! sets = ["tower:1"]        # JCZ set ids that load this expansion
 //! elements = { tower = { required = true } }   # also: count = 1; option, present, absent
+//! # an element whose value is how many figures of a kind each player has (absent: none):
+//! # elements = { mayor = { figure = "mayor" } }
 //! options = { ransomFunds = "need-3" }          # written out for every save with a set
 //! features = { Tower = "tower" }                # JCZ feature class → our feature kind
 //! figures = { wagon = "wagon" }                 # JCZ meeple kind → our figure kind
@@ -79,6 +81,7 @@ struct RawElement {
     #[serde(default)]
     required: bool,
     count: Option<i64>,
+    figure: Option<String>,
     option: Option<String>,
     present: Option<String>,
     absent: Option<String>,
@@ -165,6 +168,9 @@ pub struct JczElement {
     pub required: bool,
     /// When given: the element's value must be this number (or `true` when it is 1).
     pub count: Option<i64>,
+    /// When given: the element's value is how many figures of this kind (ours) each player
+    /// has (`true` is 1; an absent element: none), the ruleset option `figures.<kind>`.
+    pub figure: Option<String>,
     /// An option (without the expansion prefix) the element's presence sets.
     pub option: Option<String>,
     /// The option's value when the element is there (whatever its value).
@@ -461,6 +467,20 @@ pub(crate) fn declaration(
         if el.count.is_some_and(|c| c < 1) {
             return Err((field, e.span(), "`count` must be at least 1".into()));
         }
+        if el.figure.is_some() && (el.count.is_some() || el.option.is_some()) {
+            return Err((
+                field,
+                e.span(),
+                "`figure` gives the count itself: it goes with neither `count` nor `option`".into(),
+            ));
+        }
+        if el
+            .figure
+            .as_deref()
+            .is_some_and(|f| !crate::vocabulary::valid_name(f))
+        {
+            return Err((field, e.span(), "`figure` is not a figure kind name".into()));
+        }
         match &el.option {
             None if el.present.is_some() || el.absent.is_some() || !el.absent_with.is_empty() => {
                 return Err((
@@ -492,6 +512,7 @@ pub(crate) fn declaration(
             name: name.clone(),
             required: el.required,
             count: el.count,
+            figure: el.figure.clone(),
             option: el.option.clone(),
             present: el.present.clone(),
             absent: el.absent.clone(),

@@ -126,9 +126,12 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
                 known.join(", ")
             ));
         };
-        if copies.as_i64() != Some(1) {
+        // Several copies of an expansion's set: its tiles that many times (`tiles.<set>`,
+        // below); the base game once.
+        let n = set_copies(set, copies)?;
+        if n != 1 && exp.is_none() {
             return Err(format!(
-                "setup.sets: `{set}` × {copies}: only one copy of a set is supported"
+                "setup.sets: `{set}` × {copies}: only one copy of the base game is supported"
             ));
         }
         if let Some(exp) = exp {
@@ -140,12 +143,10 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
     let has = |e: &str| setup.elements.contains_key(e);
     for (key, value) in &setup.elements {
         match key.as_str() {
+            // The base game's follower: any number, none included (`figures.<kind>`).
             "small-follower" => {
-                if value.as_i64() != Some(7) {
-                    return Err(format!(
-                        "setup.elements: `small-follower: {value}`: only 7 followers per player are supported"
-                    ));
-                }
+                let n = element_count(key, value)?;
+                options.push((figures_option(SMALL_FOLLOWER), n.to_string()));
             }
             "farmers" | "river" => {}
             // Gardens take only the abbot, which is refused above: without it they are
@@ -161,9 +162,8 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
         }
     }
     if !has("small-follower") {
-        return Err(
-            "setup.elements: no `small-follower`: games without followers are not supported".into(),
-        );
+        // JCZ plays a game without followers when the element is missing.
+        options.push((figures_option(SMALL_FOLLOWER), "0".into()));
     }
     // JCZ has no farm-scoring rule: always the 3rd edition.
     options.push(("farmScoring".into(), "3rd".into()));
@@ -181,7 +181,7 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
         }
     }
     options.push(("smallCity".into(), small_city.into()));
-    declared_expansions(setup, manifests, &mut options)?;
+    declared_expansions(setup, manifests, &mut expansions, &mut options)?;
     Ok(RulesSpec {
         expansions,
         options,
@@ -196,14 +196,60 @@ fn owner_of_element<'a>(manifests: &'a [Manifest], element: &str) -> Option<&'a 
         .find(|m| m.jcz.elements.iter().any(|e| e.name == element))
 }
 
-/// Every declared expansion (`[jcz] sets`): an element it owns without one of its sets is
-/// refused; with one of its sets (only one at a time: two editions are two copies), every
-/// `required` element must be there, with its `count`, and its options are written out:
-/// `[jcz.set-options]` of the set, `[jcz] options`, and each declared rule read from the
-/// save (its default where the save has no key).
+/// The base game's follower kind.
+const SMALL_FOLLOWER: &str = "small-follower";
+
+/// The ruleset option holding how many figures of `kind` each player has.
+fn figures_option(kind: &str) -> String {
+    format!("{}{kind}", carcassonne_core::FIGURE_COUNT_PREFIX)
+}
+
+/// How many copies of `set` a save takes: a positive integer.
+fn set_copies(set: &str, copies: &Value) -> Result<i64, String> {
+    match copies.as_i64() {
+        Some(n) if (1..=8).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "setup.sets: `{set}` × {copies}: the number of copies must be 1 to 8"
+        )),
+    }
+}
+
+/// An element's value as a count: a number, or `true` for one.
+fn element_count(name: &str, value: &Value) -> Result<i64, String> {
+    match value {
+        Value::Bool(true) => Ok(1),
+        Value::Bool(false) => Ok(0),
+        v => v.as_i64().filter(|n| (0..=32).contains(n)).ok_or_else(|| {
+            format!("setup.elements: `{name}: {v}`: expected a number of figures from 0 to 32")
+        }),
+    }
+}
+
+/// The tile sets (their `set` names) of an expansion's tile files.
+fn tile_sets_of(m: &Manifest) -> Result<Vec<String>, String> {
+    m.tiles
+        .iter()
+        .map(|p| {
+            carcassonne_files::tiles::load_tile_set(p)
+                .map(|t| t.set)
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// Every declared expansion (`[jcz] sets`) with one of its sets or one of its elements in
+/// the save. With a set (only one at a time: two editions are two copies, refused), every
+/// `required` element must be there, with its `count`, its tile sets are taken as many
+/// times as the save says, and `[jcz.set-options]` of the set is written out. With only
+/// elements (JCZ switches each on alone, FCZ's tests do), it is loaded without its tiles
+/// (`tiles.<set>` = 0: its tile kinds stay known, so an abbey can still be handed out).
+/// Either way `[jcz] options`, each element's option or figure count (absent: none) and
+/// each declared rule read from the save (its default where the save has no key) are
+/// written out.
 fn declared_expansions(
     setup: &JczSetup,
     manifests: &[Manifest],
+    expansions: &mut Vec<String>,
     options: &mut Vec<(String, String)>,
 ) -> Result<(), String> {
     for m in manifests {
@@ -213,42 +259,61 @@ fn declared_expansions(
             .iter()
             .filter(|s| setup.sets.contains_key(*s))
             .collect();
-        let [set] = sets[..] else {
-            if sets.len() > 1 {
+        let set = match sets[..] {
+            [set] => Some(set),
+            [] => None,
+            _ => {
                 return Err(format!(
-                    "setup.sets: `{}` and `{}` together: only one copy of a set is supported",
+                    "setup.sets: `{}` and `{}` together: only one edition of a set is supported",
                     sets[0], sets[1]
-                ));
+                ))
             }
-            let owned = d
-                .elements
-                .iter()
-                .find(|e| setup.elements.contains_key(&e.name));
-            if let Some(e) = owned {
-                return Err(format!(
-                    "setup.elements: `{}` without a set `{}`",
-                    e.name,
-                    d.sets.join("`/`")
-                ));
-            }
-            continue;
         };
-        let missing: Vec<&str> = d
+        let owned = d
             .elements
             .iter()
-            .filter(|e| e.required && !setup.elements.contains_key(&e.name))
-            .map(|e| e.name.as_str())
-            .collect();
-        if !missing.is_empty() {
-            return Err(format!(
-                "setup.sets: `{set}` without the element{} `{}` is not supported",
-                if missing.len() > 1 { "s" } else { "" },
-                missing.join("`, `")
-            ));
+            .any(|e| setup.elements.contains_key(&e.name));
+        let copies = match set {
+            Some(s) => set_copies(s, &setup.sets[s])?,
+            None if owned => 0,
+            None => continue,
+        };
+        if !expansions.iter().any(|e| *e == m.id) {
+            expansions.push(m.id.clone());
         }
+        if copies != 1 {
+            for t in tile_sets_of(m)? {
+                options.push((
+                    format!("{}{t}", carcassonne_core::TILE_COPIES_PREFIX),
+                    copies.to_string(),
+                ));
+            }
+        }
+        if let Some(set) = set {
+            let missing: Vec<&str> = d
+                .elements
+                .iter()
+                .filter(|e| e.required && !setup.elements.contains_key(&e.name))
+                .map(|e| e.name.as_str())
+                .collect();
+            if !missing.is_empty() {
+                return Err(format!(
+                    "setup.sets: `{set}` without the element{} `{}` is not supported",
+                    if missing.len() > 1 { "s" } else { "" },
+                    missing.join("`, `")
+                ));
+            }
+        }
+        let mut figure_counts: Vec<(String, String)> = Vec::new();
         let mut push = |k: &str, v: &str| options.push((format!("{}.{k}", m.id), v.to_string()));
         for e in &d.elements {
-            let Some(v) = setup.elements.get(&e.name) else {
+            let value = setup.elements.get(&e.name);
+            if let Some(kind) = &e.figure {
+                let n = value.map_or(Ok(0), |v| element_count(&e.name, v))?;
+                figure_counts.push((figures_option(kind), n.to_string()));
+                continue;
+            }
+            let Some(v) = value else {
                 let with = e
                     .absent_with
                     .iter()
@@ -278,7 +343,7 @@ fn declared_expansions(
                 }
             }
         }
-        for (_, opts) in d.set_options.iter().filter(|(s, _)| s == set) {
+        for (_, opts) in d.set_options.iter().filter(|(s, _)| Some(s) == set) {
             for (k, v) in opts {
                 push(k, v);
             }
@@ -295,6 +360,7 @@ fn declared_expansions(
             )?;
             push(&r.option, v);
         }
+        options.extend(figure_counts);
     }
     Ok(())
 }
@@ -391,11 +457,17 @@ mod tests {
             err(json!({"sets": {"basic:1": 1, "inns-and-cathedrals:1": 1,
                                     "inns-and-cathedrals:2": 1},
                            "elements": {"small-follower": 7, "big-follower": 1}}))
-            .contains("only one copy")
+            .contains("only one edition")
         );
-        assert!(err(json!({"sets": {"basic:1": 1, "river/2:1": 1},
-                           "elements": {"small-follower": 7, "inn": true}}))
-        .contains("inns-and-cathedrals:1"));
+        // River II's inn with the element alone: I&C's rules without its tiles or big
+        // followers.
+        let spec = rules_spec(&setup(json!({"sets": {"basic:1": 1, "river/2:1": 1},
+                           "elements": {"small-follower": 7, "inn": true}})))
+        .unwrap();
+        assert_eq!(spec.expansions, ["river2", "inns-cathedrals"]);
+        assert_eq!(option(&spec, "tiles.inns-cathedrals"), Some("0"));
+        assert_eq!(option(&spec, "figures.big-follower"), Some("0"));
+        assert_eq!(option(&spec, "inns-cathedrals.inns"), Some("true"));
         assert!(
             err(json!({"sets": {"basic:1": 1, "inns-and-cathedrals:1": 1},
                            "elements": {"small-follower": 7, "big-follower": 1},
@@ -424,16 +496,17 @@ mod tests {
         .unwrap();
         assert_eq!(option(&spec, "traders-builders.edition"), Some("1"));
         assert_eq!(option(&spec, "traders-builders.pigHerd"), Some("false"));
+        assert_eq!(option(&spec, "figures.builder"), Some("1"));
+        assert_eq!(option(&spec, "tiles.traders-builders"), None);
+        // Two pigs each, without the set's tiles or builders (FCZ's `pigs-no-stack`).
+        let spec = rules_spec(&setup(json!({"sets": {"basic:1": 1},
+                           "elements": {"small-follower": 7, "pig": 2}})))
+        .unwrap();
+        assert_eq!(spec.expansions, ["traders-builders"]);
+        assert_eq!(option(&spec, "figures.pig"), Some("2"));
+        assert_eq!(option(&spec, "figures.builder"), Some("0"));
+        assert_eq!(option(&spec, "tiles.traders-builders"), Some("0"));
         let err = |v: Value| rules_spec(&setup(v)).unwrap_err();
-        assert!(err(json!({"sets": {"basic:1": 1},
-                           "elements": {"small-follower": 7, "builder": 1}}))
-        .contains("traders-and-builders"));
-        assert!(
-            err(json!({"sets": {"basic:1": 1, "traders-and-builders:1": 1},
-                           "elements": {"small-follower": 7, "builder": 2, "pig": 1,
-                                        "traders": true}}))
-            .contains("one builder")
-        );
         assert!(
             err(json!({"sets": {"basic:1": 1, "traders-and-builders:1": 1},
                            "elements": {"small-follower": 7, "builder": 1, "pig": 1}}))
@@ -468,12 +541,27 @@ mod tests {
             option(&spec, "princess-dragon.fairyOnTilePoints"),
             Some("per-figure")
         );
-        let err = rules_spec(&setup(json!({
+        // Only some of the four parts: the others are off (their tiles plain).
+        let spec = rules_spec(&setup(json!({
             "sets": {"basic:1": 1, "princess-and-dragon:2": 1},
-            "elements": {"small-follower": 7, "dragon": true, "fairy": true},
+            "elements": {"small-follower": 1, "dragon": true, "fairy": true},
         })))
-        .unwrap_err();
-        assert!(err.contains("princess") && err.contains("portal"), "{err}");
+        .unwrap();
+        assert_eq!(option(&spec, "princess-dragon.dragon"), Some("true"));
+        assert_eq!(option(&spec, "princess-dragon.fairy"), Some("true"));
+        assert_eq!(option(&spec, "princess-dragon.princess"), Some("false"));
+        assert_eq!(option(&spec, "princess-dragon.portal"), Some("false"));
+        assert_eq!(option(&spec, "figures.small-follower"), Some("1"));
+        // The fairy alone on the base tiles.
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1},
+            "elements": {"fairy": 1},
+        })))
+        .unwrap();
+        assert_eq!(option(&spec, "tiles.princess-dragon"), Some("0"));
+        assert_eq!(option(&spec, "princess-dragon.dragon"), Some("false"));
+        // No `small-follower`: a game without followers.
+        assert_eq!(option(&spec, "figures.small-follower"), Some("0"));
     }
 
     /// AG-1: `basic:2` is the base set of the abbot-and-garden expansion, whose abbot it needs.
@@ -501,12 +589,16 @@ mod tests {
         );
         assert!(
             err(json!({"sets": {"basic:1": 2}, "elements": {"small-follower": 7}}))
-                .contains("one copy")
+                .contains("one copy of the base game")
+        );
+        assert!(
+            err(json!({"sets": {"basic:1": 1}, "elements": {"small-follower": -1}}))
+                .contains("small-follower")
         );
         assert!(err(
-            json!({"sets": {"basic:1": 1}, "elements": {"small-follower": 7, "king": true}})
+            json!({"sets": {"basic:1": 1, "tower:1": 0}, "elements": {"small-follower": 7}})
         )
-        .contains("king-and-robber:1"));
+        .contains("copies"));
         assert!(err(
             json!({"sets": {"basic:1": 1}, "elements": {"small-follower": 7},
                            "rules": {"mystery": "x"}})
@@ -546,13 +638,24 @@ mod tests {
         assert_eq!(option(&spec, "abbey-mayor.edition"), Some("2"));
         assert_eq!(option(&spec, "abbey-mayor.wagonMove"), Some("C1"));
         assert_eq!(option(&spec, "abbey-mayor.barnPlacement"), Some("occupied"));
+        assert_eq!(option(&spec, "figures.mayor"), Some("1"));
+        assert_eq!(option(&spec, "abbey-mayor.abbey"), Some("true"));
+        // Each part alone, without the tiles: the mayor; the others absent.
+        let spec = rules_spec(&setup(json!({"sets": {"basic:1": 1},
+                           "elements": {"small-follower": 7, "mayor": 1}})))
+        .unwrap();
+        assert_eq!(spec.expansions, ["abbey-mayor"]);
+        assert_eq!(option(&spec, "tiles.abbey-mayor"), Some("0"));
+        assert_eq!(option(&spec, "abbey-mayor.abbey"), Some("false"));
+        assert_eq!(option(&spec, "figures.wagon"), Some("0"));
+        // Three copies of the set (FCZ's wells tests): its tiles three times.
+        let spec = rules_spec(&setup(
+            json!({"sets": {"basic:1": 1, "abbey-and-mayor:1": 3},
+                           "elements": am.clone()}),
+        ))
+        .unwrap();
+        assert_eq!(option(&spec, "tiles.abbey-mayor"), Some("3"));
         let err = |v: Value| rules_spec(&setup(v)).unwrap_err();
-        assert!(err(json!({"sets": {"basic:1": 1},
-                           "elements": {"small-follower": 7, "mayor": 1}}))
-        .contains("abbey-and-mayor"));
-        assert!(err(json!({"sets": {"basic:1": 1, "abbey-and-mayor:1": 1},
-                           "elements": {"small-follower": 7, "abbey": 1, "mayor": 1}}))
-        .contains("wagon"));
         assert!(err(json!({"sets": {"basic:1": 1, "abbey-and-mayor:1": 1},
                            "elements": am, "rules": {"wagon-move": "C3"}}))
         .contains("C3"));
@@ -573,9 +676,6 @@ mod tests {
         assert!(err(json!({"sets": {"basic:1": 1, "tower:1": 1},
                            "elements": {"small-follower": 7}}))
         .contains("element `tower`"));
-        assert!(err(json!({"sets": {"basic:1": 1},
-                           "elements": {"small-follower": 7, "tower": true}}))
-        .contains("tower:1"));
         assert!(err(json!({"sets": {"basic:1": 1, "tower:2": 1},
                            "elements": {"small-follower": 7, "tower": true}}))
         .contains("tower:2"));

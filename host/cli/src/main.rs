@@ -565,6 +565,22 @@ fn run(cmd: Command) -> Result<(), CliError> {
                     summary.threads
                 );
             }
+            // Every other game was played and counted above; the failed ones are named
+            // with their seeds, and the exit status says the run was not clean.
+            for f in &summary.failed {
+                eprintln!(
+                    "game {} (seed {}) failed: {}",
+                    f.index,
+                    f.seed,
+                    escape_line(&f.error)
+                );
+            }
+            if !summary.failed.is_empty() {
+                return Err(CliError::Usage(format!(
+                    "{} of {games} games failed",
+                    summary.failed.len()
+                )));
+            }
             Ok(())
         }
         Command::Replay {
@@ -585,16 +601,18 @@ fn run(cmd: Command) -> Result<(), CliError> {
                     serde_json::to_string_pretty(&out).expect("output serializes")
                 );
             } else {
+                // Names come from the file: escaped as --json and --check do, so a name
+                // cannot move the cursor, recolour or reorder the terminal.
                 for p in &out.players {
-                    outln!("{:<12} {:>4}", p.name, p.score);
+                    outln!("{:<12} {:>4}", escape_line(&p.name), p.score);
                 }
                 for d in &out.discards {
                     outln!(
                         "turn {}: {} drew {}, discarded: {}",
                         d.turn + 1,
-                        d.player,
-                        d.tile,
-                        d.reason
+                        escape_line(&d.player),
+                        escape_line(&d.tile),
+                        escape_line(&d.reason)
                     );
                 }
                 outln!(
@@ -609,7 +627,7 @@ fn run(cmd: Command) -> Result<(), CliError> {
                 if let Some(p) = &out.pending {
                     outln!(
                         "next: {} ({} placements, {} deployments)",
-                        p.player,
+                        escape_line(&p.player),
                         p.placements.len(),
                         p.deployments.len()
                     );
@@ -686,17 +704,23 @@ fn run(cmd: Command) -> Result<(), CliError> {
                     serde_json::to_string_pretty(&list).expect("serializes")
                 );
             } else {
+                // Names and descriptions come from manifests: escaped, one line each.
                 for e in &list {
                     outln!(
                         "{:<16} {:<8} {:<7} {:>3} tiles  {}",
-                        e.id,
-                        e.version,
+                        escape_line(&e.id),
+                        escape_line(&e.version),
                         e.kind,
                         e.tiles,
-                        e.name
+                        escape_line(&e.name)
                     );
                     for o in &e.options {
-                        outln!("    {} = {}  ({})", o.key, o.default, o.description);
+                        outln!(
+                            "    {} = {}  ({})",
+                            escape_line(&o.key),
+                            escape_line(&o.default),
+                            escape_line(&o.description)
+                        );
                     }
                 }
             }

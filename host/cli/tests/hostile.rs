@@ -643,3 +643,248 @@ fn a_crlf_manifest_syntax_error_is_one_line() {
     assert_lines_start_with(&out, &["ok: ", "problem: "]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("\\r"));
 }
+
+/// Issue 33 A: `replay FILE` in text mode printed raw control characters from player
+/// names (an escape sequence, CR/LF, a right-to-left override); they come out escaped, as
+/// with `--json` and `--check`.
+#[test]
+fn replay_text_escapes_player_names() {
+    let tmp = Scratch::new("hostile", "replay-names");
+    let mut r = played_record(&tmp);
+    r["setup"]["players"] = json!(["Red\u{1b}[2J", "Blue\r\nx\u{202e}"]);
+    let f = tmp.path("names.json");
+    std::fs::write(&f, r.to_string()).unwrap();
+    let out = run(&["replay", &f.display().to_string()], 60);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Red\\u{1b}[2J"), "{stdout}");
+    assert!(stdout.contains("Blue\\r\\nx\\u{202e}"), "{stdout}");
+    assert!(
+        !stdout.contains(['\u{1b}', '\r', '\u{202e}']),
+        "raw control characters in: {stdout:?}"
+    );
+    // Two score lines and the events line: no name split a line.
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+}
+
+/// Issue 33 B: a broken or looping symbolic link named like the library beside the
+/// manifest used to be skipped for the copy beside the program. It is refused, naming it.
+#[cfg(unix)]
+#[test]
+fn a_broken_or_looping_library_link_is_refused() {
+    let tmp = Scratch::new("hostile", "library-link");
+    for (name, looping) in [("dangling", false), ("looping", true)] {
+        let dir = count_copy(&tmp, name);
+        let link = dir.join(count_lib_name());
+        let to = if looping {
+            link.clone()
+        } else {
+            dir.join("nowhere.so")
+        };
+        std::os::unix::fs::symlink(&to, &link).unwrap();
+        let d = dir.display().to_string();
+        let out = run(
+            &[
+                "simulate",
+                "--games",
+                "1",
+                "--plugin-dir",
+                &d,
+                "--expansions",
+                "count",
+            ],
+            60,
+        );
+        assert_clean_error(&out, "is a symbolic link that does not lead to a file");
+        assert_clean_error(&out, &link.display().to_string());
+    }
+}
+
+/// Issue 33 C: a library whose ELF machine field says another architecture used to fail
+/// with "cannot open shared object file: No such file or directory". The header is read
+/// first and the error says what the library was built for.
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+#[test]
+fn a_library_for_another_architecture_says_so() {
+    let lib = std::path::Path::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .parent()
+        .unwrap()
+        .join(count_lib_name());
+    let bytes = std::fs::read(&lib).expect("`cargo build` builds the count plugin");
+    let tmp = Scratch::new("hostile", "foreign-arch");
+    for (machine, name) in [(183u16, "AArch64"), (243, "RISC-V"), (3, "i386")] {
+        let dir = count_copy(&tmp, name);
+        let mut b = bytes.clone();
+        b[18..20].copy_from_slice(&machine.to_le_bytes());
+        std::fs::write(dir.join(count_lib_name()), &b).unwrap();
+        let d = dir.display().to_string();
+        let out = run(
+            &[
+                "simulate",
+                "--games",
+                "1",
+                "--plugin-dir",
+                &d,
+                "--expansions",
+                "count",
+            ],
+            60,
+        );
+        assert_clean_error(
+            &out,
+            &format!("was built for {name} (64-bit, little-endian), this program is x86-64"),
+        );
+    }
+    // The class byte too: a 64-bit library marked 32-bit is refused before loading
+    // (its headers no longer parse as 32-bit, or its class differs).
+    let dir = count_copy(&tmp, "class");
+    let mut b = bytes.clone();
+    b[5] = 2; // big-endian
+    std::fs::write(dir.join(count_lib_name()), &b).unwrap();
+    let d = dir.display().to_string();
+    let out = run(
+        &[
+            "simulate",
+            "--games",
+            "1",
+            "--plugin-dir",
+            &d,
+            "--expansions",
+            "count",
+        ],
+        60,
+    );
+    assert_clean_error(&out, "refusing to load the library");
+}
+
+/// Issue 33 D: one failing game used to stop the whole `simulate` run with no summary
+/// and no seed. The other games are played and counted, the failed ones are named with
+/// their seeds, and the exit status is 1.
+#[test]
+fn one_failing_game_does_not_stop_a_simulation() {
+    let tmp = Scratch::new("hostile", "failing-game");
+    let dir = tmp.path("flaky");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("expansion.toml"),
+        "[expansion]\nid = \"flaky\"\nname = \"Flaky\"\nversion = \"1.0.0\"\napi = \"1.0\"\nkind = \"script\"\nentry = \"flaky.rhai\"\n",
+    )
+    .unwrap();
+    // Throws on the third turn in about a quarter of the games (the game's own seeded
+    // random numbers decide which).
+    std::fs::write(
+        dir.join("flaky.rhai"),
+        "fn setup() { }\n\
+         fn window_turn_start() { if turn() == 2 && random(4) == 0 { throw \"flaky failed\"; } }\n",
+    )
+    .unwrap();
+    let d = tmp.arg("");
+    let rec = tmp.arg("rec");
+    let out = run(
+        &[
+            "simulate",
+            "--games",
+            "20",
+            "--threads",
+            "2",
+            "--json",
+            "--record",
+            &rec,
+            "--plugin-dir",
+            &d,
+            "--expansions",
+            "flaky",
+        ],
+        240,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let summary: Value = serde_json::from_slice(&out.stdout).expect("a summary is printed");
+    let failed = summary["failed"]
+        .as_array()
+        .expect("failed games are listed");
+    let played = summary["games"].as_u64().unwrap();
+    assert!(!failed.is_empty() && played > 0, "{summary}");
+    assert_eq!(played + failed.len() as u64, 20, "{summary}");
+    for f in failed {
+        let (i, seed) = (f["index"].as_u64().unwrap(), f["seed"].as_u64().unwrap());
+        assert!(f["error"].as_str().unwrap().contains("flaky failed"), "{f}");
+        assert!(
+            err.contains(&format!("game {i} (seed {seed}) failed:")),
+            "{err}"
+        );
+        assert!(!tmp.path(&format!("rec/game-{i}.json")).exists());
+    }
+    assert!(
+        err.contains(&format!("{} of 20 games failed", failed.len())),
+        "{err}"
+    );
+    let records = std::fs::read_dir(tmp.path("rec")).unwrap().count() as u64;
+    assert_eq!(records, played, "every game that finished was recorded");
+}
+
+/// Issue 33 E: `expansions list` printed a manifest's name raw; it is escaped. And a
+/// manifest that is a FIFO or a directory, skipped in silence during discovery while
+/// `expansions check` reported it, is an error naming it there too.
+#[test]
+fn expansions_list_escapes_names_and_reports_odd_manifests() {
+    let tmp = Scratch::new("hostile", "list-names");
+    let dir = tmp.path("odd");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("expansion.toml"),
+        "[expansion]\nid = \"odd\"\nname = \"Odd\\u001b[2J\\r\\nname\\u202e\"\nversion = \"1.0.0\"\napi = \"1.0\"\nkind = \"script\"\nentry = \"odd.rhai\"\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("odd.rhai"), "fn setup() { }\n").unwrap();
+    let d = tmp.arg("");
+    let out = run(&["expansions", "list", "--plugin-dir", &d], 60);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("Odd\\u{1b}[2J\\r\\nname\\u{202e}"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains(['\u{1b}', '\r', '\u{202e}']), "{stdout:?}");
+
+    let odd = tmp.path("dir-manifest");
+    std::fs::create_dir_all(odd.join("x/expansion.toml")).unwrap();
+    let out = run(
+        &[
+            "expansions",
+            "list",
+            "--plugin-dir",
+            &odd.display().to_string(),
+        ],
+        60,
+    );
+    assert_clean_error(&out, "is not a regular file (it is a directory)");
+    #[cfg(unix)]
+    {
+        let fifo = tmp.path("fifo-manifest");
+        std::fs::create_dir_all(fifo.join("y")).unwrap();
+        let path = fifo.join("y/expansion.toml");
+        let made = Command::new("mkfifo").arg(&path).status();
+        if made.is_ok_and(|s| s.success()) {
+            let out = run(
+                &[
+                    "expansions",
+                    "list",
+                    "--plugin-dir",
+                    &fifo.display().to_string(),
+                ],
+                60,
+            );
+            assert_clean_error(&out, "is not a regular file (it is a FIFO)");
+            assert_clean_error(&out, &path.display().to_string());
+        }
+    }
+}

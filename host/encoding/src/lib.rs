@@ -182,16 +182,56 @@ pub fn encode_actions(game: &Game, out: &mut Vec<u32>) -> Result<(), EncodeError
 }
 
 fn encode_into(game: &Game, out: &mut Vec<u32>) -> Result<(), EncodeError> {
+    encode_with(game, &mut |_, id| out.push(id), false)
+}
+
+/// Like [`encode_actions`], but a placement outside the window is left out instead of
+/// being an error: `ids[k]` is the id of `game.actions()[index[k]]`. What a learning
+/// environment uses, so that a board grown past the window masks those cells rather than
+/// stopping the game; when nothing is left, the caller ends the game
+/// (`Game::end_now`). Other actions that do not fit are still errors.
+pub fn encode_in_window(
+    game: &Game,
+    ids: &mut Vec<u32>,
+    index: &mut Vec<u32>,
+) -> Result<(), EncodeError> {
+    ids.clear();
+    index.clear();
+    let r = encode_with(
+        game,
+        &mut |i, id| {
+            ids.push(id);
+            index.push(i as u32);
+        },
+        true,
+    );
+    if r.is_err() {
+        ids.clear();
+        index.clear();
+    }
+    r
+}
+
+/// Calls `emit(engine index, id)` for every offered action that gets an id.
+fn encode_with(
+    game: &Game,
+    emit: &mut dyn FnMut(usize, u32),
+    skip_outside: bool,
+) -> Result<(), EncodeError> {
     if game.is_over() {
         return Ok(());
     }
     let st = game.state();
     let mut other = 0usize;
-    for a in game.actions() {
+    for (i, a) in game.actions().iter().enumerate() {
         let id = match a {
             Action::Place { pos, rotation } => {
-                let c =
-                    cell_index(*pos).ok_or(EncodeError::OutsideWindow { x: pos.x, y: pos.y })?;
+                let Some(c) = cell_index(*pos) else {
+                    if skip_outside {
+                        continue;
+                    }
+                    return Err(EncodeError::OutsideWindow { x: pos.x, y: pos.y });
+                };
                 PLACE_BASE + c * 4 + rotation.quarters() as usize
             }
             Action::Pass => PASS_ID,
@@ -228,7 +268,7 @@ fn encode_into(game: &Game, out: &mut Vec<u32>) -> Result<(), EncodeError> {
                 }
             },
         };
-        out.push(id as u32);
+        emit(i, id as u32);
     }
     Ok(())
 }

@@ -79,6 +79,23 @@ pub struct SimSummary {
     pub games_per_second: f64,
     /// Worker threads used.
     pub threads: usize,
+    /// Games that failed (an expansion hook or script error, a refused action), in index
+    /// order; they count in none of the figures above. Absent when every game finished,
+    /// so the summary of a clean run is unchanged.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<FailedGame>,
+}
+
+/// A game that could not be played to its end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FailedGame {
+    /// Game index.
+    pub index: u64,
+    /// Its seed ([`game_seed`] of the run's seed and the index): the seed of its
+    /// `GameSetup`, and with it the bots' seeds, so the game can be played again alone.
+    pub seed: u64,
+    /// Why, one line.
+    pub error: String,
 }
 
 /// Seed of game `index` in a run with base seed `seed` (SplitMix64 step).
@@ -248,13 +265,14 @@ pub fn simulate<E: From<PlayError> + Send>(
     let threads = cfg.threads.max(1).min(cfg.games.max(1) as usize);
     let done = AtomicU64::new(0);
     let start = Instant::now();
-    let mut parts: Vec<Result<Totals, E>> = Vec::new();
+    let mut parts: Vec<Result<(Totals, Vec<FailedGame>), E>> = Vec::new();
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let done = &done;
                 s.spawn(move || {
                     let mut totals = Totals::new(cfg.players);
+                    let mut failed = Vec::new();
                     let template = bot_template(rules, cfg.players)?;
                     // Game i goes to thread i % threads.
                     let mut i = t as u64;
@@ -266,7 +284,26 @@ pub fn simulate<E: From<PlayError> + Send>(
                                 make_bot(name, game_seed(seed, 1000 + p as u64)).expect("checked")
                             })
                             .collect();
-                        let (game, actions) = play_templated(&template, seed, &mut bots)?;
+                        // One game's failure (a script that throws, a hook that
+                        // panics) is that game's alone: it is noted and the run goes on.
+                        let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            play_templated(&template, seed, &mut bots)
+                        }))
+                        .unwrap_or_else(|p| Err(PlayError::Invalid(panic_text(p.as_ref()))));
+                        let (game, actions) = match played {
+                            Ok(played) => played,
+                            Err(e) => {
+                                failed.push(FailedGame {
+                                    index: i,
+                                    seed,
+                                    error: e.to_string(),
+                                });
+                                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                                progress(n);
+                                i += threads as u64;
+                                continue;
+                            }
+                        };
                         let st = game.state();
                         let result = GameResult {
                             index: i,
@@ -286,7 +323,7 @@ pub fn simulate<E: From<PlayError> + Send>(
                         progress(n);
                         i += threads as u64;
                     }
-                    Ok(totals)
+                    Ok((totals, failed))
                 })
             })
             .collect();
@@ -298,10 +335,16 @@ pub fn simulate<E: From<PlayError> + Send>(
     });
     let elapsed = start.elapsed().as_secs_f64();
     let mut totals = Totals::new(cfg.players);
+    let mut failed = Vec::new();
     for p in parts {
-        totals.merge(&p?);
+        let (t, f) = p?;
+        totals.merge(&t);
+        failed.extend(f);
     }
-    Ok(summarize(rules, cfg, &totals, elapsed, threads))
+    failed.sort_by_key(|f: &FailedGame| f.index);
+    let mut summary = summarize(rules, cfg, &totals, elapsed, threads);
+    summary.failed = failed;
+    Ok(summary)
 }
 
 fn summarize(
@@ -343,7 +386,18 @@ fn summarize(
         decisions_mean: round2(t.decisions as f64 / games),
         games_per_second: round2(t.games as f64 / elapsed.max(1e-9)),
         threads,
+        failed: Vec::new(),
     }
+}
+
+/// The message of a caught panic.
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    let what = p
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    format!("the game panicked: {what}")
 }
 
 fn round2(x: f64) -> f64 {

@@ -11,7 +11,11 @@
 //!   is not a shared object (`ET_DYN`), or whose program header table, any program
 //!   header's file range (`p_offset + p_filesz`, which covers every `PT_LOAD` segment),
 //!   section header table, or any section's file range lies beyond the file's size. Both
-//!   32- and 64-bit files are read, little- and big-endian.
+//!   32- and 64-bit files are read, little- and big-endian;
+//! - a complete ELF library built for another machine, class or byte order than this
+//!   program ("built for AArch64 (64-bit, little-endian), this program is x86-64 …"),
+//!   which the loader would only call "No such file or directory";
+//! - a symbolic link that leads nowhere or loops, named as such.
 //!
 //! On other platforms (macOS, Windows) only the regular-file check is made: the structure
 //! check is a no-op there. The check cannot see a file changed between the check and the
@@ -46,7 +50,16 @@ pub enum LibraryFileError {
 /// object.
 pub fn check_library(path: &Path) -> Result<(), LibraryFileError> {
     let unreadable = |e: std::io::Error| LibraryFileError::Unreadable(e.to_string());
-    let meta = std::fs::metadata(path).map_err(unreadable)?;
+    let meta = std::fs::metadata(path).map_err(|e| {
+        // A link that leads nowhere (or round in a loop) is named as such: it stands where
+        // the library should be, so it is refused rather than skipped for another copy.
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => LibraryFileError::Refused(format!(
+                "is a symbolic link that does not lead to a file ({e})"
+            )),
+            _ => unreadable(e),
+        }
+    })?;
     if !meta.is_file() {
         return Err(LibraryFileError::Refused(
             carcassonne_files::fsio::not_regular(&meta).to_string(),
@@ -57,7 +70,74 @@ pub fn check_library(path: &Path) -> Result<(), LibraryFileError> {
     }
     let mut file = std::fs::File::open(path).map_err(unreadable)?;
     let size = file.metadata().map_err(unreadable)?.len();
-    check_elf(&mut file, size).map_err(LibraryFileError::Refused)
+    let target = check_elf(&mut file, size).map_err(LibraryFileError::Refused)?;
+    check_target(target).map_err(LibraryFileError::Refused)
+}
+
+/// What an ELF file was built for: its class, byte order and machine (`e_machine`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElfTarget {
+    /// 64-bit (`ELFCLASS64`) rather than 32-bit.
+    pub is64: bool,
+    /// Big-endian.
+    pub big: bool,
+    /// `e_machine`.
+    pub machine: u16,
+}
+
+/// Machines by `e_machine`, with the Rust `target_arch` names they stand for.
+const MACHINES: &[(u16, &str, &[&str])] = &[
+    (3, "i386", &["x86"]),
+    (8, "MIPS", &["mips", "mips64"]),
+    (20, "PowerPC", &["powerpc"]),
+    (21, "PowerPC64", &["powerpc64"]),
+    (22, "S/390", &["s390x"]),
+    (40, "ARM", &["arm"]),
+    (43, "SPARC V9", &["sparc64"]),
+    (62, "x86-64", &["x86_64"]),
+    (183, "AArch64", &["aarch64"]),
+    (243, "RISC-V", &["riscv32", "riscv64"]),
+    (258, "LoongArch", &["loongarch64"]),
+];
+
+fn machine_name(machine: u16) -> String {
+    MACHINES.iter().find(|(m, _, _)| *m == machine).map_or_else(
+        || format!("machine {machine}"),
+        |(_, n, _)| (*n).to_string(),
+    )
+}
+
+/// This program's own target, when its architecture is one of [`MACHINES`].
+pub fn host_target() -> Option<ElfTarget> {
+    let arch = std::env::consts::ARCH;
+    let &(machine, _, _) = MACHINES.iter().find(|(_, _, a)| a.contains(&arch))?;
+    Some(ElfTarget {
+        is64: cfg!(target_pointer_width = "64"),
+        big: cfg!(target_endian = "big"),
+        machine,
+    })
+}
+
+fn describe(t: ElfTarget) -> String {
+    format!(
+        "{} ({}-bit, {})",
+        machine_name(t.machine),
+        if t.is64 { 64 } else { 32 },
+        if t.big { "big-endian" } else { "little-endian" }
+    )
+}
+
+/// A library built for another machine, class or byte order cannot be loaded: the loader
+/// would only say "No such file or directory". Says what it was built for instead.
+pub fn check_target(found: ElfTarget) -> Result<(), String> {
+    match host_target() {
+        Some(host) if host != found => Err(format!(
+            "was built for {}, this program is {}",
+            describe(found),
+            describe(host)
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// ELF constants.
@@ -169,8 +249,8 @@ fn read_at<R: Read + Seek>(r: &mut R, offset: u64, len: u64) -> Result<Vec<u8>, 
 }
 
 /// Checks an ELF image of `size` bytes read from `r`: the header, then every table and
-/// range it points to, against `size`.
-pub fn check_elf<R: Read + Seek>(r: &mut R, size: u64) -> Result<(), String> {
+/// range it points to, against `size`. Returns what the file was built for.
+pub fn check_elf<R: Read + Seek>(r: &mut R, size: u64) -> Result<ElfTarget, String> {
     let mut ident = [0u8; 16];
     if size < 16 {
         return Err(format!(
@@ -285,7 +365,11 @@ pub fn check_elf<R: Read + Seek>(r: &mut R, size: u64) -> Result<(), String> {
             within(offset, len, size, || format!("section {i}"))?;
         }
     }
-    Ok(())
+    Ok(ElfTarget {
+        is64,
+        big,
+        machine: l.u16(&h, 18) as u16,
+    })
 }
 
 #[cfg(test)]
@@ -348,7 +432,7 @@ mod tests {
     }
 
     fn check(b: &[u8]) -> Result<(), String> {
-        check_elf(&mut Cursor::new(b), b.len() as u64)
+        check_elf(&mut Cursor::new(b), b.len() as u64).map(|_| ())
     }
 
     const KINDS: [(bool, bool); 4] = [(true, false), (true, true), (false, false), (false, true)];
@@ -413,6 +497,73 @@ mod tests {
         let mut odd = image(true, false, 10);
         odd[4] = 3;
         assert!(check(&odd).unwrap_err().contains("unknown ELF class"));
+    }
+
+    /// Issue 33 C: the machine, class and byte order are read from the header and
+    /// compared with this program's, so a library for another architecture is named as
+    /// such instead of the loader's "No such file or directory".
+    #[test]
+    fn a_library_for_another_machine_says_so() {
+        let host = host_target().expect("the tests run on a known architecture");
+        let mut b = image(host.is64, host.big, 40);
+        let machine = |v: u16| {
+            if host.big {
+                v.to_be_bytes()
+            } else {
+                v.to_le_bytes()
+            }
+        };
+        b[18..20].copy_from_slice(&machine(host.machine));
+        let t = check_elf(&mut Cursor::new(&b), b.len() as u64).unwrap();
+        assert_eq!(t, host);
+        assert_eq!(check_target(t), Ok(()));
+        let other = if host.machine == 183 { 62 } else { 183 };
+        let name = if other == 183 { "AArch64" } else { "x86-64" };
+        b[18..20].copy_from_slice(&machine(other));
+        let t = check_elf(&mut Cursor::new(&b), b.len() as u64).unwrap();
+        let e = check_target(t).unwrap_err();
+        assert!(e.starts_with(&format!("was built for {name} (")), "{e}");
+        assert!(e.contains(", this program is "), "{e}");
+        for (is64, big) in KINDS {
+            let t = ElfTarget {
+                is64,
+                big,
+                machine: host.machine,
+            };
+            assert_eq!(check_target(t).is_ok(), t == host, "{t:?}");
+        }
+        assert!(check_target(ElfTarget {
+            machine: 243,
+            ..host
+        })
+        .unwrap_err()
+        .contains("RISC-V"));
+    }
+
+    /// Issue 33 B: a dangling or looping link where the library should be is refused,
+    /// naming the link, not reported as missing.
+    #[cfg(unix)]
+    #[test]
+    fn a_broken_or_looping_link_is_refused() {
+        let d = std::env::temp_dir().join(format!("plugin-file-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let dangling = d.join("libdangling.so");
+        std::os::unix::fs::symlink(d.join("nowhere.so"), &dangling).unwrap();
+        let looping = d.join("libloop.so");
+        std::os::unix::fs::symlink(&looping, &looping).unwrap();
+        for link in [&dangling, &looping] {
+            match check_library(link) {
+                Err(LibraryFileError::Refused(m)) => {
+                    assert!(
+                        m.starts_with("is a symbolic link that does not lead"),
+                        "{m}"
+                    )
+                }
+                other => panic!("{}: {other:?}", link.display()),
+            }
+        }
+        let _ = std::fs::remove_dir_all(&d);
     }
 
     #[test]

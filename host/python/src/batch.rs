@@ -363,6 +363,7 @@ impl PyBatch {
                     Err(_) => return Err(format!("game {j}: the engine failed")),
                 }
                 s.game.actions.push(a);
+                s.game.sync().map_err(|e| format!("game {j}: {e}"))?;
                 let after = s.game.scores();
                 let reward: Vec<f32> = after
                     .iter()
@@ -374,8 +375,6 @@ impl PyBatch {
                     s.episode += 1;
                     s.game = new_episode(&rules, players, seed, n, j, s.episode)
                         .map_err(|e| format!("game {j}: new episode: {e}"))?;
-                } else if let Err(e) = enc::encode_actions(&s.game.game, &mut s.game.ids) {
-                    return Err(format!("game {j}: {e}"));
                 }
                 Ok((reward, done))
             })
@@ -410,7 +409,7 @@ impl PyBatch {
                         j as u64 + s.game.actions.len() as u64 * 1_000_003,
                     ))
                     .choose(&s.game.game);
-                s.game.ids[i] as i64
+                s.game.id_of(i).map_or(-1, i64::from)
             })
         });
         Ok(PyArray1::from_vec(py, picks))

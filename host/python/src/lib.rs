@@ -141,8 +141,13 @@ pub(crate) struct Inner {
     pub game: CoreGame,
     pub setup: GameSetup,
     pub actions: Vec<Action>,
-    /// Ids of the offered actions (`ids[i]` ↔ `game.actions()[i]`), for the current decision.
+    /// Ids of the offered actions that the encoding shows, for the current decision:
+    /// `ids[k]` is the id of `game.actions()[index[k]]`.
     pub ids: Vec<u32>,
+    /// The engine's index of each id.
+    pub index: Vec<u32>,
+    /// Whether the game was ended because every legal action lay outside the board window.
+    pub window_ended: bool,
 }
 
 impl Inner {
@@ -155,18 +160,52 @@ impl Inner {
         let game = catch_unwind(AssertUnwindSafe(|| CoreGame::new(rules, &setup)))
             .map_err(|_| "new game: the engine failed".to_string())?
             .map_err(|e| e.to_string())?;
-        let mut ids = Vec::new();
-        enc::encode_actions(&game, &mut ids).map_err(|e| e.to_string())?;
-        Ok(Inner {
+        let mut g = Inner::from_game(game, setup, Vec::new());
+        g.sync()?;
+        Ok(g)
+    }
+
+    /// A game as it stands, before [`Inner::sync`].
+    pub fn from_game(game: CoreGame, setup: GameSetup, actions: Vec<Action>) -> Inner {
+        Inner {
             game,
             setup,
-            actions: Vec::new(),
-            ids,
-        })
+            actions,
+            ids: Vec::new(),
+            index: Vec::new(),
+            window_ended: false,
+        }
     }
 
     pub fn refresh(&mut self) -> PyResult<()> {
-        enc::encode_actions(&self.game, &mut self.ids).map_err(err)
+        self.sync().map_err(err)
+    }
+
+    /// Encodes the current decision (no Python involved: batch threads call it). Cells
+    /// outside the board window are masked out; when that leaves no legal action, the
+    /// game ends here with final scoring (`Game::end_now`), so a policy that walks the
+    /// board off the window ends its episode instead of being stuck.
+    pub fn sync(&mut self) -> Result<(), String> {
+        enc::encode_in_window(&self.game, &mut self.ids, &mut self.index)
+            .map_err(|e| e.to_string())?;
+        if self.ids.is_empty() && !self.game.is_over() {
+            let g = &mut self.game;
+            catch_unwind(AssertUnwindSafe(|| g.end_now()))
+                .map_err(|_| "ending the game: the engine failed".to_string())?
+                .map_err(|e| format!("ending the game: an expansion failed: {e}"))?;
+            self.window_ended = true;
+        }
+        Ok(())
+    }
+
+    /// The id of the engine's action `i`; an action outside the window (a bot's choice)
+    /// has none, and the first shown action stands in for it.
+    pub fn id_of(&self, i: usize) -> Option<u32> {
+        self.index
+            .iter()
+            .position(|&x| x as usize == i)
+            .or((!self.ids.is_empty()).then_some(0))
+            .map(|k| self.ids[k])
     }
 
     pub fn index_of(&self, id: i64) -> PyResult<usize> {
@@ -178,6 +217,7 @@ impl Inner {
         u32::try_from(id)
             .ok()
             .and_then(|id| self.ids.iter().position(|&x| x == id))
+            .map(|k| self.index[k] as usize)
             .ok_or_else(|| {
                 IllegalAction::new_err(format!(
                     "action {id} is not legal now ({} legal actions; {})",
@@ -221,6 +261,7 @@ impl Inner {
         })
     }
 
+    /// The record form of the engine's action `i`.
     pub fn describe_index(&self, i: usize) -> String {
         let a = self.game.actions()[i];
         encode_action(self.game.rules(), &self.game, a).to_string()
@@ -339,12 +380,7 @@ impl PyGame {
         let g = guarded("jcz", || {
             carcassonne_jcz::load(std::path::Path::new(path), &dirs, None).map_err(err)
         })?;
-        let mut inner = Inner {
-            game: g.game,
-            setup: g.setup,
-            actions: g.actions,
-            ids: Vec::new(),
-        };
+        let mut inner = Inner::from_game(g.game, g.setup, g.actions);
         inner.refresh()?;
         Ok(PyGame { inner })
     }
@@ -367,6 +403,13 @@ impl PyGame {
     #[getter]
     fn is_over(&self) -> bool {
         self.inner.game.is_over()
+    }
+
+    /// Whether the game was ended early because every legal action lay outside the
+    /// board window (`BOARD_WINDOW`); its scores are final.
+    #[getter]
+    fn ended_by_window(&self) -> bool {
+        self.inner.window_ended
     }
 
     #[getter]
@@ -396,9 +439,9 @@ impl PyGame {
         g.ids
             .iter()
             .enumerate()
-            .map(|(i, &id)| PyAction {
+            .map(|(k, &id)| PyAction {
                 id: id as i64,
-                description: g.describe_index(i),
+                description: g.describe_index(g.index[k] as usize),
                 player,
             })
             .collect()
@@ -493,7 +536,9 @@ impl PyGame {
     fn bot_action(&self, py: Python<'_>, bot: &str, seed: u64) -> PyResult<i64> {
         let g = &self.inner;
         let i = py.detach(|| g.bot_index(bot, seed))?;
-        Ok(g.ids[i] as i64)
+        g.id_of(i)
+            .map(i64::from)
+            .ok_or_else(|| err("no action to choose"))
     }
 
     fn render_svg(&self) -> String {

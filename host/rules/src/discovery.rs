@@ -72,7 +72,7 @@ pub fn discover(dirs: &[PathBuf]) -> Result<Vec<Manifest>, RulesError> {
     let mut out = Vec::new();
     for dir in dirs {
         let direct = dir.join("expansion.toml");
-        let files: Vec<PathBuf> = if direct.is_file() {
+        let files: Vec<PathBuf> = if present(&direct) {
             vec![direct]
         } else {
             let Ok(entries) = std::fs::read_dir(dir) else {
@@ -80,7 +80,7 @@ pub fn discover(dirs: &[PathBuf]) -> Result<Vec<Manifest>, RulesError> {
             };
             let mut subs: Vec<PathBuf> = entries
                 .filter_map(|e| e.ok().map(|e| e.path().join("expansion.toml")))
-                .filter(|p| p.is_file())
+                .filter(|p| present(p))
                 .collect();
             subs.sort();
             subs
@@ -97,6 +97,14 @@ pub fn discover(dirs: &[PathBuf]) -> Result<Vec<Manifest>, RulesError> {
     Ok(out)
 }
 
+/// Whether anything at all has this name: a regular file, but also a directory, a
+/// device, a FIFO or a broken symbolic link, which are then refused with their path when
+/// read (`read_text`) or loaded, as `expansions check` refuses them, instead of being
+/// skipped in silence.
+fn present(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
 /// Environment variable with extra folders searched for native plugin libraries (a path
 /// list), after the manifest's own folder and before the executable's: what a program
 /// that is not in the cargo output folder (the Python module) uses to find the built
@@ -105,10 +113,10 @@ pub const LIBRARY_PATH_VAR: &str = "CARCASSONNE_LIBRARY_PATH";
 
 /// Where the library of a native manifest is, if it exists: the first path that exists
 /// beside the manifest, then in the folders of `CARCASSONNE_LIBRARY_PATH`, then beside the
-/// executable. Anything of that name counts, so that
-/// a directory or a damaged file named like the library beside the manifest is refused
-/// when it is loaded (see `carcassonne_plugins::plugin_file`) instead of silently loading another
-/// copy from beside the program.
+/// executable. Anything of that name counts, a broken or looping symbolic link included,
+/// so that a directory, a dangling link or a damaged file named like the library beside
+/// the manifest is refused when it is loaded (see `carcassonne_plugins::plugin_file`)
+/// instead of silently loading another copy from beside the program.
 pub fn library_path(m: &Manifest) -> Option<PathBuf> {
     let name = carcassonne_plugins::library_filename(m.library.as_ref()?);
     let beside = m.path.parent().map(|d| d.join(&name));
@@ -125,5 +133,5 @@ pub fn library_path(m: &Manifest) -> Option<PathBuf> {
         .into_iter()
         .chain(listed)
         .chain(built)
-        .find(|p| std::fs::metadata(p).is_ok())
+        .find(|p| present(p))
 }

@@ -292,6 +292,19 @@ fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
+/// The seat a token holds in this game (403 when it holds none).
+fn seat_of(live: &Live, token: &str) -> Result<usize, ApiError> {
+    live.seats
+        .iter()
+        .position(|s| s.token.as_deref() == Some(token))
+        .ok_or_else(|| {
+            ApiError(
+                StatusCode::FORBIDDEN,
+                "this token holds no seat in this game".into(),
+            )
+        })
+}
+
 fn conflict(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::CONFLICT, msg.into())
 }
@@ -608,16 +621,7 @@ impl Games {
     ) -> Result<Value, ApiError> {
         {
             let mut live = lock(&slot.live);
-            let Some(seat) = live
-                .seats
-                .iter()
-                .position(|s| s.token.as_deref() == Some(token))
-            else {
-                return Err(ApiError(
-                    StatusCode::FORBIDDEN,
-                    "this token holds no seat in this game".into(),
-                ));
-            };
+            let seat = seat_of(&live, token)?;
             if let Some(b) = &live.broken {
                 return Err(conflict(format!("this game is broken: {b}")));
             }
@@ -772,16 +776,7 @@ impl Games {
     pub fn resign(&self, slot: &Arc<GameSlot>, token: &str) -> Result<Value, ApiError> {
         let nobody_left = {
             let mut live = lock(&slot.live);
-            let Some(seat) = live
-                .seats
-                .iter()
-                .position(|s| s.token.as_deref() == Some(token))
-            else {
-                return Err(ApiError(
-                    StatusCode::FORBIDDEN,
-                    "this token holds no seat in this game".into(),
-                ));
-            };
+            let seat = seat_of(&live, token)?;
             if live.game.is_over() {
                 return Err(conflict("the game is over"));
             }

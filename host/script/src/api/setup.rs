@@ -104,6 +104,20 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         }
         Ok(spec)
     }
+    /// A guarded hook that looks at a scoring (`before_scoring`, `after_scoring`), for the
+    /// scoring guards named `guard`.
+    fn scoring_hook(hook: &str, guard: &str) -> R<&'static crate::HookSpec> {
+        let spec = guarded_hook(hook)?;
+        if !matches!(
+            spec.hook,
+            crate::Hook::BeforeScoring | crate::Hook::AfterScoring
+        ) {
+            return err(format!(
+                "hook `{hook}` has no scoring to look at ({guard} guards `before_scoring` and `after_scoring`)"
+            ));
+        }
+        Ok(spec)
+    }
     engine.register_fn(
         "guard",
         |nc: NativeCallContext, hook: &str, state: &str| -> R<()> {
@@ -178,12 +192,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             move |nc: NativeCallContext, hook: &str, kind: &str| -> R<()> {
                 let mut c = call(&nc)?;
                 let (_, decl) = c.declarations()?;
-                let spec = guarded_hook(hook)?;
-                if !matches!(spec.hook, crate::Hook::BeforeScoring | crate::Hook::AfterScoring) {
-                    return err(format!(
-                        "hook `{hook}` has no scoring to look at ({name} guards `before_scoring` and `after_scoring`)"
-                    ));
-                }
+                let spec = scoring_hook(hook, name)?;
                 let kind = kind.to_string();
                 decl.borrow_mut().guards[spec.hook as usize] = Some(if on {
                     crate::Guard::ScoringOn(kind)
@@ -200,12 +209,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         |nc: NativeCallContext, hook: &str| -> R<()> {
             let mut c = call(&nc)?;
             let (_, decl) = c.declarations()?;
-            let spec = guarded_hook(hook)?;
-            if !matches!(spec.hook, crate::Hook::BeforeScoring | crate::Hook::AfterScoring) {
-                return err(format!(
-                    "hook `{hook}` has no scoring to look at (guard_not_final guards `before_scoring` and `after_scoring`)"
-                ));
-            }
+            let spec = scoring_hook(hook, "guard_not_final")?;
             decl.borrow_mut().not_final[spec.hook as usize] = true;
             Ok(())
         },
@@ -215,12 +219,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         |nc: NativeCallContext, hook: &str, state: &str| -> R<()> {
             let mut c = call(&nc)?;
             let (_, decl) = c.declarations()?;
-            let spec = guarded_hook(hook)?;
-            if !matches!(spec.hook, crate::Hook::BeforeScoring | crate::Hook::AfterScoring) {
-                return err(format!(
-                    "hook `{hook}` has no scoring to look at (guard_scoring_state guards `before_scoring` and `after_scoring`)"
-                ));
-            }
+            let spec = scoring_hook(hook, "guard_scoring_state")?;
             let mut d = decl.borrow_mut();
             let i = d
                 .states

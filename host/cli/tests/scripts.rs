@@ -1580,15 +1580,21 @@ fn simulate_reports_a_failing_hook_in_one_line() {
         ],
         &[],
     );
+    // Issue 33 D: a failing game no longer stops the run. Each game fails here, each is
+    // named with its seed and the hook's one-line error, then the run fails as a whole.
     assert_eq!(code, 1, "{out}\n{err}");
-    assert!(out.is_empty(), "{out}");
-    assert_eq!(
-        err.trim_end(),
-        format!(
-            "error: expansion `greedysim`, hook `on_tile_placed`: {}:3:9: in `on_tile_placed`: Runtime error: 100000 points is out of range (|points| ≤ 10000)",
-            file.display()
-        )
+    assert!(out.starts_with("0 games, 2 players"), "{out}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    let hook_error = format!(
+        "expansion `greedysim`, hook `on_tile_placed`: {}:3:9: in `on_tile_placed`: Runtime error: 100000 points is out of range (|points| ≤ 10000)",
+        file.display()
     );
+    for (i, line) in lines[..2].iter().enumerate() {
+        assert!(line.starts_with(&format!("game {i} (seed ")), "{line}");
+        assert!(line.ends_with(&format!("failed: {hook_error}")), "{line}");
+    }
+    assert_eq!(lines[2], "error: 2 of 2 games failed");
     // A compile error stops the program before any game, one line too.
     std::fs::write(&file, "fn on_tile_placed(x, y) {\n    award(0, 1\n}\n").unwrap();
     let (code, _, err) = carcassonne(

@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# A clean build gains nothing from incremental caches, which double the size of target/.
+export CARGO_INCREMENTAL=0
+
 bash scripts/install-browser.sh
 cargo build --workspace --all-targets
 cargo test --workspace

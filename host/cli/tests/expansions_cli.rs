@@ -1,7 +1,7 @@
 //! Expansions from the command line: manifests found through `--plugin-dir` and the
 //! environment, listed, resolved, loaded and played (with the `good` fixture plugin).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 fn bin() -> Command {
@@ -9,9 +9,13 @@ fn bin() -> Command {
 }
 
 /// A fresh folder with one manifest for the fixture plugin (built by the workspace build).
-fn plugin_dir(name: &str, manifest_version: &str, extra: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("carcassonne-{name}-{}", std::process::id()));
-    let exp = dir.join("fixture-good");
+/// Removed when the returned value drops, so runs leave nothing in the temp folder.
+fn plugin_dir(name: &str, manifest_version: &str, extra: &str) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("carcassonne-{name}-"))
+        .tempdir()
+        .unwrap();
+    let exp = dir.path().join("fixture-good");
     std::fs::create_dir_all(&exp).unwrap();
     std::fs::write(
         exp.join("expansion.toml"),
@@ -37,7 +41,7 @@ fn list_shows_base_and_found_expansions() {
     let dir = plugin_dir("list", "0.1.0", "");
     let (ok, out, err) = run(bin()
         .args(["expansions", "list", "--json", "--plugin-dir"])
-        .arg(&dir));
+        .arg(dir.path()));
     assert!(ok, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let list = v.as_array().unwrap();
@@ -56,14 +60,14 @@ fn list_shows_base_and_found_expansions() {
     // The environment variable works the same way.
     let (ok, out, _) = run(bin()
         .args(["expansions", "list"])
-        .env("CARCASSONNE_PLUGIN_PATH", &dir));
+        .env("CARCASSONNE_PLUGIN_PATH", dir.path()));
     assert!(ok && out.contains("fixture-good"), "{out}");
 }
 
 #[test]
 fn a_native_expansion_plays_from_the_command_line() {
     let dir = plugin_dir("play", "0.1.0", "");
-    let rec = dir.join("records");
+    let rec = dir.path().join("records");
     let (ok, _, err) = run(bin()
         .args([
             "simulate",
@@ -75,7 +79,7 @@ fn a_native_expansion_plays_from_the_command_line() {
             "fixture-good.bonus=false",
             "--plugin-dir",
         ])
-        .arg(&dir)
+        .arg(dir.path())
         .arg("--record")
         .arg(&rec));
     assert!(ok, "{err}");
@@ -84,7 +88,7 @@ fn a_native_expansion_plays_from_the_command_line() {
     let (ok, out, err) = run(bin()
         .args(["replay", "--json"])
         .arg(rec.join("game-0.json"))
-        .env("CARCASSONNE_PLUGIN_PATH", &dir));
+        .env("CARCASSONNE_PLUGIN_PATH", dir.path()));
     assert!(ok, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let bonus: Vec<_> = v["events"]
@@ -109,7 +113,7 @@ fn a_native_expansion_plays_from_the_command_line() {
     let (ok, _, err) = run(bin()
         .arg("replay")
         .arg(&path)
-        .env("CARCASSONNE_PLUGIN_PATH", &dir));
+        .env("CARCASSONNE_PLUGIN_PATH", dir.path()));
     assert!(!ok && err.contains("record was made with 0.0.9"), "{err}");
 }
 
@@ -140,7 +144,7 @@ fn expansion_errors_are_one_clear_line() {
             .args(["simulate"])
             .args(&args)
             .arg("--plugin-dir")
-            .arg(&dir));
+            .arg(dir.path()));
         assert!(!ok, "{args:?} should fail");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
@@ -150,14 +154,14 @@ fn expansion_errors_are_one_clear_line() {
     }
     // A manifest whose library does not exist.
     let missing = plugin_dir("missing", "0.1.0", "");
-    let m = missing.join("fixture-good/expansion.toml");
+    let m = missing.path().join("fixture-good/expansion.toml");
     let text = std::fs::read_to_string(&m)
         .unwrap()
         .replace("fixture_plugin_good", "no_such_library");
     std::fs::write(&m, text).unwrap();
     let (ok, _, err) = run(bin()
         .args(["simulate", "--expansions", "fixture-good", "--plugin-dir"])
-        .arg(&missing));
+        .arg(missing.path()));
     assert!(
         !ok && err.contains("no_such_library") && err.contains("not found"),
         "{err}"
@@ -166,7 +170,7 @@ fn expansion_errors_are_one_clear_line() {
     let broken = plugin_dir("broken", "0.1.0", "colour = \"red\"\n");
     let (ok, _, err) = run(bin()
         .args(["expansions", "list", "--plugin-dir"])
-        .arg(&broken));
+        .arg(broken.path()));
     assert!(
         !ok && err.contains(
             &Path::new("fixture-good")

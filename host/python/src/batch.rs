@@ -2,7 +2,7 @@
 //! released), and whole bot games: `play_games`, `arena_report`, `simulate`.
 
 use crate::{
-    err, guarded, json_to_py, names_for, plugin_dirs, ruleset, sorted_options, IllegalAction,
+    err, guarded, nat, json_to_py, names_for, plugin_dirs, ruleset, sorted_options, IllegalAction,
     Inner, PyGame,
 };
 use carcassonne_core::{GameSetup, Ruleset};
@@ -12,9 +12,11 @@ use carcassonne_play::bots::parse_bot;
 use carcassonne_play::simulate::{game_seed, simulate as play_simulate, SimConfig};
 use carcassonne_play::PlayError;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::BTreeMap;
+use rayon::prelude::*;
 use std::sync::Arc;
 
 const PLANE_LEN: usize = enc::PLANES.len() * enc::WINDOW * enc::WINDOW;
@@ -172,38 +174,60 @@ fn thread_count(threads: usize) -> usize {
     }
 }
 
-/// Runs `f` on every item, split into contiguous chunks over `threads` scoped threads
-/// (inline when one thread or few items).
+/// A panic's message.
+fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Runs `f` on every item on `pool`'s threads (persistent: started once per batch, not per
+/// call), in contiguous runs of about `n / threads` items so each thread takes few jobs;
+/// inline when the pool has one thread. A panic in `f` becomes that item's `Err`, so one
+/// failing game never takes the others or the interpreter down.
 fn par_each<T: Send, R: Send>(
+    pool: &rayon::ThreadPool,
     items: &mut [T],
-    threads: usize,
     f: impl Fn(usize, &mut T) -> R + Sync,
-) -> Vec<R> {
-    let n = items.len();
-    if threads <= 1 || n < 2 {
-        return items.iter_mut().enumerate().map(|(i, t)| f(i, t)).collect();
+) -> Vec<Result<R, String>> {
+    let one = |(i, t): (usize, &mut T)| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(i, t)))
+            .map_err(|p| format!("game {i}: the engine failed: {}", panic_text(p)))
+    };
+    let threads = pool.current_num_threads();
+    if threads <= 1 || items.len() < 2 {
+        return items.iter_mut().enumerate().map(one).collect();
     }
-    let per = n.div_ceil(threads.min(n));
-    let f = &f;
-    std::thread::scope(|s| {
-        let handles: Vec<_> = items
-            .chunks_mut(per)
+    let per = items.len().div_ceil(threads);
+    pool.install(|| {
+        items
+            .par_iter_mut()
             .enumerate()
-            .map(|(c, chunk)| {
-                s.spawn(move || {
-                    chunk
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(i, t)| f(c * per + i, t))
-                        .collect::<Vec<R>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            .with_min_len(per)
+            .map(one)
             .collect()
     })
+}
+
+/// Action ids as int64, from any one-dimensional integer array or sequence (int32 arrays,
+/// lists); floats, strings and bools are a `TypeError`, never truncated.
+fn int_ids<'py>(py: Python<'py>, ids: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'py, i64>> {
+    let arr = py.import("numpy")?.call_method1("asarray", (ids,))?;
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "step: action ids are integers, not an array of dtype {}",
+            arr.getattr("dtype")?.str()?
+        )));
+    }
+    let ndim: usize = arr.getattr("ndim")?.extract()?;
+    if ndim != 1 {
+        return Err(PyValueError::new_err(format!(
+            "step: action ids are one-dimensional, not {ndim}-dimensional"
+        )));
+    }
+    arr.call_method1("astype", ("int64",))?.extract()
 }
 
 /// `step`'s (rewards, dones).
@@ -220,7 +244,7 @@ pub(crate) struct PyBatch {
     rules: Arc<Ruleset>,
     players: usize,
     seed: u64,
-    threads: usize,
+    pool: rayon::ThreadPool,
     slots: Vec<Slot>,
 }
 
@@ -244,14 +268,17 @@ impl PyBatch {
     #[new]
     #[pyo3(signature = (n, expansions=Vec::new(), options=None, players=2, seed=0, threads=0, plugin_dirs=None))]
     fn new(
-        n: usize,
+        n: i128,
         expansions: Vec<String>,
         options: Option<BTreeMap<String, String>>,
-        players: usize,
-        seed: u64,
-        threads: usize,
+        players: i128,
+        seed: i128,
+        threads: i128,
         plugin_dirs: Option<Vec<String>>,
     ) -> PyResult<PyBatch> {
+        let (n, players, seed): (usize, usize, u64) =
+            (nat("n", n)?, nat("players", players)?, nat("seed", seed)?);
+        let threads = thread_count(nat("threads", threads)?);
         if n == 0 {
             return Err(err("a batch needs at least one game"));
         }
@@ -261,11 +288,16 @@ impl PyBatch {
             sorted_options(options),
             self::plugin_dirs(plugin_dirs),
         )?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("carcassonne-batch-{i}"))
+            .build()
+            .map_err(|e| err(format!("starting {threads} batch threads: {e}")))?;
         let mut b = PyBatch {
             rules,
             players,
             seed,
-            threads: thread_count(threads),
+            pool,
             slots: Vec::new(),
         };
         let mut slots = Vec::with_capacity(n);
@@ -289,6 +321,12 @@ impl PyBatch {
         self.players
     }
 
+    /// Threads of the batch's pool.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
     fn action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let mut m = vec![false; self.slots.len() * enc::ACTION_SIZE];
         for (s, chunk) in self.slots.iter().zip(m.chunks_mut(enc::ACTION_SIZE)) {
@@ -310,28 +348,33 @@ impl PyBatch {
 
     fn observations<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let n = self.slots.len();
-        let threads = self.threads;
-        let slots = &self.slots;
-        let obs = py.detach(|| {
+        let (pool, slots) = (&self.pool, &self.slots);
+        let (obs, failed) = py.detach(|| {
             let mut obs = Obs::new(n);
-            {
+            let failed = {
                 let mut parts = obs.parts();
-                par_each(&mut parts, threads, |j, p| {
+                par_each(pool, &mut parts, |j, p| {
                     let g = &slots[j].game.game;
                     let seat = slots[j].game.current().unwrap_or(0);
                     p.fill(g, seat);
-                });
-            }
-            obs
+                })
+                .into_iter()
+                .find_map(Result::err)
+            };
+            (obs, failed)
         });
+        if let Some(e) = failed {
+            return Err(err(e));
+        }
         obs.into_dict(py, true)
     }
 
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        action_ids: PyReadonlyArray1<'py, i64>,
+        action_ids: &Bound<'py, PyAny>,
     ) -> PyResult<StepResult<'py>> {
+        let action_ids = int_ids(py, action_ids)?;
         let n = self.slots.len();
         if action_ids.len() != n {
             return Err(err(format!(
@@ -339,7 +382,7 @@ impl PyBatch {
                 action_ids.len()
             )));
         }
-        let ids = action_ids.as_array().to_vec();
+        let ids: Vec<i128> = action_ids.as_array().iter().map(|&i| i128::from(i)).collect();
         // Check every id first, so an illegal one steps no game.
         let mut index = Vec::with_capacity(n);
         for (j, (s, &id)) in self.slots.iter().zip(&ids).enumerate() {
@@ -349,10 +392,11 @@ impl PyBatch {
                     .map_err(|e| IllegalAction::new_err(format!("game {j}: {}", e.value(py))))?,
             );
         }
-        let (players, seed, threads) = (self.players, self.seed, self.threads);
+        let (players, seed) = (self.players, self.seed);
         let rules = Arc::clone(&self.rules);
-        let results: Vec<Result<(Vec<f32>, bool), String>> = py.detach(|| {
-            par_each(&mut self.slots, threads, |j, s| {
+        let pool = &self.pool;
+        let results: Vec<Result<Result<(Vec<f32>, bool), String>, String>> = py.detach(|| {
+            par_each(pool, &mut self.slots, |j, s| {
                 let before = s.game.scores();
                 let a = s.game.game.actions()[index[j]];
                 let r =
@@ -382,7 +426,7 @@ impl PyBatch {
         let mut rewards = Vec::with_capacity(n * players);
         let mut dones = Vec::with_capacity(n);
         for r in results {
-            let (rw, d) = r.map_err(err)?;
+            let (rw, d) = r.and_then(|r| r).map_err(err)?;
             rewards.extend(rw);
             dones.push(d);
         }
@@ -397,12 +441,16 @@ impl PyBatch {
         &mut self,
         py: Python<'py>,
         bot: &str,
-        seed: u64,
+        seed: i128,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let seed: u64 = nat("seed", seed)?;
         let spec = parse_bot(bot).map_err(err)?;
-        let threads = self.threads;
-        let picks: Vec<i64> = py.detach(|| {
-            par_each(&mut self.slots, threads, |j, s| {
+        let pool = &self.pool;
+        let picks = py.detach(|| {
+            par_each(pool, &mut self.slots, |j, s| {
+                if s.game.game.is_over() {
+                    return -1;
+                }
                 let i = spec
                     .build(game_seed(
                         seed,
@@ -412,14 +460,17 @@ impl PyBatch {
                 s.game.id_of(i).map_or(-1, i64::from)
             })
         });
+        let picks = picks.into_iter().collect::<Result<Vec<i64>, String>>().map_err(err)?;
         Ok(PyArray1::from_vec(py, picks))
     }
 
-    fn game(&self, j: usize) -> PyResult<PyGame> {
-        let s = self
-            .slots
-            .get(j)
-            .ok_or_else(|| err(format!("game {j} of a batch of {}", self.slots.len())))?;
+    fn game(&self, j: i128) -> PyResult<PyGame> {
+        let s = usize::try_from(j)
+            .ok()
+            .and_then(|j| self.slots.get(j))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("game {j} of a batch of {}", self.slots.len()))
+            })?;
         Ok(PyGame {
             inner: s.game.clone(),
         })
@@ -448,15 +499,22 @@ fn sim_config(
 pub(crate) fn play_games<'py>(
     py: Python<'py>,
     bots: Vec<String>,
-    games: u64,
+    games: i128,
     expansions: Vec<String>,
     options: Option<BTreeMap<String, String>>,
-    players: usize,
-    seed: u64,
-    start: u64,
-    threads: usize,
+    players: i128,
+    seed: i128,
+    start: i128,
+    threads: i128,
     plugin_dirs: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let (games, players, seed, start, threads): (u64, usize, u64, u64, usize) = (
+        nat("games", games)?,
+        nat("players", players)?,
+        nat("seed", seed)?,
+        nat("start", start)?,
+        nat("threads", threads)?,
+    );
     let rules = ruleset(
         expansions,
         sorted_options(options),
@@ -491,12 +549,13 @@ pub(crate) fn arena_report<'py>(
     py: Python<'py>,
     results: Vec<Bound<'py, PyDict>>,
     bots: Vec<String>,
-    players: usize,
-    seed: u64,
+    players: i128,
+    seed: i128,
     expansions: Vec<String>,
     options: Option<BTreeMap<String, String>>,
     plugin_dirs: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let (players, seed): (usize, u64) = (nat("players", players)?, nat("seed", seed)?);
     let rules = ruleset(
         expansions,
         sorted_options(options),
@@ -534,14 +593,20 @@ pub(crate) fn arena_report<'py>(
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
     bots: Vec<String>,
-    games: u64,
+    games: i128,
     expansions: Vec<String>,
     options: Option<BTreeMap<String, String>>,
-    players: usize,
-    seed: u64,
-    threads: usize,
+    players: i128,
+    seed: i128,
+    threads: i128,
     plugin_dirs: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let (games, players, seed, threads): (u64, usize, u64, usize) = (
+        nat("games", games)?,
+        nat("players", players)?,
+        nat("seed", seed)?,
+        nat("threads", threads)?,
+    );
     if games == 0 {
         return Err(err("games must be at least 1"));
     }

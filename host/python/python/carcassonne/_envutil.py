@@ -21,6 +21,16 @@ REWARD_MODES = ("margin", "final_margin", "score", "win")
 _MASK64 = (1 << 64) - 1
 
 
+def action_id(action: object) -> int:
+    """An action as an int id: a Python or numpy integer (or a 0-d integer array). A float,
+    a string or a bool is a ``TypeError``, never silently truncated or parsed."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action id is an integer, not {type(action).__name__} {action!r}")
+    return int(action)
+
+
 def check_reward_mode(mode: str) -> str:
     if mode not in REWARD_MODES:
         raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, not {mode!r}")

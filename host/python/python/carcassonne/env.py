@@ -66,7 +66,7 @@ class raw_env(AECEnv, EzPickle):
     Args:
         expansions: expansion ids, as ``carcassonne.Game`` takes them (official and fan).
         options: rule options (``{"farmScoring": "2nd", "count.countMove": "clockwise"}``).
-        players: seats, 2 to 6.
+        players: seats, 1 to ``carcassonne.MAX_PLAYERS`` (8).
         reward: ``"margin"`` | ``"final_margin"`` | ``"score"`` | ``"win"``.
         observation: ``"dict"`` (the native arrays) | ``"flat"`` (one float32 vector).
         render_mode: ``None``, ``"ansi"`` (a text frame), ``"human"`` (the text frame
@@ -199,11 +199,13 @@ class raw_env(AECEnv, EzPickle):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        if not self.agents:
+            raise _c.IllegalAction("step() after the game ended: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action_id = int(action)
+        action_id = _envutil.action_id(action)
         # Raises carcassonne.IllegalAction (the game unchanged) for an action not legal now.
         self._last_action = f"{agent}: {self.game.describe(action_id)}"
         self.game.apply(action_id)

@@ -17,6 +17,9 @@ when it gets an observation (or the game is over). The reward of a step covers t
 agent's action and every opponent decision after it (schemes as in the PettingZoo env:
 ``"margin"``, ``"final_margin"``, ``"score"``, ``"win"``).
 
+``info`` carries ``"action_mask"`` (the same as ``action_masks()``), the seat, the scores,
+the turn, the game seed and ``"ended_by_window"``.
+
 Illegal actions (``illegal_action=``): ``"penalize"`` (default) leaves the game unchanged
 and returns ``illegal_reward`` (default -1) with ``info["illegal_action"] = True``, so
 an unmasked learner, or ``gymnasium.utils.env_checker.check_env``, can step with any id;
@@ -150,6 +153,8 @@ class CarcassonneEnv(gymnasium.Env):
             "scores": list(self.game.scores()),
             "turn": self.game.turn,
             "game_seed": self.game_seed,
+            "action_mask": self.action_masks(),
+            "ended_by_window": self.game.ended_by_window,
         }
         info.update(extra)
         return info
@@ -185,8 +190,8 @@ class CarcassonneEnv(gymnasium.Env):
         self, action: Any
     ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.game.is_over:
-            raise RuntimeError("step() after the game ended: call reset()")
-        action_id = int(action)
+            raise _c.IllegalAction("step() after the game ended: call reset()")
+        action_id = _envutil.action_id(action)
         legal = 0 <= action_id < _c.ACTION_SIZE and bool(self.game.action_mask()[action_id])
         if not legal:
             if self.illegal_action == "raise":
@@ -202,11 +207,16 @@ class CarcassonneEnv(gymnasium.Env):
         return self._obs(), float(reward), over, False, self._info(illegal_action=False)
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now, as sb3-contrib's ``MaskablePPO`` expects: bool,
-        shape ``(ACTION_SIZE,)``; all False once the game is over."""
+        """The legal actions now, as sb3-contrib's ``MaskablePPO`` expects: bool, shape
+        ``(ACTION_SIZE,)`` (also ``info["action_mask"]``).
+
+        Once the game is over every entry is True: the next call is a ``reset()`` (or, under
+        a vector env's ``NEXT_STEP`` autoreset, a reset step whose action is ignored), and a
+        masked sampler needs at least one allowed action; an all-False mask made them fail or
+        divide by zero."""
         if self.game.is_over:
-            return np.zeros(_c.ACTION_SIZE, dtype=bool)
-        return np.asarray(self.game.action_mask(), dtype=bool)
+            return np.ones(_c.ACTION_SIZE, dtype=bool)
+        return self.game.action_mask()
 
     def render(self) -> None | np.ndarray | str:
         if self.render_mode is None:

@@ -2,7 +2,7 @@
 //! released), and whole bot games: `play_games`, `arena_report`, `simulate`.
 
 use crate::{
-    err, guarded, nat, json_to_py, names_for, plugin_dirs, ruleset, sorted_options, IllegalAction,
+    err, guarded, json_to_py, names_for, nat, plugin_dirs, ruleset, sorted_options, IllegalAction,
     Inner, PyGame,
 };
 use carcassonne_core::{GameSetup, Ruleset};
@@ -15,14 +15,45 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArray
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use std::collections::BTreeMap;
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 const PLANE_LEN: usize = enc::PLANES.len() * enc::WINDOW * enc::WINDOW;
 const OTHER_LEN: usize = enc::OTHER_SLOTS * enc::OTHER_COLUMNS.len();
 const SUPPLY_LEN: usize = enc::MAX_PLAYERS * enc::FIGURE_SLOTS;
 const DECISIONS: usize = 5;
+/// Rows of the "other" table in the compact observation: slots past it keep their ids and
+/// mask bits but are not described (a decision rarely offers that many other actions).
+pub(crate) const COMPACT_OTHER_ROWS: usize = 64;
+
+/// What an observation holds: every "other" row (`Full`) or the first
+/// [`COMPACT_OTHER_ROWS`] as int16 (`Compact`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Form {
+    Full,
+    Compact,
+}
+
+impl Form {
+    fn other_rows(self) -> usize {
+        match self {
+            Form::Full => enc::OTHER_SLOTS,
+            Form::Compact => COMPACT_OTHER_ROWS,
+        }
+    }
+
+    /// Entries of one observation as one vector (`into_array`), in key order.
+    pub fn array_len(self) -> usize {
+        PLANE_LEN
+            + 2 * enc::TILE_SLOTS
+            + enc::MAX_PLAYERS
+            + SUPPLY_LEN
+            + DECISIONS
+            + 1
+            + self.other_rows() * enc::OTHER_COLUMNS.len()
+    }
+}
 
 /// Observation buffers of `n` games, filled in place.
 pub(crate) struct Obs {
@@ -118,10 +149,84 @@ impl Obs {
         self.parts()[j].fill(game, seat);
     }
 
+    /// The "other" rows kept by `form`, per game.
+    fn other_kept(&self, form: Form) -> Vec<i32> {
+        let keep = form.other_rows() * enc::OTHER_COLUMNS.len();
+        if keep == OTHER_LEN {
+            return self.other.clone();
+        }
+        self.other
+            .chunks(OTHER_LEN)
+            .flat_map(|c| &c[..keep])
+            .copied()
+            .collect()
+    }
+
+    /// One float32 vector per game (shape `(n, len)`, or `(len,)` unless `batched`): the
+    /// arrays of `into_dict` raveled and concatenated in key order, built here rather than
+    /// by numpy from a dict (one allocation, no Python objects per key).
+    pub fn into_array<'py>(
+        self,
+        py: Python<'py>,
+        form: Form,
+        batched: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let len = form.array_len();
+        let other = self.other_kept(form);
+        let other_len = other.len() / self.n.max(1);
+        let mut out: Vec<f32> = Vec::with_capacity(self.n * len);
+        for j in 0..self.n {
+            let ints = [
+                &self.remaining[j * enc::TILE_SLOTS..][..enc::TILE_SLOTS],
+                &self.scores[j * enc::MAX_PLAYERS..][..enc::MAX_PLAYERS],
+                &self.supply[j * SUPPLY_LEN..][..SUPPLY_LEN],
+            ];
+            out.extend(
+                self.planes[j * PLANE_LEN..][..PLANE_LEN]
+                    .iter()
+                    .map(|&v| v as f32),
+            );
+            out.extend(
+                self.tile[j * enc::TILE_SLOTS..][..enc::TILE_SLOTS]
+                    .iter()
+                    .map(|&v| v as f32),
+            );
+            for part in ints {
+                out.extend(part.iter().map(|&v| v as f32));
+            }
+            out.extend(
+                self.decision[j * DECISIONS..][..DECISIONS]
+                    .iter()
+                    .map(|&v| v as f32),
+            );
+            out.push(self.current[j] as f32);
+            out.extend(
+                other[j * other_len..][..other_len]
+                    .iter()
+                    .map(|&v| v as f32),
+            );
+        }
+        let a = PyArray1::from_vec(py, out);
+        if batched {
+            Ok(a.reshape([self.n, len])?.into_any())
+        } else {
+            Ok(a.into_any())
+        }
+    }
+
     /// Numpy arrays; `batched` keeps the leading `n` axis.
-    pub fn into_dict<'py>(self, py: Python<'py>, batched: bool) -> PyResult<Bound<'py, PyDict>> {
+    pub fn into_dict<'py>(
+        self,
+        py: Python<'py>,
+        form: Form,
+        batched: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         let n = self.n;
+        let compact_other = match form {
+            Form::Compact => self.other_kept(form),
+            Form::Full => Vec::new(),
+        };
         let shape = |rest: &[usize]| -> Vec<usize> {
             let mut s = if batched { vec![n] } else { Vec::new() };
             s.extend_from_slice(rest);
@@ -157,12 +262,36 @@ impl Obs {
             "current",
             PyArray1::from_vec(py, self.current).reshape(shape(&[1]))?,
         )?;
-        d.set_item(
-            "other",
-            PyArray1::from_vec(py, self.other)
-                .reshape(shape(&[enc::OTHER_SLOTS, enc::OTHER_COLUMNS.len()]))?,
-        )?;
+        let other_shape = shape(&[form.other_rows(), enc::OTHER_COLUMNS.len()]);
+        match form {
+            Form::Full => d.set_item(
+                "other",
+                PyArray1::from_vec(py, self.other).reshape(other_shape)?,
+            )?,
+            Form::Compact => {
+                // Values are small (kinds, seats, window cells, segment indices): int16.
+                let kept: Vec<i16> = compact_other
+                    .into_iter()
+                    .map(|v| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16)
+                    .collect();
+                d.set_item("other", PyArray1::from_vec(py, kept).reshape(other_shape)?)?
+            }
+        }
         Ok(d)
+    }
+}
+
+/// An observation format: "dict", "compact", "array" (compact, one vector) or "flat" (full,
+/// one vector).
+pub(crate) fn obs_format(format: &str) -> PyResult<(Form, bool)> {
+    match format {
+        "dict" => Ok((Form::Full, false)),
+        "compact" => Ok((Form::Compact, false)),
+        "array" => Ok((Form::Compact, true)),
+        "flat" => Ok((Form::Full, true)),
+        f => Err(PyValueError::new_err(format!(
+            "format must be dict, compact, array or flat, not {f:?}"
+        ))),
     }
 }
 
@@ -346,7 +475,12 @@ impl PyBatch {
         )
     }
 
-    fn observations<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    /// Every game's observation, seen by its current player: `format` "dict" (the arrays of
+    /// `Game.observation`, with a leading n axis), "compact" (its compact form) or "array" /
+    /// "flat" (one float32 row per game, as `Game.observation_array`).
+    #[pyo3(signature = (format="dict"))]
+    fn observations<'py>(&mut self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyAny>> {
+        let (form, array) = obs_format(format)?;
         let n = self.slots.len();
         let (pool, slots) = (&self.pool, &self.slots);
         let (obs, failed) = py.detach(|| {
@@ -366,7 +500,11 @@ impl PyBatch {
         if let Some(e) = failed {
             return Err(err(e));
         }
-        obs.into_dict(py, true)
+        if array {
+            obs.into_array(py, form, true)
+        } else {
+            Ok(obs.into_dict(py, form, true)?.into_any())
+        }
     }
 
     fn step<'py>(
@@ -382,7 +520,11 @@ impl PyBatch {
                 action_ids.len()
             )));
         }
-        let ids: Vec<i128> = action_ids.as_array().iter().map(|&i| i128::from(i)).collect();
+        let ids: Vec<i128> = action_ids
+            .as_array()
+            .iter()
+            .map(|&i| i128::from(i))
+            .collect();
         // Check every id first, so an illegal one steps no game.
         let mut index = Vec::with_capacity(n);
         for (j, (s, &id)) in self.slots.iter().zip(&ids).enumerate() {
@@ -460,7 +602,10 @@ impl PyBatch {
                 s.game.id_of(i).map_or(-1, i64::from)
             })
         });
-        let picks = picks.into_iter().collect::<Result<Vec<i64>, String>>().map_err(err)?;
+        let picks = picks
+            .into_iter()
+            .collect::<Result<Vec<i64>, String>>()
+            .map_err(err)?;
         Ok(PyArray1::from_vec(py, picks))
     }
 

@@ -321,15 +321,15 @@ impl Inner {
 }
 
 impl PyGame {
-    /// A seat of this game, from a Python int.
+    /// A seat of this game, from a Python int (negative: `ValueError`; past the last seat:
+    /// `CarcassonneError`, as before).
     fn seat(&self, seat: i128) -> PyResult<usize> {
         let n = self.inner.game.state().players().len();
-        match usize::try_from(seat) {
-            Ok(s) if s < n => Ok(s),
-            _ => Err(PyValueError::new_err(format!(
-                "seat {seat} of a {n}-player game"
-            ))),
+        let seat: usize = nat("seat", seat)?;
+        if seat >= n {
+            return Err(err(format!("seat {seat} of a {n}-player game")));
         }
+        Ok(seat)
     }
 }
 
@@ -494,15 +494,17 @@ impl PyGame {
     fn legal_actions(&self) -> PyResult<Vec<PyAction>> {
         let g = &self.inner;
         let player = g.current().unwrap_or(0);
-        guarded("legal_actions", || Ok(g.ids
-            .iter()
-            .enumerate()
-            .map(|(k, &id)| PyAction {
-                id: id as i64,
-                description: g.describe_index(g.index[k] as usize),
-                player,
-            })
-            .collect()))
+        guarded("legal_actions", || {
+            Ok(g.ids
+                .iter()
+                .enumerate()
+                .map(|(k, &id)| PyAction {
+                    id: id as i64,
+                    description: g.describe_index(g.index[k] as usize),
+                    player,
+                })
+                .collect())
+        })
     }
 
     fn legal_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
@@ -593,14 +595,28 @@ impl PyGame {
             .map_err(err)
     }
 
-    fn observation<'py>(&self, py: Python<'py>, seat: i128) -> PyResult<Bound<'py, PyDict>> {
+    /// The observation of `seat`: `format` "dict" (every array), "compact" (the "other"
+    /// table cut to its first rows, int16), "array" (the compact one as one float32 vector)
+    /// or "flat" (the full one as one float32 vector).
+    #[pyo3(signature = (seat, format="dict"))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: i128,
+        format: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat(seat)?;
+        let (form, array) = batch::obs_format(format)?;
         let mut o = batch::Obs::new(1);
         guarded("observation", || {
             o.fill(0, &self.inner.game, seat);
             Ok(())
         })?;
-        o.into_dict(py, false)
+        if array {
+            o.into_array(py, form, false)
+        } else {
+            Ok(o.into_dict(py, form, false)?.into_any())
+        }
     }
 
     #[pyo3(signature = (bot="greedy", seed=0))]
@@ -633,14 +649,16 @@ impl PyGame {
         scale: f32,
     ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
         if !(scale.is_finite() && scale > 0.0 && scale <= 16.0) {
-            return Err(PyValueError::new_err(format!(
+            return Err(err(format!(
                 "scale must be above 0 and at most 16, not {scale}"
             )));
         }
         let svg = self.render_svg()?;
-        let pix = py.detach(|| guarded("render", || {
-            carcassonne_raster::rasterise(&svg, scale).map_err(err)
-        }))?;
+        let pix = py.detach(|| {
+            guarded("render", || {
+                carcassonne_raster::rasterise(&svg, scale).map_err(err)
+            })
+        })?;
         let (w, h) = (pix.width() as usize, pix.height() as usize);
         let mut rgb = Vec::with_capacity(w * h * 3);
         for p in pix.pixels() {
@@ -700,6 +718,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TILE_SLOTS", enc::TILE_SLOTS)?;
     m.add("FIGURE_SLOTS", enc::FIGURE_SLOTS)?;
     m.add("MAX_PLAYERS", enc::MAX_PLAYERS)?;
+    m.add("COMPACT_OTHER_ROWS", batch::COMPACT_OTHER_ROWS)?;
     let layout = PyDict::new(py);
     layout.set_item("place", (enc::PLACE_BASE, enc::PASS_ID - enc::PLACE_BASE))?;
     layout.set_item("pass", (enc::PASS_ID, 1))?;

@@ -53,6 +53,11 @@ def test_check_env_with_flat_observations():
     assert env.observation_space.contains(obs)
 
 
+@pytest.mark.parametrize("fmt", ["compact", "array"])
+def test_check_env_with_compact_and_array_observations(fmt):
+    check_env(cgym.CarcassonneEnv(expansions=MIX, opponents="random", observation=fmt))
+
+
 def test_module_prefixed_id_imports_the_module():
     env = gymnasium.make("carcassonne.gym:carcassonne/Carcassonne-v0", opponents="random")
     assert isinstance(env.unwrapped, cgym.CarcassonneEnv)

@@ -52,8 +52,8 @@ class CarcassonneEnv(gymnasium.Env):
             per other seat in seat order.
         seat: the agent's seat, or ``"random"`` for a seat drawn at every reset.
         reward: ``"margin"`` | ``"final_margin"`` | ``"score"`` | ``"win"``.
-        observation: ``"dict"`` (the native arrays, seen from the agent's seat) | ``"flat"``
-            (one float32 vector).
+        observation: ``"dict"`` | ``"compact"`` | ``"array"`` | ``"flat"``, seen from the
+            agent's seat (:data:`carcassonne._envutil.OBSERVATION_FORMATS`).
         illegal_action: ``"penalize"`` | ``"raise"``; ``illegal_reward`` with ``"penalize"``.
         render_mode: ``None`` | ``"ansi"`` | ``"human"`` (text printed) | ``"rgb_array"``.
     """
@@ -114,7 +114,7 @@ class CarcassonneEnv(gymnasium.Env):
             _c.play_games([bot, bot], 0)
         self._codec = _envutil.ObservationCodec(self.game, self.players, observation)
         self.observation_space = self._codec.space
-        #: With ``observation="flat"``: ``(key, offset, shape)`` of each native array in the
+        #: With ``observation="array"`` or ``"flat"``: ``(key, offset, shape)`` of each native array in the
         #: vector, in order.
         self.observation_layout = self._codec.layout
         self.action_space = gymnasium.spaces.Discrete(_c.ACTION_SIZE)
@@ -160,7 +160,7 @@ class CarcassonneEnv(gymnasium.Env):
         return info
 
     def _obs(self) -> Any:
-        return self._codec.encode(self.game.observation(self.seat))
+        return self._codec.observe(self.game, self.seat)
 
     def reset(
         self, *, seed: int | None = None, options: dict | None = None
@@ -235,7 +235,7 @@ class CarcassonneEnv(gymnasium.Env):
         return text
 
     def decode_observation(self, flat: np.ndarray) -> dict[str, np.ndarray]:
-        """A ``"flat"`` observation back into the native dict (float32 arrays)."""
+        """An ``"array"`` or ``"flat"`` observation back into its dict (float32 arrays)."""
         return self._codec.decode(flat)
 
     def close(self) -> None:

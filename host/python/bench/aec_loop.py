@@ -43,6 +43,25 @@ def loop(fmt, steps, expansions, wrapped):
     return done / total, 1e6 * t_last / done, observation_bytes(e.unwrapped)
 
 
+def gym_loop(fmt, steps, expansions, opponent):
+    """Agent steps per CPU second of the Gymnasium env against ``opponent``."""
+    import carcassonne.gym as cgym
+
+    env = cgym.CarcassonneEnv(expansions=expansions, opponents=opponent, observation=fmt)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    done, games = 0, 0
+    t0 = time.process_time()
+    while done < steps:
+        legal = np.flatnonzero(env.action_masks())
+        _, _, over, _, _ = env.step(int(legal[rng.integers(len(legal))]))
+        done += 1
+        if over:
+            games += 1
+            env.reset(seed=games)
+    return done / (time.process_time() - t0)
+
+
 def observation_bytes(e):
     obs = e.observe(e.possible_agents[0])["observation"]
     if isinstance(obs, dict):
@@ -56,6 +75,7 @@ def main():
     ap.add_argument("--formats", default="dict,compact,array,flat")
     ap.add_argument("--expansions", default="")
     ap.add_argument("--wrapped", action="store_true", help="env() (PettingZoo's wrappers) instead of raw_env()")
+    ap.add_argument("--gym", default="", help="also the Gymnasium env against these bots (random,greedy)")
     a = ap.parse_args()
     ex = [x for x in a.expansions.split(",") if x]
     kind = "env() (wrapped)" if a.wrapped else "raw_env()"
@@ -63,6 +83,8 @@ def main():
     for fmt in a.formats.split(","):
         rate, last_us, size = loop(fmt, a.steps, ex, a.wrapped)
         print(f"{fmt:>8}: {rate:,.0f} steps/s (CPU), last() {last_us:.1f} µs, observation {size:,} bytes")
+        for bot in [b for b in a.gym.split(",") if b]:
+            print(f"{'':>8}  Gymnasium vs {bot}: {gym_loop(fmt, a.steps, ex, bot):,.0f} agent steps/s (CPU)")
 
 
 if __name__ == "__main__":

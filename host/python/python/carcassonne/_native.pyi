@@ -25,8 +25,8 @@ TILE_SLOTS: int
 FIGURE_SLOTS: int
 """Figure kinds (ruleset index) deployment ids and `supply` can name."""
 MAX_PLAYERS: int
-#: Rows of the "other" table kept by the "compact" and "array" observations.
 COMPACT_OTHER_ROWS: int
+"""Rows of the "other" table kept by the "compact" and "array" observations."""
 LAYOUT: dict[str, tuple[int, int]]
 """Each action block: name -> (first id, size): place, pass, deploy, draw, other."""
 SOURCE_TREE: Optional[str]

@@ -1,6 +1,6 @@
 """A policy that measurably learns in CPU minutes, with numpy only (issue 33).
 
-    python host/python/examples/train_linear.py [--train-games 1500] [--eval-games 400]
+    python host/python/examples/train_linear.py [--train-games 6000] [--eval-games 400]
 
 The agent plays seat 0 of a 2-player base game against the random bot. Its policy is a
 softmax over the legal actions of a linear score ``w · φ(s, a)``, where ``φ`` are a few
@@ -117,9 +117,9 @@ def wilson(wins):
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--train-games", type=int, default=1500)
+    ap.add_argument("--train-games", type=int, default=6000)
     ap.add_argument("--eval-games", type=int, default=400)
-    ap.add_argument("--lr", type=float, default=0.05)
+    ap.add_argument("--lr", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
 

@@ -359,6 +359,9 @@ fn int_ids<'py>(py: Python<'py>, ids: &Bound<'py, PyAny>) -> PyResult<PyReadonly
     arr.call_method1("astype", ("int64",))?.extract()
 }
 
+/// One game's step in a batch thread: its rewards and whether it ended, or what failed.
+type StepOne = Result<(Vec<f32>, bool), String>;
+
 /// `step`'s (rewards, dones).
 type StepResult<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 
@@ -537,7 +540,7 @@ impl PyBatch {
         let (players, seed) = (self.players, self.seed);
         let rules = Arc::clone(&self.rules);
         let pool = &self.pool;
-        let results: Vec<Result<Result<(Vec<f32>, bool), String>, String>> = py.detach(|| {
+        let results: Vec<Result<StepOne, String>> = py.detach(|| {
             par_each(pool, &mut self.slots, |j, s| {
                 let before = s.game.scores();
                 let a = s.game.game.actions()[index[j]];

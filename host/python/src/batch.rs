@@ -731,7 +731,9 @@ pub(crate) fn arena_report<'py>(
     }
     let cfg = sim_config(bots, outcomes.len() as u64, players, seed, 1);
     carcassonne_play::arena::check_arena(&cfg).map_err(err)?;
-    let report = play_arena_report(&rules, &cfg, &outcomes);
+    let report = guarded("arena_report", || {
+        Ok(play_arena_report(&rules, &cfg, &outcomes))
+    })?;
     json_to_py(py, &serde_json::to_string(&report).map_err(err)?)
 }
 

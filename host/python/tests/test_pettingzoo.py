@@ -131,6 +131,15 @@ def test_batch_observation_formats_equal_the_single_games():
         b.observations("png")
 
 
+@pytest.mark.parametrize("players", [1, 8])
+def test_api_test_with_one_and_eight_players(players):
+    # The documented range: 1 to MAX_PLAYERS seats.
+    assert players <= carcassonne.MAX_PLAYERS
+    api_test(cenv.env(players=players), num_cycles=200)
+    with pytest.raises(carcassonne.CarcassonneError):
+        cenv.raw_env(players=carcassonne.MAX_PLAYERS + 1)
+
+
 def test_api_test_with_four_players():
     api_test(cenv.env(players=4, expansions=["tactician"]), num_cycles=300)
 

@@ -130,14 +130,11 @@ pub(crate) fn ruleset(
 /// large) value is a `ValueError` naming the argument, not pyo3's `OverflowError`.
 pub(crate) fn nat<T: TryFrom<i128>>(name: &str, v: i128) -> PyResult<T> {
     T::try_from(v).map_err(|_| {
-        PyValueError::new_err(format!(
-            "{name} must be an integer from 0 to {}, not {v}",
-            if std::mem::size_of::<T>() >= 8 {
-                "2**64 - 1".to_string()
-            } else {
-                format!("2**{} - 1", 8 * std::mem::size_of::<T>())
-            }
-        ))
+        PyValueError::new_err(if v < 0 {
+            format!("{name} must not be negative, not {v}")
+        } else {
+            format!("{name} is too large: {v}")
+        })
     })
 }
 

@@ -17,6 +17,26 @@ import time
 import carcassonne as c
 
 
+def pool_cpu():
+    """CPU seconds of each thread of the batches' pools (named ``batch-<i>``; Linux only)."""
+    out = {}
+    task = "/proc/self/task"
+    if not os.path.isdir(task):
+        return out
+    tick = os.sysconf("SC_CLK_TCK")
+    for tid in os.listdir(task):
+        try:
+            with open(f"{task}/{tid}/comm") as f:
+                name = f.read().strip()
+            with open(f"{task}/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if name.startswith("batch-"):
+            out[f"{name} ({tid})"] = (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
 def run(n, calls, threads, expansions, observations):
     b = c.BatchGames(n, expansions=expansions, seed=1, threads=threads)
     for _ in range(5):  # warm-up: pool started, plugin code paged in
@@ -27,7 +47,8 @@ def run(n, calls, threads, expansions, observations):
         if observations:
             b.observations()
         b.step(ids)
-    return n * calls / (time.perf_counter() - t0), time.process_time() - c0
+    rate, cpu = n * calls / (time.perf_counter() - t0), time.process_time() - c0
+    return rate, cpu, pool_cpu()
 
 
 def main():
@@ -42,9 +63,14 @@ def main():
     print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores, module {c._native._BUILD_PROFILE}")
     base = None
     for t in [int(x) for x in a.threads.split(",")]:
-        rate, cpu = run(a.games, a.calls, t, ex, a.observations)
+        rate, cpu, per_thread = run(a.games, a.calls, t, ex, a.observations)
         base = base or rate
         print(f"threads {t}: {rate:,.0f} game steps/s (wall), {cpu:.2f} CPU s, {rate / base:.2f}x")
+        if t > 1:
+            # The work is split: each pool thread's CPU (one pool per batch; this run's
+            # pool is the one with the most recent threads).
+            shown = ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_thread.items())[-t:])
+            print(f"           pool threads' CPU: {shown}")
 
 
 if __name__ == "__main__":

@@ -422,7 +422,7 @@ impl PyBatch {
         )?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
-            .thread_name(|i| format!("carcassonne-batch-{i}"))
+            .thread_name(|i| format!("batch-{i}"))
             .build()
             .map_err(|e| err(format!("starting {threads} batch threads: {e}")))?;
         let mut b = PyBatch {

@@ -31,8 +31,9 @@ fi
 
 # The CLI (records replayed by the tests) and the plugins, in target/debug: the same command
 # as scripts/test.sh's first step (so nothing is rebuilt there: another package selection
-# would unify features differently and rebuild the workspace).
-cargo build -q --workspace --all-targets
+# would unify features differently and rebuild the workspace). PYTHON_TESTS_NO_BUILD=1 skips
+# it when they are known to be built (iterating on the Python package alone).
+[ -n "${PYTHON_TESTS_NO_BUILD:-}" ] || cargo build -q --workspace --all-targets
 
 MATURIN_PEP517_ARGS="--profile dev" "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./host/python
 

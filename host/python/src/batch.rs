@@ -2,7 +2,7 @@
 //! released), and whole bot games: `play_games`, `arena_report`, `simulate`.
 
 use crate::{
-    err, guarded, json_to_py, names_for, plugin_dirs, ruleset, sorted_options, IllegalAction,
+    err, guarded, json_to_py, names_for, nat, plugin_dirs, ruleset, sorted_options, IllegalAction,
     Inner, PyGame,
 };
 use carcassonne_core::{GameSetup, Ruleset};
@@ -12,8 +12,10 @@ use carcassonne_play::bots::parse_bot;
 use carcassonne_play::simulate::{game_seed, simulate as play_simulate, SimConfig};
 use carcassonne_play::PlayError;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -21,6 +23,37 @@ const PLANE_LEN: usize = enc::PLANES.len() * enc::WINDOW * enc::WINDOW;
 const OTHER_LEN: usize = enc::OTHER_SLOTS * enc::OTHER_COLUMNS.len();
 const SUPPLY_LEN: usize = enc::MAX_PLAYERS * enc::FIGURE_SLOTS;
 const DECISIONS: usize = 5;
+/// Rows of the "other" table in the compact observation: slots past it keep their ids and
+/// mask bits but are not described (a decision rarely offers that many other actions).
+pub(crate) const COMPACT_OTHER_ROWS: usize = 64;
+
+/// What an observation holds: every "other" row (`Full`) or the first
+/// [`COMPACT_OTHER_ROWS`] as int16 (`Compact`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Form {
+    Full,
+    Compact,
+}
+
+impl Form {
+    fn other_rows(self) -> usize {
+        match self {
+            Form::Full => enc::OTHER_SLOTS,
+            Form::Compact => COMPACT_OTHER_ROWS,
+        }
+    }
+
+    /// Entries of one observation as one vector (`into_array`), in key order.
+    pub fn array_len(self) -> usize {
+        PLANE_LEN
+            + 2 * enc::TILE_SLOTS
+            + enc::MAX_PLAYERS
+            + SUPPLY_LEN
+            + DECISIONS
+            + 1
+            + self.other_rows() * enc::OTHER_COLUMNS.len()
+    }
+}
 
 /// Observation buffers of `n` games, filled in place.
 pub(crate) struct Obs {
@@ -116,10 +149,84 @@ impl Obs {
         self.parts()[j].fill(game, seat);
     }
 
+    /// The "other" rows kept by `form`, per game.
+    fn other_kept(&self, form: Form) -> Vec<i32> {
+        let keep = form.other_rows() * enc::OTHER_COLUMNS.len();
+        if keep == OTHER_LEN {
+            return self.other.clone();
+        }
+        self.other
+            .chunks(OTHER_LEN)
+            .flat_map(|c| &c[..keep])
+            .copied()
+            .collect()
+    }
+
+    /// One float32 vector per game (shape `(n, len)`, or `(len,)` unless `batched`): the
+    /// arrays of `into_dict` raveled and concatenated in key order, built here rather than
+    /// by numpy from a dict (one allocation, no Python objects per key).
+    pub fn into_array<'py>(
+        self,
+        py: Python<'py>,
+        form: Form,
+        batched: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let len = form.array_len();
+        let other = self.other_kept(form);
+        let other_len = other.len() / self.n.max(1);
+        let mut out: Vec<f32> = Vec::with_capacity(self.n * len);
+        for j in 0..self.n {
+            let ints = [
+                &self.remaining[j * enc::TILE_SLOTS..][..enc::TILE_SLOTS],
+                &self.scores[j * enc::MAX_PLAYERS..][..enc::MAX_PLAYERS],
+                &self.supply[j * SUPPLY_LEN..][..SUPPLY_LEN],
+            ];
+            out.extend(
+                self.planes[j * PLANE_LEN..][..PLANE_LEN]
+                    .iter()
+                    .map(|&v| v as f32),
+            );
+            out.extend(
+                self.tile[j * enc::TILE_SLOTS..][..enc::TILE_SLOTS]
+                    .iter()
+                    .map(|&v| v as f32),
+            );
+            for part in ints {
+                out.extend(part.iter().map(|&v| v as f32));
+            }
+            out.extend(
+                self.decision[j * DECISIONS..][..DECISIONS]
+                    .iter()
+                    .map(|&v| v as f32),
+            );
+            out.push(self.current[j] as f32);
+            out.extend(
+                other[j * other_len..][..other_len]
+                    .iter()
+                    .map(|&v| v as f32),
+            );
+        }
+        let a = PyArray1::from_vec(py, out);
+        if batched {
+            Ok(a.reshape([self.n, len])?.into_any())
+        } else {
+            Ok(a.into_any())
+        }
+    }
+
     /// Numpy arrays; `batched` keeps the leading `n` axis.
-    pub fn into_dict<'py>(self, py: Python<'py>, batched: bool) -> PyResult<Bound<'py, PyDict>> {
+    pub fn into_dict<'py>(
+        self,
+        py: Python<'py>,
+        form: Form,
+        batched: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         let n = self.n;
+        let compact_other = match form {
+            Form::Compact => self.other_kept(form),
+            Form::Full => Vec::new(),
+        };
         let shape = |rest: &[usize]| -> Vec<usize> {
             let mut s = if batched { vec![n] } else { Vec::new() };
             s.extend_from_slice(rest);
@@ -155,12 +262,36 @@ impl Obs {
             "current",
             PyArray1::from_vec(py, self.current).reshape(shape(&[1]))?,
         )?;
-        d.set_item(
-            "other",
-            PyArray1::from_vec(py, self.other)
-                .reshape(shape(&[enc::OTHER_SLOTS, enc::OTHER_COLUMNS.len()]))?,
-        )?;
+        let other_shape = shape(&[form.other_rows(), enc::OTHER_COLUMNS.len()]);
+        match form {
+            Form::Full => d.set_item(
+                "other",
+                PyArray1::from_vec(py, self.other).reshape(other_shape)?,
+            )?,
+            Form::Compact => {
+                // Values are small (kinds, seats, window cells, segment indices): int16.
+                let kept: Vec<i16> = compact_other
+                    .into_iter()
+                    .map(|v| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16)
+                    .collect();
+                d.set_item("other", PyArray1::from_vec(py, kept).reshape(other_shape)?)?
+            }
+        }
         Ok(d)
+    }
+}
+
+/// An observation format: "dict", "compact", "array" (compact, one vector) or "flat" (full,
+/// one vector).
+pub(crate) fn obs_format(format: &str) -> PyResult<(Form, bool)> {
+    match format {
+        "dict" => Ok((Form::Full, false)),
+        "compact" => Ok((Form::Compact, false)),
+        "array" => Ok((Form::Compact, true)),
+        "flat" => Ok((Form::Full, true)),
+        f => Err(PyValueError::new_err(format!(
+            "format must be dict, compact, array or flat, not {f:?}"
+        ))),
     }
 }
 
@@ -172,39 +303,64 @@ fn thread_count(threads: usize) -> usize {
     }
 }
 
-/// Runs `f` on every item, split into contiguous chunks over `threads` scoped threads
-/// (inline when one thread or few items).
+/// A panic's message.
+fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Runs `f` on every item on `pool`'s threads (persistent: started once per batch, not per
+/// call), in contiguous runs of about `n / threads` items so each thread takes few jobs;
+/// inline when the pool has one thread. A panic in `f` becomes that item's `Err`, so one
+/// failing game never takes the others or the interpreter down.
 fn par_each<T: Send, R: Send>(
+    pool: &rayon::ThreadPool,
     items: &mut [T],
-    threads: usize,
     f: impl Fn(usize, &mut T) -> R + Sync,
-) -> Vec<R> {
-    let n = items.len();
-    if threads <= 1 || n < 2 {
-        return items.iter_mut().enumerate().map(|(i, t)| f(i, t)).collect();
+) -> Vec<Result<R, String>> {
+    let one = |(i, t): (usize, &mut T)| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(i, t)))
+            .map_err(|p| format!("game {i}: the engine failed: {}", panic_text(p)))
+    };
+    let threads = pool.current_num_threads();
+    if threads <= 1 || items.len() < 2 {
+        return items.iter_mut().enumerate().map(one).collect();
     }
-    let per = n.div_ceil(threads.min(n));
-    let f = &f;
-    std::thread::scope(|s| {
-        let handles: Vec<_> = items
-            .chunks_mut(per)
+    let per = items.len().div_ceil(threads);
+    pool.install(|| {
+        items
+            .par_iter_mut()
             .enumerate()
-            .map(|(c, chunk)| {
-                s.spawn(move || {
-                    chunk
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(i, t)| f(c * per + i, t))
-                        .collect::<Vec<R>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            .with_min_len(per)
+            .map(one)
             .collect()
     })
 }
+
+/// Action ids as int64, from any one-dimensional integer array or sequence (int32 arrays,
+/// lists); floats, strings and bools are a `TypeError`, never truncated.
+fn int_ids<'py>(py: Python<'py>, ids: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'py, i64>> {
+    let arr = py.import("numpy")?.call_method1("asarray", (ids,))?;
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "step: action ids are integers, not an array of dtype {}",
+            arr.getattr("dtype")?.str()?
+        )));
+    }
+    let ndim: usize = arr.getattr("ndim")?.extract()?;
+    if ndim != 1 {
+        return Err(PyValueError::new_err(format!(
+            "step: action ids are one-dimensional, not {ndim}-dimensional"
+        )));
+    }
+    arr.call_method1("astype", ("int64",))?.extract()
+}
+
+/// One game's step in a batch thread: its rewards and whether it ended, or what failed.
+type StepOne = Result<(Vec<f32>, bool), String>;
 
 /// `step`'s (rewards, dones).
 type StepResult<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
@@ -220,7 +376,7 @@ pub(crate) struct PyBatch {
     rules: Arc<Ruleset>,
     players: usize,
     seed: u64,
-    threads: usize,
+    pool: rayon::ThreadPool,
     slots: Vec<Slot>,
 }
 
@@ -244,14 +400,17 @@ impl PyBatch {
     #[new]
     #[pyo3(signature = (n, expansions=Vec::new(), options=None, players=2, seed=0, threads=0, plugin_dirs=None))]
     fn new(
-        n: usize,
+        n: i128,
         expansions: Vec<String>,
         options: Option<BTreeMap<String, String>>,
-        players: usize,
-        seed: u64,
-        threads: usize,
+        players: i128,
+        seed: i128,
+        threads: i128,
         plugin_dirs: Option<Vec<String>>,
     ) -> PyResult<PyBatch> {
+        let (n, players, seed): (usize, usize, u64) =
+            (nat("n", n)?, nat("players", players)?, nat("seed", seed)?);
+        let threads = thread_count(nat("threads", threads)?);
         if n == 0 {
             return Err(err("a batch needs at least one game"));
         }
@@ -261,11 +420,16 @@ impl PyBatch {
             sorted_options(options),
             self::plugin_dirs(plugin_dirs),
         )?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("batch-{i}"))
+            .build()
+            .map_err(|e| err(format!("starting {threads} batch threads: {e}")))?;
         let mut b = PyBatch {
             rules,
             players,
             seed,
-            threads: thread_count(threads),
+            pool,
             slots: Vec::new(),
         };
         let mut slots = Vec::with_capacity(n);
@@ -289,6 +453,12 @@ impl PyBatch {
         self.players
     }
 
+    /// Threads of the batch's pool.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
     fn action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let mut m = vec![false; self.slots.len() * enc::ACTION_SIZE];
         for (s, chunk) in self.slots.iter().zip(m.chunks_mut(enc::ACTION_SIZE)) {
@@ -308,30 +478,44 @@ impl PyBatch {
         )
     }
 
-    fn observations<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    /// Every game's observation, seen by its current player: `format` "dict" (the arrays of
+    /// `Game.observation`, with a leading n axis), "compact" (its compact form) or "array" /
+    /// "flat" (one float32 row per game, as `Game.observation_array`).
+    #[pyo3(signature = (format="dict"))]
+    fn observations<'py>(&mut self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyAny>> {
+        let (form, array) = obs_format(format)?;
         let n = self.slots.len();
-        let threads = self.threads;
-        let slots = &self.slots;
-        let obs = py.detach(|| {
+        let (pool, slots) = (&self.pool, &self.slots);
+        let (obs, failed) = py.detach(|| {
             let mut obs = Obs::new(n);
-            {
+            let failed = {
                 let mut parts = obs.parts();
-                par_each(&mut parts, threads, |j, p| {
+                par_each(pool, &mut parts, |j, p| {
                     let g = &slots[j].game.game;
                     let seat = slots[j].game.current().unwrap_or(0);
                     p.fill(g, seat);
-                });
-            }
-            obs
+                })
+                .into_iter()
+                .find_map(Result::err)
+            };
+            (obs, failed)
         });
-        obs.into_dict(py, true)
+        if let Some(e) = failed {
+            return Err(err(e));
+        }
+        if array {
+            obs.into_array(py, form, true)
+        } else {
+            Ok(obs.into_dict(py, form, true)?.into_any())
+        }
     }
 
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        action_ids: PyReadonlyArray1<'py, i64>,
+        action_ids: &Bound<'py, PyAny>,
     ) -> PyResult<StepResult<'py>> {
+        let action_ids = int_ids(py, action_ids)?;
         let n = self.slots.len();
         if action_ids.len() != n {
             return Err(err(format!(
@@ -339,7 +523,11 @@ impl PyBatch {
                 action_ids.len()
             )));
         }
-        let ids = action_ids.as_array().to_vec();
+        let ids: Vec<i128> = action_ids
+            .as_array()
+            .iter()
+            .map(|&i| i128::from(i))
+            .collect();
         // Check every id first, so an illegal one steps no game.
         let mut index = Vec::with_capacity(n);
         for (j, (s, &id)) in self.slots.iter().zip(&ids).enumerate() {
@@ -349,10 +537,11 @@ impl PyBatch {
                     .map_err(|e| IllegalAction::new_err(format!("game {j}: {}", e.value(py))))?,
             );
         }
-        let (players, seed, threads) = (self.players, self.seed, self.threads);
+        let (players, seed) = (self.players, self.seed);
         let rules = Arc::clone(&self.rules);
-        let results: Vec<Result<(Vec<f32>, bool), String>> = py.detach(|| {
-            par_each(&mut self.slots, threads, |j, s| {
+        let pool = &self.pool;
+        let results: Vec<Result<StepOne, String>> = py.detach(|| {
+            par_each(pool, &mut self.slots, |j, s| {
                 let before = s.game.scores();
                 let a = s.game.game.actions()[index[j]];
                 let r =
@@ -382,7 +571,7 @@ impl PyBatch {
         let mut rewards = Vec::with_capacity(n * players);
         let mut dones = Vec::with_capacity(n);
         for r in results {
-            let (rw, d) = r.map_err(err)?;
+            let (rw, d) = r.and_then(|r| r).map_err(err)?;
             rewards.extend(rw);
             dones.push(d);
         }
@@ -397,12 +586,16 @@ impl PyBatch {
         &mut self,
         py: Python<'py>,
         bot: &str,
-        seed: u64,
+        seed: i128,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let seed: u64 = nat("seed", seed)?;
         let spec = parse_bot(bot).map_err(err)?;
-        let threads = self.threads;
-        let picks: Vec<i64> = py.detach(|| {
-            par_each(&mut self.slots, threads, |j, s| {
+        let pool = &self.pool;
+        let picks = py.detach(|| {
+            par_each(pool, &mut self.slots, |j, s| {
+                if s.game.game.is_over() {
+                    return -1;
+                }
                 let i = spec
                     .build(game_seed(
                         seed,
@@ -412,14 +605,20 @@ impl PyBatch {
                 s.game.id_of(i).map_or(-1, i64::from)
             })
         });
+        let picks = picks
+            .into_iter()
+            .collect::<Result<Vec<i64>, String>>()
+            .map_err(err)?;
         Ok(PyArray1::from_vec(py, picks))
     }
 
-    fn game(&self, j: usize) -> PyResult<PyGame> {
-        let s = self
-            .slots
-            .get(j)
-            .ok_or_else(|| err(format!("game {j} of a batch of {}", self.slots.len())))?;
+    fn game(&self, j: i128) -> PyResult<PyGame> {
+        let s = usize::try_from(j)
+            .ok()
+            .and_then(|j| self.slots.get(j))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("game {j} of a batch of {}", self.slots.len()))
+            })?;
         Ok(PyGame {
             inner: s.game.clone(),
         })
@@ -448,15 +647,22 @@ fn sim_config(
 pub(crate) fn play_games<'py>(
     py: Python<'py>,
     bots: Vec<String>,
-    games: u64,
+    games: i128,
     expansions: Vec<String>,
     options: Option<BTreeMap<String, String>>,
-    players: usize,
-    seed: u64,
-    start: u64,
-    threads: usize,
+    players: i128,
+    seed: i128,
+    start: i128,
+    threads: i128,
     plugin_dirs: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let (games, players, seed, start, threads): (u64, usize, u64, u64, usize) = (
+        nat("games", games)?,
+        nat("players", players)?,
+        nat("seed", seed)?,
+        nat("start", start)?,
+        nat("threads", threads)?,
+    );
     let rules = ruleset(
         expansions,
         sorted_options(options),
@@ -491,12 +697,13 @@ pub(crate) fn arena_report<'py>(
     py: Python<'py>,
     results: Vec<Bound<'py, PyDict>>,
     bots: Vec<String>,
-    players: usize,
-    seed: u64,
+    players: i128,
+    seed: i128,
     expansions: Vec<String>,
     options: Option<BTreeMap<String, String>>,
     plugin_dirs: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let (players, seed): (usize, u64) = (nat("players", players)?, nat("seed", seed)?);
     let rules = ruleset(
         expansions,
         sorted_options(options),
@@ -524,7 +731,9 @@ pub(crate) fn arena_report<'py>(
     }
     let cfg = sim_config(bots, outcomes.len() as u64, players, seed, 1);
     carcassonne_play::arena::check_arena(&cfg).map_err(err)?;
-    let report = play_arena_report(&rules, &cfg, &outcomes);
+    let report = guarded("arena_report", || {
+        Ok(play_arena_report(&rules, &cfg, &outcomes))
+    })?;
     json_to_py(py, &serde_json::to_string(&report).map_err(err)?)
 }
 
@@ -534,14 +743,20 @@ pub(crate) fn arena_report<'py>(
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
     bots: Vec<String>,
-    games: u64,
+    games: i128,
     expansions: Vec<String>,
     options: Option<BTreeMap<String, String>>,
-    players: usize,
-    seed: u64,
-    threads: usize,
+    players: i128,
+    seed: i128,
+    threads: i128,
     plugin_dirs: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let (games, players, seed, threads): (u64, usize, u64, usize) = (
+        nat("games", games)?,
+        nat("players", players)?,
+        nat("seed", seed)?,
+        nat("threads", threads)?,
+    );
     if games == 0 {
         return Err(err("games must be at least 1"));
     }

@@ -99,6 +99,13 @@ pub(crate) fn ruleset(
     .iter()
     .map(std::env::var_os)
     .collect();
+    for (i, e) in expansions.iter().enumerate() {
+        if expansions[..i].contains(e) {
+            return Err(PyValueError::new_err(format!(
+                "expansion `{e}` is listed twice"
+            )));
+        }
+    }
     let key: RulesetKey = (expansions, options, dirs, env);
     let mut cache = RULESETS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, r)) = cache.iter().find(|(k, _)| *k == key) {
@@ -117,6 +124,31 @@ pub(crate) fn ruleset(
     }
     cache.push((key, Arc::clone(&rules)));
     Ok(rules)
+}
+
+/// A non-negative integer argument. Python ints arrive as `i128`, so a negative (or too
+/// large) value is a `ValueError` naming the argument, not pyo3's `OverflowError`.
+pub(crate) fn nat<T: TryFrom<i128>>(name: &str, v: i128) -> PyResult<T> {
+    T::try_from(v).map_err(|_| {
+        PyValueError::new_err(if v < 0 {
+            format!("{name} must not be negative, not {v}")
+        } else {
+            format!("{name} is too large: {v}")
+        })
+    })
+}
+
+/// An action id argument: any Python or numpy integer; a bool, float or string is a
+/// `TypeError` (never truncated, parsed or read as 0/1).
+fn action_arg(a: &Bound<'_, PyAny>) -> PyResult<i128> {
+    let is_bool = a.is_instance_of::<pyo3::types::PyBool>()
+        || a.get_type().name()?.to_cow()?.starts_with("bool");
+    if is_bool {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "an action id is an integer, not a bool",
+        ));
+    }
+    a.extract()
 }
 
 pub(crate) fn check_players(players: usize) -> PyResult<()> {
@@ -148,6 +180,9 @@ pub(crate) struct Inner {
     pub index: Vec<u32>,
     /// Whether the game was ended because every legal action lay outside the board window.
     pub window_ended: bool,
+    /// Whether the hidden draw order was reshuffled (`determinize`): such a game no longer
+    /// follows its setup's seed, so it has no record.
+    pub determinized: bool,
 }
 
 impl Inner {
@@ -174,6 +209,7 @@ impl Inner {
             ids: Vec::new(),
             index: Vec::new(),
             window_ended: false,
+            determinized: false,
         }
     }
 
@@ -208,7 +244,7 @@ impl Inner {
             .map(|k| self.ids[k])
     }
 
-    pub fn index_of(&self, id: i64) -> PyResult<usize> {
+    pub fn index_of(&self, id: i128) -> PyResult<usize> {
         if self.game.is_over() {
             return Err(IllegalAction::new_err(format!(
                 "action {id}: the game is over"
@@ -228,7 +264,7 @@ impl Inner {
     }
 
     /// Applies a legal id; the game is unchanged on an illegal id.
-    pub fn apply(&mut self, id: i64) -> PyResult<()> {
+    pub fn apply(&mut self, id: i128) -> PyResult<()> {
         let i = self.index_of(id)?;
         let a = self.game.actions()[i];
         let res = guarded("apply", || {
@@ -256,6 +292,11 @@ impl Inner {
     }
 
     pub fn record(&self) -> PyResult<Record> {
+        if self.determinized {
+            return Err(err(
+                "a determinized game has no record: its tiles to come no longer follow its seed",
+            ));
+        }
         guarded("record", || {
             Record::with_setup(&self.game, &self.setup, &self.actions).map_err(err)
         })
@@ -273,6 +314,19 @@ impl Inner {
         }
         let spec = parse_bot(bot).map_err(err)?;
         guarded("bot", || Ok(spec.build(seed).choose(&self.game)))
+    }
+}
+
+impl PyGame {
+    /// A seat of this game, from a Python int (negative: `ValueError`; past the last seat:
+    /// `CarcassonneError`, as before).
+    fn seat(&self, seat: i128) -> PyResult<usize> {
+        let n = self.inner.game.state().players().len();
+        let seat: usize = nat("seat", seat)?;
+        if seat >= n {
+            return Err(err(format!("seat {seat} of a {n}-player game")));
+        }
+        Ok(seat)
     }
 }
 
@@ -348,12 +402,13 @@ impl PyGame {
     fn new(
         expansions: Vec<String>,
         options: Option<std::collections::BTreeMap<String, String>>,
-        players: usize,
-        seed: u64,
+        players: i128,
+        seed: i128,
         plugin_dirs: Option<Vec<String>>,
         names: Option<Vec<String>>,
     ) -> PyResult<PyGame> {
-        let names = names_for(players, names)?;
+        let names = names_for(nat("players", players)?, names)?;
+        let seed: u64 = nat("seed", seed)?;
         let rules = ruleset(
             expansions,
             sorted_options(options),
@@ -433,18 +488,20 @@ impl PyGame {
         self.inner.game.describe_decision()
     }
 
-    fn legal_actions(&self) -> Vec<PyAction> {
+    fn legal_actions(&self) -> PyResult<Vec<PyAction>> {
         let g = &self.inner;
         let player = g.current().unwrap_or(0);
-        g.ids
-            .iter()
-            .enumerate()
-            .map(|(k, &id)| PyAction {
-                id: id as i64,
-                description: g.describe_index(g.index[k] as usize),
-                player,
-            })
-            .collect()
+        guarded("legal_actions", || {
+            Ok(g.ids
+                .iter()
+                .enumerate()
+                .map(|(k, &id)| PyAction {
+                    id: id as i64,
+                    description: g.describe_index(g.index[k] as usize),
+                    player,
+                })
+                .collect())
+        })
     }
 
     fn legal_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
@@ -457,8 +514,20 @@ impl PyGame {
         PyArray1::from_vec(py, m)
     }
 
-    fn apply(&mut self, action_id: i64) -> PyResult<()> {
-        self.inner.apply(action_id)
+    fn apply(&mut self, action_id: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.apply(action_arg(action_id)?)
+    }
+
+    /// A copy whose hidden draw order is reshuffled from `seed`: the board, the scores, the
+    /// supply and the tile in hand stay, the tiles still to come are the same multiset in
+    /// another order. Search code plays on such copies so it cannot read the real future
+    /// (a plain `clone()` draws the same tiles as the game). It has no record.
+    fn determinize(&self, seed: i128) -> PyResult<PyGame> {
+        let seed: u64 = nat("seed", seed)?;
+        let mut inner = self.inner.clone();
+        inner.game.reseed(seed);
+        inner.determinized = true;
+        Ok(PyGame { inner })
     }
 
     fn clone(&self) -> PyGame {
@@ -486,7 +555,8 @@ impl PyGame {
     }
 
     #[pyo3(signature = (since=0))]
-    fn events<'py>(&self, py: Python<'py>, since: usize) -> PyResult<Bound<'py, PyList>> {
+    fn events<'py>(&self, py: Python<'py>, since: i128) -> PyResult<Bound<'py, PyList>> {
+        let since: usize = nat("since", since)?;
         let g = &self.inner.game;
         let rules = g.rules();
         let out = PyList::empty(py);
@@ -522,18 +592,33 @@ impl PyGame {
             .map_err(err)
     }
 
-    fn observation<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyDict>> {
-        let n = self.inner.game.state().players().len();
-        if seat >= n {
-            return Err(err(format!("seat {seat} of a {n}-player game")));
-        }
+    /// The observation of `seat`: `format` "dict" (every array), "compact" (the "other"
+    /// table cut to its first rows, int16), "array" (the compact one as one float32 vector)
+    /// or "flat" (the full one as one float32 vector).
+    #[pyo3(signature = (seat, format="dict"))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: i128,
+        format: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.seat(seat)?;
+        let (form, array) = batch::obs_format(format)?;
         let mut o = batch::Obs::new(1);
-        o.fill(0, &self.inner.game, seat);
-        o.into_dict(py, false)
+        guarded("observation", || {
+            o.fill(0, &self.inner.game, seat);
+            Ok(())
+        })?;
+        if array {
+            o.into_array(py, form, false)
+        } else {
+            Ok(o.into_dict(py, form, false)?.into_any())
+        }
     }
 
     #[pyo3(signature = (bot="greedy", seed=0))]
-    fn bot_action(&self, py: Python<'_>, bot: &str, seed: u64) -> PyResult<i64> {
+    fn bot_action(&self, py: Python<'_>, bot: &str, seed: i128) -> PyResult<i64> {
+        let seed: u64 = nat("seed", seed)?;
         let g = &self.inner;
         let i = py.detach(|| g.bot_index(bot, seed))?;
         g.id_of(i)
@@ -541,15 +626,17 @@ impl PyGame {
             .ok_or_else(|| err("no action to choose"))
     }
 
-    fn render_svg(&self) -> String {
-        carcassonne_render::render_svg(
-            &self.inner.game,
-            &carcassonne_render::RenderOptions {
-                tile_size: 64.0,
-                caption: None,
-                order_numbers: false,
-            },
-        )
+    fn render_svg(&self) -> PyResult<String> {
+        guarded("render", || {
+            Ok(carcassonne_render::render_svg(
+                &self.inner.game,
+                &carcassonne_render::RenderOptions {
+                    tile_size: 64.0,
+                    caption: None,
+                    order_numbers: false,
+                },
+            ))
+        })
     }
 
     #[pyo3(signature = (scale=1.0))]
@@ -558,10 +645,17 @@ impl PyGame {
         py: Python<'py>,
         scale: f32,
     ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
-        let svg = self.render_svg();
-        let pix = py
-            .detach(|| carcassonne_raster::rasterise(&svg, scale))
-            .map_err(err)?;
+        if !(scale.is_finite() && scale > 0.0 && scale <= 16.0) {
+            return Err(err(format!(
+                "scale must be above 0 and at most 16, not {scale}"
+            )));
+        }
+        let svg = self.render_svg()?;
+        let pix = py.detach(|| {
+            guarded("render", || {
+                carcassonne_raster::rasterise(&svg, scale).map_err(err)
+            })
+        })?;
         let (w, h) = (pix.width() as usize, pix.height() as usize);
         let mut rgb = Vec::with_capacity(w * h * 3);
         for p in pix.pixels() {
@@ -571,9 +665,9 @@ impl PyGame {
         PyArray1::from_vec(py, rgb).reshape([h, w, 3])
     }
 
-    fn describe(&self, action_id: i64) -> PyResult<String> {
-        let i = self.inner.index_of(action_id)?;
-        Ok(self.inner.describe_index(i))
+    fn describe(&self, action_id: &Bound<'_, PyAny>) -> PyResult<String> {
+        let i = self.inner.index_of(action_arg(action_id)?)?;
+        guarded("describe", || Ok(self.inner.describe_index(i)))
     }
 
     fn __repr__(&self) -> String {
@@ -605,8 +699,8 @@ fn list_expansions<'py>(
 }
 
 #[pyfunction]
-fn game_seed(seed: u64, index: u64) -> u64 {
-    play_game_seed(seed, index)
+fn game_seed(seed: i128, index: i128) -> PyResult<u64> {
+    Ok(play_game_seed(nat("seed", seed)?, nat("index", index)?))
 }
 
 #[pymodule]
@@ -621,6 +715,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TILE_SLOTS", enc::TILE_SLOTS)?;
     m.add("FIGURE_SLOTS", enc::FIGURE_SLOTS)?;
     m.add("MAX_PLAYERS", enc::MAX_PLAYERS)?;
+    m.add("COMPACT_OTHER_ROWS", batch::COMPACT_OTHER_ROWS)?;
     let layout = PyDict::new(py);
     layout.set_item("place", (enc::PLACE_BASE, enc::PASS_ID - enc::PLACE_BASE))?;
     layout.set_item("pass", (enc::PASS_ID, 1))?;

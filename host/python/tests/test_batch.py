@@ -106,3 +106,20 @@ def test_bad_batch_setups():
         c.play_games(["random"], 2)  # an arena needs two bots
     with pytest.raises(c.CarcassonneError):
         c.simulate(["nobody"], games=1)
+
+
+def test_thread_count_changes_nothing_but_speed():
+    """The persistent pool (issue 33): any thread count gives the same games, rewards,
+    observations and bot choices."""
+    runs = []
+    for threads in (1, 2, 3):
+        b = c.BatchGames(5, expansions=["count"], seed=4, threads=threads)
+        assert b.threads == threads
+        log = []
+        for _ in range(120):
+            ids = b.bot_actions("random", seed=1)
+            obs = b.observations()
+            rewards, dones = b.step(ids)
+            log.append((ids.tolist(), rewards.tolist(), dones.tolist(), int(obs["planes"].sum())))
+        runs.append((log, [b.game(j).record_json() for j in range(5)]))
+    assert runs[0] == runs[1] == runs[2]

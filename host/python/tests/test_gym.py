@@ -53,6 +53,11 @@ def test_check_env_with_flat_observations():
     assert env.observation_space.contains(obs)
 
 
+@pytest.mark.parametrize("fmt", ["compact", "array"])
+def test_check_env_with_compact_and_array_observations(fmt):
+    check_env(cgym.CarcassonneEnv(expansions=MIX, opponents="random", observation=fmt))
+
+
 def test_module_prefixed_id_imports_the_module():
     env = gymnasium.make("carcassonne.gym:carcassonne/Carcassonne-v0", opponents="random")
     assert isinstance(env.unwrapped, cgym.CarcassonneEnv)
@@ -68,7 +73,8 @@ def test_agent_always_decides_and_mask_equals_legal_actions(seat):
         legal = sorted(a.id for a in env.game.legal_actions())
         assert np.flatnonzero(env.action_masks()).tolist() == legal
         env.step(int(rng.choice(legal)))
-    assert not env.action_masks().any()
+    # After the end every id is allowed: the next step is a reset (issue 33, NEXT_STEP).
+    assert env.action_masks().all()
 
 
 @pytest.mark.parametrize("opponents", ["random", "greedy", "mcts:20"])
@@ -152,3 +158,44 @@ def test_maskable_ppo_learns_for_a_few_steps():
     obs, _ = env.reset(seed=1)
     action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)]
+
+
+def test_the_mask_is_in_info():
+    env = cgym.CarcassonneEnv(opponents="random")
+    obs, info = env.reset(seed=3)
+    assert (info["action_mask"] == env.action_masks()).all()
+    assert info["action_mask"].sum() == len(env.game.legal_ids()) > 0
+    for _ in range(10):
+        a = int(np.flatnonzero(info["action_mask"])[0])
+        obs, _, term, _, info = env.step(a)
+        assert (info["action_mask"] == env.game.action_mask()).all()
+        assert not info["ended_by_window"]
+
+
+def test_next_step_autoreset_masks_are_never_empty():
+    """Under NEXT_STEP autoreset the step after the end is a reset whose action is ignored:
+    the mask asked for it must allow something (all True), and after the reset it is the
+    new game's exact mask."""
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+    envs = SyncVectorEnv(
+        [lambda: cgym.CarcassonneEnv(opponents="random") for _ in range(2)],
+        autoreset_mode=AutoresetMode.NEXT_STEP,
+    )
+    obs, info = envs.reset(seed=[1, 2])
+    rng = np.random.default_rng(0)
+    ended, reset_steps = [False, False], 0
+    for _ in range(400):
+        masks = np.stack(envs.call("action_masks"))
+        assert masks.any(axis=1).all(), "a masked sampler needs one allowed action"
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
+        obs, rew, term, trunc, info = envs.step(actions)
+        for j in range(2):
+            game = envs.envs[j].unwrapped.game
+            if ended[j]:  # this was the reset step: a fresh game, its exact mask
+                reset_steps += 1
+                assert not game.is_over and game.turn <= 1
+                assert (info["action_mask"][j] == game.action_mask()).all()
+                assert (envs.call("action_masks")[j] == game.action_mask()).all()
+            ended[j] = bool(term[j])
+    assert reset_steps >= 2

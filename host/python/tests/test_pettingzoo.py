@@ -68,7 +68,7 @@ DICT_OBS_WARNINGS = {
 }
 
 
-@pytest.mark.parametrize("fmt", ["dict", "flat"])
+@pytest.mark.parametrize("fmt", ["dict", "compact", "array", "flat"])
 def test_pettingzoo_api_test_warns_of_nothing_else(fmt):
     import warnings
 
@@ -88,6 +88,56 @@ def test_flat_observation_decodes_to_the_native_one():
     assert list(back) == list(native)
     for k in native:
         assert np.array_equal(back[k], native[k].astype(np.float32))
+
+
+@pytest.mark.parametrize("fmt", ["compact", "array"])
+def test_compact_and_array_observations_hold_the_dict_minus_the_far_other_rows(fmt):
+    """Issue 33: the compact observation is the dict with the "other" table cut to its first
+    COMPACT_OTHER_ROWS rows (int16); "array" is that, as one float32 vector."""
+    e = cenv.raw_env(expansions=MIX, observation=fmt)
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        seat = e.game.current_player
+        obs = e.observe(e.agent_selection)["observation"]
+        assert e.observation_space(e.agent_selection)["observation"].contains(obs)
+        full = e.game.observation(seat)
+        got = e.decode_observation(obs) if fmt == "array" else obs
+        if fmt == "array":
+            assert obs.dtype == np.float32 and obs.ndim == 1
+        assert list(got) == list(full)
+        for k in full:
+            want = full[k][: carcassonne.COMPACT_OTHER_ROWS] if k == "other" else full[k]
+            assert np.array_equal(np.asarray(got[k], dtype=np.int64), want.astype(np.int64)), k
+        legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+        e.step(int(legal[rng.integers(len(legal))]))
+
+
+def test_batch_observation_formats_equal_the_single_games():
+    b = carcassonne.BatchGames(3, expansions=MIX, seed=2, threads=2)
+    for _ in range(25):
+        b.step(b.bot_actions("random"))
+    cur = b.current_players()
+    for fmt in ("dict", "compact", "array", "flat"):
+        batch = b.observations(fmt)
+        for j in range(3):
+            one = b.game(j).observation(int(cur[j]), fmt)
+            if isinstance(one, dict):
+                for k in one:
+                    assert np.array_equal(batch[k][j], one[k]), (fmt, k)
+            else:
+                assert np.array_equal(batch[j], one), fmt
+    with pytest.raises(ValueError):
+        b.observations("png")
+
+
+@pytest.mark.parametrize("players", [1, 8])
+def test_api_test_with_one_and_eight_players(players):
+    # The documented range: 1 to MAX_PLAYERS seats.
+    assert players <= carcassonne.MAX_PLAYERS
+    api_test(cenv.env(players=players), num_cycles=200)
+    with pytest.raises(carcassonne.CarcassonneError):
+        cenv.raw_env(players=carcassonne.MAX_PLAYERS + 1)
 
 
 def test_api_test_with_four_players():

@@ -10,6 +10,7 @@ from . import _native
 from ._native import (  # noqa: F401
     ACTION_SIZE,
     BOARD_WINDOW,
+    COMPACT_OTHER_ROWS,
     FIGURE_SLOTS,
     LAYOUT,
     MAX_PLAYERS,
@@ -35,6 +36,7 @@ __version__ = _native.__version__
 __all__ = [
     "ACTION_SIZE",
     "BOARD_WINDOW",
+    "COMPACT_OTHER_ROWS",
     "FIGURE_SLOTS",
     "LAYOUT",
     "MAX_PLAYERS",

@@ -21,6 +21,16 @@ REWARD_MODES = ("margin", "final_margin", "score", "win")
 _MASK64 = (1 << 64) - 1
 
 
+def action_id(action: object) -> int:
+    """An action as an int id: a Python or numpy integer (or a 0-d integer array). A float,
+    a string or a bool is a ``TypeError``, never silently truncated or parsed."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action id is an integer, not {type(action).__name__} {action!r}")
+    return int(action)
+
+
 def check_reward_mode(mode: str) -> str:
     if mode not in REWARD_MODES:
         raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, not {mode!r}")
@@ -120,15 +130,15 @@ def _bounds(key: str, dtype: np.dtype, max_players: int) -> tuple[int, int]:
     return lo, hi
 
 
-def observation_space(game, players: int):
-    """The Dict space of ``game.observation(seat)``: one Box per key, with its shape and
-    dtype, bounded by what the key can hold."""
+def observation_space(game, players: int, fmt: str = "dict"):
+    """The Dict space of ``game.observation(seat, fmt)`` (``"dict"`` or ``"compact"``): one
+    Box per key, with its shape and dtype, bounded by what the key can hold."""
     import gymnasium
 
     import carcassonne as _c
 
     max_players = int(getattr(_c, "MAX_PLAYERS", players))
-    sample = game.observation(0)
+    sample = game.observation(0, fmt)
     spaces = {}
     for key, value in sample.items():
         arr = np.asarray(value)
@@ -137,15 +147,25 @@ def observation_space(game, players: int):
     return gymnasium.spaces.Dict(spaces)
 
 
-#: Observation formats of both environments (the ``observation=`` argument): ``"dict"``
-#: gives the native observation as it is (a dict of arrays, `Game.observation`); ``"flat"``
-#: gives one float32 vector, the native arrays raveled and concatenated in the native
-#: order (``layout`` says where each one is).
-OBSERVATION_FORMATS = ("dict", "flat")
+#: Observation formats of both environments (the ``observation=`` argument), each built in
+#: Rust (``Game.observation(seat, format)``):
+#:
+#: - ``"dict"``: the native observation, a dict of arrays (about 276 KB);
+#: - ``"compact"``: the same dict with the "other" table cut to its first
+#:   ``COMPACT_OTHER_ROWS`` rows as int16 (about 130 KB); slots past them keep their ids and
+#:   mask bits but are not described;
+#: - ``"array"``: the compact observation as one float32 vector, for generic learners that
+#:   take one array (as PettingZoo's chess and go give);
+#: - ``"flat"``: the full observation as one float32 vector.
+#:
+#: The vectors are the dict's arrays raveled and concatenated in the native key order
+#: (``layout`` says where each one is).
+OBSERVATION_FORMATS = ("dict", "compact", "array", "flat")
+_DICT_OF = {"dict": "dict", "compact": "compact", "array": "compact", "flat": "dict"}
 
 
 class ObservationCodec:
-    """The observation space of one format and the conversion of native observations."""
+    """The observation space of one format and the observation of a seat in it."""
 
     def __init__(self, game, players: int, fmt: str) -> None:
         import gymnasium
@@ -155,16 +175,16 @@ class ObservationCodec:
                 f"observation must be one of {', '.join(OBSERVATION_FORMATS)}, not {fmt!r}"
             )
         self.format = fmt
-        self.dict_space = observation_space(game, players)
+        self.dict_space = observation_space(game, players, _DICT_OF[fmt])
         # The native order (planes, tile, remaining, …), not the Dict space's sorted one.
-        self.keys = list(game.observation(0).keys())
+        self.keys = list(game.observation(0, _DICT_OF[fmt]).keys())
         self.layout: list[tuple[str, int, tuple[int, ...]]] = []
         offset = 0
         for k in self.keys:
             shape = self.dict_space[k].shape
             self.layout.append((k, offset, shape))
             offset += int(np.prod(shape))
-        if fmt == "dict":
+        if fmt in ("dict", "compact"):
             self.space = self.dict_space
         else:
             low = np.concatenate(
@@ -175,11 +195,10 @@ class ObservationCodec:
             )
             self.space = gymnasium.spaces.Box(low, high, dtype=np.float32)
 
-    def encode(self, obs: dict):
-        if self.format == "dict":
-            return obs
-        return np.concatenate([np.asarray(obs[k], dtype=np.float32).ravel() for k in self.keys])
+    def observe(self, game, seat: int):
+        """``seat``'s observation of ``game`` in this format."""
+        return game.observation(seat, self.format)
 
     def decode(self, flat: np.ndarray) -> dict:
-        """A flat observation back into the native dict (float32 arrays)."""
+        """A vector observation back into the dict (float32 arrays)."""
         return {k: flat[o : o + int(np.prod(sh))].reshape(sh) for k, o, sh in self.layout}

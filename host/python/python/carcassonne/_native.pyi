@@ -4,7 +4,7 @@ Every array is a fresh numpy array owned by the caller. Seats in observations ar
 the observing seat (row/plane 0 is that seat, then the following seats in turn order).
 """
 
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,8 @@ TILE_SLOTS: int
 FIGURE_SLOTS: int
 """Figure kinds (ruleset index) deployment ids and `supply` can name."""
 MAX_PLAYERS: int
+COMPACT_OTHER_ROWS: int
+"""Rows of the "other" table kept by the "compact" and "array" observations."""
 LAYOUT: dict[str, tuple[int, int]]
 """Each action block: name -> (first id, size): place, pass, deploy, draw, other."""
 SOURCE_TREE: Optional[str]
@@ -77,6 +79,10 @@ class Game:
     def current_player(self) -> Optional[int]:
         """Seat whose decision it is; None when the game is over."""
     @property
+    def ended_by_window(self) -> bool:
+        """Whether the game ended early because every legal action lay outside the board
+        window (its scores are final)."""
+    @property
     def is_over(self) -> bool: ...
     @property
     def turn(self) -> int: ...
@@ -92,16 +98,27 @@ class Game:
     def action_mask(self) -> npt.NDArray[np.bool_]:
         """Shape (ACTION_SIZE,); True exactly at the legal ids."""
     def apply(self, action_id: int) -> None:
-        """Applies a legal id; raises IllegalAction (game unchanged) otherwise."""
-    def clone(self) -> "Game": ...
+        """Applies a legal id; raises IllegalAction (game unchanged) otherwise, TypeError for
+        a bool, float or string."""
+    def clone(self) -> "Game":
+        """An independent copy; it draws the same tiles as this game."""
+    def determinize(self, seed: int) -> "Game":
+        """A copy whose hidden draw order is reshuffled from `seed` (same board, scores,
+        supply, tile in hand and multiset of tiles to come): search code plays on it
+        without seeing the real future. It has no record (`record_json` raises)."""
     def scores(self) -> list[int]: ...
     def events(self, since: int = 0) -> list[dict[str, Any]]:
         """Score events from index `since`: player, label (feature kind or score label),
         points, complete, final, turn."""
     def record_json(self) -> str:
         """The game as our JSON record; replays with `carcassonne replay`."""
-    def observation(self, seat: int) -> dict[str, npt.NDArray[Any]]:
-        """Keys and shapes (the same for every expansion mix):
+    def observation(
+        self, seat: int, format: str = "dict"
+    ) -> Union[dict[str, npt.NDArray[Any]], npt.NDArray[np.float32]]:
+        """`format`: "dict" (below), "compact" (the same, `other` cut to its first
+        COMPACT_OTHER_ROWS rows as int16), "array" (the compact one as one float32 vector,
+        keys raveled and concatenated in this order) or "flat" (the full one as one float32
+        vector). Keys and shapes (the same for every expansion mix):
         planes   uint8  (len(OBSERVATION_PLANES), BOARD_WINDOW, BOARD_WINDOW)
         tile     uint8  (TILE_SLOTS,)  one-hot drawn tile kind (zero when not placing)
         remaining int32 (TILE_SLOTS,)  tiles left per tile kind
@@ -137,14 +154,20 @@ class BatchGames:
     def n(self) -> int: ...
     @property
     def players(self) -> int: ...
+    @property
+    def threads(self) -> int:
+        """Threads of the batch's pool (started once, at construction)."""
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Shape (n, ACTION_SIZE)."""
-    def observations(self) -> dict[str, npt.NDArray[Any]]:
-        """Each key of `Game.observation` with a leading n axis; seat = each game's current player."""
+    def observations(
+        self, format: str = "dict"
+    ) -> Union[dict[str, npt.NDArray[Any]], npt.NDArray[np.float32]]:
+        """`Game.observation` of every game in `format`, with a leading n axis (the vector
+        formats: shape (n, length)); seat = each game's current player."""
     def current_players(self) -> npt.NDArray[np.int64]:
         """Shape (n,)."""
     def step(
-        self, action_ids: npt.NDArray[np.int64]
+        self, action_ids: Union[npt.NDArray[np.integer[Any]], Sequence[int]]
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Applies one id per game; returns (rewards (n, players): score change per seat,
         dones (n,)). A finished game is replaced by its next episode. An illegal id raises

@@ -66,9 +66,12 @@ class raw_env(AECEnv, EzPickle):
     Args:
         expansions: expansion ids, as ``carcassonne.Game`` takes them (official and fan).
         options: rule options (``{"farmScoring": "2nd", "count.countMove": "clockwise"}``).
-        players: seats, 2 to 6.
+        players: seats, 1 to ``carcassonne.MAX_PLAYERS`` (8).
         reward: ``"margin"`` | ``"final_margin"`` | ``"score"`` | ``"win"``.
-        observation: ``"dict"`` (the native arrays) | ``"flat"`` (one float32 vector).
+        observation: ``"dict"`` (the native arrays) | ``"compact"`` (the same, the "other"
+            table cut to ``COMPACT_OTHER_ROWS`` rows) | ``"array"`` (the compact one as one
+            float32 vector) | ``"flat"`` (the full one as one float32 vector); see
+            :data:`carcassonne._envutil.OBSERVATION_FORMATS`.
         render_mode: ``None``, ``"ansi"`` (a text frame), ``"human"`` (the text frame
             printed) or ``"rgb_array"`` (the board picture, ``Game.render_rgb``).
         render_scale: scale of the ``rgb_array`` picture.
@@ -125,7 +128,7 @@ class raw_env(AECEnv, EzPickle):
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._codec = _envutil.ObservationCodec(self.game, self.players, observation)
         inner = self._codec.space
-        #: With ``observation="flat"``: ``(key, offset, shape)`` of each native array in the
+        #: With ``observation="array"`` or ``"flat"``: ``(key, offset, shape)`` of each native array in the
         #: vector, in order.
         self.observation_layout = self._codec.layout
         mask = gymnasium.spaces.Box(0, 1, shape=(_c.ACTION_SIZE,), dtype=np.int8)
@@ -191,7 +194,7 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.agent_name_mapping[agent]
-        obs = self._codec.encode(self.game.observation(seat))
+        obs = self._codec.observe(self.game, seat)
         if not self.game.is_over and self.game.current_player == seat:
             mask = self.game.action_mask().astype(np.int8)
         else:
@@ -199,11 +202,13 @@ class raw_env(AECEnv, EzPickle):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        if not self.agents:
+            raise _c.IllegalAction("step() after the game ended: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action_id = int(action)
+        action_id = _envutil.action_id(action)
         # Raises carcassonne.IllegalAction (the game unchanged) for an action not legal now.
         self._last_action = f"{agent}: {self.game.describe(action_id)}"
         self.game.apply(action_id)
@@ -238,7 +243,7 @@ class raw_env(AECEnv, EzPickle):
         return text
 
     def decode_observation(self, flat: np.ndarray) -> dict[str, np.ndarray]:
-        """A ``"flat"`` observation back into the native dict (float32 arrays)."""
+        """An ``"array"`` or ``"flat"`` observation back into its dict (float32 arrays)."""
         return self._codec.decode(flat)
 
     def close(self) -> None:

@@ -17,6 +17,9 @@ when it gets an observation (or the game is over). The reward of a step covers t
 agent's action and every opponent decision after it (schemes as in the PettingZoo env:
 ``"margin"``, ``"final_margin"``, ``"score"``, ``"win"``).
 
+``info`` carries ``"action_mask"`` (the same as ``action_masks()``), the seat, the scores,
+the turn, the game seed and ``"ended_by_window"``.
+
 Illegal actions (``illegal_action=``): ``"penalize"`` (default) leaves the game unchanged
 and returns ``illegal_reward`` (default -1) with ``info["illegal_action"] = True``, so
 an unmasked learner, or ``gymnasium.utils.env_checker.check_env``, can step with any id;
@@ -49,8 +52,8 @@ class CarcassonneEnv(gymnasium.Env):
             per other seat in seat order.
         seat: the agent's seat, or ``"random"`` for a seat drawn at every reset.
         reward: ``"margin"`` | ``"final_margin"`` | ``"score"`` | ``"win"``.
-        observation: ``"dict"`` (the native arrays, seen from the agent's seat) | ``"flat"``
-            (one float32 vector).
+        observation: ``"dict"`` | ``"compact"`` | ``"array"`` | ``"flat"``, seen from the
+            agent's seat (:data:`carcassonne._envutil.OBSERVATION_FORMATS`).
         illegal_action: ``"penalize"`` | ``"raise"``; ``illegal_reward`` with ``"penalize"``.
         render_mode: ``None`` | ``"ansi"`` | ``"human"`` (text printed) | ``"rgb_array"``.
     """
@@ -111,7 +114,7 @@ class CarcassonneEnv(gymnasium.Env):
             _c.play_games([bot, bot], 0)
         self._codec = _envutil.ObservationCodec(self.game, self.players, observation)
         self.observation_space = self._codec.space
-        #: With ``observation="flat"``: ``(key, offset, shape)`` of each native array in the
+        #: With ``observation="array"`` or ``"flat"``: ``(key, offset, shape)`` of each native array in the
         #: vector, in order.
         self.observation_layout = self._codec.layout
         self.action_space = gymnasium.spaces.Discrete(_c.ACTION_SIZE)
@@ -150,12 +153,14 @@ class CarcassonneEnv(gymnasium.Env):
             "scores": list(self.game.scores()),
             "turn": self.game.turn,
             "game_seed": self.game_seed,
+            "action_mask": self.action_masks(),
+            "ended_by_window": self.game.ended_by_window,
         }
         info.update(extra)
         return info
 
     def _obs(self) -> Any:
-        return self._codec.encode(self.game.observation(self.seat))
+        return self._codec.observe(self.game, self.seat)
 
     def reset(
         self, *, seed: int | None = None, options: dict | None = None
@@ -185,8 +190,8 @@ class CarcassonneEnv(gymnasium.Env):
         self, action: Any
     ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.game.is_over:
-            raise RuntimeError("step() after the game ended: call reset()")
-        action_id = int(action)
+            raise _c.IllegalAction("step() after the game ended: call reset()")
+        action_id = _envutil.action_id(action)
         legal = 0 <= action_id < _c.ACTION_SIZE and bool(self.game.action_mask()[action_id])
         if not legal:
             if self.illegal_action == "raise":
@@ -202,11 +207,16 @@ class CarcassonneEnv(gymnasium.Env):
         return self._obs(), float(reward), over, False, self._info(illegal_action=False)
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now, as sb3-contrib's ``MaskablePPO`` expects: bool,
-        shape ``(ACTION_SIZE,)``; all False once the game is over."""
+        """The legal actions now, as sb3-contrib's ``MaskablePPO`` expects: bool, shape
+        ``(ACTION_SIZE,)`` (also ``info["action_mask"]``).
+
+        Once the game is over every entry is True: the next call is a ``reset()`` (or, under
+        a vector env's ``NEXT_STEP`` autoreset, a reset step whose action is ignored), and a
+        masked sampler needs at least one allowed action; an all-False mask made them fail or
+        divide by zero."""
         if self.game.is_over:
-            return np.zeros(_c.ACTION_SIZE, dtype=bool)
-        return np.asarray(self.game.action_mask(), dtype=bool)
+            return np.ones(_c.ACTION_SIZE, dtype=bool)
+        return self.game.action_mask()
 
     def render(self) -> None | np.ndarray | str:
         if self.render_mode is None:
@@ -225,7 +235,7 @@ class CarcassonneEnv(gymnasium.Env):
         return text
 
     def decode_observation(self, flat: np.ndarray) -> dict[str, np.ndarray]:
-        """A ``"flat"`` observation back into the native dict (float32 arrays)."""
+        """An ``"array"`` or ``"flat"`` observation back into its dict (float32 arrays)."""
         return self._codec.decode(flat)
 
     def close(self) -> None:

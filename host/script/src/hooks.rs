@@ -135,7 +135,7 @@ pub(crate) const HOOK_COUNT: usize = Hook::Describe as usize + 1;
 /// Core hooks a script reaches through data instead of a function of its own:
 /// `explain_refusal` is answered natively from the `reason` of the `forbidden_cells` item
 /// or `keep_apart` rule that refused a placement.
-pub(crate) const NATIVE_ONLY: &[&str] = &["explain_refusal"];
+pub const NATIVE_ONLY: &[&str] = &["explain_refusal"];
 
 const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());

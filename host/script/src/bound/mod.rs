@@ -610,24 +610,15 @@ impl BoundScript {
 }
 
 /// The bit of core's hook set through which the engine reaches a script hook (`None`: a
-/// hook core calls without one).
+/// hook core calls without one). Read from the two tables, not written per hook: a window
+/// hook has its window's bit, any other the bit of the core hook its [`HOOKS`] row names.
 fn core_bit(h: Hook) -> Option<HookSet> {
-    Some(match h {
-        Hook::PrepareGame | Hook::StartGame => HookSet::GAME_START,
-        Hook::OnTileDrawn => HookSet::ON_TILE_DRAWN,
-        Hook::FilterPlacements | Hook::ForbiddenCells => HookSet::FILTER_PLACEMENTS,
-        Hook::OnTilePlaced => HookSet::ON_TILE_PLACED,
-        Hook::DeployActions => HookSet::DEPLOY_STEP_ACTIONS,
-        Hook::FilterDeployActions => HookSet::FILTER_DEPLOY_ACTIONS,
-        Hook::FilterPromptActions => HookSet::FILTER_PROMPT_ACTIONS,
-        Hook::Strength => HookSet::STRENGTH_DELTA,
-        Hook::BeforeScoring => HookSet::BEFORE_SCORING,
-        Hook::AfterScoring => HookSet::AFTER_SCORING,
-        Hook::OnFigureRemoved => HookSet::ON_FIGURE_REMOVED,
-        Hook::OnTurnEnd => HookSet::ON_TURN_END,
-        Hook::FinalScoring => HookSet::FINAL_SCORING,
-        _ => HookSet::window(WINDOWS.into_iter().find(|w| window_hook(*w) == h)?),
-    })
+    if let Some(w) = WINDOWS.into_iter().find(|w| window_hook(*w) == h) {
+        return Some(HookSet::window(w));
+    }
+    let core = HOOKS.iter().find(|s| s.hook == h)?.core;
+    let info = carcassonne_core::HOOKS.iter().find(|c| c.name == core)?;
+    (info.set != HookSet::NONE).then_some(info.set)
 }
 
 /// The guards core checks itself ([`HookGate`]): a game-scoped state guarding a hook that

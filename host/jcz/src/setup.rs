@@ -278,7 +278,7 @@ fn declared_expansions(
             None if owned => 0,
             None => continue,
         };
-        if !expansions.iter().any(|e| *e == m.id) {
+        if !expansions.contains(&m.id) {
             expansions.push(m.id.clone());
         }
         if copies != 1 {

@@ -291,13 +291,19 @@ impl<'a> Ctx<'a> {
     /// From [`BoundExpansion::apply_action`](crate::BoundExpansion::apply_action) in the
     /// deployment step: the action did not spend the step (The Tower's ransom, TW-13), so
     /// the whole step — core's deployments, every expansion's alternatives and filters — is
-    /// offered again once the hook returns (after any prompt it queued). Anywhere else an
-    /// error that changes nothing.
+    /// offered again once the hook returns (after any prompt it queued). Also from
+    /// [`BoundExpansion::apply_prompt`](crate::BoundExpansion::apply_prompt) answering a
+    /// prompt of the [`Window::AfterDeploy`](crate::Window::AfterDeploy) window (a ransom
+    /// after the action reopens the step, as JCZ's fork does). Anywhere else an error that
+    /// changes nothing.
     pub fn repeat_deploy_step(&mut self) -> HookResult {
-        let in_step = matches!(
-            self.state.decision.kind,
-            crate::state::DecisionKind::Deploy { .. }
-        ) && self.state.stage == crate::state::Stage::AfterDeploy;
+        use crate::state::{DecisionKind, Stage};
+        let in_step = match self.state.decision.kind {
+            DecisionKind::Deploy { .. } => self.state.stage == Stage::AfterDeploy,
+            // The window moved the stage on before its prompts were asked.
+            DecisionKind::Prompt(_) => self.state.stage == Stage::BeforeScoring,
+            _ => false,
+        };
         if !in_step {
             return Err(HookFailure(
                 "the deployment step can only be repeated from an action taken in it".into(),

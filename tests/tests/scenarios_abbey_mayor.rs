@@ -149,3 +149,10 @@ fn t124_am28_market_onto_a_barn_farm() {
 fn t126_am33_promotions_wagon_and_barn_farmers() {
     run_scenario("abbey-mayor/T-126");
 }
+
+/// AM-9 with A-4: the supply's last tile fits nowhere; the final abbey round still runs
+/// from the drawer's left (JCZ's `AbbeyEndGamePhase` after an empty tile step).
+#[test]
+fn am9_final_round_after_a_discarded_last_tile() {
+    run_scenario("abbey-mayor/AM-9-discard");
+}

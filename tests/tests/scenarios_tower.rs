@@ -151,6 +151,13 @@ fn t170_tw13_ransom() {
     run_scenario("tower/T-170");
 }
 
+/// TW-13 under `ransomAsked=jcz` (JCloisterZone's moments): asked after the draw, before the
+/// placement, and after the action, where paying gives the deployment step back.
+#[test]
+fn tw13_ransom_at_jczs_moments() {
+    run_scenario("tower/TW-13-jcz");
+}
+
 /// T-171 — TW-13: one ransom in a double turn (Traders & Builders' real builder gives the
 /// second part).
 #[test]

@@ -63,10 +63,10 @@ mod setup;
 mod wagon;
 
 use carcassonne_core::{
-    Action, BoundExpansion, Ctx, CustomAction, FeatureId, Figure, FigureId, FigureKindId,
-    FigureLoc, FigureSlot, GameSlot, HookFailure, HookResult, HookSet, KindMask, LabelId,
-    PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, Rotation, ScoreDraft,
-    SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
+    Action, BoundExpansion, Ctx, CustomAction, DrawVerdict, FeatureId, Figure, FigureId,
+    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookResult, HookSet, KindMask,
+    LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, Rotation,
+    ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
 };
 use feature_set::FeatureSet;
 
@@ -316,6 +316,11 @@ impl BoundExpansion for AmRules {
             | HookSet::AFTER_SCORING
             | HookSet::ON_TURN_END
             | HookSet::FINAL_SCORING;
+        let hooks = if self.final_round {
+            hooks | HookSet::ON_TILE_DRAWN
+        } else {
+            hooks
+        };
         // AM-23 concerns deployments other expansions offer; alone, there are none to drop
         // (core and the wagon prompt only offer unoccupied features, a barn's farm is not).
         if self.alone {
@@ -713,6 +718,22 @@ impl BoundExpansion for AmRules {
             }
         }
         Ok(())
+    }
+
+    /// AM-9: the supply's last tile is drawn. Should it fit nowhere, the turn would
+    /// end the game at once, with no turn end: keeping turns going now lets `on_turn_end`
+    /// start the final abbey round from this player's left, as JCZ does when its tile step
+    /// finds the pack empty (`AbbeyEndGamePhase`). A placed tile changes nothing: its turn
+    /// end would have kept them going anyway.
+    fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, _tile: TileKindId) -> HookResult<DrawVerdict> {
+        if supply_empty(ctx.state().supply()) && ctx.get(self.ids.final_end) == 0 {
+            let view = ctx.view();
+            let n = view.state.players().len();
+            if (0..n as u8).any(|p| self.holds_abbey(&view, PlayerId(p))) {
+                ctx.set_more_turns(true);
+            }
+        }
+        Ok(DrawVerdict::Keep)
     }
 
     /// AM-9: the final abbey round.

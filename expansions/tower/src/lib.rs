@@ -48,11 +48,11 @@
 //! its order, so records are unchanged.
 
 use carcassonne_core::{
-    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
-    ExpansionIndex, FeatureKindDef, FeatureKindId, Figure, FigureId, FigureKindId, FigureLoc,
-    FigureSlot, GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, PlayerSlot, Pos,
-    Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, Scoring, SegmentId, Shape, SlotId,
-    SlotScope, VerbId, View, Visible, Window,
+    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, DrawVerdict,
+    Expansion, ExpansionIndex, FeatureKindDef, FeatureKindId, Figure, FigureId, FigureKindId,
+    FigureLoc, FigureSlot, GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId,
+    PlayerSlot, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, Scoring, SegmentId,
+    Shape, SlotId, SlotScope, TileKindId, VerbId, View, Visible, Window,
 };
 
 /// Option keys (full).
@@ -61,6 +61,8 @@ pub const TOWER_TOP_CAPTURE: &str = "tower.towerTopCapture";
 pub const RANSOM_FUNDS: &str = "tower.ransomFunds";
 /// TW-8 / TW-16.
 pub const COC_QUARTER_FIGURES: &str = "tower.cocQuarterFigures";
+/// TW-13: when the ransom question is asked outside the deployment step.
+pub const RANSOM_ASKED: &str = "tower.ransomAsked";
 
 /// Towers whose height is kept (one game slot each). The set has 18; a tower beyond this
 /// number (only possible with another tile set using the `tower` kind) takes no piece.
@@ -107,6 +109,11 @@ enum TowerPrompt {
     Exchange { victim: u8 },
     /// TW-13: pay a ransom at the start of one's turn, or pass.
     Ransom,
+    /// TW-13 `ransomAsked=jcz`: pay a ransom after the draw, before placing it, or pass.
+    RansomTile,
+    /// TW-13 `ransomAsked=jcz`: pay a ransom after the action (JCZ's commit step; the
+    /// deployment step is then offered again), or pass.
+    RansomCommit,
 }
 
 impl PromptKind for TowerPrompt {
@@ -118,6 +125,8 @@ impl PromptKind for TowerPrompt {
                 arg: victim as i32,
             },
             TowerPrompt::Ransom => PromptCode { tag: 3, arg: 0 },
+            TowerPrompt::RansomTile => PromptCode { tag: 4, arg: 0 },
+            TowerPrompt::RansomCommit => PromptCode { tag: 5, arg: 0 },
         }
     }
 
@@ -128,6 +137,8 @@ impl PromptKind for TowerPrompt {
                 victim: code.arg as u8,
             }),
             3 => Some(TowerPrompt::Ransom),
+            4 => Some(TowerPrompt::RansomTile),
+            5 => Some(TowerPrompt::RansomCommit),
             _ => None,
         }
     }
@@ -178,6 +189,9 @@ struct TowerRules {
     top_immune: bool,
     negative_funds: bool,
     coc_jcz: bool,
+    /// TW-13 `ransomAsked=jcz`: asked after the draw and after the action, not before the
+    /// draw.
+    ransom_jcz: bool,
 }
 
 impl Expansion for Tower {
@@ -269,6 +283,7 @@ impl Expansion for Tower {
                 top_immune: b.option_str("towerTopCapture")? == "immune",
                 negative_funds: b.option_str("ransomFunds")? == "may-go-negative",
                 coc_jcz: b.option_str("cocQuarterFigures")? == "jcz",
+                ransom_jcz: b.option_str("ransomAsked")? == "jcz",
             })
         }))
     }
@@ -749,6 +764,8 @@ impl BoundExpansion for TowerRules {
             | HookSet::ON_TILE_PLACED
             | HookSet::DEPLOY_STEP_ACTIONS
             | HookSet::window(Window::TurnStart)
+            | HookSet::window(Window::AfterDeploy)
+            | HookSet::ON_TILE_DRAWN
     }
 
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
@@ -836,15 +853,27 @@ impl BoundExpansion for TowerRules {
         }
     }
 
-    /// TW-13 before the draw.
+    /// TW-13 before the draw (`ransomAsked=before-draw`) or after the action (`jcz`).
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
-        if window == Window::TurnStart {
-            let p = ctx.state().active_player();
-            if self.may_ransom(&ctx.view(), p) {
-                ctx.prompt(p, TowerPrompt::Ransom);
-            }
+        let asked = match (window, self.ransom_jcz) {
+            (Window::TurnStart, false) => TowerPrompt::Ransom,
+            (Window::AfterDeploy, true) => TowerPrompt::RansomCommit,
+            _ => return Ok(()),
+        };
+        let p = ctx.state().active_player();
+        if self.may_ransom(&ctx.view(), p) {
+            ctx.prompt(p, asked);
         }
         Ok(())
+    }
+
+    /// TW-13 `ransomAsked=jcz`: JCZ's tile step, the drawn tile shown and not yet placed.
+    fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, _tile: TileKindId) -> HookResult<DrawVerdict> {
+        let p = ctx.state().active_player();
+        if self.ransom_jcz && self.may_ransom(&ctx.view(), p) {
+            ctx.prompt(p, TowerPrompt::RansomTile);
+        }
+        Ok(DrawVerdict::Keep)
     }
 
     fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
@@ -893,7 +922,7 @@ impl BoundExpansion for TowerRules {
                     }
                 }
             }
-            TowerPrompt::Ransom => {
+            TowerPrompt::Ransom | TowerPrompt::RansomTile | TowerPrompt::RansomCommit => {
                 self.ransom_actions(&v, p, out);
                 if !out.is_empty() {
                     out.push(Action::Pass);
@@ -934,8 +963,15 @@ impl BoundExpansion for TowerRules {
                     .ok_or("TW-12: the victim holds no prisoner of that kind")?;
                 self.free(ctx, f)
             }
-            (TowerPrompt::Ransom, Action::Custom(c)) if c.verb == self.verbs.ransom => {
+            (TowerPrompt::Ransom | TowerPrompt::RansomTile, Action::Custom(c))
+                if c.verb == self.verbs.ransom =>
+            {
                 self.pay_ransom(ctx, p, c.value)
+            }
+            (TowerPrompt::RansomCommit, Action::Custom(c)) if c.verb == self.verbs.ransom => {
+                self.pay_ransom(ctx, p, c.value)?;
+                // As JCZ's fork: the follower may still be deployed this turn.
+                ctx.repeat_deploy_step()
             }
             (w, a) => Err(HookFailure(format!(
                 "{a} does not answer the tower prompt {w:?}"

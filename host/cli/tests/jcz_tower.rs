@@ -139,3 +139,16 @@ fn tower_ransom_in_the_action_step_save() {
     assert_eq!(s["tower.ransom-turn"], 5);
     assert_eq!(out["pending"]["player"], "Blue");
 }
+
+/// TW-13 under the importer's `ransomAsked=jcz`: Red passes his action step and pays in
+/// JCZ's commit step; the action step comes back whole (FCZ's rewind) and Red deploys the
+/// ransomed follower there: −3/+3, nobody held, Red's follower on the board again.
+#[test]
+fn tower_ransom_in_the_commit_step_save() {
+    let (out, assertions) = replay_json("tower-ransom-commit-step.jcz");
+    assert_eq!(check_assertions(&out, &assertions), 4);
+    let s = &out["state"];
+    assert_eq!(s["tower.held"], serde_json::json!([0, 0]));
+    assert_eq!(out["players"][0]["score"], 1);
+    assert_eq!(out["players"][1]["score"], 3);
+}

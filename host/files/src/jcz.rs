@@ -65,6 +65,7 @@ pub(crate) struct RawJcz {
     #[serde(default)]
     rules: BTreeMap<String, Spanned<RawRule>>,
     options: Option<Spanned<BTreeMap<String, String>>>,
+    without_set: Option<Spanned<BTreeMap<String, String>>>,
     features: Option<Spanned<BTreeMap<String, String>>>,
     figures: Option<Spanned<BTreeMap<String, String>>>,
     #[serde(default)]
@@ -344,6 +345,9 @@ pub struct JczDeclaration {
     pub rules: Vec<JczRule>,
     /// Options written out for every save with one of its sets.
     pub options: Vec<(String, String)>,
+    /// Options written out when only its elements are in the save, none of its sets (the
+    /// abbot without `basic:2`: no garden tiles).
+    pub without_set: Vec<(String, String)>,
     /// JCZ feature class → our feature kind.
     pub features: Vec<(String, String)>,
     /// JCZ meeple kind → our figure kind.
@@ -555,6 +559,14 @@ pub(crate) fn declaration(
             option_value(options, k, v)
                 .map_err(|m| (format!("jcz.options.{k}"), opts.span(), m))?;
             d.options.push((k.clone(), v.clone()));
+        }
+    }
+    if let Some(opts) = &raw.without_set {
+        sets_needed("jcz.without-set".into(), opts.span())?;
+        for (k, v) in opts.get_ref() {
+            option_value(options, k, v)
+                .map_err(|m| (format!("jcz.without-set.{k}"), opts.span(), m))?;
+            d.without_set.push((k.clone(), v.clone()));
         }
     }
     for (what, map, out) in [

@@ -303,6 +303,8 @@ impl Replayer {
                 if self.game.is_over() {
                     return Err("no tile is left to draw: the game is over".into());
                 }
+                // Questions asked once the tile is drawn (TW-13 `ransomAsked=jcz`).
+                self.pass_unasked_prompts(&msg.kind, p)?;
                 self.check_sender(msg)?;
                 let DecisionKind::PlaceTile { tile } = self.game.decision().kind else {
                     return Err(format!(
@@ -454,6 +456,8 @@ impl Replayer {
                 // The action step ends; a step JCZ had nothing to offer in is passed.
                 if matches!(self.game.decision().kind, DecisionKind::Deploy { .. }) {
                     self.apply(Action::Pass)?;
+                    // What our engine asks after the step and JCZ before its commit.
+                    self.pass_unasked_prompts(&msg.kind, p)?;
                 }
                 Ok(false)
             }
@@ -471,6 +475,8 @@ impl Replayer {
                 self.capture(p)
             }
             "PAY_RANSOM" => {
+                // JCZ's tile step: the tile is drawn before the ransom (TW-13).
+                self.draw_if_due()?;
                 self.check_sender(msg)?;
                 self.pay_ransom(p)
             }

@@ -278,7 +278,7 @@ fn declared_expansions(
             None if owned => 0,
             None => continue,
         };
-        if !expansions.iter().any(|e| *e == m.id) {
+        if !expansions.contains(&m.id) {
             expansions.push(m.id.clone());
         }
         if copies != 1 {
@@ -350,6 +350,11 @@ fn declared_expansions(
         }
         for (k, v) in &d.options {
             push(k, v);
+        }
+        if set.is_none() {
+            for (k, v) in &d.without_set {
+                push(k, v);
+            }
         }
         for r in &d.rules {
             let v = rule_value(
@@ -578,6 +583,20 @@ mod tests {
         })))
         .unwrap_err();
         assert!(err.contains("abbot"), "{err}");
+        assert_eq!(option(&spec, "abbot-garden.gardenTiles"), None);
+    }
+
+    /// AG-1 `gardenTiles=false`: the abbot element without `basic:2` (JCZ switches it on
+    /// alone) plays on the first edition's tiles, no garden twin replacing any of them.
+    #[test]
+    fn the_abbot_alone_has_no_garden_tiles() {
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1},
+            "elements": {"small-follower": 7, "farmers": true, "abbot": 1}
+        })))
+        .unwrap();
+        assert_eq!(spec.expansions, vec!["abbot-garden".to_string()]);
+        assert_eq!(option(&spec, "abbot-garden.gardenTiles"), Some("false"));
     }
 
     #[test]

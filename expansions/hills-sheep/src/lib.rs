@@ -108,6 +108,8 @@ impl Expansion for HillsSheep {
                 per_player: 1,
                 strength: 0,
                 deploy_on: KindMask(0).with(FeatureKindId::FIELD),
+                // Not a follower: core never deploys it itself, and no rule about
+                // followers (majorities, quarters, captures of followers) reaches it.
                 follower: false,
                 returns: false,
                 look: SHEPHERD_LOOK.into(),
@@ -196,7 +198,7 @@ impl HsRules {
 impl BoundExpansion for HsRules {
     fn hook_set(&self) -> HookSet {
         let hooks = HookSet::ON_TILE_PLACED
-            | HookSet::FILTER_DEPLOY_ACTIONS
+            | HookSet::DEPLOY_STEP_ACTIONS
             | HookSet::BEFORE_SCORING
             | HookSet::ON_FIGURE_REMOVED
             | HookSet::window(Window::AfterDeploy);
@@ -237,17 +239,17 @@ impl BoundExpansion for HsRules {
         Ok(())
     }
 
-    /// HS-8: one shepherd per field.
-    fn filter_deploy_actions(
-        &self,
-        v: View<'_>,
-        _p: PlayerId,
-        actions: &mut Vec<Action>,
-    ) -> HookResult {
-        if !actions
-            .iter()
-            .any(|a| matches!(a, Action::Deploy { figure, .. } if *figure == self.flock.shepherd))
-        {
+    /// HS-8: the shepherd on a field of the tile just placed that holds no shepherd yet
+    /// (core deploys followers only; the shepherd shares its field and is none).
+    fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        let Some(last) = v.state.last_placed() else {
+            return Ok(());
+        };
+        if v.state.in_supply(p, self.flock.shepherd) == 0 {
+            return Ok(());
+        }
+        let placed = v.state.board().tile(last);
+        if !v.rules.tiles().get(placed.kind).deploy {
             return Ok(());
         }
         let g = v.state.graph();
@@ -257,12 +259,14 @@ impl BoundExpansion for HsRules {
             .into_iter()
             .map(|(_, s)| g.feature_of(s))
             .collect();
-        actions.retain(|a| match *a {
-            Action::Deploy { figure, segment } if figure == self.flock.shepherd => {
-                !taken.contains(&g.feature_of(segment))
+        for seg in placed.segments() {
+            if g.segment(seg).kind == FeatureKindId::FIELD && !taken.contains(&g.feature_of(seg)) {
+                out.push(Action::Deploy {
+                    figure: self.flock.shepherd,
+                    segment: seg,
+                });
             }
-            _ => true,
-        });
+        }
         Ok(())
     }
 

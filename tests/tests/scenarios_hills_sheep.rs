@@ -38,7 +38,7 @@ fn supply_counts(options: &[(&str, &str)]) -> BTreeMap<String, usize> {
     out
 }
 
-/// T-hills-sheep-1 — HS-1: the 18 tiles; the second edition's garden twin.
+/// T-hills-sheep-1 — HL-1: the 18 tiles; the second edition's garden twin.
 #[test]
 fn t_hills_sheep_1_hs1_tiles() {
     let first = supply_counts(&[]);
@@ -63,61 +63,61 @@ fn t_hills_sheep_1_hs1_tiles() {
     assert_eq!(second.get("HS/RR.hG"), Some(&1));
 }
 
-/// T-hills-sheep-2 — HS-2, HS-3: a hill hides a tile: one draw fewer.
+/// T-hills-sheep-2 — HL-2, HL-3: a hill hides a tile: one draw fewer.
 #[test]
 fn t_hills_sheep_2_hs3_hidden_tile() {
     run_scenario("hills-sheep/T-hills-sheep-2");
 }
 
-/// T-hills-sheep-3 — HS-4, HS-5: a follower on a hill breaks a tie.
+/// T-hills-sheep-3 — HL-4, HL-5: a follower on a hill breaks a tie.
 #[test]
 fn t_hills_sheep_3_hs4_hill_breaks_a_tie() {
     run_scenario("hills-sheep/T-hills-sheep-3");
 }
 
-/// T-hills-sheep-4 — HS-4: both tied players on hills; the `count` reading.
+/// T-hills-sheep-4 — HL-4: both tied players on hills; the `count` reading.
 #[test]
 fn t_hills_sheep_4_hs4_both_on_hills() {
     run_scenario("hills-sheep/T-hills-sheep-4");
 }
 
-/// T-hills-sheep-5 — HS-6: +3 per vineyard around a completed cloister.
+/// T-hills-sheep-5 — HL-6: +3 per vineyard around a completed cloister.
 #[test]
 fn t_hills_sheep_5_hs6_vineyards() {
     run_scenario("hills-sheep/T-hills-sheep-5");
 }
 
-/// T-hills-sheep-6 — HS-7: an incomplete cloister gets nothing from vineyards.
+/// T-hills-sheep-6 — HL-7: an incomplete cloister gets nothing from vineyards.
 #[test]
 fn t_hills_sheep_6_hs7_incomplete_cloister() {
     run_scenario("hills-sheep/T-hills-sheep-6");
 }
 
-/// T-hills-sheep-7 — HS-8, HS-9: the shepherd draws at once; one shepherd per field.
+/// T-hills-sheep-7 — HL-8, HL-9: the shepherd draws at once; one shepherd per field.
 #[test]
 fn t_hills_sheep_7_hs8_shepherd_deployed() {
     run_scenario("hills-sheep/T-hills-sheep-7");
 }
 
-/// T-hills-sheep-8 — HS-10, HS-11: extending the field asks; driving home scores.
+/// T-hills-sheep-8 — HL-10, HL-11: extending the field asks; driving home scores.
 #[test]
 fn t_hills_sheep_8_hs11_drive_home() {
     run_scenario("hills-sheep/T-hills-sheep-8");
 }
 
-/// T-hills-sheep-9 — HS-10: the wolf scatters the flock.
+/// T-hills-sheep-9 — HL-10: the wolf scatters the flock.
 #[test]
 fn t_hills_sheep_9_hs10_wolf() {
     run_scenario("hills-sheep/T-hills-sheep-9");
 }
 
-/// T-hills-sheep-10 — HS-13: a closed field sends its flock home.
+/// T-hills-sheep-10 — HL-13: a closed field sends its flock home.
 #[test]
 fn t_hills_sheep_10_hs13_closed_field() {
     run_scenario("hills-sheep/T-hills-sheep-10");
 }
 
-/// T-hills-sheep-11 — HS-14: flocks score nothing at the end.
+/// T-hills-sheep-11 — HL-14: flocks score nothing at the end.
 #[test]
 fn t_hills_sheep_11_hs14_no_final_scoring() {
     run_scenario("hills-sheep/T-hills-sheep-11");

@@ -1,4 +1,4 @@
-//! The shepherd's flock (HS-8 … HS-14): the bag of sheep and wolf tokens, growing a flock,
+//! The shepherd's flock (HL-8 … HL-14): the bag of sheep and wolf tokens, growing a flock,
 //! driving it home, the wolf, and fields closed around a shepherd.
 //!
 //! Each shepherd's flock is four figure slots (how many 1-, 2-, 3- and 4-sheep tokens it holds).
@@ -14,7 +14,7 @@ use carcassonne_core::{
     LabelId, PlayerId, RemovalReason, SegmentId, View,
 };
 
-/// HS-8: tokens in the box per kind: 1, 2, 3 and 4 sheep, then the wolf.
+/// HL-8: tokens in the box per kind: 1, 2, 3 and 4 sheep, then the wolf.
 pub const BAG: [u32; 5] = [4, 5, 5, 2, 2];
 
 /// What a draw from the bag gave.
@@ -68,7 +68,7 @@ impl Flock {
             .sum()
     }
 
-    /// The bag now: tokens per kind (HS-8).
+    /// The bag now: tokens per kind (HL-8).
     fn bag(&self, v: &View<'_>) -> [u32; 5] {
         let mut bag = BAG;
         for (f, _) in self.on_board(v) {
@@ -79,7 +79,7 @@ impl Flock {
         bag
     }
 
-    /// HS-9: draws one token with the game's generator.
+    /// HL-9: draws one token with the game's generator.
     fn draw(&self, ctx: &mut Ctx<'_>) -> HookResult<Token> {
         let bag = self.bag(&ctx.view());
         let total: u32 = bag.iter().sum();
@@ -110,7 +110,7 @@ impl Flock {
             .collect()
     }
 
-    /// HS-9, HS-10: grows the flock of `shepherd` by one token; the wolf scatters every
+    /// HL-9, HL-10: grows the flock of `shepherd` by one token; the wolf scatters every
     /// flock on its field and sends their shepherds home.
     pub fn grow(&self, ctx: &mut Ctx<'_>, shepherd: FigureId, seg: SegmentId) -> HookResult {
         match self.draw(ctx)? {
@@ -129,7 +129,7 @@ impl Flock {
         Ok(())
     }
 
-    /// HS-11, HS-12: every player with a shepherd on the field of `seg` scores all the sheep
+    /// HL-11, HL-12: every player with a shepherd on the field of `seg` scores all the sheep
     /// of the field's flocks (once per player); the shepherds go home, the tokens to the bag.
     pub fn drive_home(&self, ctx: &mut Ctx<'_>, seg: SegmentId) -> HookResult {
         let view = ctx.view();
@@ -166,7 +166,7 @@ impl Flock {
         }
     }
 
-    /// HS-13: drives home every flock whose field no tile can extend any more, except the
+    /// HL-13: drives home every flock whose field no tile can extend any more, except the
     /// field of `except` (a flock whose owner still decides).
     pub fn score_closed(&self, ctx: &mut Ctx<'_>, except: Option<SegmentId>) -> HookResult {
         loop {
@@ -185,7 +185,7 @@ impl Flock {
     }
 }
 
-/// Whether every half-edge of a field faces a placed tile (HS-13): no placement can extend it.
+/// Whether every half-edge of a field faces a placed tile (HL-13): no placement can extend it.
 pub fn field_closed(v: &View<'_>, field: FeatureId) -> bool {
     let g = v.state.graph();
     let board = v.state.board();

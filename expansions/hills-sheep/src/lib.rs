@@ -1,19 +1,19 @@
-//! # Hills & Sheep (rules HS-1 … HS-14, `docs/rules/hills-sheep.md`)
+//! # Hills & Sheep (rules HL-1 … HL-14, `docs/rules/hills-sheep.md`)
 //!
 //! JCZ sets `hills-and-sheep:1` / `:2`: 18 tiles (`tiles.toml`; tile tags `hill` and
 //! `vineyard`), and one shepherd per player.
 //!
-//! **Hills (HS-2 … HS-5).** A hill tile lies on a face-down tile from the supply: when one
+//! **Hills (HL-2 … HL-5).** A hill tile lies on a face-down tile from the supply: when one
 //! is placed while tiles are left, the supply's draw cap becomes one less than the tiles that
 //! could still be drawn, so the game is one tile shorter, whichever tile it is (as JCZ counts
 //! its `hiddenUnderHills`; nobody ever sees the hidden tile). In every scoring, the players
 //! who share a feature's points keep them only if their hill presence — followers on hill
 //! tiles of the feature, at least one or how many (`hillTiebreaker`) — is the highest.
 //!
-//! **Vineyards (HS-6, HS-7).** A completed cloister (or shrine) scores +3 per vineyard tile
+//! **Vineyards (HL-6, HL-7).** A completed cloister (or shrine) scores +3 per vineyard tile
 //! among the 8 around it.
 //!
-//! **The shepherd (HS-8 … HS-14).** Figure kind `shepherd`, one per player, deployed by core
+//! **The shepherd (HL-8 … HL-14).** Figure kind `shepherd`, one per player, deployed by core
 //! on a field like a follower but sharing it (never an occupant, never in a majority); a
 //! field holds one shepherd at most. After the deployment step (`AfterDeploy`, where JCZ's
 //! shepherd phase runs) a shepherd deployed this turn draws a token; one whose field the
@@ -38,11 +38,11 @@ use carcassonne_core::{
 use flock::Flock;
 use scoring::TileMarks;
 
-/// HS-4: the tie-break option.
+/// HL-4: the tie-break option.
 pub const HILL_TIEBREAKER: &str = "hills-sheep.hillTiebreaker";
-/// HS-1: the edition option.
+/// HL-1: the edition option.
 pub const EDITION: &str = "hills-sheep.edition";
-/// HS-1: the second edition's garden twin: (first-edition tile, its twin).
+/// HL-1: the second edition's garden twin: (first-edition tile, its twin).
 pub const GARDEN_TWIN: (&str, &str) = ("HS/RR.h", "HS/RR.hG");
 
 /// A shepherd's outline: a figure with a crook (a box from -1 to 1, y down).
@@ -85,10 +85,10 @@ struct HsRules {
     grow: VerbId,
     score: VerbId,
     marks: TileMarks,
-    /// HS-6: kinds that take vineyards (cloister; shrine when loaded).
+    /// HL-6: kinds that take vineyards (cloister; shrine when loaded).
     monastic: Vec<FeatureKindId>,
     tiebreaker: Tiebreaker,
-    /// HS-1: (twin, garden twin) under `edition = 2`.
+    /// HL-1: (twin, garden twin) under `edition = 2`.
     swap: Option<(TileKindId, TileKindId)>,
 }
 
@@ -208,7 +208,7 @@ impl BoundExpansion for HsRules {
         }
     }
 
-    /// HS-1: the second edition's garden twin takes the place of its twin.
+    /// HL-1: the second edition's garden twin takes the place of its twin.
     fn prepare_game(&self, ctx: &mut Ctx<'_>, _start: &mut Vec<StartTile>) -> HookResult {
         if let Some((twin, garden)) = self.swap {
             for g in &mut ctx.supply_mut().groups {
@@ -222,7 +222,7 @@ impl BoundExpansion for HsRules {
         Ok(())
     }
 
-    /// HS-2, HS-3: a hill hides a tile of the supply under it: one draw fewer.
+    /// HL-2, HL-3: a hill hides a tile of the supply under it: one draw fewer.
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: carcassonne_core::Pos) -> HookResult {
         let view = ctx.view();
         let Some(idx) = view.state.board().index_at(pos) else {
@@ -239,7 +239,7 @@ impl BoundExpansion for HsRules {
         Ok(())
     }
 
-    /// HS-8: the shepherd on a field of the tile just placed that holds no shepherd yet
+    /// HL-8: the shepherd on a field of the tile just placed that holds no shepherd yet
     /// (core deploys followers only; the shepherd shares its field and is none).
     fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
         let Some(last) = v.state.last_placed() else {
@@ -270,7 +270,7 @@ impl BoundExpansion for HsRules {
         Ok(())
     }
 
-    /// HS-9 … HS-13, after the deployment step.
+    /// HL-9 … HL-13, after the deployment step.
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
         if window != Window::AfterDeploy {
             return Ok(());
@@ -283,7 +283,7 @@ impl BoundExpansion for HsRules {
         if let Some((f, seg)) = self.flock.of_player(&view, p) {
             let field = view.state.graph().feature_of(seg);
             if view.state.board().tile(last).has_segment(seg) {
-                // HS-9: deployed this turn: its first token at once.
+                // HL-9: deployed this turn: its first token at once.
                 self.flock.grow(ctx, f, seg)?;
             } else if flock::extends(&view, last, field) {
                 pending = Some((f, seg));
@@ -296,7 +296,7 @@ impl BoundExpansion for HsRules {
         Ok(())
     }
 
-    /// HS-10: grow the flock or drive it home.
+    /// HL-10: grow the flock or drive it home.
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         let FlockPrompt(f) = prompt.decode::<FlockPrompt>()?;
         if let Some(seg) = Self::standing(&v, f) {
@@ -317,11 +317,11 @@ impl BoundExpansion for HsRules {
             Action::Custom(c) if c.verb == self.score => self.flock.drive_home(ctx, seg)?,
             a => return Err(HookFailure(format!("the flock prompt cannot take `{a}`"))),
         }
-        // HS-13: a flock whose field is now closed goes home.
+        // HL-13: a flock whose field is now closed goes home.
         self.flock.score_closed(ctx, None)
     }
 
-    /// HS-4 … HS-7.
+    /// HL-4 … HL-7.
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         let view = ctx.view();
         self.marks.vineyards(&view, &self.monastic, draft);
@@ -329,7 +329,7 @@ impl BoundExpansion for HsRules {
         Ok(())
     }
 
-    /// HS-14: a shepherd taken off by any rule takes its flock's tokens back to the bag.
+    /// HL-14: a shepherd taken off by any rule takes its flock's tokens back to the bag.
     fn on_figure_removed(
         &self,
         ctx: &mut Ctx<'_>,

@@ -1,9 +1,9 @@
-//! What hills and vineyards change in a scoring (HS-4, HS-5, HS-6, HS-7).
+//! What hills and vineyards change in a scoring (HL-4, HL-5, HL-6, HL-7).
 
 use carcassonne_core::graph::{PlacedIndex, VIRTUAL_TILE};
 use carcassonne_core::{FeatureKindId, FigureLoc, ScoreDraft, View, MAX_PLAYERS};
 
-/// HS-4: how a tie is broken.
+/// HL-4: how a tie is broken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tiebreaker {
     /// The tied players with at least one follower on a hill tile of the feature win.
@@ -26,7 +26,7 @@ impl TileMarks {
         self.at(v, idx).0
     }
 
-    /// HS-6, HS-7: +3 per vineyard among the 8 tiles around each completed monastic site
+    /// HL-6, HL-7: +3 per vineyard among the 8 tiles around each completed monastic site
     /// of the draft, to every award of it that scores points.
     pub fn vineyards(&self, v: &View<'_>, monastic: &[FeatureKindId], draft: &mut ScoreDraft) {
         let g = v.state.graph();
@@ -58,7 +58,7 @@ impl TileMarks {
         }
     }
 
-    /// HS-4, HS-5: among the players sharing a feature's points, only those with the most
+    /// HL-4, HL-5: among the players sharing a feature's points, only those with the most
     /// hill presence (a follower on a hill tile of the feature) keep them.
     pub fn break_ties(&self, v: &View<'_>, rule: Tiebreaker, draft: &mut ScoreDraft) {
         let g = v.state.graph();

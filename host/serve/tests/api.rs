@@ -482,10 +482,10 @@ async fn load_fifty_bot_games() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Expansion mixes: the nine official expansions and both fan scripts
+// Expansion mixes: the nine official expansions, Hills & Sheep and both fan scripts
 // ---------------------------------------------------------------------------------------
 
-const OFFICIAL: [&str; 9] = [
+const OFFICIAL: [&str; 10] = [
     "count",
     "king-robber",
     "river2",
@@ -495,6 +495,7 @@ const OFFICIAL: [&str; 9] = [
     "abbey-mayor",
     "princess-dragon",
     "tower",
+    "hills-sheep",
 ];
 const FAN: [&str; 2] = ["tactician", "promotions"];
 

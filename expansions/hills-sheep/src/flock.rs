@@ -167,16 +167,20 @@ impl Flock {
     }
 
     /// HL-13: drives home every flock whose field no tile can extend any more, except the
-    /// field of `except` (a flock whose owner still decides).
+    /// field of `except` (a flock whose owner still decides). Only a field the last placed
+    /// tile joined can have closed since the last check, so only those are walked.
     pub fn score_closed(&self, ctx: &mut Ctx<'_>, except: Option<SegmentId>) -> HookResult {
+        let Some(last) = ctx.state().last_placed() else {
+            return Ok(());
+        };
         loop {
             let view = ctx.view();
             let g = view.state.graph();
             let skip = except.map(|s| g.feature_of(s));
-            let closed =
-                self.on_board(&view).into_iter().map(|(_, s)| s).find(|&s| {
-                    Some(g.feature_of(s)) != skip && field_closed(&view, g.feature_of(s))
-                });
+            let closed = self.on_board(&view).into_iter().map(|(_, s)| s).find(|&s| {
+                let f = g.feature_of(s);
+                Some(f) != skip && extends(&view, last, f) && field_closed(&view, f)
+            });
             match closed {
                 Some(s) => self.drive_home(ctx, s)?,
                 None => return Ok(()),

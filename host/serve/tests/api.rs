@@ -620,7 +620,7 @@ async fn every_expansion_creates_plays_and_answers_prompts() {
         .iter()
         .any(|o| o["key"] == "count.countMove" && o["default"] == "free"));
 
-    // Each expansion alone, then all eleven together: create, play 40 actions through the
+    // Each expansion alone, then all twelve together: create, play 40 actions through the
     // API answering the expansions' own actions, and the record replays to what the
     // server shows.
     let humans = json!([{ "name": "Ann" }, { "name": "Bob" }, { "name": "Cy" }]);

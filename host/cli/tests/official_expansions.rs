@@ -107,7 +107,12 @@ fn list_shows_the_four_with_options_and_tiles() {
         // Its 8 garden tiles have count 0: they take their twins' places (AG-1).
         ("abbot-garden", 0, "abbot-garden.gardenTiles", "true"),
         // 18 tiles; the second edition's garden twin has count 0 (HL-1).
-        ("hills-sheep", 18, "hills-sheep.hillTiebreaker", "at-least-one"),
+        (
+            "hills-sheep",
+            18,
+            "hills-sheep.hillTiebreaker",
+            "at-least-one",
+        ),
     ] {
         let e = find(id);
         assert_eq!(e["kind"], "native", "{id}");

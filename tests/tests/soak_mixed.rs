@@ -51,6 +51,7 @@ const EXPANSIONS: &[&str] = &[
     "abbey-mayor",
     "tower",
     "abbot-garden",
+    "hills-sheep",
     "tactician",
     "promotions",
     "river",

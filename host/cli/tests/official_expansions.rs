@@ -49,6 +49,7 @@ fn the_real_plugin_files_pass_the_header_checks() {
         ("traders-builders", "carcassonne_traders_builders"),
         ("princess-dragon", "carcassonne_princess_dragon"),
         ("abbot-garden", "carcassonne_abbot_garden"),
+        ("hills-sheep", "carcassonne_hills_sheep"),
     ] {
         let p = load_plugin(&library(lib)).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(p.id, id);
@@ -105,6 +106,13 @@ fn list_shows_the_four_with_options_and_tiles() {
         ),
         // Its 8 garden tiles have count 0: they take their twins' places (AG-1).
         ("abbot-garden", 0, "abbot-garden.gardenTiles", "true"),
+        // 18 tiles; the second edition's garden twin has count 0 (HL-1).
+        (
+            "hills-sheep",
+            18,
+            "hills-sheep.hillTiebreaker",
+            "at-least-one",
+        ),
     ] {
         let e = find(id);
         assert_eq!(e["kind"], "native", "{id}");

@@ -482,10 +482,10 @@ async fn load_fifty_bot_games() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Expansion mixes: the nine official expansions and both fan scripts
+// Expansion mixes: the nine official expansions, Hills & Sheep and both fan scripts
 // ---------------------------------------------------------------------------------------
 
-const OFFICIAL: [&str; 9] = [
+const OFFICIAL: [&str; 10] = [
     "count",
     "king-robber",
     "river2",
@@ -495,6 +495,7 @@ const OFFICIAL: [&str; 9] = [
     "abbey-mayor",
     "princess-dragon",
     "tower",
+    "hills-sheep",
 ];
 const FAN: [&str; 2] = ["tactician", "promotions"];
 
@@ -619,7 +620,7 @@ async fn every_expansion_creates_plays_and_answers_prompts() {
         .iter()
         .any(|o| o["key"] == "count.countMove" && o["default"] == "free"));
 
-    // Each expansion alone, then all eleven together: create, play 40 actions through the
+    // Each expansion alone, then all twelve together: create, play 40 actions through the
     // API answering the expansions' own actions, and the record replays to what the
     // server shows.
     let humans = json!([{ "name": "Ann" }, { "name": "Bob" }, { "name": "Cy" }]);

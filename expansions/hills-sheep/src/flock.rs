@@ -1,0 +1,212 @@
+//! The shepherd's flock (HL-8 … HL-14): the bag of sheep and wolf tokens, growing a flock,
+//! driving it home, the wolf, and fields closed around a shepherd.
+//!
+//! Each shepherd's flock is four figure slots (how many 1-, 2-, 3- and 4-sheep tokens it holds).
+//! The bag is the box's 18 tokens minus those held by shepherds on the board (a scored or
+//! scattered flock goes back into the bag, and so does a drawn wolf), so it needs no state of
+//! its own. A draw takes index `random_below(bag size)` of the bag laid out in token order
+//! (1, 2, 3, 4 sheep, wolf), from the game's seeded generator: the same seed and actions draw
+//! the same tokens, so a record replays exactly.
+
+use carcassonne_core::graph::PlacedIndex;
+use carcassonne_core::{
+    Ctx, FeatureId, FigureId, FigureKindId, FigureLoc, FigureSlot, HookFailure, HookResult,
+    LabelId, PlayerId, RemovalReason, SegmentId, View,
+};
+
+/// HL-8: tokens in the box per kind: 1, 2, 3 and 4 sheep, then the wolf.
+pub const BAG: [u32; 5] = [4, 5, 5, 2, 2];
+
+/// What a draw from the bag gave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Token {
+    /// A token with this many sheep (1 to 4).
+    Sheep(u8),
+    /// The wolf.
+    Wolf,
+}
+
+/// The ids the flock rules need.
+#[derive(Clone, Copy, Debug)]
+pub struct Flock {
+    pub shepherd: FigureKindId,
+    /// Tokens held per shepherd, by sheep count − 1.
+    pub held: [FigureSlot; 4],
+    pub label: LabelId,
+}
+
+impl Flock {
+    /// Every shepherd on the board with its segment, in figure order.
+    pub fn on_board(&self, v: &View<'_>) -> Vec<(FigureId, SegmentId)> {
+        let at = v.rules.figure_offset(self.shepherd);
+        let mut out = Vec::new();
+        for p in 0..v.state.players().len() {
+            let (base, mine) = v.state.figures_of(PlayerId(p as u8));
+            for (i, f) in mine.iter().enumerate().skip(at) {
+                if f.kind != self.shepherd {
+                    break;
+                }
+                if let FigureLoc::On(seg) = f.loc {
+                    out.push((FigureId((base + i) as u16), seg));
+                }
+            }
+        }
+        out
+    }
+
+    /// The active player's shepherd on the board (one per player), if any.
+    pub fn of_player(&self, v: &View<'_>, p: PlayerId) -> Option<(FigureId, SegmentId)> {
+        self.on_board(v)
+            .into_iter()
+            .find(|&(f, _)| v.state.figure(f).owner == p)
+    }
+
+    /// Sheep in one shepherd's flock.
+    pub fn sheep(&self, v: &View<'_>, f: FigureId) -> i64 {
+        (0..4)
+            .map(|k| v.get(self.held[k].of(f)) * (k as i64 + 1))
+            .sum()
+    }
+
+    /// The bag now: tokens per kind (HL-8).
+    fn bag(&self, v: &View<'_>) -> [u32; 5] {
+        let mut bag = BAG;
+        for (f, _) in self.on_board(v) {
+            for (k, n) in bag.iter_mut().take(4).enumerate() {
+                *n = n.saturating_sub(v.get(self.held[k].of(f)) as u32);
+            }
+        }
+        bag
+    }
+
+    /// HL-9: draws one token with the game's generator.
+    fn draw(&self, ctx: &mut Ctx<'_>) -> HookResult<Token> {
+        let bag = self.bag(&ctx.view());
+        let total: u32 = bag.iter().sum();
+        if total == 0 {
+            return Err(HookFailure("hills-sheep: the bag of sheep is empty".into()));
+        }
+        let mut k = ctx.random_below(total);
+        for (i, n) in bag.iter().enumerate() {
+            if k < *n {
+                return Ok(if i == 4 {
+                    Token::Wolf
+                } else {
+                    Token::Sheep(i as u8 + 1)
+                });
+            }
+            k -= n;
+        }
+        unreachable!("k < total")
+    }
+
+    /// Shepherds on the field of `seg`.
+    fn on_field(&self, v: &View<'_>, field: FeatureId) -> Vec<FigureId> {
+        let g = v.state.graph();
+        self.on_board(v)
+            .into_iter()
+            .filter(|&(_, s)| g.feature_of(s) == field)
+            .map(|(f, _)| f)
+            .collect()
+    }
+
+    /// HL-9, HL-10: grows the flock of `shepherd` by one token; the wolf scatters every
+    /// flock on its field and sends their shepherds home.
+    pub fn grow(&self, ctx: &mut Ctx<'_>, shepherd: FigureId, seg: SegmentId) -> HookResult {
+        match self.draw(ctx)? {
+            Token::Sheep(n) => {
+                let slot = self.held[n as usize - 1].of(shepherd);
+                let held = ctx.get(slot);
+                ctx.set(slot, held + 1);
+            }
+            Token::Wolf => {
+                let field = ctx.state().graph().feature_of(seg);
+                for f in self.on_field(&ctx.view(), field) {
+                    self.send_home(ctx, f)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// HL-11, HL-12: every player with a shepherd on the field of `seg` scores all the sheep
+    /// of the field's flocks (once per player); the shepherds go home, the tokens to the bag.
+    pub fn drive_home(&self, ctx: &mut Ctx<'_>, seg: SegmentId) -> HookResult {
+        let view = ctx.view();
+        let field = view.state.graph().feature_of(seg);
+        let shepherds = self.on_field(&view, field);
+        let sheep: i64 = shepherds.iter().map(|&f| self.sheep(&view, f)).sum();
+        let mut scored: Vec<PlayerId> = Vec::new();
+        for &f in &shepherds {
+            let owner = view.state.figure(f).owner;
+            if !scored.contains(&owner) {
+                scored.push(owner);
+            }
+        }
+        for p in scored {
+            ctx.award(p, sheep as i32, self.label);
+        }
+        for f in shepherds {
+            self.send_home(ctx, f)?;
+        }
+        Ok(())
+    }
+
+    /// A shepherd back to its owner's supply, its tokens back in the bag.
+    fn send_home(&self, ctx: &mut Ctx<'_>, f: FigureId) -> HookResult {
+        self.clear(ctx, f);
+        ctx.return_figure(f, RemovalReason::Expansion)
+            .map_err(|e| HookFailure(e.to_string()))
+    }
+
+    /// Empties a shepherd's flock (its tokens go back to the bag).
+    pub fn clear(&self, ctx: &mut Ctx<'_>, f: FigureId) {
+        for k in 0..4 {
+            ctx.set(self.held[k].of(f), 0);
+        }
+    }
+
+    /// HL-13: drives home every flock whose field no tile can extend any more, except the
+    /// field of `except` (a flock whose owner still decides). Only a field the last placed
+    /// tile joined can have closed since the last check, so only those are walked.
+    pub fn score_closed(&self, ctx: &mut Ctx<'_>, except: Option<SegmentId>) -> HookResult {
+        let Some(last) = ctx.state().last_placed() else {
+            return Ok(());
+        };
+        loop {
+            let view = ctx.view();
+            let g = view.state.graph();
+            let skip = except.map(|s| g.feature_of(s));
+            let closed = self.on_board(&view).into_iter().map(|(_, s)| s).find(|&s| {
+                let f = g.feature_of(s);
+                Some(f) != skip && extends(&view, last, f) && field_closed(&view, f)
+            });
+            match closed {
+                Some(s) => self.drive_home(ctx, s)?,
+                None => return Ok(()),
+            }
+        }
+    }
+}
+
+/// Whether every half-edge of a field faces a placed tile (HL-13): no placement can extend it.
+pub fn field_closed(v: &View<'_>, field: FeatureId) -> bool {
+    let g = v.state.graph();
+    let board = v.state.board();
+    g.members(field).all(|s| {
+        let node = g.segment(s);
+        node.halves
+            .iter()
+            .all(|h| board.at(node.pos.step(h.side())).is_some())
+    })
+}
+
+/// Whether the tile at `last` (a placed-tile index) has a segment of `field`.
+pub fn extends(v: &View<'_>, last: PlacedIndex, field: FeatureId) -> bool {
+    let g = v.state.graph();
+    v.state
+        .board()
+        .tile(last)
+        .segments()
+        .any(|s| g.feature_of(s) == field)
+}

@@ -1,0 +1,346 @@
+//! # Hills & Sheep (rules HL-1 … HL-14, `docs/rules/hills-sheep.md`)
+//!
+//! JCZ sets `hills-and-sheep:1` / `:2`: 18 tiles (`tiles.toml`; tile tags `hill` and
+//! `vineyard`), and one shepherd per player.
+//!
+//! **Hills (HL-2 … HL-5).** A hill tile lies on a face-down tile from the supply: when one
+//! is placed while tiles are left, the supply's draw cap becomes one less than the tiles that
+//! could still be drawn, so the game is one tile shorter, whichever tile it is (as JCZ counts
+//! its `hiddenUnderHills`; nobody ever sees the hidden tile). In every scoring, the players
+//! who share a feature's points keep them only if their hill presence — followers on hill
+//! tiles of the feature, at least one or how many (`hillTiebreaker`) — is the highest.
+//!
+//! **Vineyards (HL-6, HL-7).** A completed cloister (or shrine) scores +3 per vineyard tile
+//! among the 8 around it.
+//!
+//! **The shepherd (HL-8 … HL-14).** Figure kind `shepherd`, one per player, deployed by core
+//! on a field like a follower but sharing it (never an occupant, never in a majority); a
+//! field holds one shepherd at most. After the deployment step (`AfterDeploy`, where JCZ's
+//! shepherd phase runs) a shepherd deployed this turn draws a token; one whose field the
+//! placed tile extended asks its owner `flock-grow` (draw) or `flock-score` (drive home);
+//! then every flock on a field that can no longer grow is driven home. See `flock.rs`.
+//!
+//! **Cost per turn.** One tag lookup per placement; the deployment filter looks at field
+//! deployments of shepherds only; the `AfterDeploy` window reads the shepherds on the board.
+
+mod flock;
+mod scoring;
+
+pub use flock::{Token, BAG};
+pub use scoring::Tiebreaker;
+
+use carcassonne_core::{
+    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
+    FeatureKindId, FigureId, FigureKindDef, FigureLoc, HookFailure, HookResult, HookSet, KindMask,
+    PlayerId, Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, StartTile, TileKindId,
+    VerbId, View, Window,
+};
+use flock::Flock;
+use scoring::TileMarks;
+
+/// HL-4: the tie-break option.
+pub const HILL_TIEBREAKER: &str = "hills-sheep.hillTiebreaker";
+/// HL-1: the edition option.
+pub const EDITION: &str = "hills-sheep.edition";
+/// HL-1: the second edition's garden twin: (first-edition tile, its twin).
+pub const GARDEN_TWIN: (&str, &str) = ("HS/RR.h", "HS/RR.hG");
+
+/// A shepherd's outline: a figure with a crook (a box from -1 to 1, y down).
+const SHEPHERD_LOOK: &str = "path:M -0.25 -0.55 A 0.25 0.25 0 1 1 0.25 -0.55 L 0.55 0.95 \
+     L -0.55 0.95 Z M 0.6 0.95 L 0.6 -0.7 A 0.2 0.2 0 0 0 0.25 -0.8 L 0.33 -0.7 \
+     A 0.1 0.1 0 0 1 0.5 -0.7 L 0.5 0.95 Z";
+
+/// What this expansion asks: the owner of the shepherd (a figure id) decides its flock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FlockPrompt(FigureId);
+
+impl PromptKind for FlockPrompt {
+    fn encode(self) -> PromptCode {
+        PromptCode {
+            tag: 1,
+            arg: i32::from(self.0 .0),
+        }
+    }
+
+    fn decode(code: PromptCode) -> Option<Self> {
+        (code.tag == 1 && (0..=i32::from(u16::MAX)).contains(&code.arg))
+            .then(|| FlockPrompt(FigureId(code.arg as u16)))
+    }
+}
+
+/// The expansion (stateless; one value serves every ruleset).
+#[derive(Debug, Default)]
+pub struct HillsSheep;
+
+impl HillsSheep {
+    /// The expansion.
+    pub fn new() -> Self {
+        Self
+    }
+}
+
+/// Hills & Sheep bound to one ruleset.
+struct HsRules {
+    flock: Flock,
+    grow: VerbId,
+    score: VerbId,
+    marks: TileMarks,
+    /// HL-6: kinds that take vineyards (cloister; shrine when loaded).
+    monastic: Vec<FeatureKindId>,
+    tiebreaker: Tiebreaker,
+    /// HL-1: (twin, garden twin) under `edition = 2`.
+    swap: Option<(TileKindId, TileKindId)>,
+}
+
+impl Expansion for HillsSheep {
+    fn id(&self) -> &str {
+        "hills-sheep"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let shepherd = d
+            .figure_kind(FigureKindDef {
+                name: "shepherd".into(),
+                per_player: 1,
+                strength: 0,
+                deploy_on: KindMask(0).with(FeatureKindId::FIELD),
+                // Not a follower: core never deploys it itself, and no rule about
+                // followers (majorities, quarters, captures of followers) reaches it.
+                follower: false,
+                returns: false,
+                look: SHEPHERD_LOOK.into(),
+                neutral: 0,
+                shares: true,
+                colour: String::new(),
+            })
+            .map_err(|e| e.to_string())?;
+        let held = [1, 2, 3, 4].map(|n| d.figure_slot(&format!("flock-{n}"), 0));
+        let label = d.score_label("flock");
+        let grow = d.verb("flock-grow");
+        let score = d.verb("flock-score");
+        Ok(binder(move |b: &Binding<'_>| {
+            let rules = b.rules();
+            let tiles = rules.tiles();
+            let marks = (0..tiles.len())
+                .map(|i| {
+                    let t = tiles.get(TileKindId(i as u16));
+                    (t.has_tag("hill"), t.has_tag("vineyard"))
+                })
+                .collect();
+            let mut monastic = vec![FeatureKindId::CLOISTER];
+            monastic.extend(rules.kind_named("shrine"));
+            let tiebreaker = match b.option_str("hillTiebreaker")? {
+                "count" => Tiebreaker::Count,
+                _ => Tiebreaker::AtLeastOne,
+            };
+            let swap = match b.option_str("edition")? {
+                "2" => match (tiles.find(GARDEN_TWIN.0), tiles.find(GARDEN_TWIN.1)) {
+                    (Some(a), Some(g)) => Some((a, g)),
+                    _ => {
+                        return Err(HookFailure(format!(
+                            "edition 2 needs the tiles `{}` and `{}`",
+                            GARDEN_TWIN.0, GARDEN_TWIN.1
+                        )))
+                    }
+                },
+                _ => None,
+            };
+            Ok(HsRules {
+                flock: Flock {
+                    shepherd,
+                    held,
+                    label,
+                },
+                grow,
+                score,
+                marks: TileMarks(marks),
+                monastic,
+                tiebreaker,
+                swap,
+            })
+        }))
+    }
+}
+
+impl HsRules {
+    /// The flock decision's two answers about `shepherd` on `seg`.
+    fn flock_actions(
+        &self,
+        me: carcassonne_core::ExpansionIndex,
+        f: FigureId,
+        seg: carcassonne_core::SegmentId,
+        out: &mut Vec<Action>,
+    ) {
+        for verb in [self.grow, self.score] {
+            out.push(Action::Custom(CustomAction {
+                expansion: me,
+                verb,
+                figure: Some(f),
+                segment: Some(seg),
+                value: 0,
+            }));
+        }
+    }
+
+    /// Where the shepherd `f` stands, if on the board.
+    fn standing(v: &View<'_>, f: FigureId) -> Option<carcassonne_core::SegmentId> {
+        match v.state.figures().get(f.0 as usize)?.loc {
+            FigureLoc::On(seg) => Some(seg),
+            _ => None,
+        }
+    }
+}
+
+impl BoundExpansion for HsRules {
+    fn hook_set(&self) -> HookSet {
+        let hooks = HookSet::ON_TILE_PLACED
+            | HookSet::DEPLOY_STEP_ACTIONS
+            | HookSet::BEFORE_SCORING
+            | HookSet::ON_FIGURE_REMOVED
+            | HookSet::window(Window::AfterDeploy);
+        match self.swap {
+            Some(_) => hooks | HookSet::GAME_START,
+            None => hooks,
+        }
+    }
+
+    /// HL-1: the second edition's garden twin takes the place of its twin.
+    fn prepare_game(&self, ctx: &mut Ctx<'_>, _start: &mut Vec<StartTile>) -> HookResult {
+        if let Some((twin, garden)) = self.swap {
+            for g in &mut ctx.supply_mut().groups {
+                for t in &mut g.tiles {
+                    if *t == twin {
+                        *t = garden;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// HL-2, HL-3: a hill hides a tile of the supply under it: one draw fewer.
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: carcassonne_core::Pos) -> HookResult {
+        let view = ctx.view();
+        let Some(idx) = view.state.board().index_at(pos) else {
+            return Ok(());
+        };
+        if !self.marks.hill(&view, idx) {
+            return Ok(());
+        }
+        let supply = ctx.supply_mut();
+        let left = supply.remaining() as u32;
+        if left > 0 {
+            supply.draws_left = Some(left - 1);
+        }
+        Ok(())
+    }
+
+    /// HL-8: the shepherd on a field of the tile just placed that holds no shepherd yet
+    /// (core deploys followers only; the shepherd shares its field and is none).
+    fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        let Some(last) = v.state.last_placed() else {
+            return Ok(());
+        };
+        if v.state.in_supply(p, self.flock.shepherd) == 0 {
+            return Ok(());
+        }
+        let placed = v.state.board().tile(last);
+        if !v.rules.tiles().get(placed.kind).deploy {
+            return Ok(());
+        }
+        let g = v.state.graph();
+        let taken: Vec<_> = self
+            .flock
+            .on_board(&v)
+            .into_iter()
+            .map(|(_, s)| g.feature_of(s))
+            .collect();
+        for seg in placed.segments() {
+            if g.segment(seg).kind == FeatureKindId::FIELD && !taken.contains(&g.feature_of(seg)) {
+                out.push(Action::Deploy {
+                    figure: self.flock.shepherd,
+                    segment: seg,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// HL-9 … HL-13, after the deployment step.
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        if window != Window::AfterDeploy {
+            return Ok(());
+        }
+        let view = ctx.view();
+        let (Some(last), Some(p)) = (view.state.last_placed(), view.state.last_placer()) else {
+            return Ok(());
+        };
+        let mut pending = None;
+        if let Some((f, seg)) = self.flock.of_player(&view, p) {
+            let field = view.state.graph().feature_of(seg);
+            if view.state.board().tile(last).has_segment(seg) {
+                // HL-9: deployed this turn: its first token at once.
+                self.flock.grow(ctx, f, seg)?;
+            } else if flock::extends(&view, last, field) {
+                pending = Some((f, seg));
+            }
+        }
+        self.flock.score_closed(ctx, pending.map(|(_, s)| s))?;
+        if let Some((f, _)) = pending {
+            ctx.prompt(p, FlockPrompt(f));
+        }
+        Ok(())
+    }
+
+    /// HL-10: grow the flock or drive it home.
+    fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        let FlockPrompt(f) = prompt.decode::<FlockPrompt>()?;
+        if let Some(seg) = Self::standing(&v, f) {
+            self.flock_actions(prompt.owner, f, seg, out);
+        }
+        Ok(())
+    }
+
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+        let FlockPrompt(f) = prompt.decode::<FlockPrompt>()?;
+        let Some(seg) = Self::standing(&ctx.view(), f) else {
+            return Err(HookFailure(
+                "flock: the shepherd is not on the board".into(),
+            ));
+        };
+        match action {
+            Action::Custom(c) if c.verb == self.grow => self.flock.grow(ctx, f, seg)?,
+            Action::Custom(c) if c.verb == self.score => self.flock.drive_home(ctx, seg)?,
+            a => return Err(HookFailure(format!("the flock prompt cannot take `{a}`"))),
+        }
+        // HL-13: a flock whose field is now closed goes home.
+        self.flock.score_closed(ctx, None)
+    }
+
+    /// HL-4 … HL-7.
+    fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        let view = ctx.view();
+        self.marks.vineyards(&view, &self.monastic, draft);
+        self.marks.break_ties(&view, self.tiebreaker, draft);
+        Ok(())
+    }
+
+    /// HL-14: a shepherd taken off by any rule takes its flock's tokens back to the bag.
+    fn on_figure_removed(
+        &self,
+        ctx: &mut Ctx<'_>,
+        figure: FigureId,
+        _r: RemovalReason,
+    ) -> HookResult {
+        if ctx.state().figure(figure).kind == self.flock.shepherd {
+            self.flock.clear(ctx, figure);
+        }
+        Ok(())
+    }
+}
+
+carcassonne_core::export_expansion!("hills-sheep", HillsSheep::new());

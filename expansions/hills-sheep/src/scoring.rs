@@ -1,0 +1,106 @@
+//! What hills and vineyards change in a scoring (HL-4, HL-5, HL-6, HL-7).
+
+use carcassonne_core::graph::{PlacedIndex, VIRTUAL_TILE};
+use carcassonne_core::{FeatureKindId, FigureLoc, ScoreDraft, View, MAX_PLAYERS};
+
+/// HL-4: how a tie is broken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tiebreaker {
+    /// The tied players with at least one follower on a hill tile of the feature win.
+    AtLeastOne,
+    /// The tied players with the most followers on hill tiles of the feature win.
+    Count,
+}
+
+/// Per tile kind: (hill, vineyard).
+pub struct TileMarks(pub Vec<(bool, bool)>);
+
+impl TileMarks {
+    fn at(&self, v: &View<'_>, idx: PlacedIndex) -> (bool, bool) {
+        let kind = v.state.board().tile(idx).kind;
+        self.0.get(kind.0 as usize).copied().unwrap_or_default()
+    }
+
+    /// Whether the placed tile `idx` is a hill.
+    pub fn hill(&self, v: &View<'_>, idx: PlacedIndex) -> bool {
+        self.at(v, idx).0
+    }
+
+    /// HL-6, HL-7: +3 per vineyard among the 8 tiles around each completed monastic site
+    /// of the draft, to every award of it that scores points.
+    pub fn vineyards(&self, v: &View<'_>, monastic: &[FeatureKindId], draft: &mut ScoreDraft) {
+        let g = v.state.graph();
+        let board = v.state.board();
+        for (i, item) in draft.features.iter_mut().enumerate() {
+            if !item.complete || !monastic.contains(&item.kind) {
+                continue;
+            }
+            let node = g.segment(item.feature.segment());
+            if node.tile == VIRTUAL_TILE {
+                continue;
+            }
+            let n = node
+                .pos
+                .surrounding()
+                .iter()
+                .filter_map(|&q| board.index_at(q))
+                .filter(|&t| self.at(v, t).1)
+                .count() as i32;
+            if n == 0 {
+                continue;
+            }
+            item.value += 3 * n;
+            for a in draft.awards.iter_mut() {
+                if a.item as usize == i && a.points > 0 {
+                    a.points += 3 * n;
+                }
+            }
+        }
+    }
+
+    /// HL-4, HL-5: among the players sharing a feature's points, only those with the most
+    /// hill presence (a follower on a hill tile of the feature) keep them.
+    pub fn break_ties(&self, v: &View<'_>, rule: Tiebreaker, draft: &mut ScoreDraft) {
+        let g = v.state.graph();
+        for i in 0..draft.features.len() {
+            let mut shares = [false; MAX_PLAYERS];
+            for a in draft.awards.iter().filter(|a| a.item as usize == i) {
+                if let Some(s) = shares.get_mut(a.player.index()) {
+                    *s = true;
+                }
+            }
+            if shares.iter().filter(|s| **s).count() < 2 {
+                continue;
+            }
+            let feature = draft.features[i].feature;
+            let mut on_hill = [0u32; MAX_PLAYERS];
+            for fig in v.state.figures() {
+                let FigureLoc::On(seg) = fig.loc else {
+                    continue;
+                };
+                if fig.is_neutral()
+                    || !shares[fig.owner.index()]
+                    || !v.rules.figure_kind(fig.kind).follower
+                    || !v.state.occupies(fig.kind)
+                    || g.feature_of(seg) != feature
+                {
+                    continue;
+                }
+                let tile = g.segment(seg).tile;
+                if tile != VIRTUAL_TILE && self.hill(v, tile) {
+                    on_hill[fig.owner.index()] += 1;
+                }
+            }
+            if rule == Tiebreaker::AtLeastOne {
+                on_hill.iter_mut().for_each(|n| *n = (*n).min(1));
+            }
+            let best = on_hill.iter().copied().max().unwrap_or(0);
+            if best == 0 {
+                continue;
+            }
+            draft
+                .awards
+                .retain(|a| a.item as usize != i || on_hill[a.player.index()] == best);
+        }
+    }
+}

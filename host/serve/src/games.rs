@@ -97,6 +97,52 @@ pub struct GameSlot {
     live: Mutex<Live>,
     tx: broadcast::Sender<u64>,
     subscribers: AtomicUsize,
+    /// The view of the last state asked for, shared by every viewer (see [`CachedView`]).
+    cache: Mutex<Option<CachedView>>,
+    /// Held while a view is drawn, so that viewers arriving together draw it once.
+    drawing: Mutex<()>,
+}
+
+/// A view drawn once per state of a game: drawing a large board takes tens of
+/// milliseconds, and every open page asks for it after every move.
+struct CachedView {
+    /// What the view shows besides the seat asking (see [`view_key`]).
+    key: String,
+    /// The view as JSON text, without its closing brace: the seat-specific fields are
+    /// appended to it.
+    body: Arc<str>,
+}
+
+/// Everything a view shows besides the seat asking: the game changes only with its version;
+/// a stop, a resignation or a bot taking a seat change none.
+fn view_key(live: &Live) -> String {
+    let seats: Vec<(&Option<String>, bool)> =
+        live.seats.iter().map(|s| (&s.bot, s.resigned)).collect();
+    format!("{}|{:?}|{:?}", live.version, live.broken, seats)
+}
+
+/// What `GET /api/games/{id}` answers.
+pub enum ViewReply {
+    /// The asker already has this view (its `If-None-Match` names the current tag).
+    Unchanged(String),
+    /// The view (JSON text) and its entity tag.
+    Fresh(String, String),
+}
+
+/// The entity tag of a view: the game's state and the seat asking (`w`: a spectator, `u`: a
+/// token that holds no seat).
+fn etag(key: &str, you: Option<usize>, unknown: bool) -> String {
+    use std::hash::{Hash, Hasher};
+    // SipHash with fixed keys: the same state gives the same tag, even after a restart.
+    let mut h = std::hash::DefaultHasher::new();
+    key.hash(&mut h);
+    let version = key.split('|').next().unwrap_or("0");
+    let who = match (you, unknown) {
+        (Some(s), _) => s.to_string(),
+        (None, true) => "u".into(),
+        (None, false) => "w".into(),
+    };
+    format!("\"{version}-{:016x}-{who}\"", h.finish())
 }
 
 impl GameSlot {
@@ -106,6 +152,8 @@ impl GameSlot {
             live: Mutex::new(live),
             tx: broadcast::channel(64).0,
             subscribers: AtomicUsize::new(0),
+            cache: Mutex::new(None),
+            drawing: Mutex::new(()),
         }
     }
 }
@@ -161,38 +209,80 @@ fn last_move(live: &Live) -> Value {
 
 impl GameSlot {
     /// The page's view; `token` tells which seat is asking (none: a spectator).
-    pub fn view(&self, token: Option<&str>) -> Value {
-        let live = lock(&self.live);
-        let you = token.and_then(|t| {
-            live.seats
-                .iter()
-                .position(|s| s.token.as_deref() == Some(t))
-        });
-        let mut v = position(&live.game, true);
-        v["id"] = json!(self.id);
-        v["version"] = json!(live.version);
-        v["moves"] = json!(live.record.actions.len());
-        v["you"] = json!(you);
-        v["broken"] = json!(live.broken);
-        v["last"] = last_move(&live);
+    /// `if_none_match` is the tag of the view the asker has: if it is still the current
+    /// one, the view is not sent again. The view of a state is drawn once, then served
+    /// from the cache to every viewer.
+    pub fn view(&self, token: Option<&str>, if_none_match: Option<&str>) -> ViewReply {
+        let (key, you) = {
+            let live = lock(&self.live);
+            let you = token.and_then(|t| {
+                live.seats
+                    .iter()
+                    .position(|s| s.token.as_deref() == Some(t))
+            });
+            (view_key(&live), you)
+        };
         // A token that holds no seat is told so (the page shows it), not taken for a
         // spectator.
-        v["token_unknown"] = json!(token.is_some() && you.is_none());
-        v["fixed_seed"] = json!(live.fixed_seed);
-        v["seats"] = live
-            .seats
-            .iter()
-            .map(|s| json!({ "name": s.name, "bot": s.bot, "resigned": s.resigned }))
-            .collect();
-        v["options"] = json!(live.record.setup.options);
-        v["expansions"] = json!(live
-            .record
-            .setup
-            .expansions
-            .iter()
-            .map(|e| e.id.clone())
-            .collect::<Vec<_>>());
-        v
+        let unknown = token.is_some() && you.is_none();
+        let tag = etag(&key, you, unknown);
+        if if_none_match.is_some_and(|m| m.split(',').any(|t| t.trim() == tag)) {
+            return ViewReply::Unchanged(tag);
+        }
+        let (key, body) = self.cached_view();
+        // The game may have moved on while the view was drawn: tag what is sent.
+        let tag = etag(&key, you, unknown);
+        let you = you.map_or_else(|| "null".to_string(), |s| s.to_string());
+        let text = format!("{body},\"you\":{you},\"token_unknown\":{unknown}}}\n");
+        ViewReply::Fresh(text, tag)
+    }
+
+    /// The view of the current state without the seat-specific fields (see [`CachedView`]):
+    /// from the cache, or drawn outside the game's lock (bots and players act meanwhile).
+    fn cached_view(&self) -> (String, Arc<str>) {
+        let _drawing = lock(&self.drawing);
+        let (key, game, mut v) = {
+            let live = lock(&self.live);
+            let key = view_key(&live);
+            if let Some(c) = lock(&self.cache).as_ref().filter(|c| c.key == key) {
+                return (key, Arc::clone(&c.body));
+            }
+            let v = json!({
+                "id": self.id,
+                "version": live.version,
+                "moves": live.record.actions.len(),
+                "broken": live.broken,
+                "last": last_move(&live),
+                "fixed_seed": live.fixed_seed,
+                "seats": live
+                    .seats
+                    .iter()
+                    .map(|s| json!({ "name": s.name, "bot": s.bot, "resigned": s.resigned }))
+                    .collect::<Vec<_>>(),
+                "options": live.record.setup.options,
+                "expansions": live
+                    .record
+                    .setup
+                    .expansions
+                    .iter()
+                    .map(|e| e.id.clone())
+                    .collect::<Vec<_>>(),
+            });
+            (key, live.game.clone(), v)
+        };
+        let mut full = position(&game, true);
+        if let (Some(full), Some(extra)) = (full.as_object_mut(), v.as_object_mut()) {
+            full.append(extra);
+        }
+        let mut text = serde_json::to_string(&full).unwrap_or_else(|_| "{}".into());
+        // `position` gives an object: its text ends with its closing brace.
+        text.pop();
+        let body: Arc<str> = Arc::from(text);
+        *lock(&self.cache) = Some(CachedView {
+            key: key.clone(),
+            body: Arc::clone(&body),
+        });
+        (key, body)
     }
 
     /// The board after the offered tile placement `index` (on a copy: the game is

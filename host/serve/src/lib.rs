@@ -21,7 +21,7 @@ mod watch;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path as UrlPath, RawQuery, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -520,15 +520,39 @@ async fn create(
     Ok((StatusCode::CREATED, json_response(&v)).into_response())
 }
 
+/// A game's view, tagged (`ETag`) with the state it shows: a client that sends the tag back
+/// (`If-None-Match`; browsers do it themselves, `Cache-Control: no-cache` asks them to) gets
+/// 304 while nothing changed.
 async fn state(
     State(app): State<Arc<App>>,
     UrlPath(id): UrlPath<String>,
     RawQuery(q): RawQuery,
+    headers: HeaderMap,
 ) -> ApiResult {
     let slot = app.games.get(&id)?;
     let token = query_param(&q, "token");
-    let v = blocking(move || Ok(slot.view(token.as_deref()))).await?;
-    Ok(json_response(&v))
+    let seen = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let reply = blocking(move || Ok(slot.view(token.as_deref(), seen.as_deref()))).await?;
+    let (status, body, tag) = match reply {
+        games::ViewReply::Unchanged(tag) => (StatusCode::NOT_MODIFIED, String::new(), tag),
+        games::ViewReply::Fresh(body, tag) => (StatusCode::OK, body, tag),
+    };
+    let mut r = (status, body).into_response();
+    let h = r.headers_mut();
+    if status == StatusCode::OK {
+        h.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+    }
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if let Ok(v) = HeaderValue::from_str(&tag) {
+        h.insert(header::ETAG, v);
+    }
+    Ok(r)
 }
 
 async fn preview(

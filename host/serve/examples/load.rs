@@ -138,13 +138,7 @@ type Shared = Arc<Mutex<Stats>>;
 
 fn note(stats: &Shared, kind: &'static str, t: Instant) {
     let ms = t.elapsed().as_secs_f64() * 1000.0;
-    stats
-        .lock()
-        .unwrap()
-        .ms
-        .entry(kind)
-        .or_default()
-        .push(ms);
+    stats.lock().unwrap().ms.entry(kind).or_default().push(ms);
 }
 
 fn fail(stats: &Shared, what: String) {
@@ -226,7 +220,11 @@ async fn follow(addr: SocketAddr, id: String, tx: tokio::sync::watch::Sender<u64
     let mut lines = BufReader::new(s).lines();
     while let Ok(Some(l)) = lines.next_line().await {
         if let Some(v) = l.strip_prefix("data: ") {
-            let v = v.split(' ').next().and_then(|v| v.parse().ok()).unwrap_or(0);
+            let v = v
+                .split(' ')
+                .next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
             tx.send_replace(v);
         }
     }
@@ -235,7 +233,8 @@ async fn follow(addr: SocketAddr, id: String, tx: tokio::sync::watch::Sender<u64
 /// Creates game `i`, plays seat 0 to the end.
 async fn play(addr: SocketAddr, i: usize, opts: Arc<Opts>, stats: Shared) -> Option<String> {
     let bot = if i % 2 == 0 { "greedy" } else { "random" };
-    let create = json!({ "seats": [{ "name": format!("P{i}") }, { "bot": bot }], "seed": 1000 + i as u64 });
+    let create =
+        json!({ "seats": [{ "name": format!("P{i}") }, { "bot": bot }], "seed": 1000 + i as u64 });
     let t = Instant::now();
     let r = request(addr, "POST", "/api/games", &create.to_string(), None)
         .await
@@ -282,7 +281,15 @@ async fn play(addr: SocketAddr, i: usize, opts: Arc<Opts>, stats: Shared) -> Opt
             tokio::time::sleep(opts.think).await;
             let act = json!({ "token": token, "index": rng.random_range(0..n), "version": view["version"] });
             let t = Instant::now();
-            match request(addr, "POST", &format!("/api/games/{id}/act"), &act.to_string(), None).await {
+            match request(
+                addr,
+                "POST",
+                &format!("/api/games/{id}/act"),
+                &act.to_string(),
+                None,
+            )
+            .await
+            {
                 Ok(r) if r.status == 200 => {
                     note(&stats, "act", t);
                     moves += 1;
@@ -295,7 +302,10 @@ async fn play(addr: SocketAddr, i: usize, opts: Arc<Opts>, stats: Shared) -> Opt
             // A bot is to move: wait for the stream to announce a newer version.
             let seen = view["version"].as_u64().unwrap_or(0);
             let wait = rx.wait_for(|v| *v > seen);
-            if tokio::time::timeout(Duration::from_secs(30), wait).await.is_err() {
+            if tokio::time::timeout(Duration::from_secs(30), wait)
+                .await
+                .is_err()
+            {
                 fail(&stats, format!("game {id}: no update in 30 s"));
                 break;
             }
@@ -463,7 +473,10 @@ fn report(stats: &Stats, opts: &Opts, elapsed: f64, cpu: f64, rss: Option<u64>) 
         "server: {:.1} s of CPU ({:.0}% of one core), peak RSS {}",
         cpu,
         100.0 * cpu / elapsed.max(1e-9),
-        rss.map_or("unknown".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0))
+        rss.map_or("unknown".into(), |k| format!(
+            "{:.1} MiB",
+            k as f64 / 1024.0
+        ))
     );
     println!("failures: {}", stats.failures.len());
     for f in stats.failures.iter().take(10) {

@@ -6,7 +6,9 @@ use super::marks::{pennant, site_icon, symbol, tag_symbol};
 use crate::geometry::{Area, Class, SegInput, TileGeom, P};
 use crate::style::{self, esc, num, path_data, Look};
 use carcassonne_core::{FeatureKindDef, Pos, Rotation, Ruleset, Shape, TileKind};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::sync::{LazyLock, Mutex};
 
 /// How a feature kind occupies a tile.
 pub(crate) fn class_of(def: &FeatureKindDef) -> Class {
@@ -38,7 +40,42 @@ pub(crate) fn tile_geom(rules: &Ruleset, kind: &TileKind, r: Rotation) -> TileGe
             }
         })
         .collect();
-    TileGeom::new(&inputs)
+    memo_geom(&inputs)
+}
+
+/// Most tile geometries remembered (a game shows a few hundred kinds and turns at most).
+const MEMO_MAX: usize = 4096;
+
+/// Geometries computed so far, by their inputs. Searching each area for figure spots is most
+/// of the cost of drawing a board, and a server draws the same kinds again after every move.
+/// A memo of a pure function: the drawing is the same with it or without it.
+static GEOMS: LazyLock<Mutex<BTreeMap<Vec<u64>, TileGeom>>> =
+    LazyLock::new(|| Mutex::new(BTreeMap::new()));
+
+fn memo_geom(inputs: &[SegInput]) -> TileGeom {
+    let key: Vec<u64> = inputs
+        .iter()
+        .flat_map(|s| {
+            [
+                s.class as u64
+                    | u64::from(s.sides.0) << 8
+                    | u64::from(s.halves.0) << 16
+                    | u64::from(s.pennants) << 24,
+                s.width.to_bits(),
+            ]
+        })
+        .collect();
+    let memo = || GEOMS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(g) = memo().get(&key) {
+        return g.clone();
+    }
+    let geom = TileGeom::new(inputs);
+    let mut m = memo();
+    if m.len() >= MEMO_MAX {
+        m.clear();
+    }
+    m.insert(key, geom.clone());
+    geom
 }
 
 /// One tile to draw.

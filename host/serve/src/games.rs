@@ -101,7 +101,14 @@ pub struct GameSlot {
     cache: Mutex<Option<CachedView>>,
     /// Held while a view is drawn, so that viewers arriving together draw it once.
     drawing: Mutex<()>,
+    /// The version whose record is on disk (`u64::MAX` once archived). Records are written
+    /// outside the game's lock (a synced write takes milliseconds, and viewers and the bot
+    /// would wait for it), one at a time, never an older over a newer one.
+    saved: Mutex<u64>,
 }
+
+/// A record to write: the version it holds and its text.
+struct Save(u64, String);
 
 /// A view drawn once per state of a game: drawing a large board takes tens of
 /// milliseconds, and every open page asks for it after every move.
@@ -148,6 +155,7 @@ fn etag(key: &str, you: Option<usize>, unknown: bool) -> String {
 impl GameSlot {
     fn new(id: &str, live: Live) -> GameSlot {
         GameSlot {
+            saved: Mutex::new(live.version),
             id: id.to_string(),
             live: Mutex::new(live),
             tx: broadcast::channel(64).0,
@@ -748,8 +756,10 @@ impl Games {
                 }
                 _ => return Err(bad("give exactly one of `index` and `action`")),
             };
-            self.apply(slot, &mut live, a)?;
+            let save = self.apply(slot, &mut live, a)?;
             live.last_human = Instant::now();
+            drop(live);
+            self.save(slot, save);
         }
         self.kick(Arc::clone(slot));
         Ok(json!({ "ok": true, "version": slot.version() }))
@@ -814,6 +824,23 @@ impl Games {
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&slot.id);
+        // The last record goes with the files; none is written after they moved (see
+        // `GameSlot::saved`).
+        let mut saved = lock(&slot.saved);
+        let last = {
+            let live = lock(&slot.live);
+            (live.version > *saved).then(|| {
+                Save(
+                    live.version,
+                    serde_json::to_string_pretty(&live.record).unwrap_or_default(),
+                )
+            })
+        };
+        if let Some(Save(_, text)) = last {
+            self.write_record(&slot.id, &text);
+        }
+        *saved = u64::MAX;
+        drop(saved);
         if let Err(e) = store::archive(&self.dir, &self.archive_dir(), &slot.id) {
             eprintln!(
                 "carcassonne serve: game {}: cannot archive it: {e}",
@@ -893,8 +920,9 @@ impl Games {
         Ok(json!({ "ok": true, "archived": nobody_left }))
     }
 
-    /// Applies an action to a locked game, writes the record, tells the subscribers.
-    fn apply(&self, slot: &GameSlot, live: &mut Live, a: Action) -> Result<(), ApiError> {
+    /// Applies an action to a locked game, tells the subscribers; gives the record to write
+    /// once the lock is released (see [`Games::save`]).
+    fn apply(&self, slot: &GameSlot, live: &mut Live, a: Action) -> Result<Save, ApiError> {
         let ra = encode_action(live.game.rules(), &live.game, a);
         let res = catch_unwind(AssertUnwindSafe(|| live.game.apply(a)));
         match res {
@@ -930,14 +958,25 @@ impl Games {
             );
         }
         let text = serde_json::to_string_pretty(&live.record).unwrap_or_default();
-        if let Err(e) = store::write_private(&self.dir.join(format!("{}.json", slot.id)), &text) {
-            eprintln!(
-                "carcassonne serve: game {}: cannot write its record: {e}",
-                slot.id
-            );
-        }
         let _ = slot.tx.send(live.version);
-        Ok(())
+        Ok(Save(live.version, text))
+    }
+
+    /// Writes a record given by [`Games::apply`], unless a newer one is on disk already or
+    /// the game was archived.
+    fn save(&self, slot: &GameSlot, save: Save) {
+        let mut saved = lock(&slot.saved);
+        if *saved != u64::MAX && save.0 > *saved {
+            self.write_record(&slot.id, &save.1);
+            *saved = save.0;
+        }
+    }
+
+    fn write_record(&self, id: &str, text: &str) {
+        let path = self.dir.join(format!("{id}.json"));
+        if let Err(e) = store::write_private(&path, text) {
+            eprintln!("carcassonne serve: game {id}: cannot write its record: {e}");
+        }
     }
 
     /// Starts the bot driver of a game if a bot is to move and none is running.
@@ -1015,11 +1054,17 @@ impl Games {
             live.driving = false;
             return false;
         };
-        if self.apply(slot, &mut live, a).is_err() {
-            live.driving = false;
-            return false;
+        match self.apply(slot, &mut live, a) {
+            Ok(save) => {
+                drop(live);
+                self.save(slot, save);
+                true
+            }
+            Err(_) => {
+                live.driving = false;
+                false
+            }
         }
-        true
     }
 
     /// Opens a record or a `.jcz` save for replay.

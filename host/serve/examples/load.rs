@@ -230,6 +230,17 @@ async fn follow(addr: SocketAddr, id: String, tx: tokio::sync::watch::Sender<u64
     }
 }
 
+/// What the player reads of a view (the rest, the board above all, is skipped unparsed).
+#[derive(serde::Deserialize)]
+struct Head {
+    version: u64,
+    finished: bool,
+    broken: Option<String>,
+    current: Option<u64>,
+    you: Option<u64>,
+    actions: Vec<serde::de::IgnoredAny>,
+}
+
 /// Creates game `i`, plays seat 0 to the end.
 async fn play(addr: SocketAddr, i: usize, opts: Arc<Opts>, stats: Shared) -> Option<String> {
     let bot = if i % 2 == 0 { "greedy" } else { "random" };
@@ -250,7 +261,7 @@ async fn play(addr: SocketAddr, i: usize, opts: Arc<Opts>, stats: Shared) -> Opt
     let (tx, mut rx) = tokio::sync::watch::channel(0u64);
     let stream = tokio::spawn(follow(addr, id.clone(), tx));
     let mut rng = ChaCha8Rng::seed_from_u64(i as u64);
-    let (mut view, mut tag): (Value, Option<String>) = (Value::Null, None);
+    let (mut view, mut tag): (Option<Head>, Option<String>) = (None, None);
     let mut moves = 0;
     loop {
         let t = Instant::now();
@@ -263,7 +274,7 @@ async fn play(addr: SocketAddr, i: usize, opts: Arc<Opts>, stats: Shared) -> Opt
             200 => {
                 note(&stats, "view", t);
                 stats.lock().unwrap().view_bytes.push(r.body.len());
-                view = serde_json::from_str(&r.body).unwrap_or(Value::Null);
+                view = serde_json::from_str(&r.body).ok();
                 tag = r.etag;
             }
             304 => note(&stats, "view 304", t),
@@ -272,14 +283,19 @@ async fn play(addr: SocketAddr, i: usize, opts: Arc<Opts>, stats: Shared) -> Opt
                 break;
             }
         }
-        if view["finished"] == true || !view["broken"].is_null() || moves >= opts.max_moves {
-            stats.lock().unwrap().finished += usize::from(view["finished"] == true);
+        let Some(view) = &view else {
+            fail(&stats, format!("game {id}: a view that does not parse"));
+            break;
+        };
+        if view.finished || view.broken.is_some() || moves >= opts.max_moves {
+            stats.lock().unwrap().finished += usize::from(view.finished);
             break;
         }
-        let n = view["actions"].as_array().map_or(0, Vec::len);
-        if view["you"] == 0 && view["current"] == 0 && n > 0 {
+        let n = view.actions.len();
+        if view.you == Some(0) && view.current == Some(0) && n > 0 {
             tokio::time::sleep(opts.think).await;
-            let act = json!({ "token": token, "index": rng.random_range(0..n), "version": view["version"] });
+            let act =
+                json!({ "token": token, "index": rng.random_range(0..n), "version": view.version });
             let t = Instant::now();
             match request(
                 addr,
@@ -300,7 +316,7 @@ async fn play(addr: SocketAddr, i: usize, opts: Arc<Opts>, stats: Shared) -> Opt
             stats.lock().unwrap().moves += 1;
         } else {
             // A bot is to move: wait for the stream to announce a newer version.
-            let seen = view["version"].as_u64().unwrap_or(0);
+            let seen = view.version;
             let wait = rx.wait_for(|v| *v > seen);
             if tokio::time::timeout(Duration::from_secs(30), wait)
                 .await

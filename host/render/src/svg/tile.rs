@@ -56,12 +56,20 @@ fn memo_geom(inputs: &[SegInput]) -> TileGeom {
     let key: Vec<u64> = inputs
         .iter()
         .flat_map(|s| {
+            // Every field, by name: a field added to `SegInput` must join the key.
+            let SegInput {
+                class,
+                sides,
+                halves,
+                pennants,
+                width,
+            } = *s;
             [
-                s.class as u64
-                    | u64::from(s.sides.0) << 8
-                    | u64::from(s.halves.0) << 16
-                    | u64::from(s.pennants) << 24,
-                s.width.to_bits(),
+                class as u64
+                    | u64::from(sides.0) << 8
+                    | u64::from(halves.0) << 16
+                    | u64::from(pennants) << 24,
+                width.to_bits(),
             ]
         })
         .collect();

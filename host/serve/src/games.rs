@@ -220,7 +220,8 @@ impl GameSlot {
     /// `if_none_match` is the tag of the view the asker has: if it is still the current
     /// one, the view is not sent again. The view of a state is drawn once, then served
     /// from the cache to every viewer.
-    pub fn view(&self, token: Option<&str>, if_none_match: Option<&str>) -> ViewReply {
+    /// Also says whether a view was drawn (see [`Games::view`]).
+    fn view(&self, token: Option<&str>, if_none_match: Option<&str>) -> (ViewReply, bool) {
         let (key, you) = {
             let live = lock(&self.live);
             let you = token.and_then(|t| {
@@ -235,25 +236,25 @@ impl GameSlot {
         let unknown = token.is_some() && you.is_none();
         let tag = etag(&key, you, unknown);
         if if_none_match.is_some_and(|m| m.split(',').any(|t| t.trim() == tag)) {
-            return ViewReply::Unchanged(tag);
+            return (ViewReply::Unchanged(tag), false);
         }
-        let (key, body) = self.cached_view();
+        let (key, body, drawn) = self.cached_view();
         // The game may have moved on while the view was drawn: tag what is sent.
         let tag = etag(&key, you, unknown);
         let you = you.map_or_else(|| "null".to_string(), |s| s.to_string());
         let text = format!("{body},\"you\":{you},\"token_unknown\":{unknown}}}\n");
-        ViewReply::Fresh(text, tag)
+        (ViewReply::Fresh(text, tag), drawn)
     }
 
     /// The view of the current state without the seat-specific fields (see [`CachedView`]):
     /// from the cache, or drawn outside the game's lock (bots and players act meanwhile).
-    fn cached_view(&self) -> (String, Arc<str>) {
+    fn cached_view(&self) -> (String, Arc<str>, bool) {
         let _drawing = lock(&self.drawing);
         let (key, game, mut v) = {
             let live = lock(&self.live);
             let key = view_key(&live);
             if let Some(c) = lock(&self.cache).as_ref().filter(|c| c.key == key) {
-                return (key, Arc::clone(&c.body));
+                return (key, Arc::clone(&c.body), false);
             }
             let v = json!({
                 "id": self.id,
@@ -290,7 +291,7 @@ impl GameSlot {
             key: key.clone(),
             body: Arc::clone(&body),
         });
-        (key, body)
+        (key, body, true)
     }
 
     /// The board after the offered tile placement `index` (on a copy: the game is
@@ -377,7 +378,13 @@ pub struct Games {
     me: Weak<Games>,
     /// Games found on disk but not resumed, each with why (naming the file at fault).
     not_resumed: Mutex<Vec<String>>,
+    /// The games holding a cached view, the most recently drawn last (see [`Games::view`]).
+    cached: Mutex<VecDeque<Weak<GameSlot>>>,
 }
+
+/// Most games whose view is kept drawn (a late-game view is about 150 KB; the server keeps
+/// up to `max_games` games).
+const MAX_CACHED_VIEWS: usize = 256;
 
 fn random_hex(bytes: usize) -> String {
     let mut rng = ChaCha20Rng::from_os_rng();
@@ -455,6 +462,7 @@ impl Games {
             runtime,
             me: me.clone(),
             not_resumed: Mutex::new(Vec::new()),
+            cached: Mutex::new(VecDeque::new()),
         });
         let mut ids: Vec<String> = std::fs::read_dir(&dir)
             .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
@@ -530,6 +538,29 @@ impl Games {
         }
         cache.insert(key, Arc::clone(&rules));
         Ok(rules)
+    }
+
+    /// A game's view for `GET /api/games/{id}` (see [`GameSlot::view`]). Only the
+    /// [`MAX_CACHED_VIEWS`] games drawn last keep theirs: the others are drawn again when
+    /// next asked.
+    pub fn view(
+        &self,
+        slot: &Arc<GameSlot>,
+        token: Option<&str>,
+        if_none_match: Option<&str>,
+    ) -> ViewReply {
+        let (reply, drawn) = slot.view(token, if_none_match);
+        if drawn {
+            let mut cached = lock(&self.cached);
+            cached.retain(|w| !std::ptr::eq(w.as_ptr(), Arc::as_ptr(slot)));
+            cached.push_back(Arc::downgrade(slot));
+            while cached.len() > MAX_CACHED_VIEWS {
+                if let Some(old) = cached.pop_front().and_then(|w| w.upgrade()) {
+                    *lock(&old.cache) = None;
+                }
+            }
+        }
+        reply
     }
 
     /// Why each game found on disk but not resumed was not.

@@ -539,7 +539,8 @@ async fn state(
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
-    let reply = blocking(move || Ok(slot.view(token.as_deref(), seen.as_deref()))).await?;
+    let games = Arc::clone(&app.games);
+    let reply = blocking(move || Ok(games.view(&slot, token.as_deref(), seen.as_deref()))).await?;
     let (status, body, tag) = match reply {
         games::ViewReply::Unchanged(tag) => (StatusCode::NOT_MODIFIED, String::new(), tag),
         games::ViewReply::Fresh(body, tag) => (StatusCode::OK, body, tag),

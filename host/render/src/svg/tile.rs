@@ -465,3 +465,46 @@ fn tag_symbols(out: &mut String, t: &TileView) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne_core::{HalfSet, SideSet};
+
+    /// The memo answers what the geometry computes, and inputs that differ in any one field
+    /// (sides, half-edges, pennants, width, class) are never taken for one another.
+    #[test]
+    fn the_memo_gives_what_the_geometry_gives() {
+        let seg = |class, sides: u8, halves: u8, pennants: u8, width: f64| SegInput {
+            class,
+            sides: SideSet(sides),
+            halves: HalfSet(halves),
+            pennants,
+            width,
+        };
+        let cases = [
+            vec![seg(Class::Line, 0b0101, 0, 0, 0.1)],
+            vec![seg(Class::Line, 0b0101, 0, 0, 0.2)],
+            vec![seg(Class::Line, 0b1010, 0, 0, 0.1)],
+            vec![seg(Class::Walled, 0b0011, 0, 0, 0.0)],
+            vec![seg(Class::Walled, 0b0011, 0, 1, 0.0)],
+            vec![
+                seg(Class::Walled, 0b0011, 0, 0, 0.0),
+                seg(Class::Field, 0, 0b1111_0000, 0, 0.0),
+            ],
+            vec![
+                seg(Class::Walled, 0b0011, 0, 0, 0.0),
+                seg(Class::Field, 0, 0b0111_0000, 0, 0.0),
+            ],
+            vec![
+                seg(Class::Field, 0, 0xff, 0, 0.0),
+                seg(Class::Site, 0, 0, 0, 0.0),
+            ],
+        ];
+        for inputs in &cases {
+            let fresh = TileGeom::new(inputs);
+            assert_eq!(memo_geom(inputs), fresh, "computed");
+            assert_eq!(memo_geom(inputs), fresh, "remembered");
+        }
+    }
+}

@@ -97,15 +97,71 @@ pub struct GameSlot {
     live: Mutex<Live>,
     tx: broadcast::Sender<u64>,
     subscribers: AtomicUsize,
+    /// The view of the last state asked for, shared by every viewer (see [`CachedView`]).
+    cache: Mutex<Option<CachedView>>,
+    /// Held while a view is drawn, so that viewers arriving together draw it once.
+    drawing: Mutex<()>,
+    /// The version whose record is on disk (`u64::MAX` once archived). Records are written
+    /// outside the game's lock (a synced write takes milliseconds, and viewers and the bot
+    /// would wait for it), one at a time, never an older over a newer one.
+    saved: Mutex<u64>,
+}
+
+/// A record to write: the version it holds and its text.
+struct Save(u64, String);
+
+/// A view drawn once per state of a game: drawing a large board takes tens of
+/// milliseconds, and every open page asks for it after every move.
+struct CachedView {
+    /// What the view shows besides the seat asking (see [`view_key`]).
+    key: String,
+    /// The view as JSON text, without its closing brace: the seat-specific fields are
+    /// appended to it.
+    body: Arc<str>,
+}
+
+/// Everything a view shows besides the seat asking: the game changes only with its version;
+/// a stop, a resignation or a bot taking a seat change none.
+fn view_key(live: &Live) -> String {
+    let seats: Vec<(&Option<String>, bool)> =
+        live.seats.iter().map(|s| (&s.bot, s.resigned)).collect();
+    format!("{}|{:?}|{:?}", live.version, live.broken, seats)
+}
+
+/// What `GET /api/games/{id}` answers.
+pub enum ViewReply {
+    /// The asker already has this view (its `If-None-Match` names the current tag).
+    Unchanged(String),
+    /// The view (JSON text) and its entity tag.
+    Fresh(String, String),
+}
+
+/// The entity tag of a view: the game's state and the seat asking (`w`: a spectator, `u`: a
+/// token that holds no seat).
+fn etag(key: &str, you: Option<usize>, unknown: bool) -> String {
+    use std::hash::{Hash, Hasher};
+    // SipHash with fixed keys: the same state gives the same tag, even after a restart.
+    let mut h = std::hash::DefaultHasher::new();
+    key.hash(&mut h);
+    let version = key.split('|').next().unwrap_or("0");
+    let who = match (you, unknown) {
+        (Some(s), _) => s.to_string(),
+        (None, true) => "u".into(),
+        (None, false) => "w".into(),
+    };
+    format!("\"{version}-{:016x}-{who}\"", h.finish())
 }
 
 impl GameSlot {
     fn new(id: &str, live: Live) -> GameSlot {
         GameSlot {
+            saved: Mutex::new(live.version),
             id: id.to_string(),
             live: Mutex::new(live),
             tx: broadcast::channel(64).0,
             subscribers: AtomicUsize::new(0),
+            cache: Mutex::new(None),
+            drawing: Mutex::new(()),
         }
     }
 }
@@ -161,38 +217,81 @@ fn last_move(live: &Live) -> Value {
 
 impl GameSlot {
     /// The page's view; `token` tells which seat is asking (none: a spectator).
-    pub fn view(&self, token: Option<&str>) -> Value {
-        let live = lock(&self.live);
-        let you = token.and_then(|t| {
-            live.seats
-                .iter()
-                .position(|s| s.token.as_deref() == Some(t))
-        });
-        let mut v = position(&live.game, true);
-        v["id"] = json!(self.id);
-        v["version"] = json!(live.version);
-        v["moves"] = json!(live.record.actions.len());
-        v["you"] = json!(you);
-        v["broken"] = json!(live.broken);
-        v["last"] = last_move(&live);
+    /// `if_none_match` is the tag of the view the asker has: if it is still the current
+    /// one, the view is not sent again. The view of a state is drawn once, then served
+    /// from the cache to every viewer.
+    /// Also says whether a view was drawn (see [`Games::view`]).
+    fn view(&self, token: Option<&str>, if_none_match: Option<&str>) -> (ViewReply, bool) {
+        let (key, you) = {
+            let live = lock(&self.live);
+            let you = token.and_then(|t| {
+                live.seats
+                    .iter()
+                    .position(|s| s.token.as_deref() == Some(t))
+            });
+            (view_key(&live), you)
+        };
         // A token that holds no seat is told so (the page shows it), not taken for a
         // spectator.
-        v["token_unknown"] = json!(token.is_some() && you.is_none());
-        v["fixed_seed"] = json!(live.fixed_seed);
-        v["seats"] = live
-            .seats
-            .iter()
-            .map(|s| json!({ "name": s.name, "bot": s.bot, "resigned": s.resigned }))
-            .collect();
-        v["options"] = json!(live.record.setup.options);
-        v["expansions"] = json!(live
-            .record
-            .setup
-            .expansions
-            .iter()
-            .map(|e| e.id.clone())
-            .collect::<Vec<_>>());
-        v
+        let unknown = token.is_some() && you.is_none();
+        let tag = etag(&key, you, unknown);
+        if if_none_match.is_some_and(|m| m.split(',').any(|t| t.trim() == tag)) {
+            return (ViewReply::Unchanged(tag), false);
+        }
+        let (key, body, drawn) = self.cached_view();
+        // The game may have moved on while the view was drawn: tag what is sent.
+        let tag = etag(&key, you, unknown);
+        let you = you.map_or_else(|| "null".to_string(), |s| s.to_string());
+        let text = format!("{body},\"you\":{you},\"token_unknown\":{unknown}}}\n");
+        (ViewReply::Fresh(text, tag), drawn)
+    }
+
+    /// The view of the current state without the seat-specific fields (see [`CachedView`]):
+    /// from the cache, or drawn outside the game's lock (bots and players act meanwhile).
+    fn cached_view(&self) -> (String, Arc<str>, bool) {
+        let _drawing = lock(&self.drawing);
+        let (key, game, mut v) = {
+            let live = lock(&self.live);
+            let key = view_key(&live);
+            if let Some(c) = lock(&self.cache).as_ref().filter(|c| c.key == key) {
+                return (key, Arc::clone(&c.body), false);
+            }
+            let v = json!({
+                "id": self.id,
+                "version": live.version,
+                "moves": live.record.actions.len(),
+                "broken": live.broken,
+                "last": last_move(&live),
+                "fixed_seed": live.fixed_seed,
+                "seats": live
+                    .seats
+                    .iter()
+                    .map(|s| json!({ "name": s.name, "bot": s.bot, "resigned": s.resigned }))
+                    .collect::<Vec<_>>(),
+                "options": live.record.setup.options,
+                "expansions": live
+                    .record
+                    .setup
+                    .expansions
+                    .iter()
+                    .map(|e| e.id.clone())
+                    .collect::<Vec<_>>(),
+            });
+            (key, live.game.clone(), v)
+        };
+        let mut full = position(&game, true);
+        if let (Some(full), Some(extra)) = (full.as_object_mut(), v.as_object_mut()) {
+            full.append(extra);
+        }
+        let mut text = serde_json::to_string(&full).unwrap_or_else(|_| "{}".into());
+        // `position` gives an object: its text ends with its closing brace.
+        text.pop();
+        let body: Arc<str> = Arc::from(text);
+        *lock(&self.cache) = Some(CachedView {
+            key: key.clone(),
+            body: Arc::clone(&body),
+        });
+        (key, body, true)
     }
 
     /// The board after the offered tile placement `index` (on a copy: the game is
@@ -279,7 +378,13 @@ pub struct Games {
     me: Weak<Games>,
     /// Games found on disk but not resumed, each with why (naming the file at fault).
     not_resumed: Mutex<Vec<String>>,
+    /// The games holding a cached view, the most recently drawn last (see [`Games::view`]).
+    cached: Mutex<VecDeque<Weak<GameSlot>>>,
 }
+
+/// Most games whose view is kept drawn (a late-game view is about 150 KB; the server keeps
+/// up to `max_games` games).
+const MAX_CACHED_VIEWS: usize = 256;
 
 fn random_hex(bytes: usize) -> String {
     let mut rng = ChaCha20Rng::from_os_rng();
@@ -357,6 +462,7 @@ impl Games {
             runtime,
             me: me.clone(),
             not_resumed: Mutex::new(Vec::new()),
+            cached: Mutex::new(VecDeque::new()),
         });
         let mut ids: Vec<String> = std::fs::read_dir(&dir)
             .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
@@ -432,6 +538,29 @@ impl Games {
         }
         cache.insert(key, Arc::clone(&rules));
         Ok(rules)
+    }
+
+    /// A game's view for `GET /api/games/{id}` (see [`GameSlot::view`]). Only the
+    /// [`MAX_CACHED_VIEWS`] games drawn last keep theirs: the others are drawn again when
+    /// next asked.
+    pub fn view(
+        &self,
+        slot: &Arc<GameSlot>,
+        token: Option<&str>,
+        if_none_match: Option<&str>,
+    ) -> ViewReply {
+        let (reply, drawn) = slot.view(token, if_none_match);
+        if drawn {
+            let mut cached = lock(&self.cached);
+            cached.retain(|w| !std::ptr::eq(w.as_ptr(), Arc::as_ptr(slot)));
+            cached.push_back(Arc::downgrade(slot));
+            while cached.len() > MAX_CACHED_VIEWS {
+                if let Some(old) = cached.pop_front().and_then(|w| w.upgrade()) {
+                    *lock(&old.cache) = None;
+                }
+            }
+        }
+        reply
     }
 
     /// Why each game found on disk but not resumed was not.
@@ -658,8 +787,10 @@ impl Games {
                 }
                 _ => return Err(bad("give exactly one of `index` and `action`")),
             };
-            self.apply(slot, &mut live, a)?;
+            let save = self.apply(slot, &mut live, a)?;
             live.last_human = Instant::now();
+            drop(live);
+            self.save(slot, save);
         }
         self.kick(Arc::clone(slot));
         Ok(json!({ "ok": true, "version": slot.version() }))
@@ -724,6 +855,23 @@ impl Games {
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&slot.id);
+        // The last record goes with the files; none is written after they moved (see
+        // `GameSlot::saved`).
+        let mut saved = lock(&slot.saved);
+        let last = {
+            let live = lock(&slot.live);
+            (live.version > *saved).then(|| {
+                Save(
+                    live.version,
+                    serde_json::to_string_pretty(&live.record).unwrap_or_default(),
+                )
+            })
+        };
+        if let Some(Save(_, text)) = last {
+            self.write_record(&slot.id, &text);
+        }
+        *saved = u64::MAX;
+        drop(saved);
         if let Err(e) = store::archive(&self.dir, &self.archive_dir(), &slot.id) {
             eprintln!(
                 "carcassonne serve: game {}: cannot archive it: {e}",
@@ -803,8 +951,9 @@ impl Games {
         Ok(json!({ "ok": true, "archived": nobody_left }))
     }
 
-    /// Applies an action to a locked game, writes the record, tells the subscribers.
-    fn apply(&self, slot: &GameSlot, live: &mut Live, a: Action) -> Result<(), ApiError> {
+    /// Applies an action to a locked game, tells the subscribers; gives the record to write
+    /// once the lock is released (see [`Games::save`]).
+    fn apply(&self, slot: &GameSlot, live: &mut Live, a: Action) -> Result<Save, ApiError> {
         let ra = encode_action(live.game.rules(), &live.game, a);
         let res = catch_unwind(AssertUnwindSafe(|| live.game.apply(a)));
         match res {
@@ -840,14 +989,25 @@ impl Games {
             );
         }
         let text = serde_json::to_string_pretty(&live.record).unwrap_or_default();
-        if let Err(e) = store::write_private(&self.dir.join(format!("{}.json", slot.id)), &text) {
-            eprintln!(
-                "carcassonne serve: game {}: cannot write its record: {e}",
-                slot.id
-            );
-        }
         let _ = slot.tx.send(live.version);
-        Ok(())
+        Ok(Save(live.version, text))
+    }
+
+    /// Writes a record given by [`Games::apply`], unless a newer one is on disk already or
+    /// the game was archived.
+    fn save(&self, slot: &GameSlot, save: Save) {
+        let mut saved = lock(&slot.saved);
+        if *saved != u64::MAX && save.0 > *saved {
+            self.write_record(&slot.id, &save.1);
+            *saved = save.0;
+        }
+    }
+
+    fn write_record(&self, id: &str, text: &str) {
+        let path = self.dir.join(format!("{id}.json"));
+        if let Err(e) = store::write_private(&path, text) {
+            eprintln!("carcassonne serve: game {id}: cannot write its record: {e}");
+        }
     }
 
     /// Starts the bot driver of a game if a bot is to move and none is running.
@@ -925,11 +1085,17 @@ impl Games {
             live.driving = false;
             return false;
         };
-        if self.apply(slot, &mut live, a).is_err() {
-            live.driving = false;
-            return false;
+        match self.apply(slot, &mut live, a) {
+            Ok(save) => {
+                drop(live);
+                self.save(slot, save);
+                true
+            }
+            Err(_) => {
+                live.driving = false;
+                false
+            }
         }
-        true
     }
 
     /// Opens a record or a `.jcz` save for replay.

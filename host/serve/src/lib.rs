@@ -5,10 +5,14 @@
 //! and one embedded page (`assets/`: HTML, vanilla JS, CSS).
 //!
 //! - `lib.rs` — configuration, the router, the handlers, limits;
+//! - `guard.rs` — what a state-changing request must show (a JSON body, this origin);
+//! - `store.rs` — a game's files on disk (record, seats and tokens), private to the owner;
 //! - `games.rs` — live games: each behind its own lock, persisted as its record after every
-//!   action, resumed by replaying the record, bots driven on blocking threads;
+//!   action (written outside the lock), resumed by replaying the record, bots driven on
+//!   blocking threads; each state's view drawn once and served from a cache (`ETag`, 304);
 //! - `view.rs` — what the page sees of a position (labels of every legal action, the board
-//!   SVG from `carcassonne-render`).
+//!   SVG from `carcassonne-render`);
+//! - `watch.rs` — `--watch`: fan expansion folders rebuilt when they change.
 //!
 //! Every failure a request can cause is a 4xx with a one-line JSON `{"error": "…"}`.
 
@@ -21,7 +25,7 @@ mod watch;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path as UrlPath, RawQuery, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -520,15 +524,40 @@ async fn create(
     Ok((StatusCode::CREATED, json_response(&v)).into_response())
 }
 
+/// A game's view, tagged (`ETag`) with the state it shows: a client that sends the tag back
+/// (`If-None-Match`; browsers do it themselves, `Cache-Control: no-cache` asks them to) gets
+/// 304 while nothing changed.
 async fn state(
     State(app): State<Arc<App>>,
     UrlPath(id): UrlPath<String>,
     RawQuery(q): RawQuery,
+    headers: HeaderMap,
 ) -> ApiResult {
     let slot = app.games.get(&id)?;
     let token = query_param(&q, "token");
-    let v = blocking(move || Ok(slot.view(token.as_deref()))).await?;
-    Ok(json_response(&v))
+    let seen = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let games = Arc::clone(&app.games);
+    let reply = blocking(move || Ok(games.view(&slot, token.as_deref(), seen.as_deref()))).await?;
+    let (status, body, tag) = match reply {
+        games::ViewReply::Unchanged(tag) => (StatusCode::NOT_MODIFIED, String::new(), tag),
+        games::ViewReply::Fresh(body, tag) => (StatusCode::OK, body, tag),
+    };
+    let mut r = (status, body).into_response();
+    let h = r.headers_mut();
+    if status == StatusCode::OK {
+        h.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+    }
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if let Ok(v) = HeaderValue::from_str(&tag) {
+        h.insert(header::ETAG, v);
+    }
+    Ok(r)
 }
 
 async fn preview(

@@ -6,7 +6,9 @@ use super::marks::{pennant, site_icon, symbol, tag_symbol};
 use crate::geometry::{Area, Class, SegInput, TileGeom, P};
 use crate::style::{self, esc, num, path_data, Look};
 use carcassonne_core::{FeatureKindDef, Pos, Rotation, Ruleset, Shape, TileKind};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::sync::{LazyLock, Mutex};
 
 /// How a feature kind occupies a tile.
 pub(crate) fn class_of(def: &FeatureKindDef) -> Class {
@@ -38,7 +40,50 @@ pub(crate) fn tile_geom(rules: &Ruleset, kind: &TileKind, r: Rotation) -> TileGe
             }
         })
         .collect();
-    TileGeom::new(&inputs)
+    memo_geom(&inputs)
+}
+
+/// Most tile geometries remembered (a game shows a few hundred kinds and turns at most).
+const MEMO_MAX: usize = 4096;
+
+/// Geometries computed so far, by their inputs. Searching each area for figure spots is most
+/// of the cost of drawing a board, and a server draws the same kinds again after every move.
+/// A memo of a pure function: the drawing is the same with it or without it.
+static GEOMS: LazyLock<Mutex<BTreeMap<Vec<u64>, TileGeom>>> =
+    LazyLock::new(|| Mutex::new(BTreeMap::new()));
+
+fn memo_geom(inputs: &[SegInput]) -> TileGeom {
+    let key: Vec<u64> = inputs
+        .iter()
+        .flat_map(|s| {
+            // Every field, by name: a field added to `SegInput` must join the key.
+            let SegInput {
+                class,
+                sides,
+                halves,
+                pennants,
+                width,
+            } = *s;
+            [
+                class as u64
+                    | u64::from(sides.0) << 8
+                    | u64::from(halves.0) << 16
+                    | u64::from(pennants) << 24,
+                width.to_bits(),
+            ]
+        })
+        .collect();
+    let memo = || GEOMS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(g) = memo().get(&key) {
+        return g.clone();
+    }
+    let geom = TileGeom::new(inputs);
+    let mut m = memo();
+    if m.len() >= MEMO_MAX {
+        m.clear();
+    }
+    m.insert(key, geom.clone());
+    geom
 }
 
 /// One tile to draw.
@@ -418,5 +463,48 @@ fn tag_symbols(out: &mut String, t: &TileView) {
             out,
             r##"<path class="symbol" data-symbol="princess" d="{d}" fill="#fcc419" stroke="#111111" stroke-width="0.6"/>"##
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne_core::{HalfSet, SideSet};
+
+    /// The memo answers what the geometry computes, and inputs that differ in any one field
+    /// (sides, half-edges, pennants, width, class) are never taken for one another.
+    #[test]
+    fn the_memo_gives_what_the_geometry_gives() {
+        let seg = |class, sides: u8, halves: u8, pennants: u8, width: f64| SegInput {
+            class,
+            sides: SideSet(sides),
+            halves: HalfSet(halves),
+            pennants,
+            width,
+        };
+        let cases = [
+            vec![seg(Class::Line, 0b0101, 0, 0, 0.1)],
+            vec![seg(Class::Line, 0b0101, 0, 0, 0.2)],
+            vec![seg(Class::Line, 0b1010, 0, 0, 0.1)],
+            vec![seg(Class::Walled, 0b0011, 0, 0, 0.0)],
+            vec![seg(Class::Walled, 0b0011, 0, 1, 0.0)],
+            vec![
+                seg(Class::Walled, 0b0011, 0, 0, 0.0),
+                seg(Class::Field, 0, 0b1111_0000, 0, 0.0),
+            ],
+            vec![
+                seg(Class::Walled, 0b0011, 0, 0, 0.0),
+                seg(Class::Field, 0, 0b0111_0000, 0, 0.0),
+            ],
+            vec![
+                seg(Class::Field, 0, 0xff, 0, 0.0),
+                seg(Class::Site, 0, 0, 0, 0.0),
+            ],
+        ];
+        for inputs in &cases {
+            let fresh = TileGeom::new(inputs);
+            assert_eq!(memo_geom(inputs), fresh, "computed");
+            assert_eq!(memo_geom(inputs), fresh, "remembered");
+        }
     }
 }

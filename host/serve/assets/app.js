@@ -478,7 +478,7 @@ function drawSide() {
   const perPlayer = slots.filter(([, x]) => Array.isArray(x));
   const t = $('players');
   const head = el('tr', {}, el('th', { text: 'Player' }), el('th', { text: 'Score' }), el('th', { text: 'Supply' }));
-  for (const [k] of perPlayer) head.append(el('th', { title: k, text: slotName(k) }));
+  for (const [k] of perPlayer) head.append(el('th', { title: slotName(k), text: k.slice(k.indexOf('.') + 1).replace(/[-_]/g, ' ') }));
   t.replaceChildren(head);
   for (const p of v.players) {
     const sup = Object.entries(p.supply).map(([k, n]) => `${n} ${k.replace(/[-_]/g, ' ')}`).join(', ');
@@ -490,8 +490,10 @@ function drawSide() {
     if (p.seat === v.current) row.classList.add('active');
     t.append(row);
   }
-  const game = slots.filter(([, x]) => typeof x === 'number').map(([k, x]) => `${slotName(k)}: ${x}`);
-  $('game-state').textContent = game.join(' · ');
+  // Game-wide numbers are the expansions' bookkeeping; what they mean for players the
+  // board shows (describe: places, neutral figures, titles).
+  $('game-state').textContent = perPlayer.length
+    ? `Columns after Supply: ${[...new Set(perPlayer.map(([k]) => slotName(k)))].join(', ')}.` : '';
   drawLegend(v);
   $('tiles-left').textContent = `Tiles left: ${v.tiles_left}`;
   $('last-move').textContent = v.last ? `Last move (${seats[v.last.seat] ? seats[v.last.seat].name : ''}): ${v.last.label}` : '';
@@ -531,7 +533,7 @@ function askText(v) {
 
 // Who is who on the board: each seat's colour and every neutral figure and title shown.
 function drawLegend(v) {
-  const ul = $('legend');
+  const ul = $('key-list');
   ul.replaceChildren();
   for (const p of v.players) {
     const sw = el('span', { class: 'swatch' });

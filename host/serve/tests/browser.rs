@@ -381,12 +381,18 @@ impl Browser {
 
 /// A server on a free loopback port, bots without delay, the repository's fan scripts found.
 async fn start_server(name: &str) -> (SocketAddr, PathBuf) {
+    start_server_watching(name, Vec::new()).await
+}
+
+/// [`start_server`], with `serve --watch` on `watch`.
+async fn start_server_watching(name: &str, watch: Vec<PathBuf>) -> (SocketAddr, PathBuf) {
     let dir = std::env::temp_dir().join(format!(
         "carcassonne-serve-browser-{}-{name}",
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&dir);
     let mut cfg = Config::new(dir.clone());
+    cfg.watch = watch;
     cfg.bot_delay = Duration::ZERO;
     // Fan scripts from the repository (native plugins are found beside the test binary).
     cfg.plugin_dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fan-expansions")];
@@ -1005,6 +1011,136 @@ async fn expansions_two_browsers_and_a_forged_token() {
     drop(bb);
     drop(driver);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 32, live reload: a designer's folder watched with `serve --watch`. The page says it
+/// watches; a saved script that does not load shows its `file:line:col` error while the game
+/// in progress stays playable (a move is made through the page); a fixed script with a new
+/// version offers a new game, and its button starts one on the new version (the record
+/// names it) with the same seats.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_reload_of_a_watched_fan_expansion() {
+    let Some(driver) = start_chromedriver().await else {
+        return;
+    };
+    // A copy of the guide's Herald, edited as a designer would.
+    let work = std::env::temp_dir().join(format!("carcassonne-serve-watch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    let herald = work.join("herald");
+    std::fs::create_dir_all(&herald).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples/herald");
+    for f in ["expansion.toml", "herald.rhai"] {
+        std::fs::copy(src.join(f), herald.join(f)).unwrap();
+    }
+    let script = std::fs::read_to_string(herald.join("herald.rhai")).unwrap();
+    let manifest = std::fs::read_to_string(herald.join("expansion.toml")).unwrap();
+    let (server, dir) = start_server_watching("watch", vec![work.clone()]).await;
+    let b = Browser::open(&driver, "watch").await;
+
+    b.go(&format!("http://{server}/")).await;
+    let bar = b
+        .wait_for(
+            "const w = document.getElementById('watch'); return w && !w.hidden && w.textContent.includes('Watching') ? w.textContent : null;",
+            "the watch bar on the front page",
+        )
+        .await;
+    assert!(bar.as_str().unwrap().contains("The Herald"), "{bar}");
+    b.screenshot("watch-front").await;
+
+    // A game with the Herald against a bot, played from its seat link.
+    let created = request(
+        server,
+        "POST",
+        "/api/games",
+        Some(&json!({"expansions": ["herald"], "seats": [{"name": "Dee"}, {"bot": "greedy"}]})),
+    )
+    .await;
+    let link = created["seats"][0]["link"].as_str().unwrap().to_string();
+    let old_id = created["id"].as_str().unwrap().to_string();
+    b.go(&format!("http://{server}{link}")).await;
+    let st = b.wait_for(TURN_STATE, "Dee's first move").await;
+
+    // Save a script that does not parse: the page shows where.
+    let broken_line = script.lines().count() + 2;
+    std::fs::write(
+        herald.join("herald.rhai"),
+        format!("{script}\nfn broken( {{\n"),
+    )
+    .unwrap();
+    let err = b
+        .wait_for(
+            "const e = document.getElementById('watch-error'); return e ? e.textContent : null;",
+            "the script's error in the page",
+        )
+        .await;
+    let err = err.as_str().unwrap().to_string();
+    println!("watch: the broken script is shown as: {err}");
+    assert!(
+        err.contains(&format!("herald.rhai:{broken_line}:")),
+        "the error names file:line:col (line {broken_line}): {err}"
+    );
+    b.screenshot("watch-error").await;
+    // The old version stays playable: place a tile through the page.
+    let version = st["version"].as_u64().unwrap();
+    place_tile(&b, &st, 0, 0).await;
+    wait_moved(
+        &b,
+        version,
+        "a move with the old version while the new one is broken",
+    )
+    .await;
+
+    // Fix it, with a new version: the page offers a new game, whose record names 1.0.1.
+    std::fs::write(
+        herald.join("expansion.toml"),
+        manifest.replace("version = \"1.0.0\"", "version = \"1.0.1\""),
+    )
+    .unwrap();
+    std::fs::write(herald.join("herald.rhai"), &script).unwrap();
+    b.wait_for(
+        "return document.getElementById('watch-new') !== null;",
+        "the offer of a new game with the new version",
+    )
+    .await;
+    b.screenshot("watch-reloaded").await;
+    b.click("#watch-new").await;
+    let new_id = b
+        .wait_for(
+            &format!("return typeof view !== 'undefined' && view && view.id && view.id !== '{old_id}' && !fetching ? [view.id, view.you, view.seats.map(s => s.bot)] : null"),
+            "the new game's page",
+        )
+        .await;
+    assert_eq!(new_id[1], 0, "the player keeps his seat: {new_id}");
+    assert_eq!(
+        new_id[2],
+        json!([null, "greedy"]),
+        "the same seats: {new_id}"
+    );
+    let rec = request(
+        server,
+        "GET",
+        &format!("/api/games/{}/record", new_id[0].as_str().unwrap()),
+        None,
+    )
+    .await;
+    let herald_setup = rec["setup"]["expansions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "herald")
+        .cloned()
+        .unwrap_or_else(|| panic!("the new game has the Herald: {rec}"));
+    assert_eq!(herald_setup["version"], "1.0.1", "{herald_setup}");
+    let old = request(server, "GET", &format!("/api/games/{old_id}/record"), None).await;
+    assert!(
+        old.to_string().contains("\"1.0.0\""),
+        "the old game keeps its version"
+    );
+
+    drop(b);
+    drop(driver);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&work);
 }
 
 fn decode_base64(s: &str) -> Vec<u8> {

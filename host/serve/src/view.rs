@@ -248,7 +248,18 @@ pub fn words(ra: &RecordAction) -> String {
 fn figure_icon(kinds: &[FigureKindDef], kind: usize, seat: Option<usize>) -> Value {
     let def = &kinds[kind];
     let (cmds, fill) = if def.is_neutral() {
-        (icon_path(&def.name), icon_colour(&def.name).to_string())
+        // As the renderer draws it: its declared look and colour, else its named icon.
+        let cmds = if def.look.is_empty() {
+            icon_path(&def.name)
+        } else {
+            figure_outline(kind, def).0
+        };
+        let fill = if def.colour.is_empty() {
+            icon_colour(&def.name).to_string()
+        } else {
+            def.colour.clone()
+        };
+        (cmds, fill)
     } else {
         let fill = match (def.colour.is_empty(), seat) {
             (true, Some(p)) => player_colour(p).to_string(),
@@ -404,6 +415,14 @@ pub fn legend(game: &Game) -> Vec<Value> {
             _ => {}
         }
     }
+    // Neutral figure kinds not shown on the board yet (a script's Herald before it walks).
+    let kinds = game.rules().figure_kinds();
+    for (i, k) in kinds.iter().enumerate() {
+        let name = spoken(&k.name);
+        if k.is_neutral() && !out.iter().any(|e| e["name"] == name.as_str()) {
+            out.push(figure_icon(kinds, i, None));
+        }
+    }
     out
 }
 
@@ -473,7 +492,49 @@ pub fn position(game: &Game, with_actions: bool) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::named;
+    use super::{named, words};
+    use carcassonne_play::record::{RecordAction, Target};
+
+    /// Issue 32: actions read in the expansions' own words (verbs, figure kinds), never
+    /// as `expansion: verb` keys.
+    #[test]
+    fn actions_in_words() {
+        let road = Target {
+            x: Some(0),
+            y: Some(1),
+            feature: "road".into(),
+            location: "WE".into(),
+        };
+        let deploy = RecordAction::Deploy {
+            player: 0,
+            figure: "small-follower".into(),
+            target: road.clone(),
+        };
+        assert_eq!(
+            words(&deploy),
+            format!("Put a small follower on the {road}")
+        );
+        let take = RecordAction::Custom {
+            player: 1,
+            expansion: "tactician".into(),
+            verb: "take-token".into(),
+            figure: None,
+            target: None,
+            value: 0,
+        };
+        assert_eq!(words(&take), "Take token");
+        let moved = RecordAction::Move {
+            player: 0,
+            figure: "dragon.0".into(),
+            target: road.clone(),
+        };
+        let players = vec!["Ann".to_string()];
+        assert_eq!(
+            named(words(&moved), &[], &players),
+            format!("Move the dragon 0 to the {road}")
+        );
+        assert_eq!(words(&RecordAction::Pass { player: 0 }), "Pass");
+    }
 
     #[test]
     fn labels_name_places_and_figures() {

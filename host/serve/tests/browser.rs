@@ -951,6 +951,9 @@ async fn expansions_two_browsers_and_a_forged_token() {
                 .await;
                 count_answers += 1;
             } else if let Some(t) = tactician.filter(|_| tactician_answers == 0 || step % 5 == 0) {
+                if tactician_answers == 0 {
+                    me.screenshot("tactician").await;
+                }
                 println!(
                     "step {step}: {} answers the Tactician: {}",
                     ["Ann", "Bob"][seat],

@@ -387,11 +387,16 @@ pub fn legend(game: &Game) -> Vec<Value> {
                 ..
             } => {
                 let node = st.graph().segment(*segment);
-                let mut e = json!({
-                    "name": spoken(name),
-                    "d": path_data(&icon_path(icon), 10.0, 10.0, 8.5, 0),
-                    "fill": icon_colour(icon),
-                });
+                // Drawn as its figure kind when one has its name (its declared colour).
+                let kinds = game.rules().figure_kinds();
+                let mut e = match kinds.iter().position(|k| &k.name == name) {
+                    Some(i) => figure_icon(kinds, i, None),
+                    None => json!({
+                        "name": spoken(name),
+                        "d": path_data(&icon_path(icon), 10.0, 10.0, 8.5, 0),
+                        "fill": icon_colour(icon),
+                    }),
+                };
                 if !node.is_virtual() {
                     let pos = st.board().tile(node.tile).pos;
                     e["x"] = json!(pos.x);

@@ -663,12 +663,14 @@ async function watchLoop() {
     } else if (w.generation > start) {
       const b = el('button', { id: 'watch-new', text: 'New game with the new version' });
       b.addEventListener('click', newVersionGame);
-      bar.replaceChildren(el('strong', { text: `${names} changed (version ${w.generation}). ` }),
+      bar.replaceChildren(el('strong', { text: `${names} changed and loads (change ${w.generation}). ` }),
         view && gameId ? 'This game keeps the version it started with. ' : 'New games use it. ', b);
     } else {
       bar.replaceChildren(`Watching ${w.watching.join(', ')}: save a file of ${names} and this page offers a game with the new version.`);
     }
     bar.dataset.generation = w.generation;
+    // The board and side panel fill what the bar leaves of the window.
+    document.documentElement.style.setProperty('--bar', `${bar.offsetHeight}px`);
   };
   show(w);
   setInterval(async () => {

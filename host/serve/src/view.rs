@@ -397,7 +397,10 @@ pub fn legend(game: &Game) -> Vec<Value> {
                         "fill": icon_colour(icon),
                     }),
                 };
-                if !node.is_virtual() {
+                if node.is_virtual() {
+                    // Off the board the renderer draws it in its off-board colour.
+                    e["fill"] = json!(carcassonne_render::style::COUNT);
+                } else {
                     let pos = st.board().tile(node.tile).pos;
                     e["x"] = json!(pos.x);
                     e["y"] = json!(pos.y);

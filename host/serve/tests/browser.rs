@@ -487,6 +487,54 @@ async fn place_tile(b: &Browser, st: &Value, pick: usize, how: usize) -> bool {
 }
 
 /// Waits until the page shows a version after `version` (or the final screen).
+/// Issue 32, clarity: the prompt in words, the drawn tile as a turned picture, the board
+/// fitted in its frame, and pan (drag) and zoom (wheel, pinch) working, "Fit" undoing them.
+async fn check_page_clarity(b: &Browser) {
+    // The preview may have grown the board past the fitted frame: fit again first.
+    b.click("#fit").await;
+    let v = b
+        .js("const w = document.getElementById('board-wrap').getBoundingClientRect();
+             const r = document.getElementById('board').getBoundingClientRect();
+             const d = document.querySelector('#drawn svg');
+             return {prompt: document.getElementById('prompt').textContent,
+                     drawn: d ? d.style.transform : null, selected: selected.rotations[selected.r].rotation,
+                     fits: r.left >= w.left - 1 && r.right <= w.right + 1 && r.top >= w.top - 1 && r.bottom <= w.bottom + 1};")
+        .await;
+    assert_eq!(v["prompt"], "You: Place the drawn tile", "{v}");
+    assert_eq!(
+        v["drawn"],
+        format!("rotate({}deg)", v["selected"]),
+        "the drawn tile is shown turned as previewed"
+    );
+    assert_eq!(v["fits"], true, "the board fits its frame: {v}");
+    let z = b
+        .js("const w = document.getElementById('board-wrap'); const r = w.getBoundingClientRect();
+             const z0 = cam.z;
+             w.dispatchEvent(new WheelEvent('wheel', {deltaY: -100, clientX: r.left + 100, clientY: r.top + 100, bubbles: true, cancelable: true}));
+             const z1 = cam.z, x1 = cam.x;
+             const p = (type, id, x, y) => w.dispatchEvent(new PointerEvent(type, {pointerId: id, clientX: x, clientY: y, bubbles: true}));
+             p('pointerdown', 1, r.left + 50, r.top + 50); p('pointermove', 1, r.left + 90, r.top + 70); p('pointerup', 1, r.left + 90, r.top + 70);
+             const x2 = cam.x;
+             p('pointerdown', 1, r.left + 100, r.top + 100); p('pointerdown', 2, r.left + 200, r.top + 100);
+             p('pointermove', 2, r.left + 300, r.top + 100);
+             p('pointerup', 1, 0, 0); p('pointerup', 2, 0, 0);
+             return [z0, z1, x1, x2, cam.z];")
+        .await;
+    b.click("#fit").await;
+    let back = b.js("return [cam.z, cam.user];").await;
+    let f = |i: usize| z[i].as_f64().unwrap();
+    assert!(f(1) > f(0), "the wheel zooms in: {z}");
+    assert!((f(3) - f(2) - 40.0).abs() < 0.5, "a drag pans: {z}");
+    assert!(
+        f(4) > f(1) * 1.9,
+        "a pinch to twice the distance zooms twice: {z}"
+    );
+    assert!(
+        (back[0].as_f64().unwrap() - f(0)).abs() < 1e-9 && back[1] == false,
+        "Fit goes back: {z} {back}"
+    );
+}
+
 async fn wait_moved(b: &Browser, version: u64, what: &str) {
     b.wait_for(
         &format!(
@@ -589,6 +637,7 @@ async fn play_a_whole_game_in_chromium() {
                 )
                 .await;
                 b.screenshot("game").await;
+                check_page_clarity(&b).await;
                 b.keys("#board", ESCAPE).await; // cancels
                 b.wait_for(
                     "return document.getElementById('placing').hidden && !document.querySelector('#board .cell.selected')",
@@ -623,6 +672,20 @@ async fn play_a_whole_game_in_chromium() {
                 // The deployment buttons on their features' figure spots.
                 b.screenshot("deploy").await;
                 deploy_shot = true;
+                // Issue 32: icons, never id characters, and no two buttons overlapping.
+                let v = b
+                    .js("const s = [...document.querySelectorAll('#board .spot')];
+                         const c = s.map(e => [parseFloat(e.style.left), parseFloat(e.style.top)]);
+                         let min = 1e9;
+                         for (let i = 0; i < c.length; i++) for (let j = i + 1; j < c.length; j++)
+                           min = Math.min(min, Math.hypot(c[i][0] - c[j][0], c[i][1] - c[j][1]));
+                         return [min, s.every(e => e.querySelector('svg.icon') && e.textContent.trim() === '')];")
+                    .await;
+                assert!(
+                    v[0].as_f64().unwrap() >= 19.9,
+                    "on-tile buttons overlap: {v}"
+                );
+                assert_eq!(v[1], true, "every on-tile button is an icon: {v}");
             }
             if choice == 0 && !spots.is_empty() {
                 // On the tile: the button on the feature's figure spot.

@@ -158,6 +158,7 @@ pub fn actions(game: &Game) -> Vec<Value> {
     let mut geoms = BTreeMap::new();
     let names = place_names(game);
     let players = player_names(game);
+    let shown = legend(game);
     game.actions()
         .iter()
         .enumerate()
@@ -188,6 +189,14 @@ pub fn actions(game: &Game) -> Vec<Value> {
             v["text"] = json!(named(words(&ra), &names, &players));
             if let Some(icon) = action_icon(game, a) {
                 v["icon"] = icon;
+            } else if let RecordAction::Custom { verb, .. } = &ra {
+                // A verb that names a neutral figure the expansion shows (`move-dragon`).
+                if let Some(n) = shown
+                    .iter()
+                    .find(|n| verb.split('-').any(|w| n["name"] == w))
+                {
+                    v["icon"] = json!({ "d": n["d"], "fill": n["fill"], "name": n["name"] });
+                }
             }
             v["record"] = serde_json::to_value(&ra).unwrap_or(Value::Null);
             v

@@ -1209,6 +1209,81 @@ async fn live_reload_of_a_watched_fan_expansion() {
     let _ = std::fs::remove_dir_all(&work);
 }
 
+/// Issue 32, clarity: Princess & Dragon's prompts as a newcomer sees them. Two human seats
+/// play through the API (always the first offered action) until the expansion asks
+/// something; that seat's page must say who asks and what in the expansion's words (its
+/// name, "dragon" or the verb), never "a prompt of expansion", and is photographed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn princess_and_dragon_prompt_in_words() {
+    let Some(driver) = start_chromedriver().await else {
+        return;
+    };
+    let (server, dir) = start_server("dragon").await;
+    let created = request(
+        server,
+        "POST",
+        "/api/games",
+        Some(&json!({"expansions": ["princess-dragon"], "seed": 3,
+                     "seats": [{"name": "Ann"}, {"name": "Bob"}]})),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens: Vec<String> = (0..2)
+        .map(|i| created["seats"][i]["token"].as_str().unwrap().to_string())
+        .collect();
+    let mut asked = None;
+    for _ in 0..400 {
+        let v = request(
+            server,
+            "GET",
+            &format!("/api/games/{id}?token={}", tokens[0]),
+            None,
+        )
+        .await;
+        if v["finished"] == true {
+            break;
+        }
+        if v["ask"]["step"] == "prompt" {
+            asked = Some(v);
+            break;
+        }
+        let seat = v["current"].as_u64().unwrap() as usize;
+        request(
+            server,
+            "POST",
+            &format!("/api/games/{id}/act"),
+            Some(&json!({"token": tokens[seat], "index": 0, "version": v["version"]})),
+        )
+        .await;
+    }
+    let v = asked.expect("Princess & Dragon asked nothing in a whole game");
+    let seat = v["ask"]["seat"].as_u64().unwrap() as usize;
+    let b = Browser::open(&driver, "dragon").await;
+    b.go(&format!(
+        "http://{server}/?game={id}&token={}",
+        tokens[seat]
+    ))
+    .await;
+    let prompt = b
+        .wait_for(
+            "const p = document.getElementById('prompt').textContent;
+             return typeof view !== 'undefined' && view && !fetching && p.includes('asks') ? p : null;",
+            "the expansion's prompt in the page",
+        )
+        .await;
+    let prompt = prompt.as_str().unwrap().to_string();
+    println!("browser (dragon): the page asks: {prompt}");
+    assert!(
+        prompt.starts_with("Princess & Dragon asks you: "),
+        "{prompt}"
+    );
+    assert!(!prompt.contains("prompt of expansion"), "{prompt}");
+    b.screenshot("dragon").await;
+    drop(b);
+    drop(driver);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn decode_base64(s: &str) -> Vec<u8> {
     let val = |c: u8| match c {
         b'A'..=b'Z' => Some(c - b'A'),

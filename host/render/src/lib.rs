@@ -104,3 +104,33 @@ pub fn tile_geometry(
 ) -> geometry::TileGeom {
     svg::tile_geom(rules, kind, rotation)
 }
+
+/// One tile kind turned by `rotation`, alone, as SVG text (the web page's picture of the
+/// drawn tile).
+pub fn render_tile(
+    rules: &Ruleset,
+    kind: &carcassonne_core::TileKind,
+    rotation: carcassonne_core::Rotation,
+    tile_size: f64,
+) -> String {
+    let s = tile_size.clamp(*TILE_SIZES.start(), *TILE_SIZES.end());
+    let geom = svg::tile_geom(rules, kind, rotation);
+    let mut body = String::new();
+    svg::draw_tile(
+        &mut body,
+        &svg::TileView {
+            rules,
+            kind,
+            rotation,
+            geom: &geom,
+            x: 0.0,
+            y: 0.0,
+            size: s,
+            placed: None,
+            label_segments: false,
+        },
+    );
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{s}" height="{s}" viewBox="0 0 {s} {s}">{body}</svg>"#
+    )
+}

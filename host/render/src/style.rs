@@ -506,11 +506,11 @@ pub fn icon_path(name: &str) -> Vec<Cmd> {
     }
 }
 
-/// The colour of a neutral figure's icon.
+/// The colour of a neutral figure's icon: none of [`PLAYER_COLOURS`] (the dragon was red like seat 0).
 pub fn icon_colour(name: &str) -> &'static str {
     match name {
-        "dragon" => "#c92a2a",
-        "fairy" => "#f783ac",
+        "dragon" => "#862e9c",
+        "fairy" => "#99e9f2",
         _ => "#f5f5f5",
     }
 }
@@ -524,7 +524,7 @@ pub const ABBEY_WALL: &str = "#6b4f35";
 /// the icon, its fill and which corner (0 bottom-left, 1 bottom-right).
 pub const TILE_TAG_ICONS: &[(&str, &str, &str, u8)] = &[
     ("volcano", "volcano", "#e8590c", 0),
-    ("dragon", "dragon", "#c92a2a", 0),
+    ("dragon", "dragon", "#862e9c", 0),
     ("portal", "portal", "#7048e8", 0),
 ];
 

@@ -35,6 +35,9 @@ pub struct OptionInfo {
     pub key: String,
     /// Default value as text.
     pub default: String,
+    /// Type and range (the web page's checkbox, dropdown or number box).
+    #[serde(rename = "type")]
+    pub ty: carcassonne_core::OptionType,
     /// Description.
     pub description: String,
 }
@@ -53,6 +56,7 @@ pub fn list_expansions(extra: &[PathBuf]) -> Result<Vec<ExpansionInfo>, RulesErr
             .map(|d| OptionInfo {
                 key: d.key.clone(),
                 default: d.default.to_string(),
+                ty: d.ty.clone(),
                 description: d.description.clone(),
             })
             .collect(),
@@ -82,6 +86,7 @@ pub fn list_expansions(extra: &[PathBuf]) -> Result<Vec<ExpansionInfo>, RulesErr
                 .map(|o| OptionInfo {
                     key: format!("{}.{}", m.id, o.key),
                     default: o.default.to_string(),
+                    ty: o.ty.clone(),
                     description: o.description.clone(),
                 })
                 .collect(),

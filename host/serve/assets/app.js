@@ -64,10 +64,13 @@ async function initCreate() {
     row.append(el('label', {}, cb, ` ${x.name} `, el('small', { text: `(${x.id} ${x.version}, ${x.kind}, ${x.tiles} tiles)` })));
     const opts = el('div', { class: 'opts' });
     for (const o of x.options) {
-      const inp = el('input', { 'data-opt': o.key, value: o.default, 'data-default': o.default, size: 10 });
-      opts.append(el('label', { title: o.description }, `${o.key} `, inp, el('small', { text: ` ${o.description}` })));
+      const name = o.key.includes('.') ? o.key.slice(o.key.indexOf('.') + 1) : o.key;
+      opts.append(el('label', { title: o.key }, optionInput(o), ` ${o.description || name} `, el('small', { text: `(${name})` })));
     }
     if (x.options.length) row.append(opts);
+    // An expansion's options only matter (and only show) once it is ticked.
+    opts.hidden = !cb.checked;
+    cb.addEventListener('change', () => { opts.hidden = !cb.checked; });
     box.append(row);
   }
   const bots = info.bots;
@@ -83,6 +86,29 @@ async function initCreate() {
         ` ${g.moves} moves${g.finished ? ', finished' : ''}`));
     }
   } catch (e) { showError(e.message); }
+}
+
+// The input of a typed option: a checkbox, a dropdown of its choices or a number box.
+function optionInput(o) {
+  const t = o.type;
+  let inp;
+  if (t === 'Bool') {
+    inp = el('input', { type: 'checkbox' });
+    inp.checked = o.default === 'true';
+  } else if (t && t.Choice) {
+    inp = el('select');
+    for (const c of t.Choice) inp.append(el('option', { value: c, text: c }));
+    inp.value = o.default;
+  } else if (t && t.Int) {
+    inp = el('input', { type: 'number', min: t.Int.min, max: t.Int.max, value: o.default });
+  } else inp = el('input', { value: o.default, size: 10 });
+  inp.dataset.opt = o.key;
+  inp.dataset.default = o.default;
+  return inp;
+}
+
+function optionValue(i) {
+  return i.type === 'checkbox' ? String(i.checked) : i.value;
 }
 
 function drawSeats() {
@@ -105,9 +131,10 @@ async function createGame(ev) {
   const expansions = [...document.querySelectorAll('input[data-exp]')]
     .filter((c) => c.checked && c.dataset.exp !== 'base').map((c) => c.dataset.exp);
   const options = {};
-  for (const i of document.querySelectorAll('input[data-opt]')) {
+  for (const i of document.querySelectorAll('[data-opt]')) {
     const exp = i.dataset.opt.includes('.') ? i.dataset.opt.split('.')[0] : 'base';
-    if (i.value !== i.dataset.default && (exp === 'base' || expansions.includes(exp))) options[i.dataset.opt] = i.value;
+    const v = optionValue(i);
+    if (v !== i.dataset.default && (exp === 'base' || expansions.includes(exp))) options[i.dataset.opt] = v;
   }
   const seats = [...$('seats').tBodies[0].rows].map((r) => {
     const name = r.querySelector('input').value.trim();
@@ -187,10 +214,11 @@ function myTurn() {
   return view && !view.finished && view.you !== null && view.you !== undefined && view.current === view.you && !replayId;
 }
 
-function drawBoard(svgText) {
+function drawBoard(svgText, preview) {
   const b = $('board');
   b.innerHTML = svgText;
   delete b.dataset.preview;
+  if (!preview) fitCam(false);
   const g = grid();
   if (!g) return;
   if (view.last && view.last.x !== undefined) b.append(cellBox(g, view.last.x, view.last.y, 'lastcell'));
@@ -217,22 +245,129 @@ function drawBoard(svgText) {
     d.addEventListener('contextmenu', (e) => { e.preventDefault(); if (selected) rotate(); });
     b.append(d);
   }
-  // Deployments, moves and targeted fan actions on their tiles.
-  const stack = new Map();
+  // Deployments, moves and targeted fan actions on their tiles, each as the icon of the
+  // figure it concerns; a button that would cover another is pushed along a ring round
+  // its spot, so none overlap.
+  const taken = [];
   for (const a of acts) {
     if (a.kind === 'place' || a.x === undefined) continue;
     const [fx, fy] = spotOf(a);
-    const k = `${a.x},${a.y},${a.location}`;
-    const n = stack.get(k) || 0;
-    stack.set(k, n + 1);
-    const s = el('button', { class: 'spot', title: a.label, 'data-index': a.index, text: (a.record.figure || a.kind)[0] });
-    s.style.left = `${g.ox + (a.x + fx) * g.s + n * 14}px`;
-    s.style.top = `${g.oy + (a.y + fy) * g.s}px`;
+    let px = g.ox + (a.x + fx) * g.s, py = g.oy + (a.y + fy) * g.s;
+    const bx = px, by = py;
+    for (let n = 1; taken.some(([tx, ty]) => Math.hypot(tx - px, ty - py) < SPOT); n++) {
+      const ring = Math.ceil(n / 6), ang = (n % 6) * Math.PI / 3 + ring * 0.5;
+      px = bx + Math.cos(ang) * SPOT * ring;
+      py = by + Math.sin(ang) * SPOT * ring;
+    }
+    taken.push([px, py]);
+    const s = el('button', { class: `spot ${a.kind}`, title: a.text || a.label, 'aria-label': a.text || a.label, 'data-index': a.index });
+    s.append(iconSvg(a.icon));
+    s.style.left = `${px}px`;
+    s.style.top = `${py}px`;
     s.addEventListener('click', () => act(a.index));
     s.addEventListener('mouseenter', () => hl(a.index, true));
     s.addEventListener('mouseleave', () => hl(a.index, false));
     b.append(s);
   }
+}
+
+// Diameter of an on-tile button, in board pixels.
+const SPOT = 20;
+
+// A figure's icon ({d, fill} from the server, a 20×20 box); a plain marker when the action
+// concerns no figure.
+function iconSvg(icon) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 20 20');
+  svg.setAttribute('class', 'icon');
+  const p = document.createElementNS(ns, icon ? 'path' : 'circle');
+  if (icon) { p.setAttribute('d', icon.d); p.setAttribute('fill', icon.fill || '#888'); } else {
+    p.setAttribute('cx', 10); p.setAttribute('cy', 10); p.setAttribute('r', 5); p.setAttribute('fill', '#444');
+  }
+  p.setAttribute('stroke', '#000');
+  p.setAttribute('stroke-width', '1');
+  svg.append(p);
+  return svg;
+}
+
+// ---------------------------------------------------------------- pan and zoom
+
+// The board is moved and scaled with a CSS transform inside a window-sized frame: it fits
+// the window and is centred on the last move until the player pans or zooms (wheel, drag,
+// pinch); "Fit" (or F) goes back to that.
+const cam = { z: 1, x: 0, y: 0, user: false };
+
+function applyCam() {
+  $('board').style.transform = `translate(${cam.x}px, ${cam.y}px) scale(${cam.z})`;
+}
+
+function fitCam(force) {
+  if (cam.user && !force) return;
+  cam.user = false;
+  const w = $('board-wrap'), b = $('board');
+  w.scrollLeft = w.scrollTop = 0;
+  const W = w.clientWidth, H = w.clientHeight, bw = b.offsetWidth, bh = b.offsetHeight;
+  if (!W || !bw) return;
+  cam.z = Math.max(0.3, Math.min(1.5, W / bw, H / bh));
+  let cx = bw / 2, cy = bh / 2;
+  const g = grid();
+  if (g && view && view.last && view.last.x !== undefined && (bw * cam.z > W || bh * cam.z > H)) {
+    cx = g.ox + (view.last.x + 0.5) * g.s;
+    cy = g.oy + (view.last.y + 0.5) * g.s;
+  }
+  cam.x = W / 2 - cx * cam.z;
+  cam.y = H / 2 - cy * cam.z;
+  applyCam();
+}
+
+function zoomAt(px, py, f) {
+  const z = Math.max(0.15, Math.min(4, cam.z * f));
+  f = z / cam.z;
+  cam.x = px - (px - cam.x) * f;
+  cam.y = py - (py - cam.y) * f;
+  cam.z = z;
+  cam.user = true;
+  applyCam();
+}
+
+function initCam() {
+  const w = $('board-wrap');
+  w.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const r = w.getBoundingClientRect();
+    zoomAt(e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.0015));
+  }, { passive: false });
+  const ptrs = new Map();
+  let moved = 0;
+  w.addEventListener('pointerdown', (e) => {
+    ptrs.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (ptrs.size === 1) moved = 0;
+  });
+  window.addEventListener('pointermove', (e) => {
+    const p = ptrs.get(e.pointerId);
+    if (!p) return;
+    const dx = e.clientX - p.x, dy = e.clientY - p.y;
+    if (ptrs.size === 1) {
+      moved += Math.abs(dx) + Math.abs(dy);
+      if (moved > 4) { cam.x += dx; cam.y += dy; cam.user = true; applyCam(); }
+    } else if (ptrs.size === 2) {
+      // Pinch: scale by the change of the distance between the two fingers.
+      const o = [...ptrs.entries()].find(([id]) => id !== e.pointerId)[1];
+      const d0 = Math.hypot(p.x - o.x, p.y - o.y), d1 = Math.hypot(e.clientX - o.x, e.clientY - o.y);
+      const r = w.getBoundingClientRect();
+      if (d0 > 0) zoomAt((e.clientX + o.x) / 2 - r.left, (e.clientY + o.y) / 2 - r.top, d1 / d0);
+      moved += 10;
+    }
+    p.x = e.clientX; p.y = e.clientY;
+  });
+  const up = (e) => { ptrs.delete(e.pointerId); };
+  window.addEventListener('pointerup', up);
+  window.addEventListener('pointercancel', up);
+  // A drag is not a click on what it started on.
+  w.addEventListener('click', (e) => { if (moved > 4) { e.stopPropagation(); e.preventDefault(); moved = 0; } }, true);
+  $('fit').addEventListener('click', () => fitCam(true));
+  window.addEventListener('resize', () => fitCam(false));
 }
 
 function hl(index, on) {
@@ -243,14 +378,21 @@ async function select(c, r) {
   selected = { x: c.x, y: c.y, rotations: c.rotations, r };
   const a = c.rotations[r];
   $('placing').hidden = false;
-  $('placing-text').textContent = a.label + ' ';
+  $('placing-text').textContent = (a.text || a.label) + ' ';
+  turnDrawn(a.rotation);
   try {
     const p = await api('GET', `/api/games/${gameId}/preview?index=${a.index}&version=${view.version}`);
     if (selected && selected.rotations[selected.r] === a) {
-      drawBoard(p.board);
+      drawBoard(p.board, true);
       $('board').dataset.preview = a.index;
     }
   } catch (e) { showError(e.message); }
+}
+
+// The drawn tile's picture, turned as it would be placed.
+function turnDrawn(deg) {
+  const d = $('drawn');
+  if (d.firstElementChild) d.firstElementChild.style.transform = `rotate(${deg || 0}deg)`;
 }
 
 function rotate() {
@@ -303,32 +445,58 @@ function drawSide() {
     const youText = v.you === null || v.you === undefined ? 'You are watching.' : `You are ${seats[v.you].name}.`;
     $('status').textContent = `${youText} ${myTurn() ? 'Your move.' : `Waiting for ${who.name}${who.bot ? ' (bot)' : ''}.`}`;
   }
-  $('prompt').textContent = v.prompt || '';
+  // A link whose token holds no seat (mistyped, forged or from another game) says so.
+  $('no-seat').hidden = !v.token_unknown;
+  $('prompt').textContent = askText(v);
+  const drawn = $('drawn');
+  drawn.innerHTML = v.drawn_tile || '';
+  drawn.parentElement.hidden = !v.drawn_tile;
+  if (v.drawn_tile) {
+    $('drawn-id').textContent = v.pending && v.pending.tile ? v.pending.tile : '';
+    const first = (v.actions || []).find((a) => a.kind === 'place');
+    turnDrawn(selected ? selected.rotations[selected.r].rotation : first ? first.rotation : 0);
+  }
   const acts = $('actions');
   acts.replaceChildren();
   if (myTurn()) {
     const places = v.actions.filter((a) => a.kind === 'place').length;
-    if (places) acts.append(el('p', { text: `Drawn tile: ${v.pending.tile}. Click a highlighted cell (or arrow keys), R to rotate, Enter to place.` }));
+    if (places) acts.append(el('p', { class: 'hint', text: 'Click a highlighted cell (or use the arrow keys), R to turn the tile, Enter to place it.' }));
+    else if (v.actions.some((a) => a.x !== undefined)) acts.append(el('p', { class: 'hint', text: 'Click a figure on the board or a choice below.' }));
     for (const a of v.actions) {
       if (a.kind === 'place') continue;
-      const b = el('button', { 'data-index': a.index, class: 'act', text: a.label });
+      const b = el('button', { 'data-index': a.index, class: 'act', title: a.label, text: a.text || a.label });
+      if (a.icon) b.prepend(iconSvg(a.icon));
       b.addEventListener('click', () => act(a.index));
       b.addEventListener('mouseenter', () => hl(a.index, true));
       b.addEventListener('mouseleave', () => hl(a.index, false));
       acts.append(b);
     }
   }
+  // Each expansion's per-player state as a column under its own name (`token`), grouped
+  // under the expansion's name; game-wide state below the table.
+  const slots = Object.entries(v.slots || {});
+  const perPlayer = slots.filter(([, x]) => Array.isArray(x));
   const t = $('players');
-  t.replaceChildren(el('tr', {}, el('th', { text: 'Player' }), el('th', { text: 'Score' }), el('th', { text: 'Supply' })));
+  const head = el('tr', {}, el('th', { text: 'Player' }), el('th', { text: 'Score' }), el('th', { text: 'Supply' }));
+  for (const [k] of perPlayer) head.append(el('th', { title: slotName(k), text: k.slice(k.indexOf('.') + 1).replace(/[-_]/g, ' ') }));
+  t.replaceChildren(head);
   for (const p of v.players) {
-    const sup = Object.entries(p.supply).map(([k, n]) => `${n} ${k}`).join(', ');
+    const sup = Object.entries(p.supply).map(([k, n]) => `${n} ${k.replace(/[-_]/g, ' ')}`).join(', ');
     const s = seats[p.seat] || {};
-    const row = el('tr', {}, el('td', { text: `${p.name}${s.bot ? ` (${s.bot})` : ''}` }), el('td', { class: 'score', text: p.score }), el('td', { text: sup }));
+    const sw = el('span', { class: 'swatch' });
+    sw.style.background = p.colour || '#888';
+    const row = el('tr', {}, el('td', {}, sw, `${p.name}${s.bot ? ` (${s.bot})` : ''}${s.resigned ? ' (resigned)' : ''}`), el('td', { class: 'score', text: p.score }), el('td', { text: sup }));
+    for (const [, x] of perPlayer) row.append(el('td', { class: 'slot', text: x[p.seat] }));
     if (p.seat === v.current) row.classList.add('active');
     t.append(row);
   }
+  // Game-wide numbers are the expansions' bookkeeping; what they mean for players the
+  // board shows (describe: places, neutral figures, titles).
+  $('game-state').textContent = perPlayer.length
+    ? `Columns after Supply: ${[...new Set(perPlayer.map(([k]) => slotName(k)))].join(', ')}.` : '';
+  drawLegend(v);
   $('tiles-left').textContent = `Tiles left: ${v.tiles_left}`;
-  $('last-move').textContent = v.last ? `Last move: ${v.last.label}` : '';
+  $('last-move').textContent = v.last ? `Last move (${seats[v.last.seat] ? seats[v.last.seat].name : ''}): ${v.last.label}` : '';
   const ev = $('events');
   ev.replaceChildren();
   for (const e of v.events) ev.append(el('li', { text: `${e.player} +${e.points} (${e.feature})` }));
@@ -341,6 +509,41 @@ function drawSide() {
       ol.append(el('li', { class: 'final-score', 'data-name': p.name, 'data-score': p.score, text: `${p.name}: ${p.score}` }));
     }
     $('final').hidden = false;
+  }
+}
+
+// Expansion names by id (from the server's list), to say who asks.
+const expNames = {};
+
+// A state slot `<expansion>.<name>` as "<name> (<expansion's name>)".
+function slotName(key) {
+  const i = key.indexOf('.');
+  const exp = key.slice(0, i), name = key.slice(i + 1).replace(/[-_]/g, ' ');
+  return `${name} (${expNames[exp] || exp})`;
+}
+
+// The pending decision in words: which expansion asks whom what.
+function askText(v) {
+  const a = v.ask;
+  if (!a) return v.finished ? 'The game is over.' : (v.prompt || '');
+  const who = a.seat === v.you && !replayId ? 'You' : a.who;
+  const by = a.expansion ? `${expNames[a.expansion] || a.expansion} asks ${who === 'You' ? 'you' : who}: ` : `${who}: `;
+  return `${by}${a.text}`;
+}
+
+// Who is who on the board: each seat's colour and every neutral figure and title shown.
+function drawLegend(v) {
+  const ul = $('key-list');
+  ul.replaceChildren();
+  for (const p of v.players) {
+    const sw = el('span', { class: 'swatch' });
+    sw.style.background = p.colour;
+    ul.append(el('li', {}, sw, p.name));
+  }
+  for (const n of v.legend || []) {
+    const where = n.x !== undefined ? ` at (${n.x},${n.y})` : '';
+    const who = n.holder !== undefined ? ` — ${n.holder || 'nobody'}${n.detail ? `, ${n.detail}` : ''}` : '';
+    ul.append(el('li', { class: 'neutral' }, iconSvg(n), `${n.name}${where}${who}`));
   }
 }
 
@@ -361,8 +564,16 @@ async function refresh() {
   fetching = false;
 }
 
+async function loadNames() {
+  try {
+    const info = await api('GET', '/api/expansions');
+    for (const x of info.expansions) expNames[x.id] = x.name;
+  } catch (_) { /* ids are shown instead */ }
+}
+
 function initGame() {
   $('game-view').hidden = false;
+  initCam();
   $('where').textContent = `game ${gameId}`;
   const rec = `/api/games/${gameId}/record`;
   $('download').href = rec;
@@ -378,6 +589,7 @@ function initGame() {
     else if (e.key === 'Escape') cancelPlacing();
     else if (e.key === 'ArrowRight' || e.key === 'ArrowDown') { e.preventDefault(); moveSelection(1); }
     else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') { e.preventDefault(); moveSelection(-1); }
+    else if (e.key === 'f' || e.key === 'F') fitCam(true);
     else if (e.key === 'p' || e.key === 'P') {
       const pass = view.actions.find((a) => a.kind === 'pass');
       if (pass) act(pass.index);
@@ -411,6 +623,7 @@ async function showStep(n) {
 
 function initReplay() {
   $('game-view').hidden = false;
+  initCam();
   $('replay-controls').hidden = false;
   $('download').parentElement.hidden = true;
   $('where').textContent = 'replay';
@@ -426,6 +639,62 @@ function initReplay() {
   });
   showStep(0);
 }
+
+// ---------------------------------------------------------------- live reload (`serve --watch`)
+
+// While the server watches a fan expansion's folder, a bar says what happened to it: a
+// change that loads offers a new game with the new version (games already running keep
+// theirs); a change that does not load shows the script host's `file:line:col` error, and
+// the version that loaded last stays the one played.
+async function watchLoop() {
+  let w;
+  try { w = await api('GET', '/api/watch'); } catch (_) { return; }
+  if (!w.watching || !w.watching.length) return;
+  const start = w.generation;
+  const bar = $('watch');
+  const show = (w) => {
+    bar.hidden = false;
+    bar.classList.toggle('broken', !!w.error);
+    const names = w.expansions.map((x) => expNames[x] || x).join(', ') || 'the watched expansion';
+    if (w.error) {
+      bar.replaceChildren(el('strong', { text: `${names}: the changed files do not load. ` }),
+        el('code', { id: 'watch-error', text: w.error }),
+        el('span', { text: ' The version that loaded last is still the one played; fix the file and save it again.' }));
+    } else if (w.generation > start) {
+      const b = el('button', { id: 'watch-new', text: 'New game with the new version' });
+      b.addEventListener('click', newVersionGame);
+      bar.replaceChildren(el('strong', { text: `${names} changed and loads (change ${w.generation}). ` }),
+        view && gameId ? 'This game keeps the version it started with. ' : 'New games use it. ', b);
+    } else {
+      bar.replaceChildren(`Watching ${w.watching.join(', ')}: save a file of ${names} and this page offers a game with the new version.`);
+    }
+    bar.dataset.generation = w.generation;
+    // The board and side panel fill what the bar leaves of the window.
+    document.documentElement.style.setProperty('--bar', `${bar.offsetHeight}px`);
+  };
+  show(w);
+  setInterval(async () => {
+    try { show(await api('GET', '/api/watch')); } catch (_) { /* the server is restarting */ }
+  }, 1000);
+}
+
+// The same table again (expansions, options, seats; a new seed) on the new version.
+async function newVersionGame() {
+  if (!view || !gameId) { $('create-form').requestSubmit(); return; }
+  const body = {
+    expansions: (view.expansions || []).filter((x) => x !== 'base'),
+    options: view.options || {},
+    seats: view.seats.map((s) => ({ name: s.name, bot: s.bot || null })),
+  };
+  try {
+    const g = await api('POST', '/api/games', body);
+    const mine = view.you !== null && view.you !== undefined ? g.seats[view.you] : null;
+    const seat = mine && mine.link ? mine : g.seats.find((s) => s.link);
+    location.href = seat ? seat.link : g.watch;
+  } catch (e) { showError(e.message); }
+}
+
+loadNames().then(() => { if (view) drawSide(); watchLoop(); });
 
 if (replayId) initReplay();
 else if (gameId) initGame();

@@ -1,11 +1,14 @@
 //! What the page sees of a game: scores, events, supplies, the pending decision with every
 //! legal action labelled, the board as SVG.
 
-use carcassonne_core::{Action, FigureLoc, Game, SegmentId, Visible};
+use carcassonne_core::{
+    Action, DecisionKind, FigureKindDef, FigureLoc, Game, Rotation, SegmentId, Visible,
+};
 use carcassonne_play::record::{encode_action, RecordAction};
 use carcassonne_play::replay::replay_output;
 use carcassonne_render::geometry::TileGeom;
-use carcassonne_render::{render_svg, tile_geometry, RenderOptions};
+use carcassonne_render::style::{figure_outline, icon_colour, icon_path, path_data, player_colour};
+use carcassonne_render::{render_svg, render_tile, tile_geometry, RenderOptions};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -155,6 +158,7 @@ pub fn actions(game: &Game) -> Vec<Value> {
     let mut geoms = BTreeMap::new();
     let names = place_names(game);
     let players = player_names(game);
+    let shown = legend(game);
     game.actions()
         .iter()
         .enumerate()
@@ -182,10 +186,261 @@ pub fn actions(game: &Game) -> Vec<Value> {
             if let Some(p) = segment_of(a).and_then(|seg| spot_of(game, seg, &mut geoms)) {
                 v["spot"] = json!([p.0, p.1]);
             }
+            v["text"] = json!(named(words(&ra), &names, &players));
+            if let Some(icon) = action_icon(game, a) {
+                v["icon"] = icon;
+            } else if let RecordAction::Custom { verb, .. } = &ra {
+                // A verb that names a neutral figure the expansion shows (`move-dragon`).
+                if let Some(n) = shown
+                    .iter()
+                    .find(|n| verb.split('-').any(|w| n["name"] == w))
+                {
+                    v["icon"] = json!({ "d": n["d"], "fill": n["fill"], "name": n["name"] });
+                }
+            }
             v["record"] = serde_json::to_value(&ra).unwrap_or(Value::Null);
             v
         })
         .collect()
+}
+
+/// A declared name for people: `small-follower` → `small follower`.
+fn spoken(name: &str) -> String {
+    name.replace(['-', '_'], " ")
+}
+
+/// An action in a sentence, from its record form: the figure kinds', verbs' and features'
+/// own names (each expansion's words; the host adds only the verbs of the core actions).
+pub fn words(ra: &RecordAction) -> String {
+    match ra {
+        RecordAction::Place {
+            tile,
+            x,
+            y,
+            rotation,
+            ..
+        } => format!("Place {tile} at ({x},{y}), turned {rotation}°"),
+        RecordAction::Deploy { figure, target, .. } => {
+            format!("Put a {} on the {target}", spoken(figure))
+        }
+        RecordAction::Move { figure, target, .. } => format!("Move {figure} to the {target}"),
+        RecordAction::Pass { .. } => "Pass".into(),
+        RecordAction::Draw { tile, .. } => format!("Draw {tile}"),
+        RecordAction::Custom {
+            verb,
+            figure,
+            target,
+            value,
+            ..
+        } => {
+            let mut s = spoken(verb);
+            if let Some(c) = s.get(0..1) {
+                s.replace_range(0..1, &c.to_uppercase());
+            }
+            if let Some(f) = figure {
+                s.push_str(&format!(" {f}"));
+            }
+            if let Some(t) = target {
+                s.push_str(&format!(" on the {t}"));
+            }
+            // The expansion's own number for this choice (how many, which one).
+            if *value != 0 {
+                s.push_str(&format!(": {value}"));
+            }
+            s
+        }
+    }
+}
+
+/// The icon of a figure kind in a 20×20 box: its outline (a neutral kind's named icon) and
+/// colour (the seat's, or the neutral colour no seat uses).
+fn figure_icon(kinds: &[FigureKindDef], kind: usize, seat: Option<usize>) -> Value {
+    let def = &kinds[kind];
+    let (cmds, fill) = if def.is_neutral() {
+        // As the renderer draws it: its declared look and colour, else its named icon.
+        let cmds = if def.look.is_empty() {
+            icon_path(&def.name)
+        } else {
+            figure_outline(kind, def).0
+        };
+        let fill = if def.colour.is_empty() {
+            icon_colour(&def.name).to_string()
+        } else {
+            def.colour.clone()
+        };
+        (cmds, fill)
+    } else {
+        let fill = match (def.colour.is_empty(), seat) {
+            (true, Some(p)) => player_colour(p).to_string(),
+            _ => def.colour.clone(),
+        };
+        (figure_outline(kind, def).0, fill)
+    };
+    json!({ "d": path_data(&cmds, 10.0, 10.0, 8.5, 0), "fill": fill, "name": spoken(&def.name) })
+}
+
+/// The icon of an action on a tile: the figure it puts or moves.
+fn action_icon(game: &Game, a: &Action) -> Option<Value> {
+    let rules = game.rules();
+    let st = game.state();
+    let kinds = rules.figure_kinds();
+    let seat = Some(game.decision().player.index());
+    match a {
+        Action::Deploy { figure, .. } => Some(figure_icon(kinds, figure.0 as usize, seat)),
+        Action::Move { figure, .. } => {
+            let f = st.figure(*figure);
+            Some(figure_icon(
+                kinds,
+                f.kind.0 as usize,
+                f.seat().map(|p| p.index()),
+            ))
+        }
+        Action::Custom(c) => c.figure.map(|fid| {
+            let f = st.figure(fid);
+            figure_icon(kinds, f.kind.0 as usize, f.seat().map(|p| p.index()))
+        }),
+        _ => None,
+    }
+}
+
+/// What the pending decision asks, in words: `who`, the asking expansion's id (the page
+/// shows its manifest name) and the choices, from the offered actions (verbs and figure
+/// kinds as the expansion declared them). Replaces "X must answer a prompt of expansion y".
+pub fn ask(game: &Game) -> Value {
+    if game.is_over() {
+        return Value::Null;
+    }
+    let rules = game.rules();
+    let st = game.state();
+    let d = game.decision();
+    let who = st.players()[d.player.index()].name.clone();
+    let mut choices: Vec<String> = Vec::new();
+    let mut add = |c: String| {
+        if !choices.contains(&c) {
+            choices.push(c);
+        }
+    };
+    for a in game.actions() {
+        match a {
+            Action::Place { .. } => add("place the drawn tile".into()),
+            Action::Deploy { figure, .. } => add(format!(
+                "put a {}",
+                spoken(&rules.figure_kind(*figure).name)
+            )),
+            Action::Move { figure, .. } => {
+                let k = rules.figure_kind(st.figure(*figure).kind);
+                let whose = if k.is_neutral() { "the" } else { "a" };
+                add(format!("move {whose} {}", spoken(&k.name)))
+            }
+            Action::Custom(c) => add(spoken(&rules.verbs()[c.verb.0 as usize].1)),
+            Action::Draw { .. } => add("draw a tile".into()),
+            Action::Pass => {}
+        }
+    }
+    let can_pass = game.actions().contains(&Action::Pass);
+    let (expansion, step) = match d.kind {
+        DecisionKind::PlaceTile { .. } => (None, "place"),
+        DecisionKind::Deploy { .. } => (None, "deploy"),
+        DecisionKind::Prompt(p) => (Some(rules.expansions()[p.owner.0 as usize].id()), "prompt"),
+        DecisionKind::Draw => (None, "draw"),
+        DecisionKind::GameOver => (None, "over"),
+    };
+    let mut text = choices.join(", ");
+    if let Some(i) = text.rfind(", ") {
+        text.replace_range(i..i + 2, " or ");
+    }
+    if can_pass {
+        text = if text.is_empty() {
+            "pass".into()
+        } else {
+            format!("{text}, or pass")
+        };
+    }
+    if let Some(c) = text.get(0..1) {
+        text.replace_range(0..1, &c.to_uppercase());
+    }
+    json!({ "who": who, "seat": d.player.index(), "step": step, "expansion": expansion, "text": text })
+}
+
+/// The drawn tile alone, unturned, as SVG (the page turns it with the chosen rotation).
+pub fn drawn_tile(game: &Game) -> Value {
+    match game.decision().kind {
+        DecisionKind::PlaceTile { tile } if !game.is_over() => {
+            let rules = game.rules();
+            json!(render_tile(
+                rules,
+                rules.tiles().get(tile),
+                Rotation::R0,
+                TILE_SIZE
+            ))
+        }
+        _ => Value::Null,
+    }
+}
+
+/// The neutral figures and titles the expansions show (`describe`), for the legend: name,
+/// icon and colour, the cell a figure stands on, a title's holder.
+pub fn legend(game: &Game) -> Vec<Value> {
+    let mut shown = Vec::new();
+    if game.view().describe(&mut shown).is_err() {
+        return Vec::new();
+    }
+    let st = game.state();
+    let mut out = Vec::new();
+    for v in &shown {
+        match v {
+            Visible::NeutralFigure {
+                name,
+                icon,
+                segment,
+                ..
+            } => {
+                let node = st.graph().segment(*segment);
+                // Drawn as its figure kind when one has its name (its declared colour).
+                let kinds = game.rules().figure_kinds();
+                let mut e = match kinds.iter().position(|k| &k.name == name) {
+                    Some(i) => figure_icon(kinds, i, None),
+                    None => json!({
+                        "name": spoken(name),
+                        "d": path_data(&icon_path(icon), 10.0, 10.0, 8.5, 0),
+                        "fill": icon_colour(icon),
+                    }),
+                };
+                if node.is_virtual() {
+                    // Off the board the renderer draws it in its off-board colour.
+                    e["fill"] = json!(carcassonne_render::style::COUNT);
+                } else {
+                    let pos = st.board().tile(node.tile).pos;
+                    e["x"] = json!(pos.x);
+                    e["y"] = json!(pos.y);
+                }
+                out.push(e);
+            }
+            Visible::Title {
+                group,
+                name,
+                icon,
+                holder,
+                detail,
+            } => out.push(json!({
+                "name": format!("{name} ({group})"),
+                "d": path_data(&icon_path(icon), 10.0, 10.0, 8.5, 0),
+                "fill": icon_colour(icon),
+                "holder": holder.map(|p| st.players()[p.index()].name.clone()),
+                "detail": detail,
+            })),
+            _ => {}
+        }
+    }
+    // Neutral figure kinds not shown on the board yet (a script's Herald before it walks).
+    let kinds = game.rules().figure_kinds();
+    for (i, k) in kinds.iter().enumerate() {
+        let name = spoken(&k.name);
+        if k.is_neutral() && !out.iter().any(|e| e["name"] == name.as_str()) {
+            out.push(figure_icon(kinds, i, None));
+        }
+    }
+    out
 }
 
 /// Each player's figures in supply, by kind name.
@@ -224,6 +479,7 @@ pub fn position(game: &Game, with_actions: bool) -> Value {
                 "name": p.name,
                 "score": p.score,
                 "supply": supplies[i],
+                "colour": player_colour(i),
             })
         })
         .collect();
@@ -236,6 +492,9 @@ pub fn position(game: &Game, with_actions: bool) -> Value {
         "finished": game.is_over(),
         "current": current,
         "prompt": if game.is_over() { Value::Null } else { json!(game.describe_decision()) },
+        "ask": ask(game),
+        "drawn_tile": drawn_tile(game),
+        "legend": legend(game),
         "players": players,
         "events": out.events,
         "pending": out.pending,
@@ -250,7 +509,49 @@ pub fn position(game: &Game, with_actions: bool) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::named;
+    use super::{named, words};
+    use carcassonne_play::record::{RecordAction, Target};
+
+    /// Issue 32: actions read in the expansions' own words (verbs, figure kinds), never
+    /// as `expansion: verb` keys.
+    #[test]
+    fn actions_in_words() {
+        let road = Target {
+            x: Some(0),
+            y: Some(1),
+            feature: "road".into(),
+            location: "WE".into(),
+        };
+        let deploy = RecordAction::Deploy {
+            player: 0,
+            figure: "small-follower".into(),
+            target: road.clone(),
+        };
+        assert_eq!(
+            words(&deploy),
+            format!("Put a small follower on the {road}")
+        );
+        let take = RecordAction::Custom {
+            player: 1,
+            expansion: "tactician".into(),
+            verb: "take-token".into(),
+            figure: None,
+            target: None,
+            value: 0,
+        };
+        assert_eq!(words(&take), "Take token");
+        let moved = RecordAction::Move {
+            player: 0,
+            figure: "dragon.0".into(),
+            target: road.clone(),
+        };
+        let players = vec!["Ann".to_string()];
+        assert_eq!(
+            named(words(&moved), &[], &players),
+            format!("Move the dragon 0 to the {road}")
+        );
+        assert_eq!(words(&RecordAction::Pass { player: 0 }), "Pass");
+    }
 
     #[test]
     fn labels_name_places_and_figures() {

@@ -381,12 +381,18 @@ impl Browser {
 
 /// A server on a free loopback port, bots without delay, the repository's fan scripts found.
 async fn start_server(name: &str) -> (SocketAddr, PathBuf) {
+    start_server_watching(name, Vec::new()).await
+}
+
+/// [`start_server`], with `serve --watch` on `watch`.
+async fn start_server_watching(name: &str, watch: Vec<PathBuf>) -> (SocketAddr, PathBuf) {
     let dir = std::env::temp_dir().join(format!(
         "carcassonne-serve-browser-{}-{name}",
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&dir);
     let mut cfg = Config::new(dir.clone());
+    cfg.watch = watch;
     cfg.bot_delay = Duration::ZERO;
     // Fan scripts from the repository (native plugins are found beside the test binary).
     cfg.plugin_dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fan-expansions")];
@@ -481,6 +487,54 @@ async fn place_tile(b: &Browser, st: &Value, pick: usize, how: usize) -> bool {
 }
 
 /// Waits until the page shows a version after `version` (or the final screen).
+/// Issue 32, clarity: the prompt in words, the drawn tile as a turned picture, the board
+/// fitted in its frame, and pan (drag) and zoom (wheel, pinch) working, "Fit" undoing them.
+async fn check_page_clarity(b: &Browser) {
+    // The preview may have grown the board past the fitted frame: fit again first.
+    b.click("#fit").await;
+    let v = b
+        .js("const w = document.getElementById('board-wrap').getBoundingClientRect();
+             const r = document.getElementById('board').getBoundingClientRect();
+             const d = document.querySelector('#drawn svg');
+             return {prompt: document.getElementById('prompt').textContent,
+                     drawn: d ? d.style.transform : null, selected: selected.rotations[selected.r].rotation,
+                     fits: r.left >= w.left - 1 && r.right <= w.right + 1 && r.top >= w.top - 1 && r.bottom <= w.bottom + 1};")
+        .await;
+    assert_eq!(v["prompt"], "You: Place the drawn tile", "{v}");
+    assert_eq!(
+        v["drawn"],
+        format!("rotate({}deg)", v["selected"]),
+        "the drawn tile is shown turned as previewed"
+    );
+    assert_eq!(v["fits"], true, "the board fits its frame: {v}");
+    let z = b
+        .js("const w = document.getElementById('board-wrap'); const r = w.getBoundingClientRect();
+             const z0 = cam.z;
+             w.dispatchEvent(new WheelEvent('wheel', {deltaY: -100, clientX: r.left + 100, clientY: r.top + 100, bubbles: true, cancelable: true}));
+             const z1 = cam.z, x1 = cam.x;
+             const p = (type, id, x, y) => w.dispatchEvent(new PointerEvent(type, {pointerId: id, clientX: x, clientY: y, bubbles: true}));
+             p('pointerdown', 1, r.left + 50, r.top + 50); p('pointermove', 1, r.left + 90, r.top + 70); p('pointerup', 1, r.left + 90, r.top + 70);
+             const x2 = cam.x;
+             p('pointerdown', 1, r.left + 100, r.top + 100); p('pointerdown', 2, r.left + 200, r.top + 100);
+             p('pointermove', 2, r.left + 300, r.top + 100);
+             p('pointerup', 1, 0, 0); p('pointerup', 2, 0, 0);
+             return [z0, z1, x1, x2, cam.z];")
+        .await;
+    b.click("#fit").await;
+    let back = b.js("return [cam.z, cam.user];").await;
+    let f = |i: usize| z[i].as_f64().unwrap();
+    assert!(f(1) > f(0), "the wheel zooms in: {z}");
+    assert!((f(3) - f(2) - 40.0).abs() < 0.5, "a drag pans: {z}");
+    assert!(
+        f(4) > f(1) * 1.9,
+        "a pinch to twice the distance zooms twice: {z}"
+    );
+    assert!(
+        (back[0].as_f64().unwrap() - f(0)).abs() < 1e-9 && back[1] == false,
+        "Fit goes back: {z} {back}"
+    );
+}
+
 async fn wait_moved(b: &Browser, version: u64, what: &str) {
     b.wait_for(
         &format!(
@@ -583,6 +637,7 @@ async fn play_a_whole_game_in_chromium() {
                 )
                 .await;
                 b.screenshot("game").await;
+                check_page_clarity(&b).await;
                 b.keys("#board", ESCAPE).await; // cancels
                 b.wait_for(
                     "return document.getElementById('placing').hidden && !document.querySelector('#board .cell.selected')",
@@ -617,6 +672,20 @@ async fn play_a_whole_game_in_chromium() {
                 // The deployment buttons on their features' figure spots.
                 b.screenshot("deploy").await;
                 deploy_shot = true;
+                // Issue 32: icons, never id characters, and no two buttons overlapping.
+                let v = b
+                    .js("const s = [...document.querySelectorAll('#board .spot')];
+                         const c = s.map(e => [parseFloat(e.style.left), parseFloat(e.style.top)]);
+                         let min = 1e9;
+                         for (let i = 0; i < c.length; i++) for (let j = i + 1; j < c.length; j++)
+                           min = Math.min(min, Math.hypot(c[i][0] - c[j][0], c[i][1] - c[j][1]));
+                         return [min, s.every(e => e.querySelector('svg.icon') && e.textContent.trim() === '')];")
+                    .await;
+                assert!(
+                    v[0].as_f64().unwrap() >= 19.9,
+                    "on-tile buttons overlap: {v}"
+                );
+                assert_eq!(v[1], true, "every on-tile button is an icon: {v}");
             }
             if choice == 0 && !spots.is_empty() {
                 // On the tile: the button on the feature's figure spot.
@@ -945,6 +1014,9 @@ async fn expansions_two_browsers_and_a_forged_token() {
                 .await;
                 count_answers += 1;
             } else if let Some(t) = tactician.filter(|_| tactician_answers == 0 || step % 5 == 0) {
+                if tactician_answers == 0 {
+                    me.screenshot("tactician").await;
+                }
                 println!(
                     "step {step}: {} answers the Tactician: {}",
                     ["Ann", "Bob"][seat],
@@ -1003,6 +1075,211 @@ async fn expansions_two_browsers_and_a_forged_token() {
 
     drop(a);
     drop(bb);
+    drop(driver);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 32, live reload: a designer's folder watched with `serve --watch`. The page says it
+/// watches; a saved script that does not load shows its `file:line:col` error while the game
+/// in progress stays playable (a move is made through the page); a fixed script with a new
+/// version offers a new game, and its button starts one on the new version (the record
+/// names it) with the same seats.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_reload_of_a_watched_fan_expansion() {
+    let Some(driver) = start_chromedriver().await else {
+        return;
+    };
+    // A copy of the guide's Herald, edited as a designer would.
+    let work = std::env::temp_dir().join(format!("carcassonne-serve-watch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    let herald = work.join("herald");
+    std::fs::create_dir_all(&herald).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples/herald");
+    for f in ["expansion.toml", "herald.rhai"] {
+        std::fs::copy(src.join(f), herald.join(f)).unwrap();
+    }
+    let script = std::fs::read_to_string(herald.join("herald.rhai")).unwrap();
+    let manifest = std::fs::read_to_string(herald.join("expansion.toml")).unwrap();
+    let (server, dir) = start_server_watching("watch", vec![work.clone()]).await;
+    let b = Browser::open(&driver, "watch").await;
+
+    b.go(&format!("http://{server}/")).await;
+    let bar = b
+        .wait_for(
+            "const w = document.getElementById('watch'); return w && !w.hidden && w.textContent.includes('Watching') ? w.textContent : null;",
+            "the watch bar on the front page",
+        )
+        .await;
+    assert!(bar.as_str().unwrap().contains("The Herald"), "{bar}");
+    b.screenshot("watch-front").await;
+
+    // A game with the Herald against a bot, played from its seat link.
+    let created = request(
+        server,
+        "POST",
+        "/api/games",
+        Some(&json!({"expansions": ["herald"], "seats": [{"name": "Dee"}, {"bot": "greedy"}]})),
+    )
+    .await;
+    let link = created["seats"][0]["link"].as_str().unwrap().to_string();
+    let old_id = created["id"].as_str().unwrap().to_string();
+    b.go(&format!("http://{server}{link}")).await;
+    let st = b.wait_for(TURN_STATE, "Dee's first move").await;
+
+    // Save a script that does not parse: the page shows where.
+    let broken_line = script.lines().count() + 2;
+    std::fs::write(
+        herald.join("herald.rhai"),
+        format!("{script}\nfn broken( {{\n"),
+    )
+    .unwrap();
+    let err = b
+        .wait_for(
+            "const e = document.getElementById('watch-error'); return e ? e.textContent : null;",
+            "the script's error in the page",
+        )
+        .await;
+    let err = err.as_str().unwrap().to_string();
+    println!("watch: the broken script is shown as: {err}");
+    assert!(
+        err.contains(&format!("herald.rhai:{broken_line}:")),
+        "the error names file:line:col (line {broken_line}): {err}"
+    );
+    b.screenshot("watch-error").await;
+    // The old version stays playable: place a tile through the page.
+    let version = st["version"].as_u64().unwrap();
+    place_tile(&b, &st, 0, 0).await;
+    wait_moved(
+        &b,
+        version,
+        "a move with the old version while the new one is broken",
+    )
+    .await;
+
+    // Fix it, with a new version: the page offers a new game, whose record names 1.0.1.
+    std::fs::write(
+        herald.join("expansion.toml"),
+        manifest.replace("version = \"1.0.0\"", "version = \"1.0.1\""),
+    )
+    .unwrap();
+    std::fs::write(herald.join("herald.rhai"), &script).unwrap();
+    b.wait_for(
+        "return document.getElementById('watch-new') !== null;",
+        "the offer of a new game with the new version",
+    )
+    .await;
+    b.screenshot("watch-reloaded").await;
+    b.click("#watch-new").await;
+    let new_id = b
+        .wait_for(
+            &format!("return typeof view !== 'undefined' && view && view.id && view.id !== '{old_id}' && !fetching ? [view.id, view.you, view.seats.map(s => s.bot)] : null"),
+            "the new game's page",
+        )
+        .await;
+    assert_eq!(new_id[1], 0, "the player keeps his seat: {new_id}");
+    assert_eq!(
+        new_id[2],
+        json!([null, "greedy"]),
+        "the same seats: {new_id}"
+    );
+    let rec = request(
+        server,
+        "GET",
+        &format!("/api/games/{}/record", new_id[0].as_str().unwrap()),
+        None,
+    )
+    .await;
+    let herald_setup = rec["setup"]["expansions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "herald")
+        .cloned()
+        .unwrap_or_else(|| panic!("the new game has the Herald: {rec}"));
+    assert_eq!(herald_setup["version"], "1.0.1", "{herald_setup}");
+    let old = request(server, "GET", &format!("/api/games/{old_id}/record"), None).await;
+    assert!(
+        old.to_string().contains("\"1.0.0\""),
+        "the old game keeps its version"
+    );
+
+    drop(b);
+    drop(driver);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Issue 32, clarity: Princess & Dragon's prompts as a newcomer sees them. Two human seats
+/// play through the API (always the first offered action) until the expansion asks
+/// something; that seat's page must say who asks and what in the expansion's words (its
+/// name, "dragon" or the verb), never "a prompt of expansion", and is photographed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn princess_and_dragon_prompt_in_words() {
+    let Some(driver) = start_chromedriver().await else {
+        return;
+    };
+    let (server, dir) = start_server("dragon").await;
+    let created = request(
+        server,
+        "POST",
+        "/api/games",
+        Some(&json!({"expansions": ["princess-dragon"], "seed": 3,
+                     "seats": [{"name": "Ann"}, {"name": "Bob"}]})),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens: Vec<String> = (0..2)
+        .map(|i| created["seats"][i]["token"].as_str().unwrap().to_string())
+        .collect();
+    let mut asked = None;
+    for _ in 0..400 {
+        let v = request(
+            server,
+            "GET",
+            &format!("/api/games/{id}?token={}", tokens[0]),
+            None,
+        )
+        .await;
+        if v["finished"] == true {
+            break;
+        }
+        if v["ask"]["step"] == "prompt" {
+            asked = Some(v);
+            break;
+        }
+        let seat = v["current"].as_u64().unwrap() as usize;
+        request(
+            server,
+            "POST",
+            &format!("/api/games/{id}/act"),
+            Some(&json!({"token": tokens[seat], "index": 0, "version": v["version"]})),
+        )
+        .await;
+    }
+    let v = asked.expect("Princess & Dragon asked nothing in a whole game");
+    let seat = v["ask"]["seat"].as_u64().unwrap() as usize;
+    let b = Browser::open(&driver, "dragon").await;
+    b.go(&format!(
+        "http://{server}/?game={id}&token={}",
+        tokens[seat]
+    ))
+    .await;
+    let prompt = b
+        .wait_for(
+            "const p = document.getElementById('prompt').textContent;
+             return typeof view !== 'undefined' && view && !fetching && p.includes('asks') ? p : null;",
+            "the expansion's prompt in the page",
+        )
+        .await;
+    let prompt = prompt.as_str().unwrap().to_string();
+    println!("browser (dragon): the page asks: {prompt}");
+    assert!(
+        prompt.starts_with("Princess & Dragon asks you: "),
+        "{prompt}"
+    );
+    assert!(!prompt.contains("prompt of expansion"), "{prompt}");
+    b.screenshot("dragon").await;
+    drop(b);
     drop(driver);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -162,7 +162,11 @@ pub(super) fn draw_panel(
         if !player_slots.is_empty() {
             let parts: Vec<String> = player_slots
                 .iter()
-                .map(|&i| format!("{} {}", slot_label(rules, i), st.slot(SlotId(i as u16), p)))
+                // The slot's own name (`token 0`), not its key (`tactician.token 0`).
+                .map(|&i| {
+                    let name = rules.slots()[i].name.replace(['-', '_'], " ");
+                    format!("{name} {}", st.slot(SlotId(i as u16), p))
+                })
                 .collect();
             // Wrapped to the panel's width (about 6 px a character at this size).
             let mut lines: Vec<String> = vec![String::new()];

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""The expansion speed budgets (issues 16-18), measured.
+"""The expansion speed budgets (issue 33), measured per decision.
 
-CPU time per game of random 2-player games on one thread, for each configuration against
-the base game, with the *floor* of each: the base game's own rules played on as many tiles
-as the configuration's games place (a generated script expansion that adds base-game tiles
-in the base game's mix and has no rules). The floor is what the length of the game costs
-before any rule of the expansion runs; a budget below its floor cannot be met by any
-implementation of the rules on this engine, only by making games shorter.
+CPU time per decision of 2-player games on one thread, for each configuration against the
+base game with the same bots (random by default; `--bots greedy` or `--bots mcts` measure
+the bots, issue 33 item 1). A budget per game would ignore how long a game is, so every
+budget is per decision: each single set <= 1.3x the base game's time per decision, each mix
+<= 1.5x; a bot with all nine <= 4x (greedy) or 2x (MCTS) its base-game time per decision.
 
-    python3 scripts/budgets.py [--games N] [--runs R] [--json]
+Each row also shows its *floor*: the base game's own rules played on as many tiles as the
+configuration's games place (a generated script expansion that adds base-game tiles in the
+base game's mix and has no rules), per decision against the base game. The floor is what a
+larger board costs before any rule of the expansion runs.
+
+    python3 scripts/budgets.py [--games N] [--runs R] [--bots SPEC] [--json] [--no-build]
 
 Builds the release CLI and the plugins first. CPU time comes from `perf stat -e task-clock`
 when perf is installed (it does not count the time other processes hold the core), else
@@ -32,18 +36,23 @@ BASE_TILES = ROOT / "core" / "tiles" / "base.toml"
 SIX = "count,king-robber,river2,heretics-shrines,inns-cathedrals,traders-builders"
 EIGHT = SIX + ",princess-dragon,tower"
 NINE = EIGHT + ",abbey-mayor"
-# (name, expansions, budget, compared with)
+# Per-decision budgets (issue 33): a single set, a mix, and each bot with all nine.
+SET, MIX = 1.3, 1.5
+BOT_NINE = {"greedy": 4.0, "mcts": 2.0}
+# (name, expansions, budget per decision, compared with)
 CONFIGS = [
-    ("inns-cathedrals", "inns-cathedrals", 1.4, None),
-    ("traders-builders", "traders-builders", 1.4, None),
-    ("princess-dragon", "princess-dragon", 1.5, None),
-    ("tower", "tower", 1.5, None),
-    ("abbey-mayor", "abbey-mayor", 1.4, None),
-    ("six official", SIX, 2.6, None),
-    ("eight official", EIGHT, 3.0, None),
-    ("nine official", NINE, 3.0, None),
-    ("nine + fan", NINE + ",tactician,promotions", 1.5, "nine official"),
+    ("inns-cathedrals", "inns-cathedrals", SET, None),
+    ("traders-builders", "traders-builders", SET, None),
+    ("princess-dragon", "princess-dragon", SET, None),
+    ("tower", "tower", SET, None),
+    ("abbey-mayor", "abbey-mayor", SET, None),
+    ("six official", SIX, MIX, None),
+    ("eight official", EIGHT, MIX, None),
+    ("nine official", NINE, MIX, None),
+    ("nine + fan", NINE + ",tactician,promotions", MIX, "nine official"),
 ]
+# Games per figure when the bots search (a greedy or MCTS game costs 10^3-10^5 random ones).
+BOT_GAMES = {"random": 20000, "greedy": 200, "mcts": 4}
 
 
 def build():
@@ -113,9 +122,10 @@ def cpu_ms(cmd, env, scratch: Path):
     return used * 1000.0, run.stdout
 
 
-def measure(expansions, games, runs, env, scratch):
+def measure(expansions, games, runs, env, scratch, bots="random"):
     cmd = [str(ROOT / "target" / "release" / "carcassonne"), "simulate", "--games",
-           str(games), "--players", "2", "--seed", "1", "--threads", "1", "--json"]
+           str(games), "--players", "2", "--seed", "1", "--threads", "1", "--json",
+           "--bots", bots]
     if expansions:
         cmd += ["--expansions", expansions]
     times, summary = [], None
@@ -123,8 +133,10 @@ def measure(expansions, games, runs, env, scratch):
         ms, out = cpu_ms(cmd, env, scratch)
         times.append(ms)
         summary = json.loads(out)
+    us_per_game = statistics.median(times) * 1000.0 / games
     return {
-        "us_per_game": statistics.median(times) * 1000.0 / games,
+        "us_per_game": us_per_game,
+        "us_per_decision": us_per_game / summary["decisions_mean"],
         "tiles": summary["tiles_mean"],
         "decisions": summary["decisions_mean"],
     }
@@ -132,11 +144,32 @@ def measure(expansions, games, runs, env, scratch):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=20000)
+    ap.add_argument("--games", type=int, help="games per figure (default by bot: "
+                    "random 20000, greedy 200, mcts 4)")
     ap.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    ap.add_argument("--bots", default="random",
+                    help="bot spec for every seat: random, greedy, mcts[:N] (as `simulate`)")
+    ap.add_argument("--only", help="comma-separated configuration names to measure "
+                    "(e.g. 'nine official'); the base game is always measured")
+    ap.add_argument("--no-floor", action="store_true", help="skip the floors")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--no-build", action="store_true")
     args = ap.parse_args()
+    kind = args.bots.split(":")[0]
+    if args.games is None:
+        args.games = BOT_GAMES.get(kind, 20)
+    configs = CONFIGS
+    if kind in BOT_NINE:
+        # A searching bot: its budget is with all nine against itself in the base game.
+        configs = [(n, e, BOT_NINE[kind] if n == "nine official" else None, a)
+                   for n, e, _, a in CONFIGS]
+    if args.only:
+        wanted = {w.strip() for w in args.only.split(",")}
+        unknown = wanted - {c[0] for c in configs}
+        if unknown:
+            sys.exit(f"unknown configuration(s): {', '.join(sorted(unknown))}")
+        configs = [c for c in configs if c[0] in wanted or c[0] == "nine official"
+                   and any(a == "nine official" for n, _, _, a in configs if n in wanted)]
     if not args.no_build:
         build()
     with tempfile.TemporaryDirectory() as tmp:
@@ -146,46 +179,45 @@ def main():
         env["CARCASSONNE_PLUGIN_PATH"] = os.pathsep.join(
             [str(ROOT / "expansions"), str(ROOT / "fan-expansions"), str(floors)]
         )
-        base = measure("", args.games, args.runs, env, scratch)
+        base = measure("", args.games, args.runs, env, scratch, args.bots)
         rows = {}
-        for name, exps, budget, against in CONFIGS:
-            row = measure(exps, args.games, args.runs, env, scratch)
+        for name, exps, budget, against in configs:
+            row = measure(exps, args.games, args.runs, env, scratch, args.bots)
             ref = rows[against] if against else base
-            row["ratio"] = row["us_per_game"] / ref["us_per_game"]
+            row["ratio"] = row["us_per_decision"] / ref["us_per_decision"]
             row["budget"] = budget
             row["against"] = against or "base"
             extra = round(row["tiles"] - base["tiles"])
-            if against is None and extra > 0:
+            if against is None and extra > 0 and not args.no_floor:
                 floor_id = f"floor{extra}"
                 if not (floors / floor_id).exists():
                     write_floor(floors / floor_id, extra)
-                floor = measure(floor_id, args.games, args.runs, env, scratch)
-                row["floor"] = floor["us_per_game"] / base["us_per_game"]
+                floor = measure(floor_id, args.games, args.runs, env, scratch, args.bots)
+                row["floor"] = floor["us_per_decision"] / base["us_per_decision"]
                 row["floor_decisions"] = floor["decisions"]
             rows[name] = row
     if args.json:
-        print(json.dumps({"games": args.games, "runs": args.runs, "base": base,
-                          "configurations": rows}, indent=1))
+        print(json.dumps({"games": args.games, "runs": args.runs, "bots": args.bots,
+                          "base": base, "configurations": rows}, indent=1))
         return
     b = base
-    print(f"base game: {b['us_per_game']:.1f} µs/game, {b['tiles']:.1f} tiles, "
+    print(f"bots {args.bots}, base game: {b['us_per_decision']:.2f} µs/decision, "
+          f"{b['us_per_game']:.1f} µs/game, {b['tiles']:.1f} tiles, "
           f"{b['decisions']:.1f} decisions ({args.games} games, median of {args.runs})")
     print()
-    print("| configuration | tiles | decisions | µs/game | ratio | budget | floor | "
-          "left for the rules | used by the rules |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| configuration | tiles | decisions | µs/game | µs/decision | "
+          "per decision vs base | budget | floor |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, r in rows.items():
-        ok = "✓" if r["ratio"] <= r["budget"] else "✗"
-        against = "" if r["against"] == "base" else f" (vs {r['against']})"
-        if "floor" in r:
-            floor = f"{r['floor']:.2f}×"
-            left = f"{r['budget'] - r['floor']:+.2f}×"
-            used = f"{r['ratio'] - r['floor']:+.2f}×"
+        if r["budget"] is None:
+            budget = "—"
         else:
-            floor = left = used = "—"
+            budget = f"≤ {r['budget']}× {'✓' if r['ratio'] <= r['budget'] else '✗'}"
+        against = "" if r["against"] == "base" else f" (vs {r['against']})"
+        floor = f"{r['floor']:.2f}×" if "floor" in r else "—"
         print(f"| {name}{against} | {r['tiles']:.1f} | {r['decisions']:.1f} | "
-              f"{r['us_per_game']:.1f} | {r['ratio']:.2f}× | ≤ {r['budget']}× {ok} | "
-              f"{floor} | {left} | {used} |")
+              f"{r['us_per_game']:.1f} | {r['us_per_decision']:.2f} | {r['ratio']:.2f}× | "
+              f"{budget} | {floor} |")
 
 
 if __name__ == "__main__":

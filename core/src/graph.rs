@@ -18,6 +18,7 @@ use crate::side::{HalfSet, SideSet};
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// A node of the feature graph: one segment.
 pub type SegmentId = NodeIndex<u32>;
@@ -104,12 +105,31 @@ impl FeatureTotals {
 }
 
 /// The feature graph with its union-find.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct FeatureGraph {
-    graph: UnGraph<SegmentNode, Link, u32>,
+    /// Shared between copies until one places a tile (copy on write): the segments and
+    /// their links change only when a tile is placed, so a bot's copies that try
+    /// deployments, passes and prompts share them instead of copying them element by
+    /// element (issue 33).
+    graph: Arc<UnGraph<SegmentNode, Link, u32>>,
     /// Union-find entry per segment, in one vector (fewer allocations per state clone).
     /// A feature's size for union by size is `totals.segments` at its root.
     links: Vec<UfLink>,
+}
+
+impl Clone for FeatureGraph {
+    fn clone(&self) -> FeatureGraph {
+        FeatureGraph {
+            graph: Arc::clone(&self.graph),
+            links: self.links.clone(),
+        }
+    }
+
+    /// Reuses this graph's buffer for the links (bots copy states into scratch ones).
+    fn clone_from(&mut self, source: &FeatureGraph) {
+        self.graph.clone_from(&source.graph);
+        self.links.clone_from(&source.links);
+    }
 }
 
 /// A segment's union-find parent, its successor in its feature's circular member list,
@@ -125,7 +145,7 @@ impl FeatureGraph {
     /// An empty graph with room for `segments` nodes.
     pub fn with_capacity(segments: usize) -> FeatureGraph {
         FeatureGraph {
-            graph: UnGraph::with_capacity(segments, segments * 2),
+            graph: Arc::new(UnGraph::with_capacity(segments, segments * 2)),
             links: Vec::with_capacity(segments),
         }
     }
@@ -133,12 +153,24 @@ impl FeatureGraph {
     /// Room for `segments` segments in all (and twice as many links) without growing: a
     /// clone keeps only what is in use, and a game then grows from there.
     pub fn reserve_total(&mut self, segments: usize) {
-        self.graph
-            .reserve_nodes(segments.saturating_sub(self.graph.node_count()));
-        self.graph
-            .reserve_edges((segments * 2).saturating_sub(self.graph.edge_count()));
+        let graph = Arc::make_mut(&mut self.graph);
+        graph.reserve_nodes(segments.saturating_sub(graph.node_count()));
+        graph.reserve_edges((segments * 2).saturating_sub(graph.edge_count()));
         self.links
             .reserve(segments.saturating_sub(self.links.len()));
+    }
+
+    /// The segments for writing: this state's own copy, made with room for a few more
+    /// tiles if it was shared ([`Arc::make_mut`] would copy at the exact length, and the
+    /// push that follows would copy the whole graph again to grow).
+    fn graph_mut(&mut self) -> &mut UnGraph<SegmentNode, Link, u32> {
+        if Arc::get_mut(&mut self.graph).is_none() {
+            let (n, e) = (self.graph.node_count(), self.graph.edge_count());
+            let mut own = UnGraph::with_capacity(n + 64, e + 128);
+            own.clone_from(&self.graph);
+            self.graph = Arc::new(own);
+        }
+        Arc::make_mut(&mut self.graph)
     }
 
     /// The underlying petgraph graph (read-only).
@@ -164,7 +196,7 @@ impl FeatureGraph {
 
     /// Adds a segment as a feature of its own.
     pub(crate) fn add_segment(&mut self, node: SegmentNode, totals: FeatureTotals) -> SegmentId {
-        let id = self.graph.add_node(node);
+        let id = self.graph_mut().add_node(node);
         let i = id.index() as u32;
         self.links.push(UfLink {
             parent: i,
@@ -211,7 +243,7 @@ impl FeatureGraph {
     pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
         let (ra, rb) = (self.feature_of(a), self.feature_of(b));
         if closes_edges || ra != rb {
-            self.graph.add_edge(a, b, Link::Joined);
+            self.graph_mut().add_edge(a, b, Link::Joined);
         }
         let root = if ra == rb { ra } else { self.union(ra, rb) };
         if closes_edges {
@@ -230,7 +262,7 @@ impl FeatureGraph {
 
     /// Records that a field borders a city.
     pub(crate) fn add_border(&mut self, field: SegmentId, city: SegmentId) {
-        self.graph.add_edge(field, city, Link::Borders);
+        self.graph_mut().add_edge(field, city, Link::Borders);
     }
 
     fn union(&mut self, a: FeatureId, b: FeatureId) -> FeatureId {

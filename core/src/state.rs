@@ -19,6 +19,7 @@ use crate::supply::TileSupply;
 use crate::tile::TileKindId;
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// The decision the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,13 +139,16 @@ impl SharingKinds {
     }
 }
 
-/// Mutable state of one game.
-#[derive(Clone, Debug)]
+/// Mutable state of one game. (`Clone` is in `engine/snapshot.rs`: a `clone_from` that
+/// reuses the copy's buffers.)
+#[derive(Debug)]
 pub struct GameState {
     pub(crate) players: Vec<Player>,
     pub(crate) active: PlayerId,
     pub(crate) turn: u32,
-    pub(crate) board: Board,
+    /// Shared between copies until one places a tile (copy on write, like the feature
+    /// graph's segments): most steps a bot tries on a copy place nothing (issue 33).
+    pub(crate) board: Arc<Board>,
     pub(crate) graph: FeatureGraph,
     pub(crate) figures: Vec<Figure>,
     /// Figures in supply per `(player, figure kind)`: index `player * kinds + kind`.
@@ -498,7 +502,7 @@ impl GameState {
             v.reserve(n.saturating_sub(v.len()));
         }
         self.graph.reserve_total(tiles * 4 + 16);
-        self.board.reserve_total(96, 256);
+        Arc::make_mut(&mut self.board).reserve_total(96, 256);
         total(&mut self.offered, 64);
         total(&mut self.placements, 256);
         total(&mut self.events, 64);

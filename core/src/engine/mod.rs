@@ -13,6 +13,7 @@ mod dispatch;
 mod pipeline;
 mod placement;
 mod scoring;
+mod snapshot;
 
 use crate::action::{Action, ExpansionIndex};
 use crate::board::PlacedTile;
@@ -175,8 +176,8 @@ pub enum ActionError {
     Hook(#[from] HookError),
 }
 
-/// A game: shared rules plus the state.
-#[derive(Clone, Debug)]
+/// A game: shared rules plus the state. (`Clone` is in `snapshot.rs`.)
+#[derive(Debug)]
 pub struct Game {
     rules: Arc<Ruleset>,
     state: GameState,

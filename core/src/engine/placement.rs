@@ -41,7 +41,7 @@ pub(crate) fn place_tile(
 ) -> PlacedIndex {
     let tk = rules.tiles().get(kind);
     let first = st.graph.len() as u32;
-    let idx = st.board.place(PlacedTile {
+    let idx = Arc::make_mut(&mut st.board).place(PlacedTile {
         kind,
         pos,
         rotation: rot,

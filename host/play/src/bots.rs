@@ -92,8 +92,15 @@ impl GreedyBot {
         let me = game.decision().player.index();
         let mut best = i32::MIN;
         let mut picks: Vec<usize> = Vec::new();
-        for i in candidates {
-            let mut g = game.clone();
+        // Scratch copies, refilled with `clone_from` (no allocation per candidate).
+        let mut g = game.clone();
+        let mut scratch: Option<Game> = None;
+        for (k, i) in candidates.enumerate() {
+            if k > 0 {
+                g.clone_from(game);
+            }
+            // A copy needs no snapshot per step: a failing hook only drops this candidate.
+            g.set_checkpoints(false);
             if g.apply_offered(i).is_err() {
                 continue;
             }
@@ -103,12 +110,24 @@ impl GreedyBot {
                 && !g.is_over()
                 && g.decision().player.index() == me
             {
-                let follow = (0..g.actions().len())
-                    .filter_map(|j| {
-                        let mut h = g.clone();
-                        h.apply_offered(j).ok().map(|_| margin(&h, me))
-                    })
-                    .max();
+                let n = g.action_count();
+                let mut follow: Option<i32> = None;
+                for j in 0..n {
+                    // The last follow-up is tried on `g` itself: one copy fewer.
+                    let m = if j + 1 == n {
+                        g.apply_offered(j).ok().map(|_| margin(&g, me))
+                    } else {
+                        let h = match &mut scratch {
+                            Some(h) => {
+                                h.clone_from(&g);
+                                h
+                            }
+                            None => scratch.insert(g.clone()),
+                        };
+                        h.apply_offered(j).ok().map(|_| margin(h, me))
+                    };
+                    follow = follow.max(m);
+                }
                 value = value.max(follow.unwrap_or(value));
             }
             // Keep a follower in hand unless it pays: deployments score by their margin too.

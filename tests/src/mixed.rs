@@ -291,7 +291,7 @@ pub fn check_completed_scored(g: &Game, ctx: &str) {
     }
 }
 
-/// At the end: every tile placed or discarded, edges match, HS-3 (with Heretics &
+/// At the end: every tile placed, discarded or hidden under a hill, edges match, HS-3 (with Heretics &
 /// Shrines), the river is a tree from the spring (RV-4, RV-6, R1-4; with River II or
 /// River I), the King's
 /// and Robber's records (KR-3 … KR-5; with King & Robber).
@@ -306,10 +306,17 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
         .iter()
         .filter(|t| !rules.tiles().get(t.kind).barrier)
         .count();
+    // A draw cap (Hills & Sheep's hidden tiles under hills, HL-2) leaves tiles face down
+    // for good; without a cap the supply must be empty.
+    let supply = st.supply();
+    let face_down: usize = supply.groups.iter().map(|g| g.tiles.len()).sum();
+    if supply.draws_left != Some(0) {
+        assert_eq!(face_down, 0, "{ctx}: tiles left undrawn without a draw cap");
+    }
     assert_eq!(
-        from_supply + st.discards().len(),
+        from_supply + st.discards().len() + face_down,
         total_tiles,
-        "{ctx}: every tile placed or discarded"
+        "{ctx}: every tile placed, discarded or hidden"
     );
     let shrine = rules
         .expansion_index("heretics-shrines")

@@ -62,6 +62,18 @@ fn plays(record: &Value) -> Vec<Value> {
 /// Simulates `games` games with `expansions` under JCZ's options and sends each through a
 /// save and back; returns the number of messages written.
 fn round_trip(name: &str, expansions: &[&str], players: u8, games: u64, seed: u64) -> usize {
+    round_trip_with(name, expansions, &[], players, games, seed)
+}
+
+/// [`round_trip`] with more options (`key=value`) on top of JCZ's.
+fn round_trip_with(
+    name: &str,
+    expansions: &[&str],
+    extra: &[&str],
+    players: u8,
+    games: u64,
+    seed: u64,
+) -> usize {
     let scratch = Scratch::new("jcz-export", name);
     let ids: Vec<String> = expansions.iter().map(|s| s.to_string()).collect();
     let options = carcassonne_jcz::export::jcz_options(&ids, &[repo().join("expansions")])
@@ -85,7 +97,11 @@ fn round_trip(name: &str, expansions: &[&str], players: u8, games: u64, seed: u6
     if !expansions.is_empty() {
         args.extend(["--expansions", &list]);
     }
-    let pairs: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let pairs: Vec<String> = options
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .chain(extra.iter().map(|s| s.to_string()))
+        .collect();
     for p in &pairs {
         args.extend(["--option", p]);
     }
@@ -159,6 +175,21 @@ fn each_official_expansion_alone_round_trips() {
     for (i, e) in NINE.iter().enumerate() {
         round_trip(e, &[e], 2 + (i % 3) as u8, 2, 20 + i as u64);
     }
+}
+
+/// The abbot on the first edition's tiles (`gardenTiles=false`) is written as JCZ's `abbot`
+/// element without the `basic:2` set (the manifest's `without-set`), and reads back so.
+#[test]
+fn the_abbot_without_garden_tiles_round_trips_without_its_set() {
+    round_trip_with(
+        "abbot-no-garden",
+        &["abbot-garden"],
+        // JCZ's element alone brings none of the set's tiles.
+        &["abbot-garden.gardenTiles=false", "tiles.abbot-garden=0"],
+        2,
+        2,
+        5,
+    );
 }
 
 #[test]

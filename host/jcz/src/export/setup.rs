@@ -62,6 +62,20 @@ pub(super) fn jcz_setup(
     }
     // Sets first (an element may depend on another expansion's set: `absent-with`).
     for (id, d) in &declared {
+        // The options an expansion plays with when JCZ has its elements but none of its sets
+        // (`without-set`): write the elements alone, as the importer reads them back.
+        let without_set = !d.without_set.is_empty()
+            && d.without_set
+                .iter()
+                .all(|(k, v)| ours.get(&format!("{id}.{k}")) == Some(v));
+        if without_set {
+            for e in d.elements.iter().filter(|e| e.required) {
+                setup
+                    .elements
+                    .insert(e.name.clone(), element_value(e.count));
+            }
+            continue;
+        }
         let set = d
             .sets
             .iter()

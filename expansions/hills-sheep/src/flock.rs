@@ -36,29 +36,39 @@ pub struct Flock {
 }
 
 impl Flock {
-    /// Every shepherd on the board with its segment, in figure order.
-    pub fn on_board(&self, v: &View<'_>) -> Vec<(FigureId, SegmentId)> {
-        let at = v.rules.figure_offset(self.shepherd);
-        let mut out = Vec::new();
-        for p in 0..v.state.players().len() {
+    /// Every shepherd on the board with its segment, in figure order. An iterator, not a
+    /// list: it runs in several hooks of every turn, so it must not allocate.
+    pub fn on_board<'a>(
+        &self,
+        v: &'a View<'_>,
+    ) -> impl Iterator<Item = (FigureId, SegmentId)> + 'a {
+        let shepherd = self.shepherd;
+        let at = v.rules.figure_offset(shepherd);
+        (0..v.state.players().len()).flat_map(move |p| {
             let (base, mine) = v.state.figures_of(PlayerId(p as u8));
-            for (i, f) in mine.iter().enumerate().skip(at) {
-                if f.kind != self.shepherd {
-                    break;
-                }
-                if let FigureLoc::On(seg) = f.loc {
-                    out.push((FigureId((base + i) as u16), seg));
-                }
-            }
-        }
-        out
+            mine.iter()
+                .enumerate()
+                .skip(at)
+                .take_while(move |(_, f)| f.kind == shepherd)
+                .filter_map(move |(i, f)| match f.loc {
+                    FigureLoc::On(seg) => Some((FigureId((base + i) as u16), seg)),
+                    _ => None,
+                })
+        })
     }
 
-    /// The active player's shepherd on the board (one per player), if any.
+    /// A player's shepherd on the board (one per player), if any.
     pub fn of_player(&self, v: &View<'_>, p: PlayerId) -> Option<(FigureId, SegmentId)> {
-        self.on_board(v)
-            .into_iter()
-            .find(|&(f, _)| v.state.figure(f).owner == p)
+        let at = v.rules.figure_offset(self.shepherd);
+        let (base, mine) = v.state.figures_of(p);
+        mine.iter()
+            .enumerate()
+            .skip(at)
+            .take_while(|(_, f)| f.kind == self.shepherd)
+            .find_map(|(i, f)| match f.loc {
+                FigureLoc::On(seg) => Some((FigureId((base + i) as u16), seg)),
+                _ => None,
+            })
     }
 
     /// Sheep in one shepherd's flock.
@@ -177,7 +187,7 @@ impl Flock {
             let view = ctx.view();
             let g = view.state.graph();
             let skip = except.map(|s| g.feature_of(s));
-            let closed = self.on_board(&view).into_iter().map(|(_, s)| s).find(|&s| {
+            let closed = self.on_board(&view).map(|(_, s)| s).find(|&s| {
                 let f = g.feature_of(s);
                 Some(f) != skip && extends(&view, last, f) && field_closed(&view, f)
             });

@@ -253,14 +253,16 @@ impl BoundExpansion for HsRules {
             return Ok(());
         }
         let g = v.state.graph();
-        let taken: Vec<_> = self
-            .flock
-            .on_board(&v)
-            .into_iter()
-            .map(|(_, s)| g.feature_of(s))
-            .collect();
         for seg in placed.segments() {
-            if g.segment(seg).kind == FeatureKindId::FIELD && !taken.contains(&g.feature_of(seg)) {
+            if g.segment(seg).kind != FeatureKindId::FIELD {
+                continue;
+            }
+            let field = g.feature_of(seg);
+            if !self
+                .flock
+                .on_board(&v)
+                .any(|(_, s)| g.feature_of(s) == field)
+            {
                 out.push(Action::Deploy {
                     figure: self.flock.shepherd,
                     segment: seg,

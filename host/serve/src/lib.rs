@@ -8,8 +8,9 @@
 //! - `guard.rs` — what a state-changing request must show (a JSON body, this origin);
 //! - `store.rs` — a game's files on disk (record, seats and tokens), private to the owner;
 //! - `games.rs` — live games: each behind its own lock, persisted as its record after every
-//!   action (written outside the lock), resumed by replaying the record, bots driven on
-//!   blocking threads; each state's view drawn once and served from a cache (`ETag`, 304);
+//!   action (outside the lock; a person's move after its answer), resumed by replaying the
+//!   record, bots driven on blocking threads; each state's view drawn once and served from
+//!   a cache (`ETag`, 304);
 //! - `view.rs` — what the page sees of a position (labels of every legal action, the board
 //!   SVG from `carcassonne-render`);
 //! - `watch.rs` — `--watch`: fan expansion folders rebuilt when they change.

@@ -4,7 +4,7 @@
 use carcassonne_core::{
     Action, DecisionKind, FigureKindDef, FigureLoc, Game, Rotation, SegmentId, Visible,
 };
-use carcassonne_play::record::{encode_action, RecordAction};
+use carcassonne_play::record::{encode_action, RecordAction, Target};
 use carcassonne_play::replay::replay_output;
 use carcassonne_render::geometry::TileGeom;
 use carcassonne_render::style::{figure_outline, icon_colour, icon_path, path_data, player_colour};
@@ -221,9 +221,11 @@ pub fn words(ra: &RecordAction) -> String {
             ..
         } => format!("Place {tile} at ({x},{y}), turned {rotation}°"),
         RecordAction::Deploy { figure, target, .. } => {
-            format!("Put a {} on the {target}", spoken(figure))
+            format!("Put a {} on the {}", spoken(figure), spot_words(target))
         }
-        RecordAction::Move { figure, target, .. } => format!("Move {figure} to the {target}"),
+        RecordAction::Move { figure, target, .. } => {
+            format!("Move {figure} to the {}", spot_words(target))
+        }
         RecordAction::Pass { .. } => "Pass".into(),
         RecordAction::Draw { tile, .. } => format!("Draw {tile}"),
         RecordAction::Custom {
@@ -241,7 +243,7 @@ pub fn words(ra: &RecordAction) -> String {
                 s.push_str(&format!(" {f}"));
             }
             if let Some(t) = target {
-                s.push_str(&format!(" on the {t}"));
+                s.push_str(&format!(" on the {}", spot_words(t)));
             }
             // The expansion's own number for this choice (how many, which one).
             if *value != 0 {
@@ -249,6 +251,35 @@ pub fn words(ra: &RecordAction) -> String {
             }
             s
         }
+    }
+}
+
+/// A target in words: `city NW of (0,1)` → `city at the north and west sides of (0,1)`,
+/// `cloister I of (0,1)` → `cloister in the middle of (0,1)`. Half-edges (`NL.NR`, a
+/// field's) are named by their sides. A virtual feature (`quarter #0`) stays as it is:
+/// [`named`] gives it its name.
+fn spot_words(t: &Target) -> String {
+    let loc = t.location.as_str();
+    let at = if loc == "I" {
+        "in the middle".to_string()
+    } else if !loc.is_empty() && loc.chars().all(|c| "NESWLR.".contains(c)) {
+        let sides: Vec<&str> = [('N', "north"), ('E', "east"), ('S', "south"), ('W', "west")]
+            .iter()
+            .filter(|(c, _)| loc.contains(*c))
+            .map(|(_, w)| *w)
+            .collect();
+        match sides.as_slice() {
+            [one] => format!("at the {one} side"),
+            [a, b] => format!("at the {a} and {b} sides"),
+            [a, b, c] => format!("at the {a}, {b} and {c} sides"),
+            _ => "on all four sides".to_string(),
+        }
+    } else {
+        return t.to_string();
+    };
+    match (t.x, t.y) {
+        (Some(x), Some(y)) => format!("{} {at} of ({x},{y})", t.feature),
+        _ => format!("{} {at}", t.feature),
     }
 }
 
@@ -509,7 +540,7 @@ pub fn position(game: &Game, with_actions: bool) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::{named, words};
+    use super::{named, spot_words, words};
     use carcassonne_play::record::{RecordAction, Target};
 
     /// Issue 32: actions read in the expansions' own words (verbs, figure kinds), never
@@ -529,7 +560,7 @@ mod tests {
         };
         assert_eq!(
             words(&deploy),
-            format!("Put a small follower on the {road}")
+            "Put a small follower on the road at the east and west sides of (0,1)"
         );
         let take = RecordAction::Custom {
             player: 1,
@@ -548,9 +579,26 @@ mod tests {
         let players = vec!["Ann".to_string()];
         assert_eq!(
             named(words(&moved), &[], &players),
-            format!("Move the dragon 0 to the {road}")
+            "Move the dragon 0 to the road at the east and west sides of (0,1)"
         );
         assert_eq!(words(&RecordAction::Pass { player: 0 }), "Pass");
+        // Never raw location letters (JCZ notation): sides and the middle in words.
+        let spot = |location: &str| {
+            spot_words(&Target {
+                x: Some(2),
+                y: Some(-1),
+                feature: "field".into(),
+                location: location.into(),
+            })
+        };
+        assert_eq!(
+            spot("NL.NR.EL"),
+            "field at the north and east sides of (2,-1)"
+        );
+        assert_eq!(spot("I"), "field in the middle of (2,-1)");
+        assert_eq!(spot("NESW"), "field on all four sides of (2,-1)");
+        assert_eq!(spot("N"), "field at the north side of (2,-1)");
+        assert_eq!(spot("#3"), "field #3 of (2,-1)");
     }
 
     #[test]

@@ -269,7 +269,7 @@ async fn create_act_and_refuse() {
     assert_eq!(rec["actions"].as_array().unwrap().len(), 2);
     assert!(rec["setup"]["seed"].is_null(), "{rec}");
     assert!(rec["seed_hidden"].is_string());
-    let disk = Record::load(&dir.join("games").join(format!("{id}.json"))).unwrap();
+    let disk = disk_record(&dir, &id, 2).await;
     assert_eq!(disk.setup.seed, 7);
     rec["setup"]["seed"] = json!(7);
     rec.as_object_mut().unwrap().remove("seed_hidden");
@@ -292,6 +292,7 @@ async fn games_resume_after_restart() {
     assert_eq!(before["version"], 25);
     h.abort();
     let _ = h.await;
+    disk_record(&dir, &id, 25).await;
 
     // A new server on the same folder: the game is where it was, tokens included.
     let (addr2, _h2) = start(&cfg).await;
@@ -350,10 +351,9 @@ async fn events_are_pushed_and_replays_open() {
 
     // Play on, download the record, open it as a replay and step through it.
     play(addr, &id, &tokens, 9).await;
-    let rec =
-        serde_json::to_value(Record::load(&dir.join("games").join(format!("{id}.json"))).unwrap())
-            .unwrap();
     let (_, live) = get(addr, &format!("/api/games/{id}")).await;
+    let moves = live["moves"].as_u64().unwrap();
+    let rec = serde_json::to_value(disk_record(&dir, &id, moves).await).unwrap();
     let (st, r) = request(addr, "POST", "/api/replays", rec.to_string().as_bytes()).await;
     assert_eq!(st, 201, "{r}");
     assert_eq!(r["moves"], 10);
@@ -511,6 +511,21 @@ fn config_with_fans(dir: &Path) -> Config {
     c
 }
 
+/// Game `id`'s record on disk once it holds `moves` actions: a person's move is answered
+/// before its record is written (see `Games::act`).
+async fn disk_record(dir: &Path, id: &str, moves: u64) -> Record {
+    let path = dir.join("games").join(format!("{id}.json"));
+    for _ in 0..500 {
+        if let Ok(r) = Record::load(&path) {
+            if r.actions.len() as u64 >= moves {
+                return r;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("{} never held {moves} actions", path.display());
+}
+
 /// The record of game `id` replayed by the engine (fan scripts found), with its scores.
 async fn replayed_scores(addr: SocketAddr, dir: &Path, id: &str) -> (Record, Vec<i32>, bool) {
     let (st, rec) = get(addr, &format!("/api/games/{id}/record")).await;
@@ -518,7 +533,8 @@ async fn replayed_scores(addr: SocketAddr, dir: &Path, id: &str) -> (Record, Vec
     // Before the end the seed is not served: the record on disk has it.
     let record: Record = if rec["setup"]["seed"].is_null() {
         assert!(rec["seed_hidden"].is_string(), "{rec}");
-        Record::load(&dir.join("games").join(format!("{id}.json"))).unwrap()
+        let (_, v) = get(addr, &format!("/api/games/{id}")).await;
+        disk_record(dir, id, v["moves"].as_u64().unwrap()).await
     } else {
         serde_json::from_value(rec).unwrap()
     };

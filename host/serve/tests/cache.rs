@@ -253,6 +253,16 @@ async fn cached_views_equal_views_drawn_afresh() {
     let _ = view(addr, &id, Some(&tokens[1]), None).await;
     let cached = view(addr, &id, Some(&tokens[0]), None).await;
     h.abort();
+    // A person's move is answered before its record is written (see `Games::act`).
+    let path = dir.join("games").join(format!("{id}.json"));
+    for _ in 0..500 {
+        let done =
+            carcassonne_play::record::Record::load(&path).is_ok_and(|r| r.actions.len() >= 12);
+        if done {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     let (addr, _h) = start(&cfg).await;
     let fresh = view(addr, &id, Some(&tokens[0]), None).await;
     assert_eq!(fresh.status, 200);

@@ -428,12 +428,35 @@ pub fn run(config: Config) -> Result<(), String> {
             eprintln!("warning: listening on {} — reachable from other machines; anyone with a seat link can play that seat", config.bind);
         }
         axum::serve(listener, service(app))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
+            .with_graceful_shutdown(shutdown_signal())
             .await
             .map_err(|e| format!("server: {e}"))
     })
+}
+
+/// Ctrl-C or SIGTERM (what `kill` and service managers send): the server stops taking
+/// requests, and the runtime's drop waits for the record writes still under way, so every
+/// move that was answered is on disk.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 const PAGE: &str = include_str!("../assets/index.html");

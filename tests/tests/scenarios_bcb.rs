@@ -5,7 +5,7 @@
 
 use carcassonne_core::{DrawMode, FeatureKindId, Game, GameSetup, Rotation, Ruleset};
 use carcassonne_rules::{build_ruleset, RulesSpec};
-use carcassonne_tests::expansions_dir;
+use carcassonne_tests::{expansions_dir, run_scenario};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -128,4 +128,11 @@ fn t_bcb_3_bazaar_marks() {
         assert_eq!(t.segments.len(), 1, "{id}");
         assert_eq!(t.segments[0].kind, kind, "{id}");
     }
+}
+
+/// T-bridges-castles-bazaars-2 (played) — BCB-2: the road through `BB/LRFr`'s cloister joins
+/// the roads on both sides (3 tiles at the end, not 2).
+#[test]
+fn t_bcb_2_road_past_the_cloister_scores() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-2");
 }

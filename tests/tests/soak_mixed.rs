@@ -52,6 +52,7 @@ const EXPANSIONS: &[&str] = &[
     "tower",
     "abbot-garden",
     "hills-sheep",
+    "bridges-castles-bazaars",
     "tactician",
     "promotions",
     "river",

@@ -50,6 +50,10 @@ fn the_real_plugin_files_pass_the_header_checks() {
         ("princess-dragon", "carcassonne_princess_dragon"),
         ("abbot-garden", "carcassonne_abbot_garden"),
         ("hills-sheep", "carcassonne_hills_sheep"),
+        (
+            "bridges-castles-bazaars",
+            "carcassonne_bridges_castles_bazaars",
+        ),
     ] {
         let p = load_plugin(&library(lib)).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(p.id, id);

@@ -1,0 +1,138 @@
+//! Scenario tests T-bridges-castles-bazaars-1 … 3 of `docs/rules/bridges-castles-bazaars.md`:
+//! the set's tiles, loaded from `expansions/bridges-castles-bazaars` as the program loads it
+//! (manifest, tile file, plugin library). Bridges, castles and bazaars (BCB-4 … BCB-16) are not
+//! played yet and have no scenarios.
+
+use carcassonne_core::{DrawMode, FeatureKindId, Game, GameSetup, Rotation, Ruleset};
+use carcassonne_rules::{build_ruleset, RulesSpec};
+use carcassonne_tests::{expansions_dir, run_scenario};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+fn rules(expansions: &[&str]) -> Arc<Ruleset> {
+    build_ruleset(&RulesSpec {
+        expansions: expansions.iter().map(|e| e.to_string()).collect(),
+        options: Vec::new(),
+        plugin_dirs: vec![expansions_dir()],
+    })
+    .expect("bridges-castles-bazaars loads")
+}
+
+/// Copies of each BB tile id in a fresh game's supply (chosen draws: nothing drawn yet).
+fn supply_counts(rules: &Arc<Ruleset>) -> BTreeMap<String, usize> {
+    let setup = GameSetup {
+        draws: DrawMode::Chosen,
+        ..GameSetup::new(vec!["R".into(), "B".into()], 1)
+    };
+    let g = Game::new(rules.clone(), &setup).expect("game");
+    let mut out = BTreeMap::new();
+    for group in &g.state().supply().groups {
+        for t in &group.tiles {
+            let id = &rules.tiles().get(*t).id;
+            if id.starts_with("BB/") {
+                *out.entry(id.clone()).or_insert(0) += 1;
+            }
+        }
+    }
+    out
+}
+
+/// T-bridges-castles-bazaars-1 — BCB-1: the 12 tiles in the supply; the garden twin is an
+/// alias of `BB/CFR!`.
+#[test]
+fn t_bcb_1_tiles() {
+    let r = rules(&["bridges-castles-bazaars"]);
+    let counts = supply_counts(&r);
+    assert_eq!(counts.values().sum::<usize>(), 12, "{counts:?}");
+    assert_eq!(counts.len(), 11, "{counts:?}");
+    assert_eq!(counts.get("BB/Cccc.b"), Some(&2));
+    for id in [
+        "BB/CCCR",
+        "BB/CFc.b",
+        "BB/CFR!",
+        "BB/CFR.b",
+        "BB/F.b",
+        "BB/LCFc",
+        "BB/LRFr",
+        "BB/R.bi",
+        "BB/RFR.b",
+        "BB/RFR.bi",
+    ] {
+        assert_eq!(counts.get(id), Some(&1), "{id}");
+    }
+    let twin = r.tiles().find("BB/CFR!").expect("BB/CFR!");
+    assert_eq!(
+        r.tiles().find("BB/CFR!G"),
+        Some(twin),
+        "BCB-1: garden twin alias"
+    );
+}
+
+/// T-bridges-castles-bazaars-2 — BCB-2: the road of `BB/LRFr` runs W–E past its cloister as
+/// one road; the inns of `BB/R.bi` and `BB/RFR.bi` are on their south roads; with Inns &
+/// Cathedrals loaded the set still loads and plays its inns' tiles.
+#[test]
+fn t_bcb_2_cloister_roads_and_inns() {
+    let r = rules(&["bridges-castles-bazaars"]);
+    let t = r.tiles().get(r.tiles().find("BB/LRFr").expect("LRFr"));
+    let roads: Vec<_> = t
+        .segments
+        .iter()
+        .filter(|s| s.kind == FeatureKindId::ROAD)
+        .map(|s| s.location(Rotation::R0))
+        .collect();
+    assert_eq!(
+        roads,
+        ["WE"],
+        "one road through, not two ending at the cloister"
+    );
+    assert!(t.segments.iter().any(|s| s.kind == FeatureKindId::CLOISTER));
+    for (id, inns) in [
+        ("BB/R.bi", vec!["S"]),
+        ("BB/RFR.bi", vec!["S"]),
+        ("BB/RFR.b", vec![]),
+    ] {
+        let t = r.tiles().get(r.tiles().find(id).expect(id));
+        let at: Vec<_> = t
+            .segments
+            .iter()
+            .filter(|s| s.kind == FeatureKindId::ROAD && s.tags.iter().any(|g| g == "inn"))
+            .map(|s| s.location(Rotation::R0))
+            .collect();
+        assert_eq!(at, inns, "{id}");
+    }
+    let mixed = rules(&["bridges-castles-bazaars", "inns-cathedrals"]);
+    assert_eq!(supply_counts(&mixed).values().sum::<usize>(), 12);
+}
+
+/// T-bridges-castles-bazaars-3 — BCB-3: 8 copies (7 kinds) carry a bazaar; the bazaar changes
+/// no feature (`BB/F.b` is one field, `BB/Cccc.b` one city).
+#[test]
+fn t_bcb_3_bazaar_marks() {
+    let r = rules(&["bridges-castles-bazaars"]);
+    let counts = supply_counts(&r);
+    let bazaars: usize = counts
+        .iter()
+        .filter(|(id, _)| {
+            let t = r.tiles().get(r.tiles().find(id).expect("id"));
+            t.has_tag("bazaar")
+        })
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(bazaars, 8);
+    for (id, kind) in [
+        ("BB/F.b", FeatureKindId::FIELD),
+        ("BB/Cccc.b", FeatureKindId::CITY),
+    ] {
+        let t = r.tiles().get(r.tiles().find(id).expect(id));
+        assert_eq!(t.segments.len(), 1, "{id}");
+        assert_eq!(t.segments[0].kind, kind, "{id}");
+    }
+}
+
+/// T-bridges-castles-bazaars-2 (played) — BCB-2: the road through `BB/LRFr`'s cloister joins
+/// the roads on both sides (3 tiles at the end, not 2).
+#[test]
+fn t_bcb_2_road_past_the_cloister_scores() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-2");
+}

@@ -52,6 +52,7 @@ const EXPANSIONS: &[&str] = &[
     "tower",
     "abbot-garden",
     "hills-sheep",
+    "big-top",
     "tactician",
     "promotions",
     "river",

@@ -496,6 +496,7 @@ const OFFICIAL: [&str; 10] = [
     "princess-dragon",
     "tower",
     "hills-sheep",
+    "big-top",
 ];
 const FAN: [&str; 2] = ["tactician", "promotions"];
 

@@ -82,3 +82,9 @@ fn t_big_top_10_bt13_ringmaster() {
 fn t_big_top_12_bt6_final() {
     run_scenario("big-top/T-big-top-12");
 }
+
+/// T-big-top-4 — BT-4, BT-5: features completed by the circus tile score first.
+#[test]
+fn t_big_top_4_bt4_features_first() {
+    run_scenario("big-top/T-big-top-4");
+}

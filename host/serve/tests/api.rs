@@ -485,7 +485,7 @@ async fn load_fifty_bot_games() {
 // Expansion mixes: the nine official expansions, Hills & Sheep and both fan scripts
 // ---------------------------------------------------------------------------------------
 
-const OFFICIAL: [&str; 10] = [
+const OFFICIAL: [&str; 11] = [
     "count",
     "king-robber",
     "river2",

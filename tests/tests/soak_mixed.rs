@@ -53,6 +53,7 @@ const EXPANSIONS: &[&str] = &[
     "abbot-garden",
     "hills-sheep",
     "bridges-castles-bazaars",
+    "big-top",
     "tactician",
     "promotions",
     "river",

@@ -54,6 +54,7 @@ fn the_real_plugin_files_pass_the_header_checks() {
             "bridges-castles-bazaars",
             "carcassonne_bridges_castles_bazaars",
         ),
+        ("big-top", "carcassonne_big_top"),
     ] {
         let p = load_plugin(&library(lib)).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(p.id, id);
@@ -117,6 +118,8 @@ fn list_shows_the_four_with_options_and_tiles() {
             "hills-sheep.hillTiebreaker",
             "at-least-one",
         ),
+        // 20 tiles; the second edition's two garden twins have count 0 (BT-1).
+        ("big-top", 20, "big-top.edition", "1"),
     ] {
         let e = find(id);
         assert_eq!(e["kind"], "native", "{id}");

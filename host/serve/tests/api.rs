@@ -485,7 +485,7 @@ async fn load_fifty_bot_games() {
 // Expansion mixes: the nine official expansions, Hills & Sheep and both fan scripts
 // ---------------------------------------------------------------------------------------
 
-const OFFICIAL: [&str; 11] = [
+const OFFICIAL: [&str; 12] = [
     "count",
     "king-robber",
     "river2",
@@ -497,6 +497,7 @@ const OFFICIAL: [&str; 11] = [
     "tower",
     "hills-sheep",
     "bridges-castles-bazaars",
+    "big-top",
 ];
 const FAN: [&str; 2] = ["tactician", "promotions"];
 

@@ -1,0 +1,192 @@
+//! # Under the Big Top (rules BT-1 … BT-14, `docs/rules/big-top.md`)
+//!
+//! JCZ sets `under-the-big-top:1` / `:2`: 20 tiles (`tiles.toml`; tile tags `circus` and
+//! `acrobats`), one ringmaster per player.
+//!
+//! **The big top (BT-2 … BT-6).** Its cell is kept in game slots (it stands on a tile's
+//! circus space, which is no feature). When a circus tile is placed, after the turn's
+//! scoring (`AfterScoring`), the circus under the big top scores with a token drawn from the
+//! bag, then the big top moves to the new tile. See `circus.rs`.
+//!
+//! **The ringmaster (BT-12, BT-13).** A follower of strength 1; when a feature he stands on
+//! scores for his owner, +2 per circus or acrobat tile in the 3×3 around him. See
+//! `ringmaster.rs`.
+//!
+//! **Not yet played:** acrobat spaces and pyramids (BT-7 … BT-11) need a place for a
+//! follower that is no tile feature and may be reached from a neighbouring tile.
+
+mod circus;
+mod ringmaster;
+
+pub use circus::{TOKENS, TOKEN_SET};
+
+use carcassonne_core::{
+    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FigureKindDef, HookFailure,
+    HookResult, HookSet, KindMask, Pos, ScoreDraft, StartTile, TileKindId, Window,
+};
+use circus::Circus;
+use ringmaster::Ringmaster;
+
+/// BT-1: the edition option.
+pub const EDITION: &str = "big-top.edition";
+/// BT-1: the second edition's garden twins: (first-edition tile, its twin).
+pub const GARDEN_TWINS: [(&str, &str); 2] = [
+    ("BT/ffff.ac", "BT/ffff.g.ac"),
+    ("BT/frrf.bt", "BT/frrf.g.bt"),
+];
+
+/// A ringmaster's outline: a meeple with a top hat (a box from -1 to 1, y down).
+const RINGMASTER_LOOK: &str = "path:M -0.3 -0.95 L 0.3 -0.95 L 0.3 -0.7 L 0.45 -0.7 L 0.45 -0.6 \
+     L -0.45 -0.6 L -0.45 -0.7 L -0.3 -0.7 Z M -0.22 -0.55 A 0.25 0.25 0 1 0 0.22 -0.55 Z \
+     M -0.3 -0.2 L 0.3 -0.2 L 0.8 0.2 L 0.45 0.3 L 0.35 0.95 L -0.35 0.95 L -0.45 0.3 \
+     L -0.8 0.2 Z";
+
+/// The expansion (stateless; one value serves every ruleset).
+#[derive(Debug, Default)]
+pub struct BigTop;
+
+impl BigTop {
+    /// The expansion.
+    pub fn new() -> Self {
+        Self
+    }
+}
+
+/// Which tiles carry a circus space or an acrobat space, by tile kind.
+#[derive(Clone, Debug, Default)]
+pub struct TileMarks(Vec<(bool, bool)>);
+
+impl TileMarks {
+    /// (circus, acrobats) of a tile kind.
+    pub fn of(&self, k: TileKindId) -> (bool, bool) {
+        self.0.get(k.0 as usize).copied().unwrap_or((false, false))
+    }
+}
+
+/// Under the Big Top bound to one ruleset.
+struct BtRules {
+    circus: Circus,
+    ringmaster: Ringmaster,
+    marks: TileMarks,
+    /// BT-1: (twin, garden twin) pairs under `edition = 2`.
+    swap: Vec<(TileKindId, TileKindId)>,
+}
+
+impl Expansion for BigTop {
+    fn id(&self) -> &str {
+        "big-top"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let ringmaster = d
+            .figure_kind(FigureKindDef {
+                name: "ringmaster".into(),
+                per_player: 1,
+                // BT-12: strength of a normal follower (half-units).
+                strength: 2,
+                deploy_on: KindMask::ALL,
+                follower: true,
+                returns: true,
+                look: RINGMASTER_LOOK.into(),
+                neutral: 0,
+                shares: false,
+                colour: String::new(),
+            })
+            .map_err(|e| e.to_string())?;
+        let circus = Circus::declare(d);
+        Ok(binder(move |b: &Binding<'_>| {
+            let tiles = b.rules().tiles();
+            let marks = TileMarks(
+                (0..tiles.len())
+                    .map(|i| {
+                        let t = tiles.get(TileKindId(i as u16));
+                        (t.has_tag("circus"), t.has_tag("acrobats"))
+                    })
+                    .collect(),
+            );
+            let swap = match b.option_str("edition")? {
+                "2" => GARDEN_TWINS
+                    .iter()
+                    .map(|(a, g)| match (tiles.find(a), tiles.find(g)) {
+                        (Some(a), Some(g)) => Ok((a, g)),
+                        _ => Err(HookFailure(format!(
+                            "edition 2 needs the tiles `{a}` and `{g}`"
+                        ))),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+                _ => Vec::new(),
+            };
+            Ok(BtRules {
+                circus: circus.bind(tiles, &marks),
+                ringmaster: Ringmaster { kind: ringmaster },
+                marks,
+                swap,
+            })
+        }))
+    }
+}
+
+impl BoundExpansion for BtRules {
+    fn hook_set(&self) -> HookSet {
+        let hooks = HookSet::ON_TILE_PLACED
+            | HookSet::BEFORE_SCORING
+            | HookSet::FINAL_SCORING
+            | HookSet::window(Window::AfterScoring);
+        if self.swap.is_empty() {
+            hooks
+        } else {
+            hooks | HookSet::GAME_START
+        }
+    }
+
+    /// BT-1: the second edition's garden twins take the place of their twins.
+    fn prepare_game(&self, ctx: &mut Ctx<'_>, _start: &mut Vec<StartTile>) -> HookResult {
+        for g in &mut ctx.supply_mut().groups {
+            for t in &mut g.tiles {
+                if let Some(&(_, garden)) = self.swap.iter().find(|(twin, _)| twin == t) {
+                    *t = garden;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// BT-4: remember that a circus tile was placed this turn (it acts after scoring).
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        let view = ctx.view();
+        let Some(idx) = view.state.board().index_at(pos) else {
+            return Ok(());
+        };
+        let kind = view.state.board().tile(idx).kind;
+        if self.marks.of(kind).0 {
+            self.circus.mark_pending(ctx, pos);
+        }
+        Ok(())
+    }
+
+    /// BT-4, BT-5: after the turn's features are scored, the old circus scores, the big top
+    /// moves.
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        if window == Window::AfterScoring {
+            self.circus.after_scoring(ctx)?;
+        }
+        Ok(())
+    }
+
+    /// BT-13.
+    fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        self.ringmaster.bonus(&ctx.view(), &self.marks, draft);
+        Ok(())
+    }
+
+    /// BT-6: the big top's circus scores once more.
+    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        self.circus.score_final(ctx)
+    }
+}
+
+carcassonne_core::export_expansion!("big-top", BigTop::new());

@@ -1,0 +1,71 @@
+//! The ringmaster's bonus (BT-12, BT-13).
+
+use carcassonne_core::{Award, FigureKindId, FigureLoc, Pos, ScoreDraft, View};
+
+use crate::circus::near;
+use crate::TileMarks;
+
+/// BT-13: points per circus or acrobat tile around the ringmaster.
+pub const BONUS: i32 = 2;
+
+/// The ringmaster's ids.
+#[derive(Clone, Copy, Debug)]
+pub struct Ringmaster {
+    pub kind: FigureKindId,
+}
+
+impl Ringmaster {
+    /// BT-13: for each ringmaster on a drafted feature whose owner scores it, +2 per circus
+    /// and +2 per acrobat tile on the 3×3 around him.
+    pub fn bonus(&self, v: &View<'_>, marks: &TileMarks, draft: &mut ScoreDraft) {
+        let g = v.state.graph();
+        let mut extra = Vec::new();
+        for f in v.state.figures() {
+            let FigureLoc::On(seg) = f.loc else { continue };
+            if f.kind != self.kind || f.is_neutral() {
+                continue;
+            }
+            let feature = g.feature_of(seg);
+            let Some(item) = draft.features.iter().position(|d| d.feature == feature) else {
+                continue;
+            };
+            let scores = draft
+                .awards
+                .iter()
+                .any(|a| a.item as usize == item && a.player == f.owner && a.points > 0);
+            let node = g.segment(seg);
+            if !scores || node.is_virtual() {
+                continue;
+            }
+            let points = BONUS * marked_around(v, marks, node.pos);
+            if points > 0 {
+                extra.push(Award {
+                    item: item as u16,
+                    player: f.owner,
+                    points,
+                });
+            }
+        }
+        draft.awards.extend(extra);
+    }
+}
+
+/// Circus spaces plus acrobat spaces on the tiles of the 3×3 around `at`.
+fn marked_around(v: &View<'_>, marks: &TileMarks, at: Pos) -> i32 {
+    let board = v.state.board();
+    let mut n = 0;
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let p = Pos {
+                x: at.x + dx,
+                y: at.y + dy,
+            };
+            debug_assert!(near(p, at));
+            if let Some(i) = board.index_at(p) {
+                let (c, a) = marks.of(board.tile(i).kind);
+                n += i32::from(c) + i32::from(a);
+            }
+        }
+    }
+    n
+}

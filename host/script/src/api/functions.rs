@@ -97,6 +97,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("setup", "declare_state(name, scope, default)", "Declares an integer state value; `scope` is \"game\", \"player\" or \"figure\"."),
     doc!("setup", "declare_verb(name)", "Declares an action verb of yours."),
     doc!("setup", "declare_label(name)", "Declares a score label for `award`."),
+    doc!("setup", "open_kind(kind, complete_tile, end_tile) -> bool", "Lets followers stand on `kind`, a feature kind another loaded expansion declared unoccupiable and unscored (River I's `river`), and scores its features to the majority like a road's: `complete_tile` points per tile when complete, `end_tile` per tile at the end (each -100…100); `false` if no loaded expansion declares `kind`. Load after that expansion (`[load] after`): one that declares the kind later refuses it opened."),
     doc!("setup", "offer(verb, player_state)", "Offers your verb natively in every deployment step of a player whose `player_state` is non-zero (no script call until chosen; then `apply_action`)."),
     doc!("setup", "offer(verb, player_state, effects)", "The same; when chosen, the chooser's player-scoped states in `effects` (`#{token: 1}`) are set natively, and `apply_action` runs only if you define it."),
     doc!("setup", "offer_per_figure(verb, player_state, figure_state, roles)", "The same, once per figure in play on a tile whose `figure_state` is 0 and whose role is in `roles` (followers: the feature kind they stand on; other figures: their kind)."),

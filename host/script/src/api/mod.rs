@@ -538,7 +538,7 @@ pub fn register(engine: &mut Engine) -> Vec<&'static str> {
     register_state_reads(reg);
     register_commands(reg);
     register_setup(reg.engine);
-    register_kinds(reg.engine);
+    register_kinds(reg);
     register_builders(reg.engine);
     std::mem::take(&mut reg.traced)
 }

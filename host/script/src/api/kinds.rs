@@ -116,7 +116,10 @@ fn keep_open(v: View<'_>, tile: &str, cells: Array, segments: Array) -> R<Array>
                 .ok_or_else(|| format!("keep_open: a cell has no integer `{k}`").into())
         };
         let (x, y, mut bits) = (get("x")?, get("y")?, get("rotations")?);
-        let pos = Pos::new(x as i32, y as i32);
+        let pos = match (i32::try_from(x), i32::try_from(y)) {
+            (Ok(x), Ok(y)) => Pos::new(x, y),
+            _ => return err(format!("keep_open: ({x},{y}) is out of range")),
+        };
         if guarded.is_empty() || v.state.board().is_occupied(pos) || !pos.in_bounds() {
             out.push(Dynamic::from_map(m));
             continue;

@@ -16,7 +16,7 @@
 use crate::action::{ExpansionIndex, VerbId};
 use crate::figure::{FigureKindDef, FigureKindId};
 use crate::hooks::{BoundExpansion, HookFailure, HookResult};
-use crate::kind::{FeatureKindDef, FeatureKindId};
+use crate::kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
 use crate::options::{OptionDef, OptionValue};
 use crate::ruleset::{LabelId, Ruleset, SetupError};
 use crate::slot::{FigureSlot, GameSlot, PlayerSlot, SlotDef, SlotId, SlotRole, SlotScope};
@@ -75,6 +75,28 @@ impl Declare<'_> {
         }
         self.kinds.push(def);
         Ok(FeatureKindId((self.kinds.len() - 1) as u8))
+    }
+
+    /// Opens a kind declared by another expansion to followers and gives it a valuation,
+    /// for rules that turn a feature nobody could stand on into one people claim (fans'
+    /// fishermen on River I's river). Only an unoccupiable, unscored, completable edge or
+    /// site kind can be opened, and only once: a kind somebody already scores is not
+    /// rewritten behind its owner's back.
+    pub fn open_kind(&mut self, k: FeatureKindId, scoring: Scoring) -> Result<(), SetupError> {
+        let def = &mut self.kinds[k.0 as usize];
+        let refuse = |why: &str| SetupError::Expansion {
+            expansion: self.id.to_string(),
+            message: format!("feature kind `{}` cannot be opened: {why}", def.name),
+        };
+        if def.occupiable || def.scoring != Scoring::Unscored {
+            return Err(refuse("it is occupiable or scored already"));
+        }
+        if !matches!(def.shape, Shape::Edge { .. } | Shape::Site) || !def.completes {
+            return Err(refuse("only edge or site kinds that complete can be"));
+        }
+        def.occupiable = true;
+        def.scoring = scoring;
+        Ok(())
     }
 
     /// Declares a figure kind.

@@ -538,6 +538,7 @@ pub fn register(engine: &mut Engine) -> Vec<&'static str> {
     register_state_reads(reg);
     register_commands(reg);
     register_setup(reg.engine);
+    register_kinds(reg);
     register_builders(reg.engine);
     std::mem::take(&mut reg.traced)
 }
@@ -546,6 +547,7 @@ mod commands;
 mod fast;
 mod figures;
 mod functions;
+mod kinds;
 mod reads;
 mod setup;
 mod state;
@@ -555,6 +557,7 @@ use commands::*;
 pub(crate) use fast::*;
 use figures::*;
 pub use functions::*;
+use kinds::register_kinds;
 pub(crate) use reads::open_features;
 use reads::*;
 use setup::*;

@@ -53,6 +53,8 @@ CONFIGS = [
     ("heretics-shrines", "heretics-shrines", SET, None),
     ("abbot-garden", "abbot-garden", SET, None),
     ("hills-sheep", "hills-sheep", SET, None),
+    ("bridges-castles-bazaars", "bridges-castles-bazaars", SET, None),
+    ("big-top", "big-top", SET, None),
     ("six official", SIX, MIX, None),
     ("eight official", EIGHT, MIX, None),
     ("nine official", NINE, MIX, None),

@@ -1267,7 +1267,8 @@ async fn princess_and_dragon_prompt_in_words() {
     let prompt = b
         .wait_for(
             "const p = document.getElementById('prompt').textContent;
-             return typeof view !== 'undefined' && view && !fetching && p.includes('asks') ? p : null;",
+             const named = typeof expNames !== 'undefined' && Object.keys(expNames).length > 0;
+             return typeof view !== 'undefined' && view && !fetching && named && p.includes('asks') ? p : null;",
             "the expansion's prompt in the page",
         )
         .await;

@@ -61,6 +61,31 @@ pub fn official_rules(expansions: &[&str], options: &[(&str, &str)]) -> Arc<Rule
     .expect("the ruleset builds (build the workspace first)")
 }
 
+/// Copies of each tile id starting with `prefix` (`""`: every id) in the supply of a fresh
+/// two-player game of `rules`, nothing drawn yet (chosen draws): what a set's tile-count
+/// scenario checks.
+pub fn supply_counts(
+    rules: &Arc<Ruleset>,
+    prefix: &str,
+) -> std::collections::BTreeMap<String, usize> {
+    use carcassonne_core::{DrawMode, Game, GameSetup};
+    let setup = GameSetup {
+        draws: DrawMode::Chosen,
+        ..GameSetup::new(vec!["R".into(), "B".into()], 1)
+    };
+    let g = Game::new(rules.clone(), &setup).expect("game");
+    let mut out = std::collections::BTreeMap::new();
+    for group in &g.state().supply().groups {
+        for t in &group.tiles {
+            let id = &rules.tiles().get(*t).id;
+            if id.starts_with(prefix) {
+                *out.entry(id.clone()).or_insert(0) += 1;
+            }
+        }
+    }
+    out
+}
+
 /// The scenario directory (`tests/scenarios`).
 pub fn scenario_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")

@@ -3,33 +3,11 @@
 //! program loads it (manifest, tile file, plugin library). The data is in
 //! `tests/scenarios/abbot-garden/T-abbot-<n>.toml`; T-abbot-1 (the supply) is code.
 
-use carcassonne_core::{DrawMode, Game, GameSetup};
-use carcassonne_rules::{build_ruleset, RulesSpec};
-use carcassonne_tests::{expansions_dir, run_scenario};
+use carcassonne_tests::{official_rules, run_scenario};
 
-/// Copies of each tile id in a fresh game's supply (nothing drawn yet: chosen draws).
+/// Copies of each tile id in a fresh game's supply.
 fn supply_counts(options: &[(&str, &str)]) -> std::collections::BTreeMap<String, usize> {
-    let rules = build_ruleset(&RulesSpec {
-        expansions: vec!["abbot-garden".into()],
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        plugin_dirs: vec![expansions_dir()],
-    })
-    .expect("the abbot expansion loads");
-    let setup = GameSetup {
-        draws: DrawMode::Chosen,
-        ..GameSetup::new(vec!["R".into(), "B".into()], 1)
-    };
-    let g = Game::new(rules.clone(), &setup).expect("game");
-    let mut out = std::collections::BTreeMap::new();
-    for group in &g.state().supply().groups {
-        for t in &group.tiles {
-            *out.entry(rules.tiles().get(*t).id.clone()).or_insert(0) += 1;
-        }
-    }
-    out
+    carcassonne_tests::supply_counts(&official_rules(&["abbot-garden"], options), "")
 }
 
 /// T-abbot-1 — AG-1: the edition's 8 garden tiles each replace one copy of their twin; the

@@ -3,38 +3,18 @@
 //! (manifest, tile file, plugin library). Bridges, castles and bazaars (BCB-4 … BCB-16) are not
 //! played yet and have no scenarios.
 
-use carcassonne_core::{DrawMode, FeatureKindId, Game, GameSetup, Rotation, Ruleset};
-use carcassonne_rules::{build_ruleset, RulesSpec};
-use carcassonne_tests::{expansions_dir, run_scenario};
+use carcassonne_core::{FeatureKindId, Rotation, Ruleset};
+use carcassonne_tests::{official_rules, run_scenario};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 fn rules(expansions: &[&str]) -> Arc<Ruleset> {
-    build_ruleset(&RulesSpec {
-        expansions: expansions.iter().map(|e| e.to_string()).collect(),
-        options: Vec::new(),
-        plugin_dirs: vec![expansions_dir()],
-    })
-    .expect("bridges-castles-bazaars loads")
+    official_rules(expansions, &[])
 }
 
-/// Copies of each BB tile id in a fresh game's supply (chosen draws: nothing drawn yet).
+/// Copies of each BB tile id in a fresh game's supply.
 fn supply_counts(rules: &Arc<Ruleset>) -> BTreeMap<String, usize> {
-    let setup = GameSetup {
-        draws: DrawMode::Chosen,
-        ..GameSetup::new(vec!["R".into(), "B".into()], 1)
-    };
-    let g = Game::new(rules.clone(), &setup).expect("game");
-    let mut out = BTreeMap::new();
-    for group in &g.state().supply().groups {
-        for t in &group.tiles {
-            let id = &rules.tiles().get(*t).id;
-            if id.starts_with("BB/") {
-                *out.entry(id.clone()).or_insert(0) += 1;
-            }
-        }
-    }
-    out
+    carcassonne_tests::supply_counts(rules, "BB/")
 }
 
 /// T-bridges-castles-bazaars-1 — BCB-1: the 12 tiles in the supply; the garden twin is an

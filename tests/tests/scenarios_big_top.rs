@@ -4,37 +4,12 @@
 //! supply) is code. Token reveals come from the scenario's seed: the titles say what it
 //! reveals.
 
-use carcassonne_core::{DrawMode, Game, GameSetup};
-use carcassonne_rules::{build_ruleset, RulesSpec};
-use carcassonne_tests::{expansions_dir, run_scenario};
+use carcassonne_tests::{official_rules, run_scenario};
 use std::collections::BTreeMap;
 
 /// Copies of each Under the Big Top tile id in a fresh game's supply.
 fn supply_counts(options: &[(&str, &str)]) -> BTreeMap<String, usize> {
-    let rules = build_ruleset(&RulesSpec {
-        expansions: vec!["big-top".into()],
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        plugin_dirs: vec![expansions_dir()],
-    })
-    .expect("big-top loads");
-    let setup = GameSetup {
-        draws: DrawMode::Chosen,
-        ..GameSetup::new(vec!["R".into(), "B".into()], 1)
-    };
-    let g = Game::new(rules.clone(), &setup).expect("game");
-    let mut out = BTreeMap::new();
-    for group in &g.state().supply().groups {
-        for t in &group.tiles {
-            let id = &rules.tiles().get(*t).id;
-            if id.starts_with("BT/") {
-                *out.entry(id.clone()).or_insert(0) += 1;
-            }
-        }
-    }
-    out
+    carcassonne_tests::supply_counts(&official_rules(&["big-top"], options), "BT/")
 }
 
 /// T-big-top-1 — BT-1: the 20 tiles (12 circus, 8 acrobats); the second edition's twins.

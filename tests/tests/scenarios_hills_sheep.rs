@@ -4,38 +4,12 @@
 //! `tests/scenarios/hills-sheep/T-hills-sheep-<n>.toml`; T-hills-sheep-1 (the supply) is code.
 //! Token draws come from the scenario's seed: the titles say what that seed draws.
 
-use carcassonne_core::{DrawMode, Game, GameSetup};
-use carcassonne_rules::{build_ruleset, RulesSpec};
-use carcassonne_tests::{expansions_dir, run_scenario};
+use carcassonne_tests::{official_rules, run_scenario};
 use std::collections::BTreeMap;
 
-/// Copies of each Hills & Sheep tile id in a fresh game's supply (chosen draws: nothing
-/// drawn yet).
+/// Copies of each Hills & Sheep tile id in a fresh game's supply.
 fn supply_counts(options: &[(&str, &str)]) -> BTreeMap<String, usize> {
-    let rules = build_ruleset(&RulesSpec {
-        expansions: vec!["hills-sheep".into()],
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        plugin_dirs: vec![expansions_dir()],
-    })
-    .expect("hills-sheep loads");
-    let setup = GameSetup {
-        draws: DrawMode::Chosen,
-        ..GameSetup::new(vec!["R".into(), "B".into()], 1)
-    };
-    let g = Game::new(rules.clone(), &setup).expect("game");
-    let mut out = BTreeMap::new();
-    for group in &g.state().supply().groups {
-        for t in &group.tiles {
-            let id = &rules.tiles().get(*t).id;
-            if id.starts_with("HS/") {
-                *out.entry(id.clone()).or_insert(0) += 1;
-            }
-        }
-    }
-    out
+    carcassonne_tests::supply_counts(&official_rules(&["hills-sheep"], options), "HS/")
 }
 
 /// T-hills-sheep-1 — HL-1: the 18 tiles; the second edition's garden twin.

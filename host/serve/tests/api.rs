@@ -4,7 +4,7 @@
 //! concurrent bot games whose records all replay to the scores the server reported.
 
 use carcassonne_play::record::Record;
-use carcassonne_serve::{router, App, Config};
+use carcassonne_serve::{App, Config};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -13,7 +13,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::task::JoinHandle;
+mod common;
+use common::{config, start};
 
 fn temp_dir(name: &str) -> PathBuf {
     static N: AtomicU64 = AtomicU64::new(0);
@@ -25,25 +26,6 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn config(dir: &Path) -> Config {
-    let mut c = Config::new(dir.to_path_buf());
-    c.port = 0;
-    c.bot_delay = Duration::ZERO;
-    c
-}
-
-async fn start(cfg: &Config) -> (SocketAddr, JoinHandle<()>) {
-    let app = App::open(cfg).expect("server opens");
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .unwrap();
-    let addr = listener.local_addr().unwrap();
-    let h = tokio::spawn(async move {
-        axum::serve(listener, router(app)).await.unwrap();
-    });
-    (addr, h)
 }
 
 /// One request; returns the status and the body (JSON when it parses, else a string).

@@ -2,14 +2,13 @@
 //! that has the current one gets 304; a move, a resignation or a restart never serves a
 //! stale view.
 
-use carcassonne_serve::{router, App, Config};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::PathBuf;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::task::JoinHandle;
+mod common;
+use common::{config, start};
 
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!(
@@ -19,25 +18,6 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn config(dir: &Path) -> Config {
-    let mut c = Config::new(dir.to_path_buf());
-    c.port = 0;
-    c.bot_delay = Duration::ZERO;
-    c
-}
-
-async fn start(cfg: &Config) -> (SocketAddr, JoinHandle<()>) {
-    let app = App::open(cfg).expect("server opens");
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .unwrap();
-    let addr = listener.local_addr().unwrap();
-    let h = tokio::spawn(async move {
-        axum::serve(listener, router(app)).await.unwrap();
-    });
-    (addr, h)
 }
 
 struct Reply {

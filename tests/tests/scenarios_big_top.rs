@@ -4,6 +4,7 @@
 //! supply) is code. Token reveals come from the scenario's seed: the titles say what it
 //! reveals.
 
+use carcassonne_core::{Game, GameSetup, ScoreSource};
 use carcassonne_tests::{official_rules, run_scenario};
 use std::collections::BTreeMap;
 
@@ -52,6 +53,12 @@ fn t_big_top_10_bt13_ringmaster() {
     run_scenario("big-top/T-big-top-10");
 }
 
+/// T-big-top-11 — BT-13: a ringmaster outnumbered in his feature earns no bonus.
+#[test]
+fn t_big_top_11_bt13_outnumbered_ringmaster() {
+    run_scenario("big-top/T-big-top-11");
+}
+
 /// T-big-top-12 — BT-6: the big top's circus scores at the end.
 #[test]
 fn t_big_top_12_bt6_final() {
@@ -62,4 +69,38 @@ fn t_big_top_12_bt6_final() {
 #[test]
 fn t_big_top_4_bt4_features_first() {
     run_scenario("big-top/T-big-top-4");
+}
+
+/// T-big-top-6 — BT-2: the animal tokens come from the game's seeded generator: the same
+/// seed and the same actions give the same tokens, so the same big-top scores, event for
+/// event.
+#[test]
+fn t_big_top_6_bt2_tokens_replay_exactly() {
+    let rules = official_rules(&["big-top"], &[]);
+    let bigtop = rules
+        .labels()
+        .iter()
+        .position(|l| l == "bigtop")
+        .expect("the big top's score label");
+    let play = |seed: u64| {
+        let setup = GameSetup::new(vec!["R".into(), "B".into(), "Y".into()], seed);
+        let mut g = Game::new(rules.clone(), &setup).expect("game");
+        let mut step = 0usize;
+        while !g.is_over() {
+            // A fixed spread of choices, the same in both games.
+            let i = (step * 7919 + 13) % g.action_count();
+            g.apply_offered(i).expect("an offered action");
+            step += 1;
+        }
+        g.state().events().to_vec()
+    };
+    for seed in [1, 2, 3] {
+        let (a, b) = (play(seed), play(seed));
+        assert_eq!(a, b, "seed {seed}");
+        assert!(
+            a.iter()
+                .any(|e| matches!(e.source, ScoreSource::Label(l) if l.0 as usize == bigtop)),
+            "seed {seed}: the big top scored"
+        );
+    }
 }

@@ -13,6 +13,8 @@ pub struct CompiledScript {
     pub(crate) engine: rhai::Engine,
     pub(crate) ast: AST,
     defined: [bool; HOOK_COUNT],
+    /// Per core hook (at its first script hook): whether any of its script hooks is defined.
+    core_defined: [bool; HOOK_COUNT],
     /// Where each hook function is defined (line, column), for errors Rhai reports
     /// without a position (limits).
     pub(crate) defined_at: [(usize, usize); HOOK_COUNT],
@@ -32,12 +34,17 @@ impl std::fmt::Debug for CompiledScript {
 impl CompiledScript {
     /// Whether the script defines a hook.
     pub fn defines(&self, h: Hook) -> bool {
-        self.defined[h as usize]
+        self.defined[h.index()]
+    }
+
+    /// Whether the script defines any script hook of `h`'s core hook (`h` its first).
+    pub(crate) fn defines_core(&self, h: Hook) -> bool {
+        self.core_defined[h.index()]
     }
 
     /// How a memoizable hook uses its parameters (`None`: the hook is not memoized).
     pub(crate) fn shape(&self, h: Hook) -> Option<&memo::Shape> {
-        self.shapes[h as usize].as_ref()
+        self.shapes[h.index()].as_ref()
     }
 
     fn error(&self, hook: &str, pos: Position, message: String) -> ScriptError {
@@ -54,7 +61,7 @@ impl CompiledScript {
     /// Turns a Rhai error into a [`ScriptError`], unwrapping calls to the innermost
     /// position (the line that actually failed).
     pub(crate) fn runtime_error(&self, hook: Hook, err: &EvalAltResult) -> ScriptError {
-        let name = HOOKS[hook as usize].name;
+        let name = HOOKS[hook.index()].name;
         let mut e = err;
         let mut trail = Vec::new();
         while let EvalAltResult::ErrorInFunctionCall(name, _, inner, _) = e {
@@ -86,7 +93,7 @@ impl CompiledScript {
         let mut out = self.error(name, e.position(), message);
         if out.line == 0 {
             // Limits are reported without a position: point at the hook instead.
-            (out.line, out.column) = self.defined_at[hook as usize];
+            (out.line, out.column) = self.defined_at[hook.index()];
         }
         out
     }
@@ -156,6 +163,7 @@ pub fn compile_source(
         engine,
         ast: AST::empty(),
         defined: [false; HOOK_COUNT],
+        core_defined: [false; HOOK_COUNT],
         defined_at: [(0, 0); HOOK_COUNT],
         shapes: vec![None; HOOK_COUNT],
     };
@@ -188,15 +196,16 @@ pub fn compile_source(
     check_hook_arity(&script, &ast, text)?;
     for f in ast.iter_functions() {
         if let Some(spec) = HOOKS.iter().find(|s| s.name == f.name) {
-            script.defined[spec.hook as usize] = true;
-            script.defined_at[spec.hook as usize] = definition(text, spec.name);
+            script.defined[spec.hook.index()] = true;
+            script.core_defined[Hook::of_core(spec.core).index()] = true;
+            script.defined_at[spec.hook.index()] = definition(text, spec.name);
         }
     }
     script.ast = ast.clone_functions_only();
     for &h in memo::MEMO_HOOKS {
-        if script.defined[h as usize] {
-            let spec = &HOOKS[h as usize];
-            script.shapes[h as usize] = Some(memo::analyze(
+        if script.defined[h.index()] {
+            let spec = &HOOKS[h.index()];
+            script.shapes[h.index()] = Some(memo::analyze(
                 &script.ast,
                 spec.name,
                 spec.params.len(),

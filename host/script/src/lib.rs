@@ -106,33 +106,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hook_table_is_indexed_by_the_enum() {
+    fn hook_table_is_indexed_by_the_role() {
         for (i, h) in HOOKS.iter().enumerate() {
-            assert_eq!(h.hook as usize, i, "{}", h.name);
+            assert_eq!(h.hook.index(), i, "{}", h.name);
+            assert_eq!(Hook::named(h.name), h.hook, "{}", h.name);
         }
         assert_eq!(HOOKS.len(), HOOK_COUNT);
     }
 
-    /// The script table rides on core's hook table: every script hook names a core hook,
-    /// every core hook is reachable from a script function, and every window of core has
-    /// its own script hook. `explain_refusal` is the one core hook a script reaches
-    /// through data: the host answers it natively from the `reason` of the item of
-    /// `forbidden_cells` (or `keep_apart`) that refused the placement.
+    /// The script API is enumerated against core's one hook table: every core hook, in
+    /// core's order, is reached by at least one script hook (so a hook added to core's
+    /// table is a script hook with no other edit), every script hook rides on a core hook,
+    /// every window of core has its own script hook, and a script hook's parameters are
+    /// the ones its core arguments give unless its form says otherwise.
     #[test]
-    fn every_core_hook_is_reachable_from_scripts() {
+    fn the_script_api_is_core_hook_table() {
         let core: Vec<&str> = carcassonne_core::HOOKS.iter().map(|h| h.name).collect();
-        for h in HOOKS {
-            assert!(
-                core.contains(&h.core),
-                "{} rides on unknown `{}`",
-                h.name,
-                h.core
-            );
-        }
-        for c in core {
-            let reached = HOOKS.iter().any(|h| h.core == c);
-            assert_eq!(reached, !NATIVE_ONLY.contains(&c), "core hook `{c}`");
-        }
+        let mut reached: Vec<&str> = HOOKS.iter().map(|h| h.core).collect();
+        reached.dedup();
+        assert_eq!(
+            reached, core,
+            "script hooks follow core's table, one run per hook"
+        );
         let mut windows: Vec<Hook> = bound::WINDOWS
             .iter()
             .map(|w| bound::window_hook(*w))
@@ -146,6 +141,18 @@ mod tests {
         );
         let open = HOOKS.iter().filter(|h| h.core == "open_window").count();
         assert_eq!(open, bound::WINDOWS.len(), "every window of core");
+        // Parameters derived from core's argument names (a cell is `x, y`; the context,
+        // the view and pure outputs give none).
+        let spec = |n: &str| HOOKS.iter().find(|h| h.name == n).unwrap();
+        assert_eq!(spec("on_tile_placed").params, ["x", "y"]);
+        assert_eq!(
+            spec("apply_prompt").params,
+            ["player", "code", "arg", "action"]
+        );
+        assert_eq!(spec("describe").params, [] as [&str; 0]);
+        assert_eq!(spec("explain_refusal").params, ["player", "action"]);
+        assert_eq!(spec("explain_refusal").guard_arg, GuardArg::Player);
+        assert_eq!(spec("strength").guard_arg, GuardArg::Figure);
     }
 
     #[test]

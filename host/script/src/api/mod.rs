@@ -95,7 +95,7 @@ impl<'a, 'b> Call<'a, 'b> {
             script,
             bound,
             access,
-            hook: super::HOOKS[role as usize].name,
+            hook: super::HOOKS[role.index()].name,
             role,
             trace: None,
             undo: None,

@@ -145,7 +145,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                     scope_name(scope)
                 ));
             }
-            d.guards[spec.hook as usize] = Some(crate::Guard::State(i));
+            d.guards[spec.hook.index()] = Some(crate::Guard::State(i));
             Ok(())
         },
     );
@@ -181,7 +181,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             let (_, decl) = c.declarations()?;
             let spec = guarded_hook(hook)?;
             // Resolved when the ruleset is complete: the kind may be another expansion's.
-            decl.borrow_mut().guards[spec.hook as usize] =
+            decl.borrow_mut().guards[spec.hook.index()] =
                 Some(crate::Guard::Figure(kind.to_string()));
             Ok(())
         },
@@ -194,7 +194,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                 let (_, decl) = c.declarations()?;
                 let spec = scoring_hook(hook, name)?;
                 let kind = kind.to_string();
-                decl.borrow_mut().guards[spec.hook as usize] = Some(if on {
+                decl.borrow_mut().guards[spec.hook.index()] = Some(if on {
                     crate::Guard::ScoringOn(kind)
                 } else {
                     crate::Guard::ScoringNear(kind)
@@ -210,7 +210,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             let mut c = call(&nc)?;
             let (_, decl) = c.declarations()?;
             let spec = scoring_hook(hook, "guard_not_final")?;
-            decl.borrow_mut().not_final[spec.hook as usize] = true;
+            decl.borrow_mut().not_final[spec.hook.index()] = true;
             Ok(())
         },
     );
@@ -233,7 +233,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                     "guard_scoring_state: state `{state}` must be player- or game-scoped"
                 ));
             }
-            d.guards[spec.hook as usize] = Some(crate::Guard::ScoringState(i));
+            d.guards[spec.hook.index()] = Some(crate::Guard::ScoringState(i));
             Ok(())
         },
     );

@@ -1,83 +1,26 @@
-//! Core's hooks, each bound to the script function of the same role.
+//! The hooks whose scripts get more than the generic binding ([`generic`]): what a
+//! script's declarations do natively (offers, reactions, spacing rules, moves, strength
+//! bonuses), before or instead of the script's own function. Every other hook is the
+//! generic binding alone.
 
 use super::*;
 
-impl BoundExpansion for BoundScript {
-    fn hook_set(&self) -> HookSet {
-        self.hook_set
+impl Bind for BoundScript {
+    fn bound(&self) -> &BoundScript {
+        self
     }
 
-    fn hook_gates(&self) -> Vec<carcassonne_core::HookGate> {
-        self.gates.clone()
-    }
-
-    fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
-        let h = Hook::PrepareGame;
-        if !self.script.defines(h) || !self.guard_open(h, ctx.state(), 0) {
-            return Ok(());
-        }
-        let list: Array = start
-            .iter()
-            .map(|t| api::start_tile_value(&self.names, t))
-            .collect();
-        let r = self.call(h, api::Access::write(ctx), (list,))?;
-        if r.is_unit() {
-            return Ok(());
-        }
-        let items = r
-            .try_cast::<Array>()
-            .ok_or_else(|| self.bad_return(h, "neither () nor an array".into()))?;
-        let laid = items
-            .into_iter()
-            .map(|item| api::start_tile_from(&self.names, item))
-            .collect::<Result<Vec<_>, String>>()
-            .map_err(|m| self.bad_return(h, m))?;
-        *start = laid;
-        Ok(())
-    }
-
-    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        if !self.script.defines(Hook::StartGame) {
-            return Ok(());
-        }
-        self.invoke(Hook::StartGame, api::Access::write(ctx), &[], unit, done)
-    }
-
+    /// A script without `apply_setting` is told so, not only that the key is unknown.
     fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
         if !self.script.defines(Hook::ApplySetting) {
             return Err(HookFailure(format!(
                 "this expansion has no position setting `{key}` (its script defines no `apply_setting`)"
             )));
         }
-        self.call(
-            Hook::ApplySetting,
-            api::Access::write(ctx),
-            (key.to_string(), value.to_string()),
-        )
-        .map(drop)
+        generic::apply_setting(self, ctx, key, value)
     }
 
-    fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
-        if !self.guard_open(Hook::OnTileDrawn, ctx.state(), 0) {
-            return Ok(DrawVerdict::Keep);
-        }
-        let params = [Param::Tile(tile)];
-        let keep = |r| self.verdict(Hook::OnTileDrawn, r, &["keep", "redraw", "discard"]);
-        self.invoke(
-            Hook::OnTileDrawn,
-            api::Access::write(ctx),
-            &params,
-            keep,
-            |r| {
-                Ok(match r {
-                    Cached::Int(1) => DrawVerdict::Redraw,
-                    Cached::Int(2) => DrawVerdict::Discard,
-                    _ => DrawVerdict::Keep,
-                })
-            },
-        )
-    }
-
+    /// A spacing rule (`keep_apart`) or `forbidden_cells` needs every tile it concerns.
     fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
         if self.apart.iter().any(|a| a.concerns(rules, tile)) {
             return Ok(true);
@@ -87,15 +30,10 @@ impl BoundExpansion for BoundScript {
         if !scripted {
             return Ok(false);
         }
-        if !self.script.defines(Hook::FiltersTile) {
-            return Ok(true);
-        }
-        let name = rules.tiles().get(tile).id.clone();
-        let r = self.call(Hook::FiltersTile, api::Access::Rules(rules), (name,))?;
-        r.as_bool()
-            .map_err(|t| self.bad_return(Hook::FiltersTile, format!("a value of type {t}")))
+        generic::filters_tile(self, rules, tile)
     }
 
+    /// Spacing rules and `forbidden_cells` first, natively; then `filter_placements`.
     fn filter_placements(
         &self,
         view: View<'_>,
@@ -103,7 +41,6 @@ impl BoundExpansion for BoundScript {
         tile: TileKindId,
         cells: &mut [PlacementCell],
     ) -> HookResult {
-        let p = player.0 as rhai::INT;
         let mut near = Vec::new();
         for a in self.apart.iter().filter(|a| a.concerns(view.rules, tile)) {
             a.near_cells(view, &mut near);
@@ -123,49 +60,156 @@ impl BoundExpansion for BoundScript {
             }
             Ok(())
         })?;
-        if !self.script.defines(Hook::FilterPlacements)
-            || !self.guard_open(Hook::FilterPlacements, view.state, player.0 as usize)
+        generic::filter_placements(self, view, player, tile, cells)
+    }
+
+    /// A placement into a cell a spacing rule or `forbidden_cells` forbids names the
+    /// rule's `reason` (or the cell, when the item gives none); any other refusal is the
+    /// script's `explain_refusal` to explain.
+    fn explain_refusal(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        action: Action,
+    ) -> HookResult<Option<String>> {
+        if let Some(reason) = self.placement_refusal(view, player, action)? {
+            return Ok(Some(reason));
+        }
+        generic::explain_refusal(self, view, player, action)
+    }
+
+    /// Declared offers natively; `deploy_actions(player, x, y)` gets the placed cell.
+    fn deploy_step_actions(
+        &self,
+        view: View<'_>,
+        player: PlayerId,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        self.native_offers(view, player, out)?;
+        if !self.script.defines(Hook::DeployActions)
+            || !self.guard_open(Hook::DeployActions, view.state, player.0 as usize)
         {
             return Ok(());
         }
-        let name = self.names.tile_id(tile);
-        let list: Array = cells
-            .iter()
-            .filter(|c| c.rotations != 0)
-            .map(|c| {
-                let mut m = Map::new();
-                m.insert("x".into(), (c.pos.x as rhai::INT).into());
-                m.insert("y".into(), (c.pos.y as rhai::INT).into());
-                m.insert("rotations".into(), (c.rotations as rhai::INT).into());
-                Dynamic::from_map(m)
-            })
-            .collect();
-        let r = self.call(
-            Hook::FilterPlacements,
+        let (x, y) = api::last_cell(view).unwrap_or((0, 0));
+        let params = [Param::Int(player.0 as i64), Param::Int(x), Param::Int(y)];
+        let allow = api::Allow::OwnCustom;
+        let h = Hook::DeployActions;
+        self.invoke(
+            h,
             api::Access::Read(view),
-            (p, name, list),
-        )?;
-        let kept = r
-            .try_cast::<Array>()
-            .ok_or_else(|| self.bad_return(Hook::FilterPlacements, "not an array".into()))?;
-        let mut allowed: Vec<(i32, i32, u8)> = Vec::with_capacity(kept.len());
-        for k in kept {
-            allowed.push(self.cell_of(Hook::FilterPlacements, k, true)?);
-        }
-        for c in cells.iter_mut() {
-            let keep = allowed
-                .iter()
-                .filter(|(x, y, _)| *x == c.pos.x && *y == c.pos.y)
-                .fold(0u8, |m, (_, _, r)| m | r);
-            // A filter only removes: bits it adds are ignored.
-            c.rotations &= keep;
-        }
-        Ok(())
+            &params,
+            |r| self.keep_actions(h, view, player, r, allow),
+            |r| self.push_actions(h, view, player, r, allow, out),
+        )
     }
 
-    /// A placement into a cell the script's `forbidden_cells` forbids names the item's
-    /// `reason` (or the cell, when the item gives none). Asked only for a refused action.
-    fn explain_refusal(
+    /// The script sees the id of the expansion that asks (`owner`).
+    fn filter_prompt_actions(
+        &self,
+        view: View<'_>,
+        prompt: Prompt,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        let (h, who) = (Hook::FilterPromptActions, prompt.player);
+        if !self.script.defines(h) || !self.guard_open(h, view.state, who.0 as usize) {
+            return Ok(());
+        }
+        let owner = view.rules.expansions()[prompt.owner.0 as usize]
+            .id()
+            .to_string();
+        let p = who.0 as rhai::INT;
+        self.filter_actions(h, view, who, actions, |list| (p, owner, list))
+    }
+
+    /// A declared offer's effects are set natively before `apply_action` runs (if any).
+    fn apply_action(
+        &self,
+        ctx: &mut Ctx<'_>,
+        player: PlayerId,
+        action: CustomAction,
+    ) -> HookResult {
+        if let Some(o) = self.decl.offers.iter().find(|o| o.verb == action.verb) {
+            apply_effects(ctx, &self.decl, &o.effects, player);
+        }
+        // A declared offer may be all there is: then its effects were the whole answer.
+        if !self.script.defines(Hook::ApplyAction) {
+            return Ok(());
+        }
+        generic::apply_action(self, ctx, player, action)
+    }
+
+    /// Declared reactions queue their prompts natively; then the window's own hook.
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        self.native_reactions(ctx, window)?;
+        generic::open_window(self, ctx, window)
+    }
+
+    /// `offer_moves` prompts and reactions are listed natively.
+    fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        let ScriptPrompt::Script { code, arg } = prompt.decode::<ScriptPrompt>()? else {
+            return self.reaction_actions(view, prompt, out);
+        };
+        if let Some(kinds) = self.move_kinds(code) {
+            return Self::move_actions(view, arg, kinds, out);
+        }
+        if !self.script.defines(Hook::PromptActions) {
+            return Ok(());
+        }
+        let params = [
+            Param::Int(prompt.player.0 as i64),
+            Param::Int(code as i64),
+            Param::Int(arg as i64),
+        ];
+        let allow = api::Allow::Prompt;
+        let (h, who) = (Hook::PromptActions, prompt.player);
+        self.invoke(
+            h,
+            api::Access::Read(view),
+            &params,
+            |r| self.keep_actions(h, view, who, r, allow),
+            |r| self.push_actions(h, view, who, r, allow, out),
+        )
+    }
+
+    /// An `offer_moves` move or a reaction's deployment is carried out natively first.
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+        match prompt.decode::<ScriptPrompt>()? {
+            ScriptPrompt::Script { code, .. } => {
+                // `offer_moves`: the engine carries the move out (it was offered, so legal).
+                if let (Some(_), Action::Move { figure, segment }) = (self.move_kinds(code), action)
+                {
+                    ctx.move_figure(figure, segment)?;
+                }
+            }
+            ScriptPrompt::Reaction(i) => {
+                let r = self
+                    .decl
+                    .reactions
+                    .get(i as usize)
+                    .ok_or_else(|| HookFailure(format!("unknown reaction prompt {i}")))?;
+                if let Action::Deploy { figure, segment } = action {
+                    ctx.deploy(prompt.player, figure, segment)?;
+                    apply_effects(ctx, &self.decl, &r.effects, prompt.player);
+                }
+            }
+        }
+        generic::apply_prompt(self, ctx, prompt, action)
+    }
+
+    /// A declared strength bonus, plus what `strength` adds.
+    fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
+        let mut bonus = 0;
+        if let Some(i) = self.decl.strength_bonus.map(|b| self.decl.states[b].2) {
+            bonus = view.state.slot(i, figure.0 as usize).clamp(-1000, 1000) as i32;
+        }
+        Ok(bonus + generic::strength_delta(self, view, figure)?)
+    }
+}
+
+impl BoundScript {
+    /// Why a spacing rule or `forbidden_cells` refuses a placement, if one does.
+    fn placement_refusal(
         &self,
         view: View<'_>,
         player: PlayerId,
@@ -204,336 +248,5 @@ impl BoundExpansion for BoundScript {
                     .collect(),
             ))
         })
-    }
-
-    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
-        if !self.guard_open(Hook::OnTilePlaced, ctx.state(), 0) {
-            return Ok(());
-        }
-        let params = [Param::Int(pos.x as i64), Param::Int(pos.y as i64)];
-        self.invoke(
-            Hook::OnTilePlaced,
-            api::Access::write(ctx),
-            &params,
-            unit,
-            done,
-        )
-    }
-
-    fn deploy_step_actions(
-        &self,
-        view: View<'_>,
-        player: PlayerId,
-        out: &mut Vec<Action>,
-    ) -> HookResult {
-        self.native_offers(view, player, out)?;
-        if !self.script.defines(Hook::DeployActions)
-            || !self.guard_open(Hook::DeployActions, view.state, player.0 as usize)
-        {
-            return Ok(());
-        }
-        let (x, y) = api::last_cell(view).unwrap_or((0, 0));
-        let params = [Param::Int(player.0 as i64), Param::Int(x), Param::Int(y)];
-        let allow = api::Allow::OwnCustom;
-        let h = Hook::DeployActions;
-        self.invoke(
-            h,
-            api::Access::Read(view),
-            &params,
-            |r| self.keep_actions(h, view, player, r, allow),
-            |r| self.push_actions(h, view, player, r, allow, out),
-        )
-    }
-
-    fn filter_deploy_actions(
-        &self,
-        view: View<'_>,
-        player: PlayerId,
-        actions: &mut Vec<Action>,
-    ) -> HookResult {
-        if !self.guard_open(Hook::FilterDeployActions, view.state, player.0 as usize) {
-            return Ok(());
-        }
-        let p = player.0 as rhai::INT;
-        self.filter_actions(Hook::FilterDeployActions, view, player, actions, |list| {
-            (p, list)
-        })
-    }
-
-    fn filter_prompt_actions(
-        &self,
-        view: View<'_>,
-        prompt: Prompt,
-        actions: &mut Vec<Action>,
-    ) -> HookResult {
-        let (h, who) = (Hook::FilterPromptActions, prompt.player);
-        if !self.script.defines(h) || !self.guard_open(h, view.state, who.0 as usize) {
-            return Ok(());
-        }
-        let owner = view.rules.expansions()[prompt.owner.0 as usize]
-            .id()
-            .to_string();
-        let p = who.0 as rhai::INT;
-        self.filter_actions(h, view, who, actions, |list| (p, owner, list))
-    }
-
-    fn apply_action(
-        &self,
-        ctx: &mut Ctx<'_>,
-        player: PlayerId,
-        action: CustomAction,
-    ) -> HookResult {
-        if let Some(o) = self.decl.offers.iter().find(|o| o.verb == action.verb) {
-            apply_effects(ctx, &self.decl, &o.effects, player);
-        }
-        if !self.script.defines(Hook::ApplyAction) {
-            return Ok(());
-        }
-        let a = Action::Custom(action);
-        let params = [Param::Int(player.0 as i64), Param::Action(&a)];
-        self.invoke(
-            Hook::ApplyAction,
-            api::Access::write(ctx),
-            &params,
-            unit,
-            done,
-        )
-    }
-
-    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
-        self.native_reactions(ctx, window)?;
-        let hook = window_hook(window);
-        if !self.script.defines(hook) || !self.guard_open(hook, ctx.state(), 0) {
-            return Ok(());
-        }
-        self.invoke(hook, api::Access::write(ctx), &[], unit, done)
-    }
-
-    fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
-        let ScriptPrompt::Script { code, arg } = prompt.decode::<ScriptPrompt>()? else {
-            return self.reaction_actions(view, prompt, out);
-        };
-        if let Some(kinds) = self.move_kinds(code) {
-            return Self::move_actions(view, arg, kinds, out);
-        }
-        if !self.script.defines(Hook::PromptActions) {
-            return Ok(());
-        }
-        let params = [
-            Param::Int(prompt.player.0 as i64),
-            Param::Int(code as i64),
-            Param::Int(arg as i64),
-        ];
-        let allow = api::Allow::Prompt;
-        let (h, who) = (Hook::PromptActions, prompt.player);
-        self.invoke(
-            h,
-            api::Access::Read(view),
-            &params,
-            |r| self.keep_actions(h, view, who, r, allow),
-            |r| self.push_actions(h, view, who, r, allow, out),
-        )
-    }
-
-    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
-        let (code, arg) = match prompt.decode::<ScriptPrompt>()? {
-            ScriptPrompt::Script { code, arg } => {
-                // `offer_moves`: the engine carries the move out (it was offered, so legal).
-                if let (Some(_), Action::Move { figure, segment }) = (self.move_kinds(code), action)
-                {
-                    ctx.move_figure(figure, segment)?;
-                }
-                (code, arg)
-            }
-            ScriptPrompt::Reaction(i) => {
-                let r = self
-                    .decl
-                    .reactions
-                    .get(i as usize)
-                    .ok_or_else(|| HookFailure(format!("unknown reaction prompt {i}")))?;
-                if let Action::Deploy { figure, segment } = action {
-                    ctx.deploy(prompt.player, figure, segment)?;
-                    apply_effects(ctx, &self.decl, &r.effects, prompt.player);
-                }
-                (r.code, 0)
-            }
-        };
-        if !self.script.defines(Hook::ApplyPrompt) {
-            return Ok(());
-        }
-        let params = [
-            Param::Int(prompt.player.0 as i64),
-            Param::Int(code as i64),
-            Param::Int(arg as i64),
-            Param::Action(&action),
-        ];
-        self.invoke(
-            Hook::ApplyPrompt,
-            api::Access::write(ctx),
-            &params,
-            unit,
-            done,
-        )
-    }
-
-    fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
-        let mut bonus = 0;
-        if let Some(i) = self.decl.strength_bonus.map(|b| self.decl.states[b].2) {
-            bonus = view.state.slot(i, figure.0 as usize).clamp(-1000, 1000) as i32;
-        }
-        if !self.script.defines(Hook::Strength)
-            || !self.guard_open(Hook::Strength, view.state, figure.0 as usize)
-        {
-            return Ok(bonus);
-        }
-        let params = [Param::Int(figure.0 as i64)];
-        let keep = |r: Dynamic| {
-            r.as_int()
-                .map(Cached::Int)
-                .map_err(|t| self.bad_return(Hook::Strength, format!("a value of type {t}")))
-        };
-        let v = self.invoke(
-            Hook::Strength,
-            api::Access::Read(view),
-            &params,
-            keep,
-            |r| {
-                Ok(match *r {
-                    Cached::Int(v) => v,
-                    _ => 0,
-                })
-            },
-        )?;
-        Ok(bonus + v.clamp(-1000, 1000) as i32)
-    }
-
-    fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
-        if !self.guard_open(Hook::BeforeScoring, ctx.state(), 0)
-            || !self.scoring_open(Hook::BeforeScoring, ctx.state(), draft)
-        {
-            return Ok(());
-        }
-        let players = ctx.state().players().len() as i64;
-        let params = [Param::Draft(draft)];
-        let keep = |r: Dynamic| Ok(Cached::Value(r));
-        let r = self.invoke(
-            Hook::BeforeScoring,
-            api::Access::write(ctx),
-            &params,
-            keep,
-            |r| {
-                Ok(match r {
-                    Cached::Value(v) if !v.is_unit() => Some(v.clone()),
-                    _ => None,
-                })
-            },
-        )?;
-        let Some(r) = r else {
-            return Ok(());
-        };
-        let awards = r
-            .try_cast::<Array>()
-            .ok_or_else(|| self.bad_return(Hook::BeforeScoring, "not an array".into()))?;
-        let mut out = Vec::with_capacity(awards.len());
-        for a in awards {
-            let m = a
-                .try_cast::<Map>()
-                .ok_or_else(|| self.bad_return(Hook::BeforeScoring, "a non-map award".into()))?;
-            let get = |f: &str| m.get(f).and_then(|v| v.as_int().ok());
-            match (get("item"), get("player"), get("points")) {
-                (Some(i), Some(p), Some(pts))
-                    if (0..draft.features.len() as i64).contains(&i)
-                        && (0..players).contains(&p)
-                        && (-10_000..=10_000).contains(&pts) =>
-                {
-                    out.push(Award {
-                        item: i as u16,
-                        player: PlayerId(p as u8),
-                        points: pts as i32,
-                    })
-                }
-                _ => {
-                    return Err(self.bad_return(
-                        Hook::BeforeScoring,
-                        "an award without a valid item, player and points (|points| ≤ 10000)"
-                            .into(),
-                    ))
-                }
-            }
-        }
-        draft.awards = out;
-        Ok(())
-    }
-
-    fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
-        if !self.script.defines(Hook::AfterScoring)
-            || !self.guard_open(Hook::AfterScoring, ctx.state(), 0)
-            || !self.scoring_open(Hook::AfterScoring, ctx.state(), draft)
-        {
-            return Ok(());
-        }
-        let params = [Param::Draft(draft)];
-        self.invoke(
-            Hook::AfterScoring,
-            api::Access::write(ctx),
-            &params,
-            unit,
-            done,
-        )
-    }
-
-    fn on_figure_removed(
-        &self,
-        ctx: &mut Ctx<'_>,
-        figure: FigureId,
-        reason: RemovalReason,
-    ) -> HookResult {
-        if !self.guard_open(Hook::OnFigureRemoved, ctx.state(), figure.0 as usize) {
-            return Ok(());
-        }
-        let params = [Param::Int(figure.0 as i64), Param::Reason(reason)];
-        self.invoke(
-            Hook::OnFigureRemoved,
-            api::Access::write(ctx),
-            &params,
-            unit,
-            done,
-        )
-    }
-
-    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
-        if !self.guard_open(Hook::OnTurnEnd, ctx.state(), 0) {
-            return Ok(TurnEndVerdict::Next);
-        }
-        let keep = |r| self.verdict(Hook::OnTurnEnd, r, &["next", "extra"]);
-        self.invoke(Hook::OnTurnEnd, api::Access::write(ctx), &[], keep, |r| {
-            Ok(match r {
-                Cached::Int(1) => TurnEndVerdict::ExtraPart,
-                _ => TurnEndVerdict::Next,
-            })
-        })
-    }
-
-    fn describe(&self, view: View<'_>, out: &mut Vec<Visible>) -> HookResult {
-        let h = Hook::Describe;
-        if !self.script.defines(h) || !self.guard_open(h, view.state, 0) {
-            return Ok(());
-        }
-        let r = self.call(h, api::Access::Read(view), ())?;
-        let items = r
-            .try_cast::<Array>()
-            .ok_or_else(|| self.bad_return(h, "not an array".into()))?;
-        for item in items {
-            let v = api::visible_from(view, item).map_err(|m| self.bad_return(h, m))?;
-            out.push(v);
-        }
-        Ok(())
-    }
-
-    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        if !self.guard_open(Hook::FinalScoring, ctx.state(), 0) {
-            return Ok(());
-        }
-        self.invoke(Hook::FinalScoring, api::Access::write(ctx), &[], unit, done)
     }
 }

@@ -4,6 +4,9 @@ use super::*;
 
 mod bindings;
 mod native;
+mod pass;
+
+use pass::{generic, Bind};
 #[cfg(test)]
 mod tests;
 
@@ -96,7 +99,7 @@ impl BoundScript {
 
     /// Whether a guarded hook may run: its guard state is non-zero for `index`.
     fn guard_open(&self, hook: Hook, state: &carcassonne_core::GameState, index: usize) -> bool {
-        match self.guards[hook as usize] {
+        match self.guards[hook.index()] {
             GuardCheck::Open => true,
             GuardCheck::Slot(scope, slot) => {
                 let at = if scope == SlotScope::Game { 0 } else { index };
@@ -124,7 +127,7 @@ impl BoundScript {
         state: &carcassonne_core::GameState,
         draft: &ScoreDraft,
     ) -> bool {
-        !(draft.final_scoring && self.decl.not_final[hook as usize])
+        !(draft.final_scoring && self.decl.not_final[hook.index()])
             && self.scoring_near(hook, state, draft)
     }
 
@@ -136,7 +139,7 @@ impl BoundScript {
         state: &carcassonne_core::GameState,
         draft: &ScoreDraft,
     ) -> bool {
-        let kind = match self.guards[hook as usize] {
+        let kind = match self.guards[hook.index()] {
             GuardCheck::ScoringNear(Some(kind)) => kind,
             GuardCheck::ScoringState(scope, slot) => {
                 // A scored feature holds a segment the state names (segment + 1).
@@ -239,7 +242,7 @@ impl BoundScript {
     }
 
     fn spec(hook: Hook) -> &'static HookSpec {
-        &HOOKS[hook as usize]
+        &HOOKS[hook.index()]
     }
 
     /// Calls a script function with the game reachable through `access`.
@@ -371,7 +374,7 @@ impl BoundScript {
     }
 
     fn bad_return(&self, hook: Hook, what: String) -> HookFailure {
-        let (line, column) = self.script.defined_at[hook as usize];
+        let (line, column) = self.script.defined_at[hook.index()];
         HookFailure(format!(
             "{}:{line}:{column}: in `{}`: returned {what} (expected {})",
             self.script.file.display(),
@@ -442,16 +445,6 @@ fn access_rules<'a>(access: &'a api::Access<'_, '_>) -> Option<&'a Ruleset> {
         api::Access::Rules(r) => Some(r),
         api::Access::Setup(..) => None,
     }
-}
-
-/// A hook answer that is not used.
-fn unit(_: Dynamic) -> HookResult<Cached> {
-    Ok(Cached::Unit)
-}
-
-/// Nothing to do with a hook's answer.
-fn done(_: &Cached) -> HookResult {
-    Ok(())
 }
 
 pub(crate) fn window_hook(w: Window) -> Hook {
@@ -655,7 +648,7 @@ fn call_script(
 ) -> Result<Dynamic, HookFailure> {
     let script = call.script;
     let hook = call.role;
-    let name = HOOKS[hook as usize].name;
+    let name = HOOKS[hook.index()].name;
     api::lend(call, |tag| {
         let options = CallFnOptions::new()
             .eval_ast(false)

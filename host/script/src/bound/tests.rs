@@ -496,3 +496,51 @@ fn after_scoring(draft) {
     }
     assert!(acts > 0, "some road was completed");
 }
+
+/// `explain_refusal` reaches scripts through the generic binding, as every core hook does:
+/// a script that defines it explains refusals of its own making; `()` leaves the refusal to
+/// the engine, and a value of another type is the script's error.
+#[test]
+fn explain_refusal_is_a_script_hook_like_every_core_hook() {
+    let rules = rules_with(
+        r#"
+fn explain_refusal(player, action) {
+    if action.type == "pass" { `X-1 player ${player} may not pass here` } else { () }
+}
+"#,
+        false,
+    );
+    let mut g = game(&rules, 3).unwrap();
+    // A tile is to be placed: passing is not offered.
+    assert!(!g.actions().contains(&Action::Pass));
+    let before = g.state().clone();
+    match g.apply(Action::Pass) {
+        Err(carcassonne_core::ActionError::Refused {
+            expansion, reason, ..
+        }) => {
+            assert_eq!(expansion, "x");
+            assert_eq!(reason, "X-1 player 0 may not pass here");
+        }
+        other => panic!("expected the script's refusal, got {other:?}"),
+    }
+    assert_eq!(g.state().turn(), before.turn(), "a refusal changes nothing");
+    // An action the script does not explain gets the engine's own refusal.
+    let far = Action::Place {
+        pos: carcassonne_core::Pos::new(40, 40),
+        rotation: Rotation::R0,
+    };
+    assert!(matches!(
+        g.apply(far),
+        Err(carcassonne_core::ActionError::NotOffered { .. })
+    ));
+    // A reason must be a string.
+    let bad = rules_with("fn explain_refusal(player, action) { 7 }", false);
+    let mut g = game(&bad, 3).unwrap();
+    match g.apply(Action::Pass) {
+        Err(carcassonne_core::ActionError::Hook(e)) => {
+            assert!(e.message.contains("explain_refusal"), "{e}");
+            assert!(e.message.contains("type"), "{e}");
+        }
+        other => panic!("expected the script's error, got {other:?}"),
+    }
+}

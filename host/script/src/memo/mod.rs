@@ -615,7 +615,7 @@ impl Default for ScriptMemo {
 impl ScriptMemo {
     /// The memo of a hook.
     pub(crate) fn hook(&self, h: Hook) -> &RefCell<HookMemo> {
-        &self.hooks[h as usize]
+        &self.hooks[h.index()]
     }
 
     /// The number of nodes of all the script's trees on this thread, which

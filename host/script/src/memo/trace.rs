@@ -10,11 +10,19 @@ pub(crate) enum Param<'x> {
     /// A tile kind (the script gets its id).
     Tile(TileKindId),
     /// An action (the script gets its map).
-    Action(&'x Action),
+    Action(Action),
     /// Why a figure left the board (the script gets `"scored"` or `"expansion"`).
     Reason(RemovalReason),
     /// A score draft (the script gets its map).
     Draft(&'x carcassonne_core::ScoreDraft),
+    /// A string (not remembered: hooks with one are not memoized).
+    Str(&'x str),
+    /// A list of actions (the script gets their maps).
+    Actions(&'x [Action]),
+    /// Placement candidates (the script gets `#{x, y, rotations}` for each legal cell).
+    Cells(&'x [carcassonne_core::PlacementCell]),
+    /// Start tiles (the script gets `#{tile, x, y, rotation}` for each).
+    Start(&'x [carcassonne_core::StartTile]),
 }
 
 impl Param<'_> {
@@ -24,10 +32,14 @@ impl Param<'_> {
             Param::Int(v) => k.push(v),
             Param::Tile(t) => k.push(t.0 as i64),
             Param::Reason(r) => k.push(matches!(r, RemovalReason::Expansion) as i64),
-            Param::Draft(_) => None,
+            Param::Draft(_)
+            | Param::Str(_)
+            | Param::Actions(_)
+            | Param::Cells(_)
+            | Param::Start(_) => None,
             Param::Action(a) => {
                 let opt = |v: Option<usize>| v.map_or(-1, |v| v as i64);
-                match *a {
+                match a {
                     Action::Place { pos, rotation } => {
                         k.push(0)?;
                         k.push(pos.x as i64)?;
@@ -93,9 +105,37 @@ impl Param<'_> {
             Param::Tile(t) => names.tile_id(t).into(),
             Param::Reason(r) => names.reason(r).into(),
             Param::Action(a) => match rules {
-                Some(rules) => crate::api::action_value(rules, names, a),
+                Some(rules) => crate::api::action_value(rules, names, &a),
                 None => Dynamic::UNIT,
             },
+            Param::Str(s) => s.into(),
+            Param::Actions(list) => match rules {
+                Some(rules) => Dynamic::from_array(
+                    list.iter()
+                        .map(|a| crate::api::action_value(rules, names, a))
+                        .collect(),
+                ),
+                None => Dynamic::UNIT,
+            },
+            Param::Cells(cells) => Dynamic::from_array(
+                cells
+                    .iter()
+                    .filter(|c| c.rotations != 0)
+                    .map(|c| {
+                        let mut m = rhai::Map::new();
+                        m.insert("x".into(), (c.pos.x as INT).into());
+                        m.insert("y".into(), (c.pos.y as INT).into());
+                        m.insert("rotations".into(), (c.rotations as INT).into());
+                        Dynamic::from_map(m)
+                    })
+                    .collect(),
+            ),
+            Param::Start(tiles) => Dynamic::from_array(
+                tiles
+                    .iter()
+                    .map(|t| crate::api::start_tile_value(names, t))
+                    .collect(),
+            ),
             Param::Draft(d) => match rules {
                 Some(_) => crate::api::draft_value(
                     d,

@@ -22,7 +22,8 @@ pub use circus::{TOKENS, TOKEN_SET};
 
 use carcassonne_core::{
     binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FigureKindDef, HookFailure,
-    HookResult, HookSet, KindMask, Pos, ScoreDraft, StartTile, TileKindId, Window,
+    HookResult, HookSet, KindMask, Pos, ScoreDraft, Stands, StartTile, TileKindId, View, Visible,
+    Window,
 };
 use circus::Circus;
 use ringmaster::Ringmaster;
@@ -186,6 +187,25 @@ impl BoundExpansion for BtRules {
     /// BT-6: the big top's circus scores once more.
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         self.circus.score_final(ctx)
+    }
+
+    /// BT-2: the big top, drawn on its whole tile (it stands on the circus space, no
+    /// feature), and the tokens left in the bag (BT-3).
+    fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
+        let Some(pos) = self.circus.position(&v) else {
+            return Ok(());
+        };
+        let Some(idx) = v.state.board().index_at(pos) else {
+            return Ok(());
+        };
+        let tile = v.state.board().tile(idx);
+        out.push(Visible::NeutralFigure {
+            name: "big top".into(),
+            icon: "big-top".into(),
+            segment: tile.segment(0),
+            stands: Stands::OnTile,
+        });
+        Ok(())
     }
 }
 

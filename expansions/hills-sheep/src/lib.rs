@@ -33,7 +33,7 @@ use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
     FeatureKindId, FigureId, FigureKindDef, FigureLoc, HookFailure, HookResult, HookSet, KindMask,
     PlayerId, Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, StartTile, TileKindId,
-    VerbId, View, Window,
+    VerbId, View, Visible, Window,
 };
 use flock::Flock;
 use scoring::TileMarks;
@@ -340,6 +340,18 @@ impl BoundExpansion for HsRules {
     ) -> HookResult {
         if ctx.state().figure(figure).kind == self.flock.shepherd {
             self.flock.clear(ctx, figure);
+        }
+        Ok(())
+    }
+
+    /// HL-9: each shepherd's flock, as the number of sheep a badge beside him shows.
+    fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
+        for (f, segment) in self.flock.on_board(&v) {
+            out.push(Visible::Place {
+                group: "Flocks (sheep)".into(),
+                name: self.flock.sheep(&v, f).to_string(),
+                segment,
+            });
         }
         Ok(())
     }

@@ -501,6 +501,7 @@ pub fn icon_path(name: &str) -> Vec<Cmd> {
         "dragon" => dragon_path(),
         "fairy" => fairy_path(),
         "tower" => tower_path(),
+        "big-top" => big_top_path(),
         "prisoner" => FigureShape::Meeple.path(),
         _ => count_path(),
     }
@@ -511,6 +512,7 @@ pub fn icon_colour(name: &str) -> &'static str {
     match name {
         "dragon" => "#862e9c",
         "fairy" => "#99e9f2",
+        "big-top" => "#a9e34b",
         _ => "#f5f5f5",
     }
 }
@@ -639,6 +641,24 @@ pub fn crown_path() -> Vec<Cmd> {
         L(1.0, -0.6),
         L(0.8, 0.7),
         L(-0.8, 0.7),
+        Z,
+    ]
+}
+
+/// A circus tent with its pennant (Under the Big Top's big top).
+pub fn big_top_path() -> Vec<Cmd> {
+    use Cmd::*;
+    vec![
+        M(0.0, -1.0),
+        L(0.35, -0.85),
+        L(0.05, -0.72),
+        L(0.05, -0.55),
+        L(0.95, 0.35),
+        L(0.95, 0.9),
+        L(-0.95, 0.9),
+        L(-0.95, 0.35),
+        L(-0.05, -0.55),
+        L(-0.05, -1.0),
         Z,
     ]
 }

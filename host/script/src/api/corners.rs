@@ -1,0 +1,109 @@
+//! Functions that read tile corners and squares of cells: where four tiles meet, which
+//! segment covers a corner there, how many tiles a square of cells holds. For figures
+//! that stand on a junction of tiles (The Obelisk) or score an area of the board.
+//!
+//! Corners are numbered clockwise from the north-west: 0 NW, 1 NE, 2 SE, 3 SW (as the
+//! JCZ importer's `value = "corner"` actions). A corner is covered by a segment when one
+//! segment holds both half-edges beside it (a field: only fields have half-edges).
+
+use super::*;
+use carcassonne_core::HalfEdge;
+
+/// A corner's two half-edges, clockwise from the north-west (WR+NL, NR+EL, ER+SL, SR+WL).
+const CORNER_HALVES: [(u8, u8); 4] = [(7, 0), (1, 2), (3, 4), (5, 6)];
+
+/// The four tiles meeting at corner `c` of a cell: their offsets from it and the corner
+/// of each at that point (the cell itself first).
+const JUNCTION: [[(i32, i32, u8); 4]; 4] = [
+    [(0, 0, 0), (-1, 0, 1), (-1, -1, 2), (0, -1, 3)],
+    [(0, 0, 1), (0, -1, 2), (1, -1, 3), (1, 0, 0)],
+    [(0, 0, 2), (1, 0, 3), (1, 1, 0), (0, 1, 1)],
+    [(0, 0, 3), (0, 1, 0), (-1, 1, 1), (-1, 0, 2)],
+];
+
+/// The segment of the tile at `pos` covering its corner `c` (as placed), if one does.
+fn corner_of(v: View<'_>, pos: Pos, c: u8) -> Option<SegmentId> {
+    let t = v.state.board().at(pos)?;
+    let kind = v.rules.tiles().get(t.kind);
+    let (a, b) = CORNER_HALVES[c as usize & 3];
+    let la = kind.segment_on_half(t.rotation, HalfEdge::from_index(a))?;
+    let lb = kind.segment_on_half(t.rotation, HalfEdge::from_index(b))?;
+    (la == lb).then(|| v.state.segment_at(pos, la)).flatten()
+}
+
+fn corner_arg(c: INT) -> R<u8> {
+    match c {
+        0..=3 => Ok(c as u8),
+        _ => err(format!(
+            "corner {c} is not one of 0 (NW), 1 (NE), 2 (SE), 3 (SW)"
+        )),
+    }
+}
+
+/// Corners and squares of cells.
+pub(crate) fn register_corners(reg: &mut Registry) {
+    game_fn!(reg, Read, "corner_segment", |c,
+                                           x: int,
+                                           y: int,
+                                           corner: int|
+     -> INT {
+        let v = c.view()?;
+        let corner = corner_arg(corner)?;
+        Ok(corner_of(v, Pos::new(x as i32, y as i32), corner).map_or(-1, |s| s.index() as INT))
+    });
+    game_fn!(reg, Read, "junction_corners", |c,
+                                             x: int,
+                                             y: int,
+                                             kind: str|
+     -> Array {
+        let v = c.view()?;
+        let Some(k) = v.rules.kind_named(kind) else {
+            return err(format!("no feature kind `{kind}`"));
+        };
+        let pos = Pos::new(x as i32, y as i32);
+        let mut out = Array::new();
+        for (corner, tiles) in JUNCTION.iter().enumerate() {
+            // Each of the four tiles there must be placed, with one segment of `kind`
+            // covering its corner at the junction.
+            let mut own = None;
+            let all = tiles.iter().all(|&(dx, dy, cc)| {
+                let at = Pos::new(pos.x + dx, pos.y + dy);
+                match corner_of(v, at, cc) {
+                    Some(s) if v.state.graph().segment(s).kind == k => {
+                        own.get_or_insert(s);
+                        true
+                    }
+                    _ => false,
+                }
+            });
+            if let (true, Some(s)) = (all, own) {
+                let mut m = Map::new();
+                m.insert("corner".into(), (corner as INT).into());
+                m.insert("segment".into(), (s.index() as INT).into());
+                out.push(Dynamic::from_map(m));
+            }
+        }
+        Ok(out)
+    });
+    game_fn!(reg, Read, "tiles_in_rect", |c,
+                                          x0: int,
+                                          y0: int,
+                                          x1: int,
+                                          y1: int|
+     -> INT {
+        let v = c.view()?;
+        if x1 < x0 || y1 < y0 || (x1 - x0 + 1).saturating_mul(y1 - y0 + 1) > 10_000 {
+            return err(format!(
+                "({x0},{y0})…({x1},{y1}) is not a rectangle of at most 10000 cells"
+            ));
+        }
+        let board = v.state.board();
+        let mut n = 0;
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                n += INT::from(board.is_occupied(Pos::new(x as i32, y as i32)));
+            }
+        }
+        Ok(n)
+    });
+}

@@ -92,6 +92,9 @@ pub(crate) enum Guard {
     /// Scoring hooks: when a scored feature holds the segment this declared state (index
     /// into `Decl::states`, player- or game-scoped) names as segment + 1.
     ScoringState(usize),
+    /// When the tile placed last lies in the rectangle (offsets x0, y0, x1, y1) around the
+    /// tile of a figure of this kind in play (`guard_placed_near`).
+    PlacedNear(String, [i32; 4]),
 }
 
 /// A guard resolved against the ruleset.
@@ -107,6 +110,9 @@ pub(crate) enum GuardCheck {
     ScoringOn(Option<carcassonne_core::FigureKindId>),
     /// Checked against the draft ([`BoundScript::scoring_near`]).
     ScoringState(SlotScope, SlotId),
+    /// The tile placed last lies in this rectangle of offsets around a figure of the kind;
+    /// `None` as above.
+    PlacedNear(Option<carcassonne_core::FigureKindId>, [i32; 4]),
 }
 
 /// A deployment-step action the host offers natively (declared with `offer`,

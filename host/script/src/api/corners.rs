@@ -1,6 +1,7 @@
-//! Functions that read tile corners and squares of cells: where four tiles meet, which
-//! segment covers a corner there, how many tiles a square of cells holds. For figures
-//! that stand on a junction of tiles (The Obelisk) or score an area of the board.
+//! Functions that read tile corners and rectangles of cells: where four tiles meet, which
+//! segment covers a corner there, how many tiles a rectangle holds; and the guard that runs
+//! a hook only when a tile is placed near a figure. For figures that stand on a junction of
+//! tiles (The Obelisk) or score an area of the board around them (Děčínský Sněžník).
 //!
 //! Corners are numbered clockwise from the north-west: 0 NW, 1 NE, 2 SE, 3 SW (as the
 //! JCZ importer's `value = "corner"` actions). A corner is covered by a segment when one
@@ -40,8 +41,54 @@ fn corner_arg(c: INT) -> R<u8> {
     }
 }
 
-/// Corners and squares of cells.
+/// The hooks `guard_placed_near` may guard: those that run after this turn's placement.
+const AFTER_PLACEMENT: [&str; 6] = [
+    "on_tile_placed",
+    "deploy_actions",
+    "window_after_deploy",
+    "window_before_scoring",
+    "window_after_scoring",
+    "on_turn_end",
+];
+
+/// Corners and rectangles of cells, and the guard on them.
 pub(crate) fn register_corners(reg: &mut Registry) {
+    reg.engine.register_fn(
+        "guard_placed_near",
+        |nc: NativeCallContext,
+         hook: &str,
+         kind: &str,
+         x0: INT,
+         y0: INT,
+         x1: INT,
+         y1: INT|
+         -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            if !AFTER_PLACEMENT.contains(&hook) {
+                return err(format!(
+                    "guard_placed_near: hook `{hook}` is not one of {}",
+                    AFTER_PLACEMENT.join(", ")
+                ));
+            }
+            let ok = |v: INT| (-16..=16).contains(&v);
+            if !(x0 <= x1 && y0 <= y1 && [x0, y0, x1, y1].into_iter().all(ok)) {
+                return err(format!(
+                    "guard_placed_near: ({x0},{y0})…({x1},{y1}) is not a rectangle of offsets within -16…16"
+                ));
+            }
+            let spec = crate::HOOKS
+                .iter()
+                .find(|h| h.name == hook)
+                .ok_or_else(|| format!("no hook `{hook}`"))?;
+            // Resolved when the ruleset is complete: the kind may be another expansion's.
+            decl.borrow_mut().guards[spec.hook as usize] = Some(crate::Guard::PlacedNear(
+                kind.to_string(),
+                [x0 as i32, y0 as i32, x1 as i32, y1 as i32],
+            ));
+            Ok(())
+        },
+    );
     game_fn!(reg, Read, "corner_segment", |c,
                                            x: int,
                                            y: int,

@@ -104,7 +104,9 @@ impl BoundScript {
             }
             GuardCheck::Figure(None)
             | GuardCheck::ScoringNear(None)
-            | GuardCheck::ScoringOn(None) => false,
+            | GuardCheck::ScoringOn(None)
+            | GuardCheck::PlacedNear(None, _) => false,
+            GuardCheck::PlacedNear(Some(k), area) => placed_near(state, k, area),
             // Needs the draft: the scoring hooks ask `scoring_near` as well.
             GuardCheck::ScoringNear(Some(_))
             | GuardCheck::ScoringOn(Some(_))
@@ -547,6 +549,9 @@ impl BoundScript {
                 let (_, scope, slot) = decl.states[*i];
                 GuardCheck::ScoringState(scope, slot)
             }
+            Some(Guard::PlacedNear(name, area)) => {
+                GuardCheck::PlacedNear(rules.figure_named(name), *area)
+            }
         });
         let gates = core_gates(&decl, &guards, hook_set);
         let apart = decl
@@ -624,6 +629,30 @@ fn core_bit(h: Hook) -> Option<HookSet> {
 /// The guards core checks itself ([`HookGate`]): a game-scoped state guarding a hook that
 /// is all its core hook does for this script (a window with declared reactions is not),
 /// so while the state is 0 core skips the call without entering the host at all.
+/// `guard_placed_near`: whether the tile placed last lies in the rectangle `area` (offsets
+/// x0, y0, x1, y1 from the figure's tile) around a figure of kind `k` in play.
+fn placed_near(
+    state: &carcassonne_core::GameState,
+    k: carcassonne_core::FigureKindId,
+    area: [i32; 4],
+) -> bool {
+    let Some(i) = state.last_placed() else {
+        return false;
+    };
+    let at = state.board().tile(i).pos;
+    let graph = state.graph();
+    state.figures().iter().any(|f| match f.loc {
+        carcassonne_core::FigureLoc::On(seg) if f.kind == k => {
+            let node = graph.segment(seg);
+            let (dx, dy) = (at.x - node.pos.x, at.y - node.pos.y);
+            !node.is_virtual()
+                && (area[0]..=area[2]).contains(&dx)
+                && (area[1]..=area[3]).contains(&dy)
+        }
+        _ => false,
+    })
+}
+
 fn core_gates(decl: &Decl, guards: &[GuardCheck], set: HookSet) -> Vec<HookGate> {
     let mut gates = Vec::new();
     for (spec, guard) in HOOKS.iter().zip(guards) {

@@ -55,7 +55,7 @@ fn wells_scenarios_pass() {
 }
 
 /// The Obelisk: OB-1 … OB-5 (three files, two variants), the obelisk on a four-tile field
-/// junction (`junction_corners`, `guard_placed_near`), with the barn and the dragon about.
+/// junction (`junction_corners`, `guard_area_full`), with the barn and the dragon about.
 #[test]
 fn obelisk_scenarios_pass() {
     scenarios_pass("obelisk", 5);

@@ -1,6 +1,6 @@
 //! Functions that read tile corners and rectangles of cells: where four tiles meet, which
 //! segment covers a corner there, how many tiles a rectangle holds; and the guard that runs
-//! a hook only when a tile is placed near a figure. For figures that stand on a junction of
+//! a hook only when a tile fills the area around a figure. For figures that stand on a junction of
 //! tiles (The Obelisk) or score an area of the board around them (Děčínský Sněžník).
 //!
 //! Corners are numbered clockwise from the north-west: 0 NW, 1 NE, 2 SE, 3 SW (as the
@@ -41,7 +41,7 @@ fn corner_arg(c: INT) -> R<u8> {
     }
 }
 
-/// The hooks `guard_placed_near` may guard: those that run after this turn's placement.
+/// The hooks `guard_area_full` may guard: those that run after this turn's placement.
 const AFTER_PLACEMENT: [&str; 6] = [
     "on_tile_placed",
     "deploy_actions",
@@ -51,41 +51,50 @@ const AFTER_PLACEMENT: [&str; 6] = [
     "on_turn_end",
 ];
 
-/// Corners and rectangles of cells, and the guard on them.
+/// The `[dx, dy]` pairs of a `guard_area_full` area as a mask.
+fn area_mask(cells: &Array) -> R<u128> {
+    let mut mask = 0;
+    for cell in cells {
+        let pair = cell.clone().try_cast::<Array>().unwrap_or_default();
+        let xy: Vec<INT> = pair.iter().filter_map(|v| v.as_int().ok()).collect();
+        let bit = match xy[..] {
+            [dx, dy] if pair.len() == 2 => crate::decl::area_bit(dx as i32, dy as i32),
+            _ => None,
+        };
+        mask |= bit.ok_or_else(|| {
+            format!(
+                "guard_area_full: a cell must be [dx, dy] with both from -{r} to {r}, not {cell}",
+                r = crate::decl::AREA_REACH
+            )
+        })?;
+    }
+    if mask == 0 {
+        return err("guard_area_full: the area has no cell");
+    }
+    Ok(mask)
+}
+
+/// Corners and rectangles of cells, and the guard on an area.
 pub(crate) fn register_corners(reg: &mut Registry) {
     reg.engine.register_fn(
-        "guard_placed_near",
-        |nc: NativeCallContext,
-         hook: &str,
-         kind: &str,
-         x0: INT,
-         y0: INT,
-         x1: INT,
-         y1: INT|
-         -> R<()> {
+        "guard_area_full",
+        |nc: NativeCallContext, hook: &str, kind: &str, cells: Array| -> R<()> {
             let mut c = call(&nc)?;
             let (_, decl) = c.declarations()?;
             if !AFTER_PLACEMENT.contains(&hook) {
                 return err(format!(
-                    "guard_placed_near: hook `{hook}` is not one of {}",
+                    "guard_area_full: hook `{hook}` is not one of {}",
                     AFTER_PLACEMENT.join(", ")
                 ));
             }
-            let ok = |v: INT| (-16..=16).contains(&v);
-            if !(x0 <= x1 && y0 <= y1 && [x0, y0, x1, y1].into_iter().all(ok)) {
-                return err(format!(
-                    "guard_placed_near: ({x0},{y0})…({x1},{y1}) is not a rectangle of offsets within -16…16"
-                ));
-            }
+            let mask = area_mask(&cells)?;
             let spec = crate::HOOKS
                 .iter()
                 .find(|h| h.name == hook)
                 .ok_or_else(|| format!("no hook `{hook}`"))?;
             // Resolved when the ruleset is complete: the kind may be another expansion's.
-            decl.borrow_mut().guards[spec.hook as usize] = Some(crate::Guard::PlacedNear(
-                kind.to_string(),
-                [x0 as i32, y0 as i32, x1 as i32, y1 as i32],
-            ));
+            decl.borrow_mut().guards[spec.hook as usize] =
+                Some(crate::Guard::AreaFull(kind.to_string(), mask));
             Ok(())
         },
     );
@@ -112,21 +121,27 @@ pub(crate) fn register_corners(reg: &mut Registry) {
         for (corner, tiles) in JUNCTION.iter().enumerate() {
             // Each of the four tiles there must be placed, with one segment of `kind`
             // covering its corner at the junction.
-            let mut own = None;
+            // The tile's own segment there, and the one of the tile whose north-west corner
+            // the junction is (where JCZ points).
+            let (mut own, mut anchor) = (None, None);
             let all = tiles.iter().all(|&(dx, dy, cc)| {
                 let at = Pos::new(pos.x + dx, pos.y + dy);
                 match corner_of(v, at, cc) {
                     Some(s) if v.state.graph().segment(s).kind == k => {
                         own.get_or_insert(s);
+                        if cc == 0 {
+                            anchor = Some(s);
+                        }
                         true
                     }
                     _ => false,
                 }
             });
-            if let (true, Some(s)) = (all, own) {
+            if let (true, Some(s), Some(a)) = (all, own, anchor) {
                 let mut m = Map::new();
                 m.insert("corner".into(), (corner as INT).into());
                 m.insert("segment".into(), (s.index() as INT).into());
+                m.insert("anchor".into(), (a.index() as INT).into());
                 out.push(Dynamic::from_map(m));
             }
         }

@@ -105,8 +105,8 @@ impl BoundScript {
             GuardCheck::Figure(None)
             | GuardCheck::ScoringNear(None)
             | GuardCheck::ScoringOn(None)
-            | GuardCheck::PlacedNear(None, _) => false,
-            GuardCheck::PlacedNear(Some(k), area) => placed_near(state, k, area),
+            | GuardCheck::AreaFull(None, _) => false,
+            GuardCheck::AreaFull(Some(k), area) => area_full(state, k, area),
             // Needs the draft: the scoring hooks ask `scoring_near` as well.
             GuardCheck::ScoringNear(Some(_))
             | GuardCheck::ScoringOn(Some(_))
@@ -549,8 +549,8 @@ impl BoundScript {
                 let (_, scope, slot) = decl.states[*i];
                 GuardCheck::ScoringState(scope, slot)
             }
-            Some(Guard::PlacedNear(name, area)) => {
-                GuardCheck::PlacedNear(rules.figure_named(name), *area)
+            Some(Guard::AreaFull(name, area)) => {
+                GuardCheck::AreaFull(rules.figure_named(name), *area)
             }
         });
         let gates = core_gates(&decl, &guards, hook_set);
@@ -629,25 +629,34 @@ fn core_bit(h: Hook) -> Option<HookSet> {
 /// The guards core checks itself ([`HookGate`]): a game-scoped state guarding a hook that
 /// is all its core hook does for this script (a window with declared reactions is not),
 /// so while the state is 0 core skips the call without entering the host at all.
-/// `guard_placed_near`: whether the tile placed last lies in the rectangle `area` (offsets
-/// x0, y0, x1, y1 from the figure's tile) around a figure of kind `k` in play.
-fn placed_near(
+/// `guard_area_full`: whether the tile placed last is one of the cells of `area` (an
+/// [`crate::decl::area_bit`] mask of offsets) around the tile of a figure of kind `k` in play,
+/// and every cell of that area now holds a tile.
+fn area_full(
     state: &carcassonne_core::GameState,
     k: carcassonne_core::FigureKindId,
-    area: [i32; 4],
+    area: u128,
 ) -> bool {
+    use crate::decl::{area_bit, AREA_REACH};
+    use carcassonne_core::Pos;
     let Some(i) = state.last_placed() else {
         return false;
     };
     let at = state.board().tile(i).pos;
     let graph = state.graph();
+    let r = AREA_REACH;
     state.figures().iter().any(|f| match f.loc {
         carcassonne_core::FigureLoc::On(seg) if f.kind == k => {
             let node = graph.segment(seg);
-            let (dx, dy) = (at.x - node.pos.x, at.y - node.pos.y);
+            let o = node.pos;
             !node.is_virtual()
-                && (area[0]..=area[2]).contains(&dx)
-                && (area[1]..=area[3]).contains(&dy)
+                && area_bit(at.x - o.x, at.y - o.y).is_some_and(|b| area & b != 0)
+                && (-r..=r).all(|dy| {
+                    (-r..=r).all(|dx| {
+                        area_bit(dx, dy).is_some_and(|b| area & b == 0)
+                            || state.board().is_occupied(Pos::new(o.x + dx, o.y + dy))
+                    })
+                })
         }
         _ => false,
     })

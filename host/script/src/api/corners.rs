@@ -120,29 +120,14 @@ pub(crate) fn register_corners(reg: &mut Registry) {
         let mut out = Array::new();
         for (corner, tiles) in JUNCTION.iter().enumerate() {
             // Each of the four tiles there must be placed, with one segment of `kind`
-            // covering its corner at the junction.
-            // The tile's own segment there, and the one of the tile whose north-west corner
-            // the junction is (where JCZ points).
-            let (mut own, mut anchor) = (None, None);
+            // covering its corner at the junction. Only the corner is returned, so that a
+            // hook's calls repeat (a remembered call; segments are new in every call).
             let all = tiles.iter().all(|&(dx, dy, cc)| {
-                let at = Pos::new(pos.x + dx, pos.y + dy);
-                match corner_of(v, at, cc) {
-                    Some(s) if v.state.graph().segment(s).kind == k => {
-                        own.get_or_insert(s);
-                        if cc == 0 {
-                            anchor = Some(s);
-                        }
-                        true
-                    }
-                    _ => false,
-                }
+                corner_of(v, Pos::new(pos.x + dx, pos.y + dy), cc)
+                    .is_some_and(|s| v.state.graph().segment(s).kind == k)
             });
-            if let (true, Some(s), Some(a)) = (all, own, anchor) {
-                let mut m = Map::new();
-                m.insert("corner".into(), (corner as INT).into());
-                m.insert("segment".into(), (s.index() as INT).into());
-                m.insert("anchor".into(), (a.index() as INT).into());
-                out.push(Dynamic::from_map(m));
+            if all {
+                out.push((corner as INT).into());
             }
         }
         Ok(out)

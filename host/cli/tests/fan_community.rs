@@ -53,3 +53,24 @@ fn wells_scenarios_pass() {
     scenarios_pass("wells", 6);
     plays_mixed("wells", "inns-cathedrals,princess-dragon,river2,count");
 }
+
+/// The Obelisk: OB-1 … OB-5 (three files, two variants), the obelisk on a four-tile field
+/// junction (`junction_corners`, `guard_area_full`), with the barn and the dragon about.
+#[test]
+fn obelisk_scenarios_pass() {
+    scenarios_pass("obelisk", 5);
+    plays_mixed(
+        "obelisk",
+        "abbey-mayor,princess-dragon,inns-cathedrals,traders-builders",
+    );
+}
+
+/// Děčínský Sněžník: DS-1 … DS-5 (three files, two variants).
+#[test]
+fn decinsky_sneznik_scenarios_pass() {
+    scenarios_pass("decinsky-sneznik", 5);
+    plays_mixed(
+        "decinsky-sneznik",
+        "abbey-mayor,princess-dragon,inns-cathedrals,tower",
+    );
+}

@@ -133,9 +133,11 @@ impl Replayer {
                     _ => true,
                 };
                 value_ok
-                    && c.segment.is_some_and(|s| {
-                        segments.iter().any(|t| g.feature_of(*t) == g.feature_of(s))
-                    })
+                    && match c.segment {
+                        Some(s) => segments.iter().any(|t| g.feature_of(*t) == g.feature_of(s)),
+                        // A corner action may name its place by the corner alone.
+                        None => a.action.value == JczActionValue::Corner,
+                    }
             })
             .ok_or_else(|| {
                 format!(
@@ -147,15 +149,22 @@ impl Replayer {
         let next = self.apply_custom(action)?;
         // A figure standing where the action put it is known by its meeple id from now on.
         let st = self.game.state();
-        if let Action::Custom(CustomAction {
-            segment: Some(seg), ..
-        }) = action
-        {
+        if let Action::Custom(CustomAction { segment, .. }) = action {
+            // Where the action put it, or (an action without a segment) the one of that
+            // owner and kind in play that no meeple id names yet.
             let placed = (0..st.figures().len())
                 .map(|i| FigureId(i as u16))
                 .find(|f| {
                     let fig = st.figure(*f);
-                    fig.owner == owner && fig.kind == kind && fig.loc == FigureLoc::On(seg)
+                    fig.owner == owner
+                        && fig.kind == kind
+                        && match segment {
+                            Some(seg) => fig.loc == FigureLoc::On(seg),
+                            None => {
+                                matches!(fig.loc, FigureLoc::On(_))
+                                    && !self.meeples.values().any(|m| m == f)
+                            }
+                        }
                 });
             if let Some(f) = placed {
                 self.meeples.insert(meeple.to_string(), f);

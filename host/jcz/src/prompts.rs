@@ -107,7 +107,7 @@ pub(super) fn jcz_pending(decl: &Declarations, game: &Game, p: &mut Pending) {
         let RecordAction::Custom {
             expansion,
             verb,
-            target: Some(t),
+            target,
             value,
             ..
         } = c
@@ -120,14 +120,21 @@ pub(super) fn jcz_pending(decl: &Declarations, game: &Game, p: &mut Pending) {
         else {
             continue;
         };
+        let st = game.state();
+        // The corner is of the tile just placed (an action that names no segment has no
+        // target of its own).
+        let placed = st.last_placed().map(|i| st.board().tile(i).pos);
+        let (x, y) = match target {
+            Some(t) => (t.x, t.y),
+            None => (placed.map(|p| p.x), placed.map(|p| p.y)),
+        };
         let (Some(x), Some(y), Some((dx, dy))) = (
-            t.x,
-            t.y,
+            x,
+            y,
             usize::try_from(*value).ok().and_then(|v| CORNERS.get(v)),
         ) else {
             continue;
         };
-        let st = game.state();
         let Some(tile) = st.board().at(Pos::new(x + dx, y + dy)) else {
             continue;
         };

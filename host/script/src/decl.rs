@@ -92,6 +92,9 @@ pub(crate) enum Guard {
     /// Scoring hooks: when a scored feature holds the segment this declared state (index
     /// into `Decl::states`, player- or game-scoped) names as segment + 1.
     ScoringState(usize),
+    /// When the tile placed last filled the area (cells as a [`area_bit`] mask) around the
+    /// tile of a figure of this kind in play (`guard_area_full`).
+    AreaFull(String, u128),
 }
 
 /// A guard resolved against the ruleset.
@@ -107,6 +110,9 @@ pub(crate) enum GuardCheck {
     ScoringOn(Option<carcassonne_core::FigureKindId>),
     /// Checked against the draft ([`BoundScript::scoring_near`]).
     ScoringState(SlotScope, SlotId),
+    /// The tile placed last filled this area (an [`area_bit`] mask) around a figure of the
+    /// kind; `None` as above.
+    AreaFull(Option<carcassonne_core::FigureKindId>, u128),
 }
 
 /// A deployment-step action the host offers natively (declared with `offer`,
@@ -198,4 +204,15 @@ impl Decl {
     pub(crate) fn label(&self, name: &str) -> Option<LabelId> {
         self.labels.iter().find(|(n, _)| n == name).map(|(_, l)| *l)
     }
+}
+
+/// Offsets from -4 to 4 on both axes that a `guard_area_full` area may cover.
+pub(crate) const AREA_REACH: i32 = 4;
+
+/// The bit of offset (dx, dy) in an area mask (a 9x9 grid around the figure's tile), if it is
+/// within [`AREA_REACH`].
+pub(crate) fn area_bit(dx: i32, dy: i32) -> Option<u128> {
+    let r = AREA_REACH;
+    ((-r..=r).contains(&dx) && (-r..=r).contains(&dy))
+        .then(|| 1u128 << ((dy + r) * (2 * r + 1) + dx + r))
 }

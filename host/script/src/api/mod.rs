@@ -535,6 +535,7 @@ pub fn register(engine: &mut Engine) -> Vec<&'static str> {
     register_rules(reg);
     register_reads(reg);
     register_figures(reg);
+    register_corners(reg);
     register_state_reads(reg);
     register_commands(reg);
     register_setup(reg.engine);
@@ -544,6 +545,7 @@ pub fn register(engine: &mut Engine) -> Vec<&'static str> {
 }
 
 mod commands;
+mod corners;
 mod fast;
 mod figures;
 mod functions;
@@ -554,6 +556,7 @@ mod state;
 mod values;
 
 use commands::*;
+use corners::register_corners;
 pub(crate) use fast::*;
 use figures::*;
 pub use functions::*;

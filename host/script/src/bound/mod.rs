@@ -107,7 +107,9 @@ impl BoundScript {
             }
             GuardCheck::Figure(None)
             | GuardCheck::ScoringNear(None)
-            | GuardCheck::ScoringOn(None) => false,
+            | GuardCheck::ScoringOn(None)
+            | GuardCheck::AreaFull(None, _) => false,
+            GuardCheck::AreaFull(Some(k), area) => area_full(state, k, area),
             // Needs the draft: the scoring hooks ask `scoring_near` as well.
             GuardCheck::ScoringNear(Some(_))
             | GuardCheck::ScoringOn(Some(_))
@@ -540,6 +542,9 @@ impl BoundScript {
                 let (_, scope, slot) = decl.states[*i];
                 GuardCheck::ScoringState(scope, slot)
             }
+            Some(Guard::AreaFull(name, area)) => {
+                GuardCheck::AreaFull(rules.figure_named(name), *area)
+            }
         });
         let gates = core_gates(&decl, &guards, hook_set);
         let apart = decl
@@ -617,6 +622,39 @@ fn core_bit(h: Hook) -> Option<HookSet> {
 /// The guards core checks itself ([`HookGate`]): a game-scoped state guarding a hook that
 /// is all its core hook does for this script (a window with declared reactions is not),
 /// so while the state is 0 core skips the call without entering the host at all.
+/// `guard_area_full`: whether the tile placed last is one of the cells of `area` (an
+/// [`crate::decl::area_bit`] mask of offsets) around the tile of a figure of kind `k` in play,
+/// and every cell of that area now holds a tile.
+fn area_full(
+    state: &carcassonne_core::GameState,
+    k: carcassonne_core::FigureKindId,
+    area: u128,
+) -> bool {
+    use crate::decl::{area_bit, AREA_REACH};
+    use carcassonne_core::Pos;
+    let Some(i) = state.last_placed() else {
+        return false;
+    };
+    let at = state.board().tile(i).pos;
+    let graph = state.graph();
+    let r = AREA_REACH;
+    state.figures().iter().any(|f| match f.loc {
+        carcassonne_core::FigureLoc::On(seg) if f.kind == k => {
+            let node = graph.segment(seg);
+            let o = node.pos;
+            !node.is_virtual()
+                && area_bit(at.x - o.x, at.y - o.y).is_some_and(|b| area & b != 0)
+                && (-r..=r).all(|dy| {
+                    (-r..=r).all(|dx| {
+                        area_bit(dx, dy).is_some_and(|b| area & b == 0)
+                            || state.board().is_occupied(Pos::new(o.x + dx, o.y + dy))
+                    })
+                })
+        }
+        _ => false,
+    })
+}
+
 fn core_gates(decl: &Decl, guards: &[GuardCheck], set: HookSet) -> Vec<HookGate> {
     let mut gates = Vec::new();
     for (spec, guard) in HOOKS.iter().zip(guards) {

@@ -93,7 +93,7 @@ pub(crate) fn register_corners(reg: &mut Registry) {
                 .find(|h| h.name == hook)
                 .ok_or_else(|| format!("no hook `{hook}`"))?;
             // Resolved when the ruleset is complete: the kind may be another expansion's.
-            decl.borrow_mut().guards[spec.hook as usize] =
+            decl.borrow_mut().guards[spec.hook.index()] =
                 Some(crate::Guard::AreaFull(kind.to_string(), mask));
             Ok(())
         },

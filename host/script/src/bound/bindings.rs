@@ -113,6 +113,7 @@ impl BoundExpansion for BoundScript {
                 }
             }
         }
+        self.keep_open_cells(view, tile, cells);
         self.forbidden(view, player, tile, |list| {
             if !list.is_empty() {
                 for c in cells.iter_mut() {

@@ -6,6 +6,8 @@ mod bindings;
 mod native;
 use native::NativePrompt;
 #[cfg(test)]
+mod native_tests;
+#[cfg(test)]
 mod tests;
 
 /// A compiled script as an [`Expansion`]: its `setup()` declares, and binding makes a

@@ -425,8 +425,8 @@ impl BoundScript {
 
     /// `keep_open_on`: clears the rotations of `cells` whose placement of `tile` would
     /// complete an unfinished feature (of the rule's kinds) with a part on the tile its
-    /// state names. Only cells next to such a feature's tiles can complete it, so only
-    /// those are tried.
+    /// state names. Only the cell such a feature's open edges all lead into can complete
+    /// it, so only that one is tried.
     pub(crate) fn keep_open_cells(
         &self,
         view: View<'_>,
@@ -467,17 +467,13 @@ impl BoundScript {
             if guarded.is_empty() {
                 continue;
             }
+            // The one empty cell each feature's open edges all lead into: only a tile
+            // placed there can complete it.
             let mut near: Vec<Pos> = Vec::new();
             for &f in &guarded {
-                for m in g.members(f) {
-                    let n = g.segment(m);
-                    if n.is_virtual() {
-                        continue;
-                    }
-                    for p in n.pos.surrounding() {
-                        if !near.contains(&p) && st.board().at(p).is_none() {
-                            near.push(p);
-                        }
+                if let Some(p) = open_cell(view, f) {
+                    if !near.contains(&p) {
+                        near.push(p);
                     }
                 }
             }
@@ -502,4 +498,45 @@ impl BoundScript {
             }
         }
     }
+}
+
+/// The empty cell into which every open edge of feature `f` leads (the empty cells around
+/// it, for a site), if there is exactly one: the only cell where one tile can complete it.
+fn open_cell(view: View<'_>, f: carcassonne_core::FeatureId) -> Option<Pos> {
+    let st = view.state;
+    let g = st.graph();
+    let board = st.board();
+    let mut cell: Option<Pos> = None;
+    // false as soon as two different cells are found.
+    let mut add = |p: Pos| match cell {
+        None => {
+            cell = Some(p);
+            true
+        }
+        Some(c) => c == p,
+    };
+    for m in g.members(f) {
+        let node = g.segment(m);
+        if node.is_virtual() {
+            continue;
+        }
+        let tile = board.at(node.pos)?;
+        let local = m.index() - tile.first_segment as usize;
+        if local < 16 && tile.sites & (1 << local) != 0 {
+            for p in node.pos.surrounding() {
+                if board.at(p).is_none() && !add(p) {
+                    return None;
+                }
+            }
+            continue;
+        }
+        let seg = view.rules.tiles().get(tile.kind).segments.get(local)?;
+        for side in seg.sides.rotate(tile.rotation).iter() {
+            let p = node.pos.step(side);
+            if board.at(p).is_none() && !add(p) {
+                return None;
+            }
+        }
+    }
+    cell
 }

@@ -60,6 +60,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("read", "placed_tiles() -> array", "The first segment of every placed tile, in placement order (`segment_cell` gives its cell): one entry per tile, to offer a choice of tiles."),
     doc!("read", "figures_near(x, y, r) -> array", "Every figure standing on a tile within `r` cells of (x, y) (the (2r+1)² square; `r` 0..=64, 0 = the tile there), in figure order: no loop over `figures()`."),
     doc!("read", "followers_near(x, y, r, player) -> array", "The same, followers only, of `player` (-1: anyone's)."),
+    doc!("read", "features_near(x, y, r, kinds) -> array", "One segment per unfinished feature of the feature kinds `kinds` (an array of names) that a follower on a tile within `r` cells of (x, y) stands on: the segment of the first such follower in figure order (the Courier's message)."),
     doc!("read", "tiles_around(x, y) -> int", "How many of the eight cells around (x, y) hold a tile (a monastery's neighbours)."),
     doc!("read", "figure_owner(figure) -> int", "Its owner's seat, or -1 for a neutral figure."),
     doc!("read", "is_neutral(figure) -> bool", "Whether it belongs to nobody (a figure declared with `neutral = n`)."),

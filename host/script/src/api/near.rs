@@ -1,6 +1,7 @@
 //! Functions about one tile and what is near it, so that a script needs no loop over the
 //! whole board for them: `figures_near` and `followers_near` (the figures within a square
-//! around a cell), `tiles_around` (how many of the eight cells around a cell hold a tile)
+//! around a cell), `features_near` (the unfinished features their followers stand on),
+//! `tiles_around` (how many of the eight cells around a cell hold a tile)
 //! and `neutral_to_tile` (a neutral figure led to a tile, onto a feature it may stand on).
 
 use super::*;
@@ -106,6 +107,51 @@ pub(crate) fn register_near(reg: &mut Registry) {
             }
             (None, None) => Ok(-1),
         }
+    });
+    game_fn!(reg, Read, "features_near", |c,
+                                          x: int,
+                                          y: int,
+                                          r: int,
+                                          kinds: any|
+     -> Array {
+        let v = c.view()?;
+        let names = kinds
+            .try_cast::<Array>()
+            .ok_or("features_near: `kinds` must be an array of feature kind names")?;
+        let mut mask = 0u64;
+        for n in names {
+            let n = n
+                .into_immutable_string()
+                .map_err(|t| format!("features_near: a feature kind is a string, not {t}"))?;
+            // A kind no loaded expansion declares matches nothing.
+            if let Some(k) = v.rules.kind_named(&n).filter(|k| k.0 < 64) {
+                mask |= 1 << k.0;
+            }
+        }
+        let g = v.state.graph();
+        let followers = near(v, "features_near", (x, y, r), |f| {
+            v.rules.figure_kind(f.kind).follower
+        })?;
+        // The segment each follower stands on, once per unfinished feature.
+        let mut seen = Vec::new();
+        let mut out = Array::new();
+        for f in followers {
+            let f = FigureId(f.as_int().unwrap_or(0) as u16);
+            let FigureLoc::On(s) = v.state.figure(f).loc else {
+                continue;
+            };
+            let feature = g.feature_of(s);
+            let kind = g.segment(s).kind.0;
+            if kind < 64
+                && mask & (1 << kind) != 0
+                && !g.totals(feature).complete()
+                && !seen.contains(&feature)
+            {
+                seen.push(feature);
+                out.push((s.index() as INT).into());
+            }
+        }
+        Ok(out)
     });
     game_fn!(reg, Read, "tiles_around", |c, x: int, y: int| -> INT {
         let v = c.view()?;

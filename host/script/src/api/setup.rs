@@ -471,7 +471,9 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let mut d = decl.borrow_mut();
-            if d.moves.iter().any(|(c, _)| *c == code) {
+            if d.moves.iter().any(|(c, _)| *c == code)
+                || d.tile_prompts.iter().any(|t| t.code == code)
+            {
                 return err(format!("offer_moves: prompt code {code} is declared twice"));
             }
             d.moves.push((code, kinds));

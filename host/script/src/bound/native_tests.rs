@@ -218,6 +218,11 @@ fn bad_declarations_say_what_is_wrong() {
     );
     let e = err(r#"offer_tiles(1, "w", "s");"#);
     assert!(e.contains("offer_tiles: verb `w` is not declared"), "{e}");
+    let e = err(r#"declare_state("s", "game", 0); offer_tiles(1, "v", "s"); offer_moves(1, []);"#);
+    assert!(
+        e.contains("offer_moves: prompt code 1 is declared twice"),
+        "{e}"
+    );
     let e = err(r#"offer_prompt("v", 1);"#);
     assert!(e.contains("`v` is not offered"), "{e}");
 }

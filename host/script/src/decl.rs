@@ -17,8 +17,13 @@ pub struct Decl {
     pub(crate) reactions: Vec<Reaction>,
     /// A figure-scoped state added to every figure's strength (`strength_bonus`).
     pub(crate) strength_bonus: Option<usize>,
-    /// Spacing rules (`keep_apart`), checked natively when a tile is placed.
+    /// Native placement rules (`keep_apart`, `keep_open_on`), checked when a tile is placed.
     pub(crate) apart: Vec<Apart>,
+    /// Per hook: what the tile placed last must hold for the hook to run
+    /// (`guard_placed_follower`, `guard_placed_in_line`), on top of its other guard.
+    pub(crate) placed: [Option<PlacedGuard>; HOOK_COUNT],
+    /// Prompts whose choices are the placed tiles, listed natively (`offer_tiles`).
+    pub(crate) tile_prompts: Vec<TilePrompt>,
     /// Prompts whose choices are moves, listed and carried out natively (`offer_moves`):
     /// the prompt code, and the feature kinds (names, resolved at bind) the figure may go to.
     pub(crate) moves: Vec<(u16, Vec<String>)>,
@@ -26,12 +31,63 @@ pub struct Decl {
 
 /// `keep_apart(kind, near, radius, reason)`: a tile with a feature of kind `kind` may not be
 /// placed within `radius` cells (a square) of a placed tile with a feature of kind `near`.
+/// Or, with `open_on`, a `keep_open_on` rule (`kind`, `near` and `radius` unused).
 #[derive(Clone, Debug)]
 pub struct Apart {
     pub(crate) kind: String,
     pub(crate) near: String,
     pub(crate) radius: i32,
     pub(crate) reason: String,
+    pub(crate) open_on: Option<KeepOpen>,
+}
+
+/// `keep_open_on(state[, kinds])`: no tile may be placed where it would complete an
+/// unfinished feature with a part on the tile of the segment a game-scoped state names
+/// (segment + 1; 0: no tile, no rule).
+#[derive(Clone, Debug)]
+pub struct KeepOpen {
+    /// The state (index into `Decl::states`, game-scoped).
+    pub(crate) state: usize,
+    /// The feature kinds kept open (names, resolved at bind); empty: every kind that
+    /// completes and scores.
+    pub(crate) kinds: Vec<String>,
+}
+
+/// A [`KeepOpen`] resolved against the ruleset.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KeepOpenRule {
+    pub(crate) slot: SlotId,
+    /// A mask of feature kind ids (bit k: kind k is kept open).
+    pub(crate) kinds: u64,
+}
+
+/// What the tile placed last must hold for a hook to run (`guard_placed_follower`,
+/// `guard_placed_in_line`); both, when both are declared.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PlacedGuard {
+    /// A follower of the player who placed it.
+    pub(crate) follower: bool,
+    /// It is in the row or column of a figure of this kind (a name, resolved at bind).
+    pub(crate) in_line: Option<String>,
+}
+
+/// A [`PlacedGuard`] resolved against the ruleset (`in_line: Some(None)`: no loaded
+/// expansion declares the kind, so the hook never runs).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PlacedCheck {
+    /// `guard_placed_follower`: the follower kinds (bit k of the mask: kind k).
+    pub(crate) follower: Option<[u64; 4]>,
+    pub(crate) in_line: Option<Option<carcassonne_core::FigureKindId>>,
+}
+
+/// `offer_tiles(code, verb, except_state)`: the choices of the script's prompts with this
+/// code are `verb` once per placed tile (its first segment in `action.segment`), in
+/// placement order, but the tile of the segment the game-scoped state names (segment + 1).
+#[derive(Clone, Debug)]
+pub struct TilePrompt {
+    pub(crate) code: u16,
+    pub(crate) verb: VerbId,
+    pub(crate) except: usize,
 }
 
 /// An [`Apart`] rule resolved against the ruleset (`None`: no loaded expansion has the
@@ -42,18 +98,56 @@ pub(crate) struct ApartRule {
     pub(crate) near: Option<carcassonne_core::FeatureKindId>,
     pub(crate) radius: i32,
     pub(crate) reason: String,
+    pub(crate) open_on: Option<KeepOpenRule>,
 }
 
 impl ApartRule {
+    /// The rule of a declaration, resolved against the ruleset.
+    pub(crate) fn resolve(a: &Apart, decl: &Decl, rules: &Ruleset) -> ApartRule {
+        let open_on = a.open_on.as_ref().map(|o| {
+            let mut kinds = 0u64;
+            for name in &o.kinds {
+                if let Some(k) = rules.kind_named(name) {
+                    kinds |= 1 << k.0;
+                }
+            }
+            if o.kinds.is_empty() {
+                // Every kind that completes and scores (a river only once opened).
+                for (i, k) in rules.kinds().iter().enumerate().take(64) {
+                    if k.completes && k.scoring != carcassonne_core::Scoring::Unscored {
+                        kinds |= 1 << i;
+                    }
+                }
+            }
+            KeepOpenRule {
+                slot: decl.states[o.state].2,
+                kinds,
+            }
+        });
+        ApartRule {
+            kind: rules.kind_named(&a.kind),
+            near: rules.kind_named(&a.near),
+            radius: a.radius,
+            reason: a.reason.clone(),
+            open_on,
+        }
+    }
+
     pub(crate) fn concerns(&self, rules: &Ruleset, tile: TileKindId) -> bool {
-        self.kind
-            .is_some_and(|k| rules.tiles().get(tile).segments.iter().any(|s| s.kind == k))
+        // A `keep_open_on` rule concerns every tile (its cells are checked by
+        // [`BoundScript::keep_open_cells`]).
+        self.open_on.is_some()
+            || self
+                .kind
+                .is_some_and(|k| rules.tiles().get(tile).segments.iter().any(|s| s.kind == k))
     }
 
     /// The cells of the placed tiles with a `near` feature, into `out` (cleared first).
     pub(crate) fn near_cells(&self, view: View<'_>, out: &mut Vec<Pos>) {
         out.clear();
-        let Some(near) = self.near else { return };
+        let (Some(near), None) = (self.near, self.open_on) else {
+            return;
+        };
         for t in view.state.board().tiles() {
             if view
                 .rules
@@ -127,8 +221,9 @@ pub struct Offer {
     /// Per segment (`offer_per_segment`): the feature kinds (names, resolved at bind) of
     /// the segments of the tile just placed it is offered on, while unfinished.
     pub(crate) per_segment: Option<Vec<String>>,
-    /// Player-scoped states of the chooser set when the action is chosen.
-    pub(crate) effects: Vec<(usize, i64)>,
+    /// What choosing the action does natively: player-scoped states of the chooser set,
+    /// and (`offer_prompt`) a prompt asked.
+    pub(crate) effects: Effects,
     /// `offer_protect`: (expansion id, game-scoped state) holding figure id + 1 of a figure
     /// this per-figure offer skips unless the chooser owns it.
     pub(crate) protect: Vec<(String, String)>,
@@ -144,7 +239,16 @@ pub struct Reaction {
     pub(crate) fewest_points_first: bool,
     pub(crate) code: u16,
     /// Player-scoped states of the deploying player set when he deploys.
-    pub(crate) effects: Vec<(usize, i64)>,
+    pub(crate) effects: Effects,
+}
+
+/// What a native offer or reaction does for its player when chosen, without a script call.
+#[derive(Debug, Default)]
+pub struct Effects {
+    /// Player-scoped states (index into `Decl::states`) set to a value.
+    pub(crate) sets: Vec<(usize, i64)>,
+    /// `offer_prompt`: the script prompt code asked next (with arg 0).
+    pub(crate) prompt: Option<u16>,
 }
 
 /// A script expansion's prompts: the script's own `(code, arg)`, or one of the

@@ -147,7 +147,7 @@ fn keep_open(v: View<'_>, tile: &str, cells: Array, segments: Array) -> R<Array>
 /// The features on the board that placing `t` at `pos` turned by `r` would complete, each
 /// once, in the order found: sites (cloisters) whose last empty neighbour `pos` is, then
 /// edge features whose every open edge the tile closes without opening new ones.
-fn completed_by(v: View<'_>, t: TileKindId, pos: Pos, r: Rotation) -> Vec<FeatureId> {
+pub(crate) fn completed_by(v: View<'_>, t: TileKindId, pos: Pos, r: Rotation) -> Vec<FeatureId> {
     let g = v.state.graph();
     let board = v.state.board();
     let open = |f: FeatureId| {

@@ -540,6 +540,7 @@ pub fn register(engine: &mut Engine) -> Vec<&'static str> {
     register_commands(reg);
     register_setup(reg.engine);
     register_kinds(reg);
+    near::register_near(reg);
     register_builders(reg.engine);
     std::mem::take(&mut reg.traced)
 }
@@ -550,6 +551,7 @@ mod fast;
 mod figures;
 mod functions;
 mod kinds;
+mod near;
 mod reads;
 mod setup;
 mod state;
@@ -560,6 +562,7 @@ use corners::register_corners;
 pub(crate) use fast::*;
 use figures::*;
 pub use functions::*;
+pub(crate) use kinds::completed_by;
 use kinds::register_kinds;
 pub(crate) use reads::open_features;
 use reads::*;

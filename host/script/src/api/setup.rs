@@ -80,30 +80,6 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             Ok(())
         },
     );
-    /// The hook a guard names, if it may be guarded at all.
-    fn guarded_hook(hook: &str) -> R<&'static crate::HookSpec> {
-        use crate::Hook as H;
-        let spec = crate::HOOKS
-            .iter()
-            .find(|h| h.name == hook)
-            .ok_or_else(|| format!("no hook `{hook}`"))?;
-        if matches!(
-            spec.hook,
-            H::Setup
-                | H::FiltersTile
-                | H::PrepareGame
-                | H::StartGame
-                | H::ApplySetting
-                | H::ApplyAction
-                | H::PromptActions
-                | H::ApplyPrompt
-        ) {
-            return err(format!(
-                "hook `{hook}` cannot be guarded (it runs only when your own declaration, action or prompt calls for it)"
-            ));
-        }
-        Ok(spec)
-    }
     /// A guarded hook that looks at a scoring (`before_scoring`, `after_scoring`), for the
     /// scoring guards named `guard`.
     fn scoring_hook(hook: &str, guard: &str) -> R<&'static crate::HookSpec> {
@@ -170,10 +146,12 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                     .filter(|c| !c.is_control())
                     .take(160)
                     .collect(),
+                open_on: None,
             });
             Ok(())
         },
     );
+    register_placed(engine);
     engine.register_fn(
         "guard_figure",
         |nc: NativeCallContext, hook: &str, kind: &str| -> R<()> {
@@ -252,14 +230,14 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         }
         Ok(i)
     }
-    fn effects(d: &Decl, m: Option<Map>) -> R<Vec<(usize, i64)>> {
-        let mut out = Vec::new();
+    fn effects(d: &Decl, m: Option<Map>) -> R<crate::Effects> {
+        let mut out = crate::Effects::default();
         for (k, v) in m.unwrap_or_default() {
             let i = state_index(d, k.as_str(), SlotScope::Player)?;
             let v = v
                 .as_int()
                 .map_err(|t| format!("effect `{k}`: a {t}, not an integer"))?;
-            out.push((i, v));
+            out.sets.push((i, v));
         }
         Ok(out)
     }
@@ -324,6 +302,28 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                     format!("`{verb}` is not offered per figure (offer_per_figure first)")
                 })?;
             o.protect.push((expansion.to_string(), state.to_string()));
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "offer_prompt",
+        |nc: NativeCallContext, verb: &str, code: INT| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let mut d = decl.borrow_mut();
+            let code = u16::try_from(code)
+                .ok()
+                .filter(|c| *c <= crate::MAX_SCRIPT_PROMPT_CODE)
+                .ok_or_else(|| format!("offer_prompt: code {code} is outside 0..=32767"))?;
+            let v = d
+                .verb(verb)
+                .ok_or_else(|| format!("verb `{verb}` is not declared (declare_verb first)"))?;
+            let o = d
+                .offers
+                .iter_mut()
+                .find(|o| o.verb == v)
+                .ok_or_else(|| format!("`{verb}` is not offered (offer it first)"))?;
+            o.effects.prompt = Some(code);
             Ok(())
         },
     );
@@ -471,7 +471,9 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let mut d = decl.borrow_mut();
-            if d.moves.iter().any(|(c, _)| *c == code) {
+            if d.moves.iter().any(|(c, _)| *c == code)
+                || d.tile_prompts.iter().any(|t| t.code == code)
+            {
                 return err(format!("offer_moves: prompt code {code} is declared twice"));
             }
             d.moves.push((code, kinds));
@@ -486,6 +488,131 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             let mut d = decl.borrow_mut();
             let i = state_index(&d, figure_state, SlotScope::Figure)?;
             d.strength_bonus = Some(i);
+            Ok(())
+        },
+    );
+}
+
+/// The hook a guard names, if it may be guarded at all.
+fn guarded_hook(hook: &str) -> R<&'static crate::HookSpec> {
+    use crate::Hook as H;
+    let spec = crate::HOOKS
+        .iter()
+        .find(|h| h.name == hook)
+        .ok_or_else(|| format!("no hook `{hook}`"))?;
+    if matches!(
+        spec.hook,
+        H::Setup
+            | H::FiltersTile
+            | H::PrepareGame
+            | H::StartGame
+            | H::ApplySetting
+            | H::ApplyAction
+            | H::PromptActions
+            | H::ApplyPrompt
+    ) {
+        return err(format!(
+            "hook `{hook}` cannot be guarded (it runs only when your own declaration, action or prompt calls for it)"
+        ));
+    }
+    Ok(spec)
+}
+
+/// The declarations about the tile placed last: `guard_placed_follower`,
+/// `guard_placed_in_line`, `keep_open_on` and `offer_tiles`.
+fn register_placed(engine: &mut Engine) {
+    /// A hook `guard` accepts, for a placed-tile guard named `what`.
+    fn placed_hook(hook: &str, what: &str) -> R<usize> {
+        guarded_hook(hook)
+            .map(|spec| spec.hook.index())
+            .map_err(|e| format!("{what}: {e}").into())
+    }
+    engine.register_fn(
+        "guard_placed_follower",
+        |nc: NativeCallContext, hook: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let h = placed_hook(hook, "guard_placed_follower")?;
+            decl.borrow_mut().placed[h]
+                .get_or_insert_with(Default::default)
+                .follower = true;
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "guard_placed_in_line",
+        |nc: NativeCallContext, hook: &str, kind: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let h = placed_hook(hook, "guard_placed_in_line")?;
+            // Resolved when the ruleset is complete: the kind may be another expansion's.
+            decl.borrow_mut().placed[h]
+                .get_or_insert_with(Default::default)
+                .in_line = Some(kind.to_string());
+            Ok(())
+        },
+    );
+    fn keep_open_on(nc: &NativeCallContext, state: &str, kinds: Array) -> R<()> {
+        let mut c = call(nc)?;
+        let (_, decl) = c.declarations()?;
+        let mut d = decl.borrow_mut();
+        let state = d
+            .states
+            .iter()
+            .position(|(n, s, _)| n == state && *s == SlotScope::Game)
+            .ok_or_else(|| {
+                format!("keep_open_on: `{state}` is not a declared game-scoped state (declare it first)")
+            })?;
+        let kinds = kinds
+            .into_iter()
+            .map(|k| {
+                k.into_string()
+                    .map_err(|t| format!("keep_open_on: a feature kind is a string, not {t}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if d.apart.len() >= 16 {
+            return err("keep_open_on: at most 16 placement rules".to_string());
+        }
+        d.apart.push(crate::Apart {
+            kind: String::new(),
+            near: String::new(),
+            radius: 0,
+            reason: String::new(),
+            open_on: Some(crate::KeepOpen { state, kinds }),
+        });
+        Ok(())
+    }
+    engine.register_fn("keep_open_on", |nc: NativeCallContext, state: &str| {
+        keep_open_on(&nc, state, Array::new())
+    });
+    engine.register_fn(
+        "keep_open_on",
+        |nc: NativeCallContext, state: &str, kinds: Array| keep_open_on(&nc, state, kinds),
+    );
+    engine.register_fn(
+        "offer_tiles",
+        |nc: NativeCallContext, code: INT, verb: &str, except: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let code = u16::try_from(code)
+                .ok()
+                .filter(|c| *c <= crate::MAX_SCRIPT_PROMPT_CODE)
+                .ok_or_else(|| format!("offer_tiles: code {code} is outside 0..=32767"))?;
+            let mut d = decl.borrow_mut();
+            let verb = d
+                .verb(verb)
+                .ok_or_else(|| format!("offer_tiles: verb `{verb}` is not declared (declare_verb first)"))?;
+            let except = d
+                .states
+                .iter()
+                .position(|(n, s, _)| n == except && *s == SlotScope::Game)
+                .ok_or_else(|| {
+                    format!("offer_tiles: `{except}` is not a declared game-scoped state (declare it first)")
+                })?;
+            if d.moves.iter().any(|(c, _)| *c == code) || d.tile_prompts.iter().any(|t| t.code == code) {
+                return err(format!("offer_tiles: prompt code {code} is declared twice"));
+            }
+            d.tile_prompts.push(crate::TilePrompt { code, verb, except });
             Ok(())
         },
     );

@@ -50,6 +50,7 @@ impl Bind for BoundScript {
                 }
             }
         }
+        self.keep_open_cells(view, tile, cells);
         self.forbidden(view, player, tile, |list| {
             if !list.is_empty() {
                 for c in cells.iter_mut() {

@@ -6,7 +6,10 @@ mod bindings;
 mod native;
 mod pass;
 
+use native::NativePrompt;
 use pass::{generic, Bind};
+#[cfg(test)]
+mod native_tests;
 #[cfg(test)]
 mod tests;
 
@@ -65,9 +68,11 @@ pub struct BoundScript {
     gates: Vec<HookGate>,
     /// The spacing rules, resolved.
     apart: Vec<ApartRule>,
-    /// `offer_moves`: prompt codes whose moves are listed natively, and the feature kinds
-    /// their figure may go to (kinds not in the ruleset dropped).
-    moves: Vec<(u16, Vec<carcassonne_core::FeatureKindId>)>,
+    /// Prompt codes whose choices are listed natively: `offer_moves` (the feature kinds
+    /// their figure may go to, kinds not in the ruleset dropped) and `offer_tiles`.
+    moves: Vec<(u16, NativePrompt)>,
+    /// Per hook: what the tile placed last must hold for it to run ([`PlacedCheck`]).
+    placed: [Option<PlacedCheck>; HOOK_COUNT],
     /// Its remembered hook calls, one memo per thread that plays its games ([`memo`]);
     /// `None` when made [`ScriptExpansion::without_memo`].
     memo: Option<ThreadLocal<memo::ScriptMemo>>,
@@ -99,6 +104,9 @@ impl BoundScript {
 
     /// Whether a guarded hook may run: its guard state is non-zero for `index`.
     fn guard_open(&self, hook: Hook, state: &carcassonne_core::GameState, index: usize) -> bool {
+        if !self.placed_open(hook, state) {
+            return false;
+        }
         match self.guards[hook.index()] {
             GuardCheck::Open => true,
             GuardCheck::Slot(scope, slot) => {
@@ -199,22 +207,28 @@ impl BoundScript {
             })
     }
 
-    /// The feature kinds of prompt `code`'s native moves, if `offer_moves` declared it.
-    fn move_kinds(&self, code: u16) -> Option<&[carcassonne_core::FeatureKindId]> {
-        self.moves
-            .iter()
-            .find(|(c, _)| *c == code)
-            .map(|(_, k)| k.as_slice())
+    /// How prompt `code`'s choices are listed natively, if `offer_moves` or `offer_tiles`
+    /// declared it.
+    fn move_kinds(&self, code: u16) -> Option<&NativePrompt> {
+        self.moves.iter().find(|(c, _)| *c == code).map(|(_, k)| k)
     }
 
+    /// The choices of a native prompt: `offer_tiles` ([`BoundScript::tile_actions`]), or
     /// `offer_moves`: pass, then a move of `figure` onto one segment of every unfinished
-    /// feature of `kinds` it may move to (not the one it stands on).
+    /// feature of its kinds it may move to (not the one it stands on).
     fn move_actions(
         view: View<'_>,
         figure: i32,
-        kinds: &[carcassonne_core::FeatureKindId],
+        native: &NativePrompt,
         out: &mut Vec<Action>,
     ) -> HookResult {
+        let kinds = match native {
+            NativePrompt::Moves(kinds) => kinds,
+            NativePrompt::Tiles(t) => {
+                Self::tile_actions(view, t, out);
+                return Ok(());
+            }
+        };
         let st = view.state;
         let f = usize::try_from(figure)
             .ok()
@@ -230,7 +244,7 @@ impl BoundScript {
         };
         let here = st.graph().feature_of(at);
         out.push(Action::Pass);
-        for &k in kinds {
+        for &k in kinds.iter() {
             api::open_features(view, k, |s| {
                 if st.graph().feature_of(s) != here && api::check_move(st, f, s).is_ok() {
                     out.push(Action::Move {
@@ -431,11 +445,15 @@ impl BoundScript {
     }
 }
 
-/// Sets the declared player-scoped `effects` of `player` (no script call).
-fn apply_effects(ctx: &mut Ctx<'_>, decl: &Decl, effects: &[(usize, i64)], player: PlayerId) {
-    for (state, value) in effects {
+/// Carries out the declared `effects` for `player` (no script call): sets his
+/// player-scoped states, then asks him the `offer_prompt` prompt.
+fn apply_effects(ctx: &mut Ctx<'_>, decl: &Decl, effects: &Effects, player: PlayerId) {
+    for (state, value) in &effects.sets {
         let (_, _, slot) = decl.states[*state];
         ctx.set(SlotRef::untyped(slot, player.0 as usize), *value);
+    }
+    if let Some(code) = effects.prompt {
+        ctx.prompt(player, ScriptPrompt::Script { code, arg: 0 });
     }
 }
 
@@ -550,26 +568,22 @@ impl BoundScript {
         let apart = decl
             .apart
             .iter()
-            .map(|a| ApartRule {
-                kind: rules.kind_named(&a.kind),
-                near: rules.kind_named(&a.near),
-                radius: a.radius,
-                reason: a.reason.clone(),
-            })
+            .map(|a| ApartRule::resolve(a, &decl, rules))
             .collect();
-        let moves = decl
+        let mut moves: Vec<(u16, NativePrompt)> = decl
             .moves
             .iter()
             .map(|(code, kinds)| {
-                (
-                    *code,
-                    kinds.iter().filter_map(|k| rules.kind_named(k)).collect(),
-                )
+                let kinds = kinds.iter().filter_map(|k| rules.kind_named(k)).collect();
+                (*code, NativePrompt::Moves(kinds))
             })
             .collect();
+        moves.extend(native::tile_prompts(&decl, b.me()));
+        let placed = native::placed_checks(&decl, rules);
         BoundScript {
             apart,
             moves,
+            placed,
             names: Arc::new(api::Names::new(rules)),
             me: b.me(),
             script,

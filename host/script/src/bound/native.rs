@@ -301,3 +301,242 @@ impl BoundScript {
         Ok(())
     }
 }
+
+/// How a prompt's choices are listed natively ([`BoundScript::move_actions`]).
+#[derive(Debug)]
+pub(crate) enum NativePrompt {
+    /// `offer_moves`: the feature kinds the prompt's figure may move to.
+    Moves(Vec<carcassonne_core::FeatureKindId>),
+    /// `offer_tiles`.
+    Tiles(TileOffer),
+}
+
+/// An `offer_tiles` prompt, resolved: its custom action, and the game-scoped state naming
+/// (segment + 1) the one tile left out.
+#[derive(Debug)]
+pub(crate) struct TileOffer {
+    me: carcassonne_core::ExpansionIndex,
+    verb: VerbId,
+    except: SlotId,
+}
+
+/// The declared `offer_tiles` prompts, by code.
+pub(super) fn tile_prompts(
+    decl: &Decl,
+    me: carcassonne_core::ExpansionIndex,
+) -> impl Iterator<Item = (u16, NativePrompt)> + '_ {
+    decl.tile_prompts.iter().map(move |t| {
+        let offer = TileOffer {
+            me,
+            verb: t.verb,
+            except: decl.states[t.except].2,
+        };
+        (t.code, NativePrompt::Tiles(offer))
+    })
+}
+
+/// The placed-tile guards, resolved: follower kinds as a mask, `in_line` kinds by id.
+pub(super) fn placed_checks(decl: &Decl, rules: &Ruleset) -> [Option<PlacedCheck>; HOOK_COUNT] {
+    let mut followers = [0u64; 4];
+    for (i, k) in rules.figure_kinds().iter().enumerate().take(256) {
+        if k.follower {
+            followers[i / 64] |= 1 << (i % 64);
+        }
+    }
+    std::array::from_fn(|h| {
+        decl.placed[h].as_ref().map(|p| PlacedCheck {
+            follower: p.follower.then_some(followers),
+            in_line: p.in_line.as_ref().map(|k| rules.figure_named(k)),
+        })
+    })
+}
+
+impl BoundScript {
+    /// A hook's placed-tile guards: whether the tile placed last holds a follower of its
+    /// placer (`guard_placed_follower`) and lies in the row or column of a figure of the
+    /// declared kind (`guard_placed_in_line`). Open for a hook without them.
+    pub(super) fn placed_open(&self, hook: Hook, state: &carcassonne_core::GameState) -> bool {
+        let Some(check) = self.placed[hook.index()] else {
+            return true;
+        };
+        let Some(last) = state.last_placed() else {
+            return false;
+        };
+        let tile = state.board().tile(last);
+        let g = state.graph();
+        let on = |f: &carcassonne_core::Figure| match f.loc {
+            carcassonne_core::FigureLoc::On(s) => Some(s),
+            _ => None,
+        };
+        if let Some(kind) = check.in_line {
+            let Some(kind) = kind else {
+                return false;
+            };
+            let pos = tile.pos;
+            let seen = state.figures().iter().any(|f| {
+                f.kind == kind
+                    && on(f).is_some_and(|s| {
+                        let n = g.segment(s);
+                        !n.is_virtual() && (n.pos.x == pos.x || n.pos.y == pos.y)
+                    })
+            });
+            if !seen {
+                return false;
+            }
+        }
+        if let Some(followers) = check.follower {
+            let Some(placer) = state.last_placer() else {
+                return false;
+            };
+            let k = |f: &carcassonne_core::Figure| f.kind.0 as usize;
+            return state.figures().iter().any(|f| {
+                f.owner == placer
+                    && followers[k(f) / 64] & (1 << (k(f) % 64)) != 0
+                    && on(f).is_some_and(|s| tile.has_segment(s))
+            });
+        }
+        true
+    }
+
+    /// `offer_tiles`: the verb once per placed tile, on its first segment, in placement
+    /// order, but the tile of the segment the `except` state names.
+    pub(super) fn tile_actions(view: View<'_>, t: &TileOffer, out: &mut Vec<Action>) {
+        let st = view.state;
+        let g = st.graph();
+        let here = usize::try_from(st.slot(t.except, 0) - 1)
+            .ok()
+            .filter(|s| *s < g.len())
+            .map(|s| g.segment(carcassonne_core::SegmentId::new(s)))
+            .filter(|n| !n.is_virtual())
+            .map(|n| n.pos);
+        for tile in st.board().tiles() {
+            if tile.segment_count == 0 || Some(tile.pos) == here {
+                continue;
+            }
+            out.push(Action::Custom(CustomAction {
+                expansion: t.me,
+                verb: t.verb,
+                figure: None,
+                segment: Some(tile.segment(0)),
+                value: 0,
+            }));
+        }
+    }
+
+    /// `keep_open_on`: clears the rotations of `cells` whose placement of `tile` would
+    /// complete an unfinished feature (of the rule's kinds) with a part on the tile its
+    /// state names. Only the cell such a feature's open edges all lead into can complete
+    /// it, so only that one is tried.
+    pub(crate) fn keep_open_cells(
+        &self,
+        view: View<'_>,
+        tile: TileKindId,
+        cells: &mut [PlacementCell],
+    ) {
+        let st = view.state;
+        let g = st.graph();
+        for rule in self.apart.iter().filter_map(|a| a.open_on) {
+            let Some(node) = usize::try_from(st.slot(rule.slot, 0) - 1)
+                .ok()
+                .filter(|s| *s < g.len())
+                .map(|s| g.segment(carcassonne_core::SegmentId::new(s)))
+                .filter(|n| !n.is_virtual())
+            else {
+                continue;
+            };
+            let Some(placed) = st.board().at(node.pos) else {
+                continue;
+            };
+            // One tile closes at most its four sides: a feature with more open edges
+            // (or empty cells around a site) stays open whatever is placed.
+            let mut guarded = Vec::new();
+            for s in placed.segments() {
+                let kind = g.segment(s).kind.0;
+                let f = g.feature_of(s);
+                let t = g.totals(f);
+                if kind < 64
+                    && rule.kinds & (1 << kind) != 0
+                    && t.completable
+                    && !t.scored
+                    && (1..=4).contains(&t.open)
+                    && !guarded.contains(&f)
+                {
+                    guarded.push(f);
+                }
+            }
+            if guarded.is_empty() {
+                continue;
+            }
+            // The one empty cell each feature's open edges all lead into: only a tile
+            // placed there can complete it.
+            let mut near: Vec<Pos> = Vec::new();
+            for &f in &guarded {
+                if let Some(p) = open_cell(view, f) {
+                    if !near.contains(&p) {
+                        near.push(p);
+                    }
+                }
+            }
+            for c in cells.iter_mut() {
+                if c.rotations == 0 || !near.contains(&c.pos) {
+                    continue;
+                }
+                for q in 0..4u8 {
+                    if c.rotations & (1 << q) != 0
+                        && api::completed_by(
+                            view,
+                            tile,
+                            c.pos,
+                            carcassonne_core::Rotation::quarter_turns(q),
+                        )
+                        .iter()
+                        .any(|f| guarded.contains(f))
+                    {
+                        c.rotations &= !(1 << q);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The empty cell into which every open edge of feature `f` leads (the empty cells around
+/// it, for a site), if there is exactly one: the only cell where one tile can complete it.
+fn open_cell(view: View<'_>, f: carcassonne_core::FeatureId) -> Option<Pos> {
+    let st = view.state;
+    let g = st.graph();
+    let board = st.board();
+    let mut cell: Option<Pos> = None;
+    // false as soon as two different cells are found.
+    let mut add = |p: Pos| match cell {
+        None => {
+            cell = Some(p);
+            true
+        }
+        Some(c) => c == p,
+    };
+    for m in g.members(f) {
+        let node = g.segment(m);
+        if node.is_virtual() {
+            continue;
+        }
+        let tile = board.at(node.pos)?;
+        let local = m.index() - tile.first_segment as usize;
+        if local < 16 && tile.sites & (1 << local) != 0 {
+            for p in node.pos.surrounding() {
+                if board.at(p).is_none() && !add(p) {
+                    return None;
+                }
+            }
+            continue;
+        }
+        let seg = view.rules.tiles().get(tile.kind).segments.get(local)?;
+        for side in seg.sides.rotate(tile.rotation).iter() {
+            let p = node.pos.step(side);
+            if board.at(p).is_none() && !add(p) {
+                return None;
+            }
+        }
+    }
+    cell
+}

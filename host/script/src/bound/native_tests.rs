@@ -1,0 +1,228 @@
+//! The placed-tile guards, `keep_open_on`, `offer_tiles` and `offer_prompt` decide exactly
+//! as the script loops they replace: each native script plays the same random games, state
+//! for state, as its looping twin.
+
+use super::*;
+use crate::compile_source;
+use carcassonne_core::{Game, GameSetup};
+
+fn rules_with(text: &str) -> Arc<Ruleset> {
+    let script = compile_source("x", "1.0.0", "x.rhai".into(), text).unwrap();
+    let b = Ruleset::builder()
+        .tiles(carcassonne_files::tiles::base_tile_set())
+        .expansion(Arc::new(ScriptExpansion::new(script).without_memo()));
+    Arc::new(b.build().unwrap())
+}
+
+/// The value of the script's game state `name` (`x.name`).
+fn state(rules: &Ruleset, g: &Game, name: &str) -> i64 {
+    let me = rules.expansion_index("x").unwrap();
+    let slot = rules
+        .slots()
+        .iter()
+        .position(|s| s.expansion == me && s.name == name)
+        .expect("a declared state");
+    g.state().slot(carcassonne_core::SlotId(slot as u16), 0)
+}
+
+/// Plays a game to the end, each choice drawn from `seed`; returns the game and the
+/// number of actions offered over the game (a fingerprint of every decision).
+fn play(rules: &Arc<Ruleset>, seed: u64) -> (Game, usize) {
+    let mut g = Game::new(
+        rules.clone(),
+        &GameSetup::new(vec!["A".into(), "B".into()], seed),
+    )
+    .unwrap();
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut offered = 0;
+    while !g.is_over() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        offered += g.action_count();
+        g.apply_offered((x % g.action_count() as u64) as usize)
+            .unwrap();
+    }
+    (g, offered)
+}
+
+/// Both scripts play the same games: same scores, same offers, same `count` state.
+fn same_games(native: &str, looping: &str) {
+    let (a, b) = (rules_with(native), rules_with(looping));
+    let mut counted = 0;
+    for seed in 1..=12 {
+        let (ga, na) = play(&a, seed);
+        let (gb, nb) = play(&b, seed);
+        let scores = |g: &Game| {
+            g.state()
+                .players()
+                .iter()
+                .map(|p| p.score)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(scores(&ga), scores(&gb), "seed {seed}: scores");
+        assert_eq!(na, nb, "seed {seed}: actions offered");
+        assert_eq!(
+            state(&a, &ga, "count"),
+            state(&b, &gb, "count"),
+            "seed {seed}"
+        );
+        counted += state(&a, &ga, "count");
+    }
+    assert!(counted > 0, "the hooks ran at least once");
+}
+
+/// CU-2's test, natively: the tile placed this turn holds a follower of its placer.
+#[test]
+fn guard_placed_follower_runs_only_when_the_placer_deployed_on_his_tile() {
+    // The looping twin counts the turns whose tile holds a follower of its placer.
+    let looping = r#"
+fn setup() { declare_state("count", "game", 0); }
+fn window_after_scoring() {
+    let t = last_placed();
+    for s in segments_at(t.x, t.y) {
+        for f in feature_figures(s) {
+            if figure_segment(f) == s && figure_owner(f) == t.player && is_follower(f) {
+                set_state("count", state("count") + 1);
+                return;
+            }
+        }
+    }
+}
+"#;
+    let native = r#"
+fn setup() {
+    declare_state("count", "game", 0);
+    guard_placed_follower("window_after_scoring");
+}
+fn window_after_scoring() { set_state("count", state("count") + 1); }
+"#;
+    same_games(native, looping);
+}
+
+#[test]
+fn guard_placed_in_line_sees_the_row_and_column_of_a_figure_kind() {
+    // In line with any small follower (the base game's figure kind), and holding one of
+    // the placer's: both guards at once.
+    let looping = r#"
+fn setup() { declare_state("count", "game", 0); }
+fn window_after_scoring() {
+    let t = last_placed();
+    let line = false;
+    for f in figures_of_kind("small-follower") {
+        let c = figure_cell(f);
+        if c != () && (c.x == t.x || c.y == t.y) { line = true; }
+    }
+    if !line { return; }
+    for f in figures_near(t.x, t.y, 0) {
+        if figure_owner(f) == t.player && is_follower(f) {
+            set_state("count", state("count") + 1);
+            return;
+        }
+    }
+}
+"#;
+    let native = r#"
+fn setup() {
+    declare_state("count", "game", 0);
+    guard_placed_in_line("window_after_scoring", "small-follower");
+    guard_placed_follower("window_after_scoring");
+}
+fn window_after_scoring() { set_state("count", state("count") + 1); }
+"#;
+    same_games(native, looping);
+}
+
+/// `keep_open_on` keeps the same placements open as `keep_open` over the tile's
+/// scored kinds; `offer_tiles` and `offer_prompt` offer what the looping script offers.
+#[test]
+fn keep_open_on_offer_tiles_and_offer_prompt_match_their_loops() {
+    let common = r#"
+fn start_game() { set_state("here", 1); }
+fn apply_prompt(player, code, arg, action) {
+    set_state("here", action.segment + 1);
+    set_state("count", state("count") + 1);
+}
+"#;
+    let looping = format!(
+        r#"
+fn setup() {{
+    declare_verb("go"); declare_verb("go-to");
+    declare_state("here", "game", 0); declare_state("count", "game", 0);
+    declare_state("may", "player", 1);
+    offer("go", "may");
+}}
+fn apply_action(player, action) {{ prompt(player, 1, 0); }}
+fn prompt_actions(player, code, arg) {{
+    let here = segment_cell(state("here") - 1);
+    let out = [];
+    for s in placed_tiles() {{
+        let c = segment_cell(s);
+        if c.x != here.x || c.y != here.y {{
+            let a = custom_action("go-to");
+            a.segment = s;
+            out.push(a);
+        }}
+    }}
+    out
+}}
+fn filter_placements(player, tile, cells) {{
+    let here = segment_cell(state("here") - 1);
+    let guarded = [];
+    for s in segments_at(here.x, here.y) {{
+        if !feature_complete(s) && !feature_scored(s) {{ guarded.push(s); }}
+    }}
+    keep_open(tile, cells, guarded)
+}}
+{common}"#
+    );
+    let native = format!(
+        r#"
+fn setup() {{
+    declare_verb("go"); declare_verb("go-to");
+    declare_state("here", "game", 0); declare_state("count", "game", 0);
+    declare_state("may", "player", 1);
+    offer("go", "may");
+    offer_prompt("go", 1);
+    offer_tiles(1, "go-to", "here");
+    keep_open_on("here");
+}}
+{common}"#
+    );
+    same_games(&native, &looping);
+}
+
+#[test]
+fn bad_declarations_say_what_is_wrong() {
+    let err = |setup: &str| {
+        let text = format!("fn setup() {{ declare_verb(\"v\"); {setup} }}");
+        let script = compile_source("x", "1.0.0", "x.rhai".into(), &text).unwrap();
+        let r = Ruleset::builder()
+            .tiles(carcassonne_files::tiles::base_tile_set())
+            .expansion(Arc::new(ScriptExpansion::new(script)))
+            .build();
+        match r {
+            Ok(_) => panic!("{setup} was accepted"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let e = err(r#"guard_placed_follower("apply_action");"#);
+    assert!(
+        e.contains("guard_placed_follower") && e.contains("cannot be guarded"),
+        "{e}"
+    );
+    let e = err(r#"keep_open_on("nope");"#);
+    assert!(
+        e.contains("keep_open_on: `nope` is not a declared game-scoped state"),
+        "{e}"
+    );
+    let e = err(r#"offer_tiles(1, "w", "s");"#);
+    assert!(e.contains("offer_tiles: verb `w` is not declared"), "{e}");
+    let e = err(r#"declare_state("s", "game", 0); offer_tiles(1, "v", "s"); offer_moves(1, []);"#);
+    assert!(
+        e.contains("offer_moves: prompt code 1 is declared twice"),
+        "{e}"
+    );
+    let e = err(r#"offer_prompt("v", 1);"#);
+    assert!(e.contains("`v` is not offered"), "{e}");
+}

@@ -189,6 +189,7 @@ function grid() {
 // `.version`): a view asked with `since` brings only what changed (`board_delta`: new tile
 // groups, figure groups that changed, the extent, backdrop and overlay), applied here.
 let boardDoc = null;
+let deltasApplied = 0; // (read by the browser test)
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 function svgPart(text) {
@@ -222,6 +223,7 @@ function takeBoard(v) {
   if (v.board_delta) {
     if (!boardDoc || boardDoc.version !== v.board_delta.since) return false;
     applyDelta(v.board_delta);
+    deltasApplied++;
   } else {
     boardDoc = new DOMParser().parseFromString(v.board, 'image/svg+xml');
   }

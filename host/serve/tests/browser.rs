@@ -785,6 +785,22 @@ async fn play_a_whole_game_in_chromium() {
         wait_moved(&b, version, "the move to be taken").await;
     }
     b.screenshot("final").await;
+    // The page followed the game by deltas, and the board it built from them is the whole
+    // board the server draws (the same tile and figure groups, in the same order).
+    let same = b
+        .js("return fetch(`/api/games/${gameId}`).then(r => r.json()).then(v => {
+               const whole = new DOMParser().parseFromString(v.board, 'image/svg+xml');
+               const groups = (d) => ['tiles', 'figures'].map(id =>
+                 [...d.querySelector(`[id=\"${id}\"]`).children].map(g => g.outerHTML).join(''));
+               const [a, w] = [groups(boardDoc), groups(whole)];
+               return [deltasApplied, a[0] === w[0], a[1] === w[1], boardDoc.querySelectorAll('g.tile').length];
+             });")
+        .await;
+    assert!(
+        same[0].as_u64().unwrap() > 10,
+        "the page took deltas: {same}"
+    );
+    assert_eq!((&same[1], &same[2]), (&json!(true), &json!(true)), "{same}");
     let sse = b.js("return sseUpdates").await.as_u64().unwrap();
     println!(
         "browser: {ours} moves by clicking ({placed} tiles, {turned} turned, {on_tile} on-tile deployments, {side} from the side panel, {passes} passes), {bot_moves_seen} bot moves seen, {sse} updates pushed, in {:.1}s",

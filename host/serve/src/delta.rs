@@ -75,10 +75,9 @@ impl Stamps {
     pub fn note(&mut self, version: u64, board: &BoardSvg) -> DrawnBoard {
         // A version older than one drawn before (a record resumed after a crash lost a
         // write) or a tile gone from the board: start again from here.
-        let gone = self
-            .cells
-            .keys()
-            .any(|&(x, y)| !board.cells.iter().any(|c| (c.x, c.y) == (x, y)));
+        let now: std::collections::BTreeSet<(i32, i32)> =
+            board.cells.iter().map(|c| (c.x, c.y)).collect();
+        let gone = self.cells.keys().any(|k| !now.contains(k));
         if self.base.is_none() || version < self.last || gone {
             self.base = Some(version);
             self.cells.clear();
@@ -126,7 +125,11 @@ impl DrawnBoard {
     /// `head` (a view's JSON text, open) followed by the board: what changed since version
     /// `since` when given, else the whole picture.
     pub fn after(&self, head: &str, since: Option<u64>) -> String {
-        let mut out = String::with_capacity(head.len() + self.size() + 64);
+        let board = match since {
+            Some(_) => self.backdrop.len() + self.overlay.len() + 16 * 1024,
+            None => self.size(),
+        };
+        let mut out = String::with_capacity(head.len() + board + 64);
         out.push_str(head);
         match since {
             Some(n) => self.delta(n, &mut out),

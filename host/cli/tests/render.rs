@@ -1090,8 +1090,25 @@ fn abbey_mayor_abbey_mayor_wagon_and_barn_are_drawn() {
         .descendants()
         .find(|n| n.has_tag_name("rect"))
         .expect("the tile's ground");
-    assert_eq!(num(barn, "data-x"), num(ground, "x"));
-    assert_eq!(num(barn, "data-y"), num(ground, "y"));
+    // Each tile and its figures are drawn in the tile's coordinates, in a group translated
+    // to its cell: compare the two points on the board.
+    let shift = |n: roxmltree::Node| -> (f64, f64) {
+        let g = n
+            .ancestors()
+            .find(|a| a.attribute("transform").is_some())
+            .expect("a group translated to its cell");
+        let t = g.attribute("transform").expect("transform");
+        let inner = t
+            .strip_prefix("translate(")
+            .and_then(|r| r.strip_suffix(')'))
+            .expect("translate(x,y)");
+        let (x, y) = inner.split_once(',').expect("x,y");
+        (x.parse().expect("x"), y.parse().expect("y"))
+    };
+    let (bx, by) = shift(barn);
+    let (gx, gy) = shift(ground);
+    assert_eq!(num(barn, "data-x") + bx, num(ground, "x") + gx);
+    assert_eq!(num(barn, "data-y") + by, num(ground, "y") + gy);
     // Its corner slot is shown by position, not as a state marker.
     assert!(
         barn.attribute("data-state").is_none(),

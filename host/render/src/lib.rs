@@ -68,9 +68,93 @@ pub const TILE_SIZES: std::ops::RangeInclusive<f64> = 24.0..=256.0;
 
 /// The board of `game`, its figures, a score panel and a legend, as SVG text.
 pub fn render_svg(game: &Game, opts: &RenderOptions) -> String {
+    render_board(game, opts).to_svg()
+}
+
+/// The same picture as [`render_svg`], in the parts a server sends apart: the picture's
+/// extent, what is redrawn after every move (`backdrop`, `overlay`), and each placed tile
+/// as two groups that only change when the tile's figures do.
+pub fn render_board(game: &Game, opts: &RenderOptions) -> BoardSvg {
     let mut opts = opts.clone();
     opts.tile_size = opts.tile_size.clamp(*TILE_SIZES.start(), *TILE_SIZES.end());
     svg::board(game, &opts)
+}
+
+/// A board picture in parts ([`render_board`]); [`BoardSvg::to_svg`] joins them.
+///
+/// Board coordinates do not depend on the board's extent: cell (x, y) is the square at
+/// (x·size, y·size); each tile group and figure group carries its `data-cell` and a
+/// `transform="translate(…)"` to it, so a group drawn once stays valid as the board grows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardSvg {
+    /// The `<svg>`'s `width` and `height` (SVG units) and `viewBox` (its corner follows the
+    /// board's top-left tile).
+    pub width: String,
+    pub height: String,
+    pub view_box: String,
+    /// Side of a tile (`data-tile-size`).
+    pub tile_size: String,
+    /// `<g id="backdrop">`: the paper and the title band.
+    pub backdrop: String,
+    /// Every placed tile, in placement order.
+    pub cells: Vec<CellSvg>,
+    /// `<g id="overlay">`: the last tile's frame, neutral figures, badges and the side panel.
+    pub overlay: String,
+}
+
+/// One placed tile's groups.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellSvg {
+    /// Its cell.
+    pub x: i32,
+    pub y: i32,
+    /// Its placement order (1 = the first tile laid); the figure groups follow this order.
+    pub order: usize,
+    /// `<g class="tile" data-cell="x,y" …>`: the tile; it never changes.
+    pub tile: String,
+    /// `<g class="on-tile" data-cell="x,y" data-order="n" …>`: the figures on it, empty
+    /// when it has none.
+    pub figures: String,
+}
+
+impl BoardSvg {
+    /// The opening `<svg>` tag.
+    pub fn open_tag(&self) -> String {
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="{}" font-family="DejaVu Sans, Verdana, Arial, sans-serif" data-tile-size="{}">"#,
+            self.width, self.height, self.view_box, self.tile_size
+        )
+    }
+
+    /// The whole picture: backdrop, the tiles layer (`<g id="tiles">`), the figures layer
+    /// (`<g id="figures">`, over every tile, so a figure near an edge is never covered by
+    /// the neighbour laid after it), then the overlay.
+    pub fn to_svg(&self) -> String {
+        let size = self
+            .cells
+            .iter()
+            .map(|c| c.tile.len() + c.figures.len())
+            .sum::<usize>()
+            + self.backdrop.len()
+            + self.overlay.len()
+            + 512;
+        let mut out = String::with_capacity(size);
+        out.push_str(&self.open_tag());
+        out.push('\n');
+        out.push_str(&self.backdrop);
+        out.push_str("<g id=\"tiles\">\n");
+        for c in &self.cells {
+            out.push_str(&c.tile);
+        }
+        out.push_str("</g>\n<g id=\"figures\">\n");
+        for c in &self.cells {
+            out.push_str(&c.figures);
+        }
+        out.push_str("</g>\n");
+        out.push_str(&self.overlay);
+        out.push_str("</svg>\n");
+        out
+    }
 }
 
 /// The contact sheet of tile set `set` (every kind with its id, count and segments) as SVG

@@ -174,17 +174,62 @@ async function openFile(ev) {
 
 // ---------------------------------------------------------------- the board
 
-// Where cell (x, y) is on the drawn board, from the tiles the SVG carries.
+// Where cell (x, y) is on the drawn board: the board draws cell (x, y) at (x·s, y·s) and
+// its viewBox starts at the board's top-left corner, one pixel a unit.
 function grid() {
   const svg = $('board').querySelector('svg');
-  if (!svg) return null;
+  if (!svg || !svg.viewBox || !svg.viewBox.baseVal) return null;
   const s = +svg.getAttribute('data-tile-size') || view.tile_size;
-  const t = svg.querySelector('g.tile[data-cell]');
-  if (!t) return null;
-  const [cx, cy] = t.getAttribute('data-cell').split(',').map(Number);
-  const bb = t.getBBox();
+  const vb = svg.viewBox.baseVal;
   const pad = 70; // #board padding
-  return { s, ox: pad + bb.x - cx * s, oy: pad + bb.y - cy * s };
+  return { s, ox: pad - vb.x, oy: pad - vb.y };
+}
+
+// The game's board as the page last received it (an SVG document, its version in
+// `.version`): a view asked with `since` brings only what changed (`board_delta`: new tile
+// groups, figure groups that changed, the extent, backdrop and overlay), applied here.
+let boardDoc = null;
+let deltasApplied = 0; // (read by the browser test)
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function svgPart(text) {
+  const d = new DOMParser().parseFromString(`<svg xmlns="${SVG_NS}">${text}</svg>`, 'image/svg+xml');
+  return boardDoc.importNode(d.documentElement.firstElementChild, true);
+}
+
+function applyDelta(d) {
+  const svg = boardDoc.documentElement;
+  svg.setAttribute('width', d.width);
+  svg.setAttribute('height', d.height);
+  svg.setAttribute('viewBox', d.view_box);
+  for (const id of ['backdrop', 'overlay']) svg.querySelector(`[id="${id}"]`).replaceWith(svgPart(d[id]));
+  const tiles = svg.querySelector('[id="tiles"]'), figs = svg.querySelector('[id="figures"]');
+  for (const c of d.cells) {
+    const at = (layer) => [...layer.children].find((g) => g.getAttribute('data-cell') === c.cell);
+    if (c.tile) {
+      const old = at(tiles);
+      if (old) old.replaceWith(svgPart(c.tile)); else tiles.append(svgPart(c.tile));
+    }
+    const old = at(figs);
+    if (old) old.remove();
+    // Figure groups stay in placement order, as the whole board has them.
+    if (c.figures) figs.insertBefore(svgPart(c.figures), [...figs.children].find((g) => +g.getAttribute('data-order') > c.order) || null);
+  }
+}
+
+// The view's board as an element to draw: the whole board parsed, or the delta applied to
+// the board the page has. False when a delta does not fit it (then the whole is fetched).
+function takeBoard(v) {
+  if (v.board_delta) {
+    if (!boardDoc || boardDoc.version !== v.board_delta.since) return false;
+    applyDelta(v.board_delta);
+    deltasApplied++;
+  } else {
+    boardDoc = new DOMParser().parseFromString(v.board, 'image/svg+xml');
+  }
+  boardDoc.version = v.version;
+  v.board = boardDoc.documentElement;
+  return true;
 }
 
 function cellBox(g, x, y, cls) {
@@ -214,9 +259,10 @@ function myTurn() {
   return view && !view.finished && view.you !== null && view.you !== undefined && view.current === view.you && !replayId;
 }
 
-function drawBoard(svgText, preview) {
+function drawBoard(board, preview) {
   const b = $('board');
-  b.innerHTML = svgText;
+  if (typeof board === 'string') b.innerHTML = board;
+  else b.replaceChildren(document.importNode(board, true));
   delete b.dataset.preview;
   if (!preview) fitCam(false);
   const g = grid();
@@ -553,8 +599,14 @@ async function refresh() {
   try {
     do {
       dirty = false;
-      const q = token ? `?token=${encodeURIComponent(token)}` : '';
-      view = await api('GET', `/api/games/${gameId}${q}`);
+      const q = [token ? `token=${encodeURIComponent(token)}` : '', boardDoc ? `since=${boardDoc.version}` : ''].filter((x) => x).join('&');
+      let v = await api('GET', `/api/games/${gameId}${q ? `?${q}` : ''}`);
+      if (!takeBoard(v)) {
+        boardDoc = null;
+        v = await api('GET', `/api/games/${gameId}${token ? `?token=${encodeURIComponent(token)}` : ''}`);
+        takeBoard(v);
+      }
+      view = v;
     } while (dirty);
     selected = null;
     $('placing').hidden = true;

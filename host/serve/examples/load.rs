@@ -5,8 +5,13 @@
 //!
 //! ```text
 //! cargo run -p carcassonne-serve --example load -- [--games 100] [--pollers 16]
-//!     [--think-ms 300] [--bot-delay-ms 400] [--max-moves N]
+//!     [--think-ms 300] [--bot-delay-ms 400] [--max-moves N] [--whole 1]
+//!     [--server PATH]
 //! ```
+//!
+//! Views are asked with `since=` the version the client has (the board as what changed,
+//! as the page does); `--whole 1` asks whole views. `--server PATH` runs another build of
+//! this program as the server (`PATH --serve …`), to compare builds with the same client.
 //!
 //! Each game is followed like the page follows it: one event stream per game; on every
 //! update its view is fetched again (sending back the tag of the view it has, as a browser
@@ -31,6 +36,7 @@ struct Opts {
     think: Duration,
     bot_delay: Duration,
     max_moves: usize,
+    whole: bool,
 }
 
 fn parse_opts(args: &[String]) -> Result<Opts, String> {
@@ -40,6 +46,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
         think: Duration::from_millis(300),
         bot_delay: Duration::from_millis(400),
         max_moves: usize::MAX,
+        whole: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -53,6 +60,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
             "--think-ms" => o.think = Duration::from_millis(n),
             "--bot-delay-ms" => o.bot_delay = Duration::from_millis(n),
             "--max-moves" => o.max_moves = n as usize,
+            "--whole" => o.whole = n != 0,
             _ => return Err(format!("unknown option {a}")),
         }
     }
@@ -64,13 +72,23 @@ fn main() {
     if args.first().map(String::as_str) == Some("--serve") {
         return serve(&args[1..]);
     }
+    // `--server PATH` (not a number) is taken out before the numeric options.
+    let mut args = args;
+    let server = match args.iter().position(|a| a == "--server") {
+        Some(i) if i + 1 < args.len() => {
+            let p = args.remove(i + 1);
+            args.remove(i);
+            std::path::PathBuf::from(p)
+        }
+        _ => std::env::current_exe().expect("own path"),
+    };
     let opts = parse_opts(&args).unwrap_or_else(|e| {
         eprintln!("load: {e}");
         std::process::exit(2)
     });
     let data = std::env::temp_dir().join(format!("carcassonne-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let mut child = std::process::Command::new(std::env::current_exe().expect("own path"))
+    let mut child = std::process::Command::new(&server)
         .args([
             "--serve".to_string(),
             data.display().to_string(),
@@ -129,6 +147,7 @@ fn serve(args: &[String]) {
 struct Stats {
     ms: BTreeMap<&'static str, Vec<f64>>,
     view_bytes: Vec<usize>,
+    poll_bytes: Vec<usize>,
     failures: Vec<String>,
     moves: usize,
     finished: usize,
@@ -241,6 +260,12 @@ struct Head {
     actions: Vec<serde::de::IgnoredAny>,
 }
 
+/// A poller reads only the version of the view it got.
+#[derive(serde::Deserialize)]
+struct Version {
+    version: u64,
+}
+
 /// Creates game `i`, plays seat 0 to the end.
 async fn play(addr: SocketAddr, i: usize, opts: Arc<Opts>, stats: Shared) -> Option<String> {
     let bot = if i % 2 == 0 { "greedy" } else { "random" };
@@ -265,7 +290,11 @@ async fn play(addr: SocketAddr, i: usize, opts: Arc<Opts>, stats: Shared) -> Opt
     let mut moves = 0;
     loop {
         let t = Instant::now();
-        let path = format!("/api/games/{id}?token={token}");
+        let since = match (&view, opts.whole) {
+            (Some(v), false) => format!("&since={}", v.version),
+            _ => String::new(),
+        };
+        let path = format!("/api/games/{id}?token={token}{since}");
         let Ok(r) = request(addr, "GET", &path, "", tag.as_deref()).await else {
             fail(&stats, format!("game {id}: view failed"));
             break;
@@ -338,9 +367,12 @@ async fn poll(
     stop: Arc<std::sync::atomic::AtomicBool>,
     seed: u64,
     stats: Shared,
+    whole: bool,
 ) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut tags: BTreeMap<String, String> = BTreeMap::new();
+    let mut versions: BTreeMap<String, u64> = BTreeMap::new();
+
     while !stop.load(std::sync::atomic::Ordering::SeqCst) {
         tokio::time::sleep(Duration::from_millis(500)).await;
         let id = {
@@ -351,10 +383,18 @@ async fn poll(
             ids[rng.random_range(0..ids.len())].clone()
         };
         let t = Instant::now();
-        let path = format!("/api/games/{id}");
+        let since = match versions.get(&id) {
+            Some(v) if !whole => format!("?since={v}"),
+            _ => String::new(),
+        };
+        let path = format!("/api/games/{id}{since}");
         match request(addr, "GET", &path, "", tags.get(&id).map(String::as_str)).await {
             Ok(r) if r.status == 200 => {
                 note(&stats, "poll", t);
+                stats.lock().unwrap().poll_bytes.push(r.body.len());
+                if let Ok(v) = serde_json::from_str::<Version>(&r.body) {
+                    versions.insert(id.clone(), v.version);
+                }
                 if let Some(e) = r.etag {
                     tags.insert(id, e);
                 }
@@ -379,6 +419,7 @@ async fn drive(addr: SocketAddr, opts: &Opts) -> Stats {
                 Arc::clone(&stop),
                 p as u64,
                 Arc::clone(&stats),
+                opts.whole,
             ))
         })
         .collect();
@@ -485,6 +526,14 @@ fn report(stats: &Stats, opts: &Opts, elapsed: f64, cpu: f64, rss: Option<u64>) 
     }
     let biggest = stats.view_bytes.iter().max().copied().unwrap_or(0);
     println!("largest view sent: {} KB", biggest / 1024);
+    for (what, v) in [("view", &stats.view_bytes), ("poll", &stats.poll_bytes)] {
+        let total: usize = v.iter().sum();
+        println!(
+            "bytes per {what} (200): mean {:.1} KB, {:.1} MB in all",
+            total as f64 / v.len().max(1) as f64 / 1024.0,
+            total as f64 / 1048576.0
+        );
+    }
     println!(
         "server: {:.1} s of CPU ({:.0}% of one core), peak RSS {}",
         cpu,

@@ -1,8 +1,9 @@
 //! Live games: each behind its own lock, written to disk as its record after every action,
 //! resumed on start by replaying the records; bots play their seats on blocking threads.
 
+use crate::delta::{DrawnBoard, Stamps};
 use crate::store::{self, Seat, SeatsFile};
-use crate::view::{cell_of, named, place_names, player_names, position};
+use crate::view::{cell_of, named, place_names, player_names, position, position_parts};
 use crate::{ApiError, Config};
 use axum::http::StatusCode;
 use carcassonne_core::{Action, ActionError, Game, GameSetup, Ruleset};
@@ -99,8 +100,9 @@ pub struct GameSlot {
     subscribers: AtomicUsize,
     /// The view of the last state asked for, shared by every viewer (see [`CachedView`]).
     cache: Mutex<Option<CachedView>>,
-    /// Held while a view is drawn, so that viewers arriving together draw it once.
-    drawing: Mutex<()>,
+    /// Held while a view is drawn, so that viewers arriving together draw it once; holds
+    /// when each cell of the board last changed (for deltas).
+    drawing: Mutex<Stamps>,
     /// The version whose record is on disk (`u64::MAX` once archived). Records are written
     /// outside the game's lock (a synced write takes milliseconds, and viewers and the bot
     /// would wait for it), one at a time, never an older over a newer one.
@@ -115,9 +117,10 @@ struct Save(u64, String);
 struct CachedView {
     /// What the view shows besides the seat asking (see [`view_key`]).
     key: String,
-    /// The view as JSON text, without its closing brace: the seat-specific fields are
-    /// appended to it.
+    /// The view as JSON text without its board and closing brace: the board (whole or
+    /// since a version) and the seat-specific fields are appended to it.
     body: Arc<str>,
+    board: Arc<DrawnBoard>,
 }
 
 /// Everything a view shows besides the seat asking: the game changes only with its version;
@@ -138,7 +141,7 @@ pub enum ViewReply {
 
 /// The entity tag of a view: the game's state and the seat asking (`w`: a spectator, `u`: a
 /// token that holds no seat).
-fn etag(key: &str, you: Option<usize>, unknown: bool) -> String {
+fn etag(key: &str, you: Option<usize>, unknown: bool, since: Option<u64>) -> String {
     use std::hash::{Hash, Hasher};
     // SipHash with fixed keys: the same state gives the same tag, even after a restart.
     let mut h = std::hash::DefaultHasher::new();
@@ -149,7 +152,9 @@ fn etag(key: &str, you: Option<usize>, unknown: bool) -> String {
         (None, true) => "u".into(),
         (None, false) => "w".into(),
     };
-    format!("\"{version}-{:016x}-{who}\"", h.finish())
+    // A delta is another answer than the whole view: its own tag.
+    let since = since.map_or_else(String::new, |n| format!("-d{n}"));
+    format!("\"{version}-{:016x}-{who}{since}\"", h.finish())
 }
 
 impl GameSlot {
@@ -161,7 +166,7 @@ impl GameSlot {
             tx: broadcast::channel(64).0,
             subscribers: AtomicUsize::new(0),
             cache: Mutex::new(None),
-            drawing: Mutex::new(()),
+            drawing: Mutex::new(Stamps::default()),
         }
     }
 }
@@ -220,8 +225,15 @@ impl GameSlot {
     /// `if_none_match` is the tag of the view the asker has: if it is still the current
     /// one, the view is not sent again. The view of a state is drawn once, then served
     /// from the cache to every viewer.
+    /// With `since` (the version the page shows), the board is sent as what changed since
+    /// then when it can be (`delta.rs`), else whole.
     /// Also says whether a view was drawn (see [`Games::view`]).
-    fn view(&self, token: Option<&str>, if_none_match: Option<&str>) -> (ViewReply, bool) {
+    fn view(
+        &self,
+        token: Option<&str>,
+        if_none_match: Option<&str>,
+        since: Option<u64>,
+    ) -> (ViewReply, bool) {
         let (key, you) = {
             let live = lock(&self.live);
             let you = token.and_then(|t| {
@@ -234,27 +246,29 @@ impl GameSlot {
         // A token that holds no seat is told so (the page shows it), not taken for a
         // spectator.
         let unknown = token.is_some() && you.is_none();
-        let tag = etag(&key, you, unknown);
+        let tag = etag(&key, you, unknown, since);
         if if_none_match.is_some_and(|m| m.split(',').any(|t| t.trim() == tag)) {
             return (ViewReply::Unchanged(tag), false);
         }
-        let (key, body, drawn) = self.cached_view();
+        let (key, body, board, drawn) = self.cached_view();
+        let since = since.filter(|&n| board.covers(n));
         // The game may have moved on while the view was drawn: tag what is sent.
-        let tag = etag(&key, you, unknown);
+        let tag = etag(&key, you, unknown, since);
         let you = you.map_or_else(|| "null".to_string(), |s| s.to_string());
-        let text = format!("{body},\"you\":{you},\"token_unknown\":{unknown}}}\n");
+        let mut text = board.after(&body, since);
+        text.push_str(&format!(",\"you\":{you},\"token_unknown\":{unknown}}}\n"));
         (ViewReply::Fresh(text, tag), drawn)
     }
 
     /// The view of the current state without the seat-specific fields (see [`CachedView`]):
     /// from the cache, or drawn outside the game's lock (bots and players act meanwhile).
-    fn cached_view(&self) -> (String, Arc<str>, bool) {
-        let _drawing = lock(&self.drawing);
-        let (key, game, mut v) = {
+    fn cached_view(&self) -> (String, Arc<str>, Arc<DrawnBoard>, bool) {
+        let mut stamps = lock(&self.drawing);
+        let (key, version, game, mut v) = {
             let live = lock(&self.live);
             let key = view_key(&live);
             if let Some(c) = lock(&self.cache).as_ref().filter(|c| c.key == key) {
-                return (key, Arc::clone(&c.body), false);
+                return (key, Arc::clone(&c.body), Arc::clone(&c.board), false);
             }
             let v = json!({
                 "id": self.id,
@@ -277,9 +291,10 @@ impl GameSlot {
                     .map(|e| e.id.clone())
                     .collect::<Vec<_>>(),
             });
-            (key, live.game.clone(), v)
+            (key, live.version, live.game.clone(), v)
         };
-        let mut full = position(&game, true);
+        let (mut full, board) = position_parts(&game, true);
+        let board = Arc::new(stamps.note(version, &board));
         if let (Some(full), Some(extra)) = (full.as_object_mut(), v.as_object_mut()) {
             full.append(extra);
         }
@@ -290,8 +305,9 @@ impl GameSlot {
         *lock(&self.cache) = Some(CachedView {
             key: key.clone(),
             body: Arc::clone(&body),
+            board: Arc::clone(&board),
         });
-        (key, body, true)
+        (key, body, board, true)
     }
 
     /// The board after the offered tile placement `index` (on a copy: the game is
@@ -548,8 +564,9 @@ impl Games {
         slot: &Arc<GameSlot>,
         token: Option<&str>,
         if_none_match: Option<&str>,
+        since: Option<u64>,
     ) -> ViewReply {
-        let (reply, drawn) = slot.view(token, if_none_match);
+        let (reply, drawn) = slot.view(token, if_none_match, since);
         if drawn {
             let mut cached = lock(&self.cached);
             cached.retain(|w| !std::ptr::eq(w.as_ptr(), Arc::as_ptr(slot)));

@@ -13,10 +13,12 @@
 //!   a cache (`ETag`, 304);
 //! - `view.rs` — what the page sees of a position (labels of every legal action, the board
 //!   SVG from `carcassonne-render`);
+//! - `delta.rs` — the board whole, or only what changed since the version a page shows;
 //! - `watch.rs` — `--watch`: fan expansion folders rebuilt when they change.
 //!
 //! Every failure a request can cause is a 4xx with a one-line JSON `{"error": "…"}`.
 
+mod delta;
 mod games;
 mod guard;
 mod store;
@@ -563,8 +565,11 @@ async fn state(
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
+    // `since=N`: the page shows version N and wants only what changed on the board.
+    let since = query_param(&q, "since").and_then(|n| n.parse().ok());
     let games = Arc::clone(&app.games);
-    let reply = blocking(move || Ok(games.view(&slot, token.as_deref(), seen.as_deref()))).await?;
+    let reply =
+        blocking(move || Ok(games.view(&slot, token.as_deref(), seen.as_deref(), since))).await?;
     let (status, body, tag) = match reply {
         games::ViewReply::Unchanged(tag) => (StatusCode::NOT_MODIFIED, String::new(), tag),
         games::ViewReply::Fresh(body, tag) => (StatusCode::OK, body, tag),

@@ -8,7 +8,7 @@ use carcassonne_play::record::{encode_action, RecordAction, Target};
 use carcassonne_play::replay::replay_output;
 use carcassonne_render::geometry::TileGeom;
 use carcassonne_render::style::{figure_outline, icon_colour, icon_path, path_data, player_colour};
-use carcassonne_render::{render_svg, render_tile, tile_geometry, RenderOptions};
+use carcassonne_render::{render_board, render_tile, tile_geometry, BoardSvg, RenderOptions};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -496,6 +496,14 @@ pub fn supplies(game: &Game) -> Vec<BTreeMap<String, u32>> {
 
 /// The whole view of a game position (without the seat-specific parts).
 pub fn position(game: &Game, with_actions: bool) -> Value {
+    let (mut v, board) = position_parts(game, with_actions);
+    v["board"] = json!(board.to_svg());
+    v
+}
+
+/// The view of a position without its `board`, and the board in parts (a server sends the
+/// board whole or as what changed: `delta.rs`).
+pub fn position_parts(game: &Game, with_actions: bool) -> (Value, BoardSvg) {
     let out = replay_output(game);
     let st = game.state();
     let supplies = supplies(game);
@@ -519,7 +527,7 @@ pub fn position(game: &Game, with_actions: bool) -> Value {
         caption: None,
         order_numbers: false,
     };
-    json!({
+    let v = json!({
         "finished": game.is_over(),
         "current": current,
         "prompt": if game.is_over() { Value::Null } else { json!(game.describe_decision()) },
@@ -533,9 +541,9 @@ pub fn position(game: &Game, with_actions: bool) -> Value {
         "discards": out.discards,
         "tiles_left": st.supply().remaining(),
         "actions": if with_actions && !game.is_over() { actions(game) } else { Vec::new() },
-        "board": render_svg(game, &opts),
         "tile_size": TILE_SIZE,
-    })
+    });
+    (v, render_board(game, &opts))
 }
 
 #[cfg(test)]

@@ -20,7 +20,14 @@
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (`scripts/install-browser.sh`,
 //! called by `scripts/test.sh`). Without them the tests say they are skipped, except under CI
-//! (`CI` set), where that is a failure. Screenshots go to `target/serve-*.png`.
+//! (`CI` set), where that is a failure.
+//!
+//! Screenshots: with `SCREENSHOT_DIR=DIR` set, each test saves `DIR/serve-*.png` at its
+//! start, the first time its page shows each kind of prompt (who asks, what step, which kinds
+//! of action: `serve-game-03-base-turn-place.png`), at chosen moments and at its end
+//! (`docs/serve-*.png` were picked from them). Without it none is taken, so a passing run
+//! writes nothing; a failing wait or click still leaves `target/serve-timeout.png` or
+//! `target/serve-click-failed.png` to look at.
 
 use carcassonne_play::record::Record;
 use carcassonne_serve::{router, App, Config};
@@ -197,6 +204,9 @@ async fn start_chromedriver() -> Option<ChromeDriver> {
 struct Browser {
     addr: SocketAddr,
     session: String,
+    /// Its name, and the kinds of prompt it has taken a screenshot of.
+    name: String,
+    prompts_seen: std::sync::Mutex<Vec<String>>,
     profile: PathBuf,
     downloads: PathBuf,
 }
@@ -256,6 +266,8 @@ impl Browser {
         Browser {
             addr: d.addr,
             session,
+            name: name.to_string(),
+            prompts_seen: std::sync::Mutex::new(Vec::new()),
             profile: base,
             downloads,
         }
@@ -338,7 +350,7 @@ impl Browser {
                     css.replace('\'', "\\'")
                 ))
                 .await;
-            self.screenshot("click-failed").await;
+            self.failure_shot("click-failed").await;
             panic!("click `{css}` (at {at}): {e}");
         }
     }
@@ -364,18 +376,75 @@ impl Browser {
                 return v;
             }
             if Instant::now() > deadline {
-                self.screenshot("timeout").await;
+                self.failure_shot("timeout").await;
                 panic!("timed out waiting for {what} (screenshot target/serve-timeout.png)");
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
     }
 
+    /// Saves what the page shows as `serve-{name}.png` in `$SCREENSHOT_DIR`; nothing when
+    /// it is not set.
     async fn screenshot(&self, name: &str) {
-        if let Ok(Value::String(b64)) = self.cmd("GET", "/screenshot", None).await {
-            let out = target_dir().join(format!("serve-{name}.png"));
-            let _ = std::fs::write(out, decode_base64(&b64));
+        if let Some(dir) = std::env::var_os("SCREENSHOT_DIR").filter(|d| !d.is_empty()) {
+            self.save_shot(&PathBuf::from(dir), name).await;
         }
+    }
+
+    /// A screenshot of a failure: in `$SCREENSHOT_DIR`, else in `target/`.
+    async fn failure_shot(&self, name: &str) {
+        let dir = std::env::var_os("SCREENSHOT_DIR")
+            .filter(|d| !d.is_empty())
+            .map_or_else(target_dir, PathBuf::from);
+        self.save_shot(&dir, name).await;
+    }
+
+    async fn save_shot(&self, dir: &Path, name: &str) {
+        if let Ok(Value::String(b64)) = self.cmd("GET", "/screenshot", None).await {
+            let _ = std::fs::create_dir_all(dir);
+            let _ = std::fs::write(dir.join(format!("serve-{name}.png")), decode_base64(&b64));
+        }
+    }
+
+    /// A screenshot the first time the page shows a kind of prompt: the expansion that asks,
+    /// the step, and the kinds of the offered actions (a fan verb by its name).
+    async fn prompt_shot(&self) {
+        if std::env::var_os("SCREENSHOT_DIR").is_none_or(|d| d.is_empty()) {
+            return;
+        }
+        let kind = self
+            .js(
+                "if (typeof view === 'undefined' || !view || !view.actions) return null;
+                 const a = view.ask || {};
+                 const kinds = [...new Set(view.actions.map(x => x.kind === 'custom'
+                     ? ((x.record && x.record.verb) || 'custom') : x.kind))].sort().join('+');
+                 return [a.expansion || 'base', a.step || 'turn', kinds || 'none'].join('-')
+                     .replace(/[^A-Za-z0-9+_-]/g, '_');",
+            )
+            .await;
+        let Some(kind) = kind.as_str().map(str::to_string) else {
+            return;
+        };
+        let n = {
+            let mut seen = self.prompts_seen.lock().unwrap();
+            if seen.contains(&kind) {
+                return;
+            }
+            seen.push(kind.clone());
+            seen.len()
+        };
+        self.screenshot(&format!("{}-{n:02}-{kind}", self.name))
+            .await;
+    }
+
+    /// Waits for the seat's move (or the end, [`TURN_STATE`]), then takes the screenshot of
+    /// a kind of prompt not seen yet.
+    async fn turn(&self, what: &str) -> Value {
+        let st = self.wait_for(TURN_STATE, what).await;
+        if st["final"] != true {
+            self.prompt_shot().await;
+        }
+        st
     }
 }
 
@@ -576,6 +645,7 @@ async fn play_a_whole_game_in_chromium() {
         "the create form",
     )
     .await;
+    b.screenshot("game-00-start").await;
     b.keys("#seats tbody tr:nth-child(1) input", "Ann").await;
     b.keys("#seed", "20261124").await;
     b.click("#create").await;
@@ -601,7 +671,7 @@ async fn play_a_whole_game_in_chromium() {
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
         assert!(Instant::now() < deadline, "the game did not end in time");
-        let st = b.wait_for(TURN_STATE, "our move or the end").await;
+        let st = b.turn("our move or the end").await;
         if st["final"] == true {
             break;
         }
@@ -715,6 +785,22 @@ async fn play_a_whole_game_in_chromium() {
         wait_moved(&b, version, "the move to be taken").await;
     }
     b.screenshot("final").await;
+    // The page followed the game by deltas, and the board it built from them is the whole
+    // board the server draws (the same tile and figure groups, in the same order).
+    let same = b
+        .js("return fetch(`/api/games/${gameId}`).then(r => r.json()).then(v => {
+               const whole = new DOMParser().parseFromString(v.board, 'image/svg+xml');
+               const groups = (d) => ['tiles', 'figures'].map(id =>
+                 [...d.querySelector(`[id=\"${id}\"]`).children].map(g => g.outerHTML).join(''));
+               const [a, w] = [groups(boardDoc), groups(whole)];
+               return [deltasApplied, a[0] === w[0], a[1] === w[1], boardDoc.querySelectorAll('g.tile').length];
+             });")
+        .await;
+    assert!(
+        same[0].as_u64().unwrap() > 10,
+        "the page took deltas: {same}"
+    );
+    assert_eq!((&same[1], &same[2]), (&json!(true), &json!(true)), "{same}");
     let sse = b.js("return sseUpdates").await.as_u64().unwrap();
     println!(
         "browser: {ours} moves by clicking ({placed} tiles, {turned} turned, {on_tile} on-tile deployments, {side} from the side panel, {passes} passes), {bot_moves_seen} bot moves seen, {sse} updates pushed, in {:.1}s",
@@ -888,6 +974,7 @@ async fn expansions_two_browsers_and_a_forged_token() {
     .await;
     a.click("input[data-exp=\"count\"]").await;
     a.click("input[data-exp=\"tactician\"]").await;
+    a.screenshot("ann-00-start").await;
     a.keys("#seats tbody tr:nth-child(1) input", "Ann").await;
     a.keys("#seats tbody tr:nth-child(2) input", "Bob").await;
     a.click("#seats tbody tr:nth-child(2) select option[value=\"\"]")
@@ -974,7 +1061,7 @@ async fn expansions_two_browsers_and_a_forged_token() {
         );
         let seat = cur[0].as_u64().unwrap() as usize;
         let (me, other) = (browsers[seat], browsers[1 - seat]);
-        let st = me.wait_for(TURN_STATE, "the seat's move").await;
+        let st = me.turn("the seat's move").await;
         let version = st["version"].as_u64().unwrap();
         let actions = st["actions"].as_array().unwrap().clone();
         if !st["cells"].as_array().unwrap().is_empty() {
@@ -1045,6 +1132,8 @@ async fn expansions_two_browsers_and_a_forged_token() {
         worst_push = worst_push.max(t.elapsed());
         wait_moved(me, version, "the move in the mover's browser").await;
     }
+    a.screenshot("ann-99-end").await;
+    bb.screenshot("bob-99-end").await;
     println!(
         "browser (expansions): {placed} tiles placed, {count_answers} Count answers, {tactician_answers} Tactician answers; slowest move to reach the other browser {:?}; {:.1}s",
         worst_push,
@@ -1124,7 +1213,7 @@ async fn live_reload_of_a_watched_fan_expansion() {
     let link = created["seats"][0]["link"].as_str().unwrap().to_string();
     let old_id = created["id"].as_str().unwrap().to_string();
     b.go(&format!("http://{server}{link}")).await;
-    let st = b.wait_for(TURN_STATE, "Dee's first move").await;
+    let st = b.turn("Dee's first move").await;
 
     // Save a script that does not parse: the page shows where.
     let broken_line = script.lines().count() + 2;
@@ -1280,6 +1369,7 @@ async fn princess_and_dragon_prompt_in_words() {
     );
     assert!(!prompt.contains("prompt of expansion"), "{prompt}");
     b.screenshot("dragon").await;
+    b.prompt_shot().await;
     drop(b);
     drop(driver);
     let _ = std::fs::remove_dir_all(&dir);

@@ -209,6 +209,14 @@ fn spoken(name: &str) -> String {
     name.replace(['-', '_'], " ")
 }
 
+/// `a` or `an` before a spoken name (`an abbot`, `a small follower`).
+fn article(name: &str) -> &'static str {
+    match name.chars().next() {
+        Some(c) if "aeiouAEIOU".contains(c) => "an",
+        _ => "a",
+    }
+}
+
 /// An action in a sentence, from its record form: the figure kinds', verbs' and features'
 /// own names (each expansion's words; the host adds only the verbs of the core actions).
 pub fn words(ra: &RecordAction) -> String {
@@ -354,10 +362,10 @@ pub fn ask(game: &Game) -> Value {
     for a in game.actions() {
         match a {
             Action::Place { .. } => add("place the drawn tile".into()),
-            Action::Deploy { figure, .. } => add(format!(
-                "put a {}",
-                spoken(&rules.figure_kind(*figure).name)
-            )),
+            Action::Deploy { figure, .. } => {
+                let name = spoken(&rules.figure_kind(*figure).name);
+                add(format!("put {} {name}", article(&name)))
+            }
             Action::Move { figure, .. } => {
                 let k = rules.figure_kind(st.figure(*figure).kind);
                 let whose = if k.is_neutral() { "the" } else { "a" };

@@ -11,9 +11,10 @@
 //! A script is compiled once when it is loaded ([`compile`]); every ruleset that uses it
 //! gets a [`ScriptExpansion`], which implements core's [`Expansion`] trait by calling the
 //! script function of the same role (`deploy_actions` for
-//! [`Expansion::deploy_step_actions`], …; the table is [`HOOKS`]). Only functions the
-//! script defines are called, and [`Expansion::hooks`] tells core which those are, so
-//! an expansion pays nothing for the hooks it leaves out.
+//! [`BoundExpansion::deploy_step_actions`], …; the table is [`HOOKS`], generated from
+//! core's hook table, and every hook goes through one generic binding, `bound/pass.rs`).
+//! Only functions the script defines are called, and [`BoundExpansion::hook_set`] tells
+//! core which those are, so an expansion pays nothing for the hooks it leaves out.
 //!
 //! **Reading and writing.** During a call the script reads the game through the
 //! functions of [`api`] and changes it only through the commands there (`award`,

@@ -56,7 +56,6 @@ impl Hook {
     pub const ForbiddenCells: Hook = Hook::named("forbidden_cells");
     pub const OnTilePlaced: Hook = Hook::named("on_tile_placed");
     pub const DeployActions: Hook = Hook::named("deploy_actions");
-    pub const FilterDeployActions: Hook = Hook::named("filter_deploy_actions");
     pub const ApplyAction: Hook = Hook::named("apply_action");
     pub const WindowTurnStart: Hook = Hook::named("window_turn_start");
     pub const WindowBeforeDraw: Hook = Hook::named("window_before_draw");
@@ -73,7 +72,6 @@ impl Hook {
     pub const OnFigureRemoved: Hook = Hook::named("on_figure_removed");
     pub const OnTurnEnd: Hook = Hook::named("on_turn_end");
     pub const FinalScoring: Hook = Hook::named("final_scoring");
-    pub const Describe: Hook = Hook::named("describe");
 }
 
 /// One entry of [`HOOKS`].

@@ -5,77 +5,11 @@
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 mod common;
-use common::{config, start};
+use common::{config, request, start, Reply};
 
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "carcassonne-serve-cache-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-struct Reply {
-    status: u16,
-    /// Header lines, lower-cased names.
-    head: String,
-    body: String,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<String> {
-        self.head.lines().find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            k.eq_ignore_ascii_case(name).then(|| v.trim().to_string())
-        })
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
-    }
-}
-
-async fn request(addr: SocketAddr, method: &str, path: &str, body: &str, extra: &str) -> Reply {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    s.write_all(body.as_bytes()).await.unwrap();
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.unwrap();
-    let text = String::from_utf8(buf).unwrap();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        let mut out = String::new();
-        let mut s = rest;
-        while let Some((size, r)) = s.split_once("\r\n") {
-            let n = usize::from_str_radix(size.trim(), 16).unwrap();
-            if n == 0 {
-                break;
-            }
-            out.push_str(&r[..n]);
-            s = &r[n + 2..];
-        }
-        out
-    } else {
-        rest.to_string()
-    };
-    Reply {
-        status,
-        head: head.to_string(),
-        body,
-    }
+    common::temp_dir("cache", name)
 }
 
 async fn view(addr: SocketAddr, id: &str, token: Option<&str>, tag: Option<&str>) -> Reply {
@@ -96,12 +30,7 @@ async fn create(addr: SocketAddr) -> (String, Vec<String>) {
     .await;
     assert_eq!(r.status, 201, "{}", r.body);
     let g = r.json();
-    let tokens = g["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["token"].as_str().unwrap().to_string())
-        .collect();
+    let tokens = common::seat_tokens(&g);
     (g["id"].as_str().unwrap().to_string(), tokens)
 }
 

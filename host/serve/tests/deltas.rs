@@ -8,54 +8,17 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 mod common;
 use common::{config, start};
 
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "carcassonne-serve-deltas-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::temp_dir("deltas", name)
 }
 
+/// Status and JSON body of one request.
 async fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    s.write_all(body.as_bytes()).await.unwrap();
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.unwrap();
-    let text = String::from_utf8(buf).unwrap();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        let mut out = String::new();
-        let mut s = rest;
-        while let Some((size, r)) = s.split_once("\r\n") {
-            let n = usize::from_str_radix(size.trim(), 16).unwrap();
-            if n == 0 {
-                break;
-            }
-            out.push_str(&r[..n]);
-            s = &r[n + 2..];
-        }
-        out
-    } else {
-        rest.to_string()
-    };
-    let v = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
-    (status, v)
+    let r = common::request(addr, method, path, body, "").await;
+    (r.status, r.json())
 }
 
 /// A board as the page holds it: the parts a delta replaces or adds to.
@@ -159,12 +122,7 @@ async fn deltas_replayed_from_version_0_give_the_whole_board_at_every_version() 
     .await;
     assert_eq!(st, 201, "{g}");
     let id = g["id"].as_str().unwrap().to_string();
-    let tokens: Vec<String> = g["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["token"].as_str().unwrap().to_string())
-        .collect();
+    let tokens = common::seat_tokens(&g);
     let view = |since: Option<u64>| {
         let path = match since {
             Some(n) => format!("/api/games/{id}?since={n}"),

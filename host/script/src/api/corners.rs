@@ -88,10 +88,7 @@ pub(crate) fn register_corners(reg: &mut Registry) {
                 ));
             }
             let mask = area_mask(&cells)?;
-            let spec = crate::HOOKS
-                .iter()
-                .find(|h| h.name == hook)
-                .ok_or_else(|| format!("no hook `{hook}`"))?;
+            let spec = super::setup::guarded_hook(hook)?;
             // Resolved when the ruleset is complete: the kind may be another expansion's.
             decl.borrow_mut().guards[spec.hook.index()] =
                 Some(crate::Guard::AreaFull(kind.to_string(), mask));

@@ -494,7 +494,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
 }
 
 /// The hook a guard names, if it may be guarded at all.
-fn guarded_hook(hook: &str) -> R<&'static crate::HookSpec> {
+pub(super) fn guarded_hook(hook: &str) -> R<&'static crate::HookSpec> {
     use crate::Hook as H;
     let spec = crate::HOOKS
         .iter()

@@ -16,13 +16,7 @@ fn rules_with(text: &str) -> Arc<Ruleset> {
 
 /// The value of the script's game state `name` (`x.name`).
 fn state(rules: &Ruleset, g: &Game, name: &str) -> i64 {
-    let me = rules.expansion_index("x").unwrap();
-    let slot = rules
-        .slots()
-        .iter()
-        .position(|s| s.expansion == me && s.name == name)
-        .expect("a declared state");
-    g.state().slot(carcassonne_core::SlotId(slot as u16), 0)
+    super::tests::state(rules, g.state(), name)
 }
 
 /// Plays a game to the end, each choice drawn from `seed`; returns the game and the

@@ -45,8 +45,8 @@ fn game(rules: &Arc<Ruleset>, seed: u64) -> Result<Game, carcassonne_core::GameE
     )
 }
 
-/// The value of the script's game state `name`.
-fn state(rules: &Ruleset, st: &GameState, name: &str) -> i64 {
+/// The value of the script's game state `name` (also used by `native_tests`).
+pub(super) fn state(rules: &Ruleset, st: &GameState, name: &str) -> i64 {
     let me = rules.expansion_index("x").unwrap();
     let slot = rules
         .slots()

@@ -18,6 +18,7 @@ use crate::figure::{FigureKindDef, FigureKindId};
 use crate::hooks::{BoundExpansion, HookFailure, HookResult};
 use crate::kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
 use crate::options::{OptionDef, OptionValue};
+use crate::prompt::PromptKind;
 use crate::ruleset::{LabelId, Ruleset, SetupError};
 use crate::slot::{FigureSlot, GameSlot, PlayerSlot, SlotDef, SlotId, SlotRole, SlotScope};
 use crate::tile::TileSetData;
@@ -31,6 +32,8 @@ pub struct Declare<'a> {
     pub(crate) tile_sets: &'a mut Vec<TileSetData>,
     pub(crate) option_defs: &'a mut Vec<OptionDef>,
     pub(crate) verbs: &'a mut Vec<(ExpansionIndex, String)>,
+    pub(crate) verb_texts: &'a mut Vec<String>,
+    pub(crate) prompt_texts: &'a mut Vec<(ExpansionIndex, u16, String)>,
     pub(crate) labels: &'a mut Vec<String>,
     pub(crate) slots: &'a mut Vec<SlotDef>,
 }
@@ -149,10 +152,32 @@ impl Declare<'_> {
         Ok(())
     }
 
-    /// Registers a verb for [`crate::CustomAction`]s.
+    /// Registers a verb for [`crate::CustomAction`]s. Hosts show it to players by its name
+    /// (`move-dragon` → "move dragon") unless [`Declare::verb_in_words`] gave it words.
     pub fn verb(&mut self, name: &str) -> VerbId {
         self.verbs.push((self.me, name.to_string()));
+        self.verb_texts.push(String::new());
         VerbId((self.verbs.len() - 1) as u16)
+    }
+
+    /// Registers a verb with the words a player reads for the choice: an imperative in lower
+    /// case that names what the action does, `"move the dragon"`, `"let the flock grow"`
+    /// (hosts capitalise it and add the action's figure, place and value).
+    pub fn verb_in_words(&mut self, name: &str, text: &str) -> VerbId {
+        let v = self.verb(name);
+        self.verb_texts[v.0 as usize] = text.trim().to_string();
+        v
+    }
+
+    /// The words a player reads for this expansion's question `what` (every prompt with
+    /// its tag, whatever its argument): an imperative in lower case, `"place your abbey
+    /// instead of drawing a tile"`. Hosts show it instead of a list made from the offered
+    /// actions.
+    pub fn prompt_in_words(&mut self, what: impl PromptKind, text: &str) {
+        let tag = what.encode().tag;
+        let me = self.me;
+        self.prompt_texts.retain(|(o, t, _)| (*o, *t) != (me, tag));
+        self.prompt_texts.push((me, tag, text.trim().to_string()));
     }
 
     /// Registers a score label for points outside feature scoring (shared by name).

@@ -7,6 +7,7 @@ use crate::figure::{FigureKindDef, FigureKindId};
 use crate::hooks::{BoundExpansion, Expansion};
 use crate::kind::{FeatureKindDef, FeatureKindId};
 use crate::options::{OptionDef, OptionValue, Options};
+use crate::prompt::Prompt;
 use crate::slot::SlotDef;
 use crate::tile::{TileCatalog, TileDataError, TileSetData};
 use std::collections::BTreeMap;
@@ -109,6 +110,10 @@ pub struct Ruleset {
     /// expansions 63 and up).
     pub(crate) placement_filters: Vec<u64>,
     pub(crate) verbs: Vec<(ExpansionIndex, String)>,
+    /// Per verb, the words declared for players (empty: none).
+    pub(crate) verb_texts: Vec<String>,
+    /// Per (expansion, prompt tag), the words declared for players.
+    pub(crate) prompt_texts: Vec<(ExpansionIndex, u16, String)>,
     pub(crate) labels: Vec<String>,
     pub(crate) slots: Vec<SlotDef>,
     /// Per feature kind: the follower kinds that may be deployed on it, in kind order
@@ -292,6 +297,23 @@ impl Ruleset {
         &self.verbs
     }
 
+    /// The words declared for a verb ([`crate::Declare::verb_in_words`]), if any.
+    pub fn verb_text(&self, verb: VerbId) -> Option<&str> {
+        self.verb_texts
+            .get(verb.0 as usize)
+            .map(String::as_str)
+            .filter(|t| !t.is_empty())
+    }
+
+    /// The words declared for a prompt's question ([`crate::Declare::prompt_in_words`]).
+    pub fn prompt_text(&self, prompt: Prompt) -> Option<&str> {
+        let tag = prompt.code().tag;
+        self.prompt_texts
+            .iter()
+            .find(|(o, t, text)| *o == prompt.owner && *t == tag && !text.is_empty())
+            .map(|(_, _, text)| text.as_str())
+    }
+
     /// A verb by owner and name.
     pub fn verb_named(&self, owner: ExpansionIndex, name: &str) -> Option<VerbId> {
         self.verbs
@@ -422,6 +444,8 @@ impl RulesetBuilder {
             self.option_defs.push(def);
         }
         let mut verbs = Vec::new();
+        let mut verb_texts = Vec::new();
+        let mut prompt_texts = Vec::new();
         let mut labels = Vec::new();
         let mut slots = Vec::new();
         let expansions = std::mem::take(&mut self.expansions);
@@ -443,6 +467,8 @@ impl RulesetBuilder {
                 tile_sets: &mut self.tile_sets,
                 option_defs: &mut self.option_defs,
                 verbs: &mut verbs,
+                verb_texts: &mut verb_texts,
+                prompt_texts: &mut prompt_texts,
                 labels: &mut labels,
                 slots: &mut slots,
             };
@@ -554,6 +580,8 @@ impl RulesetBuilder {
             expansions: metas,
             bound: Vec::new(),
             verbs,
+            verb_texts,
+            prompt_texts,
             labels,
             slots,
         };

@@ -2,7 +2,7 @@
 //! and the per-tile-kind tables bind builds once (barn corners, fields, the figure layout),
 //! so no hook walks segments or looks up names per placement.
 
-use crate::{AbbeyMayor, AmRules, FigureLayout, Ids, ABBEY_TILE, NO_FIELD};
+use crate::{AbbeyMayor, AmPrompt, AmRules, FigureLayout, Ids, ABBEY_TILE, NO_FIELD};
 use carcassonne_core::{
     binder, Binder, Binding, Declare, Expansion, FeatureKindId, FigureKindDef, FigureKindId,
     HalfEdge, HookFailure, HookResult, KindMask, Rotation, Shape,
@@ -83,9 +83,16 @@ impl Expansion for AbbeyMayor {
             wagon_up: d.figure_slot("wagon-up", 0),
             barn_placed: d.game_slot("barn-placed", 0),
             final_end: d.game_slot("final-round-end", 0),
-            barn_verb: d.verb("barn"),
+            barn_verb: d.verb_in_words("barn", "put a barn"),
             barn_label: d.score_label("barn"),
         };
+        d.prompt_in_words(
+            AmPrompt::Abbey,
+            "place your abbey instead of drawing a tile",
+        );
+        let wagon = "move your wagon onto a neighbouring unfinished feature";
+        d.prompt_in_words(AmPrompt::Wagon { from: 0, up: false }, wagon);
+        d.prompt_in_words(AmPrompt::Wagon { from: 0, up: true }, wagon);
         Ok(binder(move |b: &Binding<'_>| {
             let rules = b.rules();
             let choice = |name: &str, a: &str, bb: &str| -> HookResult<bool> {

@@ -112,7 +112,7 @@ impl Expansion for AbbotGarden {
                 colour: String::new(),
             })
             .map_err(|e| e.to_string())?;
-        let verb = d.verb("abbot-return");
+        let verb = d.verb_in_words("abbot-return", "take the abbot back and score");
         let label = d.score_label("abbot");
         Ok(binder(move |b: &Binding<'_>| {
             let rules = b.rules();

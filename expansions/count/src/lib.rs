@@ -641,7 +641,7 @@ impl Expansion for Count {
             .map_err(|e| e.to_string())?;
         let ids = Ids {
             quarter_kind,
-            move_count: d.verb("move-count"),
+            move_count: d.verb_in_words("move-count", "move the Count"),
             count: d.game_slot("count", 0),
             quarter: [
                 d.game_slot("castle", -1),
@@ -654,6 +654,19 @@ impl Expansion for Count {
             final_passes: d.game_slot("final-passes", 0),
             final_next: d.game_slot("final-next", 0),
         };
+        d.prompt_in_words(
+            CountPrompt::Redeploy,
+            "move followers from the quarters onto what was just completed",
+        );
+        d.prompt_in_words(
+            CountPrompt::Deploy,
+            "put a follower into a quarter of Carcassonne",
+        );
+        d.prompt_in_words(CountPrompt::MoveCount, "move the Count to another quarter");
+        d.prompt_in_words(
+            CountPrompt::Final,
+            "move followers from the quarters onto features before the final scoring",
+        );
         Ok(binder(move |b: &Binding<'_>| {
             let count_move = match b.option_str("countMove")? {
                 "clockwise" => CountMove::Clockwise,

@@ -120,8 +120,12 @@ impl Expansion for HillsSheep {
             .map_err(|e| e.to_string())?;
         let held = [1, 2, 3, 4].map(|n| d.figure_slot(&format!("flock-{n}"), 0));
         let label = d.score_label("flock");
-        let grow = d.verb("flock-grow");
-        let score = d.verb("flock-score");
+        let grow = d.verb_in_words("flock-grow", "let the flock grow");
+        let score = d.verb_in_words("flock-score", "score the flock");
+        d.prompt_in_words(
+            FlockPrompt(FigureId(0)),
+            "let the flock grow (draw a token) or score it now",
+        );
         Ok(binder(move |b: &Binding<'_>| {
             let rules = b.rules();
             let tiles = rules.tiles();

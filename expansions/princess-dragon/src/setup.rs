@@ -2,7 +2,7 @@
 //! reads once from the ruleset (tile tags, other expansions' figures and kinds, options)
 //! into per-kind tables, so the hooks look nothing up by name.
 
-use crate::{Ids, PdRules, PrincessDragon, MAX_ASIDE_KINDS};
+use crate::{Ids, PdPrompt, PdRules, PrincessDragon, MAX_ASIDE_KINDS};
 
 use carcassonne_core::{
     binder, Binder, Binding, Declare, Expansion, FeatureKindId, HookFailure, HookResult, KindMask,
@@ -20,9 +20,9 @@ impl Expansion for PrincessDragon {
 
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         let ids = Ids {
-            move_dragon: d.verb("move-dragon"),
-            move_fairy: d.verb("move-fairy"),
-            princess: d.verb("princess"),
+            move_dragon: d.verb_in_words("move-dragon", "move the dragon"),
+            move_fairy: d.verb_in_words("move-fairy", "move the fairy"),
+            princess: d.verb_in_words("princess", "let the princess send a knight home"),
             fairy_points: d.score_label("fairy"),
             dragon: d.game_slot("dragon", 0),
             dragon_x: d.game_slot("dragon-x", 0),
@@ -58,6 +58,7 @@ impl Expansion for PrincessDragon {
             aside_left: d.game_slot("aside-left", 0),
             volcano_part: d.game_slot("volcano-part", 0),
         };
+        d.prompt_in_words(PdPrompt::DragonStep(1), "move the dragon one tile");
         Ok(binder(move |b: &Binding<'_>| bind(b, ids)))
     }
 }

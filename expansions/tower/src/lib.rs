@@ -209,11 +209,11 @@ impl Expansion for Tower {
         def.look = "#8c8c8c".into();
         let tower = d.feature_kind(def).map_err(|e| e.to_string())?;
         let verbs = Verbs {
-            piece: d.verb("tower-piece"),
-            cap: d.verb("cap-tower"),
-            capture: d.verb("capture"),
-            exchange: d.verb("exchange"),
-            ransom: d.verb("pay-ransom"),
+            piece: d.verb_in_words("tower-piece", "add a floor to a tower"),
+            cap: d.verb_in_words("cap-tower", "finish a tower with a follower"),
+            capture: d.verb_in_words("capture", "take a follower prisoner"),
+            exchange: d.verb_in_words("exchange", "choose the prisoner to exchange"),
+            ransom: d.verb_in_words("pay-ransom", "pay a ransom"),
         };
         let slots = Slots {
             height: (1..=MAX_TOWERS)
@@ -231,6 +231,21 @@ impl Expansion for Tower {
         };
         let ransom_label = d.score_label("ransom");
         let me = d.me();
+        d.prompt_in_words(
+            TowerPrompt::Capture { tower: 0 },
+            "take a follower in reach of your tower prisoner",
+        );
+        d.prompt_in_words(
+            TowerPrompt::Exchange { victim: 0 },
+            "choose which of your followers comes back in the exchange",
+        );
+        for when in [
+            TowerPrompt::Ransom,
+            TowerPrompt::RansomTile,
+            TowerPrompt::RansomCommit,
+        ] {
+            d.prompt_in_words(when, "pay 3 points to free one of your followers");
+        }
         Ok(binder(move |b: &Binding<'_>| {
             let rules = b.rules();
             let tower_local = rules

@@ -165,9 +165,10 @@ impl Expansion for TradersBuilders {
             supply: GOODS.map(|g| d.game_slot(&format!("{g}-supply"), 0)),
             triggered: d.game_slot("builder-triggered", 0),
             placed_turn: d.game_slot("placed-turn", 0),
-            verb: d.verb("double-turn"),
+            verb: d.verb_in_words("double-turn", "take the builder's second tile"),
             label: d.score_label("trade-goods"),
         };
+        d.prompt_in_words(TbPrompt::DoubleTurn, "take the builder's second tile");
         Ok(binder(move |b: &Binding<'_>| {
             let edition2 = b.option_str("edition")? == "2";
             Ok(TbRules {

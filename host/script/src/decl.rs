@@ -15,6 +15,9 @@ pub struct Decl {
     pub(crate) not_final: [bool; HOOK_COUNT],
     pub(crate) offers: Vec<Offer>,
     pub(crate) reactions: Vec<Reaction>,
+    /// `declare_prompt`: the words of the script's prompt codes (reactions asking with a
+    /// code take them too).
+    pub(crate) prompt_texts: Vec<(u16, String)>,
     /// A figure-scoped state added to every figure's strength (`strength_bonus`).
     pub(crate) strength_bonus: Option<usize>,
     /// Native placement rules (`keep_apart`, `keep_open_on`), checked when a tile is placed.

@@ -542,7 +542,7 @@ function drawSide() {
     ? `Columns after Supply: ${[...new Set(perPlayer.map(([k]) => slotName(k)))].join(', ')}.` : '';
   drawLegend(v);
   $('tiles-left').textContent = `Tiles left: ${v.tiles_left}`;
-  $('last-move').textContent = v.last ? `Last move (${seats[v.last.seat] ? seats[v.last.seat].name : ''}): ${v.last.label}` : '';
+  $('last-move').textContent = v.last ? `Last move (${seats[v.last.seat] ? seats[v.last.seat].name : ''}): ${v.last.text || v.last.label}` : '';
   const ev = $('events');
   ev.replaceChildren();
   for (const e of v.events) ev.append(el('li', { text: `${e.player} +${e.points} (${e.feature})` }));

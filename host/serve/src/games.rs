@@ -210,7 +210,7 @@ fn last_move(live: &Live) -> Value {
                     a.to_string(),
                     &place_names(&live.game),
                     &player_names(&live.game),
-                ) });
+                ), "text": crate::view::said(&live.game, a) });
             if let Some((x, y)) = cell_of(a) {
                 v["x"] = json!(x);
                 v["y"] = json!(y);

@@ -186,7 +186,11 @@ pub fn actions(game: &Game) -> Vec<Value> {
             if let Some(p) = segment_of(a).and_then(|seg| spot_of(game, seg, &mut geoms)) {
                 v["spot"] = json!([p.0, p.1]);
             }
-            v["text"] = json!(named(words(&ra), &names, &players));
+            let said = match a {
+                Action::Custom(c) => game.rules().verb_text(c.verb),
+                _ => None,
+            };
+            v["text"] = json!(named(words(&ra, said), &names, &players));
             if let Some(icon) = action_icon(game, a) {
                 v["icon"] = icon;
             } else if let RecordAction::Custom { verb, .. } = &ra {
@@ -219,7 +223,8 @@ fn article(name: &str) -> &'static str {
 
 /// An action in a sentence, from its record form: the figure kinds', verbs' and features'
 /// own names (each expansion's words; the host adds only the verbs of the core actions).
-pub fn words(ra: &RecordAction) -> String {
+/// `said` is a custom verb's declared words (`Ruleset::verb_text`), which replace its name.
+pub fn words(ra: &RecordAction, said: Option<&str>) -> String {
     match ra {
         RecordAction::Place {
             tile,
@@ -243,15 +248,20 @@ pub fn words(ra: &RecordAction) -> String {
             value,
             ..
         } => {
-            let mut s = spoken(verb);
+            let mut s = said.map_or_else(|| spoken(verb), str::to_string);
             if let Some(c) = s.get(0..1) {
                 s.replace_range(0..1, &c.to_uppercase());
             }
-            if let Some(f) = figure {
-                s.push_str(&format!(" {f}"));
-            }
-            if let Some(t) = target {
-                s.push_str(&format!(" on the {}", spot_words(t)));
+            // Declared words are a whole phrase: what it is about follows a colon.
+            let sep = if said.is_some() { ":" } else { "" };
+            match (figure, target) {
+                (Some(f), Some(t)) => s.push_str(&format!("{sep} {f} on the {}", spot_words(t))),
+                (Some(f), None) => s.push_str(&format!("{sep} {f}")),
+                (None, Some(t)) if said.is_some() => {
+                    s.push_str(&format!(": the {}", spot_words(t)))
+                }
+                (None, Some(t)) => s.push_str(&format!(" on the {}", spot_words(t))),
+                (None, None) => {}
             }
             // The expansion's own number for this choice (how many, which one).
             if *value != 0 {
@@ -260,6 +270,22 @@ pub fn words(ra: &RecordAction) -> String {
             s
         }
     }
+}
+
+/// A recorded action in words ([`words`]), its custom verb's declared words looked up by
+/// expansion and verb name, and figures and places named ([`named`]).
+pub fn said(game: &Game, ra: &RecordAction) -> String {
+    let rules = game.rules();
+    let declared = match ra {
+        RecordAction::Custom {
+            expansion, verb, ..
+        } => rules
+            .expansion_index(expansion)
+            .and_then(|e| rules.verb_named(e, verb))
+            .and_then(|v| rules.verb_text(v)),
+        _ => None,
+    };
+    named(words(ra, declared), &place_names(game), &player_names(game))
 }
 
 /// A target in words: `city NW of (0,1)` → `city at the north and west sides of (0,1)`,
@@ -371,7 +397,10 @@ pub fn ask(game: &Game) -> Value {
                 let whose = if k.is_neutral() { "the" } else { "a" };
                 add(format!("move {whose} {}", spoken(&k.name)))
             }
-            Action::Custom(c) => add(spoken(&rules.verbs()[c.verb.0 as usize].1)),
+            Action::Custom(c) => add(rules.verb_text(c.verb).map_or_else(
+                || spoken(&rules.verbs()[c.verb.0 as usize].1),
+                str::to_string,
+            )),
             Action::Draw { .. } => add("draw a tile".into()),
             Action::Pass => {}
         }
@@ -388,7 +417,14 @@ pub fn ask(game: &Game) -> Value {
     if let Some(i) = text.rfind(", ") {
         text.replace_range(i..i + 2, " or ");
     }
-    if can_pass {
+    // A question the expansion put in words is said as it is (its answers are the buttons).
+    let said = match d.kind {
+        DecisionKind::Prompt(p) => rules.prompt_text(p),
+        _ => None,
+    };
+    if let Some(said) = said {
+        text = said.to_string();
+    } else if can_pass {
         text = if text.is_empty() {
             "pass".into()
         } else {
@@ -575,7 +611,7 @@ mod tests {
             target: road.clone(),
         };
         assert_eq!(
-            words(&deploy),
+            words(&deploy, None),
             "Put a small follower on the road at the east and west sides of (0,1)"
         );
         let take = RecordAction::Custom {
@@ -586,7 +622,28 @@ mod tests {
             target: None,
             value: 0,
         };
-        assert_eq!(words(&take), "Take token");
+        assert_eq!(words(&take, None), "Take token");
+        // Declared words replace the verb's name; what the action is about follows a colon.
+        assert_eq!(
+            words(&take, Some("take your tactician token")),
+            "Take your tactician token"
+        );
+        let dragon = RecordAction::Custom {
+            player: 1,
+            expansion: "princess-dragon".into(),
+            verb: "move-dragon".into(),
+            figure: None,
+            target: Some(road.clone()),
+            value: 0,
+        };
+        assert_eq!(
+            words(&dragon, Some("move the dragon")),
+            "Move the dragon: the road at the east and west sides of (0,1)"
+        );
+        assert_eq!(
+            words(&dragon, None),
+            "Move dragon on the road at the east and west sides of (0,1)"
+        );
         let moved = RecordAction::Move {
             player: 0,
             figure: "dragon.0".into(),
@@ -594,10 +651,10 @@ mod tests {
         };
         let players = vec!["Ann".to_string()];
         assert_eq!(
-            named(words(&moved), &[], &players),
+            named(words(&moved, None), &[], &players),
             "Move the dragon 0 to the road at the east and west sides of (0,1)"
         );
-        assert_eq!(words(&RecordAction::Pass { player: 0 }), "Pass");
+        assert_eq!(words(&RecordAction::Pass { player: 0 }, None), "Pass");
         // Never raw location letters (JCZ notation): sides and the middle in words.
         let spot = |location: &str| {
             spot_words(&Target {

@@ -99,9 +99,25 @@ fn every_decision_of_every_shipped_set_is_in_words() {
                     let owner = rules.expansions()[p.owner.0 as usize].id().to_string();
                     assert_eq!(ask["step"], "prompt");
                     assert_eq!(ask["expansion"].as_str(), Some(owner.as_str()));
+                    // Every shipped expansion puts its questions in words.
+                    assert!(
+                        rules.prompt_text(p).is_some(),
+                        "{set:?}: a prompt of `{owner}` (tag {}) has no words",
+                        p.code().tag
+                    );
                     asked_by.insert(owner);
                 }
                 met.insert(format!("{}: {text}", ask["step"].as_str().unwrap_or("?")));
+                // Every shipped verb declares the words players read for it.
+                for a in game.actions() {
+                    if let Action::Custom(c) = a {
+                        assert!(
+                            rules.verb_text(c.verb).is_some(),
+                            "{set:?}: verb `{}` has no words",
+                            rules.verbs()[c.verb.0 as usize].1
+                        );
+                    }
+                }
                 // Play on, preferring anything but passing so that prompts come up.
                 x ^= x << 13;
                 x ^= x >> 7;

@@ -51,20 +51,30 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             Ok(())
         },
     );
+    // A verb, with or without the words players read for it (`"move the donkey"`).
+    fn declare_verb(nc: &NativeCallContext, name: &str, text: &str) -> R<()> {
+        let mut c = call(nc)?;
+        let (setup, decl) = c.declarations()?;
+        check_name(name)?;
+        if text.chars().any(char::is_control) {
+            return err(format!(
+                "the words of verb `{name}` hold a control character"
+            ));
+        }
+        let mut d = decl.borrow_mut();
+        if d.verb(name).is_some() {
+            return err(format!("verb `{name}` is declared twice"));
+        }
+        let id = setup.verb_in_words(name, text);
+        d.verbs.push((name.to_string(), id));
+        Ok(())
+    }
+    engine.register_fn("declare_verb", |nc: NativeCallContext, name: &str| {
+        declare_verb(&nc, name, "")
+    });
     engine.register_fn(
         "declare_verb",
-        |nc: NativeCallContext, name: &str| -> R<()> {
-            let mut c = call(&nc)?;
-            let (setup, decl) = c.declarations()?;
-            check_name(name)?;
-            let mut d = decl.borrow_mut();
-            if d.verb(name).is_some() {
-                return err(format!("verb `{name}` is declared twice"));
-            }
-            let id = setup.verb(name);
-            d.verbs.push((name.to_string(), id));
-            Ok(())
-        },
+        |nc: NativeCallContext, name: &str, text: &str| declare_verb(&nc, name, text),
     );
     engine.register_fn(
         "declare_label",
@@ -302,6 +312,25 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                     format!("`{verb}` is not offered per figure (offer_per_figure first)")
                 })?;
             o.protect.push((expansion.to_string(), state.to_string()));
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "declare_prompt",
+        |nc: NativeCallContext, code: INT, text: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (setup, decl) = c.declarations()?;
+            let code = u16::try_from(code)
+                .ok()
+                .filter(|c| *c <= crate::MAX_SCRIPT_PROMPT_CODE)
+                .ok_or_else(|| format!("declare_prompt: code {code} is outside 0..=32767"))?;
+            if text.trim().is_empty() || text.chars().any(char::is_control) {
+                return err(format!(
+                    "declare_prompt: the words of prompt {code} are empty or hold a control character"
+                ));
+            }
+            setup.prompt_in_words(crate::decl::ScriptPrompt::Script { code, arg: 0 }, text);
+            decl.borrow_mut().prompt_texts.push((code, text.to_string()));
             Ok(())
         },
     );

@@ -516,6 +516,12 @@ impl Expansion for ScriptExpansion {
             .map(drop)?;
         }
         let decl = decl.into_inner();
+        // A reaction asks in the words of its prompt code.
+        for (i, r) in decl.reactions.iter().enumerate() {
+            if let Some((_, text)) = decl.prompt_texts.iter().find(|(c, _)| *c == r.code) {
+                declare.prompt_in_words(crate::decl::ScriptPrompt::Reaction(i as u16), text);
+            }
+        }
         let script = self.script.clone();
         let memo = self.memo;
         Ok(binder(move |b: &Binding<'_>| {

@@ -15,6 +15,39 @@ pub struct ExpansionIndex(pub u8);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct VerbId(pub u16);
 
+/// What a verb's [`CustomAction::value`] means to a player, so hosts can say it
+/// ([`crate::Declare::verb_value`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VerbValue {
+    /// A number worth showing (how many, which one); not shown when 0.
+    #[default]
+    Number,
+    /// An internal detail (a side, a corner, an index the target already shows).
+    Hidden,
+    /// A figure kind's id.
+    FigureKind,
+    /// A figure kind held by a player: seat in the low 8 bits, kind id above them.
+    FigureKindOfSeat,
+    /// A corner of the tile just placed, clockwise from the north-west: 0 NW, 1 NE, 2 SE,
+    /// 3 SW.
+    Corner,
+}
+
+impl VerbValue {
+    /// By name, as scripts and manifests write it (`number`, `hidden`, `figure-kind`,
+    /// `figure-kind-of-seat`, `corner`).
+    pub fn named(name: &str) -> Option<VerbValue> {
+        Some(match name {
+            "number" => VerbValue::Number,
+            "hidden" => VerbValue::Hidden,
+            "figure-kind" => VerbValue::FigureKind,
+            "figure-kind-of-seat" => VerbValue::FigureKindOfSeat,
+            "corner" => VerbValue::Corner,
+            _ => return None,
+        })
+    }
+}
+
 /// An action defined by an expansion. The fields are generic slots; the verb says what
 /// they mean. Records write the verb by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

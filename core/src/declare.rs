@@ -13,7 +13,7 @@
 //! An expansion value can therefore join any number of rulesets: nothing about a
 //! ruleset is ever stored in it.
 
-use crate::action::{ExpansionIndex, VerbId};
+use crate::action::{ExpansionIndex, VerbId, VerbValue};
 use crate::figure::{FigureKindDef, FigureKindId};
 use crate::hooks::{BoundExpansion, HookFailure, HookResult};
 use crate::kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
@@ -32,7 +32,7 @@ pub struct Declare<'a> {
     pub(crate) tile_sets: &'a mut Vec<TileSetData>,
     pub(crate) option_defs: &'a mut Vec<OptionDef>,
     pub(crate) verbs: &'a mut Vec<(ExpansionIndex, String)>,
-    pub(crate) verb_texts: &'a mut Vec<String>,
+    pub(crate) verb_words: &'a mut Vec<(String, VerbValue)>,
     pub(crate) prompt_texts: &'a mut Vec<(ExpansionIndex, u16, String)>,
     pub(crate) labels: &'a mut Vec<String>,
     pub(crate) slots: &'a mut Vec<SlotDef>,
@@ -156,7 +156,7 @@ impl Declare<'_> {
     /// (`move-dragon` → "move dragon") unless [`Declare::verb_in_words`] gave it words.
     pub fn verb(&mut self, name: &str) -> VerbId {
         self.verbs.push((self.me, name.to_string()));
-        self.verb_texts.push(String::new());
+        self.verb_words.push((String::new(), VerbValue::Number));
         VerbId((self.verbs.len() - 1) as u16)
     }
 
@@ -165,8 +165,15 @@ impl Declare<'_> {
     /// (hosts capitalise it and add the action's figure, place and value).
     pub fn verb_in_words(&mut self, name: &str, text: &str) -> VerbId {
         let v = self.verb(name);
-        self.verb_texts[v.0 as usize] = text.trim().to_string();
+        self.verb_words[v.0 as usize].0 = text.trim().to_string();
         v
+    }
+
+    /// What `verb`'s action value means to a player (default [`VerbValue::Number`]).
+    pub fn verb_value(&mut self, verb: VerbId, meaning: VerbValue) {
+        if let Some(w) = self.verb_words.get_mut(verb.0 as usize) {
+            w.1 = meaning;
+        }
     }
 
     /// The words a player reads for this expansion's question `what` (every prompt with

@@ -47,7 +47,7 @@ pub mod state;
 pub mod supply;
 pub mod tile;
 
-pub use action::{Action, CustomAction, ExpansionIndex, VerbId};
+pub use action::{Action, CustomAction, ExpansionIndex, VerbId, VerbValue};
 pub use board::{Board, FrontierCell, PlacedTile};
 pub use context::{Ctx, View};
 pub use declare::{binder, Binder, Binding, Declare};

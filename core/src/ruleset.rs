@@ -1,7 +1,7 @@
 //! The ruleset: everything fixed before a game starts (kinds, tiles, figures, options,
 //! expansions), built once and shared by every game that uses it.
 
-use crate::action::{ExpansionIndex, VerbId};
+use crate::action::{ExpansionIndex, VerbId, VerbValue};
 use crate::declare::{Binder, Binding, Declare};
 use crate::figure::{FigureKindDef, FigureKindId};
 use crate::hooks::{BoundExpansion, Expansion};
@@ -110,8 +110,8 @@ pub struct Ruleset {
     /// expansions 63 and up).
     pub(crate) placement_filters: Vec<u64>,
     pub(crate) verbs: Vec<(ExpansionIndex, String)>,
-    /// Per verb, the words declared for players (empty: none).
-    pub(crate) verb_texts: Vec<String>,
+    /// Per verb, the words declared for players (empty: none) and its value's meaning.
+    pub(crate) verb_words: Vec<(String, VerbValue)>,
     /// Per (expansion, prompt tag), the words declared for players.
     pub(crate) prompt_texts: Vec<(ExpansionIndex, u16, String)>,
     pub(crate) labels: Vec<String>,
@@ -299,10 +299,17 @@ impl Ruleset {
 
     /// The words declared for a verb ([`crate::Declare::verb_in_words`]), if any.
     pub fn verb_text(&self, verb: VerbId) -> Option<&str> {
-        self.verb_texts
+        self.verb_words
             .get(verb.0 as usize)
-            .map(String::as_str)
+            .map(|(t, _)| t.as_str())
             .filter(|t| !t.is_empty())
+    }
+
+    /// What a verb's action value means ([`crate::Declare::verb_value`]).
+    pub fn verb_value(&self, verb: VerbId) -> VerbValue {
+        self.verb_words
+            .get(verb.0 as usize)
+            .map_or(VerbValue::Number, |(_, v)| *v)
     }
 
     /// The words declared for a prompt's question ([`crate::Declare::prompt_in_words`]).
@@ -444,7 +451,7 @@ impl RulesetBuilder {
             self.option_defs.push(def);
         }
         let mut verbs = Vec::new();
-        let mut verb_texts = Vec::new();
+        let mut verb_words = Vec::new();
         let mut prompt_texts = Vec::new();
         let mut labels = Vec::new();
         let mut slots = Vec::new();
@@ -467,7 +474,7 @@ impl RulesetBuilder {
                 tile_sets: &mut self.tile_sets,
                 option_defs: &mut self.option_defs,
                 verbs: &mut verbs,
-                verb_texts: &mut verb_texts,
+                verb_words: &mut verb_words,
                 prompt_texts: &mut prompt_texts,
                 labels: &mut labels,
                 slots: &mut slots,
@@ -580,7 +587,7 @@ impl RulesetBuilder {
             expansions: metas,
             bound: Vec::new(),
             verbs,
-            verb_texts,
+            verb_words,
             prompt_texts,
             labels,
             slots,

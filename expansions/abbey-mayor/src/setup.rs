@@ -5,7 +5,7 @@
 use crate::{AbbeyMayor, AmPrompt, AmRules, FigureLayout, Ids, ABBEY_TILE, NO_FIELD};
 use carcassonne_core::{
     binder, Binder, Binding, Declare, Expansion, FeatureKindId, FigureKindDef, FigureKindId,
-    HalfEdge, HookFailure, HookResult, KindMask, Rotation, Shape,
+    HalfEdge, HookFailure, HookResult, KindMask, Rotation, Shape, VerbValue,
 };
 
 /// A corner's two half-edges (clockwise from the north-west corner: NW, NE, SE, SW).
@@ -86,6 +86,8 @@ impl Expansion for AbbeyMayor {
             barn_verb: d.verb_in_words("barn", "put a barn"),
             barn_label: d.score_label("barn"),
         };
+        // The value is an internal detail (a side, a corner, a quarter's index).
+        d.verb_value(ids.barn_verb, VerbValue::Corner);
         d.prompt_in_words(
             AmPrompt::Abbey,
             "place your abbey instead of drawing a tile",

@@ -42,7 +42,7 @@ use carcassonne_core::{
     FeatureGraph, FeatureId, FeatureKindDef, FeatureKindId, FigureId, FigureKindId, FigureLoc,
     GameSlot, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos, Prompt, PromptCode,
     PromptKind, Rotation, Ruleset, ScoreDraft, Scoring, SegmentId, Shape, Stands, StartTile,
-    TileKindId, VerbId, View, Visible, Window, MAX_PLAYERS,
+    TileKindId, VerbId, VerbValue, View, Visible, Window, MAX_PLAYERS,
 };
 
 /// Option keys (the full keys; the binder reads them by their short names).
@@ -654,6 +654,8 @@ impl Expansion for Count {
             final_passes: d.game_slot("final-passes", 0),
             final_next: d.game_slot("final-next", 0),
         };
+        // The value is an internal detail (a side, a corner, a quarter's index).
+        d.verb_value(ids.move_count, VerbValue::Hidden);
         d.prompt_in_words(
             CountPrompt::Redeploy,
             "move followers from the quarters onto what was just completed",

@@ -6,7 +6,7 @@ use crate::{Ids, PdPrompt, PdRules, PrincessDragon, MAX_ASIDE_KINDS};
 
 use carcassonne_core::{
     binder, Binder, Binding, Declare, Expansion, FeatureKindId, HookFailure, HookResult, KindMask,
-    Ruleset, Shape, SlotId, SlotScope, TileKindId,
+    Ruleset, Shape, SlotId, SlotScope, TileKindId, VerbValue,
 };
 
 impl Expansion for PrincessDragon {
@@ -58,6 +58,9 @@ impl Expansion for PrincessDragon {
             aside_left: d.game_slot("aside-left", 0),
             volcano_part: d.game_slot("volcano-part", 0),
         };
+        // The value is an internal detail (a side, a corner, a quarter's index).
+        d.verb_value(ids.move_dragon, VerbValue::Hidden);
+        d.verb_value(ids.move_fairy, VerbValue::Hidden);
         d.prompt_in_words(PdPrompt::DragonStep(1), "move the dragon one tile");
         Ok(binder(move |b: &Binding<'_>| bind(b, ids)))
     }

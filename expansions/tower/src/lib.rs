@@ -52,7 +52,7 @@ use carcassonne_core::{
     Expansion, ExpansionIndex, FeatureKindDef, FeatureKindId, Figure, FigureId, FigureKindId,
     FigureLoc, FigureSlot, GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId,
     PlayerSlot, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, Scoring, SegmentId,
-    Shape, SlotId, SlotScope, TileKindId, VerbId, View, Visible, Window,
+    Shape, SlotId, SlotScope, TileKindId, VerbId, VerbValue, View, Visible, Window,
 };
 
 /// Option keys (full).
@@ -215,6 +215,10 @@ impl Expansion for Tower {
             exchange: d.verb_in_words("exchange", "choose the prisoner to exchange"),
             ransom: d.verb_in_words("pay-ransom", "pay a ransom"),
         };
+        // TW-6, TW-12: which follower caps or comes back; TW-13: whose prisoner is freed.
+        d.verb_value(verbs.cap, VerbValue::FigureKind);
+        d.verb_value(verbs.exchange, VerbValue::FigureKind);
+        d.verb_value(verbs.ransom, VerbValue::FigureKindOfSeat);
         let slots = Slots {
             height: (1..=MAX_TOWERS)
                 .map(|k| d.game_slot(&format!("height.{k}"), 0))

@@ -37,7 +37,7 @@ use carcassonne_core::{
     FarmScoring, FeatureId, FigureId, FigureKindDef, FigureKindId, FigureLoc, GameSlot,
     HookFailure, HookGate, HookResult, HookSet, KindMask, LabelId, PlayerId, PlayerSlot, Prompt,
     PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring, SegmentId, Shape,
-    StartTile, TurnEndVerdict, VerbId, View, Window,
+    StartTile, TurnEndVerdict, VerbId, VerbValue, View, Window,
 };
 
 /// The three goods, in the order they are scored and shown.
@@ -168,6 +168,8 @@ impl Expansion for TradersBuilders {
             verb: d.verb_in_words("double-turn", "take the builder's second tile"),
             label: d.score_label("trade-goods"),
         };
+        // The value is an internal detail (a side, a corner, a quarter's index).
+        d.verb_value(ids.verb, VerbValue::Hidden);
         d.prompt_in_words(TbPrompt::DoubleTurn, "take the builder's second tile");
         Ok(binder(move |b: &Binding<'_>| {
             let edition2 = b.option_str("edition")? == "2";

@@ -2,7 +2,8 @@
 //! legal action labelled, the board as SVG.
 
 use carcassonne_core::{
-    Action, DecisionKind, FigureKindDef, FigureLoc, Game, Rotation, SegmentId, Visible,
+    Action, DecisionKind, FigureKindDef, FigureLoc, Game, Rotation, SegmentId, VerbId, VerbValue,
+    Visible,
 };
 use carcassonne_play::record::{encode_action, RecordAction, Target};
 use carcassonne_play::replay::replay_output;
@@ -187,10 +188,10 @@ pub fn actions(game: &Game) -> Vec<Value> {
                 v["spot"] = json!([p.0, p.1]);
             }
             let said = match a {
-                Action::Custom(c) => game.rules().verb_text(c.verb),
-                _ => None,
+                Action::Custom(c) => verb_said(game, c.verb, c.value),
+                _ => VerbSaid::default(),
             };
-            v["text"] = json!(named(words(&ra, said), &names, &players));
+            v["text"] = json!(named(words(&ra, &said), &names, &players));
             if let Some(icon) = action_icon(game, a) {
                 v["icon"] = icon;
             } else if let RecordAction::Custom { verb, .. } = &ra {
@@ -221,10 +222,49 @@ fn article(name: &str) -> &'static str {
     }
 }
 
+/// How a custom action is said: its verb's declared words (`Ruleset::verb_text`), which
+/// replace the verb's name, and its value in words, if it means something to a player.
+#[derive(Debug, Default)]
+pub struct VerbSaid<'a> {
+    /// The verb's words (`"move the dragon"`).
+    pub text: Option<&'a str>,
+    /// The value, as its verb declared it (`"a big follower"`, `"3"`); `None`: not said.
+    pub value: Option<String>,
+}
+
+/// How `verb`'s action with `value` is said in `game`.
+pub fn verb_said(game: &Game, verb: VerbId, value: i32) -> VerbSaid<'_> {
+    let rules = game.rules();
+    let kind = |k: i32| {
+        let name = spoken(&rules.figure_kinds().get(usize::try_from(k).ok()?)?.name);
+        Some(format!("{} {name}", article(&name)))
+    };
+    let value = match rules.verb_value(verb) {
+        VerbValue::Number => (value != 0).then(|| value.to_string()),
+        VerbValue::Hidden => None,
+        VerbValue::FigureKind => kind(value),
+        VerbValue::Corner => ["north-west", "north-east", "south-east", "south-west"]
+            .get(value as usize)
+            .map(|c| format!("at the {c} corner")),
+        VerbValue::FigureKindOfSeat => {
+            let seat = (value & 0xff) as usize;
+            let held = game.state().players().get(seat).map(|p| p.name.clone());
+            kind(value >> 8).map(|k| match held {
+                Some(name) => format!("{k} held by {name}"),
+                None => k,
+            })
+        }
+    };
+    VerbSaid {
+        text: rules.verb_text(verb),
+        value,
+    }
+}
+
 /// An action in a sentence, from its record form: the figure kinds', verbs' and features'
 /// own names (each expansion's words; the host adds only the verbs of the core actions).
-/// `said` is a custom verb's declared words (`Ruleset::verb_text`), which replace its name.
-pub fn words(ra: &RecordAction, said: Option<&str>) -> String {
+/// A custom action is said as `said` says ([`verb_said`]).
+pub fn words(ra: &RecordAction, said: &VerbSaid<'_>) -> String {
     match ra {
         RecordAction::Place {
             tile,
@@ -245,27 +285,30 @@ pub fn words(ra: &RecordAction, said: Option<&str>) -> String {
             verb,
             figure,
             target,
-            value,
             ..
         } => {
-            let mut s = said.map_or_else(|| spoken(verb), str::to_string);
+            let mut s = said.text.map_or_else(|| spoken(verb), str::to_string);
             if let Some(c) = s.get(0..1) {
                 s.replace_range(0..1, &c.to_uppercase());
             }
             // Declared words are a whole phrase: what it is about follows a colon.
-            let sep = if said.is_some() { ":" } else { "" };
+            let worded = said.text.is_some();
+            let sep = if worded { ":" } else { "" };
             match (figure, target) {
                 (Some(f), Some(t)) => s.push_str(&format!("{sep} {f} on the {}", spot_words(t))),
                 (Some(f), None) => s.push_str(&format!("{sep} {f}")),
-                (None, Some(t)) if said.is_some() => {
-                    s.push_str(&format!(": the {}", spot_words(t)))
-                }
+                (None, Some(t)) if worded => s.push_str(&format!(": the {}", spot_words(t))),
                 (None, Some(t)) => s.push_str(&format!(" on the {}", spot_words(t))),
                 (None, None) => {}
             }
-            // The expansion's own number for this choice (how many, which one).
-            if *value != 0 {
-                s.push_str(&format!(": {value}"));
+            // The value, as the verb declared it (how many, which kind, whose).
+            if let Some(v) = &said.value {
+                let sep = if figure.is_some() || target.is_some() {
+                    ","
+                } else {
+                    ":"
+                };
+                s.push_str(&format!("{sep} {v}"));
             }
             s
         }
@@ -276,16 +319,20 @@ pub fn words(ra: &RecordAction, said: Option<&str>) -> String {
 /// expansion and verb name, and figures and places named ([`named`]).
 pub fn said(game: &Game, ra: &RecordAction) -> String {
     let rules = game.rules();
-    let declared = match ra {
+    let said = match ra {
         RecordAction::Custom {
-            expansion, verb, ..
+            expansion,
+            verb,
+            value,
+            ..
         } => rules
             .expansion_index(expansion)
             .and_then(|e| rules.verb_named(e, verb))
-            .and_then(|v| rules.verb_text(v)),
-        _ => None,
+            .map(|v| verb_said(game, v, *value))
+            .unwrap_or_default(),
+        _ => VerbSaid::default(),
     };
-    named(words(ra, declared), &place_names(game), &player_names(game))
+    named(words(ra, &said), &place_names(game), &player_names(game))
 }
 
 /// A target in words: `city NW of (0,1)` → `city at the north and west sides of (0,1)`,
@@ -592,7 +639,7 @@ pub fn position_parts(game: &Game, with_actions: bool) -> (Value, BoardSvg) {
 
 #[cfg(test)]
 mod tests {
-    use super::{named, spot_words, words};
+    use super::{named, spot_words, words, VerbSaid};
     use carcassonne_play::record::{RecordAction, Target};
 
     /// Issue 32: actions read in the expansions' own words (verbs, figure kinds), never
@@ -611,7 +658,7 @@ mod tests {
             target: road.clone(),
         };
         assert_eq!(
-            words(&deploy, None),
+            words(&deploy, &VerbSaid::default()),
             "Put a small follower on the road at the east and west sides of (0,1)"
         );
         let take = RecordAction::Custom {
@@ -622,10 +669,16 @@ mod tests {
             target: None,
             value: 0,
         };
-        assert_eq!(words(&take, None), "Take token");
+        assert_eq!(words(&take, &VerbSaid::default()), "Take token");
         // Declared words replace the verb's name; what the action is about follows a colon.
         assert_eq!(
-            words(&take, Some("take your tactician token")),
+            words(
+                &take,
+                &VerbSaid {
+                    text: Some("take your tactician token"),
+                    value: None
+                }
+            ),
             "Take your tactician token"
         );
         let dragon = RecordAction::Custom {
@@ -637,11 +690,36 @@ mod tests {
             value: 0,
         };
         assert_eq!(
-            words(&dragon, Some("move the dragon")),
+            words(
+                &dragon,
+                &VerbSaid {
+                    text: Some("move the dragon"),
+                    value: None
+                }
+            ),
             "Move the dragon: the road at the east and west sides of (0,1)"
         );
+        // A value said as its verb declared it (TW-6: which follower caps the tower).
+        let cap = RecordAction::Custom {
+            player: 0,
+            expansion: "tower".into(),
+            verb: "cap-tower".into(),
+            figure: None,
+            target: Some(road.clone()),
+            value: 1,
+        };
         assert_eq!(
-            words(&dragon, None),
+            words(
+                &cap,
+                &VerbSaid {
+                    text: Some("finish a tower with a follower"),
+                    value: Some("a big follower".into())
+                }
+            ),
+            "Finish a tower with a follower: the road at the east and west sides of (0,1), a big follower"
+        );
+        assert_eq!(
+            words(&dragon, &VerbSaid::default()),
             "Move dragon on the road at the east and west sides of (0,1)"
         );
         let moved = RecordAction::Move {
@@ -651,10 +729,13 @@ mod tests {
         };
         let players = vec!["Ann".to_string()];
         assert_eq!(
-            named(words(&moved, None), &[], &players),
+            named(words(&moved, &VerbSaid::default()), &[], &players),
             "Move the dragon 0 to the road at the east and west sides of (0,1)"
         );
-        assert_eq!(words(&RecordAction::Pass { player: 0 }, None), "Pass");
+        assert_eq!(
+            words(&RecordAction::Pass { player: 0 }, &VerbSaid::default()),
+            "Pass"
+        );
         // Never raw location letters (JCZ notation): sides and the middle in words.
         let spot = |location: &str| {
             spot_words(&Target {

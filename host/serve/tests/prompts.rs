@@ -108,6 +108,15 @@ fn every_decision_of_every_shipped_set_is_in_words() {
                     asked_by.insert(owner);
                 }
                 met.insert(format!("{}: {text}", ask["step"].as_str().unwrap_or("?")));
+                // No choice ends in a bare number (an encoded value a player cannot read).
+                for a in carcassonne_serve::view::actions(&game) {
+                    let t = a["text"].as_str().unwrap_or_default();
+                    let bare = t.rsplit_once(": ").or_else(|| t.rsplit_once(", "));
+                    assert!(
+                        bare.is_none_or(|(_, last)| last.parse::<i64>().is_err()),
+                        "{set:?}: choice `{t}` ends in a bare number"
+                    );
+                }
                 // Every shipped verb declares the words players read for it.
                 for a in game.actions() {
                     if let Action::Custom(c) = a {

@@ -1,6 +1,7 @@
 //! Declarations (`setup()` only) and the action builders.
 
 use super::*;
+use carcassonne_core::VerbValue;
 
 pub(crate) fn register_setup(engine: &mut Engine) {
     fn check_name(name: &str) -> R<()> {
@@ -51,8 +52,12 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             Ok(())
         },
     );
-    // A verb, with or without the words players read for it (`"move the donkey"`).
-    fn declare_verb(nc: &NativeCallContext, name: &str, text: &str) -> R<()> {
+    // A verb, with or without the words players read for it (`"move the donkey"`) and what
+    // its action value means to them.
+    fn declare_verb(nc: &NativeCallContext, name: &str, text: &str, value: &str) -> R<()> {
+        let meaning = VerbValue::named(value).ok_or_else(|| {
+            format!("verb `{name}`: value `{value}` is not number, hidden, figure-kind, figure-kind-of-seat or corner")
+        })?;
         let mut c = call(nc)?;
         let (setup, decl) = c.declarations()?;
         check_name(name)?;
@@ -66,15 +71,22 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             return err(format!("verb `{name}` is declared twice"));
         }
         let id = setup.verb_in_words(name, text);
+        setup.verb_value(id, meaning);
         d.verbs.push((name.to_string(), id));
         Ok(())
     }
     engine.register_fn("declare_verb", |nc: NativeCallContext, name: &str| {
-        declare_verb(&nc, name, "")
+        declare_verb(&nc, name, "", "number")
     });
     engine.register_fn(
         "declare_verb",
-        |nc: NativeCallContext, name: &str, text: &str| declare_verb(&nc, name, text),
+        |nc: NativeCallContext, name: &str, text: &str| declare_verb(&nc, name, text, "number"),
+    );
+    engine.register_fn(
+        "declare_verb",
+        |nc: NativeCallContext, name: &str, text: &str, value: &str| {
+            declare_verb(&nc, name, text, value)
+        },
     );
     engine.register_fn(
         "declare_label",

@@ -44,7 +44,9 @@ use std::path::{Path, PathBuf};
 /// The engine API version this host implements.
 /// 1.1: manifests may declare `[[feature-kinds]]` and `[[figures]]`.
 /// 1.2: figures may be `neutral` (nobody's) or `shares` features, and have a `colour`.
-pub const ENGINE_API: (u64, u64) = (1, 2);
+/// 1.3: scripts give verbs and prompts the words players read (`declare_verb(name, text
+/// [, value])`, `declare_prompt`) and offer per junction (`offer_per_corner`).
+pub const ENGINE_API: (u64, u64) = (1, 3);
 
 /// What is wrong with a manifest or a set of manifests.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

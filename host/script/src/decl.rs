@@ -213,7 +213,7 @@ pub(crate) enum GuardCheck {
 }
 
 /// A deployment-step action the host offers natively (declared with `offer`,
-/// `offer_per_figure` or `offer_per_segment`): no script call until a player chooses it.
+/// `offer_per_figure`, `offer_per_segment` or `offer_per_corner`): no script call until a player chooses it.
 #[derive(Debug)]
 pub struct Offer {
     pub(crate) verb: VerbId,
@@ -224,6 +224,9 @@ pub struct Offer {
     /// Per segment (`offer_per_segment`): the feature kinds (names, resolved at bind) of
     /// the segments of the tile just placed it is offered on, while unfinished.
     pub(crate) per_segment: Option<Vec<String>>,
+    /// Per junction (`offer_per_corner`): the feature kinds that must cover the corners of
+    /// the four tiles meeting at a corner of the tile just placed.
+    pub(crate) per_corner: Option<Vec<String>>,
     /// What choosing the action does natively: player-scoped states of the chooser set,
     /// and (`offer_prompt`) a prompt asked.
     pub(crate) effects: Effects,

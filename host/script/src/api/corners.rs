@@ -32,6 +32,21 @@ fn corner_of(v: View<'_>, pos: Pos, c: u8) -> Option<SegmentId> {
     (la == lb).then(|| v.state.segment_at(pos, la)).flatten()
 }
 
+/// The corners of the cell at `pos` where four placed tiles meet, each covering its corner
+/// there with one segment of a kind in `kinds` (a mask of feature kind ids), in corner order.
+pub(crate) fn junction_corners_of(
+    v: View<'_>,
+    pos: Pos,
+    kinds: u64,
+) -> impl Iterator<Item = u8> + '_ {
+    (0..4u8).filter(move |&corner| {
+        JUNCTION[corner as usize].iter().all(|&(dx, dy, cc)| {
+            corner_of(v, Pos::new(pos.x + dx, pos.y + dy), cc)
+                .is_some_and(|s| kinds & (1 << v.state.graph().segment(s).kind.0) != 0)
+        })
+    })
+}
+
 fn corner_arg(c: INT) -> R<u8> {
     match c {
         0..=3 => Ok(c as u8),
@@ -113,21 +128,13 @@ pub(crate) fn register_corners(reg: &mut Registry) {
         let Some(k) = v.rules.kind_named(kind) else {
             return err(format!("no feature kind `{kind}`"));
         };
-        let pos = Pos::new(x as i32, y as i32);
-        let mut out = Array::new();
-        for (corner, tiles) in JUNCTION.iter().enumerate() {
-            // Each of the four tiles there must be placed, with one segment of `kind`
-            // covering its corner at the junction. Only the corner is returned, so that a
-            // hook's calls repeat (a remembered call; segments are new in every call).
-            let all = tiles.iter().all(|&(dx, dy, cc)| {
-                corner_of(v, Pos::new(pos.x + dx, pos.y + dy), cc)
-                    .is_some_and(|s| v.state.graph().segment(s).kind == k)
-            });
-            if all {
-                out.push((corner as INT).into());
-            }
-        }
-        Ok(out)
+        // Only the corner is returned, so that a hook's calls repeat (a remembered call;
+        // segments are new in every call).
+        Ok(
+            junction_corners_of(v, Pos::new(x as i32, y as i32), 1 << k.0)
+                .map(|c| INT::from(c).into())
+                .collect(),
+        )
     });
     game_fn!(reg, Read, "tiles_in_rect", |c,
                                           x0: int,

@@ -558,6 +558,7 @@ mod state;
 mod values;
 
 use commands::*;
+pub(crate) use corners::junction_corners_of;
 use corners::register_corners;
 pub(crate) use fast::*;
 use figures::*;

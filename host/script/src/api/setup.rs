@@ -271,6 +271,25 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         per_segment: Option<Array>,
         effects_map: Option<Map>,
     ) -> R<()> {
+        add_offer_at(
+            nc,
+            verb,
+            player_state,
+            per_figure,
+            per_segment,
+            None,
+            effects_map,
+        )
+    }
+    fn add_offer_at(
+        nc: &NativeCallContext,
+        verb: &str,
+        player_state: &str,
+        per_figure: Option<(&str, Array)>,
+        per_segment: Option<Array>,
+        per_corner: Option<Array>,
+        effects_map: Option<Map>,
+    ) -> R<()> {
         let mut c = call(nc)?;
         let (_, decl) = c.declarations()?;
         let mut d = decl.borrow_mut();
@@ -296,12 +315,16 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         let per_segment = per_segment
             .map(|kinds| names(kinds, "a feature kind"))
             .transpose()?;
+        let per_corner = per_corner
+            .map(|kinds| names(kinds, "a feature kind"))
+            .transpose()?;
         let effects = effects(&d, effects_map)?;
         d.offers.push(crate::Offer {
             verb: v,
             player_state,
             per_figure,
             per_segment,
+            per_corner,
             effects,
             protect: Vec::new(),
         });
@@ -425,6 +448,12 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         "offer_per_segment",
         |nc: NativeCallContext, verb: &str, player_state: &str, kinds: Array, effects: Map| {
             add_offer(&nc, verb, player_state, None, Some(kinds), Some(effects))
+        },
+    );
+    engine.register_fn(
+        "offer_per_corner",
+        |nc: NativeCallContext, verb: &str, player_state: &str, kinds: Array| {
+            add_offer_at(&nc, verb, player_state, None, None, Some(kinds), None)
         },
     );
     fn add_reaction(

@@ -539,7 +539,8 @@ impl BoundScript {
             .map(|o| {
                 let mut m = RoleMatch::default();
                 let names = o.per_figure.iter().flat_map(|(_, r)| r);
-                for name in names.chain(o.per_segment.iter().flatten()) {
+                let kinds = o.per_segment.iter().chain(&o.per_corner).flatten();
+                for name in names.chain(kinds) {
                     if let Some(k) = rules.kind_named(name) {
                         m.feature_kinds |= 1 << k.0;
                     }

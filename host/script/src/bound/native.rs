@@ -166,6 +166,21 @@ impl BoundScript {
             let Some(m) = roles.and_then(|r| r.get(i)) else {
                 continue;
             };
+            if o.per_corner.is_some() {
+                if let Some(last) = view.state.last_placed() {
+                    let pos = view.state.board().tile(last).pos;
+                    for corner in crate::api::junction_corners_of(view, pos, m.feature_kinds) {
+                        out.push(Action::Custom(CustomAction {
+                            expansion: me,
+                            verb: o.verb,
+                            figure: None,
+                            segment: None,
+                            value: i32::from(corner),
+                        }));
+                    }
+                }
+                continue;
+            }
             if o.per_segment.is_some() {
                 Self::segment_offers(view, m.feature_kinds, |s| {
                     out.push(Action::Custom(CustomAction {

@@ -9,10 +9,11 @@
 //! that holds fewer than three meeples, and `score-pyramid` for each full pyramid (BT-10).
 
 use carcassonne_core::{
-    Action, Ctx, CustomAction, ExpansionIndex, FeatureKindId, FigureKindId, FigureLoc, HookFailure,
-    HookResult, LabelId, PlayerId, Pos, RemovalReason, SegmentId, VerbId, View,
+    Action, Ctx, CustomAction, ExpansionIndex, FeatureKindId, FigureKindId, FigureLoc, GameSlot,
+    HookFailure, HookResult, LabelId, PlayerId, RemovalReason, SegmentId, VerbId, View,
 };
 
+use crate::circus::near;
 use crate::ringmaster::{marked_around, BONUS};
 use crate::TileMarks;
 
@@ -34,9 +35,63 @@ pub struct Acrobats {
     pub bonus_label: LabelId,
     pub ringmaster: FigureKindId,
     pub me: ExpansionIndex,
+    /// Acrobat spaces on the board.
+    pub spaces: GameSlot,
+    /// The first [`TRACKED`] spaces' segments (index + 1), in placement order, so that a
+    /// deployment step reads a few slots instead of the 3×3 and every figure.
+    pub tracked: [GameSlot; TRACKED],
 }
 
+/// Acrobat spaces remembered in slots; past them (doubled packs) the board is searched.
+pub const TRACKED: usize = 16;
+
 impl Acrobats {
+    /// Records the acrobat spaces of the start board (a scenario's position included).
+    pub fn count_spaces(&self, ctx: &mut Ctx<'_>, marks: &TileMarks) {
+        let view = ctx.view();
+        let segs: Vec<SegmentId> = view
+            .state
+            .board()
+            .tiles()
+            .iter()
+            .filter_map(|t| marks.space(t.kind).map(|l| t.segment(usize::from(l))))
+            .collect();
+        ctx.set(self.spaces, 0);
+        for seg in segs {
+            self.add_space(ctx, seg);
+        }
+    }
+
+    /// An acrobat space came onto the board.
+    pub fn add_space(&self, ctx: &mut Ctx<'_>, seg: SegmentId) {
+        let n = ctx.get(self.spaces);
+        if let Some(&slot) = self.tracked.get(n as usize) {
+            ctx.set(slot, seg.index() as i64 + 1);
+        }
+        ctx.set(self.spaces, n + 1);
+    }
+
+    /// Whether any acrobat space is on the board.
+    pub fn any(&self, v: &View<'_>) -> bool {
+        v.get(self.spaces) != 0
+    }
+
+    /// The acrobat spaces on the board, in placement order.
+    fn each_space(&self, v: &View<'_>, marks: &TileMarks, mut f: impl FnMut(SegmentId)) {
+        let n = v.get(self.spaces) as usize;
+        if n <= TRACKED {
+            for &slot in &self.tracked[..n] {
+                f(SegmentId::new(v.get(slot) as usize - 1));
+            }
+            return;
+        }
+        for t in v.state.board().tiles() {
+            if let Some(l) = marks.space(t.kind) {
+                f(t.segment(usize::from(l)));
+            }
+        }
+    }
+
     /// Whether `seg` is an acrobat space.
     fn is_space(&self, v: &View<'_>, seg: SegmentId) -> bool {
         let g = v.state.graph();
@@ -49,17 +104,9 @@ impl Acrobats {
         g.totals(g.feature_of(seg)).occupants
     }
 
-    /// The acrobat space on the tile at `pos`, if that tile has one.
-    fn space_at(&self, v: &View<'_>, marks: &TileMarks, pos: Pos) -> Option<SegmentId> {
-        let board = v.state.board();
-        let tile = board.tile(board.index_at(pos)?);
-        marks
-            .space(tile.kind)
-            .map(|local| tile.segment(usize::from(local)))
-    }
-
     /// BT-8, BT-10: a small follower onto each acrobat space of the 3×3 around the tile just
-    /// placed that holds fewer than three meeples; `score-pyramid` for each full pyramid.
+    /// placed that holds fewer than three meeples; `score-pyramid` for each full pyramid
+    /// anywhere; both in the order the spaces were placed.
     pub fn offers(
         &self,
         v: &View<'_>,
@@ -67,47 +114,41 @@ impl Acrobats {
         p: PlayerId,
         out: &mut Vec<Action>,
     ) -> HookResult {
-        let Some(last) = v.state.last_placed() else {
+        let Some(last) = v.state.last_placed().filter(|_| self.any(v)) else {
             return Ok(());
         };
         let at = v.state.board().tile(last).pos;
-        if v.state.in_supply(p, FigureKindId::SMALL_FOLLOWER) > 0 {
-            for q in std::iter::once(at).chain(at.surrounding()) {
-                let Some(seg) = self.space_at(v, marks, q) else {
-                    continue;
-                };
-                let deploy = Action::Deploy {
-                    figure: FigureKindId::SMALL_FOLLOWER,
-                    segment: seg,
-                };
-                if self.height(v, seg) < PYRAMID && !out.contains(&deploy) {
-                    out.push(deploy);
-                }
+        let can_deploy = v.state.in_supply(p, FigureKindId::SMALL_FOLLOWER) > 0;
+        let mut full = Vec::new();
+        self.each_space(v, marks, |seg| {
+            if self.height(v, seg) >= PYRAMID {
+                full.push(seg);
+                return;
             }
-        }
-        // BT-10: any full pyramid on the board, in figure order (deterministic).
-        for f in v.state.figures() {
-            let FigureLoc::On(seg) = f.loc else { continue };
-            if !self.is_space(v, seg) || self.height(v, seg) < PYRAMID {
-                continue;
+            let deploy = Action::Deploy {
+                figure: FigureKindId::SMALL_FOLLOWER,
+                segment: seg,
+            };
+            if can_deploy && near(v.state.graph().segment(seg).pos, at) && !out.contains(&deploy) {
+                out.push(deploy);
             }
-            let score = Action::Custom(CustomAction {
+        });
+        out.extend(full.into_iter().map(|seg| {
+            Action::Custom(CustomAction {
                 expansion: self.me,
                 verb: self.verb,
                 figure: None,
                 segment: Some(seg),
                 value: 0,
-            });
-            if !out.contains(&score) {
-                out.push(score);
-            }
-        }
+            })
+        }));
         Ok(())
     }
 
     /// BT-8: whether an offered deployment or move onto an acrobat space breaks the rules:
     /// only a small follower is deployed there, onto a space with fewer than three meeples;
-    /// no figure is moved there (no rule of the set moves one there).
+    /// no claiming figure is moved there (a wagon, a redeployment). Figures that share (a
+    /// fairy beside an acrobat) follow their own rules.
     pub fn bars(&self, v: &View<'_>, a: &Action) -> bool {
         match *a {
             Action::Deploy { figure, segment } => {
@@ -115,7 +156,13 @@ impl Acrobats {
                     && (figure != FigureKindId::SMALL_FOLLOWER
                         || self.height(v, segment) >= PYRAMID)
             }
-            Action::Move { segment, .. } => self.is_space(v, segment),
+            Action::Move { figure, segment } => {
+                self.is_space(v, segment)
+                    && v.state
+                        .figures()
+                        .get(figure.0 as usize)
+                        .is_some_and(|f| v.state.occupies(f.kind))
+            }
             _ => false,
         }
     }

@@ -127,6 +127,9 @@ impl Expansion for BigTop {
         let verb = d.verb("score-pyramid");
         let label = d.score_label("acrobats");
         let bonus_label = d.score_label("ringmaster");
+        let spaces = d.game_slot("acrobat-spaces", 0);
+        let tracked: [_; acrobats::TRACKED] =
+            std::array::from_fn(|i| d.game_slot(&format!("acrobat-space-{i}"), 0));
         let circus = Circus::declare(d);
         Ok(binder(move |b: &Binding<'_>| {
             let tiles = b.rules().tiles();
@@ -164,6 +167,8 @@ impl Expansion for BigTop {
                     bonus_label,
                     ringmaster,
                     me: b.me(),
+                    spaces,
+                    tracked,
                 },
                 ringmaster: Ringmaster { kind: ringmaster },
                 marks,
@@ -182,11 +187,8 @@ impl BoundExpansion for BtRules {
             | HookSet::BEFORE_SCORING
             | HookSet::FINAL_SCORING
             | HookSet::window(Window::AfterScoring);
-        if self.swap.is_empty() {
-            hooks
-        } else {
-            hooks | HookSet::GAME_START
-        }
+        // GAME_START: BT-1's garden twins and the count of acrobat spaces already placed.
+        hooks | HookSet::GAME_START
     }
 
     /// BT-1: the second edition's garden twins take the place of their twins.
@@ -201,15 +203,29 @@ impl BoundExpansion for BtRules {
         Ok(())
     }
 
-    /// BT-4: remember that a circus tile was placed this turn (it acts after scoring).
+    /// The acrobat spaces of the start board or position.
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        self.acrobats.count_spaces(ctx, &self.marks);
+        Ok(())
+    }
+
+    /// BT-4: remember that a circus tile was placed this turn (it acts after scoring);
+    /// count a new acrobat space.
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         let view = ctx.view();
         let Some(idx) = view.state.board().index_at(pos) else {
             return Ok(());
         };
-        let kind = view.state.board().tile(idx).kind;
-        if self.marks.of(kind).0 {
+        let tile = view.state.board().tile(idx);
+        let space = self
+            .marks
+            .space(tile.kind)
+            .map(|local| tile.segment(usize::from(local)));
+        if self.marks.of(tile.kind).0 {
             self.circus.mark_pending(ctx, pos);
+        }
+        if let Some(seg) = space {
+            self.acrobats.add_space(ctx, seg);
         }
         Ok(())
     }
@@ -241,7 +257,9 @@ impl BoundExpansion for BtRules {
         _p: PlayerId,
         actions: &mut Vec<Action>,
     ) -> HookResult {
-        actions.retain(|a| !self.acrobats.bars(&v, a));
+        if self.acrobats.any(&v) {
+            actions.retain(|a| !self.acrobats.bars(&v, a));
+        }
         Ok(())
     }
 

@@ -80,8 +80,11 @@ impl Acrobats {
     fn each_space(&self, v: &View<'_>, marks: &TileMarks, mut f: impl FnMut(SegmentId)) {
         let n = v.get(self.spaces) as usize;
         if n <= TRACKED {
+            // A slot is set with its count (`add_space`), so 0 (no segment) never shows.
             for &slot in &self.tracked[..n] {
-                f(SegmentId::new(v.get(slot) as usize - 1));
+                if let Some(i) = (v.get(slot) as usize).checked_sub(1) {
+                    f(SegmentId::new(i));
+                }
             }
             return;
         }

@@ -1,4 +1,5 @@
-//! Scenario tests T-big-top-n of `docs/rules/big-top.md`: the big top and the ringmaster,
+//! Scenario tests T-big-top-n of `docs/rules/big-top.md`: the big top, the acrobats and the
+//! ringmaster,
 //! loaded from `expansions/big-top` as the program loads it (manifest, tile file, plugin
 //! library). The data is in `tests/scenarios/big-top/T-big-top-<n>.toml`; T-big-top-1 (the
 //! supply) is code. Token reveals come from the scenario's seed: the titles say what it
@@ -45,6 +46,39 @@ fn t_big_top_2_bt4_first_circus() {
 #[test]
 fn t_big_top_3_bt5_circus_scores() {
     run_scenario("big-top/T-big-top-3");
+}
+
+/// T-big-top-5 — BT-5, BT-9: around the big top, followers count wherever they stand (a
+/// knight, a farmer, an acrobat); a builder and a pig do not.
+#[test]
+fn t_big_top_5_bt5_who_counts() {
+    run_scenario("big-top/T-big-top-5");
+}
+
+/// T-big-top-7 — BT-8: a small follower onto an acrobat space within the 3×3 of the tile
+/// just placed; not a ringmaster, not a big follower, not two tiles away.
+#[test]
+fn t_big_top_7_bt8_acrobat_deploy() {
+    run_scenario("big-top/T-big-top-7");
+}
+
+/// T-big-top-8 — BT-8, BT-10: a full pyramid takes no more; its scoring is the active
+/// player's choice, 5 per meeple, meeples home; from anywhere (variant).
+#[test]
+fn t_big_top_8_bt10_full_pyramid() {
+    run_scenario("big-top/T-big-top-8");
+}
+
+/// T-big-top-9 — BT-11: at the end every occupied acrobat space scores, full or not.
+#[test]
+fn t_big_top_9_bt11_final_acrobats() {
+    run_scenario("big-top/T-big-top-9");
+}
+
+/// T-big-top-13 — BT-14: a ringmaster in a scored pyramid earns his bonus.
+#[test]
+fn t_big_top_13_bt14_ringmaster_in_pyramid() {
+    run_scenario("big-top/T-big-top-13");
 }
 
 /// T-big-top-10 — BT-12, BT-13: the ringmaster's bonus.

@@ -12,18 +12,23 @@
 //! scores for his owner, +2 per circus or acrobat tile in the 3×3 around him. See
 //! `ringmaster.rs`.
 //!
-//! **Not yet played:** acrobat spaces and pyramids (BT-7 … BT-11) need a place for a
-//! follower that is no tile feature and may be reached from a neighbouring tile.
+//! **Acrobats (BT-7 … BT-11, BT-14).** Each acrobat tile has a segment of the plugin's
+//! centre-site kind `acrobats` (unscored, never complete): the deployment step offers a
+//! small follower on any such space of the 3×3 around the tile just placed that holds fewer
+//! than three meeples, and `score-pyramid` for each full one; the end scores every occupied
+//! space. See `acrobats.rs`.
 
+mod acrobats;
 mod circus;
 mod ringmaster;
 
 pub use circus::{TOKENS, TOKEN_SET};
 
+use acrobats::Acrobats;
 use carcassonne_core::{
-    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FigureKindDef, HookFailure,
-    HookResult, HookSet, KindMask, Pos, ScoreDraft, Stands, StartTile, TileKindId, View, Visible,
-    Window,
+    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
+    FeatureKindDef, FigureKindDef, HookFailure, HookResult, HookSet, KindMask, PlayerId, Pos,
+    Prompt, ScoreDraft, Scoring, Shape, Stands, StartTile, TileKindId, View, Visible, Window,
 };
 use circus::Circus;
 use ringmaster::Ringmaster;
@@ -35,6 +40,9 @@ pub const GARDEN_TWINS: [(&str, &str); 2] = [
     ("BT/ffff.ac", "BT/ffff.g.ac"),
     ("BT/frrf.bt", "BT/frrf.g.bt"),
 ];
+
+/// An acrobat space's colour on the board.
+const ACROBATS_LOOK: &str = "#e0a030";
 
 /// A ringmaster's outline: a meeple with a top hat (a box from -1 to 1, y down).
 const RINGMASTER_LOOK: &str = "path:M -0.3 -0.95 L 0.3 -0.95 L 0.3 -0.7 L 0.45 -0.7 L 0.45 -0.6 \
@@ -53,20 +61,29 @@ impl BigTop {
     }
 }
 
-/// Which tiles carry a circus space or an acrobat space, by tile kind.
+/// Which tiles carry a circus space or an acrobat space, by tile kind, and the local
+/// index of the acrobat space's segment.
 #[derive(Clone, Debug, Default)]
-pub struct TileMarks(Vec<(bool, bool)>);
+pub struct TileMarks(Vec<(bool, bool, Option<u8>)>);
 
 impl TileMarks {
     /// (circus, acrobats) of a tile kind.
     pub fn of(&self, k: TileKindId) -> (bool, bool) {
-        self.0.get(k.0 as usize).copied().unwrap_or((false, false))
+        self.0
+            .get(k.0 as usize)
+            .map_or((false, false), |&(c, a, _)| (c, a))
+    }
+
+    /// BT-7: the local segment of a tile kind's acrobat space.
+    pub fn space(&self, k: TileKindId) -> Option<u8> {
+        self.0.get(k.0 as usize).and_then(|m| m.2)
     }
 }
 
 /// Under the Big Top bound to one ruleset.
 struct BtRules {
     circus: Circus,
+    acrobats: Acrobats,
     ringmaster: Ringmaster,
     marks: TileMarks,
     /// BT-1: (twin, garden twin) pairs under `edition = 2`.
@@ -98,6 +115,21 @@ impl Expansion for BigTop {
                 colour: String::new(),
             })
             .map_err(|e| e.to_string())?;
+        // BT-7, BT-9: the acrobat space, a centre site that no rule of core scores or
+        // completes; occupiable, so figures may stand there (the filter says which).
+        let space = d
+            .feature_kind(FeatureKindDef {
+                completes: false,
+                look: ACROBATS_LOOK.into(),
+                ..FeatureKindDef::new("acrobats", Shape::Site, Scoring::Unscored, true)
+            })
+            .map_err(|e| e.to_string())?;
+        let verb = d.verb("score-pyramid");
+        let label = d.score_label("acrobats");
+        let bonus_label = d.score_label("ringmaster");
+        let spaces = d.game_slot("acrobat-spaces", 0);
+        let tracked: [_; acrobats::TRACKED] =
+            std::array::from_fn(|i| d.game_slot(&format!("acrobat-space-{i}"), 0));
         let circus = Circus::declare(d);
         Ok(binder(move |b: &Binding<'_>| {
             let tiles = b.rules().tiles();
@@ -105,7 +137,12 @@ impl Expansion for BigTop {
                 (0..tiles.len())
                     .map(|i| {
                         let t = tiles.get(TileKindId(i as u16));
-                        (t.has_tag("circus"), t.has_tag("acrobats"))
+                        let local = t.segments.iter().position(|s| s.kind == space);
+                        (
+                            t.has_tag("circus"),
+                            t.has_tag("acrobats"),
+                            local.map(|l| l as u8),
+                        )
                     })
                     .collect(),
             );
@@ -123,6 +160,16 @@ impl Expansion for BigTop {
             };
             Ok(BtRules {
                 circus: circus.bind(tiles, &marks),
+                acrobats: Acrobats {
+                    kind: space,
+                    verb,
+                    label,
+                    bonus_label,
+                    ringmaster,
+                    me: b.me(),
+                    spaces,
+                    tracked,
+                },
                 ringmaster: Ringmaster { kind: ringmaster },
                 marks,
                 swap,
@@ -134,14 +181,14 @@ impl Expansion for BigTop {
 impl BoundExpansion for BtRules {
     fn hook_set(&self) -> HookSet {
         let hooks = HookSet::ON_TILE_PLACED
+            | HookSet::DEPLOY_STEP_ACTIONS
+            | HookSet::FILTER_DEPLOY_ACTIONS
+            | HookSet::FILTER_PROMPT_ACTIONS
             | HookSet::BEFORE_SCORING
             | HookSet::FINAL_SCORING
             | HookSet::window(Window::AfterScoring);
-        if self.swap.is_empty() {
-            hooks
-        } else {
-            hooks | HookSet::GAME_START
-        }
+        // GAME_START: BT-1's garden twins and the count of acrobat spaces already placed.
+        hooks | HookSet::GAME_START
     }
 
     /// BT-1: the second edition's garden twins take the place of their twins.
@@ -156,15 +203,29 @@ impl BoundExpansion for BtRules {
         Ok(())
     }
 
-    /// BT-4: remember that a circus tile was placed this turn (it acts after scoring).
+    /// The acrobat spaces of the start board or position.
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        self.acrobats.count_spaces(ctx, &self.marks);
+        Ok(())
+    }
+
+    /// BT-4: remember that a circus tile was placed this turn (it acts after scoring);
+    /// count a new acrobat space.
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         let view = ctx.view();
         let Some(idx) = view.state.board().index_at(pos) else {
             return Ok(());
         };
-        let kind = view.state.board().tile(idx).kind;
-        if self.marks.of(kind).0 {
+        let tile = view.state.board().tile(idx);
+        let space = self
+            .marks
+            .space(tile.kind)
+            .map(|local| tile.segment(usize::from(local)));
+        if self.marks.of(tile.kind).0 {
             self.circus.mark_pending(ctx, pos);
+        }
+        if let Some(seg) = space {
+            self.acrobats.add_space(ctx, seg);
         }
         Ok(())
     }
@@ -184,9 +245,47 @@ impl BoundExpansion for BtRules {
         Ok(())
     }
 
-    /// BT-6: the big top's circus scores once more.
+    /// BT-8, BT-10: acrobats on the spaces around the tile just placed; full pyramids.
+    fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
+        self.acrobats.offers(&v, &self.marks, p, out)
+    }
+
+    /// BT-8: only small followers, and at most three, on an acrobat space.
+    fn filter_deploy_actions(
+        &self,
+        v: View<'_>,
+        _p: PlayerId,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        if self.acrobats.any(&v) {
+            actions.retain(|a| !self.acrobats.bars(&v, a));
+        }
+        Ok(())
+    }
+
+    /// BT-8 for what other expansions' prompts offer (a portal, a wagon's move).
+    fn filter_prompt_actions(
+        &self,
+        v: View<'_>,
+        _prompt: Prompt,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        actions.retain(|a| !self.acrobats.bars(&v, a));
+        Ok(())
+    }
+
+    /// BT-10: `score-pyramid`.
+    fn apply_action(&self, ctx: &mut Ctx<'_>, _p: PlayerId, c: CustomAction) -> HookResult {
+        if c.verb != self.acrobats.verb {
+            return Err(HookFailure(format!("big-top: unknown verb {}", c.verb.0)));
+        }
+        self.acrobats.apply(ctx, &self.marks, c)
+    }
+
+    /// BT-6: the big top's circus scores once more; BT-11: every occupied acrobat space.
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        self.circus.score_final(ctx)
+        self.circus.score_final(ctx)?;
+        self.acrobats.score_final(ctx, &self.marks)
     }
 
     /// BT-2: the big top, drawn on its whole tile (it stands on the circus space, no

@@ -51,7 +51,7 @@ impl Ringmaster {
 }
 
 /// Circus spaces plus acrobat spaces on the tiles of the 3×3 around `at`.
-fn marked_around(v: &View<'_>, marks: &TileMarks, at: Pos) -> i32 {
+pub(crate) fn marked_around(v: &View<'_>, marks: &TileMarks, at: Pos) -> i32 {
     let board = v.state.board();
     let mut n = 0;
     for dy in -1..=1 {

@@ -144,3 +144,29 @@ fn t_bcb_11_castle_takes_the_highest() {
 fn t_bcb_12_waiting_castle_scores_nothing() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-12");
 }
+
+/// T-bridges-castles-bazaars-13 — BCB-13 … BCB-15: the auction (choose, bid, raise, buy),
+/// the last tile free, the bought tiles placed on the owners' next turns instead of a draw.
+#[test]
+fn t_bcb_13_bazaar_buy() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-13");
+}
+
+/// T-bridges-castles-bazaars-14 — BCB-14: the auctioneer sells to the highest bidder.
+#[test]
+fn t_bcb_14_bazaar_sell() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-14");
+}
+
+/// T-bridges-castles-bazaars-15 — BCB-14, BCB-15: no raise, the auctioneer pays his own
+/// bid; bought tiles are placed after the supply ran out.
+#[test]
+fn t_bcb_15_bazaar_no_raise_and_empty_supply() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-15");
+}
+
+/// T-bridges-castles-bazaars-16 — BCB-13: fewer tiles left than players: no bazaar.
+#[test]
+fn t_bcb_16_no_bazaar_without_tiles() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-16");
+}

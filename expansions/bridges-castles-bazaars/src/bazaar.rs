@@ -119,7 +119,9 @@ impl Bazaar {
         }
         for k in 0..n {
             let Some(t) = self.take_tile(ctx) else {
-                return Err(HookFailure("bazaar: the supply ran out while showing tiles".into()));
+                return Err(HookFailure(
+                    "bazaar: the supply ran out while showing tiles".into(),
+                ));
             };
             ctx.set(self.tile[k], i64::from(t.0) + 1);
             ctx.set(self.owner[k], 0);
@@ -134,7 +136,11 @@ impl Bazaar {
     /// else at random with the game's RNG; it counts against a draw cap.
     fn take_tile(&self, ctx: &mut Ctx<'_>) -> Option<TileKindId> {
         let supply = ctx.state().supply();
-        let active: Vec<TileKindId> = match supply.groups.iter().any(|g| g.active && !g.tiles.is_empty()) {
+        let active: Vec<TileKindId> = match supply
+            .groups
+            .iter()
+            .any(|g| g.active && !g.tiles.is_empty())
+        {
             true => supply
                 .groups
                 .iter()
@@ -165,7 +171,14 @@ impl Bazaar {
     }
 
     /// The actions of a bazaar question asked of `p`.
-    pub fn actions(&self, v: &View<'_>, me: ExpansionIndex, p: PlayerId, ask: Ask, out: &mut Vec<Action>) -> HookResult {
+    pub fn actions(
+        &self,
+        v: &View<'_>,
+        me: ExpansionIndex,
+        p: PlayerId,
+        ask: Ask,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
         match ask {
             Ask::Choose => {
                 for k in 0..self.lots(v) {
@@ -230,7 +243,9 @@ impl Bazaar {
             (Ask::BuyOrSell, Action::Custom(c)) if c.verb == self.buy => self.settle(ctx, true),
             (Ask::BuyOrSell, Action::Custom(c)) if c.verb == self.sell => self.settle(ctx, false),
             (Ask::Place, Action::Place { pos, rotation }) => self.place(ctx, p, pos, rotation),
-            (ask, a) => Err(HookFailure(format!("the bazaar's {ask:?} question cannot take `{a}`"))),
+            (ask, a) => Err(HookFailure(format!(
+                "the bazaar's {ask:?} question cannot take `{a}`"
+            ))),
         }
     }
 
@@ -280,7 +295,9 @@ impl Bazaar {
             return Err(HookFailure("bazaar: no bid to settle".into()));
         };
         if !buy && bidder == auc {
-            return Err(HookFailure("sell: the auctioneer cannot sell to himself".into()));
+            return Err(HookFailure(
+                "sell: the auctioneer cannot sell to himself".into(),
+            ));
         }
         let k = v.get(self.lot) as usize - 1;
         let points = v.get(self.bid) as i32;
@@ -291,7 +308,10 @@ impl Bazaar {
                 ctx.award(payee, points, self.label);
             }
         }
-        ctx.set(self.owner[k], i64::from(if buy { auc } else { bidder }.0) + 1);
+        ctx.set(
+            self.owner[k],
+            i64::from(if buy { auc } else { bidder }.0) + 1,
+        );
         ctx.set(self.lot, 0);
         ctx.set(self.bid, 0);
         ctx.set(self.bidder, 0);
@@ -352,9 +372,17 @@ impl Bazaar {
         Ok(())
     }
 
-    fn place(&self, ctx: &mut Ctx<'_>, p: PlayerId, pos: carcassonne_core::Pos, rotation: Rotation) -> HookResult {
+    fn place(
+        &self,
+        ctx: &mut Ctx<'_>,
+        p: PlayerId,
+        pos: carcassonne_core::Pos,
+        rotation: Rotation,
+    ) -> HookResult {
         let Some((k, t)) = self.held_by(&ctx.view(), p) else {
-            return Err(HookFailure("bazaar: this player holds no bought tile".into()));
+            return Err(HookFailure(
+                "bazaar: this player holds no bought tile".into(),
+            ));
         };
         ctx.play_tile_instead(t, pos, rotation)?;
         ctx.set(self.from, 1);
@@ -396,7 +424,11 @@ impl Bazaar {
                 "bought: placed on its owner's next turn".to_string()
             } else if lot == k + 1 {
                 match slot_player(v.get(self.bidder)) {
-                    Some(b) => format!("auctioned: {} points bid by player {}", v.get(self.bid), b.0),
+                    Some(b) => format!(
+                        "auctioned: {} points bid by player {}",
+                        v.get(self.bid),
+                        b.0
+                    ),
                     None => "auctioned".into(),
                 }
             } else {

@@ -16,8 +16,8 @@
 //! `castles-used`.
 
 use carcassonne_core::{
-    Action, CustomAction, Ctx, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureLoc, GameSlot,
-    HookResult, LabelId, PlayerId, PlayerSlot, Pos, RemovalReason, ScoreDraft, SegmentId,
+    Action, Ctx, CustomAction, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureLoc,
+    GameSlot, HookResult, LabelId, PlayerId, PlayerSlot, Pos, RemovalReason, ScoreDraft, SegmentId,
     Side, VerbId, View,
 };
 
@@ -140,10 +140,7 @@ impl Castles {
         let mut found = None;
         for (i, fig) in v.state.figures().iter().enumerate() {
             let FigureLoc::On(s) = fig.loc else { continue };
-            if fig.is_neutral()
-                || !v.rules.figure_kind(fig.kind).follower
-                || g.feature_of(s) != f
-            {
+            if fig.is_neutral() || !v.rules.figure_kind(fig.kind).follower || g.feature_of(s) != f {
                 continue;
             }
             if found.is_some() {
@@ -155,13 +152,19 @@ impl Castles {
     }
 
     /// BCB-9: `make-castle` on the city of `seg`: the castle goes on it with its follower.
-    pub fn make(&self, ctx: &mut Ctx<'_>, p: PlayerId, fig: FigureId, seg: SegmentId) -> HookResult {
+    pub fn make(
+        &self,
+        ctx: &mut Ctx<'_>,
+        p: PlayerId,
+        fig: FigureId,
+        seg: SegmentId,
+    ) -> HookResult {
         let v = ctx.view();
         let mut offered = Vec::new();
         self.options(&v, ctx.me(), p, &mut offered);
-        let ok = offered.iter().any(|a| {
-            matches!(a, Action::Custom(c) if c.figure == Some(fig) && c.segment == Some(seg))
-        });
+        let ok = offered.iter().any(
+            |a| matches!(a, Action::Custom(c) if c.figure == Some(fig) && c.segment == Some(seg)),
+        );
         if !ok {
             return Err("make-castle: that city cannot become a castle now (BCB-9)".into());
         }

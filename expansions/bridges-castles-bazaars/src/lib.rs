@@ -33,9 +33,9 @@ pub use castle::MAX_CASTLES;
 
 use bazaar::{Ask, Bazaar};
 use carcassonne_core::{
-    binder, Action, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureKindId,
-    FeatureKindDef, FigureId, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos, Prompt, PromptCode,
-    PromptKind, RemovalReason, ScoreDraft, Scoring, Shape, View, Visible, Window,
+    binder, Action, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureKindDef,
+    FeatureKindId, FigureId, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos, Prompt,
+    PromptCode, PromptKind, RemovalReason, ScoreDraft, Scoring, Shape, View, Visible, Window,
 };
 use castle::Castles;
 
@@ -53,7 +53,13 @@ enum BcbPrompt {
     Bazaar(Ask),
 }
 
-const ASKS: [Ask; 5] = [Ask::Choose, Ask::Open, Ask::Raise, Ask::BuyOrSell, Ask::Place];
+const ASKS: [Ask; 5] = [
+    Ask::Choose,
+    Ask::Open,
+    Ask::Raise,
+    Ask::BuyOrSell,
+    Ask::Place,
+];
 
 impl PromptKind for BcbPrompt {
     fn encode(self) -> PromptCode {

@@ -170,3 +170,17 @@ fn t_bcb_15_bazaar_no_raise_and_empty_supply() {
 fn t_bcb_16_no_bazaar_without_tiles() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-16");
 }
+
+/// T-bridges-castles-bazaars-17 — BCB-11: a castle that scores makes a castle beside it
+/// score the same points (JCZ's chain).
+#[test]
+fn t_bcb_17_castles_chain() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-17");
+}
+
+/// T-bridges-castles-bazaars-18 — BCB-15: a bazaar tile bought at a bazaar calls no new
+/// bazaar; a bid of 0 moves no points.
+#[test]
+fn t_bcb_18_bought_bazaar_tile_calls_no_bazaar() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-18");
+}

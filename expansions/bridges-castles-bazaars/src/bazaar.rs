@@ -209,6 +209,11 @@ impl Bazaar {
         Ok(())
     }
 
+    /// Whether `p` still has a bought tile to place (one slot read while no bazaar runs).
+    pub fn holds_tile(&self, v: &View<'_>, p: PlayerId) -> bool {
+        v.get(self.held) != 0 && self.held_by(v, p).is_some()
+    }
+
     /// The bought tile `p` still has to place: (its lot, its kind).
     fn held_by(&self, v: &View<'_>, p: PlayerId) -> Option<(usize, TileKindId)> {
         (0..MAX_LOTS).find_map(|k| {

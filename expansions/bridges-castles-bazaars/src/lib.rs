@@ -110,6 +110,7 @@ struct BcbRules {
     bazaar: Bazaar,
     /// Tile kinds with a segment that may be half of a castle (the `BeforeScoring` check).
     castle_tiles: Vec<bool>,
+    me: carcassonne_core::ExpansionIndex,
 }
 
 impl Expansion for BridgesCastlesBazaars {
@@ -211,6 +212,7 @@ impl Expansion for BridgesCastlesBazaars {
                     marked,
                 },
                 castle_tiles,
+                me: bnd.me(),
             })
         }))
     }
@@ -249,6 +251,7 @@ impl BoundExpansion for BcbRules {
         HookSet::ON_TILE_PLACED
             | HookSet::AFTER_SCORING
             | HookSet::ON_FIGURE_REMOVED
+            | HookSet::FILTER_PROMPT_ACTIONS
             | HookSet::window(Window::BeforeScoring)
             | HookSet::window(Window::AfterScoring)
             | HookSet::window(Window::BeforeDraw)
@@ -320,6 +323,21 @@ impl BoundExpansion for BcbRules {
             (BcbPrompt::Bazaar(ask), a) => self.bazaar.apply(ctx, prompt.player, ask, a),
             (p, a) => Err(HookFailure(format!("prompt {p:?} cannot take `{a}`"))),
         }
+    }
+
+    /// BCB-15: a player who holds a bought tile places it: no other expansion's tile
+    /// instead of the draw (an abbey) is offered to him then (JCZ's `AbbeyPhase` offers no
+    /// abbey while a bazaar is in progress).
+    fn filter_prompt_actions(
+        &self,
+        v: View<'_>,
+        prompt: Prompt,
+        actions: &mut Vec<Action>,
+    ) -> HookResult {
+        if prompt.owner != self.me && self.bazaar.holds_tile(&v, prompt.player) {
+            actions.retain(|a| !matches!(a, Action::Place { .. }));
+        }
+        Ok(())
     }
 
     /// BCB-11, BCB-12: waiting castles score a feature completed in their vicinity.

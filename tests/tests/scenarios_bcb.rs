@@ -184,3 +184,10 @@ fn t_bcb_17_castles_chain() {
 fn t_bcb_18_bought_bazaar_tile_calls_no_bazaar() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-18");
 }
+
+/// T-bridges-castles-bazaars-19 — BCB-14 under `bazaarAuction = no-auction` (JCZ): each
+/// player in turn takes a shown tile, no bids.
+#[test]
+fn t_bcb_19_bazaar_without_auction() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-19");
+}

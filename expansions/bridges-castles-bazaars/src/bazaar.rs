@@ -12,7 +12,7 @@
 //! (player + 1); the auction's `bazaar-auctioneer`, `-lot`, `-bid`, `-bidder` (+ 1 each,
 //! auctioneer 0 = no auction); `bazaar-held` (bought tiles still to place: gates the
 //! `BeforeDraw` window), `bazaar-due` (a bazaar tile was placed: gates `AfterScoring`),
-//! `bazaar-from` (this turn's tile came from the bazaar: it opens no new bazaar) and
+//! `bazaar-from` (lot + 1 of the bought tile chosen this turn: it opens no new bazaar) and
 //! `bazaar-more` (this expansion keeps turns going past an empty supply).
 
 use carcassonne_core::{
@@ -47,6 +47,8 @@ pub struct Bazaar {
     pub label: LabelId,
     /// Tile kinds that show a bazaar (BCB-3).
     pub marked: Vec<bool>,
+    /// `bazaarAuction = no-auction` (JCZ's variant): a chosen tile is simply taken.
+    pub no_auction: bool,
 }
 
 /// What the bazaar asks next of whom (the prompt's question).
@@ -98,10 +100,17 @@ impl Bazaar {
         PlayerId(((p.0 as usize + 1) % v.state.players().len()) as u8)
     }
 
-    /// BCB-13: a bazaar tile placed (not one bought at a bazaar) calls a bazaar.
+    /// BCB-13: a bazaar tile placed (not one bought at a bazaar) calls a bazaar. BCB-15: the
+    /// bought tile chosen in the `BeforeDraw` window leaves the bazaar once it is placed
+    /// (another set's tile played instead of the draw, an abbey, leaves it waiting).
     pub fn on_tile_placed(&self, ctx: &mut Ctx<'_>, tile: TileKindId) {
-        if ctx.get(self.from) != 0 {
+        let from = ctx.get(self.from);
+        if from != 0 {
             ctx.set(self.from, 0);
+            let k = from as usize - 1;
+            if ctx.get(self.tile[k]) == i64::from(tile.0) + 1 {
+                self.release(ctx, k);
+            }
             return;
         }
         if self.is_marked(tile) && ctx.get(self.held) == 0 {
@@ -209,11 +218,6 @@ impl Bazaar {
         Ok(())
     }
 
-    /// Whether `p` still has a bought tile to place (one slot read while no bazaar runs).
-    pub fn holds_tile(&self, v: &View<'_>, p: PlayerId) -> bool {
-        v.get(self.held) != 0 && self.held_by(v, p).is_some()
-    }
-
     /// The bought tile `p` still has to place: (its lot, its kind).
     fn held_by(&self, v: &View<'_>, p: PlayerId) -> Option<(usize, TileKindId)> {
         (0..MAX_LOTS).find_map(|k| {
@@ -230,6 +234,11 @@ impl Bazaar {
                 let k = c.value as usize;
                 if k >= self.lots(&ctx.view()) || ctx.get(self.owner[k]) != 0 {
                     return Err(HookFailure(format!("choose-tile: no tile {k} on offer")));
+                }
+                if self.no_auction {
+                    ctx.set(self.owner[k], i64::from(p.0) + 1);
+                    self.next_auctioneer(ctx, p);
+                    return Ok(());
                 }
                 ctx.set(self.lot, k as i64 + 1);
                 ctx.prompt_next(p, Ask::Open);
@@ -372,7 +381,8 @@ impl Bazaar {
         if cells.is_empty() {
             self.release(ctx, k);
         } else {
-            ctx.prompt(p, Ask::Place);
+            // Asked before any other set's offer of a tile instead of the draw.
+            ctx.prompt_next(p, Ask::Place);
         }
         Ok(())
     }
@@ -390,8 +400,7 @@ impl Bazaar {
             ));
         };
         ctx.play_tile_instead(t, pos, rotation)?;
-        ctx.set(self.from, 1);
-        self.release(ctx, k);
+        ctx.set(self.from, k as i64 + 1);
         Ok(())
     }
 

@@ -110,7 +110,6 @@ struct BcbRules {
     bazaar: Bazaar,
     /// Tile kinds with a segment that may be half of a castle (the `BeforeScoring` check).
     castle_tiles: Vec<bool>,
-    me: carcassonne_core::ExpansionIndex,
 }
 
 impl Expansion for BridgesCastlesBazaars {
@@ -179,6 +178,7 @@ impl Expansion for BridgesCastlesBazaars {
                 .collect();
             let castle_tiles = base.iter().map(|b| b.iter().any(|x| *x)).collect();
             let marked = kinds.iter().map(|t| t.has_tag(BAZAAR_TAG)).collect();
+            let no_auction = bnd.option_str("bazaarAuction")? == "no-auction";
             Ok(BcbRules {
                 castles: Castles {
                     a,
@@ -210,9 +210,9 @@ impl Expansion for BridgesCastlesBazaars {
                     sell,
                     label: bazaar_label,
                     marked,
+                    no_auction,
                 },
                 castle_tiles,
-                me: bnd.me(),
             })
         }))
     }
@@ -251,7 +251,6 @@ impl BoundExpansion for BcbRules {
         HookSet::ON_TILE_PLACED
             | HookSet::AFTER_SCORING
             | HookSet::ON_FIGURE_REMOVED
-            | HookSet::FILTER_PROMPT_ACTIONS
             | HookSet::window(Window::BeforeScoring)
             | HookSet::window(Window::AfterScoring)
             | HookSet::window(Window::BeforeDraw)
@@ -323,21 +322,6 @@ impl BoundExpansion for BcbRules {
             (BcbPrompt::Bazaar(ask), a) => self.bazaar.apply(ctx, prompt.player, ask, a),
             (p, a) => Err(HookFailure(format!("prompt {p:?} cannot take `{a}`"))),
         }
-    }
-
-    /// BCB-15: a player who holds a bought tile places it: no other expansion's tile
-    /// instead of the draw (an abbey) is offered to him then (JCZ's `AbbeyPhase` offers no
-    /// abbey while a bazaar is in progress).
-    fn filter_prompt_actions(
-        &self,
-        v: View<'_>,
-        prompt: Prompt,
-        actions: &mut Vec<Action>,
-    ) -> HookResult {
-        if prompt.owner != self.me && self.bazaar.holds_tile(&v, prompt.player) {
-            actions.retain(|a| !matches!(a, Action::Place { .. }));
-        }
-        Ok(())
     }
 
     /// BCB-11, BCB-12: waiting castles score a feature completed in their vicinity.

@@ -365,7 +365,7 @@ impl Bazaar {
     }
 
     /// BCB-15: at the start of his turn a player holding a bought tile places it instead
-    /// of drawing; a tile that fits nowhere leaves the game and he draws.
+    /// of drawing; a tile that fits nowhere goes back into the supply and he draws.
     pub fn before_draw(&self, ctx: &mut Ctx<'_>) -> HookResult {
         if ctx.state().extra_part() {
             return Ok(());
@@ -379,6 +379,13 @@ impl Bazaar {
             .placements_of(t, &mut cells)
             .map_err(|e| HookFailure(e.to_string()))?;
         if cells.is_empty() {
+            // It fits nowhere now: back into the supply (a later draw may place it, or
+            // discard it by A-4), and its owner draws.
+            let supply = ctx.supply_mut();
+            supply.put_back(t);
+            if let Some(d) = &mut supply.draws_left {
+                *d += 1;
+            }
             self.release(ctx, k);
         } else {
             // Asked before any other set's offer of a tile instead of the draw.

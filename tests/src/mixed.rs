@@ -42,6 +42,13 @@ pub fn held_aside(g: &Game) -> usize {
         .sum()
 }
 
+/// Whether a score event is a payment between players, the only kind that may be negative:
+/// the Tower's ransom (TW-13) or a bazaar's price (BCB-14).
+fn is_payment(rules: &carcassonne_core::Ruleset, e: &carcassonne_core::ScoreEvent) -> bool {
+    matches!(e.source, ScoreSource::Label(l)
+        if rules.labels().get(l.0 as usize).is_some_and(|n| n == "ransom" || n == "bazaar"))
+}
+
 /// Every player's score, in seat order.
 pub fn scores(g: &Game) -> Vec<i32> {
     g.state().players().iter().map(|p| p.score).collect()
@@ -60,19 +67,18 @@ pub fn apply_monotone(g: &mut Game, a: Action, ctx: &str) {
     // engine skips it, so the same action may run on into the placement's scoring and the
     // next turn: those events are the usual ones, never negative (checked below), and every
     // score moves by exactly its new events.
+    // BCB-14: the bazaar's payments (label `bazaar`) lower scores too: the buyer pays the
+    // seller, or the bank when he bought from himself.
     let ransom = matches!(a, Action::Custom(c)
         if g.rules().verbs().get(c.verb.0 as usize).is_some_and(|(_, n)| n == "pay-ransom"));
     let after = scores(g);
-    if ransom {
-        let rules = g.rules();
-        let new = &g.state().events()[events.min(g.state().events().len())..];
-        let is_ransom = |e: &&carcassonne_core::ScoreEvent| {
-            matches!(e.source, ScoreSource::Label(l)
-                if rules.labels().get(l.0 as usize).is_some_and(|n| n == "ransom"))
-        };
+    let rules = g.rules();
+    let new = &g.state().events()[events.min(g.state().events().len())..];
+    let is_ransom = |e: &&carcassonne_core::ScoreEvent| is_payment(rules, e);
+    if ransom || new.iter().any(|e| is_ransom(&e)) {
         let paid: Vec<i32> = new.iter().filter(is_ransom).map(|e| e.points).collect();
         assert!(
-            paid.len() == 2 && paid.iter().sum::<i32>() == 0,
+            !ransom || (paid.len() == 2 && paid.iter().sum::<i32>() == 0),
             "{ctx}: a ransom moves points ({paid:?})"
         );
         for (p, (b, n)) in before.iter().zip(&after).enumerate() {
@@ -237,8 +243,13 @@ pub fn check_figures_and_scores_in(g: &Game, in_city: Option<SlotId>, ctx: &str)
                 "{ctx}: figure on {node:?}"
             );
             if node.is_virtual() {
-                assert_eq!(rules.kind(node.kind).name, "quarter", "{ctx}");
-                in_quarters += 1;
+                // Off the board: the City of Carcassonne's quarters, or a castle (BCB-9).
+                let name = rules.kind(node.kind).name.as_str();
+                assert!(
+                    name == "quarter" || name == "castle",
+                    "{ctx}: figure on {name}"
+                );
+                in_quarters += usize::from(name == "quarter") as i64;
             }
             // Figures that share features are not occupants.
             if st.occupies(f.kind) {
@@ -264,10 +275,11 @@ pub fn check_figures_and_scores_in(g: &Game, in_city: Option<SlotId>, ctx: &str)
     }
     let mut sum = vec![0; st.players().len()];
     for e in st.events() {
-        // TW-13: the ransom's −3 is the one negative event.
-        let ransom = matches!(e.source, ScoreSource::Label(l)
-            if rules.labels().get(l.0 as usize).is_some_and(|n| n == "ransom"));
-        assert!(e.points >= 0 || ransom, "{ctx}: negative event {e:?}");
+        // TW-13, BCB-14: the ransom's −3 and the bazaar's payments are the negative events.
+        assert!(
+            e.points >= 0 || is_payment(rules, e),
+            "{ctx}: negative event {e:?}"
+        );
         sum[e.player.index()] += e.points;
     }
     assert_eq!(sum, scores(g), "{ctx}: scores are the sum of the events");

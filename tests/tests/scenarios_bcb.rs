@@ -1,7 +1,8 @@
-//! Scenario tests T-bridges-castles-bazaars-1 … 3 of `docs/rules/bridges-castles-bazaars.md`:
-//! the set's tiles, loaded from `expansions/bridges-castles-bazaars` as the program loads it
-//! (manifest, tile file, plugin library). Bridges, castles and bazaars (BCB-4 … BCB-16) are not
-//! played yet and have no scenarios.
+//! Scenario tests of `docs/rules/bridges-castles-bazaars.md`: the set's tiles (T-…-1 … 3),
+//! castles (T-…-9 … 12, 17) and bazaars (T-…-13 … 16), loaded from
+//! `expansions/bridges-castles-bazaars` as the program loads it (manifest, tile file, plugin
+//! library). The data is in `tests/scenarios/bridges-castles-bazaars/`. Bridges (BCB-4 …
+//! BCB-8) are not played yet and have no scenarios.
 
 use carcassonne_core::{FeatureKindId, Rotation, Ruleset};
 use carcassonne_tests::{official_rules, run_scenario};
@@ -115,4 +116,78 @@ fn t_bcb_3_bazaar_marks() {
 #[test]
 fn t_bcb_2_road_past_the_cloister_scores() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-2");
+}
+
+/// T-bridges-castles-bazaars-9 — BCB-9: a completed two-tile city becomes a castle instead
+/// of scoring (variant `pass`: it scores 4).
+#[test]
+fn t_bcb_9_castle_instead_of_scoring() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-9");
+}
+
+/// T-bridges-castles-bazaars-10 — BCB-10, BCB-11: a road completed in the vicinity scores
+/// its 3 points for the castle; the follower returns.
+#[test]
+fn t_bcb_10_castle_scores_a_road_in_its_vicinity() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-10");
+}
+
+/// T-bridges-castles-bazaars-11 — BCB-11: of two features completed at once, the castle
+/// takes the highest (4, not 3).
+#[test]
+fn t_bcb_11_castle_takes_the_highest() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-11");
+}
+
+/// T-bridges-castles-bazaars-12 — BCB-12: a castle still waiting at the end scores nothing.
+#[test]
+fn t_bcb_12_waiting_castle_scores_nothing() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-12");
+}
+
+/// T-bridges-castles-bazaars-13 — BCB-13 … BCB-15: the auction (choose, bid, raise, buy),
+/// the last tile free, the bought tiles placed on the owners' next turns instead of a draw.
+#[test]
+fn t_bcb_13_bazaar_buy() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-13");
+}
+
+/// T-bridges-castles-bazaars-14 — BCB-14: the auctioneer sells to the highest bidder.
+#[test]
+fn t_bcb_14_bazaar_sell() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-14");
+}
+
+/// T-bridges-castles-bazaars-15 — BCB-14, BCB-15: no raise, the auctioneer pays his own
+/// bid; bought tiles are placed after the supply ran out.
+#[test]
+fn t_bcb_15_bazaar_no_raise_and_empty_supply() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-15");
+}
+
+/// T-bridges-castles-bazaars-16 — BCB-13: fewer tiles left than players: no bazaar.
+#[test]
+fn t_bcb_16_no_bazaar_without_tiles() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-16");
+}
+
+/// T-bridges-castles-bazaars-17 — BCB-11: a castle that scores makes a castle beside it
+/// score the same points (JCZ's chain).
+#[test]
+fn t_bcb_17_castles_chain() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-17");
+}
+
+/// T-bridges-castles-bazaars-18 — BCB-15: a bazaar tile bought at a bazaar calls no new
+/// bazaar; a bid of 0 moves no points.
+#[test]
+fn t_bcb_18_bought_bazaar_tile_calls_no_bazaar() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-18");
+}
+
+/// T-bridges-castles-bazaars-19 — BCB-14 under `bazaarAuction = no-auction` (JCZ): each
+/// player in turn takes a shown tile, no bids.
+#[test]
+fn t_bcb_19_bazaar_without_auction() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-19");
 }

@@ -1,26 +1,97 @@
 //! # Bridges, Castles & Bazaars (rules BCB-1 … BCB-16, `docs/rules/bridges-castles-bazaars.md`)
 //!
 //! JCZ sets `bridges-castles-and-bazaars:1` / `:2`: 12 land tiles (`tiles.toml`; tile tag
-//! `bazaar`, city tag `no-castle`, road tag `inn`).
+//! `bazaar`, city tag `no-castle`, road tag `inn`), 3 castles per player (2 with 5–6).
 //!
-//! **What plays today (BCB-1, BCB-2).** The tiles, shuffled into the supply and placed by the
-//! base rules; the inns on `BB/R.bi` and `BB/RFR.bi` score as inns when Inns & Cathedrals is
-//! loaded (its IC-5 reads the `inn` tag), and JCZ's wagon links are tagged for Abbey & Mayor.
+//! **Tiles (BCB-1 … BCB-3).** Shuffled into the supply and placed by the base rules; the
+//! inns on `BB/R.bi` and `BB/RFR.bi` score as inns when Inns & Cathedrals is loaded (its
+//! IC-5 reads the `inn` tag), and JCZ's wagon links are tagged for Abbey & Mayor.
+//!
+//! **Castles (BCB-9 … BCB-12, `castle.rs`).** In the `BeforeScoring` window the owner of
+//! the sole follower in a two-tile city the placement completed is asked `make-castle` or
+//! pass (every player in turn order from the active one, as JCZ's `CastlePhase`); the
+//! follower moves onto the castle, a virtual feature, so the city scores for nobody, and
+//! the castle scores later (`after_scoring`).
+//!
+//! **Bazaars (BCB-13 … BCB-16, `bazaar.rs`).** A bazaar tile placed calls an auction in
+//! the `AfterScoring` window (prompts `choose-tile`, `bid`, `raise`/pass, `buy`/`sell`);
+//! the bought tiles are placed from the `BeforeDraw` window with `Ctx::play_tile_instead`.
 //!
 //! **Not played yet.** Bridges (BCB-4 … BCB-8) need a placement rule core does not offer: a
 //! bridge makes legal a placement whose edges do not match, and adds a road to a placed tile.
-//! Castles (BCB-9 … BCB-12) and the bazaar auction (BCB-13 … BCB-16) are written as rules;
-//! their hooks are the next step. Until then the plugin hooks nothing (`HookSet::NONE`), so it
-//! costs no time per decision.
+//!
+//! **Cost per turn.** One table lookup per placement (bazaar tile?) and one per
+//! `BeforeScoring` window (a castle-base city on the placed tile?); the scoring hooks and
+//! the bazaar windows are gated by slots and cost nothing while no castle waits and no
+//! bazaar runs.
 
+mod bazaar;
+mod castle;
+
+pub use bazaar::{MAX_BID, MAX_LOTS};
+pub use castle::MAX_CASTLES;
+
+use bazaar::{Ask, Bazaar};
 use carcassonne_core::{
-    binder, Binder, Binding, BoundExpansion, Declare, Expansion, HookResult, HookSet,
+    binder, Action, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureKindDef,
+    FeatureKindId, FigureId, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos, Prompt,
+    PromptCode, PromptKind, RemovalReason, ScoreDraft, Scoring, Shape, View, Visible, Window,
 };
+use castle::Castles;
 
 /// The tile tag of a tile showing a bazaar (BCB-3).
 pub const BAZAAR_TAG: &str = "bazaar";
 /// The city tag of a one-sided city that can never hold a castle (BCB-9, JCZ `castle-base`).
 pub const NO_CASTLE_TAG: &str = "no-castle";
+
+/// What this expansion asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BcbPrompt {
+    /// BCB-9: make a castle of a city the placement completed, or pass.
+    Castle,
+    /// BCB-13 … BCB-15.
+    Bazaar(Ask),
+}
+
+const ASKS: [Ask; 5] = [
+    Ask::Choose,
+    Ask::Open,
+    Ask::Raise,
+    Ask::BuyOrSell,
+    Ask::Place,
+];
+
+impl PromptKind for BcbPrompt {
+    fn encode(self) -> PromptCode {
+        let tag = match self {
+            BcbPrompt::Castle => 1,
+            BcbPrompt::Bazaar(a) => 2 + ASKS.iter().position(|x| *x == a).unwrap_or(0) as u16,
+        };
+        PromptCode { tag, arg: 0 }
+    }
+
+    fn decode(code: PromptCode) -> Option<Self> {
+        match code.tag {
+            1 => Some(BcbPrompt::Castle),
+            t => ASKS
+                .get(usize::from(t).checked_sub(2)?)
+                .map(|a| BcbPrompt::Bazaar(*a)),
+        }
+    }
+}
+
+impl PromptKind for Ask {
+    fn encode(self) -> PromptCode {
+        BcbPrompt::Bazaar(self).encode()
+    }
+
+    fn decode(code: PromptCode) -> Option<Self> {
+        match BcbPrompt::decode(code)? {
+            BcbPrompt::Bazaar(a) => Some(a),
+            BcbPrompt::Castle => None,
+        }
+    }
+}
 
 /// The expansion (stateless; one value serves every ruleset).
 #[derive(Debug, Default)]
@@ -33,8 +104,13 @@ impl BridgesCastlesBazaars {
     }
 }
 
-/// The expansion bound to one ruleset: nothing to remember yet.
-struct BcbRules;
+/// The expansion bound to one ruleset.
+struct BcbRules {
+    castles: Castles,
+    bazaar: Bazaar,
+    /// Tile kinds with a segment that may be half of a castle (the `BeforeScoring` check).
+    castle_tiles: Vec<bool>,
+}
 
 impl Expansion for BridgesCastlesBazaars {
     fn id(&self) -> &str {
@@ -45,15 +121,229 @@ impl Expansion for BridgesCastlesBazaars {
         env!("CARGO_PKG_VERSION")
     }
 
-    fn declare(&self, _d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-        Ok(binder(|_b: &Binding<'_>| Ok(BcbRules)))
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let slots = |d: &mut Declare<'_>, what: &str| {
+            std::array::from_fn::<_, { castle::MAX_CASTLES }, _>(|k| {
+                d.game_slot(&format!("castle-{k}-{what}"), 0)
+            })
+        };
+        let (a, b, v, fig) = (slots(d, "a"), slots(d, "b"), slots(d, "v"), slots(d, "fig"));
+        let waiting = d.game_slot("castles-waiting", 0);
+        let castle_kind = d
+            .feature_kind(FeatureKindDef::new(
+                "castle",
+                Shape::Virtual,
+                Scoring::Unscored,
+                true,
+            ))
+            .map_err(|e| e.to_string())?;
+        let used = d.player_slot("castles-used", 0);
+        let castle_verb = d.verb("make-castle");
+        let castle_label = d.score_label("castle");
+        let lots = |d: &mut Declare<'_>, what: &str| {
+            std::array::from_fn::<_, { bazaar::MAX_LOTS }, _>(|k| {
+                d.game_slot(&format!("bazaar-{k}-{what}"), 0)
+            })
+        };
+        let (tile, owner) = (lots(d, "tile"), lots(d, "owner"));
+        let auctioneer = d.game_slot("bazaar-auctioneer", 0);
+        let lot = d.game_slot("bazaar-lot", 0);
+        let bid = d.game_slot("bazaar-bid", 0);
+        let bidder = d.game_slot("bazaar-bidder", 0);
+        let held = d.game_slot("bazaar-held", 0);
+        let due = d.game_slot("bazaar-due", 0);
+        let from = d.game_slot("bazaar-from", 0);
+        let more = d.game_slot("bazaar-more", 0);
+        let (choose, open, raise) = (d.verb("choose-tile"), d.verb("bid"), d.verb("raise"));
+        let (buy, sell) = (d.verb("buy"), d.verb("sell"));
+        let bazaar_label = d.score_label("bazaar");
+        Ok(binder(move |bnd: &Binding<'_>| {
+            let tiles = bnd.rules().tiles();
+            let kinds: Vec<_> = (0..tiles.len())
+                .map(|i| tiles.get(carcassonne_core::TileKindId(i as u16)))
+                .collect();
+            // BCB-9 (JCZ `castle-base`): a city segment on one edge, not tagged `no-castle`.
+            let base: Vec<Vec<bool>> = kinds
+                .iter()
+                .map(|t| {
+                    t.segments
+                        .iter()
+                        .map(|s| {
+                            s.kind == FeatureKindId::CITY
+                                && s.sides.len() == 1
+                                && !s.tags.iter().any(|g| g == NO_CASTLE_TAG)
+                        })
+                        .collect()
+                })
+                .collect();
+            let castle_tiles = base.iter().map(|b| b.iter().any(|x| *x)).collect();
+            let marked = kinds.iter().map(|t| t.has_tag(BAZAAR_TAG)).collect();
+            let no_auction = bnd.option_str("bazaarAuction")? == "no-auction";
+            Ok(BcbRules {
+                castles: Castles {
+                    a,
+                    b,
+                    v,
+                    fig,
+                    waiting,
+                    kind: castle_kind,
+                    used,
+                    verb: castle_verb,
+                    label: castle_label,
+                    base,
+                },
+                bazaar: Bazaar {
+                    tile,
+                    owner,
+                    auctioneer,
+                    lot,
+                    bid,
+                    bidder,
+                    held,
+                    due,
+                    from,
+                    more,
+                    choose,
+                    open,
+                    raise,
+                    buy,
+                    sell,
+                    label: bazaar_label,
+                    marked,
+                    no_auction,
+                },
+                castle_tiles,
+            })
+        }))
+    }
+}
+
+impl BcbRules {
+    /// BCB-9: the players who may make a castle now, in turn order from the active one.
+    fn ask_castles(&self, ctx: &mut Ctx<'_>) {
+        let v = ctx.view();
+        let Some(last) = v.state.last_placed() else {
+            return;
+        };
+        if !self.castle_tiles[v.state.board().tile(last).kind.0 as usize] {
+            return;
+        }
+        let n = v.state.players().len();
+        let first = v.state.active_player();
+        let mut ask = Vec::new();
+        let mut opts = Vec::new();
+        for i in 0..n {
+            let p = PlayerId(((first.0 as usize + i) % n) as u8);
+            opts.clear();
+            self.castles.options(&v, ctx.me(), p, &mut opts);
+            if !opts.is_empty() {
+                ask.push(p);
+            }
+        }
+        for p in ask {
+            ctx.prompt(p, BcbPrompt::Castle);
+        }
     }
 }
 
 impl BoundExpansion for BcbRules {
-    /// BCB-1, BCB-2: the tiles play by the base rules; no hook is needed for them.
     fn hook_set(&self) -> HookSet {
-        HookSet::NONE
+        HookSet::ON_TILE_PLACED
+            | HookSet::AFTER_SCORING
+            | HookSet::ON_FIGURE_REMOVED
+            | HookSet::window(Window::BeforeScoring)
+            | HookSet::window(Window::AfterScoring)
+            | HookSet::window(Window::BeforeDraw)
+    }
+
+    /// Every hook but the placement and the castle question waits on a slot.
+    fn hook_gates(&self) -> Vec<HookGate> {
+        vec![
+            HookGate {
+                hooks: HookSet::AFTER_SCORING | HookSet::ON_FIGURE_REMOVED,
+                slot: self.castles.waiting,
+            },
+            HookGate {
+                hooks: HookSet::window(Window::AfterScoring),
+                slot: self.bazaar.due,
+            },
+            HookGate {
+                hooks: HookSet::window(Window::BeforeDraw),
+                slot: self.bazaar.held,
+            },
+        ]
+    }
+
+    /// BCB-13: a bazaar tile placed calls a bazaar after the turn.
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        if let Some(t) = ctx.state().board().at(pos).map(|t| t.kind) {
+            self.bazaar.on_tile_placed(ctx, t);
+        }
+        Ok(())
+    }
+
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        match window {
+            Window::BeforeScoring => {
+                self.ask_castles(ctx);
+                Ok(())
+            }
+            Window::AfterScoring if ctx.get(self.bazaar.due) != 0 => self.bazaar.start(ctx),
+            Window::BeforeDraw if ctx.get(self.bazaar.held) != 0 => self.bazaar.before_draw(ctx),
+            _ => Ok(()),
+        }
+    }
+
+    fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        match prompt.decode::<BcbPrompt>()? {
+            BcbPrompt::Castle => {
+                self.castles.options(&v, prompt.owner, prompt.player, out);
+                if !out.is_empty() {
+                    out.push(Action::Pass);
+                }
+                Ok(())
+            }
+            BcbPrompt::Bazaar(ask) => {
+                self.bazaar
+                    .actions(&v, prompt.owner, prompt.player, ask, out)
+            }
+        }
+    }
+
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+        match (prompt.decode::<BcbPrompt>()?, action) {
+            (BcbPrompt::Castle, Action::Pass) => Ok(()),
+            (BcbPrompt::Castle, Action::Custom(c)) if c.verb == self.castles.verb => {
+                let (Some(fig), Some(seg)) = (c.figure, c.segment) else {
+                    return Err(HookFailure("make-castle needs a figure and a city".into()));
+                };
+                self.castles.make(ctx, prompt.player, fig, seg)
+            }
+            (BcbPrompt::Bazaar(ask), a) => self.bazaar.apply(ctx, prompt.player, ask, a),
+            (p, a) => Err(HookFailure(format!("prompt {p:?} cannot take `{a}`"))),
+        }
+    }
+
+    /// BCB-11, BCB-12: waiting castles score a feature completed in their vicinity.
+    fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+        self.castles.after_scoring(ctx, draft)
+    }
+
+    fn on_figure_removed(
+        &self,
+        ctx: &mut Ctx<'_>,
+        figure: FigureId,
+        _reason: RemovalReason,
+    ) -> HookResult {
+        self.castles.on_figure_removed(ctx, figure);
+        Ok(())
+    }
+
+    /// The castles as badges on their tiles; the bazaar's tiles as titles.
+    fn describe(&self, v: View<'_>, out: &mut Vec<Visible>) -> HookResult {
+        self.castles.describe(&v, out);
+        self.bazaar.describe(&v, out);
+        Ok(())
     }
 }
 

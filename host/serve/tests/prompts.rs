@@ -48,6 +48,7 @@ const ASKING: &[&str] = &[
     "princess-dragon",
     "abbey-mayor",
     "hills-sheep",
+    "bridges-castles-bazaars",
     "tactician",
     "village-life",
 ];

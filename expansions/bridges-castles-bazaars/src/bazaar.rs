@@ -1,0 +1,481 @@
+//! Bazaars (BCB-13 … BCB-16): after a turn that placed a bazaar tile, as many tiles as
+//! players are shown and auctioned; each player then places his tile on his next turn
+//! instead of drawing. The flow follows JCZ's `BazaarPhase`: from the player after the
+//! active one, each player without a tile in turn is the auctioneer: he chooses a shown
+//! tile (`choose-tile`, value = its place in the row) and opens with a bid (`bid`); each
+//! other player without a tile, in turn order, raises (`raise`) or passes once; the
+//! auctioneer then buys (`buy`: pays the highest bid to its bidder) or sells (`sell`: the
+//! bidder pays him and takes the tile); with no raise he pays his own bid to the bank. The
+//! last player without a tile takes the last tile for free.
+//!
+//! State (game slots): per shown tile `bazaar-<k>-tile` (kind + 1) and `bazaar-<k>-owner`
+//! (player + 1); the auction's `bazaar-auctioneer`, `-lot`, `-bid`, `-bidder` (+ 1 each,
+//! auctioneer 0 = no auction); `bazaar-held` (bought tiles still to place: gates the
+//! `BeforeDraw` window), `bazaar-due` (a bazaar tile was placed: gates `AfterScoring`),
+//! `bazaar-from` (lot + 1 of the bought tile chosen this turn: it opens no new bazaar) and
+//! `bazaar-more` (this expansion keeps turns going past an empty supply).
+
+use carcassonne_core::{
+    Action, Ctx, CustomAction, DrawMode, ExpansionIndex, GameSlot, HookFailure, HookResult,
+    LabelId, PlacementCell, PlayerId, Rotation, TileKindId, VerbId, View, Visible,
+};
+
+/// Players at most, so tiles shown at most.
+pub const MAX_LOTS: usize = 6;
+
+/// BCB-16: the highest bid. The printed rules set no limit and JCZ takes any number; a cap
+/// keeps every prompt finite (bids 0 … 20: more than any tile has been worth in practice).
+pub const MAX_BID: i32 = 20;
+
+/// The bazaar's ids, bound to one ruleset.
+pub struct Bazaar {
+    pub tile: [GameSlot; MAX_LOTS],
+    pub owner: [GameSlot; MAX_LOTS],
+    pub auctioneer: GameSlot,
+    pub lot: GameSlot,
+    pub bid: GameSlot,
+    pub bidder: GameSlot,
+    pub held: GameSlot,
+    pub due: GameSlot,
+    pub from: GameSlot,
+    pub more: GameSlot,
+    pub choose: VerbId,
+    pub open: VerbId,
+    pub raise: VerbId,
+    pub buy: VerbId,
+    pub sell: VerbId,
+    pub label: LabelId,
+    /// Tile kinds that show a bazaar (BCB-3).
+    pub marked: Vec<bool>,
+    /// `bazaarAuction = no-auction` (JCZ's variant): a chosen tile is simply taken.
+    pub no_auction: bool,
+}
+
+/// What the bazaar asks next of whom (the prompt's question).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// The auctioneer chooses a shown tile.
+    Choose,
+    /// The auctioneer opens the bidding.
+    Open,
+    /// Another player raises or passes.
+    Raise,
+    /// The auctioneer buys or sells.
+    BuyOrSell,
+    /// The active player places his bought tile.
+    Place,
+}
+
+fn slot_player(v: i64) -> Option<PlayerId> {
+    (v > 0).then(|| PlayerId(v as u8 - 1))
+}
+
+fn custom(me: ExpansionIndex, verb: VerbId, value: i32) -> Action {
+    Action::Custom(CustomAction {
+        expansion: me,
+        verb,
+        figure: None,
+        segment: None,
+        value,
+    })
+}
+
+impl Bazaar {
+    /// Whether tile kind `t` shows a bazaar.
+    pub fn is_marked(&self, t: TileKindId) -> bool {
+        self.marked.get(t.0 as usize).copied().unwrap_or(false)
+    }
+
+    fn lots(&self, v: &View<'_>) -> usize {
+        (0..MAX_LOTS)
+            .take_while(|&k| v.get(self.tile[k]) != 0)
+            .count()
+    }
+
+    fn has_tile(&self, v: &View<'_>, p: PlayerId) -> bool {
+        (0..MAX_LOTS).any(|k| v.get(self.owner[k]) == i64::from(p.0) + 1)
+    }
+
+    fn next(v: &View<'_>, p: PlayerId) -> PlayerId {
+        PlayerId(((p.0 as usize + 1) % v.state.players().len()) as u8)
+    }
+
+    /// BCB-13: a bazaar tile placed (not one bought at a bazaar) calls a bazaar. BCB-15: the
+    /// bought tile chosen in the `BeforeDraw` window leaves the bazaar once it is placed
+    /// (another set's tile played instead of the draw, an abbey, leaves it waiting).
+    pub fn on_tile_placed(&self, ctx: &mut Ctx<'_>, tile: TileKindId) {
+        let from = ctx.get(self.from);
+        if from != 0 {
+            ctx.set(self.from, 0);
+            let k = from as usize - 1;
+            if ctx.get(self.tile[k]) == i64::from(tile.0) + 1 {
+                self.release(ctx, k);
+            }
+            return;
+        }
+        if self.is_marked(tile) && ctx.get(self.held) == 0 {
+            ctx.set(self.due, 1);
+        }
+    }
+
+    /// BCB-13: after the turn, the bazaar: as many tiles shown as players, unless fewer
+    /// are left; the player after the active one is the first auctioneer.
+    pub fn start(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        ctx.set(self.due, 0);
+        let n = ctx.state().players().len();
+        if n < 2 || ctx.state().supply().remaining() < n {
+            return Ok(());
+        }
+        for k in 0..n {
+            let Some(t) = self.take_tile(ctx) else {
+                return Err(HookFailure(
+                    "bazaar: the supply ran out while showing tiles".into(),
+                ));
+            };
+            ctx.set(self.tile[k], i64::from(t.0) + 1);
+            ctx.set(self.owner[k], 0);
+        }
+        let first = Self::next(&ctx.view(), ctx.state().active_player());
+        ctx.set(self.auctioneer, i64::from(first.0) + 1);
+        ctx.prompt(first, Ask::Choose);
+        Ok(())
+    }
+
+    /// One tile from the supply as a draw takes it: in stored order in an ordered supply,
+    /// else at random with the game's RNG; it counts against a draw cap.
+    fn take_tile(&self, ctx: &mut Ctx<'_>) -> Option<TileKindId> {
+        let supply = ctx.state().supply();
+        let active: Vec<TileKindId> = match supply
+            .groups
+            .iter()
+            .any(|g| g.active && !g.tiles.is_empty())
+        {
+            true => supply
+                .groups
+                .iter()
+                .filter(|g| g.active)
+                .flat_map(|g| g.tiles.iter().copied())
+                .collect(),
+            false => supply
+                .groups
+                .iter()
+                .find(|g| !g.tiles.is_empty())
+                .map(|g| g.tiles.clone())
+                .unwrap_or_default(),
+        };
+        if active.is_empty() {
+            return None;
+        }
+        let i = match supply.mode {
+            DrawMode::InOrder => 0,
+            _ => ctx.random_below(active.len() as u32) as usize,
+        };
+        let t = active[i];
+        let supply = ctx.supply_mut();
+        supply.take(t);
+        if let Some(d) = &mut supply.draws_left {
+            *d = d.saturating_sub(1);
+        }
+        Some(t)
+    }
+
+    /// The actions of a bazaar question asked of `p`.
+    pub fn actions(
+        &self,
+        v: &View<'_>,
+        me: ExpansionIndex,
+        p: PlayerId,
+        ask: Ask,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        match ask {
+            Ask::Choose => {
+                for k in 0..self.lots(v) {
+                    if v.get(self.owner[k]) == 0 {
+                        out.push(custom(me, self.choose, k as i32));
+                    }
+                }
+            }
+            Ask::Open => out.extend((0..=MAX_BID).map(|b| custom(me, self.open, b))),
+            Ask::Raise => {
+                let bid = v.get(self.bid) as i32;
+                out.extend((bid + 1..=MAX_BID).map(|b| custom(me, self.raise, b)));
+                out.push(Action::Pass);
+            }
+            Ask::BuyOrSell => {
+                out.push(custom(me, self.buy, 0));
+                out.push(custom(me, self.sell, 0));
+            }
+            Ask::Place => {
+                if let Some((_, t)) = self.held_by(v, p) {
+                    let mut cells = Vec::new();
+                    v.placements_of(t, &mut cells)
+                        .map_err(|e| HookFailure(e.to_string()))?;
+                    push_places(&cells, out);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The bought tile `p` still has to place: (its lot, its kind).
+    fn held_by(&self, v: &View<'_>, p: PlayerId) -> Option<(usize, TileKindId)> {
+        (0..MAX_LOTS).find_map(|k| {
+            let t = v.get(self.tile[k]);
+            (t != 0 && v.get(self.owner[k]) == i64::from(p.0) + 1)
+                .then(|| (k, TileKindId(t as u16 - 1)))
+        })
+    }
+
+    /// Applies an answer to a bazaar question.
+    pub fn apply(&self, ctx: &mut Ctx<'_>, p: PlayerId, ask: Ask, action: Action) -> HookResult {
+        match (ask, action) {
+            (Ask::Choose, Action::Custom(c)) if c.verb == self.choose => {
+                let k = c.value as usize;
+                if k >= self.lots(&ctx.view()) || ctx.get(self.owner[k]) != 0 {
+                    return Err(HookFailure(format!("choose-tile: no tile {k} on offer")));
+                }
+                if self.no_auction {
+                    ctx.set(self.owner[k], i64::from(p.0) + 1);
+                    self.next_auctioneer(ctx, p);
+                    return Ok(());
+                }
+                ctx.set(self.lot, k as i64 + 1);
+                ctx.prompt_next(p, Ask::Open);
+                Ok(())
+            }
+            (Ask::Open, Action::Custom(c)) if c.verb == self.open => {
+                self.take_bid(ctx, p, c.value, 0)?;
+                self.next_bidder(ctx, p)
+            }
+            (Ask::Raise, Action::Custom(c)) if c.verb == self.raise => {
+                let bid = ctx.get(self.bid) as i32;
+                self.take_bid(ctx, p, c.value, bid + 1)?;
+                self.next_bidder(ctx, p)
+            }
+            (Ask::Raise, Action::Pass) => self.next_bidder(ctx, p),
+            (Ask::BuyOrSell, Action::Custom(c)) if c.verb == self.buy => self.settle(ctx, true),
+            (Ask::BuyOrSell, Action::Custom(c)) if c.verb == self.sell => self.settle(ctx, false),
+            (Ask::Place, Action::Place { pos, rotation }) => self.place(ctx, p, pos, rotation),
+            (ask, a) => Err(HookFailure(format!(
+                "the bazaar's {ask:?} question cannot take `{a}`"
+            ))),
+        }
+    }
+
+    fn take_bid(&self, ctx: &mut Ctx<'_>, p: PlayerId, bid: i32, least: i32) -> HookResult {
+        if !(least..=MAX_BID).contains(&bid) {
+            return Err(HookFailure(format!(
+                "a bid must be {least} … {MAX_BID} points, not {bid} (BCB-14, BCB-16)"
+            )));
+        }
+        ctx.set(self.bid, i64::from(bid));
+        ctx.set(self.bidder, i64::from(p.0) + 1);
+        Ok(())
+    }
+
+    /// BCB-14: the next player without a tile after `from` raises or passes; back at the
+    /// auctioneer, he buys or sells (or buys at once, his own bid standing).
+    fn next_bidder(&self, ctx: &mut Ctx<'_>, from: PlayerId) -> HookResult {
+        let v = ctx.view();
+        let Some(auc) = slot_player(v.get(self.auctioneer)) else {
+            return Err(HookFailure("bazaar: no auction is running".into()));
+        };
+        let mut q = Self::next(&v, from);
+        while q != auc {
+            if !self.has_tile(&v, q) {
+                ctx.prompt_next(q, Ask::Raise);
+                return Ok(());
+            }
+            q = Self::next(&v, q);
+        }
+        if slot_player(v.get(self.bidder)) == Some(auc) {
+            self.settle(ctx, true)
+        } else {
+            ctx.prompt_next(auc, Ask::BuyOrSell);
+            Ok(())
+        }
+    }
+
+    /// BCB-14: the tile goes to the auctioneer (`buy`: he pays the bid to the bidder, or
+    /// to the bank when the bid is his own) or to the bidder (`sell`: he pays the
+    /// auctioneer); then the next auctioneer.
+    fn settle(&self, ctx: &mut Ctx<'_>, buy: bool) -> HookResult {
+        let v = ctx.view();
+        let (Some(auc), Some(bidder)) = (
+            slot_player(v.get(self.auctioneer)),
+            slot_player(v.get(self.bidder)),
+        ) else {
+            return Err(HookFailure("bazaar: no bid to settle".into()));
+        };
+        if !buy && bidder == auc {
+            return Err(HookFailure(
+                "sell: the auctioneer cannot sell to himself".into(),
+            ));
+        }
+        let k = v.get(self.lot) as usize - 1;
+        let points = v.get(self.bid) as i32;
+        let (payer, payee) = if buy { (auc, bidder) } else { (bidder, auc) };
+        if points != 0 {
+            ctx.award(payer, -points, self.label);
+            if payee != payer {
+                ctx.award(payee, points, self.label);
+            }
+        }
+        ctx.set(
+            self.owner[k],
+            i64::from(if buy { auc } else { bidder }.0) + 1,
+        );
+        ctx.set(self.lot, 0);
+        ctx.set(self.bid, 0);
+        ctx.set(self.bidder, 0);
+        self.next_auctioneer(ctx, auc);
+        Ok(())
+    }
+
+    /// BCB-14: the next player without a tile after `auc` is the auctioneer; the last one
+    /// takes the last tile for free. Then BCB-15: the tiles wait for their owners' turns.
+    fn next_auctioneer(&self, ctx: &mut Ctx<'_>, auc: PlayerId) {
+        let v = ctx.view();
+        let lots = self.lots(&v);
+        let left: Vec<usize> = (0..lots).filter(|&k| v.get(self.owner[k]) == 0).collect();
+        let mut q = auc;
+        for _ in 0..v.state.players().len() {
+            q = Self::next(&v, q);
+            if self.has_tile(&v, q) {
+                continue;
+            }
+            if left.len() > 1 {
+                ctx.set(self.auctioneer, i64::from(q.0) + 1);
+                ctx.prompt_next(q, Ask::Choose);
+                return;
+            }
+            if let Some(&k) = left.first() {
+                ctx.set(self.owner[k], i64::from(q.0) + 1);
+            }
+            break;
+        }
+        ctx.set(self.auctioneer, 0);
+        ctx.set(self.held, lots as i64);
+        // BCB-15: the bought tiles are placed even after the supply ran out.
+        if !ctx.state().more_turns() {
+            ctx.set_more_turns(true);
+            ctx.set(self.more, 1);
+        }
+    }
+
+    /// BCB-15: at the start of his turn a player holding a bought tile places it instead
+    /// of drawing; a tile that fits nowhere goes back into the supply and he draws.
+    pub fn before_draw(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        if ctx.state().extra_part() {
+            return Ok(());
+        }
+        let p = ctx.state().active_player();
+        let Some((k, t)) = self.held_by(&ctx.view(), p) else {
+            return Ok(());
+        };
+        let mut cells = Vec::new();
+        ctx.view()
+            .placements_of(t, &mut cells)
+            .map_err(|e| HookFailure(e.to_string()))?;
+        if cells.is_empty() {
+            // It fits nowhere now: back into the supply (a later draw may place it, or
+            // discard it by A-4), and its owner draws.
+            let supply = ctx.supply_mut();
+            supply.put_back(t);
+            if let Some(d) = &mut supply.draws_left {
+                *d += 1;
+            }
+            self.release(ctx, k);
+        } else {
+            // Asked before any other set's offer of a tile instead of the draw.
+            ctx.prompt_next(p, Ask::Place);
+        }
+        Ok(())
+    }
+
+    fn place(
+        &self,
+        ctx: &mut Ctx<'_>,
+        p: PlayerId,
+        pos: carcassonne_core::Pos,
+        rotation: Rotation,
+    ) -> HookResult {
+        let Some((k, t)) = self.held_by(&ctx.view(), p) else {
+            return Err(HookFailure(
+                "bazaar: this player holds no bought tile".into(),
+            ));
+        };
+        ctx.play_tile_instead(t, pos, rotation)?;
+        ctx.set(self.from, k as i64 + 1);
+        Ok(())
+    }
+
+    /// Lot `k` leaves the bazaar; the last one ends it.
+    fn release(&self, ctx: &mut Ctx<'_>, k: usize) {
+        ctx.set(self.owner[k], 0);
+        let left = ctx.get(self.held) - 1;
+        ctx.set(self.held, left);
+        if left > 0 {
+            // Keep the lot's tile listed (so lots stay numbered) but owned by nobody: mark
+            // it placed with owner -1.
+            ctx.set(self.owner[k], -1);
+            return;
+        }
+        for k in 0..MAX_LOTS {
+            ctx.set(self.tile[k], 0);
+            ctx.set(self.owner[k], 0);
+        }
+        if ctx.get(self.more) != 0 {
+            ctx.set(self.more, 0);
+            ctx.set_more_turns(false);
+        }
+    }
+
+    /// The shown and bought tiles, as titles: who holds which, and the bid on the lot.
+    pub fn describe(&self, v: &View<'_>, out: &mut Vec<Visible>) {
+        let lot = v.get(self.lot) as usize;
+        for k in 0..self.lots(v) {
+            let owner = v.get(self.owner[k]);
+            if owner < 0 {
+                continue;
+            }
+            let t = TileKindId(v.get(self.tile[k]) as u16 - 1);
+            let detail = if owner > 0 {
+                "bought: placed on its owner's next turn".to_string()
+            } else if lot == k + 1 {
+                match slot_player(v.get(self.bidder)) {
+                    Some(b) => format!(
+                        "auctioned: {} points bid by player {}",
+                        v.get(self.bid),
+                        b.0
+                    ),
+                    None => "auctioned".into(),
+                }
+            } else {
+                format!("shown (tile {k})")
+            };
+            out.push(Visible::Title {
+                group: "Bazaar".into(),
+                name: v.rules.tiles().get(t).id.clone(),
+                icon: "bazaar".into(),
+                holder: slot_player(owner),
+                detail,
+            });
+        }
+    }
+}
+
+/// One `Place` action per legal (cell, rotation).
+fn push_places(cells: &[PlacementCell], out: &mut Vec<Action>) {
+    for c in cells {
+        for q in 0..4u8 {
+            if c.rotations & (1 << q) != 0 {
+                out.push(Action::Place {
+                    pos: c.pos,
+                    rotation: Rotation::quarter_turns(q),
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! Castles (BCB-9 … BCB-12): a completed two-tile city with one follower becomes a castle
+//! instead of scoring; the castle scores the first feature completed later in its
+//! vicinity (the highest of several, chained from castle to castle as JCZ's
+//! `CastleCapability.scoreCastles`), and its follower goes home. A castle still waiting at
+//! the end scores nothing.
+//!
+//! As in JCZ, where the castle replaces the city with a feature of its own, the castle is
+//! a virtual feature of kind `castle` (unscored: nothing scores it at the end) and its
+//! follower moves onto it: the city, left without follower, scores for nobody, and no
+//! rule about followers on tile features (a courier, a wagon, a tower's capture) reaches
+//! the castle's follower.
+//!
+//! State: game slots per castle (`castle-<k>-a`, `-b`: its two city segments + 1;
+//! `castle-<k>-v`: its virtual feature + 1; `castle-<k>-fig`: its follower + 1 while it
+//! waits, 0 once scored), `castles-waiting` (gates `after_scoring`), and the player slot
+//! `castles-used`.
+
+use carcassonne_core::{
+    Action, Ctx, CustomAction, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureLoc,
+    GameSlot, HookResult, LabelId, PlayerId, PlayerSlot, Pos, RemovalReason, ScoreDraft, SegmentId,
+    Side, VerbId, View,
+};
+
+/// Castles on the board at most: 12 wooden castles in the box (BCB-1).
+pub const MAX_CASTLES: usize = 12;
+
+/// The castle rules' ids, bound to one ruleset.
+pub struct Castles {
+    /// Per castle: its two city segments + 1, and its follower + 1 while it waits.
+    pub a: [GameSlot; MAX_CASTLES],
+    pub b: [GameSlot; MAX_CASTLES],
+    pub v: [GameSlot; MAX_CASTLES],
+    pub fig: [GameSlot; MAX_CASTLES],
+    /// Castles whose follower still waits (gates `after_scoring`).
+    pub waiting: GameSlot,
+    /// The virtual feature kind of castles.
+    pub kind: FeatureKindId,
+    /// Castles each player has placed.
+    pub used: PlayerSlot,
+    pub verb: VerbId,
+    pub label: LabelId,
+    /// Tile-kind-local segments that may be half of a castle (BCB-9): `base[kind][local]`.
+    pub base: Vec<Vec<bool>>,
+}
+
+/// BCB-1: castles per player: 3 with 2–4 players, 2 with 5–6.
+pub fn per_player(players: usize) -> i64 {
+    if players < 5 {
+        3
+    } else {
+        2
+    }
+}
+
+/// A castle on the board.
+#[derive(Clone, Copy, Debug)]
+struct Castle {
+    k: usize,
+    a: SegmentId,
+    b: SegmentId,
+    /// Its virtual feature.
+    v: SegmentId,
+    /// Its follower while it waits.
+    fig: Option<FigureId>,
+}
+
+impl Castles {
+    fn castles<'v>(&'v self, v: &'v View<'_>) -> impl Iterator<Item = Castle> + 'v {
+        (0..MAX_CASTLES).filter_map(move |k| {
+            let a = v.get(self.a[k]);
+            (a != 0).then(|| Castle {
+                k,
+                a: SegmentId::new(a as usize - 1),
+                b: SegmentId::new(v.get(self.b[k]) as usize - 1),
+                v: SegmentId::new(v.get(self.v[k]) as usize - 1),
+                fig: match v.get(self.fig[k]) {
+                    0 => None,
+                    f => Some(FigureId(f as u16 - 1)),
+                },
+            })
+        })
+    }
+
+    /// BCB-9: the two-tile cities on the tile just placed that `p` may turn into a castle:
+    /// complete, unscored, of two one-sided segments that may hold a castle, with exactly
+    /// one follower, `p`'s, and `p` has a castle left. Pushes `make-castle` actions.
+    pub fn options(&self, v: &View<'_>, me: ExpansionIndex, p: PlayerId, out: &mut Vec<Action>) {
+        let Some(last) = v.state.last_placed() else {
+            return;
+        };
+        let n = v.state.players().len();
+        if v.get(self.used.of(p)) >= per_player(n) {
+            return;
+        }
+        let g = v.state.graph();
+        let placed = v.state.board().tile(last);
+        for seg in placed.segments() {
+            if g.segment(seg).kind != FeatureKindId::CITY {
+                continue;
+            }
+            let f = g.feature_of(seg);
+            let t = g.totals(f);
+            if !t.complete() || t.scored || t.segments != 2 || g.tile_count(f) != 2 {
+                continue;
+            }
+            if !g.members(f).all(|s| self.is_base(v, s)) {
+                continue;
+            }
+            if let Some(fig) = self.sole_follower(v, f) {
+                if v.state.figure(fig).owner == p {
+                    out.push(Action::Custom(CustomAction {
+                        expansion: me,
+                        verb: self.verb,
+                        figure: Some(fig),
+                        segment: Some(seg),
+                        value: 0,
+                    }));
+                }
+            }
+        }
+    }
+
+    /// Whether segment `s` may be half of a castle (one side, no `no-castle` tag).
+    fn is_base(&self, v: &View<'_>, s: SegmentId) -> bool {
+        let node = v.state.graph().segment(s);
+        if node.is_virtual() {
+            return false;
+        }
+        let kind = v.state.board().tile(node.tile).kind;
+        self.base
+            .get(kind.0 as usize)
+            .and_then(|k| k.get(node.local as usize))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// The one follower on feature `f`, if exactly one stands there.
+    fn sole_follower(&self, v: &View<'_>, f: FeatureId) -> Option<FigureId> {
+        let g = v.state.graph();
+        let mut found = None;
+        for (i, fig) in v.state.figures().iter().enumerate() {
+            let FigureLoc::On(s) = fig.loc else { continue };
+            if fig.is_neutral() || !v.rules.figure_kind(fig.kind).follower || g.feature_of(s) != f {
+                continue;
+            }
+            if found.is_some() {
+                return None;
+            }
+            found = Some(FigureId(i as u16));
+        }
+        found
+    }
+
+    /// BCB-9: `make-castle` on the city of `seg`: the castle goes on it with its follower.
+    pub fn make(
+        &self,
+        ctx: &mut Ctx<'_>,
+        p: PlayerId,
+        fig: FigureId,
+        seg: SegmentId,
+    ) -> HookResult {
+        let v = ctx.view();
+        let mut offered = Vec::new();
+        self.options(&v, ctx.me(), p, &mut offered);
+        let ok = offered.iter().any(
+            |a| matches!(a, Action::Custom(c) if c.figure == Some(fig) && c.segment == Some(seg)),
+        );
+        if !ok {
+            return Err("make-castle: that city cannot become a castle now (BCB-9)".into());
+        }
+        let g = v.state.graph();
+        let f = g.feature_of(seg);
+        let mut segs = g.members(f);
+        let (a, b) = (segs.next(), segs.next());
+        let (Some(a), Some(b)) = (a, b) else {
+            return Err("make-castle: the city has not two segments".into());
+        };
+        let Some(k) = (0..MAX_CASTLES).find(|&k| v.get(self.a[k]) == 0) else {
+            return Err("make-castle: every castle is on the board".into());
+        };
+        ctx.set(self.a[k], a.index() as i64 + 1);
+        ctx.set(self.b[k], b.index() as i64 + 1);
+        ctx.set(self.fig[k], i64::from(fig.0) + 1);
+        let castle = ctx.add_virtual_feature(self.kind, k as u8, true);
+        ctx.set(self.v[k], castle.index() as i64 + 1);
+        ctx.move_figure(fig, castle)?;
+        let used = ctx.get(self.used.of(p));
+        ctx.set(self.used.of(p), used + 1);
+        let n = ctx.get(self.waiting);
+        ctx.set(self.waiting, n + 1);
+        Ok(())
+    }
+
+    /// A castle made this turn holds the tile just placed (JCZ leaves it out of this
+    /// turn's castle scoring).
+    fn made_this_turn(&self, v: &View<'_>, c: &Castle) -> bool {
+        let Some(last) = v.state.last_placed() else {
+            return false;
+        };
+        let placed = v.state.board().tile(last);
+        placed.has_segment(c.a) || placed.has_segment(c.b)
+    }
+
+    fn tiles(v: &View<'_>, c: &Castle) -> [Pos; 2] {
+        let g = v.state.graph();
+        [g.segment(c.a).pos, g.segment(c.b).pos]
+    }
+
+    /// BCB-10: the castle's two cells and the cells beside them across its long axis.
+    fn vicinity(v: &View<'_>, c: &Castle) -> [Pos; 6] {
+        let [p, q] = Self::tiles(v, c);
+        let (s1, s2) = if p.x == q.x {
+            (Side::W, Side::E)
+        } else {
+            (Side::N, Side::S)
+        };
+        [p, q, p.step(s1), p.step(s2), q.step(s1), q.step(s2)]
+    }
+
+    /// BCB-11: after a placement's scoring, each waiting castle (not made this turn) with
+    /// a scored feature in its vicinity scores the highest of them for its owner and its
+    /// follower goes home; then castles beside a castle that scored score the same points,
+    /// until none does (JCZ chains them). BCB-12: nothing at final scoring.
+    pub fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+        if draft.final_scoring {
+            return Ok(());
+        }
+        let v = ctx.view();
+        let g = v.state.graph();
+        let this_turn: Vec<FeatureId> = self
+            .castles(&v)
+            .filter(|c| self.made_this_turn(&v, c))
+            .map(|c| g.feature_of(c.a))
+            .collect();
+        // The scored features, highest first (JCZ sorts by points; ties keep draft order).
+        let mut items: Vec<(i32, Vec<Pos>)> = draft
+            .features
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| it.complete && !this_turn.contains(&it.feature))
+            .map(|(i, it)| {
+                let awarded = draft
+                    .awards
+                    .iter()
+                    .filter(|a| a.item as usize == i)
+                    .map(|a| a.points)
+                    .max();
+                let cells = g
+                    .members(it.feature)
+                    .map(|s| g.segment(s))
+                    .filter(|n| !n.is_virtual())
+                    .map(|n| n.pos)
+                    .collect();
+                (awarded.unwrap_or(it.value), cells)
+            })
+            .collect();
+        items.sort_by_key(|(pts, _)| std::cmp::Reverse(*pts));
+        let waiting: Vec<Castle> = self
+            .castles(&v)
+            .filter(|c| c.fig.is_some() && !self.made_this_turn(&v, c))
+            .collect();
+        let mut scored: Vec<(Castle, i32)> = Vec::new();
+        for c in &waiting {
+            let near = Self::vicinity(&v, c);
+            if let Some((pts, _)) = items
+                .iter()
+                .find(|(_, cells)| cells.iter().any(|p| near.contains(p)))
+            {
+                scored.push((*c, *pts));
+            }
+        }
+        // Chains: a castle scores the points of a castle that scored beside it.
+        let mut next = 0;
+        while next < scored.len() {
+            let (done, pts) = scored[next];
+            let cells = Self::tiles(&v, &done);
+            for c in &waiting {
+                if scored.iter().any(|(s, _)| s.k == c.k) {
+                    continue;
+                }
+                if Self::vicinity(&v, c).iter().any(|p| cells.contains(p)) {
+                    scored.push((*c, pts));
+                }
+            }
+            next += 1;
+        }
+        for (c, pts) in scored {
+            let Some(fig) = c.fig else { continue };
+            let owner = ctx.state().figure(fig).owner;
+            ctx.award(owner, pts, self.label);
+            ctx.set(self.fig[c.k], 0);
+            let n = ctx.get(self.waiting);
+            ctx.set(self.waiting, n - 1);
+            ctx.return_figure(fig, RemovalReason::Scored)
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// BCB-9: a castle's follower taken off by another rule leaves the castle empty.
+    pub fn on_figure_removed(&self, ctx: &mut Ctx<'_>, figure: FigureId) {
+        for k in 0..MAX_CASTLES {
+            if ctx.get(self.fig[k]) == i64::from(figure.0) + 1 {
+                ctx.set(self.fig[k], 0);
+                let n = ctx.get(self.waiting);
+                ctx.set(self.waiting, n - 1);
+            }
+        }
+    }
+
+    /// The castles: a badge on both city halves (`C` waits for a feature, `c` has
+    /// scored), and the castle itself, with its follower, under the heading `Castles`.
+    pub fn describe(&self, v: &View<'_>, out: &mut Vec<carcassonne_core::Visible>) {
+        for c in self.castles(v) {
+            let name = if c.fig.is_some() { "C" } else { "c" };
+            for segment in [c.a, c.b] {
+                out.push(carcassonne_core::Visible::Place {
+                    group: "Castles (C waiting, c scored)".into(),
+                    name: name.into(),
+                    segment,
+                });
+            }
+            let [p, q] = Self::tiles(v, &c);
+            let state = if c.fig.is_some() { "waiting" } else { "scored" };
+            out.push(carcassonne_core::Visible::Place {
+                group: "Castles".into(),
+                name: format!("castle {},{}–{},{} ({state})", p.x, p.y, q.x, q.y),
+                segment: c.v,
+            });
+        }
+    }
+}

@@ -31,6 +31,10 @@ pub enum VerbValue {
     /// A corner of the tile just placed, clockwise from the north-west: 0 NW, 1 NE, 2 SE,
     /// 3 SW.
     Corner,
+    /// Points (a bid, a price): always shown, 0 included.
+    Points,
+    /// A place in a row the expansion shows, from 0 (said from 1: "no. 1").
+    Index,
 }
 
 impl VerbValue {
@@ -43,6 +47,8 @@ impl VerbValue {
             "figure-kind" => VerbValue::FigureKind,
             "figure-kind-of-seat" => VerbValue::FigureKindOfSeat,
             "corner" => VerbValue::Corner,
+            "points" => VerbValue::Points,
+            "index" => VerbValue::Index,
             _ => return None,
         })
     }

@@ -124,7 +124,7 @@ impl Expansion for BigTop {
                 ..FeatureKindDef::new("acrobats", Shape::Site, Scoring::Unscored, true)
             })
             .map_err(|e| e.to_string())?;
-        let verb = d.verb("score-pyramid");
+        let verb = d.verb_in_words("score-pyramid", "score a full pyramid of acrobats");
         let label = d.score_label("acrobats");
         let bonus_label = d.score_label("ringmaster");
         let spaces = d.game_slot("acrobat-spaces", 0);

@@ -35,7 +35,8 @@ use bazaar::{Ask, Bazaar};
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureKindDef,
     FeatureKindId, FigureId, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos, Prompt,
-    PromptCode, PromptKind, RemovalReason, ScoreDraft, Scoring, Shape, View, Visible, Window,
+    PromptCode, PromptKind, RemovalReason, ScoreDraft, Scoring, Shape, VerbValue, View, Visible,
+    Window,
 };
 use castle::Castles;
 
@@ -138,7 +139,11 @@ impl Expansion for BridgesCastlesBazaars {
             ))
             .map_err(|e| e.to_string())?;
         let used = d.player_slot("castles-used", 0);
-        let castle_verb = d.verb("make-castle");
+        let castle_verb = d.verb_in_words("make-castle", "make a castle");
+        d.prompt_in_words(
+            BcbPrompt::Castle,
+            "turn the town you completed into a castle, or let it score",
+        );
         let castle_label = d.score_label("castle");
         let lots = |d: &mut Declare<'_>, what: &str| {
             std::array::from_fn::<_, { bazaar::MAX_LOTS }, _>(|k| {
@@ -154,8 +159,26 @@ impl Expansion for BridgesCastlesBazaars {
         let due = d.game_slot("bazaar-due", 0);
         let from = d.game_slot("bazaar-from", 0);
         let more = d.game_slot("bazaar-more", 0);
-        let (choose, open, raise) = (d.verb("choose-tile"), d.verb("bid"), d.verb("raise"));
-        let (buy, sell) = (d.verb("buy"), d.verb("sell"));
+        let choose = d.verb_in_words("choose-tile", "auction the shown tile");
+        let open = d.verb_in_words("bid", "bid");
+        let raise = d.verb_in_words("raise", "raise the bid");
+        let buy = d.verb_in_words("buy", "buy the tile, paying the bid to its bidder");
+        let sell = d.verb_in_words("sell", "sell the tile to the bidder");
+        d.verb_value(choose, VerbValue::Index);
+        d.verb_value(open, VerbValue::Points);
+        d.verb_value(raise, VerbValue::Points);
+        for (ask, words) in [
+            (Ask::Choose, "choose a shown tile to auction"),
+            (Ask::Open, "open the bidding on the tile"),
+            (Ask::Raise, "raise the bid, or pass"),
+            (
+                Ask::BuyOrSell,
+                "buy the tile or sell it to the highest bidder",
+            ),
+            (Ask::Place, "place the tile you bought at the bazaar"),
+        ] {
+            d.prompt_in_words(ask, words);
+        }
         let bazaar_label = d.score_label("bazaar");
         Ok(binder(move |bnd: &Binding<'_>| {
             let tiles = bnd.rules().tiles();

@@ -243,6 +243,8 @@ pub fn verb_said(game: &Game, verb: VerbId, value: i32) -> VerbSaid<'_> {
         VerbValue::Number => (value != 0).then(|| value.to_string()),
         VerbValue::Hidden => None,
         VerbValue::FigureKind => kind(value),
+        VerbValue::Points => Some(format!("{value} points")),
+        VerbValue::Index => Some(format!("no. {}", i64::from(value) + 1)),
         VerbValue::Corner => ["north-west", "north-east", "south-east", "south-west"]
             .get(value as usize)
             .map(|c| format!("at the {c} corner")),

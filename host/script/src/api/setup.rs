@@ -56,7 +56,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
     // its action value means to them.
     fn declare_verb(nc: &NativeCallContext, name: &str, text: &str, value: &str) -> R<()> {
         let meaning = VerbValue::named(value).ok_or_else(|| {
-            format!("verb `{name}`: value `{value}` is not number, hidden, figure-kind, figure-kind-of-seat or corner")
+            format!("verb `{name}`: value `{value}` is not number, hidden, figure-kind, figure-kind-of-seat, corner, points or index")
         })?;
         let mut c = call(nc)?;
         let (setup, decl) = c.declarations()?;

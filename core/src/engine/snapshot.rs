@@ -134,6 +134,7 @@ impl Clone for Game {
             state: self.state.clone(),
             checkpoints: self.checkpoints,
             broken: self.broken.clone(),
+            spare: None,
         }
     }
 
@@ -145,6 +146,7 @@ impl Clone for Game {
             state,
             checkpoints,
             broken,
+            spare: _,
         } = source;
         if !Arc::ptr_eq(&self.rules, rules) {
             self.rules = Arc::clone(rules);

@@ -314,23 +314,27 @@ impl GameState {
     /// The actions offered for the pending decision.
     pub fn offered(&self) -> &[Action] {
         if let DecisionKind::PlaceTile { .. } = self.decision.kind {
-            self.placement_actions.get_or_init(|| {
-                let mut v = Vec::with_capacity(self.placement_count);
-                for c in &self.placements {
-                    for q in 0..4u8 {
-                        if c.rotations & (1 << q) != 0 {
-                            v.push(Action::Place {
-                                pos: c.pos,
-                                rotation: crate::side::Rotation::quarter_turns(q),
-                            });
-                        }
-                    }
-                }
-                v
-            })
+            self.placement_actions
+                .get_or_init(|| self.placement_action_list())
         } else {
             &self.offered
         }
+    }
+
+    /// `placements` expanded into actions (what the placement-action cache holds).
+    pub(crate) fn placement_action_list(&self) -> Vec<Action> {
+        let mut v = Vec::with_capacity(self.placement_count);
+        for c in &self.placements {
+            for q in 0..4u8 {
+                if c.rotations & (1 << q) != 0 {
+                    v.push(Action::Place {
+                        pos: c.pos,
+                        rotation: crate::side::Rotation::quarter_turns(q),
+                    });
+                }
+            }
+        }
+        v
     }
 
     /// Number of offered actions (cheap even for a tile step).

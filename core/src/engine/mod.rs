@@ -185,6 +185,10 @@ pub struct Game {
     checkpoints: bool,
     /// A hook failed with checkpoints off: the state is inconsistent, the game is stopped.
     broken: Option<HookError>,
+    /// The checkpoint's buffers, kept between actions so that taking a checkpoint refills
+    /// them (`clone_from`) instead of allocating a whole state per action. Not part of the
+    /// game: a clone starts without it.
+    spare: Option<Box<GameState>>,
 }
 
 impl Game {
@@ -292,6 +296,7 @@ impl Game {
             state,
             checkpoints: true,
             broken: None,
+            spare: None,
         }
     }
 
@@ -472,13 +477,33 @@ impl Game {
     fn apply_checked(&mut self, action: Action) -> Result<(), ActionError> {
         // Core's own steps cannot fail once an action is known to be offered; only hooks
         // can, so a snapshot is only needed when expansions are loaded.
-        let snapshot =
-            (self.checkpoints && !self.rules.expansions().is_empty()).then(|| self.state.clone());
+        let snapshot = (self.checkpoints && !self.rules.expansions().is_empty()).then(|| {
+            let mut s = match self.spare.take() {
+                Some(s) => s,
+                None => return Box::new(self.state.clone()),
+            };
+            GameState::clone_from(&mut s, &self.state);
+            s
+        });
+        // A copy starts without the placement-action cache; a restored state gets it back
+        // if it had it, so a rollback leaves the state exactly as it was.
+        let cached = self.state.placement_actions.get().is_some();
         match self.step(action) {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                self.spare = snapshot;
+                Ok(())
+            }
             Err(e) => {
                 match snapshot {
-                    Some(s) => self.state = s,
+                    Some(mut s) => {
+                        std::mem::swap(&mut self.state, &mut *s);
+                        self.spare = Some(s);
+                        if cached {
+                            // Always the expansion of `placements`, which were restored.
+                            let list = self.state.placement_action_list();
+                            self.state.placement_actions = std::sync::OnceLock::from(list);
+                        }
+                    }
                     None if !self.rules.expansions().is_empty() => self.broken = Some(e.clone()),
                     None => {}
                 }

@@ -7,25 +7,27 @@
 use super::*;
 
 /// `Clone` for [`GameState`], field by field. Both methods destructure the state without
-/// `..`, so a new field fails to compile until it is listed here.
+/// `..`, so a new field fails to compile until it is listed here. Fields after `;` are
+/// copied by the named function in `clone_from` (their types' own `clone_from` would
+/// allocate: a derived `Clone` has no buffer-reusing `clone_from`).
 macro_rules! clone_fields {
-    ($($f:ident),* $(,)?) => {
+    ($($f:ident),* $(,)?; $($g:ident => $copy:path),* $(,)?) => {
         impl Clone for GameState {
             fn clone(&self) -> GameState {
-                let GameState { $($f),* } = self;
-                GameState { $($f: $f.clone()),* }
+                let GameState { $($f,)* $($g),* } = self;
+                GameState { $($f: $f.clone(),)* $($g: $g.clone()),* }
             }
 
             fn clone_from(&mut self, source: &GameState) {
-                let GameState { $($f),* } = source;
+                let GameState { $($f,)* $($g),* } = source;
                 $(self.$f.clone_from($f);)*
+                $($copy(&mut self.$g, $g);)*
             }
         }
     };
 }
 
 clone_fields!(
-    players,
     active,
     turn,
     board,
@@ -35,14 +37,12 @@ clone_fields!(
     figure_kinds,
     figures_per_player,
     sharing,
-    supply,
     rng,
     stage,
     decision,
     offered,
     placements,
     placement_count,
-    placement_actions,
     prompts,
     turn_prompts,
     prompt_overflow,
@@ -58,12 +58,74 @@ clone_fields!(
     discards,
     slots,
     slot_offsets,
-    draft,
     final_scoring,
     candidates,
     completed,
-    scratch_actions
+    scratch_actions;
+    players => copy_players,
+    supply => copy_supply,
+    draft => copy_draft,
+    placement_actions => reset_placement_actions,
 );
+
+/// Players, reusing the names' buffers.
+fn copy_players(to: &mut Vec<Player>, from: &[Player]) {
+    to.truncate(from.len());
+    for (t, f) in to.iter_mut().zip(from) {
+        t.name.clone_from(&f.name);
+        t.score = f.score;
+    }
+    let n = to.len();
+    to.extend_from_slice(&from[n..]);
+}
+
+/// The supply, reusing each group's name and tile list.
+fn copy_supply(to: &mut TileSupply, from: &TileSupply) {
+    let TileSupply {
+        groups,
+        mode,
+        draws_left,
+    } = from;
+    to.groups.truncate(groups.len());
+    for (t, f) in to.groups.iter_mut().zip(groups) {
+        let crate::supply::SupplyGroup {
+            name,
+            tiles,
+            active,
+        } = f;
+        t.name.clone_from(name);
+        t.tiles.clone_from(tiles);
+        t.active = *active;
+    }
+    let n = to.groups.len();
+    to.groups.extend_from_slice(&groups[n..]);
+    to.mode = *mode;
+    to.draws_left = *draws_left;
+}
+
+/// The scoring draft, reusing its lists.
+fn copy_draft(to: &mut ScoreDraft, from: &ScoreDraft) {
+    let ScoreDraft {
+        final_scoring,
+        placer,
+        features,
+        awards,
+    } = from;
+    to.final_scoring = *final_scoring;
+    to.placer = *placer;
+    to.features.clone_from(features);
+    to.awards.clone_from(awards);
+}
+
+/// The placements as actions are a cache of `placements`, built on first request: a copy
+/// starts without it rather than copying a list it will most likely never read (a bot
+/// applies an offer by index).
+fn reset_placement_actions(
+    to: &mut std::sync::OnceLock<Vec<Action>>,
+    _: &std::sync::OnceLock<Vec<Action>>,
+) {
+    to.take();
+}
 
 impl Clone for Game {
     fn clone(&self) -> Game {
@@ -72,6 +134,7 @@ impl Clone for Game {
             state: self.state.clone(),
             checkpoints: self.checkpoints,
             broken: self.broken.clone(),
+            spare: None,
         }
     }
 
@@ -83,6 +146,7 @@ impl Clone for Game {
             state,
             checkpoints,
             broken,
+            spare: _,
         } = source;
         if !Arc::ptr_eq(&self.rules, rules) {
             self.rules = Arc::clone(rules);

@@ -454,7 +454,10 @@ impl CountRules {
             let seg = self.quarter_seg(v, q)?;
             for (k, def) in v.rules.figure_kinds().iter().enumerate() {
                 let kind = FigureKindId(k as u8);
+                // A figure that shares features (decides no majority: an observation tower)
+                // is no follower for a quarter either.
                 if def.follower
+                    && !def.shares
                     && figure_may_go(v.rules, kind, q)
                     && v.state.in_supply(player, kind) > 0
                     && !f(Action::Deploy {

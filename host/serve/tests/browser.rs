@@ -1327,8 +1327,11 @@ async fn every_expansion_prompt_in_words() {
         return;
     };
     let (server, dir) = start_server("asking").await;
-    let b = Browser::open(&driver, "asking").await;
     for &(set, owner, name) in ASKING {
+        // A browser of its own per page: Chromium keeps at most 6 connections per host, and
+        // the event streams of pages navigated away from may linger and starve a new page's
+        // fetches.
+        let b = Browser::open(&driver, &format!("asking-{owner}")).await;
         let mut asked = None;
         for seed in 1..=6u64 {
             asked = play_until_asked(server, set, owner, seed).await;
@@ -1364,8 +1367,8 @@ async fn every_expansion_prompt_in_words() {
         );
         assert!(!prompt.contains("prompt of expansion"), "{prompt}");
         b.screenshot(&format!("prompt-{owner}")).await;
+        drop(b);
     }
-    drop(b);
     drop(driver);
     let _ = std::fs::remove_dir_all(&dir);
 }

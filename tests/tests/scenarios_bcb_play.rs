@@ -18,8 +18,13 @@ fn castles_and_bazaars_are_described_in_play() {
     })
     .expect("ruleset");
     let (mut waiting, mut scored, mut bazaar) = (0, 0, 0);
-    for seed in 1..=12u64 {
-        let players = 2 + (seed % 3) as usize;
+    for seed in 1..=16u64 {
+        // 2–4 players, then 5–8 (the engine's most: a bazaar shows one tile per player).
+        let players = if seed <= 12 {
+            2 + (seed % 3) as usize
+        } else {
+            5 + (seed % 4) as usize
+        };
         let names = (0..players).map(|i| format!("P{i}")).collect();
         let mut game = Game::new(Arc::clone(&rules), &GameSetup::new(names, seed)).expect("game");
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;

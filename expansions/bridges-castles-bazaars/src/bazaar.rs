@@ -20,8 +20,8 @@ use carcassonne_core::{
     LabelId, PlacementCell, PlayerId, Rotation, TileKindId, VerbId, View, Visible,
 };
 
-/// Players at most, so tiles shown at most.
-pub const MAX_LOTS: usize = 6;
+/// Players at most (the engine's 8, beyond the printed 6), so tiles shown at most.
+pub const MAX_LOTS: usize = carcassonne_core::MAX_PLAYERS;
 
 /// BCB-16: the highest bid. The printed rules set no limit and JCZ takes any number; a cap
 /// keeps every prompt finite (bids 0 … 20: more than any tile has been worth in practice).
@@ -123,7 +123,7 @@ impl Bazaar {
     pub fn start(&self, ctx: &mut Ctx<'_>) -> HookResult {
         ctx.set(self.due, 0);
         let n = ctx.state().players().len();
-        if n < 2 || ctx.state().supply().remaining() < n {
+        if n < 2 || n > MAX_LOTS || ctx.state().supply().remaining() < n {
             return Ok(());
         }
         for k in 0..n {

@@ -255,3 +255,70 @@ fn mcts_is_reproducible_for_a_seed() {
     };
     assert_eq!(run(), run());
 }
+
+/// A lookahead copy (`Game::set_stop_before_draw`, what the greedy bot values its candidates
+/// on) ends with the same scores as the same action played on to the next decision, at every
+/// decision of random games with all nine official expansions and both fan sets: no score
+/// changes between the end of a look and the draw it stops before.
+#[test]
+fn lookahead_copies_score_as_full_steps() {
+    let rules = rules(&ALL);
+    for seed in 0..3u64 {
+        let names = vec!["A".to_string(), "B".to_string(), "C".to_string()];
+        let mut g = Game::new(Arc::clone(&rules), &GameSetup::new(names, seed)).expect("game");
+        let mut bot = make_bot("random", seed).expect("bot");
+        let (mut looks, mut stops) = (0, 0);
+        while !g.is_over() {
+            for i in 0..g.action_count() {
+                let mut full = g.clone();
+                let mut look = g.clone();
+                look.set_stop_before_draw(true);
+                let played = full.apply_offered(i).is_ok();
+                assert_eq!(
+                    look.apply_offered(i).is_ok(),
+                    played,
+                    "seed {seed}: same verdict"
+                );
+                if !played {
+                    continue;
+                }
+                looks += 1;
+                let scores = |x: &Game| {
+                    x.state()
+                        .players()
+                        .iter()
+                        .map(|p| p.score)
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(
+                    scores(&look),
+                    scores(&full),
+                    "seed {seed}, action {i}: same scores"
+                );
+                if look.decision().kind == DecisionKind::GameOver && !look.is_over() {
+                    // Stopped before a draw: nothing is offered; the full step went on
+                    // to that draw (a tile to place, or a question it raised) or ended.
+                    stops += 1;
+                    assert_eq!(look.action_count(), 0);
+                    assert!(
+                        full.is_over()
+                            || !matches!(full.decision().kind, DecisionKind::Deploy { .. }),
+                        "seed {seed}: a look never stops inside a deployment step"
+                    );
+                } else {
+                    assert_eq!(
+                        look.decision(),
+                        full.decision(),
+                        "seed {seed}: same next decision within the turn"
+                    );
+                }
+            }
+            let i = bot.choose(&g);
+            g.apply_offered(i).expect("offered actions apply");
+        }
+        assert!(
+            looks > 100 && stops > 20,
+            "seed {seed}: {looks} looks, {stops} stops"
+        );
+    }
+}

@@ -308,6 +308,17 @@ impl Game {
         self.checkpoints = on;
     }
 
+    /// Makes this game a lookahead copy that stops when a tile is next to be drawn: the
+    /// turn in progress plays to its end (its scoring, its end-of-turn hooks and the next
+    /// turn's start windows), then the copy offers nothing and its decision reads
+    /// `GameOver` (`is_over()` stays false: the game did not end, the look did). A one-ply
+    /// bot values a move by the scores at that point, which no draw can change, and saves
+    /// the draw and the next tile's legal placements, the dearest part of a step with many
+    /// expansions (issue 33). A copy made with `clone_from` takes the source's setting.
+    pub fn set_stop_before_draw(&mut self, on: bool) {
+        self.state.stop_before_draw = on;
+    }
+
     /// Replaces the game's random generator by one seeded from `seed`. Everything on the
     /// table stays; only what is still hidden changes: the order of the tiles to come (and
     /// any later random draw an expansion makes). Search bots call it on their copies to
@@ -762,6 +773,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         instead: None,
         score_anyway: false,
         more_turns: false,
+        stop_before_draw: false,
         events: Vec::new(),
         candidates: Vec::new(),
         completed: Vec::new(),

@@ -80,6 +80,16 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             window(rules, st, w)?;
             continue;
         }
+        // A lookahead copy ends its look before the draw (`Game::set_stop_before_draw`),
+        // not before a tile played instead of drawing.
+        if st.stage == Stage::Draw && st.stop_before_draw && st.instead.is_none() {
+            st.offered.clear();
+            st.decision = Decision {
+                player: st.active,
+                kind: DecisionKind::GameOver,
+            };
+            return Ok(());
+        }
         // A tile from outside the supply, chosen in the `BeforeDraw` window, replaces the draw.
         if st.stage == Stage::Draw {
             if let Some((tile, pos, rotation)) = st.instead.take() {

@@ -54,6 +54,7 @@ clone_fields!(
     instead,
     score_anyway,
     more_turns,
+    stop_before_draw,
     events,
     discards,
     slots,

@@ -45,9 +45,9 @@ impl Bot for RandomBot {
     }
 }
 
-/// One-ply greedy: tries every offered action on a copy, plays on with passes until the
-/// next decision of another kind, and keeps the action with the best score margin
-/// (own score minus the best opponent's), ties broken at random.
+/// One-ply greedy: tries every offered action on a copy (after a placement, each follow-up
+/// too), plays it on to the next decision or the next draw, and keeps the action with the
+/// best score margin (own score minus the best opponent's), ties broken at random.
 pub struct GreedyBot {
     rng: ChaCha8Rng,
 }
@@ -101,6 +101,9 @@ impl GreedyBot {
             }
             // A copy needs no snapshot per step: a failing hook only drops this candidate.
             g.set_checkpoints(false);
+            // Nothing a draw does changes a score: the copy stops before the next draw
+            // instead of drawing and listing the next tile's placements.
+            g.set_stop_before_draw(true);
             if g.apply_offered(i).is_err() {
                 continue;
             }

@@ -196,8 +196,9 @@ pub struct GameState {
     pub(crate) score_anyway: bool,
     /// Turns go on after the supply ran out ([`Ctx::set_more_turns`](crate::Ctx::set_more_turns)).
     pub(crate) more_turns: bool,
-    /// A lookahead copy stops before the next draw ([`crate::Game::set_stop_before_draw`]).
-    pub(crate) stop_before_draw: bool,
+    /// A lookahead copy stops before a draw in this turn or later
+    /// ([`crate::Game::set_stop_before_draw`]).
+    pub(crate) stop_before_draw: Option<u32>,
     pub(crate) events: Vec<ScoreEvent>,
     pub(crate) discards: Vec<Discard>,
     pub(crate) slots: Vec<i64>,

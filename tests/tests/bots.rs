@@ -272,7 +272,7 @@ fn lookahead_copies_score_as_full_steps() {
             for i in 0..g.action_count() {
                 let mut full = g.clone();
                 let mut look = g.clone();
-                look.set_stop_before_draw(true);
+                look.set_stop_before_draw(Some(g.state().turn()));
                 let played = full.apply_offered(i).is_ok();
                 assert_eq!(
                     look.apply_offered(i).is_ok(),
@@ -295,7 +295,7 @@ fn lookahead_copies_score_as_full_steps() {
                     scores(&full),
                     "seed {seed}, action {i}: same scores"
                 );
-                if look.decision().kind == DecisionKind::GameOver && !look.is_over() {
+                if look.stopped_before_draw() {
                     // Stopped before a draw: nothing is offered; the full step went on
                     // to that draw (a tile to place, or a question it raised) or ended.
                     stops += 1;

@@ -308,15 +308,21 @@ impl Game {
         self.checkpoints = on;
     }
 
-    /// Makes this game a lookahead copy that stops when a tile is next to be drawn: the
-    /// turn in progress plays to its end (its scoring, its end-of-turn hooks and the next
-    /// turn's start windows), then the copy offers nothing and its decision reads
-    /// `GameOver` (`is_over()` stays false: the game did not end, the look did). A one-ply
-    /// bot values a move by the scores at that point, which no draw can change, and saves
-    /// the draw and the next tile's legal placements, the dearest part of a step with many
-    /// expansions (issue 33). A copy made with `clone_from` takes the source's setting.
-    pub fn set_stop_before_draw(&mut self, on: bool) {
-        self.state.stop_before_draw = on;
+    /// Makes this game a lookahead copy that stops when a tile is next to be drawn in turn
+    /// `from_turn` or later ([`GameState::turn`]; `None`: never): the turns before play on,
+    /// the last one to its end (its scoring, its end-of-turn hooks, the next turn's start
+    /// windows), then the copy offers nothing and its decision reads `GameOver`
+    /// (`is_over()` stays false: the look ended, not the game; [`Game::end_now`] ends it
+    /// there). A bot values a move by the scores at that point, which no draw changes, and
+    /// saves the draw and the next tile's legal placements, the dearest part of a step with
+    /// many expansions (issue 33). A copy made with `clone_from` takes the source's setting.
+    pub fn set_stop_before_draw(&mut self, from_turn: Option<u32>) {
+        self.state.stop_before_draw = from_turn;
+    }
+
+    /// Whether this lookahead copy stopped before a draw ([`Game::set_stop_before_draw`]).
+    pub fn stopped_before_draw(&self) -> bool {
+        self.state.stage == Stage::Draw && self.state.decision.kind == DecisionKind::GameOver
     }
 
     /// Replaces the game's random generator by one seeded from `seed`. Everything on the
@@ -773,7 +779,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         instead: None,
         score_anyway: false,
         more_turns: false,
-        stop_before_draw: false,
+        stop_before_draw: None,
         events: Vec::new(),
         candidates: Vec::new(),
         completed: Vec::new(),

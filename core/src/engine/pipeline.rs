@@ -82,7 +82,10 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
         }
         // A lookahead copy ends its look before the draw (`Game::set_stop_before_draw`),
         // not before a tile played instead of drawing.
-        if st.stage == Stage::Draw && st.stop_before_draw && st.instead.is_none() {
+        if st.stage == Stage::Draw
+            && st.instead.is_none()
+            && st.stop_before_draw.is_some_and(|t| st.turn >= t)
+        {
             st.offered.clear();
             st.decision = Decision {
                 player: st.active,

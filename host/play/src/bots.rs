@@ -103,7 +103,7 @@ impl GreedyBot {
             g.set_checkpoints(false);
             // Nothing a draw does changes a score: the copy stops before the next draw
             // instead of drawing and listing the next tile's placements.
-            g.set_stop_before_draw(true);
+            g.set_stop_before_draw(Some(game.state().turn()));
             if g.apply_offered(i).is_err() {
                 continue;
             }

@@ -365,12 +365,18 @@ fn search(
         }
         // Playout: at random for `cfg.depth` more turns, then the game ends where it is.
         let stop_turn = g.state().turn().saturating_add(cfg.depth.saturating_add(1));
+        if cfg.depth != u32::MAX {
+            // The playout's last turn stops before the next draw instead of drawing and
+            // listing the placements of a tile nobody will place.
+            g.set_stop_before_draw(Some(stop_turn));
+        }
         while !g.is_over() {
             if g.failure().is_some() {
                 break;
             }
             let kind = g.decision().kind;
-            let boundary = matches!(kind, DecisionKind::Draw | DecisionKind::PlaceTile { .. });
+            let boundary = matches!(kind, DecisionKind::Draw | DecisionKind::PlaceTile { .. })
+                || g.stopped_before_draw();
             if boundary && cfg.depth != u32::MAX && g.state().turn() >= stop_turn {
                 if g.end_now().is_err() {
                     break;

@@ -117,6 +117,101 @@ pub struct FeatureGraph {
     links: Vec<UfLink>,
 }
 
+/// Writes to a [`FeatureGraph`] with its segments borrowed once ([`FeatureGraph::edit`]).
+pub(crate) struct GraphEdit<'g> {
+    graph: &'g mut UnGraph<SegmentNode, Link, u32>,
+    links: &'g mut Vec<UfLink>,
+}
+
+impl GraphEdit<'_> {
+    /// Adds a segment as a feature of its own.
+    pub(crate) fn add_segment(&mut self, node: SegmentNode, totals: FeatureTotals) -> SegmentId {
+        let id = self.graph.add_node(node);
+        let i = id.index() as u32;
+        self.links.push(UfLink {
+            parent: i,
+            next: i,
+            totals: FeatureTotals {
+                segments: 1,
+                pennants: node.pennants as u16,
+                ..totals
+            },
+        });
+        id
+    }
+
+    /// The feature a segment belongs to.
+    #[inline]
+    pub(crate) fn feature_of(&self, s: SegmentId) -> FeatureId {
+        root(self.links, s)
+    }
+
+    pub(crate) fn totals_mut(&mut self, f: FeatureId) -> &mut FeatureTotals {
+        &mut self.links[f.0 as usize].totals
+    }
+
+    /// Joins two segments across a tile border; both lose one open edge.
+    pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
+        let (ra, rb) = (self.feature_of(a), self.feature_of(b));
+        if closes_edges || ra != rb {
+            self.graph.add_edge(a, b, Link::Joined);
+        }
+        let root = if ra == rb { ra } else { self.union(ra, rb) };
+        if closes_edges {
+            let t = &mut self.links[root.0 as usize].totals;
+            t.open = t.open.saturating_sub(2);
+        }
+    }
+
+    /// Closes one open edge of `s`'s feature without joining anything (a barrier edge
+    /// faces it).
+    pub(crate) fn close_edge(&mut self, s: SegmentId) {
+        let f = self.feature_of(s);
+        let t = &mut self.links[f.0 as usize].totals;
+        t.open = t.open.saturating_sub(1);
+    }
+
+    /// Records that a field borders a city.
+    pub(crate) fn add_border(&mut self, field: SegmentId, city: SegmentId) {
+        self.graph.add_edge(field, city, Link::Borders);
+    }
+
+    fn union(&mut self, a: FeatureId, b: FeatureId) -> FeatureId {
+        let (a, b) = (a.0 as usize, b.0 as usize);
+        let (big, small) = if self.links[a].totals.segments >= self.links[b].totals.segments {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        self.links[small].parent = big as u32;
+        // Splice the two circular member lists.
+        let (nb, ns) = (self.links[big].next, self.links[small].next);
+        self.links[big].next = ns;
+        self.links[small].next = nb;
+        let s = self.links[small].totals;
+        let t = &mut self.links[big].totals;
+        t.open += s.open;
+        t.pennants += s.pennants;
+        t.occupants += s.occupants;
+        t.segments += s.segments;
+        t.scored |= s.scored;
+        FeatureId(big as u32)
+    }
+}
+
+/// The representative of `s`'s feature in the union-find.
+#[inline]
+fn root(links: &[UfLink], s: SegmentId) -> FeatureId {
+    let mut i = s.index() as u32;
+    loop {
+        let p = links[i as usize].parent;
+        if p == i {
+            return FeatureId(i);
+        }
+        i = p;
+    }
+}
+
 impl Clone for FeatureGraph {
     fn clone(&self) -> FeatureGraph {
         FeatureGraph {
@@ -160,17 +255,22 @@ impl FeatureGraph {
             .reserve(segments.saturating_sub(self.links.len()));
     }
 
-    /// The segments for writing: this state's own copy, made with room for a few more
-    /// tiles if it was shared ([`Arc::make_mut`] would copy at the exact length, and the
-    /// push that follows would copy the whole graph again to grow).
-    fn graph_mut(&mut self) -> &mut UnGraph<SegmentNode, Link, u32> {
+    /// The graph for writing, borrowed once: this state's own copy of the segments, made
+    /// with room for a few more tiles if it was shared ([`Arc::make_mut`] would copy at the
+    /// exact length, and the push that follows would copy the whole graph again to grow).
+    /// Taking the segments out of their `Arc` costs an atomic operation, so a placement,
+    /// which makes a dozen writes, takes them once ([`GraphEdit`]).
+    pub(crate) fn edit(&mut self) -> GraphEdit<'_> {
         if Arc::get_mut(&mut self.graph).is_none() {
             let (n, e) = (self.graph.node_count(), self.graph.edge_count());
             let mut own = UnGraph::with_capacity(n + 64, e + 128);
             own.clone_from(&self.graph);
             self.graph = Arc::new(own);
         }
-        Arc::make_mut(&mut self.graph)
+        GraphEdit {
+            graph: Arc::make_mut(&mut self.graph),
+            links: &mut self.links,
+        }
     }
 
     /// The underlying petgraph graph (read-only).
@@ -196,31 +296,13 @@ impl FeatureGraph {
 
     /// Adds a segment as a feature of its own.
     pub(crate) fn add_segment(&mut self, node: SegmentNode, totals: FeatureTotals) -> SegmentId {
-        let id = self.graph_mut().add_node(node);
-        let i = id.index() as u32;
-        self.links.push(UfLink {
-            parent: i,
-            next: i,
-            totals: FeatureTotals {
-                segments: 1,
-                pennants: node.pennants as u16,
-                ..totals
-            },
-        });
-        id
+        self.edit().add_segment(node, totals)
     }
 
     /// The feature a segment belongs to.
     #[inline]
     pub fn feature_of(&self, s: SegmentId) -> FeatureId {
-        let mut i = s.index() as u32;
-        loop {
-            let p = self.links[i as usize].parent;
-            if p == i {
-                return FeatureId(i);
-            }
-            i = p;
-        }
+        root(&self.links, s)
     }
 
     /// The running totals of a feature.
@@ -239,52 +321,9 @@ impl FeatureGraph {
         self.graph[f.segment()].kind
     }
 
-    /// Joins two segments across a tile border; both lose one open edge.
-    pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
-        let (ra, rb) = (self.feature_of(a), self.feature_of(b));
-        if closes_edges || ra != rb {
-            self.graph_mut().add_edge(a, b, Link::Joined);
-        }
-        let root = if ra == rb { ra } else { self.union(ra, rb) };
-        if closes_edges {
-            let t = &mut self.links[root.0 as usize].totals;
-            t.open = t.open.saturating_sub(2);
-        }
-    }
-
-    /// Closes one open edge of `s`'s feature without joining anything (a barrier edge
-    /// faces it).
-    pub(crate) fn close_edge(&mut self, s: SegmentId) {
-        let f = self.feature_of(s);
-        let t = &mut self.links[f.0 as usize].totals;
-        t.open = t.open.saturating_sub(1);
-    }
-
     /// Records that a field borders a city.
     pub(crate) fn add_border(&mut self, field: SegmentId, city: SegmentId) {
-        self.graph_mut().add_edge(field, city, Link::Borders);
-    }
-
-    fn union(&mut self, a: FeatureId, b: FeatureId) -> FeatureId {
-        let (a, b) = (a.0 as usize, b.0 as usize);
-        let (big, small) = if self.links[a].totals.segments >= self.links[b].totals.segments {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        self.links[small].parent = big as u32;
-        // Splice the two circular member lists.
-        let (nb, ns) = (self.links[big].next, self.links[small].next);
-        self.links[big].next = ns;
-        self.links[small].next = nb;
-        let s = self.links[small].totals;
-        let t = &mut self.links[big].totals;
-        t.open += s.open;
-        t.pennants += s.pennants;
-        t.occupants += s.occupants;
-        t.segments += s.segments;
-        t.scored |= s.scored;
-        FeatureId(big as u32)
+        self.edit().add_border(field, city);
     }
 
     /// The segments of a feature, starting at its representative.

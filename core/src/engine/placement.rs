@@ -56,6 +56,8 @@ pub(crate) fn place_tile(
     } else {
         0
     };
+    // One borrow of the segments for all of the tile's writes.
+    let mut g = st.graph.edit();
     for (i, seg) in tk.segments.iter().enumerate() {
         let def = rules.kind(seg.kind);
         let (open, completable) = match def.shape {
@@ -63,7 +65,7 @@ pub(crate) fn place_tile(
             Shape::Site => (8 - filled, def.completes),
             Shape::Field | Shape::Virtual => (0, false),
         };
-        st.graph.add_segment(
+        g.add_segment(
             SegmentNode {
                 kind: seg.kind,
                 pos,
@@ -82,8 +84,7 @@ pub(crate) fn place_tile(
     }
     for (i, seg) in tk.segments.iter().enumerate() {
         for c in &seg.cities {
-            st.graph
-                .add_border(node(first + i as u32), node(first + *c as u32));
+            g.add_border(node(first + i as u32), node(first + *c as u32));
         }
     }
     for s in Side::ALL {
@@ -94,7 +95,7 @@ pub(crate) fn place_tile(
         if tk.barrier {
             // A barrier edge closes the road or city facing it; fields end there.
             if let Some(b) = nk.segment_on_side(n.rotation, s.opposite()) {
-                st.graph.close_edge(node(n.first_segment + b as u32));
+                g.close_edge(node(n.first_segment + b as u32));
             }
             continue;
         }
@@ -103,7 +104,7 @@ pub(crate) fn place_tile(
                 tk.segment_on_side(rot, s),
                 nk.segment_on_side(n.rotation, s.opposite()),
             ) {
-                st.graph.join(
+                g.join(
                     node(first + a as u32),
                     node(n.first_segment + b as u32),
                     true,
@@ -119,7 +120,7 @@ pub(crate) fn place_tile(
                 tk.segment_on_half(rot, h),
                 nk.segment_on_half(n.rotation, h.facing()),
             ) {
-                st.graph.join(
+                g.join(
                     node(first + a as u32),
                     node(n.first_segment + b as u32),
                     false,
@@ -135,8 +136,8 @@ pub(crate) fn place_tile(
         while sites != 0 {
             let i = sites.trailing_zeros();
             sites &= sites - 1;
-            let f = st.graph.feature_of(node(t.first_segment + i));
-            let tot = st.graph.totals_mut(f);
+            let f = g.feature_of(node(t.first_segment + i));
+            let tot = g.totals_mut(f);
             tot.open = tot.open.saturating_sub(1);
         }
     }

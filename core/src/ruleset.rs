@@ -774,7 +774,7 @@ fn add_variants(
     if overlays.is_empty() {
         return;
     }
-    let plain: Vec<_> = tiles.iter().map(|(id, _)| id).collect();
+    let plain: Vec<_> = tiles.defined().map(|(id, _)| id).collect();
     for id in plain {
         for o in overlays {
             let mut done: Vec<crate::side::SideSet> = Vec::new();

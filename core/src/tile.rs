@@ -238,13 +238,18 @@ impl TileCatalog {
         &self.kinds[id.0 as usize]
     }
 
-    /// All kinds with their ids, without variants (what tile sets define).
+    /// All kinds with their ids, variants included (after every set's kinds, with no
+    /// copies: tables per kind built from this cover every placed tile).
     pub fn iter(&self) -> impl Iterator<Item = (TileKindId, &TileKind)> {
         self.kinds
             .iter()
             .enumerate()
-            .filter(|(_, k)| k.variant_of.is_none())
             .map(|(i, k)| (TileKindId(i as u16), k))
+    }
+
+    /// The kinds tile sets define (no variants): what listings show.
+    pub fn defined(&self) -> impl Iterator<Item = (TileKindId, &TileKind)> {
+        self.iter().filter(|(_, k)| k.variant_of.is_none())
     }
 
     /// Adds a variant of `base`: the same tile with one more edge segment of `kind` on
@@ -302,7 +307,7 @@ impl TileCatalog {
 
     /// Finds a kind by id or alias.
     pub fn find(&self, name: &str) -> Option<TileKindId> {
-        self.iter()
+        self.defined()
             .find(|(_, k)| k.id == name || k.aliases.iter().any(|a| a == name))
             .map(|(id, _)| id)
     }

@@ -342,6 +342,9 @@ impl BoundExpansion for BcbRules {
             ctx.prompt(player, BcbPrompt::Bridge);
         }
         if let Some(t) = ctx.state().board().at(pos).map(|t| t.kind) {
+            // A bridge laid by the placement made the tile its variant: the bazaar knows
+            // the tile that was bought or drawn.
+            let t = ctx.rules().tiles().get(t).variant_of.unwrap_or(t);
             self.bazaar.on_tile_placed(ctx, t);
         }
         Ok(())

@@ -97,6 +97,15 @@ fn castles_and_bazaars_are_described_in_play() {
         assert_eq!(laid as i64 + kept, each * players as i64, "seed {seed}");
         assert!(kept >= 0);
         bridges += laid;
+        if laid > 0 {
+            // Drawn: each bridge's road on its deck (docs/rendering.md).
+            let svg = carcassonne_render::render_svg(&game, &Default::default());
+            assert_eq!(
+                svg.matches("class=\"overlay-deck\"").count(),
+                laid,
+                "seed {seed}"
+            );
+        }
     }
     assert!(bridges > 0, "no bridge was laid in 16 games");
     assert!(waiting > 0, "no castle was made in 12 games");

@@ -21,10 +21,15 @@ pub struct PlacedTile {
     /// Its rotation.
     pub rotation: Rotation,
     /// Node index of its first segment; its segments are consecutive
-    /// ([`PlacedTile::segments`]).
+    /// ([`PlacedTile::segments`]) up to `split`.
     pub first_segment: u32,
     /// How many segments it has (its kind's `segments.len()`).
     pub segment_count: u8,
+    /// How many of them are consecutive from `first_segment`: all but those an overlay
+    /// added later ([`crate::overlay`]), which start at node `added`.
+    pub split: u8,
+    /// Node index of its first added segment (meaningless while `split == segment_count`).
+    pub added: u32,
     /// Edge codes as placed (byte `s` = side `s`).
     pub edge_code: u32,
     /// Bit mask of its local segments that are centre sites (cloister-like).
@@ -39,7 +44,12 @@ impl PlacedTile {
     /// tile kind's segments.
     #[inline]
     pub fn segment(&self, local: usize) -> SegmentId {
-        SegmentId::new(self.first_segment as usize + local)
+        let split = usize::from(self.split);
+        if local < split {
+            SegmentId::new(self.first_segment as usize + local)
+        } else {
+            SegmentId::new(self.added as usize + local - split)
+        }
     }
 
     /// The feature-graph nodes of its segments, in local order (local index `i` is the
@@ -48,15 +58,16 @@ impl PlacedTile {
     pub fn segments(
         &self,
     ) -> impl DoubleEndedIterator<Item = SegmentId> + ExactSizeIterator + Clone {
-        let first = self.first_segment as usize;
-        (first..first + usize::from(self.segment_count)).map(SegmentId::new)
+        let t = *self;
+        (0..usize::from(self.segment_count)).map(move |i| t.segment(i))
     }
 
     /// Whether node `s` is one of its segments.
     #[inline]
     pub fn has_segment(&self, s: SegmentId) -> bool {
-        (self.first_segment as usize..self.first_segment as usize + usize::from(self.segment_count))
-            .contains(&s.index())
+        let (i, first, added) = (s.index(), self.first_segment as usize, self.added as usize);
+        (first..first + usize::from(self.split)).contains(&i)
+            || (added..added + usize::from(self.segment_count - self.split)).contains(&i)
     }
 }
 
@@ -253,6 +264,36 @@ impl Board {
         idx
     }
 
+    /// Turns the tile placed `i`-th into a variant of its kind (an overlay,
+    /// [`crate::overlay`]): its kind, segment count and edge codes, and the constraints of
+    /// the frontier cells beside it.
+    pub(crate) fn set_variant(
+        &mut self,
+        i: PlacedIndex,
+        kind: TileKindId,
+        count: u8,
+        added: u32,
+        edge_code: u32,
+    ) {
+        let t = &mut self.placed[i as usize];
+        if t.split == t.segment_count {
+            t.added = added;
+        }
+        t.kind = kind;
+        t.segment_count = count;
+        t.edge_code = edge_code;
+        let pos = t.pos;
+        for s in Side::ALL {
+            let c = self.cell(pos.step(s));
+            if c & FRONTIER_BIT != 0 {
+                let theirs = s.opposite().index() as u32 * 8;
+                let edge = (edge_code >> (8 * s.index() as u32)) & 0xFF;
+                let f = &mut self.frontier[(c & !FRONTIER_BIT) as usize];
+                f.want = (f.want & !(0xFF << theirs)) | edge << theirs;
+            }
+        }
+    }
+
     /// Grows the grid so that `p` and its neighbours two cells away are inside.
     fn ensure_room(&mut self, p: Pos) {
         let margin = 2;
@@ -301,6 +342,8 @@ mod tests {
             rotation: Rotation::R0,
             first_segment: 0,
             segment_count: 0,
+            split: 0,
+            added: 0,
             edge_code: 0,
             sites: 0,
         }
@@ -311,6 +354,7 @@ mod tests {
         let t = PlacedTile {
             first_segment: 5,
             segment_count: 3,
+            split: 3,
             ..tile_at(0, 0)
         };
         let nodes: Vec<usize> = t.segments().map(|s| s.index()).collect();
@@ -319,6 +363,15 @@ mod tests {
         assert!(t.has_segment(SegmentId::new(5)) && t.has_segment(SegmentId::new(7)));
         assert!(!t.has_segment(SegmentId::new(4)) && !t.has_segment(SegmentId::new(8)));
         assert_eq!(tile_at(0, 0).segments().len(), 0);
+        // An overlay's segment added later lies elsewhere in the graph.
+        let v = PlacedTile {
+            segment_count: 4,
+            added: 20,
+            ..t
+        };
+        let nodes: Vec<usize> = v.segments().map(|s| s.index()).collect();
+        assert_eq!(nodes, [5, 6, 7, 20]);
+        assert!(v.has_segment(SegmentId::new(20)) && !v.has_segment(SegmentId::new(8)));
     }
 
     /// Any cell a caller names, up to the ends of `i32`, is either on the grid or

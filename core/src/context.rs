@@ -124,6 +124,12 @@ impl<'a> View<'a> {
         crate::engine::deployments_on_tile(self.rules, self.state, player, pos, out)
     }
 
+    /// Whether the tile at `at` may become `variant` ([`Ctx::add_overlay`]): it is one of
+    /// its kind's variants and its edges match every neighbour.
+    pub fn overlay_fits(&self, at: Pos, variant: crate::tile::TileKindId) -> bool {
+        crate::engine::overlay_fits(self.rules, self.state, at, variant)
+    }
+
     /// Where the active player could place a tile of kind `tile` now (edge matching, or
     /// holes for a barrier tile, then every expansion's placement filter), one entry per
     /// cell with its rotation mask; returns the number of (cell, rotation) pairs. Any kind
@@ -444,5 +450,17 @@ impl<'a> Ctx<'a> {
     /// Records that a field segment borders a city-like segment (virtual or not).
     pub fn add_border(&mut self, field: SegmentId, city: SegmentId) {
         self.state.graph.add_border(field, city);
+    }
+
+    /// Adds an overlay to the tile at `at` ([`crate::overlay`]): the tile becomes
+    /// `variant`, one of its kind's variants, whose added segment joins the features its
+    /// ends meet (and scores with this turn's placement if that completes it). Errs,
+    /// changing nothing, unless [`View::overlay_fits`]. Returns the added segment.
+    pub fn add_overlay(
+        &mut self,
+        at: Pos,
+        variant: crate::tile::TileKindId,
+    ) -> HookResult<SegmentId> {
+        crate::engine::add_overlay(self.rules, self.state, at, variant).map_err(HookFailure)
     }
 }

@@ -36,6 +36,7 @@ pub struct Declare<'a> {
     pub(crate) prompt_texts: &'a mut Vec<(ExpansionIndex, u16, String)>,
     pub(crate) labels: &'a mut Vec<String>,
     pub(crate) slots: &'a mut Vec<SlotDef>,
+    pub(crate) overlays: &'a mut Vec<crate::overlay::Overlay>,
 }
 
 impl Declare<'_> {
@@ -99,6 +100,39 @@ impl Declare<'_> {
         }
         def.occupiable = true;
         def.scoring = scoring;
+        Ok(())
+    }
+
+    /// Declares an overlay ([`crate::overlay`]): a segment of edge kind `kind` across
+    /// `sides` (`"NS"`, turned in every rotation) that hooks may add to a placed tile whose
+    /// sides there are field edges, tagged `tag`. With `amends`, a placement that fits only
+    /// with the overlay on the placed tile or on the neighbour it faces is legal while the
+    /// active player's `amends` value is above 0, and placing it adds the overlay.
+    pub fn segment_overlay(
+        &mut self,
+        kind: FeatureKindId,
+        sides: &str,
+        tag: &str,
+        amends: Option<PlayerSlot>,
+    ) -> Result<(), SetupError> {
+        let refuse = |why: &str| SetupError::Expansion {
+            expansion: self.id.to_string(),
+            message: format!("segment overlay `{tag}`: {why}"),
+        };
+        let set = crate::side::SideSet::parse(sides).ok_or_else(|| refuse("bad sides"))?;
+        if !matches!(
+            self.kinds.get(kind.0 as usize).map(|k| k.shape),
+            Some(Shape::Edge { .. })
+        ) || set.is_empty()
+        {
+            return Err(refuse("an overlay is an edge kind on at least one side"));
+        }
+        self.overlays.push(crate::overlay::Overlay {
+            kind,
+            sides: set,
+            tag: tag.to_string(),
+            amends,
+        });
         Ok(())
     }
 

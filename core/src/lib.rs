@@ -36,6 +36,7 @@ pub mod graph;
 pub mod hooks;
 pub mod kind;
 pub mod options;
+pub mod overlay;
 pub mod player;
 pub mod plugin;
 pub mod pos;
@@ -67,6 +68,7 @@ pub use hooks::{
 };
 pub use kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
 pub use options::{OptionDef, OptionType, OptionValue, Options};
+pub use overlay::{Amendment, Overlay};
 pub use player::{Player, PlayerId};
 pub use pos::{ParsePosError, Pos, MAX_COORD};
 pub use prompt::{Prompt, PromptCode, PromptKind};

@@ -122,6 +122,10 @@ pub struct Ruleset {
     /// Per figure kind: where its figures start within a player's figures (the kinds
     /// before it, times their `per_player`).
     pub(crate) figure_offsets: Vec<u16>,
+    /// Declared overlays ([`crate::overlay`]).
+    pub(crate) overlays: Vec<crate::overlay::Overlay>,
+    /// The slot of the first overlay that amends placements, if any.
+    pub(crate) amends: Option<crate::slot::PlayerSlot>,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -338,6 +342,11 @@ impl Ruleset {
     pub fn slots(&self) -> &[SlotDef] {
         &self.slots
     }
+
+    /// Declared overlays ([`crate::overlay`]).
+    pub fn overlays(&self) -> &[crate::overlay::Overlay] {
+        &self.overlays
+    }
 }
 
 /// Who an expansion of a ruleset is (its hooks are in [`Ruleset::bound`]).
@@ -455,6 +464,7 @@ impl RulesetBuilder {
         let mut prompt_texts = Vec::new();
         let mut labels = Vec::new();
         let mut slots = Vec::new();
+        let mut overlays = Vec::new();
         let expansions = std::mem::take(&mut self.expansions);
         let mut metas = Vec::with_capacity(expansions.len());
         let mut binders: Vec<Box<dyn Binder>> = Vec::with_capacity(expansions.len());
@@ -478,6 +488,7 @@ impl RulesetBuilder {
                 prompt_texts: &mut prompt_texts,
                 labels: &mut labels,
                 slots: &mut slots,
+                overlays: &mut overlays,
             };
             binders.push(e.declare(&mut d).map_err(|message| SetupError::Expansion {
                 expansion: id.clone(),
@@ -537,7 +548,9 @@ impl RulesetBuilder {
                 .unwrap_or_else(|| def.default.clone());
             options.0.insert(def.key.clone(), v);
         }
-        let tiles = self.apply_size_options(&options)?;
+        let mut tiles = self.apply_size_options(&options)?;
+        add_variants(&mut tiles, &overlays, &self.kinds);
+        let amends = overlays.iter().find_map(|o| o.amends);
         let base = BaseRules {
             farm_scoring: match options.str("farmScoring") {
                 "2nd" => FarmScoring::Second,
@@ -591,6 +604,8 @@ impl RulesetBuilder {
             prompt_texts,
             labels,
             slots,
+            overlays,
+            amends,
         };
         // Bind: every expansion reads the complete vocabulary and options once.
         let mut bound = Vec::with_capacity(binders.len());
@@ -746,6 +761,31 @@ impl RulesetBuilder {
             tiles.add_set(&set, &self.kinds)?;
         }
         Ok(tiles)
+    }
+}
+
+/// Every overlay's variants of every tile kind, in catalog order, then overlay order, then
+/// rotation order (so variant ids depend on nothing but the ruleset).
+fn add_variants(
+    tiles: &mut TileCatalog,
+    overlays: &[crate::overlay::Overlay],
+    kinds: &[FeatureKindDef],
+) {
+    if overlays.is_empty() {
+        return;
+    }
+    let plain: Vec<_> = tiles.defined().map(|(id, _)| id).collect();
+    for id in plain {
+        for o in overlays {
+            let mut done: Vec<crate::side::SideSet> = Vec::new();
+            for r in crate::side::Rotation::ALL {
+                let sides = o.sides.rotate(r);
+                if !done.contains(&sides) {
+                    done.push(sides);
+                    tiles.add_variant(id, o.kind, &kinds[o.kind.0 as usize], sides, &o.tag);
+                }
+            }
+        }
     }
 }
 

@@ -182,6 +182,8 @@ pub struct GameState {
     /// A hook had mutable access to the supply; the engine checks it when the hook returns.
     pub(crate) supply_touched: bool,
     pub(crate) last_placed: Option<PlacedIndex>,
+    /// The segment an overlay added in this turn's tile step ([`crate::overlay`]).
+    pub(crate) last_overlay: Option<SegmentId>,
     /// Who placed `last_placed` (not always the active player: see [`GameState::last_placer`]).
     pub(crate) last_placer: Option<PlayerId>,
     pub(crate) extra_part: bool,
@@ -418,6 +420,12 @@ impl GameState {
         self.revealed
     }
 
+    /// The segment an overlay added since the last tile was placed (a bridge; by the
+    /// placement itself when the overlay made it legal), if any.
+    pub fn last_overlay(&self) -> Option<SegmentId> {
+        self.last_overlay
+    }
+
     /// The tile placed last (the one the deployment step is about).
     pub fn last_placed(&self) -> Option<PlacedIndex> {
         self.last_placed
@@ -463,9 +471,9 @@ impl GameState {
     /// The segment with local index `local` on the tile at `pos`.
     pub fn segment_at(&self, pos: Pos, local: u8) -> Option<SegmentId> {
         let t = self.board.at(pos)?;
-        let id = t.first_segment + local as u32;
-        let seg = SegmentId::new(id as usize);
-        (id < self.graph.len() as u32
+        let seg = t.segment(usize::from(local));
+        (local < t.segment_count
+            && seg.index() < self.graph.len()
             && self.graph.segment(seg).tile == self.board.index_at(pos)?)
         .then_some(seg)
     }

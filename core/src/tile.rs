@@ -146,6 +146,12 @@ pub struct TileKind {
     /// closes every road or city facing it, joins no field, and the tile goes only into a
     /// hole (an empty cell with four neighbours). Such a tile has no edge or field segments.
     pub barrier: bool,
+    /// A variant ([`TileCatalog::add_variant`]): the kind it was made from, whose segments
+    /// it starts with, in the same order. Variants are never in a supply: a placed tile
+    /// becomes one when an expansion adds a segment to it (a bridge).
+    pub variant_of: Option<TileKindId>,
+    /// The variants made from this kind (empty for a variant).
+    pub variants: Vec<TileKindId>,
 }
 
 impl TileKind {
@@ -212,7 +218,8 @@ pub struct TileCatalog {
 }
 
 impl TileCatalog {
-    /// Number of kinds.
+    /// Number of kinds, variants included: tables indexed by a placed tile's kind cover
+    /// them.
     pub fn len(&self) -> usize {
         self.kinds.len()
     }
@@ -231,7 +238,8 @@ impl TileCatalog {
         &self.kinds[id.0 as usize]
     }
 
-    /// All kinds with their ids.
+    /// All kinds with their ids, variants included (after every set's kinds, with no
+    /// copies: tables per kind built from this cover every placed tile).
     pub fn iter(&self) -> impl Iterator<Item = (TileKindId, &TileKind)> {
         self.kinds
             .iter()
@@ -239,9 +247,67 @@ impl TileCatalog {
             .map(|(i, k)| (TileKindId(i as u16), k))
     }
 
+    /// The kinds tile sets define (no variants): what listings show.
+    pub fn defined(&self) -> impl Iterator<Item = (TileKindId, &TileKind)> {
+        self.iter().filter(|(_, k)| k.variant_of.is_none())
+    }
+
+    /// Adds a variant of `base`: the same tile with one more edge segment of `kind` on
+    /// `sides` (at rotation 0), which must be field edges of `base`; its fields stay as
+    /// they are (the new segment passes over them, as a bridge does). Returns `None`
+    /// (adding nothing) when the sides are not all field edges, `base` is a barrier or a
+    /// variant, or it already has 16 segments.
+    pub fn add_variant(
+        &mut self,
+        base: TileKindId,
+        kind: FeatureKindId,
+        def: &FeatureKindDef,
+        sides: SideSet,
+        tag: &str,
+    ) -> Option<TileKindId> {
+        let b = self.kinds.get(base.0 as usize)?;
+        let Shape::Edge { .. } = def.shape else {
+            return None;
+        };
+        let fields = sides
+            .iter()
+            .all(|s| b.side_segment[s.index() as usize] == NONE);
+        if b.barrier || b.variant_of.is_some() || b.segments.len() >= 16 || !fields {
+            return None;
+        }
+        let mut v = b.clone();
+        let local = v.segments.len() as u8;
+        v.segments.push(Segment {
+            kind,
+            sides,
+            halves: HalfSet::EMPTY,
+            inner: None,
+            pennants: 0,
+            cities: Vec::new(),
+            tags: vec![tag.to_string()],
+        });
+        let mut edge = v.edge_codes[0].to_le_bytes();
+        for s in sides.iter() {
+            v.side_segment[s.index() as usize] = local;
+            edge[s.index() as usize] = kind.0 + 1;
+        }
+        let code = u32::from_le_bytes(edge);
+        for r in Rotation::ALL {
+            v.edge_codes[r.quarters() as usize] = code.rotate_left(8 * r.quarters() as u32);
+        }
+        v.count = 0;
+        v.start = false;
+        v.variant_of = Some(base);
+        v.variants = Vec::new();
+        let id = TileKindId(u16::try_from(self.kinds.len()).ok()?);
+        self.kinds.push(v);
+        self.kinds[base.0 as usize].variants.push(id);
+        Some(id)
+    }
+
     /// Finds a kind by id or alias.
     pub fn find(&self, name: &str) -> Option<TileKindId> {
-        self.iter()
+        self.defined()
             .find(|(_, k)| k.id == name || k.aliases.iter().any(|a| a == name))
             .map(|(id, _)| id)
     }
@@ -491,5 +557,7 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         half_segment,
         edge_codes,
         barrier,
+        variant_of: None,
+        variants: Vec::new(),
     })
 }

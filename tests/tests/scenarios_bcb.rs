@@ -1,10 +1,10 @@
 //! Scenario tests of `docs/rules/bridges-castles-bazaars.md`: the set's tiles (T-…-1 … 3),
 //! castles (T-…-9 … 12, 17) and bazaars (T-…-13 … 16), loaded from
 //! `expansions/bridges-castles-bazaars` as the program loads it (manifest, tile file, plugin
-//! library). The data is in `tests/scenarios/bridges-castles-bazaars/`. Bridges (BCB-4 …
-//! BCB-8) are not played yet and have no scenarios.
+//! library). The data is in `tests/scenarios/bridges-castles-bazaars/`; bridges (BCB-4 …
+//! BCB-8) are T-…-4, 5, 7 and 8.
 
-use carcassonne_core::{FeatureKindId, Rotation, Ruleset};
+use carcassonne_core::{FeatureKindId, Rotation, Ruleset, Side};
 use carcassonne_tests::{official_rules, run_scenario};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -116,6 +116,72 @@ fn t_bcb_3_bazaar_marks() {
 #[test]
 fn t_bcb_2_road_past_the_cloister_scores() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-2");
+}
+
+/// T-bridges-castles-bazaars-4 — BCB-4, BCB-6: a bridge laid on the tile just placed, a
+/// follower on it, its road scoring 1 at the end; passing keeps the bridge.
+#[test]
+fn t_bcb_4_bridge_on_the_placed_tile() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-4");
+}
+
+/// T-bridges-castles-bazaars-5 — BCB-5: a bridge runs straight between two field edges
+/// whose ends meet no field or city; only the W–E bridge on the placed tile is offered.
+#[test]
+fn t_bcb_5_bridge_ends() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-5");
+}
+
+/// T-bridges-castles-bazaars-7 — BCB-7: a placement legal only with a bridge (on the tile
+/// or on the neighbour its road meets) lays it; without a bridge left it is illegal.
+#[test]
+fn t_bcb_7_placement_made_legal_by_a_bridge() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-7");
+}
+
+/// T-bridges-castles-bazaars-8 — BCB-6 … BCB-8: a bridge completing a road scores with its
+/// placement (3 tiles).
+#[test]
+fn t_bcb_8_bridge_completes_a_road() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-8");
+}
+
+/// BCB-1, BCB-5: every tile kind with two opposite field edges has a bridge variant per
+/// such pair, and variants stay out of the defined kinds, the supply and name lookups.
+#[test]
+fn bcb_bridge_variants() {
+    let r = rules(&["bridges-castles-bazaars"]);
+    let e = r.tiles().find("E").expect("E");
+    // E (city N): one bridge, W–E.
+    assert_eq!(r.tiles().get(e).variants.len(), 1);
+    let v = r.tiles().get(r.tiles().get(e).variants[0]);
+    assert_eq!(v.variant_of, Some(e));
+    let road = FeatureKindId::ROAD.0 + 1;
+    assert_eq!(v.edge_at(Rotation::R0, Side::W), road);
+    assert_eq!(v.edge_at(Rotation::R0, Side::E), road);
+    assert_eq!(v.edge_at(Rotation::R0, Side::S), 0, "the field stays");
+    assert_eq!(v.segments.len(), r.tiles().get(e).segments.len() + 1);
+    // B (cloister, all fields): two bridges; D (road W–E, city N): none.
+    assert_eq!(
+        r.tiles()
+            .get(r.tiles().find("B").expect("B"))
+            .variants
+            .len(),
+        2
+    );
+    assert!(r
+        .tiles()
+        .get(r.tiles().find("D").expect("D"))
+        .variants
+        .is_empty());
+    assert!(r.tiles().defined().all(|(_, k)| k.variant_of.is_none()));
+    assert!(r.tiles().iter().any(|(_, k)| k.variant_of.is_some()));
+    assert_eq!(supply_counts(&r).values().sum::<usize>(), 12);
+    assert_eq!(
+        r.tiles().find("E"),
+        Some(e),
+        "a variant is never found by name"
+    );
 }
 
 /// T-bridges-castles-bazaars-9 — BCB-9: a completed two-tile city becomes a castle instead

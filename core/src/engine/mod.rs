@@ -10,6 +10,7 @@
 //! [`scoring`] (drafts, majorities, farms, final scoring) and [`dispatch`] (calling hooks).
 
 mod dispatch;
+mod overlay;
 mod pipeline;
 mod placement;
 mod scoring;
@@ -39,6 +40,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 pub(crate) use self::dispatch::*;
+pub(crate) use self::overlay::*;
 pub(crate) use self::pipeline::*;
 pub(crate) use self::placement::*;
 pub(crate) use self::scoring::*;
@@ -773,6 +775,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         prompt_overflow: false,
         supply_touched: false,
         last_placed: None,
+        last_overlay: None,
         last_placer: None,
         extra_part: false,
         revealed: None,

@@ -48,6 +48,8 @@ pub(crate) fn place_tile(
         first_segment: first,
         // At most 16 by the tile parser; saturating keeps a hand-built kind harmless.
         segment_count: u8::try_from(tk.segments.len()).unwrap_or(u8::MAX),
+        split: u8::try_from(tk.segments.len()).unwrap_or(u8::MAX),
+        added: 0,
         edge_code: tk.edge_code(rot),
         sites: tk.sites,
     });
@@ -95,7 +97,7 @@ pub(crate) fn place_tile(
         if tk.barrier {
             // A barrier edge closes the road or city facing it; fields end there.
             if let Some(b) = nk.segment_on_side(n.rotation, s.opposite()) {
-                g.close_edge(node(n.first_segment + b as u32));
+                g.close_edge(n.segment(b as usize));
             }
             continue;
         }
@@ -104,11 +106,7 @@ pub(crate) fn place_tile(
                 tk.segment_on_side(rot, s),
                 nk.segment_on_side(n.rotation, s.opposite()),
             ) {
-                g.join(
-                    node(first + a as u32),
-                    node(n.first_segment + b as u32),
-                    true,
-                );
+                g.join(node(first + a as u32), n.segment(b as usize), true);
             }
         }
         // Fields meet across field edges and along both sides of roads and rivers.
@@ -120,11 +118,7 @@ pub(crate) fn place_tile(
                 tk.segment_on_half(rot, h),
                 nk.segment_on_half(n.rotation, h.facing()),
             ) {
-                g.join(
-                    node(first + a as u32),
-                    node(n.first_segment + b as u32),
-                    false,
-                );
+                g.join(node(first + a as u32), n.segment(b as usize), false);
             }
         }
     }
@@ -136,7 +130,7 @@ pub(crate) fn place_tile(
         while sites != 0 {
             let i = sites.trailing_zeros();
             sites &= sites - 1;
-            let f = g.feature_of(node(t.first_segment + i));
+            let f = g.feature_of(t.segment(i as usize));
             let tot = g.totals_mut(f);
             tot.open = tot.open.saturating_sub(1);
         }
@@ -154,9 +148,27 @@ pub(crate) fn play_tile(
     pos: Pos,
     rotation: Rotation,
 ) -> Result<(), HookError> {
+    // A placement offered only thanks to an overlay adds it at once.
+    let amended = if amending(rules, st) {
+        let tk = rules.tiles().get(tile);
+        let fit = st.board.constraints(pos);
+        (!tk.barrier && tk.edge_code(rotation) & fit.1 != fit.0)
+            .then(|| amendment(rules, st, tk, pos, rotation, fit))
+            .flatten()
+    } else {
+        None
+    };
     let idx = place_tile(rules, st, tile, pos, rotation);
     st.last_placed = Some(idx);
     st.last_placer = Some(player);
+    st.last_overlay = None;
+    if let Some(a) = amended {
+        add_overlay(rules, st, a.at, a.variant).map_err(|message| HookError {
+            expansion: "core".into(),
+            hook: "amended placement".into(),
+            message,
+        })?;
+    }
     each(
         rules,
         st,
@@ -192,6 +204,10 @@ pub(crate) fn placements_into(
     // Branch-free: every cell is written, the length only advances on a fit (whether a
     // random tile fits a cell is unpredictable, so a branch here mispredicts a lot).
     // Written into the spare capacity, so the buffer is not zeroed first.
+    if !tk.barrier && amending(rules, st) {
+        let count = amended_cells(rules, st, tk, out);
+        return filter_cells(rules, st, tile, out, cands_buf, count);
+    }
     let frontier = st.board.frontier();
     out.clear();
     out.reserve(frontier.len());
@@ -229,6 +245,19 @@ pub(crate) fn placements_into(
     // cell), `n <= frontier.len()` is within the reserved capacity, and `PlacementCell`
     // is `Copy` (nothing to drop).
     unsafe { out.set_len(n) };
+    filter_cells(rules, st, tile, out, cands_buf, count)
+}
+
+/// Runs the placement filters of `tile` over its `count` edge-legal placements in `out`;
+/// returns how many are left.
+fn filter_cells(
+    rules: &Ruleset,
+    st: &GameState,
+    tile: TileKindId,
+    out: &mut Vec<PlacementCell>,
+    cands_buf: &mut Vec<u8>,
+    mut count: usize,
+) -> Result<usize, HookError> {
     let filters = rules.placement_filters(tile);
     if filters != 0 && count > 0 {
         // Filters may only remove: remember the edge-legal bits and keep only those.
@@ -286,8 +315,7 @@ pub(crate) fn deployments_on_tile(
     if !tk.deploy {
         return;
     }
-    for i in 0..tk.segments.len() as u32 {
-        let seg = node(t.first_segment + i);
+    for seg in t.segments() {
         let kind = st.graph.segment(seg).kind;
         let def = rules.kind(kind);
         if !def.occupiable || (def.shape == Shape::Field && !rules.base().farmers) {

@@ -114,9 +114,12 @@ pub(crate) fn completed_by_last_placement(
         }
     };
     let tk = rules.tiles().get(t.kind);
-    let nseg = tk.segments.len() as u32;
-    for i in t.first_segment..t.first_segment + nseg {
-        consider(node(i));
+    for seg in t.segments() {
+        consider(seg);
+    }
+    // A segment an overlay added this turn, maybe to a neighbour (a bridge).
+    if let Some(seg) = st.last_overlay {
+        consider(seg);
     }
     if tk.barrier {
         // A barrier tile closes the roads and cities of its neighbours.
@@ -126,7 +129,7 @@ pub(crate) fn completed_by_last_placement(
             };
             let nk = rules.tiles().get(n.kind);
             if let Some(b) = nk.segment_on_side(n.rotation, s.opposite()) {
-                consider(node(n.first_segment + b as u32));
+                consider(n.segment(b as usize));
             }
         }
     }
@@ -138,7 +141,7 @@ pub(crate) fn completed_by_last_placement(
         while sites != 0 {
             let i = sites.trailing_zeros();
             sites &= sites - 1;
-            consider(node(n.first_segment + i));
+            consider(n.segment(i as usize));
         }
     }
 }

@@ -48,6 +48,7 @@ clone_fields!(
     prompt_overflow,
     supply_touched,
     last_placed,
+    last_overlay,
     last_placer,
     extra_part,
     revealed,

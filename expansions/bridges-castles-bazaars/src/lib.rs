@@ -17,8 +17,10 @@
 //! the `AfterScoring` window (prompts `choose-tile`, `bid`, `raise`/pass, `buy`/`sell`);
 //! the bought tiles are placed from the `BeforeDraw` window with `Ctx::play_tile_instead`.
 //!
-//! **Not played yet.** Bridges (BCB-4 … BCB-8) need a placement rule core does not offer: a
-//! bridge makes legal a placement whose edges do not match, and adds a road to a placed tile.
+//! **Bridges (BCB-4 … BCB-8, `bridge.rs`).** A core overlay (road `NS`, tag `bridge`): a
+//! tile with a bridge is its kind's variant with that road. Placements legal only with a
+//! bridge are offered while the player has one, and lay it; otherwise `on_tile_placed`
+//! asks him (prompt `bridge`) before his deployment step.
 //!
 //! **Cost per turn.** One table lookup per placement (bazaar tile?) and one per
 //! `BeforeScoring` window (a castle-base city on the placed tile?); the scoring hooks and
@@ -26,12 +28,14 @@
 //! bazaar runs.
 
 mod bazaar;
+mod bridge;
 mod castle;
 
 pub use bazaar::{MAX_BID, MAX_LOTS};
 pub use castle::MAX_CASTLES;
 
 use bazaar::{Ask, Bazaar};
+use bridge::Bridges;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureKindDef,
     FeatureKindId, FigureId, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos, Prompt,
@@ -52,6 +56,8 @@ enum BcbPrompt {
     Castle,
     /// BCB-13 … BCB-15.
     Bazaar(Ask),
+    /// BCB-4: lay a bridge, or pass.
+    Bridge,
 }
 
 const ASKS: [Ask; 5] = [
@@ -66,6 +72,7 @@ impl PromptKind for BcbPrompt {
     fn encode(self) -> PromptCode {
         let tag = match self {
             BcbPrompt::Castle => 1,
+            BcbPrompt::Bridge => 7,
             BcbPrompt::Bazaar(a) => 2 + ASKS.iter().position(|x| *x == a).unwrap_or(0) as u16,
         };
         PromptCode { tag, arg: 0 }
@@ -74,6 +81,7 @@ impl PromptKind for BcbPrompt {
     fn decode(code: PromptCode) -> Option<Self> {
         match code.tag {
             1 => Some(BcbPrompt::Castle),
+            7 => Some(BcbPrompt::Bridge),
             t => ASKS
                 .get(usize::from(t).checked_sub(2)?)
                 .map(|a| BcbPrompt::Bazaar(*a)),
@@ -89,7 +97,7 @@ impl PromptKind for Ask {
     fn decode(code: PromptCode) -> Option<Self> {
         match BcbPrompt::decode(code)? {
             BcbPrompt::Bazaar(a) => Some(a),
-            BcbPrompt::Castle => None,
+            BcbPrompt::Castle | BcbPrompt::Bridge => None,
         }
     }
 }
@@ -107,6 +115,7 @@ impl BridgesCastlesBazaars {
 
 /// The expansion bound to one ruleset.
 struct BcbRules {
+    bridges: Bridges,
     castles: Castles,
     bazaar: Bazaar,
     /// Tile kinds with a segment that may be half of a castle (the `BeforeScoring` check).
@@ -130,6 +139,17 @@ impl Expansion for BridgesCastlesBazaars {
         };
         let (a, b, v, fig) = (slots(d, "a"), slots(d, "b"), slots(d, "v"), slots(d, "fig"));
         let waiting = d.game_slot("castles-waiting", 0);
+        // BCB-4 … BCB-8: a bridge is a road overlay across two opposite field edges; it
+        // makes placements legal while the player has a bridge left.
+        let bridges_left = d.player_slot("bridges", 0);
+        d.segment_overlay(FeatureKindId::ROAD, "NS", "bridge", Some(bridges_left))
+            .map_err(|e| e.to_string())?;
+        let bridge_ns = d.verb_in_words("bridge-ns", "lay a bridge north–south");
+        let bridge_we = d.verb_in_words("bridge-we", "lay a bridge west–east");
+        d.prompt_in_words(
+            BcbPrompt::Bridge,
+            "lay a bridge on the tile you placed or beside it, or pass",
+        );
         let castle_kind = d
             .feature_kind(FeatureKindDef::new(
                 "castle",
@@ -202,7 +222,14 @@ impl Expansion for BridgesCastlesBazaars {
             let castle_tiles = base.iter().map(|b| b.iter().any(|x| *x)).collect();
             let marked = kinds.iter().map(|t| t.has_tag(BAZAAR_TAG)).collect();
             let no_auction = bnd.option_str("bazaarAuction")? == "no-auction";
+            let adjacent = bnd.option_str("bridgeReach")? == "adjacent";
             Ok(BcbRules {
+                bridges: Bridges {
+                    left: bridges_left,
+                    ns: bridge_ns,
+                    we: bridge_we,
+                    adjacent,
+                },
                 castles: Castles {
                     a,
                     b,
@@ -272,6 +299,7 @@ impl BcbRules {
 impl BoundExpansion for BcbRules {
     fn hook_set(&self) -> HookSet {
         HookSet::ON_TILE_PLACED
+            | HookSet::GAME_START
             | HookSet::AFTER_SCORING
             | HookSet::ON_FIGURE_REMOVED
             | HookSet::window(Window::BeforeScoring)
@@ -297,10 +325,48 @@ impl BoundExpansion for BcbRules {
         ]
     }
 
-    /// BCB-13: a bazaar tile placed calls a bazaar after the turn.
+    /// BCB-1: everyone's bridges.
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        self.bridges.start_game(ctx);
+        Ok(())
+    }
+
+    /// BCB-4, BCB-7: a bridge laid by the placement, or the bridge question; BCB-13: a
+    /// bazaar tile placed calls a bazaar after the turn.
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        let player = ctx
+            .state()
+            .last_placer()
+            .unwrap_or(ctx.state().active_player());
+        if self.bridges.on_tile_placed(ctx, player, ctx.me()) {
+            ctx.prompt(player, BcbPrompt::Bridge);
+        }
         if let Some(t) = ctx.state().board().at(pos).map(|t| t.kind) {
+            // A bridge laid by the placement made the tile its variant: the bazaar knows
+            // the tile that was bought or drawn.
+            let t = ctx.rules().tiles().get(t).variant_of.unwrap_or(t);
             self.bazaar.on_tile_placed(ctx, t);
+        }
+        Ok(())
+    }
+
+    /// `bridges`: bridges left per player, `R=0,B=2` (players by name).
+    fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
+        if key != "bridges" {
+            return Err(HookFailure(format!(
+                "unknown setting `{key}` (known: bridges)"
+            )));
+        }
+        for item in value.split(',') {
+            let (name, n) = item
+                .split_once('=')
+                .ok_or_else(|| HookFailure(format!("bridges: `{item}` is not NAME=COUNT")))?;
+            let player = ctx.state().player_named(name)?;
+            let n: i64 = n
+                .trim()
+                .parse()
+                .map_err(|_| HookFailure(format!("bridges: `{n}` is not a number")))?;
+            ctx.set(self.bridges.left.of(player), n);
         }
         Ok(())
     }
@@ -330,6 +396,13 @@ impl BoundExpansion for BcbRules {
                 self.bazaar
                     .actions(&v, prompt.owner, prompt.player, ask, out)
             }
+            BcbPrompt::Bridge => {
+                self.bridges.options(&v, prompt.owner, prompt.player, out);
+                if !out.is_empty() {
+                    out.push(Action::Pass);
+                }
+                Ok(())
+            }
         }
     }
 
@@ -343,6 +416,8 @@ impl BoundExpansion for BcbRules {
                 self.castles.make(ctx, prompt.player, fig, seg)
             }
             (BcbPrompt::Bazaar(ask), a) => self.bazaar.apply(ctx, prompt.player, ask, a),
+            (BcbPrompt::Bridge, Action::Pass) => Ok(()),
+            (BcbPrompt::Bridge, Action::Custom(c)) => self.bridges.apply(ctx, prompt.player, c),
             (p, a) => Err(HookFailure(format!("prompt {p:?} cannot take `{a}`"))),
         }
     }

@@ -874,7 +874,11 @@ fn run(cmd: Command) -> Result<(), CliError> {
                 let svg = carcassonne_render::render_tile_sheet(&rules, &set, 96.0)?;
                 return Ok(carcassonne_raster::write_image(&out, &svg)?);
             }
-            let tiles: Vec<_> = rules.tiles().iter().filter(|(_, k)| k.set == set).collect();
+            let tiles: Vec<_> = rules
+                .tiles()
+                .defined()
+                .filter(|(_, k)| k.set == set)
+                .collect();
             if tiles.is_empty() {
                 return Err(CliError::Usage(format!("no tile set `{set}`")));
             }

@@ -11,7 +11,11 @@ const COLUMNS: usize = 6;
 
 /// The sheet of every tile kind whose set is `set`; `None` if the ruleset has none.
 pub(crate) fn sheet(rules: &Ruleset, set: &str, tile_size: f64) -> Option<String> {
-    let kinds: Vec<_> = rules.tiles().iter().filter(|(_, k)| k.set == set).collect();
+    let kinds: Vec<_> = rules
+        .tiles()
+        .defined()
+        .filter(|(_, k)| k.set == set)
+        .collect();
     if kinds.is_empty() {
         return None;
     }

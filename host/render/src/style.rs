@@ -60,6 +60,8 @@ pub const PENNANT: &str = "#2a56b8";
 
 /// Road.
 pub const ROAD: &str = "#fbf8ef";
+/// The deck under a segment an overlay added (a bridge's road).
+pub const OVERLAY_DECK: &str = "#7a4a22";
 /// Road edges.
 pub const ROAD_EDGE: &str = "#6d6458";
 /// River.

@@ -79,7 +79,7 @@ pub(crate) fn board(game: &Game, opts: &RenderOptions) -> BoardSvg {
                 x: 0.0,
                 y: 0.0,
                 size: s,
-                placed: Some((t.pos, t.first_segment)),
+                placed: Some(*t),
                 label_segments: false,
             },
         );

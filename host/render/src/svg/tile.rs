@@ -5,7 +5,7 @@
 use super::marks::{pennant, site_icon, symbol, tag_symbol};
 use crate::geometry::{Area, Class, SegInput, TileGeom, P};
 use crate::style::{self, esc, num, path_data, Look};
-use carcassonne_core::{FeatureKindDef, Pos, Rotation, Ruleset, Shape, TileKind};
+use carcassonne_core::{FeatureKindDef, PlacedTile, Rotation, Ruleset, Shape, TileKind};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::{LazyLock, Mutex};
@@ -97,8 +97,8 @@ pub(crate) struct TileView<'a> {
     pub y: f64,
     /// Side in pixels.
     pub size: f64,
-    /// Board cell and the graph index of the tile's first segment.
-    pub placed: Option<(Pos, u32)>,
+    /// The tile on the board (its cell and segment nodes).
+    pub placed: Option<PlacedTile>,
     /// Write each segment's local index on it (contact sheet).
     pub label_segments: bool,
 }
@@ -146,13 +146,13 @@ impl TileView<'_> {
             esc(&self.rules.kind(seg.kind).name),
             esc(&seg.location(self.rotation))
         );
-        if let Some((pos, first)) = self.placed {
+        if let Some(p) = self.placed {
             let _ = write!(
                 a,
                 r#" data-cell="{},{}" data-segment="{}""#,
-                pos.x,
-                pos.y,
-                first + i as u32
+                p.pos.x,
+                p.pos.y,
+                p.segment(i).index()
             );
         }
         a
@@ -258,10 +258,23 @@ pub(crate) fn draw_tile(out: &mut String, t: &TileView) {
         Look::Road => 2,
         _ => 1,
     });
+    // Segments an overlay added (a bridge) stand on the tile: drawn raised on a deck.
+    let added = t
+        .kind
+        .variant_of
+        .map_or(segs.len(), |b| t.rules.tiles().get(b).segments.len());
     for i in lines {
         if let Area::Lines { lines, width } = &t.geom.segs[i].area {
             let d = t.line_d(lines);
             let w = width * s;
+            if i >= added {
+                let _ = writeln!(
+                    out,
+                    r#"<path class="overlay-deck" d="{d}" fill="none" stroke="{}" stroke-width="{}" stroke-linecap="square"/>"#,
+                    style::OVERLAY_DECK,
+                    num(w + 7.0)
+                );
+            }
             let _ = writeln!(
                 out,
                 r#"<path class="casing" d="{d}" fill="none" stroke="{}" stroke-width="{}" stroke-linecap="butt" stroke-linejoin="round"/>"#,

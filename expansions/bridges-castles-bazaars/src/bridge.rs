@@ -1,0 +1,151 @@
+//! Bridges (BCB-4 … BCB-8): a road across a tile from one field edge to the opposite one,
+//! on the tile just placed or on one of its four neighbours, at most one a turn.
+//!
+//! Core does the board's part through an overlay (`Declare::segment_overlay`, road `NS`
+//! tagged `bridge`): every tile kind with field edges N and S (or W and E) has a variant
+//! with that road added, and a tile with a bridge *is* that variant, so its road joins
+//! the roads its ends meet and scores as road (BCB-6). The overlay amends placements while
+//! the player has a bridge left: a tile that fits only with a bridge on it, or on the
+//! neighbour its road faces, is offered, and placing it lays that bridge (BCB-7). Then, in
+//! `on_tile_placed`, this module counts the bridge used, or, when none was, asks the
+//! player whether to lay one (prompt `bridge`, verbs `bridge-ns` / `bridge-we` on any
+//! segment of the chosen tile, or pass) before his deployment step, so a follower may
+//! stand on a bridge of the tile just placed (BCB-4).
+//!
+//! State: the player slot `bridges` (bridges left, set by `start_game`).
+
+use carcassonne_core::{
+    Action, Ctx, CustomAction, ExpansionIndex, HookFailure, HookResult, PlayerId, PlayerSlot, Pos,
+    Side, TileKindId, VerbId, View,
+};
+
+/// The bridge rules' ids, bound to one ruleset.
+pub struct Bridges {
+    /// Bridges each player has left.
+    pub left: PlayerSlot,
+    /// Lay a bridge running north–south / west–east on the board.
+    pub ns: VerbId,
+    pub we: VerbId,
+    /// BCB-4: bridges also on the placed tile's neighbours (printed), or on it only (JCZ).
+    pub adjacent: bool,
+}
+
+/// BCB-1: bridges per player: 3 with 2–4 players, 2 with more (JCZ).
+pub fn per_player(players: usize) -> i64 {
+    if players < 5 {
+        3
+    } else {
+        2
+    }
+}
+
+impl Bridges {
+    /// BCB-1: everyone's bridges.
+    pub fn start_game(&self, ctx: &mut Ctx<'_>) {
+        let n = ctx.state().players().len();
+        for p in 0..n {
+            ctx.set(self.left.of(PlayerId(p as u8)), per_player(n));
+        }
+    }
+
+    /// BCB-7: a bridge the placement laid is used up; BCB-4: otherwise `player` may lay one
+    /// now. Returns whether to ask him.
+    pub fn on_tile_placed(&self, ctx: &mut Ctx<'_>, player: PlayerId, me: ExpansionIndex) -> bool {
+        if ctx.state().last_overlay().is_some() {
+            let left = ctx.get(self.left.of(player));
+            ctx.set(self.left.of(player), left - 1);
+            return false;
+        }
+        let mut out = Vec::new();
+        self.options(&ctx.view(), me, player, &mut out);
+        !out.is_empty()
+    }
+
+    /// BCB-4, BCB-5: the bridges `player` may lay now, one action each.
+    pub fn options(
+        &self,
+        v: &View<'_>,
+        me: ExpansionIndex,
+        player: PlayerId,
+        out: &mut Vec<Action>,
+    ) {
+        let st = v.state;
+        let Some(last) = st.last_placed() else {
+            return;
+        };
+        if v.get(self.left.of(player)) <= 0 || st.last_overlay().is_some() {
+            return;
+        }
+        let at = st.board().tile(last).pos;
+        let mut cells = vec![at];
+        if self.adjacent {
+            cells.extend(Side::ALL.map(|s| at.step(s)));
+        }
+        for pos in cells {
+            let Some(t) = st.board().at(pos) else {
+                continue;
+            };
+            for &variant in &v.rules.tiles().get(t.kind).variants {
+                if t.segment_count == 0 || !v.overlay_fits(pos, variant) {
+                    continue;
+                }
+                out.push(Action::Custom(CustomAction {
+                    expansion: me,
+                    verb: self.verb_of(v, pos, variant),
+                    figure: None,
+                    segment: Some(t.segment(0)),
+                    value: 0,
+                }));
+            }
+        }
+    }
+
+    /// The verb of a bridge: its direction on the board.
+    fn verb_of(&self, v: &View<'_>, pos: Pos, variant: TileKindId) -> VerbId {
+        let rotation = v
+            .state
+            .board()
+            .at(pos)
+            .map(|t| t.rotation)
+            .unwrap_or_default();
+        let added = v
+            .rules
+            .tiles()
+            .get(variant)
+            .segments
+            .last()
+            .map(|s| s.sides);
+        match added.map(|s| s.rotate(rotation).contains(Side::N)) {
+            Some(true) => self.ns,
+            _ => self.we,
+        }
+    }
+
+    /// Lays the bridge `action` names (one of [`Bridges::options`]).
+    pub fn apply(&self, ctx: &mut Ctx<'_>, player: PlayerId, c: CustomAction) -> HookResult {
+        let seg = c
+            .segment
+            .ok_or_else(|| HookFailure("a bridge needs a segment of its tile".into()))?;
+        let pos = ctx.state().graph().segment(seg).pos;
+        let kind = ctx
+            .state()
+            .board()
+            .at(pos)
+            .map(|t| t.kind)
+            .ok_or_else(|| HookFailure(format!("no tile at {pos}")))?;
+        let v = ctx.view();
+        let variant = v
+            .rules
+            .tiles()
+            .get(kind)
+            .variants
+            .iter()
+            .copied()
+            .find(|&x| self.verb_of(&v, pos, x) == c.verb && v.overlay_fits(pos, x))
+            .ok_or_else(|| HookFailure(format!("no bridge fits at {pos}")))?;
+        ctx.add_overlay(pos, variant)?;
+        let left = ctx.get(self.left.of(player));
+        ctx.set(self.left.of(player), left - 1);
+        Ok(())
+    }
+}

@@ -55,3 +55,13 @@ fn meteorites_scenarios_pass() {
 fn fish_huts_scenarios_pass() {
     passes("fish-huts", 5, "river,princess-dragon,abbey-mayor");
 }
+
+/// Gambler's Luck: GL-1 … GL-5 (three files, six variants), one with Abbey & Mayor.
+#[test]
+fn gamblers_luck_scenarios_pass() {
+    passes(
+        "gamblers-luck",
+        9,
+        "abbey-mayor,inns-cathedrals,princess-dragon",
+    );
+}

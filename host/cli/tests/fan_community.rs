@@ -74,3 +74,40 @@ fn decinsky_sneznik_scenarios_pass() {
         "abbey-mayor,princess-dragon,inns-cathedrals,tower",
     );
 }
+
+// The sets whose tiles are not public: their rules work on tiles that carry the set's tag,
+// and their scenarios place count-0 test tiles (`tiles.toml` of each folder).
+
+/// Robber's Son: RS-1 … RS-6 (four files, four variants).
+#[test]
+fn robbers_son_scenarios_pass() {
+    scenarios_pass("robbers-son", 8);
+    plays_mixed(
+        "robbers-son",
+        "princess-dragon,tower,abbey-mayor,inns-cathedrals",
+    );
+}
+
+/// Meteorites: ME-1 … ME-5 (five files, six variants), one with The Obelisk.
+#[test]
+fn meteorites_scenarios_pass() {
+    scenarios_pass("meteorites", 11);
+    plays_mixed("meteorites", "count,princess-dragon,tower,abbey-mayor");
+}
+
+/// Fish Huts: FH-1 … FH-5 (three files, two variants), one with River I.
+#[test]
+fn fish_huts_scenarios_pass() {
+    scenarios_pass("fish-huts", 5);
+    plays_mixed("fish-huts", "river,princess-dragon,abbey-mayor");
+}
+
+/// Gambler's Luck: GL-1 … GL-5 (three files, six variants), one with Abbey & Mayor.
+#[test]
+fn gamblers_luck_scenarios_pass() {
+    scenarios_pass("gamblers-luck", 9);
+    plays_mixed(
+        "gamblers-luck",
+        "abbey-mayor,inns-cathedrals,princess-dragon",
+    );
+}

@@ -65,6 +65,8 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("read", "followers_near(x, y, r, player) -> array", "The same, followers only, of `player` (-1: anyone's)."),
     doc!("read", "features_near(x, y, r, kinds) -> array", "One segment per unfinished feature of the feature kinds `kinds` (an array of names) that a follower on a tile within `r` cells of (x, y) stands on: the segment of the first such follower in figure order (the Courier's message)."),
     doc!("read", "tiles_around(x, y) -> int", "How many of the eight cells around (x, y) hold a tile (a monastery's neighbours)."),
+    doc!("read", "segment_has_tag(segment, tag) -> bool", "Whether the segment carries `tag` among the `tags` of its tile file's segment (a symbol drawn on one feature of a tile, such as Robber's Son's road); `false` for a virtual feature."),
+    doc!("read", "segments_tagged(x, y, tag) -> array", "The segments of the tile at (x, y) whose tile-file segment carries `tag`, in segment order (empty if none or no tile): the features of a placed tile that bear a symbol, in one call."),
     doc!("read", "figure_owner(figure) -> int", "Its owner's seat, or -1 for a neutral figure."),
     doc!("read", "is_neutral(figure) -> bool", "Whether it belongs to nobody (a figure declared with `neutral = n`)."),
     doc!("read", "neutral_figures(kind) -> array", "Every copy of the neutral figure kind `kind`, on the board or not, in figure order."),

@@ -541,6 +541,7 @@ pub fn register(engine: &mut Engine) -> Vec<&'static str> {
     register_setup(reg.engine);
     register_kinds(reg);
     near::register_near(reg);
+    tags::register_tags(reg);
     register_builders(reg.engine);
     std::mem::take(&mut reg.traced)
 }
@@ -555,6 +556,7 @@ mod near;
 mod reads;
 mod setup;
 mod state;
+mod tags;
 mod values;
 
 use commands::*;

@@ -1,0 +1,114 @@
+//! Functions that read the `tags` of a placed tile's segments (a tile file's free-form
+//! segment flags, `docs/tile-format.md`): which feature of a tile carries a symbol, for fan
+//! sets whose rule belongs to one feature of a tile and not to the whole tile (Robber's
+//! Son's road). `tile_has_tag` reads the tile's own tags.
+
+use super::*;
+
+/// The tile-file segment behind the board segment `s`, with the tile it lies on; `None`
+/// for a virtual feature (off the board).
+fn tile_segment<'v>(v: &View<'v>, s: SegmentId) -> Option<&'v carcassonne_core::Segment> {
+    let node = v.state.graph().segment(s);
+    if node.is_virtual() {
+        return None;
+    }
+    let t = v.state.board().at(node.pos)?;
+    let local = s.index().checked_sub(t.first_segment as usize)?;
+    v.rules.tiles().get(t.kind).segments.get(local)
+}
+
+pub(crate) fn register_tags(reg: &mut Registry) {
+    game_fn!(reg, Read, "segment_has_tag", |c,
+                                            s: int,
+                                            tag: str|
+     -> bool {
+        let v = c.view()?;
+        let s = segment(v.state, s)?;
+        Ok(tile_segment(&v, s).is_some_and(|seg| seg.tags.iter().any(|t| t == tag)))
+    });
+    game_fn!(reg, Read, "segments_tagged", |c,
+                                            x: int,
+                                            y: int,
+                                            tag: str|
+     -> Array {
+        let v = c.view()?;
+        let Some(t) = v.state.board().at(Pos::new(x as i32, y as i32)) else {
+            return Ok(Array::new());
+        };
+        // In the tile file's segment order, which is the board's (consecutive nodes).
+        Ok(v.rules
+            .tiles()
+            .get(t.kind)
+            .segments
+            .iter()
+            .enumerate()
+            .filter(|(_, seg)| seg.tags.iter().any(|g| g == tag))
+            .map(|(local, _)| (t.segment(local).index() as INT).into())
+            .collect())
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{compile_source, ScriptExpansion};
+    use carcassonne_core::{Game, GameSetup, Ruleset};
+    use std::sync::Arc;
+
+    /// A ruleset of the base tiles (whose roads carry the wagon-link tags `link-a`) and one
+    /// script.
+    fn rules_with(text: &str) -> Arc<Ruleset> {
+        let script = compile_source("x", "1.0.0", "x.rhai".into(), text).unwrap();
+        let b = Ruleset::builder()
+            .tiles(carcassonne_files::tiles::base_tile_set())
+            .expansion(Arc::new(ScriptExpansion::new(script).without_memo()));
+        Arc::new(b.build().unwrap())
+    }
+
+    /// The scores of a random game, each choice drawn from `seed`.
+    fn scores(rules: &Arc<Ruleset>, seed: u64) -> Vec<i32> {
+        let players = vec!["A".into(), "B".into()];
+        let mut g = Game::new(rules.clone(), &GameSetup::new(players, seed)).unwrap();
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        while !g.is_over() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            g.apply_offered((x % g.action_count() as u64) as usize)
+                .unwrap();
+        }
+        g.state().players().iter().map(|p| p.score).collect()
+    }
+
+    /// `segments_tagged` lists exactly the segments of the placed tile for which
+    /// `segment_has_tag` is true: a script that scores one point per tagged segment each way
+    /// plays the same games, and the tags are found (the base roads' `link-a`).
+    #[test]
+    fn segments_tagged_agrees_with_segment_has_tag() {
+        let listed = rules_with(
+            r#"
+            fn on_tile_placed(x, y) {
+                award(active_player(), segments_tagged(x, y, "link-a").len());
+            }
+            "#,
+        );
+        let asked = rules_with(
+            r#"
+            fn on_tile_placed(x, y) {
+                let n = 0;
+                for s in segments_at(x, y) {
+                    if segment_has_tag(s, "link-a") { n += 1; }
+                }
+                if segment_has_tag(segments_at(x, y)[0], "no-such-tag") { n += 100; }
+                award(active_player(), n);
+            }
+            "#,
+        );
+        let mut total = 0;
+        for seed in 1..=6 {
+            let (a, b) = (scores(&listed, seed), scores(&asked, seed));
+            assert_eq!(a, b, "seed {seed}");
+            total += a.iter().sum::<i32>();
+        }
+        assert!(total > 0, "tagged road segments were placed");
+    }
+}

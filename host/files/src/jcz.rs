@@ -139,7 +139,7 @@ struct RawRule {
     option: String,
     default: String,
     values: BTreeMap<String, String>,
-    #[serde(default)]
+    #[serde(default, rename = "fcz-only")]
     fcz_only: bool,
 }
 

@@ -443,7 +443,8 @@ macro_rules! for_each_hook {
                 Ok(())
             }
 
-            /// Applies one of this expansion's custom actions chosen in the deployment step.
+            /// Applies one of this expansion's custom actions chosen in the deployment step
+            /// (or offered by `free_actions`).
             []
             fn apply_action(
                 &self,
@@ -481,6 +482,22 @@ macro_rules! for_each_hook {
                 view: View<'_>,
                 prompt: Prompt,
                 actions: &mut Vec<Action>,
+            ) -> HookResult {
+                Ok(())
+            }
+
+            /// Free actions (TW-13's ransom: "at any moment at which the game waits for a
+            /// decision of his"): this expansion's custom actions that `player` may take
+            /// besides answering a prompt of *another* expansion. Added to that prompt's offer
+            /// when it is asked; one is applied by this expansion's `apply_action`, and then
+            /// the prompt is asked again (its actions computed afresh). Offer exactly what
+            /// `apply_action` accepts now.
+            [bit FREE_ACTIONS = 13]
+            fn free_actions(
+                &self,
+                view: View<'_>,
+                player: PlayerId,
+                out: &mut Vec<Action>,
             ) -> HookResult {
                 Ok(())
             }

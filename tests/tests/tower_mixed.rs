@@ -52,11 +52,13 @@ const OPTION_SETS: &[&[(&str, &str)]] = &[
         ("tower.towerTopCapture", "immune"),
         ("tower.ransomFunds", "may-go-negative"),
         ("count.countMove", "clockwise"),
+        ("tower.ransomAsked", "fcz"),
     ],
     &[
         ("tower.cocQuarterFigures", "jcz"),
         ("heretics-shrines.challengeStakes", "true"),
         ("king-robber.kingRobberAward", "continuously"),
+        ("tower.ransomAsked", "jcz"),
     ],
 ];
 
@@ -188,7 +190,8 @@ fn check(g: &Game, ctx: &str) {
     assert_eq!(sum, scores(g), "{ctx}: scores are the sum of the events");
 }
 
-fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32) {
+/// Captures, ransoms, and ransoms paid as a free action in another expansion's prompt.
+fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32, u32) {
     let players = 2 + (seed % 5) as usize;
     let ctx = format!("option set {set}, seed {seed}, {players} players, greedy {greedy}");
     let setup = GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed);
@@ -207,7 +210,7 @@ fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32)
         .collect();
     let capture = rules.verb_named(rules.expansion_index("tower").expect("tower"), "capture");
     let ransom = rules.verb_named(rules.expansion_index("tower").expect("tower"), "pay-ransom");
-    let (mut captures, mut ransoms) = (0, 0);
+    let (mut captures, mut ransoms, mut free) = (0, 0, 0);
     let mut actions: Vec<Action> = Vec::new();
     while !g.is_over() {
         assert!(actions.len() < 3000, "{ctx}: the game does not end");
@@ -220,8 +223,23 @@ fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32)
             captures += (Some(c.verb) == capture) as u32;
             ransoms += (Some(c.verb) == ransom) as u32;
         }
+        let before = g.decision();
         g.apply(a)
             .unwrap_or_else(|e| panic!("{ctx}: offered {a} refused: {e}"));
+        // TW-13 at any decision of the turn player: a ransom offered in another expansion's
+        // prompt (the Count's, a dragon step, …) leaves that prompt pending, asked again.
+        if let (DecisionKind::Prompt(p), Action::Custom(c)) = (before.kind, a) {
+            if c.expansion != p.owner {
+                assert_eq!(Some(c.verb), ransom, "{ctx}: a free action is a ransom");
+                assert_eq!(p.player, g.state().active_player(), "{ctx}: {a} in turn");
+                assert_eq!(
+                    g.decision(),
+                    before,
+                    "{ctx}: the prompt is asked again after {a}"
+                );
+                free += 1;
+            }
+        }
         actions.push(a);
         check(&g, &ctx);
     }
@@ -234,33 +252,36 @@ fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32)
         .replay_with(rules, &ctx, None)
         .unwrap_or_else(|e| panic!("{ctx}: replay: {e}"));
     check_same_game(&replayed, &g, &ctx);
-    (captures, ransoms)
+    (captures, ransoms, free)
 }
 
-fn run(from: u64, to: u64, greedy: bool) -> (u32, u32) {
+fn run(from: u64, to: u64, greedy: bool) -> (u32, u32, u32) {
     run_on(from, to, greedy, &[])
 }
 
-fn run_on(from: u64, to: u64, greedy: bool, more: &[&str]) -> (u32, u32) {
+fn run_on(from: u64, to: u64, greedy: bool, more: &[&str]) -> (u32, u32, u32) {
     let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len())
         .map(|set| rules_with(set, more))
         .collect();
-    let mut totals = (0, 0);
+    let mut totals = (0, 0, 0);
     for seed in from..to {
         let set = (seed % OPTION_SETS.len() as u64) as usize;
-        let (c, r) = play(set, &rulesets[set], seed, greedy);
+        let (c, r, f) = play(set, &rulesets[set], seed, greedy);
         totals.0 += c;
         totals.1 += r;
+        totals.2 += f;
     }
     totals
 }
 
 #[test]
 fn tower_games_0_to_400_keep_every_invariant() {
-    let (captures, ransoms) = run(0, 400, false);
+    let (captures, ransoms, free) = run(0, 400, false);
     // The random bots do reach every decision of the Tower.
     assert!(captures > 100, "{captures} captures");
     assert!(ransoms > 10, "{ransoms} ransoms");
+    // TW-13: also in the Count's prompts (its deployment and rounds) of the turn player.
+    assert!(free > 0, "{free} ransoms in another expansion's prompt");
 }
 
 #[test]
@@ -277,7 +298,7 @@ fn tower_games_with_a_greedy_bot_keep_every_invariant() {
 /// discs returning when their follower is captured).
 #[test]
 fn tower_games_with_the_fan_scripts_keep_every_invariant() {
-    let (captures, _) = run_on(900, 1050, false, &["tactician", "promotions"]);
+    let (captures, _, _) = run_on(900, 1050, false, &["tactician", "promotions"]);
     assert!(captures > 20, "{captures} captures");
 }
 
@@ -289,7 +310,7 @@ fn tower_games_with_the_fan_scripts_keep_every_invariant() {
 #[test]
 fn tower_games_with_every_official_expansion_keep_every_invariant() {
     let all = ["princess-dragon", "inns-cathedrals", "traders-builders"];
-    let (captures, _) = run_on(1100, 1250, false, &all);
+    let (captures, _, _) = run_on(1100, 1250, false, &all);
     assert!(captures > 20, "{captures} captures");
     let all_fan = [
         "princess-dragon",

@@ -572,9 +572,19 @@ impl Game {
                     unreachable!("no placement or draw is offered in the deployment step")
                 }
             },
-            DecisionKind::Prompt(p) => one(rules, state, p.owner, "apply_prompt", |e, ctx| {
-                e.apply_prompt(ctx, p, action)
-            })?,
+            // Another expansion's custom action is one of its free actions: applied, the
+            // prompt is asked again (`BoundExpansion::free_actions`).
+            DecisionKind::Prompt(p) => match action {
+                Action::Custom(c) if c.expansion != p.owner => {
+                    one(rules, state, c.expansion, "apply_action", |e, ctx| {
+                        e.apply_action(ctx, player, c)
+                    })?;
+                    state.prompts.push_front(p);
+                }
+                _ => one(rules, state, p.owner, "apply_prompt", |e, ctx| {
+                    e.apply_prompt(ctx, p, action)
+                })?,
+            },
             DecisionKind::GameOver => unreachable!("checked by apply"),
         }
         advance(rules, state)

@@ -42,6 +42,9 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 }
             }
             if !st.offered.is_empty() {
+                if rules.any_hooks(HookSet::FREE_ACTIONS) {
+                    free_actions(rules, st, p.player, Some(p.owner.0 as usize))?;
+                }
                 st.decision = Decision {
                     player: p.player,
                     kind: DecisionKind::Prompt(p),
@@ -236,6 +239,42 @@ fn filter_prompt_actions(
     result
 }
 
+/// Adds to the pending offer (a deployment step, or a prompt of expansion `owner`) the free
+/// actions of every expansion with the hook but the owner, in load order: only each one's
+/// own custom actions, each once. (A prompt's owner offers its own among its actions.)
+fn free_actions(
+    rules: &Ruleset,
+    st: &mut GameState,
+    player: PlayerId,
+    owner: Option<usize>,
+) -> Result<(), HookError> {
+    let mut offered = std::mem::take(&mut st.offered);
+    let mut result = Ok(());
+    for i in 0..rules.expansions().len() {
+        if Some(i) == owner || !rules.hook_sets()[i].has(HookSet::FREE_ACTIONS) {
+            continue;
+        }
+        let start = offered.len();
+        result = one_read(rules, st, i, "free_actions", |e, v| {
+            e.free_actions(v, player, &mut offered)
+        });
+        if result.is_err() {
+            break;
+        }
+        let mut k = start;
+        while k < offered.len() {
+            let own = matches!(offered[k], Action::Custom(c) if c.expansion.0 as usize == i);
+            if own && !offered[..k].contains(&offered[k]) {
+                k += 1;
+            } else {
+                offered.remove(k);
+            }
+        }
+    }
+    st.offered = offered;
+    result
+}
+
 /// Draws until a placeable tile comes up; fills the offered placements.
 pub(crate) fn draw(rules: &Ruleset, st: &mut GameState) -> Result<Option<TileKindId>, HookError> {
     let mut redraws = 0usize;
@@ -329,6 +368,13 @@ pub(crate) fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool,
     });
     st.offered = offered;
     result?;
-    // With nothing to choose but passing there is no decision (JCZ also sends none).
-    Ok(!matches!(st.offered.as_slice(), [] | [Action::Pass]))
+    // With nothing to choose but passing there is no decision (JCZ also sends none), and
+    // so no free action either.
+    if matches!(st.offered.as_slice(), [] | [Action::Pass]) {
+        return Ok(false);
+    }
+    if rules.any_hooks(HookSet::FREE_ACTIONS) {
+        free_actions(rules, st, player, None)?;
+    }
+    Ok(true)
 }

@@ -38,21 +38,19 @@
 //! `ransomFunds=may-go-negative`, pays 3 points to the jailer and gets one follower back
 //! into his supply. Offered (`pay-ransom`, value = jailer seat + 256 × figure kind) at the start of his turn
 //! (a prompt before the draw), in his deployment step (the whole step is then offered
-//! again, `Ctx::repeat_deploy_step`, without the ransom) and while he chooses a capture.
+//! again, `Ctx::repeat_deploy_step`, without the ransom), while he chooses a capture and,
+//! as a free action (`free_actions`), in any other expansion's prompt asked of him.
 //!
-//! **Cost.** The deployment-step offers (every step) are one pass over the registered
-//! foundations reading only their two slots and the union-find totals (no `View` lookup,
-//! no allocation); the capture check after a piece stops at the first follower in reach,
-//! and each figure is tested on its cell before anything else; prisoners are iterated, never
-//! collected; the ransom checks start with the `captive` count, inline. Every offer keeps
-//! its order, so records are unchanged.
+//! **Cost.** The step's offers are one pass over the registered foundations (their slots and
+//! the union-find totals, no allocation); the capture check stops at the first follower in
+//! reach; prisoners are iterated, never collected; ransom checks start with `captive`.
 
 use carcassonne_core::{
-    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, DrawVerdict,
-    Expansion, ExpansionIndex, FeatureKindDef, FeatureKindId, Figure, FigureId, FigureKindId,
-    FigureLoc, FigureSlot, GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId,
-    PlayerSlot, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, Scoring, SegmentId,
-    Shape, SlotId, SlotScope, TileKindId, VerbId, VerbValue, View, Visible, Window,
+    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, DecisionKind, Declare,
+    DrawVerdict, Expansion, ExpansionIndex, FeatureKindDef, FeatureKindId, Figure, FigureId,
+    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookResult, HookSet, LabelId,
+    PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, Scoring,
+    SegmentId, Shape, SlotId, SlotScope, TileKindId, VerbId, VerbValue, View, Visible, Window,
 };
 
 /// Option keys (full).
@@ -111,8 +109,7 @@ enum TowerPrompt {
     Ransom,
     /// TW-13 `ransomAsked=jcz`: pay a ransom after the draw, before placing it, or pass.
     RansomTile,
-    /// TW-13 `ransomAsked=jcz`: pay a ransom after the action (JCZ's commit step; the
-    /// deployment step is then offered again), or pass.
+    /// TW-13 `jcz`/`fcz`: pay after the action (JCZ's commit step; `fcz` reopens the step).
     RansomCommit,
 }
 
@@ -166,6 +163,8 @@ struct Slots {
     /// Each player's followers held by others (what he could ransom).
     captive: PlayerSlot,
     jailer: FigureSlot,
+    captured: FigureSlot, // when taken (`captures` then): TW-12 gives back the first taken
+    captures: GameSlot,
     ransom_turn: GameSlot,
 }
 
@@ -189,9 +188,10 @@ struct TowerRules {
     top_immune: bool,
     negative_funds: bool,
     coc_jcz: bool,
-    /// TW-13 `ransomAsked=jcz`: asked after the draw and after the action, not before the
-    /// draw.
+    /// TW-13 `ransomAsked=jcz`/`fcz`: asked after the draw and after the action.
     ransom_jcz: bool,
+    /// TW-13 `ransomAsked=fcz`: a ransom after the action reopens the deployment step.
+    ransom_rewind: bool,
 }
 
 impl Expansion for Tower {
@@ -231,6 +231,8 @@ impl Expansion for Tower {
             held: d.player_slot("held", 0),
             captive: d.player_slot("captive", 0),
             jailer: d.figure_slot("jailer", 0),
+            captured: d.figure_slot("captured", 0),
+            captures: d.game_slot("captures", 0),
             ransom_turn: d.game_slot("ransom-turn", 0),
         };
         let ransom_label = d.score_label("ransom");
@@ -302,7 +304,8 @@ impl Expansion for Tower {
                 top_immune: b.option_str("towerTopCapture")? == "immune",
                 negative_funds: b.option_str("ransomFunds")? == "may-go-negative",
                 coc_jcz: b.option_str("cocQuarterFigures")? == "jcz",
-                ransom_jcz: b.option_str("ransomAsked")? == "jcz",
+                ransom_jcz: b.option_str("ransomAsked")? != "before-draw",
+                ransom_rewind: b.option_str("ransomAsked")? == "fcz",
             })
         }))
     }
@@ -321,6 +324,9 @@ impl TowerRules {
     /// Makes `f` (already `Removed`) a prisoner of `jailer`.
     fn imprison(&self, ctx: &mut Ctx<'_>, f: FigureId, jailer: PlayerId) {
         ctx.set(self.slots.jailer.of(f), jailer.0 as i64 + 1);
+        let seq = ctx.get(self.slots.captures) + 1;
+        ctx.set(self.slots.captures, seq);
+        ctx.set(self.slots.captured.of(f), seq);
         let n = ctx.get(self.slots.held.of(jailer));
         ctx.set(self.slots.held.of(jailer), n + 1);
         let owner = ctx.state().figure(f).owner;
@@ -468,6 +474,20 @@ impl TowerRules {
                 Some(j) => j != owner && jailer.is_none_or(|x| x == j),
                 None => false,
             })
+    }
+
+    /// TW-12: the prisoner of `owner` held by `jailer` (of `kind`, if given) that an
+    /// exchange gives back: the first taken, as JCZ does (printed followers are alike).
+    fn first_taken(
+        &self,
+        v: &View<'_>,
+        owner: PlayerId,
+        jailer: PlayerId,
+        kind: Option<FigureKindId>,
+    ) -> Option<FigureId> {
+        self.prisoners(v, owner, Some(jailer))
+            .filter(|f| kind.is_none_or(|k| v.state.figure(*f).kind == k))
+            .min_by_key(|f| v.get(self.slots.captured.of(*f)))
     }
 
     /// TW-7/TW-8: whether figure `i` is a follower that tower `t` of height `h` reaches.
@@ -714,19 +734,19 @@ impl TowerRules {
         }
         // TW-12: the exchange.
         let v = ctx.view();
-        let (first, several_kinds) = {
-            let mut mine = self.prisoners(&v, capturer, Some(victim));
-            let Some(first) = mine.next() else {
+        let (back, several_kinds) = {
+            let Some(first) = self.first_taken(&v, capturer, victim, None) else {
                 return Ok(());
             };
             let kind = v.state.figure(first).kind;
+            let mut mine = self.prisoners(&v, capturer, Some(victim));
             (first, mine.any(|g| v.state.figure(g).kind != kind))
         };
         self.free(ctx, f)?;
         if several_kinds {
             ctx.prompt_next(capturer, TowerPrompt::Exchange { victim: victim.0 });
         } else {
-            self.free(ctx, first)?;
+            self.free(ctx, back)?;
         }
         Ok(())
     }
@@ -784,7 +804,9 @@ impl BoundExpansion for TowerRules {
             | HookSet::DEPLOY_STEP_ACTIONS
             | HookSet::window(Window::TurnStart)
             | HookSet::window(Window::AfterDeploy)
+            | HookSet::window(Window::BeforeScoring)
             | HookSet::ON_TILE_DRAWN
+            | HookSet::FREE_ACTIONS
     }
 
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
@@ -874,9 +896,11 @@ impl BoundExpansion for TowerRules {
 
     /// TW-13 before the draw (`ransomAsked=before-draw`) or after the action (`jcz`).
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
-        let asked = match (window, self.ransom_jcz) {
-            (Window::TurnStart, false) => TowerPrompt::Ransom,
-            (Window::AfterDeploy, true) => TowerPrompt::RansomCommit,
+        // JCZ's commit step follows its dragon flight; FCZ's rewind needs it after the step.
+        let asked = match (window, self.ransom_jcz, self.ransom_rewind) {
+            (Window::TurnStart, false, _) => TowerPrompt::Ransom,
+            (Window::AfterDeploy, true, true) => TowerPrompt::RansomCommit,
+            (Window::BeforeScoring, true, false) => TowerPrompt::RansomCommit,
             _ => return Ok(()),
         };
         let p = ctx.state().active_player();
@@ -897,6 +921,17 @@ impl BoundExpansion for TowerRules {
 
     fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
         self.tower_actions(&v, p, out);
+        // Under `ransomAsked=jcz` the ransom is only a free action here: JCZ has no action
+        // step whose only choice is a ransom (it is asked after the action instead).
+        if !self.ransom_jcz {
+            self.ransom_actions(&v, p, out);
+        }
+        Ok(())
+    }
+
+    /// TW-13: the ransom while another expansion's prompt waits for the turn player (a
+    /// Count's, an abbey's, a dragon step); that prompt is asked again afterwards.
+    fn free_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
         self.ransom_actions(&v, p, out);
         Ok(())
     }
@@ -904,8 +939,12 @@ impl BoundExpansion for TowerRules {
     fn apply_action(&self, ctx: &mut Ctx<'_>, p: PlayerId, c: CustomAction) -> HookResult {
         if c.verb == self.verbs.ransom {
             self.pay_ransom(ctx, p, c.value)?;
-            // TW-13: paying does not spend the step; it is offered again, whole.
-            return ctx.repeat_deploy_step();
+            // TW-13: paying does not spend the deployment step; it is offered again, whole.
+            // (Paid as a free action in another prompt, that prompt is asked again.)
+            if matches!(ctx.state().decision().kind, DecisionKind::Deploy { .. }) {
+                return ctx.repeat_deploy_step();
+            }
+            return Ok(());
         }
         self.apply_tower_action(ctx, p, c)
     }
@@ -976,9 +1015,9 @@ impl BoundExpansion for TowerRules {
                 if c.verb == self.verbs.exchange =>
             {
                 let v = ctx.view();
-                let f = self
-                    .prisoners(&v, p, Some(PlayerId(victim)))
-                    .find(|f| v.state.figure(*f).kind.0 as i32 == c.value)
+                let kind = u8::try_from(c.value).ok().map(FigureKindId);
+                let f = kind
+                    .and_then(|k| self.first_taken(&v, p, PlayerId(victim), Some(k)))
                     .ok_or("TW-12: the victim holds no prisoner of that kind")?;
                 self.free(ctx, f)
             }
@@ -989,8 +1028,12 @@ impl BoundExpansion for TowerRules {
             }
             (TowerPrompt::RansomCommit, Action::Custom(c)) if c.verb == self.verbs.ransom => {
                 self.pay_ransom(ctx, p, c.value)?;
-                // As JCZ's fork: the follower may still be deployed this turn.
-                ctx.repeat_deploy_step()
+                // TW-13: the step once taken stays taken (upstream JCZ keeps its commit
+                // step); FCZ's fork reopens it, so the follower may still be deployed.
+                if self.ransom_rewind {
+                    ctx.repeat_deploy_step()?;
+                }
+                Ok(())
             }
             (w, a) => Err(HookFailure(format!(
                 "{a} does not answer the tower prompt {w:?}"

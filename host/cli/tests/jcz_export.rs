@@ -59,22 +59,16 @@ fn plays(record: &Value) -> Vec<Value> {
         .collect()
 }
 
-/// Simulates `games` games with `expansions` under JCZ's options and sends each through a
-/// save and back; returns the number of messages written.
-fn round_trip(name: &str, expansions: &[&str], players: u8, games: u64, seed: u64) -> usize {
-    round_trip_with(name, expansions, &[], players, games, seed)
-}
-
-/// [`round_trip`] with more options (`key=value`) on top of JCZ's.
-fn round_trip_with(
-    name: &str,
+/// Simulates `games` games with `expansions` under JCZ's options and `extra` ones
+/// (`key=value`) on top, recorded in `scratch`'s `games` folder (returned).
+fn simulate_for_jcz(
+    scratch: &Scratch,
     expansions: &[&str],
     extra: &[&str],
     players: u8,
     games: u64,
     seed: u64,
-) -> usize {
-    let scratch = Scratch::new("jcz-export", name);
+) -> String {
     let ids: Vec<String> = expansions.iter().map(|s| s.to_string()).collect();
     let options = carcassonne_jcz::export::jcz_options(&ids, &[repo().join("expansions")])
         .expect("JCZ's options");
@@ -106,6 +100,26 @@ fn round_trip_with(
         args.extend(["--option", p]);
     }
     ok(&args);
+    dir
+}
+
+/// Simulates `games` games with `expansions` under JCZ's options and sends each through a
+/// save and back; returns the number of messages written.
+fn round_trip(name: &str, expansions: &[&str], players: u8, games: u64, seed: u64) -> usize {
+    round_trip_with(name, expansions, &[], players, games, seed)
+}
+
+/// [`round_trip`] with more options (`key=value`) on top of JCZ's.
+fn round_trip_with(
+    name: &str,
+    expansions: &[&str],
+    extra: &[&str],
+    players: u8,
+    games: u64,
+    seed: u64,
+) -> usize {
+    let scratch = Scratch::new("jcz-export", name);
+    let dir = simulate_for_jcz(&scratch, expansions, extra, players, games, seed);
     if std::env::var("JCZ_KEEP").is_ok() {
         let _ = std::process::Command::new("cp")
             .args(["-r", &dir, &format!("/tmp/jw/{name}")])
@@ -246,4 +260,55 @@ fn what_jcz_lacks_is_refused_by_name() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(err.contains("river2.riverLakes"), "{err}");
+}
+
+/// Issue 31: the classic sets with every figure JCZ's full elements give (JCZ's figure
+/// elements `mayor`, `wagon`, `barn`, `builder`, `pig`, `big-follower` are written with the
+/// game's counts), the abbey on, and the Count and King & Robber beside them: the
+/// saves carry those elements and every rule key JCZ's engine reads without a default, the
+/// wagon's move is confirmed by its mover's `COMMIT` (AM-15, JCZ's `ConfirmAction`), and
+/// each reads back as the same game.
+#[test]
+fn the_classic_sets_with_all_their_figures_round_trip() {
+    let full = [
+        "abbey-mayor.abbey=true",
+        "figures.mayor=1",
+        "figures.wagon=1",
+        "figures.barn=1",
+        "figures.builder=1",
+        "figures.pig=1",
+        "figures.big-follower=1",
+    ];
+    let sets = [
+        "abbey-mayor",
+        "traders-builders",
+        "inns-cathedrals",
+        "count",
+        "king-robber",
+    ];
+    // (Without the Tower: an exchange among a big and a small follower has no message yet.)
+    assert!(round_trip_with("classic-full", &sets, &full, 3, 2, 31) > 0);
+    let scratch = Scratch::new("jcz-export", "classic-full-setup");
+    let five = [
+        "abbey-mayor",
+        "traders-builders",
+        "inns-cathedrals",
+        "king-robber",
+        "count",
+    ];
+    simulate_for_jcz(&scratch, &five, &full, 2, 1, 5);
+    let save = scratch.arg("g.jcz");
+    let game = scratch.path("games/game-0.json").display().to_string();
+    ok(&["convert", &game, "-o", &save]);
+    let written = json(Path::new(&save));
+    let elements = &written["setup"]["elements"];
+    for e in ["mayor", "wagon", "barn", "builder", "pig", "big-follower"] {
+        assert_eq!(elements[e], 1, "element `{e}`: {elements}");
+    }
+    let rules = &written["setup"]["rules"];
+    for k in ["king-and-robber-scoring", "coc-final-scoring", "wagon-move"] {
+        assert!(rules.get(k).is_some(), "rule `{k}` written: {rules}");
+    }
+    // FCZ's own key at its default stays out: upstream JCZ refuses it.
+    assert!(rules.get("inn-and-cathedral-final-scoring").is_none());
 }

@@ -11,6 +11,7 @@
 //! # an element whose value is how many figures of a kind each player has (absent: none):
 //! # elements = { mayor = { figure = "mayor" } }
 //! options = { ransomFunds = "need-3" }          # written out for every save with a set
+//! fcz-options = { ransomAsked = "fcz" }         # … replacing those in FCZ's saves (appVersion ≥ 6)
 //! features = { Tower = "tower" }                # JCZ feature class → our feature kind
 //! figures = { wagon = "wagon" }                 # JCZ meeple kind → our figure kind
 //! neutral-figures = ["count.1"]                 # MOVE_NEUTRAL_FIGURE ids it answers
@@ -28,6 +29,7 @@
 //! [[jcz.prompts]]           # a prompt JCZ does not ask as we do
 //! prompts = ["ransom"]
 //! passed-by = ["PLACE_TILE"]            # or passed-unless = [...], or tile = "AM/A"
+//! # confirmed = true      # a deployment answering it is followed by the player's `COMMIT`
 //!
 //! [[jcz.actions]]           # a JCZ message that is one of the expansion's custom actions
 //! message = "PLACE_TOKEN"
@@ -66,6 +68,7 @@ pub(crate) struct RawJcz {
     rules: BTreeMap<String, Spanned<RawRule>>,
     options: Option<Spanned<BTreeMap<String, String>>>,
     without_set: Option<Spanned<BTreeMap<String, String>>>,
+    fcz_options: Option<Spanned<BTreeMap<String, String>>>,
     features: Option<Spanned<BTreeMap<String, String>>>,
     figures: Option<Spanned<BTreeMap<String, String>>>,
     #[serde(default)]
@@ -136,6 +139,8 @@ struct RawRule {
     option: String,
     default: String,
     values: BTreeMap<String, String>,
+    #[serde(default, rename = "fcz-only")]
+    fcz_only: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -145,6 +150,8 @@ struct RawPrompt {
     tile: Option<String>,
     passed_by: Option<Vec<String>>,
     passed_unless: Option<Vec<String>>,
+    #[serde(default)]
+    confirmed: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -194,6 +201,9 @@ pub struct JczRule {
     pub default: String,
     /// JCZ value → our value.
     pub values: Vec<(String, String)>,
+    /// Only FanCloisterZone knows the key (upstream JCZ refuses it): written only when the
+    /// game's value is not the default.
+    pub fcz_only: bool,
 }
 
 /// What a `MOVE_NEUTRAL_FIGURE`'s `to` may point at.
@@ -280,6 +290,9 @@ pub struct JczPrompt {
     pub tags: Vec<u16>,
     /// How the save answers them.
     pub answer: JczPromptAnswer,
+    /// JCZ waits for a `COMMIT` of the player after a deployment answering it, unless he is
+    /// asked again (its `ConfirmAction`: the wagon's move).
+    pub confirmed: bool,
     /// Line of the entry.
     pub line: usize,
 }
@@ -348,6 +361,9 @@ pub struct JczDeclaration {
     /// Options written out when only its elements are in the save, none of its sets (the
     /// abbot without `basic:2`: no garden tiles).
     pub without_set: Vec<(String, String)>,
+    /// Options that replace the others' values in FanCloisterZone's saves (`appVersion` 6
+    /// or later), where the fork plays differently.
+    pub fcz_options: Vec<(String, String)>,
     /// JCZ feature class → our feature kind.
     pub features: Vec<(String, String)>,
     /// JCZ meeple kind → our figure kind.
@@ -546,6 +562,7 @@ pub(crate) fn declaration(
             key: key.clone(),
             option: rule.option.clone(),
             default: rule.default.clone(),
+            fcz_only: rule.fcz_only,
             values: rule
                 .values
                 .iter()
@@ -561,12 +578,16 @@ pub(crate) fn declaration(
             d.options.push((k.clone(), v.clone()));
         }
     }
-    if let Some(opts) = &raw.without_set {
-        sets_needed("jcz.without-set".into(), opts.span())?;
+    for (field, raw_opts, out) in [
+        ("without-set", &raw.without_set, &mut d.without_set),
+        ("fcz-options", &raw.fcz_options, &mut d.fcz_options),
+    ] {
+        let Some(opts) = raw_opts else { continue };
+        sets_needed(format!("jcz.{field}"), opts.span())?;
         for (k, v) in opts.get_ref() {
             option_value(options, k, v)
-                .map_err(|m| (format!("jcz.without-set.{k}"), opts.span(), m))?;
-            d.without_set.push((k.clone(), v.clone()));
+                .map_err(|m| (format!("jcz.{field}.{k}"), opts.span(), m))?;
+            out.push((k.clone(), v.clone()));
         }
     }
     for (what, map, out) in [
@@ -719,6 +740,7 @@ fn prompt(
         prompts: raw.prompts.clone(),
         tags,
         answer,
+        confirmed: raw.confirmed,
         line,
     })
 }

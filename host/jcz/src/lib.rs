@@ -127,6 +127,9 @@ pub fn replay(
     };
     let manifests = declared::manifests(plugin_dirs).map_err(setup_err)?;
     let mut spec = setup::rules_spec_with(&save.setup, &manifests).map_err(setup_err)?;
+    if save.is_fcz() {
+        setup::apply_fcz_options(&mut spec, &manifests);
+    }
     spec.plugin_dirs = plugin_dirs.to_vec();
     let rules = build_ruleset(&spec).map_err(|e| setup_err(format!("setup: {e}")))?;
     let decl = Arc::new(Declarations::of(&rules, &manifests).map_err(setup_err)?);

@@ -13,6 +13,9 @@ use std::path::Path;
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JczSave {
+    /// The client that wrote it (`5.x`: JCloisterZone; `6.x`: its fork FanCloisterZone).
+    #[serde(default)]
+    pub app_version: Option<String>,
     /// The random value for the first random draw, in [0, 1).
     #[serde(default)]
     pub initial_random: f64,
@@ -29,6 +32,20 @@ pub struct JczSave {
     /// Only in test saves: what the game should look like at the end.
     #[serde(default)]
     pub test: Option<JczTest>,
+}
+
+impl JczSave {
+    /// Whether FanCloisterZone wrote it (`appVersion` 6 or later), whose fork plays a few
+    /// rules its own way (the manifests' `fcz-options`).
+    pub fn is_fcz(&self) -> bool {
+        let major = self
+            .app_version
+            .as_deref()
+            .and_then(|v| v.split('.').next());
+        major
+            .and_then(|m| m.parse::<u32>().ok())
+            .is_some_and(|m| m >= 6)
+    }
 }
 
 /// `setup`.

@@ -370,6 +370,19 @@ fn declared_expansions(
     Ok(())
 }
 
+/// FanCloisterZone's saves: each loaded expansion's `fcz-options` replace the values the
+/// rest of the setup gave (the Tower's `ransomAsked=fcz`: its fork reopens the action step).
+pub fn apply_fcz_options(spec: &mut RulesSpec, manifests: &[Manifest]) {
+    for m in manifests {
+        for (k, v) in &m.jcz.fcz_options {
+            let key = format!("{}.{k}", m.id);
+            if let Some(o) = spec.options.iter_mut().find(|(x, _)| *x == key) {
+                o.1 = v.clone();
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

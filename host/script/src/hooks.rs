@@ -152,6 +152,7 @@ const FORMS: &[Form] = &[
     form("open_window", "window_before_final_scoring", "()", "After the last turn, before final scoring."),
     form("prompt_actions", "prompt_actions", "array of actions", "The choices of a prompt you queued, computed when it is asked (empty = skipped)."),
     Form { params: Some(&["player", "owner", "actions"]), ..form("filter_prompt_actions", "filter_prompt_actions", "array of actions", "A prompt of any expansion (`owner`: its id) is about to be asked of `player`; return the actions that stay allowed (a prompt filtered down to passing is answered with the pass).") },
+    form("free_actions", "free_actions", "array of actions", "Your own actions `player` may take besides answering another expansion's prompt (a ransom at any moment): added to that prompt; `apply_action` applies one, then the prompt is asked again."),
     form("apply_prompt", "apply_prompt", "()", "The player answered your prompt."),
     form("strength_delta", "strength", "int", "Half-units added to a figure's strength in majorities (a follower is 2)."),
     form("before_scoring", "before_scoring", "() | array of awards", "A scoring is about to be applied; return new `awards` to change it."),

@@ -110,6 +110,16 @@ impl<'a> Writer<'a> {
                 let payload = json!({"meepleId": self.names.meeple_id(before, f)?, "pointer": self.names.pointer(before, segment)?});
                 self.messages
                     .push(message("DEPLOY_MEEPLE", player, payload));
+                // A deployment answering a prompt declared `confirmed` (the wagon's move).
+                if let DecisionKind::Prompt(p) = d.kind {
+                    let confirmed = self
+                        .names
+                        .prompt(p.owner, p.code().tag)
+                        .is_some_and(|jp| jp.confirmed);
+                    if confirmed {
+                        self.confirm(before, after, p, player);
+                    }
+                }
             }
             Action::Move { figure, segment } => {
                 let payload = json!({"meepleId": self.names.meeple_id(before, figure)?, "pointer": self.names.pointer(before, segment)?});
@@ -118,16 +128,7 @@ impl<'a> Writer<'a> {
                 // JCZ's Count scoring round confirms a player's moves with a `COMMIT` once it
                 // has nothing more to offer him (its `ConfirmAction`); the final round does not.
                 if let DecisionKind::Prompt(p) = d.kind {
-                    let asked_again = matches!(after.decision().kind,
-                        DecisionKind::Prompt(q) if q.player == p.player && q.owner == p.owner && q.code() == p.code());
-                    if !asked_again && !ending(before) {
-                        self.random = advance(self.random);
-                        self.messages.push(message(
-                            "COMMIT",
-                            player,
-                            json!({"random": self.random}),
-                        ));
-                    }
+                    self.confirm(before, after, p, player);
                 }
             }
             Action::Pass => self.pass(before, player)?,
@@ -137,6 +138,18 @@ impl<'a> Writer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// JCZ's `ConfirmAction` after a move answering prompt `p`: the mover's `COMMIT`, once
+    /// he is not asked `p` again (none at the end of the game).
+    fn confirm(&mut self, before: &Game, after: &Game, p: Prompt, player: u8) {
+        let asked_again = matches!(after.decision().kind,
+            DecisionKind::Prompt(q) if q.player == p.player && q.owner == p.owner && q.code() == p.code());
+        if !asked_again && !ending(before) {
+            self.random = advance(self.random);
+            self.messages
+                .push(message("COMMIT", player, json!({"random": self.random})));
+        }
     }
 
     /// After the last action: the open turn is committed unless the game waits in its
@@ -168,10 +181,12 @@ impl<'a> Writer<'a> {
                 if self.tile_prompt(p).is_some() {
                     return false;
                 }
-                let offered = game.actions();
+                // Another expansion's free action (a ransom) is taken in any step: the
+                // prompt's own actions say where JCZ asks it.
+                let own = |x: &Action| !matches!(x, Action::Custom(c) if c.expansion != p.owner);
                 let pool: Vec<&Action> = match a {
-                    Some(Action::Pass) | None => offered.iter().collect(),
-                    Some(a) => vec![a],
+                    Some(a) if own(a) && *a != Action::Pass => vec![a],
+                    _ => game.actions().iter().filter(|x| own(x)).collect(),
                 };
                 pool.iter().any(|a| self.acts_before_commit(game, p, a))
             }

@@ -178,13 +178,29 @@ fn choose(
                     r.key
                 )
             })?;
-        // A rule at its default is left out, as JCZ's own saves do: FCZ's rules
-        // (`inn-and-cathedral-final-scoring`) are unknown to upstream JCZ, which refuses them.
-        if value != r.default {
+        // Every rule key is written, as JCZ's own saves do (its engine reads some without a
+        // default: `king-and-robber-scoring`, `coc-final-scoring`), but for a key only FCZ
+        // knows (`inn-and-cathedral-final-scoring`) at its default: upstream JCZ refuses it.
+        if value != r.default || !r.fcz_only {
             setup.rules.insert(r.key.clone(), json!(jcz));
         }
     }
-    let optional: Vec<_> = d.elements.iter().filter(|e| !e.required).collect();
+    // A figure element's value is the game's count of that figure (none: left out).
+    for e in &d.elements {
+        let Some(kind) = &e.figure else { continue };
+        let n = ours
+            .get(&format!("figures.{kind}"))
+            .and_then(|v| v.parse::<i64>().ok())
+            .unwrap_or(0);
+        if n > 0 {
+            setup.elements.insert(e.name.clone(), json!(n));
+        }
+    }
+    let optional: Vec<_> = d
+        .elements
+        .iter()
+        .filter(|e| !e.required && e.figure.is_none())
+        .collect();
     let mut last = String::new();
     for mask in 0u32..(1 << optional.len()) {
         let mut candidate = setup.clone();

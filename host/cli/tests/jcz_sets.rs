@@ -1,16 +1,15 @@
 //! JCloisterZone saves of Hills & Sheep and of the castles of Bridges, Castles & Bazaars
 //! (docs/jcz.md): how their sets, elements and rules map to options, our own saves
 //! (`tests/jcz/hills-*.jcz`, `castle-*.jcz`, written by hand) going to a record, back to a
-//! save and to a record again unchanged, and simulated games of each set through a save and
-//! back. The saves' own assertions are checked by `jcz.rs` with every save of `tests/jcz`.
+//! save and to a record again unchanged (simulated games of each set: `jcz_export.rs`). The
+//! saves' own assertions are checked by `jcz.rs` with every save of `tests/jcz`.
 
 mod common;
 
 use carcassonne_jcz::save::JczSetup;
-use common::{repo, Scratch};
+use common::{ok_with_plugins as ok, repo, Scratch};
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::{Command, Output};
 
 const SAVES: [&str; 4] = [
     "hills-flock-grow-and-score.jcz",
@@ -18,26 +17,6 @@ const SAVES: [&str; 4] = [
     "castle-scores-next-road.jcz",
     "castle-farm-final-scoring.jcz",
 ];
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .arg("--plugin-dir")
-        .arg(repo().join("expansions"))
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "carcassonne {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn json_file(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON")
@@ -170,68 +149,6 @@ fn our_saves_round_trip_through_the_writer() {
                 json!({"basic:1": 1}),
                 "{name}: sets"
             );
-        }
-    }
-}
-
-/// Simulated games (JCZ's options: the bag drawn by choice) through a save and back.
-#[test]
-fn simulated_games_round_trip() {
-    for (name, expansions, extra) in [
-        ("hills-sheep", "hills-sheep", vec![]),
-        (
-            "castles",
-            "bridges-castles-bazaars",
-            vec!["bridges-castles-bazaars.bazaars=false"],
-        ),
-    ] {
-        let dir = Scratch::new("jcz-sets", name);
-        let ids = vec![expansions.to_string()];
-        let mut args: Vec<String> = [
-            "simulate",
-            "--games",
-            "2",
-            "--players",
-            "3",
-            "--seed",
-            "41",
-            "--record",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        args.push(dir.arg("games"));
-        args.extend(["--expansions".into(), expansions.into()]);
-        let jcz = carcassonne_jcz::export::jcz_options(&ids, &[repo().join("expansions")])
-            .expect("JCZ's options");
-        for (k, v) in jcz {
-            args.extend(["--option".into(), format!("{k}={v}")]);
-        }
-        for e in extra {
-            args.extend(["--option".into(), e.into()]);
-        }
-        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        ok(&refs);
-        for i in 0..2 {
-            let game = dir.arg(&format!("games/game-{i}.json"));
-            let (save, back) = (
-                dir.arg(&format!("g{i}.jcz")),
-                dir.arg(&format!("b{i}.json")),
-            );
-            ok(&["convert", &game, "-o", &save]);
-            ok(&["convert", &save, "-o", &back]);
-            let plays = |v: &Value| -> Vec<Value> {
-                v["actions"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .filter(|a| a["type"] != "draw")
-                    .cloned()
-                    .collect()
-            };
-            let (a, b) = (json_file(Path::new(&game)), json_file(Path::new(&back)));
-            assert_eq!(plays(&a), plays(&b), "{name} game {i}: actions");
-            assert_eq!(a["result"], b["result"], "{name} game {i}: result");
         }
     }
 }

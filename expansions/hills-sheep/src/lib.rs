@@ -16,9 +16,13 @@
 //! **The shepherd (HL-8 … HL-14).** Figure kind `shepherd`, one per player, deployed by core
 //! on a field like a follower but sharing it (never an occupant, never in a majority); a
 //! field holds one shepherd at most. After the deployment step (`AfterDeploy`, where JCZ's
-//! shepherd phase runs) a shepherd deployed this turn draws a token; one whose field the
-//! placed tile extended asks its owner `flock-grow` (draw) or `flock-score` (drive home);
-//! then every flock on a field that can no longer grow is driven home. See `flock.rs`.
+//! shepherd phase runs) a shepherd deployed this turn draws a token; each of the placer's
+//! shepherds (one unless `figures.shepherd` gives more) whose field the placed tile extended
+//! asks him `flock-grow` (draw) or `flock-score` (drive home), one question per field; then
+//! every flock on a field that can no longer grow is driven home. See `flock.rs`. Under
+//! `tokenDraws=chosen` (JCZ saves) each draw is a `draw-token` prompt instead, and what
+//! follows the draw runs when it is answered. `hills`, `vineyards`: part switches;
+//! `vineyardsForGarden`: gardens take vineyards too.
 //!
 //! **Cost per turn.** One tag lookup per placement; the deployment filter looks at field
 //! deployments of shepherds only; the `AfterDeploy` window reads the shepherds on the board.

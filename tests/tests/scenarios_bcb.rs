@@ -193,7 +193,7 @@ fn t_bcb_19_bazaar_without_auction() {
 }
 
 /// T-bridges-castles-bazaars-20 — BCB-12: a waiting castle scores nothing, but a farm
-/// bordering it scores 4 for it; `castleEndEvent` reports the castle as a 0-point scoring.
+/// bordering it scores 4 for it.
 #[test]
 fn t_bcb_20_castle_counts_four_for_a_farm() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-20");

@@ -131,7 +131,6 @@ impl Flock {
     fn on_field(&self, v: &View<'_>, field: FeatureId) -> Vec<FigureId> {
         let g = v.state.graph();
         self.on_board(v)
-            .into_iter()
             .filter(|&(_, s)| g.feature_of(s) == field)
             .map(|(f, _)| f)
             .collect()

@@ -68,7 +68,7 @@ impl PromptKind for FlockPrompt {
 
     fn decode(code: PromptCode) -> Option<Self> {
         (code.tag == 1 && (0..=i32::from(u16::MAX)).contains(&code.arg))
-            .then(|| FlockPrompt(FigureId(code.arg as u16)))
+            .then_some(FlockPrompt(FigureId(code.arg as u16)))
     }
 }
 
@@ -90,7 +90,7 @@ impl PromptKind for DrawPrompt {
     }
 
     fn decode(code: PromptCode) -> Option<Self> {
-        (code.tag == 2 && (0..1 << 17).contains(&code.arg)).then(|| DrawPrompt {
+        (code.tag == 2 && (0..1 << 17).contains(&code.arg)).then_some(DrawPrompt {
             shepherd: FigureId((code.arg & 0xffff) as u16),
             turn: code.arg >> 16 == 1,
         })

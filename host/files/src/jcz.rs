@@ -770,7 +770,7 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
         !known.contains(&m) && message_type(m),
     )?;
     let message = match (m, &raw.token, &raw.feature, &raw.figure) {
-        (_, ..) if raw.choice.is_some() => {
+        _ if raw.choice.is_some() => {
             JczActionMessage::Choice(m.to_string(), raw.choice.clone().unwrap_or_default())
         }
         ("PLACE_TOKEN", Some(t), ..) => JczActionMessage::PlaceToken(t.clone()),

@@ -257,3 +257,10 @@ fn t_bcb_18_bought_bazaar_tile_calls_no_bazaar() {
 fn t_bcb_19_bazaar_without_auction() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-19");
 }
+
+/// T-bridges-castles-bazaars-20 — BCB-12: a waiting castle scores nothing, but a farm
+/// bordering it scores 4 for it.
+#[test]
+fn t_bcb_20_castle_counts_four_for_a_farm() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-20");
+}

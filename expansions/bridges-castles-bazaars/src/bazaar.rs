@@ -123,7 +123,7 @@ impl Bazaar {
     pub fn start(&self, ctx: &mut Ctx<'_>) -> HookResult {
         ctx.set(self.due, 0);
         let n = ctx.state().players().len();
-        if n < 2 || n > MAX_LOTS || ctx.state().supply().remaining() < n {
+        if !(2..=MAX_LOTS).contains(&n) || ctx.state().supply().remaining() < n {
             return Ok(());
         }
         for k in 0..n {

@@ -41,6 +41,11 @@ pub struct Castles {
     pub label: LabelId,
     /// Tile-kind-local segments that may be half of a castle (BCB-9): `base[kind][local]`.
     pub base: Vec<Vec<bool>>,
+    /// Castles made so far (gates the farm bonus, BCB-12).
+    pub made: GameSlot,
+    /// BCB-12 `castleEndEvent`: a castle still waiting at the end is reported as a 0-point
+    /// `castle` scoring (JCZ's event).
+    pub end_event: bool,
 }
 
 /// BCB-1: castles per player: 3 with 2–4 players, 2 with 5–6.
@@ -186,6 +191,8 @@ impl Castles {
         ctx.move_figure(fig, castle)?;
         let used = ctx.get(self.used.of(p));
         ctx.set(self.used.of(p), used + 1);
+        let made = ctx.get(self.made);
+        ctx.set(self.made, made + 1);
         let n = ctx.get(self.waiting);
         ctx.set(self.waiting, n + 1);
         Ok(())
@@ -295,6 +302,50 @@ impl Castles {
                 .map_err(|e| e.to_string())?;
         }
         Ok(())
+    }
+
+    /// BCB-12: a farm scores one point more for each castle it borders than for a city (4
+    /// instead of 3 under the 3rd edition's farms), to every farmer who scores it [JCZ
+    /// `Field`: `castles`].
+    pub fn farm_bonus(&self, v: &View<'_>, draft: &mut ScoreDraft) {
+        let g = v.state.graph();
+        let castles: Vec<FeatureId> = self.castles(v).map(|c| g.feature_of(c.a)).collect();
+        for (i, item) in draft.features.iter_mut().enumerate() {
+            if item.kind != FeatureKindId::FIELD {
+                continue;
+            }
+            let n = v
+                .completed_cities(item.feature)
+                .iter()
+                .filter(|f| castles.contains(f))
+                .count() as i32;
+            if n == 0 {
+                continue;
+            }
+            item.value += n;
+            for a in draft.awards.iter_mut() {
+                if a.item as usize == i && a.points > 0 {
+                    a.points += n;
+                }
+            }
+        }
+    }
+
+    /// BCB-12 under `castleEndEvent`: each castle still waiting scores 0 for its owner (the
+    /// follower stays, as final scoring returns nobody).
+    pub fn end_events(&self, ctx: &mut Ctx<'_>) {
+        if !self.end_event {
+            return;
+        }
+        let v = ctx.view();
+        let owners: Vec<PlayerId> = self
+            .castles(&v)
+            .filter_map(|c| c.fig)
+            .map(|f| v.state.figure(f).owner)
+            .collect();
+        for p in owners {
+            ctx.award(p, 0, self.label);
+        }
     }
 
     /// BCB-9: a castle's follower taken off by another rule leaves the castle empty.

@@ -159,6 +159,7 @@ impl Expansion for BridgesCastlesBazaars {
             ))
             .map_err(|e| e.to_string())?;
         let used = d.player_slot("castles-used", 0);
+        let made = d.game_slot("castles-made", 0);
         let castle_verb = d.verb_in_words("make-castle", "make a castle");
         d.prompt_in_words(
             BcbPrompt::Castle,
@@ -219,10 +220,22 @@ impl Expansion for BridgesCastlesBazaars {
                         .collect()
                 })
                 .collect();
-            let castle_tiles = base.iter().map(|b| b.iter().any(|x| *x)).collect();
-            let marked = kinds.iter().map(|t| t.has_tag(BAZAAR_TAG)).collect();
+            let castle_tiles: Vec<bool> = base.iter().map(|b| b.iter().any(|x| *x)).collect();
+            let marked: Vec<bool> = kinds.iter().map(|t| t.has_tag(BAZAAR_TAG)).collect();
             let no_auction = bnd.option_str("bazaarAuction")? == "no-auction";
             let adjacent = bnd.option_str("bridgeReach")? == "adjacent";
+            // A part switched off (JCZ without its element) leaves its tiles plain.
+            let castles_on = bnd.option_flag("castles")?;
+            let castle_tiles = if castles_on {
+                castle_tiles
+            } else {
+                vec![false; castle_tiles.len()]
+            };
+            let marked = if bnd.option_flag("bazaars")? {
+                marked
+            } else {
+                vec![false; kinds.len()]
+            };
             Ok(BcbRules {
                 bridges: Bridges {
                     left: bridges_left,
@@ -241,6 +254,8 @@ impl Expansion for BridgesCastlesBazaars {
                     verb: castle_verb,
                     label: castle_label,
                     base,
+                    made,
+                    end_event: bnd.option_flag("castleEndEvent")?,
                 },
                 bazaar: Bazaar {
                     tile,
@@ -300,6 +315,8 @@ impl BoundExpansion for BcbRules {
     fn hook_set(&self) -> HookSet {
         HookSet::ON_TILE_PLACED
             | HookSet::GAME_START
+            | HookSet::BEFORE_SCORING
+            | HookSet::FINAL_SCORING
             | HookSet::AFTER_SCORING
             | HookSet::ON_FIGURE_REMOVED
             | HookSet::window(Window::BeforeScoring)
@@ -311,8 +328,12 @@ impl BoundExpansion for BcbRules {
     fn hook_gates(&self) -> Vec<HookGate> {
         vec![
             HookGate {
-                hooks: HookSet::AFTER_SCORING | HookSet::ON_FIGURE_REMOVED,
+                hooks: HookSet::AFTER_SCORING | HookSet::ON_FIGURE_REMOVED | HookSet::FINAL_SCORING,
                 slot: self.castles.waiting,
+            },
+            HookGate {
+                hooks: HookSet::BEFORE_SCORING,
+                slot: self.castles.made,
             },
             HookGate {
                 hooks: HookSet::window(Window::AfterScoring),
@@ -420,6 +441,18 @@ impl BoundExpansion for BcbRules {
             (BcbPrompt::Bridge, Action::Custom(c)) => self.bridges.apply(ctx, prompt.player, c),
             (p, a) => Err(HookFailure(format!("prompt {p:?} cannot take `{a}`"))),
         }
+    }
+
+    /// BCB-12: farms bordering castles.
+    fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        self.castles.farm_bonus(&ctx.view(), draft);
+        Ok(())
+    }
+
+    /// BCB-12 `castleEndEvent`: the waiting castles' 0-point scorings.
+    fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        self.castles.end_events(ctx);
+        Ok(())
     }
 
     /// BCB-11, BCB-12: waiting castles score a feature completed in their vicinity.

@@ -57,15 +57,21 @@ impl Flock {
         })
     }
 
-    /// A player's shepherd on the board (one per player), if any.
-    pub fn of_player(&self, v: &View<'_>, p: PlayerId) -> Option<(FigureId, SegmentId)> {
-        let at = v.rules.figure_offset(self.shepherd);
+    /// A player's shepherds on the board (one each, unless `figures.shepherd` gives more),
+    /// in figure order.
+    pub fn of_player<'a>(
+        &self,
+        v: &'a View<'_>,
+        p: PlayerId,
+    ) -> impl Iterator<Item = (FigureId, SegmentId)> + 'a {
+        let shepherd = self.shepherd;
+        let at = v.rules.figure_offset(shepherd);
         let (base, mine) = v.state.figures_of(p);
         mine.iter()
             .enumerate()
             .skip(at)
-            .take_while(|(_, f)| f.kind == self.shepherd)
-            .find_map(|(i, f)| match f.loc {
+            .take_while(move |(_, f)| f.kind == shepherd)
+            .filter_map(move |(i, f)| match f.loc {
                 FigureLoc::On(seg) => Some((FigureId((base + i) as u16), seg)),
                 _ => None,
             })
@@ -89,15 +95,14 @@ impl Flock {
         bag
     }
 
-    /// HL-9: draws one token with the game's generator.
-    fn draw(&self, ctx: &mut Ctx<'_>) -> HookResult<Token> {
-        let bag = self.bag(&ctx.view());
-        let total: u32 = bag.iter().sum();
-        if total == 0 {
-            return Err(HookFailure("hills-sheep: the bag of sheep is empty".into()));
-        }
-        let mut k = ctx.random_below(total);
-        for (i, n) in bag.iter().enumerate() {
+    /// The bag's size now.
+    pub fn bag_size(&self, v: &View<'_>) -> u32 {
+        self.bag(v).iter().sum()
+    }
+
+    /// The token at index `k` of the bag laid out in token order (1, 2, 3, 4 sheep, wolf).
+    pub fn token_at(&self, v: &View<'_>, mut k: u32) -> HookResult<Token> {
+        for (i, n) in self.bag(v).iter().enumerate() {
             if k < *n {
                 return Ok(if i == 4 {
                     Token::Wolf
@@ -107,14 +112,25 @@ impl Flock {
             }
             k -= n;
         }
-        unreachable!("k < total")
+        Err(HookFailure(format!(
+            "hills-sheep: the bag holds no token {k} (it is empty or smaller)"
+        )))
+    }
+
+    /// HL-9: draws one token with the game's generator.
+    fn draw(&self, ctx: &mut Ctx<'_>) -> HookResult<Token> {
+        let total = self.bag_size(&ctx.view());
+        if total == 0 {
+            return Err(HookFailure("hills-sheep: the bag of sheep is empty".into()));
+        }
+        let k = ctx.random_below(total);
+        self.token_at(&ctx.view(), k)
     }
 
     /// Shepherds on the field of `seg`.
     fn on_field(&self, v: &View<'_>, field: FeatureId) -> Vec<FigureId> {
         let g = v.state.graph();
         self.on_board(v)
-            .into_iter()
             .filter(|&(_, s)| g.feature_of(s) == field)
             .map(|(f, _)| f)
             .collect()
@@ -123,7 +139,20 @@ impl Flock {
     /// HL-9, HL-10: grows the flock of `shepherd` by one token; the wolf scatters every
     /// flock on its field and sends their shepherds home.
     pub fn grow(&self, ctx: &mut Ctx<'_>, shepherd: FigureId, seg: SegmentId) -> HookResult {
-        match self.draw(ctx)? {
+        let token = self.draw(ctx)?;
+        self.add(ctx, shepherd, seg, token)
+    }
+
+    /// HL-9, HL-10: a drawn `token` joins the flock of `shepherd`, or (the wolf) scatters
+    /// every flock on its field.
+    pub fn add(
+        &self,
+        ctx: &mut Ctx<'_>,
+        shepherd: FigureId,
+        seg: SegmentId,
+        token: Token,
+    ) -> HookResult {
+        match token {
             Token::Sheep(n) => {
                 let slot = self.held[n as usize - 1].of(shepherd);
                 let held = ctx.get(slot);
@@ -177,19 +206,20 @@ impl Flock {
     }
 
     /// HL-13: drives home every flock whose field no tile can extend any more, except the
-    /// field of `except` (a flock whose owner still decides). Only a field the last placed
+    /// fields of `except` (flocks whose owner still decides). Only a field the last placed
     /// tile joined can have closed since the last check, so only those are walked.
-    pub fn score_closed(&self, ctx: &mut Ctx<'_>, except: Option<SegmentId>) -> HookResult {
+    pub fn score_closed(&self, ctx: &mut Ctx<'_>, except: &[SegmentId]) -> HookResult {
         let Some(last) = ctx.state().last_placed() else {
             return Ok(());
         };
         loop {
             let view = ctx.view();
             let g = view.state.graph();
-            let skip = except.map(|s| g.feature_of(s));
             let closed = self.on_board(&view).map(|(_, s)| s).find(|&s| {
                 let f = g.feature_of(s);
-                Some(f) != skip && extends(&view, last, f) && field_closed(&view, f)
+                !except.iter().any(|&e| g.feature_of(e) == f)
+                    && extends(&view, last, f)
+                    && field_closed(&view, f)
             });
             match closed {
                 Some(s) => self.drive_home(ctx, s)?,

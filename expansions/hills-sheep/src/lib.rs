@@ -16,9 +16,13 @@
 //! **The shepherd (HL-8 … HL-14).** Figure kind `shepherd`, one per player, deployed by core
 //! on a field like a follower but sharing it (never an occupant, never in a majority); a
 //! field holds one shepherd at most. After the deployment step (`AfterDeploy`, where JCZ's
-//! shepherd phase runs) a shepherd deployed this turn draws a token; one whose field the
-//! placed tile extended asks its owner `flock-grow` (draw) or `flock-score` (drive home);
-//! then every flock on a field that can no longer grow is driven home. See `flock.rs`.
+//! shepherd phase runs) a shepherd deployed this turn draws a token; each of the placer's
+//! shepherds (one unless `figures.shepherd` gives more) whose field the placed tile extended
+//! asks him `flock-grow` (draw) or `flock-score` (drive home), one question per field; then
+//! every flock on a field that can no longer grow is driven home. See `flock.rs`. Under
+//! `tokenDraws=chosen` (JCZ saves) each draw is a `draw-token` prompt instead, and what
+//! follows the draw runs when it is answered. `hills`, `vineyards`: part switches;
+//! `vineyardsForGarden`: gardens take vineyards too.
 //!
 //! **Cost per turn.** One tag lookup per placement; the deployment filter looks at field
 //! deployments of shepherds only; the `AfterDeploy` window reads the shepherds on the board.
@@ -64,7 +68,32 @@ impl PromptKind for FlockPrompt {
 
     fn decode(code: PromptCode) -> Option<Self> {
         (code.tag == 1 && (0..=i32::from(u16::MAX)).contains(&code.arg))
-            .then(|| FlockPrompt(FigureId(code.arg as u16)))
+            .then_some(FlockPrompt(FigureId(code.arg as u16)))
+    }
+}
+
+/// HL-9 under `tokenDraws=chosen`: the draw for this shepherd is a decision (one action per
+/// token in the bag); `turn`: the draw of a shepherd deployed this turn, after which the
+/// turn's flock questions and closed fields follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DrawPrompt {
+    shepherd: FigureId,
+    turn: bool,
+}
+
+impl PromptKind for DrawPrompt {
+    fn encode(self) -> PromptCode {
+        PromptCode {
+            tag: 2,
+            arg: i32::from(self.shepherd.0) | (i32::from(self.turn) << 16),
+        }
+    }
+
+    fn decode(code: PromptCode) -> Option<Self> {
+        (code.tag == 2 && (0..1 << 17).contains(&code.arg)).then_some(DrawPrompt {
+            shepherd: FigureId((code.arg & 0xffff) as u16),
+            turn: code.arg >> 16 == 1,
+        })
     }
 }
 
@@ -84,6 +113,9 @@ struct HsRules {
     flock: Flock,
     grow: VerbId,
     score: VerbId,
+    /// HL-9 `tokenDraws=chosen`: the verb of a draw decision (value: index in the bag).
+    draw_token: VerbId,
+    chosen_draws: bool,
     marks: TileMarks,
     /// HL-6: kinds that take vineyards (cloister; shrine when loaded).
     monastic: Vec<FeatureKindId>,
@@ -122,21 +154,37 @@ impl Expansion for HillsSheep {
         let label = d.score_label("flock");
         let grow = d.verb_in_words("flock-grow", "let the flock grow");
         let score = d.verb_in_words("flock-score", "score the flock");
+        let draw_token = d.verb_in_words("draw-token", "draw this token from the bag");
         d.prompt_in_words(
             FlockPrompt(FigureId(0)),
             "let the flock grow (draw a token) or score it now",
         );
+        d.prompt_in_words(
+            DrawPrompt {
+                shepherd: FigureId(0),
+                turn: false,
+            },
+            "the token drawn from the bag",
+        );
         Ok(binder(move |b: &Binding<'_>| {
             let rules = b.rules();
             let tiles = rules.tiles();
+            // HL-1: a part switched off leaves its tiles plain.
+            let (hills, vineyards) = (b.option_flag("hills")?, b.option_flag("vineyards")?);
             let marks = (0..tiles.len())
                 .map(|i| {
                     let t = tiles.get(TileKindId(i as u16));
-                    (t.has_tag("hill"), t.has_tag("vineyard"))
+                    (
+                        hills && t.has_tag("hill"),
+                        vineyards && t.has_tag("vineyard"),
+                    )
                 })
                 .collect();
             let mut monastic = vec![FeatureKindId::CLOISTER];
             monastic.extend(rules.kind_named("shrine"));
+            if b.option_flag("vineyardsForGarden")? {
+                monastic.extend(rules.kind_named("garden"));
+            }
             let tiebreaker = match b.option_str("hillTiebreaker")? {
                 "count" => Tiebreaker::Count,
                 _ => Tiebreaker::AtLeastOne,
@@ -161,6 +209,8 @@ impl Expansion for HillsSheep {
                 },
                 grow,
                 score,
+                draw_token,
+                chosen_draws: b.option_str("tokenDraws")? == "chosen",
                 marks: TileMarks(marks),
                 monastic,
                 tiebreaker,
@@ -188,6 +238,33 @@ impl HsRules {
                 value: 0,
             }));
         }
+    }
+
+    /// HL-10 … HL-13: each flock of `p` whose field the placed tile extended asks him (one
+    /// per field); every other flock whose field closed is driven home.
+    fn turn_flocks(&self, ctx: &mut Ctx<'_>, p: PlayerId) -> HookResult {
+        let view = ctx.view();
+        let Some(last) = view.state.last_placed() else {
+            return Ok(());
+        };
+        let placed = view.state.board().tile(last);
+        let g = view.state.graph();
+        let mut pending: Vec<(FigureId, carcassonne_core::SegmentId)> = Vec::new();
+        for (f, seg) in self.flock.of_player(&view, p) {
+            let field = g.feature_of(seg);
+            if !placed.has_segment(seg)
+                && flock::extends(&view, last, field)
+                && !pending.iter().any(|(_, s)| g.feature_of(*s) == field)
+            {
+                pending.push((f, seg));
+            }
+        }
+        let except: Vec<_> = pending.iter().map(|(_, s)| *s).collect();
+        self.flock.score_closed(ctx, &except)?;
+        for (f, _) in pending {
+            ctx.prompt(p, FlockPrompt(f));
+        }
+        Ok(())
     }
 
     /// Where the shepherd `f` stands, if on the board.
@@ -285,25 +362,44 @@ impl BoundExpansion for HsRules {
         let (Some(last), Some(p)) = (view.state.last_placed(), view.state.last_placer()) else {
             return Ok(());
         };
-        let mut pending = None;
-        if let Some((f, seg)) = self.flock.of_player(&view, p) {
-            let field = view.state.graph().feature_of(seg);
-            if view.state.board().tile(last).has_segment(seg) {
-                // HL-9: deployed this turn: its first token at once.
-                self.flock.grow(ctx, f, seg)?;
-            } else if flock::extends(&view, last, field) {
-                pending = Some((f, seg));
+        let placed = view.state.board().tile(last);
+        // HL-9: a shepherd deployed this turn draws its first token at once.
+        let fresh = self
+            .flock
+            .of_player(&view, p)
+            .find(|(_, s)| placed.has_segment(*s));
+        if let Some((f, seg)) = fresh {
+            if self.chosen_draws {
+                ctx.prompt(
+                    p,
+                    DrawPrompt {
+                        shepherd: f,
+                        turn: true,
+                    },
+                );
+                return Ok(());
             }
+            self.flock.grow(ctx, f, seg)?;
         }
-        self.flock.score_closed(ctx, pending.map(|(_, s)| s))?;
-        if let Some((f, _)) = pending {
-            ctx.prompt(p, FlockPrompt(f));
-        }
-        Ok(())
+        self.turn_flocks(ctx, p)
     }
 
-    /// HL-10: grow the flock or drive it home.
+    /// HL-10: grow the flock or drive it home; under `tokenDraws=chosen`, the token drawn.
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        if let Some(d) = DrawPrompt::decode(prompt.code()) {
+            if let Some(seg) = Self::standing(&v, d.shepherd) {
+                for k in 0..self.flock.bag_size(&v) {
+                    out.push(Action::Custom(CustomAction {
+                        expansion: prompt.owner,
+                        verb: self.draw_token,
+                        figure: Some(d.shepherd),
+                        segment: Some(seg),
+                        value: k as i32,
+                    }));
+                }
+            }
+            return Ok(());
+        }
         let FlockPrompt(f) = prompt.decode::<FlockPrompt>()?;
         if let Some(seg) = Self::standing(&v, f) {
             self.flock_actions(prompt.owner, f, seg, out);
@@ -312,6 +408,22 @@ impl BoundExpansion for HsRules {
     }
 
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+        if let Some(d) = DrawPrompt::decode(prompt.code()) {
+            let Some(seg) = Self::standing(&ctx.view(), d.shepherd) else {
+                return Err(HookFailure("draw: the shepherd is not on the board".into()));
+            };
+            let k = match action {
+                Action::Custom(c) if c.verb == self.draw_token && c.value >= 0 => c.value as u32,
+                a => return Err(HookFailure(format!("the draw prompt cannot take `{a}`"))),
+            };
+            let token = self.flock.token_at(&ctx.view(), k)?;
+            self.flock.add(ctx, d.shepherd, seg, token)?;
+            return if d.turn {
+                self.turn_flocks(ctx, prompt.player)
+            } else {
+                self.flock.score_closed(ctx, &[])
+            };
+        }
         let FlockPrompt(f) = prompt.decode::<FlockPrompt>()?;
         let Some(seg) = Self::standing(&ctx.view(), f) else {
             return Err(HookFailure(
@@ -319,12 +431,23 @@ impl BoundExpansion for HsRules {
             ));
         };
         match action {
+            Action::Custom(c) if c.verb == self.grow && self.chosen_draws => {
+                // HL-9: the draw is asked first; closed fields follow it.
+                ctx.prompt_next(
+                    prompt.player,
+                    DrawPrompt {
+                        shepherd: f,
+                        turn: false,
+                    },
+                );
+                return Ok(());
+            }
             Action::Custom(c) if c.verb == self.grow => self.flock.grow(ctx, f, seg)?,
             Action::Custom(c) if c.verb == self.score => self.flock.drive_home(ctx, seg)?,
             a => return Err(HookFailure(format!("the flock prompt cannot take `{a}`"))),
         }
         // HL-13: a flock whose field is now closed goes home.
-        self.flock.score_closed(ctx, None)
+        self.flock.score_closed(ctx, &[])
     }
 
     /// HL-4 … HL-7.

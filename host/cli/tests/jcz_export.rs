@@ -10,7 +10,6 @@ mod common;
 use common::{repo, Scratch};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
 
 const NINE: [&str; 9] = [
     "count",
@@ -24,25 +23,7 @@ const NINE: [&str; 9] = [
     "abbey-mayor",
 ];
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .arg("--plugin-dir")
-        .arg(repo().join("expansions"))
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "carcassonne {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use common::{ok_with_plugins as ok, run_with_plugins as run};
 
 fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON")
@@ -311,4 +292,20 @@ fn the_classic_sets_with_all_their_figures_round_trip() {
     }
     // FCZ's own key at its default stays out: upstream JCZ refuses it.
     assert!(rules.get("inn-and-cathedral-final-scoring").is_none());
+}
+
+/// Hills & Sheep (the bag drawn by choice, `tokenDraws=chosen`: FCZ's `SHEPHERD_CONFIRM` and
+/// `FLOCK_EXPAND_OR_SCORE` carry the numbers) and the castles of Bridges, Castles & Bazaars
+/// (bazaars off: their messages are not mapped yet) go to a save and back.
+#[test]
+fn hills_sheep_and_castles_round_trip() {
+    round_trip("hills-sheep", &["hills-sheep"], 3, 2, 41);
+    round_trip_with(
+        "castles",
+        &["bridges-castles-bazaars"],
+        &["bridges-castles-bazaars.bazaars=false"],
+        3,
+        2,
+        43,
+    );
 }

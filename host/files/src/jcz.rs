@@ -152,6 +152,7 @@ struct RawPrompt {
     passed_unless: Option<Vec<String>>,
     #[serde(default)]
     confirmed: bool,
+    random_by: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -162,6 +163,7 @@ struct RawAction {
     feature: Option<String>,
     figure: Option<String>,
     source: Option<String>,
+    choice: Option<String>,
     verb: String,
     value: Option<String>,
     slot: Option<String>,
@@ -258,6 +260,11 @@ pub enum JczPromptAnswer {
     PassedBy(Vec<JczMessagePattern>),
     /// JCZ asks it only as these messages: any other message passes it first.
     PassedUnless(Vec<JczMessagePattern>),
+    /// A draw JCZ makes with its random number (Hills & Sheep's bag): one of these messages
+    /// carries the number (`random`), and the prompt is answered by the offered action at
+    /// index `floor(random × n)` of the `n` offered. A type no other declaration knows
+    /// (`SHEPHERD_CONFIRM`) only answers it.
+    RandomBy(Vec<JczMessagePattern>),
 }
 
 /// A JCZ message type, optionally narrowed to one JCZ meeple kind (`DEPLOY_MEEPLE wagon`:
@@ -313,6 +320,9 @@ pub enum JczActionMessage {
     /// `RETURN_MEEPLE` with this `source`: the custom action about the follower of
     /// `pointer.meepleId`.
     ReturnMeeple(String),
+    /// A message of this type whose payload `value` is the second field: the offered
+    /// custom action of the verb (Hills & Sheep's `FLOCK_EXPAND_OR_SCORE` `EXPAND`).
+    Choice(String, String),
 }
 
 /// What the offered custom action's `value` must be.
@@ -719,6 +729,16 @@ fn prompt(
         tags.push(*tag);
     }
     let answer = match (&raw.tile, &raw.passed_by, &raw.passed_unless) {
+        (None, None, None) if raw.random_by.is_some() => JczPromptAnswer::RandomBy(
+            patterns(raw.random_by.as_deref().unwrap_or_default())
+                .map_err(|m| ("random-by".to_string(), m))?,
+        ),
+        _ if raw.random_by.is_some() => {
+            return Err((
+                "random-by".into(),
+                "give exactly one of `tile`, `passed-by`, `passed-unless`, `random-by`".into(),
+            ))
+        }
         (Some(t), None, None) if jcz_name(t) => JczPromptAnswer::Tile(t.clone()),
         (Some(t), None, None) => {
             return Err(("tile".into(), format!("`{t}` is not a JCZ tile id")))
@@ -759,7 +779,22 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
     only("feature", &raw.feature, m == "DEPLOY_MEEPLE")?;
     only("figure", &raw.figure, m == "DEPLOY_MEEPLE")?;
     only("source", &raw.source, m == "RETURN_MEEPLE")?;
+    let known = [
+        "PLACE_TOKEN",
+        "DEPLOY_MEEPLE",
+        "CAPTURE_FOLLOWER",
+        "PAY_RANSOM",
+        "RETURN_MEEPLE",
+    ];
+    only(
+        "choice",
+        &raw.choice,
+        !known.contains(&m) && message_type(m),
+    )?;
     let message = match (m, &raw.token, &raw.feature, &raw.figure) {
+        _ if raw.choice.is_some() => {
+            JczActionMessage::Choice(m.to_string(), raw.choice.clone().unwrap_or_default())
+        }
         ("PLACE_TOKEN", Some(t), ..) => JczActionMessage::PlaceToken(t.clone()),
         ("PLACE_TOKEN", None, ..) => {
             return Err(err("token", "`PLACE_TOKEN` needs a `token`".into()))
@@ -782,7 +817,7 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
             return Err(err(
                 "message",
                 format!(
-                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM, RETURN_MEEPLE"
+                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM, RETURN_MEEPLE (or another type with `choice`)"
             ),
             ))
         }

@@ -253,3 +253,51 @@ fn neutral_figure_and_return_meeple_mistakes_name_file_line_and_field() {
     ];
     assert_mistakes(cases);
 }
+
+/// `random-by` prompts (a draw JCZ makes with a message's random number: Hills & Sheep's
+/// bag) and `choice` actions (`FLOCK_EXPAND_OR_SCORE` with `value`).
+#[test]
+fn random_by_prompts_and_choice_actions_parse() {
+    let m = parse(
+        r#"
+[prompts]
+draw = 2
+
+[jcz]
+sets = ["tower:1"]
+
+[[jcz.prompts]]
+prompts = ["draw"]
+random-by = ["SHEPHERD_CONFIRM", "FLOCK_EXPAND_OR_SCORE"]
+
+[[jcz.actions]]
+message = "FLOCK_EXPAND_OR_SCORE"
+choice = "EXPAND"
+verb = "flock-grow"
+"#,
+    )
+    .expect("parses");
+    let kinds = |l: &[JczMessagePattern]| l.iter().map(|p| p.kind.clone()).collect::<Vec<_>>();
+    match &m.jcz.prompts[0].answer {
+        JczPromptAnswer::RandomBy(l) => {
+            assert_eq!(kinds(l), ["SHEPHERD_CONFIRM", "FLOCK_EXPAND_OR_SCORE"])
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        m.jcz.actions[0].message,
+        JczActionMessage::Choice("FLOCK_EXPAND_OR_SCORE".into(), "EXPAND".into())
+    );
+    assert_mistakes(&[
+        (
+            "[prompts]\ndraw = 2\n[jcz]\nsets = [\"tower:1\"]\n[[jcz.prompts]]\nprompts = [\"draw\"]\nrandom-by = [\"X\"]\npassed-by = [\"PASS\"]\n",
+            "`jcz.prompts[0].random-by`",
+            "give exactly one of",
+        ),
+        (
+            "[[jcz.actions]]\nmessage = \"PLACE_TOKEN\"\ntoken = \"T\"\nchoice = \"A\"\nverb = \"x\"\n",
+            "`jcz.actions[0].choice`",
+            "not with",
+        ),
+    ]);
+}

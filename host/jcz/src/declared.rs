@@ -173,6 +173,13 @@ impl Declarations {
             .any(|p| matches!(&p.answer, JczPromptAnswer::Tile(t) if t == id))
     }
 
+    /// Whether a declared `random-by` prompt names the message type `kind`.
+    pub(crate) fn random_message(&self, kind: &str) -> bool {
+        self.per.iter().flat_map(|d| &d.decl.prompts).any(|p| {
+            matches!(&p.answer, JczPromptAnswer::RandomBy(l) if l.iter().any(|m| m.kind == kind))
+        })
+    }
+
     /// The declared actions `keep` accepts, in load order.
     pub(crate) fn actions(
         &self,

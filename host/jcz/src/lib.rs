@@ -26,6 +26,7 @@ mod error;
 pub mod export;
 pub mod pointer;
 mod prompts;
+mod random;
 pub mod save;
 pub mod setup;
 
@@ -203,6 +204,8 @@ pub fn replay(
         }
         let before = r.clone();
         let keep_undo = r.message(msg).map_err(fail)?;
+        // A draw JCZ makes with the message's random number (`random.rs`).
+        r.answer_random(&msg.kind, &msg.payload).map_err(fail)?;
         if keep_undo && msg.payload.get("random").is_none() {
             undo.push(before);
         } else {
@@ -290,6 +293,7 @@ impl Replayer {
         if self.game.is_over() && msg.kind != "COMMIT" {
             return Err("the game is already over".into());
         }
+        self.take_random(p)?;
         self.pass_unasked_prompts(&msg.kind, p)?;
         match msg.kind.as_str() {
             "PLACE_TILE"
@@ -483,6 +487,13 @@ impl Replayer {
                 self.check_sender(msg)?;
                 self.pay_ransom(p)
             }
+            kind if self.is_choice(kind) => {
+                self.check_sender(msg)?;
+                self.choice(kind, p)
+            }
+            // Not checked against `player`: a confirmation only carries JCZ's number, and
+            // FCZ's own test saves send one under another seat (`flock-scores-all-players`).
+            kind if self.random_only(kind) => self.confirm_random(kind, p),
             other => Err(format!("message type `{other}` is not supported")),
         }
     }

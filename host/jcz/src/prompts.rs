@@ -33,7 +33,7 @@ impl Replayer {
                 .pending_prompt(&self.game, |jp| match &jp.answer {
                     JczPromptAnswer::PassedBy(l) => l.iter().any(|m| m.matches(kind, meeple)),
                     JczPromptAnswer::PassedUnless(l) => !l.iter().any(|m| m.matches(kind, meeple)),
-                    JczPromptAnswer::Tile(_) => false,
+                    JczPromptAnswer::Tile(_) | JczPromptAnswer::RandomBy(_) => false,
                 })
                 .is_some();
             if !passes {

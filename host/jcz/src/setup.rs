@@ -226,7 +226,7 @@ fn element_count(name: &str, value: &Value) -> Result<i64, String> {
 }
 
 /// The tile sets (their `set` names) of an expansion's tile files.
-fn tile_sets_of(m: &Manifest) -> Result<Vec<String>, String> {
+pub(crate) fn tile_sets_of(m: &Manifest) -> Result<Vec<String>, String> {
     m.tiles
         .iter()
         .map(|p| {

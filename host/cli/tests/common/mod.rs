@@ -45,3 +45,25 @@ impl Drop for Scratch {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Runs `carcassonne ARGS --plugin-dir <repo>/expansions` (the repository's plugins).
+pub fn run_with_plugins(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(args)
+        .arg("--plugin-dir")
+        .arg(repo().join("expansions"))
+        .output()
+        .expect("the binary runs")
+}
+
+/// [`run_with_plugins`], which must succeed; its standard output.
+pub fn ok_with_plugins(args: &[&str]) -> String {
+    let out = run_with_plugins(args);
+    assert!(
+        out.status.success(),
+        "carcassonne {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

@@ -132,6 +132,9 @@ impl<'a> Writer<'a> {
                 }
             }
             Action::Pass => self.pass(before, player)?,
+            Action::Custom(_) if self.random_prompt(before).is_some() => {
+                self.random_answer(before, a, player)?
+            }
             Action::Custom(c) => {
                 let m = self.custom(before, after, c)?;
                 self.messages.push(message(&m.0, player, m.1));
@@ -171,6 +174,49 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// The message types of a pending prompt JCZ answers with its random number (a draw
+    /// from Hills & Sheep's bag: `random-by`).
+    fn random_prompt(
+        &self,
+        game: &Game,
+    ) -> Option<&'a [carcassonne_files::jcz::JczMessagePattern]> {
+        let DecisionKind::Prompt(p) = game.decision().kind else {
+            return None;
+        };
+        match &self.names.prompt(p.owner, p.code().tag)?.answer {
+            JczPromptAnswer::RandomBy(l) => Some(l.as_slice()),
+            _ => None,
+        }
+    }
+
+    /// The answer to a `random-by` prompt: the number that draws it (index `i` of `n`
+    /// offered: `(i + ½) / n`) goes into the last message when that is of a listed type and
+    /// has none yet (`FLOCK_EXPAND_OR_SCORE`), else into a new message of the first listed
+    /// type (`SHEPHERD_CONFIRM`).
+    fn random_answer(&mut self, before: &Game, a: Action, player: u8) -> Result<(), String> {
+        let kinds = self.random_prompt(before).unwrap_or_default();
+        let offered = before.actions();
+        let i = offered
+            .iter()
+            .position(|o| *o == a)
+            .ok_or("the draw is not among the offered actions")?;
+        let r = (i as f64 + 0.5) / offered.len() as f64;
+        let last = self.messages.last_mut().filter(|m| {
+            m.get("payload").is_some_and(|p| p.get("random").is_none())
+                && kinds
+                    .iter()
+                    .any(|k| m.get("type").and_then(Value::as_str) == Some(k.kind.as_str()))
+        });
+        match (last, kinds.first()) {
+            (Some(m), _) => m["payload"]["random"] = json!(r),
+            (None, Some(k)) => self
+                .messages
+                .push(message(&k.kind, player, json!({"random": r}))),
+            (None, None) => return Err("a random draw with no message".into()),
+        }
+        Ok(())
+    }
+
     /// Whether JCZ takes this decision (and `a`, if given) before its commit step: the
     /// action step, and prompts answered by a capture, a token, a return or a ransom (JCZ's
     /// action and tower-capture phases), or by a flight step JCZ makes before scoring.
@@ -180,6 +226,9 @@ impl<'a> Writer<'a> {
             DecisionKind::Prompt(p) => {
                 if self.tile_prompt(p).is_some() {
                     return false;
+                }
+                if self.random_prompt(game).is_some() {
+                    return true;
                 }
                 // Another expansion's free action (a ransom) is taken in any step: the
                 // prompt's own actions say where JCZ asks it.
@@ -205,6 +254,7 @@ impl<'a> Writer<'a> {
                     | JczActionMessage::PlaceToken(_)
                     | JczActionMessage::ReturnMeeple(_)
                     | JczActionMessage::PayRansom
+                    | JczActionMessage::Choice(..)
             );
         }
         !self.flights_after_commit
@@ -306,6 +356,7 @@ impl<'a> Writer<'a> {
                 "RETURN_MEEPLE".into(),
                 json!({"source": source, "pointer": names.meeple_pointer(before, figure()?)?}),
             ),
+            JczActionMessage::Choice(kind, value) => (kind.clone(), json!({"value": value})),
         })
     }
 

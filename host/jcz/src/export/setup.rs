@@ -9,7 +9,7 @@
 //! by naming the option or the expansion.
 
 use crate::save::JczSetup;
-use crate::setup::{rules_spec_with, BASE_RULES};
+use crate::setup::{rules_spec_with, tile_sets_of, BASE_RULES};
 use carcassonne_core::Ruleset;
 use carcassonne_files::jcz::JczDeclaration;
 use carcassonne_files::manifest::Manifest;
@@ -46,7 +46,7 @@ pub(super) fn jcz_setup(
     };
     base(rules, &ours, &mut setup)?;
     // The declaration of each loaded expansion; one without a JCZ set cannot be written.
-    let mut declared: Vec<(&str, &JczDeclaration)> = Vec::new();
+    let mut declared: Vec<(&str, &JczDeclaration, bool)> = Vec::new();
     for e in rules.expansions() {
         let m = manifests
             .iter()
@@ -58,13 +58,20 @@ pub(super) fn jcz_setup(
                     e.id()
                 )
             })?;
-        declared.push((e.id(), &m.jcz));
+        // None of its tiles: JCZ's elements alone bring none (`tiles.<set>` = 0).
+        let no_tiles = tile_sets_of(m)?.iter().all(|t| {
+            ours.get(&format!("{}{t}", carcassonne_core::TILE_COPIES_PREFIX))
+                .map(String::as_str)
+                == Some("0")
+        });
+        declared.push((e.id(), &m.jcz, no_tiles));
     }
     // Sets first (an element may depend on another expansion's set: `absent-with`).
-    for (id, d) in &declared {
+    for (id, d, no_tiles) in &declared {
         // The options an expansion plays with when JCZ has its elements but none of its sets
-        // (`without-set`): write the elements alone, as the importer reads them back.
-        let without_set = !d.without_set.is_empty()
+        // (`without-set`), or a game without its tiles (the castle alone on the base tiles):
+        // write the elements alone, as the importer reads them back.
+        let without_set = (!d.without_set.is_empty() || *no_tiles)
             && d.without_set
                 .iter()
                 .all(|(k, v)| ours.get(&format!("{id}.{k}")) == Some(v));
@@ -99,7 +106,7 @@ pub(super) fn jcz_setup(
                 .insert(e.name.clone(), element_value(e.count));
         }
     }
-    for (id, d) in &declared {
+    for (id, d, _) in &declared {
         choose(id, d, &ours, manifests, &mut setup)?;
     }
     check(rules, &ours, &setup, manifests, plugin_dirs)?;
@@ -220,11 +227,22 @@ fn choose(
                 continue;
             }
         };
+        if !spec.expansions.iter().any(|e| e == id) {
+            last = "without its set, JCZ loads it only with one of its elements".into();
+            continue;
+        }
         let prefix = format!("{id}.");
+        // Its options, and the figure counts its elements give (`shepherd`: `figures.shepherd`).
+        let figures: Vec<String> = d
+            .elements
+            .iter()
+            .filter_map(|e| e.figure.as_ref())
+            .map(|f| format!("{}{f}", carcassonne_core::FIGURE_COUNT_PREFIX))
+            .collect();
         let differs = spec
             .options
             .iter()
-            .filter(|(k, _)| k.starts_with(&prefix))
+            .filter(|(k, _)| k.starts_with(&prefix) || figures.contains(k))
             .find(|(k, v)| ours.get(k) != Some(v));
         match differs {
             None => {

@@ -165,7 +165,7 @@ pub(crate) fn play_tile(
     if let Some(a) = amended {
         add_overlay(rules, st, a.at, a.variant).map_err(|message| HookError {
             expansion: "core".into(),
-            hook: "amended placement".into(),
+            hook: "amended placement",
             message,
         })?;
     }
@@ -204,9 +204,9 @@ pub(crate) fn placements_into(
     // Branch-free: every cell is written, the length only advances on a fit (whether a
     // random tile fits a cell is unpredictable, so a branch here mispredicts a lot).
     // Written into the spare capacity, so the buffer is not zeroed first.
-    if !tk.barrier && amending(rules, st) {
-        let count = amended_cells(rules, st, tk, out);
-        return filter_cells(rules, st, tile, out, cands_buf, count);
+    if !tk.barrier && rules.amends.is_some() {
+        // Kept out of line: the plain enumeration below is the base game's hot loop.
+        return amended_placements(rules, st, tile, out, cands_buf);
     }
     let frontier = st.board.frontier();
     out.clear();
@@ -248,8 +248,48 @@ pub(crate) fn placements_into(
     filter_cells(rules, st, tile, out, cands_buf, count)
 }
 
+/// [`placements_into`] when an overlay may amend placements ([`amended_cells`]).
+#[inline(never)]
+fn amended_placements(
+    rules: &Ruleset,
+    st: &GameState,
+    tile: TileKindId,
+    out: &mut Vec<PlacementCell>,
+    cands_buf: &mut Vec<u8>,
+) -> Result<usize, HookError> {
+    let tk = rules.tiles().get(tile);
+    let count = if amending(rules, st) {
+        amended_cells(rules, st, tk, out)
+    } else {
+        plain_cells(tk, st, out)
+    };
+    filter_cells(rules, st, tile, out, cands_buf, count)
+}
+
+/// The cells where `tk` fits by its edges alone (the plain loop, without its speed tricks).
+fn plain_cells(tk: &crate::tile::TileKind, st: &GameState, out: &mut Vec<PlacementCell>) -> usize {
+    out.clear();
+    let mut count = 0;
+    for f in st.board.frontier() {
+        let mut rotations = 0u8;
+        for r in Rotation::ALL {
+            rotations |= u8::from(tk.edge_code(r) & f.mask == f.want) << r.quarters();
+        }
+        if rotations != 0 {
+            let cell = PlacementCell {
+                pos: f.pos,
+                rotations,
+            };
+            count += cell.rotation_count();
+            out.push(cell);
+        }
+    }
+    count
+}
+
 /// Runs the placement filters of `tile` over its `count` edge-legal placements in `out`;
 /// returns how many are left.
+#[inline(always)]
 fn filter_cells(
     rules: &Ruleset,
     st: &GameState,

@@ -268,12 +268,22 @@ fn amended_placements(
 
 /// The cells where `tk` fits by its edges alone (the plain loop, without its speed tricks).
 fn plain_cells(tk: &crate::tile::TileKind, st: &GameState, out: &mut Vec<PlacementCell>) -> usize {
+    frontier_cells(st, out, |f, r| tk.edge_code(r) & f.mask == f.want)
+}
+
+/// Writes into `out` (cleared first) every frontier cell with the rotations for which
+/// `fits` holds; returns the number of (cell, rotation) pairs.
+pub(crate) fn frontier_cells(
+    st: &GameState,
+    out: &mut Vec<PlacementCell>,
+    fits: impl Fn(&crate::board::FrontierCell, Rotation) -> bool,
+) -> usize {
     out.clear();
     let mut count = 0;
     for f in st.board.frontier() {
         let mut rotations = 0u8;
         for r in Rotation::ALL {
-            rotations |= u8::from(tk.edge_code(r) & f.mask == f.want) << r.quarters();
+            rotations |= u8::from(fits(f, r)) << r.quarters();
         }
         if rotations != 0 {
             let cell = PlacementCell {

@@ -28,6 +28,8 @@ pub struct Bridges {
     pub we: VerbId,
     /// BCB-4: bridges also on the placed tile's neighbours (printed), or on it only (JCZ).
     pub adjacent: bool,
+    /// The part is played (false: nobody has a bridge; JCZ without its `bridge` element).
+    pub on: bool,
 }
 
 /// BCB-1: bridges per player: 3 with 2–4 players, 2 with more (JCZ).
@@ -43,8 +45,9 @@ impl Bridges {
     /// BCB-1: everyone's bridges.
     pub fn start_game(&self, ctx: &mut Ctx<'_>) {
         let n = ctx.state().players().len();
+        let each = if self.on { per_player(n) } else { 0 };
         for p in 0..n {
-            ctx.set(self.left.of(PlayerId(p as u8)), per_player(n));
+            ctx.set(self.left.of(PlayerId(p as u8)), each);
         }
     }
 

@@ -242,6 +242,7 @@ impl Expansion for BridgesCastlesBazaars {
                     ns: bridge_ns,
                     we: bridge_we,
                     adjacent,
+                    on: bnd.option_flag("bridges")?,
                 },
                 castles: Castles {
                     a,

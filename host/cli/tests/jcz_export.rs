@@ -303,7 +303,10 @@ fn hills_sheep_and_castles_round_trip() {
     round_trip_with(
         "castles",
         &["bridges-castles-bazaars"],
-        &["bridges-castles-bazaars.bazaars=false"],
+        &[
+            "bridges-castles-bazaars.bazaars=false",
+            "bridges-castles-bazaars.bridges=false",
+        ],
         3,
         2,
         43,

@@ -145,8 +145,23 @@ pub(crate) fn amended_cells(
     tk: &crate::tile::TileKind,
     out: &mut Vec<PlacementCell>,
 ) -> usize {
-    super::placement::frontier_cells(st, out, |f, r| {
-        tk.edge_code(r) & f.mask == f.want
-            || amendment(rules, st, tk, f.pos, r, (f.want, f.mask)).is_some()
-    })
+    out.clear();
+    let mut count = 0;
+    for f in st.board.frontier() {
+        let mut rotations = 0u8;
+        for r in Rotation::ALL {
+            let fits = tk.edge_code(r) & f.mask == f.want
+                || amendment(rules, st, tk, f.pos, r, (f.want, f.mask)).is_some();
+            rotations |= u8::from(fits) << r.quarters();
+        }
+        if rotations != 0 {
+            let cell = PlacementCell {
+                pos: f.pos,
+                rotations,
+            };
+            count += cell.rotation_count();
+            out.push(cell);
+        }
+    }
+    count
 }

@@ -195,6 +195,10 @@ pub(crate) fn placements_into(
     cands_buf: &mut Vec<u8>,
 ) -> Result<usize, HookError> {
     let tk = rules.tiles().get(tile);
+    if !tk.barrier && amending(rules, st) {
+        // Kept out of line: the plain enumeration below is the base game's hot loop.
+        return amended_placements(rules, st, tile, out, cands_buf);
+    }
     let codes = [
         tk.edge_code(Rotation::R0),
         tk.edge_code(Rotation::R90),
@@ -204,10 +208,6 @@ pub(crate) fn placements_into(
     // Branch-free: every cell is written, the length only advances on a fit (whether a
     // random tile fits a cell is unpredictable, so a branch here mispredicts a lot).
     // Written into the spare capacity, so the buffer is not zeroed first.
-    if !tk.barrier && rules.amends.is_some() {
-        // Kept out of line: the plain enumeration below is the base game's hot loop.
-        return amended_placements(rules, st, tile, out, cands_buf);
-    }
     let frontier = st.board.frontier();
     out.clear();
     out.reserve(frontier.len());
@@ -248,7 +248,7 @@ pub(crate) fn placements_into(
     filter_cells(rules, st, tile, out, cands_buf, count)
 }
 
-/// [`placements_into`] when an overlay may amend placements ([`amended_cells`]).
+/// [`placements_into`] while an overlay amends placements ([`amended_cells`]).
 #[inline(never)]
 fn amended_placements(
     rules: &Ruleset,
@@ -257,44 +257,8 @@ fn amended_placements(
     out: &mut Vec<PlacementCell>,
     cands_buf: &mut Vec<u8>,
 ) -> Result<usize, HookError> {
-    let tk = rules.tiles().get(tile);
-    let count = if amending(rules, st) {
-        amended_cells(rules, st, tk, out)
-    } else {
-        plain_cells(tk, st, out)
-    };
+    let count = amended_cells(rules, st, rules.tiles().get(tile), out);
     filter_cells(rules, st, tile, out, cands_buf, count)
-}
-
-/// The cells where `tk` fits by its edges alone (the plain loop, without its speed tricks).
-fn plain_cells(tk: &crate::tile::TileKind, st: &GameState, out: &mut Vec<PlacementCell>) -> usize {
-    frontier_cells(st, out, |f, r| tk.edge_code(r) & f.mask == f.want)
-}
-
-/// Writes into `out` (cleared first) every frontier cell with the rotations for which
-/// `fits` holds; returns the number of (cell, rotation) pairs.
-pub(crate) fn frontier_cells(
-    st: &GameState,
-    out: &mut Vec<PlacementCell>,
-    fits: impl Fn(&crate::board::FrontierCell, Rotation) -> bool,
-) -> usize {
-    out.clear();
-    let mut count = 0;
-    for f in st.board.frontier() {
-        let mut rotations = 0u8;
-        for r in Rotation::ALL {
-            rotations |= u8::from(fits(f, r)) << r.quarters();
-        }
-        if rotations != 0 {
-            let cell = PlacementCell {
-                pos: f.pos,
-                rotations,
-            };
-            count += cell.rotation_count();
-            out.push(cell);
-        }
-    }
-    count
 }
 
 /// Runs the placement filters of `tile` over its `count` edge-legal placements in `out`;

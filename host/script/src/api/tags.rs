@@ -50,19 +50,12 @@ pub(crate) fn register_tags(reg: &mut Registry) {
 
 #[cfg(test)]
 mod tests {
-    use crate::{compile_source, ScriptExpansion};
+    use crate::bound::native_tests::rules_with;
     use carcassonne_core::{Game, GameSetup, Ruleset};
     use std::sync::Arc;
 
-    /// A ruleset of the base tiles (whose roads carry the wagon-link tags `link-a`) and one
-    /// script.
-    fn rules_with(text: &str) -> Arc<Ruleset> {
-        let script = compile_source("x", "1.0.0", "x.rhai".into(), text).unwrap();
-        let b = Ruleset::builder()
-            .tiles(carcassonne_files::tiles::base_tile_set())
-            .expansion(Arc::new(ScriptExpansion::new(script).without_memo()));
-        Arc::new(b.build().unwrap())
-    }
+    // `rules_with`: the base tiles (whose roads carry the wagon-link tags `link-a`) and one
+    // script.
 
     /// The scores of a random game, each choice drawn from `seed`.
     fn scores(rules: &Arc<Ruleset>, seed: u64) -> Vec<i32> {

@@ -9,7 +9,7 @@ mod pass;
 use native::NativePrompt;
 use pass::{generic, Bind};
 #[cfg(test)]
-mod native_tests;
+pub(crate) mod native_tests;
 #[cfg(test)]
 mod tests;
 

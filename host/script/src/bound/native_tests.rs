@@ -6,7 +6,8 @@ use super::*;
 use crate::compile_source;
 use carcassonne_core::{Game, GameSetup};
 
-fn rules_with(text: &str) -> Arc<Ruleset> {
+/// A ruleset of the base tiles and one script (without a memo).
+pub(crate) fn rules_with(text: &str) -> Arc<Ruleset> {
     let script = compile_source("x", "1.0.0", "x.rhai".into(), text).unwrap();
     let b = Ruleset::builder()
         .tiles(carcassonne_files::tiles::base_tile_set())

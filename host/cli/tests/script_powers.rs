@@ -378,3 +378,121 @@ fn a_script_names_features_for_other_programs() {
         ]
     );
 }
+
+/// A neutral "runner" a player may lead to any other tile, as Village Life's donkey.
+const RUNNER_FIGURE: &str = "[[figures]]\nname = \"runner\"\nneutral = 1\ndeploy = \"script\"\nreturns = false\nstands-on = [\"road\", \"city\", \"field\", \"cloister\"]\n";
+
+/// The runner's setup; `{lead}` is the `offer_tiles` line.
+fn runner_script(lead: &str, apply: &str) -> String {
+    format!(
+        r#"
+fn setup() {{
+    declare_verb("lead"); declare_verb("lead-to");
+    declare_state("at", "game", 0); declare_state("figure", "game", 0);
+    declare_state("may", "player", 1);
+    offer("lead", "may");
+    offer_prompt("lead", 1);
+    {lead}
+}}
+fn start_game() {{
+    let s = segments_at(0, 0)[0];
+    set_state("at", s + 1);
+    set_state("figure", neutral_to_tile("runner", s) + 1);
+}}
+{apply}
+"#
+    )
+}
+
+/// `offer_tiles` with `lead` carries the answer out as a script's `apply_prompt` calling
+/// `neutral_to_tile` would: the same games, record for record, with no script call.
+#[test]
+fn a_led_figure_moves_natively_as_the_script_would_move_it() {
+    let looping = runner_script(
+        r#"offer_tiles(1, "lead-to", "at");"#,
+        r#"fn apply_prompt(player, code, arg, action) {
+    set_state("at", action.segment + 1);
+    set_state("figure", neutral_to_tile("runner", action.segment) + 1);
+}"#,
+    );
+    let native = runner_script(
+        r#"offer_tiles(1, "lead-to", "at", #{ lead: "runner", figure_state: "figure" });"#,
+        "",
+    );
+    let records = |name: &str, script: &str| {
+        let s = Scratch::new("powers", name);
+        let dir = s.path("powers");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("expansion.toml"),
+            format!("[expansion]\nid = \"powers\"\nname = \"Powers\"\nversion = \"1.0.0\"\napi = \"1.2\"\nkind = \"script\"\nentry = \"powers.rhai\"\n{RUNNER_FIGURE}"),
+        )
+        .unwrap();
+        std::fs::write(dir.join("powers.rhai"), script).unwrap();
+        let out = s.arg("records");
+        common::ok_with_plugins(&[
+            "simulate",
+            "--games",
+            "12",
+            "--seed",
+            "4",
+            "--players",
+            "3",
+            "--bots",
+            "random",
+            "--expansions",
+            "powers",
+            "--expansion-dir",
+            &s.arg(""),
+            "--record",
+            &out,
+        ]);
+        let mut files: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        let texts: Vec<String> = files
+            .iter()
+            .map(|f| std::fs::read_to_string(f).unwrap())
+            .collect();
+        (s, texts)
+    };
+    let (_a, native) = records("lead-native", &native);
+    let (_b, looping) = records("lead-script", &looping);
+    assert_eq!(native.len(), 12);
+    // Random bots lead the runner in these games: the prompt's answer was carried out.
+    assert!(
+        native.iter().any(|r| r.contains("lead-to")),
+        "no runner was led"
+    );
+    assert_eq!(native, looping);
+}
+
+/// Bad `offer_tiles` options name what is wrong.
+#[test]
+fn bad_lead_options_say_what_is_wrong() {
+    let with = |options: &str| {
+        try_rules(
+            "lead-bad",
+            RUNNER_FIGURE,
+            &runner_script(
+                &format!(r#"offer_tiles(1, "lead-to", "at", {options});"#),
+                "",
+            ),
+        )
+        .1
+        .err()
+        .unwrap_or_default()
+    };
+    let e = with("#{ figure_state: \"figure\" }");
+    assert!(e.contains("the options need `lead`"), "{e}");
+    let e = with("#{ lead: \"runner\", figure: \"figure\" }");
+    assert!(e.contains("unknown option `figure`"), "{e}");
+    let e = with("#{ lead: \"runner\", figure_state: \"nope\" }");
+    assert!(
+        e.contains("`nope` is not a declared game-scoped state"),
+        "{e}"
+    );
+    assert_eq!(with("#{ lead: \"runner\" }"), "");
+}

@@ -91,6 +91,18 @@ pub struct TilePrompt {
     pub(crate) code: u16,
     pub(crate) verb: VerbId,
     pub(crate) except: usize,
+    /// `offer_tiles(code, verb, except_state, #{lead, figure_state})`: the answer is
+    /// carried out natively.
+    pub(crate) lead: Option<TileLead>,
+}
+
+/// An `offer_tiles` prompt whose answer the engine carries out: the neutral figure kind
+/// `kind` (resolved at bind) goes to the chosen tile, the prompt's `except` state becomes
+/// the chosen segment + 1, and `figure_state` (if any) the figure + 1 (0: none stands there).
+#[derive(Clone, Debug)]
+pub struct TileLead {
+    pub(crate) kind: String,
+    pub(crate) figure_state: Option<usize>,
 }
 
 /// An [`Apart`] rule resolved against the ruleset (`None`: no loaded expansion has the

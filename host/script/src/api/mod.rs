@@ -567,6 +567,7 @@ use figures::*;
 pub use functions::*;
 pub(crate) use kinds::completed_by;
 use kinds::register_kinds;
+pub(crate) use near::lead_neutral;
 pub(crate) use reads::open_features;
 use reads::*;
 use setup::*;

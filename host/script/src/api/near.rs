@@ -71,42 +71,9 @@ pub(crate) fn register_near(reg: &mut Registry) {
             .figure_named(kind)
             .ok_or_else(|| format!("neutral_to_tile: no figure kind `{kind}`"))?;
         let s = segment(ctx.state(), s)?;
-        let st = ctx.state();
-        let node = st.graph().segment(s);
-        let tile = st
-            .board()
-            .at(node.pos)
-            .filter(|_| !node.is_virtual())
-            .ok_or_else(|| format!("neutral_to_tile: segment {} is not on a tile", s.index()))?;
-        // Its first segment the figure may stand on, and the copy of it on the board.
-        let spot = tile
-            .segments()
-            .find(|&t| check_stand(ctx.view(), k, t).is_ok());
-        let on = st
-            .figures()
-            .iter()
-            .position(|f| f.kind == k && f.is_neutral() && matches!(f.loc, FigureLoc::On(_)));
-        let fail = |e: carcassonne_core::HookFailure| -> Box<EvalAltResult> {
-            format!("neutral_to_tile: {}", e.0).into()
-        };
-        match (spot, on) {
-            (Some(t), Some(f)) => {
-                let f = FigureId(f as u16);
-                if ctx.state().figure(f).loc != FigureLoc::On(t) {
-                    ctx.move_figure(f, t).map_err(fail)?;
-                }
-                Ok(f.0 as INT)
-            }
-            (Some(t), None) => Ok(ctx.place_neutral(k, t).map_err(fail)?.0 as INT),
-            (None, Some(f)) => {
-                ctx.return_figure(FigureId(f as u16), RemovalReason::Expansion)
-                    .map_err(|e| -> Box<EvalAltResult> {
-                        format!("neutral_to_tile: {e}").into()
-                    })?;
-                Ok(-1)
-            }
-            (None, None) => Ok(-1),
-        }
+        lead_neutral(ctx, k, s)
+            .map(|f| f.map_or(-1, |f| f.0 as INT))
+            .map_err(|e| format!("neutral_to_tile: {e}").into())
     });
     game_fn!(reg, Read, "features_near", |c,
                                           x: int,
@@ -160,4 +127,47 @@ pub(crate) fn register_near(reg: &mut Registry) {
         };
         Ok(v.state.board().surrounding_count(Pos::new(x, y)) as INT)
     });
+}
+
+/// `neutral_to_tile`, and an `offer_tiles` prompt that leads a figure: the neutral figure
+/// of kind `k` goes to the tile of segment `s`, onto its first segment (in segment order)
+/// the figure may stand on; its copy on the board moves there, else one off the board is
+/// placed. With no such segment the copy on the board goes off it. The figure now on that
+/// tile, if any.
+pub(crate) fn lead_neutral(
+    ctx: &mut Ctx<'_>,
+    k: FigureKindId,
+    s: SegmentId,
+) -> Result<Option<FigureId>, String> {
+    let st = ctx.state();
+    let node = st.graph().segment(s);
+    let tile = st
+        .board()
+        .at(node.pos)
+        .filter(|_| !node.is_virtual())
+        .ok_or_else(|| format!("segment {} is not on a tile", s.index()))?;
+    let spot = tile
+        .segments()
+        .find(|&t| check_stand(ctx.view(), k, t).is_ok());
+    let on = st
+        .figures()
+        .iter()
+        .position(|f| f.kind == k && f.is_neutral() && matches!(f.loc, FigureLoc::On(_)));
+    let fail = |e: carcassonne_core::HookFailure| e.0;
+    match (spot, on) {
+        (Some(t), Some(f)) => {
+            let f = FigureId(f as u16);
+            if ctx.state().figure(f).loc != FigureLoc::On(t) {
+                ctx.move_figure(f, t).map_err(fail)?;
+            }
+            Ok(Some(f))
+        }
+        (Some(t), None) => Ok(Some(ctx.place_neutral(k, t).map_err(fail)?)),
+        (None, Some(f)) => {
+            ctx.return_figure(FigureId(f as u16), RemovalReason::Expansion)
+                .map_err(|e| e.to_string())?;
+            Ok(None)
+        }
+        (None, None) => Ok(None),
+    }
 }

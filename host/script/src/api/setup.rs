@@ -662,30 +662,84 @@ fn register_placed(engine: &mut Engine) {
     engine.register_fn(
         "offer_tiles",
         |nc: NativeCallContext, code: INT, verb: &str, except: &str| -> R<()> {
-            let mut c = call(&nc)?;
-            let (_, decl) = c.declarations()?;
-            let code = u16::try_from(code)
-                .ok()
-                .filter(|c| *c <= crate::MAX_SCRIPT_PROMPT_CODE)
-                .ok_or_else(|| format!("offer_tiles: code {code} is outside 0..=32767"))?;
-            let mut d = decl.borrow_mut();
-            let verb = d
-                .verb(verb)
-                .ok_or_else(|| format!("offer_tiles: verb `{verb}` is not declared (declare_verb first)"))?;
-            let except = d
-                .states
-                .iter()
-                .position(|(n, s, _)| n == except && *s == SlotScope::Game)
-                .ok_or_else(|| {
-                    format!("offer_tiles: `{except}` is not a declared game-scoped state (declare it first)")
-                })?;
-            if d.moves.iter().any(|(c, _)| *c == code) || d.tile_prompts.iter().any(|t| t.code == code) {
-                return err(format!("offer_tiles: prompt code {code} is declared twice"));
-            }
-            d.tile_prompts.push(crate::TilePrompt { code, verb, except });
-            Ok(())
+            offer_tiles(&nc, code, verb, except, None)
         },
     );
+    engine.register_fn(
+        "offer_tiles",
+        |nc: NativeCallContext, code: INT, verb: &str, except: &str, lead: Map| -> R<()> {
+            offer_tiles(&nc, code, verb, except, Some(lead))
+        },
+    );
+}
+
+/// `offer_tiles(code, verb, except_state [, #{lead: kind, figure_state: state}])`.
+fn offer_tiles(
+    nc: &NativeCallContext,
+    code: INT,
+    verb: &str,
+    except: &str,
+    lead: Option<Map>,
+) -> R<()> {
+    let mut c = call(nc)?;
+    let (_, decl) = c.declarations()?;
+    let code = u16::try_from(code)
+        .ok()
+        .filter(|c| *c <= crate::MAX_SCRIPT_PROMPT_CODE)
+        .ok_or_else(|| format!("offer_tiles: code {code} is outside 0..=32767"))?;
+    let mut d = decl.borrow_mut();
+    let verb = d.verb(verb).ok_or_else(|| {
+        format!("offer_tiles: verb `{verb}` is not declared (declare_verb first)")
+    })?;
+    let game_state = |d: &Decl, name: &str| {
+        d.states
+            .iter()
+            .position(|(n, s, _)| n == name && *s == SlotScope::Game)
+            .ok_or_else(|| {
+                format!(
+                    "offer_tiles: `{name}` is not a declared game-scoped state (declare it first)"
+                )
+            })
+    };
+    let except = game_state(&d, except)?;
+    let lead = match lead {
+        None => None,
+        Some(mut m) => {
+            let text = |m: &mut Map, key: &str| -> R<Option<String>> {
+                match m.remove(key) {
+                    None => Ok(None),
+                    Some(v) => v
+                        .into_immutable_string()
+                        .map(|s| Some(s.to_string()))
+                        .map_err(|t| {
+                            format!("offer_tiles: `{key}` must be a string, not {t}").into()
+                        }),
+                }
+            };
+            let kind = text(&mut m, "lead")?
+                .ok_or("offer_tiles: the options need `lead`, the neutral figure kind to lead")?;
+            let figure_state = match text(&mut m, "figure_state")? {
+                Some(n) => Some(game_state(&d, &n)?),
+                None => None,
+            };
+            if let Some(k) = m.keys().next() {
+                return err(format!(
+                    "offer_tiles: unknown option `{k}` (known: lead, figure_state)"
+                ));
+            }
+            Some(crate::TileLead { kind, figure_state })
+        }
+    };
+    if d.moves.iter().any(|(c, _)| *c == code) || d.tile_prompts.iter().any(|t| t.code == code) {
+        return err(format!("offer_tiles: prompt code {code} is declared twice"));
+    }
+    d.tile_prompts.push(crate::TilePrompt {
+        code,
+        verb,
+        except,
+        lead,
+    });
+    Ok(())
 }
 
 fn custom(verb: &str, figure: INT, value: INT) -> Map {

@@ -177,10 +177,14 @@ impl Bind for BoundScript {
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
         match prompt.decode::<ScriptPrompt>()? {
             ScriptPrompt::Script { code, .. } => {
-                // `offer_moves`: the engine carries the move out (it was offered, so legal).
-                if let (Some(_), Action::Move { figure, segment }) = (self.move_kinds(code), action)
-                {
-                    ctx.move_figure(figure, segment)?;
+                match (self.move_kinds(code), action) {
+                    // `offer_moves`: the engine carries the move out (it was offered, so legal).
+                    (Some(NativePrompt::Moves(_)), Action::Move { figure, segment }) => {
+                        ctx.move_figure(figure, segment)?;
+                    }
+                    // `offer_tiles` with `lead`: the figure goes to the chosen tile.
+                    (Some(NativePrompt::Tiles(t)), _) => t.carry_out(ctx, action)?,
+                    _ => {}
                 }
             }
             ScriptPrompt::Reaction(i) => {

@@ -585,7 +585,7 @@ impl BoundScript {
                 (*code, NativePrompt::Moves(kinds))
             })
             .collect();
-        moves.extend(native::tile_prompts(&decl, b.me()));
+        moves.extend(native::tile_prompts(&decl, rules, b.me()));
         let placed = native::placed_checks(&decl, rules);
         BoundScript {
             apart,

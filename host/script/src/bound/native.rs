@@ -331,23 +331,69 @@ pub(crate) enum NativePrompt {
 #[derive(Debug)]
 pub(crate) struct TileOffer {
     me: carcassonne_core::ExpansionIndex,
-    verb: VerbId,
-    except: SlotId,
+    pub(super) verb: VerbId,
+    pub(super) except: SlotId,
+    /// The answer carried out natively (`offer_tiles` with `lead`).
+    pub(super) lead: Option<TileLeadRule>,
+}
+
+/// A [`crate::TileLead`], resolved: the neutral kind (`None`: no loaded expansion
+/// declares it, an error when answered) and the figure state's slot.
+#[derive(Debug)]
+pub(crate) struct TileLeadRule {
+    pub(super) kind: Result<carcassonne_core::FigureKindId, String>,
+    pub(super) figure_state: Option<SlotId>,
 }
 
 /// The declared `offer_tiles` prompts, by code.
-pub(super) fn tile_prompts(
-    decl: &Decl,
+pub(super) fn tile_prompts<'a>(
+    decl: &'a Decl,
+    rules: &'a Ruleset,
     me: carcassonne_core::ExpansionIndex,
-) -> impl Iterator<Item = (u16, NativePrompt)> + '_ {
+) -> impl Iterator<Item = (u16, NativePrompt)> + 'a {
     decl.tile_prompts.iter().map(move |t| {
+        let lead = t.lead.as_ref().map(|l| TileLeadRule {
+            kind: rules
+                .figure_named(&l.kind)
+                .filter(|k| rules.figure_kind(*k).neutral > 0)
+                .ok_or_else(|| format!("offer_tiles: no neutral figure kind `{}`", l.kind)),
+            figure_state: l.figure_state.map(|i| decl.states[i].2),
+        });
         let offer = TileOffer {
             me,
             verb: t.verb,
             except: decl.states[t.except].2,
+            lead,
         };
         (t.code, NativePrompt::Tiles(offer))
     })
+}
+
+impl TileOffer {
+    /// `offer_tiles` with `lead`: the chosen tile's figure moves natively, and the
+    /// states follow ([`crate::TileLead`]). Nothing for another answer.
+    pub(super) fn carry_out(&self, ctx: &mut Ctx<'_>, action: Action) -> HookResult {
+        let (Some(lead), Action::Custom(c)) = (&self.lead, action) else {
+            return Ok(());
+        };
+        let Some(seg) = c
+            .segment
+            .filter(|_| c.verb == self.verb && c.expansion == self.me)
+        else {
+            return Ok(());
+        };
+        let kind = lead.kind.clone().map_err(HookFailure)?;
+        ctx.set(SlotRef::untyped(self.except, 0), seg.index() as i64 + 1);
+        let figure = crate::api::lead_neutral(ctx, kind, seg)
+            .map_err(|e| HookFailure(format!("offer_tiles: {e}")))?;
+        if let Some(slot) = lead.figure_state {
+            ctx.set(
+                SlotRef::untyped(slot, 0),
+                figure.map_or(0, |f| f.0 as i64 + 1),
+            );
+        }
+        Ok(())
+    }
 }
 
 /// The placed-tile guards, resolved: follower kinds as a mask, `in_line` kinds by id.

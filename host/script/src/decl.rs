@@ -72,15 +72,22 @@ pub(crate) struct PlacedGuard {
     pub(crate) follower: bool,
     /// It is in the row or column of a figure of this kind (a name, resolved at bind).
     pub(crate) in_line: Option<String>,
+    /// Its tile kind has this tag (`guard_placed_tag`).
+    pub(crate) tag: Option<String>,
+    /// Its tile kind is one of these ids (`guard_placed_tile`).
+    pub(crate) tiles: Option<Vec<String>>,
 }
 
 /// A [`PlacedGuard`] resolved against the ruleset (`in_line: Some(None)`: no loaded
 /// expansion declares the kind, so the hook never runs).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct PlacedCheck {
     /// `guard_placed_follower`: the follower kinds (bit k of the mask: kind k).
     pub(crate) follower: Option<[u64; 4]>,
     pub(crate) in_line: Option<Option<carcassonne_core::FigureKindId>>,
+    /// `guard_placed_tag`, `guard_placed_tile`: per tile kind, whether the hook may run
+    /// after it was placed.
+    pub(crate) tagged: Option<Box<[bool]>>,
 }
 
 /// `offer_tiles(code, verb, except_state)`: the choices of the script's prompts with this

@@ -589,7 +589,8 @@ pub(super) fn guarded_hook(hook: &str) -> R<&'static crate::HookSpec> {
 }
 
 /// The declarations about the tile placed last: `guard_placed_follower`,
-/// `guard_placed_in_line`, `keep_open_on` and `offer_tiles`.
+/// `guard_placed_in_line`, `guard_placed_tag`, `guard_placed_tile`, `keep_open_on` and
+/// `offer_tiles`.
 fn register_placed(engine: &mut Engine) {
     /// A hook `guard` accepts, for a placed-tile guard named `what`.
     fn placed_hook(hook: &str, what: &str) -> R<usize> {
@@ -619,6 +620,37 @@ fn register_placed(engine: &mut Engine) {
             decl.borrow_mut().placed[h]
                 .get_or_insert_with(Default::default)
                 .in_line = Some(kind.to_string());
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "guard_placed_tag",
+        |nc: NativeCallContext, hook: &str, tag: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let h = placed_hook(hook, "guard_placed_tag")?;
+            decl.borrow_mut().placed[h]
+                .get_or_insert_with(Default::default)
+                .tag = Some(tag.to_string());
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "guard_placed_tile",
+        |nc: NativeCallContext, hook: &str, tiles: Array| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let h = placed_hook(hook, "guard_placed_tile")?;
+            let ids = tiles
+                .into_iter()
+                .map(|t| {
+                    t.into_string()
+                        .map_err(|t| format!("guard_placed_tile: a tile id is a string, not {t}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            decl.borrow_mut().placed[h]
+                .get_or_insert_with(Default::default)
+                .tiles = Some(ids);
             Ok(())
         },
     );

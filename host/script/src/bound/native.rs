@@ -408,6 +408,16 @@ pub(super) fn placed_checks(decl: &Decl, rules: &Ruleset) -> [Option<PlacedCheck
         decl.placed[h].as_ref().map(|p| PlacedCheck {
             follower: p.follower.then_some(followers),
             in_line: p.in_line.as_ref().map(|k| rules.figure_named(k)),
+            tagged: (p.tag.is_some() || p.tiles.is_some()).then(|| {
+                rules
+                    .tiles()
+                    .iter()
+                    .map(|(_, k)| {
+                        p.tag.as_ref().is_none_or(|t| k.has_tag(t))
+                            && p.tiles.as_ref().is_none_or(|ids| ids.contains(&k.id))
+                    })
+                    .collect()
+            }),
         })
     })
 }
@@ -417,13 +427,18 @@ impl BoundScript {
     /// placer (`guard_placed_follower`) and lies in the row or column of a figure of the
     /// declared kind (`guard_placed_in_line`). Open for a hook without them.
     pub(super) fn placed_open(&self, hook: Hook, state: &carcassonne_core::GameState) -> bool {
-        let Some(check) = self.placed[hook.index()] else {
+        let Some(check) = &self.placed[hook.index()] else {
             return true;
         };
         let Some(last) = state.last_placed() else {
             return false;
         };
         let tile = state.board().tile(last);
+        if let Some(tagged) = &check.tagged {
+            if !tagged.get(tile.kind.0 as usize).copied().unwrap_or(false) {
+                return false;
+            }
+        }
         let g = state.graph();
         let on = |f: &carcassonne_core::Figure| match f.loc {
             carcassonne_core::FigureLoc::On(s) => Some(s),

@@ -128,6 +128,26 @@ fn window_after_scoring() { set_state("count", state("count") + 1); }
     same_games(native, looping);
 }
 
+/// `guard_placed_tile`: the hook runs after exactly the placements of the listed tiles.
+#[test]
+fn guard_placed_tile_runs_only_after_the_listed_tiles() {
+    let looping = r#"
+fn setup() { declare_state("count", "game", 0); }
+fn on_tile_placed(x, y) {
+    let t = tile_at(x, y);
+    if t == "BA/LR" || t == "BA/RCr" { set_state("count", state("count") + 1); }
+}
+"#;
+    let native = r#"
+fn setup() {
+    declare_state("count", "game", 0);
+    guard_placed_tile("on_tile_placed", ["BA/LR", "BA/RCr", "no-such-tile"]);
+}
+fn on_tile_placed(x, y) { set_state("count", state("count") + 1); }
+"#;
+    same_games(native, looping);
+}
+
 /// `keep_open_on` keeps the same placements open as `keep_open` over the tile's
 /// scored kinds; `offer_tiles` and `offer_prompt` offer what the looping script offers.
 #[test]
@@ -216,6 +236,16 @@ fn bad_declarations_say_what_is_wrong() {
     let e = err(r#"declare_state("s", "game", 0); offer_tiles(1, "v", "s"); offer_moves(1, []);"#);
     assert!(
         e.contains("offer_moves: prompt code 1 is declared twice"),
+        "{e}"
+    );
+    let e = err(r#"guard_placed_tile("on_tile_placed", [1]);"#);
+    assert!(
+        e.contains("guard_placed_tile: a tile id is a string"),
+        "{e}"
+    );
+    let e = err(r#"guard_placed_tag("apply_action", "t");"#);
+    assert!(
+        e.contains("guard_placed_tag") && e.contains("cannot be guarded"),
         "{e}"
     );
     let e = err(r#"offer_prompt("v", 1);"#);

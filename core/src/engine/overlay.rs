@@ -146,9 +146,10 @@ const OWN_VARIANTS: usize = 4;
 ///
 /// The same answer as asking [`amendment`] for every (cell, rotation) the plain edges
 /// reject, at a fraction of the cost (it runs at every placement while a player holds an
-/// overlay): the own variants' codes are read once per call, a neighbour's variants only
-/// when the mismatch is one side where the tile shows an edge and the neighbour a field,
-/// and that neighbour's answer is kept for the cell's other rotations.
+/// overlay). Per rotation, without branches: the plain fit, the own variants' fits (their
+/// codes read once per call), and whether a neighbour's variant could help: the mismatch
+/// is one side, where the neighbour shows a field and the tile an overlay's edge. Only
+/// those few look at the neighbour, whose answer is kept for the cell's other rotations.
 pub(crate) fn amended_cells(
     rules: &Ruleset,
     st: &GameState,
@@ -156,28 +157,57 @@ pub(crate) fn amended_cells(
     out: &mut Vec<PlacementCell>,
 ) -> usize {
     out.clear();
-    let codes = Rotation::ALL.map(|r| tk.edge_code(r));
-    let mut own = [[0u32; 4]; OWN_VARIANTS];
     let own_count = tk.variants.len();
     if own_count > OWN_VARIANTS {
         return amended_cells_general(rules, st, tk, out);
     }
+    let codes = Rotation::ALL.map(|r| tk.edge_code(r));
+    let mut own = [[0u32; 4]; OWN_VARIANTS];
     for (slot, &v) in own.iter_mut().zip(&tk.variants) {
         let vk = rules.tiles().get(v);
         *slot = Rotation::ALL.map(|r| vk.edge_code(r));
     }
     let own = &own[..own_count];
+    // The edge codes overlays add (bit per code): what a neighbour's variant can show.
+    let mut overlay_edges = [0u64; 4];
+    for o in rules.overlays() {
+        let e = usize::from(o.kind.0) + 1;
+        overlay_edges[(e >> 6) & 3] |= 1 << (e & 63);
+    }
     let mut count = 0;
     for f in st.board.frontier() {
-        // Per side: the edge byte last asked of that neighbour (0: not asked) and the answer.
-        let mut asked = [(0u32, false); 4];
+        let (want, mask) = (f.want, f.mask);
         let mut rotations = 0u8;
+        let mut ask = 0u8;
         for q in 0..4 {
-            let diff = (codes[q] ^ f.want) & f.mask;
-            let fits = diff == 0
-                || own.iter().any(|vc| vc[q] & f.mask == f.want)
-                || neighbour_amends(rules, st, f.pos, codes[q], f.want, diff, &mut asked);
+            let code = codes[q];
+            let diff = (code ^ want) & mask;
+            let mut fits = diff == 0;
+            for vc in own {
+                fits |= vc[q] & mask == want;
+            }
+            // The side of the lowest mismatch (0 when none: then `fits` holds).
+            let shift = diff.trailing_zeros() & 24;
+            let byte = 0xFFu32 << shift;
+            let edge = ((code >> shift) & 0xFF) as usize;
+            let one_field_side = diff & !byte == 0 && want & byte == 0;
+            let overlay_edge = overlay_edges[edge >> 6] >> (edge & 63) & 1 != 0;
             rotations |= u8::from(fits) << q;
+            ask |= u8::from(!fits & one_field_side & overlay_edge) << q;
+        }
+        if ask != 0 {
+            // Per side: the edge byte last asked of that neighbour (0: none) and the answer.
+            let mut asked = [(0u32, false); 4];
+            while ask != 0 {
+                let q = ask.trailing_zeros() as usize;
+                ask &= ask - 1;
+                let diff = (codes[q] ^ want) & mask;
+                let side = (diff.trailing_zeros() / 8) as usize;
+                let edge = (codes[q] >> (8 * side)) & 0xFF;
+                if neighbour_amends(rules, st, f.pos, side, edge, &mut asked) {
+                    rotations |= 1 << q;
+                }
+            }
         }
         if rotations != 0 {
             let cell = PlacementCell {
@@ -191,33 +221,24 @@ pub(crate) fn amended_cells(
     count
 }
 
-/// Whether a variant of the neighbour makes a tile with edge code `code` fit a cell at
-/// `pos` whose plain mismatch is `diff` (the neighbour half of [`amendment`]); `asked`
-/// keeps each side's answer per edge byte for the cell's other rotations.
-#[inline]
+/// Whether a variant of the neighbour on `side` of the empty cell `pos` shows `edge` (not
+/// 0) towards it and still fits its own neighbours (the neighbour half of [`amendment`]);
+/// `asked` keeps each side's answer per edge for the cell's other rotations.
 fn neighbour_amends(
     rules: &Ruleset,
     st: &GameState,
     pos: Pos,
-    code: u32,
-    want: u32,
-    diff: u32,
+    side: usize,
+    edge: u32,
     asked: &mut [(u32, bool); 4],
 ) -> bool {
-    let shift = diff.trailing_zeros() & !7;
-    let byte = 0xFFu32 << shift;
-    if diff & !byte != 0 || want & byte != 0 {
-        return false;
-    }
-    let side = (shift / 8) as usize;
-    // Not 0: the tile's byte differs from the neighbour's field (0) there.
-    let edge = (code >> shift) & 0xFF;
     if asked[side].0 == edge {
         return asked[side].1;
     }
-    let at = pos.step(Side::from_index(side as u8));
+    let s = Side::from_index(side as u8);
+    let at = pos.step(s);
     let fits = st.board.at(at).is_some_and(|n| {
-        let theirs = 8 * Side::from_index(side as u8).opposite().index() as u32;
+        let theirs = 8 * s.opposite().index() as u32;
         let (w, m) = st.board.constraints(at);
         rules.tiles().get(n.kind).variants.iter().any(|&v| {
             let vc = rules.tiles().get(v).edge_code(n.rotation);
@@ -254,4 +275,98 @@ fn amended_cells_general(
         }
     }
     count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{binder, BoundExpansion, Ctx, Declare, Expansion, HookResult};
+
+    /// An amending road overlay across N–S that every player may always use.
+    struct Planks;
+
+    struct PlanksRules {
+        left: crate::slot::PlayerSlot,
+    }
+
+    impl Expansion for Planks {
+        fn id(&self) -> &str {
+            "planks"
+        }
+
+        fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn crate::Binder>> {
+            let left = d.player_slot("planks", 0);
+            d.segment_overlay(FeatureKindId::ROAD, "NS", "plank", Some(left))
+                .map_err(|e| e.to_string())?;
+            Ok(binder(move |_| Ok(PlanksRules { left })))
+        }
+    }
+
+    impl BoundExpansion for PlanksRules {
+        fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+            for p in 0..ctx.state().players().len() {
+                ctx.set(self.left.of(PlayerId(p as u8)), 1);
+            }
+            Ok(())
+        }
+    }
+
+    /// The fast enumeration of amended placements answers as [`amendment`] asked per
+    /// placement, for every tile kind, at every decision of seeded random games (BCB-7's
+    /// placements, expansion-agnostic).
+    #[test]
+    fn amended_cells_match_amendment_per_placement() {
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let rules = Arc::new(
+            Ruleset::builder()
+                .tiles(base)
+                .expansion(Arc::new(Planks))
+                .build()
+                .unwrap(),
+        );
+        let kinds: Vec<TileKindId> = rules
+            .tiles()
+            .defined()
+            .filter(|(_, k)| !k.barrier)
+            .map(|(id, _)| id)
+            .collect();
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        let mut amended = 0;
+        for seed in 0..6u64 {
+            let setup = crate::GameSetup::new(vec!["A".into(), "B".into()], seed);
+            let mut game = crate::Game::new(rules.clone(), &setup).unwrap();
+            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            while !game.is_over() {
+                let st = game.state();
+                for &k in &kinds {
+                    let tk = rules.tiles().get(k);
+                    let n = amended_cells(&rules, st, tk, &mut fast);
+                    slow.clear();
+                    let m = amended_cells_general(&rules, st, tk, &mut slow);
+                    assert_eq!((n, &fast), (m, &slow), "kind {}", tk.id);
+                    let plain: usize = st
+                        .board
+                        .frontier()
+                        .iter()
+                        .map(|f| {
+                            Rotation::ALL
+                                .iter()
+                                .filter(|r| tk.edge_code(**r) & f.mask == f.want)
+                                .count()
+                        })
+                        .sum();
+                    amended += n - plain;
+                }
+                pick = pick
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.play_offered(i).unwrap();
+            }
+        }
+        assert!(
+            amended > 1000,
+            "only {amended} amended placements were compared"
+        );
+    }
 }

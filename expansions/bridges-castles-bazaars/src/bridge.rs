@@ -120,8 +120,12 @@ impl Bridges {
             if t.segment_count == 0 {
                 continue;
             }
-            for &variant in &v.rules.tiles().get(t.kind).variants {
-                if v.overlay_fits(pos, variant) && !f(pos, variant, t.segment(0)) {
+            // `View::overlay_fits` per variant, with the cell's constraints read once.
+            let (want, mask) = st.board().constraints(pos);
+            let tiles = v.rules.tiles();
+            for &variant in &tiles.get(t.kind).variants {
+                let fits = tiles.get(variant).edge_code(t.rotation) & mask == want;
+                if fits && !f(pos, variant, t.segment(0)) {
                     return;
                 }
             }

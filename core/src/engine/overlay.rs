@@ -136,20 +136,14 @@ pub(crate) fn amendment(
         .map(|&v| Amendment { at, variant: v })
 }
 
-/// Own variants whose edge codes [`amended_cells`] keeps on the stack; a kind with more
-/// (several overlays) takes the general [`amendment`] per placement.
-const OWN_VARIANTS: usize = 4;
-
 /// The legal cells of `tk` when an overlay amends placements ([`amending`]): those where
 /// it fits by its edges, with the rotations an overlay makes legal added. Returns the
 /// number of (cell, rotation) pairs.
 ///
 /// The same answer as asking [`amendment`] for every (cell, rotation) the plain edges
 /// reject, at a fraction of the cost (it runs at every placement while a player holds an
-/// overlay). Per rotation, without branches: the plain fit, the own variants' fits (their
-/// codes read once per call), and whether a neighbour's variant could help: the mismatch
-/// is one side, where the neighbour shows a field and the tile an overlay's edge. Only
-/// those few look at the neighbour, whose answer is kept for the cell's other rotations.
+/// overlay; see [`cells_with`]). A kind with more than two variants (several overlays)
+/// asks [`amendment`] per placement.
 pub(crate) fn amended_cells(
     rules: &Ruleset,
     st: &GameState,
@@ -157,43 +151,63 @@ pub(crate) fn amended_cells(
     out: &mut Vec<PlacementCell>,
 ) -> usize {
     out.clear();
-    let own_count = tk.variants.len();
-    if own_count > OWN_VARIANTS {
-        return amended_cells_general(rules, st, tk, out);
+    match tk.variants.len() {
+        0 => cells_with::<0>(rules, st, tk, out),
+        1 => cells_with::<1>(rules, st, tk, out),
+        2 => cells_with::<2>(rules, st, tk, out),
+        _ => amended_cells_general(rules, st, tk, out),
     }
+}
+
+/// [`amended_cells`] for a kind with `N` variants. Per rotation, without branches: the
+/// plain fit, the own variants' fits (their codes read once per call), and whether a
+/// neighbour's variant could help: the whole mismatch is one side, where the neighbour
+/// shows a field and the tile an overlay's edge. Only those few look at the neighbour,
+/// whose answer is kept for the cell's other rotations.
+fn cells_with<const N: usize>(
+    rules: &Ruleset,
+    st: &GameState,
+    tk: &crate::tile::TileKind,
+    out: &mut Vec<PlacementCell>,
+) -> usize {
     let codes = Rotation::ALL.map(|r| tk.edge_code(r));
-    let mut own = [[0u32; 4]; OWN_VARIANTS];
-    for (slot, &v) in own.iter_mut().zip(&tk.variants) {
-        let vk = rules.tiles().get(v);
-        *slot = Rotation::ALL.map(|r| vk.edge_code(r));
-    }
-    let own = &own[..own_count];
-    // The edge codes overlays add (bit per code): what a neighbour's variant can show.
-    let mut overlay_edges = [0u64; 4];
-    for o in rules.overlays() {
-        let e = usize::from(o.kind.0) + 1;
-        overlay_edges[(e >> 6) & 3] |= 1 << (e & 63);
-    }
+    let own: [[u32; 4]; N] = std::array::from_fn(|i| {
+        let vk = rules.tiles().get(tk.variants[i]);
+        Rotation::ALL.map(|r| vk.edge_code(r))
+    });
+    // Per rotation, the bytes where the tile shows an edge some overlay adds: only there
+    // can a neighbour's variant meet it.
+    let overlay_bytes = codes.map(|code| {
+        let mut bytes = 0u32;
+        for o in rules.overlays() {
+            let e = u32::from(o.kind.0) + 1;
+            for shift in [0, 8, 16, 24] {
+                if (code >> shift) & 0xFF == e {
+                    bytes |= 0xFF << shift;
+                }
+            }
+        }
+        bytes
+    });
+    let frontier = st.board.frontier();
+    out.reserve(frontier.len());
     let mut count = 0;
-    for f in st.board.frontier() {
+    for f in frontier {
         let (want, mask) = (f.want, f.mask);
         let mut rotations = 0u8;
         let mut ask = 0u8;
         for q in 0..4 {
-            let code = codes[q];
-            let diff = (code ^ want) & mask;
+            let diff = (codes[q] ^ want) & mask;
             let mut fits = diff == 0;
-            for vc in own {
+            for vc in &own {
                 fits |= vc[q] & mask == want;
             }
             // The side of the lowest mismatch (0 when none: then `fits` holds).
-            let shift = diff.trailing_zeros() & 24;
-            let byte = 0xFFu32 << shift;
-            let edge = ((code >> shift) & 0xFF) as usize;
-            let one_field_side = diff & !byte == 0 && want & byte == 0;
-            let overlay_edge = overlay_edges[edge >> 6] >> (edge & 63) & 1 != 0;
+            let byte = 0xFFu32 << (diff.trailing_zeros() & 24);
+            let one_side = diff & !byte == 0 && want & byte == 0;
+            let overlay_edge = diff & !overlay_bytes[q] == 0;
             rotations |= u8::from(fits) << q;
-            ask |= u8::from(!fits & one_field_side & overlay_edge) << q;
+            ask |= u8::from(!fits & one_side & overlay_edge) << q;
         }
         if ask != 0 {
             // Per side: the edge byte last asked of that neighbour (0: none) and the answer.

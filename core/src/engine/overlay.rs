@@ -139,6 +139,11 @@ pub(crate) fn amendment(
 /// The legal cells of `tk` when an overlay amends placements ([`amending`]): those where
 /// it fits by its edges, with the rotations an overlay makes legal added. Returns the
 /// number of (cell, rotation) pairs.
+///
+/// The same answer as asking [`amendment`] for every (cell, rotation) the plain edges
+/// reject, at a fraction of the cost (it runs at every placement while a player holds an
+/// overlay; see [`cells_with`]). A kind with more than two variants (several overlays)
+/// asks [`amendment`] per placement.
 pub(crate) fn amended_cells(
     rules: &Ruleset,
     st: &GameState,
@@ -146,6 +151,126 @@ pub(crate) fn amended_cells(
     out: &mut Vec<PlacementCell>,
 ) -> usize {
     out.clear();
+    match tk.variants.len() {
+        0 => cells_with::<0>(rules, st, tk, out),
+        1 => cells_with::<1>(rules, st, tk, out),
+        2 => cells_with::<2>(rules, st, tk, out),
+        _ => amended_cells_general(rules, st, tk, out),
+    }
+}
+
+/// [`amended_cells`] for a kind with `N` variants. Per rotation, without branches: the
+/// plain fit, the own variants' fits (their codes read once per call), and whether a
+/// neighbour's variant could help: the whole mismatch is one side, where the neighbour
+/// shows a field and the tile an overlay's edge. Only those few look at the neighbour,
+/// whose answer is kept for the cell's other rotations.
+fn cells_with<const N: usize>(
+    rules: &Ruleset,
+    st: &GameState,
+    tk: &crate::tile::TileKind,
+    out: &mut Vec<PlacementCell>,
+) -> usize {
+    let codes = Rotation::ALL.map(|r| tk.edge_code(r));
+    let own: [[u32; 4]; N] = std::array::from_fn(|i| {
+        let vk = rules.tiles().get(tk.variants[i]);
+        Rotation::ALL.map(|r| vk.edge_code(r))
+    });
+    // Per rotation, the bytes where the tile shows an edge some overlay adds: only there
+    // can a neighbour's variant meet it.
+    let overlay_bytes = codes.map(|code| {
+        let mut bytes = 0u32;
+        for o in rules.overlays() {
+            let e = u32::from(o.kind.0) + 1;
+            for shift in [0, 8, 16, 24] {
+                if (code >> shift) & 0xFF == e {
+                    bytes |= 0xFF << shift;
+                }
+            }
+        }
+        bytes
+    });
+    let frontier = st.board.frontier();
+    out.reserve(frontier.len());
+    let mut count = 0;
+    for f in frontier {
+        let (want, mask) = (f.want, f.mask);
+        let mut rotations = 0u8;
+        let mut ask = 0u8;
+        for q in 0..4 {
+            let diff = (codes[q] ^ want) & mask;
+            let mut fits = diff == 0;
+            for vc in &own {
+                fits |= vc[q] & mask == want;
+            }
+            // The side of the lowest mismatch (0 when none: then `fits` holds).
+            let byte = 0xFFu32 << (diff.trailing_zeros() & 24);
+            let one_side = diff & !byte == 0 && want & byte == 0;
+            let overlay_edge = diff & !overlay_bytes[q] == 0;
+            rotations |= u8::from(fits) << q;
+            ask |= u8::from(!fits & one_side & overlay_edge) << q;
+        }
+        if ask != 0 {
+            // Per side: the edge byte last asked of that neighbour (0: none) and the answer.
+            let mut asked = [(0u32, false); 4];
+            while ask != 0 {
+                let q = ask.trailing_zeros() as usize;
+                ask &= ask - 1;
+                let diff = (codes[q] ^ want) & mask;
+                let side = (diff.trailing_zeros() / 8) as usize;
+                let edge = (codes[q] >> (8 * side)) & 0xFF;
+                if neighbour_amends(rules, st, f.pos, side, edge, &mut asked) {
+                    rotations |= 1 << q;
+                }
+            }
+        }
+        if rotations != 0 {
+            let cell = PlacementCell {
+                pos: f.pos,
+                rotations,
+            };
+            count += cell.rotation_count();
+            out.push(cell);
+        }
+    }
+    count
+}
+
+/// Whether a variant of the neighbour on `side` of the empty cell `pos` shows `edge` (not
+/// 0) towards it and still fits its own neighbours (the neighbour half of [`amendment`]);
+/// `asked` keeps each side's answer per edge for the cell's other rotations.
+fn neighbour_amends(
+    rules: &Ruleset,
+    st: &GameState,
+    pos: Pos,
+    side: usize,
+    edge: u32,
+    asked: &mut [(u32, bool); 4],
+) -> bool {
+    if asked[side].0 == edge {
+        return asked[side].1;
+    }
+    let s = Side::from_index(side as u8);
+    let at = pos.step(s);
+    let fits = st.board.at(at).is_some_and(|n| {
+        let theirs = 8 * s.opposite().index() as u32;
+        let (w, m) = st.board.constraints(at);
+        rules.tiles().get(n.kind).variants.iter().any(|&v| {
+            let vc = rules.tiles().get(v).edge_code(n.rotation);
+            (vc >> theirs) & 0xFF == edge && vc & m == w
+        })
+    });
+    asked[side] = (edge, fits);
+    fits
+}
+
+/// [`amended_cells`] by [`amendment`] per placement: for kinds with many variants.
+#[cold]
+fn amended_cells_general(
+    rules: &Ruleset,
+    st: &GameState,
+    tk: &crate::tile::TileKind,
+    out: &mut Vec<PlacementCell>,
+) -> usize {
     let mut count = 0;
     for f in st.board.frontier() {
         let mut rotations = 0u8;
@@ -164,4 +289,98 @@ pub(crate) fn amended_cells(
         }
     }
     count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{binder, BoundExpansion, Ctx, Declare, Expansion, HookResult};
+
+    /// An amending road overlay across N–S that every player may always use.
+    struct Planks;
+
+    struct PlanksRules {
+        left: crate::slot::PlayerSlot,
+    }
+
+    impl Expansion for Planks {
+        fn id(&self) -> &str {
+            "planks"
+        }
+
+        fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn crate::Binder>> {
+            let left = d.player_slot("planks", 0);
+            d.segment_overlay(FeatureKindId::ROAD, "NS", "plank", Some(left))
+                .map_err(|e| e.to_string())?;
+            Ok(binder(move |_| Ok(PlanksRules { left })))
+        }
+    }
+
+    impl BoundExpansion for PlanksRules {
+        fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+            for p in 0..ctx.state().players().len() {
+                ctx.set(self.left.of(PlayerId(p as u8)), 1);
+            }
+            Ok(())
+        }
+    }
+
+    /// The fast enumeration of amended placements answers as [`amendment`] asked per
+    /// placement, for every tile kind, at every decision of seeded random games (BCB-7's
+    /// placements, expansion-agnostic).
+    #[test]
+    fn amended_cells_match_amendment_per_placement() {
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let rules = Arc::new(
+            Ruleset::builder()
+                .tiles(base)
+                .expansion(Arc::new(Planks))
+                .build()
+                .unwrap(),
+        );
+        let kinds: Vec<TileKindId> = rules
+            .tiles()
+            .defined()
+            .filter(|(_, k)| !k.barrier)
+            .map(|(id, _)| id)
+            .collect();
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        let mut amended = 0;
+        for seed in 0..6u64 {
+            let setup = crate::GameSetup::new(vec!["A".into(), "B".into()], seed);
+            let mut game = crate::Game::new(rules.clone(), &setup).unwrap();
+            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            while !game.is_over() {
+                let st = game.state();
+                for &k in &kinds {
+                    let tk = rules.tiles().get(k);
+                    let n = amended_cells(&rules, st, tk, &mut fast);
+                    slow.clear();
+                    let m = amended_cells_general(&rules, st, tk, &mut slow);
+                    assert_eq!((n, &fast), (m, &slow), "kind {}", tk.id);
+                    let plain: usize = st
+                        .board
+                        .frontier()
+                        .iter()
+                        .map(|f| {
+                            Rotation::ALL
+                                .iter()
+                                .filter(|r| tk.edge_code(**r) & f.mask == f.want)
+                                .count()
+                        })
+                        .sum();
+                    amended += n - plain;
+                }
+                pick = pick
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.play_offered(i).unwrap();
+            }
+        }
+        assert!(
+            amended > 1000,
+            "only {amended} amended placements were compared"
+        );
+    }
 }

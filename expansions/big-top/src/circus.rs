@@ -9,7 +9,7 @@
 
 use carcassonne_core::{
     Ctx, Declare, FigureLoc, GameSlot, HookFailure, HookResult, LabelId, PlayerId, Pos,
-    TileCatalog, TileKindId, View,
+    TileCatalog, TileKindId, View, MAX_PLAYERS,
 };
 
 use crate::TileMarks;
@@ -53,6 +53,12 @@ impl Circus {
             revealed: [1, 3, 4, 5, 6, 7].map(|n| d.game_slot(&format!("revealed-{n}"), 0)),
             label: d.score_label("bigtop"),
         }
+    }
+
+    /// The slot set while a circus tile placed this turn waits for the turn's scoring
+    /// (gates the `AfterScoring` window: [`Circus::after_scoring`] does nothing at 0).
+    pub fn pending(&self) -> GameSlot {
+        self.s.pending
     }
 
     /// The big top on the big top's cell, if it stands on the board.
@@ -104,7 +110,7 @@ impl Circus {
     fn score(&self, ctx: &mut Ctx<'_>, at: Pos) -> HookResult {
         let points = self.reveal(ctx)?;
         let view = ctx.view();
-        let mut per_player = vec![0i32; view.state.players().len()];
+        let mut per_player = [0i32; MAX_PLAYERS];
         let g = view.state.graph();
         for f in view.state.figures() {
             let FigureLoc::On(seg) = f.loc else { continue };
@@ -119,7 +125,8 @@ impl Circus {
                 *n += 1;
             }
         }
-        for (p, n) in per_player.into_iter().enumerate() {
+        let players = view.state.players().len();
+        for (p, n) in per_player.into_iter().enumerate().take(players) {
             if n > 0 {
                 ctx.award(PlayerId(p as u8), n * points, self.s.label);
             }
@@ -130,11 +137,8 @@ impl Circus {
     /// BT-2: draws one token from the bag (the full stacks less the revealed tokens).
     fn reveal(&self, ctx: &mut Ctx<'_>) -> HookResult<i32> {
         let revealed = self.revealed(&ctx.view());
-        let left: Vec<u32> = TOKENS
-            .iter()
-            .zip(revealed)
-            .map(|(&(_, n), r)| (n * self.stacks).saturating_sub(r))
-            .collect();
+        let left: [u32; 6] =
+            std::array::from_fn(|i| (TOKENS[i].1 * self.stacks).saturating_sub(revealed[i]));
         let total: u32 = left.iter().sum();
         if total == 0 {
             return Err(HookFailure(

@@ -27,8 +27,8 @@ pub use circus::{TOKENS, TOKEN_SET};
 use acrobats::Acrobats;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
-    FeatureKindDef, FigureKindDef, HookFailure, HookResult, HookSet, KindMask, PlayerId, Pos,
-    Prompt, ScoreDraft, Scoring, Shape, Stands, StartTile, TileKindId, View, Visible, Window,
+    FeatureKindDef, FigureKindDef, HookFailure, HookGate, HookResult, HookSet, KindMask, PlayerId,
+    Pos, Prompt, ScoreDraft, Scoring, Shape, Stands, StartTile, TileKindId, View, Visible, Window,
 };
 use circus::Circus;
 use ringmaster::Ringmaster;
@@ -189,6 +189,15 @@ impl BoundExpansion for BtRules {
             | HookSet::window(Window::AfterScoring);
         // GAME_START: BT-1's garden twins and the count of acrobat spaces already placed.
         hooks | HookSet::GAME_START
+    }
+
+    /// BT-4: the circus scores after the turn's scoring only in a turn that placed a
+    /// circus tile; the engine skips the window's call in every other turn.
+    fn hook_gates(&self) -> Vec<HookGate> {
+        vec![HookGate {
+            hooks: HookSet::window(Window::AfterScoring),
+            slot: self.circus.pending(),
+        }]
     }
 
     /// BT-1: the second edition's garden twins take the place of their twins.

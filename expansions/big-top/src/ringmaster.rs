@@ -21,10 +21,10 @@ impl Ringmaster {
         let g = v.state.graph();
         let mut extra = Vec::new();
         for f in v.state.figures() {
-            let FigureLoc::On(seg) = f.loc else { continue };
             if f.kind != self.kind || f.is_neutral() {
                 continue;
             }
+            let FigureLoc::On(seg) = f.loc else { continue };
             let feature = g.feature_of(seg);
             let Some(item) = draft.features.iter().position(|d| d.feature == feature) else {
                 continue;

@@ -209,8 +209,10 @@ impl Bazaar {
             Ask::Place => {
                 if let Some((_, t)) = self.held_by(v, p) {
                     let mut cells = Vec::new();
-                    v.placements_of(t, &mut cells)
+                    let n = v
+                        .placements_of(t, &mut cells)
                         .map_err(|e| HookFailure(e.to_string()))?;
+                    out.reserve(n);
                     push_places(&cells, out);
                 }
             }

@@ -16,7 +16,7 @@
 
 use carcassonne_core::{
     Action, Ctx, CustomAction, ExpansionIndex, HookFailure, HookResult, PlayerId, PlayerSlot, Pos,
-    Side, TileKindId, VerbId, View,
+    SegmentId, Side, TileKindId, VerbId, View,
 };
 
 /// The bridge rules' ids, bound to one ruleset.
@@ -53,15 +53,19 @@ impl Bridges {
 
     /// BCB-7: a bridge the placement laid is used up; BCB-4: otherwise `player` may lay one
     /// now. Returns whether to ask him.
-    pub fn on_tile_placed(&self, ctx: &mut Ctx<'_>, player: PlayerId, me: ExpansionIndex) -> bool {
+    pub fn on_tile_placed(&self, ctx: &mut Ctx<'_>, player: PlayerId) -> bool {
         if ctx.state().last_overlay().is_some() {
             let left = ctx.get(self.left.of(player));
             ctx.set(self.left.of(player), left - 1);
             return false;
         }
-        let mut out = Vec::new();
-        self.options(&ctx.view(), me, player, &mut out);
-        !out.is_empty()
+        // Whether there is any option, without listing them (this runs at every placement).
+        let mut any = false;
+        self.each_option(&ctx.view(), player, |_, _, _| {
+            any = true;
+            false
+        });
+        any
     }
 
     /// BCB-4, BCB-5: the bridges `player` may lay now, one action each.
@@ -72,6 +76,26 @@ impl Bridges {
         player: PlayerId,
         out: &mut Vec<Action>,
     ) {
+        self.each_option(v, player, |pos, variant, seg| {
+            out.push(Action::Custom(CustomAction {
+                expansion: me,
+                verb: self.verb_of(v, pos, variant),
+                figure: None,
+                segment: Some(seg),
+                value: 0,
+            }));
+            true
+        });
+    }
+
+    /// Calls `f(cell, variant, first segment of its tile)` for each bridge `player` may lay
+    /// now, in [`Bridges::options`]' order, while `f` returns true.
+    fn each_option(
+        &self,
+        v: &View<'_>,
+        player: PlayerId,
+        mut f: impl FnMut(Pos, TileKindId, SegmentId) -> bool,
+    ) {
         let st = v.state;
         let Some(last) = st.last_placed() else {
             return;
@@ -80,25 +104,30 @@ impl Bridges {
             return;
         }
         let at = st.board().tile(last).pos;
-        let mut cells = vec![at];
-        if self.adjacent {
-            cells.extend(Side::ALL.map(|s| at.step(s)));
-        }
-        for pos in cells {
+        // The placed tile, then (printed rules) its four neighbours.
+        let reach = if self.adjacent { 5 } else { 1 };
+        let cells = [
+            at,
+            at.step(Side::N),
+            at.step(Side::E),
+            at.step(Side::S),
+            at.step(Side::W),
+        ];
+        for pos in cells.into_iter().take(reach) {
             let Some(t) = st.board().at(pos) else {
                 continue;
             };
-            for &variant in &v.rules.tiles().get(t.kind).variants {
-                if t.segment_count == 0 || !v.overlay_fits(pos, variant) {
-                    continue;
+            if t.segment_count == 0 {
+                continue;
+            }
+            // `View::overlay_fits` per variant, with the cell's constraints read once.
+            let (want, mask) = st.board().constraints(pos);
+            let tiles = v.rules.tiles();
+            for &variant in &tiles.get(t.kind).variants {
+                let fits = tiles.get(variant).edge_code(t.rotation) & mask == want;
+                if fits && !f(pos, variant, t.segment(0)) {
+                    return;
                 }
-                out.push(Action::Custom(CustomAction {
-                    expansion: me,
-                    verb: self.verb_of(v, pos, variant),
-                    figure: None,
-                    segment: Some(t.segment(0)),
-                    value: 0,
-                }));
             }
         }
     }

@@ -90,37 +90,61 @@ impl Castles {
     /// complete, unscored, of two one-sided segments that may hold a castle, with exactly
     /// one follower, `p`'s, and `p` has a castle left. Pushes `make-castle` actions.
     pub fn options(&self, v: &View<'_>, me: ExpansionIndex, p: PlayerId, out: &mut Vec<Action>) {
+        if !self.has_castle_left(v, p) {
+            return;
+        }
+        self.cities(v, |seg, fig| {
+            if v.state.figure(fig).owner == p {
+                out.push(Action::Custom(CustomAction {
+                    expansion: me,
+                    verb: self.verb,
+                    figure: Some(fig),
+                    segment: Some(seg),
+                    value: 0,
+                }));
+            }
+        });
+    }
+
+    /// The players [`Castles::options`] offers something to, as bits by player index:
+    /// one pass over the placed tile for every player (BCB-9's question each turn).
+    pub fn askable(&self, v: &View<'_>) -> u64 {
+        let mut mask = 0u64;
+        self.cities(v, |_, fig| {
+            let p = v.state.figure(fig).owner;
+            if self.has_castle_left(v, p) {
+                mask |= 1u64 << (p.0 & 63);
+            }
+        });
+        mask
+    }
+
+    fn has_castle_left(&self, v: &View<'_>, p: PlayerId) -> bool {
+        v.get(self.used.of(p)) < per_player(v.state.players().len())
+    }
+
+    /// Calls `f(segment, follower)` for each city on the tile just placed that may become
+    /// a castle (BCB-9), whoever owns its sole follower.
+    fn cities(&self, v: &View<'_>, mut f: impl FnMut(SegmentId, FigureId)) {
         let Some(last) = v.state.last_placed() else {
             return;
         };
-        let n = v.state.players().len();
-        if v.get(self.used.of(p)) >= per_player(n) {
-            return;
-        }
         let g = v.state.graph();
         let placed = v.state.board().tile(last);
         for seg in placed.segments() {
             if g.segment(seg).kind != FeatureKindId::CITY {
                 continue;
             }
-            let f = g.feature_of(seg);
-            let t = g.totals(f);
-            if !t.complete() || t.scored || t.segments != 2 || g.tile_count(f) != 2 {
+            let feature = g.feature_of(seg);
+            let t = g.totals(feature);
+            if !t.complete() || t.scored || t.segments != 2 || g.tile_count(feature) != 2 {
                 continue;
             }
-            if !g.members(f).all(|s| self.is_base(v, s)) {
+            if !g.members(feature).all(|s| self.is_base(v, s)) {
                 continue;
             }
-            if let Some(fig) = self.sole_follower(v, f) {
-                if v.state.figure(fig).owner == p {
-                    out.push(Action::Custom(CustomAction {
-                        expansion: me,
-                        verb: self.verb,
-                        figure: Some(fig),
-                        segment: Some(seg),
-                        value: 0,
-                    }));
-                }
+            if let Some(fig) = self.sole_follower(v, feature) {
+                f(seg, fig);
             }
         }
     }

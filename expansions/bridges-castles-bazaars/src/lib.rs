@@ -294,20 +294,17 @@ impl BcbRules {
         if !self.castle_tiles[v.state.board().tile(last).kind.0 as usize] {
             return;
         }
+        let askable = self.castles.askable(&v);
+        if askable == 0 {
+            return;
+        }
         let n = v.state.players().len();
         let first = v.state.active_player();
-        let mut ask = Vec::new();
-        let mut opts = Vec::new();
         for i in 0..n {
             let p = PlayerId(((first.0 as usize + i) % n) as u8);
-            opts.clear();
-            self.castles.options(&v, ctx.me(), p, &mut opts);
-            if !opts.is_empty() {
-                ask.push(p);
+            if askable & (1u64 << (p.0 & 63)) != 0 {
+                ctx.prompt(p, BcbPrompt::Castle);
             }
-        }
-        for p in ask {
-            ctx.prompt(p, BcbPrompt::Castle);
         }
     }
 }
@@ -360,7 +357,7 @@ impl BoundExpansion for BcbRules {
             .state()
             .last_placer()
             .unwrap_or(ctx.state().active_player());
-        if self.bridges.on_tile_placed(ctx, player, ctx.me()) {
+        if self.bridges.on_tile_placed(ctx, player) {
             ctx.prompt(player, BcbPrompt::Bridge);
         }
         if let Some(t) = ctx.state().board().at(pos).map(|t| t.kind) {

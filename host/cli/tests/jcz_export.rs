@@ -312,3 +312,23 @@ fn hills_sheep_and_castles_round_trip() {
         43,
     );
 }
+
+/// BCB-4 … BCB-8 with JCZ's reach (`bridgeReach=placed`): bridges laid by choice
+/// (`PLACE_TOKEN BRIDGE`, `Road` `NS` / `WE`) and by a placement that needs one (`PLACE_TILE`
+/// alone), with castles; a declined bridge question with no deployment step after it is
+/// JCZ's action-step `PASS`. The seeds' games lay bridges both ways.
+#[test]
+fn bridges_round_trip() {
+    round_trip_with(
+        "bridges",
+        &["bridges-castles-bazaars"],
+        &[
+            "bridges-castles-bazaars.bazaars=false",
+            "bridges-castles-bazaars.bridges=true",
+            "bridges-castles-bazaars.castles=true",
+        ],
+        3,
+        2,
+        47,
+    );
+}

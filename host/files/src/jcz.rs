@@ -332,6 +332,10 @@ pub enum JczActionMessage {
     CaptureFollower,
     /// `PAY_RANSOM`: the custom action for the prisoner `meepleId`.
     PayRansom,
+    /// `EXCHANGE_FOLLOWER`: the capturer's choice of the prisoner `meepleId` he gets back
+    /// in an exchange (the Tower's, when he is held in several kinds): the custom action
+    /// whose value is that meeple's figure kind.
+    ExchangeFollower,
     /// `RETURN_MEEPLE` with this `source`: the custom action about the follower of
     /// `pointer.meepleId`.
     ReturnMeeple(String),
@@ -819,6 +823,7 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
         "CAPTURE_FOLLOWER",
         "PAY_RANSOM",
         "RETURN_MEEPLE",
+        "EXCHANGE_FOLLOWER",
     ];
     only(
         "choice",
@@ -843,6 +848,7 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
         }
         ("CAPTURE_FOLLOWER", ..) => JczActionMessage::CaptureFollower,
         ("PAY_RANSOM", ..) => JczActionMessage::PayRansom,
+        ("EXCHANGE_FOLLOWER", ..) => JczActionMessage::ExchangeFollower,
         ("RETURN_MEEPLE", ..) => match &raw.source {
             Some(s) => JczActionMessage::ReturnMeeple(s.clone()),
             None => return Err(err("source", "`RETURN_MEEPLE` needs a `source`".into())),
@@ -851,7 +857,7 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
             return Err(err(
                 "message",
                 format!(
-                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM, RETURN_MEEPLE (or another type with `choice`)"
+                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM, RETURN_MEEPLE, EXCHANGE_FOLLOWER (or another type with `choice`)"
             ),
             ))
         }
@@ -861,7 +867,12 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
     }
     let value = match (raw.value.as_deref().unwrap_or("any"), &raw.slot) {
         ("any", None) => JczActionValue::Any,
-        ("figure-kind", None) if matches!(message, JczActionMessage::DeployOnFeature(_)) => {
+        ("figure-kind", None)
+            if matches!(
+                message,
+                JczActionMessage::DeployOnFeature(_) | JczActionMessage::ExchangeFollower
+            ) =>
+        {
             JczActionValue::FigureKind
         }
         ("corner", None) if matches!(message, JczActionMessage::DeployFigure(_)) => {

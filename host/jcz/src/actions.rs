@@ -238,6 +238,27 @@ impl Replayer {
         self.apply_custom(action)
     }
 
+    /// `EXCHANGE_FOLLOWER`: the declared verb whose value is the kind of the prisoner
+    /// `meepleId` the capturer takes back (JCZ gives back the first taken of that kind, as
+    /// our engine does).
+    pub(super) fn exchange(&mut self, p: &Value) -> Result<bool, String> {
+        let decl = self.declared(|m| *m == JczActionMessage::ExchangeFollower);
+        if decl.is_empty() {
+            return Err("message type `EXCHANGE_FOLLOWER` is not supported".into());
+        }
+        let meeple = str_field(p, "meepleId")?;
+        let (_, kind) = pointer::meeple(&self.decl, self.game.rules(), meeple)?;
+        let action = self
+            .offered_custom(&decl, |c, _| c.value == kind.0 as i32)
+            .ok_or_else(|| {
+                format!(
+                    "exchanging for `{meeple}` is not legal here ({})",
+                    self.game.describe_decision()
+                )
+            })?;
+        self.apply_custom(action)
+    }
+
     /// `PAY_RANSOM`: the declared verb for the prisoner with that meeple id (value: 256 ×
     /// its kind + the seat held in the declared slot − 1).
     pub(super) fn pay_ransom(&mut self, p: &Value) -> Result<bool, String> {

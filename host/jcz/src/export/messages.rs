@@ -254,6 +254,7 @@ impl<'a> Writer<'a> {
                     | JczActionMessage::PlaceToken(_)
                     | JczActionMessage::ReturnMeeple(_)
                     | JczActionMessage::PayRansom
+                    | JczActionMessage::ExchangeFollower
                     | JczActionMessage::Choice(..)
             );
         }
@@ -364,6 +365,23 @@ impl<'a> Writer<'a> {
                 let f = prisoner(before, after)?;
                 (
                     "PAY_RANSOM".into(),
+                    json!({"meepleId": names.meeple_id(before, f)?}),
+                )
+            }
+            // The capturer's own follower the exchange freed (the victim's goes home too).
+            JczActionMessage::ExchangeFollower => {
+                let me = before.decision().player;
+                let (b, a) = (before.state(), after.state());
+                let f = (0..b.figures().len())
+                    .map(|i| FigureId(i as u16))
+                    .find(|f| {
+                        b.figure(*f).owner == me
+                            && b.figure(*f).loc == FigureLoc::Removed
+                            && a.figure(*f).loc != FigureLoc::Removed
+                    })
+                    .ok_or("the exchange freed no follower of the capturer")?;
+                (
+                    "EXCHANGE_FOLLOWER".into(),
                     json!({"meepleId": names.meeple_id(before, f)?}),
                 )
             }

@@ -80,6 +80,10 @@ pub struct SegmentData {
     /// Free-form segment flags for expansions (`inn`, `pig-herd`, …).
     #[serde(default)]
     pub tags: Vec<String>,
+    /// Edge kinds: sides another segment of the same kind covers that this one also meets
+    /// (JCloisterZone's `multi-edge`: Hills & Sheep's `HS/CC!.v`, whose east city also
+    /// touches the north edge). What lies beyond such a side joins both segments.
+    pub shares: Option<String>,
 }
 
 /// A checked segment of a tile kind, at rotation 0.
@@ -99,6 +103,10 @@ pub struct Segment {
     pub cities: Vec<u8>,
     /// Expansion flags.
     pub tags: Vec<String>,
+    /// Sides another segment of the same kind covers that this one also meets (edge
+    /// kinds): each is one more open edge of its feature until a tile lies beyond it, whose
+    /// facing feature then joins this segment too.
+    pub shares: SideSet,
 }
 
 impl Segment {
@@ -140,6 +148,8 @@ pub struct TileKind {
     side_segment: [u8; 4],
     /// Local field segment covering each half-edge at rotation 0 (`NONE` if none).
     half_segment: [u8; 8],
+    /// Local segment sharing each side at rotation 0 (`Segment::shares`; `NONE` if none).
+    side_sharer: [u8; 4],
     /// Edge codes per rotation: byte `s` is side `s`'s edge (0 = field, k + 1 = edge kind k).
     edge_codes: [u32; 4],
     /// Every edge is a barrier (edges `XXXX`, the abbey): it matches any neighbouring edge,
@@ -171,6 +181,14 @@ impl TileKind {
     #[inline]
     pub fn segment_on_side(&self, r: Rotation, side: Side) -> Option<u8> {
         let s = self.side_segment[side.rotate(r.inverse()).index() as usize];
+        (s != NONE).then_some(s)
+    }
+
+    /// Local segment that shares board side `side` with the one covering it
+    /// (`Segment::shares`) when the tile is turned by `r`.
+    #[inline]
+    pub fn sharer_on_side(&self, r: Rotation, side: Side) -> Option<u8> {
+        let s = self.side_sharer[side.rotate(r.inverse()).index() as usize];
         (s != NONE).then_some(s)
     }
 
@@ -285,6 +303,7 @@ impl TileCatalog {
             pennants: 0,
             cities: Vec::new(),
             tags: vec![tag.to_string()],
+            shares: SideSet::EMPTY,
         });
         let mut edge = v.edge_codes[0].to_le_bytes();
         for s in sides.iter() {
@@ -442,6 +461,19 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         if def.shape == Shape::Virtual {
             return Err(at("a virtual feature kind cannot be drawn on a tile"));
         }
+        let shares = match &f.shares {
+            Some(_) if !matches!(def.shape, Shape::Edge { .. }) => {
+                return Err(at("shares: only an edge feature shares sides"))
+            }
+            Some(s) => SideSet::parse(s)
+                .filter(|x| x.0 & sides.0 == 0)
+                .ok_or_else(|| {
+                    at(&format!(
+                        "shares `{s}`: use N, E, S, W once each, none of its own sides"
+                    ))
+                })?,
+            None => SideSet::EMPTY,
+        };
         segments.push(Segment {
             kind,
             sides,
@@ -450,6 +482,7 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
             pennants: f.pennants,
             cities: Vec::new(),
             tags: f.tags.clone(),
+            shares,
         });
     }
     // A field cannot touch an edge that a city-like feature fills completely.
@@ -482,6 +515,21 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
             if !segments[i].cities.contains(&(target as u8)) {
                 segments[i].cities.push(target as u8);
             }
+        }
+    }
+    // A shared side is covered by another segment of the same kind, and shared once.
+    let mut side_sharer = [NONE; 4];
+    for (i, seg) in segments.iter().enumerate() {
+        for s in seg.shares.iter() {
+            let owner = segments.iter().find(|o| o.sides.contains(s));
+            if owner.map(|o| o.kind) != Some(seg.kind) || side_sharer[s.index() as usize] != NONE {
+                return Err(format!(
+                    "features[{i}] ({}): shares: side {} is not covered by another segment of this kind, or is shared twice",
+                    t.features[i].kind,
+                    s.letter()
+                ));
+            }
+            side_sharer[s.index() as usize] = i as u8;
         }
     }
     // The declared edge string must agree with the features.
@@ -555,6 +603,7 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         sites,
         side_segment,
         half_segment,
+        side_sharer,
         edge_codes,
         barrier,
         variant_of: None,

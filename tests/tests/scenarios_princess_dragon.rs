@@ -193,3 +193,10 @@ fn t158_fairy_and_promotions() {
 fn t157_coc_redeployment_and_the_dragons_tile() {
     run_scenario("princess-dragon/T-157");
 }
+
+/// PD-16 with AM-20, AM-22 (issue 31, JCZ's reading): a barn's placement scores the farm
+/// at once, and the fairy's farmer there brings its owner the fairy's +3.
+#[test]
+fn fairy_bonus_on_a_barn_scoring() {
+    run_scenario("princess-dragon/T-princess-dragon-fairy-barn");
+}

@@ -63,7 +63,8 @@ pub(crate) fn place_tile(
     for (i, seg) in tk.segments.iter().enumerate() {
         let def = rules.kind(seg.kind);
         let (open, completable) = match def.shape {
-            Shape::Edge { .. } => (seg.sides.len() as u16, def.completes),
+            // A shared side (`Segment::shares`) is one more open edge.
+            Shape::Edge { .. } => ((seg.sides.len() + seg.shares.len()) as u16, def.completes),
             Shape::Site => (8 - filled, def.completes),
             Shape::Field | Shape::Virtual => (0, false),
         };
@@ -96,7 +97,11 @@ pub(crate) fn place_tile(
         let nk = rules.tiles().get(n.kind);
         if tk.barrier {
             // A barrier edge closes the road or city facing it; fields end there.
-            if let Some(b) = nk.segment_on_side(n.rotation, s.opposite()) {
+            let facing = nk.segment_on_side(n.rotation, s.opposite());
+            for b in facing
+                .into_iter()
+                .chain(nk.sharer_on_side(n.rotation, s.opposite()))
+            {
                 g.close_edge(n.segment(b as usize));
             }
             continue;
@@ -106,7 +111,18 @@ pub(crate) fn place_tile(
                 tk.segment_on_side(rot, s),
                 nk.segment_on_side(n.rotation, s.opposite()),
             ) {
-                g.join(node(first + a as u32), n.segment(b as usize), true);
+                let (a, b) = (node(first + a as u32), n.segment(b as usize));
+                g.join(a, b, true);
+                // A segment sharing the side (either tile's) joins what meets it there,
+                // and its extra open edge closes.
+                if let Some(c) = tk.sharer_on_side(rot, s) {
+                    g.join(node(first + c as u32), b, false);
+                    g.close_edge(b);
+                }
+                if let Some(c) = nk.sharer_on_side(n.rotation, s.opposite()) {
+                    g.join(a, n.segment(c as usize), false);
+                    g.close_edge(a);
+                }
             }
         }
         // Fields meet across field edges and along both sides of roads and rivers.

@@ -128,7 +128,12 @@ pub(crate) fn completed_by_last_placement(
                 continue;
             };
             let nk = rules.tiles().get(n.kind);
-            if let Some(b) = nk.segment_on_side(n.rotation, s.opposite()) {
+            // The segment on that side, and one sharing it (`Segment::shares`).
+            let facing = nk.segment_on_side(n.rotation, s.opposite());
+            for b in facing
+                .into_iter()
+                .chain(nk.sharer_on_side(n.rotation, s.opposite()))
+            {
                 consider(n.segment(b as usize));
             }
         }

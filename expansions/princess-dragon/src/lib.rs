@@ -556,7 +556,8 @@ impl BoundExpansion for PdRules {
         Ok(())
     }
 
-    /// PD-16, PD-18: notes the fairy's bonus for every feature of this scoring.
+    /// PD-16, PD-18: notes the fairy's bonus for every feature of this scoring (see
+    /// [`scores_followers`]).
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         if ctx.get(self.ids.fairy) == 0 {
             return Ok(());
@@ -571,7 +572,7 @@ impl BoundExpansion for PdRules {
             let Some(cell) = self.fairy_cell(&v) else {
                 return Ok(());
             };
-            for item in draft.features.iter().filter(|i| i.closes) {
+            for item in draft.features.iter().filter(|i| scores_followers(&v, i)) {
                 let mut owners = 0u32;
                 for f in v.state.figures() {
                     if let FigureLoc::On(seg) = f.loc {
@@ -590,7 +591,7 @@ impl BoundExpansion for PdRules {
         } else if let Some((f, seg)) = self.fairy_follower(&v) {
             let feat = g.feature_of(seg);
             let owner = v.state.figure(f).owner.index();
-            for item in draft.features.iter().filter(|i| i.closes) {
+            for item in draft.features.iter().filter(|i| scores_followers(&v, i)) {
                 if item.feature == feat {
                     bonus[owner] += 1;
                 }
@@ -685,6 +686,17 @@ impl BoundExpansion for PdRules {
         }
         Ok(())
     }
+}
+
+/// PD-16: whether a draft item is a scoring of its followers, which brings the fairy's
+/// bonus: every item that closes its feature, and a farm scored while it stays open (a
+/// barn's placement or a farm joining a barn's, AM-20, AM-24: JCloisterZone scores those
+/// farmers as it scores any feature, `FairyCapability.appendFiguresBonusPoints`). Another
+/// item that does not close (the loser of a challenge, HS-10) only sends figures home.
+/// Items an expansion loaded after this one adds are not seen here; Abbey & Mayor's are
+/// (the load order breaks ties by id: `abbey-mayor` first).
+fn scores_followers(v: &View<'_>, item: &carcassonne_core::DraftFeature) -> bool {
+    item.closes || v.rules.kind(item.kind).shape == carcassonne_core::Shape::Field
 }
 
 carcassonne_core::export_expansion!("princess-dragon", PrincessDragon::new());

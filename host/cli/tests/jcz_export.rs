@@ -87,10 +87,11 @@ fn simulate_for_jcz(
 /// Simulates `games` games with `expansions` under JCZ's options and sends each through a
 /// save and back; returns the number of messages written.
 fn round_trip(name: &str, expansions: &[&str], players: u8, games: u64, seed: u64) -> usize {
-    round_trip_with(name, expansions, &[], players, games, seed)
+    round_trip_with(name, expansions, &[], players, games, seed).len()
 }
 
-/// [`round_trip`] with more options (`key=value`) on top of JCZ's.
+/// [`round_trip`] with more options (`key=value`) on top of JCZ's; returns the type of
+/// every message written.
 fn round_trip_with(
     name: &str,
     expansions: &[&str],
@@ -98,7 +99,7 @@ fn round_trip_with(
     players: u8,
     games: u64,
     seed: u64,
-) -> usize {
+) -> Vec<String> {
     let scratch = Scratch::new("jcz-export", name);
     let dir = simulate_for_jcz(&scratch, expansions, extra, players, games, seed);
     if std::env::var("JCZ_KEEP").is_ok() {
@@ -106,7 +107,7 @@ fn round_trip_with(
             .args(["-r", &dir, &format!("/tmp/jw/{name}")])
             .status();
     }
-    let mut messages = 0;
+    let mut messages = Vec::new();
     for i in 0..games {
         let game = scratch.path(&format!("games/game-{i}.json"));
         let save = scratch.arg(&format!("g{i}.jcz"));
@@ -155,7 +156,13 @@ fn round_trip_with(
         );
         assert_eq!(r1["finished"], Value::Bool(true));
         assert_eq!(r2["finished"], Value::Bool(true));
-        messages += written["replay"].as_array().unwrap().len();
+        messages.extend(
+            written["replay"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["type"].as_str().unwrap_or_default().to_string()),
+        );
     }
     messages
 }
@@ -268,7 +275,7 @@ fn the_classic_sets_with_all_their_figures_round_trip() {
         "king-robber",
     ];
     // (Without the Tower: an exchange among a big and a small follower has no message yet.)
-    assert!(round_trip_with("classic-full", &sets, &full, 3, 2, 31) > 0);
+    assert!(!round_trip_with("classic-full", &sets, &full, 3, 2, 31).is_empty());
     let scratch = Scratch::new("jcz-export", "classic-full-setup");
     let five = [
         "abbey-mayor",
@@ -310,5 +317,49 @@ fn hills_sheep_and_castles_round_trip() {
         3,
         2,
         43,
+    );
+}
+
+/// BCB-4 … BCB-8 with JCZ's reach (`bridgeReach=placed`): bridges laid by choice
+/// (`PLACE_TOKEN BRIDGE`, `Road` `NS` / `WE`) and by a placement that needs one (`PLACE_TILE`
+/// alone), with castles; a declined bridge question with no deployment step after it is
+/// JCZ's action-step `PASS`. The seeds' games lay bridges both ways.
+#[test]
+fn bridges_round_trip() {
+    round_trip_with(
+        "bridges",
+        &["bridges-castles-bazaars"],
+        &[
+            "bridges-castles-bazaars.bazaars=false",
+            "bridges-castles-bazaars.bridges=true",
+            "bridges-castles-bazaars.castles=true",
+        ],
+        3,
+        2,
+        47,
+    );
+}
+
+/// TW-12 with a big follower held (issue 31): when the victim holds the capturer's big and
+/// small followers, the capturer chooses which comes back, JCZ's `EXCHANGE_FOLLOWER
+/// {meepleId}` of that prisoner; the games go to a save and back unchanged (these seeds'
+/// games have such a choice; JCZ's engine replays them with our scores).
+#[test]
+fn an_exchange_with_a_choice_of_kinds_round_trips() {
+    let types = round_trip_with(
+        "exchange",
+        &["inns-cathedrals", "tower"],
+        &[
+            "figures.big-follower=1",
+            "inns-cathedrals.inns=true",
+            "inns-cathedrals.cathedrals=true",
+        ],
+        2,
+        6,
+        7,
+    );
+    assert!(
+        types.iter().any(|t| t == "EXCHANGE_FOLLOWER"),
+        "no exchange with a choice in these games"
     );
 }

@@ -1,6 +1,6 @@
-//! JCloisterZone saves of Hills & Sheep and of the castles of Bridges, Castles & Bazaars
-//! (docs/jcz.md): how their sets, elements and rules map to options, our own saves
-//! (`tests/jcz/hills-*.jcz`, `castle-*.jcz`, written by hand) going to a record, back to a
+//! JCloisterZone saves of Hills & Sheep and of the castles and bridges of Bridges, Castles &
+//! Bazaars (docs/jcz.md): how their sets, elements and rules map to options, our own saves
+//! (`tests/jcz/hills-*.jcz`, `castle-*.jcz`, `bridge-*.jcz`, written by hand) going to a record, back to a
 //! save and to a record again unchanged (simulated games of each set: `jcz_export.rs`). The
 //! saves' own assertions are checked by `jcz.rs` with every save of `tests/jcz`.
 
@@ -11,11 +11,13 @@ use common::{ok_with_plugins as ok, repo, Scratch};
 use serde_json::{json, Value};
 use std::path::Path;
 
-const SAVES: [&str; 4] = [
+const SAVES: [&str; 6] = [
     "hills-flock-grow-and-score.jcz",
     "hills-wolf-scatters-flock.jcz",
     "castle-scores-next-road.jcz",
     "castle-farm-final-scoring.jcz",
+    "bridge-laid-by-choice.jcz",
+    "bridge-laid-by-placement.jcz",
 ];
 
 fn json_file(path: &Path) -> Value {
@@ -104,6 +106,28 @@ fn castle_and_bazaar_setups_map_to_options() {
     assert_eq!(option(&o, "bridges-castles-bazaars.castles"), Some("true"));
 }
 
+/// BCB-1, BCB-4: the element `bridge` switches bridges on; JCZ lays one by choice on the
+/// tile just placed only (`bridgeReach=placed`).
+#[test]
+fn bridge_setups_map_to_options() {
+    let o = options(json!({
+        "sets": {"basic:1": 1, "bridges-castles-and-bazaars:1": 1},
+        "elements": {"small-follower": 7, "bridge": 1},
+        "rules": {}
+    }));
+    assert_eq!(option(&o, "bridges-castles-bazaars.bridges"), Some("true"));
+    assert_eq!(
+        option(&o, "bridges-castles-bazaars.bridgeReach"),
+        Some("placed")
+    );
+    let o = options(json!({
+        "sets": {"basic:1": 1, "bridges-castles-and-bazaars:1": 1},
+        "elements": {"small-follower": 7},
+        "rules": {}
+    }));
+    assert_eq!(option(&o, "bridges-castles-bazaars.bridges"), Some("false"));
+}
+
 /// Each of our saves: save → record → save → record gives the same record (actions with
 /// the bag's draws, options, result), and the written save carries FCZ's messages.
 #[test]
@@ -141,6 +165,25 @@ fn our_saves_round_trip_through_the_writer() {
                 types.contains(&"FLOCK_EXPAND_OR_SCORE"),
                 "{name}: {types:?}"
             );
+        } else if name.starts_with("bridge") {
+            // BCB-4: a bridge by choice is JCZ's `PLACE_TOKEN BRIDGE` on the placed tile's
+            // `Road` `NS`; BCB-7: one the placement needs is in the `PLACE_TILE` alone.
+            let tokens: Vec<&Value> = written["replay"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["type"] == "PLACE_TOKEN")
+                .collect();
+            if *name == "bridge-laid-by-choice.jcz" {
+                assert_eq!(tokens.len(), 1, "{name}");
+                assert_eq!(
+                    tokens[0]["payload"],
+                    json!({"token": "BRIDGE", "pointer": {"position": [1, 0], "feature": "Road", "location": "NS"}})
+                );
+            } else {
+                assert!(tokens.is_empty(), "{name}: {types:?}");
+            }
+            assert_eq!(written["setup"]["elements"]["bridge"], json!(true));
         } else {
             assert!(types.contains(&"PLACE_TOKEN"), "{name}: {types:?}");
             // The castle element alone: no set of the expansion.

@@ -30,11 +30,20 @@
 //! prompts = ["ransom"]
 //! passed-by = ["PLACE_TILE"]            # or passed-unless = [...], or tile = "AM/A"
 //! # confirmed = true      # a deployment answering it is followed by the player's `COMMIT`
+//! # action-step = true    # JCZ offers it in its action step: a pass without a deployment
+//! #                       # step after it is written as that step's `PASS`
 //!
 //! [[jcz.actions]]           # a JCZ message that is one of the expansion's custom actions
 //! message = "PLACE_TOKEN"
 //! token = "TOWER_PIECE"
 //! verb = "tower-piece"
+//!
+//! [[jcz.actions]]           # a token at a fixed place of the pointer's tile (a bridge)
+//! message = "PLACE_TOKEN"
+//! token = "BRIDGE"
+//! feature = "Road"
+//! location = "NS"
+//! verb = "bridge-ns"
 //!
 //! [[jcz.actions]]           # RETURN_MEEPLE of one `source`: the custom action about that follower
 //! message = "RETURN_MEEPLE"
@@ -152,6 +161,8 @@ struct RawPrompt {
     passed_unless: Option<Vec<String>>,
     #[serde(default)]
     confirmed: bool,
+    #[serde(default)]
+    action_step: bool,
     random_by: Option<Vec<String>>,
 }
 
@@ -164,6 +175,7 @@ struct RawAction {
     figure: Option<String>,
     source: Option<String>,
     choice: Option<String>,
+    location: Option<String>,
     verb: String,
     value: Option<String>,
     slot: Option<String>,
@@ -300,6 +312,9 @@ pub struct JczPrompt {
     /// JCZ waits for a `COMMIT` of the player after a deployment answering it, unless he is
     /// asked again (its `ConfirmAction`: the wagon's move).
     pub confirmed: bool,
+    /// JCZ offers its actions in its action step beside the deployments (the bridge): a
+    /// pass is that step's `PASS` when our engine asks no deployment after it.
+    pub action_step: bool,
     /// Line of the entry.
     pub line: usize,
 }
@@ -317,6 +332,10 @@ pub enum JczActionMessage {
     CaptureFollower,
     /// `PAY_RANSOM`: the custom action for the prisoner `meepleId`.
     PayRansom,
+    /// `EXCHANGE_FOLLOWER`: the capturer's choice of the prisoner `meepleId` he gets back
+    /// in an exchange (the Tower's, when he is held in several kinds): the custom action
+    /// whose value is that meeple's figure kind.
+    ExchangeFollower,
     /// `RETURN_MEEPLE` with this `source`: the custom action about the follower of
     /// `pointer.meepleId`.
     ReturnMeeple(String),
@@ -340,6 +359,16 @@ pub enum JczActionValue {
     Prisoner(String),
 }
 
+/// A token JCZ lays at a fixed place of a tile (`feature` and `location` of a `PLACE_TOKEN`:
+/// a bridge, `Road` `NS`): the pointer names the tile, since the feature does not exist yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JczTilePlace {
+    /// The pointer's JCZ feature class (`Road`).
+    pub feature: String,
+    /// The pointer's location, board-oriented (`NS`).
+    pub location: String,
+}
+
 /// One `[[jcz.actions]]` entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JczAction {
@@ -349,6 +378,9 @@ pub struct JczAction {
     pub verb: String,
     /// Its value.
     pub value: JczActionValue,
+    /// A `PLACE_TOKEN` at this place of a tile: the offered action of the verb with a
+    /// segment on the pointer's tile (not on the pointer's feature).
+    pub at: Option<JczTilePlace>,
     /// Line of the entry.
     pub line: usize,
 }
@@ -761,6 +793,7 @@ fn prompt(
         tags,
         answer,
         confirmed: raw.confirmed,
+        action_step: raw.action_step,
         line,
     })
 }
@@ -776,7 +809,12 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
     };
     let m = raw.message.as_str();
     only("token", &raw.token, m == "PLACE_TOKEN")?;
-    only("feature", &raw.feature, m == "DEPLOY_MEEPLE")?;
+    only("location", &raw.location, m == "PLACE_TOKEN")?;
+    only(
+        "feature",
+        &raw.feature,
+        m == "DEPLOY_MEEPLE" || raw.location.is_some(),
+    )?;
     only("figure", &raw.figure, m == "DEPLOY_MEEPLE")?;
     only("source", &raw.source, m == "RETURN_MEEPLE")?;
     let known = [
@@ -785,6 +823,7 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
         "CAPTURE_FOLLOWER",
         "PAY_RANSOM",
         "RETURN_MEEPLE",
+        "EXCHANGE_FOLLOWER",
     ];
     only(
         "choice",
@@ -809,6 +848,7 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
         }
         ("CAPTURE_FOLLOWER", ..) => JczActionMessage::CaptureFollower,
         ("PAY_RANSOM", ..) => JczActionMessage::PayRansom,
+        ("EXCHANGE_FOLLOWER", ..) => JczActionMessage::ExchangeFollower,
         ("RETURN_MEEPLE", ..) => match &raw.source {
             Some(s) => JczActionMessage::ReturnMeeple(s.clone()),
             None => return Err(err("source", "`RETURN_MEEPLE` needs a `source`".into())),
@@ -817,7 +857,7 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
             return Err(err(
                 "message",
                 format!(
-                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM, RETURN_MEEPLE (or another type with `choice`)"
+                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM, RETURN_MEEPLE, EXCHANGE_FOLLOWER (or another type with `choice`)"
             ),
             ))
         }
@@ -827,7 +867,12 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
     }
     let value = match (raw.value.as_deref().unwrap_or("any"), &raw.slot) {
         ("any", None) => JczActionValue::Any,
-        ("figure-kind", None) if matches!(message, JczActionMessage::DeployOnFeature(_)) => {
+        ("figure-kind", None)
+            if matches!(
+                message,
+                JczActionMessage::DeployOnFeature(_) | JczActionMessage::ExchangeFollower
+            ) =>
+        {
             JczActionValue::FigureKind
         }
         ("corner", None) if matches!(message, JczActionMessage::DeployFigure(_)) => {
@@ -850,10 +895,24 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
             ))
         }
     };
+    let at = match (&raw.location, &raw.feature) {
+        (Some(location), Some(feature)) => Some(JczTilePlace {
+            feature: feature.clone(),
+            location: location.clone(),
+        }),
+        (Some(_), None) => {
+            return Err(err(
+                "location",
+                "`location` needs the pointer's `feature` class".into(),
+            ))
+        }
+        (None, _) => None,
+    };
     Ok(JczAction {
         message,
         verb: raw.verb.clone(),
         value,
+        at,
         line,
     })
 }

@@ -301,3 +301,34 @@ verb = "flock-grow"
         ),
     ]);
 }
+
+/// A `PLACE_TOKEN` at a fixed place of a tile (a bridge: `feature` + `location`), and the
+/// mistakes around it.
+#[test]
+fn a_token_at_a_place_of_a_tile_parses() {
+    let m = parse(
+        "[[jcz.actions]]\nmessage = \"PLACE_TOKEN\"\ntoken = \"BRIDGE\"\nfeature = \"Road\"\nlocation = \"NS\"\nverb = \"bridge-ns\"\n",
+    )
+    .unwrap();
+    let a = &m.jcz.actions[0];
+    assert_eq!(a.message, JczActionMessage::PlaceToken("BRIDGE".into()));
+    let at = a.at.as_ref().expect("a place");
+    assert_eq!((at.feature.as_str(), at.location.as_str()), ("Road", "NS"));
+    assert_mistakes(&[
+        (
+            "[[jcz.actions]]\nmessage = \"PLACE_TOKEN\"\ntoken = \"B\"\nlocation = \"NS\"\nverb = \"x\"\n",
+            "`jcz.actions[0].location`",
+            "needs the pointer's `feature`",
+        ),
+        (
+            "[[jcz.actions]]\nmessage = \"PLACE_TOKEN\"\ntoken = \"B\"\nfeature = \"Road\"\nverb = \"x\"\n",
+            "`jcz.actions[0].feature`",
+            "not with",
+        ),
+        (
+            "[[jcz.actions]]\nmessage = \"PAY_RANSOM\"\nlocation = \"NS\"\nverb = \"x\"\n",
+            "`jcz.actions[0].location`",
+            "not with",
+        ),
+    ]);
+}

@@ -69,7 +69,9 @@ impl Replayer {
         self.apply_custom(action)
     }
 
-    /// `PLACE_TOKEN`: the declared verb of that token, on the feature the pointer names.
+    /// `PLACE_TOKEN`: the declared verb of that token, on the feature the pointer names; or,
+    /// for a token declared at a place of a tile (`at`: a bridge, whose road does not exist
+    /// yet), the verb of the pointer's place, on any segment of the pointer's tile.
     pub(super) fn place_token(&mut self, p: &Value) -> Result<bool, String> {
         let token = str_field(p, "token")?;
         let decl = self.declared(|m| matches!(m, JczActionMessage::PlaceToken(t) if t == token));
@@ -79,10 +81,28 @@ impl Replayer {
             ));
         }
         let ptr = p.get("pointer").ok_or("payload has no `pointer`")?;
-        let segments = pointer::segments(&self.decl, &self.game, ptr)?;
+        let placed = decl.iter().any(|a| a.action.at.is_some());
+        let segments = if placed {
+            Vec::new()
+        } else {
+            pointer::segments(&self.decl, &self.game, ptr)?
+        };
+        let cell = if placed {
+            Some(pointer::position(ptr.get("position"))?)
+        } else {
+            None
+        };
+        let field = |k: &str| ptr.get(k).and_then(Value::as_str);
+        let g = self.game.state().graph();
         let action = self
-            .offered_custom(&decl, |c, _| {
-                c.segment.is_some_and(|s| segments.contains(&s))
+            .offered_custom(&decl, |c, a| match (&a.action.at, c.segment) {
+                (Some(at), Some(s)) => {
+                    field("feature") == Some(at.feature.as_str())
+                        && field("location") == Some(at.location.as_str())
+                        && Some(g.segment(s).pos) == cell
+                }
+                (None, Some(s)) => segments.contains(&s),
+                (_, None) => false,
             })
             .ok_or_else(|| {
                 format!(
@@ -215,6 +235,27 @@ impl Replayer {
             .filter(|f| matches!(self.game.state().figure(*f).loc, FigureLoc::On(_)))
             .ok_or_else(|| format!("meeple `{meeple}` is not on the board"))?;
         let action = self.offered_about(&decl, figure, format!("capturing `{meeple}`"))?;
+        self.apply_custom(action)
+    }
+
+    /// `EXCHANGE_FOLLOWER`: the declared verb whose value is the kind of the prisoner
+    /// `meepleId` the capturer takes back (JCZ gives back the first taken of that kind, as
+    /// our engine does).
+    pub(super) fn exchange(&mut self, p: &Value) -> Result<bool, String> {
+        let decl = self.declared(|m| *m == JczActionMessage::ExchangeFollower);
+        if decl.is_empty() {
+            return Err("message type `EXCHANGE_FOLLOWER` is not supported".into());
+        }
+        let meeple = str_field(p, "meepleId")?;
+        let (_, kind) = pointer::meeple(&self.decl, self.game.rules(), meeple)?;
+        let action = self
+            .offered_custom(&decl, |c, _| c.value == kind.0 as i32)
+            .ok_or_else(|| {
+                format!(
+                    "exchanging for `{meeple}` is not legal here ({})",
+                    self.game.describe_decision()
+                )
+            })?;
         self.apply_custom(action)
     }
 

@@ -481,6 +481,10 @@ impl Replayer {
                 self.check_sender(msg)?;
                 self.capture(p)
             }
+            "EXCHANGE_FOLLOWER" => {
+                self.check_sender(msg)?;
+                self.exchange(p)
+            }
             "PAY_RANSOM" => {
                 // JCZ's tile step: the tile is drawn before the ransom (TW-13).
                 self.draw_if_due()?;

@@ -131,7 +131,7 @@ impl<'a> Writer<'a> {
                     self.confirm(before, after, p, player);
                 }
             }
-            Action::Pass => self.pass(before, player)?,
+            Action::Pass => self.pass(before, after, player)?,
             Action::Custom(_) if self.random_prompt(before).is_some() => {
                 self.random_answer(before, a, player)?
             }
@@ -254,6 +254,7 @@ impl<'a> Writer<'a> {
                     | JczActionMessage::PlaceToken(_)
                     | JczActionMessage::ReturnMeeple(_)
                     | JczActionMessage::PayRansom
+                    | JczActionMessage::ExchangeFollower
                     | JczActionMessage::Choice(..)
             );
         }
@@ -263,18 +264,22 @@ impl<'a> Writer<'a> {
     }
 
     /// A pass: JCZ's `PASS`, but nothing for a question JCZ never asks (`passed-by`, or
-    /// `passed-unless` without `PASS`: the next message passes it), and `PASS` + `COMMIT` for a declined tile question outside the
-    /// final round (JCZ's `CommitAbbeyPassPhase`).
-    fn pass(&mut self, before: &Game, player: u8) -> Result<(), String> {
+    /// `passed-unless` without `PASS`: the next message passes it; for one JCZ offers in
+    /// its action step, only while our deployment step follows), and `PASS` + `COMMIT` for
+    /// a declined tile question outside the final round (JCZ's `CommitAbbeyPassPhase`).
+    fn pass(&mut self, before: &Game, after: &Game, player: u8) -> Result<(), String> {
         if let DecisionKind::Prompt(p) = before.decision().kind {
-            match self
-                .names
-                .prompt(p.owner, p.code().tag)
-                .map(|jp| &jp.answer)
-            {
+            let jp = self.names.prompt(p.owner, p.code().tag);
+            match jp.map(|jp| &jp.answer) {
                 Some(JczPromptAnswer::PassedBy(_)) => return Ok(()),
                 Some(JczPromptAnswer::PassedUnless(l)) if !l.iter().any(|m| m.kind == "PASS") => {
-                    return Ok(())
+                    let deploys_next = turn_of(after) == turn_of(before)
+                        && after.decision().player == before.decision().player
+                        && matches!(after.decision().kind, DecisionKind::Deploy { .. });
+                    if jp.is_some_and(|jp| jp.action_step) && !deploys_next {
+                        self.messages.push(message("PASS", player, json!({})));
+                    }
+                    return Ok(());
                 }
                 Some(JczPromptAnswer::Tile(_)) => {
                     self.messages.push(message("PASS", player, json!({})));
@@ -311,10 +316,21 @@ impl<'a> Writer<'a> {
         let segment = || c.segment.ok_or("the action names no feature");
         let figure = || c.figure.ok_or("the action names no figure");
         Ok(match &decl.message {
-            JczActionMessage::PlaceToken(token) => (
-                "PLACE_TOKEN".into(),
-                json!({"token": token, "pointer": names.pointer(before, segment()?)?}),
-            ),
+            JczActionMessage::PlaceToken(token) => {
+                let seg = segment()?;
+                // A token at a place of a tile (a bridge) names that tile and place.
+                let pointer = match &decl.at {
+                    Some(at) => {
+                        let p = before.state().graph().segment(seg).pos;
+                        json!({"position": [p.x, p.y], "feature": at.feature, "location": at.location})
+                    }
+                    None => names.pointer(before, seg)?,
+                };
+                (
+                    "PLACE_TOKEN".into(),
+                    json!({"token": token, "pointer": pointer}),
+                )
+            }
             JczActionMessage::DeployOnFeature(_) => {
                 let seg = segment()?;
                 let kind = carcassonne_core::FigureKindId(c.value as u8);
@@ -349,6 +365,23 @@ impl<'a> Writer<'a> {
                 let f = prisoner(before, after)?;
                 (
                     "PAY_RANSOM".into(),
+                    json!({"meepleId": names.meeple_id(before, f)?}),
+                )
+            }
+            // The capturer's own follower the exchange freed (the victim's goes home too).
+            JczActionMessage::ExchangeFollower => {
+                let me = before.decision().player;
+                let (b, a) = (before.state(), after.state());
+                let f = (0..b.figures().len())
+                    .map(|i| FigureId(i as u16))
+                    .find(|f| {
+                        b.figure(*f).owner == me
+                            && b.figure(*f).loc == FigureLoc::Removed
+                            && a.figure(*f).loc != FigureLoc::Removed
+                    })
+                    .ok_or("the exchange freed no follower of the capturer")?;
+                (
+                    "EXCHANGE_FOLLOWER".into(),
                     json!({"meepleId": names.meeple_id(before, f)?}),
                 )
             }

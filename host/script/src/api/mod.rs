@@ -542,6 +542,7 @@ pub fn register(engine: &mut Engine) -> Vec<&'static str> {
     register_kinds(reg);
     near::register_near(reg);
     tags::register_tags(reg);
+    joins::register_joins(reg);
     register_builders(reg.engine);
     std::mem::take(&mut reg.traced)
 }
@@ -551,6 +552,7 @@ mod corners;
 mod fast;
 mod figures;
 mod functions;
+mod joins;
 mod kinds;
 mod near;
 mod reads;

@@ -111,3 +111,14 @@ fn gamblers_luck_scenarios_pass() {
         "abbey-mayor,inns-cathedrals,princess-dragon",
     );
 }
+
+/// Family Feud: FF-1 … FF-5 (three files, three variants), the placement rule read with
+/// `joins_at`; with the Cathedral about (its pennants are blue-and-white).
+#[test]
+fn family_feud_scenarios_pass() {
+    scenarios_pass("family-feud", 6);
+    plays_mixed(
+        "family-feud",
+        "inns-cathedrals,princess-dragon,tower,abbey-mayor",
+    );
+}

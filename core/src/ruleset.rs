@@ -124,6 +124,10 @@ pub struct Ruleset {
     pub(crate) figure_offsets: Vec<u16>,
     /// Declared overlays ([`crate::overlay`]).
     pub(crate) overlays: Vec<crate::overlay::Overlay>,
+    /// Pairs of edge codes (0 field, k + 1 edge kind k) that may face each other without
+    /// joining ([`Declare::edge_meets`]); empty in most games, which then match edges
+    /// exactly.
+    pub(crate) edge_meets: Vec<(u8, u8)>,
     /// The slot of the first overlay that amends placements, if any.
     pub(crate) amends: Option<crate::slot::PlayerSlot>,
 }
@@ -347,6 +351,44 @@ impl Ruleset {
     pub fn overlays(&self) -> &[crate::overlay::Overlay] {
         &self.overlays
     }
+
+    /// Whether an expansion lets different edges face each other
+    /// ([`Declare::edge_meets`]): placements are then matched side by side.
+    #[inline]
+    pub fn loose_edges(&self) -> bool {
+        !self.edge_meets.is_empty()
+    }
+
+    /// Whether a tile whose edges turned as placed are `code` fits a cell whose
+    /// neighbours ask `(want, mask)` ([`crate::Board::constraints`]): equal edges, or a
+    /// pair declared with [`Declare::edge_meets`].
+    #[inline]
+    pub fn edges_fit(&self, code: u32, want: u32, mask: u32) -> bool {
+        if code & mask == want {
+            return true;
+        }
+        if self.edge_meets.is_empty() {
+            return false;
+        }
+        (0..4).all(|s| {
+            let (m, w) = ((code >> (8 * s)) as u8, (want >> (8 * s)) as u8);
+            (mask >> (8 * s)) & 0xFF == 0 || m == w || self.edge_meets.contains(&(m, w))
+        })
+    }
+
+    /// Whether edges of codes `mine` and `theirs` were declared to face each other
+    /// without joining ([`Declare::edge_meets`]).
+    #[inline]
+    pub fn edges_meet(&self, mine: u8, theirs: u8) -> bool {
+        !self.edge_meets.is_empty() && self.edge_meets.contains(&(mine, theirs))
+    }
+
+    /// Whether an edge of code `mine` facing an edge of code `theirs` joins the two
+    /// segments (equal non-field codes, not declared to meet without joining).
+    #[inline]
+    pub fn edges_join(&self, mine: u8, theirs: u8) -> bool {
+        mine != 0 && mine == theirs && !self.edge_meets.contains(&(mine, mine))
+    }
 }
 
 /// Who an expansion of a ruleset is (its hooks are in [`Ruleset::bound`]).
@@ -465,6 +507,7 @@ impl RulesetBuilder {
         let mut labels = Vec::new();
         let mut slots = Vec::new();
         let mut overlays = Vec::new();
+        let mut edge_meets = Vec::new();
         let expansions = std::mem::take(&mut self.expansions);
         let mut metas = Vec::with_capacity(expansions.len());
         let mut binders: Vec<Box<dyn Binder>> = Vec::with_capacity(expansions.len());
@@ -489,6 +532,7 @@ impl RulesetBuilder {
                 labels: &mut labels,
                 slots: &mut slots,
                 overlays: &mut overlays,
+                edge_meets: &mut edge_meets,
             };
             binders.push(e.declare(&mut d).map_err(|message| SetupError::Expansion {
                 expansion: id.clone(),
@@ -606,6 +650,7 @@ impl RulesetBuilder {
             slots,
             overlays,
             amends,
+            edge_meets,
         };
         // Bind: every expansion reads the complete vocabulary and options once.
         let mut bound = Vec::with_capacity(binders.len());

@@ -36,7 +36,10 @@ pub(crate) fn joined_by(v: View<'_>, t: TileKindId, pos: Pos, r: Rotation) -> Ve
         }
         let theirs =
             |local: u8| g.feature_of(SegmentId::new(n.first_segment as usize + local as usize));
-        if let (Some(mine), Some(t)) = (
+        // Only equal edges join (not those an expansion lets meet: a gate and a road).
+        let codes = (tk.edge_at(r, side), nk.edge_at(n.rotation, side.opposite()));
+        if let (true, Some(mine), Some(t)) = (
+            v.rules.edges_join(codes.0, codes.1),
             tk.segment_on_side(r, side),
             nk.segment_on_side(n.rotation, side.opposite()),
         ) {

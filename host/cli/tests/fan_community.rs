@@ -122,3 +122,14 @@ fn family_feud_scenarios_pass() {
         "inns-cathedrals,princess-dragon,tower,abbey-mayor",
     );
 }
+
+/// The City Gates: CG-1 … CG-6 (three files, three variants), gate edges matched with
+/// `edge_meets`; mixed with bridges (amended placements) and River I.
+#[test]
+fn city_gates_scenarios_pass() {
+    scenarios_pass("city-gates", 6);
+    plays_mixed(
+        "city-gates",
+        "bridges-castles-bazaars,river,princess-dragon,tower,abbey-mayor",
+    );
+}

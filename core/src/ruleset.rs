@@ -124,10 +124,10 @@ pub struct Ruleset {
     pub(crate) figure_offsets: Vec<u16>,
     /// Declared overlays ([`crate::overlay`]).
     pub(crate) overlays: Vec<crate::overlay::Overlay>,
-    /// Pairs of edge codes (0 field, k + 1 edge kind k) that may face each other without
-    /// joining ([`Declare::edge_meets`]); empty in most games, which then match edges
-    /// exactly.
-    pub(crate) edge_meets: Vec<(u8, u8)>,
+    /// Per edge code (0 field, k + 1 edge kind k): bit `c` set when it may face edge code
+    /// `c` without joining ([`Declare::edge_meets`]); empty in most games, which then
+    /// match edges exactly.
+    pub(crate) edge_meets: Vec<u128>,
     /// The slot of the first overlay that amends placements, if any.
     pub(crate) amends: Option<crate::slot::PlayerSlot>,
 }
@@ -364,30 +364,32 @@ impl Ruleset {
     /// pair declared with [`Declare::edge_meets`].
     #[inline]
     pub fn edges_fit(&self, code: u32, want: u32, mask: u32) -> bool {
-        if code & mask == want {
-            return true;
+        // Only the sides whose edges differ need a look at the table.
+        let mut diff = (code & mask) ^ want;
+        while diff != 0 {
+            let shift = diff.trailing_zeros() & !7;
+            if !self.edges_meet((code >> shift) as u8, (want >> shift) as u8) {
+                return false;
+            }
+            diff &= !(0xFF << shift);
         }
-        if self.edge_meets.is_empty() {
-            return false;
-        }
-        (0..4).all(|s| {
-            let (m, w) = ((code >> (8 * s)) as u8, (want >> (8 * s)) as u8);
-            (mask >> (8 * s)) & 0xFF == 0 || m == w || self.edge_meets.contains(&(m, w))
-        })
+        true
     }
 
     /// Whether edges of codes `mine` and `theirs` were declared to face each other
     /// without joining ([`Declare::edge_meets`]).
     #[inline]
     pub fn edges_meet(&self, mine: u8, theirs: u8) -> bool {
-        !self.edge_meets.is_empty() && self.edge_meets.contains(&(mine, theirs))
+        self.edge_meets
+            .get(mine as usize)
+            .is_some_and(|bits| theirs < 128 && bits & (1 << theirs) != 0)
     }
 
     /// Whether an edge of code `mine` facing an edge of code `theirs` joins the two
     /// segments (equal non-field codes, not declared to meet without joining).
     #[inline]
     pub fn edges_join(&self, mine: u8, theirs: u8) -> bool {
-        mine != 0 && mine == theirs && !self.edge_meets.contains(&(mine, mine))
+        mine != 0 && mine == theirs && !self.edges_meet(mine, mine)
     }
 }
 
@@ -650,7 +652,7 @@ impl RulesetBuilder {
             slots,
             overlays,
             amends,
-            edge_meets,
+            edge_meets: meets_table(&edge_meets),
         };
         // Bind: every expansion reads the complete vocabulary and options once.
         let mut bound = Vec::with_capacity(binders.len());
@@ -840,4 +842,18 @@ fn describe(ty: &crate::options::OptionType) -> String {
         crate::options::OptionType::Bool => "true or false".into(),
         crate::options::OptionType::Int { min, max } => format!("an integer from {min} to {max}"),
     }
+}
+
+/// The [`Ruleset::edge_meets`] table of the declared pairs of edge codes (empty: none).
+fn meets_table(pairs: &[(u8, u8)]) -> Vec<u128> {
+    let mut t = Vec::new();
+    for &(a, b) in pairs {
+        if (a as usize) >= t.len() {
+            t.resize(a as usize + 1, 0);
+        }
+        if b < 128 {
+            t[a as usize] |= 1 << b;
+        }
+    }
+    t
 }

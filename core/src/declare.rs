@@ -150,10 +150,10 @@ impl Declare<'_> {
         };
         match (code(a), code(b)) {
             (Some(x), Some(y)) if x != 0 || y != 0 => {
-                for pair in [(x, y), (y, x)] {
-                    if !self.edge_meets.contains(&pair) {
-                        self.edge_meets.push(pair);
-                    }
+                // Kept as declared: `x` is the declaring kind (the gate), which
+                // `Ruleset::edges_declaring` looks for; the table is made symmetric.
+                if !self.edge_meets.contains(&(x, y)) {
+                    self.edge_meets.push((x, y));
                 }
                 Ok(())
             }

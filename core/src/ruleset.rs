@@ -128,6 +128,9 @@ pub struct Ruleset {
     /// `c` without joining ([`Declare::edge_meets`]); empty in most games, which then
     /// match edges exactly.
     pub(crate) edge_meets: Vec<u128>,
+    /// Bit `c`: edge code `c` is of a kind that declared an `edge_meets` (a gate): only a
+    /// side with such an edge on one of its two tiles can fit other than exactly.
+    pub(crate) edge_declarers: u128,
     /// The slot of the first overlay that amends placements, if any.
     pub(crate) amends: Option<crate::slot::PlayerSlot>,
 }
@@ -374,6 +377,16 @@ impl Ruleset {
             diff &= !(0xFF << shift);
         }
         true
+    }
+
+    /// Whether any of the four edge codes packed in `code` is of a kind that declared an
+    /// `edge_meets`: without one on either tile of a side, that side fits only exactly.
+    #[inline]
+    pub fn edges_declaring(&self, code: u32) -> bool {
+        (0..4).any(|s| {
+            let c = (code >> (8 * s)) as u8;
+            c < 128 && self.edge_declarers & (1 << c) != 0
+        })
     }
 
     /// Whether edges of codes `mine` and `theirs` were declared to face each other
@@ -653,6 +666,9 @@ impl RulesetBuilder {
             overlays,
             amends,
             edge_meets: meets_table(&edge_meets),
+            edge_declarers: edge_meets
+                .iter()
+                .fold(0, |m, &(a, _)| m | if a < 128 { 1u128 << a } else { 0 }),
         };
         // Bind: every expansion reads the complete vocabulary and options once.
         let mut bound = Vec::with_capacity(binders.len());
@@ -844,15 +860,18 @@ fn describe(ty: &crate::options::OptionType) -> String {
     }
 }
 
-/// The [`Ruleset::edge_meets`] table of the declared pairs of edge codes (empty: none).
+/// The [`Ruleset::edge_meets`] table of the declared pairs of edge codes, both ways
+/// (empty: none).
 fn meets_table(pairs: &[(u8, u8)]) -> Vec<u128> {
     let mut t = Vec::new();
     for &(a, b) in pairs {
-        if (a as usize) >= t.len() {
-            t.resize(a as usize + 1, 0);
-        }
-        if b < 128 {
-            t[a as usize] |= 1 << b;
+        for (x, y) in [(a, b), (b, a)] {
+            if (x as usize) >= t.len() {
+                t.resize(x as usize + 1, 0);
+            }
+            if y < 128 {
+                t[x as usize] |= 1 << y;
+            }
         }
     }
     t

@@ -236,11 +236,19 @@ pub(crate) fn placements_into(
             }
         }
     } else if rules.loose_edges() {
-        // Edges declared to meet (`edge_meets`): matched side by side, out of the hot loop.
+        // Edges declared to meet (`edge_meets`): matched side by side where a declaring
+        // edge (a gate) is on the tile or beside the cell, exactly elsewhere.
+        let declaring = rules.edges_declaring(codes[0]);
         for f in frontier {
             let mut rotations = 0u8;
-            for (q, code) in codes.iter().enumerate() {
-                rotations |= (rules.edges_fit(*code, f.want, f.mask) as u8) << q;
+            if declaring || rules.edges_declaring(f.want) {
+                for (q, code) in codes.iter().enumerate() {
+                    rotations |= (rules.edges_fit(*code, f.want, f.mask) as u8) << q;
+                }
+            } else {
+                for (q, code) in codes.iter().enumerate() {
+                    rotations |= ((code & f.mask == f.want) as u8) << q;
+                }
             }
             let cell = PlacementCell {
                 pos: f.pos,

@@ -37,6 +37,7 @@ pub struct Declare<'a> {
     pub(crate) labels: &'a mut Vec<String>,
     pub(crate) slots: &'a mut Vec<SlotDef>,
     pub(crate) overlays: &'a mut Vec<crate::overlay::Overlay>,
+    pub(crate) edge_meets: &'a mut Vec<(u8, u8)>,
 }
 
 impl Declare<'_> {
@@ -134,6 +135,34 @@ impl Declare<'_> {
             amends,
         });
         Ok(())
+    }
+
+    /// Lets an edge of kind `a` face an edge of kind `b` (and the reverse) although they
+    /// differ, without joining: each is closed there, as at a tile's end (The City Gates: a
+    /// gate may face a road, which ends there, or a field). `b` may be the field kind (a
+    /// field edge); with `a == b`, two edges of that kind face each other without joining
+    /// (two gates).
+    pub fn edge_meets(&mut self, a: FeatureKindId, b: FeatureKindId) -> Result<(), SetupError> {
+        let code = |k: FeatureKindId| match self.kinds.get(k.0 as usize).map(|d| d.shape) {
+            Some(Shape::Edge { .. }) => Some(k.0 + 1),
+            Some(Shape::Field) => Some(0),
+            _ => None,
+        };
+        match (code(a), code(b)) {
+            (Some(x), Some(y)) if x != 0 || y != 0 => {
+                // Kept as declared: `x` is the declaring kind (the gate), which
+                // `Ruleset::edges_declaring` looks for; the table is made symmetric.
+                if !self.edge_meets.contains(&(x, y)) {
+                    self.edge_meets.push((x, y));
+                }
+                Ok(())
+            }
+            _ => Err(SetupError::Expansion {
+                expansion: self.id.to_string(),
+                message: "edge_meets: both kinds must be edge kinds, or one of them the field"
+                    .into(),
+            }),
+        }
     }
 
     /// Declares a figure kind.

@@ -124,6 +124,13 @@ pub struct Ruleset {
     pub(crate) figure_offsets: Vec<u16>,
     /// Declared overlays ([`crate::overlay`]).
     pub(crate) overlays: Vec<crate::overlay::Overlay>,
+    /// Per edge code (0 field, k + 1 edge kind k): bit `c` set when it may face edge code
+    /// `c` without joining ([`Declare::edge_meets`]); empty in most games, which then
+    /// match edges exactly.
+    pub(crate) edge_meets: Vec<u128>,
+    /// Bit `c`: edge code `c` is of a kind that declared an `edge_meets` (a gate): only a
+    /// side with such an edge on one of its two tiles can fit other than exactly.
+    pub(crate) edge_declarers: u128,
     /// The slot of the first overlay that amends placements, if any.
     pub(crate) amends: Option<crate::slot::PlayerSlot>,
 }
@@ -347,6 +354,56 @@ impl Ruleset {
     pub fn overlays(&self) -> &[crate::overlay::Overlay] {
         &self.overlays
     }
+
+    /// Whether an expansion lets different edges face each other
+    /// ([`Declare::edge_meets`]): placements are then matched side by side.
+    #[inline]
+    pub fn loose_edges(&self) -> bool {
+        !self.edge_meets.is_empty()
+    }
+
+    /// Whether a tile whose edges turned as placed are `code` fits a cell whose
+    /// neighbours ask `(want, mask)` ([`crate::Board::constraints`]): equal edges, or a
+    /// pair declared with [`Declare::edge_meets`].
+    #[inline]
+    pub fn edges_fit(&self, code: u32, want: u32, mask: u32) -> bool {
+        // Only the sides whose edges differ need a look at the table.
+        let mut diff = (code & mask) ^ want;
+        while diff != 0 {
+            let shift = diff.trailing_zeros() & !7;
+            if !self.edges_meet((code >> shift) as u8, (want >> shift) as u8) {
+                return false;
+            }
+            diff &= !(0xFF << shift);
+        }
+        true
+    }
+
+    /// Whether any of the four edge codes packed in `code` is of a kind that declared an
+    /// `edge_meets`: without one on either tile of a side, that side fits only exactly.
+    #[inline]
+    pub fn edges_declaring(&self, code: u32) -> bool {
+        (0..4).any(|s| {
+            let c = (code >> (8 * s)) as u8;
+            c < 128 && self.edge_declarers & (1 << c) != 0
+        })
+    }
+
+    /// Whether edges of codes `mine` and `theirs` were declared to face each other
+    /// without joining ([`Declare::edge_meets`]).
+    #[inline]
+    pub fn edges_meet(&self, mine: u8, theirs: u8) -> bool {
+        self.edge_meets
+            .get(mine as usize)
+            .is_some_and(|bits| theirs < 128 && bits & (1 << theirs) != 0)
+    }
+
+    /// Whether an edge of code `mine` facing an edge of code `theirs` joins the two
+    /// segments (equal non-field codes, not declared to meet without joining).
+    #[inline]
+    pub fn edges_join(&self, mine: u8, theirs: u8) -> bool {
+        mine != 0 && mine == theirs && !self.edges_meet(mine, mine)
+    }
 }
 
 /// Who an expansion of a ruleset is (its hooks are in [`Ruleset::bound`]).
@@ -465,6 +522,7 @@ impl RulesetBuilder {
         let mut labels = Vec::new();
         let mut slots = Vec::new();
         let mut overlays = Vec::new();
+        let mut edge_meets = Vec::new();
         let expansions = std::mem::take(&mut self.expansions);
         let mut metas = Vec::with_capacity(expansions.len());
         let mut binders: Vec<Box<dyn Binder>> = Vec::with_capacity(expansions.len());
@@ -489,6 +547,7 @@ impl RulesetBuilder {
                 labels: &mut labels,
                 slots: &mut slots,
                 overlays: &mut overlays,
+                edge_meets: &mut edge_meets,
             };
             binders.push(e.declare(&mut d).map_err(|message| SetupError::Expansion {
                 expansion: id.clone(),
@@ -606,6 +665,10 @@ impl RulesetBuilder {
             slots,
             overlays,
             amends,
+            edge_meets: meets_table(&edge_meets),
+            edge_declarers: edge_meets
+                .iter()
+                .fold(0, |m, &(a, _)| m | if a < 128 { 1u128 << a } else { 0 }),
         };
         // Bind: every expansion reads the complete vocabulary and options once.
         let mut bound = Vec::with_capacity(binders.len());
@@ -795,4 +858,21 @@ fn describe(ty: &crate::options::OptionType) -> String {
         crate::options::OptionType::Bool => "true or false".into(),
         crate::options::OptionType::Int { min, max } => format!("an integer from {min} to {max}"),
     }
+}
+
+/// The [`Ruleset::edge_meets`] table of the declared pairs of edge codes, both ways
+/// (empty: none).
+fn meets_table(pairs: &[(u8, u8)]) -> Vec<u128> {
+    let mut t = Vec::new();
+    for &(a, b) in pairs {
+        for (x, y) in [(a, b), (b, a)] {
+            if (x as usize) >= t.len() {
+                t.resize(x as usize + 1, 0);
+            }
+            if y < 128 {
+                t[x as usize] |= 1 << y;
+            }
+        }
+    }
+    t
 }

@@ -411,11 +411,15 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         }
         match def.shape {
             Shape::Edge { .. } => {
-                if sides.is_empty() {
-                    return Err(at("sides: an edge feature must cover at least one side"));
+                // One with `inner` and no side is enclosed: it touches no open edge (a city
+                // behind gates only, The City Gates), so it is complete once placed.
+                if sides.is_empty() && f.inner.is_none() {
+                    return Err(at("sides: an edge feature must cover at least one side (or be enclosed: `inner` and no `sides`)"));
                 }
-                if f.halves.is_some() || f.inner.is_some() {
-                    return Err(at("an edge feature takes `sides`, not `halves` or `inner`"));
+                if f.halves.is_some() || (f.inner.is_some() && !sides.is_empty()) {
+                    return Err(at(
+                        "an edge feature takes `sides`, not `halves`; `inner` only without `sides`",
+                    ));
                 }
                 if sides.0 & covered_sides.0 != 0 {
                     return Err(at("sides: a side is covered by two features"));

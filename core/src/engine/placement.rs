@@ -20,7 +20,7 @@ pub(crate) fn check_fits(
     }
     let (want, mask) = state.board.constraints(t.pos);
     let tk = rules.tiles().get(t.kind);
-    if !tk.barrier && tk.edge_code(t.rotation) & mask != want {
+    if !tk.barrier && !rules.edges_fit(tk.edge_code(t.rotation), want, mask) {
         return Err(GameError::Position(format!(
             "tile {} at {} rotation {} does not match its neighbours' edges",
             rules.tiles().get(t.kind).id,
@@ -106,7 +106,8 @@ pub(crate) fn place_tile(
             }
             continue;
         }
-        if tk.edge_at(rot, s) != 0 {
+        let (mine, theirs) = (tk.edge_at(rot, s), nk.edge_at(n.rotation, s.opposite()));
+        if rules.edges_join(mine, theirs) {
             if let (Some(a), Some(b)) = (
                 tk.segment_on_side(rot, s),
                 nk.segment_on_side(n.rotation, s.opposite()),
@@ -123,6 +124,14 @@ pub(crate) fn place_tile(
                     g.join(a, n.segment(c as usize), false);
                     g.close_edge(a);
                 }
+            }
+        } else if rules.edges_meet(mine, theirs) {
+            // Edges declared to meet without joining (`edge_meets`): each ends here.
+            if let Some(a) = tk.segment_on_side(rot, s) {
+                g.close_edge(node(first + a as u32));
+            }
+            if let Some(b) = nk.segment_on_side(n.rotation, s.opposite()) {
+                g.close_edge(n.segment(b as usize));
             }
         }
         // Fields meet across field edges and along both sides of roads and rivers.
@@ -168,7 +177,7 @@ pub(crate) fn play_tile(
     let amended = if amending(rules, st) {
         let tk = rules.tiles().get(tile);
         let fit = st.board.constraints(pos);
-        (!tk.barrier && tk.edge_code(rotation) & fit.1 != fit.0)
+        (!tk.barrier && !rules.edges_fit(tk.edge_code(rotation), fit.0, fit.1))
             .then(|| amendment(rules, st, tk, pos, rotation, fit))
             .flatten()
     } else {
@@ -241,6 +250,29 @@ pub(crate) fn placements_into(
                 n += 1;
                 count += 1;
             }
+        }
+    } else if rules.loose_edges() {
+        // Edges declared to meet (`edge_meets`): matched side by side where a declaring
+        // edge (a gate) is on the tile or beside the cell, exactly elsewhere.
+        let declaring = rules.edges_declaring(codes[0]);
+        for f in frontier {
+            let mut rotations = 0u8;
+            if declaring || rules.edges_declaring(f.want) {
+                for (q, code) in codes.iter().enumerate() {
+                    rotations |= (rules.edges_fit(*code, f.want, f.mask) as u8) << q;
+                }
+            } else {
+                for (q, code) in codes.iter().enumerate() {
+                    rotations |= ((code & f.mask == f.want) as u8) << q;
+                }
+            }
+            let cell = PlacementCell {
+                pos: f.pos,
+                rotations,
+            };
+            spare[n].write(cell);
+            n += (rotations != 0) as usize;
+            count += cell.rotation_count();
         }
     } else {
         for f in frontier {

@@ -121,13 +121,22 @@ pub(crate) fn completed_by_last_placement(
     if let Some(seg) = st.last_overlay {
         consider(seg);
     }
-    if tk.barrier {
-        // A barrier tile closes the roads and cities of its neighbours.
+    if tk.barrier || rules.loose_edges() {
+        // A barrier tile closes the roads and cities of its neighbours; so does an edge
+        // declared to meet the neighbour's without joining (`edge_meets`: a gate).
         for s in crate::side::Side::ALL {
             let Some(n) = st.board.at(t.pos.step(s)) else {
                 continue;
             };
             let nk = rules.tiles().get(n.kind);
+            let closes = tk.barrier
+                || rules.edges_meet(
+                    tk.edge_at(t.rotation, s),
+                    nk.edge_at(n.rotation, s.opposite()),
+                );
+            if !closes {
+                continue;
+            }
             // The segment on that side, and one sharing it (`Segment::shares`).
             let facing = nk.segment_on_side(n.rotation, s.opposite());
             for b in facing

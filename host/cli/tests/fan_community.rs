@@ -111,3 +111,52 @@ fn gamblers_luck_scenarios_pass() {
         "abbey-mayor,inns-cathedrals,princess-dragon",
     );
 }
+
+/// Family Feud: FF-1 … FF-5 (three files, three variants), the placement rule read with
+/// `joins_at`; with the Cathedral about (its pennants are blue-and-white).
+#[test]
+fn family_feud_scenarios_pass() {
+    scenarios_pass("family-feud", 6);
+    plays_mixed(
+        "family-feud",
+        "inns-cathedrals,princess-dragon,tower,abbey-mayor",
+    );
+}
+
+/// The City Gates: CG-1 … CG-6 (three files, three variants), gate edges matched with
+/// `edge_meets`; mixed with bridges (amended placements) and River I.
+#[test]
+fn city_gates_scenarios_pass() {
+    scenarios_pass("city-gates", 6);
+    plays_mixed(
+        "city-gates",
+        "bridges-castles-bazaars,river,princess-dragon,tower,abbey-mayor",
+    );
+}
+
+/// `edge_meets` switches placements to side-by-side matching; with no gate tile in the
+/// supply that matching must offer exactly what the exact one does: the same random games,
+/// score for score (every summary field but the speed and the expansion list).
+#[test]
+fn city_gates_without_gate_tiles_plays_the_base_games() {
+    let summary = |extra: &[&str]| {
+        let mut args = vec!["simulate", "--games", "40", "--seed", "5", "--json"];
+        args.extend_from_slice(extra);
+        let (ok, out, err) = run(&args);
+        assert!(ok, "simulate {extra:?}:\n{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("a JSON summary");
+        let mut m = v.as_object().expect("an object").clone();
+        m.remove("games_per_second");
+        m.remove("expansions");
+        m
+    };
+    let base = summary(&[]);
+    let gates = summary(&[
+        "--expansion-dir",
+        "fan-expansions",
+        "--expansions",
+        "city-gates",
+    ]);
+    assert!(base.contains_key("decisions_mean"), "{base:?}");
+    assert_eq!(base, gates);
+}

@@ -171,14 +171,23 @@ pub(crate) fn completed_by(v: View<'_>, t: TileKindId, pos: Pos, r: Rotation) ->
     // Per side of the new tile: the neighbour's feature it joins, if any.
     let tk = v.rules.tiles().get(t);
     let mut facing: [Option<FeatureId>; 4] = [None; 4];
+    let mut ended: Vec<FeatureId> = Vec::new();
     for side in Side::ALL {
         let Some(n) = board.at(pos.step(side)) else {
             continue;
         };
         let nk = v.rules.tiles().get(n.kind);
         if let Some(local) = nk.segment_on_side(n.rotation, side.opposite()) {
-            facing[side.index() as usize] =
-                Some(g.feature_of(SegmentId::new(n.first_segment as usize + local as usize)));
+            let f = g.feature_of(SegmentId::new(n.first_segment as usize + local as usize));
+            if !tk.barrier
+                && v.rules
+                    .edges_meet(tk.edge_at(r, side), nk.edge_at(n.rotation, side.opposite()))
+            {
+                // An edge declared to meet this one without joining (a gate): it ends here.
+                ended.push(f);
+            } else {
+                facing[side.index() as usize] = Some(f);
+            }
         }
     }
     if tk.barrier {
@@ -199,7 +208,7 @@ pub(crate) fn completed_by(v: View<'_>, t: TileKindId, pos: Pos, r: Rotation) ->
     }
     // Each edge segment of the new tile, with what it joins: the new segments that share
     // a neighbour's feature become one feature, so they are grouped first.
-    let segs: Vec<(u8, Vec<FeatureId>, u16)> = (0..tk.segments.len() as u8)
+    let mut segs: Vec<(u8, Vec<FeatureId>, u16)> = (0..tk.segments.len() as u8)
         .filter_map(|local| {
             let seg = &tk.segments[local as usize];
             if seg.sides.is_empty() || !v.rules.kind(seg.kind).completes {
@@ -217,6 +226,8 @@ pub(crate) fn completed_by(v: View<'_>, t: TileKindId, pos: Pos, r: Rotation) ->
             Some((local, joins, opens))
         })
         .collect();
+    // Each edge ended by a gate counts as a join that opens nothing.
+    segs.extend(ended.into_iter().map(|f| (u8::MAX, vec![f], 0)));
     let mut group: Vec<usize> = (0..segs.len()).collect();
     for i in 0..segs.len() {
         for j in 0..i {

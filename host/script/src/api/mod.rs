@@ -542,15 +542,19 @@ pub fn register(engine: &mut Engine) -> Vec<&'static str> {
     register_kinds(reg);
     near::register_near(reg);
     tags::register_tags(reg);
+    joins::register_joins(reg);
+    edges::register_edges(reg.engine);
     register_builders(reg.engine);
     std::mem::take(&mut reg.traced)
 }
 
 mod commands;
 mod corners;
+mod edges;
 mod fast;
 mod figures;
 mod functions;
+mod joins;
 mod kinds;
 mod near;
 mod reads;

@@ -7,7 +7,10 @@ use super::*;
 
 /// The tile-file segment behind the board segment `s`, with the tile it lies on; `None`
 /// for a virtual feature (off the board).
-fn tile_segment<'v>(v: &View<'v>, s: SegmentId) -> Option<&'v carcassonne_core::Segment> {
+pub(crate) fn tile_segment<'v>(
+    v: &View<'v>,
+    s: SegmentId,
+) -> Option<&'v carcassonne_core::Segment> {
     let node = v.state.graph().segment(s);
     if node.is_virtual() {
         return None;

@@ -20,6 +20,15 @@ impl Bind for BoundScript {
         generic::apply_setting(self, ctx, key, value)
     }
 
+    /// A tile guard on `on_tile_drawn` looks at the drawn tile: another one is kept
+    /// without a call.
+    fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, tile: TileKindId) -> HookResult<DrawVerdict> {
+        if !self.drawn_open(tile) {
+            return Ok(DrawVerdict::Keep);
+        }
+        generic::on_tile_drawn(self, ctx, tile)
+    }
+
     /// A spacing rule (`keep_apart`) or `forbidden_cells` needs every tile it concerns.
     fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
         if self.apart.iter().any(|a| a.concerns(rules, tile)) {

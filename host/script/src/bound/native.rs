@@ -430,11 +430,16 @@ impl BoundScript {
         let Some(check) = &self.placed[hook.index()] else {
             return true;
         };
+        // On `on_tile_drawn` the tile guards look at the drawn tile (`drawn_open`).
+        let drawn = hook == Hook::OnTileDrawn;
+        if drawn && check.follower.is_none() && check.in_line.is_none() {
+            return true;
+        }
         let Some(last) = state.last_placed() else {
             return false;
         };
         let tile = state.board().tile(last);
-        if let Some(tagged) = &check.tagged {
+        if let Some(tagged) = check.tagged.as_ref().filter(|_| !drawn) {
             if !tagged.get(tile.kind.0 as usize).copied().unwrap_or(false) {
                 return false;
             }
@@ -472,6 +477,15 @@ impl BoundScript {
             });
         }
         true
+    }
+
+    /// `guard_placed_tag` / `guard_placed_tile` on `on_tile_drawn`: whether the drawn tile
+    /// passes them (open without them).
+    pub(super) fn drawn_open(&self, tile: TileKindId) -> bool {
+        self.placed[Hook::OnTileDrawn.index()]
+            .as_ref()
+            .and_then(|c| c.tagged.as_ref())
+            .is_none_or(|t| t.get(tile.0 as usize).copied().unwrap_or(false))
     }
 
     /// `offer_tiles`: the verb once per placed tile, on its first segment, in placement

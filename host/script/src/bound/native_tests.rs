@@ -148,6 +148,26 @@ fn on_tile_placed(x, y) { set_state("count", state("count") + 1); }
     same_games(native, looping);
 }
 
+/// On `on_tile_drawn` the tile guards look at the drawn tile.
+#[test]
+fn guard_placed_tile_on_a_draw_looks_at_the_drawn_tile() {
+    let looping = r#"
+fn setup() { declare_state("count", "game", 0); }
+fn on_tile_drawn(tile) {
+    if tile == "BA/LR" { set_state("count", state("count") + 1); }
+    "keep"
+}
+"#;
+    let native = r#"
+fn setup() {
+    declare_state("count", "game", 0);
+    guard_placed_tile("on_tile_drawn", ["BA/LR"]);
+}
+fn on_tile_drawn(tile) { set_state("count", state("count") + 1); "keep" }
+"#;
+    same_games(native, looping);
+}
+
 /// `keep_open_on` keeps the same placements open as `keep_open` over the tile's
 /// scored kinds; `offer_tiles` and `offer_prompt` offer what the looping script offers.
 #[test]

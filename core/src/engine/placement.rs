@@ -224,6 +224,10 @@ pub(crate) fn placements_into(
         // Kept out of line: the plain enumeration below is the base game's hot loop.
         return amended_placements(rules, st, tile, out, cands_buf);
     }
+    if !tk.barrier && rules.loose_edges() {
+        // Out of line too: a branch for it inside this function slows the base loop.
+        return loose_placements(rules, st, tile, out, cands_buf);
+    }
     let codes = [
         tk.edge_code(Rotation::R0),
         tk.edge_code(Rotation::R90),
@@ -251,29 +255,6 @@ pub(crate) fn placements_into(
                 count += 1;
             }
         }
-    } else if rules.loose_edges() {
-        // Edges declared to meet (`edge_meets`): matched side by side where a declaring
-        // edge (a gate) is on the tile or beside the cell, exactly elsewhere.
-        let declaring = rules.edges_declaring(codes[0]);
-        for f in frontier {
-            let mut rotations = 0u8;
-            if declaring || rules.edges_declaring(f.want) {
-                for (q, code) in codes.iter().enumerate() {
-                    rotations |= (rules.edges_fit(*code, f.want, f.mask) as u8) << q;
-                }
-            } else {
-                for (q, code) in codes.iter().enumerate() {
-                    rotations |= ((code & f.mask == f.want) as u8) << q;
-                }
-            }
-            let cell = PlacementCell {
-                pos: f.pos,
-                rotations,
-            };
-            spare[n].write(cell);
-            n += (rotations != 0) as usize;
-            count += cell.rotation_count();
-        }
     } else {
         for f in frontier {
             let rotations = (codes[0] & f.mask == f.want) as u8
@@ -293,6 +274,43 @@ pub(crate) fn placements_into(
     // cell), `n <= frontier.len()` is within the reserved capacity, and `PlacementCell`
     // is `Copy` (nothing to drop).
     unsafe { out.set_len(n) };
+    filter_cells(rules, st, tile, out, cands_buf, count)
+}
+
+/// [`placements_into`] with edges declared to meet (`edge_meets`): matched side by side
+/// where a declaring edge (a gate) is on the tile or beside the cell, exactly elsewhere.
+#[inline(never)]
+fn loose_placements(
+    rules: &Ruleset,
+    st: &GameState,
+    tile: TileKindId,
+    out: &mut Vec<PlacementCell>,
+    cands_buf: &mut Vec<u8>,
+) -> Result<usize, HookError> {
+    let tk = rules.tiles().get(tile);
+    let codes = Rotation::ALL.map(|r| tk.edge_code(r));
+    let declaring = rules.edges_declaring(codes[0]);
+    out.clear();
+    let mut count = 0usize;
+    for f in st.board.frontier() {
+        let mut rotations = 0u8;
+        for (q, code) in codes.iter().enumerate() {
+            let fits = if declaring || rules.edges_declaring(f.want) {
+                rules.edges_fit(*code, f.want, f.mask)
+            } else {
+                code & f.mask == f.want
+            };
+            rotations |= (fits as u8) << q;
+        }
+        let cell = PlacementCell {
+            pos: f.pos,
+            rotations,
+        };
+        count += cell.rotation_count();
+        if rotations != 0 {
+            out.push(cell);
+        }
+    }
     filter_cells(rules, st, tile, out, cands_buf, count)
 }
 

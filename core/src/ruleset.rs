@@ -383,6 +383,20 @@ impl Ruleset {
     /// `edge_meets`: without one on either tile of a side, that side fits only exactly.
     #[inline]
     pub fn edges_declaring(&self, code: u32) -> bool {
+        if self.edge_declarers.count_ones() <= 4 {
+            // Few declaring codes (one gate kind is the usual case): a byte-wise compare
+            // per code, as cheap as the exact match it guards.
+            let mut bits = self.edge_declarers;
+            while bits != 0 {
+                let c = bits.trailing_zeros();
+                bits &= bits - 1;
+                let x = code ^ (c * 0x0101_0101);
+                if x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 != 0 {
+                    return true;
+                }
+            }
+            return false;
+        }
         (0..4).any(|s| {
             let c = (code >> (8 * s)) as u8;
             c < 128 && self.edge_declarers & (1 << c) != 0
@@ -666,9 +680,12 @@ impl RulesetBuilder {
             overlays,
             amends,
             edge_meets: meets_table(&edge_meets),
-            edge_declarers: edge_meets
-                .iter()
-                .fold(0, |m, &(a, _)| m | if a < 128 { 1u128 << a } else { 0 }),
+            // The field's code 0 is left out: every cell has field or empty sides, and a
+            // declared pair always has one side that is not the field (a gate), which
+            // alone decides where the side-by-side match is needed.
+            edge_declarers: edge_meets.iter().fold(0, |m, &(a, _)| {
+                m | if a != 0 && a < 128 { 1u128 << a } else { 0 }
+            }),
         };
         // Bind: every expansion reads the complete vocabulary and options once.
         let mut bound = Vec::with_capacity(binders.len());

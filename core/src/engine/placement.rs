@@ -294,13 +294,15 @@ fn loose_placements(
     let mut count = 0usize;
     for f in st.board.frontier() {
         let mut rotations = 0u8;
-        for (q, code) in codes.iter().enumerate() {
-            let fits = if declaring || rules.edges_declaring(f.want) {
-                rules.edges_fit(*code, f.want, f.mask)
-            } else {
-                code & f.mask == f.want
-            };
-            rotations |= (fits as u8) << q;
+        if declaring || rules.edges_declaring(f.want) {
+            for (q, code) in codes.iter().enumerate() {
+                rotations |= (rules.edges_fit(*code, f.want, f.mask) as u8) << q;
+            }
+        } else {
+            rotations = (codes[0] & f.mask == f.want) as u8
+                | ((codes[1] & f.mask == f.want) as u8) << 1
+                | ((codes[2] & f.mask == f.want) as u8) << 2
+                | ((codes[3] & f.mask == f.want) as u8) << 3;
         }
         let cell = PlacementCell {
             pos: f.pos,

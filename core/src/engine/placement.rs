@@ -257,10 +257,7 @@ pub(crate) fn placements_into(
         }
     } else {
         for f in frontier {
-            let rotations = (codes[0] & f.mask == f.want) as u8
-                | ((codes[1] & f.mask == f.want) as u8) << 1
-                | ((codes[2] & f.mask == f.want) as u8) << 2
-                | ((codes[3] & f.mask == f.want) as u8) << 3;
+            let rotations = exact_rotations(&codes, f.want, f.mask);
             let cell = PlacementCell {
                 pos: f.pos,
                 rotations,
@@ -275,6 +272,16 @@ pub(crate) fn placements_into(
     // is `Copy` (nothing to drop).
     unsafe { out.set_len(n) };
     filter_cells(rules, st, tile, out, cands_buf, count)
+}
+
+/// The rotations (bit q: q quarter turns) whose edge codes match a cell's neighbours
+/// exactly, without a branch.
+#[inline(always)]
+fn exact_rotations(codes: &[u32; 4], want: u32, mask: u32) -> u8 {
+    (codes[0] & mask == want) as u8
+        | ((codes[1] & mask == want) as u8) << 1
+        | ((codes[2] & mask == want) as u8) << 2
+        | ((codes[3] & mask == want) as u8) << 3
 }
 
 /// [`placements_into`] with edges declared to meet (`edge_meets`): matched side by side
@@ -299,10 +306,7 @@ fn loose_placements(
                 rotations |= (rules.edges_fit(*code, f.want, f.mask) as u8) << q;
             }
         } else {
-            rotations = (codes[0] & f.mask == f.want) as u8
-                | ((codes[1] & f.mask == f.want) as u8) << 1
-                | ((codes[2] & f.mask == f.want) as u8) << 2
-                | ((codes[3] & f.mask == f.want) as u8) << 3;
+            rotations = exact_rotations(&codes, f.want, f.mask);
         }
         let cell = PlacementCell {
             pos: f.pos,

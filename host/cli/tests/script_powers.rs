@@ -404,6 +404,40 @@ fn start_game() {{
     )
 }
 
+/// The records of 12 random three-player games (seed 4) with a script expansion `powers`
+/// (`manifest` is extra manifest text), in file order; `options` are `--option` values.
+fn records(name: &str, manifest: &str, script: &str, options: &[&str]) -> (Scratch, Vec<String>) {
+    let s = Scratch::new("powers", name);
+    let dir = s.path("powers");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("expansion.toml"),
+        format!("[expansion]\nid = \"powers\"\nname = \"Powers\"\nversion = \"1.0.0\"\napi = \"1.3\"\nkind = \"script\"\nentry = \"powers.rhai\"\n{manifest}"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("powers.rhai"), script).unwrap();
+    let out = s.arg("records");
+    let dir_arg = s.arg("");
+    let mut args = vec![
+        "simulate", "--games", "12", "--seed", "4", "--players", "3", "--bots", "random",
+        "--expansions", "powers", "--expansion-dir", &dir_arg, "--record", &out,
+    ];
+    for o in options {
+        args.extend(["--option", o]);
+    }
+    common::ok_with_plugins(&args);
+    let mut files: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let texts = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    (s, texts)
+}
+
 /// `offer_tiles` with `lead` carries the answer out as a script's `apply_prompt` calling
 /// `neutral_to_tile` would: the same games, record for record, with no script call.
 #[test]
@@ -419,47 +453,8 @@ fn a_led_figure_moves_natively_as_the_script_would_move_it() {
         r#"offer_tiles(1, "lead-to", "at", #{ lead: "runner", figure_state: "figure" });"#,
         "",
     );
-    let records = |name: &str, script: &str| {
-        let s = Scratch::new("powers", name);
-        let dir = s.path("powers");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("expansion.toml"),
-            format!("[expansion]\nid = \"powers\"\nname = \"Powers\"\nversion = \"1.0.0\"\napi = \"1.2\"\nkind = \"script\"\nentry = \"powers.rhai\"\n{RUNNER_FIGURE}"),
-        )
-        .unwrap();
-        std::fs::write(dir.join("powers.rhai"), script).unwrap();
-        let out = s.arg("records");
-        common::ok_with_plugins(&[
-            "simulate",
-            "--games",
-            "12",
-            "--seed",
-            "4",
-            "--players",
-            "3",
-            "--bots",
-            "random",
-            "--expansions",
-            "powers",
-            "--expansion-dir",
-            &s.arg(""),
-            "--record",
-            &out,
-        ]);
-        let mut files: Vec<_> = std::fs::read_dir(&out)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
-        let texts: Vec<String> = files
-            .iter()
-            .map(|f| std::fs::read_to_string(f).unwrap())
-            .collect();
-        (s, texts)
-    };
-    let (_a, native) = records("lead-native", &native);
-    let (_b, looping) = records("lead-script", &looping);
+    let (_a, native) = records("lead-native", RUNNER_FIGURE, &native, &[]);
+    let (_b, looping) = records("lead-script", RUNNER_FIGURE, &looping, &[]);
     assert_eq!(native.len(), 12);
     // Random bots lead the runner in these games: the prompt's answer was carried out.
     assert!(
@@ -495,4 +490,174 @@ fn bad_lead_options_say_what_is_wrong() {
         "{e}"
     );
     assert_eq!(with("#{ lead: \"runner\" }"), "");
+}
+
+/// A runner that follows new followers, in a hook (`window_after_scoring`), as the Courier
+/// did before `follow_deployments`: the reference the native declaration must match.
+const FOLLOW_HOOK: &str = r#"
+fn setup() {
+    declare_label("follow");
+    declare_state("runner", "game", 0);
+}
+fn start_game() {
+    for s in segments_at(0, 0) {
+        if state("runner") == 0 && ["road", "city", "field", "cloister"].contains(segment_kind(s)) {
+            set_state("runner", place_neutral("runner", s) + 1);
+        }
+    }
+}
+fn window_after_scoring() {
+    let c = state("runner") - 1;
+    let t = last_placed();
+    if c < 0 || t == () { return; }
+    let cc = figure_cell(c);
+    if cc == () { return; }
+    if option("reach") == "adjacent" {
+        if (t.x - cc.x).abs() + (t.y - cc.y).abs() > 1 { return; }
+    } else if t.x != cc.x && t.y != cc.y { return; }
+    let f = -1;
+    for g in followers_near(t.x, t.y, 0, t.player) {
+        if f < 0 && (option("farmers") || figure_role(g) != "field") { f = g; }
+    }
+    if f < 0 { return; }
+    let at = figure_segment(f);
+    let kind = segment_kind(at);
+    let stands = ["road", "city", "field", "cloister"];
+    let spot = -1;
+    if stands.contains(kind) {
+        spot = at;
+    } else {
+        for s in segments_at(t.x, t.y) {
+            if spot < 0 && stands.contains(segment_kind(s)) && !feature_scored(s) { spot = s; }
+        }
+    }
+    if spot >= 0 { move_figure(c, spot); }
+    let kinds = ["road", "city", "cloister"];
+    let features = if option("award") == "own" {
+        if kinds.contains(kind) && !feature_complete(at) { [at] } else { [] }
+    } else {
+        features_near(t.x, t.y, 1, kinds)
+    };
+    for s in features {
+        let k = segment_kind(s);
+        let v = if k == "road" { feature_tiles(s) }
+            else if k == "city" { feature_tiles(s) + feature_pennants(s) }
+            else { let cell = segment_cell(s); 1 + tiles_around(cell.x, cell.y) };
+        award(t.player, v, "follow");
+    }
+}
+"#;
+
+/// The same runner, declared: the engine leads it and scores without a script call.
+const FOLLOW_NATIVE: &str = r#"
+fn setup() {
+    declare_label("follow");
+    declare_state("runner", "game", 0);
+    follow_deployments("runner", #{
+        reach: #{ option: "reach" },
+        farmers: #{ option: "farmers" },
+        award: #{ option: "award" },
+        kinds: ["road", "city", "cloister"],
+        label: "follow",
+    });
+}
+fn start_game() {
+    for s in segments_at(0, 0) {
+        if state("runner") == 0 && ["road", "city", "field", "cloister"].contains(segment_kind(s)) {
+            set_state("runner", place_neutral("runner", s) + 1);
+        }
+    }
+}
+"#;
+
+const FOLLOW_OPTIONS: &str = "[options.reach]\ntype = \"choice\"\nvalues = [\"line\", \"adjacent\"]\ndefault = \"line\"\ndescription = \"reach\"\n[options.farmers]\ntype = \"bool\"\ndefault = true\ndescription = \"farmers\"\n[options.award]\ntype = \"choice\"\nvalues = [\"area\", \"own\"]\ndefault = \"area\"\ndescription = \"award\"\n";
+
+/// `follow_deployments` leads its figure and scores as the hook above does, record for
+/// record, under each value of the options it reads when the rules are built.
+#[test]
+fn a_figure_follows_deployments_natively_as_a_hook_would_lead_it() {
+    let manifest = format!("{RUNNER_FIGURE}{FOLLOW_OPTIONS}");
+    // Without the declaration the runner stands still and brings nothing: the final
+    // scores in the records are the base game's.
+    let still = FOLLOW_NATIVE.replace("follow_deployments(", "if false { follow_deployments(")
+        .replace("    });\n}", "    }); }\n}");
+    let (_c, still) = records("follow-still", &manifest, &still, &[]);
+    for options in [
+        &[][..],
+        &["powers.reach=adjacent"][..],
+        &["powers.farmers=false", "powers.award=own"][..],
+    ] {
+        let (_a, native) = records("follow-native", &manifest, FOLLOW_NATIVE, options);
+        let (_b, hook) = records("follow-hook", &manifest, FOLLOW_HOOK, options);
+        assert_eq!(native.len(), 12);
+        assert_ne!(native, still, "{options:?}: the runner never brought points");
+        assert_eq!(native, hook, "{options:?}");
+    }
+}
+
+/// Bad `follow_deployments` declarations name what is wrong.
+#[test]
+fn bad_follow_declarations_say_what_is_wrong() {
+    let with = |manifest: &str, options: &str| {
+        let script = format!(
+            "fn setup() {{ declare_label(\"follow\"); follow_deployments(\"runner\", {options}); }}"
+        );
+        try_rules("follow-bad", &format!("{RUNNER_FIGURE}{manifest}"), &script)
+            .1
+            .err()
+            .unwrap_or_default()
+    };
+    let e = with("", r#"#{ reach: "far", label: "follow" }"#);
+    assert!(e.contains("`reach` is `far` (known: line, adjacent, any)"), "{e}");
+    let e = with("", r#"#{ reach: "line" }"#);
+    assert!(e.contains("the options need `label`"), "{e}");
+    let e = with("", r#"#{ label: "nope" }"#);
+    assert!(e.contains("label `nope` is not declared"), "{e}");
+    let e = with("", r#"#{ label: "follow", speed: 3 }"#);
+    assert!(e.contains("unknown option `speed`"), "{e}");
+    let e = with("", r#"#{ label: "follow", radius: 9 }"#);
+    assert!(e.contains("`radius` must be a number from 0 to 4"), "{e}");
+    // An option the manifest does not declare is found out when the rules are built.
+    let e = with("", r#"#{ label: "follow", reach: #{ option: "reach" } }"#);
+    assert!(e.contains("option `powers.reach` is not declared"), "{e}");
+    let e = with(FOLLOW_OPTIONS, r#"#{ label: "follow", farmers: #{ option: "reach" } }"#);
+    assert!(e.contains("reach"), "{e}");
+}
+
+/// A junction for the runner's owner-figure: `offer_per_corner` with `deploy` puts the
+/// figure where an `apply_action` calling `corner_segment` and `deploy` would.
+const POST_FIGURE: &str = "[[figures]]\nname = \"post\"\nper-player = 1\nshares = true\ndeploy = \"script\"\nreturns = false\nstands-on = [\"field\"]\n";
+
+#[test]
+fn an_offer_deploys_on_a_junction_natively_as_apply_action_would() {
+    let head = r#"
+fn setup() {
+    declare_verb("post", "put your post", "corner");
+    declare_state("in-supply", "player", 1);
+    declare_state("out", "figure", 0);
+"#;
+    let native = format!(
+        "{head}    offer_per_corner(\"post\", \"in-supply\", [\"field\"], #{{ \"in-supply\": 0, deploy: \"post\", deployed_state: \"out\" }});\n}}\n"
+    );
+    let hook = format!(
+        r#"{head}    offer_per_corner("post", "in-supply", ["field"]);
+}}
+fn apply_action(player, action) {{
+    let t = last_placed();
+    let c = action.value;
+    let x = if c == 1 || c == 2 {{ t.x + 1 }} else {{ t.x }};
+    let y = if c >= 2 {{ t.y + 1 }} else {{ t.y }};
+    set_player_state("in-supply", player, 0);
+    let f = deploy(player, #{{ type: "deploy", figure_kind: "post", segment: corner_segment(x, y, 0) }});
+    set_figure_state("out", f, 1);
+}}
+"#
+    );
+    let (_a, native) = records("post-native", POST_FIGURE, &native, &[]);
+    let (_b, hook) = records("post-hook", POST_FIGURE, &hook, &[]);
+    assert!(
+        native.iter().any(|r| r.contains("\"verb\":\"post\"") || r.contains("\"verb\": \"post\"")),
+        "no post was put on a junction"
+    );
+    assert_eq!(native, hook);
 }

@@ -30,6 +30,36 @@ pub struct Decl {
     /// Prompts whose choices are moves, listed and carried out natively (`offer_moves`):
     /// the prompt code, and the feature kinds (names, resolved at bind) the figure may go to.
     pub(crate) moves: Vec<(u16, Vec<String>)>,
+    /// `follow_deployments`: a neutral figure led natively to new followers.
+    pub(crate) follow: Option<Follow>,
+}
+
+/// A declaration value fixed in `setup()` or taken from one of the expansion's options
+/// when the rules are built (`#{option: "key"}` in the script).
+#[derive(Clone, Debug)]
+pub(crate) enum Setting<T> {
+    Fixed(T),
+    Option(String),
+}
+
+/// `follow_deployments(kind, options)`: at the end of every turn (after its scoring) the
+/// neutral figure of `kind` goes to the first follower (by figure number) its placer has on
+/// the tile placed this turn, when that tile is within `reach` of the figure, and the placer
+/// scores what `award` names at final-scoring value.
+#[derive(Clone, Debug)]
+pub(crate) struct Follow {
+    pub(crate) kind: String,
+    /// `line` (the figure's row or column), `adjacent` (its tile or one beside it), `any`.
+    pub(crate) reach: Setting<String>,
+    /// Whether a follower on a field calls the figure.
+    pub(crate) farmers: Setting<bool>,
+    /// `area` (the unfinished features of `kinds` with a follower within `radius` of the
+    /// tile), `own` (the calling follower's, if unfinished and of `kinds`) or `none`.
+    pub(crate) award: Setting<String>,
+    pub(crate) radius: i32,
+    pub(crate) kinds: Vec<String>,
+    /// The label the points are scored under (declared with `declare_label`).
+    pub(crate) label: LabelId,
 }
 
 /// `keep_apart(kind, near, radius, reason)`: a tile with a feature of kind `kind` may not be
@@ -274,6 +304,11 @@ pub struct Effects {
     pub(crate) sets: Vec<(usize, i64)>,
     /// `offer_prompt`: the script prompt code asked next (with arg 0).
     pub(crate) prompt: Option<u16>,
+    /// `deploy`: a figure of this kind goes from the player's supply onto the offered
+    /// segment (or, for a corner offer, the junction's segment, [`crate::api::junction_anchor`]).
+    pub(crate) deploy: Option<String>,
+    /// `deployed_state`: a figure-scoped state (index into `Decl::states`) set to 1 on it.
+    pub(crate) deployed_state: Option<usize>,
 }
 
 /// A script expansion's prompts: the script's own `(code, arg)`, or one of the

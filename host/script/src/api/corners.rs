@@ -32,6 +32,15 @@ fn corner_of(v: View<'_>, pos: Pos, c: u8) -> Option<SegmentId> {
     (la == lb).then(|| v.state.segment_at(pos, la)).flatten()
 }
 
+/// The segment a figure put on the junction at corner `c` of the cell at `pos` stands on:
+/// the one covering the north-west corner of the tile south-east of the junction (as
+/// FanCloisterZone points at a junction), so a junction has one segment whichever of its
+/// four tiles was placed last.
+pub(crate) fn junction_anchor(v: View<'_>, pos: Pos, c: u8) -> Option<SegmentId> {
+    let (dx, dy) = [(0, 0), (1, 0), (1, 1), (0, 1)][c as usize & 3];
+    corner_of(v, Pos::new(pos.x + dx, pos.y + dy), 0)
+}
+
 /// The corners of the cell at `pos` where four placed tiles meet, each covering its corner
 /// there with one segment of a kind in `kinds` (a mask of feature kind ids), in corner order.
 pub(crate) fn junction_corners_of(
@@ -39,11 +48,17 @@ pub(crate) fn junction_corners_of(
     pos: Pos,
     kinds: u64,
 ) -> impl Iterator<Item = u8> + '_ {
+    let board = v.state.board();
     (0..4u8).filter(move |&corner| {
-        JUNCTION[corner as usize].iter().all(|&(dx, dy, cc)| {
-            corner_of(v, Pos::new(pos.x + dx, pos.y + dy), cc)
-                .is_some_and(|s| kinds & (1 << v.state.graph().segment(s).kind.0) != 0)
-        })
+        let cells = &JUNCTION[corner as usize];
+        // Most corners fail for an empty cell: look at the board before the tiles.
+        cells[1..]
+            .iter()
+            .all(|&(dx, dy, _)| board.is_occupied(Pos::new(pos.x + dx, pos.y + dy)))
+            && cells.iter().all(|&(dx, dy, cc)| {
+                corner_of(v, Pos::new(pos.x + dx, pos.y + dy), cc)
+                    .is_some_and(|s| kinds & (1 << v.state.graph().segment(s).kind.0) != 0)
+            })
     })
 }
 

@@ -46,19 +46,7 @@ pub(crate) fn register_kinds(reg: &mut Registry) {
                                          degrees: int|
      -> Array {
         let v = c.view()?;
-        let t = v
-            .rules
-            .tiles()
-            .find(tile)
-            .ok_or_else(|| format!("completes_at: no tile `{tile}`"))?;
-        let r = Rotation::from_degrees(degrees).ok_or("rotation must be 0, 90, 180 or 270")?;
-        let pos = Pos::new(
-            i32::try_from(x).map_err(|_| "x is out of range")?,
-            i32::try_from(y).map_err(|_| "y is out of range")?,
-        );
-        if !pos.in_bounds() || v.state.board().is_occupied(pos) {
-            return err(format!("completes_at: ({x},{y}) is not an empty cell"));
-        }
+        let (t, pos, r) = unplaced_at(c, v, "completes_at", (tile, x, y, degrees))?;
         Ok(completed_by(v, t, pos, r)
             .into_iter()
             .map(|f| (f.segment().index() as INT).into())

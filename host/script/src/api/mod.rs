@@ -564,8 +564,8 @@ mod tags;
 mod values;
 
 use commands::*;
-pub(crate) use corners::junction_corners_of;
 use corners::register_corners;
+pub(crate) use corners::{junction_anchor, junction_corners_of};
 pub(crate) use fast::*;
 use figures::*;
 pub use functions::*;

@@ -175,6 +175,12 @@ pub(crate) fn register_setup(engine: &mut Engine) {
     );
     register_placed(engine);
     engine.register_fn(
+        "follow_deployments",
+        |nc: NativeCallContext, kind: &str, options: Map| -> R<()> {
+            follow_deployments(&nc, kind, options)
+        },
+    );
+    engine.register_fn(
         "guard_figure",
         |nc: NativeCallContext, hook: &str, kind: &str| -> R<()> {
             let mut c = call(&nc)?;
@@ -255,6 +261,18 @@ pub(crate) fn register_setup(engine: &mut Engine) {
     fn effects(d: &Decl, m: Option<Map>) -> R<crate::Effects> {
         let mut out = crate::Effects::default();
         for (k, v) in m.unwrap_or_default() {
+            // `deploy: kind` and `deployed_state: name` deploy natively; every other key
+            // is a player-scoped state set to a number.
+            if let ("deploy" | "deployed_state", Some(name)) =
+                (k.as_str(), v.clone().into_immutable_string().ok())
+            {
+                if k == "deploy" {
+                    out.deploy = Some(name.to_string());
+                } else {
+                    out.deployed_state = Some(state_index(d, &name, SlotScope::Figure)?);
+                }
+                continue;
+            }
             let i = state_index(d, k.as_str(), SlotScope::Player)?;
             let v = v
                 .as_int()
@@ -454,6 +472,20 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         "offer_per_corner",
         |nc: NativeCallContext, verb: &str, player_state: &str, kinds: Array| {
             add_offer_at(&nc, verb, player_state, None, None, Some(kinds), None)
+        },
+    );
+    engine.register_fn(
+        "offer_per_corner",
+        |nc: NativeCallContext, verb: &str, player_state: &str, kinds: Array, effects: Map| {
+            add_offer_at(
+                &nc,
+                verb,
+                player_state,
+                None,
+                None,
+                Some(kinds),
+                Some(effects),
+            )
         },
     );
     fn add_reaction(
@@ -770,6 +802,104 @@ fn offer_tiles(
         verb,
         except,
         lead,
+    });
+    Ok(())
+}
+
+/// `follow_deployments(kind, #{reach, farmers, award, radius, kinds, label})`. `reach`,
+/// `farmers` and `award` may be `#{option: "key"}`: the expansion's option of that key,
+/// read when the rules are built.
+fn follow_deployments(nc: &NativeCallContext, kind: &str, mut m: Map) -> R<()> {
+    use crate::decl::{Follow, Setting};
+    const WHAT: &str = "follow_deployments";
+    let mut c = call(nc)?;
+    let (_, decl) = c.declarations()?;
+    let mut d = decl.borrow_mut();
+    if d.follow.is_some() {
+        return err(format!("{WHAT}: declared twice"));
+    }
+    // A value, or `#{option: "key"}` for one of the expansion's options.
+    fn setting<T>(
+        m: &mut Map,
+        key: &str,
+        default: T,
+        cast: impl Fn(Dynamic) -> Option<T>,
+        expected: &str,
+    ) -> R<Setting<T>> {
+        let Some(v) = m.remove(key) else {
+            return Ok(Setting::Fixed(default));
+        };
+        if let Some(mut o) = v.clone().try_cast::<Map>() {
+            let name = o
+                .remove("option")
+                .and_then(|n| n.into_immutable_string().ok())
+                .filter(|_| o.is_empty())
+                .ok_or_else(|| format!("{WHAT}: `{key}` as a map is #{{option: \"key\"}}"))?;
+            return Ok(Setting::Option(name.to_string()));
+        }
+        let t = v.type_name();
+        cast(v)
+            .map(Setting::Fixed)
+            .ok_or_else(|| format!("{WHAT}: `{key}` must be {expected}, not {t}").into())
+    }
+    let text = |v: Dynamic| v.into_immutable_string().ok().map(|s| s.to_string());
+    let reach = setting(&mut m, "reach", "line".to_string(), text, "a string")?;
+    let farmers = setting(&mut m, "farmers", true, |v| v.as_bool().ok(), "a bool")?;
+    let award = setting(&mut m, "award", "area".to_string(), text, "a string")?;
+    for (key, value, known) in [
+        ("reach", &reach, &["line", "adjacent", "any"][..]),
+        ("award", &award, &["area", "own", "none"][..]),
+    ] {
+        if let Setting::Fixed(v) = value {
+            if !known.contains(&v.as_str()) {
+                return err(format!(
+                    "{WHAT}: `{key}` is `{v}` (known: {})",
+                    known.join(", ")
+                ));
+            }
+        }
+    }
+    let radius = match m.remove("radius") {
+        None => 1,
+        Some(r) => r
+            .as_int()
+            .ok()
+            .filter(|r| (0..=4).contains(r))
+            .ok_or_else(|| format!("{WHAT}: `radius` must be a number from 0 to 4"))?
+            as i32,
+    };
+    let kinds = match m.remove("kinds") {
+        None => Vec::new(),
+        Some(k) => k
+            .try_cast::<Array>()
+            .ok_or_else(|| format!("{WHAT}: `kinds` must be an array of feature kind names"))?
+            .into_iter()
+            .map(|k| {
+                k.into_string()
+                    .map_err(|t| format!("{WHAT}: a feature kind is a string, not {t}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    let label = m
+        .remove("label")
+        .and_then(|l| l.into_immutable_string().ok())
+        .ok_or_else(|| format!("{WHAT}: the options need `label`, a declared score label"))?;
+    let label = d
+        .label(&label)
+        .ok_or_else(|| format!("{WHAT}: label `{label}` is not declared (declare_label first)"))?;
+    if let Some(k) = m.keys().next() {
+        return err(format!(
+            "{WHAT}: unknown option `{k}` (known: reach, farmers, award, radius, kinds, label)"
+        ));
+    }
+    d.follow = Some(Follow {
+        kind: kind.to_string(),
+        reach,
+        farmers,
+        award,
+        radius,
+        kinds,
+        label,
     });
     Ok(())
 }

@@ -40,6 +40,26 @@ pub(crate) fn tile_kind(c: &Call<'_, '_>, rules: &Ruleset, id: &str) -> R<TileKi
     .ok_or_else(|| format!("no tile `{id}`").into())
 }
 
+/// A placement asked about before it is made (`completes_at`, `joins_at`): the tile kind, the
+/// empty cell and the rotation, each checked, with `function` naming the caller in errors.
+pub(crate) fn unplaced_at(
+    c: &Call<'_, '_>,
+    v: View<'_>,
+    function: &str,
+    (tile, x, y, degrees): (&str, INT, INT, INT),
+) -> R<(TileKindId, Pos, Rotation)> {
+    let t = tile_kind(c, v.rules, tile).map_err(|_| format!("{function}: no tile `{tile}`"))?;
+    let r = Rotation::from_degrees(degrees).ok_or("rotation must be 0, 90, 180 or 270")?;
+    let pos = Pos::new(
+        i32::try_from(x).map_err(|_| "x is out of range")?,
+        i32::try_from(y).map_err(|_| "y is out of range")?,
+    );
+    if !pos.in_bounds() || v.state.board().is_occupied(pos) {
+        return err(format!("{function}: ({x},{y}) is not an empty cell"));
+    }
+    Ok((t, pos, r))
+}
+
 pub(crate) fn cell(p: Pos) -> Dynamic {
     let mut m = Map::new();
     m.insert("x".into(), (p.x as INT).into());

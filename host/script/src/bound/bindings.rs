@@ -141,6 +141,9 @@ impl Bind for BoundScript {
     ) -> HookResult {
         if let Some(o) = self.decl.offers.iter().find(|o| o.verb == action.verb) {
             apply_effects(ctx, &self.decl, &o.effects, player);
+            if let Some(kind) = &o.effects.deploy {
+                self.deploy_effect(ctx, o, kind, player, action)?;
+            }
         }
         // A declared offer may be all there is: then its effects were the whole answer.
         if !self.script.defines(Hook::ApplyAction) {
@@ -149,9 +152,13 @@ impl Bind for BoundScript {
         generic::apply_action(self, ctx, player, action)
     }
 
-    /// Declared reactions queue their prompts natively; then the window's own hook.
+    /// Declared reactions queue their prompts natively, `follow_deployments` leads its
+    /// figure at the end of the turn; then the window's own hook.
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
         self.native_reactions(ctx, window)?;
+        if let (Some(f), Window::AfterScoring) = (&self.follow, window) {
+            f.run(ctx)?;
+        }
         generic::open_window(self, ctx, window)
     }
 
@@ -222,6 +229,41 @@ impl Bind for BoundScript {
 }
 
 impl BoundScript {
+    /// An offer's `deploy` effect: a figure of `kind` from the player's supply onto the
+    /// offered segment, or for a corner offer onto the junction's segment; then its
+    /// `deployed_state` is set to 1.
+    fn deploy_effect(
+        &self,
+        ctx: &mut Ctx<'_>,
+        offer: &crate::Offer,
+        kind: &str,
+        player: PlayerId,
+        action: CustomAction,
+    ) -> HookResult {
+        let k = ctx
+            .rules()
+            .figure_named(kind)
+            .ok_or_else(|| HookFailure(format!("offer `deploy`: no figure kind `{kind}`")))?;
+        let at = if offer.per_corner.is_some() {
+            let st = ctx.state();
+            let pos = st.last_placed().map(|i| st.board().tile(i).pos);
+            let corner = u8::try_from(action.value).ok().filter(|c| *c < 4);
+            pos.zip(corner)
+                .and_then(|(pos, c)| api::junction_anchor(ctx.view(), pos, c))
+        } else {
+            action.segment
+        };
+        let at = at.ok_or_else(|| {
+            HookFailure("offer `deploy`: the action names no segment or junction".into())
+        })?;
+        let figure = ctx.deploy(player, k, at)?;
+        if let Some(i) = offer.effects.deployed_state {
+            let (_, _, slot) = self.decl.states[i];
+            ctx.set(SlotRef::untyped(slot, figure.0 as usize), 1);
+        }
+        Ok(())
+    }
+
     /// Why a spacing rule or `forbidden_cells` refuses a placement, if one does.
     fn placement_refusal(
         &self,

@@ -73,6 +73,8 @@ pub struct BoundScript {
     moves: Vec<(u16, NativePrompt)>,
     /// Per hook: what the tile placed last must hold for it to run ([`PlacedCheck`]).
     placed: [Option<PlacedCheck>; HOOK_COUNT],
+    /// `follow_deployments`, resolved.
+    follow: Option<native::FollowRule>,
     /// Its remembered hook calls, one memo per thread that plays its games ([`memo`]);
     /// `None` when made [`ScriptExpansion::without_memo`].
     memo: Option<ThreadLocal<memo::ScriptMemo>>,
@@ -525,14 +527,24 @@ impl Expansion for ScriptExpansion {
         let script = self.script.clone();
         let memo = self.memo;
         Ok(binder(move |b: &Binding<'_>| {
-            Ok(BoundScript::bind(script, decl, b, memo))
+            BoundScript::bind(script, decl, b, memo)
         }))
     }
 }
 
 impl BoundScript {
-    fn bind(script: Arc<CompiledScript>, decl: Decl, b: &Binding<'_>, memo: bool) -> BoundScript {
+    fn bind(
+        script: Arc<CompiledScript>,
+        decl: Decl,
+        b: &Binding<'_>,
+        memo: bool,
+    ) -> HookResult<BoundScript> {
         let rules = b.rules();
+        let follow = decl
+            .follow
+            .as_ref()
+            .map(|f| native::FollowRule::resolve(f, b))
+            .transpose()?;
         let roles = decl
             .offers
             .iter()
@@ -587,10 +599,11 @@ impl BoundScript {
             .collect();
         moves.extend(native::tile_prompts(&decl, rules, b.me()));
         let placed = native::placed_checks(&decl, rules);
-        BoundScript {
+        Ok(BoundScript {
             apart,
             moves,
             placed,
+            follow,
             names: Arc::new(api::Names::new(rules)),
             me: b.me(),
             script,
@@ -600,7 +613,7 @@ impl BoundScript {
             guards,
             gates,
             memo: memo.then(ThreadLocal::new),
-        }
+        })
     }
 
     /// The pipeline hooks a script needs: those it defines, and those its declarations
@@ -618,6 +631,9 @@ impl BoundScript {
         }
         if !decl.apart.is_empty() {
             set = set | HookSet::FILTER_PLACEMENTS;
+        }
+        if decl.follow.is_some() {
+            set = set | HookSet::window(Window::AfterScoring);
         }
         for spec in HOOKS {
             if let Some(bit) = core_bit(spec.hook).filter(|_| s.defines(spec.hook)) {

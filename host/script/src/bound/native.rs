@@ -630,3 +630,202 @@ fn open_cell(view: View<'_>, f: carcassonne_core::FeatureId) -> Option<Pos> {
     }
     cell
 }
+
+/// Where a `follow_deployments` figure hears a new follower from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reach {
+    Line,
+    Adjacent,
+    Any,
+}
+
+/// What the placer scores when the figure arrives (`follow_deployments`'s `award`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FollowAward {
+    Area,
+    Own,
+    None,
+}
+
+/// A `follow_deployments` declaration resolved against the ruleset and its options.
+#[derive(Clone, Debug)]
+pub(super) struct FollowRule {
+    /// The figure kind (`None`: not in the ruleset, so the rule never acts).
+    kind: Option<carcassonne_core::FigureKindId>,
+    reach: Reach,
+    farmers: bool,
+    award: FollowAward,
+    radius: i32,
+    /// The feature kinds scored (bit k: kind k); every kind but fields when none is named.
+    kinds: u64,
+    label: carcassonne_core::LabelId,
+}
+
+impl FollowRule {
+    pub(super) fn resolve(f: &crate::decl::Follow, b: &Binding<'_>) -> HookResult<FollowRule> {
+        use crate::decl::Setting;
+        let rules = b.rules();
+        let text = |s: &Setting<String>| -> HookResult<String> {
+            match s {
+                Setting::Fixed(v) => Ok(v.clone()),
+                Setting::Option(key) => b.option_str(key).map(str::to_string),
+            }
+        };
+        let bad = |key: &str, v: &str| HookFailure(format!("follow_deployments: `{key}` is `{v}`"));
+        let reach = match text(&f.reach)?.as_str() {
+            "line" => Reach::Line,
+            "adjacent" => Reach::Adjacent,
+            "any" => Reach::Any,
+            v => return Err(bad("reach", v)),
+        };
+        let award = match text(&f.award)?.as_str() {
+            "area" => FollowAward::Area,
+            "own" => FollowAward::Own,
+            "none" => FollowAward::None,
+            v => return Err(bad("award", v)),
+        };
+        let farmers = match &f.farmers {
+            Setting::Fixed(v) => *v,
+            Setting::Option(key) => b.option_flag(key)?,
+        };
+        let field = rules.kind_named("field");
+        let kinds = if f.kinds.is_empty() {
+            (0..rules.kinds().len().min(64))
+                .filter(|&k| Some(carcassonne_core::FeatureKindId(k as u8)) != field)
+                .fold(0u64, |m, k| m | 1 << k)
+        } else {
+            f.kinds
+                .iter()
+                .filter_map(|n| rules.kind_named(n).filter(|k| k.0 < 64))
+                .fold(0u64, |m, k| m | 1 << k.0)
+        };
+        Ok(FollowRule {
+            kind: rules.figure_named(&f.kind),
+            reach,
+            farmers,
+            award,
+            radius: f.radius,
+            kinds,
+            label: f.label,
+        })
+    }
+
+    /// At the end of a turn: leads the figure to its placer's first follower on the tile
+    /// placed this turn when that tile is within reach, then scores the award.
+    pub(super) fn run(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        use carcassonne_core::{FigureLoc, Scoring};
+        let Some(kind) = self.kind else {
+            return Ok(());
+        };
+        let st = ctx.state();
+        let (Some(last), Some(placer)) = (st.last_placed(), st.last_placer()) else {
+            return Ok(());
+        };
+        let tile = st.board().tile(last);
+        let at = tile.pos;
+        let g = st.graph();
+        let on = |f: &carcassonne_core::Figure| match f.loc {
+            FigureLoc::On(s) => Some(s),
+            _ => None,
+        };
+        // The figure, on a tile of the board.
+        let Some((me, from)) = st.figures().iter().enumerate().find_map(|(i, f)| {
+            let s = on(f).filter(|_| f.kind == kind && f.is_neutral())?;
+            let n = g.segment(s);
+            (!n.is_virtual()).then_some((FigureId(i as u16), n.pos))
+        }) else {
+            return Ok(());
+        };
+        let (dx, dy) = ((at.x - from.x).abs(), (at.y - from.y).abs());
+        let within = match self.reach {
+            Reach::Line => dx == 0 || dy == 0,
+            Reach::Adjacent => dx + dy <= 1,
+            Reach::Any => true,
+        };
+        if !within {
+            return Ok(());
+        }
+        // The placer's first follower on the tile (a farmer only if farmers call).
+        let field = ctx.rules().kind_named("field");
+        let Some(caller) = st.figures().iter().find_map(|f| {
+            let s = on(f)?;
+            let n = g.segment(s);
+            let counts = f.owner == placer
+                && ctx.rules().figure_kind(f.kind).follower
+                && !n.is_virtual()
+                && n.pos == at
+                && (self.farmers || Some(n.kind) != field);
+            counts.then_some(s)
+        }) else {
+            return Ok(());
+        };
+        // Onto the caller's feature when the figure may stand there, else onto the first
+        // segment of the tile it may stand on whose feature is not scored.
+        let stands = |k| ctx.rules().figure_kind(kind).deploy_on.contains(k);
+        let spot = if stands(g.segment(caller).kind) {
+            Some(caller)
+        } else {
+            tile.segments()
+                .find(|&s| stands(g.segment(s).kind) && !g.totals(g.feature_of(s)).scored)
+        };
+        if let Some(spot) = spot {
+            crate::api::check_move(st, me, spot).map_err(HookFailure)?;
+            ctx.move_figure(me, spot)?;
+        }
+        // The award: each feature once, at what final scoring would give it.
+        let st = ctx.state();
+        let g = st.graph();
+        let mut features: Vec<carcassonne_core::SegmentId> = Vec::new();
+        let wanted = |s: carcassonne_core::SegmentId| {
+            let k = g.segment(s).kind.0;
+            k < 64 && self.kinds & (1 << k) != 0 && !g.totals(g.feature_of(s)).complete()
+        };
+        match self.award {
+            FollowAward::None => {}
+            FollowAward::Own => features.extend(Some(caller).filter(|&s| wanted(s))),
+            FollowAward::Area => {
+                let r = self.radius;
+                let mut seen = Vec::new();
+                for f in st.figures() {
+                    let Some(s) = on(f).filter(|_| ctx.rules().figure_kind(f.kind).follower) else {
+                        continue;
+                    };
+                    let n = g.segment(s);
+                    let feature = g.feature_of(s);
+                    if !n.is_virtual()
+                        && (n.pos.x - at.x).abs() <= r
+                        && (n.pos.y - at.y).abs() <= r
+                        && wanted(s)
+                        && !seen.contains(&feature)
+                    {
+                        seen.push(feature);
+                        features.push(s);
+                    }
+                }
+            }
+        }
+        let points: Vec<i32> = features
+            .iter()
+            .map(|&s| {
+                let f = g.feature_of(s);
+                let tiles = g.tile_count(f) as i32;
+                let pennants = g.totals(f).pennants as i32;
+                match ctx.rules().kind(g.segment(s).kind).scoring {
+                    Scoring::City => tiles + pennants,
+                    Scoring::Road => tiles,
+                    Scoring::Cloister => 1 + st.board().surrounding_count(g.segment(s).pos) as i32,
+                    Scoring::Points {
+                        end_tile,
+                        end_marker,
+                        ..
+                    } => end_tile * tiles + end_marker * pennants,
+                    _ => 0,
+                }
+            })
+            .collect();
+        for p in points {
+            ctx.award(placer, p, self.label);
+        }
+        Ok(())
+    }
+}

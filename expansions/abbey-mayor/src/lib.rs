@@ -64,7 +64,7 @@ mod wagon;
 
 use carcassonne_core::{
     Action, BoundExpansion, Ctx, CustomAction, DrawVerdict, FeatureId, Figure, FigureId,
-    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookResult, HookSet, KindMask,
+    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult, HookSet, KindMask,
     LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, Rotation,
     ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
 };
@@ -142,6 +142,11 @@ struct Ids {
     barn_placed: GameSlot,
     /// Turn number + 1 of the last turn of the final abbey round (0: not started).
     final_end: GameSlot,
+    /// 1 while a player holds his abbey or the final abbey round is on (0 once every
+    /// abbey is placed before it): the gate of the hooks that only the abbey needs (the
+    /// `BeforeDraw` window, `on_tile_drawn`, `on_turn_end`), so that the engine skips those
+    /// three calls a turn once both abbeys are down.
+    abbey_live: GameSlot,
     barn_verb: VerbId,
     barn_label: LabelId,
 }
@@ -304,6 +309,19 @@ impl AmRules {
     fn holds_abbey(&self, view: &View<'_>, p: PlayerId) -> bool {
         self.abbey_tile.is_some() && view.get(self.ids.abbey.of(p)) > 0
     }
+
+    /// Whether any player still holds his abbey.
+    fn anyone_holds_abbey(&self, view: &View<'_>) -> bool {
+        let n = view.state.players().len();
+        (0..n as u8).any(|p| self.holds_abbey(view, PlayerId(p)))
+    }
+
+    /// Sets the gate `abbey-live` after a player's abbey changed hands: closed once nobody
+    /// holds one unless the final abbey round is on (its turn ends must still run).
+    fn update_abbey_live(&self, ctx: &mut Ctx<'_>) {
+        let live = self.anyone_holds_abbey(&ctx.view()) || ctx.get(self.ids.final_end) != 0;
+        ctx.set(self.ids.abbey_live, i64::from(live));
+    }
 }
 
 impl BoundExpansion for AmRules {
@@ -321,6 +339,18 @@ impl BoundExpansion for AmRules {
         } else {
             hooks
         };
+        // `abbey=false`: nobody ever holds an abbey, so there is no prompt and no final
+        // abbey round.
+        let hooks = if self.abbey_tile.is_none() {
+            HookSet(
+                hooks.0
+                    & !(HookSet::window(Window::BeforeDraw).0
+                        | HookSet::ON_TILE_DRAWN.0
+                        | HookSet::ON_TURN_END.0),
+            )
+        } else {
+            hooks
+        };
         // AM-23 concerns deployments other expansions offer; alone, there are none to drop
         // (core and the wagon prompt only offer unoccupied features, a barn's farm is not).
         if self.alone {
@@ -328,6 +358,20 @@ impl BoundExpansion for AmRules {
         } else {
             hooks | HookSet::FILTER_DEPLOY_ACTIONS | HookSet::FILTER_PROMPT_ACTIONS
         }
+    }
+
+    /// The abbey's hooks run only while someone holds his abbey or the final abbey round
+    /// is on (`abbey-live`, kept by `apply_prompt`, `apply_setting` and `on_turn_end`).
+    fn hook_gates(&self) -> Vec<HookGate> {
+        let abbey = HookSet::window(Window::BeforeDraw) | HookSet::ON_TILE_DRAWN | HookSet::ON_TURN_END;
+        let hooks = HookSet(abbey.0 & self.hook_set().0);
+        if hooks == HookSet::NONE {
+            return Vec::new();
+        }
+        vec![HookGate {
+            hooks,
+            slot: self.ids.abbey_live,
+        }]
     }
 
     /// AM-1: the second edition swaps the garden twin in.
@@ -371,6 +415,7 @@ impl BoundExpansion for AmRules {
                     };
                     ctx.set(self.ids.abbey.of(p), n);
                 }
+                self.update_abbey_live(ctx);
                 Ok(())
             }
             _ => Err(HookFailure(format!(
@@ -462,6 +507,7 @@ impl BoundExpansion for AmRules {
                     .ok_or_else(|| HookFailure("no abbey tile in this ruleset".into()))?;
                 ctx.play_tile_instead(abbey, pos, rotation)?;
                 ctx.set(self.ids.abbey.of(prompt.player), 0);
+                self.update_abbey_live(ctx);
                 Ok(())
             }
             (AmPrompt::Wagon { .. }, Action::Deploy { figure, segment }) => {

@@ -42,16 +42,19 @@
 //! farm not closed. Final scoring (AM-25): 4 per completed city to every barn owner of a
 //! farm, once per player (score label `barn`).
 //!
-//! **Cost per turn.** Four hooks run on every turn (`on_tile_placed`, the deployment step,
-//! the `BeforeDraw` window, `on_turn_end`) and two on every scoring, so each returns as
-//! early as it can: the barn corners and the field segments of every tile kind are tables
-//! built at bind (no segment walk per placement); the barns and wagons are read where core
-//! lays the figures out (seat by seat, the kinds in declaration order; checked at every use,
-//! else every figure is looked at) instead of scanning all figures; an AM-24 join is looked
-//! for only when a field of the placed tile lies in a farm holding two figures or more (a
-//! barn and a follower); the AM-23 filters are not hooked when no other expansion is loaded
-//! (core and the wagon prompt only offer unoccupied features then). None of this changes an
-//! offer or its order.
+//! **Cost per turn.** Five hooks run on every turn (`on_tile_placed`, the deployment step,
+//! the `BeforeDraw` window, `on_tile_drawn`, `on_turn_end`) and two on every scoring, so each
+//! returns as early as it can: the three that only the abbey needs are gated on the game slot
+//! `abbey-live` (1 while a player holds his abbey or the final abbey round is on), so the
+//! engine stops calling them once every abbey is down; the barn corners and the field
+//! segments of every tile kind are tables built at bind (no segment walk per placement); the
+//! barns and wagons are read where core lays the figures out (seat by seat, the kinds in
+//! declaration order; checked at every use, else every figure is looked at) instead of
+//! scanning all figures; an AM-24 join is looked for only once some barn has left its
+//! owner's supply and when a field of the placed tile lies in a farm holding two figures or
+//! more (a barn and a follower); the AM-23 filters are not hooked when no other expansion is
+//! loaded (core and the wagon prompt only offer unoccupied features then). None of this
+//! changes an offer or its order.
 //!
 //! Modules: `setup` (declare and bind: the per-kind tables), `barn` (AM-19 … AM-27),
 //! `wagon` (AM-14 … AM-18), `feature_set` (a small inline set of farms); here the shared
@@ -64,9 +67,9 @@ mod wagon;
 
 use carcassonne_core::{
     Action, BoundExpansion, Ctx, CustomAction, DrawVerdict, FeatureId, Figure, FigureId,
-    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult, HookSet, KindMask,
-    LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, Rotation,
-    ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
+    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult, HookSet,
+    KindMask, LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind,
+    Rotation, ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
 };
 use feature_set::FeatureSet;
 
@@ -192,6 +195,9 @@ struct AmRules {
     /// Per tile kind, per rotation × corner (`4 * quarter turns + corner`): the local field
     /// segment covering both half-edges of that corner, or [`NO_FIELD`] (AM-20).
     corner_fields: Vec<[u8; 16]>,
+    /// Per tile kind: a barrier tile (the abbey), which takes no barn (read here instead of
+    /// in the ruleset's tile kinds at every deployment step).
+    barrier: Vec<bool>,
     /// Per tile kind: its field segments, local indices in order (only a tile with a field
     /// joins farms, AM-24).
     fields: Vec<Vec<u8>>,
@@ -363,7 +369,8 @@ impl BoundExpansion for AmRules {
     /// The abbey's hooks run only while someone holds his abbey or the final abbey round
     /// is on (`abbey-live`, kept by `apply_prompt`, `apply_setting` and `on_turn_end`).
     fn hook_gates(&self) -> Vec<HookGate> {
-        let abbey = HookSet::window(Window::BeforeDraw) | HookSet::ON_TILE_DRAWN | HookSet::ON_TURN_END;
+        let abbey =
+            HookSet::window(Window::BeforeDraw) | HookSet::ON_TILE_DRAWN | HookSet::ON_TURN_END;
         let hooks = HookSet(abbey.0 & self.hook_set().0);
         if hooks == HookSet::NONE {
             return Vec::new();
@@ -524,6 +531,9 @@ impl BoundExpansion for AmRules {
             ctx.set(self.ids.barn_placed, 0);
         }
         let view = ctx.view();
+        if !self.barn_out(&view) {
+            return Ok(());
+        }
         let Some(t) = view.state.board().at(pos) else {
             return Ok(());
         };
@@ -548,7 +558,7 @@ impl BoundExpansion for AmRules {
             return Ok(());
         };
         let t = *view.state.board().tile(idx);
-        if view.rules.tiles().get(t.kind).barrier {
+        if self.barrier.get(t.kind.0 as usize).copied().unwrap_or(true) {
             return Ok(());
         }
         let g = view.state.graph();

@@ -128,6 +128,7 @@ impl Expansion for AbbeyMayor {
             // AM-20 corners and AM-24 fields, per tile kind, looked up instead of walking
             // the tile's segments at every placement and deployment step.
             let mut corner_fields = Vec::new();
+            let mut barrier = Vec::new();
             let mut fields = Vec::new();
             for (_, tk) in rules.tiles().iter() {
                 let mut t = [NO_FIELD; 16];
@@ -145,6 +146,7 @@ impl Expansion for AbbeyMayor {
                     }
                 }
                 corner_fields.push(t);
+                barrier.push(tk.barrier);
                 fields.push(
                     (0..tk.segments.len())
                         .filter(|i| rules.kind(tk.segments[*i].kind).shape == Shape::Field)
@@ -170,6 +172,7 @@ impl Expansion for AbbeyMayor {
                 ids,
                 me: b.me(),
                 corner_fields,
+                barrier,
                 fields,
                 layout,
                 alone: rules.expansions().len() == 1,

@@ -279,7 +279,8 @@ impl HsRules {
             *e = *s;
         }
         if more.is_empty() {
-            self.flock.score_closed_joined(ctx, &except[..n], last, &joined)?;
+            self.flock
+                .score_closed_joined(ctx, &except[..n], last, &joined)?;
         } else {
             let all: Vec<_> = pending[..n].iter().chain(&more).map(|(_, s)| *s).collect();
             self.flock.score_closed_joined(ctx, &all, last, &joined)?;

@@ -150,6 +150,9 @@ struct Ids {
     /// `BeforeDraw` window, `on_tile_drawn`, `on_turn_end`), so that the engine skips those
     /// three calls a turn once both abbeys are down.
     abbey_live: GameSlot,
+    /// 1 from the `before_scoring` that noted a wagon to ask (`wagon-from`) to the
+    /// `after_scoring` that asks: the gate of `after_scoring`, which does nothing else.
+    wagons_noted: GameSlot,
     barn_verb: VerbId,
     barn_label: LabelId,
 }
@@ -367,18 +370,23 @@ impl BoundExpansion for AmRules {
     }
 
     /// The abbey's hooks run only while someone holds his abbey or the final abbey round
-    /// is on (`abbey-live`, kept by `apply_prompt`, `apply_setting` and `on_turn_end`).
+    /// is on (`abbey-live`, kept by `apply_prompt` and `apply_setting`); `after_scoring`
+    /// only after a `before_scoring` noted a wagon to ask (`wagons-noted`).
     fn hook_gates(&self) -> Vec<HookGate> {
+        let mut gates = vec![HookGate {
+            hooks: HookSet::AFTER_SCORING,
+            slot: self.ids.wagons_noted,
+        }];
         let abbey =
             HookSet::window(Window::BeforeDraw) | HookSet::ON_TILE_DRAWN | HookSet::ON_TURN_END;
         let hooks = HookSet(abbey.0 & self.hook_set().0);
-        if hooks == HookSet::NONE {
-            return Vec::new();
+        if hooks != HookSet::NONE {
+            gates.push(HookGate {
+                hooks,
+                slot: self.ids.abbey_live,
+            });
         }
-        vec![HookGate {
-            hooks,
-            slot: self.ids.abbey_live,
-        }]
+        gates
     }
 
     /// AM-1: the second edition swaps the garden twin in.
@@ -705,6 +713,9 @@ impl BoundExpansion for AmRules {
                 }
             }
         }
+        if !noted.is_empty() {
+            ctx.set(self.ids.wagons_noted, 1);
+        }
         for (id, s, up) in noted {
             ctx.set(self.ids.wagon_from.of(id), s.index() as i64 + 1);
             ctx.set(self.ids.wagon_up.of(id), i64::from(up));
@@ -746,6 +757,7 @@ impl BoundExpansion for AmRules {
         if draft.final_scoring {
             return Ok(());
         }
+        ctx.set(self.ids.wagons_noted, 0);
         let view = ctx.view();
         let n = view.state.players().len();
         let active = view.state.active_player().index();

@@ -156,3 +156,52 @@ fn t126_am33_promotions_wagon_and_barn_farmers() {
 fn am9_final_round_after_a_discarded_last_tile() {
     run_scenario("abbey-mayor/AM-9-discard");
 }
+
+/// AM-3, AM-9: the abbey's turn hooks (the `BeforeDraw` window, `on_tile_drawn`,
+/// `on_turn_end`) run only while the game slot `abbey-live` is not 0 (`HookGate`). At every
+/// decision of seeded random 2- and 3-player games the slot is 1 exactly while a player
+/// still holds his abbey or the final abbey round is on; the abbeys go down and the games
+/// end with every tile placed (none is left in the supply).
+#[test]
+fn abbey_hooks_are_gated_while_an_abbey_is_held() {
+    use carcassonne_core::{Game, GameSetup, PlayerId};
+    use carcassonne_play::bots::make_bot;
+    use carcassonne_tests::mixed::slot;
+    use carcassonne_tests::official_rules;
+    use std::sync::Arc;
+    let rules = official_rules(&["abbey-mayor"], &[]);
+    let live = slot(&rules, "abbey-mayor", "abbey-live");
+    let held = slot(&rules, "abbey-mayor", "abbey");
+    let final_end = slot(&rules, "abbey-mayor", "final-round-end");
+    let (mut closed, mut placed) = (0, 0);
+    for seed in 0..40u64 {
+        let players = 2 + (seed % 2) as usize;
+        let names = (0..players).map(|i| format!("P{i}")).collect();
+        let mut g = Game::new(Arc::clone(&rules), &GameSetup::new(names, seed)).expect("game");
+        let mut bot = make_bot("random", seed).expect("bot");
+        let mut steps = 0;
+        while !g.is_over() {
+            let st = g.state();
+            let anyone = (0..players).any(|p| st.slot(held, PlayerId(p as u8).index()) > 0);
+            let expect = anyone || st.slot(final_end, 0) != 0;
+            assert_eq!(
+                st.slot(live, 0) != 0,
+                expect,
+                "seed {seed}, turn {}: abbey-live against the abbeys held",
+                st.turn()
+            );
+            closed += usize::from(!expect);
+            let a = g.actions()[bot.choose(&g)];
+            g.apply(a).expect("an offered action applies");
+            steps += 1;
+            assert!(steps < 2000, "seed {seed}: the game does not end");
+        }
+        let st = g.state();
+        placed += (0..players)
+            .filter(|&p| st.slot(held, PlayerId(p as u8).index()) == 0)
+            .count();
+        assert_eq!(st.supply().remaining(), 0, "seed {seed}: tiles left");
+    }
+    // The gate was closed for part of the games: both (all three) abbeys went down early.
+    assert!(closed > 0 && placed > 0, "closed {closed}, placed {placed}");
+}

@@ -70,6 +70,11 @@ impl AmRules {
         t: &PlacedTile,
         f: &mut dyn FnMut(FeatureId),
     ) -> bool {
+        // No barn on the board (every barn in its owner's supply: barns never return),
+        // no barn's farm to join: most placements stop here, before any farm is looked up.
+        if !self.barn_out(view) {
+            return false;
+        }
         let Some(fields) = self.fields.get(t.kind.0 as usize) else {
             return false;
         };
@@ -93,6 +98,14 @@ impl AmRules {
             }
         }
         any
+    }
+
+    /// Whether some barn has left its owner's supply (a barn never returns, so one is on
+    /// the board or was taken off it): the supply counts, without reading the figures.
+    pub(crate) fn barn_out(&self, view: &View<'_>) -> bool {
+        let per = self.layout.barn.1;
+        let n = view.state.players().len();
+        (0..n as u8).any(|p| usize::from(view.state.in_supply(PlayerId(p), self.ids.barn)) < per)
     }
 
     /// Whether a barn stands in farm `f`.

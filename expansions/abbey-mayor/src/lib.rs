@@ -42,16 +42,19 @@
 //! farm not closed. Final scoring (AM-25): 4 per completed city to every barn owner of a
 //! farm, once per player (score label `barn`).
 //!
-//! **Cost per turn.** Four hooks run on every turn (`on_tile_placed`, the deployment step,
-//! the `BeforeDraw` window, `on_turn_end`) and two on every scoring, so each returns as
-//! early as it can: the barn corners and the field segments of every tile kind are tables
-//! built at bind (no segment walk per placement); the barns and wagons are read where core
-//! lays the figures out (seat by seat, the kinds in declaration order; checked at every use,
-//! else every figure is looked at) instead of scanning all figures; an AM-24 join is looked
-//! for only when a field of the placed tile lies in a farm holding two figures or more (a
-//! barn and a follower); the AM-23 filters are not hooked when no other expansion is loaded
-//! (core and the wagon prompt only offer unoccupied features then). None of this changes an
-//! offer or its order.
+//! **Cost per turn.** Five hooks run on every turn (`on_tile_placed`, the deployment step,
+//! the `BeforeDraw` window, `on_tile_drawn`, `on_turn_end`) and two on every scoring, so each
+//! returns as early as it can: the three that only the abbey needs are gated on the game slot
+//! `abbey-live` (1 while a player holds his abbey or the final abbey round is on), so the
+//! engine stops calling them once every abbey is down; the barn corners and the field
+//! segments of every tile kind are tables built at bind (no segment walk per placement); the
+//! barns and wagons are read where core lays the figures out (seat by seat, the kinds in
+//! declaration order; checked at every use, else every figure is looked at) instead of
+//! scanning all figures; an AM-24 join is looked for only once some barn has left its
+//! owner's supply and when a field of the placed tile lies in a farm holding two figures or
+//! more (a barn and a follower); the AM-23 filters are not hooked when no other expansion is
+//! loaded (core and the wagon prompt only offer unoccupied features then). None of this
+//! changes an offer or its order.
 //!
 //! Modules: `setup` (declare and bind: the per-kind tables), `barn` (AM-19 … AM-27),
 //! `wagon` (AM-14 … AM-18), `feature_set` (a small inline set of farms); here the shared
@@ -64,9 +67,9 @@ mod wagon;
 
 use carcassonne_core::{
     Action, BoundExpansion, Ctx, CustomAction, DrawVerdict, FeatureId, Figure, FigureId,
-    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookResult, HookSet, KindMask,
-    LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, Rotation,
-    ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
+    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult, HookSet,
+    KindMask, LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind,
+    Rotation, ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
 };
 use feature_set::FeatureSet;
 
@@ -142,6 +145,14 @@ struct Ids {
     barn_placed: GameSlot,
     /// Turn number + 1 of the last turn of the final abbey round (0: not started).
     final_end: GameSlot,
+    /// 1 while a player holds his abbey or the final abbey round is on (0 once every
+    /// abbey is placed before it): the gate of the hooks that only the abbey needs (the
+    /// `BeforeDraw` window, `on_tile_drawn`, `on_turn_end`), so that the engine skips those
+    /// three calls a turn once both abbeys are down.
+    abbey_live: GameSlot,
+    /// 1 from the `before_scoring` that noted a wagon to ask (`wagon-from`) to the
+    /// `after_scoring` that asks: the gate of `after_scoring`, which does nothing else.
+    wagons_noted: GameSlot,
     barn_verb: VerbId,
     barn_label: LabelId,
 }
@@ -187,6 +198,9 @@ struct AmRules {
     /// Per tile kind, per rotation × corner (`4 * quarter turns + corner`): the local field
     /// segment covering both half-edges of that corner, or [`NO_FIELD`] (AM-20).
     corner_fields: Vec<[u8; 16]>,
+    /// Per tile kind: a barrier tile (the abbey), which takes no barn (read here instead of
+    /// in the ruleset's tile kinds at every deployment step).
+    barrier: Vec<bool>,
     /// Per tile kind: its field segments, local indices in order (only a tile with a field
     /// joins farms, AM-24).
     fields: Vec<Vec<u8>>,
@@ -304,6 +318,19 @@ impl AmRules {
     fn holds_abbey(&self, view: &View<'_>, p: PlayerId) -> bool {
         self.abbey_tile.is_some() && view.get(self.ids.abbey.of(p)) > 0
     }
+
+    /// Whether any player still holds his abbey.
+    fn anyone_holds_abbey(&self, view: &View<'_>) -> bool {
+        let n = view.state.players().len();
+        (0..n as u8).any(|p| self.holds_abbey(view, PlayerId(p)))
+    }
+
+    /// Sets the gate `abbey-live` after a player's abbey changed hands: closed once nobody
+    /// holds one unless the final abbey round is on (its turn ends must still run).
+    fn update_abbey_live(&self, ctx: &mut Ctx<'_>) {
+        let live = self.anyone_holds_abbey(&ctx.view()) || ctx.get(self.ids.final_end) != 0;
+        ctx.set(self.ids.abbey_live, i64::from(live));
+    }
 }
 
 impl BoundExpansion for AmRules {
@@ -321,6 +348,18 @@ impl BoundExpansion for AmRules {
         } else {
             hooks
         };
+        // `abbey=false`: nobody ever holds an abbey, so there is no prompt and no final
+        // abbey round.
+        let hooks = if self.abbey_tile.is_none() {
+            HookSet(
+                hooks.0
+                    & !(HookSet::window(Window::BeforeDraw).0
+                        | HookSet::ON_TILE_DRAWN.0
+                        | HookSet::ON_TURN_END.0),
+            )
+        } else {
+            hooks
+        };
         // AM-23 concerns deployments other expansions offer; alone, there are none to drop
         // (core and the wagon prompt only offer unoccupied features, a barn's farm is not).
         if self.alone {
@@ -328,6 +367,26 @@ impl BoundExpansion for AmRules {
         } else {
             hooks | HookSet::FILTER_DEPLOY_ACTIONS | HookSet::FILTER_PROMPT_ACTIONS
         }
+    }
+
+    /// The abbey's hooks run only while someone holds his abbey or the final abbey round
+    /// is on (`abbey-live`, kept by `apply_prompt` and `apply_setting`); `after_scoring`
+    /// only after a `before_scoring` noted a wagon to ask (`wagons-noted`).
+    fn hook_gates(&self) -> Vec<HookGate> {
+        let mut gates = vec![HookGate {
+            hooks: HookSet::AFTER_SCORING,
+            slot: self.ids.wagons_noted,
+        }];
+        let abbey =
+            HookSet::window(Window::BeforeDraw) | HookSet::ON_TILE_DRAWN | HookSet::ON_TURN_END;
+        let hooks = HookSet(abbey.0 & self.hook_set().0);
+        if hooks != HookSet::NONE {
+            gates.push(HookGate {
+                hooks,
+                slot: self.ids.abbey_live,
+            });
+        }
+        gates
     }
 
     /// AM-1: the second edition swaps the garden twin in.
@@ -371,6 +430,7 @@ impl BoundExpansion for AmRules {
                     };
                     ctx.set(self.ids.abbey.of(p), n);
                 }
+                self.update_abbey_live(ctx);
                 Ok(())
             }
             _ => Err(HookFailure(format!(
@@ -462,6 +522,7 @@ impl BoundExpansion for AmRules {
                     .ok_or_else(|| HookFailure("no abbey tile in this ruleset".into()))?;
                 ctx.play_tile_instead(abbey, pos, rotation)?;
                 ctx.set(self.ids.abbey.of(prompt.player), 0);
+                self.update_abbey_live(ctx);
                 Ok(())
             }
             (AmPrompt::Wagon { .. }, Action::Deploy { figure, segment }) => {
@@ -478,6 +539,9 @@ impl BoundExpansion for AmRules {
             ctx.set(self.ids.barn_placed, 0);
         }
         let view = ctx.view();
+        if !self.barn_out(&view) {
+            return Ok(());
+        }
         let Some(t) = view.state.board().at(pos) else {
             return Ok(());
         };
@@ -502,7 +566,7 @@ impl BoundExpansion for AmRules {
             return Ok(());
         };
         let t = *view.state.board().tile(idx);
-        if view.rules.tiles().get(t.kind).barrier {
+        if self.barrier.get(t.kind.0 as usize).copied().unwrap_or(true) {
             return Ok(());
         }
         let g = view.state.graph();
@@ -649,6 +713,9 @@ impl BoundExpansion for AmRules {
                 }
             }
         }
+        if !noted.is_empty() {
+            ctx.set(self.ids.wagons_noted, 1);
+        }
         for (id, s, up) in noted {
             ctx.set(self.ids.wagon_from.of(id), s.index() as i64 + 1);
             ctx.set(self.ids.wagon_up.of(id), i64::from(up));
@@ -690,6 +757,7 @@ impl BoundExpansion for AmRules {
         if draft.final_scoring {
             return Ok(());
         }
+        ctx.set(self.ids.wagons_noted, 0);
         let view = ctx.view();
         let n = view.state.players().len();
         let active = view.state.active_player().index();

@@ -83,6 +83,8 @@ impl Expansion for AbbeyMayor {
             wagon_up: d.figure_slot("wagon-up", 0),
             barn_placed: d.game_slot("barn-placed", 0),
             final_end: d.game_slot("final-round-end", 0),
+            abbey_live: d.game_slot("abbey-live", 1),
+            wagons_noted: d.game_slot("wagons-noted", 0),
             barn_verb: d.verb_in_words("barn", "put a barn"),
             barn_label: d.score_label("barn"),
         };
@@ -127,6 +129,7 @@ impl Expansion for AbbeyMayor {
             // AM-20 corners and AM-24 fields, per tile kind, looked up instead of walking
             // the tile's segments at every placement and deployment step.
             let mut corner_fields = Vec::new();
+            let mut barrier = Vec::new();
             let mut fields = Vec::new();
             for (_, tk) in rules.tiles().iter() {
                 let mut t = [NO_FIELD; 16];
@@ -144,6 +147,7 @@ impl Expansion for AbbeyMayor {
                     }
                 }
                 corner_fields.push(t);
+                barrier.push(tk.barrier);
                 fields.push(
                     (0..tk.segments.len())
                         .filter(|i| rules.kind(tk.segments[*i].kind).shape == Shape::Field)
@@ -169,6 +173,7 @@ impl Expansion for AbbeyMayor {
                 ids,
                 me: b.me(),
                 corner_fields,
+                barrier,
                 fields,
                 layout,
                 alone: rules.expansions().len() == 1,

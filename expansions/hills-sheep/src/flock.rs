@@ -57,6 +57,14 @@ impl Flock {
         })
     }
 
+    /// Whether any shepherd is on the board, from the supply counts (a shepherd that is
+    /// not in its owner's supply stands on the board), without reading the figures.
+    pub fn any_on_board(&self, v: &View<'_>) -> bool {
+        let per = v.rules.figure_kind(self.shepherd).per_player;
+        let n = v.state.players().len();
+        (0..n as u8).any(|p| v.state.in_supply(PlayerId(p), self.shepherd) < per)
+    }
+
     /// A player's shepherds on the board (one each, unless `figures.shepherd` gives more),
     /// in figure order.
     pub fn of_player<'a>(
@@ -212,15 +220,43 @@ impl Flock {
         let Some(last) = ctx.state().last_placed() else {
             return Ok(());
         };
+        let joined = TileFeatures::of(&ctx.view(), last);
+        self.score_closed_joined(ctx, except, last, &joined)
+    }
+
+    /// [`Flock::score_closed`] with the features of the last placed tile `last` already
+    /// found (driving flocks home moves figures, never features, so they stay valid).
+    pub fn score_closed_joined(
+        &self,
+        ctx: &mut Ctx<'_>,
+        except: &[SegmentId],
+        last: PlacedIndex,
+        joined: &TileFeatures,
+    ) -> HookResult {
         loop {
             let view = ctx.view();
+            if !self.any_on_board(&view) {
+                return Ok(());
+            }
             let g = view.state.graph();
-            let closed = self.on_board(&view).map(|(_, s)| s).find(|&s| {
-                let f = g.feature_of(s);
-                !except.iter().any(|&e| g.feature_of(e) == f)
-                    && extends(&view, last, f)
-                    && field_closed(&view, f)
-            });
+            // The first shepherd on the board, in figure order (as `on_board`), whose field
+            // the tile joined and is now closed; a plain loop over the seats' shepherds.
+            let at = view.rules.figure_offset(self.shepherd);
+            let mut closed = None;
+            'seats: for p in 0..view.state.players().len() {
+                let (_, mine) = view.state.figures_of(PlayerId(p as u8));
+                for fig in mine.iter().skip(at).take_while(|f| f.kind == self.shepherd) {
+                    let FigureLoc::On(s) = fig.loc else { continue };
+                    let f = g.feature_of(s);
+                    if joined.contains(&view, last, f)
+                        && !except.iter().any(|&e| g.feature_of(e) == f)
+                        && field_closed(&view, f)
+                    {
+                        closed = Some(s);
+                        break 'seats;
+                    }
+                }
+            }
             match closed {
                 Some(s) => self.drive_home(ctx, s)?,
                 None => return Ok(()),
@@ -239,6 +275,48 @@ pub fn field_closed(v: &View<'_>, field: FeatureId) -> bool {
             .iter()
             .all(|h| board.at(node.pos.step(h.side())).is_some())
     })
+}
+
+/// The features of the segments of one placed tile, found once per hook instead of once
+/// per shepherd asked about ([`extends`] walks every segment of the tile to its root).
+pub struct TileFeatures {
+    feats: [FeatureId; TileFeatures::INLINE],
+    n: usize,
+    /// The tile has more segments than the inline list holds: ask [`extends`].
+    spill: bool,
+}
+
+impl TileFeatures {
+    const INLINE: usize = 16;
+
+    /// The features of the segments of the placed tile `last`.
+    pub fn of(v: &View<'_>, last: PlacedIndex) -> Self {
+        let g = v.state.graph();
+        let mut out = TileFeatures {
+            feats: [FeatureId(0); Self::INLINE],
+            n: 0,
+            spill: false,
+        };
+        for s in v.state.board().tile(last).segments() {
+            if out.n == Self::INLINE {
+                out.spill = true;
+                break;
+            }
+            out.feats[out.n] = g.feature_of(s);
+            out.n += 1;
+        }
+        out
+    }
+
+    /// Whether the tile `last` these were taken from has a segment of `field`
+    /// ([`extends`]).
+    #[inline]
+    pub fn contains(&self, v: &View<'_>, last: PlacedIndex, field: FeatureId) -> bool {
+        if self.spill {
+            return extends(v, last, field);
+        }
+        self.feats[..self.n].contains(&field)
+    }
 }
 
 /// Whether the tile at `last` (a placed-tile index) has a segment of `field`.

@@ -249,20 +249,44 @@ impl HsRules {
         };
         let placed = view.state.board().tile(last);
         let g = view.state.graph();
-        let mut pending: Vec<(FigureId, carcassonne_core::SegmentId)> = Vec::new();
+        let joined = flock::TileFeatures::of(&view, last);
+        // The flocks to ask about, one per field (a player has one shepherd unless
+        // `figures.shepherd` gives more: inline up to 4).
+        let mut pending = [(FigureId(0), carcassonne_core::SegmentId::new(0)); 4];
+        let mut n = 0usize;
+        let mut more: Vec<(FigureId, carcassonne_core::SegmentId)> = Vec::new();
         for (f, seg) in self.flock.of_player(&view, p) {
+            if placed.has_segment(seg) {
+                continue;
+            }
             let field = g.feature_of(seg);
-            if !placed.has_segment(seg)
-                && flock::extends(&view, last, field)
-                && !pending.iter().any(|(_, s)| g.feature_of(*s) == field)
+            if joined.contains(&view, last, field)
+                && !pending[..n]
+                    .iter()
+                    .chain(&more)
+                    .any(|(_, s)| g.feature_of(*s) == field)
             {
-                pending.push((f, seg));
+                if n < pending.len() {
+                    pending[n] = (f, seg);
+                    n += 1;
+                } else {
+                    more.push((f, seg));
+                }
             }
         }
-        let except: Vec<_> = pending.iter().map(|(_, s)| *s).collect();
-        self.flock.score_closed(ctx, &except)?;
-        for (f, _) in pending {
-            ctx.prompt(p, FlockPrompt(f));
+        let mut except = [carcassonne_core::SegmentId::new(0); 4];
+        for (e, (_, s)) in except.iter_mut().zip(&pending[..n]) {
+            *e = *s;
+        }
+        if more.is_empty() {
+            self.flock
+                .score_closed_joined(ctx, &except[..n], last, &joined)?;
+        } else {
+            let all: Vec<_> = pending[..n].iter().chain(&more).map(|(_, s)| *s).collect();
+            self.flock.score_closed_joined(ctx, &all, last, &joined)?;
+        }
+        for (f, _) in pending[..n].iter().chain(&more) {
+            ctx.prompt(p, FlockPrompt(*f));
         }
         Ok(())
     }
@@ -359,6 +383,10 @@ impl BoundExpansion for HsRules {
             return Ok(());
         }
         let view = ctx.view();
+        // No shepherd on the board: no token to draw, no flock to ask about or drive home.
+        if !self.flock.any_on_board(&view) {
+            return Ok(());
+        }
         let (Some(last), Some(p)) = (view.state.last_placed(), view.state.last_placer()) else {
             return Ok(());
         };

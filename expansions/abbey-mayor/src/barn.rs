@@ -195,8 +195,11 @@ impl AmRules {
         out
     }
 
-    /// Removes deployments onto a farm holding a barn (AM-23). Without a barn on the board,
-    /// or without a deployment among the offers (a dragon step, a ransom prompt), nothing.
+    /// Removes deployments onto a farm holding a barn (AM-23: no farmer or pig). A figure
+    /// kind that shares its feature (a fan set's marker such as Děčínský Sněžník's tower,
+    /// which decides no majority) is neither, and stays offered, as in FanCloisterZone.
+    /// Without a barn on the board, or without a deployment among the offers (a dragon
+    /// step, a ransom prompt), nothing.
     pub(crate) fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
         let barn_farms = self.barn_farms(view);
         if barn_farms.is_empty() || !actions.iter().any(|a| matches!(a, Action::Deploy { .. })) {
@@ -204,7 +207,10 @@ impl AmRules {
         }
         let g = view.state.graph();
         actions.retain(|a| match a {
-            Action::Deploy { segment, .. } => !barn_farms.contains(&g.feature_of(*segment)),
+            Action::Deploy { figure, segment } => {
+                view.rules.figure_kind(*figure).shares
+                    || !barn_farms.contains(&g.feature_of(*segment))
+            }
             _ => true,
         });
     }

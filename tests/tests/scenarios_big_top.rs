@@ -47,7 +47,12 @@ fn t_big_top_14_bt15_fcz_tiles() {
     assert!(c1.values().all(|&n| n == 1), "{c1:?}");
     let tagged = |tag: &str| {
         c1.keys()
-            .filter(|id| rules.tiles().find(id).is_some_and(|k| rules.tiles().get(k).has_tag(tag)))
+            .filter(|id| {
+                rules
+                    .tiles()
+                    .find(id)
+                    .is_some_and(|k| rules.tiles().get(k).has_tag(tag))
+            })
             .count()
     };
     assert_eq!((tagged("circus"), tagged("acrobats")), (12, 8));

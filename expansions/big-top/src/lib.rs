@@ -31,8 +31,8 @@ use acrobats::Acrobats;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
     FeatureKindDef, FigureKindDef, HookFailure, HookGate, HookResult, HookSet, KindMask, PlayerId,
-    Pos, Prompt, PromptCode, PromptKind, ScoreDraft, Scoring, Shape, Stands, StartTile,
-    TileKindId, VerbId, View, Visible, Window,
+    Pos, Prompt, PromptCode, PromptKind, ScoreDraft, Scoring, Shape, Stands, StartTile, TileKindId,
+    VerbId, View, Visible, Window,
 };
 use circus::Circus;
 use ringmaster::Ringmaster;
@@ -301,14 +301,11 @@ impl BoundExpansion for BtRules {
     /// moves.
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
         match window {
-            Window::AfterScoring if self.chosen => {
-                if self.circus.take_pending(ctx) {
-                    let p = ctx.view().state.active_player();
-                    ctx.prompt(p, DrawToken { last: false });
-                }
-            }
+            Window::AfterScoring if self.chosen => self.ask_reveal(ctx),
             Window::AfterScoring => self.circus.after_scoring(ctx)?,
-            Window::BeforeFinalScoring if self.chosen && self.circus.position(&ctx.view()).is_some() => {
+            Window::BeforeFinalScoring
+                if self.chosen && self.circus.position(&ctx.view()).is_some() =>
+            {
                 let p = ctx.view().state.active_player();
                 ctx.prompt(p, DrawToken { last: true });
             }
@@ -415,6 +412,17 @@ impl BoundExpansion for BtRules {
             stands: Stands::OnTile,
         });
         Ok(())
+    }
+}
+
+impl BtRules {
+    /// BT-17: the circus placed this turn waits for the turn player's reveal (or, with no
+    /// big top on the board yet, the big top simply moves there).
+    fn ask_reveal(&self, ctx: &mut Ctx<'_>) {
+        if self.circus.take_pending(ctx) {
+            let p = ctx.view().state.active_player();
+            ctx.prompt(p, DrawToken { last: false });
+        }
     }
 }
 

@@ -372,6 +372,13 @@ fn an_exchange_with_a_choice_of_kinds_round_trips() {
 fn big_top_round_trips() {
     let types = round_trip_with("big-top", &["big-top"], &[], 3, 3, 61);
     assert!(types.iter().any(|t| t == "COMMIT"));
-    let c1 = round_trip_with("big-top-c1", &["big-top"], &["big-top.edition=c1"], 2, 3, 62);
+    let c1 = round_trip_with(
+        "big-top-c1",
+        &["big-top"],
+        &["big-top.edition=c1"],
+        2,
+        3,
+        62,
+    );
     assert!(c1.iter().any(|t| t == "PLACE_TILE"));
 }

@@ -128,7 +128,9 @@ impl Replayer {
         let ptr = p.get("pointer").ok_or("payload has no `pointer`")?;
         let segments = pointer::segments(&self.decl, &self.game, ptr)?;
         let action = self
-            .offered_custom(&decl, |c, _| c.segment.is_some_and(|s| segments.contains(&s)))
+            .offered_custom(&decl, |c, _| {
+                c.segment.is_some_and(|s| segments.contains(&s))
+            })
             .ok_or_else(|| {
                 format!(
                     "`{kind}` on {} is not legal here ({})",

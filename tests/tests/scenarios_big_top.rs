@@ -36,6 +36,61 @@ fn t_big_top_1_bt1_tiles() {
     assert_eq!(second.get("BT/frrf.g.bt"), Some(&1));
 }
 
+/// T-big-top-14 — BT-1, BT-15: `edition = c1` deals FanCloisterZone's 20 `ubtc1/` tiles (12
+/// circus, 8 acrobats) instead of the `BT/` ones; the other editions hold none of them.
+#[test]
+fn t_big_top_14_bt15_fcz_tiles() {
+    let options = [("big-top.edition", "c1")];
+    let rules = official_rules(&["big-top"], &options);
+    let c1 = carcassonne_tests::supply_counts(&rules, "ubtc1/");
+    assert_eq!(c1.values().sum::<usize>(), 20, "{c1:?}");
+    assert!(c1.values().all(|&n| n == 1), "{c1:?}");
+    let tagged = |tag: &str| {
+        c1.keys()
+            .filter(|id| {
+                rules
+                    .tiles()
+                    .find(id)
+                    .is_some_and(|k| rules.tiles().get(k).has_tag(tag))
+            })
+            .count()
+    };
+    assert_eq!((tagged("circus"), tagged("acrobats")), (12, 8));
+    assert_eq!(c1.get("ubtc1/crfc.top"), Some(&1));
+    assert_eq!(c1.get("ubtc1/frrf.ac"), Some(&1));
+    assert!(supply_counts(&options).is_empty(), "no BT/ tile under c1");
+    for edition in ["1", "2"] {
+        let rules = official_rules(&["big-top"], &[("big-top.edition", edition)]);
+        assert!(carcassonne_tests::supply_counts(&rules, "ubtc1/").is_empty());
+    }
+}
+
+/// T-big-top-15 — BT-15, BT-4, BT-5, BT-8: FCZ's circus and acrobat tiles play as the others.
+#[test]
+fn t_big_top_15_bt15_fcz_tiles_play() {
+    run_scenario("big-top/T-big-top-15");
+}
+
+/// T-big-top-16 — BT-16, BT-13: without the big top circus tiles score nobody, but count for
+/// the ringmaster.
+#[test]
+fn t_big_top_16_bt16_no_big_top() {
+    run_scenario("big-top/T-big-top-16");
+}
+
+/// T-big-top-17 — BT-16: without acrobats no follower goes onto a space, none scores there.
+#[test]
+fn t_big_top_17_bt16_no_acrobats() {
+    run_scenario("big-top/T-big-top-17");
+}
+
+/// T-big-top-18 — BT-17: under `tokenDraws=chosen` each reveal is the turn player's
+/// `draw-token` decision, in bag order; the final one too.
+#[test]
+fn t_big_top_18_bt17_chosen_reveals() {
+    run_scenario("big-top/T-big-top-18");
+}
+
 /// T-big-top-2 — BT-4: the first circus tile takes the big top; nothing scores.
 #[test]
 fn t_big_top_2_bt4_first_circus() {

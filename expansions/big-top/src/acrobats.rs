@@ -25,6 +25,8 @@ pub const POINTS: i32 = 5;
 /// The acrobat rules bound to one ruleset.
 #[derive(Clone, Copy, Debug)]
 pub struct Acrobats {
+    /// BT-7 … BT-11 are played (option `acrobats`); off, no figure may stand on a space.
+    pub enabled: bool,
     /// The `acrobats` feature kind.
     pub kind: FeatureKindId,
     /// `score-pyramid`.
@@ -117,7 +119,11 @@ impl Acrobats {
         p: PlayerId,
         out: &mut Vec<Action>,
     ) -> HookResult {
-        let Some(last) = v.state.last_placed().filter(|_| self.any(v)) else {
+        let Some(last) = v
+            .state
+            .last_placed()
+            .filter(|_| self.enabled && self.any(v))
+        else {
             return Ok(());
         };
         let at = v.state.board().tile(last).pos;
@@ -156,7 +162,8 @@ impl Acrobats {
         match *a {
             Action::Deploy { figure, segment } => {
                 self.is_space(v, segment)
-                    && (figure != FigureKindId::SMALL_FOLLOWER
+                    && (!self.enabled
+                        || figure != FigureKindId::SMALL_FOLLOWER
                         || self.height(v, segment) >= PYRAMID)
             }
             Action::Move { figure, segment } => {
@@ -186,6 +193,9 @@ impl Acrobats {
 
     /// BT-11: at the end every occupied acrobat space scores, in segment order.
     pub fn score_final(&self, ctx: &mut Ctx<'_>, marks: &TileMarks) -> HookResult {
+        if !self.enabled {
+            return Ok(());
+        }
         let view = ctx.view();
         let mut spaces: Vec<SegmentId> = view
             .state

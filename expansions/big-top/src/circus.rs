@@ -5,7 +5,10 @@
 //! tokens of each kind have been revealed. The bag is the full stacks minus the revealed
 //! tokens, so it needs no other state. A reveal takes index `random_below(bag size)` of the
 //! bag laid out in token order (1, 3, 4, 5, 6, 7 points), from the game's seeded generator:
-//! the same seed and actions reveal the same tokens, so a record replays exactly.
+//! the same seed and actions reveal the same tokens, so a record replays exactly. Under
+//! `tokenDraws=chosen` (JCZ saves) a reveal is a `draw-token` prompt instead, one action per
+//! token of the bag in that order ([`Circus::bag_size`], [`Circus::score_with`]); the final
+//! reveal's token waits in a slot until final scoring.
 
 use carcassonne_core::{
     Ctx, Declare, FigureLoc, GameSlot, HookFailure, HookResult, LabelId, PlayerId, Pos,
@@ -29,6 +32,8 @@ pub struct CircusSlots {
     px: GameSlot,
     py: GameSlot,
     revealed: [GameSlot; 6],
+    /// BT-6 under `tokenDraws=chosen`: the final reveal's index in the bag + 1 (0: none).
+    final_token: GameSlot,
     label: LabelId,
 }
 
@@ -51,6 +56,7 @@ impl Circus {
             px: d.game_slot("circus-x", 0),
             py: d.game_slot("circus-y", 0),
             revealed: [1, 3, 4, 5, 6, 7].map(|n| d.game_slot(&format!("revealed-{n}"), 0)),
+            final_token: d.game_slot("final-token", 0),
             label: d.score_label("bigtop"),
         }
     }
@@ -89,26 +95,77 @@ impl Circus {
         }
         ctx.set(self.s.pending, 0);
         if let Some(old) = self.position(&ctx.view()) {
-            self.score(ctx, old)?;
+            let k = self.random_index(ctx)?;
+            self.score(ctx, old, k)?;
         }
+        self.move_to_placed(ctx);
+        Ok(())
+    }
+
+    /// BT-4 under `tokenDraws=chosen`: whether the circus placed this turn waits for a
+    /// reveal (the big top stands on the board); clears the mark either way, and moves the
+    /// big top at once when nothing is to score.
+    pub fn take_pending(&self, ctx: &mut Ctx<'_>) -> bool {
+        if ctx.get(self.s.pending) == 0 {
+            return false;
+        }
+        ctx.set(self.s.pending, 0);
+        if self.position(&ctx.view()).is_some() {
+            return true;
+        }
+        self.move_to_placed(ctx);
+        false
+    }
+
+    /// BT-4, BT-5 under `tokenDraws=chosen`: the circus under the big top scores with the
+    /// token at index `k` of the bag, then the big top moves to the circus placed this turn.
+    pub fn score_with(&self, ctx: &mut Ctx<'_>, k: u32) -> HookResult {
+        let Some(old) = self.position(&ctx.view()) else {
+            return Err(HookFailure("big top: it is not on the board".into()));
+        };
+        self.score(ctx, old, k)?;
+        self.move_to_placed(ctx);
+        Ok(())
+    }
+
+    /// BT-6 under `tokenDraws=chosen`: the final reveal, kept for final scoring.
+    pub fn keep_final(&self, ctx: &mut Ctx<'_>, k: u32) -> HookResult {
+        if k >= self.bag_size(&ctx.view()) {
+            return Err(HookFailure(format!("big top: no token {k} in the bag")));
+        }
+        ctx.set(self.s.final_token, i64::from(k) + 1);
+        Ok(())
+    }
+
+    /// The big top goes onto the circus tile placed this turn.
+    fn move_to_placed(&self, ctx: &mut Ctx<'_>) {
         ctx.set(self.s.on, 1);
         let (x, y) = (ctx.get(self.s.px), ctx.get(self.s.py));
         ctx.set(self.s.x, x);
         ctx.set(self.s.y, y);
-        Ok(())
     }
 
-    /// BT-6: at the end the big top's circus scores once more.
-    pub fn score_final(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        match self.position(&ctx.view()) {
-            Some(at) => self.score(ctx, at),
-            None => Ok(()),
-        }
+    /// BT-6: at the end the big top's circus scores once more (under `tokenDraws=chosen`
+    /// with the token of the final reveal, [`Circus::keep_final`]).
+    pub fn score_final(&self, ctx: &mut Ctx<'_>, chosen: bool) -> HookResult {
+        let Some(at) = self.position(&ctx.view()) else {
+            return Ok(());
+        };
+        let k = if chosen {
+            match ctx.get(self.s.final_token) {
+                0 => return Err(HookFailure("big top: no final token was drawn".into())),
+                k => k as u32 - 1,
+            }
+        } else {
+            self.random_index(ctx)?
+        };
+        self.score(ctx, at, k)
     }
 
-    /// BT-2, BT-5: reveal a token; each follower on the 3×3 around `at` earns its value.
-    fn score(&self, ctx: &mut Ctx<'_>, at: Pos) -> HookResult {
-        let points = self.reveal(ctx)?;
+    /// BT-2, BT-5: reveal the token at index `k` of the bag; each follower on the 3×3
+    /// around `at` earns its value.
+    fn score(&self, ctx: &mut Ctx<'_>, at: Pos, k: u32) -> HookResult {
+        let points = self.reveal(ctx, k)?;
         let view = ctx.view();
         let mut per_player = [0i32; MAX_PLAYERS];
         let g = view.state.graph();
@@ -134,19 +191,31 @@ impl Circus {
         Ok(())
     }
 
-    /// BT-2: draws one token from the bag (the full stacks less the revealed tokens).
-    fn reveal(&self, ctx: &mut Ctx<'_>) -> HookResult<i32> {
-        let revealed = self.revealed(&ctx.view());
-        let left: [u32; 6] =
-            std::array::from_fn(|i| (TOKENS[i].1 * self.stacks).saturating_sub(revealed[i]));
-        let total: u32 = left.iter().sum();
-        if total == 0 {
-            return Err(HookFailure(
+    /// The tokens left in the bag, by kind (the full stacks less the revealed tokens).
+    fn left(&self, v: &View<'_>) -> [u32; 6] {
+        let revealed = self.revealed(v);
+        std::array::from_fn(|i| (TOKENS[i].1 * self.stacks).saturating_sub(revealed[i]))
+    }
+
+    /// BT-2: how many tokens are in the bag.
+    pub fn bag_size(&self, v: &View<'_>) -> u32 {
+        self.left(v).iter().sum()
+    }
+
+    /// BT-2: a random index into the bag, from the game's seeded generator.
+    fn random_index(&self, ctx: &mut Ctx<'_>) -> HookResult<u32> {
+        match self.bag_size(&ctx.view()) {
+            0 => Err(HookFailure(
                 "big top: the bag of animal tokens is empty".into(),
-            ));
+            )),
+            total => Ok(ctx.random_below(total)),
         }
-        let mut k = ctx.random_below(total);
-        for (i, n) in left.into_iter().enumerate() {
+    }
+
+    /// BT-2: takes the token at index `k` of the bag laid out in token order (1, 3, 4, 5,
+    /// 6, 7 points; JCZ's `getUnusedTokens` order); its points.
+    fn reveal(&self, ctx: &mut Ctx<'_>, mut k: u32) -> HookResult<i32> {
+        for (i, n) in self.left(&ctx.view()).into_iter().enumerate() {
             if k < n {
                 let slot = self.s.revealed[i];
                 let had = ctx.get(slot);
@@ -155,16 +224,19 @@ impl Circus {
             }
             k -= n;
         }
-        unreachable!("k < total")
+        Err(HookFailure(
+            "big top: no such token in the bag of animal tokens".into(),
+        ))
     }
 }
 
 impl CircusSlots {
-    /// BT-3: binds to a ruleset: as many stacks as the circus tiles need.
-    pub fn bind(self, tiles: &TileCatalog, marks: &TileMarks) -> Circus {
+    /// BT-3: binds to a ruleset: as many stacks as the circus tiles need, those of the set
+    /// `skip` left out (the other edition's list, `edition`, not in the supply).
+    pub fn bind(self, tiles: &TileCatalog, marks: &TileMarks, skip: &str) -> Circus {
         let circus_tiles: u32 = (0..tiles.len())
             .map(|i| TileKindId(i as u16))
-            .filter(|&k| marks.of(k).0)
+            .filter(|&k| marks.of(k).0 && tiles.get(k).set != skip)
             .map(|k| u32::from(tiles.get(k).count))
             .sum();
         Circus {

@@ -1,7 +1,10 @@
 //! # Under the Big Top (rules BT-1 … BT-14, `docs/rules/big-top.md`)
 //!
 //! JCZ sets `under-the-big-top:1` / `:2`: 20 tiles (`tiles.toml`; tile tags `circus` and
-//! `acrobats`), one ringmaster per player.
+//! `acrobats`), one ringmaster per player; `edition = c1`: FanCloisterZone's list
+//! `under-the-big-top-c1` (`tiles-c1.toml`, set `big-top-c1`) instead. Both sets are in the
+//! catalog; `prepare_game` leaves the other edition's set out of the supply. Options
+//! `bigTop` and `acrobats` switch those parts off (JCZ's elements).
 //!
 //! **The big top (BT-2 … BT-6).** Its cell is kept in game slots (it stands on a tile's
 //! circus space, which is no feature). When a circus tile is placed, after the turn's
@@ -28,7 +31,8 @@ use acrobats::Acrobats;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
     FeatureKindDef, FigureKindDef, HookFailure, HookGate, HookResult, HookSet, KindMask, PlayerId,
-    Pos, Prompt, ScoreDraft, Scoring, Shape, Stands, StartTile, TileKindId, View, Visible, Window,
+    Pos, Prompt, PromptCode, PromptKind, ScoreDraft, Scoring, Shape, Stands, StartTile, TileKindId,
+    VerbId, View, Visible, Window,
 };
 use circus::Circus;
 use ringmaster::Ringmaster;
@@ -40,6 +44,33 @@ pub const GARDEN_TWINS: [(&str, &str); 2] = [
     ("BT/ffff.ac", "BT/ffff.g.ac"),
     ("BT/frrf.bt", "BT/frrf.g.bt"),
 ];
+
+/// BT-1: FanCloisterZone's tile list (`edition = c1`), the set of `tiles-c1.toml`.
+pub const C1_SET: &str = "big-top-c1";
+/// BT-1: JCZ's tile list (`edition = 1` / `2`), the set of `tiles.toml`.
+pub const JCZ_SET: &str = "big-top";
+
+/// BT-2 under `tokenDraws=chosen`: the turn player reveals an animal token (one action per
+/// token in the bag); `last`: the final reveal (BT-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DrawToken {
+    last: bool,
+}
+
+impl PromptKind for DrawToken {
+    fn encode(self) -> PromptCode {
+        PromptCode {
+            tag: 1,
+            arg: i32::from(self.last),
+        }
+    }
+
+    fn decode(code: PromptCode) -> Option<Self> {
+        (code.tag == 1 && (0..=1).contains(&code.arg)).then_some(DrawToken {
+            last: code.arg == 1,
+        })
+    }
+}
 
 /// An acrobat space's colour on the board.
 const ACROBATS_LOOK: &str = "#e0a030";
@@ -88,6 +119,14 @@ struct BtRules {
     marks: TileMarks,
     /// BT-1: (twin, garden twin) pairs under `edition = 2`.
     swap: Vec<(TileKindId, TileKindId)>,
+    /// BT-1: per tile kind, whether it belongs to the other edition's list (`edition`).
+    other_list: Vec<bool>,
+    /// BT-2 … BT-6 are played (option `bigTop`).
+    big_top: bool,
+    /// BT-2 `tokenDraws=chosen`: reveals are `draw-token` prompts.
+    chosen: bool,
+    /// `draw-token` (value: the token's index in the bag).
+    draw_token: VerbId,
 }
 
 impl Expansion for BigTop {
@@ -125,6 +164,7 @@ impl Expansion for BigTop {
             })
             .map_err(|e| e.to_string())?;
         let verb = d.verb_in_words("score-pyramid", "score a full pyramid of acrobats");
+        let draw_token = d.verb_in_words("draw-token", "reveal this animal token");
         let label = d.score_label("acrobats");
         let bonus_label = d.score_label("ringmaster");
         let spaces = d.game_slot("acrobat-spaces", 0);
@@ -146,7 +186,12 @@ impl Expansion for BigTop {
                     })
                     .collect(),
             );
-            let swap = match b.option_str("edition")? {
+            let edition = b.option_str("edition")?;
+            let skip = if edition == "c1" { JCZ_SET } else { C1_SET };
+            let other_list = (0..tiles.len())
+                .map(|i| tiles.get(TileKindId(i as u16)).set == skip)
+                .collect();
+            let swap = match edition {
                 "2" => GARDEN_TWINS
                     .iter()
                     .map(|(a, g)| match (tiles.find(a), tiles.find(g)) {
@@ -159,8 +204,9 @@ impl Expansion for BigTop {
                 _ => Vec::new(),
             };
             Ok(BtRules {
-                circus: circus.bind(tiles, &marks),
+                circus: circus.bind(tiles, &marks, skip),
                 acrobats: Acrobats {
+                    enabled: b.option_flag("acrobats")?,
                     kind: space,
                     verb,
                     label,
@@ -173,6 +219,10 @@ impl Expansion for BigTop {
                 ringmaster: Ringmaster { kind: ringmaster },
                 marks,
                 swap,
+                other_list,
+                big_top: b.option_flag("bigTop")?,
+                chosen: b.option_str("tokenDraws")? == "chosen",
+                draw_token,
             })
         }))
     }
@@ -188,7 +238,12 @@ impl BoundExpansion for BtRules {
             | HookSet::FINAL_SCORING
             | HookSet::window(Window::AfterScoring);
         // GAME_START: BT-1's garden twins and the count of acrobat spaces already placed.
-        hooks | HookSet::GAME_START
+        let hooks = hooks | HookSet::GAME_START;
+        if self.chosen && self.big_top {
+            // BT-6 `tokenDraws=chosen`: the final reveal is asked before final scoring.
+            return hooks | HookSet::window(Window::BeforeFinalScoring);
+        }
+        hooks
     }
 
     /// BT-4: the circus scores after the turn's scoring only in a turn that placed a
@@ -200,9 +255,12 @@ impl BoundExpansion for BtRules {
         }]
     }
 
-    /// BT-1: the second edition's garden twins take the place of their twins.
+    /// BT-1: the other edition's list leaves the supply; the second edition's garden twins
+    /// take the place of their twins.
     fn prepare_game(&self, ctx: &mut Ctx<'_>, _start: &mut Vec<StartTile>) -> HookResult {
         for g in &mut ctx.supply_mut().groups {
+            g.tiles
+                .retain(|t| !self.other_list.get(t.0 as usize).copied().unwrap_or(false));
             for t in &mut g.tiles {
                 if let Some(&(_, garden)) = self.swap.iter().find(|(twin, _)| twin == t) {
                     *t = garden;
@@ -230,7 +288,7 @@ impl BoundExpansion for BtRules {
             .marks
             .space(tile.kind)
             .map(|local| tile.segment(usize::from(local)));
-        if self.marks.of(tile.kind).0 {
+        if self.big_top && self.marks.of(tile.kind).0 {
             self.circus.mark_pending(ctx, pos);
         }
         if let Some(seg) = space {
@@ -242,10 +300,48 @@ impl BoundExpansion for BtRules {
     /// BT-4, BT-5: after the turn's features are scored, the old circus scores, the big top
     /// moves.
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
-        if window == Window::AfterScoring {
-            self.circus.after_scoring(ctx)?;
+        match window {
+            Window::AfterScoring if self.chosen => self.ask_reveal(ctx),
+            Window::AfterScoring => self.circus.after_scoring(ctx)?,
+            Window::BeforeFinalScoring
+                if self.chosen && self.circus.position(&ctx.view()).is_some() =>
+            {
+                let p = ctx.view().state.active_player();
+                ctx.prompt(p, DrawToken { last: true });
+            }
+            _ => {}
         }
         Ok(())
+    }
+
+    /// BT-2 `tokenDraws=chosen`: one `draw-token` per token in the bag, in bag order.
+    fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
+        prompt.decode::<DrawToken>()?;
+        out.extend((0..self.circus.bag_size(&v)).map(|k| {
+            Action::Custom(CustomAction {
+                expansion: prompt.owner,
+                verb: self.draw_token,
+                figure: None,
+                segment: None,
+                value: k as i32,
+            })
+        }));
+        Ok(())
+    }
+
+    /// BT-4 … BT-6 `tokenDraws=chosen`: the token revealed; the circus scores and the big
+    /// top moves (the final reveal waits for final scoring).
+    fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
+        let d = prompt.decode::<DrawToken>()?;
+        let k = match action {
+            Action::Custom(c) if c.verb == self.draw_token && c.value >= 0 => c.value as u32,
+            a => return Err(HookFailure(format!("the token draw cannot take `{a}`"))),
+        };
+        if d.last {
+            self.circus.keep_final(ctx, k)
+        } else {
+            self.circus.score_with(ctx, k)
+        }
     }
 
     /// BT-13.
@@ -293,7 +389,9 @@ impl BoundExpansion for BtRules {
 
     /// BT-6: the big top's circus scores once more; BT-11: every occupied acrobat space.
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        self.circus.score_final(ctx)?;
+        if self.big_top {
+            self.circus.score_final(ctx, self.chosen)?;
+        }
         self.acrobats.score_final(ctx, &self.marks)
     }
 
@@ -314,6 +412,17 @@ impl BoundExpansion for BtRules {
             stands: Stands::OnTile,
         });
         Ok(())
+    }
+}
+
+impl BtRules {
+    /// BT-17: the circus placed this turn waits for the turn player's reveal (or, with no
+    /// big top on the board yet, the big top simply moves there).
+    fn ask_reveal(&self, ctx: &mut Ctx<'_>) {
+        if self.circus.take_pending(ctx) {
+            let p = ctx.view().state.active_player();
+            ctx.prompt(p, DrawToken { last: false });
+        }
     }
 }
 

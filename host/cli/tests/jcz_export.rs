@@ -363,3 +363,22 @@ fn an_exchange_with_a_choice_of_kinds_round_trips() {
         "no exchange with a choice in these games"
     );
 }
+
+/// Under the Big Top (BT-17): the animal tokens are revealed by choice (`tokenDraws=chosen`)
+/// and written into the turn's `COMMIT` number, which JCZ's `BigTopPhase` draws them with
+/// (the final reveal with the number after it); full pyramids scored are `SCORE_ACROBATS`.
+/// JCZ's list and FanCloisterZone's (`edition=c1`, BT-15) go to a save and back.
+#[test]
+fn big_top_round_trips() {
+    let types = round_trip_with("big-top", &["big-top"], &[], 3, 3, 61);
+    assert!(types.iter().any(|t| t == "COMMIT"));
+    let c1 = round_trip_with(
+        "big-top-c1",
+        &["big-top"],
+        &["big-top.edition=c1"],
+        2,
+        3,
+        62,
+    );
+    assert!(c1.iter().any(|t| t == "PLACE_TILE"));
+}

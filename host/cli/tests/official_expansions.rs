@@ -118,8 +118,10 @@ fn list_shows_the_four_with_options_and_tiles() {
             "hills-sheep.hillTiebreaker",
             "at-least-one",
         ),
-        // 20 tiles; the second edition's two garden twins have count 0 (BT-1).
-        ("big-top", 20, "big-top.edition", "1"),
+        // 20 tiles in each list, JCZ's (`tiles.toml`; the second edition's two garden twins
+        // have count 0, BT-1) and FanCloisterZone's (`tiles-c1.toml`, BT-15): `edition`
+        // deals one of them.
+        ("big-top", 40, "big-top.edition", "1"),
     ] {
         let e = find(id);
         assert_eq!(e["kind"], "native", "{id}");

@@ -176,6 +176,8 @@ struct RawAction {
     source: Option<String>,
     choice: Option<String>,
     location: Option<String>,
+    #[serde(default)]
+    pointer: bool,
     verb: String,
     value: Option<String>,
     slot: Option<String>,
@@ -342,6 +344,10 @@ pub enum JczActionMessage {
     /// A message of this type whose payload `value` is the second field: the offered
     /// custom action of the verb (Hills & Sheep's `FLOCK_EXPAND_OR_SCORE` `EXPAND`).
     Choice(String, String),
+    /// A message of this type whose payload `pointer` names a feature (`pointer = true`):
+    /// the offered custom action of the verb on that feature (Under the Big Top's
+    /// `SCORE_ACROBATS`).
+    Pointer(String),
 }
 
 /// What the offered custom action's `value` must be.
@@ -828,9 +834,16 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
     only(
         "choice",
         &raw.choice,
-        !known.contains(&m) && message_type(m),
+        !known.contains(&m) && message_type(m) && !raw.pointer,
     )?;
+    if raw.pointer && (known.contains(&m) || !message_type(m)) {
+        return Err(err(
+            "pointer",
+            format!("not with `message = \"{m}\"` (another message type only)"),
+        ));
+    }
     let message = match (m, &raw.token, &raw.feature, &raw.figure) {
+        _ if raw.pointer => JczActionMessage::Pointer(m.to_string()),
         _ if raw.choice.is_some() => {
             JczActionMessage::Choice(m.to_string(), raw.choice.clone().unwrap_or_default())
         }
@@ -857,7 +870,7 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
             return Err(err(
                 "message",
                 format!(
-                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM, RETURN_MEEPLE, EXCHANGE_FOLLOWER (or another type with `choice`)"
+                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM, RETURN_MEEPLE, EXCHANGE_FOLLOWER (or another type with `choice` or `pointer`)"
             ),
             ))
         }

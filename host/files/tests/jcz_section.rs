@@ -332,3 +332,29 @@ fn a_token_at_a_place_of_a_tile_parses() {
         ),
     ]);
 }
+
+/// Another message type with `pointer = true` (Under the Big Top's `SCORE_ACROBATS`): the
+/// offered action of the verb on the pointer's feature; not with the listed types.
+#[test]
+fn a_pointer_message_parses() {
+    let m = parse(
+        "[[jcz.actions]]\nmessage = \"SCORE_ACROBATS\"\npointer = true\nverb = \"score-pyramid\"\n",
+    )
+    .unwrap();
+    assert_eq!(
+        m.jcz.actions[0].message,
+        JczActionMessage::Pointer("SCORE_ACROBATS".into())
+    );
+    assert_mistakes(&[
+        (
+            "[[jcz.actions]]\nmessage = \"PLACE_TOKEN\"\ntoken = \"T\"\npointer = true\nverb = \"x\"\n",
+            "`jcz.actions[0].pointer`",
+            "another message type only",
+        ),
+        (
+            "[[jcz.actions]]\nmessage = \"SCORE_ACROBATS\"\npointer = true\nchoice = \"A\"\nverb = \"x\"\n",
+            "`jcz.actions[0].choice`",
+            "not with",
+        ),
+    ]);
+}

@@ -114,6 +114,33 @@ impl Replayer {
         self.apply_custom(action)
     }
 
+    /// Whether `kind` is a message some action is declared as a `pointer` form of.
+    pub(super) fn is_pointer_action(&self, kind: &str) -> bool {
+        !self
+            .declared(|m| matches!(m, JczActionMessage::Pointer(t) if t == kind))
+            .is_empty()
+    }
+
+    /// A declared `pointer` message (`SCORE_ACROBATS`): the offered custom action of its
+    /// verb on the feature `pointer` names.
+    pub(super) fn pointer_action(&mut self, kind: &str, p: &Value) -> Result<bool, String> {
+        let decl = self.declared(|m| matches!(m, JczActionMessage::Pointer(t) if t == kind));
+        let ptr = p.get("pointer").ok_or("payload has no `pointer`")?;
+        let segments = pointer::segments(&self.decl, &self.game, ptr)?;
+        let action = self
+            .offered_custom(&decl, |c, _| {
+                c.segment.is_some_and(|s| segments.contains(&s))
+            })
+            .ok_or_else(|| {
+                format!(
+                    "`{kind}` on {} is not legal here ({})",
+                    pointer::describe(ptr),
+                    self.game.describe_decision()
+                )
+            })?;
+        self.apply_custom(action)
+    }
+
     /// The declared `DEPLOY_MEEPLE` action for this pointer or meeple, if any.
     pub(super) fn deploy_is_custom(&self, meeple: &str, ptr: &Value) -> bool {
         !self.deploy_actions(meeple, ptr).is_empty()

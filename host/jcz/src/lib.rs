@@ -491,6 +491,10 @@ impl Replayer {
                 self.check_sender(msg)?;
                 self.pay_ransom(p)
             }
+            kind if self.is_pointer_action(kind) => {
+                self.check_sender(msg)?;
+                self.pointer_action(kind, p)
+            }
             kind if self.is_choice(kind) => {
                 self.check_sender(msg)?;
                 self.choice(kind, p)

@@ -35,6 +35,9 @@ pub(super) struct Writer<'a> {
     random: f64,
     /// JCZ moves figures declared `undoable = false` (the dragon) after its commit step.
     flights_after_commit: bool,
+    /// Draws made with the last `COMMIT`'s number (`random-by = ["COMMIT"]`: the big top's
+    /// tokens): that message's index and each draw's (index, offered).
+    commit_draws: Option<(usize, Vec<(usize, usize)>)>,
 }
 
 fn turn_of(game: &Game) -> (u32, bool) {
@@ -53,6 +56,7 @@ impl<'a> Writer<'a> {
             open: None,
             random,
             flights_after_commit,
+            commit_draws: None,
         }
     }
 
@@ -200,6 +204,9 @@ impl<'a> Writer<'a> {
             .iter()
             .position(|o| *o == a)
             .ok_or("the draw is not among the offered actions")?;
+        if kinds.first().is_some_and(|k| k.kind == "COMMIT") {
+            return self.commit_draw(i, offered.len());
+        }
         let r = (i as f64 + 0.5) / offered.len() as f64;
         let last = self.messages.last_mut().filter(|m| {
             m.get("payload").is_some_and(|p| p.get("random").is_none())
@@ -214,6 +221,41 @@ impl<'a> Writer<'a> {
                 .push(message(&k.kind, player, json!({"random": r}))),
             (None, None) => return Err("a random draw with no message".into()),
         }
+        Ok(())
+    }
+
+    /// A draw JCZ makes after its commit with the commit's number (the big top's token,
+    /// `BigTopPhase`; a second one, the final reveal, with the number after it): the turn
+    /// is committed if it is not yet, and that `COMMIT`'s `random` is set so that every
+    /// draw made with it (index `i` of `n`: `floor(r × n) = i`, `r` then advancing with
+    /// JCZ's LCG) comes out as ours.
+    fn commit_draw(&mut self, i: usize, n: usize) -> Result<(), String> {
+        self.commit();
+        let at = self
+            .messages
+            .iter()
+            .rposition(|m| m.get("type").and_then(Value::as_str) == Some("COMMIT"))
+            .ok_or("a draw after the commit, but no `COMMIT` was written")?;
+        let mut draws = match self.commit_draws.take() {
+            Some((k, d)) if k == at => d,
+            _ => Vec::new(),
+        };
+        draws.push((i, n));
+        let (i0, n0) = draws[0];
+        // Numbers inside the first draw's interval, until one draws all of them.
+        let r = (0..4096)
+            .map(|j| (i0 as f64 + (f64::from(j) + 0.5) / 4096.0) / n0 as f64)
+            .find(|&r0| {
+                let mut r = r0;
+                draws.iter().all(|&(i, n)| {
+                    let ok = ((r * n as f64).floor() as usize).min(n - 1) == i;
+                    r = advance(r);
+                    ok
+                })
+            })
+            .ok_or("no JCZ random number gives these draws after one commit")?;
+        self.messages[at]["payload"]["random"] = json!(r);
+        self.commit_draws = Some((at, draws));
         Ok(())
     }
 
@@ -256,6 +298,7 @@ impl<'a> Writer<'a> {
                     | JczActionMessage::PayRansom
                     | JczActionMessage::ExchangeFollower
                     | JczActionMessage::Choice(..)
+                    | JczActionMessage::Pointer(_)
             );
         }
         !self.flights_after_commit
@@ -390,6 +433,10 @@ impl<'a> Writer<'a> {
                 json!({"source": source, "pointer": names.meeple_pointer(before, figure()?)?}),
             ),
             JczActionMessage::Choice(kind, value) => (kind.clone(), json!({"value": value})),
+            JczActionMessage::Pointer(kind) => (
+                kind.clone(),
+                json!({"pointer": names.pointer(before, segment()?)?}),
+            ),
         })
     }
 

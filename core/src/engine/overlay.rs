@@ -192,6 +192,22 @@ fn cells_with<const N: usize>(
     let frontier = st.board.frontier();
     out.reserve(frontier.len());
     let mut count = 0;
+    if N == 0 && overlay_bytes == [0; 4] {
+        // No own variant and no edge an overlay adds: nothing to amend, the plain match
+        // (what the loop below gives then, for less).
+        for f in frontier {
+            let rotations = exact_rotations(&codes, f.want, f.mask);
+            if rotations != 0 {
+                let cell = PlacementCell {
+                    pos: f.pos,
+                    rotations,
+                };
+                count += cell.rotation_count();
+                out.push(cell);
+            }
+        }
+        return count;
+    }
     for f in frontier {
         let (want, mask) = (f.want, f.mask);
         let mut rotations = 0u8;
@@ -253,10 +269,15 @@ fn neighbour_amends(
     let at = pos.step(s);
     let fits = st.board.at(at).is_some_and(|n| {
         let theirs = 8 * s.opposite().index() as u32;
-        let (w, m) = st.board.constraints(at);
+        // The neighbour's own constraints only for a variant that shows the edge (most
+        // neighbours have none).
+        let mut fit = None;
         rules.tiles().get(n.kind).variants.iter().any(|&v| {
             let vc = rules.tiles().get(v).edge_code(n.rotation);
-            (vc >> theirs) & 0xFF == edge && vc & m == w
+            (vc >> theirs) & 0xFF == edge && {
+                let (w, m) = *fit.get_or_insert_with(|| st.board.constraints(at));
+                vc & m == w
+            }
         })
     });
     asked[side] = (edge, fits);
@@ -382,5 +403,80 @@ mod tests {
             amended > 1000,
             "only {amended} amended placements were compared"
         );
+    }
+
+    /// `View::placements_of` gives a remembered answer only while it holds: the same as
+    /// computing it afresh for every tile kind (barrier tiles aside, none here) at every
+    /// decision of seeded games with an amending overlay (the board changes each turn), and
+    /// again once the active player's overlays ran out (same board, amendment off).
+    #[test]
+    fn remembered_placements_match_fresh_ones() {
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let rules = Arc::new(
+            Ruleset::builder()
+                .tiles(base)
+                .expansion(Arc::new(Planks))
+                .build()
+                .unwrap(),
+        );
+        let kinds: Vec<TileKindId> = (0..rules.tiles().len())
+            .map(|i| TileKindId(i as u16))
+            .collect();
+        let slot = rules.amends.expect("the planks amend placements").id();
+        let (mut memo, mut fresh) = (Vec::new(), Vec::new());
+        let (mut asked, mut differ) = (0, 0);
+        for seed in 0..4u64 {
+            let setup = crate::GameSetup::new(vec!["A".into(), "B".into()], seed);
+            let mut game = crate::Game::new(rules.clone(), &setup).unwrap();
+            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            while !game.is_over() {
+                for off in [false, true] {
+                    let mut st = game.state.clone();
+                    if off {
+                        // The first answers are remembered in `st`: turn amending off.
+                        let view = View {
+                            rules: &rules,
+                            state: &st,
+                        };
+                        for &k in &kinds {
+                            view.placements_of(k, &mut memo).unwrap();
+                        }
+                        let o = st.slot_offsets[slot.0 as usize] as usize + st.active.index();
+                        st.slots[o] = 0;
+                    }
+                    let view = View {
+                        rules: &rules,
+                        state: &st,
+                    };
+                    for &k in &kinds {
+                        for _ in 0..2 {
+                            let n = view.placements_of(k, &mut memo).unwrap();
+                            let m = placements_into(&rules, &st, k, &mut fresh, &mut Vec::new())
+                                .unwrap();
+                            assert_eq!((n, &memo), (m, &fresh), "kind {}", k.0);
+                            asked += 1;
+                        }
+                    }
+                }
+                let st = &game.state;
+                let k = kinds[(pick >> 40) as usize % kinds.len()];
+                let mut on = Vec::new();
+                let mut plain = Vec::new();
+                placements_into(&rules, st, k, &mut on, &mut Vec::new()).unwrap();
+                let mut off = st.clone();
+                let o = off.slot_offsets[slot.0 as usize] as usize + off.active.index();
+                off.slots[o] = 0;
+                placements_into(&rules, &off, k, &mut plain, &mut Vec::new()).unwrap();
+                differ += usize::from(on != plain);
+                pick = pick
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.play_offered(i).unwrap();
+            }
+        }
+        assert!(asked > 10_000, "only {asked} answers compared");
+        // The amendment changes answers often enough for a stale memo to be caught.
+        assert!(differ > 50, "amending changed only {differ} answers");
     }
 }

@@ -308,7 +308,7 @@ pub(crate) fn placements_remembered(
 /// The rotations (bit q: q quarter turns) whose edge codes match a cell's neighbours
 /// exactly, without a branch.
 #[inline(always)]
-fn exact_rotations(codes: &[u32; 4], want: u32, mask: u32) -> u8 {
+pub(crate) fn exact_rotations(codes: &[u32; 4], want: u32, mask: u32) -> u8 {
     (codes[0] & mask == want) as u8
         | ((codes[1] & mask == want) as u8) << 1
         | ((codes[2] & mask == want) as u8) << 2

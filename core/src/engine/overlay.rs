@@ -197,14 +197,7 @@ fn cells_with<const N: usize>(
         // (what the loop below gives then, for less).
         for f in frontier {
             let rotations = exact_rotations(&codes, f.want, f.mask);
-            if rotations != 0 {
-                let cell = PlacementCell {
-                    pos: f.pos,
-                    rotations,
-                };
-                count += cell.rotation_count();
-                out.push(cell);
-            }
+            count += push_cell(out, f.pos, rotations);
         }
         return count;
     }
@@ -239,16 +232,20 @@ fn cells_with<const N: usize>(
                 }
             }
         }
-        if rotations != 0 {
-            let cell = PlacementCell {
-                pos: f.pos,
-                rotations,
-            };
-            count += cell.rotation_count();
-            out.push(cell);
-        }
+        count += push_cell(out, f.pos, rotations);
     }
     count
+}
+
+/// Adds the cell at `pos` to `out` if any rotation fits; returns how many do.
+#[inline(always)]
+fn push_cell(out: &mut Vec<PlacementCell>, pos: Pos, rotations: u8) -> usize {
+    if rotations == 0 {
+        return 0;
+    }
+    let cell = PlacementCell { pos, rotations };
+    out.push(cell);
+    cell.rotation_count()
 }
 
 /// Whether a variant of the neighbour on `side` of the empty cell `pos` shows `edge` (not
@@ -300,14 +297,7 @@ fn amended_cells_general(
                 || amendment(rules, st, tk, f.pos, r, (f.want, f.mask)).is_some();
             rotations |= u8::from(fits) << r.quarters();
         }
-        if rotations != 0 {
-            let cell = PlacementCell {
-                pos: f.pos,
-                rotations,
-            };
-            count += cell.rotation_count();
-            out.push(cell);
-        }
+        count += push_cell(out, f.pos, rotations);
     }
     count
 }
@@ -338,6 +328,11 @@ mod tests {
     }
 
     impl BoundExpansion for PlanksRules {
+        /// No placement filter (so `View::placements_of` may remember answers).
+        fn hook_set(&self) -> crate::HookSet {
+            crate::HookSet::GAME_START
+        }
+
         fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
             for p in 0..ctx.state().players().len() {
                 ctx.set(self.left.of(PlayerId(p as u8)), 1);
@@ -346,19 +341,30 @@ mod tests {
         }
     }
 
-    /// The fast enumeration of amended placements answers as [`amendment`] asked per
-    /// placement, for every tile kind, at every decision of seeded random games (BCB-7's
-    /// placements, expansion-agnostic).
-    #[test]
-    fn amended_cells_match_amendment_per_placement() {
+    /// The base game with the planks.
+    fn planks_rules() -> Arc<Ruleset> {
         let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
-        let rules = Arc::new(
+        Arc::new(
             Ruleset::builder()
                 .tiles(base)
                 .expansion(Arc::new(Planks))
                 .build()
                 .unwrap(),
-        );
+        )
+    }
+
+    /// The next value of the tests' linear congruential generator.
+    fn next(pick: u64) -> u64 {
+        pick.wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407)
+    }
+
+    /// The fast enumeration of amended placements answers as [`amendment`] asked per
+    /// placement, for every tile kind, at every decision of seeded random games (BCB-7's
+    /// placements, expansion-agnostic).
+    #[test]
+    fn amended_cells_match_amendment_per_placement() {
+        let rules = planks_rules();
         let kinds: Vec<TileKindId> = rules
             .tiles()
             .defined()
@@ -392,9 +398,7 @@ mod tests {
                         .sum();
                     amended += n - plain;
                 }
-                pick = pick
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                pick = next(pick);
                 let i = (pick >> 33) as usize % game.action_count();
                 game.play_offered(i).unwrap();
             }
@@ -406,77 +410,72 @@ mod tests {
     }
 
     /// `View::placements_of` gives a remembered answer only while it holds: the same as
-    /// computing it afresh for every tile kind (barrier tiles aside, none here) at every
-    /// decision of seeded games with an amending overlay (the board changes each turn), and
-    /// again once the active player's overlays ran out (same board, amendment off).
+    /// computing it afresh, asked twice, for every tile kind at every decision of seeded
+    /// games with an amending overlay, on the game's own state (whose memo lives on while
+    /// tiles are placed: each decision first asks the kind the previous one asked last), and
+    /// on a copy once the active player's overlays ran out right after the kind was asked
+    /// (same board, amendment off). Fails if the board or the amending flag leaves the key.
     #[test]
     fn remembered_placements_match_fresh_ones() {
-        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
-        let rules = Arc::new(
-            Ruleset::builder()
-                .tiles(base)
-                .expansion(Arc::new(Planks))
-                .build()
-                .unwrap(),
-        );
+        let rules = planks_rules();
         let kinds: Vec<TileKindId> = (0..rules.tiles().len())
             .map(|i| TileKindId(i as u16))
             .collect();
         let slot = rules.amends.expect("the planks amend placements").id();
         let (mut memo, mut fresh) = (Vec::new(), Vec::new());
-        let (mut asked, mut differ) = (0, 0);
+        let (mut asked, mut stale_board, mut stale_flag) = (0, 0, 0);
+        let mut last: Option<Vec<PlacementCell>> = None;
         for seed in 0..4u64 {
             let setup = crate::GameSetup::new(vec!["A".into(), "B".into()], seed);
             let mut game = crate::Game::new(rules.clone(), &setup).unwrap();
             let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
             while !game.is_over() {
-                for off in [false, true] {
-                    let mut st = game.state.clone();
-                    if off {
-                        // The first answers are remembered in `st`: turn amending off.
-                        let view = View {
-                            rules: &rules,
-                            state: &st,
-                        };
-                        for &k in &kinds {
-                            view.placements_of(k, &mut memo).unwrap();
-                        }
-                        let o = st.slot_offsets[slot.0 as usize] as usize + st.active.index();
-                        st.slots[o] = 0;
-                    }
+                let mut check = |st: &GameState, k: TileKindId| {
                     let view = View {
                         rules: &rules,
-                        state: &st,
+                        state: st,
                     };
-                    for &k in &kinds {
-                        for _ in 0..2 {
-                            let n = view.placements_of(k, &mut memo).unwrap();
-                            let m = placements_into(&rules, &st, k, &mut fresh, &mut Vec::new())
-                                .unwrap();
-                            assert_eq!((n, &memo), (m, &fresh), "kind {}", k.0);
-                            asked += 1;
-                        }
+                    for _ in 0..2 {
+                        let n = view.placements_of(k, &mut memo).unwrap();
+                        let m =
+                            placements_into(&rules, st, k, &mut fresh, &mut Vec::new()).unwrap();
+                        assert_eq!((n, &memo), (m, &fresh), "kind {}", k.0);
+                        asked += 1;
                     }
+                    fresh.clone()
+                };
+                // The previous decision asked the last kind last: a memo keyed without the
+                // board would give its old answer here.
+                for (i, &k) in kinds.iter().rev().chain(&kinds).enumerate() {
+                    let now = check(&game.state, k);
+                    if i == 0 {
+                        stale_board += usize::from(last.as_ref().is_some_and(|l| *l != now));
+                    }
+                    last = Some(now);
                 }
-                let st = &game.state;
-                let k = kinds[(pick >> 40) as usize % kinds.len()];
-                let mut on = Vec::new();
-                let mut plain = Vec::new();
-                placements_into(&rules, st, k, &mut on, &mut Vec::new()).unwrap();
-                let mut off = st.clone();
-                let o = off.slot_offsets[slot.0 as usize] as usize + off.active.index();
-                off.slots[o] = 0;
-                placements_into(&rules, &off, k, &mut plain, &mut Vec::new()).unwrap();
-                differ += usize::from(on != plain);
-                pick = pick
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                let mut st = game.state.clone();
+                let o = st.slot_offsets[slot.0 as usize] as usize + st.active.index();
+                for &k in &kinds {
+                    st.slots[o] = 1;
+                    let on = check(&st, k);
+                    st.slots[o] = 0;
+                    let off = check(&st, k);
+                    stale_flag += usize::from(on != off);
+                }
+                pick = next(pick);
                 let i = (pick >> 33) as usize % game.action_count();
                 game.play_offered(i).unwrap();
             }
         }
         assert!(asked > 10_000, "only {asked} answers compared");
-        // The amendment changes answers often enough for a stale memo to be caught.
-        assert!(differ > 50, "amending changed only {differ} answers");
+        // Often enough for a stale answer to be caught.
+        assert!(
+            stale_board > 50,
+            "the board changed only {stale_board} answers"
+        );
+        assert!(
+            stale_flag > 50,
+            "amending changed only {stale_flag} answers"
+        );
     }
 }

@@ -102,6 +102,9 @@ pub struct Board {
     cells: Vec<u32>,
     placed: Vec<PlacedTile>,
     frontier: Vec<FrontierCell>,
+    /// Counts the changes to the board (a tile placed, a tile made a variant): two states
+    /// of one game with the same count have the same board ([`Board::edits`]).
+    edits: u32,
 }
 
 impl Default for Board {
@@ -122,7 +125,15 @@ impl Board {
             cells: vec![EMPTY; (side * side) as usize],
             placed: Vec::with_capacity(96),
             frontier: Vec::with_capacity(256),
+            edits: 0,
         }
+    }
+
+    /// How many times this board has changed (wrapping): a key for what is computed from
+    /// the board alone, valid within one game and its copies.
+    #[inline]
+    pub fn edits(&self) -> u32 {
+        self.edits
     }
 
     #[inline]
@@ -228,6 +239,7 @@ impl Board {
     /// the frontier, which never reaches past the bound. Returns its index.
     pub(crate) fn place(&mut self, tile: PlacedTile) -> PlacedIndex {
         debug_assert!(tile.pos.in_bounds(), "callers check the bound");
+        self.edits = self.edits.wrapping_add(1);
         self.ensure_room(tile.pos);
         let idx = self.placed.len() as PlacedIndex;
         let i = self.index(tile.pos).expect("room ensured");
@@ -275,6 +287,7 @@ impl Board {
         added: u32,
         edge_code: u32,
     ) {
+        self.edits = self.edits.wrapping_add(1);
         let t = &mut self.placed[i as usize];
         if t.split == t.segment_count {
             t.added = added;

@@ -133,13 +133,15 @@ impl<'a> View<'a> {
     /// Where the active player could place a tile of kind `tile` now (edge matching, or
     /// holes for a barrier tile, then every expansion's placement filter), one entry per
     /// cell with its rotation mask; returns the number of (cell, rotation) pairs. Any kind
-    /// of the ruleset may be asked, in or out of the supply.
+    /// of the ruleset may be asked, in or out of the supply. The answer for a kind that no
+    /// placement filter concerns is remembered until the board changes, so asking again
+    /// in the same turn is cheap.
     pub fn placements_of(
         &self,
         tile: crate::tile::TileKindId,
         out: &mut Vec<crate::state::PlacementCell>,
     ) -> Result<usize, HookError> {
-        crate::engine::placements_into(self.rules, self.state, tile, out, &mut Vec::new())
+        crate::engine::placements_remembered(self.rules, self.state, tile, out)
     }
 }
 

@@ -214,6 +214,37 @@ pub struct GameState {
     pub(crate) completed: Vec<crate::graph::FeatureId>,
     /// Scratch for the offer before prompt filters (always empty between calls).
     pub(crate) scratch_actions: Vec<Action>,
+    /// The last placements [`View::placements_of`](crate::View::placements_of) computed
+    /// for a tile kind without placement filters (a hook asks the same tile's placements
+    /// several times in a turn: before offering it, for the offer, to check the answer).
+    /// A lock only because views are shared; a copy starts without it.
+    pub(crate) placement_memo: MemoCell,
+}
+
+/// The lock around [`PlacementMemo`]; cloned empty (a copy keeps its own buffer).
+#[derive(Debug, Default)]
+pub(crate) struct MemoCell(pub(crate) std::sync::Mutex<PlacementMemo>);
+
+impl Clone for MemoCell {
+    fn clone(&self) -> MemoCell {
+        MemoCell::default()
+    }
+
+    fn clone_from(&mut self, _: &MemoCell) {
+        match self.0.get_mut() {
+            Ok(m) => m.key = None,
+            Err(_) => *self = MemoCell::default(),
+        }
+    }
+}
+
+/// The legal placements of one tile kind for one board ([`GameState::placement_memo`]):
+/// `key` is the kind, [`Board::edits`] and whether an overlay amended placements then.
+#[derive(Debug, Default)]
+pub(crate) struct PlacementMemo {
+    pub(crate) key: Option<(crate::tile::TileKindId, u32, bool)>,
+    pub(crate) cells: Vec<PlacementCell>,
+    pub(crate) count: usize,
 }
 
 impl GameState {

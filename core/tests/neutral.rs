@@ -268,8 +268,7 @@ fn a_neutral_kind_cannot_belong_to_players() {
         .tiles(base)
         .expansion(Arc::new(Both))
         .build()
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(err.contains("figure kind `odd` is neutral"), "{err}");
 }

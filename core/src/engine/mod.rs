@@ -797,6 +797,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         candidates: Vec::new(),
         completed: Vec::new(),
         scratch_actions: Vec::new(),
+        placement_memo: Default::default(),
         discards: Vec::new(),
         slots: Vec::new(),
         slot_offsets: Vec::new(),

@@ -192,6 +192,15 @@ fn cells_with<const N: usize>(
     let frontier = st.board.frontier();
     out.reserve(frontier.len());
     let mut count = 0;
+    if N == 0 && overlay_bytes == [0; 4] {
+        // No own variant and no edge an overlay adds: nothing to amend, the plain match
+        // (what the loop below gives then, for less).
+        for f in frontier {
+            let rotations = exact_rotations(&codes, f.want, f.mask);
+            count += push_cell(out, f.pos, rotations);
+        }
+        return count;
+    }
     for f in frontier {
         let (want, mask) = (f.want, f.mask);
         let mut rotations = 0u8;
@@ -223,16 +232,20 @@ fn cells_with<const N: usize>(
                 }
             }
         }
-        if rotations != 0 {
-            let cell = PlacementCell {
-                pos: f.pos,
-                rotations,
-            };
-            count += cell.rotation_count();
-            out.push(cell);
-        }
+        count += push_cell(out, f.pos, rotations);
     }
     count
+}
+
+/// Adds the cell at `pos` to `out` if any rotation fits; returns how many do.
+#[inline(always)]
+fn push_cell(out: &mut Vec<PlacementCell>, pos: Pos, rotations: u8) -> usize {
+    if rotations == 0 {
+        return 0;
+    }
+    let cell = PlacementCell { pos, rotations };
+    out.push(cell);
+    cell.rotation_count()
 }
 
 /// Whether a variant of the neighbour on `side` of the empty cell `pos` shows `edge` (not
@@ -253,10 +266,15 @@ fn neighbour_amends(
     let at = pos.step(s);
     let fits = st.board.at(at).is_some_and(|n| {
         let theirs = 8 * s.opposite().index() as u32;
-        let (w, m) = st.board.constraints(at);
+        // The neighbour's own constraints only for a variant that shows the edge (most
+        // neighbours have none).
+        let mut fit = None;
         rules.tiles().get(n.kind).variants.iter().any(|&v| {
             let vc = rules.tiles().get(v).edge_code(n.rotation);
-            (vc >> theirs) & 0xFF == edge && vc & m == w
+            (vc >> theirs) & 0xFF == edge && {
+                let (w, m) = *fit.get_or_insert_with(|| st.board.constraints(at));
+                vc & m == w
+            }
         })
     });
     asked[side] = (edge, fits);
@@ -279,14 +297,7 @@ fn amended_cells_general(
                 || amendment(rules, st, tk, f.pos, r, (f.want, f.mask)).is_some();
             rotations |= u8::from(fits) << r.quarters();
         }
-        if rotations != 0 {
-            let cell = PlacementCell {
-                pos: f.pos,
-                rotations,
-            };
-            count += cell.rotation_count();
-            out.push(cell);
-        }
+        count += push_cell(out, f.pos, rotations);
     }
     count
 }
@@ -317,6 +328,11 @@ mod tests {
     }
 
     impl BoundExpansion for PlanksRules {
+        /// No placement filter (so `View::placements_of` may remember answers).
+        fn hook_set(&self) -> crate::HookSet {
+            crate::HookSet::GAME_START
+        }
+
         fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
             for p in 0..ctx.state().players().len() {
                 ctx.set(self.left.of(PlayerId(p as u8)), 1);
@@ -325,19 +341,30 @@ mod tests {
         }
     }
 
-    /// The fast enumeration of amended placements answers as [`amendment`] asked per
-    /// placement, for every tile kind, at every decision of seeded random games (BCB-7's
-    /// placements, expansion-agnostic).
-    #[test]
-    fn amended_cells_match_amendment_per_placement() {
+    /// The base game with the planks.
+    fn planks_rules() -> Arc<Ruleset> {
         let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
-        let rules = Arc::new(
+        Arc::new(
             Ruleset::builder()
                 .tiles(base)
                 .expansion(Arc::new(Planks))
                 .build()
                 .unwrap(),
-        );
+        )
+    }
+
+    /// The next value of the tests' linear congruential generator.
+    fn next(pick: u64) -> u64 {
+        pick.wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407)
+    }
+
+    /// The fast enumeration of amended placements answers as [`amendment`] asked per
+    /// placement, for every tile kind, at every decision of seeded random games (BCB-7's
+    /// placements, expansion-agnostic).
+    #[test]
+    fn amended_cells_match_amendment_per_placement() {
+        let rules = planks_rules();
         let kinds: Vec<TileKindId> = rules
             .tiles()
             .defined()
@@ -371,9 +398,7 @@ mod tests {
                         .sum();
                     amended += n - plain;
                 }
-                pick = pick
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                pick = next(pick);
                 let i = (pick >> 33) as usize % game.action_count();
                 game.play_offered(i).unwrap();
             }
@@ -381,6 +406,76 @@ mod tests {
         assert!(
             amended > 1000,
             "only {amended} amended placements were compared"
+        );
+    }
+
+    /// `View::placements_of` gives a remembered answer only while it holds: the same as
+    /// computing it afresh, asked twice, for every tile kind at every decision of seeded
+    /// games with an amending overlay, on the game's own state (whose memo lives on while
+    /// tiles are placed: each decision first asks the kind the previous one asked last), and
+    /// on a copy once the active player's overlays ran out right after the kind was asked
+    /// (same board, amendment off). Fails if the board or the amending flag leaves the key.
+    #[test]
+    fn remembered_placements_match_fresh_ones() {
+        let rules = planks_rules();
+        let kinds: Vec<TileKindId> = (0..rules.tiles().len())
+            .map(|i| TileKindId(i as u16))
+            .collect();
+        let slot = rules.amends.expect("the planks amend placements").id();
+        let (mut memo, mut fresh) = (Vec::new(), Vec::new());
+        let (mut asked, mut stale_board, mut stale_flag) = (0, 0, 0);
+        let mut last: Option<Vec<PlacementCell>> = None;
+        for seed in 0..4u64 {
+            let setup = crate::GameSetup::new(vec!["A".into(), "B".into()], seed);
+            let mut game = crate::Game::new(rules.clone(), &setup).unwrap();
+            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            while !game.is_over() {
+                let mut check = |st: &GameState, k: TileKindId| {
+                    let view = View {
+                        rules: &rules,
+                        state: st,
+                    };
+                    for _ in 0..2 {
+                        let n = view.placements_of(k, &mut memo).unwrap();
+                        let m =
+                            placements_into(&rules, st, k, &mut fresh, &mut Vec::new()).unwrap();
+                        assert_eq!((n, &memo), (m, &fresh), "kind {}", k.0);
+                        asked += 1;
+                    }
+                    fresh.clone()
+                };
+                // The previous decision asked the last kind last: a memo keyed without the
+                // board would give its old answer here.
+                for (i, &k) in kinds.iter().rev().chain(&kinds).enumerate() {
+                    let now = check(&game.state, k);
+                    if i == 0 {
+                        stale_board += usize::from(last.as_ref().is_some_and(|l| *l != now));
+                    }
+                    last = Some(now);
+                }
+                let mut st = game.state.clone();
+                let o = st.slot_offsets[slot.0 as usize] as usize + st.active.index();
+                for &k in &kinds {
+                    st.slots[o] = 1;
+                    let on = check(&st, k);
+                    st.slots[o] = 0;
+                    let off = check(&st, k);
+                    stale_flag += usize::from(on != off);
+                }
+                pick = next(pick);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.play_offered(i).unwrap();
+            }
+        }
+        assert!(asked > 10_000, "only {asked} answers compared");
+        // Often enough for a stale answer to be caught.
+        assert!(
+            stale_board > 50,
+            "the board changed only {stale_board} answers"
+        );
+        assert!(
+            stale_flag > 50,
+            "amending changed only {stale_flag} answers"
         );
     }
 }

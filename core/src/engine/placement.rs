@@ -274,10 +274,41 @@ pub(crate) fn placements_into(
     filter_cells(rules, st, tile, out, cands_buf, count)
 }
 
+/// [`placements_into`] for hooks ([`crate::View::placements_of`]): a tile kind without
+/// placement filters has placements that depend only on the board and on whether an
+/// overlay amends them, so the last such answer is kept in the state
+/// ([`GameState::placement_memo`]) and given again while neither changed.
+#[inline(never)]
+pub(crate) fn placements_remembered(
+    rules: &Ruleset,
+    st: &GameState,
+    tile: TileKindId,
+    out: &mut Vec<PlacementCell>,
+) -> Result<usize, HookError> {
+    if rules.placement_filters(tile) != 0 {
+        return placements_into(rules, st, tile, out, &mut Vec::new());
+    }
+    let key = Some((tile, st.board.edits(), amending(rules, st)));
+    // Not held elsewhere but by another thread reading the same state: then compute.
+    let Ok(mut memo) = st.placement_memo.0.try_lock() else {
+        return placements_into(rules, st, tile, out, &mut Vec::new());
+    };
+    if memo.key != key {
+        memo.key = None;
+        let crate::state::PlacementMemo { cells, count, .. } = &mut *memo;
+        // Without filters this never fails; an error is passed on, nothing kept.
+        *count = placements_into(rules, st, tile, cells, &mut Vec::new())?;
+        memo.key = key;
+    }
+    out.clear();
+    out.extend_from_slice(&memo.cells);
+    Ok(memo.count)
+}
+
 /// The rotations (bit q: q quarter turns) whose edge codes match a cell's neighbours
 /// exactly, without a branch.
 #[inline(always)]
-fn exact_rotations(codes: &[u32; 4], want: u32, mask: u32) -> u8 {
+pub(crate) fn exact_rotations(codes: &[u32; 4], want: u32, mask: u32) -> u8 {
     (codes[0] & mask == want) as u8
         | ((codes[1] & mask == want) as u8) << 1
         | ((codes[2] & mask == want) as u8) << 2

@@ -63,7 +63,8 @@ clone_fields!(
     final_scoring,
     candidates,
     completed,
-    scratch_actions;
+    scratch_actions,
+    placement_memo;
     players => copy_players,
     supply => copy_supply,
     draft => copy_draft,

@@ -117,13 +117,14 @@ impl Bridges {
             let Some(t) = st.board().at(pos) else {
                 continue;
             };
-            if t.segment_count == 0 {
+            let tiles = v.rules.tiles();
+            let variants = &tiles.get(t.kind).variants;
+            if t.segment_count == 0 || variants.is_empty() {
                 continue;
             }
             // `View::overlay_fits` per variant, with the cell's constraints read once.
             let (want, mask) = st.board().constraints(pos);
-            let tiles = v.rules.tiles();
-            for &variant in &tiles.get(t.kind).variants {
+            for &variant in variants {
                 let fits = tiles.get(variant).edge_code(t.rotation) & mask == want;
                 if fits && !f(pos, variant, t.segment(0)) {
                     return;

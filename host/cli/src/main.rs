@@ -1087,7 +1087,8 @@ fn check_assertions(
     let assertions = &imported.assertions;
     let value = serde_json::to_value(out).expect("output serializes");
     let mut failed = 0;
-    for (text, outcome) in jcz::assertions::check_all(assertions, &value) {
+    let scorings = imported.declarations.scorings();
+    for (text, outcome) in jcz::assertions::check_all_with(assertions, &value, &scorings) {
         match outcome {
             Outcome::Passed => outln!("ok       {}", escape_line(&text)),
             Outcome::Failed(why) => {

@@ -65,10 +65,10 @@ fn obelisk_scenarios_pass() {
     );
 }
 
-/// Děčínský Sněžník: DS-1 … DS-5 (three files, two variants).
+/// Děčínský Sněžník: DS-1 … DS-5 and AM-23 with its tower (four files, two variants).
 #[test]
 fn decinsky_sneznik_scenarios_pass() {
-    scenarios_pass("decinsky-sneznik", 5);
+    scenarios_pass("decinsky-sneznik", 6);
     plays_mixed(
         "decinsky-sneznik",
         "abbey-mayor,princess-dragon,inns-cathedrals,tower",

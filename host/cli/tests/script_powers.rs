@@ -419,8 +419,21 @@ fn records(name: &str, manifest: &str, script: &str, options: &[&str]) -> (Scrat
     let out = s.arg("records");
     let dir_arg = s.arg("");
     let mut args = vec![
-        "simulate", "--games", "12", "--seed", "4", "--players", "3", "--bots", "random",
-        "--expansions", "powers", "--expansion-dir", &dir_arg, "--record", &out,
+        "simulate",
+        "--games",
+        "12",
+        "--seed",
+        "4",
+        "--players",
+        "3",
+        "--bots",
+        "random",
+        "--expansions",
+        "powers",
+        "--expansion-dir",
+        &dir_arg,
+        "--record",
+        &out,
     ];
     for o in options {
         args.extend(["--option", o]);
@@ -579,7 +592,8 @@ fn a_figure_follows_deployments_natively_as_a_hook_would_lead_it() {
     let manifest = format!("{RUNNER_FIGURE}{FOLLOW_OPTIONS}");
     // Without the declaration the runner stands still and brings nothing: the final
     // scores in the records are the base game's.
-    let still = FOLLOW_NATIVE.replace("follow_deployments(", "if false { follow_deployments(")
+    let still = FOLLOW_NATIVE
+        .replace("follow_deployments(", "if false { follow_deployments(")
         .replace("    });\n}", "    }); }\n}");
     let (_c, still) = records("follow-still", &manifest, &still, &[]);
     for options in [
@@ -590,7 +604,10 @@ fn a_figure_follows_deployments_natively_as_a_hook_would_lead_it() {
         let (_a, native) = records("follow-native", &manifest, FOLLOW_NATIVE, options);
         let (_b, hook) = records("follow-hook", &manifest, FOLLOW_HOOK, options);
         assert_eq!(native.len(), 12);
-        assert_ne!(native, still, "{options:?}: the runner never brought points");
+        assert_ne!(
+            native, still,
+            "{options:?}: the runner never brought points"
+        );
         assert_eq!(native, hook, "{options:?}");
     }
 }
@@ -608,7 +625,10 @@ fn bad_follow_declarations_say_what_is_wrong() {
             .unwrap_or_default()
     };
     let e = with("", r#"#{ reach: "far", label: "follow" }"#);
-    assert!(e.contains("`reach` is `far` (known: line, adjacent, any)"), "{e}");
+    assert!(
+        e.contains("`reach` is `far` (known: line, adjacent, any)"),
+        "{e}"
+    );
     let e = with("", r#"#{ reach: "line" }"#);
     assert!(e.contains("the options need `label`"), "{e}");
     let e = with("", r#"#{ label: "nope" }"#);
@@ -620,7 +640,10 @@ fn bad_follow_declarations_say_what_is_wrong() {
     // An option the manifest does not declare is found out when the rules are built.
     let e = with("", r#"#{ label: "follow", reach: #{ option: "reach" } }"#);
     assert!(e.contains("option `powers.reach` is not declared"), "{e}");
-    let e = with(FOLLOW_OPTIONS, r#"#{ label: "follow", farmers: #{ option: "reach" } }"#);
+    let e = with(
+        FOLLOW_OPTIONS,
+        r#"#{ label: "follow", farmers: #{ option: "reach" } }"#,
+    );
     assert!(e.contains("reach"), "{e}");
 }
 
@@ -656,8 +679,64 @@ fn apply_action(player, action) {{
     let (_a, native) = records("post-native", POST_FIGURE, &native, &[]);
     let (_b, hook) = records("post-hook", POST_FIGURE, &hook, &[]);
     assert!(
-        native.iter().any(|r| r.contains("\"verb\":\"post\"") || r.contains("\"verb\": \"post\"")),
+        native
+            .iter()
+            .any(|r| r.contains("\"verb\":\"post\"") || r.contains("\"verb\": \"post\"")),
         "no post was put on a junction"
     );
+    assert_eq!(native, hook);
+}
+
+/// A neutral marker on the first road of every placed tile that has one, for the bonus
+/// tests below.
+const MARKER_FIGURE: &str = "[[figures]]\nname = \"marker\"\nneutral = 12\ndeploy = \"script\"\nreturns = false\nstands-on = [\"road\"]\n";
+
+const MARKER_PLACING: &str = r#"
+fn on_tile_placed(x, y) {
+    if figures_of_kind("marker").len() < 12 {
+        for s in segments_at(x, y) {
+            if segment_kind(s) == "road" && !feature_scored(s) {
+                place_neutral("marker", s);
+                return;
+            }
+        }
+    }
+}
+"#;
+
+/// `tile_bonus_per_figure` adds to a scoring what a `before_scoring` counting the markers on
+/// each scored road would: the same records, and not the records without it.
+#[test]
+fn a_tile_bonus_per_figure_scores_as_before_scoring_would() {
+    let native = format!(
+        "fn setup() {{ tile_bonus_per_figure(\"marker\", [\"road\"]); }}\n{MARKER_PLACING}"
+    );
+    let hook = format!(
+        r#"{MARKER_PLACING}
+fn before_scoring(draft) {{
+    let bonus = [];
+    for f in draft.features {{
+        let b = 0;
+        if f.kind == "road" && f.tiles > 0 {{
+            let n = 0;
+            for g in feature_figures(f.segment) {{
+                if figure_kind(g) == "marker" {{ n += 1; }}
+            }}
+            b = n * f.value / f.tiles;
+        }}
+        bonus.push(b);
+    }}
+    let awards = [];
+    for a in draft.awards {{
+        awards.push(#{{ item: a.item, player: a.player, points: a.points + bonus[a.item] }});
+    }}
+    awards
+}}
+"#
+    );
+    let (_a, native) = records("bonus-native", MARKER_FIGURE, &native, &[]);
+    let (_b, hook) = records("bonus-hook", MARKER_FIGURE, &hook, &[]);
+    let (_c, plain) = records("bonus-none", MARKER_FIGURE, MARKER_PLACING, &[]);
+    assert_ne!(native, plain, "the markers never brought a bonus");
     assert_eq!(native, hook);
 }

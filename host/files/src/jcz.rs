@@ -13,6 +13,7 @@
 //! options = { ransomFunds = "need-3" }          # written out for every save with a set
 //! fcz-options = { ransomAsked = "fcz" }         # … replacing those in FCZ's saves (appVersion ≥ 6)
 //! features = { Tower = "tower" }                # JCZ feature class → our feature kind
+//! scorings = { barn = "Field" }                  # our score label → the class JCZ scores it as
 //! figures = { wagon = "wagon" }                 # JCZ meeple kind → our figure kind
 //! neutral-figures = ["count.1"]                 # MOVE_NEUTRAL_FIGURE ids it answers
 //! # or, with the pointers `to` may be and whether JCZ may undo a step:
@@ -79,6 +80,7 @@ pub(crate) struct RawJcz {
     without_set: Option<Spanned<BTreeMap<String, String>>>,
     fcz_options: Option<Spanned<BTreeMap<String, String>>>,
     features: Option<Spanned<BTreeMap<String, String>>>,
+    scorings: Option<Spanned<BTreeMap<String, String>>>,
     figures: Option<Spanned<BTreeMap<String, String>>>,
     #[serde(default)]
     neutral_figures: Vec<Spanned<RawNeutral>>,
@@ -414,6 +416,9 @@ pub struct JczDeclaration {
     pub fcz_options: Vec<(String, String)>,
     /// JCZ feature class → our feature kind.
     pub features: Vec<(String, String)>,
+    /// JCZ feature class → our score label JCZ reports as a scoring of that class (a barn's
+    /// farm scoring is a `Field` scoring in JCZ).
+    pub scorings: Vec<(String, String)>,
     /// JCZ meeple kind → our figure kind.
     pub figures: Vec<(String, String)>,
     /// Neutral figures whose `MOVE_NEUTRAL_FIGURE` `to` names the target of one of its
@@ -638,8 +643,19 @@ pub(crate) fn declaration(
             out.push((k.clone(), v.clone()));
         }
     }
+    // `scorings` is written ours → JCZ's (a label is ours to name); kept JCZ's → ours.
+    let scorings = raw.scorings.as_ref().map(|m| {
+        Spanned::new(
+            m.span(),
+            m.get_ref()
+                .iter()
+                .map(|(ours, jcz)| (jcz.clone(), ours.clone()))
+                .collect::<BTreeMap<_, _>>(),
+        )
+    });
     for (what, map, out) in [
         ("features", &raw.features, &mut d.features),
+        ("scorings", &scorings, &mut d.scorings),
         ("figures", &raw.figures, &mut d.figures),
     ] {
         let Some(map) = map else { continue };

@@ -17,14 +17,25 @@ pub enum Outcome {
 
 /// Checks every assertion against a replay output (the JSON of the output contract).
 pub fn check_all(assertions: &[String], output: &Value) -> Vec<(String, Outcome)> {
+    check_all_with(assertions, output, &[])
+}
+
+/// [`check_all`], where `scorings` pairs a JCZ feature class with a score label of ours
+/// that JCZ reports as a scoring of that class (`[jcz] scorings` in the manifests:
+/// [`crate::Declarations::scorings`]).
+pub fn check_all_with(
+    assertions: &[String],
+    output: &Value,
+    scorings: &[(String, String)],
+) -> Vec<(String, Outcome)> {
     let mut used_events = vec![false; output["events"].as_array().map_or(0, Vec::len)];
     assertions
         .iter()
-        .map(|a| (a.clone(), check(a, output, &mut used_events)))
+        .map(|a| (a.clone(), check(a, output, scorings, &mut used_events)))
         .collect()
 }
 
-fn check(text: &str, out: &Value, used: &mut [bool]) -> Outcome {
+fn check(text: &str, out: &Value, scorings: &[(String, String)], used: &mut [bool]) -> Outcome {
     let t = text.trim().trim_end_matches('.');
     if let Some(rest) = t.strip_prefix("TilePlacement ") {
         return tile_placement(rest, out);
@@ -46,7 +57,7 @@ fn check(text: &str, out: &Value, used: &mut [bool]) -> Outcome {
         };
     }
     if let Some((name, rest)) = t.split_once(" scored ") {
-        return scored(name, rest, out, used);
+        return scored(name, rest, out, scorings, used);
     }
     if let Some((name, rest)) = t.split_once(" has ") {
         if let Some(n) = points(rest) {
@@ -79,7 +90,13 @@ fn feature_names(jcz: &str) -> Vec<String> {
     }
 }
 
-fn scored(name: &str, rest: &str, out: &Value, used: &mut [bool]) -> Outcome {
+fn scored(
+    name: &str,
+    rest: &str,
+    out: &Value,
+    scorings: &[(String, String)],
+    used: &mut [bool],
+) -> Outcome {
     let Some((feature, pts)) = rest.split_once(" for ") else {
         return Outcome::Ignored("unrecognised `scored` form".into());
     };
@@ -88,7 +105,13 @@ fn scored(name: &str, rest: &str, out: &Value, used: &mut [bool]) -> Outcome {
     };
     // JCZ compares the part before the first dot (`city.tiny` is a city).
     let base = feature.split('.').next().unwrap_or(feature);
-    let names = feature_names(base);
+    let mut names = feature_names(base);
+    names.extend(
+        scorings
+            .iter()
+            .filter(|(class, _)| class.eq_ignore_ascii_case(base))
+            .map(|(_, label)| label.clone()),
+    );
     let events = out["events"].as_array().cloned().unwrap_or_default();
     // Each assertion takes its own event, so a repeated assertion needs repeated events.
     for (i, e) in events.iter().enumerate() {
@@ -297,5 +320,20 @@ mod tests {
         assert_eq!(got[6], Outcome::Passed, "locations compare as sets");
         assert!(matches!(got[7], Outcome::Ignored(_)));
         assert_eq!(got[8], Outcome::Passed);
+    }
+
+    /// A label an expansion declares JCZ scores as a class (`[jcz] scorings`, a barn's
+    /// farm scoring as `Field`) answers that class's assertions; without the pair it does not.
+    #[test]
+    fn a_declared_scoring_label_answers_its_class() {
+        let out = json!({
+            "players": [{"name": "Betty", "score": 0}],
+            "events": [{"player": "Betty", "feature": "barn", "points": 0}],
+        });
+        let asserts = vec!["Betty scored field for 0 points.".to_string()];
+        let with = check_all_with(&asserts, &out, &[("Field".into(), "barn".into())]);
+        assert_eq!(with[0].1, Outcome::Passed);
+        let without = check_all(&asserts, &out);
+        assert!(matches!(without[0].1, Outcome::Failed(_)));
     }
 }

@@ -141,6 +141,15 @@ impl Declarations {
         Ok(out)
     }
 
+    /// Every `[jcz] scorings` pair of the loaded expansions: a JCZ feature class and a score
+    /// label of ours that JCZ reports as a scoring of that class.
+    pub fn scorings(&self) -> Vec<(String, String)> {
+        self.per
+            .iter()
+            .flat_map(|d| d.decl.scorings.iter().cloned())
+            .collect()
+    }
+
     /// The neutral figure `id` as a loaded expansion declares it.
     pub fn neutral_figure(&self, id: &str) -> Option<&JczNeutralFigure> {
         self.per

@@ -32,6 +32,9 @@ pub struct Decl {
     pub(crate) moves: Vec<(u16, Vec<String>)>,
     /// `follow_deployments`: a neutral figure led natively to new followers.
     pub(crate) follow: Option<Follow>,
+    /// `tile_bonus_per_figure(kind, feature_kinds)`: the figure kind and the feature kinds
+    /// (names, resolved at bind) where each such figure counts as one more tile.
+    pub(crate) tile_bonus: Option<(String, Vec<String>)>,
 }
 
 /// A declaration value fixed in `setup()` or taken from one of the expansion's options

@@ -175,6 +175,27 @@ pub(crate) fn register_setup(engine: &mut Engine) {
     );
     register_placed(engine);
     engine.register_fn(
+        "tile_bonus_per_figure",
+        |nc: NativeCallContext, kind: &str, kinds: Array| -> R<()> {
+            let mut c = call(&nc)?;
+            let (_, decl) = c.declarations()?;
+            let mut d = decl.borrow_mut();
+            if d.tile_bonus.is_some() {
+                return err("tile_bonus_per_figure: declared twice");
+            }
+            let kinds = kinds
+                .into_iter()
+                .map(|k| {
+                    k.into_string().map_err(|t| {
+                        format!("tile_bonus_per_figure: a feature kind is a string, not {t}")
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            d.tile_bonus = Some((kind.to_string(), kinds));
+            Ok(())
+        },
+    );
+    engine.register_fn(
         "follow_deployments",
         |nc: NativeCallContext, kind: &str, options: Map| -> R<()> {
             follow_deployments(&nc, kind, options)

@@ -218,6 +218,14 @@ impl Bind for BoundScript {
         generic::apply_prompt(self, ctx, prompt, action)
     }
 
+    /// `tile_bonus_per_figure` natively, then the script's own `before_scoring`.
+    fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        if let Some(t) = &self.tile_bonus {
+            t.apply(ctx.view(), draft);
+        }
+        generic::before_scoring(self, ctx, draft)
+    }
+
     /// A declared strength bonus, plus what `strength` adds.
     fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
         let mut bonus = 0;

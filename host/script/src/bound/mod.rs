@@ -75,6 +75,8 @@ pub struct BoundScript {
     placed: [Option<PlacedCheck>; HOOK_COUNT],
     /// `follow_deployments`, resolved.
     follow: Option<native::FollowRule>,
+    /// `tile_bonus_per_figure`, resolved.
+    tile_bonus: Option<native::TileBonus>,
     /// Its remembered hook calls, one memo per thread that plays its games ([`memo`]);
     /// `None` when made [`ScriptExpansion::without_memo`].
     memo: Option<ThreadLocal<memo::ScriptMemo>>,
@@ -599,11 +601,16 @@ impl BoundScript {
             .collect();
         moves.extend(native::tile_prompts(&decl, rules, b.me()));
         let placed = native::placed_checks(&decl, rules);
+        let tile_bonus = decl
+            .tile_bonus
+            .as_ref()
+            .map(|t| native::TileBonus::resolve(t, rules));
         Ok(BoundScript {
             apart,
             moves,
             placed,
             follow,
+            tile_bonus,
             names: Arc::new(api::Names::new(rules)),
             me: b.me(),
             script,
@@ -634,6 +641,9 @@ impl BoundScript {
         }
         if decl.follow.is_some() {
             set = set | HookSet::window(Window::AfterScoring);
+        }
+        if decl.tile_bonus.is_some() {
+            set = set | HookSet::BEFORE_SCORING;
         }
         for spec in HOOKS {
             if let Some(bit) = core_bit(spec.hook).filter(|_| s.defines(spec.hook)) {

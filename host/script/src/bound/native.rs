@@ -829,3 +829,57 @@ impl FollowRule {
         Ok(())
     }
 }
+
+/// `tile_bonus_per_figure`, resolved: the figure kind and a mask of feature kinds.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct TileBonus {
+    kind: Option<carcassonne_core::FigureKindId>,
+    kinds: u64,
+}
+
+impl TileBonus {
+    pub(super) fn resolve((kind, kinds): &(String, Vec<String>), rules: &Ruleset) -> TileBonus {
+        TileBonus {
+            kind: rules.figure_named(kind),
+            kinds: kinds
+                .iter()
+                .filter_map(|n| rules.kind_named(n).filter(|k| k.0 < 64))
+                .fold(0u64, |m, k| m | 1 << k.0),
+        }
+    }
+
+    /// Before a scoring: each figure of the kind on a drafted feature of the kinds adds the
+    /// feature's points per tile to each of its awards (all of them: their number × its value
+    /// ÷ its tiles, rounded down).
+    pub(super) fn apply(&self, view: View<'_>, draft: &mut carcassonne_core::ScoreDraft) {
+        use carcassonne_core::FigureLoc;
+        let Some(kind) = self.kind else {
+            return;
+        };
+        let g = view.state.graph();
+        let mut bonus: Vec<(u16, i32)> = Vec::new();
+        for (i, f) in draft.features.iter().enumerate() {
+            let wanted = f.kind.0 < 64 && self.kinds & (1 << f.kind.0) != 0 && f.tiles > 0;
+            if !wanted {
+                continue;
+            }
+            let on = view
+                .state
+                .figures()
+                .iter()
+                .filter(|x| {
+                    x.kind == kind
+                        && matches!(x.loc, FigureLoc::On(s) if g.feature_of(s) == f.feature)
+                })
+                .count() as i32;
+            if on > 0 {
+                bonus.push((i as u16, on * f.value / f.tiles as i32));
+            }
+        }
+        for a in draft.awards.iter_mut() {
+            if let Some((_, b)) = bonus.iter().find(|(i, _)| *i == a.item) {
+                a.points += b;
+            }
+        }
+    }
+}

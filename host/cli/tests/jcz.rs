@@ -795,3 +795,14 @@ fn dragon_and_princess_messages_are_checked() {
         }
     }
 }
+
+/// Village Life's `[jcz]` (`neutral-figures` with `via`): JCZ's one `MOVE_NEUTRAL_FIGURE
+/// donkey.1` to a cell is our `donkey` offer and then that tile in its prompt. The donkey
+/// then stands on the tile at [1,0]: its state is its segment + 1, and the start tile
+/// `BA/RCr` has segments 0…3 (city, road, two fields), so the next tile's first is 4.
+#[test]
+fn one_neutral_message_moves_the_donkey_in_our_two_steps() {
+    let file = ours().join("village-life-donkey-move.jcz");
+    let out = replay_json(&file.display().to_string());
+    assert_eq!(out["state"]["village-life.donkey"], 5, "{}", out["state"]);
+}

@@ -142,6 +142,7 @@ struct RawNeutralTable {
     id: String,
     to: Option<Vec<String>>,
     undoable: Option<bool>,
+    via: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -263,6 +264,10 @@ pub struct JczNeutralFigure {
     /// Whether JCZ's undo stack may take a step of it back (`false`: JCZ never undoes one,
     /// like the dragon's flight).
     pub undoable: bool,
+    /// A verb of the expansion whose offered action (about nothing) comes first when no
+    /// offered action targets `to` yet: JCZ's one message is our two steps (Village Life's
+    /// `donkey`, then the tile its prompt offers).
+    pub via: Option<String>,
 }
 
 /// How a save deals with one of the expansion's prompts.
@@ -696,10 +701,13 @@ fn neutral_figure(
     raw: &RawNeutral,
     before: &[JczNeutralFigure],
 ) -> Result<JczNeutralFigure, (String, String)> {
-    let (id, to, undoable) = match raw {
-        RawNeutral::Id(id) => (id, None, None),
-        RawNeutral::Table(t) => (&t.id, t.to.as_ref(), t.undoable),
+    let (id, to, undoable, via) = match raw {
+        RawNeutral::Id(id) => (id, None, None, None),
+        RawNeutral::Table(t) => (&t.id, t.to.as_ref(), t.undoable, t.via.as_ref()),
     };
+    if let Some(v) = via.filter(|v| !crate::vocabulary::valid_name(v)) {
+        return Err((".via".into(), format!("`{v}` is not a verb name (^[a-z][a-z0-9-]*$)")));
+    }
     if !jcz_name(id) || before.iter().any(|n| n.id == *id) {
         return Err((
             String::new(),
@@ -736,6 +744,7 @@ fn neutral_figure(
         id: id.clone(),
         targets,
         undoable: undoable.unwrap_or(true),
+        via: via.cloned(),
     })
 }
 

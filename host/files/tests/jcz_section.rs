@@ -179,7 +179,8 @@ verb = "princess"
         JczNeutralFigure {
             id: "count.1".into(),
             targets: vec![JczNeutralTarget::Feature],
-            undoable: true
+            undoable: true,
+            via: None,
         }
     );
     assert_eq!(
@@ -187,7 +188,8 @@ verb = "princess"
         JczNeutralFigure {
             id: "dragon.1".into(),
             targets: vec![JczNeutralTarget::Cell],
-            undoable: false
+            undoable: false,
+            via: None,
         }
     );
     assert_eq!(

@@ -533,7 +533,39 @@ impl Replayer {
                 pointer::describe(to)
             ));
         }
-        let action = match (target, meeple) {
+        // `via`: our first step (an action about nothing) when nothing targets `to` yet.
+        if let (Some(via), None) = (&declared.via, self.neutral_target(target, meeple, to)?) {
+            let rules = self.game.rules().clone();
+            let first = self.game.actions().iter().copied().find(|a| {
+                matches!(a, Action::Custom(c)
+                    if c.figure.is_none() && c.segment.is_none()
+                        && rules.verb_named(c.expansion, via) == Some(c.verb))
+            });
+            if let Some(first) = first {
+                self.apply(first)?;
+            }
+        }
+        let action = self.neutral_target(target, meeple, to)?
+        .ok_or_else(|| {
+            format!(
+                "moving `{figure}` to {} is not legal here ({})",
+                pointer::describe(to),
+                self.game.describe_decision()
+            )
+        })?;
+        let d = self.game.decision();
+        self.apply(action)?;
+        Ok(declared.undoable && self.game.decision().player == d.player)
+    }
+
+    /// The offered custom action a neutral move's `to` points at, if one is offered.
+    fn neutral_target(
+        &self,
+        target: JczNeutralTarget,
+        meeple: Option<&str>,
+        to: &Value,
+    ) -> Result<Option<Action>, String> {
+        Ok(match (target, meeple) {
             (JczNeutralTarget::Cell, _) => self.custom_on_cell(pointer::position(Some(to))?),
             (JczNeutralTarget::Follower, Some(m)) => {
                 let f = self.figure_of(m, to.get("featurePointer"))?;
@@ -546,17 +578,7 @@ impl Replayer {
                         if c.segment.is_some_and(|s| segments.contains(&s)))
                 })
             }
-        }
-        .ok_or_else(|| {
-            format!(
-                "moving `{figure}` to {} is not legal here ({})",
-                pointer::describe(to),
-                self.game.describe_decision()
-            )
-        })?;
-        let d = self.game.decision();
-        self.apply(action)?;
-        Ok(declared.undoable && self.game.decision().player == d.player)
+        })
     }
 
     /// The figure of a JCZ meeple id: one deployed in this replay, else the one of that

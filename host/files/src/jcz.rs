@@ -706,7 +706,10 @@ fn neutral_figure(
         RawNeutral::Table(t) => (&t.id, t.to.as_ref(), t.undoable, t.via.as_ref()),
     };
     if let Some(v) = via.filter(|v| !crate::vocabulary::valid_name(v)) {
-        return Err((".via".into(), format!("`{v}` is not a verb name (^[a-z][a-z0-9-]*$)")));
+        return Err((
+            ".via".into(),
+            format!("`{v}` is not a verb name (^[a-z][a-z0-9-]*$)"),
+        ));
     }
     if !jcz_name(id) || before.iter().any(|n| n.id == *id) {
         return Err((

@@ -545,8 +545,7 @@ impl Replayer {
                 self.apply(first)?;
             }
         }
-        let action = self.neutral_target(target, meeple, to)?
-        .ok_or_else(|| {
+        let action = self.neutral_target(target, meeple, to)?.ok_or_else(|| {
             format!(
                 "moving `{figure}` to {} is not legal here ({})",
                 pointer::describe(to),

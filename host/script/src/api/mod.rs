@@ -571,7 +571,7 @@ use figures::*;
 pub use functions::*;
 pub(crate) use kinds::completed_by;
 use kinds::register_kinds;
-pub(crate) use near::lead_neutral;
+pub(crate) use near::{lead_neutral, unfinished_features_near};
 pub(crate) use reads::open_features;
 use reads::*;
 use setup::*;

@@ -95,30 +95,17 @@ pub(crate) fn register_near(reg: &mut Registry) {
                 mask |= 1 << k.0;
             }
         }
-        let g = v.state.graph();
-        let followers = near(v, "features_near", (x, y, r), |f| {
-            v.rules.figure_kind(f.kind).follower
-        })?;
-        // The segment each follower stands on, once per unfinished feature.
-        let mut seen = Vec::new();
-        let mut out = Array::new();
-        for f in followers {
-            let f = FigureId(f.as_int().unwrap_or(0) as u16);
-            let FigureLoc::On(s) = v.state.figure(f).loc else {
-                continue;
-            };
-            let feature = g.feature_of(s);
-            let kind = g.segment(s).kind.0;
-            if kind < 64
-                && mask & (1 << kind) != 0
-                && !g.totals(feature).complete()
-                && !seen.contains(&feature)
-            {
-                seen.push(feature);
-                out.push((s.index() as INT).into());
-            }
+        if !(0..=64).contains(&r) {
+            return err(format!("features_near: radius {r} is not in 0..=64"));
         }
-        Ok(out)
+        // A cell beyond any board holds no follower.
+        let (Ok(x), Ok(y)) = (i32::try_from(x), i32::try_from(y)) else {
+            return Ok(Array::new());
+        };
+        Ok(unfinished_features_near(v, Pos::new(x, y), r as i32, mask)
+            .into_iter()
+            .map(|s| (s.index() as INT).into())
+            .collect())
     });
     game_fn!(reg, Read, "tiles_around", |c, x: int, y: int| -> INT {
         let v = c.view()?;
@@ -170,4 +157,34 @@ pub(crate) fn lead_neutral(
         }
         (None, None) => Ok(None),
     }
+}
+
+/// One segment per unfinished feature of a kind in `kinds` (bit k: kind k) that a follower
+/// standing on a tile within `r` cells of `at` (a square) stands on: the segment of the first
+/// such follower in figure order (`features_near`, `follow_deployments`' message).
+pub(crate) fn unfinished_features_near(v: View<'_>, at: Pos, r: i32, kinds: u64) -> Vec<SegmentId> {
+    let g = v.state.graph();
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for f in v.state.figures() {
+        let FigureLoc::On(s) = f.loc else {
+            continue;
+        };
+        let n = g.segment(s);
+        let feature = g.feature_of(s);
+        if v.rules.figure_kind(f.kind).follower
+            && !n.is_virtual()
+            // In i64: a script may ask about any cell.
+            && (i64::from(n.pos.x) - i64::from(at.x)).abs() <= i64::from(r)
+            && (i64::from(n.pos.y) - i64::from(at.y)).abs() <= i64::from(r)
+            && n.kind.0 < 64
+            && kinds & (1 << n.kind.0) != 0
+            && !g.totals(feature).complete()
+            && !seen.contains(&feature)
+        {
+            seen.push(feature);
+            out.push(s);
+        }
+    }
+    out
 }

@@ -783,26 +783,12 @@ impl FollowRule {
         match self.award {
             FollowAward::None => {}
             FollowAward::Own => features.extend(Some(caller).filter(|&s| wanted(s))),
-            FollowAward::Area => {
-                let r = self.radius;
-                let mut seen = Vec::new();
-                for f in st.figures() {
-                    let Some(s) = on(f).filter(|_| ctx.rules().figure_kind(f.kind).follower) else {
-                        continue;
-                    };
-                    let n = g.segment(s);
-                    let feature = g.feature_of(s);
-                    if !n.is_virtual()
-                        && (n.pos.x - at.x).abs() <= r
-                        && (n.pos.y - at.y).abs() <= r
-                        && wanted(s)
-                        && !seen.contains(&feature)
-                    {
-                        seen.push(feature);
-                        features.push(s);
-                    }
-                }
-            }
+            FollowAward::Area => features.extend(crate::api::unfinished_features_near(
+                ctx.view(),
+                at,
+                self.radius,
+                self.kinds,
+            )),
         }
         let points: Vec<i32> = features
             .iter()

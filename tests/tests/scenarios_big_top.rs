@@ -117,6 +117,12 @@ fn t_big_top_7_bt8_acrobat_deploy() {
     run_scenario("big-top/T-big-top-7");
 }
 
+/// T-big-top-19 — BT-8, PD-22: from a magic portal an acrobat goes onto any space with room.
+#[test]
+fn t_big_top_19_bt8_portal_acrobats() {
+    run_scenario("big-top/T-big-top-19");
+}
+
 /// T-big-top-8 — BT-8, BT-10: a full pyramid takes no more; its scoring is the active
 /// player's choice, 5 per meeple, meeples home; from anywhere (variant).
 #[test]

@@ -110,13 +110,15 @@ impl Acrobats {
     }
 
     /// BT-8, BT-10: a small follower onto each acrobat space of the 3×3 around the tile just
-    /// placed that holds fewer than three meeples; `score-pyramid` for each full pyramid
-    /// anywhere; both in the order the spaces were placed.
+    /// placed (of the whole board when `anywhere`: a magic portal) that holds fewer than three
+    /// meeples; `score-pyramid` for each full pyramid anywhere; both in the order the spaces
+    /// were placed.
     pub fn offers(
         &self,
         v: &View<'_>,
         marks: &TileMarks,
         p: PlayerId,
+        anywhere: bool,
         out: &mut Vec<Action>,
     ) -> HookResult {
         let Some(last) = v
@@ -138,7 +140,10 @@ impl Acrobats {
                 figure: FigureKindId::SMALL_FOLLOWER,
                 segment: seg,
             };
-            if can_deploy && near(v.state.graph().segment(seg).pos, at) && !out.contains(&deploy) {
+            if can_deploy
+                && (anywhere || near(v.state.graph().segment(seg).pos, at))
+                && !out.contains(&deploy)
+            {
                 out.push(deploy);
             }
         });

@@ -30,9 +30,9 @@ pub use circus::{TOKENS, TOKEN_SET};
 use acrobats::Acrobats;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
-    FeatureKindDef, FigureKindDef, HookFailure, HookGate, HookResult, HookSet, KindMask, PlayerId,
-    Pos, Prompt, PromptCode, PromptKind, ScoreDraft, Scoring, Shape, Stands, StartTile, TileKindId,
-    VerbId, View, Visible, Window,
+    FeatureKindDef, FigureKindDef, HookFailure, HookGate, HookResult, HookSet, KindMask,
+    OptionValue, PlayerId, Pos, Prompt, PromptCode, PromptKind, ScoreDraft, Scoring, Shape, Stands,
+    StartTile, TileKindId, VerbId, View, Visible, Window,
 };
 use circus::Circus;
 use ringmaster::Ringmaster;
@@ -49,6 +49,8 @@ pub const GARDEN_TWINS: [(&str, &str); 2] = [
 pub const C1_SET: &str = "big-top-c1";
 /// BT-1: JCZ's tile list (`edition = 1` / `2`), the set of `tiles.toml`.
 pub const JCZ_SET: &str = "big-top";
+/// BT-8: Princess & Dragon's magic portal (PD-22), which sends an acrobat to any space.
+pub const PORTAL_OPTION: &str = "princess-dragon.portal";
 
 /// BT-2 under `tokenDraws=chosen`: the turn player reveals an animal token (one action per
 /// token in the bag); `last`: the final reveal (BT-6).
@@ -127,6 +129,10 @@ struct BtRules {
     chosen: bool,
     /// `draw-token` (value: the token's index in the bag).
     draw_token: VerbId,
+    /// BT-8 with Princess & Dragon's magic portal: per tile kind, whether placing it lets an
+    /// acrobat go onto any space on the board (a `portal` tile while `princess-dragon.portal`
+    /// is on), as JCZ's acrobats read a portal tile.
+    portal: Vec<bool>,
 }
 
 impl Expansion for BigTop {
@@ -203,6 +209,13 @@ impl Expansion for BigTop {
                     .collect::<Result<Vec<_>, _>>()?,
                 _ => Vec::new(),
             };
+            let portal_on = matches!(
+                b.rules().options().get(PORTAL_OPTION),
+                Some(OptionValue::Bool(true))
+            );
+            let portal = (0..tiles.len())
+                .map(|i| portal_on && tiles.get(TileKindId(i as u16)).has_tag("portal"))
+                .collect();
             Ok(BtRules {
                 circus: circus.bind(tiles, &marks, skip),
                 acrobats: Acrobats {
@@ -223,6 +236,7 @@ impl Expansion for BigTop {
                 big_top: b.option_flag("bigTop")?,
                 chosen: b.option_str("tokenDraws")? == "chosen",
                 draw_token,
+                portal,
             })
         }))
     }
@@ -352,7 +366,11 @@ impl BoundExpansion for BtRules {
 
     /// BT-8, BT-10: acrobats on the spaces around the tile just placed; full pyramids.
     fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
-        self.acrobats.offers(&v, &self.marks, p, out)
+        let anywhere = v
+            .state
+            .last_placed()
+            .is_some_and(|t| self.portal[v.state.board().tile(t).kind.0 as usize]);
+        self.acrobats.offers(&v, &self.marks, p, anywhere, out)
     }
 
     /// BT-8: only small followers, and at most three, on an acrobat space.

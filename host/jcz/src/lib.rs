@@ -186,6 +186,12 @@ pub fn replay(
         meeples: BTreeMap::new(),
         after_place: false,
         decl: Arc::clone(&decl),
+        set_names: save
+            .setup
+            .sets
+            .keys()
+            .map(|k| k.split(':').next().unwrap_or(k).to_string())
+            .collect(),
     };
     let mut undo: Vec<Replayer> = Vec::new();
     let n = limit.unwrap_or(save.replay.len()).min(save.replay.len());
@@ -247,6 +253,8 @@ struct Replayer {
     after_place: bool,
     /// What the expansions declare for JCZ.
     decl: Arc<Declarations>,
+    /// The save's set names without their edition (`under-the-big-top-c1`).
+    set_names: Arc<[String]>,
 }
 
 impl Replayer {
@@ -263,6 +271,18 @@ impl Replayer {
             self.apply(Action::Draw { tile })?;
         }
         Ok(())
+    }
+
+    /// FCZ may name a tile by its set's name instead of the tile-id prefix
+    /// (`under-the-big-top-c1/rfrf.ac.1` for the drawn `ubtc1/rfrf.ac.1`): the same tile when
+    /// the part after the prefix agrees and the prefix is one of the save's sets.
+    fn names_by_set(&self, id: &str, drawn: &str) -> bool {
+        match (id.split_once('/'), drawn.split_once('/')) {
+            (Some((set, rest)), Some((_, drawn_rest))) => {
+                rest == drawn_rest && self.set_names.iter().any(|s| s == set)
+            }
+            _ => false,
+        }
     }
 
     fn check_sender(&self, msg: &JczMessage) -> Result<(), String> {
@@ -324,7 +344,10 @@ impl Replayer {
                 let drawn = &drawn_kind.id;
                 // A garden twin is played as its plain tile, which lists its id as an alias
                 // (IC-3: `inns-and-cathedrals:2`).
-                if drawn != id && !drawn_kind.aliases.iter().any(|a| a == id) {
+                if drawn != id
+                    && !drawn_kind.aliases.iter().any(|a| a == id)
+                    && !self.names_by_set(id, drawn)
+                {
                     return Err(format!(
                         "the drawn tile is `{drawn}`, the save places `{id}`"
                     ));

@@ -35,11 +35,13 @@ pub enum VerbValue {
     Points,
     /// A place in a row the expansion shows, from 0 (said from 1: "no. 1").
     Index,
+    /// A tile kind's id (a tile the table names, as in a chosen draw).
+    TileKind,
 }
 
 impl VerbValue {
     /// By name, as scripts and manifests write it (`number`, `hidden`, `figure-kind`,
-    /// `figure-kind-of-seat`, `corner`).
+    /// `figure-kind-of-seat`, `corner`, `points`, `index`, `tile-kind`).
     pub fn named(name: &str) -> Option<VerbValue> {
         Some(match name {
             "number" => VerbValue::Number,
@@ -49,6 +51,7 @@ impl VerbValue {
             "corner" => VerbValue::Corner,
             "points" => VerbValue::Points,
             "index" => VerbValue::Index,
+            "tile-kind" => VerbValue::TileKind,
             _ => return None,
         })
     }

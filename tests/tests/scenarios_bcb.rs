@@ -231,6 +231,13 @@ fn t_bcb_15_bazaar_no_raise_and_empty_supply() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-15");
 }
 
+/// T-bridges-castles-bazaars-21 — BCB-13 under `bazaarDraws=chosen`: the active player names
+/// each shown tile among those left in the supply; the auction then runs as printed.
+#[test]
+fn t_bcb_21_bazaar_tiles_named() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-21");
+}
+
 /// T-bridges-castles-bazaars-16 — BCB-13: fewer tiles left than players: no bazaar.
 #[test]
 fn t_bcb_16_no_bazaar_without_tiles() {

@@ -8,6 +8,11 @@
 //! bidder pays him and takes the tile); with no raise he pays his own bid to the bank. The
 //! last player without a tile takes the last tile for free.
 //!
+//! Under `bazaarDraws = chosen` or chosen draws (`DrawMode::Chosen`: the table, or a JCZ
+//! save, names every drawn tile) the shown tiles are named too: the active player's `show`
+//! question offers one `show-tile` per tile kind the draw could take (value = the kind's
+//! index), once per lot.
+//!
 //! State (game slots): per shown tile `bazaar-<k>-tile` (kind + 1) and `bazaar-<k>-owner`
 //! (player + 1); the auction's `bazaar-auctioneer`, `-lot`, `-bid`, `-bidder` (+ 1 each,
 //! auctioneer 0 = no auction); `bazaar-held` (bought tiles still to place: gates the
@@ -17,7 +22,7 @@
 
 use carcassonne_core::{
     Action, Ctx, CustomAction, DrawMode, ExpansionIndex, GameSlot, HookFailure, HookResult,
-    LabelId, PlacementCell, PlayerId, Rotation, TileKindId, VerbId, View, Visible,
+    LabelId, PlacementCell, PlayerId, Rotation, TileKindId, TileSupply, VerbId, View, Visible,
 };
 
 /// Players at most (the engine's 8, beyond the printed 6), so tiles shown at most.
@@ -39,6 +44,8 @@ pub struct Bazaar {
     pub due: GameSlot,
     pub from: GameSlot,
     pub more: GameSlot,
+    /// `show-tile` (chosen draws): value = the tile kind shown next.
+    pub show: VerbId,
     pub choose: VerbId,
     pub open: VerbId,
     pub raise: VerbId,
@@ -49,11 +56,15 @@ pub struct Bazaar {
     pub marked: Vec<bool>,
     /// `bazaarAuction = no-auction` (JCZ's variant): a chosen tile is simply taken.
     pub no_auction: bool,
+    /// `bazaarDraws = chosen`: the shown tiles are named (`show-tile`), not drawn.
+    pub named: bool,
 }
 
 /// What the bazaar asks next of whom (the prompt's question).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ask {
+    /// Under chosen draws, the active player names the next shown tile.
+    Show,
     /// The auctioneer chooses a shown tile.
     Choose,
     /// The auctioneer opens the bidding.
@@ -126,26 +137,58 @@ impl Bazaar {
         if !(2..=MAX_LOTS).contains(&n) || ctx.state().supply().remaining() < n {
             return Ok(());
         }
+        if self.named || ctx.state().supply().mode == DrawMode::Chosen {
+            ctx.prompt(ctx.state().active_player(), Ask::Show);
+            return Ok(());
+        }
         for k in 0..n {
             let Some(t) = self.take_tile(ctx) else {
                 return Err(HookFailure(
                     "bazaar: the supply ran out while showing tiles".into(),
                 ));
             };
-            ctx.set(self.tile[k], i64::from(t.0) + 1);
-            ctx.set(self.owner[k], 0);
+            self.show_tile(ctx, k, t);
         }
-        let first = Self::next(&ctx.view(), ctx.state().active_player());
-        ctx.set(self.auctioneer, i64::from(first.0) + 1);
-        ctx.prompt(first, Ask::Choose);
+        self.open_auctions(ctx);
         Ok(())
     }
 
+    /// Lot `k` shows tile `t`, taken from the supply as a draw (it counts against a cap).
+    fn show_tile(&self, ctx: &mut Ctx<'_>, k: usize, t: TileKindId) {
+        let supply = ctx.supply_mut();
+        supply.take(t);
+        if let Some(d) = &mut supply.draws_left {
+            *d = d.saturating_sub(1);
+        }
+        ctx.set(self.tile[k], i64::from(t.0) + 1);
+        ctx.set(self.owner[k], 0);
+    }
+
+    /// BCB-14: every lot is shown; the player after the active one chooses first.
+    fn open_auctions(&self, ctx: &mut Ctx<'_>) {
+        let first = Self::next(&ctx.view(), ctx.state().active_player());
+        ctx.set(self.auctioneer, i64::from(first.0) + 1);
+        ctx.prompt(first, Ask::Choose);
+    }
+
     /// One tile from the supply as a draw takes it: in stored order in an ordered supply,
-    /// else at random with the game's RNG; it counts against a draw cap.
+    /// else at random with the game's RNG.
     fn take_tile(&self, ctx: &mut Ctx<'_>) -> Option<TileKindId> {
-        let supply = ctx.state().supply();
-        let active: Vec<TileKindId> = match supply
+        let active = Self::drawable(ctx.state().supply());
+        if active.is_empty() {
+            return None;
+        }
+        let i = match ctx.state().supply().mode {
+            DrawMode::InOrder => 0,
+            _ => ctx.random_below(active.len() as u32) as usize,
+        };
+        Some(active[i])
+    }
+
+    /// The tiles a draw may take, in stored order: those of the active groups, or, with
+    /// those empty, of the first group that has any.
+    fn drawable(supply: &TileSupply) -> Vec<TileKindId> {
+        match supply
             .groups
             .iter()
             .any(|g| g.active && !g.tiles.is_empty())
@@ -162,21 +205,7 @@ impl Bazaar {
                 .find(|g| !g.tiles.is_empty())
                 .map(|g| g.tiles.clone())
                 .unwrap_or_default(),
-        };
-        if active.is_empty() {
-            return None;
         }
-        let i = match supply.mode {
-            DrawMode::InOrder => 0,
-            _ => ctx.random_below(active.len() as u32) as usize,
-        };
-        let t = active[i];
-        let supply = ctx.supply_mut();
-        supply.take(t);
-        if let Some(d) = &mut supply.draws_left {
-            *d = d.saturating_sub(1);
-        }
-        Some(t)
     }
 
     /// The actions of a bazaar question asked of `p`.
@@ -189,6 +218,16 @@ impl Bazaar {
         out: &mut Vec<Action>,
     ) -> HookResult {
         match ask {
+            Ask::Show => {
+                let mut kinds = Self::drawable(v.state.supply());
+                kinds.sort_unstable();
+                kinds.dedup();
+                out.extend(
+                    kinds
+                        .into_iter()
+                        .map(|t| custom(me, self.show, i32::from(t.0))),
+                );
+            }
             Ask::Choose => {
                 for k in 0..self.lots(v) {
                     if v.get(self.owner[k]) == 0 {
@@ -232,6 +271,26 @@ impl Bazaar {
     /// Applies an answer to a bazaar question.
     pub fn apply(&self, ctx: &mut Ctx<'_>, p: PlayerId, ask: Ask, action: Action) -> HookResult {
         match (ask, action) {
+            (Ask::Show, Action::Custom(c)) if c.verb == self.show => {
+                let t = u16::try_from(c.value)
+                    .ok()
+                    .map(TileKindId)
+                    .filter(|t| Self::drawable(ctx.state().supply()).contains(t))
+                    .ok_or_else(|| {
+                        HookFailure(format!(
+                            "show-tile: tile kind {} cannot be drawn now",
+                            c.value
+                        ))
+                    })?;
+                let k = self.lots(&ctx.view());
+                self.show_tile(ctx, k, t);
+                if k + 1 < ctx.state().players().len() {
+                    ctx.prompt_next(p, Ask::Show);
+                } else {
+                    self.open_auctions(ctx);
+                }
+                Ok(())
+            }
             (Ask::Choose, Action::Custom(c)) if c.verb == self.choose => {
                 let k = c.value as usize;
                 if k >= self.lots(&ctx.view()) || ctx.get(self.owner[k]) != 0 {

@@ -73,6 +73,8 @@ impl PromptKind for BcbPrompt {
         let tag = match self {
             BcbPrompt::Castle => 1,
             BcbPrompt::Bridge => 7,
+            // Added after the bridge's tag, so earlier records keep their codes.
+            BcbPrompt::Bazaar(Ask::Show) => 8,
             BcbPrompt::Bazaar(a) => 2 + ASKS.iter().position(|x| *x == a).unwrap_or(0) as u16,
         };
         PromptCode { tag, arg: 0 }
@@ -82,6 +84,7 @@ impl PromptKind for BcbPrompt {
         match code.tag {
             1 => Some(BcbPrompt::Castle),
             7 => Some(BcbPrompt::Bridge),
+            8 => Some(BcbPrompt::Bazaar(Ask::Show)),
             t => ASKS
                 .get(usize::from(t).checked_sub(2)?)
                 .map(|a| BcbPrompt::Bazaar(*a)),
@@ -180,6 +183,8 @@ impl Expansion for BridgesCastlesBazaars {
         let due = d.game_slot("bazaar-due", 0);
         let from = d.game_slot("bazaar-from", 0);
         let more = d.game_slot("bazaar-more", 0);
+        let show = d.verb_in_words("show-tile", "show this tile at the bazaar");
+        d.verb_value(show, VerbValue::TileKind);
         let choose = d.verb_in_words("choose-tile", "auction the shown tile");
         let open = d.verb_in_words("bid", "bid");
         let raise = d.verb_in_words("raise", "raise the bid");
@@ -189,6 +194,7 @@ impl Expansion for BridgesCastlesBazaars {
         d.verb_value(open, VerbValue::Points);
         d.verb_value(raise, VerbValue::Points);
         for (ask, words) in [
+            (Ask::Show, "name the next tile shown at the bazaar"),
             (Ask::Choose, "choose a shown tile to auction"),
             (Ask::Open, "open the bidding on the tile"),
             (Ask::Raise, "raise the bid, or pass"),
@@ -269,6 +275,7 @@ impl Expansion for BridgesCastlesBazaars {
                     due,
                     from,
                     more,
+                    show,
                     choose,
                     open,
                     raise,
@@ -277,6 +284,7 @@ impl Expansion for BridgesCastlesBazaars {
                     label: bazaar_label,
                     marked,
                     no_auction,
+                    named: bnd.option_str("bazaarDraws")? == "chosen",
                 },
                 castle_tiles,
             })

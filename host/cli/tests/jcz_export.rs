@@ -303,7 +303,7 @@ fn the_classic_sets_with_all_their_figures_round_trip() {
 
 /// Hills & Sheep (the bag drawn by choice, `tokenDraws=chosen`: FCZ's `SHEPHERD_CONFIRM` and
 /// `FLOCK_EXPAND_OR_SCORE` carry the numbers) and the castles of Bridges, Castles & Bazaars
-/// (bazaars off: their messages are not mapped yet) go to a save and back.
+/// (bazaars off; `bazaars_round_trip` has them) go to a save and back.
 #[test]
 fn hills_sheep_and_castles_round_trip() {
     round_trip("hills-sheep", &["hills-sheep"], 3, 2, 41);
@@ -337,6 +337,67 @@ fn bridges_round_trip() {
         3,
         2,
         47,
+    );
+}
+
+/// BCB-13 … BCB-16 with JCZ's messages (issue 34): the shown tiles are named
+/// (`bazaarDraws=chosen`, JCZ's options) and written into `drawOrder`; the auctioneer's
+/// choice and opening bid are one `BAZAAR_BID {supplyIndex, price}`, a raise another (on the
+/// same lot), a declined raise `PASS`, the auctioneer's choice `BAZAAR_BUY_OR_SELL`, and a
+/// bought tile JCZ's `PLACE_TILE`. With and without the auction, 2 to 5 players; the games go
+/// to a save and back unchanged.
+#[test]
+fn bazaars_round_trip() {
+    let mut bids = 0;
+    for (players, seed) in [(2, 14), (3, 71), (5, 35)] {
+        let types = round_trip_with(
+            &format!("bazaar-{players}"),
+            &["bridges-castles-bazaars"],
+            &[],
+            players,
+            2,
+            seed,
+        );
+        bids += types.iter().filter(|t| *t == "BAZAAR_BID").count();
+        assert!(
+            types.iter().any(|t| t == "BAZAAR_BUY_OR_SELL"),
+            "{players} players: no auction settled"
+        );
+    }
+    assert!(bids > 10, "{bids} bids");
+    let types = round_trip_with(
+        "bazaar-no-auction",
+        &["bridges-castles-bazaars"],
+        &["bridges-castles-bazaars.bazaarAuction=no-auction"],
+        4,
+        2,
+        28,
+    );
+    assert!(types.iter().any(|t| t == "BAZAAR_BID"));
+    assert!(!types.iter().any(|t| t == "BAZAAR_BUY_OR_SELL"));
+}
+
+/// A bazaar under random draws took tiles no `drawOrder` entry names: the save is refused
+/// with the way out.
+#[test]
+fn a_bazaar_under_random_draws_is_refused_by_name() {
+    let scratch = Scratch::new("jcz-export", "bazaar-random");
+    let dir = simulate_for_jcz(
+        &scratch,
+        &["bridges-castles-bazaars"],
+        &["bridges-castles-bazaars.bazaarDraws=random"],
+        3,
+        1,
+        71,
+    );
+    let game = format!("{dir}/game-0.json");
+    let save = scratch.arg("g.jcz");
+    let out = run(&["convert", &game, "-o", &save]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bazaarDraws") || err.contains("chosen"),
+        "{err}"
     );
 }
 

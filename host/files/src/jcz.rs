@@ -29,7 +29,9 @@
 //!
 //! [[jcz.prompts]]           # a prompt JCZ does not ask as we do
 //! prompts = ["ransom"]
-//! passed-by = ["PLACE_TILE"]            # or passed-unless = [...], or tile = "AM/A"
+//! passed-by = ["PLACE_TILE"]            # or passed-unless = [...], or tile = "AM/A",
+//! #   or random-by = [...], or drawn = true (a tile JCZ draws: the value is its kind),
+//! #   or placed = true (JCZ's tile step: any PLACE_TILE, position and rotation)
 //! # confirmed = true      # a deployment answering it is followed by the player's `COMMIT`
 //! # action-step = true    # JCZ offers it in its action step: a pass without a deployment
 //! #                       # step after it is written as that step's `PASS`
@@ -45,6 +47,11 @@
 //! feature = "Road"
 //! location = "NS"
 //! verb = "bridge-ns"
+//!
+//! [[jcz.actions]]           # a payload field is the custom action's value
+//! message = "BAZAAR_BID"
+//! field = "price"
+//! verb = "raise"
 //!
 //! [[jcz.actions]]           # RETURN_MEEPLE of one `source`: the custom action about that follower
 //! message = "RETURN_MEEPLE"
@@ -167,6 +174,10 @@ struct RawPrompt {
     #[serde(default)]
     action_step: bool,
     random_by: Option<Vec<String>>,
+    #[serde(default)]
+    drawn: bool,
+    #[serde(default)]
+    placed: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -178,6 +189,7 @@ struct RawAction {
     figure: Option<String>,
     source: Option<String>,
     choice: Option<String>,
+    field: Option<String>,
     location: Option<String>,
     #[serde(default)]
     pointer: bool,
@@ -286,6 +298,14 @@ pub enum JczPromptAnswer {
     /// index `floor(random × n)` of the `n` offered. A type no other declaration knows
     /// (`SHEPHERD_CONFIRM`) only answers it.
     RandomBy(Vec<JczMessagePattern>),
+    /// A draw of JCZ's (`drawn = true`: a bazaar's shown tiles): the tile JCZ draws next, from
+    /// `drawOrder` or its random number, answers it with the offered custom action whose
+    /// value is that tile's kind. Answered before the next message that is not a `COMMIT`
+    /// (whose number draws it) and at the end of the save.
+    Drawn,
+    /// A tile step of JCZ's (`placed = true`: a tile bought at a bazaar): any `PLACE_TILE`
+    /// answers it with the offered placement at the save's position and rotation.
+    Placed,
 }
 
 /// A JCZ message type, optionally narrowed to one JCZ meeple kind (`DEPLOY_MEEPLE wagon`:
@@ -351,6 +371,10 @@ pub enum JczActionMessage {
     /// A message of this type whose payload `value` is the second field: the offered
     /// custom action of the verb (Hills & Sheep's `FLOCK_EXPAND_OR_SCORE` `EXPAND`).
     Choice(String, String),
+    /// A message of this type whose payload field (the second) is the offered custom
+    /// action's value (`field = "price"`). One message may answer several questions of its
+    /// sender in a row, each with one declaration (`BAZAAR_BID`: a tile, then a bid).
+    Field(String, String),
     /// A message of this type whose payload `pointer` names a feature (`pointer = true`):
     /// the offered custom action of the verb on that feature (Under the Big Top's
     /// `SCORE_ACROBATS`).
@@ -794,7 +818,26 @@ fn prompt(
         })?;
         tags.push(*tag);
     }
+    let others = usize::from(raw.tile.is_some())
+        + usize::from(raw.passed_by.is_some())
+        + usize::from(raw.passed_unless.is_some())
+        + usize::from(raw.random_by.is_some());
     let answer = match (&raw.tile, &raw.passed_by, &raw.passed_unless) {
+        _ if raw.drawn || raw.placed => {
+            if others > 0 || (raw.drawn && raw.placed) {
+                return Err((
+                    if raw.drawn { "drawn" } else { "placed" }.into(),
+                    "give exactly one of `tile`, `passed-by`, `passed-unless`, `random-by`, \
+                     `drawn`, `placed`"
+                        .into(),
+                ));
+            }
+            if raw.drawn {
+                JczPromptAnswer::Drawn
+            } else {
+                JczPromptAnswer::Placed
+            }
+        }
         (None, None, None) if raw.random_by.is_some() => JczPromptAnswer::RandomBy(
             patterns(raw.random_by.as_deref().unwrap_or_default())
                 .map_err(|m| ("random-by".to_string(), m))?,
@@ -864,6 +907,17 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
         &raw.choice,
         !known.contains(&m) && message_type(m) && !raw.pointer,
     )?;
+    if let Some(f) = &raw.field {
+        if known.contains(&m) || !message_type(m) || raw.pointer || raw.choice.is_some() {
+            return Err(err(
+                "field",
+                format!("not with `message = \"{m}\"`, `choice` or `pointer` (another message type only)"),
+            ));
+        }
+        if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(err("field", format!("`{f}` is not a payload field name")));
+        }
+    }
     if raw.pointer && (known.contains(&m) || !message_type(m)) {
         return Err(err(
             "pointer",
@@ -872,6 +926,9 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
     }
     let message = match (m, &raw.token, &raw.feature, &raw.figure) {
         _ if raw.pointer => JczActionMessage::Pointer(m.to_string()),
+        _ if raw.field.is_some() => {
+            JczActionMessage::Field(m.to_string(), raw.field.clone().unwrap_or_default())
+        }
         _ if raw.choice.is_some() => {
             JczActionMessage::Choice(m.to_string(), raw.choice.clone().unwrap_or_default())
         }
@@ -898,7 +955,7 @@ fn action(raw: &RawAction, line: usize) -> Result<JczAction, (String, String)> {
             return Err(err(
                 "message",
                 format!(
-                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM, RETURN_MEEPLE, EXCHANGE_FOLLOWER (or another type with `choice` or `pointer`)"
+                "`{other}` is not one of PLACE_TOKEN, DEPLOY_MEEPLE, CAPTURE_FOLLOWER, PAY_RANSOM, RETURN_MEEPLE, EXCHANGE_FOLLOWER (or another type with `choice`, `field` or `pointer`)"
             ),
             ))
         }

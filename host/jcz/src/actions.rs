@@ -141,6 +141,66 @@ impl Replayer {
         self.apply_custom(action)
     }
 
+    /// Whether `kind` is a message some action is declared as a `field` form of.
+    pub(super) fn is_field_action(&self, kind: &str) -> bool {
+        !self
+            .declared(|m| matches!(m, JczActionMessage::Field(t, _) if t == kind))
+            .is_empty()
+    }
+
+    /// A declared `field` message (`BAZAAR_BID`): the offered custom action of a declared
+    /// verb whose value is the payload's field, then, while its sender is still asked,
+    /// the next one (JCZ's one bid is our choice of tile and then our bid).
+    pub(super) fn field_action(&mut self, kind: &str, p: &Value) -> Result<bool, String> {
+        let decl: Vec<(carcassonne_core::VerbId, i64)> = self
+            .declared(|m| matches!(m, JczActionMessage::Field(t, _) if t == kind))
+            .iter()
+            .map(|a| {
+                let JczActionMessage::Field(_, field) = &a.action.message else {
+                    return Err(format!("`{kind}`: not a field declaration"));
+                };
+                // An absent field reads as JCZ's Java reads it: 0.
+                match p.get(field) {
+                    None => Ok((a.verb, 0)),
+                    Some(v) => v
+                        .as_i64()
+                        .map(|v| (a.verb, v))
+                        .ok_or_else(|| format!("`{field}` is not an integer: {v}")),
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        let sender = self.game.decision().player;
+        let mut answered = 0;
+        loop {
+            let found = self.game.actions().iter().copied().find(|a| {
+                matches!(a, Action::Custom(c)
+                    if decl.iter().any(|&(v, x)| v == c.verb && i64::from(c.value) == x))
+            });
+            match found {
+                Some(action) => {
+                    self.apply(action)?;
+                    answered += 1;
+                }
+                None if answered == 0 => {
+                    return Err(format!(
+                        "`{kind}` {} is not legal here ({})",
+                        p,
+                        self.game.describe_decision()
+                    ))
+                }
+                None => break,
+            }
+            // Each declaration answers at most one question.
+            if answered == decl.len()
+                || self.game.is_over()
+                || self.game.decision().player != sender
+            {
+                break;
+            }
+        }
+        Ok(false)
+    }
+
     /// The declared `DEPLOY_MEEPLE` action for this pointer or meeple, if any.
     pub(super) fn deploy_is_custom(&self, meeple: &str, ptr: &Value) -> bool {
         !self.deploy_actions(meeple, ptr).is_empty()

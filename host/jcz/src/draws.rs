@@ -30,16 +30,26 @@ impl JczDraws {
     /// The tile JCZ draws next in `game` (which waits for a draw), consuming a forced id or
     /// a random number. Errors name the tile that cannot be drawn.
     pub fn next(&mut self, game: &Game) -> Result<TileKindId, String> {
+        self.next_where(game, |tile| {
+            game.actions()
+                .contains(&carcassonne_core::Action::Draw { tile })
+        })
+    }
+
+    /// The tile JCZ draws next for a question that names a drawn tile (a bazaar's): a
+    /// forced id must be one `offered` accepts.
+    pub fn next_where(
+        &mut self,
+        game: &Game,
+        offered: impl Fn(TileKindId) -> bool,
+    ) -> Result<TileKindId, String> {
         let rules = game.rules();
         if let Some(id) = self.queue.pop_front() {
             let kind = rules
                 .tiles()
                 .find(&id)
                 .ok_or_else(|| format!("drawOrder names tile `{id}`, which is not in the game"))?;
-            let offered = game
-                .actions()
-                .contains(&carcassonne_core::Action::Draw { tile: kind });
-            if !offered {
+            if !offered(kind) {
                 return Err(format!(
                     "drawOrder names tile `{id}`, but no copy of it is left in the active stack"
                 ));

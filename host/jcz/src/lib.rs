@@ -219,13 +219,16 @@ pub fn replay(
         }
     }
     {
-        // JCZ draws the next tile as soon as a turn ends: show that tile step.
-        r.draw_if_due().map_err(|message| JczError::Message {
-            path: origin.to_string(),
-            index: n,
-            kind: "(end of the save)".into(),
-            message,
-        })?;
+        // JCZ draws the next tile as soon as a turn ends (and a bazaar's tiles as soon as
+        // it opens): show that step.
+        r.answer_drawn()
+            .and_then(|()| r.draw_if_due())
+            .map_err(|message| JczError::Message {
+                path: origin.to_string(),
+                index: n,
+                kind: "(end of the save)".into(),
+                message,
+            })?;
     }
     Ok(JczGame {
         game: r.game,
@@ -239,6 +242,17 @@ pub fn replay(
             .unwrap_or_default(),
         declarations: decl,
     })
+}
+
+/// A `PLACE_TILE`'s rotation (`R0` … `R270`).
+fn rotation(rot: &str) -> Result<Rotation, String> {
+    match rot {
+        "R0" => Ok(Rotation::R0),
+        "R90" => Ok(Rotation::R90),
+        "R180" => Ok(Rotation::R180),
+        "R270" => Ok(Rotation::R270),
+        other => Err(format!("rotation `{other}` is not R0, R90, R180 or R270")),
+    }
 }
 
 /// The replay in progress (cloned for undo).
@@ -314,8 +328,18 @@ impl Replayer {
             return Err("the game is already over".into());
         }
         self.take_random(p)?;
+        // A draw JCZ made with the last `COMMIT`'s number (a bazaar's tiles).
+        if msg.kind != "COMMIT" {
+            self.answer_drawn()?;
+        }
         self.pass_unasked_prompts(&msg.kind, p)?;
         match msg.kind.as_str() {
+            "PLACE_TILE" if self.placed_pending() => {
+                self.check_sender(msg)?;
+                let pos = pointer::position(p.get("position"))?;
+                let rotation = rotation(str_field(p, "rotation")?)?;
+                self.place_placed(pos, rotation, &format!("`{}`", str_field(p, "tileId")?))
+            }
             "PLACE_TILE"
                 if p.get("tileId")
                     .and_then(Value::as_str)
@@ -353,15 +377,7 @@ impl Replayer {
                     ));
                 }
                 let rot = str_field(p, "rotation")?;
-                let rotation = match rot {
-                    "R0" => Rotation::R0,
-                    "R90" => Rotation::R90,
-                    "R180" => Rotation::R180,
-                    "R270" => Rotation::R270,
-                    other => {
-                        return Err(format!("rotation `{other}` is not R0, R90, R180 or R270"))
-                    }
-                };
+                let rotation = rotation(rot)?;
                 let pos = pointer::position(p.get("position"))?;
                 let action = Action::Place { pos, rotation };
                 if !self.game.actions().contains(&action) {
@@ -460,7 +476,11 @@ impl Replayer {
             }
             "PASS" => {
                 let d = self.game.decision();
-                if after_place && !matches!(d.kind, DecisionKind::Deploy { .. }) {
+                // A player asked a question he may pass (a castle's, BCB-9, once JCZ skipped
+                // an action step with nothing in it) passes it.
+                let answers =
+                    msg.player == Some(d.player.0) && self.game.actions().contains(&Action::Pass);
+                if after_place && !matches!(d.kind, DecisionKind::Deploy { .. }) && !answers {
                     // JCZ offered an action step where our engine had nothing to deploy
                     // and moved on; declining it changes nothing (it must not answer an
                     // expansion's later question instead).
@@ -517,6 +537,10 @@ impl Replayer {
             kind if self.is_pointer_action(kind) => {
                 self.check_sender(msg)?;
                 self.pointer_action(kind, p)
+            }
+            kind if self.is_field_action(kind) => {
+                self.check_sender(msg)?;
+                self.field_action(kind, p)
             }
             kind if self.is_choice(kind) => {
                 self.check_sender(msg)?;

@@ -17,7 +17,7 @@
 use super::actions::CORNERS;
 use super::declared::Declarations;
 use super::Replayer;
-use carcassonne_core::{Action, Game, HalfEdge, Pos, SegmentId};
+use carcassonne_core::{Action, Game, HalfEdge, Pos, Rotation, SegmentId};
 use carcassonne_files::jcz::{JczActionMessage, JczActionValue, JczPromptAnswer};
 use carcassonne_play::record::{target_of, RecordAction};
 use carcassonne_play::replay::{DeploymentOut, Pending};
@@ -33,7 +33,10 @@ impl Replayer {
                 .pending_prompt(&self.game, |jp| match &jp.answer {
                     JczPromptAnswer::PassedBy(l) => l.iter().any(|m| m.matches(kind, meeple)),
                     JczPromptAnswer::PassedUnless(l) => !l.iter().any(|m| m.matches(kind, meeple)),
-                    JczPromptAnswer::Tile(_) | JczPromptAnswer::RandomBy(_) => false,
+                    JczPromptAnswer::Tile(_)
+                    | JczPromptAnswer::RandomBy(_)
+                    | JczPromptAnswer::Drawn
+                    | JczPromptAnswer::Placed => false,
                 })
                 .is_some();
             if !passes {
@@ -72,6 +75,72 @@ impl Replayer {
             })?;
         self.apply(action)?;
         Ok(true)
+    }
+}
+
+impl Replayer {
+    /// Answers every pending prompt declared `drawn` with the tile JCZ draws next: the
+    /// offered custom action whose value is that tile's kind.
+    pub(super) fn answer_drawn(&mut self) -> Result<(), String> {
+        while self
+            .decl
+            .pending_prompt(&self.game, |jp| jp.answer == JczPromptAnswer::Drawn)
+            .is_some()
+        {
+            let offered: Vec<(i32, Action)> = self
+                .game
+                .actions()
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Custom(c) => Some((c.value, *a)),
+                    _ => None,
+                })
+                .collect();
+            let tile = self.draws.next_where(&self.game, |k| {
+                offered.iter().any(|(v, _)| *v == i32::from(k.0))
+            })?;
+            let action = offered
+                .iter()
+                .find(|(v, _)| *v == i32::from(tile.0))
+                .map(|(_, a)| *a)
+                .ok_or_else(|| {
+                    format!(
+                        "JCZ draws `{}`, which {} does not offer",
+                        self.game.rules().tiles().get(tile).id,
+                        self.game.describe_decision()
+                    )
+                })?;
+            self.apply(action)?;
+        }
+        Ok(())
+    }
+
+    /// `PLACE_TILE` answering a prompt declared `placed` (a bought tile): the offered
+    /// placement at the save's position and rotation.
+    pub(super) fn place_placed(
+        &mut self,
+        pos: Pos,
+        rotation: Rotation,
+        what: &str,
+    ) -> Result<bool, String> {
+        let action = Action::Place { pos, rotation };
+        if !self.game.actions().contains(&action) {
+            return Err(format!(
+                "placing {what} at [{}, {}] is not legal here ({})",
+                pos.x,
+                pos.y,
+                self.game.describe_decision()
+            ));
+        }
+        self.apply(action)?;
+        Ok(true)
+    }
+
+    /// Whether a prompt declared `placed` waits.
+    pub(super) fn placed_pending(&self) -> bool {
+        self.decl
+            .pending_prompt(&self.game, |jp| jp.answer == JczPromptAnswer::Placed)
+            .is_some()
     }
 }
 

@@ -234,6 +234,10 @@ pub struct CustomStep {
     /// The action's value (default 0).
     #[serde(default)]
     pub value: i32,
+    /// A tile (id or letter) whose kind's index is the value, for a verb whose value names
+    /// a tile kind (a bazaar's `show-tile`); instead of `value`.
+    #[serde(default)]
+    pub tile: Option<String>,
     /// Cell of the tile the figure stands on (default: the tile just placed).
     #[serde(default)]
     pub at: Option<[i32; 2]>,

@@ -76,7 +76,7 @@
 //! [[step]]
 //! do = "custom"                     # an expansion's own action: verb name and value
 //! verb = "move-count"
-//! value = 2
+//! value = 2                         # or tile = "U": that tile kind's index (a tile-kind value)
 //! [[step]]
 //! do = "custom"                     # … about a figure: the one standing on this segment
 //! verb = "promote"                  # (`at` + `feature` as for `deploy`; `at` defaults to

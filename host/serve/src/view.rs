@@ -2,8 +2,8 @@
 //! legal action labelled, the board as SVG.
 
 use carcassonne_core::{
-    Action, DecisionKind, FigureKindDef, FigureLoc, Game, Rotation, SegmentId, VerbId, VerbValue,
-    Visible,
+    Action, DecisionKind, FigureKindDef, FigureLoc, Game, Rotation, SegmentId, TileKindId, VerbId,
+    VerbValue, Visible,
 };
 use carcassonne_play::record::{encode_action, RecordAction, Target};
 use carcassonne_play::replay::replay_output;
@@ -245,6 +245,10 @@ pub fn verb_said(game: &Game, verb: VerbId, value: i32) -> VerbSaid<'_> {
         VerbValue::FigureKind => kind(value),
         VerbValue::Points => Some(format!("{value} points")),
         VerbValue::Index => Some(format!("no. {}", i64::from(value) + 1)),
+        VerbValue::TileKind => u16::try_from(value)
+            .ok()
+            .filter(|&k| usize::from(k) < rules.tiles().len())
+            .map(|k| rules.tiles().get(TileKindId(k)).id.clone()),
         VerbValue::Corner => ["north-west", "north-east", "south-east", "south-west"]
             .get(value as usize)
             .map(|c| format!("at the {c} corner")),

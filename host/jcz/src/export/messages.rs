@@ -38,6 +38,9 @@ pub(super) struct Writer<'a> {
     /// Draws made with the last `COMMIT`'s number (`random-by = ["COMMIT"]`: the big top's
     /// tokens): that message's index and each draw's (index, offered).
     commit_draws: Option<(usize, Vec<(usize, usize)>)>,
+    /// The last message a `field` action wrote, with the fields actions set in it (the
+    /// others came from the message before it).
+    field_open: Option<(usize, Vec<String>)>,
 }
 
 fn turn_of(game: &Game) -> (u32, bool) {
@@ -57,6 +60,7 @@ impl<'a> Writer<'a> {
             random,
             flights_after_commit,
             commit_draws: None,
+            field_open: None,
         }
     }
 
@@ -86,6 +90,9 @@ impl<'a> Writer<'a> {
             Action::Place { pos, rotation } => {
                 let tile = match d.kind {
                     DecisionKind::PlaceTile { tile } => before.rules().tiles().get(tile).id.clone(),
+                    DecisionKind::Prompt(p) if self.answered_as(p, &JczPromptAnswer::Placed) => {
+                        placed_tile(after)?
+                    }
                     DecisionKind::Prompt(p) => match self.tile_prompt(p) {
                         Some(t) => t,
                         None => {
@@ -136,6 +143,12 @@ impl<'a> Writer<'a> {
                 }
             }
             Action::Pass => self.pass(before, after, player)?,
+            // A tile JCZ draws (a bazaar's): it is in `drawOrder`, no message.
+            Action::Custom(_) if self.drawn_prompt(before) => {}
+            Action::Custom(c) if self.field_decl(before, c).is_some() => {
+                let (kind, field) = self.field_decl(before, c).unwrap_or_default();
+                self.field_message(&kind, &field, c.value, player);
+            }
             Action::Custom(_) if self.random_prompt(before).is_some() => {
                 self.random_answer(before, a, player)?
             }
@@ -168,6 +181,55 @@ impl<'a> Writer<'a> {
                 self.commit();
             }
         }
+    }
+
+    /// Whether prompt `p` is declared with this answer (`drawn`, `placed`).
+    fn answered_as(&self, p: Prompt, answer: &JczPromptAnswer) -> bool {
+        self.names
+            .prompt(p.owner, p.code().tag)
+            .is_some_and(|jp| jp.answer == *answer)
+    }
+
+    /// Whether `game` waits for a prompt declared `drawn` (JCZ draws its answer).
+    pub(super) fn drawn_prompt(&self, game: &Game) -> bool {
+        matches!(game.decision().kind,
+            DecisionKind::Prompt(p) if self.answered_as(p, &JczPromptAnswer::Drawn))
+    }
+
+    /// The message type and payload field of a custom action declared `field`.
+    fn field_decl(&self, game: &Game, c: CustomAction) -> Option<(String, String)> {
+        match &self.names.action(game.rules(), c.verb)?.message {
+            JczActionMessage::Field(kind, field) => Some((kind.clone(), field.clone())),
+            _ => None,
+        }
+    }
+
+    /// A declared `field` action: its value goes into the sender's last message when that
+    /// is of this type and lacks the field (JCZ's one `BAZAAR_BID` is our choice of a tile
+    /// and then our bid); else into a new message that starts from the last one of this
+    /// type (a raise bids on the lot the opening bid named).
+    fn field_message(&mut self, kind: &str, field: &str, value: i32, player: u8) {
+        let is_kind = |m: &Value| m.get("type").and_then(Value::as_str) == Some(kind);
+        let last = self.messages.len().checked_sub(1);
+        if let Some((at, set)) = self.field_open.as_mut().filter(|(at, set)| {
+            Some(*at) == last
+                && self.messages[*at].get("player").and_then(Value::as_u64)
+                    == Some(u64::from(player))
+                && !set.iter().any(|f| f == field)
+        }) {
+            self.messages[*at]["payload"][field] = json!(value);
+            set.push(field.to_string());
+            return;
+        }
+        let mut payload = self
+            .messages
+            .iter()
+            .rev()
+            .find(|m| is_kind(m))
+            .map_or_else(|| json!({}), |m| m["payload"].clone());
+        payload[field] = json!(value);
+        self.messages.push(message(kind, player, payload));
+        self.field_open = Some((self.messages.len() - 1, vec![field.to_string()]));
     }
 
     /// The tile whose `PLACE_TILE` answers a declared prompt (the abbey).
@@ -433,6 +495,8 @@ impl<'a> Writer<'a> {
                 json!({"source": source, "pointer": names.meeple_pointer(before, figure()?)?}),
             ),
             JczActionMessage::Choice(kind, value) => (kind.clone(), json!({"value": value})),
+            // Written by `field_message` (`action`).
+            JczActionMessage::Field(kind, field) => (kind.clone(), json!({ field: c.value })),
             JczActionMessage::Pointer(kind) => (
                 kind.clone(),
                 json!({"pointer": names.pointer(before, segment()?)?}),
@@ -508,6 +572,18 @@ impl<'a> Writer<'a> {
 
 /// Whether the game is past its last draw (a final round: JCZ neither confirms moves nor
 /// commits a declined tile question there).
+/// The id of the tile a placement laid (the tile just placed in `after`).
+fn placed_tile(after: &Game) -> Result<String, String> {
+    let st = after.state();
+    let t = st.last_placed().ok_or("a placement that laid no tile")?;
+    Ok(after
+        .rules()
+        .tiles()
+        .get(st.board().tile(t).kind)
+        .id
+        .clone())
+}
+
 fn ending(game: &Game) -> bool {
     game.state().more_turns() || game.state().in_final_scoring()
 }

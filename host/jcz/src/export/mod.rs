@@ -19,7 +19,7 @@ pub use setup::jcz_options;
 use crate::declared::manifests;
 use crate::save::JczSave;
 use crate::JczError;
-use carcassonne_core::{Action, DecisionKind, Game};
+use carcassonne_core::{Action, DecisionKind, Game, Ruleset};
 use carcassonne_play::record::{decode_action, Record, RecordAction};
 use carcassonne_rules::build_ruleset;
 use serde_json::{json, Value};
@@ -91,7 +91,26 @@ pub fn export(
         let a = decode_action(&rules, &game, ra).map_err(fail)?;
         let before = game.clone();
         game.apply(a).map_err(|e| fail(e.to_string()))?;
+        let noted = draws.tiles.len();
+        draws.note_answer(a, writer.drawn_prompt(&before));
         draws.note(&game, Some(a));
+        let in_supply = |g: &Game| -> usize {
+            g.state()
+                .supply()
+                .groups
+                .iter()
+                .map(|g| g.tiles.len())
+                .sum()
+        };
+        if in_supply(&before).saturating_sub(in_supply(&game)) > draws.tiles.len() - noted {
+            return Err(fail(
+                "an expansion took tiles from the supply outside a draw, at random: a JCZ \
+                 save cannot name them; play the game with that expansion's option that names \
+                 them (a bazaar's: `bridges-castles-bazaars.bazaarDraws=chosen`, which JCZ's \
+                 options set)"
+                    .into(),
+            ));
+        }
         writer.action(&before, &game, a).map_err(fail)?;
     }
     writer.finish(&game);
@@ -166,12 +185,43 @@ impl Draws {
         }
     }
 
+    /// An answer to a prompt JCZ draws (`drawn`): its value is the drawn tile's kind.
+    fn note_answer(&mut self, a: Action, drawn: bool) {
+        if let (true, Action::Custom(c)) = (drawn, a) {
+            if let Ok(k) = u16::try_from(c.value) {
+                self.tiles.push(carcassonne_core::TileKindId(k));
+            }
+        }
+    }
+
     fn ids(&self, game: &Game) -> Vec<String> {
         self.tiles
             .iter()
             .map(|t| game.rules().tiles().get(*t).id.clone())
             .collect()
     }
+}
+
+/// Every tile a game of `record` draws, in order: its draws and the answers to questions
+/// JCZ draws (`drawn`: a bazaar's tiles).
+fn drawn_ids(
+    rules: &Arc<Ruleset>,
+    record: &Record,
+    names: &names::Names,
+) -> Result<Vec<String>, String> {
+    let writer = messages::Writer::new(names, 0.0, false);
+    let mut draws = Draws::default();
+    let mut g =
+        Game::new(Arc::clone(rules), &record.game_setup(rules)?).map_err(|e| e.to_string())?;
+    draws.note(&g, None);
+    for ra in &record.actions {
+        let a = decode_action(rules, &g, ra)?;
+        let drawn = writer.drawn_prompt(&g);
+        g.apply(a).map_err(|e| e.to_string())?;
+        draws.note_answer(a, drawn);
+        draws.note(&g, Some(a));
+    }
+    Ok(draws.ids(&g))
 }
 
 /// What must survive the way through a save: the actions but draws, the draws, the
@@ -221,27 +271,13 @@ pub fn same_game(
     spec.plugin_dirs = plugin_dirs.to_vec();
     let rules = build_ruleset(&spec).map_err(|e| err(e.to_string()))?;
     let ours = record.replay_with(&rules, origin, None)?;
-    let mut draws = Draws::default();
-    let mut g = Game::new(
-        Arc::clone(&rules),
-        &record.game_setup(&rules).map_err(&err)?,
-    )
-    .map_err(|e| err(e.to_string()))?;
-    draws.note(&g, None);
-    for ra in &record.actions {
-        let a = decode_action(&rules, &g, ra).map_err(&err)?;
-        g.apply(a).map_err(|e| err(e.to_string()))?;
-        draws.note(&g, Some(a));
-    }
-    let want = summary(record, &ours, draws.ids(&ours));
-    let back_draws = back_record
-        .actions
-        .iter()
-        .filter_map(|a| match a {
-            RecordAction::Draw { tile, .. } => Some(tile.clone()),
-            _ => None,
-        })
-        .collect();
+    let names = names::Names::new(&rules, &manifests(plugin_dirs).map_err(&err)?);
+    let want = summary(
+        record,
+        &ours,
+        drawn_ids(&rules, record, &names).map_err(&err)?,
+    );
+    let back_draws = drawn_ids(&back.game.rules().clone(), &back_record, &names).map_err(&err)?;
     let got = summary(&back_record, &back.game, back_draws);
     if let Some(i) = (0..want.actions.len().max(got.actions.len()))
         .find(|i| want.actions.get(*i) != got.actions.get(*i))

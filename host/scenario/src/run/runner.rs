@@ -373,13 +373,33 @@ impl Runner {
         }
     }
 
+    /// A custom step's value: `value`, or the kind index of its `tile`.
+    fn custom_value(&self, c: &CustomStep) -> Result<i32, String> {
+        match &c.tile {
+            None => Ok(c.value),
+            Some(_) if c.value != 0 => {
+                Err("a custom step gives `value` or `tile`, not both".into())
+            }
+            Some(t) => self
+                .rules
+                .tiles()
+                .find(t)
+                .map(|k| i32::from(k.0))
+                .ok_or_else(|| format!("custom step: unknown tile `{t}`")),
+        }
+    }
+
     /// The offered custom action a step means (if any) and a description of it.
     pub(super) fn find_custom(&self, c: &CustomStep) -> Result<(Option<Action>, String), String> {
         let figure = self.custom_figure(c)?;
+        let value = self.custom_value(c)?;
         let what = format!(
-            "`{}` with value {}{}",
+            "`{}` with value {}{}{}",
             c.verb,
-            c.value,
+            value,
+            c.tile
+                .as_ref()
+                .map_or(String::new(), |t| format!(" (tile {t})")),
             figure.map_or(String::new(), |f| format!(" about {}", self.figure_text(f)))
         );
         let target = match &c.target {
@@ -396,7 +416,7 @@ impl Runner {
         let g = self.game.state().graph();
         let found = self.game.actions().iter().copied().find(|a| {
             matches!(a, Action::Custom(x)
-                if x.value == c.value
+                if x.value == value
                     && x.figure == figure
                     && self.verb_name(x.verb) == c.verb
                     && target.is_none_or(|t| x.segment.is_some_and(|s| g.feature_of(s) == g.feature_of(t))))
@@ -408,6 +428,7 @@ impl Runner {
     /// loaded expansion declares the verb).
     pub(super) fn build_custom(&self, c: &CustomStep) -> Result<Option<Action>, String> {
         let figure = self.custom_figure(c)?;
+        let value = self.custom_value(c)?;
         let target = match &c.target {
             Some(t) => Some(self.segment(c.target_at, t)?),
             None => None,
@@ -423,7 +444,7 @@ impl Runner {
                     verb: carcassonne_core::VerbId(i as _),
                     figure,
                     segment: target,
-                    value: c.value,
+                    value,
                 })
             }))
     }

@@ -113,7 +113,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("command", "random(n) -> int", "A number in 0..n from the game's seeded random generator."),
     doc!("setup", "declare_state(name, scope, default)", "Declares an integer state value; `scope` is \"game\", \"player\" or \"figure\"."),
     doc!("setup", "declare_verb(name)", "Declares an action verb of yours; players read its name (`take-token` → \"take token\")."),
-    doc!("setup", "declare_verb(name, text, value)", "The same, with what your actions' `value` means to players: \"number\" (shown unless 0; the default), \"hidden\", \"figure-kind\", \"figure-kind-of-seat\" (seat + 256 × kind), \"corner\" (0 NW … 3 SW), \"points\" (always shown) or \"index\" (a place in a row you show, from 0)."),
+    doc!("setup", "declare_verb(name, text, value)", "The same, with what your actions' `value` means to players: \"number\" (shown unless 0; the default), \"hidden\", \"figure-kind\", \"figure-kind-of-seat\" (seat + 256 × kind), \"corner\" (0 NW … 3 SW), \"points\" (always shown), \"index\" (a place in a row you show, from 0) or \"tile-kind\" (a tile kind's id)."),
     doc!("setup", "declare_prompt(code, text)", "The words players read for your prompts with this `code`: the question as an imperative in lower case, `\"choose the donkey's new tile\"` (without them, the page lists the offered actions)."),
     doc!("setup", "declare_verb(name, text)", "The same, with the words players read for the choice: an imperative in lower case, `\"move the donkey\"`."),
     doc!("setup", "declare_label(name)", "Declares a score label for `award`."),

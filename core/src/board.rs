@@ -105,6 +105,8 @@ pub struct Board {
     /// Counts the changes to the board (a tile placed, a tile made a variant): two states
     /// of one game with the same count have the same board ([`Board::edits`]).
     edits: u32,
+    /// Frontier cells with a tile on all four sides ([`Board::holes`]).
+    holes: u32,
 }
 
 impl Default for Board {
@@ -126,7 +128,16 @@ impl Board {
             placed: Vec::with_capacity(96),
             frontier: Vec::with_capacity(256),
             edits: 0,
+            holes: 0,
         }
+    }
+
+    /// How many empty cells have a tile on all four sides (holes: where only a barrier
+    /// tile such as the abbey can go), kept as tiles are placed, so that a rule asking
+    /// "is there a hole?" every turn reads one number instead of the frontier.
+    #[inline]
+    pub fn holes(&self) -> u32 {
+        self.holes
     }
 
     /// How many times this board has changed (wrapping): a key for what is computed from
@@ -246,6 +257,7 @@ impl Board {
         let c = self.cells[i];
         if c & FRONTIER_BIT != 0 {
             let k = (c & !FRONTIER_BIT) as usize;
+            self.holes -= u32::from(self.frontier[k].mask == u32::MAX);
             self.frontier.swap_remove(k);
             if let Some(moved) = self.frontier.get(k) {
                 let j = self.index(moved.pos).expect("frontier cells are inside");
@@ -271,6 +283,7 @@ impl Board {
                 let f = &mut self.frontier[(c & !FRONTIER_BIT) as usize];
                 f.want |= edge << theirs;
                 f.mask |= 0xFF << theirs;
+                self.holes += u32::from(f.mask == u32::MAX);
             }
         }
         idx

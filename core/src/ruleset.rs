@@ -104,8 +104,11 @@ pub struct Ruleset {
     pub(crate) hook_members: [u64; 32],
     /// Per pipeline hook bit: the implementers that gate it on a slot (as in `hook_members`).
     pub(crate) gated_members: [u64; 32],
-    /// `(hook bit, expansion, slot)` of every gate.
-    pub(crate) gates: Vec<(u8, usize, crate::slot::SlotId)>,
+    /// `(expansion, slot)` of every gate, grouped by hook bit (`gate_ranges`), so that a
+    /// gated call reads only its own hook's gates (usually one).
+    pub(crate) gates: Vec<(usize, crate::slot::SlotId)>,
+    /// Per hook bit: the range of `gates` gating that hook.
+    pub(crate) gate_ranges: [(usize, usize); 32],
     /// Per tile kind: bit `i` = expansion `i` filters its placements (bit 63: any of
     /// expansions 63 and up).
     pub(crate) placement_filters: Vec<u64>,
@@ -272,11 +275,10 @@ impl Ruleset {
         expansion: usize,
         state: &crate::state::GameState,
     ) -> bool {
-        let bit = (hook.0.trailing_zeros() & 31) as u8;
-        self.gates
+        let (start, end) = self.gate_ranges[(hook.0.trailing_zeros() & 31) as usize];
+        self.gates[start..end]
             .iter()
-            .filter(|(b, e, _)| *b == bit && *e == expansion)
-            .all(|(_, _, slot)| state.slot(*slot, 0) != 0)
+            .all(|&(e, slot)| e != expansion || state.slot(slot, 0) != 0)
     }
 
     /// Whether any expansion implements one of `hooks`.
@@ -661,6 +663,7 @@ impl RulesetBuilder {
             hook_members: [0; 32],
             gated_members: [0; 32],
             gates: Vec::new(),
+            gate_ranges: [(0, 0); 32],
             placement_filters: Vec::new(),
             hook_sets: Vec::new(),
             any_hooks: crate::hooks::HookSet::NONE,
@@ -712,6 +715,7 @@ impl RulesetBuilder {
                 }
             }
         }
+        let mut gates: Vec<(u8, usize, crate::slot::SlotId)> = Vec::new();
         for (i, (e, h)) in rules.bound.iter().zip(&hook_sets).enumerate() {
             for gate in e.hook_gates() {
                 let slot = gate.slot.id();
@@ -736,11 +740,19 @@ impl RulesetBuilder {
                 for b in 0..32u8 {
                     if gate.hooks.0 & (1 << b) != 0 {
                         rules.gated_members[b as usize] |= 1 << i.min(63);
-                        rules.gates.push((b, i, slot));
+                        gates.push((b, i, slot));
                     }
                 }
             }
         }
+        // Grouped by hook bit (stable: load order within a bit).
+        gates.sort_by_key(|&(b, _, _)| b);
+        for b in 0..32u8 {
+            let start = gates.partition_point(|g| g.0 < b);
+            let end = gates.partition_point(|g| g.0 <= b);
+            rules.gate_ranges[b as usize] = (start, end);
+        }
+        rules.gates = gates.into_iter().map(|(_, i, slot)| (i, slot)).collect();
         rules.hook_sets = hook_sets;
         let mut filters = vec![0u64; rules.tiles.len()];
         for (i, (e, hooks)) in rules.bound.iter().zip(&rules.hook_sets).enumerate() {

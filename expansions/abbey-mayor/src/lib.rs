@@ -451,13 +451,7 @@ impl BoundExpansion for AmRules {
                     return Ok(());
                 }
                 // Most turns have no hole at all: no prompt (its placement search) then.
-                let holes = ctx
-                    .state()
-                    .board()
-                    .frontier()
-                    .iter()
-                    .any(|f| f.mask == u32::MAX);
-                if holes {
+                if ctx.state().board().holes() > 0 {
                     ctx.prompt(p, AmPrompt::Abbey);
                 }
                 Ok(())

@@ -133,6 +133,9 @@ struct BtRules {
     /// acrobat go onto any space on the board (a `portal` tile while `princess-dragon.portal`
     /// is on), as JCZ's acrobats read a portal tile.
     portal: Vec<bool>,
+    /// No other expansion is loaded: only core's deployments on the placed tile and this
+    /// set's own offers reach the deployment filter, and no other set asks prompts.
+    alone: bool,
 }
 
 impl Expansion for BigTop {
@@ -237,6 +240,7 @@ impl Expansion for BigTop {
                 chosen: b.option_str("tokenDraws")? == "chosen",
                 draw_token,
                 portal,
+                alone: b.rules().expansions().len() == 1,
             })
         }))
     }
@@ -247,12 +251,18 @@ impl BoundExpansion for BtRules {
         let hooks = HookSet::ON_TILE_PLACED
             | HookSet::DEPLOY_STEP_ACTIONS
             | HookSet::FILTER_DEPLOY_ACTIONS
-            | HookSet::FILTER_PROMPT_ACTIONS
             | HookSet::BEFORE_SCORING
             | HookSet::FINAL_SCORING
             | HookSet::window(Window::AfterScoring);
         // GAME_START: BT-1's garden twins and the count of acrobat spaces already placed.
         let hooks = hooks | HookSet::GAME_START;
+        // BT-8 for other sets' prompts (a portal, a wagon's move); alone, the only prompt
+        // is this set's `draw-token`, which offers no deployment or move.
+        let hooks = if self.alone {
+            hooks
+        } else {
+            hooks | HookSet::FILTER_PROMPT_ACTIONS
+        };
         if self.chosen && self.big_top {
             // BT-6 `tokenDraws=chosen`: the final reveal is asked before final scoring.
             return hooks | HookSet::window(Window::BeforeFinalScoring);
@@ -380,9 +390,28 @@ impl BoundExpansion for BtRules {
         _p: PlayerId,
         actions: &mut Vec<Action>,
     ) -> HookResult {
-        if self.acrobats.any(&v) {
-            actions.retain(|a| !self.acrobats.bars(&v, a));
+        if !self.acrobats.any(&v) {
+            return Ok(());
         }
+        if self.alone {
+            // Alone, only core's deployments on the tile just placed can break BT-8 (the
+            // acrobat offers of `deploy_step_actions` keep it): only a tile with an
+            // acrobat space has any to check.
+            let Some(space) = v.state.last_placed().and_then(|i| {
+                let t = v.state.board().tile(i);
+                self.marks
+                    .space(t.kind)
+                    .map(|local| t.segment(usize::from(local)))
+            }) else {
+                return Ok(());
+            };
+            actions.retain(|a| {
+                !matches!(*a, Action::Deploy { segment, .. } if segment == space)
+                    || !self.acrobats.bars(&v, a)
+            });
+            return Ok(());
+        }
+        actions.retain(|a| !self.acrobats.bars(&v, a));
         Ok(())
     }
 

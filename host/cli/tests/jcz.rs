@@ -238,6 +238,8 @@ fn convert_round_trips_every_save() {
         .into_iter()
         .chain(saves(&ours()))
         .filter(|f| !f.ends_with("river-second-right-turn.jcz"))
+        // Shown at JCZ's step before a COMMIT our engine does not wait for (below).
+        .filter(|f| !f.ends_with("-awaits-commit.jcz"))
         .collect();
     for (i, f) in files.iter().enumerate() {
         let rec = dir.arg(&format!("{i}.json"));
@@ -252,6 +254,54 @@ fn convert_round_trips_every_save() {
             "{f} and its record differ"
         );
     }
+}
+
+/// A save that ends while JCZ waits for a `COMMIT` shows that step (its `ConfirmAction`: the
+/// player cannot pass, nothing is offered): before the turn's scoring when the turn part is
+/// not committed (JCZ scores after the commit), after a wagon's move (AM-15: JCZ's
+/// `WagonPhase` confirms each player's moves). The save's record is our game, which has
+/// moved on: the city is scored, the next question is asked.
+#[test]
+fn a_save_ending_before_jczs_commit_shows_that_step() {
+    let dir = Scratch::new("jcz", "awaits-commit");
+    let names = |out: &Value| -> Vec<(String, i64)> {
+        out["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p["name"].as_str().unwrap().to_string(), p["score"].as_i64().unwrap()))
+            .collect()
+    };
+    let f = ours().join("base-city-closed-awaits-commit.jcz").display().to_string();
+    let out = replay_json(&f);
+    let p = &out["pending"];
+    assert_eq!((p["player"].as_str(), p["can_pass"].as_bool()), (Some("Alice"), Some(false)));
+    assert_eq!(p["placements"], serde_json::json!([]));
+    assert_eq!(p["deployments"], serde_json::json!([]));
+    assert_eq!(names(&out), [("Alice".into(), 0), ("Bob".into(), 0)]);
+    assert_eq!(out["events"], serde_json::json!([]));
+    let rec = dir.arg("city.json");
+    let (ok, _, err) = run(&["convert", &f, "-o", &rec]);
+    assert!(ok, "{err}");
+    let ours_now = replay_json(&rec);
+    assert_eq!(names(&ours_now), [("Alice".into(), 4), ("Bob".into(), 0)]);
+    assert_eq!(ours_now["pending"]["player"], "Bob");
+    assert_eq!(ours_now["pending"]["tile"], "BA/RFr");
+
+    let f = ours().join("abbey-mayor-two-wagons-awaits-commit.jcz").display().to_string();
+    let out = replay_json(&f);
+    let p = &out["pending"];
+    assert_eq!((p["player"].as_str(), p["can_pass"].as_bool()), (Some("Alice"), Some(false)));
+    assert_eq!(p["deployments"], serde_json::json!([]));
+    assert_eq!(names(&out), [("Alice".into(), 4), ("Bob".into(), 4)]);
+    let rec = dir.arg("wagons.json");
+    let (ok, _, err) = run(&["convert", &f, "-o", &rec]);
+    assert!(ok, "{err}");
+    // Our engine asks Bob's wagon at once: his roads at the crossroads (AM-15, C2).
+    let ours_now = replay_json(&rec);
+    let p = &ours_now["pending"];
+    assert_eq!((p["player"].as_str(), p["can_pass"].as_bool()), (Some("Bob"), Some(true)));
+    assert!(!p["deployments"].as_array().unwrap().is_empty(), "{p}");
 }
 
 /// Mutates a sample and expects one error line containing `want`.

@@ -269,13 +269,24 @@ fn a_save_ending_before_jczs_commit_shows_that_step() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|p| (p["name"].as_str().unwrap().to_string(), p["score"].as_i64().unwrap()))
+            .map(|p| {
+                (
+                    p["name"].as_str().unwrap().to_string(),
+                    p["score"].as_i64().unwrap(),
+                )
+            })
             .collect()
     };
-    let f = ours().join("base-city-closed-awaits-commit.jcz").display().to_string();
+    let f = ours()
+        .join("base-city-closed-awaits-commit.jcz")
+        .display()
+        .to_string();
     let out = replay_json(&f);
     let p = &out["pending"];
-    assert_eq!((p["player"].as_str(), p["can_pass"].as_bool()), (Some("Alice"), Some(false)));
+    assert_eq!(
+        (p["player"].as_str(), p["can_pass"].as_bool()),
+        (Some("Alice"), Some(false))
+    );
     assert_eq!(p["placements"], serde_json::json!([]));
     assert_eq!(p["deployments"], serde_json::json!([]));
     assert_eq!(names(&out), [("Alice".into(), 0), ("Bob".into(), 0)]);
@@ -288,10 +299,16 @@ fn a_save_ending_before_jczs_commit_shows_that_step() {
     assert_eq!(ours_now["pending"]["player"], "Bob");
     assert_eq!(ours_now["pending"]["tile"], "BA/RFr");
 
-    let f = ours().join("abbey-mayor-two-wagons-awaits-commit.jcz").display().to_string();
+    let f = ours()
+        .join("abbey-mayor-two-wagons-awaits-commit.jcz")
+        .display()
+        .to_string();
     let out = replay_json(&f);
     let p = &out["pending"];
-    assert_eq!((p["player"].as_str(), p["can_pass"].as_bool()), (Some("Alice"), Some(false)));
+    assert_eq!(
+        (p["player"].as_str(), p["can_pass"].as_bool()),
+        (Some("Alice"), Some(false))
+    );
     assert_eq!(p["deployments"], serde_json::json!([]));
     assert_eq!(names(&out), [("Alice".into(), 4), ("Bob".into(), 4)]);
     let rec = dir.arg("wagons.json");
@@ -300,7 +317,10 @@ fn a_save_ending_before_jczs_commit_shows_that_step() {
     // Our engine asks Bob's wagon at once: his roads at the crossroads (AM-15, C2).
     let ours_now = replay_json(&rec);
     let p = &ours_now["pending"];
-    assert_eq!((p["player"].as_str(), p["can_pass"].as_bool()), (Some("Bob"), Some(true)));
+    assert_eq!(
+        (p["player"].as_str(), p["can_pass"].as_bool()),
+        (Some("Bob"), Some(true))
+    );
     assert!(!p["deployments"].as_array().unwrap().is_empty(), "{p}");
 }
 

@@ -324,6 +324,29 @@ fn a_save_ending_before_jczs_commit_shows_that_step() {
     assert!(!p["deployments"].as_array().unwrap().is_empty(), "{p}");
 }
 
+/// FCZ's element `fishermen` replaces its river capability: no river phase
+/// (`river.riverSetup=mixed`), so the spring is drawn after the base start tile and the
+/// river scores for its fisherman (FI-2: 3 tiles, 6). Without the element our River I runs
+/// its river phase from a spring of its own, and the save's spring is no longer in the pack.
+#[test]
+fn the_fishermen_element_plays_river_i_without_its_phase() {
+    let f = ours().join("fishermen-river1-no-river-phase.jcz");
+    assert_eq!(check_save(&f.display().to_string()), 3);
+    let dir = Scratch::new("jcz", "no-fishermen");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+    v["setup"]["elements"]
+        .as_object_mut()
+        .unwrap()
+        .remove("fishermen");
+    let file = dir.path("plain-river.jcz");
+    std::fs::write(&file, v.to_string()).unwrap();
+    let (ok, _, err) = run(&["replay", &file.display().to_string()]);
+    assert!(
+        !ok && err.contains("message 0") && err.contains("RI/s"),
+        "{err}"
+    );
+}
+
 /// Mutates a sample and expects one error line containing `want`.
 fn refused(name: &str, edit: impl Fn(&mut Value), want: &[&str]) {
     let dir = Scratch::new("jcz", name);

@@ -277,45 +277,33 @@ fn a_save_ending_before_jczs_commit_shows_that_step() {
             })
             .collect()
     };
-    let f = ours()
-        .join("base-city-closed-awaits-commit.jcz")
-        .display()
-        .to_string();
-    let out = replay_json(&f);
-    let p = &out["pending"];
-    assert_eq!(
-        (p["player"].as_str(), p["can_pass"].as_bool()),
-        (Some("Alice"), Some(false))
-    );
-    assert_eq!(p["placements"], serde_json::json!([]));
-    assert_eq!(p["deployments"], serde_json::json!([]));
+    // The save's output (JCZ's step: Alice to commit, nothing offered) and its record's.
+    let both = |save: &str| -> (Value, Value) {
+        let f = ours().join(save).display().to_string();
+        let out = replay_json(&f);
+        let p = &out["pending"];
+        assert_eq!(
+            (p["player"].as_str(), p["can_pass"].as_bool()),
+            (Some("Alice"), Some(false)),
+            "{save}"
+        );
+        assert_eq!(p["placements"], serde_json::json!([]), "{save}");
+        assert_eq!(p["deployments"], serde_json::json!([]), "{save}");
+        let rec = dir.arg(&format!("{save}.json"));
+        let (ok, _, err) = run(&["convert", &f, "-o", &rec]);
+        assert!(ok, "{err}");
+        (out, replay_json(&rec))
+    };
+    let (out, ours_now) = both("base-city-closed-awaits-commit.jcz");
     assert_eq!(names(&out), [("Alice".into(), 0), ("Bob".into(), 0)]);
     assert_eq!(out["events"], serde_json::json!([]));
-    let rec = dir.arg("city.json");
-    let (ok, _, err) = run(&["convert", &f, "-o", &rec]);
-    assert!(ok, "{err}");
-    let ours_now = replay_json(&rec);
     assert_eq!(names(&ours_now), [("Alice".into(), 4), ("Bob".into(), 0)]);
     assert_eq!(ours_now["pending"]["player"], "Bob");
     assert_eq!(ours_now["pending"]["tile"], "BA/RFr");
 
-    let f = ours()
-        .join("abbey-mayor-two-wagons-awaits-commit.jcz")
-        .display()
-        .to_string();
-    let out = replay_json(&f);
-    let p = &out["pending"];
-    assert_eq!(
-        (p["player"].as_str(), p["can_pass"].as_bool()),
-        (Some("Alice"), Some(false))
-    );
-    assert_eq!(p["deployments"], serde_json::json!([]));
+    let (out, ours_now) = both("abbey-mayor-two-wagons-awaits-commit.jcz");
     assert_eq!(names(&out), [("Alice".into(), 4), ("Bob".into(), 4)]);
-    let rec = dir.arg("wagons.json");
-    let (ok, _, err) = run(&["convert", &f, "-o", &rec]);
-    assert!(ok, "{err}");
     // Our engine asks Bob's wagon at once: his roads at the crossroads (AM-15, C2).
-    let ours_now = replay_json(&rec);
     let p = &ours_now["pending"];
     assert_eq!(
         (p["player"].as_str(), p["can_pass"].as_bool()),

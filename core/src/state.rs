@@ -201,6 +201,9 @@ pub struct GameState {
     /// A lookahead copy stops before a draw in this turn or later
     /// ([`crate::Game::set_stop_before_draw`]).
     pub(crate) stop_before_draw: Option<u32>,
+    /// A copy stops before the placement scoring of this turn or a later one
+    /// ([`crate::Game::set_stop_before_scoring`]).
+    pub(crate) stop_before_scoring: Option<u32>,
     pub(crate) events: Vec<ScoreEvent>,
     pub(crate) discards: Vec<Discard>,
     pub(crate) slots: Vec<i64>,

@@ -305,7 +305,7 @@ pub fn check_completed_scored(g: &Game, ctx: &str) {
 
 /// At the end: every tile placed, discarded or hidden under a hill, edges match, HS-3 (with Heretics &
 /// Shrines), the river is a tree from the spring (RV-4, RV-6, R1-4; with River II or
-/// River I), the King's
+/// River I, unless `riverSetup=mixed`), the King's
 /// and Robber's records (KR-3 … KR-5; with King & Robber).
 pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
     let rules = g.rules();
@@ -333,9 +333,13 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
     let shrine = rules
         .expansion_index("heretics-shrines")
         .and_then(|_| rules.kind_named("shrine"));
-    let river = rules
-        .expansion_index("river2")
-        .or_else(|| rules.expansion_index("river"))
+    // The plugin that runs the river (River II when both are loaded, R1-9); under
+    // `riverSetup=mixed` there is no river phase (R1-11): river tiles go wherever their edges
+    // fit, so the river need not be one tree.
+    let river = ["river2", "river"]
+        .into_iter()
+        .find(|id| rules.expansion_index(id).is_some())
+        .filter(|id| rules.options().str(&format!("{id}.riverSetup")) != "mixed")
         .and_then(|_| rules.kind_named("river"));
     // `shrines=plain-cloisters`: no HS-3 (the shrine tiles are plain cloisters).
     let crowding = rules.options().flag("heretics-shrines.shrineCrowding")

@@ -327,6 +327,22 @@ impl Game {
         self.state.stage == Stage::Draw && self.state.decision.kind == DecisionKind::GameOver
     }
 
+    /// Makes this game a copy that stops when the placement of turn `from_turn` or a later
+    /// one is about to be scored (`None`: never): everything asked before the scoring
+    /// (the deployment step, the `AfterDeploy` and `BeforeScoring` windows and their
+    /// prompts) is asked as usual; then the copy offers nothing and its decision reads
+    /// `GameOver` (`is_over()` stays false). Scores and figures are those before the
+    /// scoring. The JCZ importer shows a save that ends before its turn's commit so (JCZ
+    /// scores after the commit).
+    pub fn set_stop_before_scoring(&mut self, from_turn: Option<u32>) {
+        self.state.stop_before_scoring = from_turn;
+    }
+
+    /// Whether this copy stopped before a scoring ([`Game::set_stop_before_scoring`]).
+    pub fn stopped_before_scoring(&self) -> bool {
+        self.state.stage == Stage::Score && self.state.decision.kind == DecisionKind::GameOver
+    }
+
     /// Replaces the game's random generator by one seeded from `seed`. Everything on the
     /// table stays; only what is still hidden changes: the order of the tiles to come (and
     /// any later random draw an expansion makes). Search bots call it on their copies to
@@ -793,6 +809,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         score_anyway: false,
         more_turns: false,
         stop_before_draw: None,
+        stop_before_scoring: None,
         events: Vec::new(),
         candidates: Vec::new(),
         completed: Vec::new(),

@@ -172,6 +172,15 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                     return Ok(());
                 }
             }
+            // A copy that stops before this turn's scoring (`Game::set_stop_before_scoring`).
+            Stage::Score if st.stop_before_scoring.is_some_and(|t| st.turn >= t) => {
+                st.offered.clear();
+                st.decision = Decision {
+                    player: st.active,
+                    kind: DecisionKind::GameOver,
+                };
+                return Ok(());
+            }
             Stage::Score => {
                 st.stage = Stage::AfterScoring;
                 score_placement(rules, st)?;

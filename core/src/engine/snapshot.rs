@@ -56,6 +56,7 @@ clone_fields!(
     score_anyway,
     more_turns,
     stop_before_draw,
+    stop_before_scoring,
     events,
     discards,
     slots,

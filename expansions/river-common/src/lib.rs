@@ -33,6 +33,10 @@
 //!   box (which always holds (0,0)), and (3) afterwards no two open river ends pointing
 //!   that way may lie in neighbouring columns (rows). RV-5 and RV-6 are not checked
 //!   separately: these conditions rule out what they forbid.
+//! - `riverSetup=mixed` (FCZ with its element `fishermen`, which loads no river capability):
+//!   no river phase. The start layout stays; the groups `river-fork`, `river`, `river-lake`
+//!   and `river-spring` (the spring) are all active beside the others, so every tile may be
+//!   drawn from the start; no placement filter (edges alone), no lake adjustment.
 
 use carcassonne_core::{
     Board, BoundExpansion, Ctx, Declare, FeatureKindDef, FeatureKindId, HookFailure, HookResult,
@@ -87,6 +91,11 @@ pub struct Opts {
     pub fcz_placement: bool,
     /// `riverLakes=per-branch`: as many lakes as the river has branches.
     pub lakes_per_branch: bool,
+    /// `riverSetup=mixed`: no river phase (FanCloisterZone with its element `fishermen`,
+    /// which plays without its river capability): the start layout stays, the river tiles,
+    /// spring and lakes included, wait in their draw groups, all active, and are placed by
+    /// their edges alone (no lake adjustment, no placement filter).
+    pub mixed: bool,
 }
 
 impl RiverTiles {
@@ -480,9 +489,51 @@ impl RiverRules {
     }
 }
 
+impl RiverRules {
+    /// `riverSetup=mixed`: the river groups and the spring's, all active, beside the others
+    /// (JCZ's group names, so the importer's draws sort them as JCZ does).
+    fn mixed_supply(&self, ctx: &mut Ctx<'_>) {
+        let known = &self.tiles;
+        let supply = ctx.supply_mut();
+        let mut groups: Vec<SupplyGroup> = GROUPS
+            .iter()
+            .chain(&["river-spring"])
+            .map(|n| SupplyGroup {
+                name: n.to_string(),
+                tiles: Vec::new(),
+                active: true,
+            })
+            .collect();
+        for g in supply.groups.iter_mut() {
+            g.active = true;
+            g.tiles.retain(|t| {
+                let to = if Some(*t) == known.spring {
+                    Some(GROUPS.len())
+                } else {
+                    known.group[t.0 as usize]
+                };
+                match to {
+                    Some(i) => {
+                        groups[i].tiles.push(*t);
+                        false
+                    }
+                    None => true,
+                }
+            });
+        }
+        groups.retain(|g| !g.tiles.is_empty());
+        groups.append(&mut supply.groups);
+        supply.groups = groups;
+    }
+}
+
 impl BoundExpansion for RiverRules {
     fn hook_set(&self) -> HookSet {
-        let base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS;
+        let base = if self.opts.mixed {
+            HookSet::GAME_START
+        } else {
+            HookSet::GAME_START | HookSet::FILTER_PLACEMENTS
+        };
         if self.opts.volcano_extra {
             base | HookSet::ON_TURN_END
         } else {
@@ -492,6 +543,10 @@ impl BoundExpansion for RiverRules {
 
     /// RV-1 … RV-3, RV-10: the spring starts the game; the river tiles come first.
     fn prepare_game(&self, ctx: &mut Ctx<'_>, start: &mut Vec<StartTile>) -> HookResult {
+        if self.opts.mixed {
+            self.mixed_supply(ctx);
+            return Ok(());
+        }
         let code = self.code;
         let rules = ctx.rules();
         let known = &self.tiles;
@@ -555,7 +610,7 @@ impl BoundExpansion for RiverRules {
         Ok(())
     }
 
-    /// Only river tiles are restricted.
+    /// Only river tiles are restricted (not at all under `riverSetup=mixed`).
     fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
         Ok(is_river_tile(rules.tiles().get(tile), self.code))
     }

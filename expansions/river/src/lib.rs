@@ -65,6 +65,7 @@ impl Expansion for River1 {
                 let opts = Opts {
                     lookahead: b.option_flag("riverLookahead")?,
                     fcz_placement: b.option_str("riverPlacement")? == "fcz",
+                    mixed: b.option_str("riverSetup")? == "mixed",
                     ..Opts::default()
                 };
                 Ok(Box::new(RiverRules::bind(rules, river, opts, false)))

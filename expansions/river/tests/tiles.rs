@@ -28,6 +28,11 @@ fn builder(extra: Option<TileSetData>) -> RulesetBuilder {
             &["printed", "fcz"],
             "",
         ))
+        .declare_option(OptionDef::choice(
+            "river.riverSetup",
+            &["river-first", "mixed"],
+            "",
+        ))
 }
 
 fn rules(extra: Option<TileSetData>) -> Arc<Ruleset> {

@@ -46,6 +46,7 @@ fn read_opts(b: &Binding<'_>) -> HookResult<Opts> {
         volcano_extra: b.option_flag("volcanoExtraTile")?,
         fcz_placement: b.option_str("riverPlacement")? == "fcz",
         lakes_per_branch: b.option_str("riverLakes")? == "per-branch",
+        mixed: b.option_str("riverSetup")? == "mixed",
     })
 }
 

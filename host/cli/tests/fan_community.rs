@@ -50,7 +50,7 @@ fn courier_scenarios_pass() {
 /// The Wells: WE-1 … WE-3 (three files, three variants), with Abbey & Mayor's well.
 #[test]
 fn wells_scenarios_pass() {
-    scenarios_pass("wells", 6);
+    scenarios_pass("wells", 8);
     plays_mixed("wells", "inns-cathedrals,princess-dragon,river2,count");
 }
 

@@ -238,6 +238,8 @@ fn convert_round_trips_every_save() {
         .into_iter()
         .chain(saves(&ours()))
         .filter(|f| !f.ends_with("river-second-right-turn.jcz"))
+        // Shown at JCZ's step before a COMMIT our engine does not wait for (below).
+        .filter(|f| !f.ends_with("-awaits-commit.jcz"))
         .collect();
     for (i, f) in files.iter().enumerate() {
         let rec = dir.arg(&format!("{i}.json"));
@@ -252,6 +254,85 @@ fn convert_round_trips_every_save() {
             "{f} and its record differ"
         );
     }
+}
+
+/// A save that ends while JCZ waits for a `COMMIT` shows that step (its `ConfirmAction`: the
+/// player cannot pass, nothing is offered): before the turn's scoring when the turn part is
+/// not committed (JCZ scores after the commit), after a wagon's move (AM-15: JCZ's
+/// `WagonPhase` confirms each player's moves). The save's record is our game, which has
+/// moved on: the city is scored, the next question is asked.
+#[test]
+fn a_save_ending_before_jczs_commit_shows_that_step() {
+    let dir = Scratch::new("jcz", "awaits-commit");
+    let names = |out: &Value| -> Vec<(String, i64)> {
+        out["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["name"].as_str().unwrap().to_string(),
+                    p["score"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    // The save's output (JCZ's step: Alice to commit, nothing offered) and its record's.
+    let both = |save: &str| -> (Value, Value) {
+        let f = ours().join(save).display().to_string();
+        let out = replay_json(&f);
+        let p = &out["pending"];
+        assert_eq!(
+            (p["player"].as_str(), p["can_pass"].as_bool()),
+            (Some("Alice"), Some(false)),
+            "{save}"
+        );
+        assert_eq!(p["placements"], serde_json::json!([]), "{save}");
+        assert_eq!(p["deployments"], serde_json::json!([]), "{save}");
+        let rec = dir.arg(&format!("{save}.json"));
+        let (ok, _, err) = run(&["convert", &f, "-o", &rec]);
+        assert!(ok, "{err}");
+        (out, replay_json(&rec))
+    };
+    let (out, ours_now) = both("base-city-closed-awaits-commit.jcz");
+    assert_eq!(names(&out), [("Alice".into(), 0), ("Bob".into(), 0)]);
+    assert_eq!(out["events"], serde_json::json!([]));
+    assert_eq!(names(&ours_now), [("Alice".into(), 4), ("Bob".into(), 0)]);
+    assert_eq!(ours_now["pending"]["player"], "Bob");
+    assert_eq!(ours_now["pending"]["tile"], "BA/RFr");
+
+    let (out, ours_now) = both("abbey-mayor-two-wagons-awaits-commit.jcz");
+    assert_eq!(names(&out), [("Alice".into(), 4), ("Bob".into(), 4)]);
+    // Our engine asks Bob's wagon at once: his roads at the crossroads (AM-15, C2).
+    let p = &ours_now["pending"];
+    assert_eq!(
+        (p["player"].as_str(), p["can_pass"].as_bool()),
+        (Some("Bob"), Some(true))
+    );
+    assert!(!p["deployments"].as_array().unwrap().is_empty(), "{p}");
+}
+
+/// FCZ's element `fishermen` replaces its river capability: no river phase
+/// (`river.riverSetup=mixed`), so the spring is drawn after the base start tile and the
+/// river scores for its fisherman (FI-2: 3 tiles, 6). Without the element our River I runs
+/// its river phase from a spring of its own, and the save's spring is no longer in the pack.
+#[test]
+fn the_fishermen_element_plays_river_i_without_its_phase() {
+    let f = ours().join("fishermen-river1-no-river-phase.jcz");
+    assert_eq!(check_save(&f.display().to_string()), 3);
+    let dir = Scratch::new("jcz", "no-fishermen");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+    v["setup"]["elements"]
+        .as_object_mut()
+        .unwrap()
+        .remove("fishermen");
+    let file = dir.path("plain-river.jcz");
+    std::fs::write(&file, v.to_string()).unwrap();
+    let (ok, _, err) = run(&["replay", &file.display().to_string()]);
+    assert!(
+        !ok && err.contains("message 0") && err.contains("RI/s"),
+        "{err}"
+    );
 }
 
 /// Mutates a sample and expects one error line containing `want`.

@@ -7,7 +7,8 @@
 //!
 //! [jcz]
 //! sets = ["tower:1"]        # JCZ set ids that load this expansion
-//! elements = { tower = { required = true } }   # also: count = 1; option, present, absent
+//! elements = { tower = { required = true } }   # also: count = 1; option, present, absent;
+//! #   with-set = true: read only with one of the sets (alone it loads nothing)
 //! # an element whose value is how many figures of a kind each player has (absent: none):
 //! # elements = { mayor = { figure = "mayor" } }
 //! options = { ransomFunds = "need-3" }          # written out for every save with a set
@@ -109,6 +110,8 @@ struct RawElement {
     absent: Option<String>,
     #[serde(default, rename = "absent-with")]
     absent_with: BTreeMap<String, String>,
+    #[serde(default, rename = "with-set")]
+    with_set: bool,
 }
 
 /// A `neutral-figures` entry: its id alone (`to` a feature, undoable), or a table.
@@ -219,6 +222,10 @@ pub struct JczElement {
     /// When it is not but one of these sets is in the save: (set, value), first match wins
     /// (JCZ switches some elements on by itself when another set brings their tile).
     pub absent_with: Vec<(String, String)>,
+    /// Read only when one of the expansion's sets is in the save: alone, the element does
+    /// not load the expansion (FCZ's `fishermen` switches the river's set-up, but a save
+    /// with it and no river set brings no river).
+    pub with_set: bool,
 }
 
 /// A JCZ rule key read as one of this expansion's options.
@@ -623,6 +630,7 @@ pub(crate) fn declaration(
                 .iter()
                 .map(|(a, b)| (a.clone(), b.clone()))
                 .collect(),
+            with_set: el.with_set,
         });
     }
     for (key, r) in &raw.rules {

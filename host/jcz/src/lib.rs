@@ -62,12 +62,38 @@ pub struct JczGame {
     pub assertions: Vec<String>,
     /// What the game's expansions declare for JCZ.
     pub declarations: Arc<Declarations>,
+    /// Where the save ends while JCZ waits for a player's `COMMIT` that our engine does
+    /// not ask for: the game as JCZ has it then ([`JczWait`]); `None` otherwise.
+    pub waiting: Option<JczWait>,
+}
+
+/// A save that ends while JCZ waits for a `COMMIT` (its `ConfirmAction`: no pass, nothing
+/// else offered), where our engine has already moved on: the output shows that step.
+#[derive(Clone, Debug)]
+pub struct JczWait {
+    /// Our game at JCZ's point: before the turn's scoring when the turn is not committed
+    /// yet (`Game::set_stop_before_scoring`), else the replayed game.
+    pub game: Game,
+    /// Who is to commit.
+    pub player: carcassonne_core::PlayerId,
 }
 
 impl JczGame {
     /// The replay output contract, locations in JCZ's notation (quarters included).
     pub fn output(&self) -> ReplayOutput {
-        output(&self.game, &self.declarations)
+        let Some(w) = &self.waiting else {
+            return output(&self.game, &self.declarations);
+        };
+        let mut out = output(&w.game, &self.declarations);
+        if let Some(p) = &mut out.pending {
+            p.player = w.game.state().players()[w.player.index()].name.clone();
+            p.placements.clear();
+            p.deployments.clear();
+            p.draws.clear();
+            p.custom.clear();
+            p.can_pass = false;
+        }
+        out
     }
 
     /// The same game as our own record (`carcassonne convert`).
@@ -185,6 +211,8 @@ pub fn replay(
         },
         meeples: BTreeMap::new(),
         after_place: false,
+        committed: true,
+        confirm: None,
         decl: Arc::clone(&decl),
         set_names: save
             .setup
@@ -193,6 +221,8 @@ pub fn replay(
             .map(|k| k.split(':').next().unwrap_or(k).to_string())
             .collect(),
     };
+    // The replay before the last message (for a save that ends before the commit).
+    let mut before_last: Option<Replayer> = None;
     let mut undo: Vec<Replayer> = Vec::new();
     let n = limit.unwrap_or(save.replay.len()).min(save.replay.len());
     for (index, msg) in save.replay[..n].iter().enumerate() {
@@ -206,9 +236,13 @@ pub fn replay(
             r = undo
                 .pop()
                 .ok_or_else(|| fail("there is nothing to undo".into()))?;
+            before_last = None;
             continue;
         }
         let before = r.clone();
+        if index + 1 == n {
+            before_last = Some(before.clone());
+        }
         let keep_undo = r.message(msg).map_err(fail)?;
         // A draw JCZ makes with the message's random number (`random.rs`).
         r.answer_random(&msg.kind, &msg.payload).map_err(fail)?;
@@ -218,6 +252,16 @@ pub fn replay(
             undo.clear();
         }
     }
+    let waiting = match (r.confirm, before_last) {
+        (Some(player), _) => Some(JczWait {
+            game: r.game.clone(),
+            player,
+        }),
+        (None, Some(before)) if !r.committed && save.replay[n - 1].kind != "PLACE_TILE" => {
+            before.stopped_before_scoring(&save.replay[n - 1])
+        }
+        _ => None,
+    };
     {
         // JCZ draws the next tile as soon as a turn ends (and a bazaar's tiles as soon as
         // it opens): show that step.
@@ -241,6 +285,7 @@ pub fn replay(
             .map(|t| t.assertions.clone())
             .unwrap_or_default(),
         declarations: decl,
+        waiting,
     })
 }
 
@@ -265,6 +310,11 @@ struct Replayer {
     meeples: BTreeMap<String, FigureId>,
     /// The previous message placed a tile: a `PASS` now ends that tile's action step.
     after_place: bool,
+    /// No `PLACE_TILE` since the last `COMMIT`: JCZ has committed the turn part.
+    committed: bool,
+    /// The last message answered a prompt declared `confirmed` and its player is not asked
+    /// it again: JCZ waits for his `COMMIT` (its `ConfirmAction`).
+    confirm: Option<carcassonne_core::PlayerId>,
     /// What the expansions declare for JCZ.
     decl: Arc<Declarations>,
     /// The save's set names without their edition (`under-the-big-top-c1`).
@@ -272,6 +322,21 @@ struct Replayer {
 }
 
 impl Replayer {
+    /// JCZ's state when the save ends with `last` (this replay is the one before it) in a
+    /// turn part not committed yet: JCZ scores after its commit, so the game is replayed
+    /// again up to this turn's scoring. `None` when our engine asks something before the
+    /// scoring (JCZ asks too: no commit is awaited) or the message fails.
+    fn stopped_before_scoring(mut self, last: &JczMessage) -> Option<JczWait> {
+        self.game
+            .set_stop_before_scoring(Some(self.game.state().turn()));
+        self.message(last).ok()?;
+        self.answer_random(&last.kind, &last.payload).ok()?;
+        self.game.stopped_before_scoring().then(|| JczWait {
+            player: self.game.decision().player,
+            game: self.game,
+        })
+    }
+
     fn apply(&mut self, action: Action) -> Result<(), String> {
         self.game.apply(action).map_err(|e| e.to_string())?;
         self.actions.push(action);
@@ -323,6 +388,12 @@ impl Replayer {
     /// to act in the same turn).
     fn message(&mut self, msg: &JczMessage) -> Result<bool, String> {
         let after_place = std::mem::replace(&mut self.after_place, msg.kind == "PLACE_TILE");
+        self.confirm = None;
+        match msg.kind.as_str() {
+            "PLACE_TILE" => self.committed = false,
+            "COMMIT" => self.committed = true,
+            _ => {}
+        }
         let p = &msg.payload;
         if self.game.is_over() && msg.kind != "COMMIT" {
             return Err("the game is already over".into());
@@ -456,7 +527,19 @@ impl Replayer {
                     })
                     .collect();
                 let same_player_next = matches!(d.kind, DecisionKind::Deploy { .. });
+                let confirmed = self
+                    .decl
+                    .pending_prompt(&self.game, |jp| jp.confirmed)
+                    .is_some();
                 self.apply(action)?;
+                // JCZ waits for the mover's `COMMIT` unless it asks him the same again.
+                if let (true, DecisionKind::Prompt(asked)) = (confirmed, d.kind) {
+                    let again = matches!(self.game.decision().kind, DecisionKind::Prompt(q)
+                        if q.player == asked.player && q.owner == asked.owner && q.code() == asked.code());
+                    if !again && !self.game.is_over() {
+                        self.confirm = Some(d.player);
+                    }
+                }
                 if let Action::Deploy { segment, .. } = action {
                     let st = self.game.state();
                     let placed = in_supply

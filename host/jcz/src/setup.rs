@@ -272,7 +272,7 @@ fn declared_expansions(
         let owned = d
             .elements
             .iter()
-            .any(|e| setup.elements.contains_key(&e.name));
+            .any(|e| !e.with_set && setup.elements.contains_key(&e.name));
         let copies = match set {
             Some(s) => set_copies(s, &setup.sets[s])?,
             None if owned => 0,

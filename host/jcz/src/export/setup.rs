@@ -208,7 +208,9 @@ fn choose(
         .iter()
         .filter(|e| !e.required && e.figure.is_none())
         .collect();
-    let mut last = String::new();
+    // The reason of the candidate that comes closest (fewest options off), so the error names
+    // what no choice of elements can give.
+    let mut last = (usize::MAX, String::new());
     for mask in 0u32..(1 << optional.len()) {
         let mut candidate = setup.clone();
         for (i, e) in optional.iter().enumerate() {
@@ -223,12 +225,19 @@ fn choose(
         let spec = match rules_spec_with(&candidate, manifests) {
             Ok(spec) => spec,
             Err(e) => {
-                last = e;
+                if last.1.is_empty() {
+                    last = (usize::MAX, e);
+                }
                 continue;
             }
         };
         if !spec.expansions.iter().any(|e| e == id) {
-            last = "without its set, JCZ loads it only with one of its elements".into();
+            if last.1.is_empty() {
+                last = (
+                    usize::MAX,
+                    "without its set, JCZ loads it only with one of its elements".into(),
+                );
+            }
             continue;
         }
         let prefix = format!("{id}.");
@@ -239,25 +248,30 @@ fn choose(
             .filter_map(|e| e.figure.as_ref())
             .map(|f| format!("{}{f}", carcassonne_core::FIGURE_COUNT_PREFIX))
             .collect();
-        let differs = spec
+        let differs: Vec<&(String, String)> = spec
             .options
             .iter()
             .filter(|(k, _)| k.starts_with(&prefix) || figures.contains(k))
-            .find(|(k, v)| ours.get(k) != Some(v));
-        match differs {
+            .filter(|(k, v)| ours.get(k) != Some(v))
+            .collect();
+        match differs.first() {
             None => {
                 *setup = candidate;
                 return Ok(());
             }
-            Some((k, v)) => {
-                last = format!(
-                    "option `{k}` is `{}` in this game, but a JCZ save can only give `{v}`",
-                    ours.get(k).map_or("absent", String::as_str)
+            Some((k, v)) if differs.len() < last.0 => {
+                last = (
+                    differs.len(),
+                    format!(
+                        "option `{k}` is `{}` in this game, but a JCZ save can only give `{v}`",
+                        ours.get(k).map_or("absent", String::as_str)
+                    ),
                 )
             }
+            Some(_) => {}
         }
     }
-    Err(format!("expansion `{id}`: {last}"))
+    Err(format!("expansion `{id}`: {}", last.1))
 }
 
 /// Reads the setup back as the importer does: the same expansions in the same order and

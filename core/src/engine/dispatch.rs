@@ -255,7 +255,15 @@ pub(crate) fn first_answer<T>(
 
 #[inline(always)]
 pub(crate) fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Result<(), HookError> {
-    each(rules, state, HookSet::window(w), "open_window", |e, ctx| {
+    state.open_window = Some(w);
+    let r = each(rules, state, HookSet::window(w), "open_window", |e, ctx| {
+        // A hook reopened the deployment step (`Ctx::repeat_deploy_step`): the window
+        // opens again after it, so the later hooks wait until then.
+        if ctx.state.stage == crate::state::Stage::DeployStep {
+            return Ok(());
+        }
         e.open_window(ctx, w)
-    })
+    });
+    state.open_window = None;
+    r
 }

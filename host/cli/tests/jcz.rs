@@ -285,8 +285,8 @@ fn what_cannot_be_replayed_is_a_clear_error() {
     // (`setup.rs`'s tests); what stays refused:
     refused(
         "later-element",
-        |s| s["setup"]["elements"]["phantom"] = 1.into(),
-        &["setup.elements", "phantom", "not supported yet"],
+        |s| s["setup"]["elements"]["flier"] = 1.into(),
+        &["setup.elements", "flier", "not supported yet"],
     );
     refused(
         "two-editions",

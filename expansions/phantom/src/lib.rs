@@ -25,7 +25,7 @@
 //! and the filter once per deployment step (a slot read unless the phantom step is on).
 
 use carcassonne_core::{
-    binder, Action, Binding, BoundExpansion, Ctx, Declare, Expansion, ExpansionIndex,
+    binder, Action, Binding, BoundExpansion, Ctx, DecisionKind, Declare, Expansion, ExpansionIndex,
     FigureKindDef, FigureKindId, GameSlot, HookResult, HookSet, KindMask, PlayerId, VerbId,
     VerbValue, View, Window,
 };
@@ -116,7 +116,7 @@ impl PhantomRules {
         match *a {
             Action::Pass => true,
             Action::Deploy { figure, segment } => {
-                figure == self.kind && !(portal_used && !on_last_tile(v, segment))
+                figure == self.kind && (!portal_used || on_last_tile(v, segment))
             }
             Action::Custom(c) => {
                 c.expansion != self.me
@@ -185,6 +185,27 @@ impl BoundExpansion for PhantomRules {
         let portal_used = step == 2;
         actions.retain(|a| self.keeps(&v, a, portal_used));
         Ok(())
+    }
+
+    /// Names the rule when an action the phantom step does not take is tried in it.
+    fn explain_refusal(
+        &self,
+        v: View<'_>,
+        _p: PlayerId,
+        action: Action,
+    ) -> HookResult<Option<String>> {
+        let step = v.get(self.step);
+        if step == 0 || !matches!(v.state.decision().kind, DecisionKind::Deploy { .. }) {
+            return Ok(None);
+        }
+        Ok((!self.keeps(&v, &action, step == 2)).then(|| {
+            if step == 2 && matches!(action, Action::Deploy { figure, .. } if figure == self.kind) {
+                "PH-9: the portal was used this turn; the phantom goes on the tile just placed"
+                    .into()
+            } else {
+                "PH-3: the phantom step deploys only the phantom (or passes)".into()
+            }
+        }))
     }
 }
 

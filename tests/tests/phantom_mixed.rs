@@ -64,16 +64,23 @@ struct Checking {
 impl Checking {
     fn check(&self, g: &Game) {
         let st = g.state();
-        if st.slot(self.step, 0) == 0 || !matches!(g.decision().kind, DecisionKind::Deploy { .. })
-        {
+        if st.slot(self.step, 0) == 0 || !matches!(g.decision().kind, DecisionKind::Deploy { .. }) {
             return;
         }
         let ctx = &self.ctx;
         let rules = g.rules();
         let phantom = rules.figure_named("phantom").expect("phantom kind");
         let p = g.decision().player;
-        assert_eq!(p, st.active_player(), "{ctx}: the phantom step is the active player's");
-        assert_eq!(st.in_supply(p, phantom), 1, "{ctx}: phantom step without a phantom");
+        assert_eq!(
+            p,
+            st.active_player(),
+            "{ctx}: the phantom step is the active player's"
+        );
+        assert_eq!(
+            st.in_supply(p, phantom),
+            1,
+            "{ctx}: phantom step without a phantom"
+        );
         assert!(
             !matches!(st.deploy_choice(), None | Some(Action::Pass)),
             "{ctx}: a phantom step after a pass (PH-4)"
@@ -107,7 +114,8 @@ impl Bot for Checking {
         let i = self.inner.choose(game);
         let step = game.state().slot(self.step, 0) != 0;
         let phantom = game.rules().figure_named("phantom");
-        if step && matches!(game.actions()[i], Action::Deploy { figure, .. } if Some(figure) == phantom)
+        if step
+            && matches!(game.actions()[i], Action::Deploy { figure, .. } if Some(figure) == phantom)
         {
             self.seen.lock().expect("lock").deployed += 1;
         }

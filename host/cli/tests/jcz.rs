@@ -854,7 +854,13 @@ fn the_phantom_save_reads_as_a_deployment_and_a_phantom_step() {
         "{acts:?}"
     );
     // Turn 11: Red's thief, then the phantom step passed.
-    let tail: Vec<&str> = acts.iter().rev().take(3).rev().map(String::as_str).collect();
+    let tail: Vec<&str> = acts
+        .iter()
+        .rev()
+        .take(3)
+        .rev()
+        .map(String::as_str)
+        .collect();
     assert_eq!(tail, ["0:place", "0:deploy:small-follower", "0:pass"]);
     let out = replay_json(&file.display().to_string());
     assert_eq!(out["players"][0]["score"], 10, "{}", out["players"]);

@@ -10,9 +10,8 @@
 
 use carcassonne_core::{Action, DecisionKind, Game, GameSetup, Ruleset, SlotId, VerbValue};
 use carcassonne_play::bots::{Bot, RandomBot};
-use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::mixed::play_checked;
-use carcassonne_tests::{expansions_dir, fan_expansions_dir};
+use carcassonne_tests::official_and_fan_rules as rules;
 use std::sync::{Arc, Mutex};
 
 const EVERYTHING: &[&str] = &[
@@ -33,18 +32,6 @@ const EVERYTHING: &[&str] = &[
     "tactician",
     "promotions",
 ];
-
-fn rules(expansions: &[&str], options: &[(&str, &str)]) -> Arc<Ruleset> {
-    build_ruleset(&RulesSpec {
-        expansions: expansions.iter().map(|e| e.to_string()).collect(),
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],
-    })
-    .unwrap_or_else(|e| panic!("{expansions:?} load: {e}"))
-}
 
 /// Phantom steps seen and phantoms deployed in them, over all games of a run.
 #[derive(Default)]

@@ -302,16 +302,22 @@ impl<'a> Ctx<'a> {
     /// offered again once the hook returns (after any prompt it queued). Also from
     /// [`BoundExpansion::apply_prompt`](crate::BoundExpansion::apply_prompt) answering a
     /// prompt of the [`Window::AfterDeploy`](crate::Window::AfterDeploy) window (a ransom
-    /// after the action reopens the step, as JCZ's fork does). Anywhere else an error that
-    /// changes nothing.
+    /// after the action reopens the step, as JCZ's fork does). Also from
+    /// [`BoundExpansion::open_window`](crate::BoundExpansion::open_window) for that
+    /// window: a step after the step (The Phantom's second follower), which the expansion
+    /// narrows with `filter_deploy_actions`; the window's later hooks then wait until it
+    /// opens again after that step. Anywhere else an error that changes nothing.
     pub fn repeat_deploy_step(&mut self) -> HookResult {
         use crate::state::{DecisionKind, Stage};
-        let in_step = match self.state.decision.kind {
-            DecisionKind::Deploy { .. } => self.state.stage == Stage::AfterDeploy,
-            // The window moved the stage on before its prompts were asked.
-            DecisionKind::Prompt(_) => self.state.stage == Stage::BeforeScoring,
-            _ => false,
-        };
+        let in_window = self.state.open_window == Some(crate::hooks::Window::AfterDeploy)
+            && self.state.stage == Stage::BeforeScoring;
+        let in_step = in_window
+            || match self.state.decision.kind {
+                DecisionKind::Deploy { .. } => self.state.stage == Stage::AfterDeploy,
+                // The window moved the stage on before its prompts were asked.
+                DecisionKind::Prompt(_) => self.state.stage == Stage::BeforeScoring,
+                _ => false,
+            };
         if !in_step {
             return Err(HookFailure(
                 "the deployment step can only be repeated from an action taken in it".into(),

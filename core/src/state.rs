@@ -186,6 +186,11 @@ pub struct GameState {
     pub(crate) last_overlay: Option<SegmentId>,
     /// Who placed `last_placed` (not always the active player: see [`GameState::last_placer`]).
     pub(crate) last_placer: Option<PlayerId>,
+    /// The action that answered the deployment step of the tile placed last (`None` while
+    /// the step asked nobody); see [`GameState::deploy_choice`].
+    pub(crate) deploy_choice: Option<Action>,
+    /// The window whose `open_window` hooks are running, if any.
+    pub(crate) open_window: Option<crate::hooks::Window>,
     pub(crate) extra_part: bool,
     /// The drawn tile while prompts queued by `on_tile_drawn` are asked (before its
     /// placement is offered); `None` once it is offered or was sent back.
@@ -471,6 +476,14 @@ impl GameState {
     /// The tile placed last (the one the deployment step is about).
     pub fn last_placed(&self) -> Option<PlacedIndex> {
         self.last_placed
+    }
+
+    /// The action the active player chose in the deployment step of the tile placed last,
+    /// its latest answer if the step was repeated; `None` before that step was a decision
+    /// (or when it was none: only passing was possible). An expansion that adds a step
+    /// after the deployment step (a second follower, say) reads whether the player passed.
+    pub fn deploy_choice(&self) -> Option<Action> {
+        self.deploy_choice
     }
 
     /// Who placed the last tile in this game (none yet in a set-up position). Once the

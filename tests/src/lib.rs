@@ -61,6 +61,20 @@ pub fn official_rules(expansions: &[&str], options: &[(&str, &str)]) -> Arc<Rule
     .expect("the ruleset builds (build the workspace first)")
 }
 
+/// [`official_rules`] with the fan scripts of `fan-expansions/` available too (mixes of
+/// every expansion); a ruleset that does not build fails the test.
+pub fn official_and_fan_rules(expansions: &[&str], options: &[(&str, &str)]) -> Arc<Ruleset> {
+    carcassonne_rules::build_ruleset(&carcassonne_rules::RulesSpec {
+        expansions: expansions.iter().map(|s| s.to_string()).collect(),
+        options: options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],
+    })
+    .unwrap_or_else(|e| panic!("{expansions:?} load: {e}"))
+}
+
 /// Copies of each tile id starting with `prefix` (`""`: every id) in the supply of a fresh
 /// two-player game of `rules`, nothing drawn yet (chosen draws): what a set's tile-count
 /// scenario checks.

@@ -54,6 +54,7 @@ const EXPANSIONS: &[&str] = &[
     "hills-sheep",
     "bridges-castles-bazaars",
     "big-top",
+    "phantom",
     "tactician",
     "promotions",
     "river",

@@ -255,7 +255,20 @@ pub(crate) fn first_answer<T>(
 
 #[inline(always)]
 pub(crate) fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Result<(), HookError> {
-    each(rules, state, HookSet::window(w), "open_window", |e, ctx| {
+    let bit = HookSet::window(w);
+    // Most windows of a base game: nobody opens it (nothing to note either).
+    if rules.hook_members(bit) == 0 {
+        return Ok(());
+    }
+    state.open_window = Some(w);
+    let r = each(rules, state, bit, "open_window", |e, ctx| {
+        // A hook reopened the deployment step (`Ctx::repeat_deploy_step`): the window
+        // opens again after it, so the later hooks wait until then.
+        if ctx.state.stage == crate::state::Stage::DeployStep {
+            return Ok(());
+        }
         e.open_window(ctx, w)
-    })
+    });
+    state.open_window = None;
+    r
 }

@@ -575,19 +575,24 @@ impl Game {
                 };
                 play_tile(rules, state, player, tile, pos, rotation)?;
             }
-            DecisionKind::Deploy { .. } => match action {
-                Action::Deploy { figure, segment } => {
-                    state.deploy(rules, player, figure, segment);
+            DecisionKind::Deploy { .. } => {
+                state.deploy_choice = Some(action);
+                match action {
+                    Action::Deploy { figure, segment } => {
+                        state.deploy(rules, player, figure, segment);
+                    }
+                    Action::Move { figure, segment } => state.move_figure(figure, segment),
+                    Action::Pass => {}
+                    Action::Custom(c) => {
+                        one(rules, state, c.expansion, "apply_action", |e, ctx| {
+                            e.apply_action(ctx, player, c)
+                        })?
+                    }
+                    Action::Place { .. } | Action::Draw { .. } => {
+                        unreachable!("no placement or draw is offered in the deployment step")
+                    }
                 }
-                Action::Move { figure, segment } => state.move_figure(figure, segment),
-                Action::Pass => {}
-                Action::Custom(c) => one(rules, state, c.expansion, "apply_action", |e, ctx| {
-                    e.apply_action(ctx, player, c)
-                })?,
-                Action::Place { .. } | Action::Draw { .. } => {
-                    unreachable!("no placement or draw is offered in the deployment step")
-                }
-            },
+            }
             // Another expansion's custom action is one of its free actions: applied, the
             // prompt is asked again (`BoundExpansion::free_actions`).
             DecisionKind::Prompt(p) => match action {
@@ -803,6 +808,8 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         last_placed: None,
         last_overlay: None,
         last_placer: None,
+        deploy_choice: None,
+        open_window: None,
         extra_part: false,
         revealed: None,
         instead: None,

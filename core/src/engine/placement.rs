@@ -187,6 +187,7 @@ pub(crate) fn play_tile(
     st.last_placed = Some(idx);
     st.last_placer = Some(player);
     st.last_overlay = None;
+    st.deploy_choice = None;
     if let Some(a) = amended {
         add_overlay(rules, st, a.at, a.variant).map_err(|message| HookError {
             expansion: "core".into(),

@@ -50,6 +50,8 @@ clone_fields!(
     last_placed,
     last_overlay,
     last_placer,
+    deploy_choice,
+    open_window,
     extra_part,
     revealed,
     instead,

@@ -366,8 +366,8 @@ fn what_cannot_be_replayed_is_a_clear_error() {
     // (`setup.rs`'s tests); what stays refused:
     refused(
         "later-element",
-        |s| s["setup"]["elements"]["phantom"] = 1.into(),
-        &["setup.elements", "phantom", "not supported yet"],
+        |s| s["setup"]["elements"]["flier"] = 1.into(),
+        &["setup.elements", "flier", "not supported yet"],
     );
     refused(
         "two-editions",
@@ -886,4 +886,64 @@ fn one_neutral_message_moves_the_donkey_in_our_two_steps() {
     let file = ours().join("village-life-donkey-move.jcz");
     let out = replay_json(&file.display().to_string());
     assert_eq!(out["state"]["village-life.donkey"], 5, "{}", out["state"]);
+}
+
+/// PH-3 … PH-5: our phantom save (`tests/jcz/phantom-step-deploy-and-pass.jcz`) reads as
+/// our actions: Red's follower and then his phantom in one turn (the deployment step, then
+/// the phantom step), Blue's `PASS` with no phantom step after it, Blue's phantom as his only
+/// follower, Red's `PASS` of a phantom step after his thief.
+#[test]
+fn the_phantom_save_reads_as_a_deployment_and_a_phantom_step() {
+    let file = ours().join("phantom-step-deploy-and-pass.jcz");
+    let scratch = Scratch::new("jcz", "phantom");
+    let back = scratch.arg("back.json");
+    let (ok, _, err) = run(&["convert", &file.display().to_string(), "-o", &back]);
+    assert!(ok, "{err}");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(&back).expect("record")).expect("JSON");
+    let acts: Vec<String> = record["actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .filter(|a| a["type"] != "draw")
+        .map(|a| {
+            let fig = a["figure"].as_str().unwrap_or("");
+            format!("{}:{}{}", a["player"], a["type"].as_str().unwrap_or(""), {
+                if fig.is_empty() {
+                    String::new()
+                } else {
+                    format!(":{fig}")
+                }
+            })
+        })
+        .collect();
+    let first: Vec<&str> = acts.iter().take(10).map(String::as_str).collect();
+    assert_eq!(
+        first,
+        [
+            "0:place",
+            "0:deploy:small-follower",
+            "0:deploy:phantom",
+            "1:place",
+            "1:pass",
+            "0:place",
+            "0:deploy:small-follower",
+            "1:place",
+            "1:deploy:phantom",
+            "0:place",
+        ],
+        "{acts:?}"
+    );
+    // Turn 11: Red's thief, then the phantom step passed.
+    let tail: Vec<&str> = acts
+        .iter()
+        .rev()
+        .take(3)
+        .rev()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(tail, ["0:place", "0:deploy:small-follower", "0:pass"]);
+    let out = replay_json(&file.display().to_string());
+    assert_eq!(out["players"][0]["score"], 10, "{}", out["players"]);
+    assert_eq!(out["players"][1]["score"], 0, "{}", out["players"]);
 }

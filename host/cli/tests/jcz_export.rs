@@ -459,3 +459,13 @@ fn big_top_round_trips() {
     );
     assert!(c1.iter().any(|t| t == "PLACE_TILE"));
 }
+
+/// The Phantom (PH-3, PH-5): phantom deployments (`DEPLOY_MEEPLE` of `<p>.phantom.1`) and the
+/// phantom step's `PASS` go to a save and back, alone and with the Tower (a phantom capping a
+/// tower, captured, ransomed).
+#[test]
+fn phantom_round_trip() {
+    let alone = round_trip_with("phantom", &["phantom"], &[], 2, 2, 11);
+    assert!(alone.iter().any(|t| t == "DEPLOY_MEEPLE"));
+    round_trip("phantom-tower", &["phantom", "tower"], 3, 2, 7);
+}

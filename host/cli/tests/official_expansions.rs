@@ -55,6 +55,7 @@ fn the_real_plugin_files_pass_the_header_checks() {
             "carcassonne_bridges_castles_bazaars",
         ),
         ("big-top", "carcassonne_big_top"),
+        ("phantom", "carcassonne_phantom"),
     ] {
         let p = load_plugin(&library(lib)).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(p.id, id);

@@ -19,7 +19,6 @@ const SETS: &[(&str, Option<&str>)] = &[("basic:1", None)];
 /// Elements of later expansions: named in the error so the user knows why.
 const LATER_ELEMENTS: &[&str] = &[
     "abbot",
-    "phantom",
     "shepherd",
     "bridge",
     "castle",

@@ -243,6 +243,8 @@ pub enum FigureShape {
     Wagon,
     /// A barn with a gambrel roof (Abbey & Mayor's barn, drawn on its corner).
     Barn,
+    /// A ghost: a round head and a robe ending in a wavy hem (The Phantom).
+    Phantom,
 }
 
 impl FigureShape {
@@ -391,6 +393,20 @@ impl FigureShape {
                 }
                 v
             }
+            FigureShape::Phantom => vec![
+                M(0.0, -1.0),
+                C(0.5, -1.0, 0.72, -0.6, 0.72, -0.2),
+                L(0.8, 0.95),
+                L(0.53, 0.7),
+                L(0.27, 0.95),
+                L(0.0, 0.7),
+                L(-0.27, 0.95),
+                L(-0.53, 0.7),
+                L(-0.8, 0.95),
+                L(-0.72, -0.2),
+                C(-0.72, -0.6, -0.5, -1.0, 0.0, -1.0),
+                Z,
+            ],
             FigureShape::Barn => vec![
                 M(-0.9, 0.95),
                 L(-0.9, -0.2),
@@ -423,6 +439,7 @@ impl FigureShape {
             "mayor" => FigureShape::Mayor,
             "wagon" => FigureShape::Wagon,
             "barn" => FigureShape::Barn,
+            "phantom" => FigureShape::Phantom,
             _ => return None,
         })
     }

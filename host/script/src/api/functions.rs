@@ -101,7 +101,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("command", "prompt_next(player, code, arg)", "The same, asked before anything already queued."),
     doc!("command", "hold_figure(figure)", "Takes a figure off the board without returning it (a prisoner): it is nobody's to deploy until `release_figure`; every expansion's `on_figure_removed` is told."),
     doc!("command", "release_figure(figure)", "Gives a figure taken with `hold_figure` back to its owner's supply."),
-    doc!("command", "repeat_deploy_step()", "From `apply_action` in the deployment step: the action did not spend the step, which is offered again."),
+    doc!("command", "repeat_deploy_step()", "From `apply_action` in the deployment step: the action did not spend the step, which is offered again. Also from `apply_prompt` answering a prompt of the after-deployment window, and from `window_after_deploy`: a step after the step (a second figure), which `filter_deploy_actions` narrows; the window's later hooks wait until it opens again after that step."),
     doc!("command", "request_scoring()", "Asks for this placement's scoring even if it completes nothing, so that `before_scoring` may add items."),
     doc!("command", "set_more_turns(on)", "Keeps turns going after the supply ran out (`true`), each opening only the before-draw window, or lets the game end (`false`, the default)."),
     doc!("command", "play_tile_instead(tile, x, y, rotation)", "In the before-draw window (from a prompt's answer): the active player places `tile`, not from the supply, as this turn's tile; it must be a placement `placements_of` offers."),

@@ -50,29 +50,35 @@ pub fn fan_expansions_dir() -> PathBuf {
 /// The ruleset of these official expansions (from [`expansions_dir`]) and options
 /// (`key`, `value`), as the program builds it.
 pub fn official_rules(expansions: &[&str], options: &[(&str, &str)]) -> Arc<Ruleset> {
-    carcassonne_rules::build_ruleset(&carcassonne_rules::RulesSpec {
-        expansions: expansions.iter().map(|s| s.to_string()).collect(),
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        plugin_dirs: vec![expansions_dir()],
-    })
-    .expect("the ruleset builds (build the workspace first)")
+    rules_from(vec![expansions_dir()], expansions, options)
 }
 
 /// [`official_rules`] with the fan scripts of `fan-expansions/` available too (mixes of
 /// every expansion); a ruleset that does not build fails the test.
 pub fn official_and_fan_rules(expansions: &[&str], options: &[(&str, &str)]) -> Arc<Ruleset> {
+    rules_from(
+        vec![expansions_dir(), fan_expansions_dir()],
+        expansions,
+        options,
+    )
+}
+
+/// The ruleset of `expansions` found in `plugin_dirs`, with options (`key`, `value`); one
+/// that does not build fails the test, naming the expansions.
+fn rules_from(
+    plugin_dirs: Vec<PathBuf>,
+    expansions: &[&str],
+    options: &[(&str, &str)],
+) -> Arc<Ruleset> {
     carcassonne_rules::build_ruleset(&carcassonne_rules::RulesSpec {
         expansions: expansions.iter().map(|s| s.to_string()).collect(),
         options: options
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
-        plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],
+        plugin_dirs,
     })
-    .unwrap_or_else(|e| panic!("{expansions:?} load: {e}"))
+    .unwrap_or_else(|e| panic!("{expansions:?} load (build the workspace first): {e}"))
 }
 
 /// Copies of each tile id starting with `prefix` (`""`: every id) in the supply of a fresh

@@ -7,9 +7,8 @@
 
 use carcassonne_core::{GameSetup, Ruleset};
 use carcassonne_play::bots::{Bot, RandomBot};
-use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::mixed::play_checked;
-use carcassonne_tests::{expansions_dir, fan_expansions_dir};
+use carcassonne_tests::official_and_fan_rules;
 use std::sync::Arc;
 
 const EVERYTHING: &[&str] = &[
@@ -28,15 +27,7 @@ const EVERYTHING: &[&str] = &[
 ];
 
 fn rules(expansions: &[&str], options: &[(&str, &str)]) -> Arc<Ruleset> {
-    build_ruleset(&RulesSpec {
-        expansions: expansions.iter().map(|e| e.to_string()).collect(),
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],
-    })
-    .unwrap_or_else(|e| panic!("{expansions:?} load: {e}"))
+    official_and_fan_rules(expansions, options)
 }
 
 /// `games` games (seed = index); the number of custom actions (abbot returns, alone).

@@ -29,10 +29,13 @@ fn strings(v: Option<&toml::Value>) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
+/// Tile id → (count, edges, sorted features).
+type Reference = BTreeMap<String, (i64, String, Vec<Feature>)>;
+
 /// id → (count, edges, sorted features) from the reference.
 /// (`None`, and a line saying so, when `shared/` is not beside the repository: this
 /// cross-check runs only where the reference is.)
-fn reference() -> Option<BTreeMap<String, (i64, String, Vec<Feature>)>> {
+fn reference() -> Option<Reference> {
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/tiles-classic.toml");
     let Ok(text) = std::fs::read_to_string(&path) else {

@@ -58,18 +58,21 @@ def test_cli_records_load_in_python(cli, tmp_path):
         assert g.scores() == cli_scores(cli, f)
 
 
-def test_jcz_saves_replay(repo, cli):
+def test_jcz_saves_replay(repo, cli, tmp_path):
     saves = sorted((repo / "tests" / "jcz").glob("*.jcz"))
     assert saves
     replayed = 0
-    for s in saves[:12]:
-        out = subprocess.run([str(cli), "replay", str(s), "--json"], capture_output=True, text=True)
+    for i, s in enumerate(saves[:12]):
+        # Our game from the save (`convert`): where a save ends while JCZ still waits for a
+        # `COMMIT`, `replay SAVE` shows JCZ's step, but the game has moved on, as here.
+        record = tmp_path / f"save-{i}.json"
+        out = subprocess.run([str(cli), "convert", str(s), "-o", str(record)], capture_output=True, text=True)
         if out.returncode != 0:
             with pytest.raises(c.CarcassonneError):
                 c.Game.from_jcz(str(s))
             continue
         g = c.Game.from_jcz(str(s))
-        assert g.scores() == [p["score"] for p in json.loads(out.stdout)["players"]]
+        assert g.scores() == cli_scores(cli, record)
         # The replayed game goes on with the encoding (unless finished).
         if not g.is_over:
             ids = g.legal_ids()

@@ -322,3 +322,65 @@ fn lookahead_copies_score_as_full_steps() {
         );
     }
 }
+
+/// The greedy bot's look-ahead after a placement tries only passing and deploying onto a
+/// feature the placement completed (onto any feature with the last tile): in the base game
+/// every other follow-up scores as passing does, so at every placement decision of these
+/// games the bot picks a placement whose value with *every* follow-up tried is the best.
+#[test]
+fn greedy_look_ahead_keeps_the_best_base_game_placement() {
+    let rules = rules(&[]);
+    let margin = |g: &Game, me: usize| {
+        let s: Vec<i32> = g.state().players().iter().map(|p| p.score).collect();
+        s[me]
+            - s.iter()
+                .enumerate()
+                .filter(|(i, _)| *i != me)
+                .map(|(_, v)| *v)
+                .max()
+                .unwrap_or(0)
+    };
+    let mut checked = 0;
+    for seed in 0..3u64 {
+        let names = vec!["A".to_string(), "B".to_string()];
+        let mut g = Game::new(Arc::clone(&rules), &GameSetup::new(names, seed)).expect("game");
+        let mut greedy = make_bot("greedy", seed).expect("bot");
+        let mut random = make_bot("random", seed).expect("bot");
+        while !g.is_over() {
+            let me = g.decision().player.index();
+            let placing = matches!(g.actions()[0], carcassonne_core::Action::Place { .. });
+            let i = if me == 0 {
+                greedy.choose(&g)
+            } else {
+                random.choose(&g)
+            };
+            if me == 0 && placing {
+                let mut values = Vec::new();
+                for k in 0..g.action_count() {
+                    let mut p = g.clone();
+                    p.set_stop_before_draw(Some(g.state().turn()));
+                    p.apply_offered(k).expect("offered placement");
+                    let mut value = margin(&p, me);
+                    if !p.is_over() && p.decision().player.index() == me {
+                        for j in 0..p.action_count() {
+                            let mut f = p.clone();
+                            f.apply_offered(j).expect("offered follow-up");
+                            value = value.max(margin(&f, me));
+                        }
+                    }
+                    values.push(value);
+                }
+                let best = *values.iter().max().expect("a placement");
+                assert_eq!(
+                    values[i],
+                    best,
+                    "seed {seed}, turn {}: greedy's pick",
+                    g.state().turn()
+                );
+                checked += 1;
+            }
+            g.apply_offered(i).expect("offered actions apply");
+        }
+    }
+    assert!(checked > 90, "placement decisions checked: {checked}");
+}

@@ -452,7 +452,23 @@ impl<'a> Ctx<'a> {
         slot: u8,
         complete: bool,
     ) -> SegmentId {
-        self.state.add_virtual(self.rules, kind, slot, complete)
+        self.state
+            .add_virtual(self.rules, kind, slot, complete, None)
+    }
+
+    /// Adds a virtual feature that stands for a place on the board at `cell` (a castle
+    /// built on two city halves): like [`Ctx::add_virtual_feature`], but rules that look
+    /// at the cells around a place find it and its figures there
+    /// ([`SegmentNode::cell`](crate::SegmentNode::cell); the big top's neighbourhood).
+    pub fn add_virtual_feature_at(
+        &mut self,
+        kind: FeatureKindId,
+        slot: u8,
+        complete: bool,
+        cell: Pos,
+    ) -> SegmentId {
+        self.state
+            .add_virtual(self.rules, kind, slot, complete, Some(cell))
     }
 
     /// Records that a field segment borders a city-like segment (virtual or not).

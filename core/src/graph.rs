@@ -48,7 +48,8 @@ pub const VIRTUAL_TILE: PlacedIndex = PlacedIndex::MAX;
 pub struct SegmentNode {
     /// Feature kind.
     pub kind: FeatureKindId,
-    /// Cell of its tile (meaningless for virtual segments).
+    /// Cell of its tile; for a virtual segment its anchor cell if `anchored`, else
+    /// meaningless.
     pub pos: Pos,
     /// Placed-tile index, or [`VIRTUAL_TILE`].
     pub tile: PlacedIndex,
@@ -60,6 +61,10 @@ pub struct SegmentNode {
     pub halves: HalfSet,
     /// Pennants.
     pub pennants: u8,
+    /// A virtual segment that stands for a place on the board at `pos`
+    /// ([`Ctx::add_virtual_feature_at`](crate::Ctx::add_virtual_feature_at)); `false` for
+    /// tile segments.
+    pub anchored: bool,
 }
 
 impl SegmentNode {
@@ -67,6 +72,14 @@ impl SegmentNode {
     #[inline]
     pub fn is_virtual(&self) -> bool {
         self.tile == VIRTUAL_TILE
+    }
+
+    /// The board cell where rules that look at cells find the segment (figures around a
+    /// place): its tile's cell, or an anchored virtual segment's anchor; `None` for a
+    /// virtual segment without one (an off-board place).
+    #[inline]
+    pub fn cell(&self) -> Option<Pos> {
+        (!self.is_virtual() || self.anchored).then_some(self.pos)
     }
 }
 

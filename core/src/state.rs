@@ -744,16 +744,18 @@ impl GameState {
         kind: FeatureKindId,
         slot: u8,
         complete: bool,
+        anchor: Option<Pos>,
     ) -> SegmentId {
         self.graph.add_segment(
             SegmentNode {
                 kind,
-                pos: Pos::new(0, 0),
+                pos: anchor.unwrap_or(Pos::new(0, 0)),
                 tile: VIRTUAL_TILE,
                 local: slot,
                 sides: SideSet::EMPTY,
                 halves: HalfSet::EMPTY,
                 pennants: 0,
+                anchored: anchor.is_some(),
             },
             FeatureTotals {
                 completable: complete,

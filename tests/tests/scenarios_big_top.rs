@@ -199,3 +199,17 @@ fn t_big_top_6_bt2_tokens_replay_exactly() {
         );
     }
 }
+
+/// T-big-top-20 — BT-5, BCB-9: a follower on a castle (Bridges, Castles & Bazaars) counts
+/// for the circus at the cell of the city half it stood on.
+#[test]
+fn t_big_top_20_bt5_castle_follower() {
+    run_scenario("big-top/T-big-top-20");
+}
+
+/// T-big-top-21 — BT-5, BCB-9: a castle's other half inside the 3×3 does not bring its
+/// follower in: only the cell it stood on counts.
+#[test]
+fn t_big_top_21_bt5_castle_follower_cell() {
+    run_scenario("big-top/T-big-top-21");
+}

@@ -51,6 +51,7 @@ pub(crate) fn add_overlay(
                 sides: seg.sides.rotate(t.rotation),
                 halves: seg.halves.rotate(t.rotation),
                 pennants: seg.pennants,
+                anchored: false,
             },
             FeatureTotals {
                 open: seg.sides.len() as u16,

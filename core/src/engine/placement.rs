@@ -77,6 +77,7 @@ pub(crate) fn place_tile(
                 sides: seg.sides.rotate(rot),
                 halves: seg.halves.rotate(rot),
                 pennants: seg.pennants,
+                anchored: false,
             },
             FeatureTotals {
                 open,

@@ -174,9 +174,10 @@ impl Circus {
             if f.is_neutral() || !view.rules.figure_kind(f.kind).follower {
                 continue;
             }
-            let node = g.segment(seg);
-            if node.is_virtual() || !near(node.pos, at) {
-                continue;
+            // A virtual feature counts where it stands on the board (a castle, BT-5).
+            match g.segment(seg).cell() {
+                Some(p) if near(p, at) => {}
+                _ => continue,
             }
             if let Some(n) = per_player.get_mut(f.owner.0 as usize) {
                 *n += 1;

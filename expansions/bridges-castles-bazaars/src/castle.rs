@@ -207,10 +207,16 @@ impl Castles {
         let Some(k) = (0..MAX_CASTLES).find(|&k| v.get(self.a[k]) == 0) else {
             return Err("make-castle: every castle is on the board".into());
         };
+        // [JCZ] the follower keeps its pointer's position (the city half it stood on):
+        // the castle stands there for rules that look at the cells around a place.
+        let FigureLoc::On(at) = v.state.figure(fig).loc else {
+            return Err("make-castle: the follower is not on the city".into());
+        };
+        let cell = g.segment(at).pos;
         ctx.set(self.a[k], a.index() as i64 + 1);
         ctx.set(self.b[k], b.index() as i64 + 1);
         ctx.set(self.fig[k], i64::from(fig.0) + 1);
-        let castle = ctx.add_virtual_feature(self.kind, k as u8, true);
+        let castle = ctx.add_virtual_feature_at(self.kind, k as u8, true, cell);
         ctx.set(self.v[k], castle.index() as i64 + 1);
         ctx.move_figure(fig, castle)?;
         let used = ctx.get(self.used.of(p));

@@ -143,6 +143,17 @@ fn round_trip_with(
                 assert_eq!(w, d, "{name} game {i}: drawOrder[{k}]");
             }
         }
+        // JCZ's boolean rules are JSON booleans: its engine casts them to `Boolean`, and a
+        // text `"false"` fails the game's set-up (FCZ's engine, `bazaar-no-auction`).
+        for (key, value) in written["setup"]["rules"].as_object().unwrap() {
+            assert!(
+                value != "true" && value != "false",
+                "{name} game {i}: rule {key} written as text {value}"
+            );
+        }
+        if let Some(v) = written["setup"]["rules"].get("bazaar-no-auction") {
+            assert!(v.is_boolean(), "{name} game {i}: bazaar-no-auction {v}");
+        }
         // A finished game ends in JCZ too: the draws are capped at their number.
         assert_eq!(written["gameAnnotations"]["endTurn"], drawn.len());
         let (r1, r2) = (

@@ -156,10 +156,21 @@ fn base(
                 )
             })?;
         if value != m.default {
-            setup.rules.insert(m.key.to_string(), json!(jcz));
+            setup.rules.insert(m.key.to_string(), rule_json(jcz));
         }
     }
     Ok(())
+}
+
+/// A rule's JCZ value as JCZ writes it: its boolean rules (`bazaar-no-auction`,
+/// `vineyards-for-garden`: `true` / `false`) as JSON booleans, which its engine casts to
+/// `Boolean` (a string there fails the game's set-up), the others as text.
+fn rule_json(jcz: &str) -> serde_json::Value {
+    match jcz {
+        "true" => json!(true),
+        "false" => json!(false),
+        text => json!(text),
+    }
 }
 
 /// The elements and rules of one expansion: every rule's JCZ value whose reading is our
@@ -189,7 +200,7 @@ fn choose(
         // default: `king-and-robber-scoring`, `coc-final-scoring`), but for a key only FCZ
         // knows (`inn-and-cathedral-final-scoring`) at its default: upstream JCZ refuses it.
         if value != r.default || !r.fcz_only {
-            setup.rules.insert(r.key.clone(), json!(jcz));
+            setup.rules.insert(r.key.clone(), rule_json(&jcz));
         }
     }
     // A figure element's value is the game's count of that figure (none: left out).

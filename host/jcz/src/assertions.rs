@@ -28,11 +28,81 @@ pub fn check_all_with(
     output: &Value,
     scorings: &[(String, String)],
 ) -> Vec<(String, Outcome)> {
+    check_all_declared(assertions, output, scorings, &[])
+}
+
+/// [`check_all_with`], where `tokens` pairs a JCZ token with the verb of ours that places
+/// it (`PLACE_TOKEN` entries of `[[jcz.actions]]`: [`crate::Declarations::tokens`]), so
+/// that `Available action … for TOKEN` and `… TOKEN options: [x,y]; …` are checked
+/// against the pending custom actions of that verb.
+pub fn check_all_declared(
+    assertions: &[String],
+    output: &Value,
+    scorings: &[(String, String)],
+    tokens: &[(String, String)],
+) -> Vec<(String, Outcome)> {
     let mut used_events = vec![false; output["events"].as_array().map_or(0, Vec::len)];
     assertions
         .iter()
-        .map(|a| (a.clone(), check(a, output, scorings, &mut used_events)))
+        .map(|a| {
+            let t = a.trim().trim_end_matches('.');
+            let outcome = token_actions(t, output, tokens)
+                .unwrap_or_else(|| check(a, output, scorings, &mut used_events));
+            (a.clone(), outcome)
+        })
         .collect()
+}
+
+/// `Available action TowerPiece for TOKEN` (some action of the token's verb is pending) and
+/// `Tower piece TOKEN options: [1,0]; [-1,0]` (the cells its pending actions target), for a
+/// declared token; `None` for any other assertion.
+fn token_actions(t: &str, out: &Value, tokens: &[(String, String)]) -> Option<Outcome> {
+    let verb_of = |token: &str| {
+        tokens
+            .iter()
+            .find(|(k, _)| k == token)
+            .map(|(_, v)| v.as_str())
+    };
+    let cells = |verb: &str| -> Vec<(i64, i64)> {
+        let mut got: Vec<(i64, i64)> = out["pending"]["custom"]
+            .as_array()
+            .map(|cs| {
+                cs.iter()
+                    .filter(|c| c["verb"] == verb)
+                    .filter_map(|c| c["target"]["x"].as_i64().zip(c["target"]["y"].as_i64()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        got.sort();
+        got.dedup();
+        got
+    };
+    if let Some(rest) = t.strip_prefix("Available action ") {
+        let (_, token) = rest.split_once(" for ")?;
+        let verb = verb_of(token.trim())?;
+        return Some(if cells(verb).is_empty() {
+            Outcome::Failed(format!("no `{verb}` action is pending"))
+        } else {
+            Outcome::Passed
+        });
+    }
+    let (head, list) = t.split_once(" options:")?;
+    let verb = verb_of(head.rsplit(' ').next()?)?;
+    let mut want = Vec::new();
+    for item in list.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+        match numbers(item).as_deref() {
+            Some([x, y]) => want.push((*x, *y)),
+            _ => return Some(Outcome::Failed(format!("cannot read the cell `{item}`"))),
+        }
+    }
+    want.sort();
+    want.dedup();
+    let got = cells(verb);
+    Some(if got == want {
+        Outcome::Passed
+    } else {
+        Outcome::Failed(format!("`{verb}` targets {got:?}, expected {want:?}"))
+    })
 }
 
 fn check(text: &str, out: &Value, scorings: &[(String, String)], used: &mut [bool]) -> Outcome {

@@ -61,7 +61,7 @@ pub const RANSOM_FUNDS: &str = "tower.ransomFunds";
 pub const COC_QUARTER_FIGURES: &str = "tower.cocQuarterFigures";
 /// TW-13: when the ransom question is asked outside the deployment step.
 pub const RANSOM_ASKED: &str = "tower.ransomAsked";
-/// BT-1 … BT-8 (`docs/rules/tower-black-tower.md`): the fan variant's black and white pieces.
+/// BW-1 … BW-8 (`docs/rules/tower-black-tower.md`): the fan variant's black and white pieces.
 pub const BLACK_TOWER: &str = "tower.blackTower";
 
 /// Towers whose height is kept (one game slot each). The set has 18; a tower beyond this
@@ -84,7 +84,7 @@ pub fn pieces_for(players: usize) -> i64 {
     }
 }
 
-/// BT-1: with the Black Tower, (normal, black, white) pieces each player gets (the fan
+/// BW-1: with the Black Tower, (normal, black, white) pieces each player gets (the fan
 /// rules for 2–6 players; FanCloisterZone's table for 1, 7 and 8).
 pub fn black_tower_pieces_for(players: usize) -> (i64, i64, i64) {
     match players {
@@ -160,9 +160,9 @@ impl PromptKind for TowerPrompt {
 #[derive(Clone, Copy, Debug)]
 struct Verbs {
     piece: VerbId,
-    /// BT-3: a black piece (captures along the diagonals).
+    /// BW-3: a black piece (captures along the diagonals).
     black: VerbId,
-    /// BT-5: a white piece (tops the tower for good).
+    /// BW-5: a white piece (tops the tower for good).
     white: VerbId,
     cap: VerbId,
     capture: VerbId,
@@ -178,10 +178,10 @@ struct Slots {
     /// Foundations registered.
     count: GameSlot,
     pieces: PlayerSlot,
-    /// BT-1: black and white pieces left.
+    /// BW-1: black and white pieces left.
     black: PlayerSlot,
     white: PlayerSlot,
-    /// BT-3/BT-5: bit k set = the k-th tower's top piece is black / white.
+    /// BW-3/BW-5: bit k set = the k-th tower's top piece is black / white.
     black_tops: GameSlot,
     white_tops: GameSlot,
     /// Prisoners each player holds (kept with `jailer`, for tools and tests).
@@ -218,7 +218,7 @@ struct TowerRules {
     ransom_jcz: bool,
     /// TW-13 `ransomAsked=fcz`: a ransom after the action reopens the deployment step.
     ransom_rewind: bool,
-    /// BT-1: the Black Tower's pieces are dealt (`blackTower=true`).
+    /// BW-1: the Black Tower's pieces are dealt (`blackTower=true`).
     black_tower: bool,
 }
 
@@ -483,18 +483,18 @@ impl TowerRules {
             .unwrap_or(0)
     }
 
-    /// TW-4, BT-5: closed while a follower stands on it, or for good under a white piece.
+    /// TW-4, BW-5: closed while a follower stands on it, or for good under a white piece.
     fn closed(&self, v: &View<'_>, t: &TowerAt) -> bool {
         let g = v.state.graph();
         g.totals(g.feature_of(t.seg)).occupants > 0 || self.top_is(v, self.slots.white_tops, t)
     }
 
-    /// BT-3/BT-5: whether tower `t`'s top piece is of the colour `tops` keeps.
+    /// BW-3/BW-5: whether tower `t`'s top piece is of the colour `tops` keeps.
     fn top_is(&self, v: &View<'_>, tops: GameSlot, t: &TowerAt) -> bool {
         t.index < 64 && v.get(tops) >> t.index & 1 == 1
     }
 
-    /// BT-3/BT-5: records the colour of the piece just put on tower `t` (bit `t.index` of
+    /// BW-3/BW-5: records the colour of the piece just put on tower `t` (bit `t.index` of
     /// `black-tops` / `white-tops`; a normal piece clears both).
     fn set_top(&self, ctx: &mut Ctx<'_>, t: &TowerAt, verb: VerbId) {
         let bit = 1i64 << t.index;
@@ -554,7 +554,7 @@ impl TowerRules {
     /// TW-7/TW-8: whether figure `i` is a follower that tower `t` of height `h` reaches.
     /// The cells are compared first (most figures stand out of reach), then the rest.
     #[inline(always)]
-    /// BT-3: `diagonal` (a black piece just placed): the cells with |dx| = |dy| ≤ H instead.
+    /// BW-3: `diagonal` (a black piece just placed): the cells with |dx| = |dy| ≤ H instead.
     fn reaches(
         &self,
         v: &View<'_>,
@@ -605,7 +605,7 @@ impl TowerRules {
         within(reach)
     }
 
-    /// The reach of tower `t` now: its height, and whether its top piece is black (BT-3:
+    /// The reach of tower `t` now: its height, and whether its top piece is black (BW-3:
     /// the capture right after a black piece goes along the diagonals).
     fn reach(&self, v: &View<'_>, t: &TowerAt) -> (i32, bool) {
         (
@@ -694,7 +694,7 @@ impl TowerRules {
         }
     }
 
-    /// TW-5 / TW-6 / BT-3 / BT-5: pieces and caps for `p`, in tower order (a piece, a
+    /// TW-5 / TW-6 / BW-3 / BW-5: pieces and caps for `p`, in tower order (a piece, a
     /// black piece, then the caps in figure-kind order, then a white piece). Asked at every
     /// deployment step, so one pass over the registered foundations reading only their
     /// slots and the union-find totals.
@@ -717,7 +717,7 @@ impl TowerRules {
         if !pieces && !caps && !black && !white {
             return;
         }
-        // BT-5: towers under a white piece take nothing more.
+        // BW-5: towers under a white piece take nothing more.
         let whites = if self.black_tower {
             v.get(self.slots.white_tops)
         } else {
@@ -759,7 +759,7 @@ impl TowerRules {
         }
     }
 
-    /// The per-player slot of the pieces `verb` places (TW-5, BT-3, BT-5).
+    /// The per-player slot of the pieces `verb` places (TW-5, BW-3, BW-5).
     fn piece_slot(&self, verb: VerbId) -> Option<PlayerSlot> {
         if verb == self.verbs.piece {
             Some(self.slots.pieces)
@@ -780,24 +780,24 @@ impl TowerRules {
             .tower_of_seg(&v, seg)
             .ok_or_else(|| HookFailure(format!("segment {} is not a tower", seg.index())))?;
         if self.closed(&v, &t) || t.index >= self.slots.height.len() {
-            return Err("TW-4/BT-5: the tower is closed".into());
+            return Err("TW-4/BW-5: the tower is closed".into());
         }
         if let Some(slot) = self.piece_slot(c.verb) {
             let left = v.get(slot.of(p));
             if left <= 0 {
-                return Err("TW-5/BT-1: no tower piece of that colour left".into());
+                return Err("TW-5/BW-1: no tower piece of that colour left".into());
             }
             let h = self.height(&v, &t);
             let white = c.verb == self.verbs.white;
             if white && h < 1 {
-                return Err("BT-5: a white piece goes only on a tower of height ≥ 1".into());
+                return Err("BW-5: a white piece goes only on a tower of height ≥ 1".into());
             }
             ctx.set(slot.of(p), left - 1);
             ctx.set(self.slots.height[t.index], h + 1);
             if self.black_tower {
                 self.set_top(ctx, &t, c.verb);
             }
-            // BT-5: a white piece captures nothing.
+            // BW-5: a white piece captures nothing.
             if !white && self.any_candidate(&ctx.view(), &t) {
                 ctx.prompt_next(
                     p,
@@ -970,8 +970,8 @@ impl BoundExpansion for TowerRules {
 
     /// Position settings: `heights` = `x,y:h;…`; `cap` = `x,y:PLAYER[:kind];…` (a follower
     /// from supply on top of that tower); `prisoners` = `JAILER:OWNER[:kind];…` (a follower
-    /// of OWNER from supply held by JAILER); `pieces` (and, BT-1, `black-pieces`,
-    /// `white-pieces`) = `PLAYER:n;…`; `tops` = `x,y:black|white|normal;…` (BT-3/BT-5: the
+    /// of OWNER from supply held by JAILER); `pieces` (and, BW-1, `black-pieces`,
+    /// `white-pieces`) = `PLAYER:n;…`; `tops` = `x,y:black|white|normal;…` (BW-3/BW-5: the
     /// colour of that tower's top piece); `ransomed` = `yes` (a ransom was already paid
     /// this turn).
     fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
@@ -1235,7 +1235,7 @@ impl BoundExpansion for TowerRules {
                     match tower {
                         None => Some("TW-5/TW-6: that is not a tower foundation".to_string()),
                         Some(t) if self.top_is(&v, self.slots.white_tops, &t) => Some(format!(
-                            "BT-5: the tower at {} is topped by a white piece: nothing more goes on it",
+                            "BW-5: the tower at {} is topped by a white piece: nothing more goes on it",
                             t.pos
                         )),
                         Some(t) if self.closed(&v, &t) => Some(format!(
@@ -1246,13 +1246,13 @@ impl BoundExpansion for TowerRules {
                             Some(if c.verb == self.verbs.piece {
                                 "TW-5: no tower piece left".to_string()
                             } else if self.black_tower {
-                                "BT-1: no tower piece of that colour left".to_string()
+                                "BW-1: no tower piece of that colour left".to_string()
                             } else {
-                                "BT-1: black and white pieces need the option tower.blackTower".to_string()
+                                "BW-1: black and white pieces need the option tower.blackTower".to_string()
                             })
                         }
                         Some(t) if c.verb == self.verbs.white && self.height(&v, &t) < 1 => Some(format!(
-                            "BT-5: the foundation at {} is bare; a white piece goes only on a tower of height ≥ 1",
+                            "BW-5: the foundation at {} is bare; a white piece goes only on a tower of height ≥ 1",
                             t.pos
                         )),
                         Some(t) if c.verb == self.verbs.cap && self.height(&v, &t) < 1 => Some(format!(
@@ -1297,7 +1297,7 @@ impl BoundExpansion for TowerRules {
         for t in self.towers(&v) {
             let h = self.height(&v, &t);
             if h > 0 {
-                // BT-3/BT-5: the top piece's colour names the group (renderers badge black
+                // BW-3/BW-5: the top piece's colour names the group (renderers badge black
                 // and white groups in their colour).
                 let group = if self.top_is(&v, self.slots.white_tops, &t) {
                     "White tower heights"

@@ -503,7 +503,11 @@ impl TowerRules {
             (self.slots.white_tops, self.verbs.white),
         ] {
             let tops = ctx.get(slot);
-            let tops = if verb == colour { tops | bit } else { tops & !bit };
+            let tops = if verb == colour {
+                tops | bit
+            } else {
+                tops & !bit
+            };
             ctx.set(slot, tops);
         }
     }

@@ -1149,12 +1149,8 @@ fn black_and_white_tower_tops_are_badged_distinctly() {
     for seed in 0..2 {
         play(&rules, 3, seed, 1000, &mut |game| {
             let svg = render_svg(game, &RenderOptions::default());
-            black += svg
-                .matches(r##"data-group="Black tower heights""##)
-                .count();
-            white += svg
-                .matches(r##"data-group="White tower heights""##)
-                .count();
+            black += svg.matches(r##"data-group="Black tower heights""##).count();
+            white += svg.matches(r##"data-group="White tower heights""##).count();
             normal += svg.matches(r##"data-group="Tower heights""##).count();
             for line in svg.lines().filter(|l| l.contains(r#"class="place""#)) {
                 let dark = line.contains(r##"fill="#222222ee""##);

@@ -1405,6 +1405,33 @@ mod tests {
         }
     }
 
+    /// BW-1: the fan table for 2–6 players (FanCloisterZone's for 1, 7, 8); the box's 12
+    /// black and 6 white pieces suffice for 2–6 players.
+    #[test]
+    fn black_tower_pieces_per_player_count() {
+        let got: Vec<(i64, i64, i64)> = (1..=8).map(black_tower_pieces_for).collect();
+        assert_eq!(
+            got,
+            [
+                (8, 4, 2),
+                (8, 4, 2),
+                (7, 3, 2),
+                (6, 3, 1),
+                (5, 2, 1),
+                (4, 2, 1),
+                (3, 2, 1),
+                (2, 1, 1)
+            ]
+        );
+        for n in 2..=6usize {
+            let (_, black, white) = black_tower_pieces_for(n);
+            assert!(
+                n as i64 * black <= 12 && n as i64 * white <= 6,
+                "{n} players"
+            );
+        }
+    }
+
     #[test]
     fn ransom_values_name_jailer_and_kind() {
         assert_eq!(ransom_value(PlayerId(1), FigureKindId(0)), 1);

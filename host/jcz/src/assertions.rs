@@ -406,4 +406,50 @@ mod tests {
         let without = check_all(&asserts, &out);
         assert!(matches!(without[0].1, Outcome::Failed(_)));
     }
+
+    /// Token actions (`Available action … for TOKEN`, `… TOKEN options: [x,y]; …`) are
+    /// checked against the pending custom actions of the token's declared verb; an
+    /// undeclared token stays ignored.
+    #[test]
+    fn token_actions_are_checked_by_declared_verb() {
+        let out = serde_json::json!({
+            "pending": {"custom": [
+                {"verb": "tower-piece", "target": {"x": 1, "y": 0}},
+                {"verb": "tower-piece", "target": {"x": -1, "y": 0}},
+                {"verb": "white-tower-piece", "target": {"x": -1, "y": 0}},
+            ]},
+            "events": [],
+        });
+        let tokens = [
+            ("TOWER_PIECE".to_string(), "tower-piece".to_string()),
+            (
+                "BLACK_TOWER_PIECE".to_string(),
+                "black-tower-piece".to_string(),
+            ),
+            (
+                "WHITE_TOWER_PIECE".to_string(),
+                "white-tower-piece".to_string(),
+            ),
+        ];
+        let asserted = [
+            "Available action TowerPiece for TOWER_PIECE",
+            "Tower piece TOWER_PIECE options: [1,0]; [-1,0]",
+            "Tower piece WHITE_TOWER_PIECE options: [-1,0]",
+            "Available action TowerPiece for BLACK_TOWER_PIECE",
+            "Tower piece WHITE_TOWER_PIECE options: [1,0]",
+            "Available action TowerPiece for BRIDGE",
+        ]
+        .map(String::from);
+        let got: Vec<Outcome> = check_all_declared(&asserted, &out, &[], &tokens)
+            .into_iter()
+            .map(|(_, o)| o)
+            .collect();
+        assert_eq!(
+            got[..3],
+            [Outcome::Passed, Outcome::Passed, Outcome::Passed]
+        );
+        assert!(matches!(got[3], Outcome::Failed(_)), "{:?}", got[3]);
+        assert!(matches!(got[4], Outcome::Failed(_)), "{:?}", got[4]);
+        assert!(matches!(got[5], Outcome::Ignored(_)), "{:?}", got[5]);
+    }
 }

@@ -41,6 +41,14 @@
 //! again, `Ctx::repeat_deploy_step`, without the ransom), while he chooses a capture and,
 //! as a free action (`free_actions`), in any other expansion's prompt asked of him.
 //!
+//! **The Black Tower** (option `blackTower`, BW-1 … BW-7, `docs/rules/tower-black-tower.md`):
+//! each player also gets black and white pieces (`tower.black-pieces`, `tower.white-pieces`,
+//! fewer normal ones). `black-tower-piece` goes where `tower-piece` goes and its capture
+//! reaches along the diagonals; `white-tower-piece` goes on an open tower of height ≥ 1,
+//! captures nothing and closes the tower for good. The top piece's colour is a bit per tower
+//! in `tower.black-tops` / `tower.white-tops`; the capture reads the black bit (the piece
+//! just placed is the top).
+//!
 //! **Cost.** The step's offers are one pass over the registered foundations (their slots and
 //! the union-find totals, no allocation); the capture check stops at the first follower in
 //! reach; prisoners are iterated, never collected; ransom checks start with `captive`.
@@ -61,7 +69,7 @@ pub const RANSOM_FUNDS: &str = "tower.ransomFunds";
 pub const COC_QUARTER_FIGURES: &str = "tower.cocQuarterFigures";
 /// TW-13: when the ransom question is asked outside the deployment step.
 pub const RANSOM_ASKED: &str = "tower.ransomAsked";
-/// BW-1 … BW-8 (`docs/rules/tower-black-tower.md`): the fan variant's black and white pieces.
+/// BW-1 … BW-7 (`docs/rules/tower-black-tower.md`): the fan variant's black and white pieces.
 pub const BLACK_TOWER: &str = "tower.blackTower";
 
 /// Towers whose height is kept (one game slot each). The set has 18; a tower beyond this
@@ -557,8 +565,8 @@ impl TowerRules {
 
     /// TW-7/TW-8: whether figure `i` is a follower that tower `t` of height `h` reaches.
     /// The cells are compared first (most figures stand out of reach), then the rest.
-    #[inline(always)]
     /// BW-3: `diagonal` (a black piece just placed): the cells with |dx| = |dy| ≤ H instead.
+    #[inline(always)]
     fn reaches(
         &self,
         v: &View<'_>,

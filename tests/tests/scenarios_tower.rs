@@ -257,3 +257,28 @@ fn t184_tw5_two_pieces_in_a_double_turn() {
 fn t185_tw3_ordinary_deployment_on_a_tower_tile() {
     run_scenario("tower/T-185");
 }
+
+/// T-bw-1 — BW-1, BW-2, BW-3, BW-5: the Black Tower's pieces per player count; which
+/// colours are offered on a bare foundation and on a tower.
+#[test]
+fn t_bw_1_black_tower_pieces_and_offers() {
+    run_scenario("tower/T-bw-1");
+}
+
+/// T-bw-2 — BW-3: a black piece captures along the diagonals, never the row or column.
+#[test]
+fn t_bw_2_black_piece_captures_diagonally() {
+    run_scenario("tower/T-bw-2");
+}
+
+/// T-bw-3 — BW-4: the piece just placed sets the capture's direction.
+#[test]
+fn t_bw_3_the_piece_placed_sets_the_direction() {
+    run_scenario("tower/T-bw-3");
+}
+
+/// T-bw-4 — BW-5, BW-6: a white piece captures nothing and tops the tower for good.
+#[test]
+fn t_bw_4_white_piece_tops_the_tower() {
+    run_scenario("tower/T-bw-4");
+}

@@ -7,14 +7,17 @@
 //!   `in_supply` agrees; every feature's occupant count equals the figures on it; each
 //!   player's `tower.held` equals the prisoners he holds; the Count's tally of followers in
 //!   the city is right (captures from quarters under `cocQuarterFigures=jcz`);
-//! - tower pieces: pieces in supply + tower heights = players × pieces per player (TW-2);
-//!   a follower stands on a tower only at height ≥ 1, one at most (TW-3, TW-6);
+//! - tower pieces: pieces in supply + tower heights = players × pieces per player (TW-2;
+//!   with the Black Tower, normal + black + white pieces, BW-1, BW-2);
+//!   a follower stands on a tower only at height ≥ 1, one at most (TW-3, TW-6), never on a
+//!   tower topped by a white piece (BW-6);
 //! - scores equal the sum of the score events (ransoms are the only negative events, −3,
 //!   each paired with +3 to the jailer, TW-13);
 //! - at the end: every tile placed or discarded, and the record replays identically.
 
 use carcassonne_core::{
-    Action, DecisionKind, FigureKindId, FigureLoc, Game, GameSetup, PlayerId, Ruleset, SegmentId,
+    Action, DecisionKind, FigureKindId, FigureLoc, Game, GameSetup, OptionValue, PlayerId, Ruleset,
+    SegmentId,
 };
 use carcassonne_play::bots::{Bot, GreedyBot, RandomBot};
 use carcassonne_play::record::Record;
@@ -35,6 +38,19 @@ fn pieces_for(players: usize) -> i64 {
         6 => 5,
         7 => 4,
         _ => 3,
+    }
+}
+
+/// BW-1: (normal, black, white) pieces per player with the Black Tower.
+fn black_tower_pieces_for(players: usize) -> (i64, i64, i64) {
+    match players {
+        0..=2 => (8, 4, 2),
+        3 => (7, 3, 2),
+        4 => (6, 3, 1),
+        5 => (5, 2, 1),
+        6 => (4, 2, 1),
+        7 => (3, 2, 1),
+        _ => (2, 1, 1),
     }
 }
 
@@ -60,7 +76,19 @@ const OPTION_SETS: &[&[(&str, &str)]] = &[
         ("king-robber.kingRobberAward", "continuously"),
         ("tower.ransomAsked", "jcz"),
     ],
+    // The Black Tower (BW-1 … BW-7), only in its own test (`run_on` cycles over the first
+    // three sets).
+    &[
+        ("tower.blackTower", "true"),
+        ("tower.cocQuarterFigures", "jcz"),
+        ("tower.ransomAsked", "fcz"),
+    ],
 ];
+
+/// The option sets `run_on` cycles over.
+const CYCLED: usize = 3;
+/// The Black Tower's option set.
+const BLACK_TOWER: usize = 3;
 
 fn rules_with(set: usize, more: &[&str]) -> Arc<Ruleset> {
     let mut expansions: Vec<String> = ALL.map(String::from).to_vec();
@@ -84,6 +112,8 @@ fn check(g: &Game, ctx: &str) {
     let held = slot(rules, "tower", "held");
     let pieces = slot(rules, "tower", "pieces");
     let tower = rules.kind_named("tower").expect("tower kind");
+    let black_tower = rules.options().get("tower.blackTower") == Some(&OptionValue::Bool(true));
+    let white_tops = st.slot(slot(rules, "tower", "white-tops"), 0);
     let n = st.players().len();
     let mut holding = vec![0i64; n];
     for p in 0..n {
@@ -176,11 +206,31 @@ fn check(g: &Game, ctx: &str) {
             "{ctx}: a follower on a bare foundation at {}",
             t.pos
         );
+        let white = white_tops >> (k - 1) & 1 == 1;
+        assert!(
+            !(white && on > 0),
+            "{ctx}: a follower on a white top at {}",
+            t.pos
+        );
+        assert!(
+            black_tower || !white,
+            "{ctx}: a white top without the option"
+        );
     }
-    let left: i64 = (0..n).map(|p| st.slot(pieces, p)).sum();
+    let mut left: i64 = (0..n).map(|p| st.slot(pieces, p)).sum();
+    let each = if black_tower {
+        for colour in ["black-pieces", "white-pieces"] {
+            let s = slot(rules, "tower", colour);
+            left += (0..n).map(|p| st.slot(s, p)).sum::<i64>();
+        }
+        let (normal, black, white) = black_tower_pieces_for(n);
+        normal + black + white
+    } else {
+        pieces_for(n)
+    };
     assert_eq!(
         left + heights,
-        n as i64 * pieces_for(n),
+        n as i64 * each,
         "{ctx}: tower pieces conserved"
     );
     let mut sum = vec![0; n];
@@ -190,8 +240,9 @@ fn check(g: &Game, ctx: &str) {
     assert_eq!(sum, scores(g), "{ctx}: scores are the sum of the events");
 }
 
-/// Captures, ransoms, and ransoms paid as a free action in another expansion's prompt.
-fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32, u32) {
+/// Captures, ransoms, ransoms paid as a free action in another expansion's prompt, and black
+/// or white pieces placed (BW-3, BW-5).
+fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32, u32, u32) {
     let players = 2 + (seed % 5) as usize;
     let ctx = format!("option set {set}, seed {seed}, {players} players, greedy {greedy}");
     let setup = GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed);
@@ -210,7 +261,9 @@ fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32,
         .collect();
     let capture = rules.verb_named(rules.expansion_index("tower").expect("tower"), "capture");
     let ransom = rules.verb_named(rules.expansion_index("tower").expect("tower"), "pay-ransom");
-    let (mut captures, mut ransoms, mut free) = (0, 0, 0);
+    let colours = ["black-tower-piece", "white-tower-piece"]
+        .map(|v| rules.verb_named(rules.expansion_index("tower").expect("tower"), v));
+    let (mut captures, mut ransoms, mut free, mut coloured) = (0, 0, 0, 0);
     let mut actions: Vec<Action> = Vec::new();
     while !g.is_over() {
         assert!(actions.len() < 3000, "{ctx}: the game does not end");
@@ -222,6 +275,7 @@ fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32,
         if let Action::Custom(c) = a {
             captures += (Some(c.verb) == capture) as u32;
             ransoms += (Some(c.verb) == ransom) as u32;
+            coloured += colours.contains(&Some(c.verb)) as u32;
         }
         let before = g.decision();
         g.apply(a)
@@ -252,7 +306,7 @@ fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32,
         .replay_with(rules, &ctx, None)
         .unwrap_or_else(|e| panic!("{ctx}: replay: {e}"));
     check_same_game(&replayed, &g, &ctx);
-    (captures, ransoms, free)
+    (captures, ransoms, free, coloured)
 }
 
 fn run(from: u64, to: u64, greedy: bool) -> (u32, u32, u32) {
@@ -260,13 +314,11 @@ fn run(from: u64, to: u64, greedy: bool) -> (u32, u32, u32) {
 }
 
 fn run_on(from: u64, to: u64, greedy: bool, more: &[&str]) -> (u32, u32, u32) {
-    let rulesets: Vec<Arc<Ruleset>> = (0..OPTION_SETS.len())
-        .map(|set| rules_with(set, more))
-        .collect();
+    let rulesets: Vec<Arc<Ruleset>> = (0..CYCLED).map(|set| rules_with(set, more)).collect();
     let mut totals = (0, 0, 0);
     for seed in from..to {
-        let set = (seed % OPTION_SETS.len() as u64) as usize;
-        let (c, r, f) = play(set, &rulesets[set], seed, greedy);
+        let set = (seed % CYCLED as u64) as usize;
+        let (c, r, f, _) = play(set, &rulesets[set], seed, greedy);
         totals.0 += c;
         totals.1 += r;
         totals.2 += f;
@@ -320,4 +372,29 @@ fn tower_games_with_every_official_expansion_keep_every_invariant() {
         "promotions",
     ];
     run_on(1250, 1310, false, &all_fan);
+}
+
+/// The Black Tower (BW-1 … BW-7): black and white pieces are placed, captures follow black
+/// pieces, white tops stay free of followers, and every piece of every colour is accounted
+/// for; alone, then with every official expansion.
+#[test]
+fn black_tower_games_keep_every_invariant() {
+    let (mut captures, mut coloured) = (0, 0);
+    for (from, to, more) in [
+        (1400u64, 1520u64, &[][..]),
+        (
+            1520,
+            1580,
+            &["princess-dragon", "inns-cathedrals", "traders-builders"][..],
+        ),
+    ] {
+        let rules = rules_with(BLACK_TOWER, more);
+        for seed in from..to {
+            let (c, _, _, w) = play(BLACK_TOWER, &rules, seed, seed % 5 == 0);
+            captures += c;
+            coloured += w;
+        }
+    }
+    assert!(captures > 20, "{captures} captures");
+    assert!(coloured > 100, "{coloured} black and white pieces placed");
 }

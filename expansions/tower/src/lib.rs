@@ -41,6 +41,14 @@
 //! again, `Ctx::repeat_deploy_step`, without the ransom), while he chooses a capture and,
 //! as a free action (`free_actions`), in any other expansion's prompt asked of him.
 //!
+//! **The Black Tower** (option `blackTower`, BW-1 … BW-7, `docs/rules/tower-black-tower.md`):
+//! each player also gets black and white pieces (`tower.black-pieces`, `tower.white-pieces`,
+//! fewer normal ones). `black-tower-piece` goes where `tower-piece` goes and its capture
+//! reaches along the diagonals; `white-tower-piece` goes on an open tower of height ≥ 1,
+//! captures nothing and closes the tower for good. The top piece's colour is a bit per tower
+//! in `tower.black-tops` / `tower.white-tops`; the capture reads the black bit (the piece
+//! just placed is the top).
+//!
 //! **Cost.** The step's offers are one pass over the registered foundations (their slots and
 //! the union-find totals, no allocation); the capture check stops at the first follower in
 //! reach; prisoners are iterated, never collected; ransom checks start with `captive`.
@@ -61,6 +69,8 @@ pub const RANSOM_FUNDS: &str = "tower.ransomFunds";
 pub const COC_QUARTER_FIGURES: &str = "tower.cocQuarterFigures";
 /// TW-13: when the ransom question is asked outside the deployment step.
 pub const RANSOM_ASKED: &str = "tower.ransomAsked";
+/// BW-1 … BW-7 (`docs/rules/tower-black-tower.md`): the fan variant's black and white pieces.
+pub const BLACK_TOWER: &str = "tower.blackTower";
 
 /// Towers whose height is kept (one game slot each). The set has 18; a tower beyond this
 /// number (only possible with another tile set using the `tower` kind) takes no piece.
@@ -79,6 +89,20 @@ pub fn pieces_for(players: usize) -> i64 {
         6 => 5,
         7 => 4,
         _ => 3,
+    }
+}
+
+/// BW-1: with the Black Tower, (normal, black, white) pieces each player gets (the fan
+/// rules for 2–6 players; FanCloisterZone's table for 1, 7 and 8).
+pub fn black_tower_pieces_for(players: usize) -> (i64, i64, i64) {
+    match players {
+        0..=2 => (8, 4, 2),
+        3 => (7, 3, 2),
+        4 => (6, 3, 1),
+        5 => (5, 2, 1),
+        6 => (4, 2, 1),
+        7 => (3, 2, 1),
+        _ => (2, 1, 1),
     }
 }
 
@@ -144,6 +168,10 @@ impl PromptKind for TowerPrompt {
 #[derive(Clone, Copy, Debug)]
 struct Verbs {
     piece: VerbId,
+    /// BW-3: a black piece (captures along the diagonals).
+    black: VerbId,
+    /// BW-5: a white piece (tops the tower for good).
+    white: VerbId,
     cap: VerbId,
     capture: VerbId,
     exchange: VerbId,
@@ -158,6 +186,12 @@ struct Slots {
     /// Foundations registered.
     count: GameSlot,
     pieces: PlayerSlot,
+    /// BW-1: black and white pieces left.
+    black: PlayerSlot,
+    white: PlayerSlot,
+    /// BW-3/BW-5: bit k set = the k-th tower's top piece is black / white.
+    black_tops: GameSlot,
+    white_tops: GameSlot,
     /// Prisoners each player holds (kept with `jailer`, for tools and tests).
     held: PlayerSlot,
     /// Each player's followers held by others (what he could ransom).
@@ -192,6 +226,8 @@ struct TowerRules {
     ransom_jcz: bool,
     /// TW-13 `ransomAsked=fcz`: a ransom after the action reopens the deployment step.
     ransom_rewind: bool,
+    /// BW-1: the Black Tower's pieces are dealt (`blackTower=true`).
+    black_tower: bool,
 }
 
 impl Expansion for Tower {
@@ -210,6 +246,14 @@ impl Expansion for Tower {
         let tower = d.feature_kind(def).map_err(|e| e.to_string())?;
         let verbs = Verbs {
             piece: d.verb_in_words("tower-piece", "add a floor to a tower"),
+            black: d.verb_in_words(
+                "black-tower-piece",
+                "add a black floor to a tower (it captures along the diagonals)",
+            ),
+            white: d.verb_in_words(
+                "white-tower-piece",
+                "top a tower with a white floor (no capture; the tower is finished)",
+            ),
             cap: d.verb_in_words("cap-tower", "finish a tower with a follower"),
             capture: d.verb_in_words("capture", "take a follower prisoner"),
             exchange: d.verb_in_words("exchange", "choose the prisoner to exchange"),
@@ -228,6 +272,10 @@ impl Expansion for Tower {
                 .collect(),
             count: d.game_slot("towers", 0),
             pieces: d.player_slot("pieces", 0),
+            black: d.player_slot("black-pieces", 0),
+            white: d.player_slot("white-pieces", 0),
+            black_tops: d.game_slot("black-tops", 0),
+            white_tops: d.game_slot("white-tops", 0),
             held: d.player_slot("held", 0),
             captive: d.player_slot("captive", 0),
             jailer: d.figure_slot("jailer", 0),
@@ -306,6 +354,7 @@ impl Expansion for Tower {
                 coc_jcz: b.option_str("cocQuarterFigures")? == "jcz",
                 ransom_jcz: b.option_str("ransomAsked")? != "before-draw",
                 ransom_rewind: b.option_str("ransomAsked")? == "fcz",
+                black_tower: b.option_flag("blackTower")?,
             })
         }))
     }
@@ -442,9 +491,33 @@ impl TowerRules {
             .unwrap_or(0)
     }
 
+    /// TW-4, BW-5: closed while a follower stands on it, or for good under a white piece.
     fn closed(&self, v: &View<'_>, t: &TowerAt) -> bool {
         let g = v.state.graph();
-        g.totals(g.feature_of(t.seg)).occupants > 0
+        g.totals(g.feature_of(t.seg)).occupants > 0 || self.top_is(v, self.slots.white_tops, t)
+    }
+
+    /// BW-3/BW-5: whether tower `t`'s top piece is of the colour `tops` keeps.
+    fn top_is(&self, v: &View<'_>, tops: GameSlot, t: &TowerAt) -> bool {
+        t.index < 64 && v.get(tops) >> t.index & 1 == 1
+    }
+
+    /// BW-3/BW-5: records the colour of the piece just put on tower `t` (bit `t.index` of
+    /// `black-tops` / `white-tops`; a normal piece clears both).
+    fn set_top(&self, ctx: &mut Ctx<'_>, t: &TowerAt, verb: VerbId) {
+        let bit = 1i64 << t.index;
+        for (slot, colour) in [
+            (self.slots.black_tops, self.verbs.black),
+            (self.slots.white_tops, self.verbs.white),
+        ] {
+            let tops = ctx.get(slot);
+            let tops = if verb == colour {
+                tops | bit
+            } else {
+                tops & !bit
+            };
+            ctx.set(slot, tops);
+        }
     }
 
     /// The seat holding `f` as a prisoner.
@@ -492,8 +565,16 @@ impl TowerRules {
 
     /// TW-7/TW-8: whether figure `i` is a follower that tower `t` of height `h` reaches.
     /// The cells are compared first (most figures stand out of reach), then the rest.
+    /// BW-3: `diagonal` (a black piece just placed): the cells with |dx| = |dy| ≤ H instead.
     #[inline(always)]
-    fn reaches(&self, v: &View<'_>, t: &TowerAt, h: i32, i: usize, fig: &Figure) -> bool {
+    fn reaches(
+        &self,
+        v: &View<'_>,
+        t: &TowerAt,
+        (h, diagonal): (i32, bool),
+        i: usize,
+        fig: &Figure,
+    ) -> bool {
         let FigureLoc::On(s) = fig.loc else {
             return false;
         };
@@ -502,7 +583,14 @@ impl TowerRules {
         let dy = (node.pos.y - t.pos.y).abs();
         // Promotions can add one cell (AP-10), so the cheap test allows it.
         let most = h + self.promo_disc.is_some() as i32;
-        if !((dx == 0 && dy <= most) || (dy == 0 && dx <= most)) {
+        let within = |r: i32| {
+            if diagonal {
+                dx == dy && dx <= r
+            } else {
+                (dx == 0 && dy <= r) || (dy == 0 && dx <= r)
+            }
+        };
+        if !within(most) {
             return false;
         }
         if !v.rules.figure_kind(fig.kind).follower {
@@ -526,7 +614,16 @@ impl TowerRules {
                 reach += 1;
             }
         }
-        (dx == 0 && dy <= reach) || (dy == 0 && dx <= reach)
+        within(reach)
+    }
+
+    /// The reach of tower `t` now: its height, and whether its top piece is black (BW-3:
+    /// the capture right after a black piece goes along the diagonals).
+    fn reach(&self, v: &View<'_>, t: &TowerAt) -> (i32, bool) {
+        (
+            self.height(v, t) as i32,
+            self.top_is(v, self.slots.black_tops, t),
+        )
     }
 
     /// TW-7/TW-8: the followers a tower of its current height reaches, by figure id, each
@@ -538,9 +635,9 @@ impl TowerRules {
         t: &TowerAt,
         mut f: impl FnMut(FigureId) -> bool,
     ) -> bool {
-        let h = self.height(v, t) as i32;
+        let reach = self.reach(v, t);
         for (i, fig) in v.state.figures().iter().enumerate() {
-            if self.reaches(v, t, h, i, fig) && !f(FigureId(i as u16)) {
+            if self.reaches(v, t, reach, i, fig) && !f(FigureId(i as u16)) {
                 return true;
             }
         }
@@ -556,7 +653,7 @@ impl TowerRules {
     fn is_candidate(&self, v: &View<'_>, t: &TowerAt, f: FigureId) -> bool {
         let i = f.0 as usize;
         match v.state.figures().get(i) {
-            Some(fig) => self.reaches(v, t, self.height(v, t) as i32, i, fig),
+            Some(fig) => self.reaches(v, t, self.reach(v, t), i, fig),
             None => false,
         }
     }
@@ -609,9 +706,10 @@ impl TowerRules {
         }
     }
 
-    /// TW-5 / TW-6: pieces and caps for `p`, in tower order (a piece, then the caps in
-    /// figure-kind order). Asked at every deployment step, so one pass over the
-    /// registered foundations reading only their slots and the union-find totals.
+    /// TW-5 / TW-6 / BW-3 / BW-5: pieces and caps for `p`, in tower order (a piece, a
+    /// black piece, then the caps in figure-kind order, then a white piece). Asked at every
+    /// deployment step, so one pass over the registered foundations reading only their
+    /// slots and the union-find totals.
     fn tower_actions(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
         let at = self.registered(v);
         if at.is_empty() {
@@ -620,11 +718,28 @@ impl TowerRules {
         let st = v.state;
         let pieces = v.get(self.slots.pieces.of(p)) > 0;
         let caps = self.cap_kinds.iter().any(|k| st.in_supply(p, *k) > 0);
-        if !pieces && !caps {
+        let (black, white) = if self.black_tower {
+            (
+                v.get(self.slots.black.of(p)) > 0,
+                v.get(self.slots.white.of(p)) > 0,
+            )
+        } else {
+            (false, false)
+        };
+        if !pieces && !caps && !black && !white {
             return;
         }
+        // BW-5: towers under a white piece take nothing more.
+        let whites = if self.black_tower {
+            v.get(self.slots.white_tops)
+        } else {
+            0
+        };
         let g = st.graph();
-        for (at, height) in at.iter().zip(&self.slots.height) {
+        for (k, (at, height)) in at.iter().zip(&self.slots.height).enumerate() {
+            if whites >> k & 1 == 1 {
+                continue;
+            }
             // A value v names segment v - 1; 0 (or garbage) names none.
             let s = (v.get(*at) as u64).wrapping_sub(1);
             if s >= g.len() as u64 {
@@ -638,13 +753,34 @@ impl TowerRules {
             if pieces {
                 out.push(self.custom(self.verbs.piece, None, Some(seg), 0));
             }
-            if caps && v.get(*height) >= 1 {
-                for k in &self.cap_kinds {
-                    if st.in_supply(p, *k) > 0 {
-                        out.push(self.custom(self.verbs.cap, None, Some(seg), k.0 as i32));
+            if black {
+                out.push(self.custom(self.verbs.black, None, Some(seg), 0));
+            }
+            if v.get(*height) >= 1 {
+                if caps {
+                    for k in &self.cap_kinds {
+                        if st.in_supply(p, *k) > 0 {
+                            out.push(self.custom(self.verbs.cap, None, Some(seg), k.0 as i32));
+                        }
                     }
                 }
+                if white {
+                    out.push(self.custom(self.verbs.white, None, Some(seg), 0));
+                }
             }
+        }
+    }
+
+    /// The per-player slot of the pieces `verb` places (TW-5, BW-3, BW-5).
+    fn piece_slot(&self, verb: VerbId) -> Option<PlayerSlot> {
+        if verb == self.verbs.piece {
+            Some(self.slots.pieces)
+        } else if verb == self.verbs.black {
+            Some(self.slots.black)
+        } else if verb == self.verbs.white {
+            Some(self.slots.white)
+        } else {
+            None
         }
     }
 
@@ -656,17 +792,25 @@ impl TowerRules {
             .tower_of_seg(&v, seg)
             .ok_or_else(|| HookFailure(format!("segment {} is not a tower", seg.index())))?;
         if self.closed(&v, &t) || t.index >= self.slots.height.len() {
-            return Err("TW-4: the tower is closed".into());
+            return Err("TW-4/BW-5: the tower is closed".into());
         }
-        if c.verb == self.verbs.piece {
-            let left = v.get(self.slots.pieces.of(p));
+        if let Some(slot) = self.piece_slot(c.verb) {
+            let left = v.get(slot.of(p));
             if left <= 0 {
-                return Err("TW-5: no tower piece left".into());
+                return Err("TW-5/BW-1: no tower piece of that colour left".into());
             }
             let h = self.height(&v, &t);
-            ctx.set(self.slots.pieces.of(p), left - 1);
+            let white = c.verb == self.verbs.white;
+            if white && h < 1 {
+                return Err("BW-5: a white piece goes only on a tower of height ≥ 1".into());
+            }
+            ctx.set(slot.of(p), left - 1);
             ctx.set(self.slots.height[t.index], h + 1);
-            if self.any_candidate(&ctx.view(), &t) {
+            if self.black_tower {
+                self.set_top(ctx, &t, c.verb);
+            }
+            // BW-5: a white piece captures nothing.
+            if !white && self.any_candidate(&ctx.view(), &t) {
                 ctx.prompt_next(
                     p,
                     TowerPrompt::Capture {
@@ -819,7 +963,15 @@ impl BoundExpansion for TowerRules {
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
         let n = ctx.state().players().len();
         for p in 0..n {
-            ctx.set(self.slots.pieces.of(PlayerId(p as u8)), pieces_for(n));
+            let p = PlayerId(p as u8);
+            if self.black_tower {
+                let (normal, black, white) = black_tower_pieces_for(n);
+                ctx.set(self.slots.pieces.of(p), normal);
+                ctx.set(self.slots.black.of(p), black);
+                ctx.set(self.slots.white.of(p), white);
+            } else {
+                ctx.set(self.slots.pieces.of(p), pieces_for(n));
+            }
         }
         for i in 0..ctx.state().board().tiles().len() {
             let pos = ctx.state().board().tiles()[i].pos;
@@ -830,8 +982,10 @@ impl BoundExpansion for TowerRules {
 
     /// Position settings: `heights` = `x,y:h;…`; `cap` = `x,y:PLAYER[:kind];…` (a follower
     /// from supply on top of that tower); `prisoners` = `JAILER:OWNER[:kind];…` (a follower
-    /// of OWNER from supply held by JAILER); `pieces` = `PLAYER:n;…`; `ransomed` = `yes`
-    /// (a ransom was already paid this turn).
+    /// of OWNER from supply held by JAILER); `pieces` (and, BW-1, `black-pieces`,
+    /// `white-pieces`) = `PLAYER:n;…`; `tops` = `x,y:black|white|normal;…` (BW-3/BW-5: the
+    /// colour of that tower's top piece); `ransomed` = `yes` (a ransom was already paid
+    /// this turn).
     fn apply_setting(&self, ctx: &mut Ctx<'_>, key: &str, value: &str) -> HookResult {
         let entries = || value.split(';').map(str::trim).filter(|s| !s.is_empty());
         match key {
@@ -866,7 +1020,12 @@ impl BoundExpansion for TowerRules {
                 }
                 Ok(())
             }
-            "pieces" => {
+            "pieces" | "black-pieces" | "white-pieces" => {
+                let slot = match key {
+                    "pieces" => self.slots.pieces,
+                    "black-pieces" => self.slots.black,
+                    _ => self.slots.white,
+                };
                 for item in entries() {
                     let (p, n) = item
                         .split_once(':')
@@ -876,7 +1035,33 @@ impl BoundExpansion for TowerRules {
                         .trim()
                         .parse()
                         .map_err(|_| HookFailure(format!("`{item}`: bad number")))?;
-                    ctx.set(self.slots.pieces.of(p), n.max(0));
+                    ctx.set(slot.of(p), n.max(0));
+                }
+                Ok(())
+            }
+            "tops" => {
+                for item in entries() {
+                    let (cell, colour) = item
+                        .rsplit_once(':')
+                        .ok_or_else(|| HookFailure(format!("`{item}`: write `x,y:colour`")))?;
+                    let pos = Pos::parse(cell)?;
+                    let t = self
+                        .tower_at(&ctx.view(), pos)
+                        .ok_or_else(|| HookFailure(format!("no tower at {pos}")))?;
+                    if t.index >= self.slots.height.len() {
+                        return Err("too many towers".into());
+                    }
+                    let verb = match colour.trim() {
+                        "black" => self.verbs.black,
+                        "white" => self.verbs.white,
+                        "normal" => self.verbs.piece,
+                        other => {
+                            return Err(HookFailure(format!(
+                                "`{other}`: a top is black, white or normal"
+                            )))
+                        }
+                    };
+                    self.set_top(ctx, &t, verb);
                 }
                 Ok(())
             }
@@ -889,7 +1074,7 @@ impl BoundExpansion for TowerRules {
                 Ok(())
             }
             _ => Err(HookFailure(format!(
-                "unknown setting `{key}` (known: heights, cap, prisoners, pieces, ransomed)"
+                "unknown setting `{key}` (known: heights, cap, prisoners, pieces, black-pieces, white-pieces, tops, ransomed)"
             ))),
         }
     }
@@ -1057,16 +1242,31 @@ impl BoundExpansion for TowerRules {
             }
             Action::Custom(c) if c.expansion == self.me => {
                 let tower = c.segment.and_then(|s| self.tower_of_seg(&v, s));
-                if c.verb == self.verbs.piece || c.verb == self.verbs.cap {
+                let piece = self.piece_slot(c.verb);
+                if piece.is_some() || c.verb == self.verbs.cap {
                     match tower {
                         None => Some("TW-5/TW-6: that is not a tower foundation".to_string()),
+                        Some(t) if self.top_is(&v, self.slots.white_tops, &t) => Some(format!(
+                            "BW-5: the tower at {} is topped by a white piece: nothing more goes on it",
+                            t.pos
+                        )),
                         Some(t) if self.closed(&v, &t) => Some(format!(
                             "TW-4: the tower at {} is closed (a follower stands on it)",
                             t.pos
                         )),
-                        Some(_) if c.verb == self.verbs.piece && v.get(self.slots.pieces.of(player)) <= 0 => {
-                            Some("TW-5: no tower piece left".to_string())
+                        Some(_) if piece.is_some_and(|s| v.get(s.of(player)) <= 0) => {
+                            Some(if c.verb == self.verbs.piece {
+                                "TW-5: no tower piece left".to_string()
+                            } else if self.black_tower {
+                                "BW-1: no tower piece of that colour left".to_string()
+                            } else {
+                                "BW-1: black and white pieces need the option tower.blackTower".to_string()
+                            })
                         }
+                        Some(t) if c.verb == self.verbs.white && self.height(&v, &t) < 1 => Some(format!(
+                            "BW-5: the foundation at {} is bare; a white piece goes only on a tower of height ≥ 1",
+                            t.pos
+                        )),
                         Some(t) if c.verb == self.verbs.cap && self.height(&v, &t) < 1 => Some(format!(
                             "TW-6: the foundation at {} is bare; only a tower of height ≥ 1 can be capped",
                             t.pos
@@ -1109,8 +1309,17 @@ impl BoundExpansion for TowerRules {
         for t in self.towers(&v) {
             let h = self.height(&v, &t);
             if h > 0 {
+                // BW-3/BW-5: the top piece's colour names the group (renderers badge black
+                // and white groups in their colour).
+                let group = if self.top_is(&v, self.slots.white_tops, &t) {
+                    "White tower heights"
+                } else if self.top_is(&v, self.slots.black_tops, &t) {
+                    "Black tower heights"
+                } else {
+                    "Tower heights"
+                };
                 out.push(Visible::Place {
-                    group: "Tower heights".into(),
+                    group: group.into(),
                     name: h.to_string(),
                     segment: t.seg,
                 });
@@ -1125,6 +1334,20 @@ impl BoundExpansion for TowerRules {
                 holder: Some(p),
                 detail: v.get(self.slots.pieces.of(p)).to_string(),
             });
+            if self.black_tower {
+                for (name, slot) in [
+                    ("black pieces", self.slots.black),
+                    ("white pieces", self.slots.white),
+                ] {
+                    out.push(Visible::Title {
+                        group: "Tower pieces".into(),
+                        name: name.into(),
+                        icon: "tower".into(),
+                        holder: Some(p),
+                        detail: v.get(slot.of(p)).to_string(),
+                    });
+                }
+            }
         }
         for (i, fig) in v.state.figures().iter().enumerate() {
             let f = FigureId(i as u16);
@@ -1187,6 +1410,33 @@ mod tests {
         assert_eq!(got, [10, 10, 9, 7, 6, 5, 4, 3]);
         for n in 1..=8usize {
             assert!(n as i64 * pieces_for(n) <= 30 || n == 1, "{n} players");
+        }
+    }
+
+    /// BW-1: the fan table for 2–6 players (FanCloisterZone's for 1, 7, 8); the box's 12
+    /// black and 6 white pieces suffice for 2–6 players.
+    #[test]
+    fn black_tower_pieces_per_player_count() {
+        let got: Vec<(i64, i64, i64)> = (1..=8).map(black_tower_pieces_for).collect();
+        assert_eq!(
+            got,
+            [
+                (8, 4, 2),
+                (8, 4, 2),
+                (7, 3, 2),
+                (6, 3, 1),
+                (5, 2, 1),
+                (4, 2, 1),
+                (3, 2, 1),
+                (2, 1, 1)
+            ]
+        );
+        for n in 2..=6usize {
+            let (_, black, white) = black_tower_pieces_for(n);
+            assert!(
+                n as i64 * black <= 12 && n as i64 * white <= 6,
+                "{n} players"
+            );
         }
     }
 

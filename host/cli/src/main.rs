@@ -1088,7 +1088,10 @@ fn check_assertions(
     let value = serde_json::to_value(out).expect("output serializes");
     let mut failed = 0;
     let scorings = imported.declarations.scorings();
-    for (text, outcome) in jcz::assertions::check_all_with(assertions, &value, &scorings) {
+    let tokens = imported.declarations.tokens();
+    for (text, outcome) in
+        jcz::assertions::check_all_declared(assertions, &value, &scorings, &tokens)
+    {
         match outcome {
             Outcome::Passed => outln!("ok       {}", escape_line(&text)),
             Outcome::Failed(why) => {

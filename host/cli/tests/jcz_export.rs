@@ -100,6 +100,21 @@ fn round_trip_with(
     games: u64,
     seed: u64,
 ) -> Vec<String> {
+    round_trip_messages(name, expansions, extra, players, games, seed)
+        .iter()
+        .map(|m| m["type"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// [`round_trip_with`], returning every message written.
+fn round_trip_messages(
+    name: &str,
+    expansions: &[&str],
+    extra: &[&str],
+    players: u8,
+    games: u64,
+    seed: u64,
+) -> Vec<Value> {
     let scratch = Scratch::new("jcz-export", name);
     let dir = simulate_for_jcz(&scratch, expansions, extra, players, games, seed);
     if std::env::var("JCZ_KEEP").is_ok() {
@@ -171,13 +186,7 @@ fn round_trip_with(
         );
         assert_eq!(r1["finished"], Value::Bool(true));
         assert_eq!(r2["finished"], Value::Bool(true));
-        messages.extend(
-            written["replay"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m["type"].as_str().unwrap_or_default().to_string()),
-        );
+        messages.extend(written["replay"].as_array().unwrap().iter().cloned());
     }
     messages
 }
@@ -479,4 +488,28 @@ fn phantom_round_trip() {
     let alone = round_trip_with("phantom", &["phantom"], &[], 2, 2, 11);
     assert!(alone.iter().any(|t| t == "DEPLOY_MEEPLE"));
     round_trip("phantom-tower", &["phantom", "tower"], 3, 2, 7);
+}
+
+/// The Black Tower (BW-1 … BW-6, `tower.blackTower`, FanCloisterZone's element
+/// `black-tower`): black and white pieces are `PLACE_TOKEN BLACK_TOWER_PIECE` /
+/// `WHITE_TOWER_PIECE`, captures after a black piece `CAPTURE_FOLLOWER`; the games go to a
+/// save (with the element) and back unchanged.
+#[test]
+fn black_tower_round_trips() {
+    let messages = round_trip_messages(
+        "black-tower",
+        &["tower"],
+        &["tower.blackTower=true"],
+        3,
+        2,
+        3,
+    );
+    let tokens: Vec<&str> = messages
+        .iter()
+        .filter(|m| m["type"] == "PLACE_TOKEN")
+        .filter_map(|m| m["payload"]["token"].as_str())
+        .collect();
+    for t in ["TOWER_PIECE", "BLACK_TOWER_PIECE", "WHITE_TOWER_PIECE"] {
+        assert!(tokens.contains(&t), "no {t} in these games: {tokens:?}");
+    }
 }

@@ -1132,3 +1132,36 @@ fn abbey_mayor_abbey_mayor_wagon_and_barn_are_drawn() {
         "the abbey is not the City of Carcassonne"
     );
 }
+
+/// The Black Tower (BW-4, BW-6; `tower.blackTower`): a tower whose top piece is black gets
+/// a dark height badge, one topped by a white piece a thick grey ring, a normal one the
+/// plain badge (the Tower's `describe` groups, `Black tower heights` / `White tower
+/// heights` / `Tower heights`).
+#[test]
+fn black_and_white_tower_tops_are_badged_distinctly() {
+    let rules = build_ruleset(&RulesSpec {
+        expansions: vec!["tower".into()],
+        options: vec![("tower.blackTower".into(), "true".into())],
+        plugin_dirs: vec![repo().join("expansions")],
+    })
+    .unwrap_or_else(|e| panic!("{e} (build the tower plugin first)"));
+    let (mut black, mut white, mut normal) = (0, 0, 0);
+    for seed in 0..2 {
+        play(&rules, 3, seed, 1000, &mut |game| {
+            let svg = render_svg(game, &RenderOptions::default());
+            black += svg.matches(r##"data-group="Black tower heights""##).count();
+            white += svg.matches(r##"data-group="White tower heights""##).count();
+            normal += svg.matches(r##"data-group="Tower heights""##).count();
+            for line in svg.lines().filter(|l| l.contains(r#"class="place""#)) {
+                let dark = line.contains(r##"fill="#222222ee""##);
+                let ring = line.contains(r##"stroke="#999999" stroke-width="2.4""##);
+                assert_eq!(dark, line.contains("Black tower heights"), "{line}");
+                assert_eq!(ring, line.contains("White tower heights"), "{line}");
+            }
+        });
+    }
+    assert!(
+        black > 0 && white > 0 && normal > 0,
+        "black {black}, white {white}, normal {normal}"
+    );
+}

@@ -28,11 +28,81 @@ pub fn check_all_with(
     output: &Value,
     scorings: &[(String, String)],
 ) -> Vec<(String, Outcome)> {
+    check_all_declared(assertions, output, scorings, &[])
+}
+
+/// [`check_all_with`], where `tokens` pairs a JCZ token with the verb of ours that places
+/// it (`PLACE_TOKEN` entries of `[[jcz.actions]]`: [`crate::Declarations::tokens`]), so
+/// that `Available action … for TOKEN` and `… TOKEN options: [x,y]; …` are checked
+/// against the pending custom actions of that verb.
+pub fn check_all_declared(
+    assertions: &[String],
+    output: &Value,
+    scorings: &[(String, String)],
+    tokens: &[(String, String)],
+) -> Vec<(String, Outcome)> {
     let mut used_events = vec![false; output["events"].as_array().map_or(0, Vec::len)];
     assertions
         .iter()
-        .map(|a| (a.clone(), check(a, output, scorings, &mut used_events)))
+        .map(|a| {
+            let t = a.trim().trim_end_matches('.');
+            let outcome = token_actions(t, output, tokens)
+                .unwrap_or_else(|| check(a, output, scorings, &mut used_events));
+            (a.clone(), outcome)
+        })
         .collect()
+}
+
+/// `Available action TowerPiece for TOKEN` (some action of the token's verb is pending) and
+/// `Tower piece TOKEN options: [1,0]; [-1,0]` (the cells its pending actions target), for a
+/// declared token; `None` for any other assertion.
+fn token_actions(t: &str, out: &Value, tokens: &[(String, String)]) -> Option<Outcome> {
+    let verb_of = |token: &str| {
+        tokens
+            .iter()
+            .find(|(k, _)| k == token)
+            .map(|(_, v)| v.as_str())
+    };
+    let cells = |verb: &str| -> Vec<(i64, i64)> {
+        let mut got: Vec<(i64, i64)> = out["pending"]["custom"]
+            .as_array()
+            .map(|cs| {
+                cs.iter()
+                    .filter(|c| c["verb"] == verb)
+                    .filter_map(|c| c["target"]["x"].as_i64().zip(c["target"]["y"].as_i64()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        got.sort();
+        got.dedup();
+        got
+    };
+    if let Some(rest) = t.strip_prefix("Available action ") {
+        let (_, token) = rest.split_once(" for ")?;
+        let verb = verb_of(token.trim())?;
+        return Some(if cells(verb).is_empty() {
+            Outcome::Failed(format!("no `{verb}` action is pending"))
+        } else {
+            Outcome::Passed
+        });
+    }
+    let (head, list) = t.split_once(" options:")?;
+    let verb = verb_of(head.rsplit(' ').next()?)?;
+    let mut want = Vec::new();
+    for item in list.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+        match numbers(item).as_deref() {
+            Some([x, y]) => want.push((*x, *y)),
+            _ => return Some(Outcome::Failed(format!("cannot read the cell `{item}`"))),
+        }
+    }
+    want.sort();
+    want.dedup();
+    let got = cells(verb);
+    Some(if got == want {
+        Outcome::Passed
+    } else {
+        Outcome::Failed(format!("`{verb}` targets {got:?}, expected {want:?}"))
+    })
 }
 
 fn check(text: &str, out: &Value, scorings: &[(String, String)], used: &mut [bool]) -> Outcome {
@@ -335,5 +405,51 @@ mod tests {
         assert_eq!(with[0].1, Outcome::Passed);
         let without = check_all(&asserts, &out);
         assert!(matches!(without[0].1, Outcome::Failed(_)));
+    }
+
+    /// Token actions (`Available action … for TOKEN`, `… TOKEN options: [x,y]; …`) are
+    /// checked against the pending custom actions of the token's declared verb; an
+    /// undeclared token stays ignored.
+    #[test]
+    fn token_actions_are_checked_by_declared_verb() {
+        let out = serde_json::json!({
+            "pending": {"custom": [
+                {"verb": "tower-piece", "target": {"x": 1, "y": 0}},
+                {"verb": "tower-piece", "target": {"x": -1, "y": 0}},
+                {"verb": "white-tower-piece", "target": {"x": -1, "y": 0}},
+            ]},
+            "events": [],
+        });
+        let tokens = [
+            ("TOWER_PIECE".to_string(), "tower-piece".to_string()),
+            (
+                "BLACK_TOWER_PIECE".to_string(),
+                "black-tower-piece".to_string(),
+            ),
+            (
+                "WHITE_TOWER_PIECE".to_string(),
+                "white-tower-piece".to_string(),
+            ),
+        ];
+        let asserted = [
+            "Available action TowerPiece for TOWER_PIECE",
+            "Tower piece TOWER_PIECE options: [1,0]; [-1,0]",
+            "Tower piece WHITE_TOWER_PIECE options: [-1,0]",
+            "Available action TowerPiece for BLACK_TOWER_PIECE",
+            "Tower piece WHITE_TOWER_PIECE options: [1,0]",
+            "Available action TowerPiece for BRIDGE",
+        ]
+        .map(String::from);
+        let got: Vec<Outcome> = check_all_declared(&asserted, &out, &[], &tokens)
+            .into_iter()
+            .map(|(_, o)| o)
+            .collect();
+        assert_eq!(
+            got[..3],
+            [Outcome::Passed, Outcome::Passed, Outcome::Passed]
+        );
+        assert!(matches!(got[3], Outcome::Failed(_)), "{:?}", got[3]);
+        assert!(matches!(got[4], Outcome::Failed(_)), "{:?}", got[4]);
+        assert!(matches!(got[5], Outcome::Ignored(_)), "{:?}", got[5]);
     }
 }

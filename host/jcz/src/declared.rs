@@ -150,6 +150,19 @@ impl Declarations {
             .collect()
     }
 
+    /// Every `PLACE_TOKEN` entry of the loaded expansions' `[[jcz.actions]]`: a JCZ token
+    /// and the verb of ours that places it (for the assertions on token actions).
+    pub fn tokens(&self) -> Vec<(String, String)> {
+        self.per
+            .iter()
+            .flat_map(|d| &d.decl.actions)
+            .filter_map(|a| match &a.message {
+                JczActionMessage::PlaceToken(t) => Some((t.clone(), a.verb.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The neutral figure `id` as a loaded expansion declares it.
     pub fn neutral_figure(&self, id: &str) -> Option<&JczNeutralFigure> {
         self.per

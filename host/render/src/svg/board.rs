@@ -235,7 +235,8 @@ pub(crate) fn board(game: &Game, opts: &RenderOptions) -> BoardSvg {
 
 /// What expansions name on tiles (`Visible::Place` on a tile segment, e.g. a tower's
 /// height): a small badge beside the segment's first figure spot, so a figure standing
-/// there (a tower's capping follower) stays visible on top.
+/// there (a tower's capping follower) stays visible on top. A group named `Black …` is
+/// badged dark, one named `White …` with a thick grey ring (the Black Tower's top pieces).
 fn place_badges(
     out: &mut String,
     game: &Game,
@@ -274,9 +275,16 @@ fn place_badges(
             .unwrap_or(crate::geometry::CENTRE);
         let (ox, oy) = origin(placed.pos);
         let (bx, by) = (ox + spot.0 * s + fig_r * 1.1, oy + spot.1 * s - fig_r * 1.1);
+        let (fill, ring, ring_w, ink) = if group.starts_with("Black ") {
+            ("#222222ee", "#000000", 0.8, r##" fill="#ffffff""##)
+        } else if group.starts_with("White ") {
+            ("#ffffffee", "#999999", 2.4, "")
+        } else {
+            ("#ffffffee", "#333333", 0.8, "")
+        };
         let _ = writeln!(
             out,
-            r##"<g class="place" data-group="{}" data-name="{}" data-cell="{},{}" data-segment="{}"><circle cx="{}" cy="{}" r="{}" fill="#ffffffee" stroke="#333333" stroke-width="0.8"/>"##,
+            r##"<g class="place" data-group="{}" data-name="{}" data-cell="{},{}" data-segment="{}"><circle cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{ring}" stroke-width="{ring_w}"/>"##,
             esc(group),
             esc(name),
             placed.pos.x,
@@ -291,7 +299,7 @@ fn place_badges(
             bx,
             by + fig_r * 0.32,
             (fig_r * 0.9).max(7.0),
-            r#"text-anchor="middle" font-weight="bold""#,
+            &format!(r#"text-anchor="middle" font-weight="bold"{ink}"#),
             name,
         );
         let _ = writeln!(out, "</g>");

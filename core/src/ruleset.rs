@@ -124,11 +124,18 @@ pub struct Ruleset {
     pub(crate) hook_members: [u64; 32],
     /// Per pipeline hook bit: the implementers that gate it on a slot (as in `hook_members`).
     pub(crate) gated_members: [u64; 32],
-    /// `(expansion, condition)` of every gate, grouped by hook bit (`gate_ranges`), so
-    /// that a gated call reads only its own hook's gates (usually one).
-    pub(crate) gates: Vec<(usize, GateOn)>,
+    /// `(expansion, slot)` of every slot gate, grouped by hook bit (`gate_ranges`), so that a
+    /// gated call reads only its own hook's gates (usually one).
+    pub(crate) gates: Vec<(usize, crate::slot::SlotId)>,
     /// Per hook bit: the range of `gates` gating that hook.
     pub(crate) gate_ranges: [(usize, usize); 32],
+    /// The gates on the supply or the figures (`hooks_once_supply_empty`, `figure_gates`),
+    /// grouped the same way; read only for the implementers in `state_gated`.
+    pub(crate) state_gates: Vec<(usize, GateOn)>,
+    /// Per hook bit: the range of `state_gates` gating that hook.
+    pub(crate) state_gate_ranges: [(usize, usize); 32],
+    /// Per hook bit: the implementers with a gate in `state_gates` (as in `hook_members`).
+    pub(crate) state_gated: [u64; 32],
     /// Per tile kind: bit `i` = expansion `i` filters its placements (bit 63: any of
     /// expansions 63 and up).
     pub(crate) placement_filters: Vec<u64>,
@@ -295,8 +302,26 @@ impl Ruleset {
         expansion: usize,
         state: &crate::state::GameState,
     ) -> bool {
-        let (start, end) = self.gate_ranges[(hook.0.trailing_zeros() & 31) as usize];
-        self.gates[start..end].iter().all(|&(e, on)| {
+        let b = (hook.0.trailing_zeros() & 31) as usize;
+        let (start, end) = self.gate_ranges[b];
+        self.gates[start..end]
+            .iter()
+            .all(|&(e, slot)| e != expansion || state.slot(slot, 0) != 0)
+            && (self.state_gated[b] & (1 << expansion.min(63)) == 0
+                || self.state_gates_open(b, expansion, state))
+    }
+
+    /// [`Ruleset::gates_open`] for the gates on the supply and the figures (few hooks have
+    /// them: out of line, so that slot gates stay as cheap as before).
+    #[inline(never)]
+    fn state_gates_open(
+        &self,
+        b: usize,
+        expansion: usize,
+        state: &crate::state::GameState,
+    ) -> bool {
+        let (start, end) = self.state_gate_ranges[b];
+        self.state_gates[start..end].iter().all(|&(e, on)| {
             e != expansion
                 || match on {
                     GateOn::Slot(slot) => state.slot(slot, 0) != 0,
@@ -690,6 +715,9 @@ impl RulesetBuilder {
             gated_members: [0; 32],
             gates: Vec::new(),
             gate_ranges: [(0, 0); 32],
+            state_gates: Vec::new(),
+            state_gate_ranges: [(0, 0); 32],
+            state_gated: [0; 32],
             placement_filters: Vec::new(),
             hook_sets: Vec::new(),
             any_hooks: crate::hooks::HookSet::NONE,
@@ -743,9 +771,7 @@ impl RulesetBuilder {
         }
         let mut gates: Vec<(u8, usize, GateOn)> = Vec::new();
         for (i, (e, h)) in rules.bound.iter().zip(&hook_sets).enumerate() {
-            // Every gate of the expansion as (hooks, condition, what asked for it); the
-            // supply and figure gates first: they are shut most of the game, and a call
-            // reads a hook's gates only until one is shut.
+            // Every gate of the expansion as (hooks, condition, what asked for it).
             let mut asked: Vec<(crate::hooks::HookSet, GateOn, &str)> = Vec::new();
             let once_empty = e.hooks_once_supply_empty();
             asked.push((once_empty, GateOn::SupplyEmpty, "hooks_once_supply_empty"));
@@ -804,14 +830,32 @@ impl RulesetBuilder {
                 }
             }
         }
-        // Grouped by hook bit (stable: load order within a bit).
+        // Grouped by hook bit (stable: load order within a bit), slot gates apart.
         gates.sort_by_key(|&(b, _, _)| b);
-        for b in 0..32u8 {
-            let start = gates.partition_point(|g| g.0 < b);
-            let end = gates.partition_point(|g| g.0 <= b);
-            rules.gate_ranges[b as usize] = (start, end);
+        let (slots, others): (Vec<_>, Vec<_>) = gates
+            .into_iter()
+            .partition(|g| matches!(g.2, GateOn::Slot(_)));
+        for &(b, i, _) in &others {
+            rules.state_gated[b as usize] |= 1 << i.min(63);
         }
-        rules.gates = gates.into_iter().map(|(_, i, on)| (i, on)).collect();
+        for (ranges, list) in [
+            (&mut rules.gate_ranges, &slots),
+            (&mut rules.state_gate_ranges, &others),
+        ] {
+            for b in 0..32u8 {
+                let start = list.partition_point(|g| g.0 < b);
+                let end = list.partition_point(|g| g.0 <= b);
+                ranges[b as usize] = (start, end);
+            }
+        }
+        rules.gates = slots
+            .into_iter()
+            .filter_map(|(_, i, on)| match on {
+                GateOn::Slot(slot) => Some((i, slot)),
+                _ => None,
+            })
+            .collect();
+        rules.state_gates = others.into_iter().map(|(_, i, on)| (i, on)).collect();
         rules.hook_sets = hook_sets;
         let mut filters = vec![0u64; rules.tiles.len()];
         for (i, (e, hooks)) in rules.bound.iter().zip(&rules.hook_sets).enumerate() {

@@ -195,6 +195,19 @@ pub struct HookGate {
     pub slot: crate::slot::GameSlot,
 }
 
+/// Hooks of an expansion called only while a figure of one player kind is out of its
+/// owners' supply: some player holds fewer of `kind` than its `per_player`
+/// ([`BoundExpansion::figure_gates`]; a barn's farm can be joined only once a barn is
+/// down). Same rules as [`HookGate`]: only [`HookSet::GATEABLE`] hooks, and a gated hook
+/// must do nothing while every figure of the kind is in supply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FigureGate {
+    /// The gated hooks (bits of [`HookSet::GATEABLE`]).
+    pub hooks: HookSet,
+    /// The hooks are called only while a figure of this kind is out of supply.
+    pub kind: crate::figure::FigureKindId,
+}
+
 /// The hooks an expansion implements ([`Expansion::hooks`]): the engine calls only
 /// those in the turn pipeline, so an expansion pays nothing for hooks it leaves alone.
 /// The bits of the pipeline hooks come from the hook table ([`HOOKS`]).
@@ -301,6 +314,22 @@ macro_rules! expansion_hooks {
                 Vec::new()
             }
 
+            /// Hooks of the set to call only once no tile is left to draw
+            /// ([`crate::TileSupply::remaining`] is 0; default: none), asked once with
+            /// [`BoundExpansion::hook_set`]; only bits of [`HookSet::GATEABLE`]. Such a hook
+            /// must do nothing while tiles remain: the engine then skips the call. With
+            /// [`BoundExpansion::hook_gates`] on the same hook, every gate must be open.
+            fn hooks_once_supply_empty(&self) -> HookSet {
+                HookSet::NONE
+            }
+
+            /// Hooks of the set to call only while a figure of a player kind is out of its
+            /// owners' supply ([`FigureGate`]; default: none), asked once with
+            /// [`BoundExpansion::hook_set`].
+            fn figure_gates(&self) -> Vec<FigureGate> {
+                Vec::new()
+            }
+
             $(
                 $(#[$doc])*
                 fn $name(&self $(, $arg: $ty)*) -> $ret $default
@@ -313,6 +342,12 @@ macro_rules! expansion_hooks {
             }
             fn hook_gates(&self) -> Vec<HookGate> {
                 self.guarded_hook_gates()
+            }
+            fn hooks_once_supply_empty(&self) -> HookSet {
+                self.guarded_hooks_once_supply_empty()
+            }
+            fn figure_gates(&self) -> Vec<FigureGate> {
+                self.guarded_figure_gates()
             }
             $(
                 fn $name(&self $(, $arg: $ty)*) -> $ret {

@@ -62,9 +62,9 @@ pub use figure::{
 };
 pub use graph::{FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode};
 pub use hooks::{
-    Award, BoundExpansion, DraftFeature, DrawVerdict, Expansion, HookError, HookFailure, HookGate,
-    HookInfo, HookResult, HookSet, ScoreDraft, Stands, StartTile, TurnEndVerdict, Visible, Window,
-    HOOKS,
+    Award, BoundExpansion, DraftFeature, DrawVerdict, Expansion, FigureGate, HookError,
+    HookFailure, HookGate, HookInfo, HookResult, HookSet, ScoreDraft, Stands, StartTile,
+    TurnEndVerdict, Visible, Window, HOOKS,
 };
 pub use kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
 pub use options::{OptionDef, OptionType, OptionValue, Options};

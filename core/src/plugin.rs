@@ -262,6 +262,18 @@ impl GuardedHooks {
         catch_unwind(AssertUnwindSafe(|| self.inner.hook_gates())).unwrap_or_default()
     }
 
+    /// `hooks_once_supply_empty()` of the inner expansion; a panic there means "none"
+    /// (every hook of the set is called).
+    pub(crate) fn guarded_hooks_once_supply_empty(&self) -> HookSet {
+        catch_unwind(AssertUnwindSafe(|| self.inner.hooks_once_supply_empty()))
+            .unwrap_or(HookSet::NONE)
+    }
+
+    /// `figure_gates()` of the inner expansion; a panic there means "no gate".
+    pub(crate) fn guarded_figure_gates(&self) -> Vec<crate::hooks::FigureGate> {
+        catch_unwind(AssertUnwindSafe(|| self.inner.figure_gates())).unwrap_or_default()
+    }
+
     /// Runs one hook of the inner expansion; a panic becomes its failure.
     pub(crate) fn run<T>(
         &self,

@@ -84,6 +84,26 @@ pub enum SetupError {
     Limit(String),
 }
 
+/// What a hook gate waits for ([`crate::HookGate`], [`BoundExpansion::hooks_once_supply_empty`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GateOn {
+    /// A game slot of the expansion is not 0.
+    Slot(crate::slot::SlotId),
+    /// No tile is left to draw ([`crate::TileSupply::remaining`] is 0).
+    SupplyEmpty,
+    /// Some player has fewer figures of the kind in supply than its `per_player`.
+    FigureOut(crate::figure::FigureKindId, u8),
+}
+
+/// A gate the ruleset refuses, as the error of the expansion that asked for it.
+#[cold]
+fn gate_error(rules: &Ruleset, i: usize, from: &str, message: &str) -> SetupError {
+    SetupError::Expansion {
+        expansion: rules.expansions[i].id.clone(),
+        message: format!("{from}: {message}"),
+    }
+}
+
 /// The fixed rules of a game: vocabulary, tiles, options and expansions.
 pub struct Ruleset {
     pub(crate) kinds: Vec<FeatureKindDef>,
@@ -104,11 +124,18 @@ pub struct Ruleset {
     pub(crate) hook_members: [u64; 32],
     /// Per pipeline hook bit: the implementers that gate it on a slot (as in `hook_members`).
     pub(crate) gated_members: [u64; 32],
-    /// `(expansion, slot)` of every gate, grouped by hook bit (`gate_ranges`), so that a
+    /// `(expansion, slot)` of every slot gate, grouped by hook bit (`gate_ranges`), so that a
     /// gated call reads only its own hook's gates (usually one).
     pub(crate) gates: Vec<(usize, crate::slot::SlotId)>,
     /// Per hook bit: the range of `gates` gating that hook.
     pub(crate) gate_ranges: [(usize, usize); 32],
+    /// The gates on the supply or the figures (`hooks_once_supply_empty`, `figure_gates`),
+    /// grouped the same way; read only for the implementers in `state_gated`.
+    pub(crate) state_gates: Vec<(usize, GateOn)>,
+    /// Per hook bit: the range of `state_gates` gating that hook.
+    pub(crate) state_gate_ranges: [(usize, usize); 32],
+    /// Per hook bit: the implementers with a gate in `state_gates` (as in `hook_members`).
+    pub(crate) state_gated: [u64; 32],
     /// Per tile kind: bit `i` = expansion `i` filters its placements (bit 63: any of
     /// expansions 63 and up).
     pub(crate) placement_filters: Vec<u64>,
@@ -268,17 +295,41 @@ impl Ruleset {
 
     /// Whether expansion `expansion`'s gates on `hook` are all open in `state` (true when
     /// it has none).
-    #[inline]
+    #[inline(always)]
     pub fn gates_open(
         &self,
         hook: crate::hooks::HookSet,
         expansion: usize,
         state: &crate::state::GameState,
     ) -> bool {
-        let (start, end) = self.gate_ranges[(hook.0.trailing_zeros() & 31) as usize];
+        let b = (hook.0.trailing_zeros() & 31) as usize;
+        let (start, end) = self.gate_ranges[b];
         self.gates[start..end]
             .iter()
             .all(|&(e, slot)| e != expansion || state.slot(slot, 0) != 0)
+            && (self.state_gated[b] & (1 << expansion.min(63)) == 0
+                || self.state_gates_open(b, expansion, state))
+    }
+
+    /// [`Ruleset::gates_open`] for the gates on the supply and the figures (few hooks have
+    /// them: out of line, so that slot gates stay as cheap as before).
+    #[inline(never)]
+    fn state_gates_open(
+        &self,
+        b: usize,
+        expansion: usize,
+        state: &crate::state::GameState,
+    ) -> bool {
+        let (start, end) = self.state_gate_ranges[b];
+        self.state_gates[start..end].iter().all(|&(e, on)| {
+            e != expansion
+                || match on {
+                    GateOn::Slot(slot) => state.slot(slot, 0) != 0,
+                    GateOn::SupplyEmpty => state.supply.is_exhausted(),
+                    GateOn::FigureOut(kind, per) => (0..state.players.len())
+                        .any(|p| state.in_supply(crate::PlayerId(p as u8), kind) < per),
+                }
+        })
     }
 
     /// Whether any expansion implements one of `hooks`.
@@ -664,6 +715,9 @@ impl RulesetBuilder {
             gated_members: [0; 32],
             gates: Vec::new(),
             gate_ranges: [(0, 0); 32],
+            state_gates: Vec::new(),
+            state_gate_ranges: [(0, 0); 32],
+            state_gated: [0; 32],
             placement_filters: Vec::new(),
             hook_sets: Vec::new(),
             any_hooks: crate::hooks::HookSet::NONE,
@@ -715,44 +769,93 @@ impl RulesetBuilder {
                 }
             }
         }
-        let mut gates: Vec<(u8, usize, crate::slot::SlotId)> = Vec::new();
+        let mut gates: Vec<(u8, usize, GateOn)> = Vec::new();
         for (i, (e, h)) in rules.bound.iter().zip(&hook_sets).enumerate() {
+            // Every gate of the expansion as (hooks, condition, what asked for it).
+            let mut asked: Vec<(crate::hooks::HookSet, GateOn, &str)> = Vec::new();
+            let once_empty = e.hooks_once_supply_empty();
+            asked.push((once_empty, GateOn::SupplyEmpty, "hooks_once_supply_empty"));
+            for gate in e.figure_gates() {
+                let per = rules
+                    .figures
+                    .get(gate.kind.0 as usize)
+                    .map_or(0, |d| d.per_player);
+                if per == 0 {
+                    return Err(gate_error(
+                        &rules,
+                        i,
+                        "figure_gates",
+                        "gates on a figure kind players do not have",
+                    ));
+                }
+                asked.push((
+                    gate.hooks,
+                    GateOn::FigureOut(gate.kind, per),
+                    "figure_gates",
+                ));
+            }
             for gate in e.hook_gates() {
                 let slot = gate.slot.id();
-                let def = rules.slots.get(slot.0 as usize);
-                let problem = if gate.hooks.0 & !crate::hooks::HookSet::GATEABLE.0 != 0 {
-                    Some("gates a hook the engine cannot gate (HookSet::GATEABLE)")
-                } else if gate.hooks.0 & !h.0 != 0 {
-                    Some("gates a hook outside its hook set")
-                } else if !def.is_some_and(|d| {
+                let own = rules.slots.get(slot.0 as usize).is_some_and(|d| {
                     d.expansion.0 as usize == i && d.scope == crate::slot::SlotScope::Game
-                }) {
-                    Some("gates on a slot that is not one of its own game slots")
-                } else {
-                    None
-                };
-                if let Some(message) = problem {
-                    return Err(SetupError::Expansion {
-                        expansion: rules.expansions[i].id.clone(),
-                        message: format!("hook_gates: {message}"),
-                    });
+                });
+                if !own {
+                    return Err(gate_error(
+                        &rules,
+                        i,
+                        "hook_gates",
+                        "gates on a slot that is not one of its own game slots",
+                    ));
+                }
+                asked.push((gate.hooks, GateOn::Slot(slot), "hook_gates"));
+            }
+            for (hooks, on, from) in asked {
+                if hooks.0 & !crate::hooks::HookSet::GATEABLE.0 != 0 {
+                    let m = "gates a hook the engine cannot gate (HookSet::GATEABLE)";
+                    return Err(gate_error(&rules, i, from, m));
+                }
+                if hooks.0 & !h.0 != 0 {
+                    return Err(gate_error(
+                        &rules,
+                        i,
+                        from,
+                        "gates a hook outside its hook set",
+                    ));
                 }
                 for b in 0..32u8 {
-                    if gate.hooks.0 & (1 << b) != 0 {
+                    if hooks.0 & (1 << b) != 0 {
                         rules.gated_members[b as usize] |= 1 << i.min(63);
-                        gates.push((b, i, slot));
+                        gates.push((b, i, on));
                     }
                 }
             }
         }
-        // Grouped by hook bit (stable: load order within a bit).
+        // Grouped by hook bit (stable: load order within a bit), slot gates apart.
         gates.sort_by_key(|&(b, _, _)| b);
-        for b in 0..32u8 {
-            let start = gates.partition_point(|g| g.0 < b);
-            let end = gates.partition_point(|g| g.0 <= b);
-            rules.gate_ranges[b as usize] = (start, end);
+        let (slots, others): (Vec<_>, Vec<_>) = gates
+            .into_iter()
+            .partition(|g| matches!(g.2, GateOn::Slot(_)));
+        for &(b, i, _) in &others {
+            rules.state_gated[b as usize] |= 1 << i.min(63);
         }
-        rules.gates = gates.into_iter().map(|(_, i, slot)| (i, slot)).collect();
+        for (ranges, list) in [
+            (&mut rules.gate_ranges, &slots),
+            (&mut rules.state_gate_ranges, &others),
+        ] {
+            for b in 0..32u8 {
+                let start = list.partition_point(|g| g.0 < b);
+                let end = list.partition_point(|g| g.0 <= b);
+                ranges[b as usize] = (start, end);
+            }
+        }
+        rules.gates = slots
+            .into_iter()
+            .filter_map(|(_, i, on)| match on {
+                GateOn::Slot(slot) => Some((i, slot)),
+                _ => None,
+            })
+            .collect();
+        rules.state_gates = others.into_iter().map(|(_, i, on)| (i, on)).collect();
         rules.hook_sets = hook_sets;
         let mut filters = vec![0u64; rules.tiles.len()];
         for (i, (e, hooks)) in rules.bound.iter().zip(&rules.hook_sets).enumerate() {

@@ -77,6 +77,13 @@ impl TileSupply {
         self.draws_left.map_or(tiles, |n| tiles.min(n as usize))
     }
 
+    /// Whether no tile can be drawn any more (`remaining() == 0`), without summing every
+    /// group.
+    #[inline]
+    pub fn is_exhausted(&self) -> bool {
+        self.draws_left == Some(0) || self.groups.iter().all(|g| g.tiles.is_empty())
+    }
+
     /// Drops empty groups and activates the next one when none is active; `false` when no
     /// draw is left (the supply is empty or the cap is reached).
     fn prepare_draw(&mut self) -> bool {

@@ -547,3 +547,155 @@ fn gated_hooks_run_only_while_their_slot_is_open() {
         );
     }
 }
+
+/// A toy whose `on_tile_drawn` and `on_turn_end` wait for the empty supply
+/// (`hooks_once_supply_empty`) and whose `on_tile_placed` waits for a follower out of
+/// supply (`figure_gates`): each fails if called with its gate shut, and counts its calls,
+/// which must equal the times the gate was open (the last tile's draw and turn end; the
+/// placements made while a follower was out, counted by the test).
+#[test]
+fn supply_and_figure_gates_call_exactly_while_open() {
+    struct Waits(&'static str);
+    struct WaitsRules {
+        case: &'static str,
+        drawn: GameSlot,
+        ended: GameSlot,
+        placed: GameSlot,
+    }
+    impl Expansion for Waits {
+        fn id(&self) -> &str {
+            "waits"
+        }
+        fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+            let (drawn, ended, placed) = (
+                d.game_slot("drawn", 0),
+                d.game_slot("ended", 0),
+                d.game_slot("placed", 0),
+            );
+            let case = self.0;
+            Ok(binder(move |_| {
+                Ok(WaitsRules {
+                    case,
+                    drawn,
+                    ended,
+                    placed,
+                })
+            }))
+        }
+    }
+    const FOLLOWER: FigureKindId = FigureKindId(0);
+    fn follower_out(v: &View<'_>) -> bool {
+        let per = v.rules.figure_kind(FOLLOWER).per_player;
+        (0..v.state.players().len()).any(|p| v.state.in_supply(PlayerId(p as u8), FOLLOWER) < per)
+    }
+    impl BoundExpansion for WaitsRules {
+        fn hook_set(&self) -> HookSet {
+            HookSet::ON_TILE_DRAWN | HookSet::ON_TILE_PLACED | HookSet::ON_TURN_END
+        }
+        fn hooks_once_supply_empty(&self) -> HookSet {
+            match self.case {
+                "deploy-step" => HookSet::DEPLOY_STEP_ACTIONS,
+                "outside-set" => HookSet::FINAL_SCORING,
+                _ => HookSet::ON_TILE_DRAWN | HookSet::ON_TURN_END,
+            }
+        }
+        fn figure_gates(&self) -> Vec<FigureGate> {
+            let kind = match self.case {
+                "no-such-kind" => FigureKindId(200),
+                _ => FOLLOWER,
+            };
+            vec![FigureGate {
+                hooks: HookSet::ON_TILE_PLACED,
+                kind,
+            }]
+        }
+        fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, _: TileKindId) -> HookResult<DrawVerdict> {
+            if ctx.state().supply().remaining() != 0 {
+                return Err("on_tile_drawn called with tiles left".into());
+            }
+            let n = ctx.get(self.drawn);
+            ctx.set(self.drawn, n + 1);
+            Ok(DrawVerdict::Keep)
+        }
+        fn on_tile_placed(&self, ctx: &mut Ctx<'_>, _: Pos) -> HookResult {
+            if !follower_out(&ctx.view()) {
+                return Err("on_tile_placed called with every follower in supply".into());
+            }
+            let n = ctx.get(self.placed);
+            ctx.set(self.placed, n + 1);
+            Ok(())
+        }
+        fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+            if ctx.state().supply().remaining() != 0 {
+                return Err("on_turn_end called with tiles left".into());
+            }
+            let n = ctx.get(self.ended);
+            ctx.set(self.ended, n + 1);
+            Ok(TurnEndVerdict::Next)
+        }
+    }
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    let build = |case| {
+        Ruleset::builder()
+            .tiles(base.clone())
+            .expansion(Arc::new(Waits(case)))
+            .build()
+    };
+    let rules = Arc::new(build("ok").unwrap());
+    for seed in 0..4 {
+        let mut game = Game::new(
+            Arc::clone(&rules),
+            &GameSetup::new(vec!["A".into(), "B".into(), "C".into()], seed),
+        )
+        .unwrap();
+        // Placements made while a follower was out (on_tile_placed runs before the
+        // deployment step, so the figures are those of the moment of the placement).
+        let mut out_placements = 0i64;
+        let mut pick = seed;
+        while !game.is_over() {
+            let placing = matches!(game.decision().kind, DecisionKind::PlaceTile { .. });
+            if placing && follower_out(&game.view()) {
+                out_placements += 1;
+            }
+            pick = pick
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = (pick >> 33) as usize % game.actions().len();
+            game.play_offered(i).unwrap();
+        }
+        let v = game.view();
+        let slot = |name: &str| {
+            let i = rules.slots().iter().position(|d| d.name == name).unwrap();
+            v.state.slot(SlotId(i as u16), 0)
+        };
+        assert!(out_placements > 30, "seed {seed}: {out_placements}");
+        assert_eq!(
+            slot("placed"),
+            out_placements,
+            "seed {seed}: one call per placement with a follower out"
+        );
+        // The last tile's draw and its turn's end: once each.
+        assert_eq!(
+            slot("drawn"),
+            1,
+            "seed {seed}: on_tile_drawn once the supply is empty"
+        );
+        assert_eq!(
+            slot("ended"),
+            1,
+            "seed {seed}: on_turn_end once the supply is empty"
+        );
+    }
+    for (case, want) in [
+        ("deploy-step", "cannot gate"),
+        ("outside-set", "outside its hook set"),
+        ("no-such-kind", "figure kind players do not have"),
+    ] {
+        let err = build(case).err().unwrap_or_else(|| panic!("{case}: built"));
+        let text = err.to_string();
+        assert!(
+            text.contains("waits") && text.contains(want),
+            "{case}: {text}"
+        );
+    }
+}

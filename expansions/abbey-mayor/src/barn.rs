@@ -43,17 +43,30 @@ impl AmRules {
         }
         let board = view.state.board();
         let pos = t.pos;
+        let at = |dx: i32, dy: i32| board.at(Pos::new(pos.x + dx, pos.y + dy));
+        // Four tiles meet at a corner only with a tile beside the placed one on each axis:
+        // the side neighbours are read once (most placements have one or two).
+        let (w, e) = (at(-1, 0), at(1, 0));
+        if w.is_none() && e.is_none() {
+            return;
+        }
+        let (n, s) = (at(0, -1), at(0, 1));
+        if n.is_none() && s.is_none() {
+            return;
+        }
+        let fits = |n: Option<&PlacedTile>, cc: u8| {
+            n.is_some_and(|n| self.corner_field(n, cc) != NO_FIELD)
+        };
         for c in 0..4u8 {
             // The placed tile's own corner first (a table look-up), then the three others.
             let own = own[c as usize];
             if own == NO_FIELD {
                 continue;
             }
-            if CORNER_TILES[c as usize][1..].iter().all(|&(dx, dy, cc)| {
-                board
-                    .at(Pos::new(pos.x + dx, pos.y + dy))
-                    .is_some_and(|n| self.corner_field(n, cc) != NO_FIELD)
-            }) {
+            let [_, (dx, _, hc), (_, dy, dc), (_, _, vc)] = CORNER_TILES[c as usize];
+            let side = if dx < 0 { w } else { e };
+            let upright = if dy < 0 { n } else { s };
+            if fits(side, hc) && fits(upright, vc) && fits(at(dx, dy), dc) {
                 f(c, t.segment(usize::from(own)));
             }
         }

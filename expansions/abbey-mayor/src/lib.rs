@@ -66,10 +66,11 @@ mod setup;
 mod wagon;
 
 use carcassonne_core::{
-    Action, BoundExpansion, Ctx, CustomAction, DrawVerdict, FeatureId, Figure, FigureId,
-    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult, HookSet,
-    KindMask, LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind,
-    Rotation, ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
+    Action, BoundExpansion, Ctx, CustomAction, DrawVerdict, FeatureId, Figure, FigureGate,
+    FigureId, FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult,
+    HookSet, KindMask, LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode,
+    PromptKind, Rotation, ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId,
+    View, Window,
 };
 use feature_set::FeatureSet;
 
@@ -387,6 +388,24 @@ impl BoundExpansion for AmRules {
             });
         }
         gates
+    }
+
+    /// `on_tile_drawn` and `on_turn_end` act only once no tile is left to draw (AM-9's
+    /// final round; `supply_empty`, which is `TileSupply::remaining() == 0`).
+    fn hooks_once_supply_empty(&self) -> HookSet {
+        HookSet((HookSet::ON_TILE_DRAWN.0 | HookSet::ON_TURN_END.0) & self.hook_set().0)
+    }
+
+    /// `on_tile_placed` acts only once a barn is down (AM-24's join check, and the reset of
+    /// `barn-placed`, which only a barn's deployment sets): barns never return.
+    fn figure_gates(&self) -> Vec<FigureGate> {
+        if !self.hook_set().has(HookSet::ON_TILE_PLACED) {
+            return Vec::new();
+        }
+        vec![FigureGate {
+            hooks: HookSet::ON_TILE_PLACED,
+            kind: self.ids.barn,
+        }]
     }
 
     /// AM-1: the second edition swaps the garden twin in.

@@ -25,6 +25,11 @@ const NINE: [&str; 9] = [
 
 use common::{ok_with_plugins as ok, run_with_plugins as run};
 
+/// The fan expansions' folder, as an argument (scripts that declare a JCZ set).
+fn fan_dir() -> String {
+    repo().join("fan-expansions").display().to_string()
+}
+
 fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON")
 }
@@ -51,8 +56,9 @@ fn simulate_for_jcz(
     seed: u64,
 ) -> String {
     let ids: Vec<String> = expansions.iter().map(|s| s.to_string()).collect();
-    let options = carcassonne_jcz::export::jcz_options(&ids, &[repo().join("expansions")])
-        .expect("JCZ's options");
+    let dirs = [repo().join("expansions"), repo().join("fan-expansions")];
+    let options = carcassonne_jcz::export::jcz_options(&ids, &dirs).expect("JCZ's options");
+    let fan = fan_dir();
     let games_s = games.to_string();
     let players_s = players.to_string();
     let seed_s = seed.to_string();
@@ -68,6 +74,8 @@ fn simulate_for_jcz(
         &seed_s,
         "--record",
         &dir,
+        "--plugin-dir",
+        &fan,
     ];
     if !expansions.is_empty() {
         args.extend(["--expansions", &list]);
@@ -128,8 +136,9 @@ fn round_trip_messages(
         let save = scratch.arg(&format!("g{i}.jcz"));
         let back = scratch.arg(&format!("back{i}.json"));
         let g = game.display().to_string();
-        ok(&["convert", &g, "-o", &save]);
-        ok(&["convert", &save, "-o", &back]);
+        let fan = fan_dir();
+        ok(&["convert", &g, "-o", &save, "--plugin-dir", &fan]);
+        ok(&["convert", &save, "-o", &back, "--plugin-dir", &fan]);
         let (ours, theirs) = (json(&game), json(Path::new(&back)));
         let written = json(Path::new(&save));
         assert_eq!(plays(&ours), plays(&theirs), "{name} game {i}: actions");
@@ -172,8 +181,8 @@ fn round_trip_messages(
         // A finished game ends in JCZ too: the draws are capped at their number.
         assert_eq!(written["gameAnnotations"]["endTurn"], drawn.len());
         let (r1, r2) = (
-            ok(&["replay", "--json", &g]),
-            ok(&["replay", "--json", &save]),
+            ok(&["replay", "--json", &g, "--plugin-dir", &fan]),
+            ok(&["replay", "--json", &save, "--plugin-dir", &fan]),
         );
         let (r1, r2): (Value, Value) = (
             serde_json::from_str(&r1).unwrap(),
@@ -512,4 +521,25 @@ fn black_tower_round_trips() {
     for t in ["TOWER_PIECE", "BLACK_TOWER_PIECE", "WHITE_TOWER_PIECE"] {
         assert!(tokens.contains(&t), "no {t} in these games: {tokens:?}");
     }
+}
+
+/// Issue 35: Village Life's donkey (VL-2) goes to a save as JCZ's one
+/// `MOVE_NEUTRAL_FIGURE`, sent in the mover's action step before his `COMMIT`, for our two
+/// steps (the verb `donkey`, then the tile its prompt offers), and back as those two steps.
+#[test]
+fn village_life_donkey_round_trips() {
+    let all = round_trip_messages("village-life", &["village-life"], &[], 2, 3, 3);
+    let mut moves = 0;
+    for (k, m) in all.iter().enumerate() {
+        if m["type"] != "MOVE_NEUTRAL_FIGURE" {
+            continue;
+        }
+        moves += 1;
+        assert_eq!(m["payload"]["figureId"], "donkey.1", "{m}");
+        assert!(m["payload"]["to"].is_array(), "a cell: {m}");
+        let next = &all[k + 1];
+        assert_eq!(next["type"], "COMMIT", "after {m}: {next}");
+        assert_eq!(next["player"], m["player"], "the mover commits: {next}");
+    }
+    assert!(moves > 0, "the donkey moved in these games");
 }

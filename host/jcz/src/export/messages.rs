@@ -145,6 +145,9 @@ impl<'a> Writer<'a> {
             Action::Pass => self.pass(before, after, player)?,
             // A tile JCZ draws (a bazaar's): it is in `drawOrder`, no message.
             Action::Custom(_) if self.drawn_prompt(before) => {}
+            // The first of our two steps that are JCZ's one `MOVE_NEUTRAL_FIGURE` (a
+            // neutral figure's `via` verb): the answer to the prompt it opens writes it.
+            Action::Custom(c) if self.opens_neutral_move(before, c) => {}
             Action::Custom(c) if self.field_decl(before, c).is_some() => {
                 let (kind, field) = self.field_decl(before, c).unwrap_or_default();
                 self.field_message(&kind, &field, c.value, player);
@@ -363,9 +366,12 @@ impl<'a> Writer<'a> {
                     | JczActionMessage::Pointer(_)
             );
         }
-        !self.flights_after_commit
-            && self.names.neutral(p.owner).iter().any(|n| !n.undoable)
-            && c.figure.is_none()
+        let neutral = self.names.neutral(p.owner);
+        // The second of a `via` move's two steps is JCZ's one message in its action step.
+        if neutral.iter().any(|n| n.via.is_some()) && c.figure.is_none() {
+            return true;
+        }
+        !self.flights_after_commit && neutral.iter().any(|n| !n.undoable) && c.figure.is_none()
     }
 
     /// A pass: JCZ's `PASS`, but nothing for a question JCZ never asks (`passed-by`, or
@@ -403,6 +409,17 @@ impl<'a> Writer<'a> {
         }
         self.messages.push(message("PASS", player, json!({})));
         Ok(())
+    }
+
+    /// Whether `c` is a declared neutral figure's `via` verb (Village Life's `donkey`).
+    fn opens_neutral_move(&self, before: &Game, c: CustomAction) -> bool {
+        let rules = before.rules();
+        self.names.neutral(c.expansion).iter().any(|n| {
+            n.via
+                .as_deref()
+                .and_then(|v| rules.verb_named(c.expansion, v))
+                == Some(c.verb)
+        })
     }
 
     /// The message of a custom action: a declared `[[jcz.actions]]` message, or a declared

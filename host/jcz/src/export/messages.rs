@@ -143,21 +143,21 @@ impl<'a> Writer<'a> {
                 }
             }
             Action::Pass => self.pass(before, after, player)?,
-            // A tile JCZ draws (a bazaar's): it is in `drawOrder`, no message.
-            Action::Custom(_) if self.drawn_prompt(before) => {}
-            // The first of our two steps that are JCZ's one `MOVE_NEUTRAL_FIGURE` (a
-            // neutral figure's `via` verb): the answer to the prompt it opens writes it.
-            Action::Custom(c) if self.opens_neutral_move(before, c) => {}
-            Action::Custom(c) if self.field_decl(before, c).is_some() => {
-                let (kind, field) = self.field_decl(before, c).unwrap_or_default();
-                self.field_message(&kind, &field, c.value, player);
-            }
-            Action::Custom(_) if self.random_prompt(before).is_some() => {
-                self.random_answer(before, a, player)?
-            }
             Action::Custom(c) => {
-                let m = self.custom(before, after, c)?;
-                self.messages.push(message(&m.0, player, m.1));
+                // A tile JCZ draws (a bazaar's): it is in `drawOrder`, no message. The first
+                // of our two steps that are JCZ's one `MOVE_NEUTRAL_FIGURE` (a neutral
+                // figure's `via` verb): the answer to the prompt it opens writes it.
+                if self.drawn_prompt(before) || self.opens_neutral_move(before, c) {
+                    return Ok(());
+                }
+                if let Some((kind, field)) = self.field_decl(before, c) {
+                    self.field_message(&kind, &field, c.value, player);
+                } else if self.random_prompt(before).is_some() {
+                    self.random_answer(before, a, player)?
+                } else {
+                    let m = self.custom(before, after, c)?;
+                    self.messages.push(message(&m.0, player, m.1));
+                }
             }
         }
         Ok(())

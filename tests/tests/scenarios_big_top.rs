@@ -234,3 +234,10 @@ fn t_big_top_23_bt19_every_ringmaster() {
 fn t_big_top_24_bt20_bridge_closes_acrobats() {
     run_scenario("big-top/T-big-top-24");
 }
+
+/// T-big-top-25 — BT-13, BCB-12: a castle raises the farm's score, not the ringmaster's
+/// bonus on that farm.
+#[test]
+fn t_big_top_25_bt13_ringmaster_beside_castle_farm() {
+    run_scenario("big-top/T-big-top-25");
+}

@@ -213,3 +213,31 @@ fn t_big_top_20_bt5_castle_follower() {
 fn t_big_top_21_bt5_castle_follower_cell() {
     run_scenario("big-top/T-big-top-21");
 }
+
+/// T-big-top-22 — BT-13, BT-18: a ringmaster's owner who has the majority on a farm worth
+/// 0 points still earns the bonus.
+#[test]
+fn t_big_top_22_bt18_ringmaster_on_zero_point_farm() {
+    run_scenario("big-top/T-big-top-22");
+}
+
+/// T-big-top-23 — BT-19: under `ringmasterBonus=every` (FanCloisterZone) an outnumbered
+/// ringmaster earns the bonus too.
+#[test]
+fn t_big_top_23_bt19_every_ringmaster() {
+    run_scenario("big-top/T-big-top-23");
+}
+
+/// T-big-top-24 — BT-20: under `bridgeAcrobats=barred` (FanCloisterZone) an acrobat space
+/// on a tile with a bridge takes no follower; by default it does.
+#[test]
+fn t_big_top_24_bt20_bridge_closes_acrobats() {
+    run_scenario("big-top/T-big-top-24");
+}
+
+/// T-big-top-25 — BT-13, BCB-12: a castle raises the farm's score, not the ringmaster's
+/// bonus on that farm.
+#[test]
+fn t_big_top_25_bt13_ringmaster_beside_castle_farm() {
+    run_scenario("big-top/T-big-top-25");
+}

@@ -103,6 +103,15 @@ impl Acrobats {
         seg.index() < g.len() && g.segment(seg).kind == self.kind
     }
 
+    /// BT-20 `bridgeAcrobats=barred`: whether the space `seg` is on a tile with a bridge.
+    fn closed(&self, v: &View<'_>, marks: &TileMarks, seg: SegmentId) -> bool {
+        marks.any_closed()
+            && v.state
+                .board()
+                .at(v.state.graph().segment(seg).pos)
+                .is_some_and(|t| marks.closed(t.kind))
+    }
+
     /// Meeples standing on the acrobat space `seg` (its feature is that one segment).
     fn height(&self, v: &View<'_>, seg: SegmentId) -> u16 {
         let g = v.state.graph();
@@ -132,6 +141,9 @@ impl Acrobats {
         let can_deploy = v.state.in_supply(p, FigureKindId::SMALL_FOLLOWER) > 0;
         let mut full = Vec::new();
         self.each_space(v, marks, |seg| {
+            if self.closed(v, marks, seg) {
+                return;
+            }
             if self.height(v, seg) >= PYRAMID {
                 full.push(seg);
                 return;
@@ -161,15 +173,17 @@ impl Acrobats {
 
     /// BT-8: whether an offered deployment or move onto an acrobat space breaks the rules:
     /// only a small follower is deployed there, onto a space with fewer than three meeples;
-    /// no claiming figure is moved there (a wagon, a redeployment). Figures that share (a
+    /// no claiming figure is moved there (a wagon, a redeployment); none onto a space on a
+    /// tile with a bridge under `bridgeAcrobats=barred` (BT-20). Figures that share (a
     /// fairy beside an acrobat) follow their own rules.
-    pub fn bars(&self, v: &View<'_>, a: &Action) -> bool {
+    pub fn bars(&self, v: &View<'_>, marks: &TileMarks, a: &Action) -> bool {
         match *a {
             Action::Deploy { figure, segment } => {
                 self.is_space(v, segment)
                     && (!self.enabled
                         || figure != FigureKindId::SMALL_FOLLOWER
-                        || self.height(v, segment) >= PYRAMID)
+                        || self.height(v, segment) >= PYRAMID
+                        || self.closed(v, marks, segment))
             }
             Action::Move { figure, segment } => {
                 self.is_space(v, segment)
@@ -192,6 +206,12 @@ impl Acrobats {
         };
         if self.height(&view, seg) < PYRAMID {
             return Err(HookFailure("score-pyramid: the pyramid is not full".into()));
+        }
+        if self.closed(&view, marks, seg) {
+            return Err(HookFailure(
+                "score-pyramid: the pyramid stands on a tile with a bridge (bridgeAcrobats=barred)"
+                    .into(),
+            ));
         }
         self.score(ctx, marks, seg, true)
     }

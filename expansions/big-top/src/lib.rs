@@ -51,6 +51,8 @@ pub const C1_SET: &str = "big-top-c1";
 pub const JCZ_SET: &str = "big-top";
 /// BT-8: Princess & Dragon's magic portal (PD-22), which sends an acrobat to any space.
 pub const PORTAL_OPTION: &str = "princess-dragon.portal";
+/// BT-20: the tag of Bridges, Castles & Bazaars' bridge segment (its overlay).
+pub const BRIDGE: &str = "bridge";
 
 /// BT-2 under `tokenDraws=chosen`: the turn player reveals an animal token (one action per
 /// token in the bag); `last`: the final reveal (BT-6).
@@ -95,9 +97,10 @@ impl BigTop {
 }
 
 /// Which tiles carry a circus space or an acrobat space, by tile kind, and the local
-/// index of the acrobat space's segment.
+/// index of the acrobat space's segment; then, by tile kind, whether its acrobat space is
+/// closed (BT-20 `bridgeAcrobats=barred`: a tile with a bridge; empty when allowed).
 #[derive(Clone, Debug, Default)]
-pub struct TileMarks(Vec<(bool, bool, Option<u8>)>);
+pub struct TileMarks(Vec<(bool, bool, Option<u8>)>, Vec<bool>);
 
 impl TileMarks {
     /// (circus, acrobats) of a tile kind.
@@ -110,6 +113,17 @@ impl TileMarks {
     /// BT-7: the local segment of a tile kind's acrobat space.
     pub fn space(&self, k: TileKindId) -> Option<u8> {
         self.0.get(k.0 as usize).and_then(|m| m.2)
+    }
+
+    /// BT-20 `bridgeAcrobats=barred`: whether any tile kind's acrobat space is closed.
+    pub fn any_closed(&self) -> bool {
+        !self.1.is_empty()
+    }
+
+    /// BT-20 `bridgeAcrobats=barred`: whether the acrobat space of a tile kind is closed
+    /// (the tile carries a bridge).
+    pub fn closed(&self, k: TileKindId) -> bool {
+        self.1.get(k.0 as usize).copied().unwrap_or(false)
     }
 }
 
@@ -194,6 +208,21 @@ impl Expansion for BigTop {
                         )
                     })
                     .collect(),
+                // BT-20: a tile kind with a bridge (a segment tagged `bridge`, Bridges,
+                // Castles & Bazaars' overlay) closes its acrobat space.
+                if b.option_str("bridgeAcrobats")? == "barred" {
+                    (0..tiles.len())
+                        .map(|i| {
+                            let t = tiles.get(TileKindId(i as u16));
+                            t.has_tag("acrobats")
+                                && t.segments
+                                    .iter()
+                                    .any(|s| s.tags.iter().any(|x| x == BRIDGE))
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                },
             );
             let edition = b.option_str("edition")?;
             let skip = if edition == "c1" { JCZ_SET } else { C1_SET };
@@ -232,7 +261,10 @@ impl Expansion for BigTop {
                     spaces,
                     tracked,
                 },
-                ringmaster: Ringmaster { kind: ringmaster },
+                ringmaster: Ringmaster {
+                    kind: ringmaster,
+                    every: b.option_str("ringmasterBonus")? == "every",
+                },
                 marks,
                 swap,
                 other_list,
@@ -407,11 +439,11 @@ impl BoundExpansion for BtRules {
             };
             actions.retain(|a| {
                 !matches!(*a, Action::Deploy { segment, .. } if segment == space)
-                    || !self.acrobats.bars(&v, a)
+                    || !self.acrobats.bars(&v, &self.marks, a)
             });
             return Ok(());
         }
-        actions.retain(|a| !self.acrobats.bars(&v, a));
+        actions.retain(|a| !self.acrobats.bars(&v, &self.marks, a));
         Ok(())
     }
 
@@ -422,7 +454,7 @@ impl BoundExpansion for BtRules {
         _prompt: Prompt,
         actions: &mut Vec<Action>,
     ) -> HookResult {
-        actions.retain(|a| !self.acrobats.bars(&v, a));
+        actions.retain(|a| !self.acrobats.bars(&v, &self.marks, a));
         Ok(())
     }
 

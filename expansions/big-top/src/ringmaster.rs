@@ -12,11 +12,15 @@ pub const BONUS: i32 = 2;
 #[derive(Clone, Copy, Debug)]
 pub struct Ringmaster {
     pub kind: FigureKindId,
+    /// BT-13 `ringmasterBonus=every` [FCZ]: every ringmaster on a scored feature earns the
+    /// bonus, whether or not his owner has the majority.
+    pub every: bool,
 }
 
 impl Ringmaster {
-    /// BT-13: for each ringmaster on a drafted feature whose owner scores it, +2 per circus
-    /// and +2 per acrobat tile on the 3×3 around him.
+    /// BT-13: for each ringmaster on a drafted feature whose owner scores it (has the
+    /// majority, even for 0 points: BT-18), +2 per circus and +2 per acrobat tile on the 3×3
+    /// around him; under `every` (BT-19) for each ringmaster on a drafted feature.
     pub fn bonus(&self, v: &View<'_>, marks: &TileMarks, draft: &mut ScoreDraft) {
         let g = v.state.graph();
         let mut extra = Vec::new();
@@ -29,10 +33,11 @@ impl Ringmaster {
             let Some(item) = draft.features.iter().position(|d| d.feature == feature) else {
                 continue;
             };
-            let scores = draft
-                .awards
-                .iter()
-                .any(|a| a.item as usize == item && a.player == f.owner && a.points > 0);
+            let scores = self.every
+                || draft
+                    .awards
+                    .iter()
+                    .any(|a| a.item as usize == item && a.player == f.owner);
             let node = g.segment(seg);
             if !scores || node.is_virtual() {
                 continue;

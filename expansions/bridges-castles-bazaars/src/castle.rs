@@ -353,10 +353,21 @@ impl Castles {
                 continue;
             }
             item.value += n;
+            // Once per farmer: the first award of each player for the farm is its scoring
+            // (core's majority award); later ones are other sets' bonuses on the same item
+            // (Under the Big Top's ringmaster, BT-13), which the castle does not raise.
+            let mut seen = [false; carcassonne_core::MAX_PLAYERS];
             for a in draft.awards.iter_mut() {
-                if a.item as usize == i && a.points > 0 {
+                if a.item as usize != i {
+                    continue;
+                }
+                let Some(first) = seen.get_mut(a.player.index()) else {
+                    continue;
+                };
+                if !*first && a.points > 0 {
                     a.points += n;
                 }
+                *first = true;
             }
         }
     }

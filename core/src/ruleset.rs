@@ -776,18 +776,20 @@ impl RulesetBuilder {
             let once_empty = e.hooks_once_supply_empty();
             asked.push((once_empty, GateOn::SupplyEmpty, "hooks_once_supply_empty"));
             for gate in e.figure_gates() {
-                let per = rules
+                // A kind set to 0 per player (`figures.barn=0`, a JCZ set-up) keeps its
+                // gate shut all game: nothing of it is ever out.
+                let Some(per) = rules
                     .figures
                     .get(gate.kind.0 as usize)
-                    .map_or(0, |d| d.per_player);
-                if per == 0 {
+                    .map(|d| d.per_player)
+                else {
                     return Err(gate_error(
                         &rules,
                         i,
                         "figure_gates",
-                        "gates on a figure kind players do not have",
+                        "gates on a figure kind that is not declared",
                     ));
-                }
+                };
                 asked.push((
                     gate.hooks,
                     GateOn::FigureOut(gate.kind, per),

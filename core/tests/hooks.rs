@@ -689,7 +689,7 @@ fn supply_and_figure_gates_call_exactly_while_open() {
     for (case, want) in [
         ("deploy-step", "cannot gate"),
         ("outside-set", "outside its hook set"),
-        ("no-such-kind", "figure kind players do not have"),
+        ("no-such-kind", "figure kind that is not declared"),
     ] {
         let err = build(case).err().unwrap_or_else(|| panic!("{case}: built"));
         let text = err.to_string();

@@ -126,7 +126,7 @@ impl GreedyBot {
                 && g.decision().player.index() == me
             {
                 self.follow_ups.clear();
-                let last_tile = g.state().supply().remaining() == 0;
+                let last_tile = g.state().supply().is_exhausted();
                 let graph = g.state().graph();
                 self.follow_ups.extend(
                     g.actions()

@@ -66,6 +66,11 @@ struct RulesArgs {
     /// A rule option as key=value (repeatable), e.g. farmScoring=2nd.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
+    /// Play the rules the way JCloisterZone plays them (its fixed readings, its defaults), so
+    /// every game can be written as a JCZ save with `convert`; `--option`s given beside it
+    /// win (docs/jcz.md).
+    #[arg(long)]
+    jcz: bool,
     #[command(flatten)]
     dirs: DirArgs,
 }
@@ -124,14 +129,26 @@ struct DirArgs {
 
 impl RulesArgs {
     fn spec(&self) -> Result<RulesSpec, CliError> {
+        let given: Vec<(String, String)> = self
+            .options
+            .iter()
+            .map(|o| parse_option(o))
+            .collect::<Result<_, _>>()?;
+        // JCZ's readings first, so an option given on the command line replaces its own.
+        let mut options = if self.jcz {
+            jcz::export::jcz_options(&self.expansions, &self.dirs.plugin_dirs)
+                .map_err(|e| CliError::Usage(format!("--jcz: {e}")))?
+                .into_iter()
+                .filter(|(k, _)| !given.iter().any(|(g, _)| g == k))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        options.extend(given);
         Ok(RulesSpec {
             plugin_dirs: self.dirs.plugin_dirs.clone(),
             expansions: self.expansions.clone(),
-            options: self
-                .options
-                .iter()
-                .map(|o| parse_option(o))
-                .collect::<Result<_, _>>()?,
+            options,
         })
     }
 }

@@ -2,8 +2,8 @@
 //! simulated games of the base game, of each official expansion alone and of all nine go to
 //! a save and back (`convert g.jcz -o back.json`) unchanged: the same actions, the same
 //! draws, the same options and the same `replay --json` (scores, events, finished). The
-//! games are played with the options JCZ plays (`carcassonne_jcz::export::jcz_options`, read
-//! from the expansions' `[jcz]` declarations); a game JCZ cannot express is refused by name.
+//! games are played with the options JCZ plays (`simulate --jcz`, read from the expansions'
+//! `[jcz]` declarations); a game JCZ cannot express is refused by name.
 
 mod common;
 
@@ -55,9 +55,6 @@ fn simulate_for_jcz(
     games: u64,
     seed: u64,
 ) -> String {
-    let ids: Vec<String> = expansions.iter().map(|s| s.to_string()).collect();
-    let dirs = [repo().join("expansions"), repo().join("fan-expansions")];
-    let options = carcassonne_jcz::export::jcz_options(&ids, &dirs).expect("JCZ's options");
     let fan = fan_dir();
     let games_s = games.to_string();
     let players_s = players.to_string();
@@ -76,16 +73,12 @@ fn simulate_for_jcz(
         &dir,
         "--plugin-dir",
         &fan,
+        "--jcz",
     ];
     if !expansions.is_empty() {
         args.extend(["--expansions", &list]);
     }
-    let pairs: Vec<String> = options
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .chain(extra.iter().map(|s| s.to_string()))
-        .collect();
-    for p in &pairs {
+    for p in extra {
         args.extend(["--option", p]);
     }
     ok(&args);
@@ -233,7 +226,7 @@ fn all_nine_round_trip() {
 }
 
 /// A game with an expansion JCZ has no set for is refused, naming it; so is a game whose
-/// options JCZ cannot express (our default River II lakes: JCZ always puts one per branch).
+/// options JCZ cannot express (River II without the look-ahead JCZ always plays).
 #[test]
 fn what_jcz_lacks_is_refused_by_name() {
     let scratch = Scratch::new("jcz-export", "refused");
@@ -266,8 +259,18 @@ fn what_jcz_lacks_is_refused_by_name() {
         "{err}"
     );
     assert!(!scratch.path("fan.jcz").exists());
-    let dir = scratch.arg("river");
-    ok(&[
+    let out = river2_game_converted(&scratch, "river", &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    // River II's printed rule has no look-ahead; JCZ's engine always looks ahead (RV-7).
+    assert!(err.contains("river2.riverLookahead"), "{err}");
+}
+
+/// Simulates one River II game with `extra` arguments into `scratch`'s folder `name`, and
+/// converts it to `name.jcz`: the output of `convert`.
+fn river2_game_converted(scratch: &Scratch, name: &str, extra: &[&str]) -> std::process::Output {
+    let dir = scratch.arg(name);
+    let mut args = vec![
         "simulate",
         "--games",
         "1",
@@ -275,12 +278,48 @@ fn what_jcz_lacks_is_refused_by_name() {
         &dir,
         "--expansions",
         "river2",
-    ]);
-    let game = scratch.arg("river/game-0.json");
-    let out = run(&["convert", &game, "-o", &scratch.arg("river.jcz")]);
+    ];
+    args.extend(extra);
+    ok(&args);
+    let game = scratch.arg(&format!("{name}/game-0.json"));
+    run(&["convert", &game, "-o", &scratch.arg(&format!("{name}.jcz"))])
+}
+
+/// `--jcz` plays JCZ's readings (so the river game above converts), an `--option` beside
+/// it replaces JCZ's value (and the game is then refused by that option's name), and a set
+/// JCZ does not know is refused before any game is played.
+#[test]
+fn simulate_jcz_plays_what_a_save_can_hold() {
+    let scratch = Scratch::new("jcz-export", "jcz-flag");
+    let out = river2_game_converted(&scratch, "river", &["--jcz"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(scratch.path("river.jcz").exists());
+    let lakes = ["--jcz", "--option", "river2.riverLakes=per-branch"];
+    let out = river2_game_converted(&scratch, "printed", &lakes);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(err.contains("river2.riverLakes"), "{err}");
+    let fan = repo().join("fan-expansions").display().to_string();
+    let out = run(&[
+        "simulate",
+        "--games",
+        "1",
+        "--expansions",
+        "tactician",
+        "--plugin-dir",
+        &fan,
+        "--jcz",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("--jcz: expansion `tactician` has no JCloisterZone set"),
+        "{err}"
+    );
 }
 
 /// Issue 31: the classic sets with every figure JCZ's full elements give (JCZ's figure

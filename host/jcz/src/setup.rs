@@ -504,6 +504,16 @@ mod tests {
         .unwrap();
         assert_eq!(spec.expansions, ["river2", "traders-builders"]);
         assert_eq!(option(&spec, "traders-builders.edition"), Some("2"));
+        // TB-23: the herd tile alone does not switch the herd on in JCZ's engine; the
+        // element does.
+        assert_eq!(option(&spec, "traders-builders.pigHerd"), Some("false"));
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "traders-and-builders:2": 1, "river/2:1": 1},
+            "elements": {"small-follower": 7, "farmers": true, "builder": 1, "pig": 1,
+                         "traders": true, "pig-herd": true},
+            "rules": {}
+        })))
+        .unwrap();
         assert_eq!(option(&spec, "traders-builders.pigHerd"), Some("true"));
         let spec = rules_spec(&setup(json!({
             "sets": {"basic:1": 1, "traders-and-builders:1": 1},

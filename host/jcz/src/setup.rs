@@ -370,13 +370,15 @@ fn declared_expansions(
 }
 
 /// FanCloisterZone's saves: each loaded expansion's `fcz-options` replace the values the
-/// rest of the setup gave (the Tower's `ransomAsked=fcz`: its fork reopens the action step).
+/// rest of the setup gave, or are added (the Tower's `ransomAsked=fcz`: its fork reopens the
+/// action step; the rivers' lakes and placement rule).
 pub fn apply_fcz_options(spec: &mut RulesSpec, manifests: &[Manifest]) {
-    for m in manifests {
+    for m in manifests.iter().filter(|m| spec.expansions.contains(&m.id)) {
         for (k, v) in &m.jcz.fcz_options {
             let key = format!("{}.{k}", m.id);
-            if let Some(o) = spec.options.iter_mut().find(|(x, _)| *x == key) {
-                o.1 = v.clone();
+            match spec.options.iter_mut().find(|(x, _)| *x == key) {
+                Some(o) => o.1 = v.clone(),
+                None => spec.options.push((key, v.clone())),
             }
         }
     }
@@ -491,6 +493,24 @@ mod tests {
                            "rules": {"inn-and-cathedral-final-scoring": "half"}}))
             .contains("half")
         );
+    }
+
+    /// JCZ 5 plays River II with its one lake and the look-ahead; FCZ's saves (appVersion 6
+    /// or later) get its lakes per branch and its placement rule, options JCZ's reading
+    /// does not set at all (`apply_fcz_options` adds them).
+    #[test]
+    fn rivers_read_as_jcz_or_fcz_plays_them() {
+        let save = setup(json!({"sets": {"basic:1": 1, "river/2:1": 1},
+                                "elements": {"small-follower": 7, "farmers": true}}));
+        let manifests = crate::declared::manifests(&[]).unwrap();
+        let mut spec = rules_spec_with(&save, &manifests).unwrap();
+        assert_eq!(option(&spec, "river2.riverLookahead"), Some("true"));
+        assert_eq!(option(&spec, "river2.riverLakes"), None);
+        apply_fcz_options(&mut spec, &manifests);
+        assert_eq!(option(&spec, "river2.riverLakes"), Some("per-branch"));
+        assert_eq!(option(&spec, "river2.riverPlacement"), Some("fcz"));
+        // An expansion that is not loaded gets none of its FCZ options.
+        assert_eq!(option(&spec, "tower.ransomAsked"), None);
     }
 
     #[test]

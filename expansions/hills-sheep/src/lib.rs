@@ -327,7 +327,9 @@ impl BoundExpansion for HsRules {
         Ok(())
     }
 
-    /// HL-2, HL-3: a hill hides a tile of the supply under it: one draw fewer.
+    /// HL-2, HL-3: a hill hides a tile of the supply under it: one draw fewer. The cap is
+    /// the tiles in the supply less one per hill on the board, or a lower cap already set
+    /// (a save's `endTurn` counts the hidden tiles already, so it is not lowered again).
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: carcassonne_core::Pos) -> HookResult {
         let view = ctx.view();
         let Some(idx) = view.state.board().index_at(pos) else {
@@ -336,10 +338,12 @@ impl BoundExpansion for HsRules {
         if !self.marks.hill(&view, idx) {
             return Ok(());
         }
+        let hills = self.marks.hills_placed(&view);
         let supply = ctx.supply_mut();
-        let left = supply.remaining() as u32;
-        if left > 0 {
-            supply.draws_left = Some(left - 1);
+        let tiles: usize = supply.groups.iter().map(|g| g.tiles.len()).sum();
+        if tiles > 0 {
+            let cap = tiles.saturating_sub(hills) as u32;
+            supply.draws_left = Some(supply.draws_left.map_or(cap, |n| n.min(cap)));
         }
         Ok(())
     }

@@ -11,7 +11,7 @@
 use crate::save::JczSetup;
 use crate::setup::{rules_spec_with, tile_sets_of, BASE_RULES};
 use carcassonne_core::Ruleset;
-use carcassonne_files::jcz::JczDeclaration;
+use carcassonne_files::jcz::{JczDeclaration, JczElement};
 use carcassonne_files::manifest::Manifest;
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use serde_json::json;
@@ -323,8 +323,9 @@ fn check(
 }
 
 /// The options a JCZ game with these expansions plays, as the importer reads a save with
-/// each expansion's first set, its required elements, farmers and no rule keys (so JCZ's
-/// defaults): what a game of ours needs to be written as a save (`simulate --option …`).
+/// each expansion's first set, the elements a new game of ours has ([`in_a_new_game`]),
+/// farmers and no rule keys (so JCZ's defaults): what a game of ours needs to be written as
+/// a save (`simulate --jcz`).
 pub fn jcz_options(
     expansions: &[String],
     plugin_dirs: &[PathBuf],
@@ -340,18 +341,37 @@ pub fn jcz_options(
         start: Vec::new(),
     };
     for id in expansions {
-        let d = manifests
+        let m = manifests
             .iter()
-            .find(|m| &m.id == id)
-            .map(|m| &m.jcz)
-            .filter(|d| !d.sets.is_empty())
+            .find(|m| &m.id == id && !m.jcz.sets.is_empty())
             .ok_or_else(|| format!("expansion `{id}` has no JCloisterZone set"))?;
-        setup.sets.insert(d.sets[0].clone(), json!(1));
-        for e in d.elements.iter().filter(|e| e.required) {
-            setup
-                .elements
-                .insert(e.name.clone(), element_value(e.count));
+        setup.sets.insert(m.jcz.sets[0].clone(), json!(1));
+        for e in m.jcz.elements.iter().filter(|e| in_a_new_game(e, m)) {
+            let value = if e.figure.is_some() {
+                json!(1)
+            } else {
+                element_value(e.count)
+            };
+            setup.elements.insert(e.name.clone(), value);
         }
     }
     Ok(rules_spec_with(&setup, &manifests)?.options)
+}
+
+/// Whether an element is in a save of a new game of ours with the expansion: required ones;
+/// figures (one each, the printed count of every such figure); elements whose presence
+/// gives the option its default (Inns & Cathedrals' inns, the pig herd, shrines), not those
+/// that switch a variant on (the Black Tower, FCZ's fishermen instead of the river).
+fn in_a_new_game(e: &JczElement, m: &Manifest) -> bool {
+    let default = |name: &str| {
+        m.options
+            .iter()
+            .find(|o| o.key == name || o.key.strip_prefix(&format!("{}.", m.id)) == Some(name))
+            .map(|o| o.default.to_string())
+    };
+    match (&e.option, &e.present) {
+        _ if e.required || e.figure.is_some() => true,
+        (Some(o), Some(present)) => default(o).as_deref() == Some(present.as_str()),
+        _ => true,
+    }
 }

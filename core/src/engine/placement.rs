@@ -196,10 +196,12 @@ pub(crate) fn play_tile(
             message,
         })?;
     }
-    each(
+    // Only the implementers that act on this tile kind (`on_tile_placed_for`).
+    each_in(
         rules,
         st,
         HookSet::ON_TILE_PLACED,
+        rules.tile_placed_members(tile),
         "on_tile_placed",
         |e, ctx| e.on_tile_placed(ctx, pos),
     )?;

@@ -327,6 +327,11 @@ impl BoundExpansion for HsRules {
         Ok(())
     }
 
+    /// Only a hill tile changes the supply (HL-3).
+    fn on_tile_placed_for(&self, _rules: &carcassonne_core::Ruleset, tile: TileKindId) -> bool {
+        self.marks.0.get(tile.0 as usize).is_some_and(|m| m.0)
+    }
+
     /// HL-2, HL-3: a hill hides a tile of the supply under it: one draw fewer.
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: carcassonne_core::Pos) -> HookResult {
         let view = ctx.view();

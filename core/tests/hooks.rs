@@ -788,7 +788,11 @@ fn on_tile_placed_runs_only_for_the_claimed_tile_kinds() {
             v.state.slot(SlotId(i as u16), 0)
         };
         assert!(site_placements > 0 && site_placements < placements);
-        assert_eq!(calls(0), site_placements, "seed {seed}: cloister tiles only");
+        assert_eq!(
+            calls(0),
+            site_placements,
+            "seed {seed}: cloister tiles only"
+        );
         assert_eq!(calls(1), placements, "seed {seed}: every placement");
     }
 }

@@ -359,7 +359,9 @@ macro_rules! expansion_hooks {
                 self.guarded_figure_gates()
             }
             fn on_tile_placed_for(&self, rules: &Ruleset, tile: TileKindId) -> bool {
-                self.guarded_on_tile_placed_for(rules, tile)
+                // A panic there means "yes": the hook is called for that kind.
+                self.run(|e| Ok(e.on_tile_placed_for(rules, tile)))
+                    .unwrap_or(true)
             }
             $(
                 fn $name(&self $(, $arg: $ty)*) -> $ret {

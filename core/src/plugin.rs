@@ -274,19 +274,6 @@ impl GuardedHooks {
         catch_unwind(AssertUnwindSafe(|| self.inner.figure_gates())).unwrap_or_default()
     }
 
-    /// `on_tile_placed_for()` of the inner expansion; a panic there means "yes" (the hook
-    /// is called for that kind).
-    pub(crate) fn guarded_on_tile_placed_for(
-        &self,
-        rules: &crate::ruleset::Ruleset,
-        tile: crate::tile::TileKindId,
-    ) -> bool {
-        catch_unwind(AssertUnwindSafe(|| {
-            self.inner.on_tile_placed_for(rules, tile)
-        }))
-        .unwrap_or(true)
-    }
-
     /// Runs one hook of the inner expansion; a panic becomes its failure.
     pub(crate) fn run<T>(
         &self,

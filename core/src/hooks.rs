@@ -330,6 +330,15 @@ macro_rules! expansion_hooks {
                 Vec::new()
             }
 
+            /// Whether [`BoundExpansion::on_tile_placed`] has anything to do when a tile of kind
+            /// `tile` is placed (default: every kind), asked once per tile kind when the
+            /// ruleset is built. Saying no for the kinds the hook ignores (every tile but a
+            /// tower foundation, a hill) lets the engine skip the call on most placements. The
+            /// hook must then do nothing, and change nothing, for a tile of such a kind.
+            fn on_tile_placed_for(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+                true
+            }
+
             $(
                 $(#[$doc])*
                 fn $name(&self $(, $arg: $ty)*) -> $ret $default
@@ -348,6 +357,11 @@ macro_rules! expansion_hooks {
             }
             fn figure_gates(&self) -> Vec<FigureGate> {
                 self.guarded_figure_gates()
+            }
+            fn on_tile_placed_for(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+                // A panic there means "yes": the hook is called for that kind.
+                self.run(|e| Ok(e.on_tile_placed_for(rules, tile)))
+                    .unwrap_or(true)
             }
             $(
                 fn $name(&self $(, $arg: $ty)*) -> $ret {

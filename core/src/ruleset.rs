@@ -84,15 +84,23 @@ pub enum SetupError {
     Limit(String),
 }
 
-/// What a hook gate waits for ([`crate::HookGate`], [`BoundExpansion::hooks_once_supply_empty`]).
+/// What a gate kept out of line waits for ([`BoundExpansion::hooks_once_supply_empty`],
+/// [`crate::FigureGate`]); slot gates ([`crate::HookGate`]) are kept in their own list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum GateOn {
-    /// A game slot of the expansion is not 0.
-    Slot(crate::slot::SlotId),
+pub(crate) enum StateGate {
     /// No tile is left to draw ([`crate::TileSupply::remaining`] is 0).
     SupplyEmpty,
     /// Some player has fewer figures of the kind in supply than its `per_player`.
     FigureOut(crate::figure::FigureKindId, u8),
+}
+
+/// A gate as an expansion asks for it, before the build sorts it into its list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GateOn {
+    /// A game slot of the expansion is not 0 (checked inline).
+    Slot(crate::slot::SlotId),
+    /// The supply or the figures (checked out of line).
+    State(StateGate),
 }
 
 /// A gate the ruleset refuses, as the error of the expansion that asked for it.
@@ -131,7 +139,7 @@ pub struct Ruleset {
     pub(crate) gate_ranges: [(usize, usize); 32],
     /// The gates on the supply or the figures (`hooks_once_supply_empty`, `figure_gates`),
     /// grouped the same way; read only for the implementers in `state_gated`.
-    pub(crate) state_gates: Vec<(usize, GateOn)>,
+    pub(crate) state_gates: Vec<(usize, StateGate)>,
     /// Per hook bit: the range of `state_gates` gating that hook.
     pub(crate) state_gate_ranges: [(usize, usize); 32],
     /// Per hook bit: the implementers with a gate in `state_gates` (as in `hook_members`).
@@ -139,6 +147,9 @@ pub struct Ruleset {
     /// Per tile kind: bit `i` = expansion `i` filters its placements (bit 63: any of
     /// expansions 63 and up).
     pub(crate) placement_filters: Vec<u64>,
+    /// Per tile kind: the implementers of `on_tile_placed` that act on it
+    /// ([`BoundExpansion::on_tile_placed_for`]; bits as in `placement_filters`).
+    pub(crate) placed_members: Vec<u64>,
     pub(crate) verbs: Vec<(ExpansionIndex, String)>,
     /// Per verb, the words declared for players (empty: none) and its value's meaning.
     pub(crate) verb_words: Vec<(String, VerbValue)>,
@@ -279,6 +290,17 @@ impl Ruleset {
             .unwrap_or(0)
     }
 
+    /// The implementers of `on_tile_placed` (bit `i` = expansion `i`; bit 63 also stands
+    /// for every later one) that act on a placed tile of kind `tile`
+    /// ([`BoundExpansion::on_tile_placed_for`]).
+    #[inline]
+    pub fn tile_placed_members(&self, tile: crate::tile::TileKindId) -> u64 {
+        self.placed_members
+            .get(tile.0 as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// The expansions implementing one hook (bit `i` = expansion `i`; bit 63 also
     /// stands for every later one). `hook` must be a single hook of [`crate::HookSet`].
     #[inline]
@@ -324,9 +346,8 @@ impl Ruleset {
         self.state_gates[start..end].iter().all(|&(e, on)| {
             e != expansion
                 || match on {
-                    GateOn::Slot(slot) => state.slot(slot, 0) != 0,
-                    GateOn::SupplyEmpty => state.supply.is_exhausted(),
-                    GateOn::FigureOut(kind, per) => (0..state.players.len())
+                    StateGate::SupplyEmpty => state.supply.is_exhausted(),
+                    StateGate::FigureOut(kind, per) => (0..state.players.len())
                         .any(|p| state.in_supply(crate::PlayerId(p as u8), kind) < per),
                 }
         })
@@ -719,6 +740,7 @@ impl RulesetBuilder {
             state_gate_ranges: [(0, 0); 32],
             state_gated: [0; 32],
             placement_filters: Vec::new(),
+            placed_members: Vec::new(),
             hook_sets: Vec::new(),
             any_hooks: crate::hooks::HookSet::NONE,
             kinds: self.kinds,
@@ -769,12 +791,18 @@ impl RulesetBuilder {
                 }
             }
         }
-        let mut gates: Vec<(u8, usize, GateOn)> = Vec::new();
+        // Per gated hook bit: (bit, expansion, condition), slot gates and the others apart.
+        let mut slot_gates: Vec<(u8, usize, crate::slot::SlotId)> = Vec::new();
+        let mut state_gates: Vec<(u8, usize, StateGate)> = Vec::new();
         for (i, (e, h)) in rules.bound.iter().zip(&hook_sets).enumerate() {
             // Every gate of the expansion as (hooks, condition, what asked for it).
             let mut asked: Vec<(crate::hooks::HookSet, GateOn, &str)> = Vec::new();
             let once_empty = e.hooks_once_supply_empty();
-            asked.push((once_empty, GateOn::SupplyEmpty, "hooks_once_supply_empty"));
+            asked.push((
+                once_empty,
+                GateOn::State(StateGate::SupplyEmpty),
+                "hooks_once_supply_empty",
+            ));
             for gate in e.figure_gates() {
                 // A kind set to 0 per player (`figures.barn=0`, a JCZ set-up) keeps its
                 // gate shut all game: nothing of it is ever out.
@@ -792,7 +820,7 @@ impl RulesetBuilder {
                 };
                 asked.push((
                     gate.hooks,
-                    GateOn::FigureOut(gate.kind, per),
+                    GateOn::State(StateGate::FigureOut(gate.kind, per)),
                     "figure_gates",
                 ));
             }
@@ -827,37 +855,24 @@ impl RulesetBuilder {
                 for b in 0..32u8 {
                     if hooks.0 & (1 << b) != 0 {
                         rules.gated_members[b as usize] |= 1 << i.min(63);
-                        gates.push((b, i, on));
+                        match on {
+                            GateOn::Slot(slot) => slot_gates.push((b, i, slot)),
+                            GateOn::State(g) => {
+                                rules.state_gated[b as usize] |= 1 << i.min(63);
+                                state_gates.push((b, i, g));
+                            }
+                        }
                     }
                 }
             }
         }
-        // Grouped by hook bit (stable: load order within a bit), slot gates apart.
-        gates.sort_by_key(|&(b, _, _)| b);
-        let (slots, others): (Vec<_>, Vec<_>) = gates
-            .into_iter()
-            .partition(|g| matches!(g.2, GateOn::Slot(_)));
-        for &(b, i, _) in &others {
-            rules.state_gated[b as usize] |= 1 << i.min(63);
-        }
-        for (ranges, list) in [
-            (&mut rules.gate_ranges, &slots),
-            (&mut rules.state_gate_ranges, &others),
-        ] {
-            for b in 0..32u8 {
-                let start = list.partition_point(|g| g.0 < b);
-                let end = list.partition_point(|g| g.0 <= b);
-                ranges[b as usize] = (start, end);
-            }
-        }
-        rules.gates = slots
-            .into_iter()
-            .filter_map(|(_, i, on)| match on {
-                GateOn::Slot(slot) => Some((i, slot)),
-                _ => None,
-            })
-            .collect();
-        rules.state_gates = others.into_iter().map(|(_, i, on)| (i, on)).collect();
+        // Grouped by hook bit (stable: load order within a bit).
+        slot_gates.sort_by_key(|g| g.0);
+        state_gates.sort_by_key(|g| g.0);
+        rules.gate_ranges = bit_ranges(&slot_gates);
+        rules.state_gate_ranges = bit_ranges(&state_gates);
+        rules.gates = slot_gates.into_iter().map(|(_, i, s)| (i, s)).collect();
+        rules.state_gates = state_gates.into_iter().map(|(_, i, g)| (i, g)).collect();
         rules.hook_sets = hook_sets;
         let mut filters = vec![0u64; rules.tiles.len()];
         for (i, (e, hooks)) in rules.bound.iter().zip(&rules.hook_sets).enumerate() {
@@ -877,8 +892,33 @@ impl RulesetBuilder {
             }
         }
         rules.placement_filters = filters;
+        let mut placed = vec![0u64; rules.tiles.len()];
+        for (i, (e, hooks)) in rules.bound.iter().zip(&rules.hook_sets).enumerate() {
+            if !hooks.has(crate::hooks::HookSet::ON_TILE_PLACED) {
+                continue;
+            }
+            for (id, _) in rules.tiles.iter() {
+                if e.on_tile_placed_for(&rules, id) {
+                    placed[id.0 as usize] |= 1 << i.min(63);
+                }
+            }
+        }
+        rules.placed_members = placed;
         Ok(rules)
     }
+}
+
+/// Per hook bit `b`, the range of the entries of `list` (sorted by bit) that gate bit `b`.
+fn bit_ranges<T>(list: &[(u8, usize, T)]) -> [(usize, usize); 32] {
+    let mut ranges = [(0, 0); 32];
+    for (b, r) in ranges.iter_mut().enumerate() {
+        let b = b as u8;
+        *r = (
+            list.partition_point(|g| g.0 < b),
+            list.partition_point(|g| g.0 <= b),
+        );
+    }
+    ranges
 }
 
 /// Prefix of the option that sets how many figures of a per-player kind each player has

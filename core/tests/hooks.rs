@@ -651,18 +651,12 @@ fn supply_and_figure_gates_call_exactly_while_open() {
         // Placements made while a follower was out (on_tile_placed runs before the
         // deployment step, so the figures are those of the moment of the placement).
         let mut out_placements = 0i64;
-        let mut pick = seed;
-        while !game.is_over() {
+        play_randomly(&mut game, seed, |game| {
             let placing = matches!(game.decision().kind, DecisionKind::PlaceTile { .. });
             if placing && follower_out(&game.view()) {
                 out_placements += 1;
             }
-            pick = pick
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let i = (pick >> 33) as usize % game.actions().len();
-            game.play_offered(i).unwrap();
-        }
+        });
         let v = game.view();
         let slot = |name: &str| {
             let i = rules.slots().iter().position(|d| d.name == name).unwrap();
@@ -697,5 +691,122 @@ fn supply_and_figure_gates_call_exactly_while_open() {
             text.contains("waits") && text.contains(want),
             "{case}: {text}"
         );
+    }
+}
+
+/// `on_tile_placed_for`: an expansion that claims only the tile kinds with a centre site
+/// (cloisters) has its `on_tile_placed` called for exactly those placements (it fails on
+/// any other), while a second one that claims every kind (the default) is still called at
+/// every placement, in load order after the first.
+#[test]
+fn on_tile_placed_runs_only_for_the_claimed_tile_kinds() {
+    struct Counts(bool);
+    struct CountsRules {
+        sites_only: bool,
+        calls: GameSlot,
+    }
+    impl Expansion for Counts {
+        fn id(&self) -> &str {
+            if self.0 {
+                "sites-only"
+            } else {
+                "every-tile"
+            }
+        }
+        fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+            let calls = d.game_slot("calls", 0);
+            let sites_only = self.0;
+            Ok(binder(move |_| Ok(CountsRules { sites_only, calls })))
+        }
+    }
+    fn has_site(rules: &Ruleset, tile: TileKindId) -> bool {
+        rules
+            .tiles()
+            .get(tile)
+            .segments
+            .iter()
+            .any(|s| rules.kind(s.kind).shape == Shape::Site)
+    }
+    impl BoundExpansion for CountsRules {
+        fn hook_set(&self) -> HookSet {
+            HookSet::ON_TILE_PLACED
+        }
+        fn on_tile_placed_for(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+            !self.sites_only || has_site(rules, tile)
+        }
+        fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+            let v = ctx.view();
+            let kind = v.state.board().at(pos).ok_or("no tile at pos")?.kind;
+            if self.sites_only && !has_site(v.rules, kind) {
+                return Err("on_tile_placed called for a tile kind it did not claim".into());
+            }
+            let n = ctx.get(self.calls);
+            ctx.set(self.calls, n + 1);
+            Ok(())
+        }
+    }
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    let rules = Arc::new(
+        Ruleset::builder()
+            .tiles(base)
+            .expansion(Arc::new(Counts(true)))
+            .expansion(Arc::new(Counts(false)))
+            .build()
+            .unwrap(),
+    );
+    let site_kinds: Vec<TileKindId> = rules
+        .tiles()
+        .iter()
+        .map(|(id, _)| id)
+        .filter(|&id| has_site(&rules, id))
+        .collect();
+    assert!(!site_kinds.is_empty() && site_kinds.len() < rules.tiles().len());
+    for id in rules.tiles().iter().map(|(id, _)| id) {
+        let want = if site_kinds.contains(&id) { 0b11 } else { 0b10 };
+        assert_eq!(rules.tile_placed_members(id), want, "tile kind {}", id.0);
+    }
+    for seed in 0..4 {
+        let mut game = Game::new(
+            Arc::clone(&rules),
+            &GameSetup::new(vec!["A".into(), "B".into()], seed),
+        )
+        .unwrap();
+        let (mut placements, mut site_placements) = (0i64, 0i64);
+        play_randomly(&mut game, seed, |game| {
+            if let DecisionKind::PlaceTile { tile } = game.decision().kind {
+                placements += 1;
+                site_placements += i64::from(site_kinds.contains(&tile));
+            }
+        });
+        let v = game.view();
+        let calls = |e: usize| {
+            let i = rules
+                .slots()
+                .iter()
+                .position(|d| d.name == "calls" && d.expansion.0 as usize == e)
+                .unwrap();
+            v.state.slot(SlotId(i as u16), 0)
+        };
+        assert!(site_placements > 0 && site_placements < placements);
+        assert_eq!(
+            calls(0),
+            site_placements,
+            "seed {seed}: cloister tiles only"
+        );
+        assert_eq!(calls(1), placements, "seed {seed}: every placement");
+    }
+}
+
+/// Plays `game` to its end, each decision's action picked by a seeded LCG; `seen` looks at
+/// every decision before it is answered.
+fn play_randomly(game: &mut Game, seed: u64, mut seen: impl FnMut(&Game)) {
+    let mut pick = seed;
+    while !game.is_over() {
+        seen(game);
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let i = (pick >> 33) as usize % game.actions().len();
+        game.play_offered(i).unwrap();
     }
 }

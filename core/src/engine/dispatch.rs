@@ -104,6 +104,23 @@ pub(crate) fn each(
     each_member(rules, state, bit, members, hook, f)
 }
 
+/// [`each`] for the implementers in `members` only (a subset of the hook's members, as
+/// [`Ruleset::tile_placed_members`] gives).
+#[inline(always)]
+pub(crate) fn each_in(
+    rules: &Ruleset,
+    state: &mut GameState,
+    bit: HookSet,
+    members: u64,
+    hook: &'static str,
+    f: impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
+) -> Result<(), HookError> {
+    if members == 0 {
+        return Ok(());
+    }
+    each_member(rules, state, bit, members, hook, f)
+}
+
 /// [`each`] once some expansion implements the hook.
 #[inline]
 fn each_member(
@@ -147,7 +164,7 @@ fn each_member(
 /// Calls `call` for the expansions of a member mask in load order: bit `i` is expansion
 /// `i`, and bit 63 also stands for every later expansion for which `late` holds.
 #[inline(always)]
-fn visit(
+pub(crate) fn visit(
     rules: &Ruleset,
     members: u64,
     late: impl Fn(usize) -> bool,

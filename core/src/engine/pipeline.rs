@@ -258,28 +258,32 @@ fn free_actions(
     owner: Option<usize>,
 ) -> Result<(), HookError> {
     let mut offered = std::mem::take(&mut st.offered);
-    let mut result = Ok(());
-    for i in 0..rules.expansions().len() {
-        if Some(i) == owner || !rules.hook_sets()[i].has(HookSet::FREE_ACTIONS) {
-            continue;
-        }
-        let start = offered.len();
-        result = one_read(rules, st, i, "free_actions", |e, v| {
-            e.free_actions(v, player, &mut offered)
-        });
-        if result.is_err() {
-            break;
-        }
-        let mut k = start;
-        while k < offered.len() {
-            let own = matches!(offered[k], Action::Custom(c) if c.expansion.0 as usize == i);
-            if own && !offered[..k].contains(&offered[k]) {
-                k += 1;
-            } else {
-                offered.remove(k);
+    let bit = HookSet::FREE_ACTIONS;
+    // Only the implementers (the hook's member mask), in load order.
+    let result = visit(
+        rules,
+        rules.hook_members(bit),
+        |i| rules.hook_sets()[i].has(bit),
+        |i| {
+            if Some(i) == owner {
+                return Ok(());
             }
-        }
-    }
+            let start = offered.len();
+            one_read(rules, st, i, "free_actions", |e, v| {
+                e.free_actions(v, player, &mut offered)
+            })?;
+            let mut k = start;
+            while k < offered.len() {
+                let own = matches!(offered[k], Action::Custom(c) if c.expansion.0 as usize == i);
+                if own && !offered[..k].contains(&offered[k]) {
+                    k += 1;
+                } else {
+                    offered.remove(k);
+                }
+            }
+            Ok(())
+        },
+    );
     st.offered = offered;
     result
 }

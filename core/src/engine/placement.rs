@@ -196,13 +196,18 @@ pub(crate) fn play_tile(
             message,
         })?;
     }
-    each(
-        rules,
-        st,
-        HookSet::ON_TILE_PLACED,
-        "on_tile_placed",
-        |e, ctx| e.on_tile_placed(ctx, pos),
-    )?;
+    // Only the implementers that act on this tile kind (`on_tile_placed_for`); the base
+    // game, with none, reads no per-kind table.
+    if rules.hook_members(HookSet::ON_TILE_PLACED) != 0 {
+        each_in(
+            rules,
+            st,
+            HookSet::ON_TILE_PLACED,
+            rules.tile_placed_members(tile),
+            "on_tile_placed",
+            |e, ctx| e.on_tile_placed(ctx, pos),
+        )?;
+    }
     st.stage = Stage::DeployStep;
     Ok(())
 }

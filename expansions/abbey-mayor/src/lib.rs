@@ -245,8 +245,8 @@ impl AmRules {
 
     /// Calls `f` with every figure of kind `kind`, in figure order. Core lays the figures
     /// out seat by seat, the kinds in declaration order (`at` = this kind's offset in a
-    /// seat and its number per seat): the figures are read where they are, after a check
-    /// that they are there (else every figure is looked at).
+    /// seat and its number per seat), then any neutral figures: the figures are read where
+    /// they are, after a check that they are there (else every figure is looked at).
     #[inline]
     fn each_figure_of(
         &self,
@@ -258,7 +258,11 @@ impl AmRules {
         let figs = view.state.figures();
         let n = view.state.players().len();
         let stride = self.layout.stride;
-        if figs.len() == n * stride {
+        // The neutral figures (another expansion's dragon, fairy, Count) follow the seats'
+        // figures; none is of a kind that has no neutral figure.
+        let seats_only = figs.len() == n * stride
+            || (figs.len() > n * stride && view.rules.figure_kind(kind).neutral == 0);
+        if seats_only {
             let here = |i: usize, p: usize| {
                 let x = &figs[i];
                 x.kind == kind && x.owner.index() == p

@@ -332,6 +332,11 @@ impl BoundExpansion for BtRules {
         Ok(())
     }
 
+    /// Only a circus tile (with the big top) or a tile with an acrobat space does anything.
+    fn on_tile_placed_for(&self, _rules: &carcassonne_core::Ruleset, tile: TileKindId) -> bool {
+        (self.big_top && self.marks.of(tile).0) || self.marks.space(tile).is_some()
+    }
+
     /// BT-4: remember that a circus tile was placed this turn (it acts after scoring);
     /// count a new acrobat space.
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {

@@ -327,6 +327,11 @@ impl BoundExpansion for HsRules {
         Ok(())
     }
 
+    /// Only a hill tile changes the supply (HL-3).
+    fn on_tile_placed_for(&self, _rules: &carcassonne_core::Ruleset, tile: TileKindId) -> bool {
+        self.marks.0.get(tile.0 as usize).is_some_and(|m| m.0)
+    }
+
     /// HL-2, HL-3: a hill hides a tile of the supply under it: one draw fewer. The cap is
     /// the tiles in the supply less one per hill on the board, or a lower cap already set
     /// (a save's `endTurn` counts the hidden tiles already, so it is not lowered again).

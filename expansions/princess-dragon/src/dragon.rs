@@ -5,11 +5,21 @@ use crate::{err, pack, unpack, PdPrompt, PdRules, MAX_STEPS};
 
 use carcassonne_core::{
     Action, Ctx, CustomAction, FeatureId, FigureId, FigureLoc, HookResult, HookSet, PlacedTile,
-    Pos, RemovalReason, Side, SlotRef, View,
+    Pos, RemovalReason, SegmentId, Side, SlotRef, View, Window,
 };
 use smallvec::SmallVec;
 
 impl PdRules {
+    /// The window in which a marked flight starts (PD-6): before scoring, or after it under
+    /// the option that moves the flight there.
+    pub(crate) fn flight_window(&self) -> Window {
+        if self.after_scoring {
+            Window::AfterScoring
+        } else {
+            Window::BeforeScoring
+        }
+    }
+
     /// The dragon's cell, once it is in play.
     #[inline]
     pub(crate) fn dragon_cell(&self, v: &View<'_>) -> Option<Pos> {
@@ -117,18 +127,25 @@ impl PdRules {
     /// a feature all of whose segments lie there (a move names a feature, CO-10: one with
     /// segments on other tiles is entered through those). A segment of `cell` exists, so
     /// the feature lookup is safe.
-    #[inline]
+    // Inlined into the filters' loops over every offer (most are not on the tile): the walk
+    // over a moved figure's feature stays out of line.
+    #[inline(always)]
     pub(crate) fn onto_banned(v: &View<'_>, a: &Action, cell: &PlacedTile) -> bool {
         match *a {
             Action::Deploy { segment, .. } => cell.has_segment(segment),
             Action::Move { segment, .. } => {
-                let g = v.state.graph();
-                cell.has_segment(segment)
-                    && g.members(g.feature_of(segment))
-                        .all(|s| cell.has_segment(s))
+                cell.has_segment(segment) && Self::feature_within(v, segment, cell)
             }
             _ => false,
         }
+    }
+
+    /// Whether every segment of `segment`'s feature is on `cell`.
+    #[inline(never)]
+    fn feature_within(v: &View<'_>, segment: SegmentId, cell: &PlacedTile) -> bool {
+        let g = v.state.graph();
+        g.members(g.feature_of(segment))
+            .all(|s| cell.has_segment(s))
     }
 
     /// Whether an expansion other than this one adds actions to the deployment step.

@@ -56,9 +56,9 @@ mod setup;
 
 use carcassonne_core::{
     Action, BoundExpansion, Ctx, CustomAction, ExpansionIndex, FeatureKindId, FigureId,
-    FigureKindId, FigureLoc, GameSlot, HookFailure, HookResult, HookSet, KindMask, LabelId,
-    PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, SegmentId, Side,
-    SlotId, Stands, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
+    FigureKindId, FigureLoc, GameSlot, HookFailure, HookGate, HookResult, HookSet, KindMask,
+    LabelId, PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, SegmentId,
+    Side, SlotId, Stands, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
 };
 
 /// The most steps of one flight (PD-7).
@@ -257,11 +257,7 @@ impl PdRules {
 
 impl BoundExpansion for PdRules {
     fn hook_set(&self) -> HookSet {
-        let flight = if self.after_scoring {
-            Window::AfterScoring
-        } else {
-            Window::BeforeScoring
-        };
+        let flight = self.flight_window();
         let mut h = HookSet::GAME_START
             | HookSet::ON_TILE_PLACED
             | HookSet::DEPLOY_STEP_ACTIONS
@@ -280,6 +276,31 @@ impl BoundExpansion for PdRules {
             h = h | HookSet::FILTER_PROMPT_ACTIONS;
         }
         h
+    }
+
+    /// Hooks that do nothing while a slot is 0: the flight's window until a dragon tile
+    /// marks a flight (PD-6), the fairy's scoring note while the fairy is not in play
+    /// (PD-16), its payout while no bonus is noted, and the removal check while the fairy
+    /// stands beside nobody (PD-17).
+    fn hook_gates(&self) -> Vec<HookGate> {
+        vec![
+            HookGate {
+                hooks: HookSet::window(self.flight_window()),
+                slot: self.ids.pending,
+            },
+            HookGate {
+                hooks: HookSet::BEFORE_SCORING,
+                slot: self.ids.fairy,
+            },
+            HookGate {
+                hooks: HookSet::AFTER_SCORING,
+                slot: self.ids.bonus,
+            },
+            HookGate {
+                hooks: HookSet::ON_FIGURE_REMOVED,
+                slot: self.ids.fairy_figure,
+            },
+        ]
     }
 
     /// PD-2, PD-3: the dragon is beside the board; dragon tiles are set aside.

@@ -943,19 +943,33 @@ impl TowerRules {
 
 impl BoundExpansion for TowerRules {
     fn hook_set(&self) -> HookSet {
-        HookSet::GAME_START
+        // Only the window `open_window` asks the ransom in under the options.
+        let ransom_window = match (self.ransom_jcz, self.ransom_rewind) {
+            (false, _) => Window::TurnStart,
+            (true, true) => Window::AfterDeploy,
+            (true, false) => Window::BeforeScoring,
+        };
+        let h = HookSet::GAME_START
             | HookSet::ON_TILE_PLACED
             | HookSet::DEPLOY_STEP_ACTIONS
-            | HookSet::window(Window::TurnStart)
-            | HookSet::window(Window::AfterDeploy)
-            | HookSet::window(Window::BeforeScoring)
-            | HookSet::ON_TILE_DRAWN
-            | HookSet::FREE_ACTIONS
+            | HookSet::window(ransom_window)
+            | HookSet::FREE_ACTIONS;
+        // `on_tile_drawn` asks only under `ransomAsked=jcz`.
+        if self.ransom_jcz {
+            h | HookSet::ON_TILE_DRAWN
+        } else {
+            h
+        }
     }
 
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         self.register(ctx, pos);
         Ok(())
+    }
+
+    /// Only a tile with a tower foundation registers anything.
+    fn on_tile_placed_for(&self, _rules: &Ruleset, tile: TileKindId) -> bool {
+        matches!(self.tower_local.get(tile.0 as usize), Some(Some(_)))
     }
 
     /// TW-2: pieces by the number of players.

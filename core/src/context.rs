@@ -130,7 +130,7 @@ impl<'a> View<'a> {
         crate::engine::overlay_fits(self.rules, self.state, at, variant)
     }
 
-    /// Whether every expansion that vets overlays ([`crate::Expansion::allows_overlay`])
+    /// Whether every expansion that vets overlays ([`crate::BoundExpansion::allows_overlay`])
     /// lets the tile at `at` become `variant`: ask it before offering or laying an overlay
     /// (on top of [`View::overlay_fits`]). True at no cost when no expansion vets them; an
     /// implementer's failure is passed on.

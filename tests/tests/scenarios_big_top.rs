@@ -6,8 +6,8 @@
 //! reveals.
 
 use carcassonne_core::{
-    Action, DecisionKind, FigureKindId, Game, GameSetup, PlayerId, Pos, Position,
-    PositionFigure, Rotation, ScoreSource, StartTile,
+    Action, DecisionKind, FigureKindId, Game, GameSetup, PlayerId, Pos, Position, PositionFigure,
+    Rotation, ScoreSource, StartTile,
 };
 use carcassonne_tests::{official_rules, run_scenario};
 use std::collections::BTreeMap;
@@ -334,23 +334,33 @@ fn t_big_top_28_bt20_bridged_pyramid_not_offered() {
             "{option}: R's deployment step, not {:?}",
             g.decision()
         );
-        let scores = |g: &Game| {
-            g.state()
-                .players()
-                .iter()
-                .map(|p| p.score)
-                .collect::<Vec<_>>()
-        };
-        let tile = rules.tiles().get(g.state().board().at(Pos::new(1, 0)).unwrap().kind);
-        assert!(tile.segments.len() > 2, "{option}: the tile keeps its bridge");
+        let tile = rules
+            .tiles()
+            .get(g.state().board().at(Pos::new(1, 0)).unwrap().kind);
+        assert!(
+            tile.segments.len() > 2,
+            "{option}: the tile keeps its bridge"
+        );
         if offered {
             let a = pyramid(&g).expect("allowed: score-pyramid is offered");
             g.apply(a).expect("score the pyramid");
-            assert_eq!(scores(&g), [10, 5], "allowed: BT-10 at once");
-            assert_eq!(g.state().in_supply(PlayerId(0), FigureKindId::SMALL_FOLLOWER), 7);
+            assert_eq!(
+                carcassonne_tests::mixed::scores(&g),
+                [10, 5],
+                "allowed: BT-10 at once"
+            );
+            assert_eq!(
+                g.state()
+                    .in_supply(PlayerId(0), FigureKindId::SMALL_FOLLOWER),
+                7
+            );
             continue;
         }
-        assert_eq!(pyramid(&g), None, "barred: no score-pyramid on a bridged tile");
+        assert_eq!(
+            pyramid(&g),
+            None,
+            "barred: no score-pyramid on a bridged tile"
+        );
         // The action itself, as the offer would make it, is refused.
         let space_seg = g
             .state()
@@ -370,7 +380,10 @@ fn t_big_top_28_bt20_bridged_pyramid_not_offered() {
             segment: Some(space_seg),
             value: 0,
         });
-        assert!(g.apply(refused).is_err(), "barred: score-pyramid is refused");
+        assert!(
+            g.apply(refused).is_err(),
+            "barred: score-pyramid is refused"
+        );
         g.apply(Action::Pass).expect("R deploys nothing");
         // B places the last cloister and passes; the pyramid scores at the end (BT-11).
         while !g.is_over() {
@@ -382,6 +395,10 @@ fn t_big_top_28_bt20_bridged_pyramid_not_offered() {
                 .expect("a pass or a placement");
             g.apply(a).expect("offered");
         }
-        assert_eq!(scores(&g), [10, 5], "barred: BT-11 at the end");
+        assert_eq!(
+            carcassonne_tests::mixed::scores(&g),
+            [10, 5],
+            "barred: BT-11 at the end"
+        );
     }
 }

@@ -21,8 +21,8 @@ pub(crate) fn overlay_fits(rules: &Ruleset, st: &GameState, at: Pos, variant: Ti
 
 /// Whether every expansion that vets overlays ([`HookSet::ALLOWS_OVERLAY`]) lets the tile
 /// at `at` (on the board) become `variant`: asked in load order until one says no. Free
-/// when no expansion has the hook.
-#[inline]
+/// when no expansion has the hook (the check is inlined, the asking is not).
+#[inline(always)]
 pub(crate) fn overlay_allowed(
     rules: &Ruleset,
     st: &GameState,
@@ -33,6 +33,19 @@ pub(crate) fn overlay_allowed(
     if members == 0 {
         return Ok(true);
     }
+    ask_allows_overlay(rules, st, members, at, variant)
+}
+
+/// [`overlay_allowed`] with implementers (`members`): each asked in load order until one
+/// says no.
+#[inline(never)]
+fn ask_allows_overlay(
+    rules: &Ruleset,
+    st: &GameState,
+    members: u64,
+    at: Pos,
+    variant: TileKindId,
+) -> Result<bool, HookError> {
     let mut allowed = true;
     read_members(
         rules,
@@ -306,10 +319,12 @@ fn neighbour_amends(
         let mut fit = None;
         for &v in &rules.tiles().get(n.kind).variants {
             let vc = rules.tiles().get(v).edge_code(n.rotation);
-            if (vc >> theirs) & 0xFF == edge && {
-                let (w, m) = *fit.get_or_insert_with(|| st.board.constraints(at));
-                vc & m == w
-            } && overlay_allowed(rules, st, at, v)?
+            if (vc >> theirs) & 0xFF == edge
+                && {
+                    let (w, m) = *fit.get_or_insert_with(|| st.board.constraints(at));
+                    vc & m == w
+                }
+                && overlay_allowed(rules, st, at, v)?
             {
                 fits = true;
                 break;

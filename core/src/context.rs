@@ -130,6 +130,15 @@ impl<'a> View<'a> {
         crate::engine::overlay_fits(self.rules, self.state, at, variant)
     }
 
+    /// Whether every expansion that vets overlays ([`crate::BoundExpansion::allows_overlay`])
+    /// lets the tile at `at` become `variant`: ask it before offering or laying an overlay
+    /// (on top of [`View::overlay_fits`]). True at no cost when no expansion vets them; an
+    /// implementer's failure is passed on.
+    pub fn overlay_allowed(&self, at: Pos, variant: crate::tile::TileKindId) -> HookResult<bool> {
+        crate::engine::overlay_allowed(self.rules, self.state, at, variant)
+            .map_err(|e| HookFailure(e.to_string()))
+    }
+
     /// Where the active player could place a tile of kind `tile` now (edge matching, or
     /// holes for a barrier tile, then every expansion's placement filter), one entry per
     /// cell with its rotation mask; returns the number of (cell, rotation) pairs. Any kind

@@ -454,6 +454,20 @@ macro_rules! for_each_hook {
                 Ok(())
             }
 
+            /// Whether the tile at `pos`, already on the board, may become `variant`, one of
+            /// its overlay variants ([`crate::overlay`]; a bridge): `false` vetoes it. Asked,
+            /// in load order until one says no, for core's amended placements (the neighbour
+            /// that gets the overlay) and by expansions before they offer or lay an overlay
+            /// ([`View::overlay_allowed`]); never for the tile being placed. Only the
+            /// expansions whose hook set has the bit are asked: without any, overlays cost
+            /// nothing more. While an implementer is loaded, amended placements are not
+            /// remembered between asks ([`View::placements_of`]), since the answer may
+            /// depend on figures.
+            [bit ALLOWS_OVERLAY = 14]
+            fn allows_overlay(&self, view: View<'_>, pos: Pos, variant: TileKindId) -> HookResult<bool> {
+                Ok(true)
+            }
+
             /// The drawn tile was placed (its segments are in the graph).
             [bit ON_TILE_PLACED = 2]
             fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {

@@ -8,6 +8,12 @@
 //! change and a new node joins the feature graph, merged with what its ends meet. An
 //! overlay that `amends` also makes placements legal that fit only with it on the placed
 //! tile or on the neighbour it faces ([`Amendment`]), while the player's slot is above 0.
+//!
+//! Any expansion may veto an overlay on a tile already on the board
+//! ([`crate::BoundExpansion::allows_overlay`], bit [`crate::HookSet::ALLOWS_OVERLAY`]): core asks
+//! it for the neighbour an amendment would change, and an expansion that offers overlays asks
+//! it through [`crate::View::overlay_allowed`]. With no implementer loaded, neither costs
+//! anything.
 
 use crate::kind::FeatureKindId;
 use crate::pos::Pos;

@@ -5,7 +5,10 @@
 //! supply) is code. Token reveals come from the scenario's seed: the titles say what it
 //! reveals.
 
-use carcassonne_core::{Game, GameSetup, ScoreSource};
+use carcassonne_core::{
+    Action, DecisionKind, FigureKindId, Game, GameSetup, PlayerId, Pos, Position, PositionFigure,
+    Rotation, ScoreSource, StartTile,
+};
 use carcassonne_tests::{official_rules, run_scenario};
 use std::collections::BTreeMap;
 
@@ -240,4 +243,162 @@ fn t_big_top_24_bt20_bridge_closes_acrobats() {
 #[test]
 fn t_big_top_25_bt13_ringmaster_beside_castle_farm() {
     run_scenario("big-top/T-big-top-25");
+}
+
+/// T-big-top-26 — BT-20, BCB-4: under `bridgeAcrobats=barred` the bridge question offers no
+/// bridge across a tile whose acrobat space holds a meeple; by default it does.
+#[test]
+fn t_big_top_26_bt20_no_bridge_offer_over_acrobats() {
+    run_scenario("big-top/T-big-top-26");
+}
+
+/// T-big-top-27 — BT-20, BCB-7: under `bridgeAcrobats=barred` no placement is offered that
+/// needs a bridge laid at once across a neighbour whose acrobat space holds a meeple (core's
+/// amendment asks Big Top through `allows_overlay`); without the acrobat, or by default, it
+/// is.
+#[test]
+fn t_big_top_27_bt20_no_amended_bridge_over_acrobats() {
+    run_scenario("big-top/T-big-top-27");
+}
+
+/// T-big-top-28 — BT-20, BT-10, BT-11: a full pyramid (R, R, B) on `BT/ffff.ac` with a bridge
+/// N–S (set by the position: under `barred` no play builds one, T-big-top-24 and 26). R
+/// places a cloister and passes the bridge question: under `bridgeAcrobats=barred` no
+/// `score-pyramid` is offered and one is refused; B places the last tile and the pyramid
+/// scores at the end, R 10 and B 5 (`acrobats`). By default (`allowed`) R scores it at once:
+/// R 10, B 5, the meeples home.
+#[test]
+fn t_big_top_28_bt20_bridged_pyramid_not_offered() {
+    for (option, offered) in [("barred", false), ("allowed", true)] {
+        let rules = official_rules(
+            &["big-top", "bridges-castles-bazaars"],
+            &[("big-top.bridgeAcrobats", option)],
+        );
+        let tiles = rules.tiles();
+        let plain = tiles.find("BT/ffff.ac").expect("BT/ffff.ac");
+        // The variant with the bridge N–S (its road on N and S at rotation 0).
+        let bridged = tiles
+            .get(plain)
+            .variants
+            .iter()
+            .copied()
+            .find(|&v| {
+                let k = tiles.get(v);
+                k.segment_on_side(Rotation::R0, carcassonne_core::Side::N)
+                    .is_some_and(|l| rules.kind(k.segments[usize::from(l)].kind).name == "road")
+            })
+            .expect("a bridged BT/ffff.ac");
+        let space = tiles
+            .get(bridged)
+            .segments
+            .iter()
+            .position(|s| rules.kind(s.kind).name == "acrobats")
+            .expect("its acrobat space") as u8;
+        let cloister = tiles.find("B").expect("B");
+        let at = |x, y, kind| StartTile {
+            kind,
+            pos: Pos::new(x, y),
+            rotation: Rotation::R0,
+        };
+        let acrobat = |p: u8| PositionFigure {
+            player: PlayerId(p),
+            kind: FigureKindId::SMALL_FOLLOWER,
+            pos: Pos::new(1, 0),
+            segment: space,
+        };
+        let p = Position {
+            players: vec!["R".into(), "B".into()],
+            tiles: vec![at(0, 0, cloister), at(1, 0, bridged)],
+            figures: vec![acrobat(0), acrobat(0), acrobat(1)],
+            draws: vec![cloister, cloister],
+            ..Position::default()
+        };
+        let mut g = Game::from_position(rules.clone(), &p).expect("the position");
+        let pyramid = |g: &Game| {
+            g.actions().iter().copied().find(|a| {
+                matches!(a, Action::Custom(c)
+                    if rules.verbs()[c.verb.0 as usize].1 == "score-pyramid")
+            })
+        };
+        g.apply(Action::Place {
+            pos: Pos::new(0, 1),
+            rotation: Rotation::R0,
+        })
+        .expect("R's cloister at (0,1)");
+        // The bridge question (a bridge W–E across R's own tile): R passes.
+        while matches!(g.decision().kind, DecisionKind::Prompt(_)) {
+            g.apply(Action::Pass).expect("pass the bridge");
+        }
+        assert!(
+            matches!(g.decision().kind, DecisionKind::Deploy { .. }),
+            "{option}: R's deployment step, not {:?}",
+            g.decision()
+        );
+        let tile = rules
+            .tiles()
+            .get(g.state().board().at(Pos::new(1, 0)).unwrap().kind);
+        assert!(
+            tile.segments.len() > 2,
+            "{option}: the tile keeps its bridge"
+        );
+        if offered {
+            let a = pyramid(&g).expect("allowed: score-pyramid is offered");
+            g.apply(a).expect("score the pyramid");
+            assert_eq!(
+                carcassonne_tests::mixed::scores(&g),
+                [10, 5],
+                "allowed: BT-10 at once"
+            );
+            assert_eq!(
+                g.state()
+                    .in_supply(PlayerId(0), FigureKindId::SMALL_FOLLOWER),
+                7
+            );
+            continue;
+        }
+        assert_eq!(
+            pyramid(&g),
+            None,
+            "barred: no score-pyramid on a bridged tile"
+        );
+        // The action itself, as the offer would make it, is refused.
+        let space_seg = g
+            .state()
+            .board()
+            .at(Pos::new(1, 0))
+            .map(|t| t.segment(usize::from(space)))
+            .unwrap();
+        let verb = rules
+            .verbs()
+            .iter()
+            .position(|(_, n)| n == "score-pyramid")
+            .expect("the verb");
+        let refused = Action::Custom(carcassonne_core::CustomAction {
+            expansion: rules.verbs()[verb].0,
+            verb: carcassonne_core::VerbId(verb as _),
+            figure: None,
+            segment: Some(space_seg),
+            value: 0,
+        });
+        assert!(
+            g.apply(refused).is_err(),
+            "barred: score-pyramid is refused"
+        );
+        g.apply(Action::Pass).expect("R deploys nothing");
+        // B places the last cloister and passes; the pyramid scores at the end (BT-11).
+        while !g.is_over() {
+            let a = g
+                .actions()
+                .iter()
+                .copied()
+                .find(|a| matches!(a, Action::Pass | Action::Place { .. }))
+                .expect("a pass or a placement");
+            g.apply(a).expect("offered");
+        }
+        assert_eq!(
+            carcassonne_tests::mixed::scores(&g),
+            [10, 5],
+            "barred: BT-11 at the end"
+        );
+    }
 }

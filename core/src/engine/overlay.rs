@@ -19,6 +19,50 @@ pub(crate) fn overlay_fits(rules: &Ruleset, st: &GameState, at: Pos, variant: Ti
     rules.tiles().get(variant).edge_code(t.rotation) & mask == want
 }
 
+/// Whether every expansion that vets overlays ([`HookSet::ALLOWS_OVERLAY`]) lets the tile
+/// at `at` (on the board) become `variant`: asked in load order until one says no. Free
+/// when no expansion has the hook (the check is inlined, the asking is not).
+#[inline(always)]
+pub(crate) fn overlay_allowed(
+    rules: &Ruleset,
+    st: &GameState,
+    at: Pos,
+    variant: TileKindId,
+) -> Result<bool, HookError> {
+    let members = rules.hook_members(HookSet::ALLOWS_OVERLAY);
+    if members == 0 {
+        return Ok(true);
+    }
+    ask_allows_overlay(rules, st, members, at, variant)
+}
+
+/// [`overlay_allowed`] with implementers (`members`): each asked in load order until one
+/// says no.
+#[inline(never)]
+fn ask_allows_overlay(
+    rules: &Ruleset,
+    st: &GameState,
+    members: u64,
+    at: Pos,
+    variant: TileKindId,
+) -> Result<bool, HookError> {
+    let mut allowed = true;
+    read_members(
+        rules,
+        st,
+        members,
+        |i| rules.hook_sets()[i].has(HookSet::ALLOWS_OVERLAY),
+        "allows_overlay",
+        |e, v| {
+            if allowed {
+                allowed = e.allows_overlay(v, at, variant)?;
+            }
+            Ok(())
+        },
+    )?;
+    Ok(allowed)
+}
+
 /// Turns the tile at `at` into `variant` (checked by [`overlay_fits`] first): the added
 /// segments become nodes of the feature graph, joined with the segments their sides face.
 /// Returns the first added node.
@@ -95,7 +139,9 @@ pub(crate) fn amending(rules: &Ruleset, st: &GameState) -> bool {
 /// The overlay that makes `tk` fit the cell `pos` (constraints `want`, `mask`) turned by
 /// `rot` when its plain edges do not: one of its own variants, or else a variant of the one
 /// neighbour whose field edge faces an edge feature of the tile. The first that fits, own
-/// variants first, then in side order.
+/// variants first, then in side order. The neighbour's variant must also be allowed by
+/// every expansion that vets overlays ([`overlay_allowed`]); the tile's own, not yet on the
+/// board, is not asked about.
 pub(crate) fn amendment(
     rules: &Ruleset,
     st: &GameState,
@@ -103,38 +149,37 @@ pub(crate) fn amendment(
     pos: Pos,
     rot: Rotation,
     (want, mask): (u32, u32),
-) -> Option<Amendment> {
+) -> Result<Option<Amendment>, HookError> {
     let code = tk.edge_code(rot);
     for &v in &tk.variants {
         if rules.tiles().get(v).edge_code(rot) & mask == want {
-            return Some(Amendment {
+            return Ok(Some(Amendment {
                 at: pos,
                 variant: v,
-            });
+            }));
         }
     }
     let diff = (code ^ want) & mask;
     let shift = diff.trailing_zeros() & !7;
     let byte = 0xFFu32 << shift;
     if diff == 0 || diff & !byte != 0 || want & byte != 0 {
-        return None;
+        return Ok(None);
     }
     let side = Side::from_index((shift / 8) as u8);
     let at = pos.step(side);
-    let n = st.board.at(at)?;
+    let Some(n) = st.board.at(at) else {
+        return Ok(None);
+    };
     let theirs = 8 * side.opposite().index() as u32;
     let edge = (code >> shift) & 0xFF;
     let (w, m) = st.board.constraints(at);
-    rules
-        .tiles()
-        .get(n.kind)
-        .variants
-        .iter()
-        .find(|&&v| {
-            let vc = rules.tiles().get(v).edge_code(n.rotation);
-            (vc >> theirs) & 0xFF == edge && vc & m == w
-        })
-        .map(|&v| Amendment { at, variant: v })
+    for &v in &rules.tiles().get(n.kind).variants {
+        let vc = rules.tiles().get(v).edge_code(n.rotation);
+        if (vc >> theirs) & 0xFF == edge && vc & m == w && overlay_allowed(rules, st, at, v)? {
+            return Ok(Some(Amendment { at, variant: v }));
+        }
+    }
+    Ok(None)
 }
 
 /// The legal cells of `tk` when an overlay amends placements ([`amending`]): those where
@@ -150,7 +195,7 @@ pub(crate) fn amended_cells(
     st: &GameState,
     tk: &crate::tile::TileKind,
     out: &mut Vec<PlacementCell>,
-) -> usize {
+) -> Result<usize, HookError> {
     out.clear();
     match tk.variants.len() {
         0 => cells_with::<0>(rules, st, tk, out),
@@ -170,7 +215,7 @@ fn cells_with<const N: usize>(
     st: &GameState,
     tk: &crate::tile::TileKind,
     out: &mut Vec<PlacementCell>,
-) -> usize {
+) -> Result<usize, HookError> {
     let codes = Rotation::ALL.map(|r| tk.edge_code(r));
     let own: [[u32; 4]; N] = std::array::from_fn(|i| {
         let vk = rules.tiles().get(tk.variants[i]);
@@ -200,7 +245,7 @@ fn cells_with<const N: usize>(
             let rotations = exact_rotations(&codes, f.want, f.mask);
             count += push_cell(out, f.pos, rotations);
         }
-        return count;
+        return Ok(count);
     }
     for f in frontier {
         let (want, mask) = (f.want, f.mask);
@@ -228,14 +273,14 @@ fn cells_with<const N: usize>(
                 let diff = (codes[q] ^ want) & mask;
                 let side = (diff.trailing_zeros() / 8) as usize;
                 let edge = (codes[q] >> (8 * side)) & 0xFF;
-                if neighbour_amends(rules, st, f.pos, side, edge, &mut asked) {
+                if neighbour_amends(rules, st, f.pos, side, edge, &mut asked)? {
                     rotations |= 1 << q;
                 }
             }
         }
         count += push_cell(out, f.pos, rotations);
     }
-    count
+    Ok(count)
 }
 
 /// Adds the cell at `pos` to `out` if any rotation fits; returns how many do.
@@ -250,8 +295,9 @@ fn push_cell(out: &mut Vec<PlacementCell>, pos: Pos, rotations: u8) -> usize {
 }
 
 /// Whether a variant of the neighbour on `side` of the empty cell `pos` shows `edge` (not
-/// 0) towards it and still fits its own neighbours (the neighbour half of [`amendment`]);
-/// `asked` keeps each side's answer per edge for the cell's other rotations.
+/// 0) towards it, still fits its own neighbours and is allowed ([`overlay_allowed`]; the
+/// neighbour half of [`amendment`]); `asked` keeps each side's answer per edge for the
+/// cell's other rotations.
 fn neighbour_amends(
     rules: &Ruleset,
     st: &GameState,
@@ -259,27 +305,34 @@ fn neighbour_amends(
     side: usize,
     edge: u32,
     asked: &mut [(u32, bool); 4],
-) -> bool {
+) -> Result<bool, HookError> {
     if asked[side].0 == edge {
-        return asked[side].1;
+        return Ok(asked[side].1);
     }
     let s = Side::from_index(side as u8);
     let at = pos.step(s);
-    let fits = st.board.at(at).is_some_and(|n| {
+    let mut fits = false;
+    if let Some(n) = st.board.at(at) {
         let theirs = 8 * s.opposite().index() as u32;
         // The neighbour's own constraints only for a variant that shows the edge (most
         // neighbours have none).
         let mut fit = None;
-        rules.tiles().get(n.kind).variants.iter().any(|&v| {
+        for &v in &rules.tiles().get(n.kind).variants {
             let vc = rules.tiles().get(v).edge_code(n.rotation);
-            (vc >> theirs) & 0xFF == edge && {
-                let (w, m) = *fit.get_or_insert_with(|| st.board.constraints(at));
-                vc & m == w
+            if (vc >> theirs) & 0xFF == edge
+                && {
+                    let (w, m) = *fit.get_or_insert_with(|| st.board.constraints(at));
+                    vc & m == w
+                }
+                && overlay_allowed(rules, st, at, v)?
+            {
+                fits = true;
+                break;
             }
-        })
-    });
+        }
+    }
     asked[side] = (edge, fits);
-    fits
+    Ok(fits)
 }
 
 /// [`amended_cells`] by [`amendment`] per placement: for kinds with many variants.
@@ -289,18 +342,18 @@ fn amended_cells_general(
     st: &GameState,
     tk: &crate::tile::TileKind,
     out: &mut Vec<PlacementCell>,
-) -> usize {
+) -> Result<usize, HookError> {
     let mut count = 0;
     for f in st.board.frontier() {
         let mut rotations = 0u8;
         for r in Rotation::ALL {
             let fits = tk.edge_code(r) & f.mask == f.want
-                || amendment(rules, st, tk, f.pos, r, (f.want, f.mask)).is_some();
+                || amendment(rules, st, tk, f.pos, r, (f.want, f.mask))?.is_some();
             rotations |= u8::from(fits) << r.quarters();
         }
         count += push_cell(out, f.pos, rotations);
     }
-    count
+    Ok(count)
 }
 
 #[cfg(test)]
@@ -382,9 +435,9 @@ mod tests {
                 let st = game.state();
                 for &k in &kinds {
                     let tk = rules.tiles().get(k);
-                    let n = amended_cells(&rules, st, tk, &mut fast);
+                    let n = amended_cells(&rules, st, tk, &mut fast).unwrap();
                     slow.clear();
-                    let m = amended_cells_general(&rules, st, tk, &mut slow);
+                    let m = amended_cells_general(&rules, st, tk, &mut slow).unwrap();
                     assert_eq!((n, &fast), (m, &slow), "kind {}", tk.id);
                     let plain: usize = st
                         .board

@@ -178,9 +178,11 @@ pub(crate) fn play_tile(
     let amended = if amending(rules, st) {
         let tk = rules.tiles().get(tile);
         let fit = st.board.constraints(pos);
-        (!tk.barrier && !rules.edges_fit(tk.edge_code(rotation), fit.0, fit.1))
-            .then(|| amendment(rules, st, tk, pos, rotation, fit))
-            .flatten()
+        if !tk.barrier && !rules.edges_fit(tk.edge_code(rotation), fit.0, fit.1) {
+            amendment(rules, st, tk, pos, rotation, fit)?
+        } else {
+            None
+        }
     } else {
         None
     };
@@ -292,10 +294,14 @@ pub(crate) fn placements_remembered(
     tile: TileKindId,
     out: &mut Vec<PlacementCell>,
 ) -> Result<usize, HookError> {
-    if rules.placement_filters(tile) != 0 {
+    let amends = amending(rules, st);
+    // An expansion that vets overlays may answer by figures, which the key does not hold.
+    if rules.placement_filters(tile) != 0
+        || (amends && rules.hook_members(HookSet::ALLOWS_OVERLAY) != 0)
+    {
         return placements_into(rules, st, tile, out, &mut Vec::new());
     }
-    let key = Some((tile, st.board.edits(), amending(rules, st)));
+    let key = Some((tile, st.board.edits(), amends));
     // Not held elsewhere but by another thread reading the same state: then compute.
     let Ok(mut memo) = st.placement_memo.0.try_lock() else {
         return placements_into(rules, st, tile, out, &mut Vec::new());
@@ -367,7 +373,7 @@ fn amended_placements(
     out: &mut Vec<PlacementCell>,
     cands_buf: &mut Vec<u8>,
 ) -> Result<usize, HookError> {
-    let count = amended_cells(rules, st, rules.tiles().get(tile), out);
+    let count = amended_cells(rules, st, rules.tiles().get(tile), out)?;
     filter_cells(rules, st, tile, out, cands_buf, count)
 }
 

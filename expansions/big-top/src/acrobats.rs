@@ -10,7 +10,7 @@
 
 use carcassonne_core::{
     Action, Ctx, CustomAction, ExpansionIndex, FeatureKindId, FigureKindId, FigureLoc, GameSlot,
-    HookFailure, HookResult, LabelId, PlayerId, RemovalReason, SegmentId, VerbId, View,
+    HookFailure, HookResult, LabelId, PlayerId, Pos, RemovalReason, SegmentId, VerbId, View,
 };
 
 use crate::circus::near;
@@ -110,6 +110,16 @@ impl Acrobats {
                 .board()
                 .at(v.state.graph().segment(seg).pos)
                 .is_some_and(|t| marks.closed(t.kind))
+    }
+
+    /// BT-20 `bridgeAcrobats=barred`: whether the tile at `pos` has an acrobat space with a
+    /// meeple on it.
+    pub fn occupied_at(&self, v: &View<'_>, marks: &TileMarks, pos: Pos) -> bool {
+        v.state.board().at(pos).is_some_and(|t| {
+            marks
+                .space(t.kind)
+                .is_some_and(|l| self.height(v, t.segment(usize::from(l))) > 0)
+        })
     }
 
     /// Meeples standing on the acrobat space `seg` (its feature is that one segment).

@@ -295,6 +295,13 @@ impl BoundExpansion for BtRules {
         } else {
             hooks | HookSet::FILTER_PROMPT_ACTIONS
         };
+        // BT-20 `bridgeAcrobats=barred`: no bridge over an occupied acrobat space (only
+        // another set's overlay can ask).
+        let hooks = if self.marks.any_closed() && !self.alone {
+            hooks | HookSet::ALLOWS_OVERLAY
+        } else {
+            hooks
+        };
         if self.chosen && self.big_top {
             // BT-6 `tokenDraws=chosen`: the final reveal is asked before final scoring.
             return hooks | HookSet::window(Window::BeforeFinalScoring);
@@ -461,6 +468,12 @@ impl BoundExpansion for BtRules {
     ) -> HookResult {
         actions.retain(|a| !self.acrobats.bars(&v, &self.marks, a));
         Ok(())
+    }
+
+    /// BT-20 `bridgeAcrobats=barred`: no overlay (a bridge) on a tile whose acrobat space
+    /// holds a meeple.
+    fn allows_overlay(&self, v: View<'_>, pos: Pos, _variant: TileKindId) -> HookResult<bool> {
+        Ok(!self.acrobats.occupied_at(&v, &self.marks, pos))
     }
 
     /// BT-10: `score-pyramid`.

@@ -53,19 +53,19 @@ impl Bridges {
 
     /// BCB-7: a bridge the placement laid is used up; BCB-4: otherwise `player` may lay one
     /// now. Returns whether to ask him.
-    pub fn on_tile_placed(&self, ctx: &mut Ctx<'_>, player: PlayerId) -> bool {
+    pub fn on_tile_placed(&self, ctx: &mut Ctx<'_>, player: PlayerId) -> HookResult<bool> {
         if ctx.state().last_overlay().is_some() {
             let left = ctx.get(self.left.of(player));
             ctx.set(self.left.of(player), left - 1);
-            return false;
+            return Ok(false);
         }
         // Whether there is any option, without listing them (this runs at every placement).
         let mut any = false;
         self.each_option(&ctx.view(), player, |_, _, _| {
             any = true;
             false
-        });
-        any
+        })?;
+        Ok(any)
     }
 
     /// BCB-4, BCB-5: the bridges `player` may lay now, one action each.
@@ -75,7 +75,7 @@ impl Bridges {
         me: ExpansionIndex,
         player: PlayerId,
         out: &mut Vec<Action>,
-    ) {
+    ) -> HookResult {
         self.each_option(v, player, |pos, variant, seg| {
             out.push(Action::Custom(CustomAction {
                 expansion: me,
@@ -85,23 +85,25 @@ impl Bridges {
                 value: 0,
             }));
             true
-        });
+        })
     }
 
     /// Calls `f(cell, variant, first segment of its tile)` for each bridge `player` may lay
-    /// now, in [`Bridges::options`]' order, while `f` returns true.
+    /// now, in [`Bridges::options`]' order, while `f` returns true. A bridge another
+    /// expansion vetoes (`View::overlay_allowed`: Under the Big Top's occupied acrobat
+    /// space under `bridgeAcrobats=barred`) is none.
     fn each_option(
         &self,
         v: &View<'_>,
         player: PlayerId,
         mut f: impl FnMut(Pos, TileKindId, SegmentId) -> bool,
-    ) {
+    ) -> HookResult {
         let st = v.state;
         let Some(last) = st.last_placed() else {
-            return;
+            return Ok(());
         };
         if v.get(self.left.of(player)) <= 0 || st.last_overlay().is_some() {
-            return;
+            return Ok(());
         }
         let at = st.board().tile(last).pos;
         // The placed tile, then (printed rules) its four neighbours.
@@ -126,11 +128,12 @@ impl Bridges {
             let (want, mask) = st.board().constraints(pos);
             for &variant in variants {
                 let fits = tiles.get(variant).edge_code(t.rotation) & mask == want;
-                if fits && !f(pos, variant, t.segment(0)) {
-                    return;
+                if fits && v.overlay_allowed(pos, variant)? && !f(pos, variant, t.segment(0)) {
+                    return Ok(());
                 }
             }
         }
+        Ok(())
     }
 
     /// The verb of a bridge: its direction on the board.
@@ -167,15 +170,17 @@ impl Bridges {
             .map(|t| t.kind)
             .ok_or_else(|| HookFailure(format!("no tile at {pos}")))?;
         let v = ctx.view();
-        let variant = v
-            .rules
-            .tiles()
-            .get(kind)
-            .variants
-            .iter()
-            .copied()
-            .find(|&x| self.verb_of(&v, pos, x) == c.verb && v.overlay_fits(pos, x))
-            .ok_or_else(|| HookFailure(format!("no bridge fits at {pos}")))?;
+        let mut found = None;
+        for &x in &v.rules.tiles().get(kind).variants {
+            if self.verb_of(&v, pos, x) == c.verb
+                && v.overlay_fits(pos, x)
+                && v.overlay_allowed(pos, x)?
+            {
+                found = Some(x);
+                break;
+            }
+        }
+        let variant = found.ok_or_else(|| HookFailure(format!("no bridge fits at {pos}")))?;
         ctx.add_overlay(pos, variant)?;
         let left = ctx.get(self.left.of(player));
         ctx.set(self.left.of(player), left - 1);

@@ -365,7 +365,7 @@ impl BoundExpansion for BcbRules {
             .state()
             .last_placer()
             .unwrap_or(ctx.state().active_player());
-        if self.bridges.on_tile_placed(ctx, player) {
+        if self.bridges.on_tile_placed(ctx, player)? {
             ctx.prompt(player, BcbPrompt::Bridge);
         }
         if let Some(t) = ctx.state().board().at(pos).map(|t| t.kind) {
@@ -424,7 +424,7 @@ impl BoundExpansion for BcbRules {
                     .actions(&v, prompt.owner, prompt.player, ask, out)
             }
             BcbPrompt::Bridge => {
-                self.bridges.options(&v, prompt.owner, prompt.player, out);
+                self.bridges.options(&v, prompt.owner, prompt.player, out)?;
                 if !out.is_empty() {
                     out.push(Action::Pass);
                 }

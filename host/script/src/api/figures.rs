@@ -57,14 +57,12 @@ pub(crate) fn register_figures(reg: &mut Registry) {
     });
     game_fn!(reg, Read, "figure_cell", |c, f: int| -> Dynamic {
         with_figure(c, f, |v, _, fig| match fig.loc {
-            FigureLoc::On(s) => {
-                let node = v.state.graph().segment(s);
-                if node.is_virtual() {
-                    Dynamic::UNIT
-                } else {
-                    cell(node.pos)
-                }
-            }
+            FigureLoc::On(s) => v
+                .state
+                .graph()
+                .segment(s)
+                .cell()
+                .map_or(Dynamic::UNIT, cell),
             _ => Dynamic::UNIT,
         })
     });

@@ -140,11 +140,7 @@ pub(crate) fn register_reads(reg: &mut Registry) {
     game_fn!(reg, Read, "segment_cell", |c, s: int| -> Dynamic {
         let v = c.view()?;
         let node = v.state.graph().segment(segment(v.state, s)?);
-        Ok(if node.is_virtual() {
-            Dynamic::UNIT
-        } else {
-            cell(node.pos)
-        })
+        Ok(node.cell().map_or(Dynamic::UNIT, cell))
     });
     game_fn!(reg, Read, "feature_of", |c, s: int| -> INT {
         totals(c, s, |_, f| f.segment().index() as INT)

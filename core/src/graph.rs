@@ -350,31 +350,37 @@ impl FeatureGraph {
 
     /// Number of distinct tiles in a feature (A-9: each tile counts once per feature).
     pub fn tile_count(&self, f: FeatureId) -> u32 {
-        let mut buf = [0u16; 64];
-        let mut n = 0usize;
-        let mut overflow: Vec<u16> = Vec::new();
+        // A bit per placed-tile index below `BITS` (every tile of a real game); a feature
+        // reaching a later tile is counted by sorting its tile indices instead.
+        const WORDS: usize = 16;
+        const BITS: u16 = (WORDS * 64) as u16;
+        let mut seen = [0u64; WORDS];
+        let mut n = 0u32;
         for s in self.members(f) {
             let t = self.graph[s].tile;
             if t == VIRTUAL_TILE {
                 continue;
             }
-            if n < buf.len() {
-                buf[n] = t;
-                n += 1;
-            } else {
-                overflow.push(t);
+            if t >= BITS {
+                return self.tile_count_sorted(f);
             }
+            let (w, bit) = (usize::from(t / 64), 1u64 << (t % 64));
+            n += u32::from(seen[w] & bit == 0);
+            seen[w] |= bit;
         }
-        if overflow.is_empty() {
-            let b = &mut buf[..n];
-            b.sort_unstable();
-            (1..n).filter(|&i| b[i] != b[i - 1]).count() as u32 + u32::from(n > 0)
-        } else {
-            overflow.extend_from_slice(&buf);
-            overflow.sort_unstable();
-            overflow.dedup();
-            overflow.len() as u32
-        }
+        n
+    }
+
+    /// [`FeatureGraph::tile_count`] for a feature on any tile index: sorts them.
+    fn tile_count_sorted(&self, f: FeatureId) -> u32 {
+        let mut tiles: Vec<u16> = self
+            .members(f)
+            .map(|s| self.graph[s].tile)
+            .filter(|t| *t != VIRTUAL_TILE)
+            .collect();
+        tiles.sort_unstable();
+        tiles.dedup();
+        tiles.len() as u32
     }
 
     /// Segments linked to `s` by a [`Link::Borders`] edge (cities of a field, fields of a city).
@@ -427,5 +433,49 @@ impl Iterator for Members<'_> {
         let n = self.graph.links[c as usize].next;
         self.cur = (n != self.start).then_some(n);
         Some(NodeIndex::new(c as usize))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(tile: PlacedIndex) -> SegmentNode {
+        SegmentNode {
+            kind: FeatureKindId::ROAD,
+            pos: Pos::default(),
+            tile,
+            local: 0,
+            sides: SideSet(0),
+            halves: HalfSet(0),
+            pennants: 0,
+            anchored: false,
+        }
+    }
+
+    /// A road over these tile indices, joined in order.
+    fn road(tiles: &[PlacedIndex]) -> (FeatureGraph, FeatureId) {
+        let mut g = FeatureGraph::default();
+        let segs: Vec<SegmentId> = tiles
+            .iter()
+            .map(|&t| g.add_segment(node(t), FeatureTotals::default()))
+            .collect();
+        for w in segs.windows(2) {
+            g.edit().join(w[0], w[1], false);
+        }
+        let f = g.feature_of(segs[0]);
+        (g, f)
+    }
+
+    /// each tile counts once per feature, virtual segments not at all, whether the
+    /// tile indices fit the bit set or not.
+    #[test]
+    fn tile_count_counts_each_tile_once() {
+        let (g, f) = road(&[3, 7, 3, VIRTUAL_TILE, 63, 64, 7, 1023]);
+        assert_eq!(g.tile_count(f), 5);
+        let (g, f) = road(&[3, 2000, 7, 2000, VIRTUAL_TILE, 3, 1024]);
+        assert_eq!(g.tile_count(f), 4);
+        let (g, f) = road(&[VIRTUAL_TILE]);
+        assert_eq!(g.tile_count(f), 0);
     }
 }

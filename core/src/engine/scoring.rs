@@ -260,62 +260,22 @@ pub(crate) fn apply_draft(
 
 /// End of game: unfinished features, then farms, then expansions' bonuses.
 pub(crate) fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
-    let mut draft = ScoreDraft {
-        final_scoring: true,
-        placer: None,
-        ..ScoreDraft::default()
-    };
-    let mut farms: Vec<FeatureId> = Vec::new();
-    for i in 0..st.figures.len() {
-        let FigureLoc::On(seg) = st.figures[i].loc else {
-            continue;
-        };
-        // Only occupants make a feature score at the end (not a neutral figure alone).
-        if !st.occupies(st.figures[i].kind) {
-            continue;
-        }
-        let f = st.graph.feature_of(seg);
-        let kind = st.graph.kind(f);
-        match rules.kind(kind).scoring {
-            Scoring::Farm => {
-                if !farms.contains(&f) {
-                    farms.push(f);
-                }
-            }
-            Scoring::City | Scoring::Road | Scoring::Cloister | Scoring::Points { .. } => {
-                let tot = st.graph.totals(f);
-                if tot.scored || draft.features.iter().any(|d| d.feature == f) {
-                    continue;
-                }
-                let complete = tot.complete();
-                let tiles = st.graph.tile_count(f);
-                let value = feature_value(rules, &st.graph, f, tiles, complete);
-                let item = draft.features.len() as u16;
-                draft.features.push(DraftFeature {
-                    feature: f,
-                    kind,
-                    tiles,
-                    complete,
-                    value,
-                    return_figures: false,
-                    closes: true,
-                });
-                let s = strengths(rules, st, f)?;
-                push_majority(&mut draft, item, &s, st.players.len(), value);
-            }
-            Scoring::Unscored => {}
-        }
-    }
-    apply_draft(rules, st, &mut draft)?;
-
-    let mut draft = ScoreDraft {
-        final_scoring: true,
-        placer: None,
-        ..ScoreDraft::default()
-    };
-    farm_draft(rules, st, &farms, &mut draft)?;
-    apply_draft(rules, st, &mut draft)?;
-
+    // The state's scratch draft and feature list (kept empty between scorings) hold the
+    // drafts and the farms, so ending a game allocates almost nothing (search bots end a
+    // copy of the game per playout). The draft's own fields are put back as they were.
+    let mut draft = std::mem::take(&mut st.draft);
+    let (placer, final_before) = (draft.placer, draft.final_scoring);
+    let mut farms = std::mem::take(&mut st.completed);
+    farms.clear();
+    let r = final_drafts(rules, st, &mut draft, &mut farms);
+    draft.features.clear();
+    draft.awards.clear();
+    draft.placer = placer;
+    draft.final_scoring = final_before;
+    st.draft = draft;
+    farms.clear();
+    st.completed = farms;
+    r?;
     each(
         rules,
         st,
@@ -323,6 +283,103 @@ pub(crate) fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), H
         "final_scoring",
         |e, ctx| e.final_scoring(ctx),
     )
+}
+
+/// The final scoring's two drafts, applied in turn: unfinished features, then farms.
+fn final_drafts(
+    rules: &Ruleset,
+    st: &mut GameState,
+    draft: &mut ScoreDraft,
+    farms: &mut Vec<FeatureId>,
+) -> Result<(), HookError> {
+    draft.features.clear();
+    draft.awards.clear();
+    draft.final_scoring = true;
+    draft.placer = None;
+    final_features(rules, st, draft, farms)?;
+    apply_draft(rules, st, draft)?;
+    draft.features.clear();
+    draft.awards.clear();
+    farm_draft(rules, st, farms, draft)?;
+    apply_draft(rules, st, draft)
+}
+
+/// Drafts the unscored features with an occupant, in order of their first occupant,
+/// and lists the farms with one. Only occupants make a feature score at the end (not a
+/// neutral figure alone). The strengths of every feature come from one pass over the
+/// figures, counted as [`strengths`] counts them (the first `occupants` occupying figures
+/// of each feature).
+fn final_features(
+    rules: &Ruleset,
+    st: &GameState,
+    draft: &mut ScoreDraft,
+    farms: &mut Vec<FeatureId>,
+) -> Result<(), HookError> {
+    let plain = !rules.any_hooks(HookSet::STRENGTH_DELTA);
+    // Per drafted feature: each player's strength and the occupants still to count.
+    let mut acc: Vec<([i32; MAX_PLAYERS], u16)> = Vec::new();
+    for (i, fig) in st.figures.iter().enumerate() {
+        let FigureLoc::On(seg) = fig.loc else {
+            continue;
+        };
+        if !st.occupies(fig.kind) {
+            continue;
+        }
+        let f = st.graph.feature_of(seg);
+        let kind = st.graph.kind(f);
+        let item = match rules.kind(kind).scoring {
+            Scoring::Farm => {
+                if !farms.contains(&f) {
+                    farms.push(f);
+                }
+                continue;
+            }
+            Scoring::Unscored => continue,
+            Scoring::City | Scoring::Road | Scoring::Cloister | Scoring::Points { .. } => {
+                match draft.features.iter().position(|d| d.feature == f) {
+                    Some(k) => k,
+                    None => {
+                        let tot = st.graph.totals(f);
+                        if tot.scored {
+                            continue;
+                        }
+                        let complete = tot.complete();
+                        let tiles = st.graph.tile_count(f);
+                        let value = feature_value(rules, &st.graph, f, tiles, complete);
+                        draft.features.push(DraftFeature {
+                            feature: f,
+                            kind,
+                            tiles,
+                            complete,
+                            value,
+                            return_figures: false,
+                            closes: true,
+                        });
+                        acc.push(([0; MAX_PLAYERS], tot.occupants));
+                        acc.len() - 1
+                    }
+                }
+            }
+        };
+        let (s, left) = &mut acc[item];
+        if *left == 0 {
+            continue;
+        }
+        *left -= 1;
+        let fk = rules.figure_kind(fig.kind);
+        if fk.follower {
+            s[fig.owner.index()] += if plain {
+                fk.strength
+            } else {
+                View { rules, state: st }.strength(FigureId(i as u16))?
+            };
+        }
+    }
+    for (item, (s, _)) in acc.iter().enumerate() {
+        let value = draft.features[item].value;
+        push_majority(draft, item as u16, s, st.players.len(), value);
+    }
+    Ok(())
 }
 
 /// Completed city-scoring features bordering a farm.
@@ -347,7 +404,11 @@ pub(crate) fn farm_draft(
     let mut cities = Vec::new();
     match rules.base().farm_scoring {
         FarmScoring::Third | FarmScoring::Second => {
-            let mut paid: Vec<Vec<FeatureId>> = vec![Vec::new(); n];
+            // Cities already paid per player (second edition only).
+            let mut paid: Vec<Vec<FeatureId>> = Vec::new();
+            if rules.base().farm_scoring == FarmScoring::Second {
+                paid.resize(n, Vec::new());
+            }
             for &farm in farms {
                 farm_cities(rules, &st.graph, farm, &mut cities);
                 let item = draft.features.len() as u16;

@@ -205,3 +205,11 @@ fn abbey_hooks_are_gated_while_an_abbey_is_held() {
     // The gate was closed for part of the games: both (all three) abbeys went down early.
     assert!(closed > 0 && placed > 0, "closed {closed}, placed {placed}");
 }
+
+/// AM-16 (`C2`), PD-5: a road target that runs through the dragon's tile is offered through
+/// its segment on another tile of the 3 × 3 (JCZ's `WagonPhase` offers every segment and
+/// bars only those on the dragon's tile; issue 31).
+#[test]
+fn am16_wagon_target_beside_the_dragon() {
+    run_scenario("abbey-mayor/AM-16-dragon");
+}

@@ -33,7 +33,7 @@ impl AmRules {
     }
 
     /// The wagon's targets after the feature of segment `from` was scored (AM-16): one
-    /// segment per target feature, in a fixed order.
+    /// segment per target feature and tile it has segments on, in a fixed order.
     pub(crate) fn wagon_targets(
         &self,
         view: &View<'_>,
@@ -130,7 +130,12 @@ impl AmRules {
             if f == scored || t.complete() || t.scored || t.occupants > 0 {
                 continue;
             }
-            if out.iter().any(|o| g.feature_of(*o) == f) {
+            // One segment per target feature and tile (JCZ offers every segment): a ban on
+            // one tile (the dragon's, PD-5) then leaves the feature's segments on the others.
+            if out
+                .iter()
+                .any(|o| g.feature_of(*o) == f && g.segment(*o).tile == node.tile)
+            {
                 continue;
             }
             out.push(s);

@@ -258,7 +258,21 @@ impl Browser {
                 },
             },
         } } });
-        let r = request(d.addr, "POST", "/session", Some(&caps)).await;
+        // chromedriver can drop the connection while it starts a browser on a loaded
+        // machine (seen once in a full workspace run): a new session is asked up to 3 times.
+        let mut tries = 0;
+        let r = loop {
+            tries += 1;
+            let body = caps.to_string();
+            match exchange(d.addr, "POST", "/session", body.as_bytes()).await {
+                Ok((_, b)) => break serde_json::from_slice::<Value>(&b).unwrap_or(Value::Null),
+                Err(e) if tries < 3 => {
+                    eprintln!("new WebDriver session, try {tries}: {e}");
+                    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        };
         let session = r["value"]["sessionId"]
             .as_str()
             .unwrap_or_else(|| panic!("no WebDriver session: {r}"))

@@ -1106,8 +1106,9 @@ fn check_assertions(
     let mut failed = 0;
     let scorings = imported.declarations.scorings();
     let tokens = imported.declarations.tokens();
+    let features = imported.declarations.features();
     for (text, outcome) in
-        jcz::assertions::check_all_declared(assertions, &value, &scorings, &tokens)
+        jcz::assertions::check_all_declared(assertions, &value, &scorings, &tokens, &features)
     {
         match outcome {
             Outcome::Passed => outln!("ok       {}", escape_line(&text)),

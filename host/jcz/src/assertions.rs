@@ -28,18 +28,21 @@ pub fn check_all_with(
     output: &Value,
     scorings: &[(String, String)],
 ) -> Vec<(String, Outcome)> {
-    check_all_declared(assertions, output, scorings, &[])
+    check_all_declared(assertions, output, scorings, &[], &[])
 }
 
 /// [`check_all_with`], where `tokens` pairs a JCZ token with the verb of ours that places
 /// it (`PLACE_TOKEN` entries of `[[jcz.actions]]`: [`crate::Declarations::tokens`]), so
 /// that `Available action … for TOKEN` and `… TOKEN options: [x,y]; …` are checked
-/// against the pending custom actions of that verb.
+/// against the pending custom actions of that verb; `features` pairs a JCZ feature class
+/// with our feature kind (`[jcz] features`: [`crate::Declarations::features`]), so that
+/// `Meeple … options` naming it (`{Tower,I,[-1,0]}`) are checked.
 pub fn check_all_declared(
     assertions: &[String],
     output: &Value,
     scorings: &[(String, String)],
     tokens: &[(String, String)],
+    features: &[(String, String)],
 ) -> Vec<(String, Outcome)> {
     let mut used_events = vec![false; output["events"].as_array().map_or(0, Vec::len)];
     assertions
@@ -47,7 +50,7 @@ pub fn check_all_declared(
         .map(|a| {
             let t = a.trim().trim_end_matches('.');
             let outcome = token_actions(t, output, tokens)
-                .unwrap_or_else(|| check(a, output, scorings, &mut used_events));
+                .unwrap_or_else(|| check(a, output, scorings, features, &mut used_events));
             (a.clone(), outcome)
         })
         .collect()
@@ -105,13 +108,19 @@ fn token_actions(t: &str, out: &Value, tokens: &[(String, String)]) -> Option<Ou
     })
 }
 
-fn check(text: &str, out: &Value, scorings: &[(String, String)], used: &mut [bool]) -> Outcome {
+fn check(
+    text: &str,
+    out: &Value,
+    scorings: &[(String, String)],
+    features: &[(String, String)],
+    used: &mut [bool],
+) -> Outcome {
     let t = text.trim().trim_end_matches('.');
     if let Some(rest) = t.strip_prefix("TilePlacement ") {
         return tile_placement(rest, out);
     }
     if let Some(rest) = t.strip_prefix("Meeple ") {
-        return meeple_options(rest, out);
+        return meeple_options(rest, out, features);
     }
     let can_pass = match t {
         "Player can pass" => Some(true),
@@ -258,8 +267,9 @@ fn tile_placement(rest: &str, out: &Value) -> Outcome {
     }
 }
 
-/// `SmallFollower options: {City,S,[0,-1]}; {Road,WE,[0,-1]}`.
-fn meeple_options(rest: &str, out: &Value) -> Outcome {
+/// `SmallFollower options: {City,S,[0,-1]}; {Road,WE,[0,-1]}`; a class of `features` (JCZ
+/// class, our kind) is an expansion's.
+fn meeple_options(rest: &str, out: &Value, features: &[(String, String)]) -> Outcome {
     let Some((class, list)) = rest.split_once(" options:") else {
         return Outcome::Ignored("unrecognised Meeple form".into());
     };
@@ -290,7 +300,12 @@ fn meeple_options(rest: &str, out: &Value) -> Outcome {
             "Field" => "field",
             "Monastery" => "monastery",
             "Quarter" => "quarter",
-            other => return Outcome::Ignored(format!("feature class `{other}` is not modelled")),
+            other => match features.iter().find(|(jcz, _)| jcz == other) {
+                Some((_, ours)) => ours.as_str(),
+                None => {
+                    return Outcome::Ignored(format!("feature class `{other}` is not modelled"))
+                }
+            },
         };
         want.push((
             class.to_string(),
@@ -440,7 +455,7 @@ mod tests {
             "Available action TowerPiece for BRIDGE",
         ]
         .map(String::from);
-        let got: Vec<Outcome> = check_all_declared(&asserted, &out, &[], &tokens)
+        let got: Vec<Outcome> = check_all_declared(&asserted, &out, &[], &tokens, &[])
             .into_iter()
             .map(|(_, o)| o)
             .collect();

@@ -150,6 +150,15 @@ impl Declarations {
             .collect()
     }
 
+    /// Every declared JCZ feature class with our feature kind (`[jcz] features`: the
+    /// Tower's `Tower` is our `tower`).
+    pub fn features(&self) -> Vec<(String, String)> {
+        self.per
+            .iter()
+            .flat_map(|d| d.decl.features.iter().cloned())
+            .collect()
+    }
+
     /// Every `PLACE_TOKEN` entry of the loaded expansions' `[[jcz.actions]]`: a JCZ token
     /// and the verb of ours that places it (for the assertions on token actions).
     pub fn tokens(&self) -> Vec<(String, String)> {

@@ -194,8 +194,18 @@ fn a_ransom_declined_after_the_action_is_paid_in_the_counts_round() {
     };
     let (record, back) = (dir.join("game.json"), dir.join("back.jcz"));
     let file = repo().join("tests/jcz").join(name);
-    run(&["convert".as_ref(), file.as_os_str(), "-o".as_ref(), record.as_os_str()]);
-    run(&["convert".as_ref(), record.as_os_str(), "-o".as_ref(), back.as_os_str()]);
+    run(&[
+        "convert".as_ref(),
+        file.as_os_str(),
+        "-o".as_ref(),
+        record.as_os_str(),
+    ]);
+    run(&[
+        "convert".as_ref(),
+        record.as_os_str(),
+        "-o".as_ref(),
+        back.as_os_str(),
+    ]);
     let read = |p: &Path| -> Value {
         serde_json::from_str(&std::fs::read_to_string(p).expect("read save")).expect("JSON")
     };

@@ -229,3 +229,39 @@ fn a_ransom_declined_after_the_action_is_paid_in_the_counts_round() {
     let want = ["COMMIT", "PAY_RANSOM", "DEPLOY_MEEPLE", "COMMIT"].map(|k| (k.to_string(), 1));
     assert_eq!(last, want);
 }
+
+/// JCZ lists a follower on a tower top among that figure's deployments (`{Tower,I,[x,y]}`):
+/// the replay output lists our offered `cap-tower` so too, and `replay --check` compares the
+/// `Meeple SmallFollower options` line of `tower-top-offered.jcz` (our game, cut; the options
+/// are those JCZ 5's engine lists for it) instead of ignoring it.
+#[test]
+fn a_tower_top_is_among_the_followers_options() {
+    let (out, _) = replay_json("tower-top-offered.jcz");
+    let tops: Vec<&Value> = out["pending"]["deployments"]
+        .as_array()
+        .expect("deployments")
+        .iter()
+        .filter(|d| d["feature"] == "tower")
+        .collect();
+    assert_eq!(
+        tops,
+        [
+            &serde_json::json!({"figure": "small-follower", "feature": "tower", "x": -1, "y": 0, "location": "I"})
+        ]
+    );
+    let file = repo().join("tests/jcz/tower-top-offered.jcz");
+    let o = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(["replay", "--check", "--plugin-dir"])
+        .arg(repo().join("expansions"))
+        .arg(&file)
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("ok ")).count(),
+        4,
+        "{text}"
+    );
+    assert!(!text.contains("ignored"), "{text}");
+}

@@ -467,4 +467,29 @@ mod tests {
         assert!(matches!(got[4], Outcome::Failed(_)), "{:?}", got[4]);
         assert!(matches!(got[5], Outcome::Ignored(_)), "{:?}", got[5]);
     }
+
+    /// A feature class an expansion declares (`[jcz] features`: `Tower` is our `tower`)
+    /// compares in `Meeple … options`; undeclared, the assertion is ignored.
+    #[test]
+    fn a_declared_feature_class_is_checked() {
+        let mut out = out();
+        out["pending"]["deployments"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"figure": "small-follower", "feature": "tower", "x": -1, "y": 0, "location": "I"}));
+        let asserted = [
+            "Meeple SmallFollower options: {Road,WE,[0,-1]}; {Tower,I,[-1,0]}",
+            "Meeple SmallFollower options: {Road,WE,[0,-1]}; {Tower,I,[1,0]}",
+        ]
+        .map(String::from);
+        let features = [("Tower".to_string(), "tower".to_string())];
+        let got: Vec<Outcome> = check_all_declared(&asserted, &out, &[], &[], &features)
+            .into_iter()
+            .map(|(_, o)| o)
+            .collect();
+        assert_eq!(got[0], Outcome::Passed);
+        assert!(matches!(got[1], Outcome::Failed(_)), "{:?}", got[1]);
+        let undeclared = check_all(&asserted[..1], &out);
+        assert!(matches!(undeclared[0].1, Outcome::Ignored(_)));
+    }
 }

@@ -150,12 +150,23 @@ impl Declarations {
             .collect()
     }
 
-    /// Every declared JCZ feature class with our feature kind (`[jcz] features`: the
-    /// Tower's `Tower` is our `tower`).
+    /// Each JCZ feature class a loaded expansion deploys onto with a custom action
+    /// (`[[jcz.actions]]` `DEPLOY_MEEPLE` with `feature`: the Tower's `Tower`), with our
+    /// feature kind (`[jcz] features`: `tower`): the replay output lists those actions as
+    /// deployments too. Other declared classes are left out: JCZ's `Garden` is on every
+    /// second-edition garden tile, most of which we play as plain twins (AG-10), so its
+    /// options would not compare.
     pub fn features(&self) -> Vec<(String, String)> {
         self.per
             .iter()
-            .flat_map(|d| d.decl.features.iter().cloned())
+            .flat_map(|d| {
+                d.decl.features.iter().filter(|(class, _)| {
+                    d.decl.actions.iter().any(|a| {
+                        matches!(&a.message, JczActionMessage::DeployOnFeature(c) if c == class)
+                    })
+                })
+            })
+            .cloned()
             .collect()
     }
 

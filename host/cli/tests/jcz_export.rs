@@ -101,28 +101,23 @@ fn round_trip_with(
     games: u64,
     seed: u64,
 ) -> Vec<String> {
-    round_trip_messages(name, expansions, extra, players, games, seed)
-        .iter()
-        .map(|m| m["type"].as_str().unwrap_or_default().to_string())
-        .collect()
+    messages_of(&round_trip_saves(
+        name, expansions, extra, players, games, seed,
+    ))
+    .iter()
+    .map(|m| m["type"].as_str().unwrap_or_default().to_string())
+    .collect()
 }
 
-/// [`round_trip_with`], returning every message written.
-fn round_trip_messages(
-    name: &str,
-    expansions: &[&str],
-    extra: &[&str],
-    players: u8,
-    games: u64,
-    seed: u64,
-) -> Vec<Value> {
-    round_trip_saves(name, expansions, extra, players, games, seed)
+/// Every message of `saves`, in order.
+fn messages_of(saves: &[Value]) -> Vec<Value> {
+    saves
         .iter()
         .flat_map(|s| s["replay"].as_array().unwrap().iter().cloned())
         .collect()
 }
 
-/// [`round_trip_with`], returning every save written.
+/// [`round_trip_with`], returning every save written ([`messages_of`]: their messages).
 fn round_trip_saves(
     name: &str,
     expansions: &[&str],
@@ -693,14 +688,14 @@ fn phantom_round_trip() {
 /// save (with the element) and back unchanged.
 #[test]
 fn black_tower_round_trips() {
-    let messages = round_trip_messages(
+    let messages = messages_of(&round_trip_saves(
         "black-tower",
         &["tower"],
         &["tower.blackTower=true"],
         3,
         2,
         3,
-    );
+    ));
     let tokens: Vec<&str> = messages
         .iter()
         .filter(|m| m["type"] == "PLACE_TOKEN")
@@ -716,7 +711,14 @@ fn black_tower_round_trips() {
 /// steps (the verb `donkey`, then the tile its prompt offers), and back as those two steps.
 #[test]
 fn village_life_donkey_round_trips() {
-    let all = round_trip_messages("village-life", &["village-life"], &[], 2, 3, 3);
+    let all = messages_of(&round_trip_saves(
+        "village-life",
+        &["village-life"],
+        &[],
+        2,
+        3,
+        3,
+    ));
     let mut moves = 0;
     for (k, m) in all.iter().enumerate() {
         if m["type"] != "MOVE_NEUTRAL_FIGURE" {

@@ -170,6 +170,24 @@ impl Declarations {
             .collect()
     }
 
+    /// Each declared JCZ meeple kind as JCZ's figure class (its first letter upper-case:
+    /// `ringmaster` → `Ringmaster`), with our figure kind, for the assertions
+    /// `Meeple <Class> options` ([`crate::assertions::Classes`]).
+    pub fn figure_classes(&self) -> Vec<(String, String)> {
+        self.per
+            .iter()
+            .flat_map(|d| &d.decl.figures)
+            .map(|(jcz, ours)| {
+                let mut c = jcz.chars();
+                let class = c
+                    .next()
+                    .map(|f| f.to_uppercase().chain(c).collect())
+                    .unwrap_or_default();
+                (class, ours.clone())
+            })
+            .collect()
+    }
+
     /// Every `PLACE_TOKEN` entry of the loaded expansions' `[[jcz.actions]]`: a JCZ token
     /// and the verb of ours that places it (for the assertions on token actions).
     pub fn tokens(&self) -> Vec<(String, String)> {

@@ -158,6 +158,14 @@ fn tw13_ransom_at_jczs_moments() {
     run_scenario("tower/TW-13-jcz");
 }
 
+/// TW-13 under `ransomAsked=jcz` with the Count: declined after the action, then paid in the
+/// Count's scoring round of the same turn when the round asks the turn player (JCZ's
+/// `CocScoringPhase` takes `PAY_RANSOM` from the player it asks).
+#[test]
+fn tw13_ransom_declined_then_paid_in_the_counts_round() {
+    run_scenario("tower/TW-13-jcz-count");
+}
+
 /// T-171 — TW-13: one ransom in a double turn (Traders & Builders' real builder gives the
 /// second part).
 #[test]

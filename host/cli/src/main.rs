@@ -1106,8 +1106,12 @@ fn check_assertions(
     let mut failed = 0;
     let scorings = imported.declarations.scorings();
     let tokens = imported.declarations.tokens();
+    let classes = jcz::assertions::Classes {
+        features: imported.declarations.features(),
+        figures: imported.declarations.figure_classes(),
+    };
     for (text, outcome) in
-        jcz::assertions::check_all_declared(assertions, &value, &scorings, &tokens)
+        jcz::assertions::check_all_declared(assertions, &value, &scorings, &tokens, &classes)
     {
         match outcome {
             Outcome::Passed => outln!("ok       {}", escape_line(&text)),

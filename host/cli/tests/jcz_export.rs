@@ -101,14 +101,24 @@ fn round_trip_with(
     games: u64,
     seed: u64,
 ) -> Vec<String> {
-    round_trip_messages(name, expansions, extra, players, games, seed)
+    messages_of(&round_trip_saves(
+        name, expansions, extra, players, games, seed,
+    ))
+    .iter()
+    .map(|m| m["type"].as_str().unwrap_or_default().to_string())
+    .collect()
+}
+
+/// Every message of `saves`, in order.
+fn messages_of(saves: &[Value]) -> Vec<Value> {
+    saves
         .iter()
-        .map(|m| m["type"].as_str().unwrap_or_default().to_string())
+        .flat_map(|s| s["replay"].as_array().unwrap().iter().cloned())
         .collect()
 }
 
-/// [`round_trip_with`], returning every message written.
-fn round_trip_messages(
+/// [`round_trip_with`], returning every save written ([`messages_of`]: their messages).
+fn round_trip_saves(
     name: &str,
     expansions: &[&str],
     extra: &[&str],
@@ -123,7 +133,7 @@ fn round_trip_messages(
             .args(["-r", &dir, &format!("/tmp/jw/{name}")])
             .status();
     }
-    let mut messages = Vec::new();
+    let mut saves = Vec::new();
     for i in 0..games {
         let game = scratch.path(&format!("games/game-{i}.json"));
         let save = scratch.arg(&format!("g{i}.jcz"));
@@ -188,9 +198,9 @@ fn round_trip_messages(
         );
         assert_eq!(r1["finished"], Value::Bool(true));
         assert_eq!(r2["finished"], Value::Bool(true));
-        messages.extend(written["replay"].as_array().unwrap().iter().cloned());
+        saves.push(written);
     }
-    messages
+    saves
 }
 
 #[test]
@@ -218,6 +228,140 @@ fn the_abbot_without_garden_tiles_round_trips_without_its_set() {
         2,
         5,
     );
+}
+
+/// Issue 31: every set-up JCZ allows is written, as the importer reads it back: an element
+/// alone on the base tiles (`tiles.<set>=0`), Princess & Dragon with some of its parts,
+/// small-follower counts other than 7 (none included), a set taken several times
+/// (`tiles.<set>=N` is `set: N`). Each kind was also replayed by JCZ 5's engine to our final
+/// scores (docs/jcz.md).
+#[test]
+fn every_set_up_jcz_allows_round_trips() {
+    let am0 = [
+        "tiles.abbey-mayor=0",
+        "figures.mayor=0",
+        "figures.wagon=0",
+        "figures.barn=0",
+        "abbey-mayor.abbey=false",
+    ];
+    let pd0 = [
+        "tiles.princess-dragon=0",
+        "princess-dragon.dragon=false",
+        "princess-dragon.princess=false",
+        "princess-dragon.portal=false",
+        "princess-dragon.fairy=false",
+    ];
+    let with = |base: &[&'static str], more: &[&'static str]| -> Vec<&'static str> {
+        base.iter().chain(more).copied().collect()
+    };
+    // (name, expansions, options, the save's sets besides `basic:1`, elements it must have)
+    type Kind = (
+        &'static str,
+        &'static [&'static str],
+        Vec<&'static str>,
+        Vec<(&'static str, i64)>,
+        Vec<(&'static str, Value)>,
+    );
+    let t = Value::Bool(true);
+    let kinds: Vec<Kind> = vec![
+        (
+            "abbey",
+            &["abbey-mayor"],
+            with(&am0, &["abbey-mayor.abbey=true"]),
+            vec![],
+            vec![("abbey", t.clone())],
+        ),
+        (
+            "wagon",
+            &["abbey-mayor"],
+            with(&am0, &["figures.wagon=1"]),
+            vec![],
+            vec![("wagon", 1.into())],
+        ),
+        (
+            "barn",
+            &["abbey-mayor"],
+            with(&am0, &["figures.barn=1"]),
+            vec![],
+            vec![("barn", 1.into())],
+        ),
+        (
+            "mayor",
+            &["abbey-mayor"],
+            with(&am0, &["figures.mayor=1"]),
+            vec![],
+            vec![("mayor", 1.into())],
+        ),
+        (
+            "pig",
+            &["traders-builders"],
+            vec!["tiles.traders-builders=0", "figures.builder=0"],
+            vec![],
+            vec![("pig", 1.into())],
+        ),
+        (
+            "fairy",
+            &["princess-dragon"],
+            with(&pd0, &["princess-dragon.fairy=true"]),
+            vec![],
+            vec![("fairy", t.clone())],
+        ),
+        (
+            "portal",
+            &["princess-dragon"],
+            with(&pd0, &["princess-dragon.portal=true"]),
+            vec![],
+            vec![("portal", t.clone())],
+        ),
+        (
+            "pd-princess",
+            &["princess-dragon"],
+            vec![
+                "princess-dragon.dragon=false",
+                "princess-dragon.fairy=false",
+                "princess-dragon.portal=false",
+                "figures.small-follower=1",
+            ],
+            vec![("princess-and-dragon:1", 1)],
+            vec![("princess", t.clone()), ("small-follower", 1.into())],
+        ),
+        (
+            "no-followers",
+            &["abbey-mayor"],
+            vec!["figures.small-follower=0"],
+            vec![("abbey-and-mayor:1", 1)],
+            vec![("small-follower", 0.into())],
+        ),
+        (
+            "three-copies",
+            &["abbey-mayor"],
+            vec!["tiles.abbey-mayor=3", "figures.small-follower=3"],
+            vec![("abbey-and-mayor:1", 3)],
+            vec![("small-follower", 3.into())],
+        ),
+        (
+            "two-towers",
+            &["tower"],
+            vec!["tiles.tower=2"],
+            vec![("tower:1", 2)],
+            vec![("tower", t.clone())],
+        ),
+    ];
+    for (i, (name, expansions, options, sets, elements)) in kinds.iter().enumerate() {
+        let saves = round_trip_saves(name, expansions, options, 3, 1, 310 + i as u64);
+        let setup = &saves[0]["setup"];
+        let mut want = serde_json::Map::from_iter([("basic:1".to_string(), Value::from(1))]);
+        for (set, n) in sets {
+            want.insert(set.to_string(), (*n).into());
+        }
+        assert_eq!(setup["sets"], Value::Object(want), "{name}: sets");
+        for (element, value) in elements {
+            assert_eq!(
+                &setup["elements"][element], value,
+                "{name}: element {element}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -544,14 +688,14 @@ fn phantom_round_trip() {
 /// save (with the element) and back unchanged.
 #[test]
 fn black_tower_round_trips() {
-    let messages = round_trip_messages(
+    let messages = messages_of(&round_trip_saves(
         "black-tower",
         &["tower"],
         &["tower.blackTower=true"],
         3,
         2,
         3,
-    );
+    ));
     let tokens: Vec<&str> = messages
         .iter()
         .filter(|m| m["type"] == "PLACE_TOKEN")
@@ -567,7 +711,14 @@ fn black_tower_round_trips() {
 /// steps (the verb `donkey`, then the tile its prompt offers), and back as those two steps.
 #[test]
 fn village_life_donkey_round_trips() {
-    let all = round_trip_messages("village-life", &["village-life"], &[], 2, 3, 3);
+    let all = messages_of(&round_trip_saves(
+        "village-life",
+        &["village-life"],
+        &[],
+        2,
+        3,
+        3,
+    ));
     let mut moves = 0;
     for (k, m) in all.iter().enumerate() {
         if m["type"] != "MOVE_NEUTRAL_FIGURE" {

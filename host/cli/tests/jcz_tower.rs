@@ -152,3 +152,116 @@ fn tower_ransom_in_the_commit_step_save() {
     assert_eq!(out["players"][0]["score"], 1);
     assert_eq!(out["players"][1]["score"], 3);
 }
+
+/// TW-13 under `ransomAsked=jcz` with the Count (`tower-count-ransom-in-round.jcz`, our own
+/// game written by `convert` and cut; JCZ 5's engine replays it to these scores): P2 commits
+/// without paying, then pays in the Count's scoring round when it asks him (JCZ takes
+/// `PAY_RANSOM` from the player its round asks) and moves his blacksmith follower onto the
+/// road that scores. The ransom is P3's +3 before the road's scoring; written back, the save
+/// has the same messages in the same order (`COMMIT`, `PAY_RANSOM`, `DEPLOY_MEEPLE`,
+/// `COMMIT`).
+#[test]
+fn a_ransom_declined_after_the_action_is_paid_in_the_counts_round() {
+    let name = "tower-count-ransom-in-round.jcz";
+    let (out, assertions) = replay_json(name);
+    assert_eq!(check_assertions(&out, &assertions), 7);
+    let events = out["events"].as_array().expect("events");
+    let tail: Vec<(&str, &str, i64)> = events[events.len() - 3..]
+        .iter()
+        .map(|e| {
+            (
+                e["player"].as_str().unwrap_or(""),
+                e["feature"].as_str().unwrap_or(""),
+                e["points"].as_i64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        tail,
+        [("P3", "ransom", 3), ("P2", "road", 2), ("P4", "road", 2)]
+    );
+    // Round trip: the save as our record, the record as a save: the same messages.
+    let dir = std::env::temp_dir().join(format!("jcz-tower-count-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let run = |args: &[&std::ffi::OsStr]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+            .args(args)
+            .arg("--plugin-dir")
+            .arg(repo().join("expansions"))
+            .output()
+            .expect("the binary runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    let (record, back) = (dir.join("game.json"), dir.join("back.jcz"));
+    let file = repo().join("tests/jcz").join(name);
+    run(&[
+        "convert".as_ref(),
+        file.as_os_str(),
+        "-o".as_ref(),
+        record.as_os_str(),
+    ]);
+    run(&[
+        "convert".as_ref(),
+        record.as_os_str(),
+        "-o".as_ref(),
+        back.as_os_str(),
+    ]);
+    let read = |p: &Path| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(p).expect("read save")).expect("JSON")
+    };
+    let kinds = |v: &Value| -> Vec<(String, i64)> {
+        v["replay"]
+            .as_array()
+            .expect("replay")
+            .iter()
+            .map(|m| {
+                (
+                    m["type"].as_str().unwrap_or("").to_string(),
+                    m["player"].as_i64().unwrap_or(-1),
+                )
+            })
+            .collect()
+    };
+    let (orig, written) = (read(&file), read(&back));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(kinds(&written), kinds(&orig));
+    let last: Vec<(String, i64)> = kinds(&written).split_off(kinds(&written).len() - 4);
+    let want = ["COMMIT", "PAY_RANSOM", "DEPLOY_MEEPLE", "COMMIT"].map(|k| (k.to_string(), 1));
+    assert_eq!(last, want);
+}
+
+/// JCZ lists a follower on a tower top among that figure's deployments (`{Tower,I,[x,y]}`):
+/// the replay output lists our offered `cap-tower` so too, and `replay --check` compares the
+/// `Meeple SmallFollower options` line of `tower-top-offered.jcz` (our game, cut; the options
+/// are those JCZ 5's engine lists for it) instead of ignoring it.
+#[test]
+fn a_tower_top_is_among_the_followers_options() {
+    let (out, _) = replay_json("tower-top-offered.jcz");
+    let tops: Vec<&Value> = out["pending"]["deployments"]
+        .as_array()
+        .expect("deployments")
+        .iter()
+        .filter(|d| d["feature"] == "tower")
+        .collect();
+    assert_eq!(
+        tops,
+        [
+            &serde_json::json!({"figure": "small-follower", "feature": "tower", "x": -1, "y": 0, "location": "I"})
+        ]
+    );
+    let file = repo().join("tests/jcz/tower-top-offered.jcz");
+    let o = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(["replay", "--check", "--plugin-dir"])
+        .arg(repo().join("expansions"))
+        .arg(&file)
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("ok ")).count(),
+        4,
+        "{text}"
+    );
+    assert!(!text.contains("ignored"), "{text}");
+}

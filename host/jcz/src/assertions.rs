@@ -4,6 +4,16 @@
 use carcassonne_play::record::normalize_location;
 use serde_json::Value;
 
+/// An expansion's JCZ classes in `Meeple <Figure> options: {Feature,…}` assertions, each
+/// with our name: `features` (`Tower` → `tower`), `figures` (`Ringmaster` → `ringmaster`).
+#[derive(Clone, Debug, Default)]
+pub struct Classes {
+    /// JCZ feature class → our feature kind.
+    pub features: Vec<(String, String)>,
+    /// JCZ figure class → our figure kind.
+    pub figures: Vec<(String, String)>,
+}
+
 /// What became of one assertion.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -28,18 +38,22 @@ pub fn check_all_with(
     output: &Value,
     scorings: &[(String, String)],
 ) -> Vec<(String, Outcome)> {
-    check_all_declared(assertions, output, scorings, &[])
+    check_all_declared(assertions, output, scorings, &[], &Classes::default())
 }
 
 /// [`check_all_with`], where `tokens` pairs a JCZ token with the verb of ours that places
 /// it (`PLACE_TOKEN` entries of `[[jcz.actions]]`: [`crate::Declarations::tokens`]), so
 /// that `Available action … for TOKEN` and `… TOKEN options: [x,y]; …` are checked
-/// against the pending custom actions of that verb.
+/// against the pending custom actions of that verb; `classes` pairs JCZ feature classes with
+/// our feature kinds (`[jcz] features`: [`crate::Declarations::features`]) and JCZ figure
+/// classes with our figure kinds ([`crate::Declarations::figure_classes`]), so that
+/// `Meeple … options` naming them (`{Tower,I,[-1,0]}`, `Meeple Ringmaster`) are checked.
 pub fn check_all_declared(
     assertions: &[String],
     output: &Value,
     scorings: &[(String, String)],
     tokens: &[(String, String)],
+    classes: &Classes,
 ) -> Vec<(String, Outcome)> {
     let mut used_events = vec![false; output["events"].as_array().map_or(0, Vec::len)];
     assertions
@@ -47,7 +61,7 @@ pub fn check_all_declared(
         .map(|a| {
             let t = a.trim().trim_end_matches('.');
             let outcome = token_actions(t, output, tokens)
-                .unwrap_or_else(|| check(a, output, scorings, &mut used_events));
+                .unwrap_or_else(|| check(a, output, scorings, classes, &mut used_events));
             (a.clone(), outcome)
         })
         .collect()
@@ -105,13 +119,19 @@ fn token_actions(t: &str, out: &Value, tokens: &[(String, String)]) -> Option<Ou
     })
 }
 
-fn check(text: &str, out: &Value, scorings: &[(String, String)], used: &mut [bool]) -> Outcome {
+fn check(
+    text: &str,
+    out: &Value,
+    scorings: &[(String, String)],
+    classes: &Classes,
+    used: &mut [bool],
+) -> Outcome {
     let t = text.trim().trim_end_matches('.');
     if let Some(rest) = t.strip_prefix("TilePlacement ") {
         return tile_placement(rest, out);
     }
     if let Some(rest) = t.strip_prefix("Meeple ") {
-        return meeple_options(rest, out);
+        return meeple_options(rest, out, classes);
     }
     let can_pass = match t {
         "Player can pass" => Some(true),
@@ -258,8 +278,9 @@ fn tile_placement(rest: &str, out: &Value) -> Outcome {
     }
 }
 
-/// `SmallFollower options: {City,S,[0,-1]}; {Road,WE,[0,-1]}`.
-fn meeple_options(rest: &str, out: &Value) -> Outcome {
+/// `SmallFollower options: {City,S,[0,-1]}; {Road,WE,[0,-1]}`; a class of `classes` is an
+/// expansion's.
+fn meeple_options(rest: &str, out: &Value, classes: &Classes) -> Outcome {
     let Some((class, list)) = rest.split_once(" options:") else {
         return Outcome::Ignored("unrecognised Meeple form".into());
     };
@@ -273,7 +294,10 @@ fn meeple_options(rest: &str, out: &Value) -> Outcome {
         "Pig" => "pig",
         "Phantom" => "phantom",
         "Abbot" => "abbot",
-        other => return Outcome::Ignored(format!("figure class `{other}` is not modelled")),
+        other => match classes.figures.iter().find(|(jcz, _)| jcz == other) {
+            Some((_, ours)) => ours.as_str(),
+            None => return Outcome::Ignored(format!("figure class `{other}` is not modelled")),
+        },
     };
     type Option3 = (String, Vec<String>, Option<(i64, i64)>);
     let mut want: Vec<Option3> = Vec::new();
@@ -290,7 +314,12 @@ fn meeple_options(rest: &str, out: &Value) -> Outcome {
             "Field" => "field",
             "Monastery" => "monastery",
             "Quarter" => "quarter",
-            other => return Outcome::Ignored(format!("feature class `{other}` is not modelled")),
+            other => match classes.features.iter().find(|(jcz, _)| jcz == other) {
+                Some((_, ours)) => ours.as_str(),
+                None => {
+                    return Outcome::Ignored(format!("feature class `{other}` is not modelled"))
+                }
+            },
         };
         want.push((
             class.to_string(),
@@ -440,10 +469,11 @@ mod tests {
             "Available action TowerPiece for BRIDGE",
         ]
         .map(String::from);
-        let got: Vec<Outcome> = check_all_declared(&asserted, &out, &[], &tokens)
-            .into_iter()
-            .map(|(_, o)| o)
-            .collect();
+        let got: Vec<Outcome> =
+            check_all_declared(&asserted, &out, &[], &tokens, &Classes::default())
+                .into_iter()
+                .map(|(_, o)| o)
+                .collect();
         assert_eq!(
             got[..3],
             [Outcome::Passed, Outcome::Passed, Outcome::Passed]
@@ -451,5 +481,48 @@ mod tests {
         assert!(matches!(got[3], Outcome::Failed(_)), "{:?}", got[3]);
         assert!(matches!(got[4], Outcome::Failed(_)), "{:?}", got[4]);
         assert!(matches!(got[5], Outcome::Ignored(_)), "{:?}", got[5]);
+    }
+
+    /// A class an expansion declares (feature `Tower` is our `tower`, figure `Ringmaster`)
+    /// compares in `Meeple … options`; undeclared, the assertion is ignored.
+    #[test]
+    fn a_declared_class_is_checked() {
+        let mut out = out();
+        out["pending"]["deployments"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"figure": "small-follower", "feature": "tower", "x": -1, "y": 0, "location": "I"}));
+        let asserted = [
+            "Meeple SmallFollower options: {Road,WE,[0,-1]}; {Tower,I,[-1,0]}",
+            "Meeple SmallFollower options: {Road,WE,[0,-1]}; {Tower,I,[1,0]}",
+        ]
+        .map(String::from);
+        let classes = Classes {
+            features: vec![("Tower".to_string(), "tower".to_string())],
+            figures: Vec::new(),
+        };
+        let got: Vec<Outcome> = check_all_declared(&asserted, &out, &[], &[], &classes)
+            .into_iter()
+            .map(|(_, o)| o)
+            .collect();
+        assert_eq!(got[0], Outcome::Passed);
+        assert!(matches!(got[1], Outcome::Failed(_)), "{:?}", got[1]);
+        let undeclared = check_all(&asserted[..1], &out);
+        assert!(matches!(undeclared[0].1, Outcome::Ignored(_)));
+        // A declared figure class (`Ringmaster`: Under the Big Top's ringmaster).
+        let ringmaster = ["Meeple Ringmaster options: {Road,WE,[0,-1]}".to_string()];
+        assert!(matches!(
+            check_all(&ringmaster, &out)[0].1,
+            Outcome::Ignored(_)
+        ));
+        out["pending"]["deployments"].as_array_mut().unwrap().push(
+            json!({"figure": "ringmaster", "feature": "road", "x": 0, "y": -1, "location": "EW"}),
+        );
+        let classes = Classes {
+            features: Vec::new(),
+            figures: vec![("Ringmaster".to_string(), "ringmaster".to_string())],
+        };
+        let got = check_all_declared(&ringmaster, &out, &[], &[], &classes);
+        assert_eq!(got[0].1, Outcome::Passed);
     }
 }

@@ -150,6 +150,44 @@ impl Declarations {
             .collect()
     }
 
+    /// Each JCZ feature class a loaded expansion deploys onto with a custom action
+    /// (`[[jcz.actions]]` `DEPLOY_MEEPLE` with `feature`: the Tower's `Tower`), with our
+    /// feature kind (`[jcz] features`: `tower`): the replay output lists those actions as
+    /// deployments too. Other declared classes are left out: JCZ's `Garden` is on every
+    /// second-edition garden tile, most of which we play as plain twins (AG-10), so its
+    /// options would not compare.
+    pub fn features(&self) -> Vec<(String, String)> {
+        self.per
+            .iter()
+            .flat_map(|d| {
+                d.decl.features.iter().filter(|(class, _)| {
+                    d.decl.actions.iter().any(|a| {
+                        matches!(&a.message, JczActionMessage::DeployOnFeature(c) if c == class)
+                    })
+                })
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Each declared JCZ meeple kind as JCZ's figure class (its first letter upper-case:
+    /// `ringmaster` → `Ringmaster`), with our figure kind, for the assertions
+    /// `Meeple <Class> options` ([`crate::assertions::Classes`]).
+    pub fn figure_classes(&self) -> Vec<(String, String)> {
+        self.per
+            .iter()
+            .flat_map(|d| &d.decl.figures)
+            .map(|(jcz, ours)| {
+                let mut c = jcz.chars();
+                let class = c
+                    .next()
+                    .map(|f| f.to_uppercase().chain(c).collect())
+                    .unwrap_or_default();
+                (class, ours.clone())
+            })
+            .collect()
+    }
+
     /// Every `PLACE_TOKEN` entry of the loaded expansions' `[[jcz.actions]]`: a JCZ token
     /// and the verb of ours that places it (for the assertions on token actions).
     pub fn tokens(&self) -> Vec<(String, String)> {

@@ -12,7 +12,9 @@
 //!
 //! Custom actions declared with `value = "corner"` (a barn) are listed in the replay output
 //! also as deployments of their figure on JCZ's pointer (the field at the north-west corner
-//! of the tile whose corner it is), as JCZ lists them.
+//! of the tile whose corner it is), as JCZ lists them; so are those declared as a
+//! `DEPLOY_MEEPLE` onto a feature class with `value = "figure-kind"` (a follower on a tower
+//! top: JCZ's `{Tower,I,[x,y]}` among that figure's options).
 
 use super::actions::CORNERS;
 use super::declared::Declarations;
@@ -171,8 +173,49 @@ pub(super) fn jcz_pending(decl: &Declarations, game: &Game, p: &mut Pending) {
             Some((name.clone(), id, figure))
         })
         .collect();
+    // (verb name, owner id) of each declared deployment onto a feature class whose value
+    // is the figure kind (the Tower's `cap-tower`: a follower on a tower top).
+    let feature_verbs: Vec<(String, String)> = decl
+        .actions(|m| matches!(m, JczActionMessage::DeployOnFeature(_)))
+        .filter(|a| a.action.value == JczActionValue::FigureKind)
+        .filter_map(|a| {
+            let (owner, name) = rules.verbs().get(a.verb.0 as usize)?;
+            let id = rules.expansions().get(owner.0 as usize)?.id().to_string();
+            Some((name.clone(), id))
+        })
+        .collect();
     let mut extra = Vec::new();
     for c in &p.custom {
+        // A deployment onto a feature class: JCZ lists it with the figure's other
+        // deployments (`Meeple SmallFollower options: …; {Tower,I,[-1,0]}`).
+        if let RecordAction::Custom {
+            expansion,
+            verb,
+            target: Some(t),
+            value,
+            ..
+        } = c
+        {
+            let kind = u8::try_from(*value)
+                .ok()
+                .map(carcassonne_core::FigureKindId)
+                .filter(|k| (k.0 as usize) < rules.figure_kinds().len());
+            if let (Some(k), true) = (
+                kind,
+                feature_verbs
+                    .iter()
+                    .any(|(v, e)| v == verb && e == expansion),
+            ) {
+                extra.push(DeploymentOut {
+                    figure: rules.figure_kind(k).name.clone(),
+                    feature: t.feature.clone(),
+                    x: t.x,
+                    y: t.y,
+                    location: t.location.clone(),
+                });
+                continue;
+            }
+        }
         let RecordAction::Custom {
             expansion,
             verb,

@@ -46,7 +46,7 @@ pub(super) fn jcz_setup(
     };
     base(rules, &ours, &mut setup)?;
     // The declaration of each loaded expansion; one without a JCZ set cannot be written.
-    let mut declared: Vec<(&str, &JczDeclaration, bool)> = Vec::new();
+    let mut declared: Vec<(&str, &JczDeclaration, i64)> = Vec::new();
     for e in rules.expansions() {
         let m = manifests
             .iter()
@@ -58,20 +58,27 @@ pub(super) fn jcz_setup(
                     e.id()
                 )
             })?;
-        // None of its tiles: JCZ's elements alone bring none (`tiles.<set>` = 0).
-        let no_tiles = tile_sets_of(m)?.iter().all(|t| {
-            ours.get(&format!("{}{t}", carcassonne_core::TILE_COPIES_PREFIX))
-                .map(String::as_str)
-                == Some("0")
-        });
-        declared.push((e.id(), &m.jcz, no_tiles));
+        // How many times its tiles are in the pack (`tiles.<set>`, default 1): 0 is JCZ's
+        // elements alone, N its set taken N times (the importer reads `set: N` as N for
+        // each of the expansion's tile sets; unequal counts are caught by `check`).
+        let copies = tile_sets_of(m)?
+            .iter()
+            .map(|t| {
+                ours.get(&format!("{}{t}", carcassonne_core::TILE_COPIES_PREFIX))
+                    .and_then(|v| v.parse::<i64>().ok())
+                    .unwrap_or(1)
+            })
+            .max()
+            .unwrap_or(1);
+        declared.push((e.id(), &m.jcz, copies));
     }
     // Sets first (an element may depend on another expansion's set: `absent-with`).
-    for (id, d, no_tiles) in &declared {
+    for (id, d, copies) in &declared {
+        let no_tiles = *copies == 0;
         // The options an expansion plays with when JCZ has its elements but none of its sets
         // (`without-set`), or a game without its tiles (the castle alone on the base tiles):
         // write the elements alone, as the importer reads them back.
-        let without_set = (!d.without_set.is_empty() || *no_tiles)
+        let without_set = (!d.without_set.is_empty() || no_tiles)
             && d.without_set
                 .iter()
                 .all(|(k, v)| ours.get(&format!("{id}.{k}")) == Some(v));
@@ -99,7 +106,7 @@ pub(super) fn jcz_setup(
                     d.sets.join(", ")
                 )
             })?;
-        setup.sets.insert(set.clone(), json!(1));
+        setup.sets.insert(set.clone(), json!(copies));
         for e in d.elements.iter().filter(|e| e.required) {
             setup
                 .elements

@@ -92,8 +92,9 @@ const GRID_REACH: i32 = 1 << 20;
 const EMPTY: u32 = 0;
 const FRONTIER_BIT: u32 = 1 << 31;
 
-/// Placed tiles and the open frontier.
-#[derive(Clone, Debug)]
+/// Placed tiles and the open frontier. (`Clone` below: its `clone_from` reuses the
+/// buffers.)
+#[derive(Debug)]
 pub struct Board {
     min_x: i32,
     min_y: i32,
@@ -107,6 +108,50 @@ pub struct Board {
     edits: u32,
     /// Frontier cells with a tile on all four sides ([`Board::holes`]).
     holes: u32,
+    /// Per cell of the grid (same layout as `cells`): how many of its 8 surrounding cells
+    /// hold a tile with a centre site ([`Board::site_tiles_around`]).
+    near_sites: Vec<u8>,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        let mut b = Board {
+            cells: Vec::new(),
+            placed: Vec::new(),
+            frontier: Vec::new(),
+            near_sites: Vec::new(),
+            ..*self
+        };
+        b.clone_from(self);
+        b
+    }
+
+    /// Reuses this board's buffers (a simulation starts each game from a copy of the
+    /// set-up's board, [`crate::GameTemplate::game_into`]).
+    fn clone_from(&mut self, source: &Board) {
+        let Board {
+            min_x,
+            min_y,
+            width,
+            height,
+            cells,
+            placed,
+            frontier,
+            edits,
+            holes,
+            near_sites,
+        } = source;
+        self.min_x = *min_x;
+        self.min_y = *min_y;
+        self.width = *width;
+        self.height = *height;
+        self.cells.clone_from(cells);
+        self.placed.clone_from(placed);
+        self.frontier.clone_from(frontier);
+        self.edits = *edits;
+        self.holes = *holes;
+        self.near_sites.clone_from(near_sites);
+    }
 }
 
 impl Default for Board {
@@ -129,6 +174,7 @@ impl Board {
             frontier: Vec::with_capacity(256),
             edits: 0,
             holes: 0,
+            near_sites: vec![0; (side * side) as usize],
         }
     }
 
@@ -172,6 +218,15 @@ impl Board {
     pub fn index_at(&self, p: Pos) -> Option<PlacedIndex> {
         let c = self.cell(p);
         (c != EMPTY && c & FRONTIER_BIT == 0).then(|| (c - 1) as PlacedIndex)
+    }
+
+    /// How many of the 8 cells surrounding `p` hold a tile with a centre site
+    /// ([`PlacedTile::sites`]), kept as tiles are placed: a placement that has none around
+    /// it skips the walk over its surrounding cells (open cells of a cloister, its
+    /// completion).
+    #[inline]
+    pub fn site_tiles_around(&self, p: Pos) -> u8 {
+        self.index(p).map_or(0, |i| self.near_sites[i])
     }
 
     /// Room for `tiles` tiles and `frontier` frontier cells without growing (a clone keeps
@@ -266,6 +321,14 @@ impl Board {
         }
         self.cells[i] = idx as u32 + 1;
         self.placed.push(tile);
+        if tile.sites != 0 {
+            for q in tile.pos.surrounding() {
+                // Inside: the grid keeps two cells of margin around every tile.
+                if let Some(j) = self.index(q) {
+                    self.near_sites[j] = self.near_sites[j].saturating_add(1);
+                }
+            }
+        }
         for s in Side::ALL {
             let q = tile.pos.step(s);
             let j = self.index(q).expect("room ensured");
@@ -338,11 +401,14 @@ impl Board {
         let end_y = (p.y + margin + 1).max(self.min_y + self.height + self.height / 2);
         let (new_w, new_h) = (end_x - min_x, end_y - min_y);
         let mut cells = vec![EMPTY; (new_w * new_h) as usize];
+        let mut near_sites = vec![0u8; (new_w * new_h) as usize];
         for y in 0..self.height {
             for x in 0..self.width {
-                let old = self.cells[(y * self.width + x) as usize];
+                let from = (y * self.width + x) as usize;
                 let (nx, ny) = (x + self.min_x - min_x, y + self.min_y - min_y);
-                cells[(ny * new_w + nx) as usize] = old;
+                let to = (ny * new_w + nx) as usize;
+                cells[to] = self.cells[from];
+                near_sites[to] = self.near_sites[from];
             }
         }
         debug_assert!(
@@ -350,6 +416,7 @@ impl Board {
             "the grid grows around tiles within MAX_COORD"
         );
         self.cells = cells;
+        self.near_sites = near_sites;
         self.min_x = min_x;
         self.min_y = min_y;
         self.width = new_w;
@@ -431,5 +498,37 @@ mod tests {
         assert!(b
             .at(Pos::new(-crate::pos::MAX_COORD, -crate::pos::MAX_COORD))
             .is_some());
+    }
+
+    /// `site_tiles_around` counts, for every cell, the tiles with a centre site among its
+    /// 8 surrounding cells, as a walk over those cells would, also after the grid grows.
+    #[test]
+    fn site_tiles_around_counts_the_surrounding_site_tiles() {
+        let mut b = Board::new();
+        let cloister = |x, y| PlacedTile {
+            sites: 1,
+            ..tile_at(x, y)
+        };
+        b.place(tile_at(0, 0));
+        b.place(cloister(1, 0));
+        b.place(cloister(1, 1));
+        b.place(tile_at(0, 1));
+        // Far enough to grow the grid (24 cells wide at first) more than once.
+        b.place(cloister(40, -30));
+        b.place(tile_at(41, -30));
+        for y in -33..4 {
+            for x in -3..44 {
+                let p = Pos::new(x, y);
+                let walked = p
+                    .surrounding()
+                    .iter()
+                    .filter(|q| b.at(**q).is_some_and(|t| t.sites != 0))
+                    .count();
+                assert_eq!(usize::from(b.site_tiles_around(p)), walked, "({x}, {y})");
+            }
+        }
+        assert_eq!(b.site_tiles_around(Pos::new(0, 0)), 2);
+        assert_eq!(b.site_tiles_around(Pos::new(1, 0)), 1);
+        assert_eq!(b.site_tiles_around(Pos::new(i32::MAX, 0)), 0);
     }
 }

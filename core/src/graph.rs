@@ -240,6 +240,9 @@ impl Clone for FeatureGraph {
     }
 }
 
+/// A graph's segments kept aside ([`FeatureGraph::segments_handle`]).
+pub(crate) struct SegmentsHandle(Arc<UnGraph<SegmentNode, Link, u32>>);
+
 /// A segment's union-find parent, its successor in its feature's circular member list,
 /// and the running totals of its feature (meaningful at a representative only).
 #[derive(Clone, Copy, Debug, Default)]
@@ -283,6 +286,26 @@ impl FeatureGraph {
         GraphEdit {
             graph: Arc::make_mut(&mut self.graph),
             links: &mut self.links,
+        }
+    }
+
+    /// A handle on this graph's segments, to give their buffers back with
+    /// [`FeatureGraph::adopt_segments`] after a `clone_from` made the graph share another's.
+    pub(crate) fn segments_handle(&self) -> SegmentsHandle {
+        SegmentsHandle(Arc::clone(&self.graph))
+    }
+
+    /// Copies the segments this graph shares into the buffers of `old` (its segments before
+    /// a `clone_from`, [`FeatureGraph::segments_handle`]) if nothing else holds them, so
+    /// this graph owns its segments again without allocating.
+    pub(crate) fn adopt_segments(&mut self, old: SegmentsHandle) {
+        let mut own = old.0;
+        if Arc::ptr_eq(&own, &self.graph) {
+            return;
+        }
+        if let Some(g) = Arc::get_mut(&mut own) {
+            g.clone_from(&self.graph);
+            self.graph = own;
         }
     }
 

@@ -75,3 +75,44 @@ fn clone_from_equals_a_fresh_clone_from_any_scratch() {
         assert!(fresh.state().players().iter().any(|p| p.score > 0));
     }
 }
+
+/// `GameTemplate::game_into` (a simulation's next game written into the last one's
+/// buffers) gives the game `GameTemplate::game` gives, whatever the game held before: a
+/// finished game of the template, one half played, one of another ruleset's template with
+/// other players; the two are then played on to the end alike, compared at every step.
+#[test]
+fn game_into_equals_a_fresh_templated_game() {
+    let r = common::rules();
+    let template = GameTemplate::new(Arc::clone(&r), &GameSetup::new(names(2, "P"), 0)).unwrap();
+    let other = GameTemplate::new(
+        common::rules(),
+        &GameSetup::new(names(3, "another-name"), 0),
+    )
+    .unwrap();
+    for (k, seed) in [11u64, 12, 13].into_iter().enumerate() {
+        let mut reused = match k {
+            0 => template.game(5).unwrap(),
+            1 => other.game(6).unwrap(),
+            _ => template.game(7).unwrap(),
+        };
+        play(&mut reused, [500, 500, 30][k]);
+        template.game_into(seed, &mut reused).unwrap();
+        let mut fresh = template.game(seed).unwrap();
+        assert_eq!(
+            format!("{:?}", reused.state()),
+            format!("{:?}", fresh.state())
+        );
+        let mut steps = 0;
+        while !fresh.is_over() {
+            assert_eq!(seen(&reused), seen(&fresh), "seed {seed}, step {steps}");
+            play(&mut fresh, 1);
+            play(&mut reused, 1);
+            steps += 1;
+        }
+        assert!(steps > 50, "the game was played ({steps} steps)");
+        assert_eq!(
+            format!("{:?}", reused.state()),
+            format!("{:?}", fresh.state())
+        );
+    }
+}

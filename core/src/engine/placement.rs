@@ -148,17 +148,20 @@ pub(crate) fn place_tile(
             }
         }
     }
-    for q in pos.surrounding() {
-        let Some(t) = st.board.at(q).copied() else {
-            continue;
-        };
-        let mut sites = t.sites;
-        while sites != 0 {
-            let i = sites.trailing_zeros();
-            sites &= sites - 1;
-            let f = g.feature_of(t.segment(i as usize));
-            let tot = g.totals_mut(f);
-            tot.open = tot.open.saturating_sub(1);
+    // Only where a tile with a centre site stands around (the board keeps the count).
+    if st.board.site_tiles_around(pos) != 0 {
+        for q in pos.surrounding() {
+            let Some(t) = st.board.at(q).copied() else {
+                continue;
+            };
+            let mut sites = t.sites;
+            while sites != 0 {
+                let i = sites.trailing_zeros();
+                sites &= sites - 1;
+                let f = g.feature_of(t.segment(i as usize));
+                let tot = g.totals_mut(f);
+                tot.open = tot.open.saturating_sub(1);
+            }
         }
     }
     idx

@@ -147,6 +147,10 @@ pub(crate) fn completed_by_last_placement(
             }
         }
     }
+    // The sites around it, if any (the board counts them).
+    if st.board.site_tiles_around(t.pos) == 0 {
+        return;
+    }
     for q in t.pos.surrounding() {
         let Some(n) = st.board.at(q) else {
             continue;
@@ -389,8 +393,21 @@ pub(crate) fn farm_cities(
     farm: FeatureId,
     buf: &mut Vec<FeatureId>,
 ) {
-    g.bordering_features(farm, buf);
-    buf.retain(|c| g.totals(*c).complete() && rules.kind(g.kind(*c)).scoring == Scoring::City);
+    // `bordering_features` then the filter, in one pass: a feature is checked before the
+    // list is searched for it (most bordering cities of a farm are not complete), and the
+    // order (first contact) is the same.
+    buf.clear();
+    for s in g.members(farm) {
+        for c in g.borders(s) {
+            let f = g.feature_of(c);
+            if g.totals(f).complete()
+                && rules.kind(g.kind(f)).scoring == Scoring::City
+                && !buf.contains(&f)
+            {
+                buf.push(f);
+            }
+        }
+    }
 }
 
 /// Drafts farm scoring in the chosen edition.

@@ -74,6 +74,26 @@ clone_fields!(
     placement_actions => reset_placement_actions,
 );
 
+impl GameState {
+    /// `clone_from`, but the board and the feature graph's segments are copied into this
+    /// state's own buffers (when nothing else shares them) instead of being shared with
+    /// `source`: a simulation's next game from the set-up state
+    /// ([`GameTemplate::game_into`]), which places tiles at once and would otherwise copy
+    /// them out of the shared ones into new buffers.
+    pub(crate) fn refill_from(&mut self, source: &GameState) {
+        let mut board = Arc::clone(&self.board);
+        let segments = self.graph.segments_handle();
+        self.clone_from(source);
+        if !Arc::ptr_eq(&board, &self.board) {
+            if let Some(b) = Arc::get_mut(&mut board) {
+                b.clone_from(&source.board);
+                self.board = board;
+            }
+        }
+        self.graph.adopt_segments(segments);
+    }
+}
+
 /// Players, reusing the names' buffers.
 fn copy_players(to: &mut Vec<Player>, from: &[Player]) {
     to.truncate(from.len());

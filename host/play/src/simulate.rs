@@ -135,6 +135,27 @@ pub fn play_templated(
     play_out(template.game(seed)?, bots)
 }
 
+/// [`play_templated`] into a game and an action list kept from the thread's previous
+/// game (`None` at first), reusing their buffers: the same game and actions, without
+/// allocating a new state per game. Simulations use it.
+pub fn play_templated_into(
+    template: &GameTemplate,
+    seed: u64,
+    bots: &mut [Box<dyn Bot>],
+    game: &mut Option<Game>,
+    taken: &mut Vec<carcassonne_core::Action>,
+) -> Result<(), PlayError> {
+    let g = match game {
+        Some(g) => {
+            template.game_into(seed, g)?;
+            g
+        }
+        None => game.insert(template.game(seed)?),
+    };
+    taken.clear();
+    play_on(g, bots, taken)
+}
+
 /// The template [`play_templated`] takes for games of `players` bots.
 pub fn bot_template(rules: &Arc<Ruleset>, players: usize) -> Result<GameTemplate, PlayError> {
     Ok(GameTemplate::new(
@@ -149,14 +170,24 @@ fn play_out(
 ) -> Result<(Game, Vec<carcassonne_core::Action>), PlayError> {
     // No per-action snapshot: a failing expansion hook stops this game with its error
     // (and the simulation with it) instead of rolling back, which bots do not need.
-    game.set_checkpoints(false);
     let mut taken = Vec::with_capacity(192);
+    play_on(&mut game, bots, &mut taken)?;
+    Ok((game, taken))
+}
+
+/// Plays `game` to its end without checkpoints, appending the actions taken to `taken`.
+fn play_on(
+    game: &mut Game,
+    bots: &mut [Box<dyn Bot>],
+    taken: &mut Vec<carcassonne_core::Action>,
+) -> Result<(), PlayError> {
+    game.set_checkpoints(false);
     while !game.is_over() {
         let who = game.decision().player.index();
-        let i = bots[who % bots.len()].choose(&game);
+        let i = bots[who % bots.len()].choose(game);
         taken.push(game.play_offered(i)?);
     }
-    Ok((game, taken))
+    Ok(())
 }
 
 /// Running totals over finished games, in integers so that the summary is the same
@@ -274,6 +305,8 @@ pub fn simulate<E: From<PlayError> + Send>(
                     let mut totals = Totals::new(cfg.players);
                     let mut failed = Vec::new();
                     let template = bot_template(rules, cfg.players)?;
+                    let mut reused: Option<Game> = None;
+                    let mut actions = Vec::with_capacity(192);
                     // Game i goes to thread i % threads.
                     let mut i = t as u64;
                     while i < cfg.games {
@@ -286,13 +319,22 @@ pub fn simulate<E: From<PlayError> + Send>(
                             .collect();
                         // One game's failure (a script that throws, a hook that
                         // panics) is that game's alone: it is noted and the run goes on.
+                        // The previous game's state and action list are refilled.
                         let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            play_templated(&template, seed, &mut bots)
+                            play_templated_into(
+                                &template,
+                                seed,
+                                &mut bots,
+                                &mut reused,
+                                &mut actions,
+                            )
                         }))
                         .unwrap_or_else(|p| Err(PlayError::Invalid(panic_text(p.as_ref()))));
-                        let (game, actions) = match played {
-                            Ok(played) => played,
+                        let game = match played {
+                            Ok(()) => reused.as_ref().expect("a played game is kept"),
                             Err(e) => {
+                                // Nothing of a failed game is reused.
+                                reused = None;
                                 failed.push(FailedGame {
                                     index: i,
                                     seed,
@@ -315,7 +357,7 @@ pub fn simulate<E: From<PlayError> + Send>(
                         totals.add(&result, actions.len());
                         on_game(FinishedGame {
                             result: &result,
-                            game: &game,
+                            game,
                             seed,
                             actions: &actions,
                         })?;

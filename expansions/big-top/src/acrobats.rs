@@ -150,8 +150,10 @@ impl Acrobats {
         let at = v.state.board().tile(last).pos;
         let can_deploy = v.state.in_supply(p, FigureKindId::SMALL_FOLLOWER) > 0;
         let mut full = Vec::new();
+        // BT-20's check only under `bridgeAcrobats=barred` (read once, not per space).
+        let barred = marks.any_closed();
         self.each_space(v, marks, |seg| {
-            if self.closed(v, marks, seg) {
+            if barred && self.closed(v, marks, seg) {
                 return;
             }
             if self.height(v, seg) >= PYRAMID {

@@ -205,40 +205,24 @@ pub(crate) fn amended_cells(
     }
 }
 
-/// [`amended_cells`] for a kind with `N` variants. Per rotation, without branches: the
-/// plain fit, the own variants' fits (their codes read once per call), and whether a
-/// neighbour's variant could help: the whole mismatch is one side, where the neighbour
-/// shows a field and the tile an overlay's edge. Only those few look at the neighbour,
-/// whose answer is kept for the cell's other rotations.
+/// [`amended_cells`] for a kind with `N` variants. Per cell, the four rotations at once
+/// ([`KindCodes::lanes`]): the plain fit, the own variants' fits (their codes read once per
+/// call), and whether a neighbour's variant could help: every mismatch on a side where the
+/// neighbour shows a field and the tile an overlay's edge. Only those few are checked for
+/// being one side and look at the neighbour, whose answer is kept for the cell's other
+/// rotations.
 fn cells_with<const N: usize>(
     rules: &Ruleset,
     st: &GameState,
     tk: &crate::tile::TileKind,
     out: &mut Vec<PlacementCell>,
 ) -> Result<usize, HookError> {
-    let codes = Rotation::ALL.map(|r| tk.edge_code(r));
-    let own: [[u32; 4]; N] = std::array::from_fn(|i| {
-        let vk = rules.tiles().get(tk.variants[i]);
-        Rotation::ALL.map(|r| vk.edge_code(r))
-    });
-    // Per rotation, the bytes where the tile shows an edge some overlay adds: only there
-    // can a neighbour's variant meet it.
-    let overlay_bytes = codes.map(|code| {
-        let mut bytes = 0u32;
-        for o in rules.overlays() {
-            let e = u32::from(o.kind.0) + 1;
-            for shift in [0, 8, 16, 24] {
-                if (code >> shift) & 0xFF == e {
-                    bytes |= 0xFF << shift;
-                }
-            }
-        }
-        bytes
-    });
+    let kind = KindCodes::<N>::new(rules, tk);
+    let codes = kind.codes;
     let frontier = st.board.frontier();
     out.reserve(frontier.len());
     let mut count = 0;
-    if N == 0 && overlay_bytes == [0; 4] {
+    if N == 0 && kind.overlay_bytes == [0; 4] {
         // No own variant and no edge an overlay adds: nothing to amend, the plain match
         // (what the loop below gives then, for less).
         for f in frontier {
@@ -249,21 +233,10 @@ fn cells_with<const N: usize>(
     }
     for f in frontier {
         let (want, mask) = (f.want, f.mask);
-        let mut rotations = 0u8;
-        let mut ask = 0u8;
-        for q in 0..4 {
-            let diff = (codes[q] ^ want) & mask;
-            let mut fits = diff == 0;
-            for vc in &own {
-                fits |= vc[q] & mask == want;
-            }
-            // The side of the lowest mismatch (0 when none: then `fits` holds).
-            let byte = 0xFFu32 << (diff.trailing_zeros() & 24);
-            let one_side = diff & !byte == 0 && want & byte == 0;
-            let overlay_edge = diff & !overlay_bytes[q] == 0;
-            rotations |= u8::from(fits) << q;
-            ask |= u8::from(!fits & one_side & overlay_edge) << q;
-        }
+        // The sides where a neighbour shows a field (edge code 0): only there can a
+        // neighbour's variant meet the tile.
+        let field = mask & !(byte_ones(want) * 0xFF);
+        let (mut rotations, mut ask) = kind.lanes(want, mask, field);
         if ask != 0 {
             // Per side: the edge byte last asked of that neighbour (0: none) and the answer.
             let mut asked = [(0u32, false); 4];
@@ -271,6 +244,10 @@ fn cells_with<const N: usize>(
                 let q = ask.trailing_zeros() as usize;
                 ask &= ask - 1;
                 let diff = (codes[q] ^ want) & mask;
+                // The whole mismatch must be one side (the side of the lowest one).
+                if diff & !(0xFFu32 << (diff.trailing_zeros() & 24)) != 0 {
+                    continue;
+                }
                 let side = (diff.trailing_zeros() / 8) as usize;
                 let edge = (codes[q] >> (8 * side)) & 0xFF;
                 if neighbour_amends(rules, st, f.pos, side, edge, &mut asked)? {
@@ -292,6 +269,103 @@ fn push_cell(out: &mut Vec<PlacementCell>, pos: Pos, rotations: u8) -> usize {
     let cell = PlacementCell { pos, rotations };
     out.push(cell);
     cell.rotation_count()
+}
+
+/// A tile kind's edge codes per rotation for [`cells_with`], read once per call: its own,
+/// its `N` variants', and the bytes where it shows an edge some overlay adds (only there can
+/// a neighbour's variant meet it).
+struct KindCodes<const N: usize> {
+    codes: [u32; 4],
+    own: [[u32; 4]; N],
+    overlay_bytes: [u32; 4],
+}
+
+impl<const N: usize> KindCodes<N> {
+    fn new(rules: &Ruleset, tk: &crate::tile::TileKind) -> Self {
+        let codes = Rotation::ALL.map(|r| tk.edge_code(r));
+        let own = std::array::from_fn(|i| {
+            let vk = rules.tiles().get(tk.variants[i]);
+            Rotation::ALL.map(|r| vk.edge_code(r))
+        });
+        let overlay_bytes = codes.map(|code| {
+            let mut bytes = 0u32;
+            for o in rules.overlays() {
+                let e = u32::from(o.kind.0) + 1;
+                for shift in [0, 8, 16, 24] {
+                    if (code >> shift) & 0xFF == e {
+                        bytes |= 0xFF << shift;
+                    }
+                }
+            }
+            bytes
+        });
+        Self {
+            codes,
+            own,
+            overlay_bytes,
+        }
+    }
+
+    /// One frontier cell (`want`, `mask`), the four rotations at once (bit q: q quarter
+    /// turns): the rotations that fit by the plain edges or an own variant's, and, of the
+    /// others, those whose mismatches all lie on sides where the neighbour shows a field
+    /// (`field`) and the tile an overlay's edge: the candidates for a neighbour's variant,
+    /// still to be checked for being one side.
+    #[inline(always)]
+    fn lanes(&self, want: u32, mask: u32, field: u32) -> (u8, u8) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SSE2 (always there on x86_64): one lane per rotation.
+            use std::arch::x86_64::*;
+            // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
+            // available; they only compute on registers (no memory is read).
+            unsafe {
+                let lanes = |v: &[u32; 4]| {
+                    _mm_set_epi32(v[3] as i32, v[2] as i32, v[1] as i32, v[0] as i32)
+                };
+                let bits = |v: __m128i| _mm_movemask_ps(_mm_castsi128_ps(v)) as u8;
+                let (w, m) = (_mm_set1_epi32(want as i32), _mm_set1_epi32(mask as i32));
+                let zero = _mm_setzero_si128();
+                let diff = _mm_and_si128(_mm_xor_si128(lanes(&self.codes), w), m);
+                let mut fit = _mm_cmpeq_epi32(diff, zero);
+                for vc in &self.own {
+                    fit = _mm_or_si128(fit, _mm_cmpeq_epi32(_mm_and_si128(lanes(vc), m), w));
+                }
+                let meets = _mm_and_si128(_mm_set1_epi32(field as i32), lanes(&self.overlay_bytes));
+                let ask = _mm_cmpeq_epi32(_mm_andnot_si128(meets, diff), zero);
+                let fits = bits(fit);
+                (fits, bits(ask) & !fits)
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        self.lanes_scalar(want, mask, field)
+    }
+
+    /// [`KindCodes::lanes`] one rotation after another (other targets; the reference in
+    /// tests).
+    #[cfg(any(test, not(target_arch = "x86_64")))]
+    #[inline(always)]
+    fn lanes_scalar(&self, want: u32, mask: u32, field: u32) -> (u8, u8) {
+        let mut fits = exact_rotations(&self.codes, want, mask);
+        for vc in &self.own {
+            fits |= exact_rotations(vc, want, mask);
+        }
+        let mut ask = 0u8;
+        for q in 0..4 {
+            let diff = (self.codes[q] ^ want) & mask;
+            ask |= u8::from(diff & !(field & self.overlay_bytes[q]) == 0) << q;
+        }
+        (fits, ask & !fits)
+    }
+}
+
+/// Bit 0 of each byte of the result: whether that byte of `x` is not 0.
+#[inline(always)]
+fn byte_ones(x: u32) -> u32 {
+    let mut t = x | (x >> 4);
+    t |= t >> 2;
+    t |= t >> 1;
+    t & 0x0101_0101
 }
 
 /// Whether a variant of the neighbour on `side` of the empty cell `pos` shows `edge` (not
@@ -460,6 +534,48 @@ mod tests {
         assert!(
             amended > 1000,
             "only {amended} amended placements were compared"
+        );
+    }
+
+    /// [`KindCodes::lanes`] (four lanes at once) answers as [`KindCodes::lanes_scalar`]
+    /// for random cells: edge codes of a few kinds (so that sides match often), masks of
+    /// whole sides, one or two own variants.
+    #[test]
+    fn cell_lanes_match_the_scalar_answer() {
+        let mut pick = 7u64;
+        let mut word = |bytes: &[u32]| {
+            let mut w = 0u32;
+            for shift in [0, 8, 16, 24] {
+                pick = next(pick);
+                w |= bytes[(pick >> 33) as usize % bytes.len()] << shift;
+            }
+            w
+        };
+        let (mut fitting, mut asked) = (0, 0);
+        for _ in 0..20_000 {
+            let two = KindCodes::<2> {
+                codes: std::array::from_fn(|_| word(&[0, 1, 2, 3])),
+                own: std::array::from_fn(|_| std::array::from_fn(|_| word(&[0, 1, 2, 3]))),
+                overlay_bytes: std::array::from_fn(|_| word(&[0, 0xFF])),
+            };
+            let one = KindCodes::<1> {
+                codes: two.codes,
+                own: [two.own[0]],
+                overlay_bytes: two.overlay_bytes,
+            };
+            let mask = word(&[0, 0xFF, 0xFF]);
+            let want = word(&[0, 1, 2]) & mask;
+            let field = mask & !(byte_ones(want) * 0xFF);
+            let fast = one.lanes(want, mask, field);
+            assert_eq!(fast, one.lanes_scalar(want, mask, field));
+            let fast = two.lanes(want, mask, field);
+            assert_eq!(fast, two.lanes_scalar(want, mask, field));
+            fitting += usize::from(fast.0 != 0);
+            asked += usize::from(fast.1 != 0);
+        }
+        assert!(
+            fitting > 1000 && asked > 1000,
+            "{fitting} fitting, {asked} asked"
         );
     }
 

@@ -78,22 +78,23 @@ impl Acrobats {
         v.get(self.spaces) != 0
     }
 
-    /// The acrobat spaces on the board, in placement order.
+    /// The acrobat spaces on the board, in placement order: from the tracked slots, or,
+    /// past [`TRACKED`] spaces, from the board. One call site of `f`, so that it is inlined.
     fn each_space(&self, v: &View<'_>, marks: &TileMarks, mut f: impl FnMut(SegmentId)) {
         let n = v.get(self.spaces) as usize;
-        if n <= TRACKED {
-            // A slot is set with its count (`add_space`), so 0 (no segment) never shows.
-            for &slot in &self.tracked[..n] {
-                if let Some(i) = (v.get(slot) as usize).checked_sub(1) {
-                    f(SegmentId::new(i));
-                }
-            }
-            return;
-        }
-        for t in v.state.board().tiles() {
-            if let Some(l) = marks.space(t.kind) {
-                f(t.segment(usize::from(l)));
-            }
+        let (slots, tiles) = match self.tracked.get(..n) {
+            Some(slots) => (slots, &[][..]),
+            None => (&[][..], v.state.board().tiles()),
+        };
+        // A slot is set with its count (`add_space`), so 0 (no segment) never shows.
+        let tracked = slots
+            .iter()
+            .filter_map(|&slot| (v.get(slot) as usize).checked_sub(1).map(SegmentId::new));
+        let on_board = tiles
+            .iter()
+            .filter_map(|t| marks.space(t.kind).map(|l| t.segment(usize::from(l))));
+        for seg in tracked.chain(on_board) {
+            f(seg);
         }
     }
 
@@ -150,8 +151,10 @@ impl Acrobats {
         let at = v.state.board().tile(last).pos;
         let can_deploy = v.state.in_supply(p, FigureKindId::SMALL_FOLLOWER) > 0;
         let mut full = Vec::new();
+        // BT-20's check only under `bridgeAcrobats=barred` (read once, not per space).
+        let barred = marks.any_closed();
         self.each_space(v, marks, |seg| {
-            if self.closed(v, marks, seg) {
+            if barred && self.closed(v, marks, seg) {
                 return;
             }
             if self.height(v, seg) >= PYRAMID {

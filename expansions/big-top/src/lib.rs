@@ -162,21 +162,6 @@ impl Expansion for BigTop {
     }
 
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-        let ringmaster = d
-            .figure_kind(FigureKindDef {
-                name: "ringmaster".into(),
-                per_player: 1,
-                // BT-12: strength of a normal follower (half-units).
-                strength: 2,
-                deploy_on: KindMask::ALL,
-                follower: true,
-                returns: true,
-                look: RINGMASTER_LOOK.into(),
-                neutral: 0,
-                shares: false,
-                colour: String::new(),
-            })
-            .map_err(|e| e.to_string())?;
         // BT-7, BT-9: the acrobat space, a centre site that no rule of core scores or
         // completes; occupiable, so figures may stand there (the filter says which).
         let space = d
@@ -184,6 +169,23 @@ impl Expansion for BigTop {
                 completes: false,
                 look: ACROBATS_LOOK.into(),
                 ..FeatureKindDef::new("acrobats", Shape::Site, Scoring::Unscored, true)
+            })
+            .map_err(|e| e.to_string())?;
+        let ringmaster = d
+            .figure_kind(FigureKindDef {
+                name: "ringmaster".into(),
+                per_player: 1,
+                // BT-12: strength of a normal follower (half-units).
+                strength: 2,
+                // BT-8: never on an acrobat space (only small followers stand there), so
+                // core does not offer him there for the filter to drop.
+                deploy_on: KindMask(!KindMask(0).with(space).0),
+                follower: true,
+                returns: true,
+                look: RINGMASTER_LOOK.into(),
+                neutral: 0,
+                shares: false,
+                colour: String::new(),
             })
             .map_err(|e| e.to_string())?;
         let verb = d.verb_in_words("score-pyramid", "score a full pyramid of acrobats");
@@ -294,6 +296,15 @@ impl BoundExpansion for BtRules {
             hooks
         } else {
             hooks | HookSet::FILTER_PROMPT_ACTIONS
+        };
+        // BT-8 alone: core offers on the fresh space of the tile just placed only the small
+        // follower (the ringmaster's `deploy_on` leaves the space out, and no other set
+        // brings a figure or a bridge), which the space takes; only with the acrobats off
+        // (`acrobats=false`) is there anything to drop.
+        let hooks = if self.alone && self.acrobats.enabled {
+            HookSet(hooks.0 & !HookSet::FILTER_DEPLOY_ACTIONS.0)
+        } else {
+            hooks
         };
         // BT-20 `bridgeAcrobats=barred`: no bridge over an occupied acrobat space (only
         // another set's overlay can ask).

@@ -549,12 +549,23 @@ fn the_classic_sets_with_all_their_figures_round_trip() {
     assert!(rules.get("inn-and-cathedral-final-scoring").is_none());
 }
 
-/// Hills & Sheep (the bag drawn by choice, `tokenDraws=chosen`: FCZ's `SHEPHERD_CONFIRM` and
-/// `FLOCK_EXPAND_OR_SCORE` carry the numbers) and the castles of Bridges, Castles & Bazaars
-/// (bazaars off; `bazaars_round_trip` has them) go to a save and back.
+/// Hills & Sheep (the bag drawn by choice, `tokenDraws=chosen`: the shepherd's
+/// `DEPLOY_MEEPLE` and `FLOCK_EXPAND_OR_SCORE` carry the numbers, as JCZ 5's engine reads
+/// them; FCZ's rule key `vineyards-for-garden` only when on) and the castles of Bridges,
+/// Castles & Bazaars (bazaars off; `bazaars_round_trip` has them) go to a save and back.
 #[test]
 fn hills_sheep_and_castles_round_trip() {
-    round_trip("hills-sheep", &["hills-sheep"], 3, 2, 41);
+    let saves = round_trip_saves("hills-sheep", &["hills-sheep"], &[], 3, 2, 41);
+    for save in &saves {
+        let rules = &save["setup"]["rules"];
+        assert!(rules.get("vineyards-for-garden").is_none(), "{rules}");
+        assert_eq!(rules["hill-tiebreaker"], "at-least-one-follower");
+    }
+    let types: Vec<Value> = messages_of(&saves)
+        .iter()
+        .map(|m| m["type"].clone())
+        .collect();
+    assert!(!types.contains(&Value::from("SHEPHERD_CONFIRM")));
     round_trip_with(
         "castles",
         &["bridges-castles-bazaars"],

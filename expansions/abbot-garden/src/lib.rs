@@ -36,6 +36,10 @@ use carcassonne_core::{
 /// AG-1: whether the garden tiles replace their twins.
 pub const GARDEN_TILES: &str = "abbot-garden.gardenTiles";
 
+/// AG-3: whether the abbot may stand on a garden (`false`: JCZ's `basic:2` without its
+/// `garden` element).
+pub const GARDENS: &str = "abbot-garden.gardens";
+
 /// AG-1: (first-edition twin, its garden tile), in the box's letter order N M R E H I V U.
 pub const GARDEN_TWINS: [(&str, &str); 8] = [
     ("BA/Cc.1", "BA/CcG"),

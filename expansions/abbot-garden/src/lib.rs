@@ -36,6 +36,10 @@ use carcassonne_core::{
 /// AG-1: whether the garden tiles replace their twins.
 pub const GARDEN_TILES: &str = "abbot-garden.gardenTiles";
 
+/// AG-3: whether the abbot may stand on a garden (`false`: JCZ's `basic:2` without its
+/// `garden` element).
+pub const GARDENS: &str = "abbot-garden.gardens";
+
 /// AG-1: (first-edition twin, its garden tile), in the box's letter order N M R E H I V U.
 pub const GARDEN_TWINS: [(&str, &str); 8] = [
     ("BA/Cc.1", "BA/CcG"),
@@ -75,6 +79,9 @@ struct AgRules {
     me: carcassonne_core::ExpansionIndex,
     /// AG-1: (twin, garden tile) kind ids, empty under `gardenTiles=false`.
     swaps: Vec<(carcassonne_core::TileKindId, carcassonne_core::TileKindId)>,
+    /// AG-3 `gardens`: whether the abbot may stand on a garden (false: no figure may, JCZ's
+    /// `basic:2` without its `garden` element).
+    gardens: bool,
 }
 
 impl Expansion for AbbotGarden {
@@ -136,6 +143,7 @@ impl Expansion for AbbotGarden {
                 label,
                 me: b.me(),
                 swaps,
+                gardens: b.option_flag("gardens")?,
             })
         }))
     }
@@ -154,9 +162,10 @@ impl AgRules {
         }
     }
 
-    /// Whether `seg` is a garden segment and `kind` may not stand on it (AG-3).
+    /// Whether `seg` is a garden segment and `kind` may not stand on it (AG-3; under
+    /// `gardens=false` no kind may).
     fn barred(&self, view: &View<'_>, kind: FigureKindId, seg: SegmentId) -> bool {
-        kind != self.abbot
+        (kind != self.abbot || !self.gardens)
             && seg.index() < view.state.graph().len()
             && view.state.graph().segment(seg).kind == self.garden
     }

@@ -230,6 +230,38 @@ fn the_abbot_without_garden_tiles_round_trips_without_its_set() {
     );
 }
 
+/// Issue 34: the abbot with its garden tiles is JCZ's `basic:2` alone (the whole base game's
+/// 2nd edition; `basic:1` beside it would be a second base game) with the `garden` element,
+/// without which JCZ's engine has no garden features (AG-3 `gardens`: a game where the abbot
+/// may not take gardens is written without it). JCZ 5's engine replayed games written so to
+/// our final scores (docs/jcz.md); before, it refused the first abbot on a garden.
+#[test]
+fn the_abbot_with_gardens_is_the_second_edition_with_its_garden_element() {
+    for (name, extra, garden) in [
+        ("abbot-gardens", &[][..], Some(Value::Bool(true))),
+        (
+            "abbot-no-gardens",
+            &["abbot-garden.gardens=false"][..],
+            None,
+        ),
+    ] {
+        let saves = round_trip_saves(name, &["abbot-garden"], extra, 3, 2, 41);
+        for save in &saves {
+            let setup = &save["setup"];
+            assert_eq!(setup["sets"], serde_json::json!({"basic:2": 1}), "{name}");
+            assert_eq!(setup["elements"]["abbot"], 1, "{name}");
+            assert_eq!(setup["elements"].get("garden").cloned(), garden, "{name}");
+        }
+        let deploys_on_garden = messages_of(&saves)
+            .iter()
+            .filter(|m| m["type"] == "DEPLOY_MEEPLE")
+            .filter(|m| m["payload"]["pointer"]["feature"] == "Garden")
+            .count();
+        // AG-5: the abbot takes gardens only when they are features.
+        assert_eq!(deploys_on_garden > 0, garden.is_some(), "{name}");
+    }
+}
+
 /// Issue 31: every set-up JCZ allows is written, as the importer reads it back: an element
 /// alone on the base tiles (`tiles.<set>=0`), Princess & Dragon with some of its parts,
 /// small-follower counts other than 7 (none included), a set taken several times
@@ -517,12 +549,23 @@ fn the_classic_sets_with_all_their_figures_round_trip() {
     assert!(rules.get("inn-and-cathedral-final-scoring").is_none());
 }
 
-/// Hills & Sheep (the bag drawn by choice, `tokenDraws=chosen`: FCZ's `SHEPHERD_CONFIRM` and
-/// `FLOCK_EXPAND_OR_SCORE` carry the numbers) and the castles of Bridges, Castles & Bazaars
-/// (bazaars off; `bazaars_round_trip` has them) go to a save and back.
+/// Hills & Sheep (the bag drawn by choice, `tokenDraws=chosen`: the shepherd's
+/// `DEPLOY_MEEPLE` and `FLOCK_EXPAND_OR_SCORE` carry the numbers, as JCZ 5's engine reads
+/// them; FCZ's rule key `vineyards-for-garden` only when on) and the castles of Bridges,
+/// Castles & Bazaars (bazaars off; `bazaars_round_trip` has them) go to a save and back.
 #[test]
 fn hills_sheep_and_castles_round_trip() {
-    round_trip("hills-sheep", &["hills-sheep"], 3, 2, 41);
+    let saves = round_trip_saves("hills-sheep", &["hills-sheep"], &[], 3, 2, 41);
+    for save in &saves {
+        let rules = &save["setup"]["rules"];
+        assert!(rules.get("vineyards-for-garden").is_none(), "{rules}");
+        assert_eq!(rules["hill-tiebreaker"], "at-least-one-follower");
+    }
+    let types: Vec<Value> = messages_of(&saves)
+        .iter()
+        .map(|m| m["type"].clone())
+        .collect();
+    assert!(!types.contains(&Value::from("SHEPHERD_CONFIRM")));
     round_trip_with(
         "castles",
         &["bridges-castles-bazaars"],

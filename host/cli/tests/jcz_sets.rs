@@ -158,13 +158,28 @@ fn our_saves_round_trip_through_the_writer() {
             .map(|m| m["type"].as_str().unwrap())
             .collect();
         if name.starts_with("hills") {
-            // HL-9: the first token at the shepherd's confirmation, later ones in the
-            // flock message (EXPAND) that draws them.
-            assert!(types.contains(&"SHEPHERD_CONFIRM"), "{name}: {types:?}");
+            // HL-9 in JCZ 5's form: the first token with the shepherd's deployment (its
+            // `DEPLOY_MEEPLE` carries the number), later ones in the flock message (EXPAND)
+            // that draws them; no FCZ `SHEPHERD_CONFIRM`.
+            assert!(!types.contains(&"SHEPHERD_CONFIRM"), "{name}: {types:?}");
             assert!(
                 types.contains(&"FLOCK_EXPAND_OR_SCORE"),
                 "{name}: {types:?}"
             );
+            let shepherd_draws = written["replay"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["type"] == "DEPLOY_MEEPLE")
+                .filter(|m| {
+                    m["payload"]["meepleId"]
+                        .as_str()
+                        .unwrap()
+                        .contains("shepherd")
+                })
+                .filter(|m| m["payload"]["random"].is_number())
+                .count();
+            assert!(shepherd_draws > 0, "{name}: {types:?}");
         } else if name.starts_with("bridge") {
             // BCB-4: a bridge by choice is JCZ's `PLACE_TOKEN BRIDGE` on the placed tile's
             // `Road` `NS`; BCB-7: one the placement needs is in the `PLACE_TILE` alone.

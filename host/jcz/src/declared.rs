@@ -203,10 +203,20 @@ impl Declarations {
 
     /// The neutral figure `id` as a loaded expansion declares it.
     pub fn neutral_figure(&self, id: &str) -> Option<&JczNeutralFigure> {
-        self.per
-            .iter()
-            .flat_map(|d| &d.decl.neutral_figures)
-            .find(|n| n.id == id)
+        self.neutral_owner(id).map(|(_, n)| n)
+    }
+
+    /// The expansion declaring a neutral figure, with its declaration: its moves are that
+    /// expansion's custom actions (another's about the same follower, the abbot's return, is
+    /// not a move of the fairy).
+    pub fn neutral_owner(&self, id: &str) -> Option<(ExpansionIndex, &JczNeutralFigure)> {
+        self.per.iter().find_map(|d| {
+            d.decl
+                .neutral_figures
+                .iter()
+                .find(|n| n.id == id)
+                .map(|n| (d.owner, n))
+        })
     }
 
     /// The declared prompt entry that is pending in `game`, among those `keep` accepts.

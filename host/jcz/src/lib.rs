@@ -34,7 +34,8 @@ pub use declared::Declarations;
 pub use error::JczError;
 
 use carcassonne_core::{
-    Action, DecisionKind, DrawMode, FigureId, FigureLoc, Game, GameSetup, Pos, Rotation, StartTile,
+    Action, DecisionKind, DrawMode, ExpansionIndex, FigureId, FigureLoc, Game, GameSetup, Pos,
+    Rotation, StartTile,
 };
 use carcassonne_files::jcz::JczNeutralTarget;
 use carcassonne_play::record::{Record, RecordAction};
@@ -647,9 +648,15 @@ impl Replayer {
         self.check_sender(msg)?;
         let p = &msg.payload;
         let figure = str_field(p, "figureId")?;
-        let declared = self.decl.neutral_figure(figure).cloned().ok_or_else(|| {
-            format!("neutral figure `{figure}` is not supported (no loaded expansion declares it)")
-        })?;
+        let (owner, declared) = self
+            .decl
+            .neutral_owner(figure)
+            .map(|(o, n)| (o, n.clone()))
+            .ok_or_else(|| {
+                format!(
+                    "neutral figure `{figure}` is not supported (no loaded expansion declares it)"
+                )
+            })?;
         let to = p.get("to").ok_or("payload has no `to`")?;
         let meeple = to.get("meepleId").and_then(Value::as_str);
         let target = match (to.is_array(), meeple) {
@@ -664,7 +671,10 @@ impl Replayer {
             ));
         }
         // `via`: our first step (an action about nothing) when nothing targets `to` yet.
-        if let (Some(via), None) = (&declared.via, self.neutral_target(target, meeple, to)?) {
+        if let (Some(via), None) = (
+            &declared.via,
+            self.neutral_target(owner, target, meeple, to)?,
+        ) {
             let rules = self.game.rules().clone();
             let first = self.game.actions().iter().copied().find(|a| {
                 matches!(a, Action::Custom(c)
@@ -675,37 +685,52 @@ impl Replayer {
                 self.apply(first)?;
             }
         }
-        let action = self.neutral_target(target, meeple, to)?.ok_or_else(|| {
-            format!(
-                "moving `{figure}` to {} is not legal here ({})",
-                pointer::describe(to),
-                self.game.describe_decision()
-            )
-        })?;
+        let action = self
+            .neutral_target(owner, target, meeple, to)?
+            .ok_or_else(|| {
+                format!(
+                    "moving `{figure}` to {} is not legal here ({})",
+                    pointer::describe(to),
+                    self.game.describe_decision()
+                )
+            })?;
         let d = self.game.decision();
         self.apply(action)?;
         Ok(declared.undoable && self.game.decision().player == d.player)
     }
 
-    /// The offered custom action a neutral move's `to` points at, if one is offered.
+    /// The offered custom action of `owner` (the expansion declaring the figure) a neutral
+    /// move's `to` points at, if one is offered.
     fn neutral_target(
         &self,
+        owner: ExpansionIndex,
         target: JczNeutralTarget,
         meeple: Option<&str>,
         to: &Value,
     ) -> Result<Option<Action>, String> {
+        let theirs = |a: &&Action| matches!(a, Action::Custom(c) if c.expansion == owner);
         Ok(match (target, meeple) {
-            (JczNeutralTarget::Cell, _) => self.custom_on_cell(pointer::position(Some(to))?),
+            (JczNeutralTarget::Cell, _) => self.custom_on_cell(owner, pointer::position(Some(to))?),
             (JczNeutralTarget::Follower, Some(m)) => {
                 let f = self.figure_of(m, to.get("featurePointer"))?;
-                self.custom_about(f)
+                self.game
+                    .actions()
+                    .iter()
+                    .filter(theirs)
+                    .copied()
+                    .find(|a| matches!(a, Action::Custom(c) if c.figure == Some(f)))
             }
             _ => {
                 let segments = pointer::segments(&self.decl, &self.game, to)?;
-                self.game.actions().iter().copied().find(|a| {
-                    matches!(a, Action::Custom(c)
+                self.game
+                    .actions()
+                    .iter()
+                    .filter(theirs)
+                    .copied()
+                    .find(|a| {
+                        matches!(a, Action::Custom(c)
                         if c.segment.is_some_and(|s| segments.contains(&s)))
-                })
+                    })
             }
         })
     }
@@ -737,24 +762,15 @@ impl Replayer {
             .ok_or_else(|| format!("meeple `{meeple}` is not on the board"))
     }
 
-    /// The offered custom action that targets the tile at `cell`.
-    fn custom_on_cell(&self, cell: Pos) -> Option<Action> {
+    /// The offered custom action of `owner` that targets the tile at `cell`.
+    fn custom_on_cell(&self, owner: ExpansionIndex, cell: Pos) -> Option<Action> {
         let g = self.game.state().graph();
         self.game.actions().iter().copied().find(|a| {
-            matches!(a, Action::Custom(c) if c.figure.is_none() && c.segment.is_some_and(|s| {
+            matches!(a, Action::Custom(c) if c.expansion == owner && c.figure.is_none() && c.segment.is_some_and(|s| {
                 let n = g.segment(s);
                 !n.is_virtual() && n.pos == cell
             }))
         })
-    }
-
-    /// The offered custom action about figure `f`.
-    fn custom_about(&self, f: FigureId) -> Option<Action> {
-        self.game
-            .actions()
-            .iter()
-            .copied()
-            .find(|a| matches!(a, Action::Custom(c) if c.figure == Some(f)))
     }
 }
 

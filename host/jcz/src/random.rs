@@ -14,7 +14,7 @@
 
 use super::draws::advance;
 use super::{str_field, Replayer};
-use carcassonne_core::Action;
+use carcassonne_core::{Action, DecisionKind, Game};
 use carcassonne_files::jcz::{JczActionMessage, JczPromptAnswer};
 use serde_json::Value;
 
@@ -45,7 +45,7 @@ impl Replayer {
             })
             .is_some()
         {
-            let offered = self.game.actions();
+            let offered = prompt_draws(&self.game);
             if offered.is_empty() {
                 return Err("a random draw is due but nothing is offered".into());
             }
@@ -119,5 +119,25 @@ impl Replayer {
         self.apply(action)?;
         // The random number it carries draws next (a growing flock: `replay`'s loop).
         Ok(self.game.decision().player == d.player)
+    }
+}
+
+/// The draws a pending prompt offers: its expansion's own actions, without the free actions
+/// another expansion adds to every prompt of the turn player (the Tower's ransom), which are
+/// not in JCZ's bag; all offered actions when the decision is not a prompt.
+pub(crate) fn prompt_draws(game: &Game) -> Vec<Action> {
+    let offered = game.actions();
+    let DecisionKind::Prompt(p) = game.decision().kind else {
+        return offered.to_vec();
+    };
+    let own: Vec<Action> = offered
+        .iter()
+        .copied()
+        .filter(|a| matches!(a, Action::Custom(c) if c.expansion == p.owner))
+        .collect();
+    if own.is_empty() {
+        offered.to_vec()
+    } else {
+        own
     }
 }

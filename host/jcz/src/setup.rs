@@ -99,6 +99,13 @@ pub fn rules_spec_with(setup: &JczSetup, manifests: &[Manifest]) -> Result<Rules
     };
     // The base tiles: `basic:1`, or another edition an expansion declares (`basic:2`).
     let base = |k: &String| k == "basic:1" || (k.starts_with("basic:") && declaring(k).is_some());
+    // JCZ's editions of the base game are whole tile sets: two of them together are the base
+    // game twice (144 tiles), which we do not play.
+    if let [first, second, ..] = setup.sets.keys().filter(|k| base(k)).collect::<Vec<_>>()[..] {
+        return Err(format!(
+            "setup.sets: `{first}` and `{second}` together: only one copy of the base game is supported"
+        ));
+    }
     if !setup.sets.keys().any(base) {
         return Err(match setup.sets.keys().find(|k| k.starts_with("basic")) {
             Some(k) => format!("setup.sets: `{k}` is not supported (only `basic:1`)"),
@@ -626,6 +633,38 @@ mod tests {
         .unwrap_err();
         assert!(err.contains("abbot"), "{err}");
         assert_eq!(option(&spec, "abbot-garden.gardenTiles"), None);
+        assert_eq!(option(&spec, "abbot-garden.gardens"), Some("true"));
+    }
+
+    /// AG-3 `gardens=false`: JCZ loads garden features only with the `garden` element, so a
+    /// `basic:2` save without it has garden tiles the abbot may not take; the element alone
+    /// (a `:2` set's garden twins) does not load the abbot.
+    #[test]
+    fn second_edition_without_the_garden_element_has_no_gardens() {
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:2": 1},
+            "elements": {"small-follower": 7, "abbot": 1}
+        })))
+        .unwrap();
+        assert_eq!(option(&spec, "abbot-garden.gardens"), Some("false"));
+        assert_eq!(option(&spec, "abbot-garden.gardenTiles"), None);
+        let spec = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "inns-and-cathedrals:2": 1},
+            "elements": {"small-follower": 7, "big-follower": 1, "garden": true}
+        })))
+        .unwrap();
+        assert_eq!(spec.expansions, vec!["inns-cathedrals".to_string()]);
+    }
+
+    /// JCZ's `basic:1` and `basic:2` are each the whole base game: together, 144 tiles.
+    #[test]
+    fn two_editions_of_the_base_game_are_refused() {
+        let err = rules_spec(&setup(json!({
+            "sets": {"basic:1": 1, "basic:2": 1},
+            "elements": {"small-follower": 7, "abbot": 1, "garden": true}
+        })))
+        .unwrap_err();
+        assert!(err.contains("only one copy of the base game"), "{err}");
     }
 
     /// AG-1 `gardenTiles=false`: the abbot element without `basic:2` (JCZ switches it on

@@ -264,7 +264,7 @@ impl<'a> Writer<'a> {
     /// type (`SHEPHERD_CONFIRM`).
     fn random_answer(&mut self, before: &Game, a: Action, player: u8) -> Result<(), String> {
         let kinds = self.random_prompt(before).unwrap_or_default();
-        let offered = before.actions();
+        let offered = crate::random::prompt_draws(before);
         let i = offered
             .iter()
             .position(|o| *o == a)

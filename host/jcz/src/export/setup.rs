@@ -113,11 +113,24 @@ pub(super) fn jcz_setup(
                 .insert(e.name.clone(), element_value(e.count));
         }
     }
+    only_one_base(&mut setup);
     for (id, d, _) in &declared {
         choose(id, d, &ours, manifests, &mut setup)?;
     }
     check(rules, &ours, &setup, manifests, plugin_dirs)?;
     Ok(setup)
+}
+
+/// An expansion's edition of the base game (`basic:2`) is the whole base tile set in JCZ: it
+/// replaces `basic:1` (both would be the base game twice).
+fn only_one_base(setup: &mut JczSetup) {
+    if setup
+        .sets
+        .keys()
+        .any(|s| s != BASE_SET && s.starts_with("basic:"))
+    {
+        setup.sets.remove(BASE_SET);
+    }
 }
 
 /// An element's value: its count, or `true`.
@@ -362,6 +375,7 @@ pub fn jcz_options(
             setup.elements.insert(e.name.clone(), value);
         }
     }
+    only_one_base(&mut setup);
     Ok(rules_spec_with(&setup, &manifests)?.options)
 }
 

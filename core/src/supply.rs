@@ -46,6 +46,11 @@ pub struct TileSupply {
     /// Draws left before the stack counts as empty (`None`: no cap). Every draw counts,
     /// discarded ones included: a short game, or an imported game that stopped early.
     pub draws_left: Option<u32>,
+    /// Tiles of the stack that are never drawn (hidden face down, as under Hills & Sheep's
+    /// hills; JCZ's `hiddenUnderHills`): the stack counts as empty when no more tiles than
+    /// these are left. Unlike a cap it follows the stack, so tiles put back later (a set
+    /// aside group) are drawable again.
+    pub hidden: u32,
 }
 
 impl TileSupply {
@@ -59,6 +64,7 @@ impl TileSupply {
             }],
             mode,
             draws_left: None,
+            hidden: 0,
         }
     }
 
@@ -71,23 +77,33 @@ impl TileSupply {
             .copied()
     }
 
-    /// Tiles that can still be drawn: those in all groups, capped by [`TileSupply::draws_left`].
+    /// Tiles that can still be drawn: those in all groups less the hidden ones
+    /// ([`TileSupply::hidden`]), capped by [`TileSupply::draws_left`].
     pub fn remaining(&self) -> usize {
-        let tiles = self.groups.iter().map(|g| g.tiles.len()).sum();
+        let tiles = self.tiles().saturating_sub(self.hidden as usize);
         self.draws_left.map_or(tiles, |n| tiles.min(n as usize))
     }
 
+    /// Tiles in all groups, the hidden ones included.
+    pub fn tiles(&self) -> usize {
+        self.groups.iter().map(|g| g.tiles.len()).sum()
+    }
+
     /// Whether no tile can be drawn any more (`remaining() == 0`), without summing every
-    /// group.
+    /// group when none is hidden.
     #[inline]
     pub fn is_exhausted(&self) -> bool {
-        self.draws_left == Some(0) || self.groups.iter().all(|g| g.tiles.is_empty())
+        self.draws_left == Some(0)
+            || match self.hidden {
+                0 => self.groups.iter().all(|g| g.tiles.is_empty()),
+                h => self.tiles() <= h as usize,
+            }
     }
 
     /// Drops empty groups and activates the next one when none is active; `false` when no
     /// draw is left (the supply is empty or the cap is reached).
     fn prepare_draw(&mut self) -> bool {
-        if self.draws_left == Some(0) {
+        if self.is_exhausted() {
             return false;
         }
         self.groups.retain(|g| !g.tiles.is_empty());
@@ -194,5 +210,40 @@ impl TileSupply {
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// Hidden tiles are never drawn, and tiles put back later are drawable again (Hills &
+    /// Sheep's hills before Princess & Dragon's dragon tiles return, HL-2, PD-3).
+    #[test]
+    fn hidden_tiles_follow_the_stack() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut s = TileSupply::single(vec![TileKindId(0); 3], DrawMode::Random);
+        s.hidden = 1;
+        assert_eq!(s.remaining(), 2);
+        assert!(s.draw(&mut rng).is_some());
+        assert!(s.draw(&mut rng).is_some());
+        assert!(s.is_exhausted());
+        assert_eq!(s.remaining(), 0);
+        assert_eq!(s.draw(&mut rng), None, "the hidden tile is never drawn");
+        assert_eq!(s.tiles(), 1);
+        // Two tiles come back: two draws, the hidden one stays.
+        s.put_back(TileKindId(1));
+        s.put_back(TileKindId(1));
+        assert_eq!(s.remaining(), 2);
+        assert!(!s.is_exhausted());
+        assert!(s.draw(&mut rng).is_some());
+        assert!(s.draw(&mut rng).is_some());
+        assert_eq!(s.draw(&mut rng), None);
+        // A draw cap still wins when lower.
+        let mut c = TileSupply::single(vec![TileKindId(0); 5], DrawMode::InOrder);
+        c.hidden = 1;
+        c.draws_left = Some(2);
+        assert_eq!(c.remaining(), 2);
     }
 }

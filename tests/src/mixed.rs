@@ -318,12 +318,15 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
         .iter()
         .filter(|t| !rules.tiles().get(t.kind).barrier)
         .count();
-    // A draw cap (Hills & Sheep's hidden tiles under hills, HL-2) leaves tiles face down
-    // for good; without a cap the supply must be empty.
+    // Hidden tiles (Hills & Sheep's, under hills, HL-2) and a draw cap leave tiles face
+    // down for good; otherwise the supply must be empty.
     let supply = st.supply();
-    let face_down: usize = supply.groups.iter().map(|g| g.tiles.len()).sum();
+    let face_down = supply.tiles();
     if supply.draws_left != Some(0) {
-        assert_eq!(face_down, 0, "{ctx}: tiles left undrawn without a draw cap");
+        assert_eq!(
+            face_down, supply.hidden as usize,
+            "{ctx}: tiles left undrawn beyond the hidden ones without a draw cap"
+        );
     }
     assert_eq!(
         from_supply + st.discards().len() + face_down,

@@ -91,6 +91,12 @@ fn t_hills_sheep_10_hs13_closed_field() {
     run_scenario("hills-sheep/T-hills-sheep-10");
 }
 
+/// T-hills-sheep-12 — HL-13: an abbey, which joins no field, closes one all the same.
+#[test]
+fn t_hills_sheep_12_hs13_closed_by_an_abbey() {
+    run_scenario("hills-sheep/T-hills-sheep-12");
+}
+
 /// T-hills-sheep-11 — HL-14: flocks score nothing at the end.
 #[test]
 fn t_hills_sheep_11_hs14_no_final_scoring() {

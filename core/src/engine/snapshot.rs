@@ -111,6 +111,7 @@ fn copy_supply(to: &mut TileSupply, from: &TileSupply) {
         groups,
         mode,
         draws_left,
+        hidden,
     } = from;
     to.groups.truncate(groups.len());
     for (t, f) in to.groups.iter_mut().zip(groups) {
@@ -127,6 +128,7 @@ fn copy_supply(to: &mut TileSupply, from: &TileSupply) {
     to.groups.extend_from_slice(&groups[n..]);
     to.mode = *mode;
     to.draws_left = *draws_left;
+    to.hidden = *hidden;
 }
 
 /// The scoring draft, reusing its lists.

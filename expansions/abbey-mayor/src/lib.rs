@@ -228,12 +228,6 @@ struct FigureLayout {
     wagon: (usize, usize),
 }
 
-/// Whether no tile can be drawn any more (`TileSupply::remaining() == 0`, without summing
-/// every group).
-fn supply_empty(s: &carcassonne_core::TileSupply) -> bool {
-    s.draws_left == Some(0) || s.groups.iter().all(|g| g.tiles.is_empty())
-}
-
 impl AmRules {
     fn is_abbey(&self, view: &View<'_>, tile_index: usize) -> bool {
         view.state
@@ -395,7 +389,7 @@ impl BoundExpansion for AmRules {
     }
 
     /// `on_tile_drawn` and `on_turn_end` act only once no tile is left to draw (AM-9's
-    /// final round; `supply_empty`, which is `TileSupply::remaining() == 0`).
+    /// final round; `TileSupply::is_exhausted`).
     fn hooks_once_supply_empty(&self) -> HookSet {
         HookSet((HookSet::ON_TILE_DRAWN.0 | HookSet::ON_TURN_END.0) & self.hook_set().0)
     }
@@ -470,7 +464,7 @@ impl BoundExpansion for AmRules {
                 if !self.holds_abbey(&ctx.view(), p) {
                     return Ok(());
                 }
-                if supply_empty(ctx.state().supply()) && !ctx.state().more_turns() {
+                if ctx.state().supply().is_exhausted() && !ctx.state().more_turns() {
                     return Ok(());
                 }
                 // Most turns have no hole at all: no prompt (its placement search) then.
@@ -811,7 +805,7 @@ impl BoundExpansion for AmRules {
     /// finds the pack empty (`AbbeyEndGamePhase`). A placed tile changes nothing: its turn
     /// end would have kept them going anyway.
     fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, _tile: TileKindId) -> HookResult<DrawVerdict> {
-        if supply_empty(ctx.state().supply()) && ctx.get(self.ids.final_end) == 0 {
+        if ctx.state().supply().is_exhausted() && ctx.get(self.ids.final_end) == 0 {
             let view = ctx.view();
             let n = view.state.players().len();
             if (0..n as u8).any(|p| self.holds_abbey(&view, PlayerId(p))) {
@@ -823,7 +817,7 @@ impl BoundExpansion for AmRules {
 
     /// AM-9: the final abbey round.
     fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
-        if !self.final_round || !supply_empty(ctx.state().supply()) {
+        if !self.final_round || !ctx.state().supply().is_exhausted() {
             return Ok(TurnEndVerdict::Next);
         }
         let view = ctx.view();

@@ -11,7 +11,7 @@
 use carcassonne_core::graph::PlacedIndex;
 use carcassonne_core::{
     Ctx, FeatureId, FigureId, FigureKindId, FigureLoc, FigureSlot, HookFailure, HookResult,
-    LabelId, PlayerId, RemovalReason, SegmentId, View,
+    LabelId, PlayerId, RemovalReason, SegmentId, Side, View,
 };
 
 /// HL-8: tokens in the box per kind: 1, 2, 3 and 4 sheep, then the wolf.
@@ -215,7 +215,8 @@ impl Flock {
 
     /// HL-13: drives home every flock whose field no tile can extend any more, except the
     /// fields of `except` (flocks whose owner still decides). Only a field the last placed
-    /// tile joined can have closed since the last check, so only those are walked.
+    /// tile joined or bordered can have closed since the last check, so only those are
+    /// walked.
     pub fn score_closed(&self, ctx: &mut Ctx<'_>, except: &[SegmentId]) -> HookResult {
         let Some(last) = ctx.state().last_placed() else {
             return Ok(());
@@ -248,7 +249,7 @@ impl Flock {
                 for fig in mine.iter().skip(at).take_while(|f| f.kind == self.shepherd) {
                     let FigureLoc::On(s) = fig.loc else { continue };
                     let f = g.feature_of(s);
-                    if joined.contains(&view, last, f)
+                    if (joined.contains(&view, last, f) || borders(&view, last, f))
                         && !except.iter().any(|&e| g.feature_of(e) == f)
                         && field_closed(&view, f)
                     {
@@ -263,6 +264,26 @@ impl Flock {
             }
         }
     }
+}
+
+/// Whether `field` has a half-edge facing the placed tile `last` without the tile joining it:
+/// a tile whose edges fit anything (an abbey, AM-1) closes a field's last open side all the
+/// same (HL-13; JCZ checks every field with a shepherd after each placement).
+fn borders(v: &View<'_>, last: PlacedIndex, field: FeatureId) -> bool {
+    let board = v.state.board();
+    let g = v.state.graph();
+    let pos = board.tile(last).pos;
+    Side::ALL.into_iter().any(|side| {
+        board.at(pos.step(side)).is_some_and(|n| {
+            n.segments().any(|s| {
+                g.feature_of(s) == field
+                    && g.segment(s)
+                        .halves
+                        .iter()
+                        .any(|h| h.side() == side.opposite())
+            })
+        })
+    })
 }
 
 /// Whether every half-edge of a field faces a placed tile (HL-13): no placement can extend it.

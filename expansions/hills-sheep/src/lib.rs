@@ -4,8 +4,8 @@
 //! `vineyard`), and one shepherd per player.
 //!
 //! **Hills (HL-2 … HL-5).** A hill tile lies on a face-down tile from the supply: when one
-//! is placed while tiles are left, the supply's draw cap becomes one less than the tiles that
-//! could still be drawn, so the game is one tile shorter, whichever tile it is (as JCZ counts
+//! is placed while tiles are left, one more tile of the supply is hidden
+//! (`TileSupply::hidden`), so the game is one tile shorter, whichever tile it is (as JCZ counts
 //! its `hiddenUnderHills`; nobody ever sees the hidden tile). In every scoring, the players
 //! who share a feature's points keep them only if their hill presence — followers on hill
 //! tiles of the feature, at least one or how many (`hillTiebreaker`) — is the highest.
@@ -332,9 +332,13 @@ impl BoundExpansion for HsRules {
         self.marks.0.get(tile.0 as usize).is_some_and(|m| m.0)
     }
 
-    /// HL-2, HL-3: a hill hides a tile of the supply under it: one draw fewer. The cap is
-    /// the tiles in the supply less one per hill on the board, or a lower cap already set
-    /// (a save's `endTurn` counts the hidden tiles already, so it is not lowered again).
+    /// HL-2, HL-3: a hill hides a tile of the supply under it, face down, while a tile is
+    /// left to hide: one tile of the stack is never drawn ([`TileSupply::hidden`], JCZ's
+    /// `hiddenUnderHills`). It follows the stack, so tiles set aside and put back later
+    /// (Princess & Dragon's dragon tiles, PD-3) stay drawable; a save's `endTurn` cap, which
+    /// counts the hidden tiles already, is left as it is.
+    ///
+    /// [`TileSupply::hidden`]: carcassonne_core::TileSupply::hidden
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: carcassonne_core::Pos) -> HookResult {
         let view = ctx.view();
         let Some(idx) = view.state.board().index_at(pos) else {
@@ -343,12 +347,9 @@ impl BoundExpansion for HsRules {
         if !self.marks.hill(&view, idx) {
             return Ok(());
         }
-        let hills = self.marks.hills_placed(&view);
         let supply = ctx.supply_mut();
-        let tiles: usize = supply.groups.iter().map(|g| g.tiles.len()).sum();
-        if tiles > 0 {
-            let cap = tiles.saturating_sub(hills) as u32;
-            supply.draws_left = Some(supply.draws_left.map_or(cap, |n| n.min(cap)));
+        if supply.tiles() > supply.hidden as usize {
+            supply.hidden += 1;
         }
         Ok(())
     }

@@ -26,17 +26,6 @@ impl TileMarks {
         self.at(v, idx).0
     }
 
-    /// How many hill tiles are on the board.
-    pub fn hills_placed(&self, v: &View<'_>) -> usize {
-        let marks = &self.0;
-        v.state
-            .board()
-            .tiles()
-            .iter()
-            .filter(|t| marks.get(t.kind.0 as usize).is_some_and(|m| m.0))
-            .count()
-    }
-
     /// HL-6, HL-7: +3 per vineyard among the 8 tiles around each completed monastic site
     /// of the draft, to every award of it that scores points.
     pub fn vineyards(&self, v: &View<'_>, monastic: &[FeatureKindId], draft: &mut ScoreDraft) {

@@ -10,8 +10,8 @@
 
 use carcassonne_core::graph::PlacedIndex;
 use carcassonne_core::{
-    Ctx, FeatureId, FigureId, FigureKindId, FigureLoc, FigureSlot, HookFailure, HookResult,
-    LabelId, PlayerId, RemovalReason, SegmentId, Side, View,
+    Ctx, FeatureId, FigureId, FigureKindId, FigureLoc, FigureSlot, HalfEdge, HalfSet, HookFailure,
+    HookResult, LabelId, PlayerId, RemovalReason, SegmentId, Side, View,
 };
 
 /// HL-8: tokens in the box per kind: 1, 2, 3 and 4 sheep, then the wolf.
@@ -244,12 +244,18 @@ impl Flock {
             // the tile joined and is now closed; a plain loop over the seats' shepherds.
             let at = view.rules.figure_offset(self.shepherd);
             let mut closed = None;
+            // The fields facing the tile without joining it, found at most once per call
+            // (they were asked per shepherd before).
+            let mut bordered: Option<Bordered> = None;
             'seats: for p in 0..view.state.players().len() {
                 let (_, mine) = view.state.figures_of(PlayerId(p as u8));
                 for fig in mine.iter().skip(at).take_while(|f| f.kind == self.shepherd) {
                     let FigureLoc::On(s) = fig.loc else { continue };
                     let f = g.feature_of(s);
-                    if (joined.contains(&view, last, f) || borders(&view, last, f))
+                    if (joined.contains(&view, last, f)
+                        || bordered
+                            .get_or_insert_with(|| Bordered::of(&view, last))
+                            .contains(f))
                         && !except.iter().any(|&e| g.feature_of(e) == f)
                         && field_closed(&view, f)
                     {
@@ -266,24 +272,78 @@ impl Flock {
     }
 }
 
-/// Whether `field` has a half-edge facing the placed tile `last` without the tile joining it:
-/// a tile whose edges fit anything (an abbey, AM-1) closes a field's last open side all the
-/// same (HL-13; JCZ checks every field with a shepherd after each placement).
-fn borders(v: &View<'_>, last: PlacedIndex, field: FeatureId) -> bool {
-    let board = v.state.board();
-    let g = v.state.graph();
-    let pos = board.tile(last).pos;
-    Side::ALL.into_iter().any(|side| {
-        board.at(pos.step(side)).is_some_and(|n| {
-            n.segments().any(|s| {
-                g.feature_of(s) == field
-                    && g.segment(s)
-                        .halves
-                        .iter()
-                        .any(|h| h.side() == side.opposite())
-            })
-        })
-    })
+/// The half-edges of a [`HalfSet`] on `side` (`HalfEdge` index = 2 × side + 0/1).
+#[inline]
+fn on_side(halves: HalfSet, side: Side) -> bool {
+    halves.0 & (0b11 << (2 * side.index())) != 0
+}
+
+/// The features with a half-edge facing one placed tile without the tile joining them: a
+/// tile whose edges fit anything (an abbey, AM-1) closes a field's last open side all the
+/// same (HL-13; JCZ checks every field with a shepherd after each placement). Found once per
+/// check, not once per shepherd; at most one per half-edge of the tile.
+struct Bordered {
+    feats: [FeatureId; 8],
+    n: usize,
+}
+
+impl Bordered {
+    /// A neighbour's segments facing the tile are read from its kind's half-edge table
+    /// (tile kinds give each half-edge at most one field, and an overlay's variant keeps
+    /// its base's fields and half-edge table: `TileCatalog::add_variant` adds one edge
+    /// segment with no half-edges). A facing segment on a half-edge where the placed
+    /// tile has a field was joined to it by the placement (core's `place_tile`, unless
+    /// the placed tile is a barrier; variants are never made of barrier tiles): its
+    /// feature is one of the tile's, which [`TileFeatures`] holds, so it is skipped.
+    fn of(v: &View<'_>, last: PlacedIndex) -> Self {
+        let board = v.state.board();
+        let g = v.state.graph();
+        let tiles = v.rules.tiles();
+        let t = board.tile(last);
+        let tk = tiles.get(t.kind);
+        let plain = !tk.barrier;
+        // The half-edges where the placed tile has a field (board-oriented), so joined.
+        let mut cover = 0u8;
+        if plain {
+            for i in 0..8 {
+                let h = HalfEdge::from_index(i);
+                if tk.segment_on_half(t.rotation, h).is_some() {
+                    cover |= 1 << i;
+                }
+            }
+        }
+        let mut out = Bordered {
+            feats: [FeatureId(0); 8],
+            n: 0,
+        };
+        for side in Side::ALL {
+            let both = 0b11 << (2 * side.index());
+            if cover & both == both {
+                continue;
+            }
+            let Some(n) = board.at(t.pos.step(side)) else {
+                continue;
+            };
+            let nk = tiles.get(n.kind);
+            for i in 0..2 {
+                let h = HalfEdge::from_index(2 * side.index() + i);
+                let Some(b) = nk.segment_on_half(n.rotation, h.facing()) else {
+                    continue;
+                };
+                if cover & (1 << h.index()) != 0 {
+                    continue;
+                }
+                out.feats[out.n] = g.feature_of(n.segment(usize::from(b)));
+                out.n += 1;
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn contains(&self, field: FeatureId) -> bool {
+        self.feats[..self.n].contains(&field)
+    }
 }
 
 /// Whether every half-edge of a field faces a placed tile (HL-13): no placement can extend it.
@@ -292,9 +352,10 @@ pub fn field_closed(v: &View<'_>, field: FeatureId) -> bool {
     let board = v.state.board();
     g.members(field).all(|s| {
         let node = g.segment(s);
-        node.halves
-            .iter()
-            .all(|h| board.at(node.pos.step(h.side())).is_some())
+        // One look per side with a half-edge (a side holds two).
+        Side::ALL
+            .into_iter()
+            .all(|side| !on_side(node.halves, side) || board.is_occupied(node.pos.step(side)))
     })
 }
 

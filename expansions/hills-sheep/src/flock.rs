@@ -10,8 +10,8 @@
 
 use carcassonne_core::graph::PlacedIndex;
 use carcassonne_core::{
-    Ctx, FeatureId, FigureId, FigureKindId, FigureLoc, FigureSlot, HalfEdge, HalfSet, HookFailure,
-    HookResult, LabelId, PlayerId, RemovalReason, SegmentId, Side, View,
+    Ctx, FeatureId, Figure, FigureId, FigureKindId, FigureLoc, FigureSlot, HalfEdge, HalfSet,
+    HookFailure, HookResult, LabelId, PlayerId, RemovalReason, SegmentId, Side, View,
 };
 
 /// HL-8: tokens in the box per kind: 1, 2, 3 and 4 sheep, then the wolf.
@@ -65,6 +65,15 @@ impl Flock {
         (0..n as u8).any(|p| v.state.in_supply(PlayerId(p), self.shepherd) < per)
     }
 
+    /// A player's figures from the first shepherd on (the shepherds first, one each unless
+    /// `figures.shepherd` gives more), and the index (`FigureId`) of the first.
+    #[inline]
+    fn from_shepherds<'a>(&self, v: &'a View<'_>, p: PlayerId) -> (usize, &'a [Figure]) {
+        let (base, mine) = v.state.figures_of(p);
+        let at = v.rules.figure_offset(self.shepherd).min(mine.len());
+        (base + at, &mine[at..])
+    }
+
     /// A player's shepherds on the board (one each, unless `figures.shepherd` gives more),
     /// in figure order.
     pub fn of_player<'a>(
@@ -73,12 +82,10 @@ impl Flock {
         p: PlayerId,
     ) -> impl Iterator<Item = (FigureId, SegmentId)> + 'a {
         let shepherd = self.shepherd;
-        let at = v.rules.figure_offset(shepherd);
-        let (base, mine) = v.state.figures_of(p);
-        mine.iter()
+        let (base, from) = self.from_shepherds(v, p);
+        from.iter()
+            .take_while(move |f| f.kind == shepherd)
             .enumerate()
-            .skip(at)
-            .take_while(move |(_, f)| f.kind == shepherd)
             .filter_map(move |(i, f)| match f.loc {
                 FigureLoc::On(seg) => Some((FigureId((base + i) as u16), seg)),
                 _ => None,
@@ -221,6 +228,9 @@ impl Flock {
         let Some(last) = ctx.state().last_placed() else {
             return Ok(());
         };
+        if !self.any_on_board(&ctx.view()) {
+            return Ok(());
+        }
         let joined = TileFeatures::of(&ctx.view(), last);
         self.score_closed_joined(ctx, except, last, &joined)
     }
@@ -235,21 +245,18 @@ impl Flock {
         joined: &TileFeatures,
     ) -> HookResult {
         loop {
+            // No shepherd on the board (all driven home): the loop below finds none.
             let view = ctx.view();
-            if !self.any_on_board(&view) {
-                return Ok(());
-            }
             let g = view.state.graph();
             // The first shepherd on the board, in figure order (as `on_board`), whose field
             // the tile joined and is now closed; a plain loop over the seats' shepherds.
-            let at = view.rules.figure_offset(self.shepherd);
             let mut closed = None;
             // The fields facing the tile without joining it, found at most once per call
             // (they were asked per shepherd before).
             let mut bordered: Option<Bordered> = None;
             'seats: for p in 0..view.state.players().len() {
-                let (_, mine) = view.state.figures_of(PlayerId(p as u8));
-                for fig in mine.iter().skip(at).take_while(|f| f.kind == self.shepherd) {
+                let (_, from) = self.from_shepherds(&view, PlayerId(p as u8));
+                for fig in from.iter().take_while(|f| f.kind == self.shepherd) {
                     let FigureLoc::On(s) = fig.loc else { continue };
                     let f = g.feature_of(s);
                     if (joined.contains(&view, last, f)

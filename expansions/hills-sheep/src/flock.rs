@@ -8,10 +8,13 @@
 //! (1, 2, 3, 4 sheep, wolf), from the game's seeded generator: the same seed and actions draw
 //! the same tokens, so a record replays exactly.
 
+use carcassonne_core::board::PlacedTile;
 use carcassonne_core::graph::PlacedIndex;
+use carcassonne_core::tile::{TileCatalog, TileKind};
 use carcassonne_core::{
     Ctx, FeatureId, Figure, FigureId, FigureKindId, FigureLoc, FigureSlot, HalfEdge, HalfSet,
-    HookFailure, HookResult, LabelId, PlayerId, RemovalReason, SegmentId, Side, View,
+    HookFailure, HookResult, LabelId, PlayerId, RemovalReason, Rotation, SegmentId, Side,
+    TileKindId, View,
 };
 
 /// HL-8: tokens in the box per kind: 1, 2, 3 and 4 sheep, then the wolf.
@@ -27,12 +30,47 @@ pub enum Token {
 }
 
 /// The ids the flock rules need.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Flock {
     pub shepherd: FigureKindId,
     /// Tokens held per shepherd, by sheep count − 1.
     pub held: [FigureSlot; 4],
     pub label: LabelId,
+    /// Per tile kind, its field half-edges per rotation ([`KindHalves`]).
+    pub halves: Vec<KindHalves>,
+}
+
+/// A tile kind's half-edges covered by a field, board-oriented, per rotation (bit
+/// `HalfEdge::index`), and whether it is a barrier; read once when the ruleset is bound so
+/// that a placement's check of the fields facing the tile reads one byte per tile.
+#[derive(Clone, Copy, Debug)]
+pub struct KindHalves {
+    pub fields: [u8; 4],
+    pub barrier: bool,
+}
+
+impl KindHalves {
+    /// Every kind of the catalog (variants included: they keep their base's fields).
+    pub fn table(tiles: &TileCatalog) -> Vec<KindHalves> {
+        (0..tiles.len())
+            .map(|i| Self::of(tiles.get(TileKindId(i as u16))))
+            .collect()
+    }
+
+    fn of(tk: &TileKind) -> KindHalves {
+        let mut fields = [0u8; 4];
+        for r in Rotation::ALL {
+            for i in 0..8 {
+                if tk.segment_on_half(r, HalfEdge::from_index(i)).is_some() {
+                    fields[usize::from(r.quarters())] |= 1 << i;
+                }
+            }
+        }
+        KindHalves {
+            fields,
+            barrier: tk.barrier,
+        }
+    }
 }
 
 impl Flock {
@@ -261,7 +299,7 @@ impl Flock {
                     let f = g.feature_of(s);
                     if (joined.contains(&view, last, f)
                         || bordered
-                            .get_or_insert_with(|| Bordered::of(&view, last))
+                            .get_or_insert_with(|| Bordered::of(&view, &self.halves, last))
                             .contains(f))
                         && !except.iter().any(|&e| g.feature_of(e) == f)
                         && field_closed(&view, f)
@@ -302,23 +340,25 @@ impl Bordered {
     /// tile has a field was joined to it by the placement (core's `place_tile`, unless
     /// the placed tile is a barrier; variants are never made of barrier tiles): its
     /// feature is one of the tile's, which [`TileFeatures`] holds, so it is skipped.
-    fn of(v: &View<'_>, last: PlacedIndex) -> Self {
+    fn of(v: &View<'_>, halves: &[KindHalves], last: PlacedIndex) -> Self {
         let board = v.state.board();
         let g = v.state.graph();
         let tiles = v.rules.tiles();
+        // A kind's fields per rotation: from the table, or (a kind added after it was
+        // built) from the kind itself.
+        let of = |t: &PlacedTile| {
+            let k = match halves.get(usize::from(t.kind.0)) {
+                Some(&k) => k,
+                None => KindHalves::of(tiles.get(t.kind)),
+            };
+            (k.fields[usize::from(t.rotation.quarters())], k.barrier)
+        };
         let t = board.tile(last);
-        let tk = tiles.get(t.kind);
-        let plain = !tk.barrier;
-        // The half-edges where the placed tile has a field (board-oriented), so joined.
-        let mut cover = 0u8;
-        if plain {
-            for i in 0..8 {
-                let h = HalfEdge::from_index(i);
-                if tk.segment_on_half(t.rotation, h).is_some() {
-                    cover |= 1 << i;
-                }
-            }
-        }
+        // The half-edges where the placed tile has a field, so joined (none for a barrier).
+        let cover = match of(t) {
+            (_, true) => 0,
+            (fields, false) => fields,
+        };
         let mut out = Bordered {
             feats: [FeatureId(0); 8],
             n: 0,
@@ -331,17 +371,17 @@ impl Bordered {
             let Some(n) = board.at(t.pos.step(side)) else {
                 continue;
             };
-            let nk = tiles.get(n.kind);
+            let (facing, _) = of(n);
             for i in 0..2 {
                 let h = HalfEdge::from_index(2 * side.index() + i);
-                let Some(b) = nk.segment_on_half(n.rotation, h.facing()) else {
-                    continue;
-                };
-                if cover & (1 << h.index()) != 0 {
+                let hn = h.facing();
+                if cover & (1 << h.index()) != 0 || facing & (1 << hn.index()) == 0 {
                     continue;
                 }
-                out.feats[out.n] = g.feature_of(n.segment(usize::from(b)));
-                out.n += 1;
+                if let Some(b) = tiles.get(n.kind).segment_on_half(n.rotation, hn) {
+                    out.feats[out.n] = g.feature_of(n.segment(usize::from(b)));
+                    out.n += 1;
+                }
             }
         }
         out

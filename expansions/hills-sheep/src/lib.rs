@@ -206,6 +206,7 @@ impl Expansion for HillsSheep {
                     shepherd,
                     held,
                     label,
+                    halves: flock::KindHalves::table(tiles),
                 },
                 grow,
                 score,

@@ -297,10 +297,16 @@ impl Flock {
                 for fig in from.iter().take_while(|f| f.kind == self.shepherd) {
                     let FigureLoc::On(s) = fig.loc else { continue };
                     let f = g.feature_of(s);
-                    if (joined.contains(&view, last, f)
+                    let touched = joined.contains(&view, last, f)
                         || bordered
                             .get_or_insert_with(|| Bordered::of(&view, &self.halves, last))
-                            .contains(f))
+                            .contains(f);
+                    debug_assert_eq!(
+                        touched,
+                        extends(&view, last, f) || borders(&view, last, f),
+                        "the tables' answer differs from the walk over the segments"
+                    );
+                    if touched
                         && !except.iter().any(|&e| g.feature_of(e) == f)
                         && field_closed(&view, f)
                     {
@@ -321,6 +327,20 @@ impl Flock {
 #[inline]
 fn on_side(halves: HalfSet, side: Side) -> bool {
     halves.0 & (0b11 << (2 * side.index())) != 0
+}
+
+/// Whether `field` has a half-edge facing the placed tile `last`, segment by segment: what
+/// [`Bordered`] answers from the tile kinds' tables (checked against it in debug builds).
+fn borders(v: &View<'_>, last: PlacedIndex, field: FeatureId) -> bool {
+    let board = v.state.board();
+    let g = v.state.graph();
+    let pos = board.tile(last).pos;
+    Side::ALL.into_iter().any(|side| {
+        board.at(pos.step(side)).is_some_and(|n| {
+            n.segments()
+                .any(|s| g.feature_of(s) == field && on_side(g.segment(s).halves, side.opposite()))
+        })
+    })
 }
 
 /// The features with a half-edge facing one placed tile without the tile joining them: a

@@ -260,8 +260,9 @@ impl Flock {
 
     /// HL-13: drives home every flock whose field no tile can extend any more, except the
     /// fields of `except` (flocks whose owner still decides). Only a field the last placed
-    /// tile joined or bordered can have closed since the last check, so only those are
-    /// walked.
+    /// tile joined or bordered can have closed since the last check, so only those count;
+    /// the closed test comes first (an open field shows an open half-edge at once, most
+    /// often on its first segment), the tile's features only for a closed field.
     pub fn score_closed(&self, ctx: &mut Ctx<'_>, except: &[SegmentId]) -> HookResult {
         let Some(last) = ctx.state().last_placed() else {
             return Ok(());
@@ -269,18 +270,18 @@ impl Flock {
         if !self.any_on_board(&ctx.view()) {
             return Ok(());
         }
-        let joined = TileFeatures::of(&ctx.view(), last);
-        self.score_closed_joined(ctx, except, last, &joined)
+        self.score_closed_joined(ctx, except, last, &mut None)
     }
 
-    /// [`Flock::score_closed`] with the features of the last placed tile `last` already
-    /// found (driving flocks home moves figures, never features, so they stay valid).
+    /// [`Flock::score_closed`] with the features of the last placed tile `last` found at most
+    /// once, into `joined`, shared with the caller (driving flocks home moves figures,
+    /// never features, so they stay valid).
     pub fn score_closed_joined(
         &self,
         ctx: &mut Ctx<'_>,
         except: &[SegmentId],
         last: PlacedIndex,
-        joined: &TileFeatures,
+        joined: &mut Option<TileFeatures>,
     ) -> HookResult {
         loop {
             // No shepherd on the board (all driven home): the loop below finds none.
@@ -289,26 +290,28 @@ impl Flock {
             // The first shepherd on the board, in figure order (as `on_board`), whose field
             // the tile joined and is now closed; a plain loop over the seats' shepherds.
             let mut closed = None;
-            // The fields facing the tile without joining it, found at most once per call
-            // (they were asked per shepherd before).
-            let mut bordered: Option<Bordered> = None;
             'seats: for p in 0..view.state.players().len() {
                 let (_, from) = self.from_shepherds(&view, PlayerId(p as u8));
                 for fig in from.iter().take_while(|f| f.kind == self.shepherd) {
                     let FigureLoc::On(s) = fig.loc else { continue };
                     let f = g.feature_of(s);
-                    let touched = joined.contains(&view, last, f)
-                        || bordered
-                            .get_or_insert_with(|| Bordered::of(&view, &self.halves, last))
-                            .contains(f);
+                    // The field's own test first: an open field usually shows an open
+                    // half-edge on its first segments, cheaper than finding whether the tile
+                    // touched it (the three tests read the state only).
+                    let mut touched = || {
+                        joined
+                            .get_or_insert_with(|| TileFeatures::of(&view, last))
+                            .contains(&view, last, f)
+                            || Bordered::of(&view, &self.halves, last).contains(f)
+                    };
                     debug_assert_eq!(
-                        touched,
+                        touched(),
                         extends(&view, last, f) || borders(&view, last, f),
                         "the tables' answer differs from the walk over the segments"
                     );
-                    if touched
+                    if field_closed(&view, f)
+                        && touched()
                         && !except.iter().any(|&e| g.feature_of(e) == f)
-                        && field_closed(&view, f)
                     {
                         closed = Some(s);
                         break 'seats;

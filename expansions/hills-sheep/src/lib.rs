@@ -250,7 +250,8 @@ impl HsRules {
         };
         let placed = view.state.board().tile(last);
         let g = view.state.graph();
-        let joined = flock::TileFeatures::of(&view, last);
+        // The features of the tile's segments, found only if a question needs them.
+        let mut joined: Option<flock::TileFeatures> = None;
         // The flocks to ask about, one per field (a player has one shepherd unless
         // `figures.shepherd` gives more: inline up to 4).
         let mut pending = [(FigureId(0), carcassonne_core::SegmentId::new(0)); 4];
@@ -261,7 +262,9 @@ impl HsRules {
                 continue;
             }
             let field = g.feature_of(seg);
-            if joined.contains(&view, last, field)
+            if joined
+                .get_or_insert_with(|| flock::TileFeatures::of(&view, last))
+                .contains(&view, last, field)
                 && !pending[..n]
                     .iter()
                     .chain(&more)
@@ -281,10 +284,11 @@ impl HsRules {
         }
         if more.is_empty() {
             self.flock
-                .score_closed_joined(ctx, &except[..n], last, &joined)?;
+                .score_closed_joined(ctx, &except[..n], last, &mut joined)?;
         } else {
             let all: Vec<_> = pending[..n].iter().chain(&more).map(|(_, s)| *s).collect();
-            self.flock.score_closed_joined(ctx, &all, last, &joined)?;
+            self.flock
+                .score_closed_joined(ctx, &all, last, &mut joined)?;
         }
         for (f, _) in pending[..n].iter().chain(&more) {
             ctx.prompt(p, FlockPrompt(*f));

@@ -12,9 +12,8 @@ use carcassonne_core::board::PlacedTile;
 use carcassonne_core::graph::PlacedIndex;
 use carcassonne_core::tile::{TileCatalog, TileKind};
 use carcassonne_core::{
-    Ctx, FeatureId, Figure, FigureId, FigureKindId, FigureLoc, FigureSlot, HalfEdge, HalfSet,
-    HookFailure, HookResult, LabelId, PlayerId, RemovalReason, Rotation, SegmentId, Side,
-    TileKindId, View,
+    Ctx, FeatureId, FigureId, FigureKindId, FigureLoc, FigureSlot, HalfEdge, HalfSet, HookFailure,
+    HookResult, LabelId, PlayerId, RemovalReason, Rotation, SegmentId, Side, TileKindId, View,
 };
 
 /// HL-8: tokens in the box per kind: 1, 2, 3 and 4 sheep, then the wolf.
@@ -81,18 +80,7 @@ impl Flock {
         v: &'a View<'_>,
     ) -> impl Iterator<Item = (FigureId, SegmentId)> + 'a {
         let shepherd = self.shepherd;
-        let at = v.rules.figure_offset(shepherd);
-        (0..v.state.players().len()).flat_map(move |p| {
-            let (base, mine) = v.state.figures_of(PlayerId(p as u8));
-            mine.iter()
-                .enumerate()
-                .skip(at)
-                .take_while(move |(_, f)| f.kind == shepherd)
-                .filter_map(move |(i, f)| match f.loc {
-                    FigureLoc::On(seg) => Some((FigureId((base + i) as u16), seg)),
-                    _ => None,
-                })
-        })
+        (0..v.state.players().len()).flat_map(move |p| standing(shepherd, v, PlayerId(p as u8)))
     }
 
     /// Whether any shepherd is on the board, from the supply counts (a shepherd that is
@@ -103,15 +91,6 @@ impl Flock {
         (0..n as u8).any(|p| v.state.in_supply(PlayerId(p), self.shepherd) < per)
     }
 
-    /// A player's figures from the first shepherd on (the shepherds first, one each unless
-    /// `figures.shepherd` gives more), and the index (`FigureId`) of the first.
-    #[inline]
-    fn from_shepherds<'a>(&self, v: &'a View<'_>, p: PlayerId) -> (usize, &'a [Figure]) {
-        let (base, mine) = v.state.figures_of(p);
-        let at = v.rules.figure_offset(self.shepherd).min(mine.len());
-        (base + at, &mine[at..])
-    }
-
     /// A player's shepherds on the board (one each, unless `figures.shepherd` gives more),
     /// in figure order.
     pub fn of_player<'a>(
@@ -119,15 +98,7 @@ impl Flock {
         v: &'a View<'_>,
         p: PlayerId,
     ) -> impl Iterator<Item = (FigureId, SegmentId)> + 'a {
-        let shepherd = self.shepherd;
-        let (base, from) = self.from_shepherds(v, p);
-        from.iter()
-            .take_while(move |f| f.kind == shepherd)
-            .enumerate()
-            .filter_map(move |(i, f)| match f.loc {
-                FigureLoc::On(seg) => Some((FigureId((base + i) as u16), seg)),
-                _ => None,
-            })
+        standing(self.shepherd, v, p)
     }
 
     /// Sheep in one shepherd's flock.
@@ -291,9 +262,7 @@ impl Flock {
             // the tile joined and is now closed; a plain loop over the seats' shepherds.
             let mut closed = None;
             'seats: for p in 0..view.state.players().len() {
-                let (_, from) = self.from_shepherds(&view, PlayerId(p as u8));
-                for fig in from.iter().take_while(|f| f.kind == self.shepherd) {
-                    let FigureLoc::On(s) = fig.loc else { continue };
+                for (_, s) in standing(self.shepherd, &view, PlayerId(p as u8)) {
                     let f = g.feature_of(s);
                     // The field's own test first: an open field usually shows an open
                     // half-edge on its first segments, cheaper than finding whether the tile
@@ -324,6 +293,27 @@ impl Flock {
             }
         }
     }
+}
+
+/// The shepherds (figures of kind `shepherd`) of player `p` on the board with their
+/// segments, in figure order: read from the player's block of figures, where a kind's
+/// figures follow one another from `Ruleset::figure_offset`.
+#[inline]
+fn standing<'a>(
+    shepherd: FigureKindId,
+    v: &'a View<'_>,
+    p: PlayerId,
+) -> impl Iterator<Item = (FigureId, SegmentId)> + 'a {
+    let (base, mine) = v.state.figures_of(p);
+    let at = v.rules.figure_offset(shepherd).min(mine.len());
+    mine[at..]
+        .iter()
+        .take_while(move |f| f.kind == shepherd)
+        .enumerate()
+        .filter_map(move |(i, f)| match f.loc {
+            FigureLoc::On(seg) => Some((FigureId((base + at + i) as u16), seg)),
+            _ => None,
+        })
 }
 
 /// The half-edges of a [`HalfSet`] on `side` (`HalfEdge` index = 2 × side + 0/1).

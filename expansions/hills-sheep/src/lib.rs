@@ -35,9 +35,9 @@ pub use scoring::Tiebreaker;
 
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
-    FeatureKindId, FigureId, FigureKindDef, FigureLoc, HookFailure, HookResult, HookSet, KindMask,
-    PlayerId, Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, StartTile, TileKindId,
-    VerbId, View, Visible, Window,
+    FeatureId, FeatureKindId, FigureId, FigureKindDef, FigureLoc, HookFailure, HookResult, HookSet,
+    KindMask, PlayerId, Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, StartTile,
+    TileKindId, VerbId, View, Visible, Window,
 };
 use flock::Flock;
 use scoring::TileMarks;
@@ -373,16 +373,32 @@ impl BoundExpansion for HsRules {
             return Ok(());
         }
         let g = v.state.graph();
+        // The fields with a shepherd, found once (not once per field segment of the tile).
+        let mut herded = [FeatureId(0); 8];
+        let mut n = 0usize;
+        let mut spill = false;
+        for (_, s) in self.flock.on_board(&v) {
+            match herded.get_mut(n) {
+                Some(h) => {
+                    *h = g.feature_of(s);
+                    n += 1;
+                }
+                None => spill = true,
+            }
+        }
         for seg in placed.segments() {
             if g.segment(seg).kind != FeatureKindId::FIELD {
                 continue;
             }
             let field = g.feature_of(seg);
-            if !self
-                .flock
-                .on_board(&v)
-                .any(|(_, s)| g.feature_of(s) == field)
-            {
+            let taken = match spill {
+                false => herded[..n].contains(&field),
+                true => self
+                    .flock
+                    .on_board(&v)
+                    .any(|(_, s)| g.feature_of(s) == field),
+            };
+            if !taken {
                 out.push(Action::Deploy {
                     figure: self.flock.shepherd,
                     segment: seg,

@@ -102,3 +102,24 @@ fn t_hills_sheep_12_hs13_closed_by_an_abbey() {
 fn t_hills_sheep_11_hs14_no_final_scoring() {
     run_scenario("hills-sheep/T-hills-sheep-11");
 }
+
+/// HL-13 after every placement: the plugin finds the fields facing the placed tile without
+/// joining it from the tile kinds' half-edge tables; its debug build checks each answer
+/// against a walk over the neighbours' segments (a difference fails the hook, so the game).
+/// Abbeys (Abbey & Mayor: barrier tiles that join no field) and bridges (Bridges, Castles &
+/// Bazaars: tile variants with an added segment) are the cases the tables must get right.
+#[test]
+fn hs13_bordering_fields_from_the_tables_match_the_segments() {
+    use carcassonne_core::GameSetup;
+    use carcassonne_tests::mixed::play_random_checked;
+    let rules = official_rules(
+        &["hills-sheep", "abbey-mayor", "bridges-castles-bazaars"],
+        &[],
+    );
+    for seed in 0..24u64 {
+        let players = 2 + (seed % 3) as usize;
+        let setup = GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed);
+        let ctx = format!("seed {seed}, {players} players");
+        play_random_checked(&rules, &setup, seed.rotate_left(9), 3000, &ctx);
+    }
+}

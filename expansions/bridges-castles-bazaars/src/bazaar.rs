@@ -172,40 +172,49 @@ impl Bazaar {
     }
 
     /// One tile from the supply as a draw takes it: in stored order in an ordered supply,
-    /// else at random with the game's RNG.
+    /// else at random with the game's RNG. Counted and found in place (no list of every
+    /// drawable tile).
     fn take_tile(&self, ctx: &mut Ctx<'_>) -> Option<TileKindId> {
-        let active = Self::drawable(ctx.state().supply());
-        if active.is_empty() {
+        let supply = ctx.state().supply();
+        let n: usize = Self::drawable_groups(supply).map(<[TileKindId]>::len).sum();
+        if n == 0 {
             return None;
         }
-        let i = match ctx.state().supply().mode {
+        let mut i = match supply.mode {
             DrawMode::InOrder => 0,
-            _ => ctx.random_below(active.len() as u32) as usize,
+            _ => ctx.random_below(n as u32) as usize,
         };
-        Some(active[i])
+        for tiles in Self::drawable_groups(ctx.state().supply()) {
+            match tiles.get(i) {
+                Some(&t) => return Some(t),
+                None => i -= tiles.len(),
+            }
+        }
+        None
     }
 
-    /// The tiles a draw may take, in stored order: those of the active groups, or, with
-    /// those empty, of the first group that has any.
-    fn drawable(supply: &TileSupply) -> Vec<TileKindId> {
-        match supply
+    /// The groups a draw may take from, in stored order: the active ones, or, with those
+    /// empty, the first group that has any tiles.
+    fn drawable_groups(supply: &TileSupply) -> impl Iterator<Item = &[TileKindId]> {
+        let active = supply
             .groups
             .iter()
-            .any(|g| g.active && !g.tiles.is_empty())
-        {
-            true => supply
-                .groups
-                .iter()
-                .filter(|g| g.active)
-                .flat_map(|g| g.tiles.iter().copied())
-                .collect(),
-            false => supply
-                .groups
-                .iter()
-                .find(|g| !g.tiles.is_empty())
-                .map(|g| g.tiles.clone())
-                .unwrap_or_default(),
-        }
+            .any(|g| g.active && !g.tiles.is_empty());
+        let first = match active {
+            true => None,
+            false => supply.groups.iter().position(|g| !g.tiles.is_empty()),
+        };
+        supply
+            .groups
+            .iter()
+            .enumerate()
+            .filter(move |&(i, g)| if active { g.active } else { Some(i) == first })
+            .map(|(_, g)| g.tiles.as_slice())
+    }
+
+    /// The tiles a draw may take, in stored order ([`Bazaar::drawable_groups`]).
+    fn drawable(supply: &TileSupply) -> Vec<TileKindId> {
+        Self::drawable_groups(supply).flatten().copied().collect()
     }
 
     /// The actions of a bazaar question asked of `p`.

@@ -8,10 +8,12 @@
 //! (1, 2, 3, 4 sheep, wolf), from the game's seeded generator: the same seed and actions draw
 //! the same tokens, so a record replays exactly.
 
+use carcassonne_core::board::PlacedTile;
 use carcassonne_core::graph::PlacedIndex;
+use carcassonne_core::tile::{TileCatalog, TileKind};
 use carcassonne_core::{
-    Ctx, FeatureId, FigureId, FigureKindId, FigureLoc, FigureSlot, HookFailure, HookResult,
-    LabelId, PlayerId, RemovalReason, SegmentId, Side, View,
+    Ctx, FeatureId, FigureId, FigureKindId, FigureLoc, FigureSlot, HalfEdge, HalfSet, HookFailure,
+    HookResult, LabelId, PlayerId, RemovalReason, Rotation, SegmentId, Side, TileKindId, View,
 };
 
 /// HL-8: tokens in the box per kind: 1, 2, 3 and 4 sheep, then the wolf.
@@ -27,12 +29,47 @@ pub enum Token {
 }
 
 /// The ids the flock rules need.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Flock {
     pub shepherd: FigureKindId,
     /// Tokens held per shepherd, by sheep count − 1.
     pub held: [FigureSlot; 4],
     pub label: LabelId,
+    /// Per tile kind, its field half-edges per rotation ([`KindHalves`]).
+    pub halves: Vec<KindHalves>,
+}
+
+/// A tile kind's half-edges covered by a field, board-oriented, per rotation (bit
+/// `HalfEdge::index`), and whether it is a barrier; read once when the ruleset is bound so
+/// that a placement's check of the fields facing the tile reads one byte per tile.
+#[derive(Clone, Copy, Debug)]
+pub struct KindHalves {
+    pub fields: [u8; 4],
+    pub barrier: bool,
+}
+
+impl KindHalves {
+    /// Every kind of the catalog (variants included: they keep their base's fields).
+    pub fn table(tiles: &TileCatalog) -> Vec<KindHalves> {
+        (0..tiles.len())
+            .map(|i| Self::of(tiles.get(TileKindId(i as u16))))
+            .collect()
+    }
+
+    fn of(tk: &TileKind) -> KindHalves {
+        let mut fields = [0u8; 4];
+        for r in Rotation::ALL {
+            for i in 0..8 {
+                if tk.segment_on_half(r, HalfEdge::from_index(i)).is_some() {
+                    fields[usize::from(r.quarters())] |= 1 << i;
+                }
+            }
+        }
+        KindHalves {
+            fields,
+            barrier: tk.barrier,
+        }
+    }
 }
 
 impl Flock {
@@ -43,18 +80,7 @@ impl Flock {
         v: &'a View<'_>,
     ) -> impl Iterator<Item = (FigureId, SegmentId)> + 'a {
         let shepherd = self.shepherd;
-        let at = v.rules.figure_offset(shepherd);
-        (0..v.state.players().len()).flat_map(move |p| {
-            let (base, mine) = v.state.figures_of(PlayerId(p as u8));
-            mine.iter()
-                .enumerate()
-                .skip(at)
-                .take_while(move |(_, f)| f.kind == shepherd)
-                .filter_map(move |(i, f)| match f.loc {
-                    FigureLoc::On(seg) => Some((FigureId((base + i) as u16), seg)),
-                    _ => None,
-                })
-        })
+        (0..v.state.players().len()).flat_map(move |p| standing(shepherd, v, PlayerId(p as u8)))
     }
 
     /// Whether any shepherd is on the board, from the supply counts (a shepherd that is
@@ -72,17 +98,7 @@ impl Flock {
         v: &'a View<'_>,
         p: PlayerId,
     ) -> impl Iterator<Item = (FigureId, SegmentId)> + 'a {
-        let shepherd = self.shepherd;
-        let at = v.rules.figure_offset(shepherd);
-        let (base, mine) = v.state.figures_of(p);
-        mine.iter()
-            .enumerate()
-            .skip(at)
-            .take_while(move |(_, f)| f.kind == shepherd)
-            .filter_map(move |(i, f)| match f.loc {
-                FigureLoc::On(seg) => Some((FigureId((base + i) as u16), seg)),
-                _ => None,
-            })
+        standing(self.shepherd, v, p)
     }
 
     /// Sheep in one shepherd's flock.
@@ -215,43 +231,56 @@ impl Flock {
 
     /// HL-13: drives home every flock whose field no tile can extend any more, except the
     /// fields of `except` (flocks whose owner still decides). Only a field the last placed
-    /// tile joined or bordered can have closed since the last check, so only those are
-    /// walked.
+    /// tile joined or bordered can have closed since the last check, so only those count;
+    /// the closed test comes first (an open field shows an open half-edge at once, most
+    /// often on its first segment), the tile's features only for a closed field.
     pub fn score_closed(&self, ctx: &mut Ctx<'_>, except: &[SegmentId]) -> HookResult {
         let Some(last) = ctx.state().last_placed() else {
             return Ok(());
         };
-        let joined = TileFeatures::of(&ctx.view(), last);
-        self.score_closed_joined(ctx, except, last, &joined)
+        if !self.any_on_board(&ctx.view()) {
+            return Ok(());
+        }
+        self.score_closed_joined(ctx, except, last, &mut None)
     }
 
-    /// [`Flock::score_closed`] with the features of the last placed tile `last` already
-    /// found (driving flocks home moves figures, never features, so they stay valid).
+    /// [`Flock::score_closed`] with the features of the last placed tile `last` found at most
+    /// once, into `joined`, shared with the caller (driving flocks home moves figures,
+    /// never features, so they stay valid).
     pub fn score_closed_joined(
         &self,
         ctx: &mut Ctx<'_>,
         except: &[SegmentId],
         last: PlacedIndex,
-        joined: &TileFeatures,
+        joined: &mut Option<TileFeatures>,
     ) -> HookResult {
         loop {
+            // No shepherd on the board (all driven home): the loop below finds none.
             let view = ctx.view();
-            if !self.any_on_board(&view) {
-                return Ok(());
-            }
             let g = view.state.graph();
             // The first shepherd on the board, in figure order (as `on_board`), whose field
             // the tile joined and is now closed; a plain loop over the seats' shepherds.
-            let at = view.rules.figure_offset(self.shepherd);
             let mut closed = None;
             'seats: for p in 0..view.state.players().len() {
-                let (_, mine) = view.state.figures_of(PlayerId(p as u8));
-                for fig in mine.iter().skip(at).take_while(|f| f.kind == self.shepherd) {
-                    let FigureLoc::On(s) = fig.loc else { continue };
+                for (_, s) in standing(self.shepherd, &view, PlayerId(p as u8)) {
                     let f = g.feature_of(s);
-                    if (joined.contains(&view, last, f) || borders(&view, last, f))
+                    // The field's own test first: an open field usually shows an open
+                    // half-edge on its first segments, cheaper than finding whether the tile
+                    // touched it (the three tests read the state only).
+                    let mut touched = || {
+                        joined
+                            .get_or_insert_with(|| TileFeatures::of(&view, last))
+                            .contains(&view, last, f)
+                            || Bordered::of(&view, &self.halves, last).contains(f)
+                    };
+                    debug_assert_eq!(
+                        touched(),
+                        extends(&view, last, f) || borders(&view, last, f),
+                        "the tables' answer differs from the walk over the segments"
+                    );
+                    if field_closed(&view, f)
+                        && touched()
                         && !except.iter().any(|&e| g.feature_of(e) == f)
-                        && field_closed(&view, f)
                     {
                         closed = Some(s);
                         break 'seats;
@@ -266,24 +295,115 @@ impl Flock {
     }
 }
 
-/// Whether `field` has a half-edge facing the placed tile `last` without the tile joining it:
-/// a tile whose edges fit anything (an abbey, AM-1) closes a field's last open side all the
-/// same (HL-13; JCZ checks every field with a shepherd after each placement).
+/// The shepherds (figures of kind `shepherd`) of player `p` on the board with their
+/// segments, in figure order: read from the player's block of figures, where a kind's
+/// figures follow one another from `Ruleset::figure_offset`.
+#[inline]
+fn standing<'a>(
+    shepherd: FigureKindId,
+    v: &'a View<'_>,
+    p: PlayerId,
+) -> impl Iterator<Item = (FigureId, SegmentId)> + 'a {
+    let (base, mine) = v.state.figures_of(p);
+    let at = v.rules.figure_offset(shepherd).min(mine.len());
+    mine[at..]
+        .iter()
+        .take_while(move |f| f.kind == shepherd)
+        .enumerate()
+        .filter_map(move |(i, f)| match f.loc {
+            FigureLoc::On(seg) => Some((FigureId((base + at + i) as u16), seg)),
+            _ => None,
+        })
+}
+
+/// The half-edges of a [`HalfSet`] on `side` (`HalfEdge` index = 2 × side + 0/1).
+#[inline]
+fn on_side(halves: HalfSet, side: Side) -> bool {
+    halves.0 & (0b11 << (2 * side.index())) != 0
+}
+
+/// Whether `field` has a half-edge facing the placed tile `last`, segment by segment: what
+/// [`Bordered`] answers from the tile kinds' tables (checked against it in debug builds).
 fn borders(v: &View<'_>, last: PlacedIndex, field: FeatureId) -> bool {
     let board = v.state.board();
     let g = v.state.graph();
     let pos = board.tile(last).pos;
     Side::ALL.into_iter().any(|side| {
         board.at(pos.step(side)).is_some_and(|n| {
-            n.segments().any(|s| {
-                g.feature_of(s) == field
-                    && g.segment(s)
-                        .halves
-                        .iter()
-                        .any(|h| h.side() == side.opposite())
-            })
+            n.segments()
+                .any(|s| g.feature_of(s) == field && on_side(g.segment(s).halves, side.opposite()))
         })
     })
+}
+
+/// The features with a half-edge facing one placed tile without the tile joining them: a
+/// tile whose edges fit anything (an abbey, AM-1) closes a field's last open side all the
+/// same (HL-13; JCZ checks every field with a shepherd after each placement). Found once per
+/// check, not once per shepherd; at most one per half-edge of the tile.
+struct Bordered {
+    feats: [FeatureId; 8],
+    n: usize,
+}
+
+impl Bordered {
+    /// A neighbour's segments facing the tile are read from its kind's half-edge table
+    /// (tile kinds give each half-edge at most one field, and an overlay's variant keeps
+    /// its base's fields and half-edge table: `TileCatalog::add_variant` adds one edge
+    /// segment with no half-edges). A facing segment on a half-edge where the placed
+    /// tile has a field was joined to it by the placement (core's `place_tile`, unless
+    /// the placed tile is a barrier; variants are never made of barrier tiles): its
+    /// feature is one of the tile's, which [`TileFeatures`] holds, so it is skipped.
+    fn of(v: &View<'_>, halves: &[KindHalves], last: PlacedIndex) -> Self {
+        let board = v.state.board();
+        let g = v.state.graph();
+        let tiles = v.rules.tiles();
+        // A kind's fields per rotation: from the table, or (a kind added after it was
+        // built) from the kind itself.
+        let of = |t: &PlacedTile| {
+            let k = match halves.get(usize::from(t.kind.0)) {
+                Some(&k) => k,
+                None => KindHalves::of(tiles.get(t.kind)),
+            };
+            (k.fields[usize::from(t.rotation.quarters())], k.barrier)
+        };
+        let t = board.tile(last);
+        // The half-edges where the placed tile has a field, so joined (none for a barrier).
+        let cover = match of(t) {
+            (_, true) => 0,
+            (fields, false) => fields,
+        };
+        let mut out = Bordered {
+            feats: [FeatureId(0); 8],
+            n: 0,
+        };
+        for side in Side::ALL {
+            let both = 0b11 << (2 * side.index());
+            if cover & both == both {
+                continue;
+            }
+            let Some(n) = board.at(t.pos.step(side)) else {
+                continue;
+            };
+            let (facing, _) = of(n);
+            for i in 0..2 {
+                let h = HalfEdge::from_index(2 * side.index() + i);
+                let hn = h.facing();
+                if cover & (1 << h.index()) != 0 || facing & (1 << hn.index()) == 0 {
+                    continue;
+                }
+                if let Some(b) = tiles.get(n.kind).segment_on_half(n.rotation, hn) {
+                    out.feats[out.n] = g.feature_of(n.segment(usize::from(b)));
+                    out.n += 1;
+                }
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn contains(&self, field: FeatureId) -> bool {
+        self.feats[..self.n].contains(&field)
+    }
 }
 
 /// Whether every half-edge of a field faces a placed tile (HL-13): no placement can extend it.
@@ -292,9 +412,10 @@ pub fn field_closed(v: &View<'_>, field: FeatureId) -> bool {
     let board = v.state.board();
     g.members(field).all(|s| {
         let node = g.segment(s);
-        node.halves
-            .iter()
-            .all(|h| board.at(node.pos.step(h.side())).is_some())
+        // One look per side with a half-edge (a side holds two).
+        Side::ALL
+            .into_iter()
+            .all(|side| !on_side(node.halves, side) || board.is_occupied(node.pos.step(side)))
     })
 }
 

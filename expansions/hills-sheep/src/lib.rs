@@ -35,9 +35,9 @@ pub use scoring::Tiebreaker;
 
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
-    FeatureKindId, FigureId, FigureKindDef, FigureLoc, HookFailure, HookResult, HookSet, KindMask,
-    PlayerId, Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, StartTile, TileKindId,
-    VerbId, View, Visible, Window,
+    FeatureId, FeatureKindId, FigureId, FigureKindDef, FigureLoc, HookFailure, HookResult, HookSet,
+    KindMask, PlayerId, Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, StartTile,
+    TileKindId, VerbId, View, Visible, Window,
 };
 use flock::Flock;
 use scoring::TileMarks;
@@ -206,6 +206,7 @@ impl Expansion for HillsSheep {
                     shepherd,
                     held,
                     label,
+                    halves: flock::KindHalves::table(tiles),
                 },
                 grow,
                 score,
@@ -249,7 +250,8 @@ impl HsRules {
         };
         let placed = view.state.board().tile(last);
         let g = view.state.graph();
-        let joined = flock::TileFeatures::of(&view, last);
+        // The features of the tile's segments, found only if a question needs them.
+        let mut joined: Option<flock::TileFeatures> = None;
         // The flocks to ask about, one per field (a player has one shepherd unless
         // `figures.shepherd` gives more: inline up to 4).
         let mut pending = [(FigureId(0), carcassonne_core::SegmentId::new(0)); 4];
@@ -260,7 +262,9 @@ impl HsRules {
                 continue;
             }
             let field = g.feature_of(seg);
-            if joined.contains(&view, last, field)
+            if joined
+                .get_or_insert_with(|| flock::TileFeatures::of(&view, last))
+                .contains(&view, last, field)
                 && !pending[..n]
                     .iter()
                     .chain(&more)
@@ -280,10 +284,11 @@ impl HsRules {
         }
         if more.is_empty() {
             self.flock
-                .score_closed_joined(ctx, &except[..n], last, &joined)?;
+                .score_closed_joined(ctx, &except[..n], last, &mut joined)?;
         } else {
             let all: Vec<_> = pending[..n].iter().chain(&more).map(|(_, s)| *s).collect();
-            self.flock.score_closed_joined(ctx, &all, last, &joined)?;
+            self.flock
+                .score_closed_joined(ctx, &all, last, &mut joined)?;
         }
         for (f, _) in pending[..n].iter().chain(&more) {
             ctx.prompt(p, FlockPrompt(*f));
@@ -368,16 +373,32 @@ impl BoundExpansion for HsRules {
             return Ok(());
         }
         let g = v.state.graph();
+        // The fields with a shepherd, found once (not once per field segment of the tile).
+        let mut herded = [FeatureId(0); 8];
+        let mut n = 0usize;
+        let mut spill = false;
+        for (_, s) in self.flock.on_board(&v) {
+            match herded.get_mut(n) {
+                Some(h) => {
+                    *h = g.feature_of(s);
+                    n += 1;
+                }
+                None => spill = true,
+            }
+        }
         for seg in placed.segments() {
             if g.segment(seg).kind != FeatureKindId::FIELD {
                 continue;
             }
             let field = g.feature_of(seg);
-            if !self
-                .flock
-                .on_board(&v)
-                .any(|(_, s)| g.feature_of(s) == field)
-            {
+            let taken = match spill {
+                false => herded[..n].contains(&field),
+                true => self
+                    .flock
+                    .on_board(&v)
+                    .any(|(_, s)| g.feature_of(s) == field),
+            };
+            if !taken {
                 out.push(Action::Deploy {
                     figure: self.flock.shepherd,
                     segment: seg,

@@ -303,7 +303,16 @@ impl Board {
 
     /// Puts a tile on an empty cell within [`MAX_COORD`](crate::pos::MAX_COORD) and updates
     /// the frontier, which never reaches past the bound. Returns its index.
+    #[cfg(test)]
     pub(crate) fn place(&mut self, tile: PlacedTile) -> PlacedIndex {
+        self.place_beside(tile).0
+    }
+
+    /// [`Board::place`], also returning the tiles beside it, per side (index `s` = side
+    /// `s`): its index + 1, or 0 for none. The frontier update reads those four cells
+    /// anyway, so the placement that joins the tile's segments to theirs does not look
+    /// them up again.
+    pub(crate) fn place_beside(&mut self, tile: PlacedTile) -> (PlacedIndex, [u32; 4]) {
         debug_assert!(tile.pos.in_bounds(), "callers check the bound");
         self.edits = self.edits.wrapping_add(1);
         self.ensure_room(tile.pos);
@@ -329,12 +338,15 @@ impl Board {
                 }
             }
         }
+        let mut beside = [0u32; 4];
         for s in Side::ALL {
             let q = tile.pos.step(s);
             let j = self.index(q).expect("room ensured");
             let theirs = s.opposite().index() as u32 * 8;
             let edge = (tile.edge_code >> (8 * s.index() as u32)) & 0xFF;
             let c = self.cells[j];
+            // A tile's cell holds its index + 1 (the frontier bit clear).
+            beside[s.index() as usize] = if c & FRONTIER_BIT == 0 { c } else { 0 };
             if c == EMPTY && q.in_bounds() {
                 self.cells[j] = FRONTIER_BIT | self.frontier.len() as u32;
                 self.frontier.push(FrontierCell {
@@ -349,7 +361,7 @@ impl Board {
                 self.holes += u32::from(f.mask == u32::MAX);
             }
         }
-        idx
+        (idx, beside)
     }
 
     /// Turns the tile placed `i`-th into a variant of its kind (an overlay,

@@ -275,9 +275,12 @@ impl FeatureGraph {
     /// with room for a few more tiles if it was shared ([`Arc::make_mut`] would copy at the
     /// exact length, and the push that follows would copy the whole graph again to grow).
     /// Taking the segments out of their `Arc` costs an atomic operation, so a placement,
-    /// which makes a dozen writes, takes them once ([`GraphEdit`]).
+    /// which makes a dozen writes, takes them once ([`GraphEdit`]), and with one atomic
+    /// compare-exchange: more than one holder (a plain load) means shared, so copied here;
+    /// one holder leaves only `make_mut`'s own check (no weak references are ever made, so
+    /// it copies nothing then).
     pub(crate) fn edit(&mut self) -> GraphEdit<'_> {
-        if Arc::get_mut(&mut self.graph).is_none() {
+        if Arc::strong_count(&self.graph) != 1 {
             let (n, e) = (self.graph.node_count(), self.graph.edge_count());
             let mut own = UnGraph::with_capacity(n + 64, e + 128);
             own.clone_from(&self.graph);

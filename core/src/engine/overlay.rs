@@ -167,16 +167,38 @@ pub(crate) fn amendment(
     }
     let side = Side::from_index((shift / 8) as u8);
     let at = pos.step(side);
+    let edge = (code >> shift) & 0xFF;
+    Ok(neighbour_variant(rules, st, at, side.opposite(), edge)?
+        .map(|variant| Amendment { at, variant }))
+}
+
+/// The first variant of the tile at `at` (none if the cell is empty) that shows `edge` on
+/// its side `facing`, still fits its own neighbours and is allowed ([`overlay_allowed`]):
+/// the neighbour half of [`amendment`] and [`neighbour_amends`].
+fn neighbour_variant(
+    rules: &Ruleset,
+    st: &GameState,
+    at: Pos,
+    facing: Side,
+    edge: u32,
+) -> Result<Option<TileKindId>, HookError> {
     let Some(n) = st.board.at(at) else {
         return Ok(None);
     };
-    let theirs = 8 * side.opposite().index() as u32;
-    let edge = (code >> shift) & 0xFF;
-    let (w, m) = st.board.constraints(at);
+    let theirs = 8 * facing.index() as u32;
+    // The neighbour's own constraints only for a variant that shows the edge (most
+    // neighbours have none).
+    let mut fit = None;
     for &v in &rules.tiles().get(n.kind).variants {
         let vc = rules.tiles().get(v).edge_code(n.rotation);
-        if (vc >> theirs) & 0xFF == edge && vc & m == w && overlay_allowed(rules, st, at, v)? {
-            return Ok(Some(Amendment { at, variant: v }));
+        if (vc >> theirs) & 0xFF == edge
+            && {
+                let (w, m) = *fit.get_or_insert_with(|| st.board.constraints(at));
+                vc & m == w
+            }
+            && overlay_allowed(rules, st, at, v)?
+        {
+            return Ok(Some(v));
         }
     }
     Ok(None)
@@ -369,8 +391,7 @@ fn byte_ones(x: u32) -> u32 {
 }
 
 /// Whether a variant of the neighbour on `side` of the empty cell `pos` shows `edge` (not
-/// 0) towards it, still fits its own neighbours and is allowed ([`overlay_allowed`]; the
-/// neighbour half of [`amendment`]); `asked` keeps each side's answer per edge for the
+/// 0) towards it ([`neighbour_variant`]); `asked` keeps each side's answer per edge for the
 /// cell's other rotations.
 fn neighbour_amends(
     rules: &Ruleset,
@@ -384,27 +405,7 @@ fn neighbour_amends(
         return Ok(asked[side].1);
     }
     let s = Side::from_index(side as u8);
-    let at = pos.step(s);
-    let mut fits = false;
-    if let Some(n) = st.board.at(at) {
-        let theirs = 8 * s.opposite().index() as u32;
-        // The neighbour's own constraints only for a variant that shows the edge (most
-        // neighbours have none).
-        let mut fit = None;
-        for &v in &rules.tiles().get(n.kind).variants {
-            let vc = rules.tiles().get(v).edge_code(n.rotation);
-            if (vc >> theirs) & 0xFF == edge
-                && {
-                    let (w, m) = *fit.get_or_insert_with(|| st.board.constraints(at));
-                    vc & m == w
-                }
-                && overlay_allowed(rules, st, at, v)?
-            {
-                fits = true;
-                break;
-            }
-        }
-    }
+    let fits = neighbour_variant(rules, st, pos.step(s), s.opposite(), edge)?.is_some();
     asked[side] = (edge, fits);
     Ok(fits)
 }

@@ -80,7 +80,11 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
         }
         if let Some((next, w)) = window_stage {
             st.stage = next;
-            window(rules, st, w)?;
+            // The same check `window` starts with, here, so that its body stays out of
+            // this loop (see `open_window`).
+            if rules.hook_members(HookSet::window(w)) != 0 {
+                open_window(rules, st, w)?;
+            }
             continue;
         }
         // A lookahead copy ends its look before the draw (`Game::set_stop_before_draw`),
@@ -186,11 +190,8 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 score_placement(rules, st)?;
             }
             Stage::TurnEnd => {
-                let mut extra = false;
-                each(rules, st, HookSet::ON_TURN_END, "on_turn_end", |e, ctx| {
-                    extra |= e.on_turn_end(ctx)? == TurnEndVerdict::ExtraPart;
-                    Ok(())
-                })?;
+                let extra =
+                    rules.hook_members(HookSet::ON_TURN_END) != 0 && turn_end_hooks(rules, st)?;
                 if extra && !st.extra_part {
                     st.extra_part = true;
                     st.stage = Stage::BeforeDraw;
@@ -220,6 +221,26 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             }
         }
     }
+}
+
+/// [`window`] out of line. Inlined into [`advance`], the hook calls of every window made
+/// the compiler load their gates and masks from the ruleset at each entry to `advance`
+/// (about 110 instructions a call, most decisions of a base game opening no window).
+#[inline(never)]
+fn open_window(rules: &Ruleset, st: &mut GameState, w: Window) -> Result<(), HookError> {
+    window(rules, st, w)
+}
+
+/// Runs `on_turn_end` (out of line, as [`open_window`]); returns whether an expansion asks
+/// for an extra part of the turn.
+#[inline(never)]
+fn turn_end_hooks(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError> {
+    let mut extra = false;
+    each(rules, st, HookSet::ON_TURN_END, "on_turn_end", |e, ctx| {
+        extra |= e.on_turn_end(ctx)? == TurnEndVerdict::ExtraPart;
+        Ok(())
+    })?;
+    Ok(extra)
 }
 
 /// Lets every expansion with the hook remove actions from a prompt's offer (they only

@@ -41,7 +41,7 @@ pub(crate) fn place_tile(
 ) -> PlacedIndex {
     let tk = rules.tiles().get(kind);
     let first = st.graph.len() as u32;
-    let idx = Arc::make_mut(&mut st.board).place(PlacedTile {
+    let (idx, beside) = Arc::make_mut(&mut st.board).place_beside(PlacedTile {
         kind,
         pos,
         rotation: rot,
@@ -62,12 +62,14 @@ pub(crate) fn place_tile(
     let mut g = st.graph.edit();
     for (i, seg) in tk.segments.iter().enumerate() {
         let def = rules.kind(seg.kind);
-        let (open, completable) = match def.shape {
-            // A shared side (`Segment::shares`) is one more open edge.
-            Shape::Edge { .. } => ((seg.sides.len() + seg.shares.len()) as u16, def.completes),
-            Shape::Site => (8 - filled, def.completes),
-            Shape::Field | Shape::Virtual => (0, false),
-        };
+        // Edges: a shared side (`Segment::shares`) is one more open edge; sites: the empty
+        // cells around; fields and virtual kinds: none, and they never complete. Without a
+        // branch (a tile's segment kinds follow no pattern the predictor could learn).
+        let edge = matches!(def.shape, Shape::Edge { .. });
+        let site = def.shape == Shape::Site;
+        let open = u16::from(edge) * (seg.sides.len() + seg.shares.len()) as u16
+            + u16::from(site) * (8 - filled);
+        let completable = def.completes & (edge | site);
         g.add_segment(
             SegmentNode {
                 kind: seg.kind,
@@ -91,10 +93,18 @@ pub(crate) fn place_tile(
             g.add_border(node(first + i as u32), node(first + *c as u32));
         }
     }
-    for s in Side::ALL {
-        let Some(n) = st.board.at(pos.step(s)).copied() else {
-            continue;
-        };
+    // The sides with a tile, visited by bit (one unpredictable loop exit instead of one
+    // unpredictable branch per side).
+    let mut near = beside
+        .iter()
+        .enumerate()
+        .fold(0u8, |m, (i, &b)| m | (u8::from(b != 0) << i));
+    while near != 0 {
+        let s = Side::from_index(near.trailing_zeros() as u8);
+        near &= near - 1;
+        let n = *st
+            .board
+            .tile((beside[s.index() as usize] - 1) as PlacedIndex);
         let nk = rules.tiles().get(n.kind);
         if tk.barrier {
             // A barrier edge closes the road or city facing it; fields end there.
@@ -240,12 +250,7 @@ pub(crate) fn placements_into(
         // Out of line too: a branch for it inside this function slows the base loop.
         return loose_placements(rules, st, tile, out, cands_buf);
     }
-    let codes = [
-        tk.edge_code(Rotation::R0),
-        tk.edge_code(Rotation::R90),
-        tk.edge_code(Rotation::R180),
-        tk.edge_code(Rotation::R270),
-    ];
+    let codes = RotationCodes::new(&Rotation::ALL.map(|r| tk.edge_code(r)));
     // Branch-free: every cell is written, the length only advances on a fit (whether a
     // random tile fits a cell is unpredictable, so a branch here mispredicts a lot).
     // Written into the spare capacity, so the buffer is not zeroed first.
@@ -269,12 +274,14 @@ pub(crate) fn placements_into(
         }
     } else {
         for f in frontier {
-            let rotations = exact_rotations(&codes, f.want, f.mask);
+            let rotations = codes.fits(f.want, f.mask);
             let cell = PlacementCell {
                 pos: f.pos,
                 rotations,
             };
-            spare[n].write(cell);
+            // SAFETY: `n` counts the cells before this one that fit, so it is at most
+            // this cell's index in the frontier, within `spare` (no bounds check here).
+            unsafe { spare.get_unchecked_mut(n) }.write(cell);
             n += (rotations != 0) as usize;
             count += cell.rotation_count();
         }
@@ -329,6 +336,58 @@ pub(crate) fn exact_rotations(codes: &[u32; 4], want: u32, mask: u32) -> u8 {
         | ((codes[1] & mask == want) as u8) << 1
         | ((codes[2] & mask == want) as u8) << 2
         | ((codes[3] & mask == want) as u8) << 3
+}
+
+/// A tile kind's edge codes in its four rotations, ready to test a frontier cell's
+/// constraints against all four at once ([`RotationCodes::fits`]).
+#[derive(Clone, Copy)]
+pub(crate) struct RotationCodes {
+    #[cfg(target_arch = "x86_64")]
+    lanes: std::arch::x86_64::__m128i,
+    #[cfg(not(target_arch = "x86_64"))]
+    codes: [u32; 4],
+}
+
+impl RotationCodes {
+    /// The codes of rotations R0, R90, R180 and R270.
+    #[inline(always)]
+    pub(crate) fn new(codes: &[u32; 4]) -> RotationCodes {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::*;
+            // SAFETY: SSE2 is part of the x86_64 baseline; this only fills a register.
+            let lanes = unsafe {
+                _mm_set_epi32(
+                    codes[3] as i32,
+                    codes[2] as i32,
+                    codes[1] as i32,
+                    codes[0] as i32,
+                )
+            };
+            RotationCodes { lanes }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        RotationCodes { codes: *codes }
+    }
+
+    /// [`exact_rotations`] of these codes: on x86_64 one SSE2 lane per rotation (an `and`,
+    /// a compare and a mask move for all four instead of four of each).
+    #[inline(always)]
+    pub(crate) fn fits(&self, want: u32, mask: u32) -> u8 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::*;
+            // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
+            // available; they only compute on registers (no memory is read).
+            unsafe {
+                let (w, m) = (_mm_set1_epi32(want as i32), _mm_set1_epi32(mask as i32));
+                let fit = _mm_cmpeq_epi32(_mm_and_si128(self.lanes, m), w);
+                _mm_movemask_ps(_mm_castsi128_ps(fit)) as u8
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        exact_rotations(&self.codes, want, mask)
+    }
 }
 
 /// [`placements_into`] with edges declared to meet (`edge_meets`): matched side by side
@@ -448,21 +507,30 @@ pub(crate) fn deployments_on_tile(
     if !tk.deploy {
         return;
     }
+    let farmers = rules.base().farmers;
+    // The tests below use `&` and `|`, not `&&` and `||`, and an offer is written whether it
+    // holds or not (the length only moves on a hold): whether a segment is a field or its
+    // feature occupied follows no pattern the branch predictor could learn.
     for seg in t.segments() {
         let kind = st.graph.segment(seg).kind;
         let def = rules.kind(kind);
-        if !def.occupiable || (def.shape == Shape::Field && !rules.base().farmers) {
+        if !def.occupiable | ((def.shape == Shape::Field) & !farmers) {
             continue;
         }
         let occupied = st.graph.totals(st.graph.feature_of(seg)).occupants > 0;
-        for &fk_id in rules.followers_on(kind) {
+        let followers = rules.followers_on(kind);
+        out.reserve(followers.len());
+        for &fk_id in followers {
             // A figure that shares features may join an occupied one.
-            if st.in_supply(player, fk_id) > 0 && (!occupied || !st.occupies(fk_id)) {
-                out.push(Action::Deploy {
-                    figure: fk_id,
-                    segment: seg,
-                });
-            }
+            let offer = (st.in_supply(player, fk_id) > 0) & (!occupied | !st.occupies(fk_id));
+            let n = out.len();
+            out.spare_capacity_mut()[0].write(Action::Deploy {
+                figure: fk_id,
+                segment: seg,
+            });
+            // SAFETY: the element at `n` was written just above, within the capacity
+            // reserved for every follower kind of this segment; `Action` is `Copy`.
+            unsafe { out.set_len(n + usize::from(offer)) };
         }
     }
 }
@@ -508,4 +576,43 @@ pub(crate) fn hold_figure(
         )?;
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The four-lane test of a cell's constraints gives the scalar answer, bit for bit
+    /// a tile fits where every constrained edge matches). Random codes and cells,
+    /// half of them built to fit at least one rotation.
+    #[test]
+    fn rotation_lanes_match_the_scalar_answer() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut fitting = 0;
+        for i in 0..20_000 {
+            let code = (next() as u32) & 0x0303_0303;
+            let codes = [0u32, 8, 16, 24].map(|r| code.rotate_left(r));
+            let mask = [0u32, 0xFF, 0xFF00, 0xFF_0000, 0xFF00_0000][(next() % 5) as usize]
+                | [0u32, 0xFF, 0xFF00, 0xFF_0000, 0xFF00_0000][(next() % 5) as usize];
+            let want = if i % 2 == 0 {
+                codes[(next() % 4) as usize] & mask
+            } else {
+                (next() as u32) & 0x0303_0303 & mask
+            };
+            let lanes = RotationCodes::new(&codes).fits(want, mask);
+            assert_eq!(
+                lanes,
+                exact_rotations(&codes, want, mask),
+                "{codes:x?} {want:x} {mask:x}"
+            );
+            fitting += usize::from(lanes != 0);
+        }
+        assert!(fitting > 10_000, "{fitting}");
+    }
 }

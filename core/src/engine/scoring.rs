@@ -169,13 +169,23 @@ pub(crate) fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(),
     if st.last_placed.is_none() {
         return Ok(());
     }
+    let mut done = std::mem::take(&mut st.completed);
+    completed_by_last_placement(rules, st, &mut done);
+    if done.is_empty() && !st.score_anyway {
+        // Most placements: nothing to score and no hook to run. The draft is left as the
+        // full path below leaves it (empty, this placer's), without moving it out and back.
+        st.completed = done;
+        st.draft.features.clear();
+        st.draft.awards.clear();
+        st.draft.final_scoring = false;
+        st.draft.placer = Some(st.active);
+        return Ok(());
+    }
     let mut draft = std::mem::take(&mut st.draft);
     draft.features.clear();
     draft.awards.clear();
     draft.final_scoring = false;
     draft.placer = Some(st.active);
-    let mut done = std::mem::take(&mut st.completed);
-    completed_by_last_placement(rules, st, &mut done);
     for &f in &done {
         let tot = *st.graph.totals(f);
         let kind = st.graph.kind(f);

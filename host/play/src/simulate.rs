@@ -168,8 +168,6 @@ fn play_out(
     mut game: Game,
     bots: &mut [Box<dyn Bot>],
 ) -> Result<(Game, Vec<carcassonne_core::Action>), PlayError> {
-    // No per-action snapshot: a failing expansion hook stops this game with its error
-    // (and the simulation with it) instead of rolling back, which bots do not need.
     let mut taken = Vec::with_capacity(192);
     play_on(&mut game, bots, &mut taken)?;
     Ok((game, taken))
@@ -181,6 +179,8 @@ fn play_on(
     bots: &mut [Box<dyn Bot>],
     taken: &mut Vec<carcassonne_core::Action>,
 ) -> Result<(), PlayError> {
+    // No per-action snapshot: a failing expansion hook stops this game with its error
+    // (and the simulation with it) instead of rolling back, which bots do not need.
     game.set_checkpoints(false);
     while !game.is_over() {
         let who = game.decision().player.index();

@@ -301,17 +301,17 @@ impl Board {
         }))
     }
 
-    /// Puts a tile on an empty cell within [`MAX_COORD`](crate::pos::MAX_COORD) and updates
-    /// the frontier, which never reaches past the bound. Returns its index.
+    /// [`Board::place_beside`] for tests that need only the index.
     #[cfg(test)]
     pub(crate) fn place(&mut self, tile: PlacedTile) -> PlacedIndex {
         self.place_beside(tile).0
     }
 
-    /// [`Board::place`], also returning the tiles beside it, per side (index `s` = side
-    /// `s`): its index + 1, or 0 for none. The frontier update reads those four cells
-    /// anyway, so the placement that joins the tile's segments to theirs does not look
-    /// them up again.
+    /// Puts a tile on an empty cell within [`MAX_COORD`](crate::pos::MAX_COORD) and updates
+    /// the frontier, which never reaches past the bound. Returns its index and the tiles
+    /// beside it, per side (index `s` = side `s`): their index + 1, or 0 for none. The
+    /// frontier update reads those four cells anyway, so the placement that joins the
+    /// tile's segments to theirs does not look them up again.
     pub(crate) fn place_beside(&mut self, tile: PlacedTile) -> (PlacedIndex, [u32; 4]) {
         debug_assert!(tile.pos.in_bounds(), "callers check the bound");
         self.edits = self.edits.wrapping_add(1);

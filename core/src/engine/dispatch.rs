@@ -290,9 +290,8 @@ pub(crate) fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Resul
     r
 }
 
-// A search bot's copy of its root position (issue 33). Beside `Game::clone_from` in
-// `snapshot.rs` is where it belongs; it sits here because this branch may edit only this
-// file of the engine (ARCHITECTURE.md, "Copying a game").
+// A search bot's copy of its root position (issue 33). It belongs beside `Game::clone_from`
+// in `snapshot.rs`; it was written here while that file was being changed elsewhere.
 impl Game {
     /// [`Clone::clone_from`], except that the board and the feature graph's segments are
     /// copied into this game's own buffers (when nothing else holds them) instead of being

@@ -37,6 +37,8 @@
 //! A move names a feature, so a target may be any segment of it (core's `is_offered`).
 //! Without farmers the market is closed: no deployment there, no Count move there.
 
+use smallvec::SmallVec;
+
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
     FeatureGraph, FeatureId, FeatureKindDef, FeatureKindId, FigureId, FigureKindId, FigureLoc,
@@ -367,9 +369,10 @@ impl CountRules {
         v: &View<'_>,
         player: PlayerId,
         q: usize,
-    ) -> HookResult<Vec<(FigureId, FigureKindId)>> {
+    ) -> HookResult<SmallVec<[(FigureId, FigureKindId); 8]>> {
         let seg = self.quarter_seg(v, q)?;
-        let mut out: Vec<(FigureId, FigureKindId)> = Vec::new();
+        // On the stack: asked per quarter at every redeployment and final prompt.
+        let mut out = SmallVec::<[(FigureId, FigureKindId); 8]>::new();
         for (i, f) in v.state.figures().iter().enumerate() {
             if f.owner == player
                 && f.loc == FigureLoc::On(seg)

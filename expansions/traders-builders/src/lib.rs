@@ -121,6 +121,9 @@ struct TbRules {
     /// (TB-10, TB-19), as bit masks: what the deployment step would otherwise work out
     /// from the segments' kinds on every placement.
     deploy_masks: Vec<[u16; 2]>,
+    /// Per tile kind, whether one of its segments has the `pig-herd` tag (TB-23): the
+    /// walk over a farm's segments looks at the tags of those tiles only.
+    herd_tiles: Vec<bool>,
     /// Farmers are in play (the pig has nowhere to go otherwise).
     farmers: bool,
 }
@@ -176,6 +179,7 @@ impl Expansion for TradersBuilders {
             Ok(TbRules {
                 supply_tokens: supply_tokens(b.rules(), edition2),
                 deploy_masks: deploy_masks(b.rules()),
+                herd_tiles: herd_tiles(b.rules()),
                 farmers: b.rules().base().farmers,
                 ids,
                 optional: match b.option_str("builderDoubleTurn")? {
@@ -254,6 +258,19 @@ fn deploy_masks(rules: &Ruleset) -> Vec<[u16; 2]> {
         .collect()
 }
 
+/// Per tile kind, whether a segment of it has the `pig-herd` tag.
+fn herd_tiles(rules: &Ruleset) -> Vec<bool> {
+    rules
+        .tiles()
+        .iter()
+        .map(|(_, tk)| {
+            tk.segments
+                .iter()
+                .any(|seg| seg.tags.iter().any(|t| t == PIG_HERD))
+        })
+        .collect()
+}
+
 /// Goods symbols on the (non-virtual) segments of a feature, per type.
 fn goods_in(rules: &Ruleset, view: &View<'_>, f: FeatureId) -> [i64; 3] {
     let g = view.state.graph();
@@ -302,10 +319,19 @@ fn has_figure(view: &View<'_>, player: PlayerId, kind: FigureKindId, f: FeatureI
         .any(|fig| fig.kind == kind && matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f))
 }
 
-/// Whether a farm contains a pig-herd field.
-fn has_herd(rules: &Ruleset, view: &View<'_>, farm: FeatureId) -> bool {
-    view.state.graph().members(farm).any(|s| {
-        segment_tags(rules, view, s).is_some_and(|tags| tags.iter().any(|t| t == PIG_HERD))
+/// Whether a farm contains a pig-herd field. Only the segments of tiles with a herd
+/// (`herd_tiles`, by tile kind) have their tags compared: a farm has hundreds of segments
+/// at the end of a big game, and almost none lies on such a tile.
+fn has_herd(rules: &Ruleset, view: &View<'_>, herd_tiles: &[bool], farm: FeatureId) -> bool {
+    let g = view.state.graph();
+    let tiles = view.state.board().tiles();
+    g.members(farm).any(|s| {
+        let node = g.segment(s);
+        !node.is_virtual()
+            && tiles
+                .get(node.tile as usize)
+                .is_some_and(|t| herd_tiles.get(t.kind.0 as usize).copied().unwrap_or(true))
+            && segment_tags(rules, view, s).is_some_and(|tags| tags.iter().any(|t| t == PIG_HERD))
     })
 }
 
@@ -347,7 +373,7 @@ impl TbRules {
         if has_figure(view, player, self.ids.pig, farm) {
             bonus += 1;
         }
-        if self.herd && has_herd(view.rules, view, farm) {
+        if self.herd && has_herd(view.rules, view, &self.herd_tiles, farm) {
             bonus += 1;
         }
         bonus
@@ -646,7 +672,7 @@ impl BoundExpansion for TbRules {
                         }
                         if self.herd
                             && rules.figure_kind(fig.kind).follower
-                            && has_herd(rules, &view, farm)
+                            && has_herd(rules, &view, &self.herd_tiles, farm)
                         {
                             herd = true;
                         }

@@ -104,12 +104,17 @@ impl GreedyBot {
         let me = game.decision().player.index();
         let mut best = i32::MIN;
         let mut picks: Vec<usize> = Vec::new();
-        // Scratch copies, refilled with `clone_from` (no allocation per candidate).
+        // Scratch copies, refilled with `clone_from` (no allocation per candidate); a
+        // placement's copy owns its board's buffers (`refill_from`), which it writes at once.
         let mut g = game.clone();
         let mut scratch: Option<Game> = None;
         for (k, i) in candidates.enumerate() {
             if k > 0 {
-                g.clone_from(game);
+                if matches!(game.actions()[i], Action::Place { .. }) {
+                    g.refill_from(game);
+                } else {
+                    g.clone_from(game);
+                }
             }
             // A copy needs no snapshot per step: a failing hook only drops this candidate.
             g.set_checkpoints(false);

@@ -332,7 +332,9 @@ fn search(
     let mut untried: Vec<Action> = Vec::new();
     let start = Instant::now();
     let mut done = 0u32;
-    // One scratch game, refilled from the root by `clone_from` (no allocation per playout).
+    // One scratch game, refilled from the root with its own buffers (`refill_from`): every
+    // playout places a tile, and a board shared with the root would be copied into new
+    // buffers at its first placement and freed at the next refill.
     let mut g = root.clone();
     loop {
         match budget {
@@ -342,7 +344,7 @@ fn search(
             _ => {}
         }
         done += 1;
-        g.clone_from(root);
+        g.refill_from(root);
         g.set_checkpoints(false);
         g.reseed(rng.next_u64());
         path.clear();

@@ -289,32 +289,3 @@ pub(crate) fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Resul
     state.open_window = None;
     r
 }
-
-// A search bot's copy of its root position (issue 33). It belongs beside `Game::clone_from`
-// in `snapshot.rs`; it was written here while that file was being changed elsewhere.
-impl Game {
-    /// [`Clone::clone_from`], except that the board and the feature graph's segments are
-    /// copied into this game's own buffers (when nothing else holds them) instead of being
-    /// shared with `source`. The state is the same; only who owns the buffers differs.
-    ///
-    /// For a copy that goes on to place a tile (a search playout, a bot trying a
-    /// placement): a shared board is copied into new buffers at the first placement (copy
-    /// on write) and those are freed again at the next `clone_from`, one allocation and
-    /// one free of each per copy. A copy that places nothing is cheaper with `clone_from`,
-    /// which copies neither.
-    pub fn refill_from(&mut self, source: &Game) {
-        let Game {
-            rules,
-            state,
-            checkpoints,
-            broken,
-            spare: _,
-        } = source;
-        if !Arc::ptr_eq(&self.rules, rules) {
-            self.rules = Arc::clone(rules);
-        }
-        self.state.refill_from(state);
-        self.checkpoints = *checkpoints;
-        self.broken.clone_from(broken);
-    }
-}

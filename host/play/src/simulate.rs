@@ -179,8 +179,9 @@ fn play_on(
     bots: &mut [Box<dyn Bot>],
     taken: &mut Vec<carcassonne_core::Action>,
 ) -> Result<(), PlayError> {
-    // No per-action snapshot: a failing expansion hook stops this game with its error
-    // (and the simulation with it) instead of rolling back, which bots do not need.
+    // No per-action snapshot: a failing expansion hook ends this game with its error
+    // (the simulation records it as failed and plays on) instead of rolling back, which
+    // bots do not need.
     game.set_checkpoints(false);
     while !game.is_over() {
         let who = game.decision().player.index();

@@ -10,6 +10,7 @@
 //! [`scoring`] (drafts, majorities, farms, final scoring) and [`dispatch`] (calling hooks).
 
 mod dispatch;
+mod lanes;
 mod overlay;
 mod pipeline;
 mod placement;

@@ -1,6 +1,7 @@
 //! Overlays on the board ([`crate::overlay`]): adding a variant's segment to a placed tile,
 //! whether it fits, and the placements it makes legal.
 
+use super::lanes::Lanes;
 use super::*;
 use crate::graph::SegmentId;
 use crate::overlay::Amendment;
@@ -335,38 +336,20 @@ impl<const N: usize> KindCodes<N> {
     /// still to be checked for being one side.
     #[inline(always)]
     fn lanes(&self, want: u32, mask: u32, field: u32) -> (u8, u8) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SSE2 (always there on x86_64): one lane per rotation.
-            use std::arch::x86_64::*;
-            // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
-            // available; they only compute on registers (no memory is read).
-            unsafe {
-                let lanes = |v: &[u32; 4]| {
-                    _mm_set_epi32(v[3] as i32, v[2] as i32, v[1] as i32, v[0] as i32)
-                };
-                let bits = |v: __m128i| _mm_movemask_ps(_mm_castsi128_ps(v)) as u8;
-                let (w, m) = (_mm_set1_epi32(want as i32), _mm_set1_epi32(mask as i32));
-                let zero = _mm_setzero_si128();
-                let diff = _mm_and_si128(_mm_xor_si128(lanes(&self.codes), w), m);
-                let mut fit = _mm_cmpeq_epi32(diff, zero);
-                for vc in &self.own {
-                    fit = _mm_or_si128(fit, _mm_cmpeq_epi32(_mm_and_si128(lanes(vc), m), w));
-                }
-                let meets = _mm_and_si128(_mm_set1_epi32(field as i32), lanes(&self.overlay_bytes));
-                let ask = _mm_cmpeq_epi32(_mm_andnot_si128(meets, diff), zero);
-                let fits = bits(fit);
-                (fits, bits(ask) & !fits)
-            }
+        let (w, m, zero) = (Lanes::splat(want), Lanes::splat(mask), Lanes::splat(0));
+        let diff = Lanes::new(&self.codes).xor(w).and(m);
+        let mut fit = diff.eq_bits(zero);
+        for vc in &self.own {
+            fit |= Lanes::new(vc).and(m).eq_bits(w);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        self.lanes_scalar(want, mask, field)
+        let meets = Lanes::splat(field).and(Lanes::new(&self.overlay_bytes));
+        let ask = diff.and_not(meets).eq_bits(zero);
+        (fit, ask & !fit)
     }
 
-    /// [`KindCodes::lanes`] one rotation after another (other targets; the reference in
-    /// tests).
-    #[cfg(any(test, not(target_arch = "x86_64")))]
-    #[inline(always)]
+    /// [`KindCodes::lanes`] one rotation after another, written apart from it: the
+    /// reference in tests.
+    #[cfg(test)]
     fn lanes_scalar(&self, want: u32, mask: u32, field: u32) -> (u8, u8) {
         let mut fits = exact_rotations(&self.codes, want, mask);
         for vc in &self.own {

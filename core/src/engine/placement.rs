@@ -1,5 +1,6 @@
 //! Tiles on the board: start layouts, placing a tile and merging its segments, the legal placements of a drawn tile, deployments on a tile, returning figures.
 
+use super::lanes::Lanes;
 use super::*;
 
 /// Checks that a start or position tile lands on an empty cell and matches its neighbours.
@@ -341,52 +342,20 @@ pub(crate) fn exact_rotations(codes: &[u32; 4], want: u32, mask: u32) -> u8 {
 /// A tile kind's edge codes in its four rotations, ready to test a frontier cell's
 /// constraints against all four at once ([`RotationCodes::fits`]).
 #[derive(Clone, Copy)]
-pub(crate) struct RotationCodes {
-    #[cfg(target_arch = "x86_64")]
-    lanes: std::arch::x86_64::__m128i,
-    #[cfg(not(target_arch = "x86_64"))]
-    codes: [u32; 4],
-}
+pub(crate) struct RotationCodes(Lanes);
 
 impl RotationCodes {
     /// The codes of rotations R0, R90, R180 and R270.
     #[inline(always)]
     pub(crate) fn new(codes: &[u32; 4]) -> RotationCodes {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::*;
-            // SAFETY: SSE2 is part of the x86_64 baseline; this only fills a register.
-            let lanes = unsafe {
-                _mm_set_epi32(
-                    codes[3] as i32,
-                    codes[2] as i32,
-                    codes[1] as i32,
-                    codes[0] as i32,
-                )
-            };
-            RotationCodes { lanes }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        RotationCodes { codes: *codes }
+        RotationCodes(Lanes::new(codes))
     }
 
-    /// [`exact_rotations`] of these codes: on x86_64 one SSE2 lane per rotation (an `and`,
-    /// a compare and a mask move for all four instead of four of each).
+    /// [`exact_rotations`] of these codes, one lane per rotation (on x86_64 an `and`, a
+    /// compare and a mask move for all four instead of four of each).
     #[inline(always)]
     pub(crate) fn fits(&self, want: u32, mask: u32) -> u8 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::*;
-            // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
-            // available; they only compute on registers (no memory is read).
-            unsafe {
-                let (w, m) = (_mm_set1_epi32(want as i32), _mm_set1_epi32(mask as i32));
-                let fit = _mm_cmpeq_epi32(_mm_and_si128(self.lanes, m), w);
-                _mm_movemask_ps(_mm_castsi128_ps(fit)) as u8
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        exact_rotations(&self.codes, want, mask)
+        self.0.and(Lanes::splat(mask)).eq_bits(Lanes::splat(want))
     }
 }
 

@@ -738,9 +738,7 @@ impl GameTemplate {
         game.advance()?;
         Ok(game)
     }
-}
 
-impl GameTemplate {
     /// The game [`GameTemplate::game`] would return for `seed`, written into `game` (a
     /// finished game, of this template or any other) with its buffers reused: what a
     /// simulation that plays game after game on one thread uses. The result is the same

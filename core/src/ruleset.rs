@@ -162,6 +162,9 @@ pub struct Ruleset {
     /// placement (`PLACED_WINDOWS`) that act after a tile of that kind
     /// ([`BoundExpansion::opens_window_for`]; bits as in `placement_filters`).
     pub(crate) window_members: Vec<[u64; 3]>,
+    /// Per window of `PLACED_WINDOWS`: whether some implementer said no for some tile kind
+    /// (otherwise `window_members` is not read: every implementer is called).
+    pub(crate) filtered_windows: [bool; 3],
     pub(crate) verbs: Vec<(ExpansionIndex, String)>,
     /// Per verb, the words declared for players (empty: none) and its value's meaning.
     pub(crate) verb_words: Vec<(String, VerbValue)>,
@@ -328,6 +331,9 @@ impl Ruleset {
         let Some(w) = PLACED_WINDOWS.iter().position(|&p| p == window) else {
             return all;
         };
+        if !self.filtered_windows[w] {
+            return all;
+        }
         state
             .last_placed()
             .and_then(|i| {
@@ -778,6 +784,7 @@ impl RulesetBuilder {
             placement_filters: Vec::new(),
             placed_members: Vec::new(),
             window_members: Vec::new(),
+            filtered_windows: [false; 3],
             hook_sets: Vec::new(),
             any_hooks: crate::hooks::HookSet::NONE,
             kinds: self.kinds,
@@ -954,6 +961,10 @@ impl RulesetBuilder {
                     }
                 }
             }
+        }
+        for (w, &window) in PLACED_WINDOWS.iter().enumerate() {
+            let all = rules.hook_members(crate::hooks::HookSet::window(window));
+            rules.filtered_windows[w] = windows.iter().any(|m| m[w] != all);
         }
         rules.window_members = windows;
         Ok(rules)

@@ -797,6 +797,128 @@ fn on_tile_placed_runs_only_for_the_claimed_tile_kinds() {
     }
 }
 
+/// `opens_window_for`: an expansion that opens the `BeforeScoring` window only after tile
+/// kinds with a centre site (cloisters) has it called exactly in the turns that placed one
+/// (it fails after any other), while a second one that claims every kind (the default) is
+/// called in every turn that placed a tile; windows that follow no placement (`TurnStart`)
+/// are never filtered by tile kind.
+#[test]
+fn windows_after_a_placement_open_only_for_the_claimed_tile_kinds() {
+    struct Opens(bool);
+    struct OpensRules {
+        sites_only: bool,
+        calls: GameSlot,
+        starts: GameSlot,
+    }
+    impl Expansion for Opens {
+        fn id(&self) -> &str {
+            if self.0 {
+                "sites-only"
+            } else {
+                "every-tile"
+            }
+        }
+        fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+            let calls = d.game_slot("calls", 0);
+            let starts = d.game_slot("starts", 0);
+            let sites_only = self.0;
+            Ok(binder(move |_| {
+                Ok(OpensRules {
+                    sites_only,
+                    calls,
+                    starts,
+                })
+            }))
+        }
+    }
+    fn has_site(rules: &Ruleset, tile: TileKindId) -> bool {
+        rules
+            .tiles()
+            .get(tile)
+            .segments
+            .iter()
+            .any(|s| rules.kind(s.kind).shape == Shape::Site)
+    }
+    impl BoundExpansion for OpensRules {
+        fn hook_set(&self) -> HookSet {
+            HookSet::window(Window::BeforeScoring) | HookSet::window(Window::TurnStart)
+        }
+        fn opens_window_for(&self, rules: &Ruleset, window: Window, tile: TileKindId) -> bool {
+            assert_eq!(window, Window::BeforeScoring, "asked for a window out of its set");
+            !self.sites_only || has_site(rules, tile)
+        }
+        fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+            let slot = match window {
+                Window::TurnStart => self.starts,
+                _ => self.calls,
+            };
+            if window == Window::BeforeScoring && self.sites_only {
+                let v = ctx.view();
+                let last = v.state.last_placed().ok_or("no tile placed")?;
+                if !has_site(v.rules, v.state.board().tile(last).kind) {
+                    return Err("BeforeScoring opened after a tile kind it did not claim".into());
+                }
+            }
+            let n = ctx.get(slot);
+            ctx.set(slot, n + 1);
+            Ok(())
+        }
+    }
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    let rules = Arc::new(
+        Ruleset::builder()
+            .tiles(base)
+            .expansion(Arc::new(Opens(true)))
+            .expansion(Arc::new(Opens(false)))
+            .build()
+            .unwrap(),
+    );
+    let site_kinds: Vec<TileKindId> = rules
+        .tiles()
+        .iter()
+        .map(|(id, _)| id)
+        .filter(|&id| has_site(&rules, id))
+        .collect();
+    assert!(!site_kinds.is_empty() && site_kinds.len() < rules.tiles().len());
+    for seed in 0..4 {
+        let mut game = Game::new(
+            Arc::clone(&rules),
+            &GameSetup::new(vec!["A".into(), "B".into()], seed),
+        )
+        .unwrap();
+        let (mut placements, mut site_placements) = (0i64, 0i64);
+        play_randomly(&mut game, seed, |game| {
+            if let DecisionKind::PlaceTile { tile } = game.decision().kind {
+                placements += 1;
+                site_placements += i64::from(site_kinds.contains(&tile));
+                assert_eq!(
+                    rules.window_members(Window::TurnStart, game.view().state),
+                    0b11,
+                    "TurnStart is not filtered by tile kind"
+                );
+            }
+        });
+        let v = game.view();
+        let slot = |name: &str, e: usize| {
+            let i = rules
+                .slots()
+                .iter()
+                .position(|d| d.name == name && d.expansion.0 as usize == e)
+                .unwrap();
+            v.state.slot(SlotId(i as u16), 0)
+        };
+        assert!(site_placements > 0 && site_placements < placements);
+        assert_eq!(
+            slot("calls", 0),
+            site_placements,
+            "seed {seed}: after cloister tiles only"
+        );
+        assert_eq!(slot("calls", 1), placements, "seed {seed}: after every tile");
+        assert_eq!(slot("starts", 0), slot("starts", 1), "seed {seed}: TurnStart");
+        assert!(slot("starts", 0) >= placements, "seed {seed}: TurnStart every turn");
+    }
+}
+
 /// Plays `game` to its end, each decision's action picked by a seeded LCG; `seen` looks at
 /// every decision before it is answered.
 fn play_randomly(game: &mut Game, seed: u64, mut seen: impl FnMut(&Game)) {

@@ -339,6 +339,19 @@ macro_rules! expansion_hooks {
                 true
             }
 
+            /// Whether [`BoundExpansion::open_window`] has anything to do in `window` in a
+            /// turn whose placed tile ([`crate::GameState::last_placed`], as it lies when the
+            /// window opens) is of kind `tile` (default: every kind). Asked once per tile kind
+            /// when the ruleset is built, for the windows that follow a placement
+            /// ([`Window::AfterDeploy`], [`Window::BeforeScoring`], [`Window::AfterScoring`])
+            /// that are in the hook set. Saying no for the kinds a window ignores (a castle
+            /// question after a tile with a castle base only) lets the engine skip the call in
+            /// most turns. The hook must then do nothing, and change nothing, in that window
+            /// after a tile of such a kind.
+            fn opens_window_for(&self, rules: &Ruleset, window: Window, tile: TileKindId) -> bool {
+                true
+            }
+
             $(
                 $(#[$doc])*
                 fn $name(&self $(, $arg: $ty)*) -> $ret $default
@@ -361,6 +374,11 @@ macro_rules! expansion_hooks {
             fn on_tile_placed_for(&self, rules: &Ruleset, tile: TileKindId) -> bool {
                 // A panic there means "yes": the hook is called for that kind.
                 self.run(|e| Ok(e.on_tile_placed_for(rules, tile)))
+                    .unwrap_or(true)
+            }
+            fn opens_window_for(&self, rules: &Ruleset, window: Window, tile: TileKindId) -> bool {
+                // A panic there means "yes", as above.
+                self.run(|e| Ok(e.opens_window_for(rules, window, tile)))
                     .unwrap_or(true)
             }
             $(

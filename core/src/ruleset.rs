@@ -103,6 +103,14 @@ enum GateOn {
     State(StateGate),
 }
 
+/// The windows that follow a placement in the same turn, whose implementers may say which
+/// placed tile kinds they act after ([`BoundExpansion::opens_window_for`]).
+const PLACED_WINDOWS: [crate::hooks::Window; 3] = [
+    crate::hooks::Window::AfterDeploy,
+    crate::hooks::Window::BeforeScoring,
+    crate::hooks::Window::AfterScoring,
+];
+
 /// A gate the ruleset refuses, as the error of the expansion that asked for it.
 #[cold]
 fn gate_error(rules: &Ruleset, i: usize, from: &str, message: &str) -> SetupError {
@@ -150,6 +158,13 @@ pub struct Ruleset {
     /// Per tile kind: the implementers of `on_tile_placed` that act on it
     /// ([`BoundExpansion::on_tile_placed_for`]; bits as in `placement_filters`).
     pub(crate) placed_members: Vec<u64>,
+    /// Per tile kind: the implementers of `open_window` for each of the windows after a
+    /// placement (`PLACED_WINDOWS`) that act after a tile of that kind
+    /// ([`BoundExpansion::opens_window_for`]; bits as in `placement_filters`).
+    pub(crate) window_members: Vec<[u64; 3]>,
+    /// Per window of `PLACED_WINDOWS`: whether some implementer said no for some tile kind
+    /// (otherwise `window_members` is not read: every implementer is called).
+    pub(crate) filtered_windows: [bool; 3],
     pub(crate) verbs: Vec<(ExpansionIndex, String)>,
     /// Per verb, the words declared for players (empty: none) and its value's meaning.
     pub(crate) verb_words: Vec<(String, VerbValue)>,
@@ -299,6 +314,33 @@ impl Ruleset {
             .get(tile.0 as usize)
             .copied()
             .unwrap_or(0)
+    }
+
+    /// The implementers of `open_window(window)` to call now (bits as in
+    /// [`Ruleset::hook_members`]): for the windows after a placement, those that act after
+    /// a tile of the kind of `state`'s last placed tile
+    /// ([`BoundExpansion::opens_window_for`]); for the other windows, or with no tile
+    /// placed, every implementer.
+    #[inline]
+    pub fn window_members(
+        &self,
+        window: crate::hooks::Window,
+        state: &crate::state::GameState,
+    ) -> u64 {
+        let all = self.hook_members(crate::hooks::HookSet::window(window));
+        let Some(w) = PLACED_WINDOWS.iter().position(|&p| p == window) else {
+            return all;
+        };
+        if !self.filtered_windows[w] {
+            return all;
+        }
+        state
+            .last_placed()
+            .and_then(|i| {
+                let kind = state.board().tile(i).kind;
+                self.window_members.get(kind.0 as usize)
+            })
+            .map_or(all, |m| m[w])
     }
 
     /// The expansions implementing one hook (bit `i` = expansion `i`; bit 63 also
@@ -741,6 +783,8 @@ impl RulesetBuilder {
             state_gated: [0; 32],
             placement_filters: Vec::new(),
             placed_members: Vec::new(),
+            window_members: Vec::new(),
+            filtered_windows: [false; 3],
             hook_sets: Vec::new(),
             any_hooks: crate::hooks::HookSet::NONE,
             kinds: self.kinds,
@@ -904,6 +948,25 @@ impl RulesetBuilder {
             }
         }
         rules.placed_members = placed;
+        let mut windows = vec![[0u64; 3]; rules.tiles.len()];
+        for (w, &window) in PLACED_WINDOWS.iter().enumerate() {
+            let bit = crate::hooks::HookSet::window(window);
+            for (i, (e, hooks)) in rules.bound.iter().zip(&rules.hook_sets).enumerate() {
+                if !hooks.has(bit) {
+                    continue;
+                }
+                for (id, _) in rules.tiles.iter() {
+                    if e.opens_window_for(&rules, window, id) {
+                        windows[id.0 as usize][w] |= 1 << i.min(63);
+                    }
+                }
+            }
+        }
+        for (w, &window) in PLACED_WINDOWS.iter().enumerate() {
+            let all = rules.hook_members(crate::hooks::HookSet::window(window));
+            rules.filtered_windows[w] = windows.iter().any(|m| m[w] != all);
+        }
+        rules.window_members = windows;
         Ok(rules)
     }
 }

@@ -700,57 +700,189 @@ fn supply_and_figure_gates_call_exactly_while_open() {
 /// every placement, in load order after the first.
 #[test]
 fn on_tile_placed_runs_only_for_the_claimed_tile_kinds() {
-    struct Counts(bool);
-    struct CountsRules {
-        sites_only: bool,
-        calls: GameSlot,
+    let (rules, site_kinds) = site_rules();
+    for id in rules.tiles().iter().map(|(id, _)| id) {
+        let want = if site_kinds.contains(&id) { 0b11 } else { 0b10 };
+        assert_eq!(rules.tile_placed_members(id), want, "tile kind {}", id.0);
     }
-    impl Expansion for Counts {
-        fn id(&self) -> &str {
-            if self.0 {
-                "sites-only"
-            } else {
-                "every-tile"
-            }
-        }
-        fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-            let calls = d.game_slot("calls", 0);
-            let sites_only = self.0;
-            Ok(binder(move |_| Ok(CountsRules { sites_only, calls })))
+    for seed in 0..4 {
+        let (game, placements, site_placements) = play_counting(&rules, &site_kinds, seed);
+        let calls = |e: usize| slot_of(&game, "placed", e);
+        assert_eq!(
+            calls(0),
+            site_placements,
+            "seed {seed}: cloister tiles only"
+        );
+        assert_eq!(calls(1), placements, "seed {seed}: every placement");
+    }
+}
+
+/// `opens_window_for`: an expansion that opens the `BeforeScoring` window only after tile
+/// kinds with a centre site (cloisters) has it called exactly in the turns that placed one
+/// (it fails after any other), while a second one that claims every kind (the default) is
+/// called in every turn that placed a tile; windows that follow no placement (`TurnStart`)
+/// are never filtered by tile kind.
+#[test]
+fn windows_after_a_placement_open_only_for_the_claimed_tile_kinds() {
+    let (rules, site_kinds) = site_rules();
+    for seed in 0..4 {
+        let (game, placements, site_placements) = play_counting(&rules, &site_kinds, seed);
+        let slot = |name: &str, e: usize| slot_of(&game, name, e);
+        assert_eq!(
+            slot("calls", 0),
+            site_placements,
+            "seed {seed}: after cloister tiles only"
+        );
+        assert_eq!(
+            slot("calls", 1),
+            placements,
+            "seed {seed}: after every tile"
+        );
+        assert_eq!(
+            slot("starts", 0),
+            slot("starts", 1),
+            "seed {seed}: TurnStart"
+        );
+        assert!(
+            slot("starts", 0) >= placements,
+            "seed {seed}: TurnStart every turn"
+        );
+    }
+}
+
+/// A toy expansion that counts its `on_tile_placed` calls (slot `placed`), its
+/// `BeforeScoring` windows (`calls`) and its `TurnStart` windows (`starts`); with `true` it
+/// claims only the tile kinds with a centre site for the first two
+/// (`on_tile_placed_for`, `opens_window_for`) and fails if called after another kind.
+struct SitesOnly(bool);
+
+struct SitesOnlyRules {
+    sites_only: bool,
+    placed: GameSlot,
+    calls: GameSlot,
+    starts: GameSlot,
+}
+
+impl Expansion for SitesOnly {
+    fn id(&self) -> &str {
+        if self.0 {
+            "sites-only"
+        } else {
+            "every-tile"
         }
     }
-    fn has_site(rules: &Ruleset, tile: TileKindId) -> bool {
-        rules
-            .tiles()
-            .get(tile)
-            .segments
-            .iter()
-            .any(|s| rules.kind(s.kind).shape == Shape::Site)
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let placed = d.game_slot("placed", 0);
+        let calls = d.game_slot("calls", 0);
+        let starts = d.game_slot("starts", 0);
+        let sites_only = self.0;
+        Ok(binder(move |_| {
+            Ok(SitesOnlyRules {
+                sites_only,
+                placed,
+                calls,
+                starts,
+            })
+        }))
     }
-    impl BoundExpansion for CountsRules {
-        fn hook_set(&self) -> HookSet {
-            HookSet::ON_TILE_PLACED
+}
+
+impl SitesOnlyRules {
+    /// Counts one call in `slot`, after checking that the tile it follows was claimed.
+    fn count(&self, ctx: &mut Ctx<'_>, slot: GameSlot, tile: TileKindId) -> HookResult {
+        if self.sites_only && !has_site(ctx.rules(), tile) {
+            return Err("called after a tile kind it did not claim".into());
         }
-        fn on_tile_placed_for(&self, rules: &Ruleset, tile: TileKindId) -> bool {
-            !self.sites_only || has_site(rules, tile)
-        }
-        fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
-            let v = ctx.view();
-            let kind = v.state.board().at(pos).ok_or("no tile at pos")?.kind;
-            if self.sites_only && !has_site(v.rules, kind) {
-                return Err("on_tile_placed called for a tile kind it did not claim".into());
-            }
-            let n = ctx.get(self.calls);
-            ctx.set(self.calls, n + 1);
-            Ok(())
-        }
+        let n = ctx.get(slot);
+        ctx.set(slot, n + 1);
+        Ok(())
     }
+}
+
+impl BoundExpansion for SitesOnlyRules {
+    fn hook_set(&self) -> HookSet {
+        HookSet::ON_TILE_PLACED
+            | HookSet::window(Window::BeforeScoring)
+            | HookSet::window(Window::TurnStart)
+    }
+    fn on_tile_placed_for(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+        !self.sites_only || has_site(rules, tile)
+    }
+    fn opens_window_for(&self, rules: &Ruleset, window: Window, tile: TileKindId) -> bool {
+        assert_eq!(
+            window,
+            Window::BeforeScoring,
+            "asked for a window out of its set"
+        );
+        !self.sites_only || has_site(rules, tile)
+    }
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        let kind = ctx
+            .view()
+            .state
+            .board()
+            .at(pos)
+            .ok_or("no tile at pos")?
+            .kind;
+        self.count(ctx, self.placed, kind)
+    }
+    fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
+        if window == Window::TurnStart {
+            let n = ctx.get(self.starts);
+            ctx.set(self.starts, n + 1);
+            return Ok(());
+        }
+        let v = ctx.view();
+        let last = v.state.last_placed().ok_or("no tile placed")?;
+        let kind = v.state.board().tile(last).kind;
+        self.count(ctx, self.calls, kind)
+    }
+}
+
+/// Plays a seeded random game of `rules` (`site_rules`): the finished game, its placements
+/// and its placements of tile kinds with a centre site (some, not all); `TurnStart`'s
+/// implementers are never filtered by tile kind.
+fn play_counting(rules: &Arc<Ruleset>, site_kinds: &[TileKindId], seed: u64) -> (Game, i64, i64) {
+    let mut game = Game::new(
+        Arc::clone(rules),
+        &GameSetup::new(vec!["A".into(), "B".into()], seed),
+    )
+    .unwrap();
+    let (mut placements, mut site_placements) = (0i64, 0i64);
+    play_randomly(&mut game, seed, |game| {
+        if let DecisionKind::PlaceTile { tile } = game.decision().kind {
+            placements += 1;
+            site_placements += i64::from(site_kinds.contains(&tile));
+            assert_eq!(
+                rules.window_members(Window::TurnStart, game.view().state),
+                0b11,
+                "TurnStart is not filtered by tile kind"
+            );
+        }
+    });
+    assert!(site_placements > 0 && site_placements < placements);
+    (game, placements, site_placements)
+}
+
+/// Whether a tile kind has a centre site (a cloister).
+fn has_site(rules: &Ruleset, tile: TileKindId) -> bool {
+    rules
+        .tiles()
+        .get(tile)
+        .segments
+        .iter()
+        .any(|s| rules.kind(s.kind).shape == Shape::Site)
+}
+
+/// The base game with `SitesOnly(true)` then `SitesOnly(false)`, and its tile kinds with a
+/// centre site (some, not all).
+fn site_rules() -> (Arc<Ruleset>, Vec<TileKindId>) {
     let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
     let rules = Arc::new(
         Ruleset::builder()
             .tiles(base)
-            .expansion(Arc::new(Counts(true)))
-            .expansion(Arc::new(Counts(false)))
+            .expansion(Arc::new(SitesOnly(true)))
+            .expansion(Arc::new(SitesOnly(false)))
             .build()
             .unwrap(),
     );
@@ -761,40 +893,19 @@ fn on_tile_placed_runs_only_for_the_claimed_tile_kinds() {
         .filter(|&id| has_site(&rules, id))
         .collect();
     assert!(!site_kinds.is_empty() && site_kinds.len() < rules.tiles().len());
-    for id in rules.tiles().iter().map(|(id, _)| id) {
-        let want = if site_kinds.contains(&id) { 0b11 } else { 0b10 };
-        assert_eq!(rules.tile_placed_members(id), want, "tile kind {}", id.0);
-    }
-    for seed in 0..4 {
-        let mut game = Game::new(
-            Arc::clone(&rules),
-            &GameSetup::new(vec!["A".into(), "B".into()], seed),
-        )
+    (rules, site_kinds)
+}
+
+/// The value of expansion `e`'s game slot `name` in `game`.
+fn slot_of(game: &Game, name: &str, e: usize) -> i64 {
+    let v = game.view();
+    let i = v
+        .rules
+        .slots()
+        .iter()
+        .position(|d| d.name == name && d.expansion.0 as usize == e)
         .unwrap();
-        let (mut placements, mut site_placements) = (0i64, 0i64);
-        play_randomly(&mut game, seed, |game| {
-            if let DecisionKind::PlaceTile { tile } = game.decision().kind {
-                placements += 1;
-                site_placements += i64::from(site_kinds.contains(&tile));
-            }
-        });
-        let v = game.view();
-        let calls = |e: usize| {
-            let i = rules
-                .slots()
-                .iter()
-                .position(|d| d.name == "calls" && d.expansion.0 as usize == e)
-                .unwrap();
-            v.state.slot(SlotId(i as u16), 0)
-        };
-        assert!(site_placements > 0 && site_placements < placements);
-        assert_eq!(
-            calls(0),
-            site_placements,
-            "seed {seed}: cloister tiles only"
-        );
-        assert_eq!(calls(1), placements, "seed {seed}: every placement");
-    }
+    v.state.slot(SlotId(i as u16), 0)
 }
 
 /// Plays `game` to its end, each decision's action picked by a seeded LCG; `seen` looks at

@@ -121,8 +121,12 @@ pub(crate) fn each_in(
     each_member(rules, state, bit, members, hook, f)
 }
 
-/// [`each`] once some expansion implements the hook.
-#[inline]
+/// [`each`] once some expansion implements the hook: one direct call per dispatch, in
+/// which the loop over the implementers calls the hook from one place (so `f`, the gate
+/// check and [`checked_hook`] are inlined into it, with the gate mask and the bound hooks
+/// read once). A closure per implementer called from [`visit`]'s two loops was kept out
+/// of line and re-read everything it captured through memory at every call.
+#[inline(never)]
 fn each_member(
     rules: &Ruleset,
     state: &mut GameState,
@@ -131,34 +135,55 @@ fn each_member(
     hook: &'static str,
     mut f: impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
 ) -> Result<(), HookError> {
-    // A plain closure over `f` (not `&mut dyn FnMut`): the hook's own call is then the
-    // only indirect one, which matters on paths that run several hooks per tile.
-    let mut call = |i: usize, state: &mut GameState| {
-        let e = &rules.bound()[i];
+    // Implementers that gate the hook are skipped while a gate is shut (HookGate).
+    let gated = rules.gated_members(bit);
+    let bound = rules.bound();
+    let mut m = members & !(1 << 63);
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if gated & (1 << i) != 0 && !rules.gates_open(bit, i, state) {
+            continue;
+        }
         let mut ctx = Ctx {
             rules,
             state,
             me: ExpansionIndex(i as u8),
         };
-        let r = f(e.as_ref(), &mut ctx);
-        checked_hook(rules, i, hook, state, r)
-    };
-    // Implementers that gate the hook on a slot are skipped while it is 0 (HookGate).
-    let gated = rules.gated_members(bit);
-    let open = |i: usize, state: &GameState| {
-        gated & (1 << i.min(63)) == 0 || rules.gates_open(bit, i, state)
-    };
-    visit(
-        rules,
-        members,
-        |i| rules.hook_sets()[i].has(bit),
-        |i| {
-            if open(i, state) {
-                call(i, state)?;
-            }
-            Ok(())
-        },
-    )
+        let r = f(bound[i].as_ref(), &mut ctx);
+        checked_hook(rules, i, hook, state, r)?;
+    }
+    if members & (1 << 63) != 0 {
+        late_members(rules, state, bit, hook, &mut f)?;
+    }
+    Ok(())
+}
+
+/// [`each_member`] for expansions 63 and up (bit 63 of a member mask), which no real
+/// ruleset has: every later implementer of the hook, gates checked as above.
+#[cold]
+#[inline(never)]
+fn late_members(
+    rules: &Ruleset,
+    state: &mut GameState,
+    bit: HookSet,
+    hook: &'static str,
+    f: &mut impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
+) -> Result<(), HookError> {
+    let gated = rules.gated_members(bit) & (1 << 63) != 0;
+    for i in 63..rules.expansions().len() {
+        if !rules.hook_sets()[i].has(bit) || (gated && !rules.gates_open(bit, i, state)) {
+            continue;
+        }
+        let mut ctx = Ctx {
+            rules,
+            state,
+            me: ExpansionIndex(i as u8),
+        };
+        let r = f(rules.bound()[i].as_ref(), &mut ctx);
+        checked_hook(rules, i, hook, state, r)?;
+    }
+    Ok(())
 }
 
 /// Calls `call` for the expansions of a member mask in load order: bit `i` is expansion
@@ -277,8 +302,14 @@ pub(crate) fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Resul
     if rules.hook_members(bit) == 0 {
         return Ok(());
     }
+    // After a placement, only the implementers that act after a tile of its kind
+    // (`BoundExpansion::opens_window_for`).
+    let members = rules.window_members(w, state);
+    if members == 0 {
+        return Ok(());
+    }
     state.open_window = Some(w);
-    let r = each(rules, state, bit, "open_window", |e, ctx| {
+    let r = each_in(rules, state, bit, members, "open_window", |e, ctx| {
         // A hook reopened the deployment step (`Ctx::repeat_deploy_step`): the window
         // opens again after it, so the later hooks wait until then.
         if ctx.state.stage == crate::state::Stage::DeployStep {

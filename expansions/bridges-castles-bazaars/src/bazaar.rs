@@ -257,10 +257,8 @@ impl Bazaar {
             Ask::Place => {
                 if let Some((_, t)) = self.held_by(v, p) {
                     let mut cells = Vec::new();
-                    let n = v
-                        .placements_of(t, &mut cells)
+                    v.placements_of(t, &mut cells)
                         .map_err(|e| HookFailure(e.to_string()))?;
-                    out.reserve(n);
                     push_places(&cells, out);
                 }
             }
@@ -536,16 +534,23 @@ impl Bazaar {
     }
 }
 
-/// One `Place` action per legal (cell, rotation).
+/// One `Place` action per legal (cell, rotation), in cell then rotation order. Written
+/// without a branch per rotation (which rotations fit is unpredictable): each rotation's
+/// action goes to the next free place, which advances only when the rotation fits.
 fn push_places(cells: &[PlacementCell], out: &mut Vec<Action>) {
+    let start = out.len();
+    let n: usize = cells.iter().map(PlacementCell::rotation_count).sum();
+    // The places written: at most the `n` kept and one past them.
+    out.resize(start + n + 1, Action::Pass);
+    let mut w = start;
     for c in cells {
         for q in 0..4u8 {
-            if c.rotations & (1 << q) != 0 {
-                out.push(Action::Place {
-                    pos: c.pos,
-                    rotation: Rotation::quarter_turns(q),
-                });
-            }
+            out[w] = Action::Place {
+                pos: c.pos,
+                rotation: Rotation::quarter_turns(q),
+            };
+            w += usize::from(c.rotations >> q & 1);
         }
     }
+    out.truncate(w);
 }

@@ -352,6 +352,22 @@ impl BoundExpansion for BcbRules {
         ]
     }
 
+    /// BCB-9: the castle question (`BeforeScoring`) follows only a tile with a castle base;
+    /// after any other tile the engine skips the window's call.
+    fn opens_window_for(
+        &self,
+        _rules: &carcassonne_core::Ruleset,
+        window: Window,
+        tile: carcassonne_core::TileKindId,
+    ) -> bool {
+        window != Window::BeforeScoring
+            || self
+                .castle_tiles
+                .get(usize::from(tile.0))
+                .copied()
+                .unwrap_or(true)
+    }
+
     /// BCB-1: everyone's bridges.
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
         self.bridges.start_game(ctx);

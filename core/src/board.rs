@@ -410,7 +410,8 @@ impl Board {
     /// A placement writes its tile's cell, the four beside it (frontier codes), the cell of
     /// the frontier entry moved into the removed one's index (a frontier cell still, or a
     /// tile placed later), and `near_sites` around a tile with a centre site; `placed`
-    /// only grows. So those cells come back from `base`, and the short lists are copied.
+    /// only grows. So those cells come back from `base` (a frontier cell only if its index
+    /// differs from `base`'s), and the short lists are copied.
     pub(crate) fn rewind_to(&mut self, base: &Board) -> bool {
         let (n0, n1) = (base.placed.len(), self.placed.len());
         let same_grid = (self.min_x, self.min_y, self.width, self.height)
@@ -423,8 +424,13 @@ impl Board {
         {
             return false;
         }
+        // A frontier cell at the same index in both lists has the same code in both.
         for k in 0..self.frontier.len() {
-            if let Some(i) = self.index(self.frontier[k].pos) {
+            let pos = self.frontier[k].pos;
+            if base.frontier.get(k).is_some_and(|f| f.pos == pos) {
+                continue;
+            }
+            if let Some(i) = self.index(pos) {
                 self.cells[i] = base.cells[i];
             }
         }
@@ -632,7 +638,11 @@ mod tests {
         };
         let mut base = Board::new();
         for (x, y) in [(0, 0), (1, 0), (0, 1), (2, 0), (-1, 0), (0, -1), (2, 1)] {
-            base.place(if (x + y) % 2 == 0 { cloister(x, y) } else { tile_at(x, y) });
+            base.place(if (x + y) % 2 == 0 {
+                cloister(x, y)
+            } else {
+                tile_at(x, y)
+            });
         }
         let mut b = base.clone();
         // Fill a hole, take frontier cells from the middle of the list, add cloisters.

@@ -105,10 +105,7 @@ impl GameState {
                 self.copy_base.board = Some(same.unwrap_or_else(|| Arc::clone(&source.board)));
             }
         }
-        if self
-            .graph
-            .rewind_segments(segments, base.segments.as_ref())
-        {
+        if self.graph.rewind_segments(segments, base.segments.as_ref()) {
             self.copy_base.segments = Some(source.graph.segments_handle());
         }
         debug_assert!(

@@ -116,7 +116,11 @@ fn refills_from_one_source_undo_each_try_exactly() {
                     play_on(&mut plain, n),
                     "step {step}, try {t}: the refilled copy plays as a plain one"
                 );
-                assert_eq!(format!("{:?}", source.state()), before, "step {step}: the source");
+                assert_eq!(
+                    format!("{:?}", source.state()),
+                    before,
+                    "step {step}: the source"
+                );
             }
             if step % 4 == 3 {
                 scratch.clone_from(&other);
@@ -126,4 +130,3 @@ fn refills_from_one_source_undo_each_try_exactly() {
         }
     }
 }
-

@@ -98,7 +98,7 @@ const REWIND_TILES: usize = 48;
 
 /// Placed tiles and the open frontier. (`Clone` below: its `clone_from` reuses the
 /// buffers.)
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct Board {
     min_x: i32,
     min_y: i32,
@@ -456,28 +456,6 @@ impl Board {
         true
     }
 
-    /// Whether two boards hold the same (what `rewind_to`'s check compares).
-    pub(crate) fn same_as(&self, other: &Board) -> bool {
-        let Board {
-            min_x,
-            min_y,
-            width,
-            height,
-            cells,
-            placed,
-            frontier,
-            edits,
-            holes,
-            near_sites,
-        } = other;
-        (self.min_x, self.min_y, self.width, self.height) == (*min_x, *min_y, *width, *height)
-            && self.cells == *cells
-            && self.placed == *placed
-            && self.frontier == *frontier
-            && (self.edits, self.holes) == (*edits, *holes)
-            && self.near_sites == *near_sites
-    }
-
     /// Grows the grid so that `p` and its neighbours two cells away are inside.
     fn ensure_room(&mut self, p: Pos) {
         let margin = 2;
@@ -649,11 +627,12 @@ mod tests {
         for (x, y) in [(1, 1), (-1, 1), (3, 0), (1, -1), (-1, -1)] {
             b.place(cloister(x, y));
         }
-        assert!(!b.same_as(&base));
+        assert_ne!(b, base);
         assert!(b.rewind_to(&base));
-        assert!(b.same_as(&base), "{b:?}\n{base:?}");
+        assert_eq!(b, base);
         // Nothing placed since: still the base.
-        assert!(b.rewind_to(&base) && b.same_as(&base));
+        assert!(b.rewind_to(&base));
+        assert_eq!(b, base);
         // A variant since the copy: declined, unchanged.
         b.place(tile_at(1, 1));
         b.set_variant(0, TileKindId(1), 0, 0, 7);

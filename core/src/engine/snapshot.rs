@@ -109,8 +109,7 @@ impl GameState {
             self.copy_base.segments = Some(source.graph.segments_handle());
         }
         debug_assert!(
-            self.board.same_as(&source.board)
-                && same_segments(self.graph.graph(), source.graph.graph()),
+            self.board == source.board && same_segments(self.graph.graph(), source.graph.graph()),
             "a refill equals its source"
         );
     }

@@ -92,9 +92,13 @@ const GRID_REACH: i32 = 1 << 20;
 const EMPTY: u32 = 0;
 const FRONTIER_BIT: u32 = 1 << 31;
 
+/// [`Board::rewind_to`] undoes at most this many placements (a search's try places a few;
+/// undoing a whole game's would cost about what copying does).
+const REWIND_TILES: usize = 48;
+
 /// Placed tiles and the open frontier. (`Clone` below: its `clone_from` reuses the
 /// buffers.)
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct Board {
     min_x: i32,
     min_y: i32,
@@ -395,6 +399,63 @@ impl Board {
         }
     }
 
+    /// Makes this board equal to `base` again by undoing what was placed since it was a
+    /// copy of `base`: how a search bot's scratch game, refilled from the same position
+    /// before every try, restores its board without copying the whole grid (issue 33;
+    /// [`crate::GameState`]'s refill). The caller knows this board was a copy of `base` and
+    /// has only had tiles placed or turned into variants since. Returns `false`, changing
+    /// nothing, when undoing is not cheaper or not possible (the grid grew, a tile became a
+    /// variant, many tiles were placed): the caller copies then.
+    ///
+    /// A placement writes its tile's cell, the four beside it (frontier codes), the cell of
+    /// the frontier entry moved into the removed one's index (a frontier cell still, or a
+    /// tile placed later), and `near_sites` around a tile with a centre site; `placed`
+    /// only grows. So those cells come back from `base` (a frontier cell only if its index
+    /// differs from `base`'s), and the short lists are copied.
+    pub(crate) fn rewind_to(&mut self, base: &Board) -> bool {
+        let (n0, n1) = (base.placed.len(), self.placed.len());
+        let same_grid = (self.min_x, self.min_y, self.width, self.height)
+            == (base.min_x, base.min_y, base.width, base.height);
+        // Every placement counts one edit and adds a tile; a variant counts one and adds none.
+        if !same_grid
+            || n1 < n0
+            || n1 - n0 > REWIND_TILES
+            || self.edits.wrapping_sub(base.edits) as usize != n1 - n0
+        {
+            return false;
+        }
+        // A frontier cell at the same index in both lists has the same code in both.
+        for k in 0..self.frontier.len() {
+            let pos = self.frontier[k].pos;
+            if base.frontier.get(k).is_some_and(|f| f.pos == pos) {
+                continue;
+            }
+            if let Some(i) = self.index(pos) {
+                self.cells[i] = base.cells[i];
+            }
+        }
+        for k in n0..n1 {
+            let t = self.placed[k];
+            for q in [t.pos].into_iter().chain(Side::ALL.map(|s| t.pos.step(s))) {
+                if let Some(i) = self.index(q) {
+                    self.cells[i] = base.cells[i];
+                }
+            }
+            if t.sites != 0 {
+                for q in t.pos.surrounding() {
+                    if let Some(i) = self.index(q) {
+                        self.near_sites[i] = base.near_sites[i];
+                    }
+                }
+            }
+        }
+        self.placed.truncate(n0);
+        self.frontier.clone_from(&base.frontier);
+        self.edits = base.edits;
+        self.holes = base.holes;
+        true
+    }
+
     /// Grows the grid so that `p` and its neighbours two cells away are inside.
     fn ensure_room(&mut self, p: Pos) {
         let margin = 2;
@@ -542,5 +603,45 @@ mod tests {
         assert_eq!(b.site_tiles_around(Pos::new(0, 0)), 2);
         assert_eq!(b.site_tiles_around(Pos::new(1, 0)), 1);
         assert_eq!(b.site_tiles_around(Pos::new(i32::MAX, 0)), 0);
+    }
+
+    /// `rewind_to` undoes placements exactly (cells, frontier order and holes,
+    /// `near_sites`), and declines when the grid grew or a tile became a variant.
+    #[test]
+    fn rewind_undoes_the_placements_since_the_base() {
+        let cloister = |x, y| PlacedTile {
+            sites: 1,
+            edge_code: 0x0102_0304,
+            ..tile_at(x, y)
+        };
+        let mut base = Board::new();
+        for (x, y) in [(0, 0), (1, 0), (0, 1), (2, 0), (-1, 0), (0, -1), (2, 1)] {
+            base.place(if (x + y) % 2 == 0 {
+                cloister(x, y)
+            } else {
+                tile_at(x, y)
+            });
+        }
+        let mut b = base.clone();
+        // Fill a hole, take frontier cells from the middle of the list, add cloisters.
+        for (x, y) in [(1, 1), (-1, 1), (3, 0), (1, -1), (-1, -1)] {
+            b.place(cloister(x, y));
+        }
+        assert_ne!(b, base);
+        assert!(b.rewind_to(&base));
+        assert_eq!(b, base);
+        // Nothing placed since: still the base.
+        assert!(b.rewind_to(&base));
+        assert_eq!(b, base);
+        // A variant since the copy: declined, unchanged.
+        b.place(tile_at(1, 1));
+        b.set_variant(0, TileKindId(1), 0, 0, 7);
+        let before = format!("{b:?}");
+        assert!(!b.rewind_to(&base));
+        assert_eq!(format!("{b:?}"), before);
+        // A grown grid: declined.
+        let mut b = base.clone();
+        b.place(tile_at(30, 0));
+        assert!(!b.rewind_to(&base));
     }
 }

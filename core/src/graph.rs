@@ -462,6 +462,37 @@ impl Iterator for Members<'_> {
     }
 }
 
+impl FeatureGraph {
+    /// [`FeatureGraph::adopt_segments`], and whether this graph owns its segments then;
+    /// but when `old`'s segments were a copy of `base`'s, this graph shares `base`'s, and
+    /// `old` has only been appended to since (all a [`GraphEdit`] does), removes the
+    /// appended edges and nodes, newest first (each edge heads its nodes' lists, so that
+    /// restores them), instead of copying every segment (issue 33: `engine/snapshot.rs`).
+    pub(crate) fn rewind_segments(
+        &mut self,
+        mut old: SegmentsHandle,
+        base: Option<&SegmentsHandle>,
+    ) -> bool {
+        let base = base
+            .filter(|b| Arc::ptr_eq(&b.0, &self.graph))
+            .map(|b| (b.0.node_count(), b.0.edge_count()));
+        if let (Some(g), Some((n, e))) = (Arc::get_mut(&mut old.0), base) {
+            if (n..=n + 256).contains(&g.node_count()) && g.edge_count() >= e {
+                while g.edge_count() > e {
+                    g.remove_edge(petgraph::graph::EdgeIndex::new(g.edge_count() - 1));
+                }
+                while g.node_count() > n {
+                    g.remove_node(NodeIndex::new(g.node_count() - 1));
+                }
+                self.graph = old.0;
+                return true;
+            }
+        }
+        self.adopt_segments(old);
+        Arc::strong_count(&self.graph) == 1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -227,6 +227,34 @@ pub struct GameState {
     /// several times in a turn: before offering it, for the offer, to check the answer).
     /// A lock only because views are shared; a copy starts without it.
     pub(crate) placement_memo: MemoCell,
+    /// What this state's own board and segments were last copied from by a refill, so that
+    /// the next refill from the same source undoes the placements since instead of copying.
+    pub(crate) copy_base: CopyBase,
+}
+
+/// The source's board and segments at a state's last refill ([`GameState::refill_from`]),
+/// held so that they cannot change: while the state's own board and segments are
+/// copies of these with tiles placed since (a copy or a plain `clone_from` starts
+/// without), a refill from a state that still holds them undoes those placements
+/// ([`Board::rewind_to`], [`FeatureGraph::rewind_segments`]). Not part of the game: its
+/// `Debug` text names only the type.
+#[derive(Default)]
+pub(crate) struct CopyBase {
+    pub(crate) board: Option<Arc<Board>>,
+    pub(crate) segments: Option<crate::graph::SegmentsHandle>,
+}
+
+/// A copy starts without: its board and segments are shared with the state copied.
+impl Clone for CopyBase {
+    fn clone(&self) -> CopyBase {
+        CopyBase::default()
+    }
+}
+
+impl std::fmt::Debug for CopyBase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CopyBase")
+    }
 }
 
 /// The lock around [`PlacementMemo`]; cloned empty (a copy keeps its own buffer).

@@ -844,6 +844,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         completed: Vec::new(),
         scratch_actions: Vec::new(),
         placement_memo: Default::default(),
+        copy_base: Default::default(),
         discards: Vec::new(),
         slots: Vec::new(),
         slot_offsets: Vec::new(),

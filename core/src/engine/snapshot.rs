@@ -5,6 +5,9 @@
 //! shared between copies until one places a tile (copy on write, see `GameState::board`).
 
 use super::*;
+use crate::graph::{Link, SegmentNode};
+use crate::state::CopyBase;
+use petgraph::graph::UnGraph;
 
 /// `Clone` for [`GameState`], field by field. Both methods destructure the state without
 /// `..`, so a new field fails to compile until it is listed here. Fields after `;` are
@@ -69,6 +72,7 @@ clone_fields!(
     scratch_actions,
     placement_memo;
     players => copy_players,
+    copy_base => forget_copy_base,
     supply => copy_supply,
     draft => copy_draft,
     placement_actions => reset_placement_actions,
@@ -80,18 +84,59 @@ impl GameState {
     /// `source`: a simulation's next game from the set-up state
     /// ([`GameTemplate::game_into`]), which places tiles at once and would otherwise copy
     /// them out of the shared ones into new buffers.
+    ///
+    /// A refill from the source this state was last refilled from, while that source
+    /// still holds the same board and segments (a search bot's position: greedy's before
+    /// every placement it tries, MCTS's root before every playout), undoes the tiles
+    /// placed since ([`crate::board::Board::rewind_to`], [`FeatureGraph::rewind_segments`]) instead of
+    /// copying the whole grid and every segment ([`CopyBase`]).
     pub(crate) fn refill_from(&mut self, source: &GameState) {
         let mut board = Arc::clone(&self.board);
         let segments = self.graph.segments_handle();
+        let base = std::mem::take(&mut self.copy_base);
         self.clone_from(source);
         if !Arc::ptr_eq(&board, &self.board) {
             if let Some(b) = Arc::get_mut(&mut board) {
-                b.clone_from(&source.board);
+                let same = base.board.filter(|base| Arc::ptr_eq(base, &source.board));
+                if !same.as_ref().is_some_and(|base| b.rewind_to(base)) {
+                    b.clone_from(&source.board);
+                }
                 self.board = board;
+                self.copy_base.board = Some(same.unwrap_or_else(|| Arc::clone(&source.board)));
             }
         }
-        self.graph.adopt_segments(segments);
+        if self.graph.rewind_segments(segments, base.segments.as_ref()) {
+            self.copy_base.segments = Some(source.graph.segments_handle());
+        }
+        debug_assert!(
+            self.board == source.board && same_segments(self.graph.graph(), source.graph.graph()),
+            "a refill equals its source"
+        );
     }
+}
+
+/// Whether two segment graphs are equal, down to the order of each node's edge lists
+/// (what a refill's rewind must restore; petgraph's graphs have no `PartialEq`).
+fn same_segments(a: &UnGraph<SegmentNode, Link, u32>, b: &UnGraph<SegmentNode, Link, u32>) -> bool {
+    use petgraph::Direction::{Incoming, Outgoing};
+    let nodes = a.raw_nodes().iter().zip(b.raw_nodes()).all(|(x, y)| {
+        x.weight == y.weight
+            && x.next_edge(Outgoing) == y.next_edge(Outgoing)
+            && x.next_edge(Incoming) == y.next_edge(Incoming)
+    });
+    let edges = a.raw_edges().iter().zip(b.raw_edges()).all(|(x, y)| {
+        x.weight == y.weight
+            && (x.source(), x.target()) == (y.source(), y.target())
+            && x.next_edge(Outgoing) == y.next_edge(Outgoing)
+            && x.next_edge(Incoming) == y.next_edge(Incoming)
+    });
+    a.node_count() == b.node_count() && a.edge_count() == b.edge_count() && nodes && edges
+}
+
+/// A plain copy's board and segments are the source's (shared), not its own copies of a
+/// refill's source.
+fn forget_copy_base(to: &mut CopyBase, _: &CopyBase) {
+    *to = CopyBase::default();
 }
 
 /// Players, reusing the names' buffers.

@@ -163,6 +163,14 @@ impl GreedyBot {
                     };
                     follow = follow.max(m);
                 }
+                // The scratch copy shares `g`'s board and segments: let go of them, so that
+                // the next refill of `g` undoes this placement in `g`'s own buffers instead
+                // of `g` copying the board and segments anew at its next placement.
+                if self.follow_ups.len() > 1 {
+                    if let Some(h) = &mut scratch {
+                        h.clone_from(game);
+                    }
+                }
                 value = value.max(follow.unwrap_or(value));
             }
             // Keep a follower in hand unless it pays: deployments score by their margin too.

@@ -1,6 +1,8 @@
 //! `Game::refill_from` (the search bots' copy, issue 33): the copy it makes is the game
 //! `clone_from` makes, it plays on the same, and the source is left as it was, also when the
-//! copy owned its board before (the case refill_from exists for).
+//! copy owned its board before (the case refill_from exists for), and when it is refilled
+//! again and again from one source (then it undoes its placements instead of copying the
+//! board and the segments; a debug build also checks each such refill against the source).
 
 use carcassonne_core::{Game, GameSetup};
 use carcassonne_rules::{build_ruleset, RulesSpec};
@@ -74,6 +76,57 @@ fn refill_from_copies_the_game_that_clone_from_copies() {
                 "step {step}: the source"
             );
             play_on(&mut source, 5);
+        }
+    }
+}
+
+/// What a search bot does: one scratch game refilled from one position before every try,
+/// each try playing a few actions (placements, deployments, scoring), now and then a plain
+/// `clone_from` of another game in between (which ends the undoing) and a source that
+/// moves on (whose board the scratch game's refills held: it copies then).
+#[test]
+fn refills_from_one_source_undo_each_try_exactly() {
+    for (expansions, seed) in [(&[][..], 3u64), (&NINE[..], 9)] {
+        let mut source = game(expansions, seed);
+        let mut other = source.clone();
+        play_on(&mut source, 30);
+        play_on(&mut other, 50);
+        let mut scratch = source.clone();
+        for step in 0..12 {
+            let before = format!("{:?}", source.state());
+            for t in 0..6 {
+                scratch.refill_from(&source);
+                assert_eq!(
+                    format!("{:?}", scratch.state()),
+                    before,
+                    "step {step}, try {t}: the refill"
+                );
+                let mut plain = source.clone();
+                // Different tries: skip `t` actions' worth of offers first.
+                let n = 2 + (t + step) % 9;
+                for _ in 0..t {
+                    if !scratch.is_over() && scratch.action_count() > 0 {
+                        let k = (t * 5 + step) % scratch.action_count();
+                        scratch.apply_offered(k).expect("an offered action applies");
+                        plain.apply_offered(k).expect("an offered action applies");
+                    }
+                }
+                assert_eq!(
+                    play_on(&mut scratch, n),
+                    play_on(&mut plain, n),
+                    "step {step}, try {t}: the refilled copy plays as a plain one"
+                );
+                assert_eq!(
+                    format!("{:?}", source.state()),
+                    before,
+                    "step {step}: the source"
+                );
+            }
+            if step % 4 == 3 {
+                scratch.clone_from(&other);
+                play_on(&mut scratch, 3);
+            }
+            play_on(&mut source, 3);
         }
     }
 }

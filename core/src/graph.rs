@@ -1,13 +1,14 @@
 //! The feature graph: every segment of every placed tile as a petgraph node.
 //!
 //! Nodes are segments (one feature part on one tile, or a virtual feature such as a
-//! district of a start block). Edges say how segments relate: [`Link::Joined`] for two
-//! segments of one feature meeting across a tile border, [`Link::Borders`] for a field
-//! touching a city on the same tile. A *feature* is a connected component of `Joined`
-//! edges; a union-find over node indices keeps the components and their running
-//! totals (open edges, pennants, occupants) so that merging and completion checks are
-//! O(α) instead of graph walks. Nodes are never removed, so a [`SegmentId`] stays valid
-//! for the whole game.
+//! district of a start block). Edges are [`Link::Borders`]: a field touching a city on the
+//! same tile (or a virtual city). A *feature* is the set of segments joined across tile
+//! borders; a union-find over node indices keeps the features, their members (a circular
+//! list per feature: [`FeatureGraph::members`]) and their running totals (open edges,
+//! pennants, occupants), so that merging and completion checks are O(α) instead of graph
+//! walks. The joins themselves are not edges of the graph (nothing read them, and a
+//! field's few `Borders` edges were found among many: issue 33). Nodes are never removed,
+//! so a [`SegmentId`] stays valid for the whole game.
 //!
 //! Expansions read the graph through [`FeatureGraph::graph`] and the feature queries;
 //! only the engine mutates it.
@@ -86,7 +87,9 @@ impl SegmentNode {
 /// How two segments relate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Link {
-    /// Parts of one feature meeting across a tile border.
+    /// Parts of one feature meeting across a tile border. Not recorded as an edge: the
+    /// union-find keeps which segments form a feature ([`FeatureGraph::feature_of`],
+    /// [`FeatureGraph::members`]).
     Joined,
     /// A field bordering a city on the same tile (or a virtual city).
     Borders,
@@ -118,7 +121,7 @@ impl FeatureTotals {
 }
 
 /// The feature graph with its union-find.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct FeatureGraph {
     /// Shared between copies until one places a tile (copy on write): the segments and
     /// their links change only when a tile is placed, so a bot's copies that try
@@ -128,6 +131,30 @@ pub struct FeatureGraph {
     /// Union-find entry per segment, in one vector (fewer allocations per state clone).
     /// A feature's size for union by size is `totals.segments` at its root.
     links: Vec<UfLink>,
+    /// The final scoring's farms and their completed cities, found once and read by every
+    /// hook that asks for them ([`FeatureGraph::farm_cities_memo`]).
+    memo: FarmMemo,
+}
+
+/// The shape `Debug` had before the memo (a scratch that is empty between scorings).
+impl std::fmt::Debug for FeatureGraph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FeatureGraph")
+            .field("graph", &self.graph)
+            .field("links", &self.links)
+            .finish()
+    }
+}
+
+/// Each listed farm's completed cities (`cities[start..end]`), valid while `on`: from the
+/// final scoring's farm draft until the final scoring ends, and only while the graph is
+/// not edited (any [`FeatureGraph::edit`] turns it off: a hook may add a border, a
+/// segment or an overlay). A copy of the graph starts without one.
+#[derive(Default)]
+struct FarmMemo {
+    on: bool,
+    farms: Vec<(FeatureId, u32, u32)>,
+    cities: Vec<FeatureId>,
 }
 
 /// Writes to a [`FeatureGraph`] with its segments borrowed once ([`FeatureGraph::edit`]).
@@ -163,12 +190,10 @@ impl GraphEdit<'_> {
         &mut self.links[f.0 as usize].totals
     }
 
-    /// Joins two segments across a tile border; both lose one open edge.
+    /// Joins two segments across a tile border; if `closes_edges`, the feature loses the
+    /// two open edges that met. Only the union-find records it (no graph edge).
     pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
         let (ra, rb) = (self.feature_of(a), self.feature_of(b));
-        if closes_edges || ra != rb {
-            self.graph.add_edge(a, b, Link::Joined);
-        }
         let root = if ra == rb { ra } else { self.union(ra, rb) };
         if closes_edges {
             let t = &mut self.links[root.0 as usize].totals;
@@ -230,6 +255,7 @@ impl Clone for FeatureGraph {
         FeatureGraph {
             graph: Arc::clone(&self.graph),
             links: self.links.clone(),
+            memo: FarmMemo::default(),
         }
     }
 
@@ -237,6 +263,7 @@ impl Clone for FeatureGraph {
     fn clone_from(&mut self, source: &FeatureGraph) {
         self.graph.clone_from(&source.graph);
         self.links.clone_from(&source.links);
+        self.memo.on = false;
     }
 }
 
@@ -256,17 +283,18 @@ impl FeatureGraph {
     /// An empty graph with room for `segments` nodes.
     pub fn with_capacity(segments: usize) -> FeatureGraph {
         FeatureGraph {
-            graph: Arc::new(UnGraph::with_capacity(segments, segments * 2)),
+            graph: Arc::new(UnGraph::with_capacity(segments, segments)),
             links: Vec::with_capacity(segments),
+            memo: FarmMemo::default(),
         }
     }
 
-    /// Room for `segments` segments in all (and twice as many links) without growing: a
+    /// Room for `segments` segments in all (and as many borders) without growing: a
     /// clone keeps only what is in use, and a game then grows from there.
     pub fn reserve_total(&mut self, segments: usize) {
         let graph = Arc::make_mut(&mut self.graph);
         graph.reserve_nodes(segments.saturating_sub(graph.node_count()));
-        graph.reserve_edges((segments * 2).saturating_sub(graph.edge_count()));
+        graph.reserve_edges(segments.saturating_sub(graph.edge_count()));
         self.links
             .reserve(segments.saturating_sub(self.links.len()));
     }
@@ -278,11 +306,12 @@ impl FeatureGraph {
     /// which makes a dozen writes, takes them once ([`GraphEdit`]), and with one atomic
     /// compare-exchange: more than one holder (a plain load) means shared, so copied here;
     /// one holder leaves only `make_mut`'s own check (no weak references are ever made, so
-    /// it copies nothing then).
+    /// it copies nothing then). Turns off the final scoring's farm memo.
     pub(crate) fn edit(&mut self) -> GraphEdit<'_> {
+        self.memo.on = false;
         if Arc::strong_count(&self.graph) != 1 {
             let (n, e) = (self.graph.node_count(), self.graph.edge_count());
-            let mut own = UnGraph::with_capacity(n + 64, e + 128);
+            let mut own = UnGraph::with_capacity(n + 64, e + 64);
             own.clone_from(&self.graph);
             self.graph = Arc::new(own);
         }
@@ -350,8 +379,19 @@ impl FeatureGraph {
         &self.links[f.0 as usize].totals
     }
 
-    pub(crate) fn totals_mut(&mut self, f: FeatureId) -> &mut FeatureTotals {
-        &mut self.links[f.0 as usize].totals
+    /// Marks a feature scored (closed for further scoring; its completeness is unchanged).
+    pub(crate) fn mark_scored(&mut self, f: FeatureId) {
+        self.links[f.0 as usize].totals.scored = true;
+    }
+
+    /// The complete features (scored or not, virtual ones included), in the order of their
+    /// representatives: one pass over the union-find, no walk of the segments.
+    pub fn complete_features(&self) -> impl Iterator<Item = FeatureId> + '_ {
+        self.links
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| l.totals.complete() && l.parent == *i as u32)
+            .map(|(i, _)| FeatureId(i as u32))
     }
 
     /// The kind of a feature.
@@ -437,10 +477,61 @@ impl FeatureGraph {
         }
     }
 
+    /// The completed cities of `farm` if the final scoring's farm draft found them and the
+    /// graph has not been edited since ([`FeatureGraph::remember_farms`]).
+    #[inline]
+    pub(crate) fn farm_cities_memo(&self, farm: FeatureId) -> Option<&[FeatureId]> {
+        if !self.memo.on {
+            return None;
+        }
+        let m = &self.memo;
+        let &(_, a, b) = m.farms.iter().find(|(f, _, _)| *f == farm)?;
+        Some(&m.cities[a as usize..b as usize])
+    }
+
+    /// Starts the farm memo: forgets what it held, and keeps what `fill` records (each farm
+    /// with its completed cities, [`FarmRecorder::record`]) until the graph is edited or
+    /// [`FeatureGraph::forget_farms`].
+    pub(crate) fn remember_farms(&mut self, fill: impl FnOnce(&FeatureGraph, &mut FarmRecorder)) {
+        let mut rec = FarmRecorder {
+            farms: std::mem::take(&mut self.memo.farms),
+            cities: std::mem::take(&mut self.memo.cities),
+        };
+        rec.farms.clear();
+        rec.cities.clear();
+        self.memo.on = false;
+        fill(self, &mut rec);
+        self.memo.farms = rec.farms;
+        self.memo.cities = rec.cities;
+        self.memo.on = true;
+    }
+
+    /// Ends the farm memo (kept empty between final scorings, so a copy copies nothing).
+    pub(crate) fn forget_farms(&mut self) {
+        self.memo.on = false;
+        self.memo.farms.clear();
+        self.memo.cities.clear();
+    }
+
     pub(crate) fn add_occupant(&mut self, s: SegmentId, delta: i32) {
         let f = self.feature_of(s);
         let t = &mut self.links[f.0 as usize].totals;
         t.occupants = (t.occupants as i32 + delta).max(0) as u16;
+    }
+}
+
+/// Where [`FeatureGraph::remember_farms`] records farms and their cities.
+pub(crate) struct FarmRecorder {
+    farms: Vec<(FeatureId, u32, u32)>,
+    cities: Vec<FeatureId>,
+}
+
+impl FarmRecorder {
+    /// Records `farm`'s completed cities (the first record of a farm is the one read).
+    pub(crate) fn record(&mut self, farm: FeatureId, cities: &[FeatureId]) {
+        let a = self.cities.len() as u32;
+        self.cities.extend_from_slice(cities);
+        self.farms.push((farm, a, self.cities.len() as u32));
     }
 }
 

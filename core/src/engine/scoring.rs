@@ -249,7 +249,7 @@ pub(crate) fn apply_draft(
     }
     for item in &draft.features {
         if item.closes {
-            st.graph.totals_mut(item.feature).scored = true;
+            st.graph.mark_scored(item.feature);
         }
         if item.return_figures {
             for i in 0..st.figures.len() {
@@ -289,14 +289,19 @@ pub(crate) fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), H
     st.draft = draft;
     farms.clear();
     st.completed = farms;
-    r?;
-    each(
-        rules,
-        st,
-        HookSet::FINAL_SCORING,
-        "final_scoring",
-        |e, ctx| e.final_scoring(ctx),
-    )
+    let r = r.and_then(|()| {
+        each(
+            rules,
+            st,
+            HookSet::FINAL_SCORING,
+            "final_scoring",
+            |e, ctx| e.final_scoring(ctx),
+        )
+    });
+    // The farms' cities found for the farm draft served its hooks and the final scoring's
+    // (`View::farm_cities`) until here.
+    st.graph.forget_farms();
+    r
 }
 
 /// The final scoring's two drafts, applied in turn: unfinished features, then farms.
@@ -314,6 +319,16 @@ fn final_drafts(
     apply_draft(rules, st, draft)?;
     draft.features.clear();
     draft.awards.clear();
+    // Each farm's completed cities, found once: the farm draft, its hooks and the final
+    // scoring's hooks (a barn's farm, a pig's) read them through `farm_cities` until the
+    // graph is edited or the final scoring ends.
+    let mut cities = Vec::new();
+    st.graph.remember_farms(|g, rec| {
+        for &farm in farms.iter() {
+            farm_cities_walk(rules, g, farm, &mut cities);
+            rec.record(farm, &cities);
+        }
+    });
     farm_draft(rules, st, farms, draft)?;
     apply_draft(rules, st, draft)
 }
@@ -396,13 +411,24 @@ fn final_features(
     Ok(())
 }
 
-/// Completed city-scoring features bordering a farm.
+/// Completed city-scoring features bordering a farm, in order of first contact: during the
+/// final scoring, as its farm draft found them ([`FeatureGraph::remember_farms`]).
 pub(crate) fn farm_cities(
     rules: &Ruleset,
     g: &FeatureGraph,
     farm: FeatureId,
     buf: &mut Vec<FeatureId>,
 ) {
+    if let Some(cities) = g.farm_cities_memo(farm) {
+        buf.clear();
+        buf.extend_from_slice(cities);
+        return;
+    }
+    farm_cities_walk(rules, g, farm, buf);
+}
+
+/// [`farm_cities`] found by walking the farm's segments and their borders.
+fn farm_cities_walk(rules: &Ruleset, g: &FeatureGraph, farm: FeatureId, buf: &mut Vec<FeatureId>) {
     // `bordering_features` then the filter, in one pass: a feature is checked before the
     // list is searched for it (most bordering cities of a farm are not complete), and the
     // order (first contact) is the same.

@@ -102,8 +102,8 @@ impl<'a> View<'a> {
     /// How many completed cities the farm `farm` borders ([`Self::farm_cities`]`.len()`):
     /// during the final scoring read from what its farm draft found, without a list.
     pub fn completed_city_count(&self, farm: FeatureId) -> usize {
-        match self.state.graph.farm_cities_memo(farm) {
-            Some(cities) => cities.len(),
+        match self.state.graph.farm_memo(farm) {
+            Some((cities, _)) => cities.len(),
             None => self.completed_cities(farm).len(),
         }
     }

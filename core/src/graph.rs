@@ -16,8 +16,8 @@
 use crate::kind::FeatureKindId;
 use crate::pos::Pos;
 use crate::side::{HalfSet, SideSet};
-use petgraph::graph::{NodeIndex, UnGraph};
-use petgraph::visit::EdgeRef;
+use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
+use petgraph::Direction::{Incoming, Outgoing};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -132,7 +132,7 @@ pub struct FeatureGraph {
     /// A feature's size for union by size is `totals.segments` at its root.
     links: Vec<UfLink>,
     /// The final scoring's farms and their completed cities, found once and read by every
-    /// hook that asks for them ([`FeatureGraph::farm_cities_memo`]).
+    /// hook that asks for them ([`FeatureGraph::farm_memo`]).
     memo: FarmMemo,
 }
 
@@ -153,7 +153,8 @@ impl std::fmt::Debug for FeatureGraph {
 #[derive(Default)]
 struct FarmMemo {
     on: bool,
-    farms: Vec<(FeatureId, u32, u32)>,
+    /// Farm, its cities' range, its tile count.
+    farms: Vec<(FeatureId, u32, u32, u32)>,
     cities: Vec<FeatureId>,
 }
 
@@ -341,7 +342,8 @@ impl FeatureGraph {
         }
     }
 
-    /// The underlying petgraph graph (read-only).
+    /// The underlying petgraph graph (read-only): the segments as nodes, and a
+    /// [`Link::Borders`] edge for each field bordering a city (no edge for joins).
     pub fn graph(&self) -> &UnGraph<SegmentNode, Link, u32> {
         &self.graph
     }
@@ -416,25 +418,52 @@ impl FeatureGraph {
 
     /// Number of distinct tiles in a feature (A-9: each tile counts once per feature).
     pub fn tile_count(&self, f: FeatureId) -> u32 {
-        // A bit per placed-tile index below `BITS` (every tile of a real game); a feature
-        // reaching a later tile is counted by sorting its tile indices instead.
-        const WORDS: usize = 16;
-        const BITS: u16 = (WORDS * 64) as u16;
-        let mut seen = [0u64; WORDS];
-        let mut n = 0u32;
+        let mut tiles = TileSet::default();
         for s in self.members(f) {
-            let t = self.graph[s].tile;
-            if t == VIRTUAL_TILE {
-                continue;
-            }
-            if t >= BITS {
+            if !tiles.add(self.graph[s].tile) {
                 return self.tile_count_sorted(f);
             }
-            let (w, bit) = (usize::from(t / 64), 1u64 << (t % 64));
-            n += u32::from(seen[w] & bit == 0);
-            seen[w] |= bit;
         }
-        n
+        tiles.n
+    }
+
+    /// One walk of a feature's segments for farm scoring: gives `border` every segment
+    /// linked to one of them by a [`Link::Borders`] edge, in the order [`Self::members`]
+    /// then [`Self::borders`] list them, and returns [`Self::tile_count`]. The edges are read
+    /// from petgraph's lists directly, and a segment without any is passed over on its
+    /// node alone (most of a farm's).
+    pub(crate) fn walk_borders(&self, f: FeatureId, mut border: impl FnMut(SegmentId)) -> u32 {
+        let (nodes, edges) = (self.graph.raw_nodes(), self.graph.raw_edges());
+        let end = EdgeIndex::end();
+        let mut tiles = TileSet::default();
+        let mut sorted = false;
+        for s in self.members(f) {
+            let node = &nodes[s.index()];
+            sorted |= !tiles.add(node.weight.tile);
+            let (mut out, mut inc) = (node.next_edge(Outgoing), node.next_edge(Incoming));
+            if out == end && inc == end {
+                continue;
+            }
+            // As petgraph's `edges` lists them: the edges from `s` (newest first), then
+            // those to it, a loop once.
+            while let Some(e) = edges.get(out.index()) {
+                out = e.next_edge(Outgoing);
+                if e.weight == Link::Borders {
+                    border(e.target());
+                }
+            }
+            while let Some(e) = edges.get(inc.index()) {
+                inc = e.next_edge(Incoming);
+                if e.weight == Link::Borders && e.source() != s {
+                    border(e.source());
+                }
+            }
+        }
+        if sorted {
+            self.tile_count_sorted(f)
+        } else {
+            tiles.n
+        }
     }
 
     /// [`FeatureGraph::tile_count`] for a feature on any tile index: sorts them.
@@ -451,6 +480,7 @@ impl FeatureGraph {
 
     /// Segments linked to `s` by a [`Link::Borders`] edge (cities of a field, fields of a city).
     pub fn borders(&self, s: SegmentId) -> impl Iterator<Item = SegmentId> + '_ {
+        use petgraph::visit::EdgeRef;
         self.graph
             .edges(s)
             .filter(|e| *e.weight() == Link::Borders)
@@ -477,16 +507,16 @@ impl FeatureGraph {
         }
     }
 
-    /// The completed cities of `farm` if the final scoring's farm draft found them and the
-    /// graph has not been edited since ([`FeatureGraph::remember_farms`]).
+    /// The completed cities of `farm` and its tile count, if the final scoring's farm draft
+    /// found them and the graph has not been edited since ([`FeatureGraph::remember_farms`]).
     #[inline]
-    pub(crate) fn farm_cities_memo(&self, farm: FeatureId) -> Option<&[FeatureId]> {
+    pub(crate) fn farm_memo(&self, farm: FeatureId) -> Option<(&[FeatureId], u32)> {
         if !self.memo.on {
             return None;
         }
         let m = &self.memo;
-        let &(_, a, b) = m.farms.iter().find(|(f, _, _)| *f == farm)?;
-        Some(&m.cities[a as usize..b as usize])
+        let &(_, a, b, tiles) = m.farms.iter().find(|(f, ..)| *f == farm)?;
+        Some((&m.cities[a as usize..b as usize], tiles))
     }
 
     /// Starts the farm memo: forgets what it held, and keeps what `fill` records (each farm
@@ -520,18 +550,55 @@ impl FeatureGraph {
     }
 }
 
+/// The distinct tiles seen: a bit per placed-tile index below `BITS` (every tile of a real
+/// game); a feature reaching a later tile is counted by sorting its tile indices instead.
+struct TileSet {
+    seen: [u64; TileSet::WORDS],
+    n: u32,
+}
+
+impl Default for TileSet {
+    fn default() -> TileSet {
+        TileSet {
+            seen: [0; TileSet::WORDS],
+            n: 0,
+        }
+    }
+}
+
+impl TileSet {
+    const WORDS: usize = 16;
+    const BITS: u16 = (TileSet::WORDS * 64) as u16;
+
+    /// Counts tile `t` (a virtual segment's none); `false` if it is beyond the bits.
+    #[inline]
+    fn add(&mut self, t: PlacedIndex) -> bool {
+        if t == VIRTUAL_TILE {
+            return true;
+        }
+        if t >= Self::BITS {
+            return false;
+        }
+        let (w, bit) = (usize::from(t / 64), 1u64 << (t % 64));
+        self.n += u32::from(self.seen[w] & bit == 0);
+        self.seen[w] |= bit;
+        true
+    }
+}
+
 /// Where [`FeatureGraph::remember_farms`] records farms and their cities.
 pub(crate) struct FarmRecorder {
-    farms: Vec<(FeatureId, u32, u32)>,
+    farms: Vec<(FeatureId, u32, u32, u32)>,
     cities: Vec<FeatureId>,
 }
 
 impl FarmRecorder {
-    /// Records `farm`'s completed cities (the first record of a farm is the one read).
-    pub(crate) fn record(&mut self, farm: FeatureId, cities: &[FeatureId]) {
+    /// Records `farm`'s completed cities and tile count (the first record of a farm is the
+    /// one read).
+    pub(crate) fn record(&mut self, farm: FeatureId, cities: &[FeatureId], tiles: u32) {
         let a = self.cities.len() as u32;
         self.cities.extend_from_slice(cities);
-        self.farms.push((farm, a, self.cities.len() as u32));
+        self.farms.push((farm, a, self.cities.len() as u32, tiles));
     }
 }
 

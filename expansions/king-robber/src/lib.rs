@@ -29,9 +29,9 @@
 //! carry it.
 
 use carcassonne_core::{
-    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureGraph,
-    GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset, ScoreDraft, Scoring,
-    View, Visible,
+    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureGraph, GameSlot,
+    HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset, ScoreDraft, Scoring, View,
+    Visible,
 };
 
 /// The two titles this expansion hands out.

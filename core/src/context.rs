@@ -99,6 +99,15 @@ impl<'a> View<'a> {
         out
     }
 
+    /// How many completed cities the farm `farm` borders ([`Self::farm_cities`]`.len()`):
+    /// during the final scoring read from what its farm draft found, without a list.
+    pub fn completed_city_count(&self, farm: FeatureId) -> usize {
+        match self.state.graph.farm_memo(farm) {
+            Some((cities, _)) => cities.len(),
+            None => self.completed_cities(farm).len(),
+        }
+    }
+
     /// A player's figure as position settings name it: `NAME` (one of the player's small
     /// followers) or `NAME:kind` (a figure kind of the ruleset, `R:big-follower`); spaces
     /// around either part are ignored. Unknown players and kinds are errors.

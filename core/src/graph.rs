@@ -1,13 +1,14 @@
 //! The feature graph: every segment of every placed tile as a petgraph node.
 //!
 //! Nodes are segments (one feature part on one tile, or a virtual feature such as a
-//! district of a start block). Edges say how segments relate: [`Link::Joined`] for two
-//! segments of one feature meeting across a tile border, [`Link::Borders`] for a field
-//! touching a city on the same tile. A *feature* is a connected component of `Joined`
-//! edges; a union-find over node indices keeps the components and their running
-//! totals (open edges, pennants, occupants) so that merging and completion checks are
-//! O(α) instead of graph walks. Nodes are never removed, so a [`SegmentId`] stays valid
-//! for the whole game.
+//! district of a start block). Edges are [`Link::Borders`]: a field touching a city on the
+//! same tile (or a virtual city). A *feature* is the set of segments joined across tile
+//! borders; a union-find over node indices keeps the features, their members (a circular
+//! list per feature: [`FeatureGraph::members`]) and their running totals (open edges,
+//! pennants, occupants), so that merging and completion checks are O(α) instead of graph
+//! walks. The joins themselves are not edges of the graph (nothing read them, and a
+//! field's few `Borders` edges were found among many: issue 33). Nodes are never removed,
+//! so a [`SegmentId`] stays valid for the whole game.
 //!
 //! Expansions read the graph through [`FeatureGraph::graph`] and the feature queries;
 //! only the engine mutates it.
@@ -15,8 +16,8 @@
 use crate::kind::FeatureKindId;
 use crate::pos::Pos;
 use crate::side::{HalfSet, SideSet};
-use petgraph::graph::{NodeIndex, UnGraph};
-use petgraph::visit::EdgeRef;
+use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
+use petgraph::Direction::{Incoming, Outgoing};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -86,7 +87,9 @@ impl SegmentNode {
 /// How two segments relate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Link {
-    /// Parts of one feature meeting across a tile border.
+    /// Parts of one feature meeting across a tile border. Not recorded as an edge: the
+    /// union-find keeps which segments form a feature ([`FeatureGraph::feature_of`],
+    /// [`FeatureGraph::members`]).
     Joined,
     /// A field bordering a city on the same tile (or a virtual city).
     Borders,
@@ -118,7 +121,7 @@ impl FeatureTotals {
 }
 
 /// The feature graph with its union-find.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct FeatureGraph {
     /// Shared between copies until one places a tile (copy on write): the segments and
     /// their links change only when a tile is placed, so a bot's copies that try
@@ -128,6 +131,31 @@ pub struct FeatureGraph {
     /// Union-find entry per segment, in one vector (fewer allocations per state clone).
     /// A feature's size for union by size is `totals.segments` at its root.
     links: Vec<UfLink>,
+    /// The final scoring's farms and their completed cities, found once and read by every
+    /// hook that asks for them ([`FeatureGraph::farm_memo`]).
+    memo: FarmMemo,
+}
+
+/// The shape `Debug` had before the memo (a scratch that is empty between scorings).
+impl std::fmt::Debug for FeatureGraph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FeatureGraph")
+            .field("graph", &self.graph)
+            .field("links", &self.links)
+            .finish()
+    }
+}
+
+/// Each listed farm's completed cities (`cities[start..end]`), valid while `on`: from the
+/// final scoring's farm draft until the final scoring ends, and only while the graph is
+/// not edited (any [`FeatureGraph::edit`] turns it off: a hook may add a border, a
+/// segment or an overlay). A copy of the graph starts without one.
+#[derive(Default)]
+struct FarmMemo {
+    on: bool,
+    /// Farm, its cities' range, its tile count.
+    farms: Vec<(FeatureId, u32, u32, u32)>,
+    cities: Vec<FeatureId>,
 }
 
 /// Writes to a [`FeatureGraph`] with its segments borrowed once ([`FeatureGraph::edit`]).
@@ -163,12 +191,10 @@ impl GraphEdit<'_> {
         &mut self.links[f.0 as usize].totals
     }
 
-    /// Joins two segments across a tile border; both lose one open edge.
+    /// Joins two segments across a tile border; if `closes_edges`, the feature loses the
+    /// two open edges that met. Only the union-find records it (no graph edge).
     pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
         let (ra, rb) = (self.feature_of(a), self.feature_of(b));
-        if closes_edges || ra != rb {
-            self.graph.add_edge(a, b, Link::Joined);
-        }
         let root = if ra == rb { ra } else { self.union(ra, rb) };
         if closes_edges {
             let t = &mut self.links[root.0 as usize].totals;
@@ -230,6 +256,7 @@ impl Clone for FeatureGraph {
         FeatureGraph {
             graph: Arc::clone(&self.graph),
             links: self.links.clone(),
+            memo: FarmMemo::default(),
         }
     }
 
@@ -237,6 +264,7 @@ impl Clone for FeatureGraph {
     fn clone_from(&mut self, source: &FeatureGraph) {
         self.graph.clone_from(&source.graph);
         self.links.clone_from(&source.links);
+        self.memo.on = false;
     }
 }
 
@@ -256,17 +284,18 @@ impl FeatureGraph {
     /// An empty graph with room for `segments` nodes.
     pub fn with_capacity(segments: usize) -> FeatureGraph {
         FeatureGraph {
-            graph: Arc::new(UnGraph::with_capacity(segments, segments * 2)),
+            graph: Arc::new(UnGraph::with_capacity(segments, segments)),
             links: Vec::with_capacity(segments),
+            memo: FarmMemo::default(),
         }
     }
 
-    /// Room for `segments` segments in all (and twice as many links) without growing: a
+    /// Room for `segments` segments in all (and as many borders) without growing: a
     /// clone keeps only what is in use, and a game then grows from there.
     pub fn reserve_total(&mut self, segments: usize) {
         let graph = Arc::make_mut(&mut self.graph);
         graph.reserve_nodes(segments.saturating_sub(graph.node_count()));
-        graph.reserve_edges((segments * 2).saturating_sub(graph.edge_count()));
+        graph.reserve_edges(segments.saturating_sub(graph.edge_count()));
         self.links
             .reserve(segments.saturating_sub(self.links.len()));
     }
@@ -278,11 +307,12 @@ impl FeatureGraph {
     /// which makes a dozen writes, takes them once ([`GraphEdit`]), and with one atomic
     /// compare-exchange: more than one holder (a plain load) means shared, so copied here;
     /// one holder leaves only `make_mut`'s own check (no weak references are ever made, so
-    /// it copies nothing then).
+    /// it copies nothing then). Turns off the final scoring's farm memo.
     pub(crate) fn edit(&mut self) -> GraphEdit<'_> {
+        self.memo.on = false;
         if Arc::strong_count(&self.graph) != 1 {
             let (n, e) = (self.graph.node_count(), self.graph.edge_count());
-            let mut own = UnGraph::with_capacity(n + 64, e + 128);
+            let mut own = UnGraph::with_capacity(n + 64, e + 64);
             own.clone_from(&self.graph);
             self.graph = Arc::new(own);
         }
@@ -312,7 +342,8 @@ impl FeatureGraph {
         }
     }
 
-    /// The underlying petgraph graph (read-only).
+    /// The underlying petgraph graph (read-only): the segments as nodes, and a
+    /// [`Link::Borders`] edge for each field bordering a city (no edge for joins).
     pub fn graph(&self) -> &UnGraph<SegmentNode, Link, u32> {
         &self.graph
     }
@@ -350,8 +381,19 @@ impl FeatureGraph {
         &self.links[f.0 as usize].totals
     }
 
-    pub(crate) fn totals_mut(&mut self, f: FeatureId) -> &mut FeatureTotals {
-        &mut self.links[f.0 as usize].totals
+    /// Marks a feature scored (closed for further scoring; its completeness is unchanged).
+    pub(crate) fn mark_scored(&mut self, f: FeatureId) {
+        self.links[f.0 as usize].totals.scored = true;
+    }
+
+    /// The complete features (scored or not, virtual ones included), in the order of their
+    /// representatives: one pass over the union-find, no walk of the segments.
+    pub fn complete_features(&self) -> impl Iterator<Item = FeatureId> + '_ {
+        self.links
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| l.totals.complete() && l.parent == *i as u32)
+            .map(|(i, _)| FeatureId(i as u32))
     }
 
     /// The kind of a feature.
@@ -376,25 +418,52 @@ impl FeatureGraph {
 
     /// Number of distinct tiles in a feature (A-9: each tile counts once per feature).
     pub fn tile_count(&self, f: FeatureId) -> u32 {
-        // A bit per placed-tile index below `BITS` (every tile of a real game); a feature
-        // reaching a later tile is counted by sorting its tile indices instead.
-        const WORDS: usize = 16;
-        const BITS: u16 = (WORDS * 64) as u16;
-        let mut seen = [0u64; WORDS];
-        let mut n = 0u32;
+        let mut tiles = TileSet::default();
         for s in self.members(f) {
-            let t = self.graph[s].tile;
-            if t == VIRTUAL_TILE {
-                continue;
-            }
-            if t >= BITS {
+            if !tiles.add(self.graph[s].tile) {
                 return self.tile_count_sorted(f);
             }
-            let (w, bit) = (usize::from(t / 64), 1u64 << (t % 64));
-            n += u32::from(seen[w] & bit == 0);
-            seen[w] |= bit;
         }
-        n
+        tiles.n
+    }
+
+    /// One walk of a feature's segments for farm scoring: gives `border` every segment
+    /// linked to one of them by a [`Link::Borders`] edge, in the order [`Self::members`]
+    /// then [`Self::borders`] list them, and returns [`Self::tile_count`]. The edges are read
+    /// from petgraph's lists directly, and a segment without any is passed over on its
+    /// node alone (most of a farm's).
+    pub(crate) fn walk_borders(&self, f: FeatureId, mut border: impl FnMut(SegmentId)) -> u32 {
+        let (nodes, edges) = (self.graph.raw_nodes(), self.graph.raw_edges());
+        let end = EdgeIndex::end();
+        let mut tiles = TileSet::default();
+        let mut sorted = false;
+        for s in self.members(f) {
+            let node = &nodes[s.index()];
+            sorted |= !tiles.add(node.weight.tile);
+            let (mut out, mut inc) = (node.next_edge(Outgoing), node.next_edge(Incoming));
+            if out == end && inc == end {
+                continue;
+            }
+            // As petgraph's `edges` lists them: the edges from `s` (newest first), then
+            // those to it, a loop once.
+            while let Some(e) = edges.get(out.index()) {
+                out = e.next_edge(Outgoing);
+                if e.weight == Link::Borders {
+                    border(e.target());
+                }
+            }
+            while let Some(e) = edges.get(inc.index()) {
+                inc = e.next_edge(Incoming);
+                if e.weight == Link::Borders && e.source() != s {
+                    border(e.source());
+                }
+            }
+        }
+        if sorted {
+            self.tile_count_sorted(f)
+        } else {
+            tiles.n
+        }
     }
 
     /// [`FeatureGraph::tile_count`] for a feature on any tile index: sorts them.
@@ -411,6 +480,7 @@ impl FeatureGraph {
 
     /// Segments linked to `s` by a [`Link::Borders`] edge (cities of a field, fields of a city).
     pub fn borders(&self, s: SegmentId) -> impl Iterator<Item = SegmentId> + '_ {
+        use petgraph::visit::EdgeRef;
         self.graph
             .edges(s)
             .filter(|e| *e.weight() == Link::Borders)
@@ -437,10 +507,98 @@ impl FeatureGraph {
         }
     }
 
+    /// The completed cities of `farm` and its tile count, if the final scoring's farm draft
+    /// found them and the graph has not been edited since ([`FeatureGraph::remember_farms`]).
+    #[inline]
+    pub(crate) fn farm_memo(&self, farm: FeatureId) -> Option<(&[FeatureId], u32)> {
+        if !self.memo.on {
+            return None;
+        }
+        let m = &self.memo;
+        let &(_, a, b, tiles) = m.farms.iter().find(|(f, ..)| *f == farm)?;
+        Some((&m.cities[a as usize..b as usize], tiles))
+    }
+
+    /// Starts the farm memo: forgets what it held, and keeps what `fill` records (each farm
+    /// with its completed cities, [`FarmRecorder::record`]) until the graph is edited or
+    /// [`FeatureGraph::forget_farms`].
+    pub(crate) fn remember_farms(&mut self, fill: impl FnOnce(&FeatureGraph, &mut FarmRecorder)) {
+        let mut rec = FarmRecorder {
+            farms: std::mem::take(&mut self.memo.farms),
+            cities: std::mem::take(&mut self.memo.cities),
+        };
+        rec.farms.clear();
+        rec.cities.clear();
+        self.memo.on = false;
+        fill(self, &mut rec);
+        self.memo.farms = rec.farms;
+        self.memo.cities = rec.cities;
+        self.memo.on = true;
+    }
+
+    /// Ends the farm memo (kept empty between final scorings, so a copy copies nothing).
+    pub(crate) fn forget_farms(&mut self) {
+        self.memo.on = false;
+        self.memo.farms.clear();
+        self.memo.cities.clear();
+    }
+
     pub(crate) fn add_occupant(&mut self, s: SegmentId, delta: i32) {
         let f = self.feature_of(s);
         let t = &mut self.links[f.0 as usize].totals;
         t.occupants = (t.occupants as i32 + delta).max(0) as u16;
+    }
+}
+
+/// The distinct tiles seen: a bit per placed-tile index below `BITS` (every tile of a real
+/// game); a feature reaching a later tile is counted by sorting its tile indices instead.
+struct TileSet {
+    seen: [u64; TileSet::WORDS],
+    n: u32,
+}
+
+impl Default for TileSet {
+    fn default() -> TileSet {
+        TileSet {
+            seen: [0; TileSet::WORDS],
+            n: 0,
+        }
+    }
+}
+
+impl TileSet {
+    const WORDS: usize = 16;
+    const BITS: u16 = (TileSet::WORDS * 64) as u16;
+
+    /// Counts tile `t` (a virtual segment's none); `false` if it is beyond the bits.
+    #[inline]
+    fn add(&mut self, t: PlacedIndex) -> bool {
+        if t == VIRTUAL_TILE {
+            return true;
+        }
+        if t >= Self::BITS {
+            return false;
+        }
+        let (w, bit) = (usize::from(t / 64), 1u64 << (t % 64));
+        self.n += u32::from(self.seen[w] & bit == 0);
+        self.seen[w] |= bit;
+        true
+    }
+}
+
+/// Where [`FeatureGraph::remember_farms`] records farms and their cities.
+pub(crate) struct FarmRecorder {
+    farms: Vec<(FeatureId, u32, u32, u32)>,
+    cities: Vec<FeatureId>,
+}
+
+impl FarmRecorder {
+    /// Records `farm`'s completed cities and tile count (the first record of a farm is the
+    /// one read).
+    pub(crate) fn record(&mut self, farm: FeatureId, cities: &[FeatureId], tiles: u32) {
+        let a = self.cities.len() as u32;
+        self.cities.extend_from_slice(cities);
+        self.farms.push((farm, a, self.cities.len() as u32, tiles));
     }
 }
 

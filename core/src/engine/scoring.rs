@@ -249,7 +249,7 @@ pub(crate) fn apply_draft(
     }
     for item in &draft.features {
         if item.closes {
-            st.graph.totals_mut(item.feature).scored = true;
+            st.graph.mark_scored(item.feature);
         }
         if item.return_figures {
             for i in 0..st.figures.len() {
@@ -289,14 +289,19 @@ pub(crate) fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), H
     st.draft = draft;
     farms.clear();
     st.completed = farms;
-    r?;
-    each(
-        rules,
-        st,
-        HookSet::FINAL_SCORING,
-        "final_scoring",
-        |e, ctx| e.final_scoring(ctx),
-    )
+    let r = r.and_then(|()| {
+        each(
+            rules,
+            st,
+            HookSet::FINAL_SCORING,
+            "final_scoring",
+            |e, ctx| e.final_scoring(ctx),
+        )
+    });
+    // The farms' cities found for the farm draft served its hooks and the final scoring's
+    // (`View::farm_cities`) until here.
+    st.graph.forget_farms();
+    r
 }
 
 /// The final scoring's two drafts, applied in turn: unfinished features, then farms.
@@ -314,6 +319,16 @@ fn final_drafts(
     apply_draft(rules, st, draft)?;
     draft.features.clear();
     draft.awards.clear();
+    // Each farm's completed cities, found once: the farm draft, its hooks and the final
+    // scoring's hooks (a barn's farm, a pig's) read them through `farm_cities` until the
+    // graph is edited or the final scoring ends.
+    let mut cities = Vec::new();
+    st.graph.remember_farms(|g, rec| {
+        for &farm in farms.iter() {
+            let tiles = farm_cities_walk(rules, g, farm, &mut cities);
+            rec.record(farm, &cities, tiles);
+        }
+    });
     farm_draft(rules, st, farms, draft)?;
     apply_draft(rules, st, draft)
 }
@@ -396,28 +411,115 @@ fn final_features(
     Ok(())
 }
 
-/// Completed city-scoring features bordering a farm.
+/// Completed city-scoring features bordering a farm, in order of first contact: during the
+/// final scoring, as its farm draft found them ([`FeatureGraph::remember_farms`]).
 pub(crate) fn farm_cities(
     rules: &Ruleset,
     g: &FeatureGraph,
     farm: FeatureId,
     buf: &mut Vec<FeatureId>,
 ) {
+    farm_cities_tiles(rules, g, farm, buf);
+}
+
+/// [`farm_cities`], and the farm's tile count ([`FeatureGraph::tile_count`]).
+fn farm_cities_tiles(
+    rules: &Ruleset,
+    g: &FeatureGraph,
+    farm: FeatureId,
+    buf: &mut Vec<FeatureId>,
+) -> u32 {
+    if let Some((cities, tiles)) = g.farm_memo(farm) {
+        buf.clear();
+        buf.extend_from_slice(cities);
+        return tiles;
+    }
+    farm_cities_walk(rules, g, farm, buf)
+}
+
+/// [`farm_cities_tiles`] found by one walk of the farm's segments and their borders.
+fn farm_cities_walk(
+    rules: &Ruleset,
+    g: &FeatureGraph,
+    farm: FeatureId,
+    buf: &mut Vec<FeatureId>,
+) -> u32 {
     // `bordering_features` then the filter, in one pass: a feature is checked before the
     // list is searched for it (most bordering cities of a farm are not complete), and the
     // order (first contact) is the same.
     buf.clear();
-    for s in g.members(farm) {
-        for c in g.borders(s) {
-            let f = g.feature_of(c);
-            if g.totals(f).complete()
-                && rules.kind(g.kind(f)).scoring == Scoring::City
-                && !buf.contains(&f)
-            {
-                buf.push(f);
-            }
+    g.walk_borders(farm, |c| {
+        let f = g.feature_of(c);
+        if g.totals(f).complete()
+            && rules.kind(g.kind(f)).scoring == Scoring::City
+            && !buf.contains(&f)
+        {
+            buf.push(f);
+        }
+    })
+}
+
+/// Each farm's strength per player as [`strengths`] finds them, from one pass over
+/// the figures instead of one per farm; `farms` holds no farm twice. Should a strength
+/// hook fail, the farms are counted one by one as before, so the error is the one the
+/// first failing farm gives.
+fn farm_strengths(
+    rules: &Ruleset,
+    st: &GameState,
+    farms: &[FeatureId],
+    out: &mut Vec<([i32; MAX_PLAYERS], u16)>,
+) -> Result<(), HookError> {
+    // Per farm: the strengths, and the occupants still to count.
+    out.clear();
+    out.extend(
+        farms
+            .iter()
+            .map(|f| ([0; MAX_PLAYERS], st.graph.totals(*f).occupants)),
+    );
+    let plain = !rules.any_hooks(HookSet::STRENGTH_DELTA);
+    let mut total: u32 = out.iter().map(|(_, n)| u32::from(*n)).sum();
+    let mut failed = false;
+    for (i, fig) in st.figures.iter().enumerate() {
+        if total == 0 {
+            break;
+        }
+        let FigureLoc::On(seg) = fig.loc else {
+            continue;
+        };
+        if !st.occupies(fig.kind) {
+            continue;
+        }
+        let f = st.graph.feature_of(seg);
+        let Some(k) = farms.iter().position(|x| *x == f) else {
+            continue;
+        };
+        let (s, left) = &mut out[k];
+        if *left == 0 {
+            continue;
+        }
+        *left -= 1;
+        total -= 1;
+        let fk = rules.figure_kind(fig.kind);
+        if fk.follower {
+            s[fig.owner.index()] += if plain {
+                fk.strength
+            } else {
+                match (View { rules, state: st }).strength(FigureId(i as u16)) {
+                    Ok(s) => s,
+                    Err(_) => {
+                        failed = true;
+                        break;
+                    }
+                }
+            };
         }
     }
+    if failed {
+        for (k, &farm) in farms.iter().enumerate() {
+            out[k].0 = strengths(rules, st, farm)?;
+        }
+    }
+    Ok(())
 }
 
 /// Drafts farm scoring in the chosen edition.
@@ -429,6 +531,8 @@ pub(crate) fn farm_draft(
 ) -> Result<(), HookError> {
     let n = st.players.len();
     let mut cities = Vec::new();
+    let mut strength = Vec::new();
+    farm_strengths(rules, st, farms, &mut strength)?;
     match rules.base().farm_scoring {
         FarmScoring::Third | FarmScoring::Second => {
             // Cities already paid per player (second edition only).
@@ -436,22 +540,21 @@ pub(crate) fn farm_draft(
             if rules.base().farm_scoring == FarmScoring::Second {
                 paid.resize(n, Vec::new());
             }
-            for &farm in farms {
-                farm_cities(rules, &st.graph, farm, &mut cities);
+            for (&farm, (s, _)) in farms.iter().zip(&strength) {
+                let tiles = farm_cities_tiles(rules, &st.graph, farm, &mut cities);
                 let item = draft.features.len() as u16;
                 let value = 3 * cities.len() as i32;
                 draft.features.push(DraftFeature {
                     feature: farm,
                     kind: st.graph.kind(farm),
-                    tiles: st.graph.tile_count(farm),
+                    tiles,
                     complete: false,
                     value,
                     return_figures: false,
                     closes: true,
                 });
-                let s = strengths(rules, st, farm)?;
                 let start = draft.awards.len();
-                push_majority(draft, item, &s, n, value);
+                push_majority(draft, item, s, n, value);
                 if rules.base().farm_scoring == FarmScoring::Second {
                     for a in &mut draft.awards[start..] {
                         let mine = &mut paid[a.player.index()];
@@ -471,9 +574,8 @@ pub(crate) fn farm_draft(
         FarmScoring::First => {
             // City by city: every player's farmers over all farms bordering the city.
             let mut per_city: Vec<(FeatureId, [i32; MAX_PLAYERS])> = Vec::new();
-            for &farm in farms {
+            for (&farm, (s, _)) in farms.iter().zip(&strength) {
                 farm_cities(rules, &st.graph, farm, &mut cities);
-                let s = strengths(rules, st, farm)?;
                 for c in &cities {
                     let entry = match per_city.iter_mut().position(|(f, _)| f == c) {
                         Some(i) => &mut per_city[i].1,

@@ -157,7 +157,7 @@ impl AmRules {
         per_city: i32,
     ) -> HookResult {
         let g = view.state.graph();
-        let cities = view.completed_cities(farm).len() as i32;
+        let cities = view.completed_city_count(farm) as i32;
         let value = per_city * cities;
         let item = draft.features.len() as u16;
         draft.features.push(DraftFeature {

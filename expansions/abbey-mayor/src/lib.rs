@@ -854,7 +854,7 @@ impl BoundExpansion for AmRules {
         }
         let mut awards: Vec<(PlayerId, i32)> = Vec::new();
         for f in farms {
-            let cities = view.completed_cities(f).len() as i32;
+            let cities = view.completed_city_count(f) as i32;
             let mut owners: Vec<PlayerId> = barns
                 .iter()
                 .filter(|(b, _)| *b == f)

@@ -29,9 +29,9 @@
 //! carry it.
 
 use carcassonne_core::{
-    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureGraph, FeatureId,
-    GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset, ScoreDraft, Scoring,
-    View, Visible,
+    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureGraph, GameSlot,
+    HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset, ScoreDraft, Scoring, View,
+    Visible,
 };
 
 /// The two titles this expansion hands out.
@@ -142,19 +142,14 @@ fn kind_titles(rules: &Ruleset) -> KindTitles {
     t
 }
 
-/// Completed cities and roads on the whole board (virtual ones included), in one pass
-/// over the segments: a feature is counted at its representative. The running totals are
-/// read first (fields never complete, and most other segments are not representatives
-/// or not complete), then the kind, and only then is the representative looked up.
+/// Completed cities and roads on the whole board (virtual ones included): the graph's
+/// complete features ([`FeatureGraph::complete_features`], one pass over its union-find
+/// roots), counted by the title their kind counts for.
 fn completed_counts(titles: &KindTitles, g: &FeatureGraph) -> [i32; 2] {
     let mut n = [0; 2];
-    for (i, node) in g.graph().raw_nodes().iter().enumerate() {
-        let f = FeatureId(i as u32);
-        if !g.totals(f).complete() {
-            continue;
-        }
-        let t = titles[node.weight.kind.0 as usize];
-        if t != 0 && g.feature_of(f.segment()) == f {
+    for f in g.complete_features() {
+        let t = titles[g.kind(f).0 as usize];
+        if t != 0 {
             n[(t - 1) as usize] += 1;
         }
     }

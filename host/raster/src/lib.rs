@@ -140,6 +140,12 @@ fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
     pixmap.encode_png().map_err(|e| format!("PNG: {e}"))
 }
 
+/// The embedded sans-serif font (DejaVu Sans), for other drawing code that must measure
+/// text the same way on every machine (the balance report's charts).
+pub fn sans_font() -> &'static [u8] {
+    dejavu::sans::regular()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,10 +190,4 @@ mod tests {
         assert!(svg_to_png("<svg", 1.0).is_err());
         assert!(svg_to_png("<svg/>", 0.0).is_err());
     }
-}
-
-/// The embedded sans-serif font (DejaVu Sans), for other drawing code that must measure
-/// text the same way on every machine (the balance report's charts).
-pub fn sans_font() -> &'static [u8] {
-    dejavu::sans::regular()
 }

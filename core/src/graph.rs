@@ -120,6 +120,10 @@ impl FeatureTotals {
     }
 }
 
+/// [`FeatureGraph::rewind_segments`] removes at most this many appended segments (a
+/// search's try adds a few tiles' worth; past that, copying costs no more).
+const REWIND_SEGMENTS: usize = 256;
+
 /// The feature graph with its union-find.
 #[derive(Default)]
 pub struct FeatureGraph {
@@ -340,6 +344,35 @@ impl FeatureGraph {
             g.clone_from(&self.graph);
             self.graph = own;
         }
+    }
+
+    /// [`FeatureGraph::adopt_segments`], and whether this graph owns its segments then;
+    /// but when `old`'s segments were a copy of `base`'s, this graph shares `base`'s, and
+    /// `old` has only been appended to since (all a [`GraphEdit`] does), removes the
+    /// appended edges and nodes, newest first (each edge heads its nodes' lists, so that
+    /// restores them), instead of copying every segment (issue 33: `engine/snapshot.rs`).
+    pub(crate) fn rewind_segments(
+        &mut self,
+        mut old: SegmentsHandle,
+        base: Option<&SegmentsHandle>,
+    ) -> bool {
+        let base = base
+            .filter(|b| Arc::ptr_eq(&b.0, &self.graph))
+            .map(|b| (b.0.node_count(), b.0.edge_count()));
+        if let (Some(g), Some((n, e))) = (Arc::get_mut(&mut old.0), base) {
+            if (n..=n + REWIND_SEGMENTS).contains(&g.node_count()) && g.edge_count() >= e {
+                while g.edge_count() > e {
+                    g.remove_edge(EdgeIndex::new(g.edge_count() - 1));
+                }
+                while g.node_count() > n {
+                    g.remove_node(NodeIndex::new(g.node_count() - 1));
+                }
+                self.graph = old.0;
+                return true;
+            }
+        }
+        self.adopt_segments(old);
+        Arc::strong_count(&self.graph) == 1
     }
 
     /// The underlying petgraph graph (read-only): the segments as nodes, and a
@@ -617,37 +650,6 @@ impl Iterator for Members<'_> {
         let n = self.graph.links[c as usize].next;
         self.cur = (n != self.start).then_some(n);
         Some(NodeIndex::new(c as usize))
-    }
-}
-
-impl FeatureGraph {
-    /// [`FeatureGraph::adopt_segments`], and whether this graph owns its segments then;
-    /// but when `old`'s segments were a copy of `base`'s, this graph shares `base`'s, and
-    /// `old` has only been appended to since (all a [`GraphEdit`] does), removes the
-    /// appended edges and nodes, newest first (each edge heads its nodes' lists, so that
-    /// restores them), instead of copying every segment (issue 33: `engine/snapshot.rs`).
-    pub(crate) fn rewind_segments(
-        &mut self,
-        mut old: SegmentsHandle,
-        base: Option<&SegmentsHandle>,
-    ) -> bool {
-        let base = base
-            .filter(|b| Arc::ptr_eq(&b.0, &self.graph))
-            .map(|b| (b.0.node_count(), b.0.edge_count()));
-        if let (Some(g), Some((n, e))) = (Arc::get_mut(&mut old.0), base) {
-            if (n..=n + 256).contains(&g.node_count()) && g.edge_count() >= e {
-                while g.edge_count() > e {
-                    g.remove_edge(petgraph::graph::EdgeIndex::new(g.edge_count() - 1));
-                }
-                while g.node_count() > n {
-                    g.remove_node(NodeIndex::new(g.node_count() - 1));
-                }
-                self.graph = old.0;
-                return true;
-            }
-        }
-        self.adopt_segments(old);
-        Arc::strong_count(&self.graph) == 1
     }
 }
 

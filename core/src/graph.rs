@@ -408,6 +408,13 @@ impl FeatureGraph {
         root(&self.links, s)
     }
 
+    /// Whether `s` represents its feature (`feature_of(s).segment() == s`), read without
+    /// walking the union-find: a scan of every segment for features keeps only these.
+    #[inline]
+    pub fn represents(&self, s: SegmentId) -> bool {
+        self.links[s.index()].parent == s.index() as u32
+    }
+
     /// The running totals of a feature.
     #[inline]
     pub fn totals(&self, f: FeatureId) -> &FeatureTotals {

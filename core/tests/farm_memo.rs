@@ -1,6 +1,6 @@
 //! The feature graph after issue 33's end-of-game pass: its only edges are `Borders`
 //! (a feature's joins are the union-find's); `complete_features` lists exactly the complete
-//! features; and the completed cities of each farm, found once by the final scoring's farm
+//! features, and `represents` marks exactly the representatives; and the completed cities of each farm, found once by the final scoring's farm
 //! draft, are what every hook of that scoring reads (`View::farm_cities`,
 //! `completed_city_count`), the same as a walk of the farm's segments and borders,
 //! and no longer once a hook changes the graph (a border or a complete virtual city added).
@@ -176,6 +176,14 @@ fn play(r: &Arc<Ruleset>, seed: u64) -> Game {
         listed.sort();
         walked.sort();
         assert_eq!(listed, walked, "seed {seed}: complete features");
+        for i in 0..graph.len() {
+            let s = SegmentId::new(i);
+            assert_eq!(
+                graph.represents(s),
+                graph.feature_of(s).segment() == s,
+                "seed {seed}: segment {i} represents its feature"
+            );
+        }
         assert!(
             graph.graph().edge_weights().all(|w| *w == Link::Borders),
             "seed {seed}: only Borders edges"

@@ -322,7 +322,7 @@ fn final_drafts(
     // Each farm's completed cities, found once: the farm draft, its hooks and the final
     // scoring's hooks (a barn's farm, a pig's) read them through `farm_cities` until the
     // graph is edited or the final scoring ends.
-    let mut cities = Vec::new();
+    let mut cities = Vec::with_capacity(16);
     st.graph.remember_farms(|g, rec| {
         for &farm in farms.iter() {
             let tiles = farm_cities_walk(rules, g, farm, &mut cities);
@@ -345,8 +345,10 @@ fn final_features(
     farms: &mut Vec<FeatureId>,
 ) -> Result<(), HookError> {
     let plain = !rules.any_hooks(HookSet::STRENGTH_DELTA);
-    // Per drafted feature: each player's strength and the occupants still to count.
-    let mut acc: Vec<([i32; MAX_PLAYERS], u16)> = Vec::new();
+    // Per drafted feature: each player's strength and the occupants still to count. At
+    // most one per figure on the board: one allocation, not one per doubling (a search
+    // ends a game per playout).
+    let mut acc: Vec<([i32; MAX_PLAYERS], u16)> = Vec::with_capacity(st.figures.len());
     for (i, fig) in st.figures.iter().enumerate() {
         let FigureLoc::On(seg) = fig.loc else {
             continue;
@@ -530,8 +532,8 @@ pub(crate) fn farm_draft(
     draft: &mut ScoreDraft,
 ) -> Result<(), HookError> {
     let n = st.players.len();
-    let mut cities = Vec::new();
-    let mut strength = Vec::new();
+    let mut cities = Vec::with_capacity(16);
+    let mut strength = Vec::with_capacity(farms.len());
     farm_strengths(rules, st, farms, &mut strength)?;
     match rules.base().farm_scoring {
         FarmScoring::Third | FarmScoring::Second => {

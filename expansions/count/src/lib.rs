@@ -481,7 +481,7 @@ impl CountRules {
     /// building.
     #[inline]
     fn final_target(g: &FeatureGraph, seg: SegmentId, virt: bool, bit: u8, farmers: bool) -> bool {
-        if virt || (bit == MARKET && !farmers) || g.feature_of(seg).segment() != seg {
+        if virt || (bit == MARKET && !farmers) || !g.represents(seg) {
             return false;
         }
         if bit == MARKET {
@@ -494,10 +494,11 @@ impl CountRules {
     /// CO-18: the features, in graph order, a follower from one of the quarters `want`
     /// (bits) may still move onto at the end. Features no quarter serves (`Points`
     /// kinds) are left out: no move goes there.
-    fn final_targets(&self, v: &View<'_>, want: u8) -> Vec<FeatureId> {
+    fn final_targets(&self, v: &View<'_>, want: u8) -> SmallVec<[FeatureId; 64]> {
         let g = v.state.graph();
         let farmers = v.rules.base().farmers;
-        let mut out = Vec::new();
+        // On the stack: listed at every final prompt of every search playout.
+        let mut out = SmallVec::new();
         if want == 0 {
             return out;
         }

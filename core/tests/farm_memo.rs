@@ -1,7 +1,7 @@
 //! The feature graph after issue 33's end-of-game pass: its only edges are `Borders`
 //! (a feature's joins are the union-find's); `complete_features` lists exactly the complete
-//! features, and `represents` marks exactly the representatives; and the completed cities of each farm, found once by the final scoring's farm
-//! draft, are what every hook of that scoring reads (`View::farm_cities`,
+//! features and `represents` marks exactly the representatives; and the completed cities
+//! of each farm, found once by the final scoring's farm draft, are what every hook of that scoring reads (`View::farm_cities`,
 //! `completed_city_count`), the same as a walk of the farm's segments and borders,
 //! and no longer once a hook changes the graph (a border or a complete virtual city added).
 

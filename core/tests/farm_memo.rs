@@ -1,9 +1,10 @@
 //! The feature graph after issue 33's end-of-game pass: its only edges are `Borders`
 //! (a feature's joins are the union-find's); `complete_features` lists exactly the complete
 //! features and `represents` marks exactly the representatives; and the completed cities
-//! of each farm, found once by the final scoring's farm draft, are what every hook of that scoring reads (`View::farm_cities`,
-//! `completed_city_count`), the same as a walk of the farm's segments and borders,
-//! and no longer once a hook changes the graph (a border or a complete virtual city added).
+//! of each farm, found once by the final scoring's farm draft, are what every hook of that
+//! scoring reads (`View::farm_cities`, `completed_city_count`), the same as a walk of the
+//! farm's segments and borders, and no longer once a hook changes the graph (a
+//! border or a complete virtual city added).
 
 use carcassonne_core::*;
 use rand::{Rng, SeedableRng};

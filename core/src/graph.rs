@@ -135,6 +135,10 @@ pub struct FeatureGraph {
     /// Union-find entry per segment, in one vector (fewer allocations per state clone).
     /// A feature's size for union by size is `totals.segments` at its root.
     links: Vec<UfLink>,
+    /// Complete features per feature kind (by id), kept by every write to a feature's
+    /// totals, so that counting them ([`FeatureGraph::complete_count`]) scans nothing: a
+    /// search ends a game per playout, and King & Robber's end bonus counts them.
+    complete: Vec<u32>,
     /// The final scoring's farms and their completed cities, found once and read by every
     /// hook that asks for them ([`FeatureGraph::farm_memo`]).
     memo: FarmMemo,
@@ -166,10 +170,12 @@ struct FarmMemo {
 pub(crate) struct GraphEdit<'g> {
     graph: &'g mut UnGraph<SegmentNode, Link, u32>,
     links: &'g mut Vec<UfLink>,
+    complete: &'g mut Vec<u32>,
 }
 
 impl GraphEdit<'_> {
     /// Adds a segment as a feature of its own.
+    #[inline]
     pub(crate) fn add_segment(&mut self, node: SegmentNode, totals: FeatureTotals) -> SegmentId {
         let id = self.graph.add_node(node);
         let i = id.index() as u32;
@@ -182,7 +188,38 @@ impl GraphEdit<'_> {
                 ..totals
             },
         });
+        if totals.complete() {
+            self.count_complete(FeatureId(i), 1);
+        }
         id
+    }
+
+    /// Adds `delta` to the complete features of `f`'s kind if `f` (a representative) is
+    /// complete: each write to a feature's totals uncounts it before and counts it after.
+    /// Most features written are open: that test is inlined, the count is not.
+    #[inline(always)]
+    fn count(&mut self, f: FeatureId, delta: i32) {
+        if self.links[f.0 as usize].totals.complete() {
+            self.count_complete(f, delta);
+        }
+    }
+
+    /// Uncounts two features about to merge (rare: complete features seldom join).
+    #[cold]
+    #[inline(never)]
+    fn count_complete_pair(&mut self, a: FeatureId, b: FeatureId) {
+        self.count(a, -1);
+        self.count(b, -1);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn count_complete(&mut self, f: FeatureId, delta: i32) {
+        let k = usize::from(self.graph[f.segment()].kind.0);
+        if self.complete.len() <= k {
+            self.complete.resize(k + 1, 0);
+        }
+        self.complete[k] = self.complete[k].wrapping_add_signed(delta);
     }
 
     /// The feature a segment belongs to.
@@ -191,27 +228,39 @@ impl GraphEdit<'_> {
         root(self.links, s)
     }
 
-    pub(crate) fn totals_mut(&mut self, f: FeatureId) -> &mut FeatureTotals {
-        &mut self.links[f.0 as usize].totals
-    }
-
     /// Joins two segments across a tile border; if `closes_edges`, the feature loses the
     /// two open edges that met. Only the union-find records it (no graph edge).
+    #[inline]
     pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
         let (ra, rb) = (self.feature_of(a), self.feature_of(b));
-        let root = if ra == rb { ra } else { self.union(ra, rb) };
+        let root = if ra != rb {
+            self.union(ra, rb)
+        } else if closes_edges {
+            self.count(ra, -1);
+            ra
+        } else {
+            return;
+        };
         if closes_edges {
             let t = &mut self.links[root.0 as usize].totals;
             t.open = t.open.saturating_sub(2);
         }
+        self.count(root, 1);
     }
 
     /// Closes one open edge of `s`'s feature without joining anything (a barrier edge
     /// faces it).
     pub(crate) fn close_edge(&mut self, s: SegmentId) {
-        let f = self.feature_of(s);
+        self.close_feature_edge(self.feature_of(s));
+    }
+
+    /// Closes one open edge of feature `f` (a representative).
+    #[inline]
+    pub(crate) fn close_feature_edge(&mut self, f: FeatureId) {
+        self.count(f, -1);
         let t = &mut self.links[f.0 as usize].totals;
         t.open = t.open.saturating_sub(1);
+        self.count(f, 1);
     }
 
     /// Records that a field borders a city.
@@ -219,9 +268,14 @@ impl GraphEdit<'_> {
         self.graph.add_edge(field, city, Link::Borders);
     }
 
-    fn union(&mut self, a: FeatureId, b: FeatureId) -> FeatureId {
-        let (a, b) = (a.0 as usize, b.0 as usize);
-        let (big, small) = if self.links[a].totals.segments >= self.links[b].totals.segments {
+    /// Merges two features (the merged one counted by the caller once it is written).
+    fn union(&mut self, fa: FeatureId, fb: FeatureId) -> FeatureId {
+        let (a, b) = (fa.0 as usize, fb.0 as usize);
+        let (ta, tb) = (self.links[a].totals, self.links[b].totals);
+        if ta.complete() || tb.complete() {
+            self.count_complete_pair(fa, fb);
+        }
+        let (big, small) = if ta.segments >= tb.segments {
             (a, b)
         } else {
             (b, a)
@@ -260,6 +314,7 @@ impl Clone for FeatureGraph {
         FeatureGraph {
             graph: Arc::clone(&self.graph),
             links: self.links.clone(),
+            complete: self.complete.clone(),
             memo: FarmMemo::default(),
         }
     }
@@ -268,6 +323,7 @@ impl Clone for FeatureGraph {
     fn clone_from(&mut self, source: &FeatureGraph) {
         self.graph.clone_from(&source.graph);
         self.links.clone_from(&source.links);
+        self.complete.clone_from(&source.complete);
         self.memo.on = false;
     }
 }
@@ -290,6 +346,7 @@ impl FeatureGraph {
         FeatureGraph {
             graph: Arc::new(UnGraph::with_capacity(segments, segments)),
             links: Vec::with_capacity(segments),
+            complete: Vec::new(),
             memo: FarmMemo::default(),
         }
     }
@@ -323,6 +380,7 @@ impl FeatureGraph {
         GraphEdit {
             graph: Arc::make_mut(&mut self.graph),
             links: &mut self.links,
+            complete: &mut self.complete,
         }
     }
 
@@ -434,6 +492,14 @@ impl FeatureGraph {
             .enumerate()
             .filter(|(i, l)| l.totals.complete() && l.parent == *i as u32)
             .map(|(i, _)| FeatureId(i as u32))
+    }
+
+    /// How many complete features (scored or not, virtual ones included) of `kind` there
+    /// are: as many as [`FeatureGraph::complete_features`] lists with that kind, kept as
+    /// the graph changes instead of counted.
+    #[inline]
+    pub fn complete_count(&self, kind: FeatureKindId) -> u32 {
+        self.complete.get(usize::from(kind.0)).copied().unwrap_or(0)
     }
 
     /// The kind of a feature.

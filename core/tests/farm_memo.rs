@@ -1,10 +1,10 @@
 //! The feature graph after issue 33's end-of-game pass: its only edges are `Borders`
 //! (a feature's joins are the union-find's); `complete_features` lists exactly the complete
-//! features and `represents` marks exactly the representatives; and the completed cities
-//! of each farm, found once by the final scoring's farm draft, are what every hook of that
-//! scoring reads (`View::farm_cities`, `completed_city_count`), the same as a walk of the
-//! farm's segments and borders, and no longer once a hook changes the graph (a
-//! border or a complete virtual city added).
+//! features, `complete_count` counts them per kind and `represents` marks exactly the
+//! representatives; and the completed cities of each farm, found once by the final
+//! scoring's farm draft, are what every hook of that scoring reads (`View::farm_cities`,
+//! `completed_city_count`), the same as a walk of the farm's segments and borders,
+//! and no longer once a hook changes the graph (a border or a complete virtual city added).
 
 use carcassonne_core::*;
 use rand::{Rng, SeedableRng};
@@ -177,6 +177,15 @@ fn play(r: &Arc<Ruleset>, seed: u64) -> Game {
         listed.sort();
         walked.sort();
         assert_eq!(listed, walked, "seed {seed}: complete features");
+        for k in 0..r.kinds().len() {
+            let kind = FeatureKindId(k as u8);
+            let n = listed.iter().filter(|f| graph.kind(**f) == kind).count() as u32;
+            assert_eq!(
+                graph.complete_count(kind),
+                n,
+                "seed {seed}: complete of kind {k}"
+            );
+        }
         for i in 0..graph.len() {
             let s = SegmentId::new(i);
             assert_eq!(

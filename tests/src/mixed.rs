@@ -7,8 +7,8 @@
 //! that expansion is loaded.
 
 use carcassonne_core::{
-    Action, FigureKindId, FigureLoc, Game, PlayerId, Ruleset, ScoreSource, Scoring, SegmentId,
-    Side, SlotId, SlotScope,
+    Action, FeatureKindId, FigureKindId, FigureLoc, Game, PlayerId, Ruleset, ScoreSource, Scoring,
+    SegmentId, Side, SlotId, SlotScope,
 };
 
 /// The slot `expansion.name` (panics if the expansion or slot is missing).
@@ -300,6 +300,19 @@ pub fn check_completed_scored(g: &Game, ctx: &str) {
             );
             assert_eq!(t.occupants, 0, "{ctx}: completed feature {i} holds figures");
         }
+    }
+    // The graph's running count of complete features per kind is the scan's.
+    for k in 0..g.rules().kinds().len() {
+        let kind = FeatureKindId(k as u8);
+        let scanned = graph
+            .complete_features()
+            .filter(|f| graph.kind(*f) == kind)
+            .count() as u32;
+        assert_eq!(
+            graph.complete_count(kind),
+            scanned,
+            "{ctx}: complete features of kind {k}"
+        );
     }
 }
 

@@ -170,8 +170,7 @@ pub(crate) fn place_tile(
                 let i = sites.trailing_zeros();
                 sites &= sites - 1;
                 let f = g.feature_of(t.segment(i as usize));
-                let tot = g.totals_mut(f);
-                tot.open = tot.open.saturating_sub(1);
+                g.close_feature_edge(f);
             }
         }
     }

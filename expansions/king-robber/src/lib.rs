@@ -29,9 +29,9 @@
 //! carry it.
 
 use carcassonne_core::{
-    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureGraph, GameSlot,
-    HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset, ScoreDraft, Scoring, View,
-    Visible,
+    binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureGraph, FeatureKindId,
+    GameSlot, HookFailure, HookResult, HookSet, LabelId, PlayerId, Ruleset, ScoreDraft, Scoring,
+    View, Visible,
 };
 
 /// The two titles this expansion hands out.
@@ -116,6 +116,8 @@ struct KingRobberRules {
     mode: Mode,
     /// Which title each feature kind counts for.
     titles: KindTitles,
+    /// The kinds that count for a title (`titles` without the zeros).
+    titled: Vec<(FeatureKindId, Title)>,
 }
 
 impl KingRobberRules {
@@ -142,16 +144,26 @@ fn kind_titles(rules: &Ruleset) -> KindTitles {
     t
 }
 
-/// Completed cities and roads on the whole board (virtual ones included): the graph's
-/// complete features ([`FeatureGraph::complete_features`], one pass over its union-find
-/// roots), counted by the title their kind counts for.
-fn completed_counts(titles: &KindTitles, g: &FeatureGraph) -> [i32; 2] {
-    let mut n = [0; 2];
-    for f in g.complete_features() {
-        let t = titles[g.kind(f).0 as usize];
-        if t != 0 {
-            n[(t - 1) as usize] += 1;
+/// The feature kinds whose completed features count for a title, with it.
+fn titled_kinds(rules: &Ruleset) -> Vec<(FeatureKindId, Title)> {
+    let mut out = Vec::new();
+    for (i, k) in rules.kinds().iter().enumerate().take(256) {
+        for title in [Title::King, Title::Robber] {
+            if k.scoring == title.scoring() {
+                out.push((FeatureKindId(i as u8), title));
+            }
         }
+    }
+    out
+}
+
+/// Completed cities and roads on the whole board (virtual ones included): the graph's
+/// count of complete features per kind ([`FeatureGraph::complete_count`], kept as features
+/// complete, so the end of every search playout scans nothing), by title.
+fn completed_counts(titled: &[(FeatureKindId, Title)], g: &FeatureGraph) -> [i32; 2] {
+    let mut n = [0; 2];
+    for &(kind, title) in titled {
+        n[title as usize] += g.complete_count(kind) as i32;
     }
     n
 }
@@ -187,6 +199,7 @@ impl Expansion for KingRobber {
                 ids,
                 mode: Mode::parse(b.option_str(AWARD_OPTION_NAME)?)?,
                 titles: kind_titles(b.rules()),
+                titled: titled_kinds(b.rules()),
             })
         }))
     }
@@ -298,7 +311,7 @@ impl BoundExpansion for KingRobberRules {
                 if king.is_none() && robber.is_none() {
                     return Ok(());
                 }
-                let counts = completed_counts(&self.titles, ctx.state().graph());
+                let counts = completed_counts(&self.titled, ctx.state().graph());
                 for (title, h) in [(Title::King, king), (Title::Robber, robber)] {
                     if let Some(h) = h {
                         ctx.award(h, counts[title as usize], ids.label[title as usize]);

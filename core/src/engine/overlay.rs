@@ -243,18 +243,13 @@ fn cells_with<const N: usize>(
     let kind = KindCodes::<N>::new(rules, tk);
     let codes = kind.codes;
     let frontier = st.board.frontier();
-    out.reserve(frontier.len());
-    let mut count = 0;
     if N == 0 && kind.overlay_bytes == [0; 4] {
         // No own variant and no edge an overlay adds: nothing to amend, the plain match
         // (what the loop below gives then, for less).
-        for f in frontier {
-            let rotations = exact_rotations(&codes, f.want, f.mask);
-            count += push_cell(out, f.pos, rotations);
-        }
-        return Ok(count);
+        let plain = RotationCodes::new(&codes);
+        return write_cells(frontier, out, |f| Ok(plain.fits(f.want, f.mask)));
     }
-    for f in frontier {
+    write_cells(frontier, out, |f| {
         let (want, mask) = (f.want, f.mask);
         // The sides where a neighbour shows a field (edge code 0): only there can a
         // neighbour's variant meet the tile.
@@ -278,9 +273,8 @@ fn cells_with<const N: usize>(
                 }
             }
         }
-        count += push_cell(out, f.pos, rotations);
-    }
-    Ok(count)
+        Ok(rotations)
+    })
 }
 
 /// Adds the cell at `pos` to `out` if any rotation fits; returns how many do.
@@ -313,12 +307,7 @@ impl<const N: usize> KindCodes<N> {
         let overlay_bytes = codes.map(|code| {
             let mut bytes = 0u32;
             for o in rules.overlays() {
-                let e = u32::from(o.kind.0) + 1;
-                for shift in [0, 8, 16, 24] {
-                    if (code >> shift) & 0xFF == e {
-                        bytes |= 0xFF << shift;
-                    }
-                }
+                bytes |= bytes_equal(code, u32::from(o.kind.0) + 1);
             }
             bytes
         });
@@ -362,6 +351,16 @@ impl<const N: usize> KindCodes<N> {
         }
         (fits, ask & !fits)
     }
+}
+
+/// `0xFF` in each byte of the result where `code`'s byte is `e`, 0 elsewhere (none for an
+/// `e` past a byte), without a branch per byte.
+#[inline(always)]
+fn bytes_equal(code: u32, e: u32) -> u32 {
+    if e > 0xFF {
+        return 0;
+    }
+    (!byte_ones(code ^ (e * 0x0101_0101)) & 0x0101_0101) * 0xFF
 }
 
 /// Bit 0 of each byte of the result: whether that byte of `x` is not 0.
@@ -561,6 +560,33 @@ mod tests {
             fitting > 1000 && asked > 1000,
             "{fitting} fitting, {asked} asked"
         );
+    }
+
+    /// [`bytes_equal`] marks exactly the bytes equal to `e`, as a byte-by-byte compare
+    /// does, for codes made of a few edge values (so bytes match often) and every `e`
+    /// up to one past a byte.
+    #[test]
+    fn bytes_equal_marks_the_matching_bytes() {
+        let mut pick = 11u64;
+        let mut marked = 0;
+        for _ in 0..5_000 {
+            let mut code = 0u32;
+            for shift in [0, 8, 16, 24] {
+                pick = next(pick);
+                code |= [0u32, 1, 2, 3, 0x80, 0xFF][(pick >> 33) as usize % 6] << shift;
+            }
+            for e in [0u32, 1, 2, 3, 0x7F, 0x80, 0xFF, 0x100, 0x101] {
+                let mut want = 0u32;
+                for shift in [0, 8, 16, 24] {
+                    if (code >> shift) & 0xFF == e {
+                        want |= 0xFF << shift;
+                    }
+                }
+                assert_eq!(bytes_equal(code, e), want, "code {code:#x}, e {e:#x}");
+                marked += usize::from(want != 0);
+            }
+        }
+        assert!(marked > 5_000, "only {marked} codes had a matching byte");
     }
 
     /// `View::placements_of` gives a remembered answer only while it holds: the same as

@@ -251,46 +251,55 @@ pub(crate) fn placements_into(
         return loose_placements(rules, st, tile, out, cands_buf);
     }
     let codes = RotationCodes::new(&Rotation::ALL.map(|r| tk.edge_code(r)));
-    // Branch-free: every cell is written, the length only advances on a fit (whether a
-    // random tile fits a cell is unpredictable, so a branch here mispredicts a lot).
-    // Written into the spare capacity, so the buffer is not zeroed first.
     let frontier = st.board.frontier();
+    let count = if tk.barrier {
+        // A barrier tile goes only into a hole; its rotation does not matter (A-4 aside).
+        write_cells(frontier, out, |f| {
+            Ok::<u8, std::convert::Infallible>(u8::from(f.mask == u32::MAX))
+        })
+    } else {
+        write_cells(frontier, out, |f| {
+            Ok::<u8, std::convert::Infallible>(codes.fits(f.want, f.mask))
+        })
+    };
+    let Ok(count) = count;
+    filter_cells(rules, st, tile, out, cands_buf, count)
+}
+
+/// Writes a [`PlacementCell`] into `out` (cleared first) for every frontier cell where
+/// `rotations` (the fitting rotations, bit q: q quarter turns) gives any, in frontier
+/// order; returns the number of (cell, rotation) pairs. Without a branch per cell (whether
+/// a random tile fits a cell is unpredictable, so a branch there mispredicts a lot): every
+/// cell is written into the spare capacity, and the length only advances on a fit. The
+/// base game's hot loop, and the amended one's ([`super::overlay`]). On an error of
+/// `rotations`, `out` is left empty.
+#[inline(always)]
+pub(crate) fn write_cells<E>(
+    frontier: &[crate::board::FrontierCell],
+    out: &mut Vec<PlacementCell>,
+    mut rotations: impl FnMut(&crate::board::FrontierCell) -> Result<u8, E>,
+) -> Result<usize, E> {
     out.clear();
     out.reserve(frontier.len());
     let spare = &mut out.spare_capacity_mut()[..frontier.len()];
     let mut n = 0usize;
     let mut count = 0usize;
-    if tk.barrier {
-        // A barrier tile goes only into a hole; its rotation does not matter (A-4 aside).
-        for f in frontier {
-            if f.mask == u32::MAX {
-                spare[n].write(PlacementCell {
-                    pos: f.pos,
-                    rotations: 1,
-                });
-                n += 1;
-                count += 1;
-            }
-        }
-    } else {
-        for f in frontier {
-            let rotations = codes.fits(f.want, f.mask);
-            let cell = PlacementCell {
-                pos: f.pos,
-                rotations,
-            };
-            // SAFETY: `n` counts the cells before this one that fit, so it is at most
-            // this cell's index in the frontier, within `spare` (no bounds check here).
-            unsafe { spare.get_unchecked_mut(n) }.write(cell);
-            n += (rotations != 0) as usize;
-            count += cell.rotation_count();
-        }
+    for f in frontier {
+        let cell = PlacementCell {
+            pos: f.pos,
+            rotations: rotations(f)?,
+        };
+        // SAFETY: `n` counts the cells before this one that fit, so it is at most this
+        // cell's index in the frontier, within `spare` (no bounds check here).
+        unsafe { spare.get_unchecked_mut(n) }.write(cell);
+        n += usize::from(cell.rotations != 0);
+        count += cell.rotation_count();
     }
     // SAFETY: every index below `n` was written above (`n` only moves past a written
     // cell), `n <= frontier.len()` is within the reserved capacity, and `PlacementCell`
     // is `Copy` (nothing to drop).
     unsafe { out.set_len(n) };
-    filter_cells(rules, st, tile, out, cands_buf, count)
+    Ok(count)
 }
 
 /// [`placements_into`] for hooks ([`crate::View::placements_of`]): a tile kind without

@@ -340,10 +340,10 @@ impl BoundExpansion for AmRules {
             | HookSet::STRENGTH_DELTA
             | HookSet::BEFORE_SCORING
             | HookSet::AFTER_SCORING
-            | HookSet::ON_TURN_END
             | HookSet::FINAL_SCORING;
+        // AM-9's final round is all that `on_tile_drawn` and `on_turn_end` do.
         let hooks = if self.final_round {
-            hooks | HookSet::ON_TILE_DRAWN
+            hooks | HookSet::ON_TILE_DRAWN | HookSet::ON_TURN_END
         } else {
             hooks
         };

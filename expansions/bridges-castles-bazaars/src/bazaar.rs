@@ -534,23 +534,95 @@ impl Bazaar {
     }
 }
 
+/// Per rotation mask (bit q: q quarter turns fit): its rotations in order, the fitting
+/// ones first, then the others ([`push_places`] writes all four and keeps the first).
+const FITS_FIRST: [[u8; 4]; 16] = {
+    let mut t = [[0u8; 4]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut k = 0;
+        let mut q = 0;
+        while q < 4 {
+            if m >> q & 1 == 1 {
+                t[m][k] = q as u8;
+                k += 1;
+            }
+            q += 1;
+        }
+        q = 0;
+        while q < 4 {
+            if m >> q & 1 == 0 {
+                t[m][k] = q as u8;
+                k += 1;
+            }
+            q += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// One `Place` action per legal (cell, rotation), in cell then rotation order. Written
-/// without a branch per rotation (which rotations fit is unpredictable): each rotation's
-/// action goes to the next free place, which advances only when the rotation fits.
+/// without a branch per rotation (which rotations fit is unpredictable): each cell's four
+/// rotations, the fitting ones first ([`FITS_FIRST`]), go to the next four places, and
+/// the next cell starts past the fitting ones.
 fn push_places(cells: &[PlacementCell], out: &mut Vec<Action>) {
     let start = out.len();
     let n: usize = cells.iter().map(PlacementCell::rotation_count).sum();
-    // The places written: at most the `n` kept and one past them.
-    out.resize(start + n + 1, Action::Pass);
+    // The places written: the `n` kept and at most four past them.
+    out.resize(start + n + 4, Action::Pass);
     let mut w = start;
     for c in cells {
-        for q in 0..4u8 {
-            out[w] = Action::Place {
+        let order = FITS_FIRST[usize::from(c.rotations & 0xF)];
+        let places = &mut out[w..w + 4];
+        for (k, q) in order.into_iter().enumerate() {
+            places[k] = Action::Place {
                 pos: c.pos,
                 rotation: Rotation::quarter_turns(q),
             };
-            w += usize::from(c.rotations >> q & 1);
         }
+        w += c.rotation_count();
     }
     out.truncate(w);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne_core::Pos;
+
+    /// BCB-15's place prompt: [`push_places`] gives one `Place` per fitting rotation, in
+    /// cell then rotation order, after what `out` held, for every rotation mask and runs
+    /// of cells of mixed masks.
+    #[test]
+    fn push_places_lists_each_fitting_rotation_in_order() {
+        let mut pick = 3u64;
+        for len in 0..40usize {
+            let cells: Vec<PlacementCell> = (0..len)
+                .map(|i| {
+                    pick = pick
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    PlacementCell {
+                        pos: Pos::new(i as i32, -(i as i32)),
+                        rotations: ((pick >> 33) % 16) as u8,
+                    }
+                })
+                .collect();
+            let mut want = vec![Action::Pass];
+            for c in &cells {
+                for q in 0..4u8 {
+                    if c.rotations >> q & 1 == 1 {
+                        want.push(Action::Place {
+                            pos: c.pos,
+                            rotation: Rotation::quarter_turns(q),
+                        });
+                    }
+                }
+            }
+            let mut out = vec![Action::Pass];
+            push_places(&cells, &mut out);
+            assert_eq!(out, want, "{len} cells");
+        }
+    }
 }

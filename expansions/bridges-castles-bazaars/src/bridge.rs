@@ -15,8 +15,8 @@
 //! State: the player slot `bridges` (bridges left, set by `start_game`).
 
 use carcassonne_core::{
-    Action, Ctx, CustomAction, ExpansionIndex, HookFailure, HookResult, PlayerId, PlayerSlot, Pos,
-    SegmentId, Side, TileKindId, VerbId, View,
+    Action, Board, Ctx, CustomAction, ExpansionIndex, HookFailure, HookResult, PlayerId,
+    PlayerSlot, Pos, Rotation, SegmentId, Side, TileCatalog, TileKindId, VerbId, View,
 };
 
 /// The bridge rules' ids, bound to one ruleset.
@@ -30,6 +30,34 @@ pub struct Bridges {
     pub adjacent: bool,
     /// The part is played (false: nobody has a bridge; JCZ without its `bridge` element).
     pub on: bool,
+    /// Per tile kind: its variants (a bridge on it, in the kind's order) with their edge
+    /// codes per rotation ([`Bridges::variant_codes`]), read at every placement while the
+    /// player has a bridge instead of each variant's kind in the ruleset.
+    pub variants: Vec<Vec<(TileKindId, [u32; 4])>>,
+}
+
+/// Whether the edge code `code` matches every tile around `pos` (each shows the same edge
+/// towards it, `Board::constraints`' test), looked up side by side and stopping at the
+/// first mismatch: first the sides where `code` differs from `was` (the tile's code now:
+/// a bridge's ends, where a tile usually stands in the way), then the others.
+fn fits_around(board: &Board, pos: Pos, code: u32, was: u32) -> bool {
+    let changed: u8 = (0..4u8)
+        .map(|s| u8::from((code ^ was) >> (8 * s) & 0xFF != 0) << s)
+        .sum();
+    for sides in [changed, !changed & 0xF] {
+        let mut m = sides;
+        while m != 0 {
+            let s = Side::from_index(m.trailing_zeros() as u8);
+            m &= m - 1;
+            if let Some(n) = board.at(pos.step(s)) {
+                let theirs = n.edge_code >> (8 * u32::from(s.opposite().index())) & 0xFF;
+                if theirs != code >> (8 * u32::from(s.index())) & 0xFF {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// BCB-1: bridges per player: 3 with 2–4 players, 2 with more (JCZ).
@@ -42,6 +70,20 @@ pub fn per_player(players: usize) -> i64 {
 }
 
 impl Bridges {
+    /// [`Bridges::variants`] for a ruleset's tile kinds.
+    pub fn variant_codes(tiles: &TileCatalog) -> Vec<Vec<(TileKindId, [u32; 4])>> {
+        (0..tiles.len())
+            .map(|i| {
+                tiles
+                    .get(TileKindId(i as u16))
+                    .variants
+                    .iter()
+                    .map(|&v| (v, Rotation::ALL.map(|r| tiles.get(v).edge_code(r))))
+                    .collect()
+            })
+            .collect()
+    }
+
     /// BCB-1: everyone's bridges.
     pub fn start_game(&self, ctx: &mut Ctx<'_>) {
         let n = ctx.state().players().len();
@@ -119,15 +161,21 @@ impl Bridges {
             let Some(t) = st.board().at(pos) else {
                 continue;
             };
-            let tiles = v.rules.tiles();
-            let variants = &tiles.get(t.kind).variants;
+            let Some(variants) = self.variants.get(usize::from(t.kind.0)) else {
+                continue;
+            };
             if t.segment_count == 0 || variants.is_empty() {
                 continue;
             }
-            // `View::overlay_fits` per variant, with the cell's constraints read once.
-            let (want, mask) = st.board().constraints(pos);
-            for &variant in variants {
-                let fits = tiles.get(variant).edge_code(t.rotation) & mask == want;
+            // `View::overlay_fits` per variant.
+            let q = usize::from(t.rotation.quarters());
+            for &(variant, codes) in variants {
+                let fits = fits_around(st.board(), pos, codes[q], t.edge_code);
+                // Debug builds check the answer against the cell's constraints.
+                debug_assert_eq!(fits, {
+                    let (want, mask) = st.board().constraints(pos);
+                    codes[q] & mask == want
+                });
                 if fits && v.overlay_allowed(pos, variant)? && !f(pos, variant, t.segment(0)) {
                     return Ok(());
                 }

@@ -249,6 +249,7 @@ impl Expansion for BridgesCastlesBazaars {
                     we: bridge_we,
                     adjacent,
                     on: bnd.option_flag("bridges")?,
+                    variants: Bridges::variant_codes(tiles),
                 },
                 castles: Castles {
                     a,

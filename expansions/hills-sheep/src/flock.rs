@@ -268,9 +268,7 @@ impl Flock {
                     // half-edge on its first segments, cheaper than finding whether the tile
                     // touched it (the three tests read the state only).
                     let mut touched = || {
-                        joined
-                            .get_or_insert_with(|| TileFeatures::of(&view, last))
-                            .contains(&view, last, f)
+                        TileFeatures::in_slot(joined, &view, last).contains(&view, last, f)
                             || Bordered::of(&view, &self.halves, last).contains(f)
                     };
                     debug_assert_eq!(
@@ -431,23 +429,34 @@ pub struct TileFeatures {
 impl TileFeatures {
     const INLINE: usize = 16;
 
-    /// The features of the segments of the placed tile `last`.
-    pub fn of(v: &View<'_>, last: PlacedIndex) -> Self {
-        let g = v.state.graph();
-        let mut out = TileFeatures {
-            feats: [FeatureId(0); Self::INLINE],
-            n: 0,
-            spill: false,
-        };
-        for s in v.state.board().tile(last).segments() {
-            if out.n == Self::INLINE {
-                out.spill = true;
-                break;
+    /// The features of the segments of the placed tile `last`, found into `slot` unless
+    /// they are there already. Found in place: a list built beside and moved in was read
+    /// back in wider loads than it was written in, which stalled on every first question.
+    pub fn in_slot<'s>(
+        slot: &'s mut Option<TileFeatures>,
+        v: &View<'_>,
+        last: PlacedIndex,
+    ) -> &'s TileFeatures {
+        match slot {
+            Some(found) => found,
+            None => {
+                let out = slot.insert(TileFeatures {
+                    feats: [FeatureId(0); Self::INLINE],
+                    n: 0,
+                    spill: false,
+                });
+                let g = v.state.graph();
+                for s in v.state.board().tile(last).segments() {
+                    if out.n == Self::INLINE {
+                        out.spill = true;
+                        break;
+                    }
+                    out.feats[out.n] = g.feature_of(s);
+                    out.n += 1;
+                }
+                out
             }
-            out.feats[out.n] = g.feature_of(s);
-            out.n += 1;
         }
-        out
     }
 
     /// Whether the tile `last` these were taken from has a segment of `field`

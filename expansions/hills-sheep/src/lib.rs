@@ -262,9 +262,7 @@ impl HsRules {
                 continue;
             }
             let field = g.feature_of(seg);
-            if joined
-                .get_or_insert_with(|| flock::TileFeatures::of(&view, last))
-                .contains(&view, last, field)
+            if flock::TileFeatures::in_slot(&mut joined, &view, last).contains(&view, last, field)
                 && !pending[..n]
                     .iter()
                     .chain(&more)

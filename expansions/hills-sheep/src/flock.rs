@@ -83,6 +83,17 @@ impl Flock {
         (0..v.state.players().len()).flat_map(move |p| standing(shepherd, v, PlayerId(p as u8)))
     }
 
+    /// [`Flock::on_board`] as a plain loop per seat: for the hooks of every turn, where
+    /// the chained iterator's step was a call of its own.
+    #[inline]
+    pub fn each_on_board(&self, v: &View<'_>, mut f: impl FnMut(FigureId, SegmentId)) {
+        for p in 0..v.state.players().len() {
+            for (fig, seg) in standing(self.shepherd, v, PlayerId(p as u8)) {
+                f(fig, seg);
+            }
+        }
+    }
+
     /// Whether any shepherd is on the board, from the supply counts (a shepherd that is
     /// not in its owner's supply stands on the board), without reading the figures.
     pub fn any_on_board(&self, v: &View<'_>) -> bool {
@@ -111,11 +122,11 @@ impl Flock {
     /// The bag now: tokens per kind (HL-8).
     fn bag(&self, v: &View<'_>) -> [u32; 5] {
         let mut bag = BAG;
-        for (f, _) in self.on_board(v) {
+        self.each_on_board(v, |f, _| {
             for (k, n) in bag.iter_mut().take(4).enumerate() {
                 *n = n.saturating_sub(v.get(self.held[k].of(f)) as u32);
             }
-        }
+        });
         bag
     }
 

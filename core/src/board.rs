@@ -34,6 +34,9 @@ pub struct PlacedTile {
     pub edge_code: u32,
     /// Bit mask of its local segments that are centre sites (cloister-like).
     pub sites: u16,
+    /// Whether one of its sites can complete (its kind's [`crate::TileKind::ring`]): only
+    /// such tiles count in [`Board::site_tiles_around`].
+    pub ring: bool,
 }
 
 impl PlacedTile {
@@ -113,7 +116,7 @@ pub struct Board {
     /// Frontier cells with a tile on all four sides ([`Board::holes`]).
     holes: u32,
     /// Per cell of the grid (same layout as `cells`): how many of its 8 surrounding cells
-    /// hold a tile with a centre site ([`Board::site_tiles_around`]).
+    /// hold a tile with a centre site that can complete ([`Board::site_tiles_around`]).
     near_sites: Vec<u8>,
 }
 
@@ -224,10 +227,12 @@ impl Board {
         (c != EMPTY && c & FRONTIER_BIT == 0).then(|| (c - 1) as PlacedIndex)
     }
 
-    /// How many of the 8 cells surrounding `p` hold a tile with a centre site
-    /// ([`PlacedTile::sites`]), kept as tiles are placed: a placement that has none around
-    /// it skips the walk over its surrounding cells (open cells of a cloister, its
-    /// completion).
+    /// How many of the 8 cells surrounding `p` hold a tile with a centre site that can
+    /// complete ([`PlacedTile::ring`]), kept as tiles are placed: a placement that has none
+    /// around it skips the walk over its surrounding cells (open cells of a cloister, its
+    /// completion). A site that never completes (the Big Top's acrobat space) is not
+    /// counted: its open count is kept only while a counted site is also around, and no
+    /// rule reads it (it never completes, and core scores it at no time).
     #[inline]
     pub fn site_tiles_around(&self, p: Pos) -> u8 {
         self.index(p).map_or(0, |i| self.near_sites[i])
@@ -334,7 +339,7 @@ impl Board {
         }
         self.cells[i] = idx as u32 + 1;
         self.placed.push(tile);
-        if tile.sites != 0 {
+        if tile.ring {
             for q in tile.pos.surrounding() {
                 // Inside: the grid keeps two cells of margin around every tile.
                 if let Some(j) = self.index(q) {
@@ -441,7 +446,7 @@ impl Board {
                     self.cells[i] = base.cells[i];
                 }
             }
-            if t.sites != 0 {
+            if t.ring {
                 for q in t.pos.surrounding() {
                     if let Some(i) = self.index(q) {
                         self.near_sites[i] = base.near_sites[i];
@@ -512,6 +517,7 @@ mod tests {
             added: 0,
             edge_code: 0,
             sites: 0,
+            ring: false,
         }
     }
 
@@ -573,19 +579,24 @@ mod tests {
             .is_some());
     }
 
-    /// `site_tiles_around` counts, for every cell, the tiles with a centre site among its
-    /// 8 surrounding cells, as a walk over those cells would, also after the grid grows.
+    /// `site_tiles_around` counts, for every cell, the tiles with a centre site that can
+    /// complete among its 8 surrounding cells, as a walk over those cells would, also after
+    /// the grid grows; a tile whose site never completes (an acrobat space) is not counted.
     #[test]
     fn site_tiles_around_counts_the_surrounding_site_tiles() {
         let mut b = Board::new();
         let cloister = |x, y| PlacedTile {
             sites: 1,
+            ring: true,
             ..tile_at(x, y)
         };
         b.place(tile_at(0, 0));
         b.place(cloister(1, 0));
         b.place(cloister(1, 1));
-        b.place(tile_at(0, 1));
+        b.place(PlacedTile {
+            sites: 1,
+            ..tile_at(0, 1)
+        });
         // Far enough to grow the grid (24 cells wide at first) more than once.
         b.place(cloister(40, -30));
         b.place(tile_at(41, -30));
@@ -595,7 +606,7 @@ mod tests {
                 let walked = p
                     .surrounding()
                     .iter()
-                    .filter(|q| b.at(**q).is_some_and(|t| t.sites != 0))
+                    .filter(|q| b.at(**q).is_some_and(|t| t.ring))
                     .count();
                 assert_eq!(usize::from(b.site_tiles_around(p)), walked, "({x}, {y})");
             }
@@ -611,6 +622,7 @@ mod tests {
     fn rewind_undoes_the_placements_since_the_base() {
         let cloister = |x, y| PlacedTile {
             sites: 1,
+            ring: true,
             edge_code: 0x0102_0304,
             ..tile_at(x, y)
         };

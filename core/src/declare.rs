@@ -301,6 +301,17 @@ impl Declare<'_> {
 pub trait Binder: Send {
     /// Reads the complete ruleset and returns the expansion's hooks.
     fn bind(self: Box<Self>, b: &Binding<'_>) -> HookResult<Box<dyn BoundExpansion>>;
+
+    /// [`Binder::bind`] under the plugin's panic guard, with the hooks it makes wrapped in
+    /// [`crate::plugin::GuardedHooks`]: what a plugin's guard calls. The default guards
+    /// the box `bind` hands back (each hook is then two indirect calls); [`binder`]'s
+    /// binder guards its concrete type (one). Not to be overridden elsewhere: the result
+    /// must be guarded.
+    #[doc(hidden)]
+    fn bind_guarded(self: Box<Self>, b: &Binding<'_>) -> HookResult<Box<dyn BoundExpansion>> {
+        let inner = crate::plugin::guard(|| self.bind(b))?;
+        Ok(Box::new(crate::plugin::GuardedHooks::new(inner)))
+    }
 }
 
 impl<F> Binder for F
@@ -312,16 +323,40 @@ where
     }
 }
 
+/// [`binder`]'s binder: knows the bound type `B`, so its guarded binding wraps `B` itself.
+struct MakeBound<F, B> {
+    make: F,
+    bound: std::marker::PhantomData<fn() -> B>,
+}
+
+impl<B, F> Binder for MakeBound<F, B>
+where
+    B: BoundExpansion + 'static,
+    F: FnOnce(&Binding<'_>) -> HookResult<B> + Send + 'static,
+{
+    fn bind(self: Box<Self>, b: &Binding<'_>) -> HookResult<Box<dyn BoundExpansion>> {
+        Ok(Box::new((self.make)(b)?))
+    }
+
+    fn bind_guarded(self: Box<Self>, b: &Binding<'_>) -> HookResult<Box<dyn BoundExpansion>> {
+        let inner = crate::plugin::guard(|| (self.make)(b))?;
+        Ok(Box::new(crate::plugin::GuardedHooks::new(inner)))
+    }
+}
+
 /// A [`Binder`] from a closure that makes the bound value:
 /// `Ok(binder(move |b| Ok(MyRules { ids, mode: b.option_str("mode")?.parse()? })))`.
+/// Under a plugin's panic guard the guard wraps the bound type itself, so each hook call
+/// reaches it through one indirect call.
 pub fn binder<B, F>(make: F) -> Box<dyn Binder>
 where
     B: BoundExpansion + 'static,
     F: FnOnce(&Binding<'_>) -> HookResult<B> + Send + 'static,
 {
-    Box::new(
-        move |b: &Binding<'_>| -> HookResult<Box<dyn BoundExpansion>> { Ok(Box::new(make(b)?)) },
-    )
+    Box::new(MakeBound {
+        make,
+        bound: std::marker::PhantomData,
+    })
 }
 
 /// What a [`Binder`] reads: the complete ruleset (without any expansion's hooks yet).

@@ -358,7 +358,7 @@ macro_rules! expansion_hooks {
             )*
         }
 
-        impl BoundExpansion for crate::plugin::GuardedHooks {
+        impl<B: BoundExpansion> BoundExpansion for crate::plugin::GuardedHooks<B> {
             fn hook_set(&self) -> HookSet {
                 self.guarded_hook_set()
             }
@@ -384,6 +384,34 @@ macro_rules! expansion_hooks {
             $(
                 fn $name(&self $(, $arg: $ty)*) -> $ret {
                     self.run(|e| e.$name($($arg),*))
+                }
+            )*
+        }
+
+        /// A boxed bound expansion is one, calling through the box (what the panic guard
+        /// wraps when a [`crate::Binder`] hands back a box: [`crate::plugin::GuardedHooks`]).
+        impl BoundExpansion for Box<dyn BoundExpansion> {
+            fn hook_set(&self) -> HookSet {
+                (**self).hook_set()
+            }
+            fn hook_gates(&self) -> Vec<HookGate> {
+                (**self).hook_gates()
+            }
+            fn hooks_once_supply_empty(&self) -> HookSet {
+                (**self).hooks_once_supply_empty()
+            }
+            fn figure_gates(&self) -> Vec<FigureGate> {
+                (**self).figure_gates()
+            }
+            fn on_tile_placed_for(&self, rules: &Ruleset, tile: TileKindId) -> bool {
+                (**self).on_tile_placed_for(rules, tile)
+            }
+            fn opens_window_for(&self, rules: &Ruleset, window: Window, tile: TileKindId) -> bool {
+                (**self).opens_window_for(rules, window, tile)
+            }
+            $(
+                fn $name(&self $(, $arg: $ty)*) -> $ret {
+                    (**self).$name($($arg),*)
                 }
             )*
         }

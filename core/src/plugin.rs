@@ -225,32 +225,40 @@ impl<E: Expansion> Expansion for PanicGuard<E> {
     }
 }
 
-fn guard<T>(f: impl FnOnce() -> HookResult<T>) -> HookResult<T> {
+pub(crate) fn guard<T>(f: impl FnOnce() -> HookResult<T>) -> HookResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(p) => Err(HookFailure(format!("panicked: {}", panic_text(&*p)))),
     }
 }
 
-/// A plugin's binder, bound under `catch_unwind`.
+/// A plugin's binder, bound under `catch_unwind` ([`Binder::bind_guarded`]).
 struct GuardedBinder {
     inner: Box<dyn Binder>,
 }
 
 impl Binder for GuardedBinder {
     fn bind(self: Box<Self>, b: &Binding<'_>) -> HookResult<Box<dyn BoundExpansion>> {
-        let inner = guard(|| self.inner.bind(b))?;
-        Ok(Box::new(GuardedHooks { inner }))
+        self.inner.bind_guarded(b)
     }
 }
 
-/// A plugin's bound hooks, each run under `catch_unwind` (the forwarding of every hook is
-/// generated from the hook table in `hooks.rs`).
-pub struct GuardedHooks {
-    inner: Box<dyn BoundExpansion>,
+/// A plugin's bound hooks `B`, each run under `catch_unwind` (the forwarding of every hook
+/// is generated from the hook table in `hooks.rs`). Generic over the bound type, so that a
+/// hook is one indirect call (the engine's, to the guard) with the expansion's hook called
+/// directly inside it: [`crate::binder`] makes the guard of its concrete type. A binder
+/// that hands back a box gets `GuardedHooks<Box<dyn BoundExpansion>>`, whose forwarding
+/// calls through the box.
+pub struct GuardedHooks<B> {
+    inner: B,
 }
 
-impl GuardedHooks {
+impl<B: BoundExpansion> GuardedHooks<B> {
+    /// Guards `inner`.
+    pub(crate) fn new(inner: B) -> GuardedHooks<B> {
+        GuardedHooks { inner }
+    }
+
     /// `hook_set()` of the inner expansion; a panic there means "all hooks".
     pub(crate) fn guarded_hook_set(&self) -> HookSet {
         catch_unwind(AssertUnwindSafe(|| self.inner.hook_set())).unwrap_or(HookSet::ALL)
@@ -275,10 +283,8 @@ impl GuardedHooks {
     }
 
     /// Runs one hook of the inner expansion; a panic becomes its failure.
-    pub(crate) fn run<T>(
-        &self,
-        f: impl FnOnce(&dyn BoundExpansion) -> HookResult<T>,
-    ) -> HookResult<T> {
-        guard(|| f(self.inner.as_ref()))
+    #[inline(always)]
+    pub(crate) fn run<T>(&self, f: impl FnOnce(&B) -> HookResult<T>) -> HookResult<T> {
+        guard(|| f(&self.inner))
     }
 }

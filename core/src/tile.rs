@@ -144,6 +144,10 @@ pub struct TileKind {
     pub segments: Vec<Segment>,
     /// Bit mask of the local segments whose kind is a centre site (cloister-like).
     pub sites: u16,
+    /// Whether one of those sites can complete (its kind `completes`): a tile whose sites
+    /// never complete (the Big Top's acrobat space) is left out of the count of site tiles
+    /// around a cell ([`crate::Board::site_tiles_around`]).
+    pub ring: bool,
     /// Local segment covering each side at rotation 0 (`NONE` if the side is a field edge).
     side_segment: [u8; 4],
     /// Local field segment covering each half-edge at rotation 0 (`NONE` if none).
@@ -578,6 +582,7 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
     let mut side_segment = [NONE; 4];
     let mut half_segment = [NONE; 8];
     let mut sites = 0u16;
+    let mut ring = false;
     for (i, seg) in segments.iter().enumerate() {
         for s in seg.sides.iter() {
             side_segment[s.index() as usize] = i as u8;
@@ -587,6 +592,7 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         }
         if kinds[seg.kind.0 as usize].shape == Shape::Site {
             sites |= 1 << i;
+            ring |= kinds[seg.kind.0 as usize].completes;
         }
     }
     let base = u32::from_le_bytes(edge);
@@ -605,6 +611,7 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         tags: t.tags.clone(),
         segments,
         sites,
+        ring,
         side_segment,
         half_segment,
         side_sharer,

@@ -123,10 +123,30 @@ fn a_failure_in_one_game_never_touches_another() {
     }
 }
 
+/// [`Boom`] bound by a plain closure that hands back a box (not [`binder`]): the guard
+/// then wraps the box ([`Binder::bind_guarded`]'s default) instead of the bound type.
+struct BoxedBoom;
+
+impl Expansion for BoxedBoom {
+    fn id(&self) -> &str {
+        "boom"
+    }
+    fn declare(&self, _: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        Ok(Box::new(
+            |_: &Binding<'_>| -> HookResult<Box<dyn BoundExpansion>> { Ok(Box::new(Boom)) },
+        ))
+    }
+}
+
 #[test]
 fn a_panicking_hook_ends_the_game_with_an_error_naming_it() {
+    // The guard over the bound type (`binder`) and over a box (a closure binder).
+    panicking_final_scoring(Arc::new(PanicGuard::new(Boom)));
+    panicking_final_scoring(Arc::new(PanicGuard::new(BoxedBoom)));
+}
+
+fn panicking_final_scoring(boom: Arc<dyn Expansion>) {
     let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
-    let boom: Arc<dyn Expansion> = Arc::new(PanicGuard::new(Boom));
     let rules = Arc::new(
         Ruleset::builder()
             .tiles(base)

@@ -53,6 +53,7 @@ pub(crate) fn place_tile(
         added: 0,
         edge_code: tk.edge_code(rot),
         sites: tk.sites,
+        ring: tk.ring,
     });
     let filled = if tk.sites != 0 {
         st.board.surrounding_count(pos)

@@ -83,6 +83,17 @@ impl Flock {
         (0..v.state.players().len()).flat_map(move |p| standing(shepherd, v, PlayerId(p as u8)))
     }
 
+    /// [`Flock::on_board`] as a plain loop per seat: for the hooks of every turn, where
+    /// the chained iterator's step was a call of its own.
+    #[inline]
+    pub fn each_on_board(&self, v: &View<'_>, mut f: impl FnMut(FigureId, SegmentId)) {
+        for p in 0..v.state.players().len() {
+            for (fig, seg) in standing(self.shepherd, v, PlayerId(p as u8)) {
+                f(fig, seg);
+            }
+        }
+    }
+
     /// Whether any shepherd is on the board, from the supply counts (a shepherd that is
     /// not in its owner's supply stands on the board), without reading the figures.
     pub fn any_on_board(&self, v: &View<'_>) -> bool {
@@ -111,11 +122,11 @@ impl Flock {
     /// The bag now: tokens per kind (HL-8).
     fn bag(&self, v: &View<'_>) -> [u32; 5] {
         let mut bag = BAG;
-        for (f, _) in self.on_board(v) {
+        self.each_on_board(v, |f, _| {
             for (k, n) in bag.iter_mut().take(4).enumerate() {
                 *n = n.saturating_sub(v.get(self.held[k].of(f)) as u32);
             }
-        }
+        });
         bag
     }
 
@@ -268,9 +279,7 @@ impl Flock {
                     // half-edge on its first segments, cheaper than finding whether the tile
                     // touched it (the three tests read the state only).
                     let mut touched = || {
-                        joined
-                            .get_or_insert_with(|| TileFeatures::of(&view, last))
-                            .contains(&view, last, f)
+                        TileFeatures::in_slot(joined, &view, last).contains(&view, last, f)
                             || Bordered::of(&view, &self.halves, last).contains(f)
                     };
                     debug_assert_eq!(
@@ -431,23 +440,34 @@ pub struct TileFeatures {
 impl TileFeatures {
     const INLINE: usize = 16;
 
-    /// The features of the segments of the placed tile `last`.
-    pub fn of(v: &View<'_>, last: PlacedIndex) -> Self {
-        let g = v.state.graph();
-        let mut out = TileFeatures {
-            feats: [FeatureId(0); Self::INLINE],
-            n: 0,
-            spill: false,
-        };
-        for s in v.state.board().tile(last).segments() {
-            if out.n == Self::INLINE {
-                out.spill = true;
-                break;
+    /// The features of the segments of the placed tile `last`, found into `slot` unless
+    /// they are there already. Found in place: a list built beside and moved in was read
+    /// back in wider loads than it was written in, which stalled on every first question.
+    pub fn in_slot<'s>(
+        slot: &'s mut Option<TileFeatures>,
+        v: &View<'_>,
+        last: PlacedIndex,
+    ) -> &'s TileFeatures {
+        match slot {
+            Some(found) => found,
+            None => {
+                let out = slot.insert(TileFeatures {
+                    feats: [FeatureId(0); Self::INLINE],
+                    n: 0,
+                    spill: false,
+                });
+                let g = v.state.graph();
+                for s in v.state.board().tile(last).segments() {
+                    if out.n == Self::INLINE {
+                        out.spill = true;
+                        break;
+                    }
+                    out.feats[out.n] = g.feature_of(s);
+                    out.n += 1;
+                }
+                out
             }
-            out.feats[out.n] = g.feature_of(s);
-            out.n += 1;
         }
-        out
     }
 
     /// Whether the tile `last` these were taken from has a segment of `field`

@@ -262,9 +262,7 @@ impl HsRules {
                 continue;
             }
             let field = g.feature_of(seg);
-            if joined
-                .get_or_insert_with(|| flock::TileFeatures::of(&view, last))
-                .contains(&view, last, field)
+            if flock::TileFeatures::in_slot(&mut joined, &view, last).contains(&view, last, field)
                 && !pending[..n]
                     .iter()
                     .chain(&more)
@@ -377,15 +375,14 @@ impl BoundExpansion for HsRules {
         let mut herded = [FeatureId(0); 8];
         let mut n = 0usize;
         let mut spill = false;
-        for (_, s) in self.flock.on_board(&v) {
-            match herded.get_mut(n) {
+        self.flock
+            .each_on_board(&v, |_, s| match herded.get_mut(n) {
                 Some(h) => {
                     *h = g.feature_of(s);
                     n += 1;
                 }
                 None => spill = true,
-            }
-        }
+            });
         for seg in placed.segments() {
             if g.segment(seg).kind != FeatureKindId::FIELD {
                 continue;

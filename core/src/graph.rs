@@ -19,6 +19,7 @@ use crate::side::{HalfSet, SideSet};
 use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
 use petgraph::Direction::{Incoming, Outgoing};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// A node of the feature graph: one segment.
@@ -125,7 +126,6 @@ impl FeatureTotals {
 const REWIND_SEGMENTS: usize = 256;
 
 /// The feature graph with its union-find.
-#[derive(Default)]
 pub struct FeatureGraph {
     /// Shared between copies until one places a tile (copy on write): the segments and
     /// their links change only when a tile is placed, so a bot's copies that try
@@ -134,7 +134,10 @@ pub struct FeatureGraph {
     graph: Arc<UnGraph<SegmentNode, Link, u32>>,
     /// Union-find entry per segment, in one vector (fewer allocations per state clone).
     /// A feature's size for union by size is `totals.segments` at its root.
-    links: Vec<UfLink>,
+    links: Links,
+    /// Which `links` these are ([`LinksGen`]): this graph's own id and a count of its
+    /// writes to them.
+    links_gen: LinksGen,
     /// The final scoring's farms and their completed cities, found once and read by every
     /// hook that asks for them ([`FeatureGraph::farm_memo`]).
     memo: FarmMemo,
@@ -145,7 +148,7 @@ impl std::fmt::Debug for FeatureGraph {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FeatureGraph")
             .field("graph", &self.graph)
-            .field("links", &self.links)
+            .field("links", &self.links.v)
             .finish()
     }
 }
@@ -165,7 +168,7 @@ struct FarmMemo {
 /// Writes to a [`FeatureGraph`] with its segments borrowed once ([`FeatureGraph::edit`]).
 pub(crate) struct GraphEdit<'g> {
     graph: &'g mut UnGraph<SegmentNode, Link, u32>,
-    links: &'g mut Vec<UfLink>,
+    links: &'g mut Links,
 }
 
 impl GraphEdit<'_> {
@@ -188,20 +191,35 @@ impl GraphEdit<'_> {
     /// The feature a segment belongs to.
     #[inline]
     pub(crate) fn feature_of(&self, s: SegmentId) -> FeatureId {
-        root(self.links, s)
+        root(&self.links.v, s)
     }
 
     pub(crate) fn totals_mut(&mut self, f: FeatureId) -> &mut FeatureTotals {
+        if self.links.journal.on {
+            self.links.journal.note(f.0);
+        }
         &mut self.links[f.0 as usize].totals
     }
 
     /// Joins two segments across a tile border; if `closes_edges`, the feature loses the
     /// two open edges that met. Only the union-find records it (no graph edge).
     pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
-        let (ra, rb) = (self.feature_of(a), self.feature_of(b));
-        let root = if ra == rb { ra } else { self.union(ra, rb) };
+        let Links { v, journal } = &mut *self.links;
+        // The entries as a slice held here: its start and length stay in registers
+        // instead of being read again through the vector after every write.
+        let mut uf = Union { links: v };
+        let (ra, rb) = (root(uf.links, a), root(uf.links, b));
+        // A union writes both roots, closing edges the one that stays; a join within a
+        // feature that closes nothing writes nothing.
+        if journal.on && (ra != rb || closes_edges) {
+            journal.note(ra.0);
+            if rb != ra {
+                journal.note(rb.0);
+            }
+        }
+        let root = if ra == rb { ra } else { uf.union(ra, rb) };
         if closes_edges {
-            let t = &mut self.links[root.0 as usize].totals;
+            let t = &mut uf.links[root.0 as usize].totals;
             t.open = t.open.saturating_sub(2);
         }
     }
@@ -210,6 +228,9 @@ impl GraphEdit<'_> {
     /// faces it).
     pub(crate) fn close_edge(&mut self, s: SegmentId) {
         let f = self.feature_of(s);
+        if self.links.journal.on {
+            self.links.journal.note(f.0);
+        }
         let t = &mut self.links[f.0 as usize].totals;
         t.open = t.open.saturating_sub(1);
     }
@@ -218,7 +239,14 @@ impl GraphEdit<'_> {
     pub(crate) fn add_border(&mut self, field: SegmentId, city: SegmentId) {
         self.graph.add_edge(field, city, Link::Borders);
     }
+}
 
+/// The union-find's entries for [`GraphEdit::join`]'s union.
+struct Union<'a> {
+    links: &'a mut [UfLink],
+}
+
+impl Union<'_> {
     fn union(&mut self, a: FeatureId, b: FeatureId) -> FeatureId {
         let (a, b) = (a.0 as usize, b.0 as usize);
         let (big, small) = if self.links[a].totals.segments >= self.links[b].totals.segments {
@@ -255,11 +283,22 @@ fn root(links: &[UfLink], s: SegmentId) -> FeatureId {
     }
 }
 
+impl Default for FeatureGraph {
+    fn default() -> FeatureGraph {
+        FeatureGraph::with_capacity(0)
+    }
+}
+
+/// A copy has links of its own ([`LinksGen::fresh`]) and no journal.
 impl Clone for FeatureGraph {
     fn clone(&self) -> FeatureGraph {
         FeatureGraph {
             graph: Arc::clone(&self.graph),
-            links: self.links.clone(),
+            links: Links {
+                v: self.links.v.clone(),
+                journal: LinkJournal::default(),
+            },
+            links_gen: LinksGen::fresh(),
             memo: FarmMemo::default(),
         }
     }
@@ -267,8 +306,108 @@ impl Clone for FeatureGraph {
     /// Reuses this graph's buffer for the links (bots copy states into scratch ones).
     fn clone_from(&mut self, source: &FeatureGraph) {
         self.graph.clone_from(&source.graph);
-        self.links.clone_from(&source.links);
+        self.links.v.clone_from(&source.links.v);
+        self.links_gen.version += 1;
+        self.links.journal.on = false;
         self.memo.on = false;
+    }
+}
+
+/// Which union-find entries a graph holds: the graph's own `id` (unique among all graphs
+/// ever made in the process, taken from a global counter when a graph is made or cloned,
+/// never on a write) and the `version` its every write (a [`GraphEdit`], an occupant, a
+/// scoring mark, a copy into it) counts up. Two graphs never share an id, so a refill that
+/// finds its source's generation the one it remembered knows the source's links are the
+/// ones it copied last time ([`FeatureGraph::refill_from`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LinksGen {
+    id: u64,
+    version: u64,
+}
+
+impl LinksGen {
+    /// A new graph's: an id no other graph has had.
+    fn fresh() -> LinksGen {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        LinksGen {
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
+            version: 0,
+        }
+    }
+}
+
+/// A graph's union-find entries, read as the plain vector they are, and the journal of
+/// the entries written since a refill, kept beside them so that a [`GraphEdit`] reaches
+/// both through one reference.
+#[derive(Default)]
+struct Links {
+    v: Vec<UfLink>,
+    journal: LinkJournal,
+}
+
+impl std::ops::Deref for Links {
+    type Target = Vec<UfLink>;
+    #[inline]
+    fn deref(&self) -> &Vec<UfLink> {
+        &self.v
+    }
+}
+
+impl std::ops::DerefMut for Links {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut Vec<UfLink> {
+        &mut self.v
+    }
+}
+
+/// The union-find entries a refilled graph wrote since the refill (`written[..len]`,
+/// below `base`, the number of entries then, repeats allowed; those past `base` were
+/// appended), so that the next refill from the same unchanged source restores only those.
+/// On only from a bot's refill ([`FeatureGraph::refill_from`] with `journal`), not from a
+/// plain copy nor a simulation's next game from the set-up state, and off past
+/// [`LinkJournal::CAP`] entries (a long try: the next refill copies every entry). A fixed
+/// array, so that noting is a store and never a call (a call in `join` made every join,
+/// journaled or not, save registers).
+struct LinkJournal {
+    on: bool,
+    len: u8,
+    base: u32,
+    written: [u32; LinkJournal::CAP],
+}
+
+impl Default for LinkJournal {
+    fn default() -> LinkJournal {
+        LinkJournal {
+            on: false,
+            len: 0,
+            base: 0,
+            written: [0; LinkJournal::CAP],
+        }
+    }
+}
+
+impl LinkJournal {
+    /// A search's try writes a few features' roots per tile; past this, copying costs
+    /// about as much as restoring.
+    const CAP: usize = 64;
+
+    /// Notes that entry `i` is about to be written; call only while `on`.
+    #[inline(always)]
+    fn note(&mut self, i: u32) {
+        if i < self.base {
+            let n = usize::from(self.len);
+            if n < Self::CAP {
+                self.written[n] = i;
+                self.len += 1;
+            } else {
+                self.on = false;
+            }
+        }
+    }
+
+    /// The entries noted (while `on`).
+    fn written(&self) -> &[u32] {
+        &self.written[..usize::from(self.len)]
     }
 }
 
@@ -277,7 +416,7 @@ pub(crate) struct SegmentsHandle(Arc<UnGraph<SegmentNode, Link, u32>>);
 
 /// A segment's union-find parent, its successor in its feature's circular member list,
 /// and the running totals of its feature (meaningful at a representative only).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct UfLink {
     parent: u32,
     next: u32,
@@ -289,7 +428,11 @@ impl FeatureGraph {
     pub fn with_capacity(segments: usize) -> FeatureGraph {
         FeatureGraph {
             graph: Arc::new(UnGraph::with_capacity(segments, segments)),
-            links: Vec::with_capacity(segments),
+            links: Links {
+                v: Vec::with_capacity(segments),
+                journal: LinkJournal::default(),
+            },
+            links_gen: LinksGen::fresh(),
             memo: FarmMemo::default(),
         }
     }
@@ -300,8 +443,8 @@ impl FeatureGraph {
         let graph = Arc::make_mut(&mut self.graph);
         graph.reserve_nodes(segments.saturating_sub(graph.node_count()));
         graph.reserve_edges(segments.saturating_sub(graph.edge_count()));
-        self.links
-            .reserve(segments.saturating_sub(self.links.len()));
+        let links = &mut self.links.v;
+        links.reserve(segments.saturating_sub(links.len()));
     }
 
     /// The graph for writing, borrowed once: this state's own copy of the segments, made
@@ -314,6 +457,7 @@ impl FeatureGraph {
     /// it copies nothing then). Turns off the final scoring's farm memo.
     pub(crate) fn edit(&mut self) -> GraphEdit<'_> {
         self.memo.on = false;
+        self.links_gen.version += 1;
         if Arc::strong_count(&self.graph) != 1 {
             let (n, e) = (self.graph.node_count(), self.graph.edge_count());
             let mut own = UnGraph::with_capacity(n + 64, e + 64);
@@ -375,6 +519,40 @@ impl FeatureGraph {
         Arc::strong_count(&self.graph) == 1
     }
 
+    /// `clone_from` for a refill ([`GameState::refill_from`](crate::state::GameState)):
+    /// when `base`, the generation of the source's links at this graph's last refill, is
+    /// still theirs (so they are the entries this graph copied then) and this graph's
+    /// journal has kept every entry it wrote since, restores only those from `source` and
+    /// drops the appended ones instead of copying every entry (issue 33: ~15 KB late in a
+    /// game of the nine, some 40 refills a greedy decision). Starts the journal again if
+    /// `journal` (a search's try; not a simulation's next game). Returns the source's
+    /// generation, the next refill's `base`.
+    pub(crate) fn refill_from(
+        &mut self,
+        source: &FeatureGraph,
+        base: Option<LinksGen>,
+        journal: bool,
+    ) -> LinksGen {
+        self.graph.clone_from(&source.graph);
+        self.memo.on = false;
+        let n = source.links.len();
+        let Links { v, journal: j } = &mut self.links;
+        if base == Some(source.links_gen) && j.on && j.base as usize == n && v.len() >= n {
+            v.truncate(n);
+            for &i in j.written() {
+                v[i as usize] = source.links[i as usize];
+            }
+        } else {
+            v.clone_from(&source.links.v);
+        }
+        self.links_gen.version += 1;
+        j.on = journal;
+        j.base = n as u32;
+        j.len = 0;
+        debug_assert!(*v == source.links.v, "a refill's links equal its source's");
+        source.links_gen
+    }
+
     /// The underlying petgraph graph (read-only): the segments as nodes, and a
     /// [`Link::Borders`] edge for each field bordering a city (no edge for joins).
     pub fn graph(&self) -> &UnGraph<SegmentNode, Link, u32> {
@@ -416,6 +594,10 @@ impl FeatureGraph {
 
     /// Marks a feature scored (closed for further scoring; its completeness is unchanged).
     pub(crate) fn mark_scored(&mut self, f: FeatureId) {
+        self.links_gen.version += 1;
+        if self.links.journal.on {
+            self.links.journal.note(f.0);
+        }
         self.links[f.0 as usize].totals.scored = true;
     }
 
@@ -578,6 +760,10 @@ impl FeatureGraph {
 
     pub(crate) fn add_occupant(&mut self, s: SegmentId, delta: i32) {
         let f = self.feature_of(s);
+        self.links_gen.version += 1;
+        if self.links.journal.on {
+            self.links.journal.note(f.0);
+        }
         let t = &mut self.links[f.0 as usize].totals;
         t.occupants = (t.occupants as i32 + delta).max(0) as u16;
     }
@@ -694,5 +880,89 @@ mod tests {
         assert_eq!(g.tile_count(f), 4);
         let (g, f) = road(&[VIRTUAL_TILE]);
         assert_eq!(g.tile_count(f), 0);
+    }
+
+    /// An edge segment with two open edges (a road piece).
+    fn piece(g: &mut FeatureGraph, tile: PlacedIndex) -> SegmentId {
+        let totals = FeatureTotals {
+            open: 2,
+            completable: true,
+            ..FeatureTotals::default()
+        };
+        g.add_segment(node(tile), totals)
+    }
+
+    /// A refill restores from an unchanged source only the union-find entries its copy
+    /// wrote (joins' roots, closed edges, occupants, scoring marks, totals) and drops the
+    /// appended ones; it copies every entry after the source wrote, after a plain
+    /// `clone_from`, after a refill without journal, and past the journal's cap.
+    #[test]
+    fn refill_restores_only_the_links_the_copy_wrote() {
+        let mut source = FeatureGraph::default();
+        let segs: Vec<SegmentId> = (0..40).map(|t| piece(&mut source, t)).collect();
+        for w in segs[..10].windows(2) {
+            source.edit().join(w[0], w[1], true);
+        }
+        let mut copy = FeatureGraph::default();
+        let gen = copy.refill_from(&source, None, true);
+        assert_eq!(gen, source.links_gen);
+        assert!(copy.links.v == source.links.v);
+        // An entry no write of the copy reaches, changed behind the journal's back: a
+        // refill that restores only the journaled entries leaves it.
+        let untouched = segs[30].index();
+        let mark = |c: &mut FeatureGraph| c.links[untouched].totals.pennants = 9;
+        let try_writes = |c: &mut FeatureGraph| {
+            let new = piece(c, 500);
+            let mut e = c.edit();
+            e.join(new, segs[0], true);
+            e.join(segs[10], segs[11], true);
+            e.close_edge(segs[12]);
+            e.totals_mut(FeatureId(segs[13].index() as u32)).open = 0;
+            c.add_occupant(segs[14], 1);
+            c.mark_scored(c.feature_of(segs[15]));
+        };
+        for _ in 0..3 {
+            try_writes(&mut copy);
+            assert!(copy.links.v != source.links.v);
+            mark(&mut copy);
+            let again = copy.refill_from(&source, Some(gen), true);
+            assert_eq!(again, gen);
+            assert_eq!(
+                copy.links.len(),
+                source.links.len(),
+                "appended ones dropped"
+            );
+            assert_eq!(copy.links[untouched].totals.pennants, 9, "restored alone");
+            copy.links[untouched] = source.links[untouched];
+            assert!(copy.links.v == source.links.v);
+        }
+        let copy_and_check = |copy: &mut FeatureGraph, source: &FeatureGraph, base| {
+            mark(copy);
+            let gen = copy.refill_from(source, base, true);
+            assert!(copy.links.v == source.links.v, "copied whole");
+            gen
+        };
+        // The source deploys: a new generation, so the copy copies every entry.
+        source.add_occupant(segs[20], 1);
+        assert_ne!(source.links_gen, gen);
+        try_writes(&mut copy);
+        let gen = copy_and_check(&mut copy, &source, Some(gen));
+        // A plain copy of another graph in between.
+        try_writes(&mut copy);
+        copy.clone_from(&FeatureGraph::default());
+        let gen = copy_and_check(&mut copy, &source, Some(gen));
+        // Past the cap: more written entries than the journal keeps.
+        for &s in segs[16..].iter().chain(&segs[16..]) {
+            copy.add_occupant(s, 1);
+            copy.add_occupant(s, -1);
+        }
+        assert!(!copy.links.journal.on, "past the cap");
+        let gen = copy_and_check(&mut copy, &source, Some(gen));
+        // A refill without journal (a simulation's next game) is not undone.
+        copy.refill_from(&source, Some(gen), false);
+        try_writes(&mut copy);
+        copy_and_check(&mut copy, &source, Some(gen));
+        // A clone is a graph of its own: equal entries, another generation.
+        assert_ne!(source.clone().links_gen.id, source.links_gen.id);
     }
 }

@@ -252,6 +252,16 @@ impl Game {
     /// one free of each per copy. A copy that places nothing is cheaper with `clone_from`,
     /// which copies neither.
     pub fn refill_from(&mut self, source: &Game) {
+        self.copy_with(source, |to, from| to.refill_from(from, false));
+    }
+
+    /// [`Game::refill_from`] for a short try from one position, refilled again and again
+    /// (greedy's candidates): the union-find entries the copy writes are noted, up to 64,
+    /// so that the next such refill from the same, unchanged source restores only those
+    /// instead of copying every entry. Not for a playout that ends in the final scoring
+    /// (MCTS's valuation): that writes most features' roots, so the notes would be wasted
+    /// work before a full copy anyway.
+    pub fn refill_for_try(&mut self, source: &Game) {
         self.copy_with(source, |to, from| to.refill_from(from, true));
     }
 

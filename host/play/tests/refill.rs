@@ -132,7 +132,7 @@ fn refills_from_one_source_undo_each_try_exactly() {
     }
 }
 
-/// The union-find entries (issue 33): a source moving on one action at a time (placements,
+/// The union-find entries (issue 33, `refill_for_try`): a source moving on one action at a time (placements,
 /// deployments, passes, prompts), each position refilled into one scratch game for tries
 /// of 0, 1, 2, 4 and 60 actions (the longest past the journal's cap), a plain `clone_from`
 /// of another game now and then: every refill equals its source and plays on as a plain
@@ -150,7 +150,7 @@ fn refills_restore_the_links_their_copy_wrote() {
             }
             let before = format!("{:?}", source.state());
             for (t, n) in [0usize, 1, 2, 4, 60].into_iter().enumerate() {
-                scratch.refill_from(&source);
+                scratch.refill_for_try(&source);
                 assert_eq!(
                     format!("{:?}", scratch.state()),
                     before,

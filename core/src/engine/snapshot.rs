@@ -258,7 +258,8 @@ impl Game {
     /// [`Game::refill_from`] for a short try from one position, refilled again and again
     /// (greedy's candidates): the union-find entries the copy writes are noted, up to 64,
     /// so that the next such refill from the same, unchanged source restores only those
-    /// instead of copying every entry. Not for a playout that ends in the final scoring
+    /// instead of copying every entry (worth it also for a try that places nothing, where
+    /// `clone_from` would copy every entry). Not for a playout that ends in the final scoring
     /// (MCTS's valuation): that writes most features' roots, so the notes would be wasted
     /// work before a full copy anyway.
     pub fn refill_for_try(&mut self, source: &Game) {

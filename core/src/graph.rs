@@ -19,6 +19,7 @@ use crate::side::{HalfSet, SideSet};
 use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
 use petgraph::Direction::{Incoming, Outgoing};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// A node of the feature graph: one segment.
@@ -125,7 +126,6 @@ impl FeatureTotals {
 const REWIND_SEGMENTS: usize = 256;
 
 /// The feature graph with its union-find.
-#[derive(Default)]
 pub struct FeatureGraph {
     /// Shared between copies until one places a tile (copy on write): the segments and
     /// their links change only when a tile is placed, so a bot's copies that try
@@ -134,11 +134,10 @@ pub struct FeatureGraph {
     graph: Arc<UnGraph<SegmentNode, Link, u32>>,
     /// Union-find entry per segment, in one vector (fewer allocations per state clone).
     /// A feature's size for union by size is `totals.segments` at its root.
-    links: Vec<UfLink>,
-    /// Complete features per feature kind (by id), kept by every write to a feature's
-    /// totals, so that counting them ([`FeatureGraph::complete_count`]) scans nothing: a
-    /// search ends a game per playout, and King & Robber's end bonus counts them.
-    complete: Vec<u32>,
+    links: Links,
+    /// Which `links` these are ([`LinksGen`]): this graph's own id and a count of its
+    /// writes to them.
+    links_gen: LinksGen,
     /// The final scoring's farms and their completed cities, found once and read by every
     /// hook that asks for them ([`FeatureGraph::farm_memo`]).
     memo: FarmMemo,
@@ -149,7 +148,7 @@ impl std::fmt::Debug for FeatureGraph {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FeatureGraph")
             .field("graph", &self.graph)
-            .field("links", &self.links)
+            .field("links", &self.links.v)
             .finish()
     }
 }
@@ -169,8 +168,7 @@ struct FarmMemo {
 /// Writes to a [`FeatureGraph`] with its segments borrowed once ([`FeatureGraph::edit`]).
 pub(crate) struct GraphEdit<'g> {
     graph: &'g mut UnGraph<SegmentNode, Link, u32>,
-    links: &'g mut Vec<UfLink>,
-    complete: &'g mut Vec<u32>,
+    links: &'g mut Links,
 }
 
 impl GraphEdit<'_> {
@@ -216,16 +214,16 @@ impl GraphEdit<'_> {
     #[inline(never)]
     fn count_complete(&mut self, f: FeatureId, delta: i32) {
         let k = usize::from(self.graph[f.segment()].kind.0);
-        if self.complete.len() <= k {
-            self.complete.resize(k + 1, 0);
+        if self.links.complete.len() <= k {
+            self.links.complete.resize(k + 1, 0);
         }
-        self.complete[k] = self.complete[k].wrapping_add_signed(delta);
+        self.links.complete[k] = self.links.complete[k].wrapping_add_signed(delta);
     }
 
     /// The feature a segment belongs to.
     #[inline]
     pub(crate) fn feature_of(&self, s: SegmentId) -> FeatureId {
-        root(self.links, s)
+        root(&self.links.v, s)
     }
 
     /// Joins two segments across a tile border; if `closes_edges`, the feature loses the
@@ -233,16 +231,31 @@ impl GraphEdit<'_> {
     #[inline]
     pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
         let (ra, rb) = (self.feature_of(a), self.feature_of(b));
-        let root = if ra != rb {
-            self.union(ra, rb)
-        } else if closes_edges {
-            self.count(ra, -1);
-            ra
-        } else {
+        if ra == rb && !closes_edges {
             return;
-        };
+        }
+        // Uncounted before they are written, counted again after (`count`).
+        if ra == rb {
+            self.count(ra, -1);
+        } else if self.links[ra.0 as usize].totals.complete()
+            || self.links[rb.0 as usize].totals.complete()
+        {
+            self.count_complete_pair(ra, rb);
+        }
+        let Links { v, journal, .. } = &mut *self.links;
+        // The entries as a slice held here: its start and length stay in registers
+        // instead of being read again through the vector after every write.
+        let mut uf = Union { links: v };
+        // A union writes both roots, closing edges the one that stays.
+        if journal.on {
+            journal.note(ra.0);
+            if rb != ra {
+                journal.note(rb.0);
+            }
+        }
+        let root = if ra == rb { ra } else { uf.union(ra, rb) };
         if closes_edges {
-            let t = &mut self.links[root.0 as usize].totals;
+            let t = &mut uf.links[root.0 as usize].totals;
             t.open = t.open.saturating_sub(2);
         }
         self.count(root, 1);
@@ -257,6 +270,9 @@ impl GraphEdit<'_> {
     /// Closes one open edge of feature `f` (a representative).
     #[inline]
     pub(crate) fn close_feature_edge(&mut self, f: FeatureId) {
+        if self.links.journal.on {
+            self.links.journal.note(f.0);
+        }
         self.count(f, -1);
         let t = &mut self.links[f.0 as usize].totals;
         t.open = t.open.saturating_sub(1);
@@ -267,15 +283,18 @@ impl GraphEdit<'_> {
     pub(crate) fn add_border(&mut self, field: SegmentId, city: SegmentId) {
         self.graph.add_edge(field, city, Link::Borders);
     }
+}
 
-    /// Merges two features (the merged one counted by the caller once it is written).
-    fn union(&mut self, fa: FeatureId, fb: FeatureId) -> FeatureId {
-        let (a, b) = (fa.0 as usize, fb.0 as usize);
-        let (ta, tb) = (self.links[a].totals, self.links[b].totals);
-        if ta.complete() || tb.complete() {
-            self.count_complete_pair(fa, fb);
-        }
-        let (big, small) = if ta.segments >= tb.segments {
+/// The union-find's entries for [`GraphEdit::join`]'s union.
+struct Union<'a> {
+    links: &'a mut [UfLink],
+}
+
+impl Union<'_> {
+    /// Merges two features (their complete counts are the caller's: `GraphEdit::join`).
+    fn union(&mut self, a: FeatureId, b: FeatureId) -> FeatureId {
+        let (a, b) = (a.0 as usize, b.0 as usize);
+        let (big, small) = if self.links[a].totals.segments >= self.links[b].totals.segments {
             (a, b)
         } else {
             (b, a)
@@ -309,12 +328,23 @@ fn root(links: &[UfLink], s: SegmentId) -> FeatureId {
     }
 }
 
+impl Default for FeatureGraph {
+    fn default() -> FeatureGraph {
+        FeatureGraph::with_capacity(0)
+    }
+}
+
+/// A copy has links of its own ([`LinksGen::fresh`]) and no journal.
 impl Clone for FeatureGraph {
     fn clone(&self) -> FeatureGraph {
         FeatureGraph {
             graph: Arc::clone(&self.graph),
-            links: self.links.clone(),
-            complete: self.complete.clone(),
+            links: Links {
+                v: self.links.v.clone(),
+                journal: LinkJournal::default(),
+                complete: self.links.complete.clone(),
+            },
+            links_gen: LinksGen::fresh(),
             memo: FarmMemo::default(),
         }
     }
@@ -322,9 +352,113 @@ impl Clone for FeatureGraph {
     /// Reuses this graph's buffer for the links (bots copy states into scratch ones).
     fn clone_from(&mut self, source: &FeatureGraph) {
         self.graph.clone_from(&source.graph);
-        self.links.clone_from(&source.links);
-        self.complete.clone_from(&source.complete);
+        self.links.v.clone_from(&source.links.v);
+        self.links.complete.clone_from(&source.links.complete);
+        self.links_gen.version += 1;
+        self.links.journal.on = false;
         self.memo.on = false;
+    }
+}
+
+/// Which union-find entries a graph holds: the graph's own `id` (unique among all graphs
+/// ever made in the process, taken from a global counter when a graph is made or cloned,
+/// never on a write) and the `version` its every write (a [`GraphEdit`], an occupant, a
+/// scoring mark, a copy into it) counts up. Two graphs never share an id, so a refill that
+/// finds its source's generation the one it remembered knows the source's links are the
+/// ones it copied last time ([`FeatureGraph::refill_from`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LinksGen {
+    id: u64,
+    version: u64,
+}
+
+impl LinksGen {
+    /// A new graph's: an id no other graph has had.
+    fn fresh() -> LinksGen {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        LinksGen {
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
+            version: 0,
+        }
+    }
+}
+
+/// A graph's union-find entries, read as the plain vector they are, and the journal of
+/// the entries written since a refill, kept beside them so that a [`GraphEdit`] reaches
+/// both through one reference.
+#[derive(Default)]
+struct Links {
+    v: Vec<UfLink>,
+    journal: LinkJournal,
+    /// Complete features per feature kind (by id), kept by every write to a feature's
+    /// totals, so that counting them ([`FeatureGraph::complete_count`]) scans nothing: a
+    /// search ends a game per playout, and King & Robber's end bonus counts them.
+    complete: Vec<u32>,
+}
+
+impl std::ops::Deref for Links {
+    type Target = Vec<UfLink>;
+    #[inline]
+    fn deref(&self) -> &Vec<UfLink> {
+        &self.v
+    }
+}
+
+impl std::ops::DerefMut for Links {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut Vec<UfLink> {
+        &mut self.v
+    }
+}
+
+/// The union-find entries a refilled graph wrote since the refill (`written[..len]`,
+/// below `base`, the number of entries then, repeats allowed; those past `base` were
+/// appended), so that the next refill from the same unchanged source restores only those.
+/// On only from a bot's refill ([`FeatureGraph::refill_from`] with `journal`), not from a
+/// plain copy nor a simulation's next game from the set-up state, and off past
+/// [`LinkJournal::CAP`] entries (a long try: the next refill copies every entry). A fixed
+/// array, so that noting is a store and never a call (a call in `join` made every join,
+/// journaled or not, save registers).
+struct LinkJournal {
+    on: bool,
+    len: u8,
+    base: u32,
+    written: [u32; LinkJournal::CAP],
+}
+
+impl Default for LinkJournal {
+    fn default() -> LinkJournal {
+        LinkJournal {
+            on: false,
+            len: 0,
+            base: 0,
+            written: [0; LinkJournal::CAP],
+        }
+    }
+}
+
+impl LinkJournal {
+    /// A search's try writes a few features' roots per tile; past this, copying costs
+    /// about as much as restoring.
+    const CAP: usize = 64;
+
+    /// Notes that entry `i` is about to be written; call only while `on`.
+    #[inline(always)]
+    fn note(&mut self, i: u32) {
+        if i < self.base {
+            let n = usize::from(self.len);
+            if n < Self::CAP {
+                self.written[n] = i;
+                self.len += 1;
+            } else {
+                self.on = false;
+            }
+        }
+    }
+
+    /// The entries noted (while `on`).
+    fn written(&self) -> &[u32] {
+        &self.written[..usize::from(self.len)]
     }
 }
 
@@ -333,7 +467,7 @@ pub(crate) struct SegmentsHandle(Arc<UnGraph<SegmentNode, Link, u32>>);
 
 /// A segment's union-find parent, its successor in its feature's circular member list,
 /// and the running totals of its feature (meaningful at a representative only).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct UfLink {
     parent: u32,
     next: u32,
@@ -345,8 +479,12 @@ impl FeatureGraph {
     pub fn with_capacity(segments: usize) -> FeatureGraph {
         FeatureGraph {
             graph: Arc::new(UnGraph::with_capacity(segments, segments)),
-            links: Vec::with_capacity(segments),
-            complete: Vec::new(),
+            links: Links {
+                v: Vec::with_capacity(segments),
+                journal: LinkJournal::default(),
+                complete: Vec::new(),
+            },
+            links_gen: LinksGen::fresh(),
             memo: FarmMemo::default(),
         }
     }
@@ -357,8 +495,8 @@ impl FeatureGraph {
         let graph = Arc::make_mut(&mut self.graph);
         graph.reserve_nodes(segments.saturating_sub(graph.node_count()));
         graph.reserve_edges(segments.saturating_sub(graph.edge_count()));
-        self.links
-            .reserve(segments.saturating_sub(self.links.len()));
+        let links = &mut self.links.v;
+        links.reserve(segments.saturating_sub(links.len()));
     }
 
     /// The graph for writing, borrowed once: this state's own copy of the segments, made
@@ -371,6 +509,7 @@ impl FeatureGraph {
     /// it copies nothing then). Turns off the final scoring's farm memo.
     pub(crate) fn edit(&mut self) -> GraphEdit<'_> {
         self.memo.on = false;
+        self.links_gen.version += 1;
         if Arc::strong_count(&self.graph) != 1 {
             let (n, e) = (self.graph.node_count(), self.graph.edge_count());
             let mut own = UnGraph::with_capacity(n + 64, e + 64);
@@ -380,7 +519,6 @@ impl FeatureGraph {
         GraphEdit {
             graph: Arc::make_mut(&mut self.graph),
             links: &mut self.links,
-            complete: &mut self.complete,
         }
     }
 
@@ -433,6 +571,41 @@ impl FeatureGraph {
         Arc::strong_count(&self.graph) == 1
     }
 
+    /// `clone_from` for a refill ([`GameState::refill_from`](crate::state::GameState)):
+    /// when `base`, the generation of the source's links at this graph's last refill, is
+    /// still theirs (so they are the entries this graph copied then) and this graph's
+    /// journal has kept every entry it wrote since, restores only those from `source` and
+    /// drops the appended ones instead of copying every entry (issue 33: ~15 KB late in a
+    /// game of the nine, some 40 refills a greedy decision). Starts the journal again if
+    /// `journal` (a search's try; not a simulation's next game). Returns the source's
+    /// generation, the next refill's `base`.
+    pub(crate) fn refill_from(
+        &mut self,
+        source: &FeatureGraph,
+        base: Option<LinksGen>,
+        journal: bool,
+    ) -> LinksGen {
+        self.graph.clone_from(&source.graph);
+        self.memo.on = false;
+        let n = source.links.len();
+        self.links.complete.clone_from(&source.links.complete);
+        let Links { v, journal: j, .. } = &mut self.links;
+        if base == Some(source.links_gen) && j.on && j.base as usize == n && v.len() >= n {
+            v.truncate(n);
+            for &i in j.written() {
+                v[i as usize] = source.links[i as usize];
+            }
+        } else {
+            v.clone_from(&source.links.v);
+        }
+        self.links_gen.version += 1;
+        j.on = journal;
+        j.base = n as u32;
+        j.len = 0;
+        debug_assert!(*v == source.links.v, "a refill's links equal its source's");
+        source.links_gen
+    }
+
     /// The underlying petgraph graph (read-only): the segments as nodes, and a
     /// [`Link::Borders`] edge for each field bordering a city (no edge for joins).
     pub fn graph(&self) -> &UnGraph<SegmentNode, Link, u32> {
@@ -481,6 +654,10 @@ impl FeatureGraph {
 
     /// Marks a feature scored (closed for further scoring; its completeness is unchanged).
     pub(crate) fn mark_scored(&mut self, f: FeatureId) {
+        self.links_gen.version += 1;
+        if self.links.journal.on {
+            self.links.journal.note(f.0);
+        }
         self.links[f.0 as usize].totals.scored = true;
     }
 
@@ -499,7 +676,11 @@ impl FeatureGraph {
     /// the graph changes instead of counted.
     #[inline]
     pub fn complete_count(&self, kind: FeatureKindId) -> u32 {
-        self.complete.get(usize::from(kind.0)).copied().unwrap_or(0)
+        self.links
+            .complete
+            .get(usize::from(kind.0))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The kind of a feature.
@@ -651,6 +832,10 @@ impl FeatureGraph {
 
     pub(crate) fn add_occupant(&mut self, s: SegmentId, delta: i32) {
         let f = self.feature_of(s);
+        self.links_gen.version += 1;
+        if self.links.journal.on {
+            self.links.journal.note(f.0);
+        }
         let t = &mut self.links[f.0 as usize].totals;
         t.occupants = (t.occupants as i32 + delta).max(0) as u16;
     }
@@ -767,5 +952,93 @@ mod tests {
         assert_eq!(g.tile_count(f), 4);
         let (g, f) = road(&[VIRTUAL_TILE]);
         assert_eq!(g.tile_count(f), 0);
+    }
+
+    /// An edge segment with two open edges (a road piece).
+    fn piece(g: &mut FeatureGraph, tile: PlacedIndex) -> SegmentId {
+        let totals = FeatureTotals {
+            open: 2,
+            completable: true,
+            ..FeatureTotals::default()
+        };
+        g.add_segment(node(tile), totals)
+    }
+
+    /// A refill restores from an unchanged source only the union-find entries its copy
+    /// wrote (joins' roots, closed edges, occupants, scoring marks, totals) and drops the
+    /// appended ones; it copies every entry after the source wrote, after a plain
+    /// `clone_from`, after a refill without journal, and past the journal's cap.
+    #[test]
+    fn refill_restores_only_the_links_the_copy_wrote() {
+        let mut source = FeatureGraph::default();
+        let segs: Vec<SegmentId> = (0..40).map(|t| piece(&mut source, t)).collect();
+        for w in segs[..10].windows(2) {
+            source.edit().join(w[0], w[1], true);
+        }
+        let mut copy = FeatureGraph::default();
+        // Whether the next refill from `source` remembering `base` restores the journaled
+        // entries alone (else it copies every entry); a debug build checks every refill's
+        // entries against the source's.
+        let undoes = |c: &FeatureGraph, source: &FeatureGraph, base: Option<LinksGen>| {
+            c.links.journal.on && base == Some(source.links_gen)
+        };
+        let gen = copy.refill_from(&source, None, true);
+        assert_eq!(gen, source.links_gen);
+        assert!(copy.links.v == source.links.v);
+        let try_writes = |c: &mut FeatureGraph| {
+            let new = piece(c, 500);
+            let mut e = c.edit();
+            e.join(new, segs[0], true);
+            e.join(segs[10], segs[11], true);
+            e.join(segs[10], segs[11], false);
+            e.close_edge(segs[12]);
+            e.close_feature_edge(FeatureId(segs[13].index() as u32));
+            c.add_occupant(segs[14], 1);
+            c.mark_scored(c.feature_of(segs[15]));
+        };
+        for _ in 0..3 {
+            try_writes(&mut copy);
+            assert!(copy.links.v != source.links.v);
+            // The roots written, once each (the appended segment not among them; a join
+            // within a feature that closes nothing writes nothing).
+            let root0 = source.feature_of(segs[0]).0;
+            let mut noted = copy.links.journal.written().to_vec();
+            noted.sort_unstable();
+            let mut expected = vec![root0, 10, 11, 12, 13, 14, 15];
+            expected.sort_unstable();
+            assert_eq!(noted, expected);
+            assert!(undoes(&copy, &source, Some(gen)));
+            assert_eq!(copy.refill_from(&source, Some(gen), true), gen);
+            assert!(copy.links.v == source.links.v, "restored");
+        }
+        // The source deploys: a new generation, so the copy copies every entry.
+        source.add_occupant(segs[20], 1);
+        assert_ne!(source.links_gen, gen);
+        try_writes(&mut copy);
+        assert!(!undoes(&copy, &source, Some(gen)));
+        let gen = copy.refill_from(&source, Some(gen), true);
+        assert!(copy.links.v == source.links.v);
+        // A plain copy of another graph in between.
+        try_writes(&mut copy);
+        copy.clone_from(&FeatureGraph::default());
+        assert!(!undoes(&copy, &source, Some(gen)));
+        copy.refill_from(&source, Some(gen), true);
+        assert!(copy.links.v == source.links.v);
+        // Past the cap: more written entries than the journal keeps.
+        for &s in segs[16..].iter().chain(&segs[16..]) {
+            copy.add_occupant(s, 1);
+            copy.add_occupant(s, -1);
+        }
+        assert!(!undoes(&copy, &source, Some(gen)), "past the cap");
+        copy.refill_from(&source, Some(gen), true);
+        assert!(copy.links.v == source.links.v);
+        // A refill without journal (a simulation's next game) is not undone.
+        copy.refill_from(&source, Some(gen), false);
+        try_writes(&mut copy);
+        assert!(!undoes(&copy, &source, Some(gen)));
+        copy.refill_from(&source, Some(gen), true);
+        assert!(copy.links.v == source.links.v);
+        // A clone is a graph of its own: equal entries, another generation.
+        assert_ne!(source.clone().links_gen.id, source.links_gen.id);
     }
 }

@@ -236,12 +236,17 @@ pub struct GameState {
 /// held so that they cannot change: while the state's own board and segments are
 /// copies of these with tiles placed since (a copy or a plain `clone_from` starts
 /// without), a refill from a state that still holds them undoes those placements
-/// ([`Board::rewind_to`], [`FeatureGraph::rewind_segments`]). Not part of the game: its
+/// ([`Board::rewind_to`], [`FeatureGraph::rewind_segments`]). The source's union-find
+/// entries are not held but named by their generation: a refill from a source whose
+/// entries still have it restores only those its copy wrote since. Not part of the game: its
 /// `Debug` text names only the type.
 #[derive(Default)]
 pub(crate) struct CopyBase {
     pub(crate) board: Option<Arc<Board>>,
     pub(crate) segments: Option<crate::graph::SegmentsHandle>,
+    /// The generation of the source's union-find entries
+    /// ([`FeatureGraph::refill_from`](crate::graph::FeatureGraph::refill_from)).
+    pub(crate) links: Option<crate::graph::LinksGen>,
 }
 
 /// A copy starts without: its board and segments are shared with the state copied.

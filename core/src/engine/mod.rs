@@ -751,7 +751,7 @@ impl GameTemplate {
         if !Arc::ptr_eq(&game.rules, &self.rules) {
             game.rules = Arc::clone(&self.rules);
         }
-        game.state.refill_from(state);
+        game.state.refill_from(state, false);
         game.state.rng = ChaCha8Rng::seed_from_u64(seed);
         game.state.reserve_for_game(self.tiles);
         game.checkpoints = true;

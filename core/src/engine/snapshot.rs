@@ -12,17 +12,32 @@ use petgraph::graph::UnGraph;
 /// `Clone` for [`GameState`], field by field. Both methods destructure the state without
 /// `..`, so a new field fails to compile until it is listed here. Fields after `;` are
 /// copied by the named function in `clone_from` (their types' own `clone_from` would
-/// allocate: a derived `Clone` has no buffer-reusing `clone_from`).
+/// allocate: a derived `Clone` has no buffer-reusing `clone_from`). The feature graph is
+/// copied first, by the function [`GameState::copy_with_graph`] is given (a refill undoes
+/// what its copy wrote to the union-find instead of copying it).
 macro_rules! clone_fields {
     ($($f:ident),* $(,)?; $($g:ident => $copy:path),* $(,)?) => {
         impl Clone for GameState {
             fn clone(&self) -> GameState {
-                let GameState { $($f,)* $($g),* } = self;
-                GameState { $($f: $f.clone(),)* $($g: $g.clone()),* }
+                let GameState { graph, $($f,)* $($g),* } = self;
+                GameState { graph: graph.clone(), $($f: $f.clone(),)* $($g: $g.clone()),* }
             }
 
             fn clone_from(&mut self, source: &GameState) {
-                let GameState { $($f,)* $($g),* } = source;
+                self.copy_with_graph(source, FeatureGraph::clone_from);
+            }
+        }
+
+        impl GameState {
+            /// `clone_from`, the feature graph copied by `copy_graph`.
+            #[inline]
+            fn copy_with_graph(
+                &mut self,
+                source: &GameState,
+                copy_graph: impl FnOnce(&mut FeatureGraph, &FeatureGraph),
+            ) {
+                let GameState { graph, $($f,)* $($g),* } = source;
+                copy_graph(&mut self.graph, graph);
                 $(self.$f.clone_from($f);)*
                 $($copy(&mut self.$g, $g);)*
             }
@@ -34,7 +49,6 @@ clone_fields!(
     active,
     turn,
     board,
-    graph,
     figures,
     in_supply,
     figure_kinds,
@@ -89,12 +103,21 @@ impl GameState {
     /// still holds the same board and segments (a search bot's position: greedy's before
     /// every placement it tries, MCTS's root before every playout), undoes the tiles
     /// placed since ([`crate::board::Board::rewind_to`], [`FeatureGraph::rewind_segments`]) instead of
-    /// copying the whole grid and every segment ([`CopyBase`]).
-    pub(crate) fn refill_from(&mut self, source: &GameState) {
+    /// copying the whole grid and every segment ([`CopyBase`]). If `journal` (a search's
+    /// try, not a simulation's next game), the union-find entries the copy writes are
+    /// noted, so that the next such refill restores only those
+    /// ([`FeatureGraph::refill_from`]).
+    pub(crate) fn refill_from(&mut self, source: &GameState, journal: bool) {
         let mut board = Arc::clone(&self.board);
         let segments = self.graph.segments_handle();
         let base = std::mem::take(&mut self.copy_base);
-        self.clone_from(source);
+        let mut links = None;
+        self.copy_with_graph(source, |g, s| {
+            links = Some(g.refill_from(s, base.links, journal));
+        });
+        if journal {
+            self.copy_base.links = links;
+        }
         if !Arc::ptr_eq(&board, &self.board) {
             if let Some(b) = Arc::get_mut(&mut board) {
                 let same = base.board.filter(|base| Arc::ptr_eq(base, &source.board));
@@ -229,7 +252,18 @@ impl Game {
     /// one free of each per copy. A copy that places nothing is cheaper with `clone_from`,
     /// which copies neither.
     pub fn refill_from(&mut self, source: &Game) {
-        self.copy_with(source, GameState::refill_from);
+        self.copy_with(source, |to, from| to.refill_from(from, false));
+    }
+
+    /// [`Game::refill_from`] for a short try from one position, refilled again and again
+    /// (greedy's candidates): the union-find entries the copy writes are noted, up to 64,
+    /// so that the next such refill from the same, unchanged source restores only those
+    /// instead of copying every entry (worth it also for a try that places nothing, where
+    /// `clone_from` would copy every entry). Not for a playout that ends in the final scoring
+    /// (MCTS's valuation): that writes most features' roots, so the notes would be wasted
+    /// work before a full copy anyway.
+    pub fn refill_for_try(&mut self, source: &Game) {
+        self.copy_with(source, |to, from| to.refill_from(from, true));
     }
 
     /// Copies `source` into this game, its state with `copy_state`: the one place that

@@ -104,17 +104,15 @@ impl GreedyBot {
         let me = game.decision().player.index();
         let mut best = i32::MIN;
         let mut picks: Vec<usize> = Vec::new();
-        // Scratch copies, refilled with `clone_from` (no allocation per candidate); a
-        // placement's copy owns its board's buffers (`refill_from`), which it writes at once.
+        // Scratch copies, refilled without allocating per candidate: `g` with
+        // `refill_for_try` (a placement's copy owns its board's buffers, which it writes at
+        // once; every candidate's copy restores only the union-find entries the last one
+        // wrote).
         let mut g = game.clone();
         let mut scratch: Option<Game> = None;
         for (k, i) in candidates.enumerate() {
             if k > 0 {
-                if matches!(game.actions()[i], Action::Place { .. }) {
-                    g.refill_from(game);
-                } else {
-                    g.clone_from(game);
-                }
+                g.refill_for_try(game);
             }
             // A copy needs no snapshot per step: a failing hook only drops this candidate.
             g.set_checkpoints(false);

@@ -2,7 +2,8 @@
 //! `clone_from` makes, it plays on the same, and the source is left as it was, also when the
 //! copy owned its board before (the case refill_from exists for), and when it is refilled
 //! again and again from one source (then it undoes its placements instead of copying the
-//! board and the segments; a debug build also checks each such refill against the source).
+//! board and the segments, and restores only the union-find entries its copy wrote; a debug
+//! build also checks each such refill against the source).
 
 use carcassonne_core::{Game, GameSetup};
 use carcassonne_rules::{build_ruleset, RulesSpec};
@@ -127,6 +128,61 @@ fn refills_from_one_source_undo_each_try_exactly() {
                 play_on(&mut scratch, 3);
             }
             play_on(&mut source, 3);
+        }
+    }
+}
+
+/// The union-find entries (issue 33, `refill_for_try`): a source moving on one action at a time (placements,
+/// deployments, passes, prompts), each position refilled into one scratch game for tries
+/// of 0, 1, 2, 4 and 60 actions (the longest past the journal's cap), a plain `clone_from`
+/// of another game now and then: every refill equals its source and plays on as a plain
+/// copy does.
+#[test]
+fn refills_restore_the_links_their_copy_wrote() {
+    for (expansions, seed) in [(&[][..], 21u64), (&NINE[..], 13)] {
+        let mut source = game(expansions, seed);
+        let mut other = source.clone();
+        play_on(&mut other, 25);
+        let mut scratch = source.clone();
+        for step in 0..45 {
+            if source.is_over() {
+                break;
+            }
+            let before = format!("{:?}", source.state());
+            for (t, n) in [0usize, 1, 2, 4, 60].into_iter().enumerate() {
+                scratch.refill_for_try(&source);
+                assert_eq!(
+                    format!("{:?}", scratch.state()),
+                    before,
+                    "step {step}, try of {n}: the refill"
+                );
+                let mut plain = source.clone();
+                for i in 0..n {
+                    if scratch.is_over() || scratch.action_count() == 0 {
+                        break;
+                    }
+                    // Different tries take different offers.
+                    let k = (i * 3 + t + step) % scratch.action_count();
+                    scratch.apply_offered(k).expect("an offered action applies");
+                    plain.apply_offered(k).expect("an offered action applies");
+                }
+                assert_eq!(
+                    format!("{:?}", scratch.state()),
+                    format!("{:?}", plain.state()),
+                    "step {step}, try of {n}: the refilled copy plays as a plain one"
+                );
+            }
+            assert_eq!(
+                format!("{:?}", source.state()),
+                before,
+                "step {step}: the source"
+            );
+            if step % 7 == 6 {
+                scratch.clone_from(&other);
+                play_on(&mut scratch, 2);
+            }
+            // One action at a time: deployments and passes move the source without a tile.
+            play_on(&mut source, 1);
         }
     }
 }

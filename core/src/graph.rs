@@ -965,9 +965,10 @@ mod tests {
     }
 
     /// A refill restores from an unchanged source only the union-find entries its copy
-    /// wrote (joins' roots, closed edges, occupants, scoring marks, totals) and drops the
-    /// appended ones; it copies every entry after the source wrote, after a plain
-    /// `clone_from`, after a refill without journal, and past the journal's cap.
+    /// wrote (joins' roots, closed edges by segment and by feature, occupants, scoring
+    /// marks) and drops the appended ones; it copies every entry after the source wrote,
+    /// after a plain `clone_from`, after a refill without journal, and past the journal's
+    /// cap.
     #[test]
     fn refill_restores_only_the_links_the_copy_wrote() {
         let mut source = FeatureGraph::default();

@@ -336,6 +336,9 @@ fn search(
     // playout places a tile, and a board shared with the root would be copied into new
     // buffers at its first placement and freed at the next refill.
     let mut g = root.clone();
+    // Every playout ends in the final scoring: its farms' borders are read from those of
+    // the root, noted once, unless the playout joined the farm to a new tile.
+    g.keep_farm_borders(true);
     loop {
         match budget {
             Budget::Iterations(n) if done >= n => break,

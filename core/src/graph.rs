@@ -141,6 +141,12 @@ pub struct FeatureGraph {
     /// The final scoring's farms and their completed cities, found once and read by every
     /// hook that asks for them ([`FeatureGraph::farm_memo`]).
     memo: FarmMemo,
+    /// The generation of the links this graph was last refilled from
+    /// ([`FeatureGraph::refill_from`]; `None` after any other copy).
+    refilled: Option<LinksGen>,
+    /// Every farm's bordering features as the last refill's source had them, kept across
+    /// refills from that source when asked for ([`FeatureGraph::keep_farm_borders`]).
+    farm_borders: FarmBorders,
 }
 
 /// The shape `Debug` had before the memo (a scratch that is empty between scorings).
@@ -163,6 +169,63 @@ struct FarmMemo {
     /// Farm, its cities' range, its tile count.
     farms: Vec<(FeatureId, u32, u32, u32)>,
     cities: Vec<FeatureId>,
+}
+
+/// Every farm of a refill's source with the features bordering it
+/// ([`FeatureGraph::note_farm_borders`]), valid for the graphs refilled from the source of
+/// generation `gen` ([`FeatureGraph::farm_borders`]).
+#[derive(Default)]
+struct FarmBorders {
+    /// Asked for ([`FeatureGraph::keep_farm_borders`]).
+    on: bool,
+    gen: Option<LinksGen>,
+    /// The source's segments and border edges.
+    nodes: u32,
+    edges: u32,
+    /// Per segment of the source: its farm's index in `farms` if it represents a farm.
+    slot: Vec<u32>,
+    farms: Vec<KeptFarm>,
+    /// The farms' bordering features (the source's representatives), `start..end` each.
+    features: Vec<FeatureId>,
+}
+
+/// A farm of a refill's source ([`FarmBorders`]).
+#[derive(Clone, Copy)]
+struct KeptFarm {
+    /// Its segments then: a feature still represented by the same segment with as many
+    /// segments is the same set (features only grow).
+    segments: u16,
+    tiles: u32,
+    start: u32,
+    end: u32,
+}
+
+/// The farm borders kept from a refill's source, usable for this graph
+/// ([`FeatureGraph::farm_borders`]).
+pub(crate) struct FarmBordersView<'g> {
+    graph: &'g FeatureGraph,
+}
+
+impl<'g> FarmBordersView<'g> {
+    /// If `farm` (a representative) is a farm of the source unchanged since (not joined to
+    /// any segment), the features that bordered it there, each once in order of first
+    /// contact as [`FeatureGraph::walk_borders`] meets them (map each through
+    /// [`FeatureGraph::feature_of`] for today's features: cities joined since map to one,
+    /// met first where the first of them was), and its tile count.
+    #[inline]
+    pub(crate) fn farm(&self, farm: FeatureId) -> Option<(&'g [FeatureId], u32)> {
+        let g = self.graph;
+        let fb = &g.farm_borders;
+        let k = *fb.slot.get(farm.0 as usize)?;
+        let kept = fb.farms.get(k as usize)?;
+        if g.totals(farm).segments != kept.segments {
+            return None;
+        }
+        Some((
+            &fb.features[kept.start as usize..kept.end as usize],
+            kept.tiles,
+        ))
+    }
 }
 
 /// Writes to a [`FeatureGraph`] with its segments borrowed once ([`FeatureGraph::edit`]).
@@ -346,6 +409,8 @@ impl Clone for FeatureGraph {
             },
             links_gen: LinksGen::fresh(),
             memo: FarmMemo::default(),
+            refilled: None,
+            farm_borders: FarmBorders::default(),
         }
     }
 
@@ -357,6 +422,7 @@ impl Clone for FeatureGraph {
         self.links_gen.version += 1;
         self.links.journal.on = false;
         self.memo.on = false;
+        self.refilled = None;
     }
 }
 
@@ -486,6 +552,8 @@ impl FeatureGraph {
             },
             links_gen: LinksGen::fresh(),
             memo: FarmMemo::default(),
+            refilled: None,
+            farm_borders: FarmBorders::default(),
         }
     }
 
@@ -603,7 +671,85 @@ impl FeatureGraph {
         j.base = n as u32;
         j.len = 0;
         debug_assert!(*v == source.links.v, "a refill's links equal its source's");
+        self.refilled = Some(source.links_gen);
         source.links_gen
+    }
+
+    /// Asks this graph to keep, across its refills from one source, every farm's bordering
+    /// features as that source has them ([`FeatureGraph::farm_borders`]): for a search that
+    /// refills a copy from one position again and again and ends every copy in the final
+    /// scoring (MCTS), where walking each farm's segments for its cities was the largest
+    /// part of the valuation. Off by default; a clone starts without it.
+    pub(crate) fn keep_farm_borders(&mut self, on: bool) {
+        self.farm_borders.on = on;
+        self.farm_borders.gen = None;
+    }
+
+    /// Whether [`FeatureGraph::note_farm_borders`] is due: kept borders asked for and this
+    /// graph was just refilled from a source other than the one they describe.
+    #[inline]
+    pub(crate) fn farm_borders_due(&self) -> bool {
+        self.farm_borders.on && self.refilled.is_some() && self.farm_borders.gen != self.refilled
+    }
+
+    /// Notes every farm's bordering features (the features of the segments
+    /// [`FeatureGraph::walk_borders`] gives, each once, in order of first contact) and tile
+    /// count, for the source this graph was just refilled from (it equals it now);
+    /// `is_farm` says which feature kinds are farms.
+    pub(crate) fn note_farm_borders(&mut self, is_farm: impl Fn(FeatureKindId) -> bool) {
+        let mut fb = std::mem::take(&mut self.farm_borders);
+        let n = self.links.len();
+        fb.slot.clear();
+        fb.slot.resize(n, u32::MAX);
+        fb.farms.clear();
+        fb.features.clear();
+        for i in 0..n {
+            let s = SegmentId::new(i);
+            if !self.represents(s) || !is_farm(self.graph[s].kind) {
+                continue;
+            }
+            let f = FeatureId(i as u32);
+            let start = fb.features.len();
+            let tiles = self.walk_borders(f, |c| {
+                let b = self.feature_of(c);
+                if !fb.features[start..].contains(&b) {
+                    fb.features.push(b);
+                }
+            });
+            fb.slot[i] = fb.farms.len() as u32;
+            fb.farms.push(KeptFarm {
+                segments: self.totals(f).segments,
+                tiles,
+                start: start as u32,
+                end: fb.features.len() as u32,
+            });
+        }
+        fb.nodes = self.graph.node_count() as u32;
+        fb.edges = self.graph.edge_count() as u32;
+        fb.gen = self.refilled;
+        self.farm_borders = fb;
+    }
+
+    /// The kept farm borders ([`FeatureGraph::keep_farm_borders`]) if they describe the
+    /// source of this graph's last refill and no border has been added since to a segment
+    /// that source had (the borders added since are a new tile's, between its own
+    /// segments): then a farm the copy has not joined to anything has the same segments,
+    /// in the same order, with the same borders, as in the source.
+    pub(crate) fn farm_borders(&self) -> Option<FarmBordersView<'_>> {
+        let fb = &self.farm_borders;
+        if fb.gen.is_none() || fb.gen != self.refilled {
+            return None;
+        }
+        let edges = self.graph.raw_edges();
+        let old = fb.nodes as usize;
+        let new_borders = edges.get(fb.edges as usize..)?;
+        if new_borders
+            .iter()
+            .any(|e| e.source().index() < old || e.target().index() < old)
+        {
+            return None;
+        }
+        Some(FarmBordersView { graph: self })
     }
 
     /// The underlying petgraph graph (read-only): the segments as nodes, and a

@@ -5,6 +5,8 @@
 //! scoring's farm draft, are what every hook of that scoring reads (`View::farm_cities`,
 //! `completed_city_count`), the same as a walk of the farm's segments and borders,
 //! and no longer once a hook changes the graph (a border or a complete virtual city added).
+//! A search's copy that keeps its source's farm borders across refills
+//! (`Game::keep_farm_borders`) ends with the scores a plain copy ends with.
 
 use carcassonne_core::*;
 use rand::{Rng, SeedableRng};
@@ -227,4 +229,74 @@ fn a_border_added_in_the_final_scoring_counts_at_once() {
     }
     assert!(seen.added.load(Ordering::Relaxed) > 3, "cities were added");
     assert_eq!(seen.wrong.load(Ordering::Relaxed), 0);
+}
+
+/// Ends `g` where it stands, answering the end's questions with their first offer (as the
+/// search's valuation does), and returns the scores and the score events.
+fn end_here(g: &mut Game) -> (Vec<i32>, String) {
+    g.end_now().expect("the game ends");
+    let mut guard = 0;
+    while !g.is_over() && g.action_count() > 0 && guard < 64 {
+        guard += 1;
+        g.apply_offered(0).expect("an end question is answered");
+    }
+    let scores = g.state().players().iter().map(|p| p.score).collect();
+    (scores, format!("{:?}", g.state().events()))
+}
+
+/// A-13 through a search's copy: refilled again and again from one position with the
+/// position's farm borders kept (`Game::keep_farm_borders`), a copy that plays a few
+/// random actions on and ends the game there scores every farm as a plain copy of the
+/// same position playing the same actions does (a debug build also checks each kept
+/// farm's cities against a walk); with and without a final-scoring hook that adds a
+/// border to a farm, and after the source moves on (the borders are noted again).
+#[test]
+fn farms_kept_across_refills_score_as_plain_copies() {
+    for add in [false, true] {
+        let seen = Arc::new(Seen::default());
+        let r = rules(add, &seen);
+        let mut ended = 0;
+        for seed in 0..6u64 {
+            let setup = GameSetup::new(vec!["A".into(), "B".into(), "C".into()], seed);
+            let mut source = Game::new(Arc::clone(&r), &setup).expect("the game starts");
+            let mut rng = ChaCha8Rng::seed_from_u64(seed + 100);
+            let mut copy = source.clone();
+            copy.keep_farm_borders(true);
+            let mut step = 0;
+            while !source.is_over() {
+                step += 1;
+                if step % 9 == 0 {
+                    for _ in 0..4 {
+                        copy.refill_from(&source);
+                        let mut plain = source.clone();
+                        let tries = rng.random_range(0..12);
+                        for _ in 0..tries {
+                            if copy.is_over() || copy.action_count() == 0 {
+                                break;
+                            }
+                            let k = rng.random_range(0..copy.action_count());
+                            copy.apply_offered(k).expect("an offered action applies");
+                            plain.apply_offered(k).expect("the same action applies");
+                        }
+                        assert_eq!(
+                            end_here(&mut copy),
+                            end_here(&mut plain),
+                            "seed {seed}, step {step}: the kept farms score as walked"
+                        );
+                        ended += 1;
+                    }
+                }
+                let n = source.action_count();
+                source
+                    .apply_offered(rng.random_range(0..n))
+                    .expect("an offered action applies");
+            }
+        }
+        assert!(ended > 100, "copies were ended");
+        assert_eq!(
+            seen.wrong.load(Ordering::Relaxed),
+            0,
+            "hooks read the walk's cities"
+        );
+    }
 }

@@ -322,10 +322,35 @@ fn final_drafts(
     // Each farm's completed cities, found once: the farm draft, its hooks and the final
     // scoring's hooks (a barn's farm, a pig's) read them through `farm_cities` until the
     // graph is edited or the final scoring ends.
+    // A search's copy refilled from one position again and again reads an unchanged
+    // farm's borders from those kept for that position ([`FeatureGraph::farm_borders`])
+    // instead of walking its segments.
     let mut cities = Vec::with_capacity(16);
     st.graph.remember_farms(|g, rec| {
+        let kept = g.farm_borders();
         for &farm in farms.iter() {
-            let tiles = farm_cities_walk(rules, g, farm, &mut cities);
+            let tiles = match kept.as_ref().and_then(|k| k.farm(farm)) {
+                Some((borders, tiles)) => {
+                    cities.clear();
+                    for &b in borders {
+                        let f = g.feature_of(b.segment());
+                        if is_farm_city(rules, g, f) && !cities.contains(&f) {
+                            cities.push(f);
+                        }
+                    }
+                    #[cfg(debug_assertions)]
+                    {
+                        let mut walked = Vec::new();
+                        let t = farm_cities_walk(rules, g, farm, &mut walked);
+                        assert!(
+                            (walked.as_slice(), t) == (cities.as_slice(), tiles),
+                            "kept farm borders give the walk's cities and tiles"
+                        );
+                    }
+                    tiles
+                }
+                None => farm_cities_walk(rules, g, farm, &mut cities),
+            };
             rec.record(farm, &cities, tiles);
         }
     });
@@ -452,13 +477,16 @@ fn farm_cities_walk(
     buf.clear();
     g.walk_borders(farm, |c| {
         let f = g.feature_of(c);
-        if g.totals(f).complete()
-            && rules.kind(g.kind(f)).scoring == Scoring::City
-            && !buf.contains(&f)
-        {
+        if is_farm_city(rules, g, f) && !buf.contains(&f) {
             buf.push(f);
         }
     })
+}
+
+/// Whether feature `f` bordering a farm counts for it: a completed city.
+#[inline]
+fn is_farm_city(rules: &Ruleset, g: &FeatureGraph, f: FeatureId) -> bool {
+    g.totals(f).complete() && rules.kind(g.kind(f)).scoring == Scoring::City
 }
 
 /// Each farm's strength per player as [`strengths`] finds them, from one pass over

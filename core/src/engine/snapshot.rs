@@ -253,6 +253,31 @@ impl Game {
     /// which copies neither.
     pub fn refill_from(&mut self, source: &Game) {
         self.copy_with(source, |to, from| to.refill_from(from, false));
+        self.note_farm_borders();
+    }
+
+    /// Makes this game keep, across its refills from one position ([`Game::refill_from`],
+    /// [`Game::refill_for_try`]), every farm's bordering features as that position has
+    /// them, noted at the first refill from it: the final scoring of a copy then reads the
+    /// completed cities of every farm the copy has not joined to a new segment from those
+    /// instead of walking the farm's segments (the farm walk was the largest part of an
+    /// MCTS playout's valuation with many expansions, issue 33). Scores are the same
+    /// either way. For a search copy refilled from one position many times and ended each
+    /// time ([`Game::end_now`]); off by default, and a clone starts without it.
+    pub fn keep_farm_borders(&mut self, on: bool) {
+        self.state.graph.keep_farm_borders(on);
+    }
+
+    /// After a refill: notes the source's farm borders if kept borders were asked for and
+    /// the source is not the one they describe ([`Game::keep_farm_borders`]).
+    #[inline]
+    fn note_farm_borders(&mut self) {
+        if self.state.graph.farm_borders_due() {
+            let rules = &self.rules;
+            self.state
+                .graph
+                .note_farm_borders(|k| rules.kind(k).scoring == Scoring::Farm);
+        }
     }
 
     /// [`Game::refill_from`] for a short try from one position, refilled again and again
@@ -264,6 +289,7 @@ impl Game {
     /// work before a full copy anyway.
     pub fn refill_for_try(&mut self, source: &Game) {
         self.copy_with(source, |to, from| to.refill_from(from, true));
+        self.note_farm_borders();
     }
 
     /// Copies `source` into this game, its state with `copy_state`: the one place that

@@ -216,88 +216,140 @@ fn mix(a: u64, b: u64) -> u64 {
 /// `root_child` entry of a root offer not expanded yet.
 const NO_CHILD: u32 = u32::MAX;
 
-/// A tree node: a sequence of decisions from the root.
+/// A tree node: a sequence of decisions from the root. Its playout statistics are kept
+/// apart, in [`Stat`]s indexed like the nodes: the statistics of every child legal in a
+/// playout are read and written at every visit of the parent, and a small record per
+/// node keeps them in a few cache lines instead of one line per node.
 struct Node {
     /// Who decides here (set when the node is first reached with a decision).
     mover: u8,
-    /// Playouts through this node.
-    visits: u32,
-    /// Times this node's action was legal when its parent was visited (ISMCTS).
-    avail: u32,
-    /// Sum of the rewards, for the player who chose the action leading here.
-    reward: f64,
     /// The action leading here.
     action: Option<Action>,
     /// Child node indices.
     children: Vec<u32>,
     /// The children's actions, in the order of `children`.
     child_actions: Vec<Action>,
-    /// `(action_key, position in children)` of every child, sorted: a child is looked up
-    /// for every offered action, so the lookup is a binary search on a `u64` instead of a
-    /// scan comparing whole actions (a nine-expansion tile step offers 100+ placements).
-    index: Vec<(u64, u32)>,
+    /// The children by [`action_key`]: an open-addressing table of `(key, position in
+    /// children + 1)` (0: empty), at most half full, so that looking up every offered
+    /// action (a nine-expansion tile step offers 100+ placements) is a probe or two
+    /// instead of a binary search with a comparison of whole actions.
+    table: Vec<(u64, u32)>,
+}
+
+/// A node's playout statistics ([`Node`]).
+#[derive(Clone, Copy, Default)]
+struct Stat {
+    /// Playouts through this node.
+    visits: u32,
+    /// Times this node's action was legal when its parent was visited (ISMCTS).
+    avail: u32,
+    /// Sum of the rewards, for the player who chose the action leading here.
+    reward: f64,
 }
 
 impl Node {
     fn new(action: Option<Action>) -> Node {
         Node {
             mover: 0,
-            visits: 0,
-            avail: 0,
-            reward: 0.0,
             action,
             children: Vec::new(),
             child_actions: Vec::new(),
-            index: Vec::new(),
+            table: Vec::new(),
         }
     }
 
     /// The child reached by `a` (children's actions are distinct: a child is only added
     /// for an action no child has).
+    #[inline]
     fn child(&self, a: &Action) -> Option<u32> {
-        let key = action_key(a);
-        let from = self.index.partition_point(|e| e.0 < key);
-        self.index[from..]
-            .iter()
-            .take_while(|e| e.0 == key)
-            .find(|e| self.child_actions[e.1 as usize] == *a)
-            .map(|e| self.children[e.1 as usize])
+        if self.table.is_empty() {
+            return None;
+        }
+        let (key, exact) = action_key(a);
+        let mask = self.table.len() - 1;
+        let mut i = table_slot(key, mask);
+        loop {
+            let (k, p) = self.table[i];
+            if p == 0 {
+                return None;
+            }
+            let at = p as usize - 1;
+            if k == key && (exact || self.child_actions[at] == *a) {
+                return Some(self.children[at]);
+            }
+            i = (i + 1) & mask;
+        }
     }
 
     /// Adds child node `c`, reached by `a`.
     fn add_child(&mut self, c: u32, a: Action) {
-        let key = action_key(&a);
-        let at = self.index.partition_point(|e| e.0 <= key);
-        self.index.insert(at, (key, self.children.len() as u32));
         self.children.push(c);
         self.child_actions.push(a);
+        let n = self.children.len();
+        if self.table.len() < 2 * n {
+            // Grown to four slots a child, every child placed again.
+            let size = (4 * n).next_power_of_two().max(8);
+            self.table.clear();
+            self.table.resize(size, (0, 0));
+            for at in 0..n {
+                let key = action_key(&self.child_actions[at]).0;
+                self.place(key, at);
+            }
+        } else {
+            self.place(action_key(&a).0, n - 1);
+        }
+    }
+
+    /// Puts the child at `at` in `children` into the first free slot of its key's probe.
+    fn place(&mut self, key: u64, at: usize) {
+        let mask = self.table.len() - 1;
+        let mut i = table_slot(key, mask);
+        while self.table[i].1 != 0 {
+            i = (i + 1) & mask;
+        }
+        self.table[i] = (key, at as u32 + 1);
     }
 }
 
-/// A cheap key of an action for the children's index: equal actions have equal keys
-/// (different actions rarely do; a lookup compares the actions of equal keys).
-fn action_key(a: &Action) -> u64 {
+/// The first slot of `key`'s probe in a table of `mask + 1` slots (a power of two).
+#[inline]
+fn table_slot(key: u64, mask: usize) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
+}
+
+/// A cheap key of an action for the children's table, and whether it is exact (only
+/// that action has it: a placement on a board within 32,767 cells of the start, a
+/// deployment or a move, a pass, a draw). Equal actions have equal keys; different
+/// actions of an inexact key (an expansion's custom action) rarely share one, and a
+/// lookup compares those actions. Keys of different kinds of action differ in their low
+/// four bits.
+#[inline]
+fn action_key(a: &Action) -> (u64, bool) {
     let mix = |x: u64| x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    let small = |v: i32| i16::try_from(v).is_ok();
     match *a {
-        Action::Place { pos, rotation } => {
-            1 | u64::from(rotation.quarters()) << 4
+        Action::Place { pos, rotation } => (
+            1 | u64::from(rotation.quarters() & 0xF) << 4
                 | u64::from(pos.x as u32 & 0xFFFF) << 8
-                | u64::from(pos.y as u32 & 0xFFFF) << 24
-        }
-        Action::Deploy { figure, segment } => {
-            2 | u64::from(figure.0) << 4 | (segment.index() as u64) << 12
-        }
-        Action::Move { figure, segment } => {
-            3 | u64::from(figure.0) << 4 | (segment.index() as u64) << 20
-        }
-        Action::Pass => 4,
-        Action::Draw { tile } => 5 | u64::from(tile.0) << 4,
+                | u64::from(pos.y as u32 & 0xFFFF) << 24,
+            small(pos.x) && small(pos.y) && rotation.quarters() < 16,
+        ),
+        Action::Deploy { figure, segment } => (
+            2 | u64::from(figure.0) << 4 | (segment.index() as u64) << 20,
+            segment.index() < 1 << 40,
+        ),
+        Action::Move { figure, segment } => (
+            3 | u64::from(figure.0) << 4 | (segment.index() as u64) << 20,
+            segment.index() < 1 << 40,
+        ),
+        Action::Pass => (4, true),
+        Action::Draw { tile } => (5 | u64::from(tile.0) << 4, true),
         Action::Custom(c) => {
-            let mut h = 6 | u64::from(c.expansion.0) << 4 | u64::from(c.verb.0) << 12;
+            let mut h = u64::from(c.expansion.0) << 4 | u64::from(c.verb.0) << 12;
             h ^= mix(u64::from(c.value as u32));
             h ^= mix(c.figure.map_or(0, |f| u64::from(f.0) + 1) << 32);
             h ^= mix(c.segment.map_or(0, |s| s.index() as u64 + 1)).rotate_left(17);
-            h
+            ((h & !0xF) | 6, false)
         }
     }
 }
@@ -315,6 +367,7 @@ fn search(
     let restricted = root_actions.len() < root.action_count();
     let players = root.state().players().len();
     let mut tree = vec![Node::new(None)];
+    let mut stats = vec![Stat::default()];
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut rewards = vec![0.0; players];
     let baseline = baseline_margins(root);
@@ -328,14 +381,21 @@ fn search(
         .iter()
         .map(|a| !restricted || root_actions.contains(a))
         .collect();
+    // The children legal in this playout's determinization with the offer index of each,
+    // and the offer indices of the actions without a child yet: the action taken is then
+    // applied by its index (`apply_offered`), not looked up again in the offer.
     let mut legal_children: Vec<u32> = Vec::new();
-    let mut untried: Vec<Action> = Vec::new();
+    let mut legal_offers: Vec<u32> = Vec::new();
+    let mut untried: Vec<u32> = Vec::new();
     let start = Instant::now();
     let mut done = 0u32;
     // One scratch game, refilled from the root with its own buffers (`refill_from`): every
     // playout places a tile, and a board shared with the root would be copied into new
     // buffers at its first placement and freed at the next refill.
     let mut g = root.clone();
+    // Every playout ends in the final scoring: its farms' borders are read from those of
+    // the root, noted once, unless the playout joined the farm to a new tile.
+    g.keep_farm_borders(true);
     loop {
         match budget {
             Budget::Iterations(n) if done >= n => break,
@@ -361,6 +421,7 @@ fn search(
             }
             tree[node as usize].mover = g.decision().player.index() as u8;
             legal_children.clear();
+            legal_offers.clear();
             untried.clear();
             let at_root = node == 0 && root_fixed;
             for (k, a) in g.actions().iter().enumerate() {
@@ -376,19 +437,25 @@ fn search(
                     tree[node as usize].child(a)
                 };
                 match found {
-                    Some(c) => legal_children.push(c),
-                    None => untried.push(*a),
+                    Some(c) => {
+                        legal_children.push(c);
+                        legal_offers.push(k as u32);
+                    }
+                    None => untried.push(k as u32),
                 }
             }
             for &c in &legal_children {
-                tree[c as usize].avail += 1;
+                stats[c as usize].avail += 1;
             }
-            let (child, action) = if !untried.is_empty() {
-                let a = untried[rng.random_range(0..untried.len() as u32) as usize];
+            let (child, offer) = if !untried.is_empty() {
+                let k = untried[rng.random_range(0..untried.len() as u32) as usize];
+                let a = g.actions()[k as usize];
                 let c = tree.len() as u32;
-                let mut n = Node::new(Some(a));
-                n.avail = 1;
-                tree.push(n);
+                tree.push(Node::new(Some(a)));
+                stats.push(Stat {
+                    avail: 1,
+                    ..Stat::default()
+                });
                 tree[node as usize].add_child(c, a);
                 if at_root {
                     // Every offer equal to `a` (as the scan would find it).
@@ -399,12 +466,12 @@ fn search(
                     }
                 }
                 expanded = true;
-                (c, a)
+                (c, k)
             } else {
-                let c = select(&tree, &legal_children, cfg.exploration);
-                (c, tree[c as usize].action.expect("children have actions"))
+                let i = select(&stats, &legal_children, cfg.exploration);
+                (legal_children[i], legal_offers[i])
             };
-            if g.apply(action).is_err() {
+            if g.apply_offered(offer as usize).is_err() {
                 // A failing expansion hook: score this line as it stands.
                 path.push(child);
                 break;
@@ -450,7 +517,7 @@ fn search(
         // Backpropagation: each node keeps the reward of the player who chose it.
         for w in path.windows(2) {
             let mover = tree[w[0] as usize].mover as usize;
-            let n = &mut tree[w[1] as usize];
+            let n = &mut stats[w[1] as usize];
             n.visits += 1;
             n.reward += rewards.get(mover).copied().unwrap_or(0.0);
         }
@@ -459,9 +526,9 @@ fn search(
         .children
         .iter()
         .map(|&c| {
-            let n = &tree[c as usize];
+            let n = &stats[c as usize];
             RootStat {
-                action: n.action.expect("children have actions"),
+                action: tree[c as usize].action.expect("children have actions"),
                 visits: n.visits,
                 reward: n.reward,
             }
@@ -469,15 +536,16 @@ fn search(
         .collect()
 }
 
-/// UCB1 over the children legal in this determinization, with availability counts.
-fn select(tree: &[Node], legal: &[u32], c: f64) -> u32 {
-    let mut best = (legal[0], f64::MIN);
-    for &i in legal {
-        let n = &tree[i as usize];
+/// UCB1 over the children legal in this determinization, with availability counts: the
+/// position in `legal` of the first best.
+fn select(stats: &[Stat], legal: &[u32], c: f64) -> usize {
+    let mut best = (0, f64::MIN);
+    for (at, &i) in legal.iter().enumerate() {
+        let n = &stats[i as usize];
         let v = f64::from(n.visits.max(1));
         let score = n.reward / v + c * (f64::from(n.avail.max(1)).ln() / v).sqrt();
         if score > best.1 {
-            best = (i, score);
+            best = (at, score);
         }
     }
     best.0
@@ -574,5 +642,76 @@ fn reward(g: &Game, baseline: &[f64], out: &mut [f64]) {
     margins(g, out);
     for (r, b) in out.iter_mut().zip(baseline) {
         *r = 0.5 + 0.5 * ((*r - b) / MARGIN_SCALE).tanh();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne_core::{
+        CustomAction, ExpansionIndex, FigureId, FigureKindId, Pos, Rotation, SegmentId, VerbId,
+    };
+
+    /// Placements (far cells too, whose keys are not exact), deployments, moves, a pass,
+    /// draws and custom actions.
+    fn actions() -> Vec<Action> {
+        let mut out = Vec::new();
+        for x in [-40_000, -3, 0, 5, 32_767, 32_768, 98_304] {
+            for y in [-1, 0, 7, 65_536] {
+                for q in 0..4 {
+                    out.push(Action::Place {
+                        pos: Pos { x, y },
+                        rotation: Rotation::quarter_turns(q),
+                    });
+                }
+            }
+        }
+        for f in [0u16, 1, 255, 256, 4_000] {
+            for s in [0usize, 1, 17, 4_096] {
+                let segment = SegmentId::new(s);
+                if let Ok(k) = u8::try_from(f) {
+                    out.push(Action::Deploy {
+                        figure: FigureKindId(k),
+                        segment,
+                    });
+                }
+                out.push(Action::Move {
+                    figure: FigureId(f),
+                    segment,
+                });
+            }
+        }
+        out.push(Action::Pass);
+        for value in -20i32..20 {
+            for verb in 0..3 {
+                out.push(Action::Custom(CustomAction {
+                    expansion: ExpansionIndex(verb as u8),
+                    verb: VerbId(verb),
+                    figure: (value % 3 == 0).then_some(FigureId(value.unsigned_abs() as u16)),
+                    segment: (value % 2 == 0)
+                        .then(|| SegmentId::new(value.unsigned_abs() as usize)),
+                    value,
+                }));
+            }
+        }
+        out
+    }
+
+    /// A node's table finds every child by its action and nothing else, as the children
+    /// are added one by one (the table grows and is rebuilt on the way).
+    #[test]
+    fn children_are_found_by_their_actions() {
+        let all = actions();
+        let mut node = Node::new(None);
+        for (i, a) in all.iter().enumerate() {
+            if i % 2 == 0 {
+                node.add_child(1000 + i as u32, *a);
+            }
+            for (j, b) in all.iter().enumerate() {
+                let want = (j % 2 == 0 && j <= i).then_some(1000 + j as u32);
+                assert_eq!(node.child(b), want, "after {i} additions: {b:?}");
+            }
+        }
+        assert!(node.table.len() >= 2 * node.children.len());
     }
 }

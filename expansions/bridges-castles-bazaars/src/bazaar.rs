@@ -32,6 +32,34 @@ pub const MAX_LOTS: usize = carcassonne_core::MAX_PLAYERS;
 /// keeps every prompt finite (bids 0 … 20: more than any tile has been worth in practice).
 pub const MAX_BID: i32 = 20;
 
+thread_local! {
+    /// The cells of a bought tile's placements, reused by every question about them on
+    /// this thread (the bazaar's turn asks twice: whether it fits, then where), instead of
+    /// a list allocated and freed per question. Only ever filled and read within one call.
+    static CELLS: std::cell::RefCell<Vec<PlacementCell>> = const {
+        std::cell::RefCell::new(Vec::new())
+    };
+}
+
+/// `f` with the placements of tile kind `t` now ([`View::placements_of`]), in a list
+/// reused per thread ([`CELLS`]).
+fn with_placements<R>(
+    v: &View<'_>,
+    t: TileKindId,
+    f: impl FnOnce(&[PlacementCell]) -> R,
+) -> HookResult<R> {
+    CELLS.with(|cells| {
+        // Asked again while the list is in use (from a hook `placements_of` calls): a
+        // fresh list for that question.
+        let mut own = Vec::new();
+        let mut held = cells.try_borrow_mut();
+        let cells = held.as_deref_mut().unwrap_or(&mut own);
+        v.placements_of(t, cells)
+            .map_err(|e| HookFailure(e.to_string()))?;
+        Ok(f(cells))
+    })
+}
+
 /// The bazaar's ids, bound to one ruleset.
 pub struct Bazaar {
     pub tile: [GameSlot; MAX_LOTS],
@@ -256,10 +284,7 @@ impl Bazaar {
             }
             Ask::Place => {
                 if let Some((_, t)) = self.held_by(v, p) {
-                    let mut cells = Vec::new();
-                    v.placements_of(t, &mut cells)
-                        .map_err(|e| HookFailure(e.to_string()))?;
-                    push_places(&cells, out);
+                    with_placements(v, t, |cells| push_places(cells, out))?;
                 }
             }
         }
@@ -442,11 +467,7 @@ impl Bazaar {
         let Some((k, t)) = self.held_by(&ctx.view(), p) else {
             return Ok(());
         };
-        let mut cells = Vec::new();
-        ctx.view()
-            .placements_of(t, &mut cells)
-            .map_err(|e| HookFailure(e.to_string()))?;
-        if cells.is_empty() {
+        if with_placements(&ctx.view(), t, <[PlacementCell]>::is_empty)? {
             // It fits nowhere now: back into the supply (a later draw may place it, or
             // discard it by A-4), and its owner draws.
             let supply = ctx.supply_mut();

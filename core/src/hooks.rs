@@ -601,7 +601,8 @@ macro_rules! for_each_hook {
             /// besides answering a prompt of *another* expansion. Added to that prompt's offer
             /// when it is asked; one is applied by this expansion's `apply_action`, and then
             /// the prompt is asked again (its actions computed afresh). Offer exactly what
-            /// `apply_action` accepts now.
+            /// `apply_action` accepts now. May be gated ([`HookGate`]): while its gate is
+            /// shut the engine does not ask.
             [bit FREE_ACTIONS = 13]
             fn free_actions(
                 &self,

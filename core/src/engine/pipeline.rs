@@ -236,8 +236,9 @@ fn open_window(rules: &Ruleset, st: &mut GameState, w: Window) -> Result<(), Hoo
 #[inline(never)]
 fn turn_end_hooks(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError> {
     let mut extra = false;
+    // `advance` calls this only when some expansion implements the hook.
     let members = rules.hook_members(HookSet::ON_TURN_END);
-    each_in_here(
+    members_loop(
         rules,
         st,
         HookSet::ON_TURN_END,

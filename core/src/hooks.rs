@@ -185,8 +185,9 @@ impl ScoreDraft {
 /// ([`BoundExpansion::hook_gates`]): a hook that has nothing to do most of the time (the
 /// Count's redeployment round while nobody is in the City, the builder's extra part while
 /// no builder was reached) then costs the engine one slot read instead of a call into the
-/// plugin. Only hooks the engine calls with a context in load order can be gated
-/// ([`HookSet::GATEABLE`]); the slot must be one of the expansion's own game slots.
+/// plugin. Only hooks the engine calls with a context in load order, and `free_actions`,
+/// can be gated ([`HookSet::GATEABLE`]); the slot must be one of the expansion's own game
+/// slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HookGate {
     /// The gated hooks (bits of [`HookSet::GATEABLE`]).
@@ -600,7 +601,8 @@ macro_rules! for_each_hook {
             /// besides answering a prompt of *another* expansion. Added to that prompt's offer
             /// when it is asked; one is applied by this expansion's `apply_action`, and then
             /// the prompt is asked again (its actions computed afresh). Offer exactly what
-            /// `apply_action` accepts now.
+            /// `apply_action` accepts now. May be gated ([`HookGate`]): while its gate is
+            /// shut the engine does not ask.
             [bit FREE_ACTIONS = 13]
             fn free_actions(
                 &self,
@@ -689,9 +691,12 @@ for_each_hook!(expansion_hooks);
 impl HookSet {
     /// The hooks a [`HookGate`] may gate: the ones the engine calls with a context, for
     /// every implementer in load order (`on_tile_drawn`, `on_tile_placed`, the scoring
-    /// hooks, `on_figure_removed`, `on_turn_end`, `final_scoring`, every window).
+    /// hooks, `on_figure_removed`, `on_turn_end`, `final_scoring`, every window), and
+    /// `free_actions` (asked of every implementer at each deployment step and prompt; a
+    /// shut gate means the expansion has no free action to add then).
     pub const GATEABLE: HookSet = HookSet(
-        HookSet::ON_TILE_DRAWN.0
+        HookSet::FREE_ACTIONS.0
+            | HookSet::ON_TILE_DRAWN.0
             | HookSet::ON_TILE_PLACED.0
             | HookSet::BEFORE_SCORING.0
             | HookSet::AFTER_SCORING.0

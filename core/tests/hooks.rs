@@ -446,6 +446,89 @@ fn ctx_checks_moves_and_supply_changes() {
     }
 }
 
+/// A toy whose `free_actions` (a reading hook, gateable since issue 33) is gated on a game
+/// slot that `on_tile_placed` opens on every other turn: at each deployment step the free
+/// action is offered exactly on those turns, and the hook, which fails if asked while the
+/// slot is 0, is never asked on the others.
+#[test]
+fn gated_free_actions_are_asked_only_while_their_slot_is_open() {
+    struct Free;
+    struct FreeRules {
+        me: ExpansionIndex,
+        wave: VerbId,
+        open: GameSlot,
+    }
+    impl Expansion for Free {
+        fn id(&self) -> &str {
+            "free"
+        }
+        fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+            let (me, wave, open) = (d.me(), d.verb("wave"), d.game_slot("open", 0));
+            Ok(binder(move |_| Ok(FreeRules { me, wave, open })))
+        }
+    }
+    impl BoundExpansion for FreeRules {
+        fn hook_set(&self) -> HookSet {
+            HookSet::ON_TILE_PLACED | HookSet::FREE_ACTIONS
+        }
+        fn hook_gates(&self) -> Vec<HookGate> {
+            vec![HookGate {
+                hooks: HookSet::FREE_ACTIONS,
+                slot: self.open,
+            }]
+        }
+        fn on_tile_placed(&self, ctx: &mut Ctx<'_>, _: Pos) -> HookResult {
+            ctx.set(self.open, i64::from(ctx.state().turn() % 2 == 0));
+            Ok(())
+        }
+        fn free_actions(&self, v: View<'_>, _: PlayerId, out: &mut Vec<Action>) -> HookResult {
+            if v.get(self.open) == 0 {
+                return Err("asked while the gate was shut".into());
+            }
+            out.push(Action::Custom(CustomAction {
+                expansion: self.me,
+                verb: self.wave,
+                figure: None,
+                segment: None,
+                value: 0,
+            }));
+            Ok(())
+        }
+    }
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    let rules = Arc::new(
+        Ruleset::builder()
+            .tiles(base)
+            .expansion(Arc::new(Free))
+            .build()
+            .unwrap(),
+    );
+    let mut game = Game::new(rules, &GameSetup::new(vec!["A".into(), "B".into()], 5)).unwrap();
+    let (mut open_steps, mut shut_steps) = (0, 0);
+    while !game.is_over() {
+        if matches!(game.decision().kind, DecisionKind::Deploy { .. }) {
+            let waves = game
+                .actions()
+                .iter()
+                .filter(|a| matches!(a, Action::Custom(_)))
+                .count();
+            if game.state().turn() % 2 == 0 {
+                assert_eq!(waves, 1, "turn {}: the free action", game.state().turn());
+                open_steps += 1;
+            } else {
+                assert_eq!(waves, 0, "turn {}: no free action", game.state().turn());
+                shut_steps += 1;
+            }
+        }
+        // The first offer is never the free action (free actions come last).
+        game.play_offered(0).unwrap();
+    }
+    assert!(
+        open_steps > 5 && shut_steps > 5,
+        "{open_steps} open, {shut_steps} shut"
+    );
+}
+
 /// A toy whose `on_turn_end` is gated on a game slot that `on_tile_placed` opens on every
 /// other turn: the engine must call it on exactly those turns, and never the ungated
 /// `after_scoring` less often than before.

@@ -133,6 +133,22 @@ fn each_member(
     bit: HookSet,
     members: u64,
     hook: &'static str,
+    f: impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
+) -> Result<(), HookError> {
+    members_loop(rules, state, bit, members, hook, f)
+}
+
+/// The body of [`each_member`], for a caller that is itself out of line and does nothing
+/// else (a window, the turn's end) once some expansion implements the hook (`members` is
+/// not 0): the loop is inlined into it, so the dispatch is one call instead of two. Callers
+/// inside the pipeline's loop use [`each`] or [`each_in`], whose loop stays out of line.
+#[inline(always)]
+pub(crate) fn members_loop(
+    rules: &Ruleset,
+    state: &mut GameState,
+    bit: HookSet,
+    members: u64,
+    hook: &'static str,
     mut f: impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
 ) -> Result<(), HookError> {
     // Implementers that gate the hook are skipped while a gate is shut (HookGate).
@@ -309,7 +325,7 @@ pub(crate) fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Resul
         return Ok(());
     }
     state.open_window = Some(w);
-    let r = each_in(rules, state, bit, members, "open_window", |e, ctx| {
+    let r = members_loop(rules, state, bit, members, "open_window", |e, ctx| {
         // A hook reopened the deployment step (`Ctx::repeat_deploy_step`): the window
         // opens again after it, so the later hooks wait until then.
         if ctx.state.stage == crate::state::Stage::DeployStep {

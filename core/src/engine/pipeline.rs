@@ -205,7 +205,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             Stage::BeforeFinal => {
                 st.final_scoring = true;
                 st.stage = Stage::FinalScoring;
-                window(rules, st, Window::BeforeFinalScoring)?;
+                open_window(rules, st, Window::BeforeFinalScoring)?;
             }
             Stage::FinalScoring => {
                 st.stage = Stage::Over;
@@ -236,10 +236,19 @@ fn open_window(rules: &Ruleset, st: &mut GameState, w: Window) -> Result<(), Hoo
 #[inline(never)]
 fn turn_end_hooks(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError> {
     let mut extra = false;
-    each(rules, st, HookSet::ON_TURN_END, "on_turn_end", |e, ctx| {
-        extra |= e.on_turn_end(ctx)? == TurnEndVerdict::ExtraPart;
-        Ok(())
-    })?;
+    // `advance` calls this only when some expansion implements the hook.
+    let members = rules.hook_members(HookSet::ON_TURN_END);
+    members_loop(
+        rules,
+        st,
+        HookSet::ON_TURN_END,
+        members,
+        "on_turn_end",
+        |e, ctx| {
+            extra |= e.on_turn_end(ctx)? == TurnEndVerdict::ExtraPart;
+            Ok(())
+        },
+    )?;
     Ok(extra)
 }
 
@@ -278,15 +287,25 @@ fn free_actions(
     player: PlayerId,
     owner: Option<usize>,
 ) -> Result<(), HookError> {
-    let mut offered = std::mem::take(&mut st.offered);
     let bit = HookSet::FREE_ACTIONS;
+    // Implementers that gate the hook (`HookGate`, the free actions' own state: a ransom
+    // while some follower is held) are skipped while a gate is shut, as in `each`.
+    let gated = rules.gated_members(bit);
+    let members = rules.hook_members(bit);
+    // Most calls when every implementer gates it: every gate shut (the hooks only read,
+    // so the gates cannot open during the loop below), and nothing to ask.
+    if members & !gated == 0 && !any_gate_open(rules, st, bit, members, owner) {
+        return Ok(());
+    }
+    let mut offered = std::mem::take(&mut st.offered);
     // Only the implementers (the hook's member mask), in load order.
     let result = visit(
         rules,
-        rules.hook_members(bit),
+        members,
         |i| rules.hook_sets()[i].has(bit),
         |i| {
-            if Some(i) == owner {
+            if Some(i) == owner || (gated & (1 << i.min(63)) != 0 && !rules.gates_open(bit, i, st))
+            {
                 return Ok(());
             }
             let start = offered.len();
@@ -307,6 +326,28 @@ fn free_actions(
     );
     st.offered = offered;
     result
+}
+
+/// Whether some implementer of `bit` in `members` (every one gated; bit 63 for the
+/// expansions from 63 on) other than `owner` has its gates open.
+fn any_gate_open(
+    rules: &Ruleset,
+    st: &GameState,
+    bit: HookSet,
+    members: u64,
+    owner: Option<usize>,
+) -> bool {
+    let mut found = false;
+    let _ = visit(
+        rules,
+        members,
+        |i| rules.hook_sets()[i].has(bit),
+        |i| {
+            found |= Some(i) != owner && rules.gates_open(bit, i, st);
+            Ok(())
+        },
+    );
+    found
 }
 
 /// Draws until a placeable tile comes up; fills the offered placements.

@@ -57,8 +57,8 @@ mod setup;
 use carcassonne_core::{
     Action, BoundExpansion, Ctx, CustomAction, ExpansionIndex, FeatureKindId, FigureId,
     FigureKindId, FigureLoc, GameSlot, HookFailure, HookGate, HookResult, HookSet, KindMask,
-    LabelId, PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, SegmentId,
-    Side, SlotId, Stands, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
+    LabelId, PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft,
+    SegmentId, Side, SlotId, Stands, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
 };
 
 /// The most steps of one flight (PD-7).
@@ -364,6 +364,16 @@ impl BoundExpansion for PdRules {
         Ok(())
     }
 
+    /// Only volcanoes and dragon tiles do anything here, unless `volcanoExtraTile` notes
+    /// every placement's kind (`volcano-part`, which only `on_turn_end` reads): the engine
+    /// skips the call after any other tile.
+    fn on_tile_placed_for(&self, _rules: &Ruleset, tile: TileKindId) -> bool {
+        let k = tile.0 as usize;
+        self.volcano_extra
+            || self.volcano.get(k).copied().unwrap_or(true)
+            || self.dragon_tile.get(k).copied().unwrap_or(true)
+    }
+
     /// PD-4: a volcano brings the dragon; PD-6: a dragon tile marks a flight.
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         let Some(kind) = self.tile_kind_at(&ctx.view(), pos) else {
@@ -382,7 +392,10 @@ impl BoundExpansion for PdRules {
         } else if self.dragon_tile[k] && ctx.get(self.ids.dragon) != 0 {
             ctx.set(self.ids.pending, 1);
         }
-        ctx.set(self.ids.volcano_part, i64::from(self.volcano[k]));
+        // PD-29: only `on_turn_end` reads it, which only `volcanoExtraTile` sets up.
+        if self.volcano_extra {
+            ctx.set(self.ids.volcano_part, i64::from(self.volcano[k]));
+        }
         Ok(())
     }
 

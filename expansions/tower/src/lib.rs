@@ -56,9 +56,10 @@
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, DecisionKind, Declare,
     DrawVerdict, Expansion, ExpansionIndex, FeatureKindDef, FeatureKindId, Figure, FigureId,
-    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookResult, HookSet, LabelId,
-    PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, Scoring,
-    SegmentId, Shape, SlotId, SlotScope, TileKindId, VerbId, VerbValue, View, Visible, Window,
+    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult, HookSet,
+    LabelId, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset,
+    Scoring, SegmentId, Shape, SlotId, SlotScope, TileKindId, VerbId, VerbValue, View, Visible,
+    Window,
 };
 
 /// Option keys (full).
@@ -196,6 +197,9 @@ struct Slots {
     held: PlayerSlot,
     /// Each player's followers held by others (what he could ransom).
     captive: PlayerSlot,
+    /// Followers held, all players together (the sum of `captive`): the ransom's hooks
+    /// are called only while it is not 0 (`hook_gates`).
+    captives: GameSlot,
     jailer: FigureSlot,
     captured: FigureSlot, // when taken (`captures` then): TW-12 gives back the first taken
     captures: GameSlot,
@@ -278,6 +282,7 @@ impl Expansion for Tower {
             white_tops: d.game_slot("white-tops", 0),
             held: d.player_slot("held", 0),
             captive: d.player_slot("captive", 0),
+            captives: d.game_slot("captives", 0),
             jailer: d.figure_slot("jailer", 0),
             captured: d.figure_slot("captured", 0),
             captures: d.game_slot("captures", 0),
@@ -370,6 +375,15 @@ struct TowerAt {
 }
 
 impl TowerRules {
+    /// The window `open_window` asks the ransom in under the options.
+    fn ransom_window(&self) -> Window {
+        match (self.ransom_jcz, self.ransom_rewind) {
+            (false, _) => Window::TurnStart,
+            (true, true) => Window::AfterDeploy,
+            (true, false) => Window::BeforeScoring,
+        }
+    }
+
     /// Makes `f` (already `Removed`) a prisoner of `jailer`.
     fn imprison(&self, ctx: &mut Ctx<'_>, f: FigureId, jailer: PlayerId) {
         ctx.set(self.slots.jailer.of(f), jailer.0 as i64 + 1);
@@ -381,6 +395,8 @@ impl TowerRules {
         let owner = ctx.state().figure(f).owner;
         let c = ctx.get(self.slots.captive.of(owner));
         ctx.set(self.slots.captive.of(owner), c + 1);
+        let all = ctx.get(self.slots.captives);
+        ctx.set(self.slots.captives, all + 1);
     }
 
     /// Frees prisoner `f` into its owner's supply.
@@ -391,6 +407,10 @@ impl TowerRules {
             let owner = ctx.state().figure(f).owner;
             let c = ctx.get(self.slots.captive.of(owner));
             ctx.set(self.slots.captive.of(owner), (c - 1).max(0));
+            if c > 0 {
+                let all = ctx.get(self.slots.captives);
+                ctx.set(self.slots.captives, all - 1);
+            }
         }
         ctx.set(self.slots.jailer.of(f), 0);
         ctx.release_figure(f)
@@ -944,15 +964,10 @@ impl TowerRules {
 impl BoundExpansion for TowerRules {
     fn hook_set(&self) -> HookSet {
         // Only the window `open_window` asks the ransom in under the options.
-        let ransom_window = match (self.ransom_jcz, self.ransom_rewind) {
-            (false, _) => Window::TurnStart,
-            (true, true) => Window::AfterDeploy,
-            (true, false) => Window::BeforeScoring,
-        };
         let h = HookSet::GAME_START
             | HookSet::ON_TILE_PLACED
             | HookSet::DEPLOY_STEP_ACTIONS
-            | HookSet::window(ransom_window)
+            | HookSet::window(self.ransom_window())
             | HookSet::FREE_ACTIONS;
         // `on_tile_drawn` asks only under `ransomAsked=jcz`.
         if self.ransom_jcz {
@@ -960,6 +975,22 @@ impl BoundExpansion for TowerRules {
         } else {
             h
         }
+    }
+
+    /// TW-13: the ransom's hooks (its window, its free action, and under
+    /// `ransomAsked=jcz` the tile step) offer nothing while no follower is held: every
+    /// `captive` is then 0, and so is their sum.
+    fn hook_gates(&self) -> Vec<HookGate> {
+        let ransom = HookSet::window(self.ransom_window()) | HookSet::FREE_ACTIONS;
+        let hooks = if self.ransom_jcz {
+            ransom | HookSet::ON_TILE_DRAWN
+        } else {
+            ransom
+        };
+        vec![HookGate {
+            hooks,
+            slot: self.slots.captives,
+        }]
     }
 
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {

@@ -144,17 +144,18 @@ fn kind_titles(rules: &Ruleset) -> KindTitles {
     t
 }
 
-/// The feature kinds whose completed features count for a title, with it.
-fn titled_kinds(rules: &Ruleset) -> Vec<(FeatureKindId, Title)> {
-    let mut out = Vec::new();
-    for (i, k) in rules.kinds().iter().enumerate().take(256) {
-        for title in [Title::King, Title::Robber] {
-            if k.scoring == title.scoring() {
-                out.push((FeatureKindId(i as u8), title));
-            }
-        }
-    }
-    out
+/// The feature kinds whose completed features count for a title, with it: the title
+/// table without its zeros.
+fn titled_kinds(titles: &KindTitles) -> Vec<(FeatureKindId, Title)> {
+    let by_index = [Title::King, Title::Robber];
+    titles
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &t)| {
+            let title = *by_index.get(usize::from(t).checked_sub(1)?)?;
+            Some((FeatureKindId(i as u8), title))
+        })
+        .collect()
 }
 
 /// Completed cities and roads on the whole board (virtual ones included): the graph's
@@ -195,11 +196,12 @@ impl Expansion for KingRobber {
             both: d.score_label("king+robber"),
         };
         Ok(binder(move |b: &Binding<'_>| {
+            let titles = kind_titles(b.rules());
             Ok(KingRobberRules {
                 ids,
                 mode: Mode::parse(b.option_str(AWARD_OPTION_NAME)?)?,
-                titles: kind_titles(b.rules()),
-                titled: titled_kinds(b.rules()),
+                titled: titled_kinds(&titles),
+                titles,
             })
         }))
     }

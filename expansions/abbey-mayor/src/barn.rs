@@ -214,17 +214,25 @@ impl AmRules {
     /// Without a barn on the board, or without a deployment among the offers (a dragon
     /// step, a ransom prompt), nothing.
     pub(crate) fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
+        // Every barn in supply (the supply counts, no figure read): no barn's farm.
+        if !self.barn_out(view) {
+            return;
+        }
         let barn_farms = self.barn_farms(view);
-        if barn_farms.is_empty() || !actions.iter().any(|a| matches!(a, Action::Deploy { .. })) {
+        if barn_farms.is_empty() {
             return;
         }
         let g = view.state.graph();
-        actions.retain(|a| match a {
+        let barred = |a: &Action| match a {
             Action::Deploy { figure, segment } => {
-                view.rules.figure_kind(*figure).shares
-                    || !barn_farms.contains(&g.feature_of(*segment))
+                !view.rules.figure_kind(*figure).shares
+                    && barn_farms.contains(&g.feature_of(*segment))
             }
-            _ => true,
-        });
+            _ => false,
+        };
+        // Most offers put nothing onto a barn's farm: one pass finds the first that does.
+        if actions.iter().any(barred) {
+            actions.retain(|a| !barred(a));
+        }
     }
 }

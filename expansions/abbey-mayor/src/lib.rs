@@ -330,6 +330,60 @@ impl AmRules {
         let live = self.anyone_holds_abbey(&ctx.view()) || ctx.get(self.ids.final_end) != 0;
         ctx.set(self.ids.abbey_live, i64::from(live));
     }
+
+    /// AM-25 in the final scoring: followers the final CoC redeployment (CO-18) brought
+    /// onto a barn's farm are scored first as in AM-24 (1 per completed city, the pig bonus
+    /// added by Traders & Builders) and leave, before core's farm scoring and the barns'.
+    /// Core's first final draft (unfinished features) takes these items, so the figures are
+    /// gone when the farm draft counts strengths; a later draft finds none left. Out of
+    /// line: once a game, kept off the path of every turn's scoring.
+    #[cold]
+    #[inline(never)]
+    fn final_barn_farms(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        let view = ctx.view();
+        let barn_farms = self.barn_farms(&view);
+        let mut farms = barn_farms.to_vec();
+        farms.sort();
+        farms.dedup();
+        for f in farms {
+            if Self::has_follower(&view, f, &barn_farms) {
+                self.farm_item(&view, draft, f, BARN_JOINED)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// AM-22: the farm of the barn placed now (`placed`: its segment + 1, or 0); AM-24:
+    /// farms the placed tile joined to a barn's farm. Out of line: only once a barn is down.
+    #[inline(never)]
+    fn barn_items(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft, placed: i64) -> HookResult {
+        if placed != 0 {
+            ctx.set(self.ids.barn_placed, 0);
+        }
+        let view = ctx.view();
+        let g = view.state.graph();
+        let mut placed_farm = None;
+        if placed > 0 {
+            let farm = g.feature_of(SegmentId::new(placed as usize - 1));
+            placed_farm = Some(farm);
+            self.farm_item(&view, draft, farm, BARN_PLACED)?;
+        }
+        let Some(idx) = view.state.last_placed() else {
+            return Ok(());
+        };
+        let t = view.state.board().tile(idx);
+        let mut joined = FeatureSet::default();
+        if self.field_joins_barn_farm(&view, t, &mut |f| {
+            if Some(f) != placed_farm {
+                joined.push(f);
+            }
+        }) {
+            for f in joined.to_vec() {
+                self.farm_item(&view, draft, f, BARN_JOINED)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl BoundExpansion for AmRules {
@@ -656,22 +710,7 @@ impl BoundExpansion for AmRules {
             self.zero_for_pennantless_mayors(&ctx.view(), draft);
         }
         if draft.final_scoring {
-            // AM-25: followers the final CoC redeployment (CO-18) brought onto a barn's farm
-            // are scored first as in AM-24 (1 per completed city, the pig bonus added by
-            // Traders & Builders) and leave, before core's farm scoring and the barns'. Core's
-            // first final draft (unfinished features) takes these items, so the figures are
-            // gone when the farm draft counts strengths; a later draft finds none left.
-            let view = ctx.view();
-            let barn_farms = self.barn_farms(&view);
-            let mut farms = barn_farms.to_vec();
-            farms.sort();
-            farms.dedup();
-            for f in farms {
-                if Self::has_follower(&view, f, &barn_farms) {
-                    self.farm_item(&view, draft, f, BARN_JOINED)?;
-                }
-            }
-            return Ok(());
+            return self.final_barn_farms(ctx, draft);
         }
         // AM-15, AM-17: note the wagons of the features this scoring closes.
         let mut noted: Vec<(FigureId, SegmentId, bool)> = Vec::new();
@@ -732,33 +771,12 @@ impl BoundExpansion for AmRules {
             ctx.set(self.ids.wagon_up.of(id), i64::from(up));
         }
         // AM-22: the farm of the barn placed now; AM-24: farms joined to a barn's farm.
+        // Neither while every barn is in supply (a placed barn is out): most scorings.
         let placed = ctx.get(self.ids.barn_placed);
-        if placed != 0 {
-            ctx.set(self.ids.barn_placed, 0);
-        }
-        let view = ctx.view();
-        let g = view.state.graph();
-        let mut placed_farm = None;
-        if placed > 0 {
-            let farm = g.feature_of(SegmentId::new(placed as usize - 1));
-            placed_farm = Some(farm);
-            self.farm_item(&view, draft, farm, BARN_PLACED)?;
-        }
-        let Some(idx) = view.state.last_placed() else {
+        if placed == 0 && !self.barn_out(&ctx.view()) {
             return Ok(());
-        };
-        let t = view.state.board().tile(idx);
-        let mut joined = FeatureSet::default();
-        if self.field_joins_barn_farm(&view, t, &mut |f| {
-            if Some(f) != placed_farm {
-                joined.push(f);
-            }
-        }) {
-            for f in joined.to_vec() {
-                self.farm_item(&view, draft, f, BARN_JOINED)?;
-            }
         }
-        Ok(())
+        self.barn_items(ctx, draft, placed)
     }
 
     /// AM-15: the wagons of the features this scoring closed may move: their owners are

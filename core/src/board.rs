@@ -292,6 +292,7 @@ impl Board {
     }
 
     /// Number of tiles among the 8 cells surrounding `p`.
+    #[link_section = ".text.carcassonne_hot"]
     pub fn surrounding_count(&self, p: Pos) -> u16 {
         p.surrounding()
             .iter()
@@ -468,9 +469,16 @@ impl Board {
             && p.y - margin >= self.min_y
             && p.x + margin < self.min_x + self.width
             && p.y + margin < self.min_y + self.height;
-        if inside {
-            return;
+        if !inside {
+            self.grow(p, margin);
         }
+    }
+
+    /// [`Self::ensure_room`]'s growth: rare (the grid doubles), and out of line so that
+    /// placing a tile, which checks the room every time, stays short.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, p: Pos, margin: i32) {
         // Grow by half the size on every side (amortised doubling), and at least far
         // enough to hold `p`, keeping every old cell.
         let min_x = (p.x - margin).min(self.min_x - self.width / 2);

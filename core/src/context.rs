@@ -66,7 +66,7 @@ impl<'a> View<'a> {
     /// The complete, not yet scored features the last placed tile closes (its own
     /// segments' features and the sites around it): what the next scoring will score.
     pub fn completed_by_last_placement(&self, out: &mut Vec<FeatureId>) {
-        crate::engine::completed_by_last_placement(self.rules, self.state, out)
+        (self.rules.routines.completed_by_last_placement)(self.rules, self.state, out)
     }
 
     /// The figures of one kind that `player` has (on the board, in supply or held), without
@@ -86,7 +86,7 @@ impl<'a> View<'a> {
     /// the City of Carcassonne's included), in the graph's order, written into `out`: what
     /// farm scoring counts, and what the pig, the barn and the wagon's farms count too.
     pub fn farm_cities(&self, farm: FeatureId, out: &mut Vec<FeatureId>) {
-        crate::engine::farm_cities(self.rules, &self.state.graph, farm, out)
+        (self.rules.routines.farm_cities)(self.rules, &self.state.graph, farm, out)
     }
 
     // Helpers every expansion needed and once wrote for itself.
@@ -159,7 +159,7 @@ impl<'a> View<'a> {
         tile: crate::tile::TileKindId,
         out: &mut Vec<crate::state::PlacementCell>,
     ) -> Result<usize, HookError> {
-        crate::engine::placements_remembered(self.rules, self.state, tile, out)
+        (self.rules.routines.placements)(self.rules, self.state, tile, out)
     }
 }
 
@@ -279,7 +279,7 @@ impl<'a> Ctx<'a> {
         figure: FigureId,
         reason: RemovalReason,
     ) -> Result<(), HookError> {
-        crate::engine::return_figure(self.rules, self.state, figure, reason)
+        (self.rules.routines.return_figure)(self.rules, self.state, figure, reason)
     }
 
     /// Takes a figure off the board **without** returning it to supply: it becomes
@@ -291,7 +291,7 @@ impl<'a> Ctx<'a> {
         if figure.0 as usize >= self.state.figures().len() {
             return Err(HookFailure(format!("no figure {}", figure.0)));
         }
-        match crate::engine::hold_figure(self.rules, self.state, figure, reason) {
+        match (self.rules.routines.hold_figure)(self.rules, self.state, figure, reason) {
             Ok(true) => Ok(()),
             Ok(false) => Err(HookFailure(format!(
                 "figure {} is not on the board",
@@ -503,6 +503,6 @@ impl<'a> Ctx<'a> {
         at: Pos,
         variant: crate::tile::TileKindId,
     ) -> HookResult<SegmentId> {
-        crate::engine::add_overlay(self.rules, self.state, at, variant).map_err(HookFailure)
+        (self.rules.routines.add_overlay)(self.rules, self.state, at, variant).map_err(HookFailure)
     }
 }

@@ -292,6 +292,7 @@ impl GraphEdit<'_> {
     /// Joins two segments across a tile border; if `closes_edges`, the feature loses the
     /// two open edges that met. Only the union-find records it (no graph edge).
     #[inline]
+    #[link_section = ".text.carcassonne_hot"]
     pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
         let (ra, rb) = (self.feature_of(a), self.feature_of(b));
         if ra == rb && !closes_edges {
@@ -325,7 +326,9 @@ impl GraphEdit<'_> {
     }
 
     /// Closes one open edge of `s`'s feature without joining anything (a barrier edge
-    /// faces it).
+    /// faces it). Not inlined: its callers in `place_tile` are its rare branches (barriers,
+    /// shared sides, edges that meet), whose inlined copies lengthened the hot path.
+    #[inline(never)]
     pub(crate) fn close_edge(&mut self, s: SegmentId) {
         self.close_feature_edge(self.feature_of(s));
     }
@@ -850,6 +853,7 @@ impl FeatureGraph {
     }
 
     /// Number of distinct tiles in a feature (A-9: each tile counts once per feature).
+    #[link_section = ".text.carcassonne_hot"]
     pub fn tile_count(&self, f: FeatureId) -> u32 {
         let mut tiles = TileSet::default();
         for s in self.members(f) {

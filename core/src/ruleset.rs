@@ -189,6 +189,8 @@ pub struct Ruleset {
     pub(crate) edge_declarers: u128,
     /// The slot of the first overlay that amends placements, if any.
     pub(crate) amends: Option<crate::slot::PlayerSlot>,
+    /// The engine routines `View` and `Ctx` call: the builder's (the host's) copies.
+    pub(crate) routines: crate::engine::Routines,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -802,6 +804,7 @@ impl RulesetBuilder {
             slots,
             overlays,
             amends,
+            routines: crate::engine::Routines::HERE,
             edge_meets: meets_table(&edge_meets),
             // The field's code 0 is left out: every cell has field or empty sides, and a
             // declared pair always has one side that is not the field (a gate), which

@@ -106,7 +106,9 @@ impl TileSupply {
         if self.is_exhausted() {
             return false;
         }
-        self.groups.retain(|g| !g.tiles.is_empty());
+        if self.groups.iter().any(|g| g.tiles.is_empty()) {
+            self.drop_empty_groups();
+        }
         match self.groups.iter().any(|g| g.active) {
             true => true,
             false => match self.groups.first_mut() {
@@ -117,6 +119,14 @@ impl TileSupply {
                 None => false,
             },
         }
+    }
+
+    /// Drops the groups drawn empty (a few times a game), out of line: [`Self::draw`] runs
+    /// every turn.
+    #[cold]
+    #[inline(never)]
+    fn drop_empty_groups(&mut self) {
+        self.groups.retain(|g| !g.tiles.is_empty());
     }
 
     fn count_draw(&mut self) {

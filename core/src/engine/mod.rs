@@ -8,6 +8,11 @@
 //! The game API lives here; the rest is split by job: [`pipeline`] (the state machine
 //! between decisions), [`placement`] (tiles on the board, legal placements and deployments),
 //! [`scoring`] (drafts, majorities, farms, final scoring) and [`dispatch`] (calling hooks).
+//!
+//! The functions that run at every turn (here and in the board, graph and state) are
+//! placed together (`#[link_section = ".text.carcassonne_hot"]`): adjacent, their cache
+//! lines spread evenly over the instruction cache's sets, so they do not evict each other
+//! wherever the rest of the code lands. Rare paths stay out of them (`#[inline(never)]`).
 
 mod dispatch;
 mod lanes;
@@ -45,6 +50,38 @@ pub(crate) use self::overlay::*;
 pub(crate) use self::pipeline::*;
 pub(crate) use self::placement::*;
 pub(crate) use self::scoring::*;
+
+/// The engine routines hooks reach through [`View`] and [`Ctx`] that are big or call hooks,
+/// as pointers taken where the ruleset is built ([`crate::ruleset::RulesetBuilder::build`]),
+/// so in the host. Otherwise each plugin runs its own copy, compiled in from `View`'s
+/// methods, beside the host's: two copies of one routine, both hot, compete for the
+/// instruction cache. Host and plugins are built from the same source (the plugin
+/// fingerprint checks it), so the types agree.
+#[derive(Clone, Copy)]
+pub(crate) struct Routines {
+    pub(crate) completed_by_last_placement: fn(&Ruleset, &GameState, &mut Vec<FeatureId>),
+    pub(crate) placements:
+        fn(&Ruleset, &GameState, TileKindId, &mut Vec<PlacementCell>) -> Result<usize, HookError>,
+    pub(crate) farm_cities: fn(&Ruleset, &FeatureGraph, FeatureId, &mut Vec<FeatureId>),
+    pub(crate) add_overlay:
+        fn(&Ruleset, &mut GameState, Pos, TileKindId) -> Result<crate::graph::SegmentId, String>,
+    pub(crate) return_figure:
+        fn(&Ruleset, &mut GameState, FigureId, RemovalReason) -> Result<(), HookError>,
+    pub(crate) hold_figure:
+        fn(&Ruleset, &mut GameState, FigureId, RemovalReason) -> Result<bool, HookError>,
+}
+
+impl Routines {
+    /// This binary's routines: what the ruleset's builder stores.
+    pub(crate) const HERE: Routines = Routines {
+        completed_by_last_placement,
+        placements: placements_remembered,
+        farm_cities,
+        add_overlay,
+        return_figure,
+        hold_figure,
+    };
+}
 
 /// Most players a game can seat.
 pub const MAX_PLAYERS: usize = 8;
@@ -498,6 +535,7 @@ impl Game {
     /// Applies the `index`-th offered action and returns it: what a game loop that keeps
     /// a record needs, without looking the action up twice (for a tile step that walks
     /// the placements).
+    #[link_section = ".text.carcassonne_hot"]
     pub fn play_offered(&mut self, index: usize) -> Result<Action, ActionError> {
         if let Some(e) = &self.broken {
             return Err(ActionError::Hook(e.clone()));
@@ -510,6 +548,7 @@ impl Game {
         Ok(action)
     }
 
+    #[link_section = ".text.carcassonne_hot"]
     fn apply_checked(&mut self, action: Action) -> Result<(), ActionError> {
         // Core's own steps cannot fail once an action is known to be offered; only hooks
         // can, so a snapshot is only needed when expansions are loaded.
@@ -530,21 +569,29 @@ impl Game {
                 Ok(())
             }
             Err(e) => {
-                match snapshot {
-                    Some(mut s) => {
-                        std::mem::swap(&mut self.state, &mut *s);
-                        self.spare = Some(s);
-                        if cached {
-                            // Always the expansion of `placements`, which were restored.
-                            let list = self.state.placement_action_list();
-                            self.state.placement_actions = std::sync::OnceLock::from(list);
-                        }
-                    }
-                    None if !self.rules.expansions().is_empty() => self.broken = Some(e.clone()),
-                    None => {}
-                }
+                self.roll_back(snapshot, cached, &e);
                 Err(ActionError::Hook(e))
             }
+        }
+    }
+
+    /// After a hook failed in [`Self::apply_checked`]: the state before the action comes
+    /// back from `snapshot`, or without one the game is poisoned. Out of line (rare).
+    #[cold]
+    #[inline(never)]
+    fn roll_back(&mut self, snapshot: Option<Box<GameState>>, cached: bool, e: &HookError) {
+        match snapshot {
+            Some(mut s) => {
+                std::mem::swap(&mut self.state, &mut *s);
+                self.spare = Some(s);
+                if cached {
+                    // Always the expansion of `placements`, which were restored.
+                    let list = self.state.placement_action_list();
+                    self.state.placement_actions = std::sync::OnceLock::from(list);
+                }
+            }
+            None if !self.rules.expansions().is_empty() => self.broken = Some(e.clone()),
+            None => {}
         }
     }
 
@@ -557,18 +604,9 @@ impl Game {
                 let Action::Draw { tile } = action else {
                     unreachable!("only draws are offered when the table draws")
                 };
-                let taken = state.supply.take_chosen(tile);
-                debug_assert!(taken, "offered draws are in the active groups");
-                if consider_drawn(rules, state, tile, &mut 0)? {
-                    if state.prompts.is_empty() {
-                        state.offer_tile(tile);
-                        return Ok(());
-                    }
-                    // Prompts queued when it was drawn come first (see `Stage::Reveal`).
-                    state.revealed = Some(tile);
-                    state.stage = Stage::Reveal;
+                if chosen_draw(rules, state, tile)? {
+                    return Ok(());
                 }
-                // Discarded or sent back: the table draws again (stage is still `Draw`).
             }
             DecisionKind::PlaceTile { tile } => {
                 let Action::Place { pos, rotation } = action else {
@@ -616,6 +654,30 @@ impl Game {
     fn advance(&mut self) -> Result<(), HookError> {
         advance(&self.rules, &mut self.state)
     }
+}
+
+/// The tile the table chose to draw ([`DecisionKind::Draw`]: replays of JCZ saves), out of
+/// line: random play never draws so. `true` when it is offered at once (no prompt first).
+#[cold]
+#[inline(never)]
+fn chosen_draw(
+    rules: &Ruleset,
+    state: &mut GameState,
+    tile: TileKindId,
+) -> Result<bool, HookError> {
+    let taken = state.supply.take_chosen(tile);
+    debug_assert!(taken, "offered draws are in the active groups");
+    if consider_drawn(rules, state, tile, &mut 0)? {
+        if state.prompts.is_empty() {
+            state.offer_tile(tile);
+            return Ok(true);
+        }
+        // Prompts queued when it was drawn come first (see `Stage::Reveal`).
+        state.revealed = Some(tile);
+        state.stage = Stage::Reveal;
+    }
+    // Discarded or sent back: the table draws again (stage is still `Draw`).
+    Ok(false)
 }
 
 /// A new game's state before its first draw: players and figures, the supply, the start
@@ -869,5 +931,52 @@ fn describe_decision(rules: &Ruleset, st: &GameState) -> String {
         ),
         DecisionKind::Draw => format!("the table must draw the tile {who} places next"),
         DecisionKind::GameOver => "the game is over".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `View` reaches the engine through the ruleset's routines, the builder's copies: they
+    /// are this binary's functions, and at every decision of seeded games they answer as the
+    /// engine's own calls (the completed features, every tile kind's placements).
+    #[test]
+    fn views_reach_the_engine_through_the_builders_routines() {
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let rules = Arc::new(Ruleset::builder().tiles(base).build().unwrap());
+        let here = Routines::HERE;
+        assert!(std::ptr::fn_addr_eq(
+            rules.routines.completed_by_last_placement,
+            here.completed_by_last_placement
+        ));
+        assert!(std::ptr::fn_addr_eq(
+            rules.routines.placements,
+            here.placements
+        ));
+        let (mut by_view, mut direct) = (Vec::new(), Vec::new());
+        let (mut cells_view, mut cells_direct) = (Vec::new(), Vec::new());
+        for seed in 0..4u64 {
+            let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
+            let mut game = Game::new(Arc::clone(&rules), &setup).unwrap();
+            let mut pick = seed;
+            while !game.is_over() {
+                let (v, st) = (game.view(), game.state());
+                v.completed_by_last_placement(&mut by_view);
+                completed_by_last_placement(&rules, st, &mut direct);
+                assert_eq!(by_view, direct);
+                for k in 0..rules.tiles().len() {
+                    let tile = TileKindId(k as u16);
+                    let n = v.placements_of(tile, &mut cells_view).unwrap();
+                    let m = placements_into(&rules, st, tile, &mut cells_direct, &mut Vec::new());
+                    assert_eq!((n, &cells_view), (m.unwrap(), &cells_direct));
+                }
+                pick = pick
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.apply_offered(i).unwrap();
+            }
+        }
     }
 }

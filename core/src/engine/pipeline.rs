@@ -4,22 +4,14 @@ use super::*;
 use crate::state::DiscardReason;
 
 /// Runs the pipeline until a decision with at least one action is pending.
+#[link_section = ".text.carcassonne_hot"]
 pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
     loop {
         if let Some(p) = st.prompts.pop_front() {
             let ix = p.owner.0 as usize;
             st.turn_prompts += 1;
             if st.turn_prompts > crate::hooks::MAX_PROMPTS_PER_TURN {
-                return Err(hook_error(
-                    rules,
-                    ix,
-                    "apply_prompt",
-                    crate::hooks::HookFailure(format!(
-                        "more than {} prompts in one turn: does answering a prompt always \
-                         ask another?",
-                        crate::hooks::MAX_PROMPTS_PER_TURN
-                    )),
-                ));
+                return Err(too_many_prompts(rules, ix));
             }
             let mut offered = std::mem::take(&mut st.offered);
             offered.clear();
@@ -116,12 +108,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 unreachable!("handled above")
             }
             Stage::Draw if st.supply.mode == DrawMode::Chosen => {
-                let mut offered = std::mem::take(&mut st.offered);
-                let mut kinds = Vec::new();
-                st.supply.choices(&mut kinds);
-                offered.clear();
-                offered.extend(kinds.into_iter().map(|tile| Action::Draw { tile }));
-                st.offered = offered;
+                offer_draws(st);
                 if st.offered.is_empty() {
                     st.stage = if st.more_turns {
                         Stage::TurnEnd
@@ -223,10 +210,40 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
     }
 }
 
+/// The error of a turn that asked more than [`crate::hooks::MAX_PROMPTS_PER_TURN`] prompts
+/// (out of line, as the other rare paths of [`advance`]).
+#[cold]
+#[inline(never)]
+fn too_many_prompts(rules: &Ruleset, ix: usize) -> HookError {
+    hook_error(
+        rules,
+        ix,
+        "apply_prompt",
+        crate::hooks::HookFailure(format!(
+            "more than {} prompts in one turn: does answering a prompt always ask another?",
+            crate::hooks::MAX_PROMPTS_PER_TURN
+        )),
+    )
+}
+
+/// Offers the draws a caller may choose ([`DrawMode::Chosen`]: JCZ replays, never random
+/// play), out of line so that `advance` stays short.
+#[cold]
+#[inline(never)]
+fn offer_draws(st: &mut GameState) {
+    let mut offered = std::mem::take(&mut st.offered);
+    let mut kinds = Vec::new();
+    st.supply.choices(&mut kinds);
+    offered.clear();
+    offered.extend(kinds.into_iter().map(|tile| Action::Draw { tile }));
+    st.offered = offered;
+}
+
 /// [`window`] out of line. Inlined into [`advance`], the hook calls of every window made
 /// the compiler load their gates and masks from the ruleset at each entry to `advance`
 /// (about 110 instructions a call, most decisions of a base game opening no window).
 #[inline(never)]
+#[link_section = ".text.carcassonne_hot"]
 fn open_window(rules: &Ruleset, st: &mut GameState, w: Window) -> Result<(), HookError> {
     window(rules, st, w)
 }
@@ -234,6 +251,7 @@ fn open_window(rules: &Ruleset, st: &mut GameState, w: Window) -> Result<(), Hoo
 /// Runs `on_turn_end` (out of line, as [`open_window`]); returns whether an expansion asks
 /// for an extra part of the turn.
 #[inline(never)]
+#[link_section = ".text.carcassonne_hot"]
 fn turn_end_hooks(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError> {
     let mut extra = false;
     // `advance` calls this only when some expansion implements the hook.
@@ -253,7 +271,9 @@ fn turn_end_hooks(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError
 }
 
 /// Lets every expansion with the hook remove actions from a prompt's offer (they only
-/// remove: anything a filter adds is dropped).
+/// remove: anything a filter adds is dropped). Out of line, as [`open_window`].
+#[inline(never)]
+#[link_section = ".text.carcassonne_hot"]
 fn filter_prompt_actions(
     rules: &Ruleset,
     st: &mut GameState,
@@ -281,6 +301,7 @@ fn filter_prompt_actions(
 /// Adds to the pending offer (a deployment step, or a prompt of expansion `owner`) the free
 /// actions of every expansion with the hook but the owner, in load order: only each one's
 /// own custom actions, each once. (A prompt's owner offers its own among its actions.)
+#[link_section = ".text.carcassonne_hot"]
 fn free_actions(
     rules: &Ruleset,
     st: &mut GameState,
@@ -297,6 +318,21 @@ fn free_actions(
     if members & !gated == 0 && !any_gate_open(rules, st, bit, members, owner) {
         return Ok(());
     }
+    ask_free_actions(rules, st, player, owner, gated, members)
+}
+
+/// [`free_actions`] past its check, out of line: most calls stop at the check (every gate
+/// shut), and stay a few cache lines long.
+#[inline(never)]
+fn ask_free_actions(
+    rules: &Ruleset,
+    st: &mut GameState,
+    player: PlayerId,
+    owner: Option<usize>,
+    gated: u64,
+    members: u64,
+) -> Result<(), HookError> {
+    let bit = HookSet::FREE_ACTIONS;
     let mut offered = std::mem::take(&mut st.offered);
     // Only the implementers (the hook's member mask), in load order.
     let result = visit(
@@ -365,6 +401,7 @@ pub(crate) fn draw(rules: &Ruleset, st: &mut GameState) -> Result<Option<TileKin
 
 /// A tile just taken from the supply: the expansions' verdicts, then A-4. `true` when it is
 /// to be placed (its placements are offered), `false` when it was discarded or sent back.
+#[link_section = ".text.carcassonne_hot"]
 pub(crate) fn consider_drawn(
     rules: &Ruleset,
     st: &mut GameState,

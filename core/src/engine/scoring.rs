@@ -40,6 +40,7 @@ pub(crate) fn feature_value(
 }
 
 /// Strength per player on a feature, in half-units.
+#[link_section = ".text.carcassonne_hot"]
 pub(crate) fn strengths(
     rules: &Ruleset,
     st: &GameState,
@@ -96,6 +97,7 @@ pub(crate) fn push_majority(
 
 /// The complete, unscored features the last placed tile closes: its own segments'
 /// features, then the sites (cloisters, shrines) around it, without duplicates.
+#[link_section = ".text.carcassonne_hot"]
 pub(crate) fn completed_by_last_placement(
     rules: &Ruleset,
     st: &GameState,
@@ -106,46 +108,16 @@ pub(crate) fn completed_by_last_placement(
         return;
     };
     let t = *st.board.tile(idx);
-    let mut consider = |seg: crate::graph::SegmentId| {
-        let f = st.graph.feature_of(seg);
-        let tot = st.graph.totals(f);
-        if tot.complete() && !tot.scored && !out.contains(&f) {
-            out.push(f);
-        }
-    };
     let tk = rules.tiles().get(t.kind);
     for seg in t.segments() {
-        consider(seg);
+        consider_completed(st, seg, out);
     }
     // A segment an overlay added this turn, maybe to a neighbour (a bridge).
     if let Some(seg) = st.last_overlay {
-        consider(seg);
+        consider_completed(st, seg, out);
     }
     if tk.barrier || rules.loose_edges() {
-        // A barrier tile closes the roads and cities of its neighbours; so does an edge
-        // declared to meet the neighbour's without joining (`edge_meets`: a gate).
-        for s in crate::side::Side::ALL {
-            let Some(n) = st.board.at(t.pos.step(s)) else {
-                continue;
-            };
-            let nk = rules.tiles().get(n.kind);
-            let closes = tk.barrier
-                || rules.edges_meet(
-                    tk.edge_at(t.rotation, s),
-                    nk.edge_at(n.rotation, s.opposite()),
-                );
-            if !closes {
-                continue;
-            }
-            // The segment on that side, and one sharing it (`Segment::shares`).
-            let facing = nk.segment_on_side(n.rotation, s.opposite());
-            for b in facing
-                .into_iter()
-                .chain(nk.sharer_on_side(n.rotation, s.opposite()))
-            {
-                consider(n.segment(b as usize));
-            }
-        }
+        completed_beside(rules, st, &t, out);
     }
     // The sites around it, if any (the board counts them).
     if st.board.site_tiles_around(t.pos) == 0 {
@@ -159,7 +131,48 @@ pub(crate) fn completed_by_last_placement(
         while sites != 0 {
             let i = sites.trailing_zeros();
             sites &= sites - 1;
-            consider(n.segment(i as usize));
+            consider_completed(st, n.segment(i as usize), out);
+        }
+    }
+}
+
+/// Adds the feature of `seg` to `out` if it is complete, unscored and not there yet.
+#[inline(always)]
+fn consider_completed(st: &GameState, seg: crate::graph::SegmentId, out: &mut Vec<FeatureId>) {
+    let f = st.graph.feature_of(seg);
+    let tot = st.graph.totals(f);
+    if tot.complete() && !tot.scored && !out.contains(&f) {
+        out.push(f);
+    }
+}
+
+/// [`completed_by_last_placement`]'s neighbours' features that the tile `t` closes: a
+/// barrier tile closes the roads and cities of its neighbours; so does an edge declared to
+/// meet the neighbour's without joining (`edge_meets`: a gate). Out of line: most tiles are
+/// neither.
+#[inline(never)]
+fn completed_beside(rules: &Ruleset, st: &GameState, t: &PlacedTile, out: &mut Vec<FeatureId>) {
+    let tk = rules.tiles().get(t.kind);
+    for s in crate::side::Side::ALL {
+        let Some(n) = st.board.at(t.pos.step(s)) else {
+            continue;
+        };
+        let nk = rules.tiles().get(n.kind);
+        let closes = tk.barrier
+            || rules.edges_meet(
+                tk.edge_at(t.rotation, s),
+                nk.edge_at(n.rotation, s.opposite()),
+            );
+        if !closes {
+            continue;
+        }
+        // The segment on that side, and one sharing it (`Segment::shares`).
+        let facing = nk.segment_on_side(n.rotation, s.opposite());
+        for b in facing
+            .into_iter()
+            .chain(nk.sharer_on_side(n.rotation, s.opposite()))
+        {
+            consider_completed(st, n.segment(b as usize), out);
         }
     }
 }
@@ -224,6 +237,7 @@ pub(crate) fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(),
 }
 
 /// Runs `before_scoring`, applies the awards and returns, marks features scored, runs `after_scoring`.
+#[link_section = ".text.carcassonne_hot"]
 pub(crate) fn apply_draft(
     rules: &Ruleset,
     st: &mut GameState,
@@ -273,6 +287,9 @@ pub(crate) fn apply_draft(
 }
 
 /// End of game: unfinished features, then farms, then expansions' bonuses.
+/// Out of line: once a game, and inlined it made `advance` (run at every decision) three
+/// times as long, its hot parts spread over more cache lines.
+#[inline(never)]
 pub(crate) fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
     // The state's scratch draft and feature list (kept empty between scorings) hold the
     // drafts and the farms, so ending a game allocates almost nothing (search bots end a

@@ -292,7 +292,7 @@ impl Board {
     }
 
     /// Number of tiles among the 8 cells surrounding `p`.
-    #[link_section = ".text.carcassonne_hot"]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
     pub fn surrounding_count(&self, p: Pos) -> u16 {
         p.surrounding()
             .iter()

@@ -292,7 +292,7 @@ impl GraphEdit<'_> {
     /// Joins two segments across a tile border; if `closes_edges`, the feature loses the
     /// two open edges that met. Only the union-find records it (no graph edge).
     #[inline]
-    #[link_section = ".text.carcassonne_hot"]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
     pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
         let (ra, rb) = (self.feature_of(a), self.feature_of(b));
         if ra == rb && !closes_edges {
@@ -853,7 +853,7 @@ impl FeatureGraph {
     }
 
     /// Number of distinct tiles in a feature (A-9: each tile counts once per feature).
-    #[link_section = ".text.carcassonne_hot"]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
     pub fn tile_count(&self, f: FeatureId) -> u32 {
         let mut tiles = TileSet::default();
         for s in self.members(f) {

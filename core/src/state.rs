@@ -673,7 +673,7 @@ impl GameState {
     }
 
     /// Puts a figure from supply on a segment; `None` if the supply has none of that kind.
-    #[link_section = ".text.carcassonne_hot"]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
     pub(crate) fn deploy(
         &mut self,
         _rules: &Ruleset,

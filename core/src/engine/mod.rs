@@ -10,9 +10,10 @@
 //! [`scoring`] (drafts, majorities, farms, final scoring) and [`dispatch`] (calling hooks).
 //!
 //! The functions that run at every turn (here and in the board, graph and state) are
-//! placed together (`#[link_section = ".text.carcassonne_hot"]`): adjacent, their cache
-//! lines spread evenly over the instruction cache's sets, so they do not evict each other
-//! wherever the rest of the code lands. Rare paths stay out of them (`#[inline(never)]`).
+//! placed together (`link_section = ".text.carcassonne_hot"`, on Linux: an ELF section name,
+//! which Mach-O would refuse): adjacent, their cache lines spread evenly over the instruction
+//! cache's sets, so they do not evict each other wherever the rest of the code lands. Rare
+//! paths stay out of them (`#[inline(never)]`).
 
 mod dispatch;
 mod lanes;
@@ -535,7 +536,7 @@ impl Game {
     /// Applies the `index`-th offered action and returns it: what a game loop that keeps
     /// a record needs, without looking the action up twice (for a tile step that walks
     /// the placements).
-    #[link_section = ".text.carcassonne_hot"]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
     pub fn play_offered(&mut self, index: usize) -> Result<Action, ActionError> {
         if let Some(e) = &self.broken {
             return Err(ActionError::Hook(e.clone()));
@@ -548,7 +549,7 @@ impl Game {
         Ok(action)
     }
 
-    #[link_section = ".text.carcassonne_hot"]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
     fn apply_checked(&mut self, action: Action) -> Result<(), ActionError> {
         // Core's own steps cannot fail once an action is known to be offered; only hooks
         // can, so a snapshot is only needed when expansions are loaded.

@@ -4,7 +4,7 @@ use super::*;
 use crate::state::DiscardReason;
 
 /// Runs the pipeline until a decision with at least one action is pending.
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
     loop {
         if let Some(p) = st.prompts.pop_front() {
@@ -243,7 +243,7 @@ fn offer_draws(st: &mut GameState) {
 /// the compiler load their gates and masks from the ruleset at each entry to `advance`
 /// (about 110 instructions a call, most decisions of a base game opening no window).
 #[inline(never)]
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 fn open_window(rules: &Ruleset, st: &mut GameState, w: Window) -> Result<(), HookError> {
     window(rules, st, w)
 }
@@ -251,7 +251,7 @@ fn open_window(rules: &Ruleset, st: &mut GameState, w: Window) -> Result<(), Hoo
 /// Runs `on_turn_end` (out of line, as [`open_window`]); returns whether an expansion asks
 /// for an extra part of the turn.
 #[inline(never)]
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 fn turn_end_hooks(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError> {
     let mut extra = false;
     // `advance` calls this only when some expansion implements the hook.
@@ -273,7 +273,7 @@ fn turn_end_hooks(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError
 /// Lets every expansion with the hook remove actions from a prompt's offer (they only
 /// remove: anything a filter adds is dropped). Out of line, as [`open_window`].
 #[inline(never)]
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 fn filter_prompt_actions(
     rules: &Ruleset,
     st: &mut GameState,
@@ -301,7 +301,7 @@ fn filter_prompt_actions(
 /// Adds to the pending offer (a deployment step, or a prompt of expansion `owner`) the free
 /// actions of every expansion with the hook but the owner, in load order: only each one's
 /// own custom actions, each once. (A prompt's owner offers its own among its actions.)
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 fn free_actions(
     rules: &Ruleset,
     st: &mut GameState,
@@ -401,7 +401,7 @@ pub(crate) fn draw(rules: &Ruleset, st: &mut GameState) -> Result<Option<TileKin
 
 /// A tile just taken from the supply: the expansions' verdicts, then A-4. `true` when it is
 /// to be placed (its placements are offered), `false` when it was discarded or sent back.
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn consider_drawn(
     rules: &Ruleset,
     st: &mut GameState,

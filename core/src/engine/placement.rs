@@ -33,7 +33,7 @@ pub(crate) fn check_fits(
 }
 
 /// Puts a tile on the board and merges its segments into the feature graph.
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn place_tile(
     rules: &Ruleset,
     st: &mut GameState,
@@ -181,7 +181,7 @@ pub(crate) fn place_tile(
 
 /// The tile step of `player`: the tile goes on the board, `on_tile_placed` runs, and the
 /// deployment step comes next.
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn play_tile(
     rules: &Ruleset,
     st: &mut GameState,
@@ -237,7 +237,7 @@ pub(crate) fn node(i: u32) -> crate::graph::SegmentId {
 
 /// Writes the legal placements of `tile` for the active player into `out` (cleared
 /// first) and returns how many (cell, rotation) pairs there are.
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn placements_into(
     rules: &Ruleset,
     st: &GameState,
@@ -459,7 +459,7 @@ fn filter_cells(
 }
 
 /// Computes the legal placements of the drawn tile into the state.
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn legal_placements(
     rules: &Ruleset,
     st: &mut GameState,
@@ -477,7 +477,7 @@ pub(crate) fn legal_placements(
 }
 
 /// Base-rule deployments of `player` on the tile at `pos`.
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn deployments_on_tile(
     rules: &Ruleset,
     st: &GameState,

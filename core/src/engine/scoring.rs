@@ -40,7 +40,7 @@ pub(crate) fn feature_value(
 }
 
 /// Strength per player on a feature, in half-units.
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn strengths(
     rules: &Ruleset,
     st: &GameState,
@@ -97,7 +97,7 @@ pub(crate) fn push_majority(
 
 /// The complete, unscored features the last placed tile closes: its own segments'
 /// features, then the sites (cloisters, shrines) around it, without duplicates.
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn completed_by_last_placement(
     rules: &Ruleset,
     st: &GameState,
@@ -237,7 +237,7 @@ pub(crate) fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(),
 }
 
 /// Runs `before_scoring`, applies the awards and returns, marks features scored, runs `after_scoring`.
-#[link_section = ".text.carcassonne_hot"]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn apply_draft(
     rules: &Ruleset,
     st: &mut GameState,

@@ -225,11 +225,21 @@ impl<E: Expansion> Expansion for PanicGuard<E> {
     }
 }
 
+#[inline(always)]
 pub(crate) fn guard<T>(f: impl FnOnce() -> HookResult<T>) -> HookResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
-        Err(p) => Err(HookFailure(format!("panicked: {}", panic_text(&*p)))),
+        Err(p) => Err(panicked(p)),
     }
+}
+
+/// The failure a panic becomes. Out of line, so that every hook's guard (one per hook in
+/// every plugin, each run at every call) keeps only the call and its landing pad: the
+/// error text, and the payload's drop, are code no game runs.
+#[cold]
+#[inline(never)]
+fn panicked(p: Box<dyn std::any::Any + Send>) -> HookFailure {
+    HookFailure(format!("panicked: {}", panic_text(&*p)))
 }
 
 /// A plugin's binder, bound under `catch_unwind` ([`Binder::bind_guarded`]).
@@ -240,6 +250,12 @@ struct GuardedBinder {
 impl Binder for GuardedBinder {
     fn bind(self: Box<Self>, b: &Binding<'_>) -> HookResult<Box<dyn BoundExpansion>> {
         self.inner.bind_guarded(b)
+    }
+
+    /// Binding it is guarding it already. (The default would wrap a box again, and compile
+    /// a second guard of every hook, one that no plugin's binder uses, into every plugin.)
+    fn bind_guarded(self: Box<Self>, b: &Binding<'_>) -> HookResult<Box<dyn BoundExpansion>> {
+        self.bind(b)
     }
 }
 

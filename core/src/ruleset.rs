@@ -391,8 +391,20 @@ impl Ruleset {
             e != expansion
                 || match on {
                     StateGate::SupplyEmpty => state.supply.is_exhausted(),
-                    StateGate::FigureOut(kind, per) => (0..state.players.len())
-                        .any(|p| state.in_supply(crate::PlayerId(p as u8), kind) < per),
+                    // Each player's count of `kind`, stepping through the counts (players
+                    // times kinds) rather than indexing per player: a short loop with no
+                    // bounds check, as this runs at every placement of a game with a barn.
+                    StateGate::FigureOut(kind, per) => {
+                        let counts = &state.in_supply;
+                        let mut i = kind.0 as usize;
+                        while i < counts.len() {
+                            if counts[i] < per {
+                                return true;
+                            }
+                            i += state.figure_kinds.max(1);
+                        }
+                        false
+                    }
                 }
         })
     }

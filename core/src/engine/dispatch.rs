@@ -87,6 +87,9 @@ pub(crate) fn one(
     checked_hook(rules, ix.0 as usize, hook, state, r)
 }
 
+/// A hook called with a context for one implementer, as [`each_member`] takes it.
+type MemberHook<'f> = dyn FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult + 'f;
+
 /// Calls `f` for every expansion in order with a context.
 #[inline(always)]
 pub(crate) fn each(
@@ -101,7 +104,10 @@ pub(crate) fn each(
     if members == 0 {
         return Ok(());
     }
-    each_member(rules, state, bit, members, hook, f)
+    // Moved here, so that what the closure captures is written to memory (for the call
+    // through a pointer) only on this path, not before the test above.
+    let mut f = f;
+    each_member(rules, state, bit, members, hook, &mut f)
 }
 
 /// [`each`] for the implementers in `members` only (a subset of the hook's members, as
@@ -118,30 +124,13 @@ pub(crate) fn each_in(
     if members == 0 {
         return Ok(());
     }
-    each_member(rules, state, bit, members, hook, f)
+    // As in `each`.
+    let mut f = f;
+    each_member(rules, state, bit, members, hook, &mut f)
 }
 
-/// [`each`] once some expansion implements the hook: one direct call per dispatch, in
-/// which the loop over the implementers calls the hook from one place (so `f`, the gate
-/// check and [`checked_hook`] are inlined into it, with the gate mask and the bound hooks
-/// read once). A closure per implementer called from [`visit`]'s two loops was kept out
-/// of line and re-read everything it captured through memory at every call.
-#[inline(never)]
-fn each_member(
-    rules: &Ruleset,
-    state: &mut GameState,
-    bit: HookSet,
-    members: u64,
-    hook: &'static str,
-    f: impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
-) -> Result<(), HookError> {
-    members_loop(rules, state, bit, members, hook, f)
-}
-
-/// The body of [`each_member`], for a caller that is itself out of line and does nothing
-/// else (a window, the turn's end) once some expansion implements the hook (`members` is
-/// not 0): the loop is inlined into it, so the dispatch is one call instead of two. Callers
-/// inside the pipeline's loop use [`each`] or [`each_in`], whose loop stays out of line.
+/// [`each`] once some expansion implements the hook (`members` is not 0), for a caller
+/// that has checked that itself (a window, the turn's end).
 #[inline(always)]
 pub(crate) fn members_loop(
     rules: &Ruleset,
@@ -151,7 +140,23 @@ pub(crate) fn members_loop(
     hook: &'static str,
     mut f: impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
 ) -> Result<(), HookError> {
-    // Implementers that gate the hook are skipped while a gate is shut (HookGate).
+    each_member(rules, state, bit, members, hook, &mut f)
+}
+
+/// The loop of [`each`] over the implementers in `members`, in load order, skipping those
+/// whose gate is shut ([`crate::HookGate`]). One copy serves every hook: `f` is called
+/// through a pointer. A copy per hook kind, with `f` inlined, saved that call but made
+/// every kind's dispatch its own code, so a turn touched several of them and each
+/// evicted the others (and the pipeline's code) from the instruction cache.
+#[inline(never)]
+fn each_member(
+    rules: &Ruleset,
+    state: &mut GameState,
+    bit: HookSet,
+    members: u64,
+    hook: &'static str,
+    f: &mut MemberHook<'_>,
+) -> Result<(), HookError> {
     let gated = rules.gated_members(bit);
     let bound = rules.bound();
     let mut m = members & !(1 << 63);
@@ -170,7 +175,7 @@ pub(crate) fn members_loop(
         checked_hook(rules, i, hook, state, r)?;
     }
     if members & (1 << 63) != 0 {
-        late_members(rules, state, bit, hook, &mut f)?;
+        late_members(rules, state, bit, hook, f)?;
     }
     Ok(())
 }
@@ -184,7 +189,7 @@ fn late_members(
     state: &mut GameState,
     bit: HookSet,
     hook: &'static str,
-    f: &mut impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
+    f: &mut MemberHook<'_>,
 ) -> Result<(), HookError> {
     let gated = rules.gated_members(bit) & (1 << 63) != 0;
     for i in 63..rules.expansions().len() {

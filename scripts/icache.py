@@ -11,7 +11,9 @@ exactly, so two builds can be compared on a busy machine where timings are noise
 Each figure is random 2-player games with seed 1, one game's start-up subtracted (a run of
 N games minus a run of 1). The `model` column is (instructions + 26 × misses) against the
 base game's: one simulated miss cost about 26 instructions' worth of time on the machine the
-constant was fitted on (within ±0.1 of the measured time ratios of every set).
+constant was fitted on (within ±0.1 of the measured time ratios of every set). It ranks
+sets well but overstates what a change that moves code around gains in time: check such a
+change with an interleaved timing A/B too (docs/benchmarks.md, sixth stop).
 """
 
 import argparse

@@ -99,7 +99,9 @@ pub enum Link {
 /// Running totals of a feature, kept at its representative.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FeatureTotals {
-    /// Open edges (edge kinds) or empty surrounding cells (sites); 0 = complete.
+    /// Open edges (edge kinds) or empty surrounding cells (sites); 0 = complete. Fields
+    /// (never complete): their segments' half-edges facing an empty cell, 0 = no tile can
+    /// extend the field (Hills & Sheep's closed field reads it).
     pub open: u16,
     /// Pennants over all segments.
     pub pennants: u16,
@@ -290,7 +292,7 @@ impl GraphEdit<'_> {
     }
 
     /// Joins two segments across a tile border; if `closes_edges`, the feature loses the
-    /// two open edges that met. Only the union-find records it (no graph edge).
+    /// two open edges (or field half-edges) that met. Only the union-find records it (no graph edge).
     #[inline]
     #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
     pub(crate) fn join(&mut self, a: SegmentId, b: SegmentId, closes_edges: bool) {
@@ -325,8 +327,30 @@ impl GraphEdit<'_> {
         self.count(root, 1);
     }
 
-    /// Closes one open edge of `s`'s feature without joining anything (a barrier edge
-    /// faces it). Not inlined: its callers in `place_tile` are its rare branches (barriers,
+    /// Joins two field segments whose half-edges meet: the feature loses those two open
+    /// half-edges. [`GraphEdit::join`] without its complete counts: a field is never
+    /// completable (`place_tile` makes none so, and only fields have half-edges), so this
+    /// join, made on most sides of every placement, stays as short as the one it replaced.
+    #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
+    pub(crate) fn join_halves(&mut self, a: SegmentId, b: SegmentId) {
+        let (ra, rb) = (self.feature_of(a), self.feature_of(b));
+        let Links { v, journal, .. } = &mut *self.links;
+        debug_assert!(!v[ra.0 as usize].totals.completable && !v[rb.0 as usize].totals.completable);
+        if journal.on {
+            journal.note(ra.0);
+            if rb != ra {
+                journal.note(rb.0);
+            }
+        }
+        let mut uf = Union { links: v };
+        let root = if ra == rb { ra } else { uf.union(ra, rb) };
+        let t = &mut uf.links[root.0 as usize].totals;
+        t.open = t.open.saturating_sub(2);
+    }
+
+    /// Closes one open edge (or field half-edge) of `s`'s feature without joining anything
+    /// (a barrier edge faces it). Not inlined: its callers in `place_tile` are its rare branches (barriers,
     /// shared sides, edges that meet), whose inlined copies lengthened the hot path.
     #[inline(never)]
     pub(crate) fn close_edge(&mut self, s: SegmentId) {

@@ -32,6 +32,18 @@ pub(crate) fn check_fits(
     Ok(())
 }
 
+/// Half-edges in a [`HalfSet`](crate::side::HalfSet) mask: a byte read instead of a bit
+/// count per segment placed (the build targets no `popcnt`).
+const HALF_COUNT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
 /// Puts a tile on the board and merges its segments into the feature graph.
 #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn place_tile(
@@ -66,12 +78,14 @@ pub(crate) fn place_tile(
     for (i, seg) in tk.segments.iter().enumerate() {
         let def = rules.kind(seg.kind);
         // Edges: a shared side (`Segment::shares`) is one more open edge; sites: the empty
-        // cells around; fields and virtual kinds: none, and they never complete. Without a
-        // branch (a tile's segment kinds follow no pattern the predictor could learn).
+        // cells around; fields: their half-edges (those facing a tile close below), and they
+        // never complete; virtual kinds: none. Without a branch (a tile's segment kinds
+        // follow no pattern the predictor could learn; only fields have half-edges).
         let edge = matches!(def.shape, Shape::Edge { .. });
         let site = def.shape == Shape::Site;
         let open = u16::from(edge) * (seg.sides.len() + seg.shares.len()) as u16
-            + u16::from(site) * (8 - filled);
+            + u16::from(site) * (8 - filled)
+            + u16::from(HALF_COUNT[usize::from(seg.halves.0)]);
         let completable = def.completes & (edge | site);
         g.add_segment(
             SegmentNode {
@@ -110,13 +124,25 @@ pub(crate) fn place_tile(
             .tile((beside[s.index() as usize] - 1) as PlacedIndex);
         let nk = rules.tiles().get(n.kind);
         if tk.barrier {
-            // A barrier edge closes the road or city facing it; fields end there.
+            // A barrier edge closes the road or city facing it; fields end there, their
+            // half-edges on either side facing a tile.
             let facing = nk.segment_on_side(n.rotation, s.opposite());
             for b in facing
                 .into_iter()
                 .chain(nk.sharer_on_side(n.rotation, s.opposite()))
             {
                 g.close_edge(n.segment(b as usize));
+            }
+            for h in [
+                HalfEdge::from_index(2 * s.index()),
+                HalfEdge::from_index(2 * s.index() + 1),
+            ] {
+                if let Some(a) = tk.segment_on_half(rot, h) {
+                    g.close_edge(node(first + a as u32));
+                }
+                if let Some(b) = nk.segment_on_half(n.rotation, h.facing()) {
+                    g.close_edge(n.segment(b as usize));
+                }
             }
             continue;
         }
@@ -148,16 +174,21 @@ pub(crate) fn place_tile(
                 g.close_edge(n.segment(b as usize));
             }
         }
-        // Fields meet across field edges and along both sides of roads and rivers.
+        // Fields meet across field edges and along both sides of roads and rivers; each
+        // field half-edge here now faces a tile, so it closes, joined or not (a tile with
+        // no field there: an abbey, edges that only meet).
         for h in [
             HalfEdge::from_index(2 * s.index()),
             HalfEdge::from_index(2 * s.index() + 1),
         ] {
-            if let (Some(a), Some(b)) = (
+            match (
                 tk.segment_on_half(rot, h),
                 nk.segment_on_half(n.rotation, h.facing()),
             ) {
-                g.join(node(first + a as u32), n.segment(b as usize), false);
+                (Some(a), Some(b)) => g.join_halves(node(first + a as u32), n.segment(b as usize)),
+                (Some(a), None) => g.close_edge(node(first + a as u32)),
+                (None, Some(b)) => g.close_edge(n.segment(b as usize)),
+                (None, None) => {}
             }
         }
     }

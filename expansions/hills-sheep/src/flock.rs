@@ -243,8 +243,8 @@ impl Flock {
     /// HL-13: drives home every flock whose field no tile can extend any more, except the
     /// fields of `except` (flocks whose owner still decides). Only a field the last placed
     /// tile joined or bordered can have closed since the last check, so only those count;
-    /// the closed test comes first (an open field shows an open half-edge at once, most
-    /// often on its first segment), the tile's features only for a closed field.
+    /// the closed test comes first (one read of the field's totals), the tile's features
+    /// only for a closed field.
     pub fn score_closed(&self, ctx: &mut Ctx<'_>, except: &[SegmentId]) -> HookResult {
         let Some(last) = ctx.state().last_placed() else {
             return Ok(());
@@ -275,9 +275,8 @@ impl Flock {
             'seats: for p in 0..view.state.players().len() {
                 for (_, s) in standing(self.shepherd, &view, PlayerId(p as u8)) {
                     let f = g.feature_of(s);
-                    // The field's own test first: an open field usually shows an open
-                    // half-edge on its first segments, cheaper than finding whether the tile
-                    // touched it (the three tests read the state only).
+                    // The field's own test first: one read, cheaper than finding whether
+                    // the tile touched it (the three tests read the state only).
                     let mut touched = || {
                         TileFeatures::in_slot(joined, &view, last).contains(&view, last, f)
                             || Bordered::of(&view, &self.halves, last).contains(f)
@@ -416,7 +415,22 @@ impl Bordered {
 }
 
 /// Whether every half-edge of a field faces a placed tile (HL-13): no placement can extend it.
+/// Core counts a field's half-edges facing an empty cell (`FeatureTotals::open`), so this
+/// is one read, not a walk of the field's segments (checked against the walk in debug
+/// builds).
+#[inline]
 pub fn field_closed(v: &View<'_>, field: FeatureId) -> bool {
+    let closed = v.state.graph().totals(field).open == 0;
+    debug_assert_eq!(
+        closed,
+        field_closed_walk(v, field),
+        "the field's open half-edges counted differ from the walk's"
+    );
+    closed
+}
+
+/// [`field_closed`] segment by segment: a look beyond each side with a half-edge.
+fn field_closed_walk(v: &View<'_>, field: FeatureId) -> bool {
     let g = v.state.graph();
     let board = v.state.board();
     g.members(field).all(|s| {

@@ -1,0 +1,98 @@
+//! A field's open count (`FeatureTotals::open`: its segments' half-edges facing an empty
+//! cell, kept by `place_tile`) equals a walk of its segments at every step of seeded random
+//! games, abbeys (barrier tiles, which join no field) among the tiles; so a field is closed
+//! (Hills & Sheep's HL-13) exactly when its count is 0.
+
+mod common;
+
+use carcassonne_core::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// An abbey: every edge a barrier, no field (as Abbey & Mayor's).
+const ABBEY: &str = r#"
+schema = 1
+set = "abbey"
+
+[[tile]]
+id = "T/X"
+count = 6
+edges = "XXXX"
+features = [{ kind = "cloister" }]
+"#;
+
+fn rules_with_abbeys() -> Arc<Ruleset> {
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).expect("base tiles parse");
+    let abbey: TileSetData = toml::from_str(ABBEY).expect("abbey parses");
+    Arc::new(
+        Ruleset::builder()
+            .tiles(base)
+            .tiles(abbey)
+            .build()
+            .expect("the ruleset"),
+    )
+}
+
+/// The half-edges of `field`'s segments that face an empty cell, segment by segment.
+fn walked(st: &GameState, field: FeatureId) -> u16 {
+    let g = st.graph();
+    let mut open = 0;
+    for s in g.members(field) {
+        let node = g.segment(s);
+        for i in 0..8u8 {
+            let side = Side::from_index(i / 2);
+            if node.halves.0 & (1 << i) != 0 && !st.board().is_occupied(node.pos.step(side)) {
+                open += 1;
+            }
+        }
+    }
+    open
+}
+
+/// Every field's count against the walk; returns how many fields were closed.
+fn check(st: &GameState, ctx: &str) -> usize {
+    let g = st.graph();
+    let mut closed = 0;
+    for i in 0..g.len() {
+        let s = SegmentId::new(i);
+        if !g.represents(s) || g.segment(s).kind != FeatureKindId::FIELD {
+            continue;
+        }
+        let f = g.feature_of(s);
+        assert_eq!(g.totals(f).open, walked(st, f), "{ctx}: field {f:?}");
+        assert!(!g.totals(f).complete(), "{ctx}: a field never completes");
+        closed += usize::from(g.totals(f).open == 0);
+    }
+    closed
+}
+
+/// Random games of `rules`, checked after every action; the closed fields seen.
+fn play(rules: &Arc<Ruleset>, games: u64) -> usize {
+    let mut closed = 0;
+    for seed in 0..games {
+        let setup = GameSetup::new(vec!["R".into(), "B".into()], seed);
+        let mut g = Game::new(Arc::clone(rules), &setup).expect("a game");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut step = 0;
+        while !g.is_over() {
+            let n = g.actions().len();
+            assert!(n > 0, "seed {seed}: no action offered");
+            g.apply_offered(rng.gen_range(0..n))
+                .expect("an offered action");
+            step += 1;
+            closed += check(g.state(), &format!("seed {seed}, step {step}"));
+        }
+    }
+    closed
+}
+
+#[test]
+fn field_open_counts_match_the_walk_in_base_games() {
+    assert!(play(&common::rules(), 20) > 0, "some field closed");
+}
+
+#[test]
+fn field_open_counts_match_the_walk_beside_abbeys() {
+    assert!(play(&rules_with_abbeys(), 20) > 0, "some field closed");
+}

@@ -12,8 +12,9 @@ use carcassonne_core::board::PlacedTile;
 use carcassonne_core::graph::PlacedIndex;
 use carcassonne_core::tile::{TileCatalog, TileKind};
 use carcassonne_core::{
-    Ctx, FeatureId, FigureId, FigureKindId, FigureLoc, FigureSlot, HalfEdge, HalfSet, HookFailure,
-    HookResult, LabelId, PlayerId, RemovalReason, Rotation, SegmentId, Side, TileKindId, View,
+    Ctx, FeatureId, FeatureKindId, FigureId, FigureKindId, FigureLoc, FigureSlot, HalfEdge,
+    HalfSet, HookFailure, HookResult, LabelId, PlayerId, RemovalReason, Rotation, SegmentId, Side,
+    TileKindId, View,
 };
 
 /// HL-8: tokens in the box per kind: 1, 2, 3 and 4 sheep, then the wolf.
@@ -46,6 +47,9 @@ pub struct Flock {
 pub struct KindHalves {
     pub fields: [u8; 4],
     pub barrier: bool,
+    /// Its field segments (bit = local index; the first 16): the only ones whose
+    /// features [`TileFeatures`] looks up.
+    pub field_segs: u16,
 }
 
 impl KindHalves {
@@ -65,9 +69,17 @@ impl KindHalves {
                 }
             }
         }
+        let field_segs = tk
+            .segments
+            .iter()
+            .take(16)
+            .enumerate()
+            .filter(|(_, s)| s.kind == FeatureKindId::FIELD)
+            .fold(0u16, |m, (i, _)| m | 1 << i);
         KindHalves {
             fields,
             barrier: tk.barrier,
+            field_segs,
         }
     }
 }
@@ -88,9 +100,20 @@ impl Flock {
     #[inline]
     pub fn each_on_board(&self, v: &View<'_>, mut f: impl FnMut(FigureId, SegmentId)) {
         for p in 0..v.state.players().len() {
-            for (fig, seg) in standing(self.shepherd, v, PlayerId(p as u8)) {
-                f(fig, seg);
-            }
+            self.each_of_player(v, PlayerId(p as u8), &mut f);
+        }
+    }
+
+    /// [`Flock::each_on_board`] for one player's shepherds.
+    #[inline]
+    pub fn each_of_player(
+        &self,
+        v: &View<'_>,
+        p: PlayerId,
+        mut f: impl FnMut(FigureId, SegmentId),
+    ) {
+        for (fig, seg) in standing(self.shepherd, v, p) {
+            f(fig, seg);
         }
     }
 
@@ -278,7 +301,8 @@ impl Flock {
                     // The field's own test first: one read, cheaper than finding whether
                     // the tile touched it (the three tests read the state only).
                     let mut touched = || {
-                        TileFeatures::in_slot(joined, &view, last).contains(&view, last, f)
+                        TileFeatures::in_slot(joined, &view, &self.halves, last)
+                            .contains(&view, last, f)
                             || Bordered::of(&view, &self.halves, last).contains(f)
                     };
                     debug_assert_eq!(
@@ -442,41 +466,49 @@ fn field_closed_walk(v: &View<'_>, field: FeatureId) -> bool {
     })
 }
 
-/// The features of the segments of one placed tile, found once per hook instead of once
-/// per shepherd asked about ([`extends`] walks every segment of the tile to its root).
+/// The features of the field segments of one placed tile, found once per hook instead of
+/// once per shepherd asked about ([`extends`] walks every segment of the tile to its root).
+/// Only fields: shepherds stand on fields (a feature of another kind is asked of
+/// [`extends`]), and each look-up is a walk to the root of the union-find.
 pub struct TileFeatures {
     feats: [FeatureId; TileFeatures::INLINE],
     n: usize,
-    /// The tile has more segments than the inline list holds: ask [`extends`].
+    /// The tile has more segments than its kind's field mask covers: ask [`extends`].
     spill: bool,
 }
 
 impl TileFeatures {
     const INLINE: usize = 16;
 
-    /// The features of the segments of the placed tile `last`, found into `slot` unless
-    /// they are there already. Found in place: a list built beside and moved in was read
-    /// back in wider loads than it was written in, which stalled on every first question.
+    /// The features of the field segments of the placed tile `last` (from its kind's
+    /// [`KindHalves::field_segs`]), found into `slot` unless they are there already. Found
+    /// in place: a list built beside and moved in was read back in wider loads than it was
+    /// written in, which stalled on every first question.
     pub fn in_slot<'s>(
         slot: &'s mut Option<TileFeatures>,
         v: &View<'_>,
+        halves: &[KindHalves],
         last: PlacedIndex,
     ) -> &'s TileFeatures {
         match slot {
             Some(found) => found,
             None => {
+                let t = v.state.board().tile(last);
                 let out = slot.insert(TileFeatures {
                     feats: [FeatureId(0); Self::INLINE],
                     n: 0,
-                    spill: false,
+                    spill: usize::from(t.segment_count) > Self::INLINE,
                 });
+                let mut segs = match halves.get(usize::from(t.kind.0)) {
+                    Some(k) => k.field_segs,
+                    None => KindHalves::of(v.rules.tiles().get(t.kind)).field_segs,
+                };
                 let g = v.state.graph();
-                for s in v.state.board().tile(last).segments() {
-                    if out.n == Self::INLINE {
-                        out.spill = true;
-                        break;
-                    }
-                    out.feats[out.n] = g.feature_of(s);
+                // At most 16 (the mask's bits), as many as the list holds.
+                while segs != 0 {
+                    let i = segs.trailing_zeros() as usize;
+                    segs &= segs - 1;
+                    out.feats[out.n] = g.feature_of(t.segment(i));
                     out.n += 1;
                 }
                 out
@@ -488,7 +520,7 @@ impl TileFeatures {
     /// ([`extends`]).
     #[inline]
     pub fn contains(&self, v: &View<'_>, last: PlacedIndex, field: FeatureId) -> bool {
-        if self.spill {
+        if self.spill || v.state.graph().kind(field) != FeatureKindId::FIELD {
             return extends(v, last, field);
         }
         self.feats[..self.n].contains(&field)

@@ -257,12 +257,25 @@ impl HsRules {
         let mut pending = [(FigureId(0), carcassonne_core::SegmentId::new(0)); 4];
         let mut n = 0usize;
         let mut more: Vec<(FigureId, carcassonne_core::SegmentId)> = Vec::new();
+        // Whether some shepherd's field is closed: without one (most turns), HL-13 drives
+        // no flock home, and its check (which finds each field again) is skipped.
+        let mut closed = false;
+        for q in 0..view.state.players().len() {
+            if q != usize::from(p.0) {
+                self.flock
+                    .each_of_player(&view, PlayerId(q as u8), |_, seg| {
+                        closed |= flock::field_closed(&view, g.feature_of(seg));
+                    });
+            }
+        }
         for (f, seg) in self.flock.of_player(&view, p) {
+            let field = g.feature_of(seg);
+            closed |= flock::field_closed(&view, field);
             if placed.has_segment(seg) {
                 continue;
             }
-            let field = g.feature_of(seg);
-            if flock::TileFeatures::in_slot(&mut joined, &view, last).contains(&view, last, field)
+            if flock::TileFeatures::in_slot(&mut joined, &view, &self.flock.halves, last)
+                .contains(&view, last, field)
                 && !pending[..n]
                     .iter()
                     .chain(&more)
@@ -280,10 +293,10 @@ impl HsRules {
         for (e, (_, s)) in except.iter_mut().zip(&pending[..n]) {
             *e = *s;
         }
-        if more.is_empty() {
+        if closed && more.is_empty() {
             self.flock
                 .score_closed_joined(ctx, &except[..n], last, &mut joined)?;
-        } else {
+        } else if closed {
             let all: Vec<_> = pending[..n].iter().chain(&more).map(|(_, s)| *s).collect();
             self.flock
                 .score_closed_joined(ctx, &all, last, &mut joined)?;

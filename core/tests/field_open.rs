@@ -78,7 +78,7 @@ fn play(rules: &Arc<Ruleset>, games: u64) -> usize {
         while !g.is_over() {
             let n = g.actions().len();
             assert!(n > 0, "seed {seed}: no action offered");
-            g.apply_offered(rng.gen_range(0..n))
+            g.apply_offered(rng.random_range(0..n))
                 .expect("an offered action");
             step += 1;
             closed += check(g.state(), &format!("seed {seed}, step {step}"));

@@ -466,6 +466,20 @@ fn field_closed_walk(v: &View<'_>, field: FeatureId) -> bool {
     })
 }
 
+/// The field segments of the placed tile `t` (bit = local index, in the order
+/// `PlacedTile::segments` lists them), from its kind's [`KindHalves`]; `None` for a tile
+/// with more segments than the mask's 16 bits (the tile parser allows none).
+#[inline]
+pub fn field_segs(halves: &[KindHalves], v: &View<'_>, t: &PlacedTile) -> Option<u16> {
+    if t.segment_count > 16 {
+        return None;
+    }
+    Some(match halves.get(usize::from(t.kind.0)) {
+        Some(k) => k.field_segs,
+        None => KindHalves::of(v.rules.tiles().get(t.kind)).field_segs,
+    })
+}
+
 /// The features of the field segments of one placed tile, found once per hook instead of
 /// once per shepherd asked about ([`extends`] walks every segment of the tile to its root).
 /// Only fields: shepherds stand on fields (a feature of another kind is asked of
@@ -494,15 +508,13 @@ impl TileFeatures {
             Some(found) => found,
             None => {
                 let t = v.state.board().tile(last);
+                let segs = field_segs(halves, v, t);
                 let out = slot.insert(TileFeatures {
                     feats: [FeatureId(0); Self::INLINE],
                     n: 0,
-                    spill: usize::from(t.segment_count) > Self::INLINE,
+                    spill: segs.is_none(),
                 });
-                let mut segs = match halves.get(usize::from(t.kind.0)) {
-                    Some(k) => k.field_segs,
-                    None => KindHalves::of(v.rules.tiles().get(t.kind)).field_segs,
-                };
+                let mut segs = segs.unwrap_or(0);
                 let g = v.state.graph();
                 // At most 16 (the mask's bits), as many as the list holds.
                 while segs != 0 {

@@ -383,6 +383,11 @@ impl BoundExpansion for HsRules {
         if !v.rules.tiles().get(placed.kind).deploy {
             return Ok(());
         }
+        // The tile's field segments from its kind's mask (no look at each segment's node).
+        let mask = flock::field_segs(&self.flock.halves, &v, placed);
+        if mask == Some(0) {
+            return Ok(());
+        }
         let g = v.state.graph();
         // The fields with a shepherd, found once (not once per field segment of the tile).
         let mut herded = [FeatureId(0); 8];
@@ -396,10 +401,7 @@ impl BoundExpansion for HsRules {
                 }
                 None => spill = true,
             });
-        for seg in placed.segments() {
-            if g.segment(seg).kind != FeatureKindId::FIELD {
-                continue;
-            }
+        let mut offer = |seg| {
             let field = g.feature_of(seg);
             let taken = match spill {
                 false => herded[..n].contains(&field),
@@ -414,6 +416,19 @@ impl BoundExpansion for HsRules {
                     segment: seg,
                 });
             }
+        };
+        match mask {
+            Some(mut m) => {
+                while m != 0 {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    offer(placed.segment(i));
+                }
+            }
+            None => placed
+                .segments()
+                .filter(|&seg| g.segment(seg).kind == FeatureKindId::FIELD)
+                .for_each(offer),
         }
         Ok(())
     }

@@ -867,6 +867,22 @@ impl FeatureGraph {
         self.edit().add_border(field, city);
     }
 
+    /// The half-edges of `f`'s segments that face an empty cell (`occupied` false), by a
+    /// walk of its segments: what [`FeatureTotals::open`] keeps for a field, for checks.
+    pub fn open_halves(&self, f: FeatureId, occupied: impl Fn(Pos) -> bool) -> u16 {
+        let mut open = 0;
+        for s in self.members(f) {
+            let node = &self.graph[s];
+            for i in 0..8u8 {
+                let side = crate::side::Side::from_index(i / 2);
+                if node.halves.0 & (1 << i) != 0 && !occupied(node.pos.step(side)) {
+                    open += 1;
+                }
+            }
+        }
+        open
+    }
+
     /// The segments of a feature, starting at its representative.
     pub fn members(&self, f: FeatureId) -> Members<'_> {
         Members {

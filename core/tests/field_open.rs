@@ -34,22 +34,6 @@ fn rules_with_abbeys() -> Arc<Ruleset> {
     )
 }
 
-/// The half-edges of `field`'s segments that face an empty cell, segment by segment.
-fn walked(st: &GameState, field: FeatureId) -> u16 {
-    let g = st.graph();
-    let mut open = 0;
-    for s in g.members(field) {
-        let node = g.segment(s);
-        for i in 0..8u8 {
-            let side = Side::from_index(i / 2);
-            if node.halves.0 & (1 << i) != 0 && !st.board().is_occupied(node.pos.step(side)) {
-                open += 1;
-            }
-        }
-    }
-    open
-}
-
 /// Every field's count against the walk; returns how many fields were closed.
 fn check(st: &GameState, ctx: &str) -> usize {
     let g = st.graph();
@@ -60,7 +44,8 @@ fn check(st: &GameState, ctx: &str) -> usize {
             continue;
         }
         let f = g.feature_of(s);
-        assert_eq!(g.totals(f).open, walked(st, f), "{ctx}: field {f:?}");
+        let walked = g.open_halves(f, |p| st.board().is_occupied(p));
+        assert_eq!(g.totals(f).open, walked, "{ctx}: field {f:?}");
         assert!(!g.totals(f).complete(), "{ctx}: a field never completes");
         closed += usize::from(g.totals(f).open == 0);
     }

@@ -159,30 +159,20 @@ impl Flock {
     }
 
     /// The token at index `k` of the bag laid out in token order (1, 2, 3, 4 sheep, wolf).
-    pub fn token_at(&self, v: &View<'_>, mut k: u32) -> HookResult<Token> {
-        for (i, n) in self.bag(v).iter().enumerate() {
-            if k < *n {
-                return Ok(if i == 4 {
-                    Token::Wolf
-                } else {
-                    Token::Sheep(i as u8 + 1)
-                });
-            }
-            k -= n;
-        }
-        Err(HookFailure(format!(
-            "hills-sheep: the bag holds no token {k} (it is empty or smaller)"
-        )))
+    pub fn token_at(&self, v: &View<'_>, k: u32) -> HookResult<Token> {
+        token_in(self.bag(v), k)
     }
 
-    /// HL-9: draws one token with the game's generator.
+    /// HL-9: draws one token with the game's generator (the bag found once: the draw
+    /// moves no figure).
     fn draw(&self, ctx: &mut Ctx<'_>) -> HookResult<Token> {
-        let total = self.bag_size(&ctx.view());
+        let bag = self.bag(&ctx.view());
+        let total: u32 = bag.iter().sum();
         if total == 0 {
             return Err(HookFailure("hills-sheep: the bag of sheep is empty".into()));
         }
         let k = ctx.random_below(total);
-        self.token_at(&ctx.view(), k)
+        token_in(bag, k)
     }
 
     /// Shepherds on the field of `seg`.
@@ -327,6 +317,23 @@ impl Flock {
     }
 }
 
+/// The token at index `k` of `bag` laid out in token order (1, 2, 3, 4 sheep, wolf).
+fn token_in(bag: [u32; 5], mut k: u32) -> HookResult<Token> {
+    for (i, n) in bag.iter().enumerate() {
+        if k < *n {
+            return Ok(if i == 4 {
+                Token::Wolf
+            } else {
+                Token::Sheep(i as u8 + 1)
+            });
+        }
+        k -= n;
+    }
+    Err(HookFailure(format!(
+        "hills-sheep: the bag holds no token {k} (it is empty or smaller)"
+    )))
+}
+
 /// The shepherds (figures of kind `shepherd`) of player `p` on the board with their
 /// segments, in figure order: read from the player's block of figures, where a kind's
 /// figures follow one another from `Ruleset::figure_offset`.
@@ -453,17 +460,10 @@ pub fn field_closed(v: &View<'_>, field: FeatureId) -> bool {
     closed
 }
 
-/// [`field_closed`] segment by segment: a look beyond each side with a half-edge.
+/// [`field_closed`] segment by segment: a look beyond each half-edge.
 fn field_closed_walk(v: &View<'_>, field: FeatureId) -> bool {
-    let g = v.state.graph();
     let board = v.state.board();
-    g.members(field).all(|s| {
-        let node = g.segment(s);
-        // One look per side with a half-edge (a side holds two).
-        Side::ALL
-            .into_iter()
-            .all(|side| !on_side(node.halves, side) || board.is_occupied(node.pos.step(side)))
-    })
+    v.state.graph().open_halves(field, |p| board.is_occupied(p)) == 0
 }
 
 /// The field segments of the placed tile `t` (bit = local index, in the order

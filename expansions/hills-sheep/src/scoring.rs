@@ -61,17 +61,27 @@ impl TileMarks {
     /// HL-4, HL-5: among the players sharing a feature's points, only those with the most
     /// hill presence (a follower on a hill tile of the feature) keep them.
     pub fn break_ties(&self, v: &View<'_>, rule: Tiebreaker, draft: &mut ScoreDraft) {
+        // No feature shared: no tie to break (most scorings of a turn).
+        if draft.awards.len() < 2 {
+            return;
+        }
         let g = v.state.graph();
-        for i in 0..draft.features.len() {
-            let mut shares = [false; MAX_PLAYERS];
-            for a in draft.awards.iter().filter(|a| a.item as usize == i) {
-                if let Some(s) = shares.get_mut(a.player.index()) {
-                    *s = true;
+        // The seats sharing each feature's points (bit = seat), in one pass over the awards
+        // instead of one per feature (a final scoring has many of each). Breaking one
+        // feature's tie removes awards of that feature only.
+        let mut sharing = vec![0u8; draft.features.len()];
+        for a in &draft.awards {
+            if let Some(m) = sharing.get_mut(a.item as usize) {
+                if a.player.index() < MAX_PLAYERS {
+                    *m |= 1 << a.player.index();
                 }
             }
-            if shares.iter().filter(|s| **s).count() < 2 {
+        }
+        for (i, &seats) in sharing.iter().enumerate() {
+            if seats.count_ones() < 2 {
                 continue;
             }
+            let shares = |p: usize| p < MAX_PLAYERS && seats & (1 << p) != 0;
             let feature = draft.features[i].feature;
             let mut on_hill = [0u32; MAX_PLAYERS];
             for fig in v.state.figures() {
@@ -79,7 +89,7 @@ impl TileMarks {
                     continue;
                 };
                 if fig.is_neutral()
-                    || !shares[fig.owner.index()]
+                    || !shares(fig.owner.index())
                     || !v.rules.figure_kind(fig.kind).follower
                     || !v.state.occupies(fig.kind)
                     || g.feature_of(seg) != feature

@@ -883,6 +883,18 @@ impl FeatureGraph {
         open
     }
 
+    /// Every field (a feature of kind [`FeatureKindId::FIELD`]) with its kept open count
+    /// and [`FeatureGraph::open_halves`]'s, for checks.
+    pub fn field_counts<'a>(
+        &'a self,
+        occupied: impl Fn(Pos) -> bool + Copy + 'a,
+    ) -> impl Iterator<Item = (FeatureId, u16, u16)> + 'a {
+        (0..self.len())
+            .map(|i| FeatureId(i as u32))
+            .filter(|f| self.represents(f.segment()) && self.kind(*f) == FeatureKindId::FIELD)
+            .map(move |f| (f, self.totals(f).open, self.open_halves(f, occupied)))
+    }
+
     /// The segments of a feature, starting at its representative.
     pub fn members(&self, f: FeatureId) -> Members<'_> {
         Members {

@@ -15,6 +15,19 @@ pub fn rules() -> Arc<Ruleset> {
     )
 }
 
+/// The base game with the tiles of `set` (a tile file's text) added.
+pub fn rules_with(set: &str) -> Arc<Ruleset> {
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).expect("base tiles parse");
+    let extra: TileSetData = toml::from_str(set).expect("the set parses");
+    Arc::new(
+        Ruleset::builder()
+            .tiles(base)
+            .tiles(extra)
+            .build()
+            .expect("the ruleset"),
+    )
+}
+
 /// A tile kind by id.
 pub fn tile(r: &Ruleset, name: &str) -> TileKindId {
     r.tiles()

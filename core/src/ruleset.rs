@@ -152,6 +152,9 @@ pub struct Ruleset {
     pub(crate) state_gate_ranges: [(usize, usize); 32],
     /// Per hook bit: the implementers with a gate in `state_gates` (as in `hook_members`).
     pub(crate) state_gated: [u64; 32],
+    /// Per hook bit: the implementers that wait for the empty supply
+    /// (`hooks_once_supply_empty`; bits as in `hook_members`), for [`Ruleset::all_shut`].
+    pub(crate) supply_gated: [u64; 32],
     /// Per tile kind: bit `i` = expansion `i` filters its placements (bit 63: any of
     /// expansions 63 and up).
     pub(crate) placement_filters: Vec<u64>,
@@ -375,6 +378,35 @@ impl Ruleset {
             .all(|&(e, slot)| e != expansion || state.slot(slot, 0) != 0)
             && (self.state_gated[b] & (1 << expansion.min(63)) == 0
                 || self.state_gates_open(b, expansion, state))
+    }
+
+    /// Whether every implementer in `members` of `hook` (one bit; `members` not 0) has a
+    /// shut slot gate or waits for the empty supply while tiles are left, read cheaply
+    /// (figure gates are not read: `false` then). A caller skips the dispatch when so:
+    /// with no hook run, nothing can open a gate during it, so the result is the same,
+    /// without the call and the gate checks per implementer (Abbey & Mayor's abbey hooks,
+    /// shut nearly every turn). Out of line: one copy, off the base game's path, which
+    /// never reaches it (the callers test for implementers first).
+    #[inline(never)]
+    pub(crate) fn all_shut(
+        &self,
+        hook: crate::hooks::HookSet,
+        members: u64,
+        state: &crate::state::GameState,
+    ) -> bool {
+        let b = (hook.0.trailing_zeros() & 31) as usize;
+        // Bit 63 may stand for several expansions: not read here.
+        if members & !self.gated_members[b] != 0 || members & (1 << 63) != 0 {
+            return false;
+        }
+        let (start, end) = self.gate_ranges[b];
+        let mut open = members;
+        for &(e, slot) in &self.gates[start..end] {
+            if state.slot(slot, 0) == 0 {
+                open &= !(1 << e.min(63));
+            }
+        }
+        open == 0 || (open & !self.supply_gated[b] == 0 && !state.supply.is_exhausted())
     }
 
     /// [`Ruleset::gates_open`] for the gates on the supply and the figures (few hooks have
@@ -795,6 +827,7 @@ impl RulesetBuilder {
             state_gates: Vec::new(),
             state_gate_ranges: [(0, 0); 32],
             state_gated: [0; 32],
+            supply_gated: [0; 32],
             placement_filters: Vec::new(),
             placed_members: Vec::new(),
             window_members: Vec::new(),
@@ -918,6 +951,9 @@ impl RulesetBuilder {
                             GateOn::Slot(slot) => slot_gates.push((b, i, slot)),
                             GateOn::State(g) => {
                                 rules.state_gated[b as usize] |= 1 << i.min(63);
+                                if g == StateGate::SupplyEmpty {
+                                    rules.supply_gated[b as usize] |= 1 << i.min(63);
+                                }
                                 state_gates.push((b, i, g));
                             }
                         }

@@ -105,3 +105,129 @@ fn expansions_past_the_mask_are_called_in_load_order_with_their_gates() {
         }
     }
 }
+
+/// Expansion `n` of [`shut_gates_skip_only_when_every_implementer_is_shut`]: its
+/// `BeforeDraw` window is gated on a slot that its `on_tile_placed` opens on turns where
+/// `turn % 3 == n` (never for `n` 3), its `on_turn_end` waits for the empty supply; each
+/// counts its calls and fails if called with its gate shut.
+struct Shut(usize);
+
+struct ShutRules {
+    n: usize,
+    open: GameSlot,
+    windows: GameSlot,
+    opened: GameSlot,
+    ends: GameSlot,
+}
+
+impl Expansion for Shut {
+    fn id(&self) -> &str {
+        ["shut-0", "shut-1", "shut-2", "shut-3"][self.0]
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let n = self.0;
+        let (open, windows, opened, ends) = (
+            d.game_slot("open", 0),
+            d.game_slot("windows", 0),
+            d.game_slot("opened", 0),
+            d.game_slot("ends", 0),
+        );
+        Ok(binder(move |_| {
+            Ok(ShutRules {
+                n,
+                open,
+                windows,
+                opened,
+                ends,
+            })
+        }))
+    }
+}
+
+impl BoundExpansion for ShutRules {
+    fn hook_set(&self) -> HookSet {
+        HookSet::window(Window::BeforeDraw) | HookSet::ON_TILE_PLACED | HookSet::ON_TURN_END
+    }
+
+    fn hook_gates(&self) -> Vec<HookGate> {
+        vec![HookGate {
+            hooks: HookSet::window(Window::BeforeDraw),
+            slot: self.open,
+        }]
+    }
+
+    fn hooks_once_supply_empty(&self) -> HookSet {
+        HookSet::ON_TURN_END
+    }
+
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, _: Pos) -> HookResult {
+        // Opened for the next turn's window.
+        let open = (ctx.state().turn() + 1) % 3 == self.n as u32;
+        ctx.set(self.open, i64::from(open));
+        let opened = ctx.get(self.opened);
+        ctx.set(self.opened, opened + i64::from(open));
+        Ok(())
+    }
+
+    fn open_window(&self, ctx: &mut Ctx<'_>, w: Window) -> HookResult {
+        if w != Window::BeforeDraw || ctx.get(self.open) == 0 {
+            return Err("window opened while its gate was shut".into());
+        }
+        let n = ctx.get(self.windows);
+        ctx.set(self.windows, n + 1);
+        Ok(())
+    }
+
+    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+        if ctx.state().supply().remaining() != 0 {
+            return Err("on_turn_end called with tiles left".into());
+        }
+        let n = ctx.get(self.ends);
+        ctx.set(self.ends, n + 1);
+        Ok(TurnEndVerdict::Next)
+    }
+}
+
+/// The dispatch skips a gated hook altogether when every implementer's gate is shut
+/// (`Ruleset::all_shut`): with several implementers, those whose gate is open are still
+/// called (once per open gate), the others never, and the hooks waiting for the empty
+/// supply run once, at the last turn's end.
+#[test]
+fn shut_gates_skip_only_when_every_implementer_is_shut() {
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    let mut builder = Ruleset::builder().tiles(base);
+    for n in 0..4 {
+        builder = builder.expansion(Arc::new(Shut(n)));
+    }
+    let rules = Arc::new(builder.build().unwrap());
+    let mut game = Game::new(
+        Arc::clone(&rules),
+        &GameSetup::new(vec!["A".into(), "B".into()], 5),
+    )
+    .unwrap();
+    while !game.is_over() {
+        game.play_offered(0).unwrap();
+    }
+    let slot = |n: usize, name: &str| {
+        let i = rules
+            .slots()
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.name == name)
+            .nth(n)
+            .unwrap()
+            .0;
+        game.state().slot(SlotId(i as u16), 0)
+    };
+    for n in 0..3 {
+        let (windows, opened) = (slot(n, "windows"), slot(n, "opened"));
+        assert!(windows > 5, "shut-{n}: {windows} windows");
+        // The last placement's opening has no later turn to use it.
+        assert!(opened - windows <= 1, "shut-{n}: {windows} of {opened}");
+    }
+    assert_eq!(slot(3, "windows"), 0, "shut-3's gate never opens");
+    for n in 0..4 {
+        assert_eq!(slot(n, "ends"), 1, "shut-{n}: the last turn end only");
+    }
+}

@@ -326,7 +326,7 @@ pub(crate) fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Resul
     // After a placement, only the implementers that act after a tile of its kind
     // (`BoundExpansion::opens_window_for`).
     let members = rules.window_members(w, state);
-    if members == 0 {
+    if members == 0 || rules.all_shut(bit, members, state) {
         return Ok(());
     }
     state.open_window = Some(w);

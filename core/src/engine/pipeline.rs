@@ -239,6 +239,18 @@ fn offer_draws(st: &mut GameState) {
     st.offered = offered;
 }
 
+// The per-turn functions' section starts on a cache line (64 bytes): their place in the
+// lines, which moves the base game's time by several per cent (the branch predictor and the
+// decoded-µop cache work by 32- and 64-byte blocks), no longer depends on the size of
+// everything the linker puts before them (a panic message more shifted them all by 16 bytes
+// and made the base game 7.6% slower, not one instruction more).
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+std::arch::global_asm!(
+    ".pushsection .text.carcassonne_hot,\"ax\",@progbits",
+    ".p2align 6",
+    ".popsection",
+);
+
 /// [`window`] out of line. Inlined into [`advance`], the hook calls of every window made
 /// the compiler load their gates and masks from the ruleset at each entry to `advance`
 /// (about 110 instructions a call, most decisions of a base game opening no window).
@@ -256,6 +268,10 @@ fn turn_end_hooks(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError
     let mut extra = false;
     // `advance` calls this only when some expansion implements the hook.
     let members = rules.hook_members(HookSet::ON_TURN_END);
+    // Most turn ends: every implementer waits for the empty supply ([`Ruleset::all_shut`]).
+    if rules.all_shut(HookSet::ON_TURN_END, members, st) {
+        return Ok(false);
+    }
     members_loop(
         rules,
         st,
@@ -410,19 +426,21 @@ pub(crate) fn consider_drawn(
 ) -> Result<bool, HookError> {
     let mut verdict = DrawVerdict::Keep;
     let mut by = ExpansionIndex(0);
-    each(
-        rules,
-        st,
-        HookSet::ON_TILE_DRAWN,
-        "on_tile_drawn",
-        |e, ctx| {
-            if verdict == DrawVerdict::Keep {
-                verdict = e.on_tile_drawn(ctx, tile)?;
-                by = ctx.me();
-            }
-            Ok(())
-        },
-    )?;
+    let bit = HookSet::ON_TILE_DRAWN;
+    let members = rules.hook_members(bit);
+    // Nearly every draw of a game with the hook: it waits for the empty supply.
+    let members = if members != 0 && rules.all_shut(bit, members, st) {
+        0
+    } else {
+        members
+    };
+    each_in(rules, st, bit, members, "on_tile_drawn", |e, ctx| {
+        if verdict == DrawVerdict::Keep {
+            verdict = e.on_tile_drawn(ctx, tile)?;
+            by = ctx.me();
+        }
+        Ok(())
+    })?;
     match verdict {
         DrawVerdict::Keep => {}
         DrawVerdict::Discard => {

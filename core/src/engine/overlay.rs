@@ -228,22 +228,12 @@ pub(crate) fn amended_cells(
     }
 }
 
-/// Frontier cells per batch of [`cells_with`]: the cells of a batch that need a neighbour
-/// asked wait on the stack. Small in tests, so that their games cross batches.
-const BATCH: usize = if cfg!(test) { 8 } else { 64 };
-
 /// [`amended_cells`] for a kind with `N` variants. Per cell, the four rotations at once
 /// ([`KindCodes::lanes`]): the plain fit, the own variants' fits (their codes read once per
 /// call), and whether a neighbour's variant could help: every mismatch on a side where the
 /// neighbour shows a field and the tile an overlay's edge. Only those few are checked for
 /// being one side and look at the neighbour, whose answer is kept for the cell's other
 /// rotations.
-///
-/// In two passes per batch of cells: the first writes every cell's plain fits without a
-/// branch (as [`write_cells`]) and notes the cells with a neighbour to ask, the second asks
-/// for those only. About two cells in five have one, in no pattern, so a branch per cell
-/// into the asks was mispredicted often. A cell kept for its asks that gets nothing is
-/// dropped at the end. Cells and asks come in frontier order either way.
 fn cells_with<const N: usize>(
     rules: &Ruleset,
     st: &GameState,
@@ -258,41 +248,16 @@ fn cells_with<const N: usize>(
     let frontier = st.board.frontier();
     if N == 0 && kind.overlay_bytes == [0; 4] {
         // No own variant and no edge an overlay adds: nothing to amend, the plain match
-        // (what the passes below give then, for less).
+        // (what the loop below gives then, for less).
         let plain = RotationCodes::new(&codes);
         return write_cells(frontier, out, |f| Ok(plain.fits(f.want, f.mask)));
     }
-    out.clear();
-    out.reserve(frontier.len());
-    let spare = &mut out.spare_capacity_mut()[..frontier.len()];
-    // Cells written, (cell, rotation) pairs, cells written for their asks that got none.
-    let (mut n, mut count, mut empty) = (0usize, 0usize, 0usize);
-    // Per batch: (frontier index × 16 + the rotations to ask about, index in `out`) of
-    // each cell with a neighbour to ask.
-    let mut asks = [(0u32, 0u32); BATCH];
-    for (b, batch) in frontier.chunks(BATCH).enumerate() {
-        let mut m = 0usize;
-        for (j, f) in batch.iter().enumerate() {
-            let (fit, ask) = kind.cell(f);
-            let cell = PlacementCell {
-                pos: f.pos,
-                rotations: fit,
-            };
-            // SAFETY: `n` counts the cells before this one that were written, so it is at
-            // most this cell's index in the frontier, within `spare`.
-            unsafe { spare.get_unchecked_mut(n) }.write(cell);
-            asks[m] = (((b * BATCH + j) as u32) << 4 | u32::from(ask), n as u32);
-            m += usize::from(ask != 0);
-            n += usize::from(fit | ask != 0);
-            count += cell.rotation_count();
-        }
-        for &(i, at) in &asks[..m] {
-            let f = &frontier[(i >> 4) as usize];
-            let mut ask = (i & 0xF) as u8;
-            let (want, mask) = (f.want, f.mask);
+    write_cells(frontier, out, |f| {
+        let (want, mask) = (f.want, f.mask);
+        let (mut rotations, mut ask) = kind.lanes(want, mask);
+        if ask != 0 {
             // Per side: the edge byte last asked of that neighbour (0: none) and the answer.
             let mut asked = [(0u32, false); 4];
-            let mut more = 0u8;
             while ask != 0 {
                 let q = ask.trailing_zeros() as usize;
                 ask &= ask - 1;
@@ -304,27 +269,12 @@ fn cells_with<const N: usize>(
                 let side = (diff.trailing_zeros() / 8) as usize;
                 let edge = (codes[q] >> (8 * side)) & 0xFF;
                 if neighbour_amends(rules, st, f.pos, side, edge, &mut asked)? {
-                    more |= 1 << q;
+                    rotations |= 1 << q;
                 }
             }
-            // SAFETY: the first pass wrote the cell at `at` (below `n`).
-            let cell = unsafe { spare.get_unchecked_mut(at as usize).assume_init_mut() };
-            cell.rotations |= more;
-            count += PlacementCell {
-                pos: f.pos,
-                rotations: more,
-            }
-            .rotation_count();
-            empty += usize::from(cell.rotations == 0);
         }
-    }
-    // SAFETY: every index below `n` was written in a first pass, `n <= frontier.len()` is
-    // within the reserved capacity, and `PlacementCell` is `Copy` (nothing to drop).
-    unsafe { out.set_len(n) };
-    if empty != 0 {
-        out.retain(|c| c.rotations != 0);
-    }
-    Ok(count)
+        Ok(rotations)
+    })
 }
 
 /// Adds the cell at `pos` to `out` if any rotation fits; returns how many do.
@@ -404,12 +354,6 @@ impl<const N: usize> KindCodes<N> {
         let ask = diff.and_not(Lanes::new(&self.overlay_bytes)).eq_bits(zero)
             & Lanes::new(&self.loose).and(w).eq_bits(zero);
         (fit, ask & !fit)
-    }
-
-    /// [`KindCodes::lanes`] of a frontier cell.
-    #[inline(always)]
-    fn cell(&self, f: &crate::board::FrontierCell) -> (u8, u8) {
-        self.lanes(f.want, f.mask)
     }
 
     /// [`KindCodes::lanes`] one rotation after another, written apart from it: the

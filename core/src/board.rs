@@ -279,6 +279,19 @@ impl Board {
     /// neighbours when `edge_code & mask == want`.
     #[inline]
     pub fn constraints(&self, p: Pos) -> (u32, u32) {
+        let c = self.cell(p);
+        if c & FRONTIER_BIT != 0 {
+            // A frontier cell keeps them (one look-up instead of four: the amended
+            // placement's check of every placement while a bridge is left).
+            let f = &self.frontier[(c & !FRONTIER_BIT) as usize];
+            debug_assert_eq!((f.want, f.mask), self.constraints_around(p));
+            return (f.want, f.mask);
+        }
+        self.constraints_around(p)
+    }
+
+    /// [`Board::constraints`] read from the four neighbours.
+    fn constraints_around(&self, p: Pos) -> (u32, u32) {
         let mut want = 0u32;
         let mut mask = 0u32;
         for s in Side::ALL {

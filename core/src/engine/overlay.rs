@@ -241,6 +241,9 @@ fn cells_with<const N: usize>(
     out: &mut Vec<PlacementCell>,
 ) -> Result<usize, HookError> {
     let kind = KindCodes::<N>::new(rules, tk);
+    if !kind.single_bits {
+        return amended_cells_general(rules, st, tk, out);
+    }
     let codes = kind.codes;
     let frontier = st.board.frontier();
     if N == 0 && kind.overlay_bytes == [0; 4] {
@@ -251,10 +254,7 @@ fn cells_with<const N: usize>(
     }
     write_cells(frontier, out, |f| {
         let (want, mask) = (f.want, f.mask);
-        // The sides where a neighbour shows a field (edge code 0): only there can a
-        // neighbour's variant meet the tile.
-        let field = mask & !(byte_ones(want) * 0xFF);
-        let (mut rotations, mut ask) = kind.lanes(want, mask, field);
+        let (mut rotations, mut ask) = kind.lanes(want, mask);
         if ask != 0 {
             // Per side: the edge byte last asked of that neighbour (0: none) and the answer.
             let mut asked = [(0u32, false); 4];
@@ -295,6 +295,12 @@ struct KindCodes<const N: usize> {
     codes: [u32; 4],
     own: [[u32; 4]; N],
     overlay_bytes: [u32; 4],
+    /// `overlay_bytes` with the bits of the tile's edge there cleared: a cell whose want
+    /// has none of them shows, on each of those sides, that edge or a field.
+    loose: [u32; 4],
+    /// Whether every overlay's edge code is a single bit, which `loose` relies on (else
+    /// [`amended_cells`] asks per placement).
+    single_bits: bool,
 }
 
 impl<const N: usize> KindCodes<N> {
@@ -311,28 +317,42 @@ impl<const N: usize> KindCodes<N> {
             }
             bytes
         });
+        let mut kind = Self::with(codes, own, overlay_bytes);
+        kind.single_bits = rules
+            .overlays()
+            .iter()
+            .all(|o| (u32::from(o.kind.0) + 1).is_power_of_two());
+        kind
+    }
+
+    /// The codes, the own variants' and the overlay's bytes as given.
+    fn with(codes: [u32; 4], own: [[u32; 4]; N], overlay_bytes: [u32; 4]) -> Self {
         Self {
             codes,
             own,
             overlay_bytes,
+            loose: std::array::from_fn(|q| overlay_bytes[q] & !codes[q]),
+            single_bits: true,
         }
     }
 
     /// One frontier cell (`want`, `mask`), the four rotations at once (bit q: q quarter
     /// turns): the rotations that fit by the plain edges or an own variant's, and, of the
     /// others, those whose mismatches all lie on sides where the neighbour shows a field
-    /// (`field`) and the tile an overlay's edge: the candidates for a neighbour's variant,
-    /// still to be checked for being one side.
+    /// (edge code 0) and the tile an overlay's edge: the candidates for a neighbour's
+    /// variant, still to be checked for being one side. On the tile's overlay edges the
+    /// cell must want that edge or a field: with single-bit edge codes (`single_bits`),
+    /// none of the other bits (`loose`), so no per-side field mask is needed.
     #[inline(always)]
-    fn lanes(&self, want: u32, mask: u32, field: u32) -> (u8, u8) {
+    fn lanes(&self, want: u32, mask: u32) -> (u8, u8) {
         let (w, m, zero) = (Lanes::splat(want), Lanes::splat(mask), Lanes::splat(0));
         let diff = Lanes::new(&self.codes).xor(w).and(m);
         let mut fit = diff.eq_bits(zero);
         for vc in &self.own {
             fit |= Lanes::new(vc).and(m).eq_bits(w);
         }
-        let meets = Lanes::splat(field).and(Lanes::new(&self.overlay_bytes));
-        let ask = diff.and_not(meets).eq_bits(zero);
+        let ask = diff.and_not(Lanes::new(&self.overlay_bytes)).eq_bits(zero)
+            & Lanes::new(&self.loose).and(w).eq_bits(zero);
         (fit, ask & !fit)
     }
 
@@ -520,9 +540,10 @@ mod tests {
         );
     }
 
-    /// [`KindCodes::lanes`] (four lanes at once) answers as [`KindCodes::lanes_scalar`]
-    /// for random cells: edge codes of a few kinds (so that sides match often), masks of
-    /// whole sides, one or two own variants.
+    /// [`KindCodes::lanes`] (four lanes at once, without a field mask) answers as
+    /// [`KindCodes::lanes_scalar`] (with one) for random cells: edge codes of a few kinds
+    /// (so that sides match often), overlay edges of single-bit codes, masks of whole
+    /// sides, one or two own variants.
     #[test]
     fn cell_lanes_match_the_scalar_answer() {
         let mut pick = 7u64;
@@ -536,22 +557,21 @@ mod tests {
         };
         let (mut fitting, mut asked) = (0, 0);
         for _ in 0..20_000 {
-            let two = KindCodes::<2> {
-                codes: std::array::from_fn(|_| word(&[0, 1, 2, 3])),
-                own: std::array::from_fn(|_| std::array::from_fn(|_| word(&[0, 1, 2, 3]))),
-                overlay_bytes: std::array::from_fn(|_| word(&[0, 0xFF])),
-            };
-            let one = KindCodes::<1> {
-                codes: two.codes,
-                own: [two.own[0]],
-                overlay_bytes: two.overlay_bytes,
-            };
+            // Overlay bytes where the tile shows a single-bit edge (1 or 2), as overlays'
+            // edges are when `lanes` is asked.
+            let codes: [u32; 4] = std::array::from_fn(|_| word(&[0, 1, 2, 3]));
+            let overlay_bytes =
+                codes.map(|c| (bytes_equal(c, 1) | bytes_equal(c, 2)) & word(&[0, 0xFF, 0xFF]));
+            let own: [[u32; 4]; 2] =
+                std::array::from_fn(|_| std::array::from_fn(|_| word(&[0, 1, 2, 3])));
+            let two = KindCodes::<2>::with(codes, own, overlay_bytes);
+            let one = KindCodes::<1>::with(codes, [own[0]], overlay_bytes);
             let mask = word(&[0, 0xFF, 0xFF]);
-            let want = word(&[0, 1, 2]) & mask;
+            let want = word(&[0, 1, 2, 3]) & mask;
             let field = mask & !(byte_ones(want) * 0xFF);
-            let fast = one.lanes(want, mask, field);
+            let fast = one.lanes(want, mask);
             assert_eq!(fast, one.lanes_scalar(want, mask, field));
-            let fast = two.lanes(want, mask, field);
+            let fast = two.lanes(want, mask);
             assert_eq!(fast, two.lanes_scalar(want, mask, field));
             fitting += usize::from(fast.0 != 0);
             asked += usize::from(fast.1 != 0);

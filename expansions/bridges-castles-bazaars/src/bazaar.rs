@@ -80,7 +80,8 @@ pub struct Bazaar {
     pub buy: VerbId,
     pub sell: VerbId,
     pub label: LabelId,
-    /// Tile kinds that show a bazaar (BCB-3).
+    /// Tile kinds that show a bazaar (BCB-3), and their variants (a bridge on them), so
+    /// that a placement asks about the kind as it lies.
     pub marked: Vec<bool>,
     /// `bazaarAuction = no-auction` (JCZ's variant): a chosen tile is simply taken.
     pub no_auction: bool,
@@ -142,17 +143,20 @@ impl Bazaar {
     /// BCB-13: a bazaar tile placed (not one bought at a bazaar) calls a bazaar. BCB-15: the
     /// bought tile chosen in the `BeforeDraw` window leaves the bazaar once it is placed
     /// (another set's tile played instead of the draw, an abbey, leaves it waiting).
-    pub fn on_tile_placed(&self, ctx: &mut Ctx<'_>, tile: TileKindId) {
+    /// `placed`: the kind of the tile as it lies, a variant if a bridge was laid with it.
+    pub fn on_tile_placed(&self, ctx: &mut Ctx<'_>, placed: TileKindId) {
         let from = ctx.get(self.from);
         if from != 0 {
             ctx.set(self.from, 0);
             let k = from as usize - 1;
+            // The lot holds the kind bought, without the bridge.
+            let tile = ctx.rules().tiles().get(placed).variant_of.unwrap_or(placed);
             if ctx.get(self.tile[k]) == i64::from(tile.0) + 1 {
                 self.release(ctx, k);
             }
             return;
         }
-        if self.is_marked(tile) && ctx.get(self.held) == 0 {
+        if self.is_marked(placed) && ctx.get(self.held) == 0 {
             ctx.set(self.due, 1);
         }
     }

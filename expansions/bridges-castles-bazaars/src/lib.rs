@@ -227,7 +227,13 @@ impl Expansion for BridgesCastlesBazaars {
                 })
                 .collect();
             let castle_tiles: Vec<bool> = base.iter().map(|b| b.iter().any(|x| *x)).collect();
-            let marked: Vec<bool> = kinds.iter().map(|t| t.has_tag(BAZAAR_TAG)).collect();
+            let marked: Vec<bool> = kinds
+                .iter()
+                .map(|t| {
+                    let own = t.variant_of.map_or(*t, |v| tiles.get(v));
+                    own.has_tag(BAZAAR_TAG)
+                })
+                .collect();
             let no_auction = bnd.option_str("bazaarAuction")? == "no-auction";
             let adjacent = bnd.option_str("bridgeReach")? == "adjacent";
             // A part switched off (JCZ without its element) leaves its tiles plain.
@@ -386,9 +392,6 @@ impl BoundExpansion for BcbRules {
             ctx.prompt(player, BcbPrompt::Bridge);
         }
         if let Some(t) = ctx.state().board().at(pos).map(|t| t.kind) {
-            // A bridge laid by the placement made the tile its variant: the bazaar knows
-            // the tile that was bought or drawn.
-            let t = ctx.rules().tiles().get(t).variant_of.unwrap_or(t);
             self.bazaar.on_tile_placed(ctx, t);
         }
         Ok(())

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Interleaved timing A/B of two release builds, in CPU time per decision (issues 33, 34).
+
+A change of a few per cent is smaller than the drift of a busy machine between two runs, so
+the two builds run in turns, round after round, and the medians are compared:
+
+    python3 scripts/ab.py BEFORE_BIN [AFTER_BIN] [--rounds 5] [--only 'base game,abbey-mayor']
+
+BEFORE_BIN is a copy of an earlier `carcassonne` with its plugin libraries beside it (plugins
+load from beside the program); AFTER_BIN defaults to `target/release/carcassonne`. Each run is
+20,000 random 2-player games, seed 1, one thread; the time is the child's user + system CPU
+time, so no profiler is needed. Both builds read the manifests of this checkout.
+
+The ratio columns are the budgets' measure (`scripts/budgets.py`): a set's time per decision
+against the base game's, per round, with the median over rounds. Code layout alone moves a
+build's time by several per cent (docs/benchmarks.md, amb12), so an A/B says what a change
+does to the build it is in, not what any later build will show.
+"""
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from budgets import CONFIGS, ROOT  # noqa: E402
+
+GAMES = 20000
+
+
+def cpu_per_decision(binary: str, expansions: str, env) -> float:
+    """µs of CPU time per decision of one `simulate` run."""
+    cmd = [binary, "simulate", "--games", str(GAMES), "--players", "2", "--seed", "1",
+           "--threads", "1", "--json"]
+    if expansions:
+        cmd += ["--expansions", expansions]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    decisions = json.loads(run.stdout)["decisions_mean"] * GAMES
+    return seconds * 1e6 / decisions
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("before", help="the earlier build's carcassonne binary")
+    parser.add_argument("after", nargs="?", default=str(ROOT / "target/release/carcassonne"))
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", help="comma-separated configuration names (budgets.py's)")
+    args = parser.parse_args()
+
+    configs = [("base game", "")] + [(name, exp) for name, exp, _, _ in CONFIGS]
+    if args.only:
+        wanted = {w.strip() for w in args.only.split(",")}
+        unknown = wanted - {name for name, _ in configs}
+        if unknown:
+            sys.exit(f"unknown configuration(s): {', '.join(sorted(unknown))}")
+        # The base game always runs: every ratio is against it.
+        configs = [c for c in configs if c[0] in wanted or c[0] == "base game"]
+    for binary in (args.before, args.after):
+        if not os.access(binary, os.X_OK):
+            sys.exit(f"{binary}: not an executable")
+
+    env = dict(os.environ)
+    env["CARCASSONNE_PLUGIN_PATH"] = os.pathsep.join(
+        str(ROOT / d) for d in ("expansions", "fan-expansions"))
+    times = {(name, side): [] for name, _ in configs for side in ("before", "after")}
+    for r in range(args.rounds):
+        for name, expansions in configs:
+            for side, binary in (("before", args.before), ("after", args.after)):
+                t = cpu_per_decision(binary, expansions, env)
+                times[(name, side)].append(t)
+                print(f"round {r + 1} {name:26} {side:6} {t:.4f} µs", file=sys.stderr)
+
+    def ratio(name, side):
+        return statistics.median(
+            t / b for t, b in zip(times[(name, side)], times[("base game", side)]))
+
+    print(f"{'configuration':26} {'before µs':>10} {'after µs':>10} {'change':>8}"
+          f" {'ratio before':>13} {'ratio after':>12}")
+    for name, _ in configs:
+        b = statistics.median(times[(name, "before")])
+        a = statistics.median(times[(name, "after")])
+        print(f"{name:26} {b:10.4f} {a:10.4f} {(a / b - 1) * 100:+7.1f}%"
+              f" {ratio(name, 'before'):12.3f}× {ratio(name, 'after'):11.3f}×")
+
+
+if __name__ == "__main__":
+    main()

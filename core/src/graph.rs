@@ -101,7 +101,7 @@ pub enum Link {
 pub struct FeatureTotals {
     /// Open edges (edge kinds) or empty surrounding cells (sites); 0 = complete. Fields
     /// (never complete): their segments' half-edges facing an empty cell, 0 = no tile can
-    /// extend the field (Hills & Sheep's closed field reads it).
+    /// extend the field (a closed field).
     pub open: u16,
     /// Pennants over all segments.
     pub pennants: u16,

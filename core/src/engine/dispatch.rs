@@ -129,20 +129,6 @@ pub(crate) fn each_in(
     each_member(rules, state, bit, members, hook, &mut f)
 }
 
-/// [`each`] once some expansion implements the hook (`members` is not 0), for a caller
-/// that has checked that itself (a window, the turn's end).
-#[inline(always)]
-pub(crate) fn members_loop(
-    rules: &Ruleset,
-    state: &mut GameState,
-    bit: HookSet,
-    members: u64,
-    hook: &'static str,
-    mut f: impl FnMut(&dyn BoundExpansion, &mut Ctx<'_>) -> HookResult,
-) -> Result<(), HookError> {
-    each_member(rules, state, bit, members, hook, &mut f)
-}
-
 /// The loop of [`each`] over the implementers in `members`, in load order, skipping those
 /// whose gate is shut ([`crate::HookGate`]). One copy serves every hook: `f` is called
 /// through a pointer. A copy per hook kind, with `f` inlined, saved that call but made
@@ -330,7 +316,7 @@ pub(crate) fn window(rules: &Ruleset, state: &mut GameState, w: Window) -> Resul
         return Ok(());
     }
     state.open_window = Some(w);
-    let r = members_loop(rules, state, bit, members, "open_window", |e, ctx| {
+    let r = each_in(rules, state, bit, members, "open_window", |e, ctx| {
         // A hook reopened the deployment step (`Ctx::repeat_deploy_step`): the window
         // opens again after it, so the later hooks wait until then.
         if ctx.state.stage == crate::state::Stage::DeployStep {

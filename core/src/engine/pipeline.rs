@@ -272,7 +272,7 @@ fn turn_end_hooks(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError
     if rules.all_shut(HookSet::ON_TURN_END, members, st) {
         return Ok(false);
     }
-    members_loop(
+    each_in(
         rules,
         st,
         HookSet::ON_TURN_END,

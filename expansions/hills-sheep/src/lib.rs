@@ -289,17 +289,20 @@ impl HsRules {
                 }
             }
         }
-        let mut except = [carcassonne_core::SegmentId::new(0); 4];
-        for (e, (_, s)) in except.iter_mut().zip(&pending[..n]) {
-            *e = *s;
-        }
-        if closed && more.is_empty() {
-            self.flock
-                .score_closed_joined(ctx, &except[..n], last, &mut joined)?;
-        } else if closed {
-            let all: Vec<_> = pending[..n].iter().chain(&more).map(|(_, s)| *s).collect();
-            self.flock
-                .score_closed_joined(ctx, &all, last, &mut joined)?;
+        if closed {
+            // The fields of the flocks asked about stay out of HL-13's check.
+            let mut except = [carcassonne_core::SegmentId::new(0); 4];
+            for (e, (_, s)) in except.iter_mut().zip(&pending[..n]) {
+                *e = *s;
+            }
+            if more.is_empty() {
+                self.flock
+                    .score_closed_joined(ctx, &except[..n], last, &mut joined)?;
+            } else {
+                let all: Vec<_> = pending[..n].iter().chain(&more).map(|(_, s)| *s).collect();
+                self.flock
+                    .score_closed_joined(ctx, &all, last, &mut joined)?;
+            }
         }
         for (f, _) in pending[..n].iter().chain(&more) {
             ctx.prompt(p, FlockPrompt(*f));

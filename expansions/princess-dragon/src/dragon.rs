@@ -182,7 +182,10 @@ impl PdRules {
     }
 
     /// Removes from `actions` whatever puts a figure onto the tile at `d`. Most offers put
-    /// nothing there: one pass finds the first that does, if any.
+    /// nothing there: one pass finds the first that does, if any. Inlined: the deployment
+    /// filter runs it at every step once the dragon is in play, and a call of its own cost
+    /// more cache lines than the scan.
+    #[inline(always)]
     fn remove_onto(&self, v: &View<'_>, d: Pos, actions: &mut Vec<Action>) {
         let Some(&cell) = v.state.board().at(d) else {
             return;
@@ -190,7 +193,14 @@ impl PdRules {
         if cell.segment_count == 0 || !actions.iter().any(|a| Self::onto_banned(v, a, &cell)) {
             return;
         }
-        actions.retain(|a| !Self::onto_banned(v, a, &cell));
+        Self::drop_onto(v, &cell, actions);
+    }
+
+    /// The removal itself, rare (an offer onto the dragon's tile): out of the scan's code.
+    #[cold]
+    #[inline(never)]
+    fn drop_onto(v: &View<'_>, cell: &PlacedTile, actions: &mut Vec<Action>) {
+        actions.retain(|a| !Self::onto_banned(v, a, cell));
     }
 
     pub(crate) fn set_dragon(&self, ctx: &mut Ctx<'_>, p: Pos) {

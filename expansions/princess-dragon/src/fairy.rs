@@ -82,6 +82,20 @@ impl PdRules {
             }
             return;
         }
+        self.fairy_moves_general(v, player, current, out);
+    }
+
+    /// [`Self::fairy_moves`] when the fairy moves by tile (PD-18) or Promotions' discs count
+    /// (PR-8): rare set-ups, kept out of the deployment step's common code.
+    #[cold]
+    #[inline(never)]
+    fn fairy_moves_general(
+        &self,
+        v: &View<'_>,
+        player: PlayerId,
+        current: i64,
+        out: &mut Vec<Action>,
+    ) {
         // The fairy's tile matters only when it moves by tile (PD-18).
         let here = if self.on_tile {
             self.fairy_cell(v)

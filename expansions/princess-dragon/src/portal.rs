@@ -7,6 +7,9 @@ use smallvec::SmallVec;
 
 impl PdRules {
     /// PD-22: portal deployments on the other tiles.
+    // Only on a portal tile (a few turns a game): out of the step's common code.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn portal_targets(
         &self,
         v: &View<'_>,

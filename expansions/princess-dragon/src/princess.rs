@@ -7,6 +7,9 @@ use smallvec::SmallVec;
 
 impl PdRules {
     /// PD-19: followers the princess on the tile just placed may remove.
+    // Only on a princess tile (a few turns a game): out of the step's common code.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn princess_targets(&self, v: &View<'_>, t: &PlacedTile, out: &mut Vec<Action>) {
         let mask = self.princess_segs[t.kind.0 as usize];
         if mask == 0 {

@@ -462,19 +462,22 @@ impl Bazaar {
     fn next_auctioneer(&self, ctx: &mut Ctx<'_>, auc: PlayerId) {
         let v = ctx.view();
         let lots = self.lots(&v);
-        let left: Vec<usize> = (0..lots).filter(|&k| v.get(self.owner[k]) == 0).collect();
+        // The lots nobody has bought: how many, and the first (no list allocated).
+        let mut unsold = (0..lots).filter(|&k| v.get(self.owner[k]) == 0);
+        let first = unsold.next();
+        let more = unsold.next().is_some();
         let mut q = auc;
         for _ in 0..v.state.players().len() {
             q = Self::next(&v, q);
             if self.has_tile(&v, q) {
                 continue;
             }
-            if left.len() > 1 {
+            if more {
                 ctx.set(self.auctioneer, i64::from(q.0) + 1);
                 ctx.prompt_next(q, Ask::Choose);
                 return;
             }
-            if let Some(&k) = left.first() {
+            if let Some(k) = first {
                 ctx.set(self.owner[k], i64::from(q.0) + 1);
             }
             break;

@@ -146,46 +146,25 @@ impl Bazaar {
         PlayerId(((p.0 as usize + 1) % v.state.players().len()) as u8)
     }
 
-    /// BCB-15: the bought tile chosen in the `BeforeDraw` window leaves the bazaar once it
-    /// is placed (another set's tile played instead of the draw, an abbey, leaves it
-    /// waiting). `placed`: the kind of the tile as it lies, a variant if a bridge was laid
-    /// with it. A bazaar tile keeps `from` for [`Bazaar::after_placement`] (a bought tile
-    /// calls no bazaar).
+    /// BCB-13: a bazaar tile placed (not one bought at a bazaar) calls a bazaar. BCB-15: the
+    /// bought tile chosen in the `BeforeDraw` window leaves the bazaar once it is placed
+    /// (another set's tile played instead of the draw, an abbey, leaves it waiting).
+    /// `placed`: the kind of the tile as it lies, a variant if a bridge was laid with it.
     pub fn on_tile_placed(&self, ctx: &mut Ctx<'_>, placed: TileKindId) {
         let from = ctx.get(self.from);
         if from != 0 {
-            if !self.is_marked(placed) {
-                ctx.set(self.from, 0);
-            }
+            ctx.set(self.from, 0);
             let k = from as usize - 1;
             // The lot holds the kind bought, without the bridge.
             let tile = ctx.rules().tiles().get(placed).variant_of.unwrap_or(placed);
             if ctx.get(self.tile[k]) == i64::from(tile.0) + 1 {
                 self.release(ctx, k);
             }
+            return;
         }
-    }
-
-    /// BCB-13, in the `BeforeScoring` window after the placement (which opens for bazaar
-    /// tiles, so `on_tile_placed` need not run at every placement): a bazaar tile placed,
-    /// not one bought at a bazaar (`from`, kept by [`Bazaar::on_tile_placed`], is cleared
-    /// here) and while no bought tile waits, calls a bazaar after the turn. Returns whether
-    /// `from` was cleared.
-    pub fn after_placement(&self, ctx: &mut Ctx<'_>) -> bool {
-        let Some(last) = ctx.state().last_placed() else {
-            return false;
-        };
-        if !self.is_marked(ctx.state().board().tile(last).kind) {
-            return false;
-        }
-        if ctx.get(self.from) != 0 {
-            ctx.set(self.from, 0);
-            return true;
-        }
-        if ctx.get(self.held) == 0 {
+        if self.is_marked(placed) && ctx.get(self.held) == 0 {
             ctx.set(self.due, 1);
         }
-        false
     }
 
     /// BCB-13: after the turn, the bazaar: as many tiles shown as players, unless fewer

@@ -22,12 +22,10 @@
 //! bridge are offered while the player has one, and lay it; otherwise `on_tile_placed`
 //! asks him (prompt `bridge`) before his deployment step.
 //!
-//! **Cost per turn.** `on_tile_placed` is gated by a slot (`bridges-or-bought`: a bridge
-//! left, or a bought tile being placed), so once the bridges are gone a placement costs
-//! nothing; the `BeforeScoring` window opens only after a tile with a castle base or a
-//! bazaar (a castle to ask about? a bazaar to call?); the scoring hooks and the other
-//! bazaar windows are gated by slots and cost nothing while no castle waits and no bazaar
-//! runs.
+//! **Cost per turn.** One table lookup per placement (bazaar tile?) and one per
+//! `BeforeScoring` window (a castle-base city on the placed tile?); the scoring hooks and
+//! the bazaar windows are gated by slots and cost nothing while no castle waits and no
+//! bazaar runs.
 
 mod bazaar;
 mod bridge;
@@ -40,9 +38,9 @@ use bazaar::{Ask, Bazaar};
 use bridge::Bridges;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureKindDef,
-    FeatureKindId, FigureId, GameSlot, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos,
-    Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, Scoring, Shape, VerbValue, View,
-    Visible, Window,
+    FeatureKindId, FigureId, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos, Prompt,
+    PromptCode, PromptKind, RemovalReason, ScoreDraft, Scoring, Shape, VerbValue, View, Visible,
+    Window,
 };
 use castle::Castles;
 
@@ -109,16 +107,12 @@ impl PromptKind for Ask {
 
 /// The expansion (stateless; one value serves every ruleset).
 #[derive(Debug, Default)]
-pub struct BridgesCastlesBazaars {
-    /// Tests: `on_tile_placed` without its gate (called at every placement), to check
-    /// that the gate changes nothing.
-    ungated: bool,
-}
+pub struct BridgesCastlesBazaars;
 
 impl BridgesCastlesBazaars {
     /// The expansion.
     pub fn new() -> Self {
-        Self::default()
+        Self
     }
 }
 
@@ -129,11 +123,6 @@ struct BcbRules {
     bazaar: Bazaar,
     /// Tile kinds with a segment that may be half of a castle (the `BeforeScoring` check).
     castle_tiles: Vec<bool>,
-    /// Gates `on_tile_placed`: 1 while a player has a bridge left or a bought tile is
-    /// being placed (`bazaar-from`), else 0 ([`BcbRules::refresh_tile_gate`]).
-    tile_gate: GameSlot,
-    /// [`BridgesCastlesBazaars::ungated`].
-    ungated: bool,
 }
 
 impl Expansion for BridgesCastlesBazaars {
@@ -218,8 +207,6 @@ impl Expansion for BridgesCastlesBazaars {
             d.prompt_in_words(ask, words);
         }
         let bazaar_label = d.score_label("bazaar");
-        let tile_gate = d.game_slot("bridges-or-bought", 0);
-        let ungated = self.ungated;
         Ok(binder(move |bnd: &Binding<'_>| {
             let tiles = bnd.rules().tiles();
             let kinds: Vec<_> = (0..tiles.len())
@@ -307,26 +294,12 @@ impl Expansion for BridgesCastlesBazaars {
                     named: bnd.option_str("bazaarDraws")? == "chosen",
                 },
                 castle_tiles,
-                tile_gate,
-                ungated,
             })
         }))
     }
 }
 
 impl BcbRules {
-    /// Sets the gate of `on_tile_placed` ([`BcbRules::tile_gate`]) after anything that may
-    /// change the bridges left or the bought tile being placed: the hook then runs only
-    /// while it has something to do (a bridge to lay or count, a lot to release).
-    fn refresh_tile_gate(&self, ctx: &mut Ctx<'_>) {
-        let open = ctx.get(self.bazaar.from) != 0
-            || (0..ctx.state().players().len())
-                .any(|p| ctx.get(self.bridges.left.of(PlayerId(p as u8))) > 0);
-        if ctx.get(self.tile_gate) != i64::from(open) {
-            ctx.set(self.tile_gate, i64::from(open));
-        }
-    }
-
     /// BCB-9: the players who may make a castle now, in turn order from the active one.
     fn ask_castles(&self, ctx: &mut Ctx<'_>) {
         let v = ctx.view();
@@ -366,11 +339,7 @@ impl BoundExpansion for BcbRules {
 
     /// Every hook but the placement and the castle question waits on a slot.
     fn hook_gates(&self) -> Vec<HookGate> {
-        let placed = HookGate {
-            hooks: HookSet::ON_TILE_PLACED,
-            slot: self.tile_gate,
-        };
-        let mut gates = vec![
+        vec![
             HookGate {
                 hooks: HookSet::AFTER_SCORING | HookSet::ON_FIGURE_REMOVED | HookSet::FINAL_SCORING,
                 slot: self.castles.waiting,
@@ -387,16 +356,11 @@ impl BoundExpansion for BcbRules {
                 hooks: HookSet::window(Window::BeforeDraw),
                 slot: self.bazaar.held,
             },
-        ];
-        if !self.ungated {
-            gates.push(placed);
-        }
-        gates
+        ]
     }
 
-    /// BCB-9: the castle question (`BeforeScoring`) follows only a tile with a castle base,
-    /// BCB-13's call of a bazaar a bazaar tile; after any other tile the engine skips the
-    /// window's call.
+    /// BCB-9: the castle question (`BeforeScoring`) follows only a tile with a castle base;
+    /// after any other tile the engine skips the window's call.
     fn opens_window_for(
         &self,
         _rules: &carcassonne_core::Ruleset,
@@ -404,7 +368,6 @@ impl BoundExpansion for BcbRules {
         tile: carcassonne_core::TileKindId,
     ) -> bool {
         window != Window::BeforeScoring
-            || self.bazaar.is_marked(tile)
             || self
                 .castle_tiles
                 .get(usize::from(tile.0))
@@ -415,29 +378,21 @@ impl BoundExpansion for BcbRules {
     /// BCB-1: everyone's bridges.
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
         self.bridges.start_game(ctx);
-        self.refresh_tile_gate(ctx);
         Ok(())
     }
 
-    /// BCB-4, BCB-7: a bridge laid by the placement, or the bridge question; BCB-15: a
-    /// bought tile placed leaves the bazaar. (BCB-13, a bazaar tile calling a bazaar, is
-    /// the `BeforeScoring` window's, so that this hook can be gated.)
+    /// BCB-4, BCB-7: a bridge laid by the placement, or the bridge question; BCB-13: a
+    /// bazaar tile placed calls a bazaar after the turn.
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         let player = ctx
             .state()
             .last_placer()
             .unwrap_or(ctx.state().active_player());
-        // Only a bridge laid with the tile (one fewer left) or a bought tile placed may
-        // shut the gate.
-        let changes = ctx.state().last_overlay().is_some() || ctx.get(self.bazaar.from) != 0;
         if self.bridges.on_tile_placed(ctx, player)? {
             ctx.prompt(player, BcbPrompt::Bridge);
         }
         if let Some(t) = ctx.state().board().at(pos).map(|t| t.kind) {
             self.bazaar.on_tile_placed(ctx, t);
-        }
-        if changes {
-            self.refresh_tile_gate(ctx);
         }
         Ok(())
     }
@@ -460,7 +415,6 @@ impl BoundExpansion for BcbRules {
                 .map_err(|_| HookFailure(format!("bridges: `{n}` is not a number")))?;
             ctx.set(self.bridges.left.of(player), n);
         }
-        self.refresh_tile_gate(ctx);
         Ok(())
     }
 
@@ -468,9 +422,6 @@ impl BoundExpansion for BcbRules {
         match window {
             Window::BeforeScoring => {
                 self.ask_castles(ctx);
-                if self.bazaar.after_placement(ctx) {
-                    self.refresh_tile_gate(ctx);
-                }
                 Ok(())
             }
             Window::AfterScoring if ctx.get(self.bazaar.due) != 0 => self.bazaar.start(ctx),
@@ -511,19 +462,9 @@ impl BoundExpansion for BcbRules {
                 };
                 self.castles.make(ctx, prompt.player, fig, seg)
             }
-            (BcbPrompt::Bazaar(ask), a) => {
-                self.bazaar.apply(ctx, prompt.player, ask, a)?;
-                if ask == Ask::Place {
-                    self.refresh_tile_gate(ctx);
-                }
-                Ok(())
-            }
+            (BcbPrompt::Bazaar(ask), a) => self.bazaar.apply(ctx, prompt.player, ask, a),
             (BcbPrompt::Bridge, Action::Pass) => Ok(()),
-            (BcbPrompt::Bridge, Action::Custom(c)) => {
-                self.bridges.apply(ctx, prompt.player, c)?;
-                self.refresh_tile_gate(ctx);
-                Ok(())
-            }
+            (BcbPrompt::Bridge, Action::Custom(c)) => self.bridges.apply(ctx, prompt.player, c),
             (p, a) => Err(HookFailure(format!("prompt {p:?} cannot take `{a}`"))),
         }
     }
@@ -564,89 +505,3 @@ impl BoundExpansion for BcbRules {
 }
 
 carcassonne_core::export_expansion!("bridges-castles-bazaars", BridgesCastlesBazaars::new());
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use carcassonne_core::{Game, GameSetup, OptionDef, Ruleset, TileSetData};
-    use std::sync::Arc;
-
-    fn rules(e: BridgesCastlesBazaars, options: &[(&str, &str)]) -> Arc<Ruleset> {
-        let base: TileSetData = toml::from_str(carcassonne_core::BASE_TILES_TOML).unwrap();
-        let set: TileSetData = toml::from_str(include_str!("../tiles.toml")).unwrap();
-        let mut b = Ruleset::builder()
-            .tiles(base)
-            .tiles(set)
-            .expansion(Arc::new(e));
-        // The manifest's options (`expansion.toml`), defaults first.
-        let key = |k: &str| format!("bridges-castles-bazaars.{k}");
-        for (k, values) in [
-            ("bazaarAuction", ["auction", "no-auction"]),
-            ("bazaarDraws", ["random", "chosen"]),
-            ("bridgeReach", ["adjacent", "placed"]),
-        ] {
-            b = b.declare_option(OptionDef::choice(&key(k), &values, ""));
-        }
-        for (k, on) in [
-            ("bridges", true),
-            ("castles", true),
-            ("bazaars", true),
-            ("castleEndEvent", false),
-        ] {
-            b = b.declare_option(OptionDef::flag(&key(k), on, ""));
-        }
-        for (k, v) in options {
-            b = b.option_text(&format!("bridges-castles-bazaars.{k}"), v);
-        }
-        Arc::new(b.build().unwrap())
-    }
-
-    /// The gate of `on_tile_placed` (`bridges-or-bought`) changes nothing: seeded random
-    /// games offer the same actions at every decision and end with the same events with
-    /// the gate as without it (the hook then runs at every placement), under the printed
-    /// rules and JCZ's; and the gate is shut at most placements (the bridges run out).
-    #[test]
-    fn the_placement_gate_changes_nothing() {
-        let mut shut = 0;
-        let mut placements = 0;
-        for options in [&[][..], &[("bridgeReach", "placed")][..]] {
-            let gated = rules(BridgesCastlesBazaars::new(), options);
-            let ungated = rules(BridgesCastlesBazaars { ungated: true }, options);
-            let gate = gated
-                .slots()
-                .iter()
-                .position(|s| s.name == "bridges-or-bought")
-                .map(|i| carcassonne_core::SlotId(i as u16))
-                .unwrap();
-            for seed in 0..12u64 {
-                for players in [2, 3] {
-                    let names: Vec<String> = (0..players).map(|p| format!("P{p}")).collect();
-                    let setup = GameSetup::new(names, seed);
-                    let mut a = Game::new(gated.clone(), &setup).unwrap();
-                    let mut b = Game::new(ungated.clone(), &setup).unwrap();
-                    let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(7);
-                    while !a.is_over() {
-                        assert_eq!(a.actions(), b.actions(), "seed {seed}");
-                        pick = pick
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
-                        let i = (pick >> 33) as usize % a.action_count();
-                        let placing = matches!(a.actions()[i], Action::Place { .. });
-                        a.play_offered(i).unwrap();
-                        b.play_offered(i).unwrap();
-                        if placing {
-                            placements += 1;
-                            shut += usize::from(a.state().slot(gate, 0) == 0);
-                        }
-                    }
-                    assert!(b.is_over(), "seed {seed}");
-                    assert_eq!(a.state().events(), b.state().events(), "seed {seed}");
-                }
-            }
-        }
-        assert!(
-            shut * 2 > placements,
-            "the gate was shut after {shut} of {placements} placements"
-        );
-    }
-}

@@ -126,14 +126,20 @@ impl Bazaar {
         self.marked.get(t.0 as usize).copied().unwrap_or(false)
     }
 
+    /// The lots a bazaar of this game may use: one per player (BCB-13), so the slots of
+    /// the others stay 0 and the loops over lots stop here (short loops, not unrolled).
+    fn lot_slots(v: &View<'_>) -> usize {
+        v.state.players().len().min(MAX_LOTS)
+    }
+
     fn lots(&self, v: &View<'_>) -> usize {
-        (0..MAX_LOTS)
+        (0..Self::lot_slots(v))
             .take_while(|&k| v.get(self.tile[k]) != 0)
             .count()
     }
 
     fn has_tile(&self, v: &View<'_>, p: PlayerId) -> bool {
-        (0..MAX_LOTS).any(|k| v.get(self.owner[k]) == i64::from(p.0) + 1)
+        (0..Self::lot_slots(v)).any(|k| v.get(self.owner[k]) == i64::from(p.0) + 1)
     }
 
     fn next(v: &View<'_>, p: PlayerId) -> PlayerId {
@@ -297,7 +303,7 @@ impl Bazaar {
 
     /// The bought tile `p` still has to place: (its lot, its kind).
     fn held_by(&self, v: &View<'_>, p: PlayerId) -> Option<(usize, TileKindId)> {
-        (0..MAX_LOTS).find_map(|k| {
+        (0..Self::lot_slots(v)).find_map(|k| {
             let t = v.get(self.tile[k]);
             (t != 0 && v.get(self.owner[k]) == i64::from(p.0) + 1)
                 .then(|| (k, TileKindId(t as u16 - 1)))
@@ -435,19 +441,22 @@ impl Bazaar {
     fn next_auctioneer(&self, ctx: &mut Ctx<'_>, auc: PlayerId) {
         let v = ctx.view();
         let lots = self.lots(&v);
-        let left: Vec<usize> = (0..lots).filter(|&k| v.get(self.owner[k]) == 0).collect();
+        // The lots nobody has bought: how many, and the first (no list allocated).
+        let mut unsold = (0..lots).filter(|&k| v.get(self.owner[k]) == 0);
+        let first = unsold.next();
+        let more = unsold.next().is_some();
         let mut q = auc;
         for _ in 0..v.state.players().len() {
             q = Self::next(&v, q);
             if self.has_tile(&v, q) {
                 continue;
             }
-            if left.len() > 1 {
+            if more {
                 ctx.set(self.auctioneer, i64::from(q.0) + 1);
                 ctx.prompt_next(q, Ask::Choose);
                 return;
             }
-            if let Some(&k) = left.first() {
+            if let Some(k) = first {
                 ctx.set(self.owner[k], i64::from(q.0) + 1);
             }
             break;
@@ -515,7 +524,7 @@ impl Bazaar {
             ctx.set(self.owner[k], -1);
             return;
         }
-        for k in 0..MAX_LOTS {
+        for k in 0..Self::lot_slots(&ctx.view()) {
             ctx.set(self.tile[k], 0);
             ctx.set(self.owner[k], 0);
         }

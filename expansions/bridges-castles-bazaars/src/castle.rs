@@ -338,6 +338,14 @@ impl Castles {
     /// instead of 3 under the 3rd edition's farms), to every farmer who scores it [JCZ
     /// `Field`: `castles`].
     pub fn farm_bonus(&self, v: &View<'_>, draft: &mut ScoreDraft) {
+        // Most drafts (every placement's once a castle is made) hold no farm.
+        if !draft
+            .features
+            .iter()
+            .any(|item| item.kind == FeatureKindId::FIELD)
+        {
+            return;
+        }
         let g = v.state.graph();
         let castles: Vec<FeatureId> = self.castles(v).map(|c| g.feature_of(c.a)).collect();
         for (i, item) in draft.features.iter_mut().enumerate() {

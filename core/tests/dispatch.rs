@@ -231,3 +231,107 @@ fn shut_gates_skip_only_when_every_implementer_is_shut() {
         assert_eq!(slot(n, "ends"), 1, "shut-{n}: the last turn end only");
     }
 }
+
+/// Expansion of [`holes_gate_calls_only_while_the_board_has_a_hole`]: its `BeforeDraw`
+/// window counts the windows opened while the board has a hole; gated on the holes
+/// (`hooks_while_holes`) or not, as `gated` says.
+struct Holes {
+    gated: bool,
+}
+
+struct HolesRules {
+    gated: bool,
+    windows: GameSlot,
+    with_holes: GameSlot,
+}
+
+impl Expansion for Holes {
+    fn id(&self) -> &str {
+        if self.gated {
+            "holes-gated"
+        } else {
+            "holes-counted"
+        }
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let gated = self.gated;
+        let (windows, with_holes) = (d.game_slot("windows", 0), d.game_slot("with-holes", 0));
+        Ok(binder(move |_| {
+            Ok(HolesRules {
+                gated,
+                windows,
+                with_holes,
+            })
+        }))
+    }
+}
+
+impl BoundExpansion for HolesRules {
+    fn hook_set(&self) -> HookSet {
+        HookSet::window(Window::BeforeDraw)
+    }
+
+    fn hooks_while_holes(&self) -> HookSet {
+        if self.gated {
+            HookSet::window(Window::BeforeDraw)
+        } else {
+            HookSet::NONE
+        }
+    }
+
+    fn open_window(&self, ctx: &mut Ctx<'_>, _: Window) -> HookResult {
+        let holes = ctx.state().board().holes() > 0;
+        if self.gated && !holes {
+            return Err("window opened without a hole".into());
+        }
+        let (n, h) = (ctx.get(self.windows), ctx.get(self.with_holes));
+        ctx.set(self.windows, n + 1);
+        ctx.set(self.with_holes, h + i64::from(holes));
+        Ok(())
+    }
+}
+
+/// A hook waiting for a hole (`hooks_while_holes`) is called in exactly the windows that
+/// open while the board has one (counted by an ungated twin), and never without.
+#[test]
+fn holes_gate_calls_only_while_the_board_has_a_hole() {
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    let rules = Arc::new(
+        Ruleset::builder()
+            .tiles(base)
+            .expansion(Arc::new(Holes { gated: false }))
+            .expansion(Arc::new(Holes { gated: true }))
+            .build()
+            .unwrap(),
+    );
+    let slot = |game: &Game, e: usize, name: &str| {
+        let i = rules
+            .slots()
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.name == name)
+            .nth(e)
+            .unwrap()
+            .0;
+        game.state().slot(SlotId(i as u16), 0)
+    };
+    let (mut gated, mut all) = (0, 0);
+    for seed in 0..8 {
+        let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
+        let mut game = Game::new(Arc::clone(&rules), &setup).unwrap();
+        let mut pick = seed;
+        while !game.is_over() {
+            pick = pick
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = (pick >> 33) as usize % game.actions().len();
+            game.play_offered(i).unwrap();
+        }
+        assert_eq!(slot(&game, 1, "windows"), slot(&game, 0, "with-holes"));
+        assert_eq!(slot(&game, 1, "with-holes"), slot(&game, 1, "windows"));
+        gated += slot(&game, 1, "windows");
+        all += slot(&game, 0, "windows");
+    }
+    assert!(gated > 0 && gated < all, "{gated} of {all} windows");
+}

@@ -71,6 +71,17 @@ impl BoundExpansion for TallyRules {
     }
 }
 
+/// Plays `game` to its end, each action picked by a linear congruential sequence from `pick`.
+fn play_randomly(game: &mut Game, mut pick: u64) {
+    while !game.is_over() {
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let i = (pick >> 33) as usize % game.actions().len();
+        game.play_offered(i).unwrap();
+    }
+}
+
 #[test]
 fn expansions_past_the_mask_are_called_in_load_order_with_their_gates() {
     let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
@@ -83,14 +94,7 @@ fn expansions_past_the_mask_are_called_in_load_order_with_their_gates() {
     }
     let rules = Arc::new(builder.build().unwrap());
     let mut game = Game::new(rules, &GameSetup::new(vec!["A".into(), "B".into()], 3)).unwrap();
-    let mut pick = 11u64;
-    while !game.is_over() {
-        pick = pick
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let i = (pick >> 33) as usize % game.actions().len();
-        game.play_offered(i).unwrap();
-    }
+    play_randomly(&mut game, 11);
     let count = |n: usize| game.state().slot(SlotId(2 * n as u16), 0);
     let turn_ends = count(0);
     assert!(turn_ends > 20, "{turn_ends} turn ends");
@@ -104,6 +108,20 @@ fn expansions_past_the_mask_are_called_in_load_order_with_their_gates() {
             assert_eq!(c, count(1), "tally-{n}: as the first gated one");
         }
     }
+}
+
+/// The value of the game slot `name` of the `n`-th expansion declaring one of that name.
+fn game_slot(game: &Game, n: usize, name: &str) -> i64 {
+    let i = game
+        .rules()
+        .slots()
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.name == name)
+        .nth(n)
+        .unwrap()
+        .0;
+    game.state().slot(SlotId(i as u16), 0)
 }
 
 /// Expansion `n` of [`shut_gates_skip_only_when_every_implementer_is_shut`]: its
@@ -209,17 +227,7 @@ fn shut_gates_skip_only_when_every_implementer_is_shut() {
     while !game.is_over() {
         game.play_offered(0).unwrap();
     }
-    let slot = |n: usize, name: &str| {
-        let i = rules
-            .slots()
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.name == name)
-            .nth(n)
-            .unwrap()
-            .0;
-        game.state().slot(SlotId(i as u16), 0)
-    };
+    let slot = |n: usize, name: &str| game_slot(&game, n, name);
     for n in 0..3 {
         let (windows, opened) = (slot(n, "windows"), slot(n, "opened"));
         assert!(windows > 5, "shut-{n}: {windows} windows");
@@ -305,33 +313,16 @@ fn holes_gate_calls_only_while_the_board_has_a_hole() {
             .build()
             .unwrap(),
     );
-    let slot = |game: &Game, e: usize, name: &str| {
-        let i = rules
-            .slots()
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.name == name)
-            .nth(e)
-            .unwrap()
-            .0;
-        game.state().slot(SlotId(i as u16), 0)
-    };
     let (mut gated, mut all) = (0, 0);
     for seed in 0..8 {
         let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
         let mut game = Game::new(Arc::clone(&rules), &setup).unwrap();
-        let mut pick = seed;
-        while !game.is_over() {
-            pick = pick
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let i = (pick >> 33) as usize % game.actions().len();
-            game.play_offered(i).unwrap();
-        }
-        assert_eq!(slot(&game, 1, "windows"), slot(&game, 0, "with-holes"));
-        assert_eq!(slot(&game, 1, "with-holes"), slot(&game, 1, "windows"));
-        gated += slot(&game, 1, "windows");
-        all += slot(&game, 0, "windows");
+        play_randomly(&mut game, seed);
+        let slot = |e: usize, name: &str| game_slot(&game, e, name);
+        assert_eq!(slot(1, "windows"), slot(0, "with-holes"));
+        assert_eq!(slot(1, "with-holes"), slot(1, "windows"));
+        gated += slot(1, "windows");
+        all += slot(0, "windows");
     }
     assert!(gated > 0 && gated < all, "{gated} of {all} windows");
 }

@@ -324,6 +324,16 @@ macro_rules! expansion_hooks {
                 HookSet::NONE
             }
 
+            /// Hooks of the set to call only while the board has a hole, an empty cell with
+            /// a tile on each side, where only a barrier tile fits ([`crate::Board::holes`];
+            /// default: none), asked once with [`BoundExpansion::hook_set`]; only bits of
+            /// [`HookSet::GATEABLE`]. Such a hook must do nothing while the board has no
+            /// hole: the engine then skips the call. With other gates on the same hook,
+            /// every gate must be open.
+            fn hooks_while_holes(&self) -> HookSet {
+                HookSet::NONE
+            }
+
             /// Hooks of the set to call only while a figure of a player kind is out of its
             /// owners' supply ([`FigureGate`]; default: none), asked once with
             /// [`BoundExpansion::hook_set`].
@@ -369,6 +379,9 @@ macro_rules! expansion_hooks {
             fn hooks_once_supply_empty(&self) -> HookSet {
                 self.guarded_hooks_once_supply_empty()
             }
+            fn hooks_while_holes(&self) -> HookSet {
+                self.guarded_hooks_while_holes()
+            }
             fn figure_gates(&self) -> Vec<FigureGate> {
                 self.guarded_figure_gates()
             }
@@ -400,6 +413,9 @@ macro_rules! expansion_hooks {
             }
             fn hooks_once_supply_empty(&self) -> HookSet {
                 (**self).hooks_once_supply_empty()
+            }
+            fn hooks_while_holes(&self) -> HookSet {
+                (**self).hooks_while_holes()
             }
             fn figure_gates(&self) -> Vec<FigureGate> {
                 (**self).figure_gates()

@@ -293,6 +293,12 @@ impl<B: BoundExpansion> GuardedHooks<B> {
             .unwrap_or(HookSet::NONE)
     }
 
+    /// `hooks_while_holes()` of the inner expansion; a panic there means "none" (every hook
+    /// of the set is called).
+    pub(crate) fn guarded_hooks_while_holes(&self) -> HookSet {
+        catch_unwind(AssertUnwindSafe(|| self.inner.hooks_while_holes())).unwrap_or(HookSet::NONE)
+    }
+
     /// `figure_gates()` of the inner expansion; a panic there means "no gate".
     pub(crate) fn guarded_figure_gates(&self) -> Vec<crate::hooks::FigureGate> {
         catch_unwind(AssertUnwindSafe(|| self.inner.figure_gates())).unwrap_or_default()

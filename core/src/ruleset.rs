@@ -85,11 +85,14 @@ pub enum SetupError {
 }
 
 /// What a gate kept out of line waits for ([`BoundExpansion::hooks_once_supply_empty`],
-/// [`crate::FigureGate`]); slot gates ([`crate::HookGate`]) are kept in their own list.
+/// [`BoundExpansion::hooks_while_holes`], [`crate::FigureGate`]); slot gates
+/// ([`crate::HookGate`]) are kept in their own list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum StateGate {
     /// No tile is left to draw ([`crate::TileSupply::remaining`] is 0).
     SupplyEmpty,
+    /// The board has a hole ([`crate::Board::holes`] is not 0).
+    Holes,
     /// Some player has fewer figures of the kind in supply than its `per_player`.
     FigureOut(crate::figure::FigureKindId, u8),
 }
@@ -194,6 +197,12 @@ pub struct Ruleset {
     pub(crate) amends: Option<crate::slot::PlayerSlot>,
     /// The engine routines `View` and `Ctx` call: the builder's (the host's) copies.
     pub(crate) routines: crate::engine::Routines,
+    /// Per hook bit: the implementers that wait for a hole on the board
+    /// (`hooks_while_holes`; bits as in `hook_members`), for [`Ruleset::all_shut`].
+    pub(crate) holes_gated: [u64; 32],
+    /// Per hook bit: the implementers [`Ruleset::all_shut`] can find shut, those with a slot
+    /// gate or waiting for the supply or a hole (never bit 63, which may stand for several).
+    pub(crate) shut_gated: [u64; 32],
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -380,13 +389,15 @@ impl Ruleset {
                 || self.state_gates_open(b, expansion, state))
     }
 
-    /// Whether every implementer in `members` of `hook` (one bit; `members` not 0) has a
-    /// shut slot gate or waits for the empty supply while tiles are left, read cheaply
-    /// (figure gates are not read: `false` then). A caller skips the dispatch when so:
-    /// with no hook run, nothing can open a gate during it, so the result is the same,
-    /// without the call and the gate checks per implementer (Abbey & Mayor's abbey hooks,
-    /// shut nearly every turn). Out of line: one copy, off the base game's path, which
-    /// never reaches it (the callers test for implementers first).
+    /// Whether every implementer in `members` of `hook` (one bit; `members` not 0) is shut:
+    /// waits for the empty supply while tiles are left, for a hole while the board has none,
+    /// or has a shut slot gate (figure gates are not read: `false` then). A caller skips the
+    /// dispatch when so: with no hook run, nothing can open a gate during it, so the result
+    /// is the same, without the call and the gate checks per implementer (Abbey & Mayor's
+    /// abbey hooks, shut nearly every turn). The supply and the holes are read first: one
+    /// number each, which shuts most of these hooks without a slot read (Abbey & Mayor's
+    /// `on_tile_drawn`, `on_turn_end` and abbey window). Out of line: one copy, off the base
+    /// game's path, which never reaches it (the callers test for implementers first).
     #[inline(never)]
     pub(crate) fn all_shut(
         &self,
@@ -395,18 +406,26 @@ impl Ruleset {
         state: &crate::state::GameState,
     ) -> bool {
         let b = (hook.0.trailing_zeros() & 31) as usize;
-        // Bit 63 may stand for several expansions: not read here.
-        if members & !self.gated_members[b] != 0 || members & (1 << 63) != 0 {
+        if members & !self.shut_gated[b] != 0 {
             return false;
         }
-        let (start, end) = self.gate_ranges[b];
         let mut open = members;
+        if open & self.supply_gated[b] != 0 && !state.supply.is_exhausted() {
+            open &= !self.supply_gated[b];
+        }
+        if open & self.holes_gated[b] != 0 && state.board.holes() == 0 {
+            open &= !self.holes_gated[b];
+        }
+        if open == 0 {
+            return true;
+        }
+        let (start, end) = self.gate_ranges[b];
         for &(e, slot) in &self.gates[start..end] {
             if state.slot(slot, 0) == 0 {
                 open &= !(1 << e.min(63));
             }
         }
-        open == 0 || (open & !self.supply_gated[b] == 0 && !state.supply.is_exhausted())
+        open == 0
     }
 
     /// [`Ruleset::gates_open`] for the gates on the supply and the figures (few hooks have
@@ -423,6 +442,7 @@ impl Ruleset {
             e != expansion
                 || match on {
                     StateGate::SupplyEmpty => state.supply.is_exhausted(),
+                    StateGate::Holes => state.board.holes() > 0,
                     // Each player's count of `kind`, stepping through the counts (players
                     // times kinds) rather than indexing per player: a short loop with no
                     // bounds check, as this runs at every placement of a game with a barn.
@@ -850,6 +870,8 @@ impl RulesetBuilder {
             overlays,
             amends,
             routines: crate::engine::Routines::HERE,
+            holes_gated: [0; 32],
+            shut_gated: [0; 32],
             edge_meets: meets_table(&edge_meets),
             // The field's code 0 is left out: every cell has field or empty sides, and a
             // declared pair always has one side that is not the field (a gate), which
@@ -894,6 +916,11 @@ impl RulesetBuilder {
                 once_empty,
                 GateOn::State(StateGate::SupplyEmpty),
                 "hooks_once_supply_empty",
+            ));
+            asked.push((
+                e.hooks_while_holes(),
+                GateOn::State(StateGate::Holes),
+                "hooks_while_holes",
             ));
             for gate in e.figure_gates() {
                 // A kind set to 0 per player (`figures.barn=0`, a JCZ set-up) keeps its
@@ -947,12 +974,23 @@ impl RulesetBuilder {
                 for b in 0..32u8 {
                     if hooks.0 & (1 << b) != 0 {
                         rules.gated_members[b as usize] |= 1 << i.min(63);
+                        let bit = 1 << i.min(63);
                         match on {
-                            GateOn::Slot(slot) => slot_gates.push((b, i, slot)),
+                            GateOn::Slot(slot) => {
+                                rules.shut_gated[b as usize] |= bit;
+                                slot_gates.push((b, i, slot));
+                            }
                             GateOn::State(g) => {
-                                rules.state_gated[b as usize] |= 1 << i.min(63);
-                                if g == StateGate::SupplyEmpty {
-                                    rules.supply_gated[b as usize] |= 1 << i.min(63);
+                                rules.state_gated[b as usize] |= bit;
+                                let waits = match g {
+                                    StateGate::SupplyEmpty => Some(&mut rules.supply_gated),
+                                    StateGate::Holes => Some(&mut rules.holes_gated),
+                                    // Not read by `all_shut`.
+                                    StateGate::FigureOut(..) => None,
+                                };
+                                if let Some(waits) = waits {
+                                    waits[b as usize] |= bit;
+                                    rules.shut_gated[b as usize] |= bit;
                                 }
                                 state_gates.push((b, i, g));
                             }
@@ -960,6 +998,10 @@ impl RulesetBuilder {
                     }
                 }
             }
+        }
+        // `all_shut` never answers for bit 63, which may stand for several expansions.
+        for m in &mut rules.shut_gated {
+            *m &= !(1 << 63);
         }
         // Grouped by hook bit (stable: load order within a bit).
         slot_gates.sort_by_key(|g| g.0);

@@ -71,6 +71,17 @@ impl BoundExpansion for TallyRules {
     }
 }
 
+/// Plays `game` to its end, each action picked by a linear congruential sequence from `pick`.
+fn play_randomly(game: &mut Game, mut pick: u64) {
+    while !game.is_over() {
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let i = (pick >> 33) as usize % game.actions().len();
+        game.play_offered(i).unwrap();
+    }
+}
+
 #[test]
 fn expansions_past_the_mask_are_called_in_load_order_with_their_gates() {
     let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
@@ -83,14 +94,7 @@ fn expansions_past_the_mask_are_called_in_load_order_with_their_gates() {
     }
     let rules = Arc::new(builder.build().unwrap());
     let mut game = Game::new(rules, &GameSetup::new(vec!["A".into(), "B".into()], 3)).unwrap();
-    let mut pick = 11u64;
-    while !game.is_over() {
-        pick = pick
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let i = (pick >> 33) as usize % game.actions().len();
-        game.play_offered(i).unwrap();
-    }
+    play_randomly(&mut game, 11);
     let count = |n: usize| game.state().slot(SlotId(2 * n as u16), 0);
     let turn_ends = count(0);
     assert!(turn_ends > 20, "{turn_ends} turn ends");
@@ -104,6 +108,20 @@ fn expansions_past_the_mask_are_called_in_load_order_with_their_gates() {
             assert_eq!(c, count(1), "tally-{n}: as the first gated one");
         }
     }
+}
+
+/// The value of the game slot `name` of the `n`-th expansion declaring one of that name.
+fn game_slot(game: &Game, n: usize, name: &str) -> i64 {
+    let i = game
+        .rules()
+        .slots()
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.name == name)
+        .nth(n)
+        .unwrap()
+        .0;
+    game.state().slot(SlotId(i as u16), 0)
 }
 
 /// Expansion `n` of [`shut_gates_skip_only_when_every_implementer_is_shut`]: its
@@ -209,17 +227,7 @@ fn shut_gates_skip_only_when_every_implementer_is_shut() {
     while !game.is_over() {
         game.play_offered(0).unwrap();
     }
-    let slot = |n: usize, name: &str| {
-        let i = rules
-            .slots()
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.name == name)
-            .nth(n)
-            .unwrap()
-            .0;
-        game.state().slot(SlotId(i as u16), 0)
-    };
+    let slot = |n: usize, name: &str| game_slot(&game, n, name);
     for n in 0..3 {
         let (windows, opened) = (slot(n, "windows"), slot(n, "opened"));
         assert!(windows > 5, "shut-{n}: {windows} windows");
@@ -230,4 +238,91 @@ fn shut_gates_skip_only_when_every_implementer_is_shut() {
     for n in 0..4 {
         assert_eq!(slot(n, "ends"), 1, "shut-{n}: the last turn end only");
     }
+}
+
+/// Expansion of [`holes_gate_calls_only_while_the_board_has_a_hole`]: its `BeforeDraw`
+/// window counts the windows opened while the board has a hole; gated on the holes
+/// (`hooks_while_holes`) or not, as `gated` says.
+struct Holes {
+    gated: bool,
+}
+
+struct HolesRules {
+    gated: bool,
+    windows: GameSlot,
+    with_holes: GameSlot,
+}
+
+impl Expansion for Holes {
+    fn id(&self) -> &str {
+        if self.gated {
+            "holes-gated"
+        } else {
+            "holes-counted"
+        }
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let gated = self.gated;
+        let (windows, with_holes) = (d.game_slot("windows", 0), d.game_slot("with-holes", 0));
+        Ok(binder(move |_| {
+            Ok(HolesRules {
+                gated,
+                windows,
+                with_holes,
+            })
+        }))
+    }
+}
+
+impl BoundExpansion for HolesRules {
+    fn hook_set(&self) -> HookSet {
+        HookSet::window(Window::BeforeDraw)
+    }
+
+    fn hooks_while_holes(&self) -> HookSet {
+        if self.gated {
+            HookSet::window(Window::BeforeDraw)
+        } else {
+            HookSet::NONE
+        }
+    }
+
+    fn open_window(&self, ctx: &mut Ctx<'_>, _: Window) -> HookResult {
+        let holes = ctx.state().board().holes() > 0;
+        if self.gated && !holes {
+            return Err("window opened without a hole".into());
+        }
+        let (n, h) = (ctx.get(self.windows), ctx.get(self.with_holes));
+        ctx.set(self.windows, n + 1);
+        ctx.set(self.with_holes, h + i64::from(holes));
+        Ok(())
+    }
+}
+
+/// A hook waiting for a hole (`hooks_while_holes`) is called in exactly the windows that
+/// open while the board has one (counted by an ungated twin), and never without.
+#[test]
+fn holes_gate_calls_only_while_the_board_has_a_hole() {
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    let rules = Arc::new(
+        Ruleset::builder()
+            .tiles(base)
+            .expansion(Arc::new(Holes { gated: false }))
+            .expansion(Arc::new(Holes { gated: true }))
+            .build()
+            .unwrap(),
+    );
+    let (mut gated, mut all) = (0, 0);
+    for seed in 0..8 {
+        let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
+        let mut game = Game::new(Arc::clone(&rules), &setup).unwrap();
+        play_randomly(&mut game, seed);
+        let slot = |e: usize, name: &str| game_slot(&game, e, name);
+        assert_eq!(slot(1, "windows"), slot(0, "with-holes"));
+        assert_eq!(slot(1, "with-holes"), slot(1, "windows"));
+        gated += slot(1, "windows");
+        all += slot(0, "windows");
+    }
+    assert!(gated > 0 && gated < all, "{gated} of {all} windows");
 }

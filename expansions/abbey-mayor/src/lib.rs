@@ -46,7 +46,8 @@
 //! the `BeforeDraw` window, `on_tile_drawn`, `on_turn_end`) and two on every scoring, so each
 //! returns as early as it can: the three that only the abbey needs are gated on the game slot
 //! `abbey-live` (1 while a player holds his abbey or the final abbey round is on), so the
-//! engine stops calling them once every abbey is down; the barn corners and the field
+//! engine stops calling them once every abbey is down, and the window also waits for a hole
+//! on the board (`hooks_while_holes`: most turns have none); the barn corners and the field
 //! segments of every tile kind are tables built at bind (no segment walk per placement); the
 //! barns and wagons are read where core lays the figures out (seat by seat, the kinds in
 //! declaration order; checked at every use, else every figure is looked at) instead of
@@ -448,6 +449,12 @@ impl BoundExpansion for AmRules {
         HookSet((HookSet::ON_TILE_DRAWN.0 | HookSet::ON_TURN_END.0) & self.hook_set().0)
     }
 
+    /// The abbey prompt of the `BeforeDraw` window needs a hole to place the abbey in: most
+    /// turns have none, and the engine then skips the window (AM-3).
+    fn hooks_while_holes(&self) -> HookSet {
+        HookSet(HookSet::window(Window::BeforeDraw).0 & self.hook_set().0)
+    }
+
     /// `on_tile_placed` acts only once a barn is down (AM-24's join check, and the reset of
     /// `barn-placed`, which only a barn's deployment sets): barns never return.
     fn figure_gates(&self) -> Vec<FigureGate> {
@@ -521,7 +528,8 @@ impl BoundExpansion for AmRules {
                 if ctx.state().supply().is_exhausted() && !ctx.state().more_turns() {
                     return Ok(());
                 }
-                // Most turns have no hole at all: no prompt (its placement search) then.
+                // No hole, no prompt (its placement search): the engine skips the window
+                // then (`hooks_while_holes`), unless the gate could not be read.
                 if ctx.state().board().holes() > 0 {
                     ctx.prompt(p, AmPrompt::Abbey);
                 }

@@ -9,9 +9,8 @@
 //! that holds fewer than three meeples, and `score-pyramid` for each full pyramid (BT-10).
 
 use carcassonne_core::{
-    Action, Ctx, CustomAction, ExpansionIndex, FeatureId, FeatureKindId, FigureKindId, FigureLoc,
-    GameSlot, HookFailure, HookResult, LabelId, PlayerId, Pos, RemovalReason, SegmentId, VerbId,
-    View,
+    Action, Ctx, CustomAction, ExpansionIndex, FeatureKindId, FigureKindId, FigureLoc, GameSlot,
+    HookFailure, HookResult, LabelId, PlayerId, Pos, RemovalReason, SegmentId, VerbId, View,
 };
 
 use crate::circus::near;
@@ -51,7 +50,14 @@ pub const TRACKED: usize = 16;
 impl Acrobats {
     /// Records the acrobat spaces of the start board (a scenario's position included).
     pub fn count_spaces(&self, ctx: &mut Ctx<'_>, marks: &TileMarks) {
-        let segs = spaces_on_board(&ctx.view(), marks);
+        let view = ctx.view();
+        let segs: Vec<SegmentId> = view
+            .state
+            .board()
+            .tiles()
+            .iter()
+            .filter_map(|t| marks.space(t.kind).map(|l| t.segment(usize::from(l))))
+            .collect();
         ctx.set(self.spaces, 0);
         for seg in segs {
             self.add_space(ctx, seg);
@@ -70,6 +76,26 @@ impl Acrobats {
     /// Whether any acrobat space is on the board.
     pub fn any(&self, v: &View<'_>) -> bool {
         v.get(self.spaces) != 0
+    }
+
+    /// The acrobat spaces on the board, in placement order: from the tracked slots, or,
+    /// past [`TRACKED`] spaces, from the board. One call site of `f`, so that it is inlined.
+    fn each_space(&self, v: &View<'_>, marks: &TileMarks, mut f: impl FnMut(SegmentId)) {
+        let n = v.get(self.spaces) as usize;
+        let (slots, tiles) = match self.tracked.get(..n) {
+            Some(slots) => (slots, &[][..]),
+            None => (&[][..], v.state.board().tiles()),
+        };
+        // A slot is set with its count (`add_space`), so 0 (no segment) never shows.
+        let tracked = slots
+            .iter()
+            .filter_map(|&slot| (v.get(slot) as usize).checked_sub(1).map(SegmentId::new));
+        let on_board = tiles
+            .iter()
+            .filter_map(|t| marks.space(t.kind).map(|l| t.segment(usize::from(l))));
+        for seg in tracked.chain(on_board) {
+            f(seg);
+        }
     }
 
     /// Whether `seg` is an acrobat space.
@@ -97,14 +123,10 @@ impl Acrobats {
         })
     }
 
-    /// Meeples standing on the acrobat space `seg`. Its feature is that one segment (a
-    /// centre site has no side or half-edge, so no placement or overlay joins it), so its
-    /// totals are read there, without a walk to the union-find's root.
+    /// Meeples standing on the acrobat space `seg` (its feature is that one segment).
     fn height(&self, v: &View<'_>, seg: SegmentId) -> u16 {
         let g = v.state.graph();
-        let f = FeatureId(seg.index() as u32);
-        debug_assert_eq!(g.feature_of(seg), f, "an acrobat space was joined");
-        g.totals(f).occupants
+        g.totals(g.feature_of(seg)).occupants
     }
 
     /// BT-8, BT-10: a small follower onto each acrobat space of the 3×3 around the tile just
@@ -131,48 +153,25 @@ impl Acrobats {
         let mut full = Vec::new();
         // BT-20's check only under `bridgeAcrobats=barred` (read once, not per space).
         let barred = marks.any_closed();
-        let g = v.state.graph();
-        // The spaces in placement order: from the tracked slots, or, past [`TRACKED`]
-        // spaces, from the board; gathered first so that one plain loop visits them (the
-        // chained iterators' steps cost more than the visit of a space).
-        let mut tracked = [SegmentId::new(0); TRACKED];
-        let mut n = 0usize;
-        let on_board: Vec<SegmentId>;
-        let spaces = match self.tracked.get(..v.get(self.spaces) as usize) {
-            Some(slots) => {
-                for &slot in slots {
-                    // A slot is set with its count (`add_space`), so 0 (no segment) never shows.
-                    if let Some(seg) = (v.get(slot) as usize).checked_sub(1) {
-                        tracked[n] = SegmentId::new(seg);
-                        n += 1;
-                    }
-                }
-                &tracked[..n]
-            }
-            None => {
-                on_board = spaces_on_board(v, marks);
-                &on_board[..]
-            }
-        };
-        for &seg in spaces {
+        self.each_space(v, marks, |seg| {
             if barred && self.closed(v, marks, seg) {
-                continue;
+                return;
             }
             if self.height(v, seg) >= PYRAMID {
                 full.push(seg);
-                continue;
+                return;
             }
             let deploy = Action::Deploy {
                 figure: FigureKindId::SMALL_FOLLOWER,
                 segment: seg,
             };
-            if can_deploy && (anywhere || near(g.segment(seg).pos, at)) && !out.contains(&deploy) {
+            if can_deploy
+                && (anywhere || near(v.state.graph().segment(seg).pos, at))
+                && !out.contains(&deploy)
+            {
                 out.push(deploy);
             }
-        }
-        if full.is_empty() {
-            return Ok(());
-        }
+        });
         out.extend(full.into_iter().map(|seg| {
             Action::Custom(CustomAction {
                 expansion: self.me,
@@ -297,17 +296,4 @@ impl Acrobats {
         }
         Ok(())
     }
-}
-
-/// The acrobat spaces on the board, in placement order, found from the tiles: at the start,
-/// and past [`TRACKED`] spaces (doubled packs), out of the deployment step's line.
-#[cold]
-#[inline(never)]
-fn spaces_on_board(v: &View<'_>, marks: &TileMarks) -> Vec<SegmentId> {
-    v.state
-        .board()
-        .tiles()
-        .iter()
-        .filter_map(|t| marks.space(t.kind).map(|l| t.segment(usize::from(l))))
-        .collect()
 }

@@ -171,13 +171,14 @@ impl Circus {
         let g = view.state.graph();
         for f in view.state.figures() {
             let FigureLoc::On(seg) = f.loc else { continue };
-            if f.is_neutral() || !view.rules.figure_kind(f.kind).follower {
-                continue;
-            }
-            // A virtual feature counts where it stands on the board (a castle, BT-5).
+            // Where it stands first: most figures on the board are beyond the 3×3. A
+            // virtual feature counts where it stands on the board (a castle, BT-5).
             match g.segment(seg).cell() {
                 Some(p) if near(p, at) => {}
                 _ => continue,
+            }
+            if f.is_neutral() || !view.rules.figure_kind(f.kind).follower {
+                continue;
             }
             if let Some(n) = per_player.get_mut(f.owner.0 as usize) {
                 *n += 1;

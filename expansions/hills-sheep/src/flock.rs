@@ -125,6 +125,52 @@ impl Flock {
         (0..n as u8).any(|p| v.state.in_supply(PlayerId(p), self.shepherd) < per)
     }
 
+    /// Whether the `AfterDeploy` window of player `p`'s turn (the tile `last` placed) has
+    /// nothing to do, as in most turns: no shepherd of `p` stands on the tile (none was
+    /// deployed: no draw), no shepherd's field is closed (no HL-13 check), and the tile
+    /// has a segment of no field of `p`'s shepherds (no question). One pass over the
+    /// shepherds, one root walk each, no list of the tile's features; `false` leaves every
+    /// answer to the full check (also for a tile past the field mask's 16 segments and for a
+    /// shepherd whose feature is no field, which the full check asks of [`extends`]).
+    #[inline]
+    pub fn quiet_turn(&self, v: &View<'_>, last: PlacedIndex, p: PlayerId) -> bool {
+        let g = v.state.graph();
+        let placed = v.state.board().tile(last);
+        let at = v.rules.figure_offset(self.shepherd);
+        for q in 0..v.state.players().len() {
+            let (_, mine) = v.state.figures_of(PlayerId(q as u8));
+            for f in mine.get(at..).unwrap_or(&[]) {
+                if f.kind != self.shepherd {
+                    break;
+                }
+                let FigureLoc::On(seg) = f.loc else {
+                    continue;
+                };
+                let field = g.feature_of(seg);
+                if field_closed(v, field) {
+                    return false;
+                }
+                if q != usize::from(p.0) {
+                    continue;
+                }
+                if placed.has_segment(seg) || g.kind(field) != FeatureKindId::FIELD {
+                    return false;
+                }
+                let Some(mut segs) = field_segs(&self.halves, v, placed) else {
+                    return false;
+                };
+                while segs != 0 {
+                    let i = segs.trailing_zeros() as usize;
+                    segs &= segs - 1;
+                    if g.feature_of(placed.segment(i)) == field {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
     /// A player's shepherds on the board (one each, unless `figures.shepherd` gives more),
     /// in figure order.
     pub fn of_player<'a>(

@@ -33,6 +33,7 @@ mod scoring;
 pub use flock::{Token, BAG};
 pub use scoring::Tiebreaker;
 
+use carcassonne_core::graph::PlacedIndex;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
     FeatureId, FeatureKindId, FigureId, FigureKindDef, FigureLoc, HookFailure, HookResult, HookSet,
@@ -310,6 +311,35 @@ impl HsRules {
         Ok(())
     }
 
+    /// [`BoundExpansion::open_window`]'s `AfterDeploy` in a turn where something may happen
+    /// (the few turns [`Flock::quiet_turn`] cannot rule out): out of line, so that the
+    /// window's every-turn path stays short.
+    #[cold]
+    #[inline(never)]
+    fn busy_turn(&self, ctx: &mut Ctx<'_>, last: PlacedIndex, p: PlayerId) -> HookResult {
+        let view = ctx.view();
+        let placed = view.state.board().tile(last);
+        // HL-9: a shepherd deployed this turn draws its first token at once.
+        let fresh = self
+            .flock
+            .of_player(&view, p)
+            .find(|(_, s)| placed.has_segment(*s));
+        if let Some((f, seg)) = fresh {
+            if self.chosen_draws {
+                ctx.prompt(
+                    p,
+                    DrawPrompt {
+                        shepherd: f,
+                        turn: true,
+                    },
+                );
+                return Ok(());
+            }
+            self.flock.grow(ctx, f, seg)?;
+        }
+        self.turn_flocks(ctx, p)
+    }
+
     /// Where the shepherd `f` stands, if on the board.
     fn standing(v: &View<'_>, f: FigureId) -> Option<carcassonne_core::SegmentId> {
         match v.state.figures().get(f.0 as usize)?.loc {
@@ -442,33 +472,13 @@ impl BoundExpansion for HsRules {
             return Ok(());
         }
         let view = ctx.view();
-        // No shepherd on the board: no token to draw, no flock to ask about or drive home.
-        if !self.flock.any_on_board(&view) {
-            return Ok(());
-        }
         let (Some(last), Some(p)) = (view.state.last_placed(), view.state.last_placer()) else {
             return Ok(());
         };
-        let placed = view.state.board().tile(last);
-        // HL-9: a shepherd deployed this turn draws its first token at once.
-        let fresh = self
-            .flock
-            .of_player(&view, p)
-            .find(|(_, s)| placed.has_segment(*s));
-        if let Some((f, seg)) = fresh {
-            if self.chosen_draws {
-                ctx.prompt(
-                    p,
-                    DrawPrompt {
-                        shepherd: f,
-                        turn: true,
-                    },
-                );
-                return Ok(());
-            }
-            self.flock.grow(ctx, f, seg)?;
+        if self.flock.quiet_turn(&view, last, p) {
+            return Ok(());
         }
-        self.turn_flocks(ctx, p)
+        self.busy_turn(ctx, last, p)
     }
 
     /// HL-10: grow the flock or drive it home; under `tokenDraws=chosen`, the token drawn.

@@ -134,6 +134,17 @@ impl Flock {
     /// shepherd whose feature is no field, which the full check asks of [`extends`]).
     #[inline]
     pub fn quiet_turn(&self, v: &View<'_>, last: PlacedIndex, p: PlayerId) -> bool {
+        let quiet = self.quiet_pass(v, last, p);
+        debug_assert!(
+            !quiet || self.quiet_by_full_check(v, last, p),
+            "a turn found quiet has something to do"
+        );
+        quiet
+    }
+
+    /// [`Flock::quiet_turn`]'s pass.
+    #[inline]
+    fn quiet_pass(&self, v: &View<'_>, last: PlacedIndex, p: PlayerId) -> bool {
         let g = v.state.graph();
         let placed = v.state.board().tile(last);
         let at = v.rules.figure_offset(self.shepherd);
@@ -169,6 +180,27 @@ impl Flock {
             }
         }
         true
+    }
+
+    /// Whether the full check (`HsRules::turn_flocks` after the draw of a fresh shepherd)
+    /// would find nothing to do, from its own tests: for debug builds' check of
+    /// [`Flock::quiet_turn`].
+    fn quiet_by_full_check(&self, v: &View<'_>, last: PlacedIndex, p: PlayerId) -> bool {
+        let g = v.state.graph();
+        let placed = v.state.board().tile(last);
+        let mut closed = false;
+        self.each_on_board(v, |_, s| closed |= field_closed(v, g.feature_of(s)));
+        let mut joined = None;
+        let mut busy = closed;
+        for (_, seg) in self.of_player(v, p) {
+            busy |= placed.has_segment(seg)
+                || TileFeatures::in_slot(&mut joined, v, &self.halves, last).contains(
+                    v,
+                    last,
+                    g.feature_of(seg),
+                );
+        }
+        !busy
     }
 
     /// A player's shepherds on the board (one each, unless `figures.shepherd` gives more),

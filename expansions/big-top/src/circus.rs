@@ -11,7 +11,7 @@
 //! reveal's token waits in a slot until final scoring.
 
 use carcassonne_core::{
-    Ctx, Declare, FigureLoc, GameSlot, HookFailure, HookResult, LabelId, PlayerId, Pos,
+    Ctx, Declare, FigureLoc, GameSlot, HookFailure, HookResult, LabelId, PlayerId, Pos, SegmentId,
     TileCatalog, TileKindId, View, MAX_PLAYERS,
 };
 
@@ -169,22 +169,33 @@ impl Circus {
         let view = ctx.view();
         let mut per_player = [0i32; MAX_PLAYERS];
         let g = view.state.graph();
-        for f in view.state.figures() {
-            let FigureLoc::On(seg) = f.loc else { continue };
-            // Where it stands first: most figures on the board are beyond the 3×3. A
-            // virtual feature counts where it stands on the board (a castle, BT-5).
-            match g.segment(seg).cell() {
-                Some(p) if near(p, at) => {}
-                _ => continue,
-            }
-            if f.is_neutral() || !view.rules.figure_kind(f.kind).follower {
-                continue;
-            }
-            if let Some(n) = per_player.get_mut(f.owner.0 as usize) {
-                *n += 1;
-            }
+        if g.is_empty() {
+            return Ok(());
         }
         let players = view.state.players().len();
+        // Each seat's block of figures (neutral figures, which follow them, never count),
+        // every figure's answer without a branch: whether a figure stands, and where,
+        // varies from figure to figure, and those branches were mispredicted. A figure off
+        // the board reads the first segment and counts 0. A virtual feature counts where
+        // it stands on the board (a castle, BT-5).
+        for (p, n) in per_player.iter_mut().enumerate().take(players) {
+            let (_, mine) = view.state.figures_of(PlayerId(p as u8));
+            *n = mine
+                .iter()
+                .map(|f| {
+                    let (on, seg) = match f.loc {
+                        FigureLoc::On(seg) => (true, seg),
+                        _ => (false, SegmentId::new(0)),
+                    };
+                    let node = g.segment(seg);
+                    let placed = !node.is_virtual() | node.anchored;
+                    let dx = node.pos.x.wrapping_sub(at.x).wrapping_add(1) as u32;
+                    let dy = node.pos.y.wrapping_sub(at.y).wrapping_add(1) as u32;
+                    let follower = view.rules.figure_kind(f.kind).follower;
+                    i32::from(on & placed & (dx <= 2) & (dy <= 2) & follower)
+                })
+                .sum();
+        }
         for (p, n) in per_player.into_iter().enumerate().take(players) {
             if n > 0 {
                 ctx.award(PlayerId(p as u8), n * points, self.s.label);

@@ -402,3 +402,25 @@ fn t_big_top_28_bt20_bridged_pyramid_not_offered() {
         );
     }
 }
+
+/// BT-5: the circus score's branch-free count of the followers around the big top agrees
+/// with a figure by figure count (its debug build asserts so at every score: a difference
+/// fails the hook, so the game), alone and beside Bridges, Castles & Bazaars (castles are
+/// virtual features that count where they stand) and Princess & Dragon (neutral figures).
+#[test]
+fn hsbt14_circus_count_agrees_with_the_figure_by_figure_count() {
+    use carcassonne_core::GameSetup;
+    use carcassonne_tests::mixed::play_random_checked;
+    for sets in [
+        &["big-top"][..],
+        &["big-top", "bridges-castles-bazaars", "princess-dragon"][..],
+    ] {
+        let rules = official_rules(sets, &[]);
+        for seed in 0..12u64 {
+            let players = 2 + (seed % 3) as usize;
+            let setup = GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed);
+            let ctx = format!("{sets:?}, seed {seed}, {players} players");
+            play_random_checked(&rules, &setup, seed.rotate_left(5), 4000, &ctx);
+        }
+    }
+}

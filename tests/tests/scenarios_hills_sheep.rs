@@ -123,3 +123,27 @@ fn hs13_bordering_fields_from_the_tables_match_the_segments() {
         play_random_checked(&rules, &setup, seed.rotate_left(9), 3000, &ctx);
     }
 }
+
+/// The `AfterDeploy` window's quiet turn (`Flock::quiet_turn`: no draw, no question, no
+/// closed field, found in one pass over the shepherds) agrees with the full check's own
+/// tests: its debug build asserts so at every turn it calls quiet (a difference fails the
+/// hook, so the game). One shepherd each and two each (`figures.shepherd`, the shepherds of
+/// one player on several fields), random and chosen draws, 2–4 players.
+#[test]
+fn hsbt14_quiet_turns_agree_with_the_full_check() {
+    use carcassonne_core::GameSetup;
+    use carcassonne_tests::mixed::play_random_checked;
+    for options in [
+        &[][..],
+        &[("figures.shepherd", "2")][..],
+        &[("hills-sheep.tokenDraws", "chosen")][..],
+    ] {
+        let rules = official_rules(&["hills-sheep"], options);
+        for seed in 0..12u64 {
+            let players = 2 + (seed % 3) as usize;
+            let setup = GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed);
+            let ctx = format!("{options:?}, seed {seed}, {players} players");
+            play_random_checked(&rules, &setup, seed.rotate_left(7), 3000, &ctx);
+        }
+    }
+}

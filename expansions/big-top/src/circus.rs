@@ -196,6 +196,11 @@ impl Circus {
                 })
                 .sum();
         }
+        debug_assert_eq!(
+            per_player,
+            near_followers_walk(&view, at),
+            "the branch-free count differs from the figure by figure one"
+        );
         for (p, n) in per_player.into_iter().enumerate().take(players) {
             if n > 0 {
                 ctx.award(PlayerId(p as u8), n * points, self.s.label);
@@ -257,6 +262,27 @@ impl CircusSlots {
             stacks: circus_tiles.div_ceil(TOKEN_SET).max(1),
         }
     }
+}
+
+/// Followers per seat on the 3×3 around `at`, figure by figure with a branch for each
+/// test: what [`Circus::score`] counts, for debug builds' check of its count.
+fn near_followers_walk(v: &View<'_>, at: Pos) -> [i32; MAX_PLAYERS] {
+    let mut per_player = [0i32; MAX_PLAYERS];
+    let g = v.state.graph();
+    for f in v.state.figures() {
+        let FigureLoc::On(seg) = f.loc else { continue };
+        match g.segment(seg).cell() {
+            Some(p) if near(p, at) => {}
+            _ => continue,
+        }
+        if f.is_neutral() || !v.rules.figure_kind(f.kind).follower {
+            continue;
+        }
+        if let Some(n) = per_player.get_mut(f.owner.0 as usize) {
+            *n += 1;
+        }
+    }
+    per_player
 }
 
 /// Whether `p` is `at` or one of the eight cells around it.

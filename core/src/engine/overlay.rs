@@ -248,7 +248,7 @@ pub(crate) fn amended_cells(
 /// Per tile kind, what the amended placement loop reads of it ([`cells_with`],
 /// [`neighbour_amends`]), made once with the ruleset ([`AmendKind::table`]) instead of
 /// from the kind and its variants at every enumeration.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy)]
 pub(crate) struct AmendKind {
     /// The kind's edge codes per rotation.
     codes: [u32; 4],

@@ -203,6 +203,9 @@ pub struct Ruleset {
     /// Per hook bit: the implementers [`Ruleset::all_shut`] can find shut, those with a slot
     /// gate or waiting for the supply or a hole (never bit 63, which may stand for several).
     pub(crate) shut_gated: [u64; 32],
+    /// Per tile kind, what the amended placement loop reads of it (empty when no overlay
+    /// amends placements).
+    pub(crate) amend_kinds: Vec<crate::engine::AmendKind>,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -837,6 +840,7 @@ impl RulesetBuilder {
                 Some(start)
             })
             .collect();
+        let amend_kinds = crate::engine::AmendKind::table(&tiles, &overlays);
         let mut rules = Ruleset {
             followers_on,
             figure_offsets,
@@ -872,6 +876,7 @@ impl RulesetBuilder {
             routines: crate::engine::Routines::HERE,
             holes_gated: [0; 32],
             shut_gated: [0; 32],
+            amend_kinds,
             edge_meets: meets_table(&edge_meets),
             // The field's code 0 is left out: every cell has field or empty sides, and a
             // declared pair always has one side that is not the field (a gate), which

@@ -186,6 +186,19 @@ fn neighbour_variant(
     let Some(n) = st.board.at(at) else {
         return Ok(None);
     };
+    variant_of_neighbour(rules, st, at, n, facing, edge)
+}
+
+/// [`neighbour_variant`] for the tile `n` found at `at`.
+#[inline(never)]
+fn variant_of_neighbour(
+    rules: &Ruleset,
+    st: &GameState,
+    at: Pos,
+    n: &crate::board::PlacedTile,
+    facing: Side,
+    edge: u32,
+) -> Result<Option<TileKindId>, HookError> {
     let theirs = 8 * facing.index() as u32;
     // The neighbour's own constraints only for a variant that shows the edge (most
     // neighbours have none).
@@ -216,15 +229,83 @@ fn neighbour_variant(
 pub(crate) fn amended_cells(
     rules: &Ruleset,
     st: &GameState,
-    tk: &crate::tile::TileKind,
+    tile: TileKindId,
     out: &mut Vec<PlacementCell>,
 ) -> Result<usize, HookError> {
     out.clear();
-    match tk.variants.len() {
-        0 => cells_with::<0>(rules, st, tk, out),
-        1 => cells_with::<1>(rules, st, tk, out),
-        2 => cells_with::<2>(rules, st, tk, out),
+    let tk = rules.tiles().get(tile);
+    let Some(a) = rules.amend_kinds.get(usize::from(tile.0)) else {
+        return amended_cells_general(rules, st, tk, out);
+    };
+    match (tk.variants.len(), a.single_bits) {
+        (0, true) => cells_with::<0>(rules, st, a, out),
+        (1, true) => cells_with::<1>(rules, st, a, out),
+        (2, true) => cells_with::<2>(rules, st, a, out),
         _ => amended_cells_general(rules, st, tk, out),
+    }
+}
+
+/// Per tile kind, what the amended placement loop reads of it ([`cells_with`],
+/// [`neighbour_amends`]), made once with the ruleset ([`AmendKind::table`]) instead of
+/// from the kind and its variants at every enumeration.
+#[derive(Clone, Copy)]
+pub(crate) struct AmendKind {
+    /// The kind's edge codes per rotation.
+    codes: [u32; 4],
+    /// Its first two variants' edge codes per rotation (0 past its variants).
+    own: [[u32; 4]; 2],
+    /// Per rotation, the bytes where the kind shows an edge some overlay adds.
+    overlay_bytes: [u32; 4],
+    /// Per rotation, the edge codes of all its variants or'ed: a side whose byte has no
+    /// bit of an edge shows that edge in none of them ([`neighbour_amends`]' first test).
+    shows: [u32; 4],
+    /// Whether every overlay's edge code is a single bit ([`KindCodes::single_bits`]).
+    single_bits: bool,
+}
+
+impl AmendKind {
+    /// The table for a ruleset's tile kinds (every kind, variants included) and overlays;
+    /// empty when no overlay amends placements (the loop never runs then).
+    pub(crate) fn table(
+        tiles: &crate::tile::TileCatalog,
+        overlays: &[crate::overlay::Overlay],
+    ) -> Vec<AmendKind> {
+        if overlays.iter().all(|o| o.amends.is_none()) {
+            return Vec::new();
+        }
+        let single_bits = overlays
+            .iter()
+            .all(|o| (u32::from(o.kind.0) + 1).is_power_of_two());
+        (0..tiles.len())
+            .map(|i| {
+                let tk = tiles.get(TileKindId(i as u16));
+                let rotated = |k: TileKindId| Rotation::ALL.map(|r| tiles.get(k).edge_code(r));
+                let codes = Rotation::ALL.map(|r| tk.edge_code(r));
+                let mut own = [[0; 4]; 2];
+                let mut shows = [0; 4];
+                for (j, &v) in tk.variants.iter().enumerate() {
+                    let vc = rotated(v);
+                    if let Some(o) = own.get_mut(j) {
+                        *o = vc;
+                    }
+                    for (s, c) in shows.iter_mut().zip(vc) {
+                        *s |= c;
+                    }
+                }
+                let overlay_bytes = codes.map(|code| {
+                    overlays.iter().fold(0, |bytes, o| {
+                        bytes | bytes_equal(code, u32::from(o.kind.0) + 1)
+                    })
+                });
+                AmendKind {
+                    codes,
+                    own,
+                    overlay_bytes,
+                    shows,
+                    single_bits,
+                }
+            })
+            .collect()
     }
 }
 
@@ -237,13 +318,10 @@ pub(crate) fn amended_cells(
 fn cells_with<const N: usize>(
     rules: &Ruleset,
     st: &GameState,
-    tk: &crate::tile::TileKind,
+    a: &AmendKind,
     out: &mut Vec<PlacementCell>,
 ) -> Result<usize, HookError> {
-    let kind = KindCodes::<N>::new(rules, tk);
-    if !kind.single_bits {
-        return amended_cells_general(rules, st, tk, out);
-    }
+    let kind = KindCodes::<N>::with(a.codes, std::array::from_fn(|i| a.own[i]), a.overlay_bytes);
     let codes = kind.codes;
     let frontier = st.board.frontier();
     if N == 0 && kind.overlay_bytes == [0; 4] {
@@ -296,35 +374,13 @@ struct KindCodes<const N: usize> {
     own: [[u32; 4]; N],
     overlay_bytes: [u32; 4],
     /// `overlay_bytes` with the bits of the tile's edge there cleared: a cell whose want
-    /// has none of them shows, on each of those sides, that edge or a field.
-    loose: [u32; 4],
-    /// Whether every overlay's edge code is a single bit, which `loose` relies on (else
+    /// has none of them shows, on each of those sides, that edge or a field. Relies on
+    /// every overlay's edge code being a single bit ([`AmendKind::single_bits`]; else
     /// [`amended_cells`] asks per placement).
-    single_bits: bool,
+    loose: [u32; 4],
 }
 
 impl<const N: usize> KindCodes<N> {
-    fn new(rules: &Ruleset, tk: &crate::tile::TileKind) -> Self {
-        let codes = Rotation::ALL.map(|r| tk.edge_code(r));
-        let own = std::array::from_fn(|i| {
-            let vk = rules.tiles().get(tk.variants[i]);
-            Rotation::ALL.map(|r| vk.edge_code(r))
-        });
-        let overlay_bytes = codes.map(|code| {
-            let mut bytes = 0u32;
-            for o in rules.overlays() {
-                bytes |= bytes_equal(code, u32::from(o.kind.0) + 1);
-            }
-            bytes
-        });
-        let mut kind = Self::with(codes, own, overlay_bytes);
-        kind.single_bits = rules
-            .overlays()
-            .iter()
-            .all(|o| (u32::from(o.kind.0) + 1).is_power_of_two());
-        kind
-    }
-
     /// The codes, the own variants' and the overlay's bytes as given.
     fn with(codes: [u32; 4], own: [[u32; 4]; N], overlay_bytes: [u32; 4]) -> Self {
         Self {
@@ -332,7 +388,6 @@ impl<const N: usize> KindCodes<N> {
             own,
             overlay_bytes,
             loose: std::array::from_fn(|q| overlay_bytes[q] & !codes[q]),
-            single_bits: true,
         }
     }
 
@@ -394,7 +449,8 @@ fn byte_ones(x: u32) -> u32 {
 
 /// Whether a variant of the neighbour on `side` of the empty cell `pos` shows `edge` (not
 /// 0) towards it ([`neighbour_variant`]); `asked` keeps each side's answer per edge for the
-/// cell's other rotations.
+/// cell's other rotations. Inlined into the loop: its first test rejects most asks.
+#[inline(always)]
 fn neighbour_amends(
     rules: &Ruleset,
     st: &GameState,
@@ -406,8 +462,24 @@ fn neighbour_amends(
     if asked[side].0 == edge {
         return Ok(asked[side].1);
     }
+    // The tile's edge where the cell wants a field: an overlay's, never the field's.
+    debug_assert_ne!(edge, 0);
     let s = Side::from_index(side as u8);
-    let fits = neighbour_variant(rules, st, pos.step(s), s.opposite(), edge)?.is_some();
+    let at = pos.step(s);
+    let fits = match st.board.at(at) {
+        // Most neighbours have no variant showing any bit of `edge` (not 0) there: one
+        // read of the table instead of their kind and its variants'.
+        Some(n)
+            if rules.amend_kinds[usize::from(n.kind.0)].shows
+                [usize::from(n.rotation.quarters())]
+                >> (8 * s.opposite().index() as u32)
+                & edge
+                != 0 =>
+        {
+            variant_of_neighbour(rules, st, at, n, s.opposite(), edge)?.is_some()
+        }
+        _ => false,
+    };
     asked[side] = (edge, fits);
     Ok(fits)
 }
@@ -512,7 +584,7 @@ mod tests {
                 let st = game.state();
                 for &k in &kinds {
                     let tk = rules.tiles().get(k);
-                    let n = amended_cells(&rules, st, tk, &mut fast).unwrap();
+                    let n = amended_cells(&rules, st, k, &mut fast).unwrap();
                     slow.clear();
                     let m = amended_cells_general(&rules, st, tk, &mut slow).unwrap();
                     assert_eq!((n, &fast), (m, &slow), "kind {}", tk.id);
@@ -538,6 +610,49 @@ mod tests {
             amended > 1000,
             "only {amended} amended placements were compared"
         );
+    }
+
+    /// The ruleset's [`AmendKind`] table holds, for every tile kind (variants included)
+    /// and rotation, the kind's and its variants' edge codes and the overlay's bytes as
+    /// the catalog gives them, and its `shows` rejects only what no variant shows: for
+    /// every side and edge code, a variant showing that edge there has a bit of it in
+    /// `shows`. None without an amending overlay.
+    #[test]
+    fn amend_kinds_match_the_catalog() {
+        let rules = planks_rules();
+        let tiles = rules.tiles();
+        assert_eq!(rules.amend_kinds.len(), tiles.len());
+        let road = u32::from(FeatureKindId::ROAD.0) + 1;
+        let mut shown = 0;
+        for (i, a) in rules.amend_kinds.iter().enumerate() {
+            let tk = tiles.get(TileKindId(i as u16));
+            for r in Rotation::ALL {
+                let q = usize::from(r.quarters());
+                let code = tk.edge_code(r);
+                assert_eq!(a.codes[q], code, "kind {}", tk.id);
+                assert_eq!(a.overlay_bytes[q], bytes_equal(code, road));
+                for (j, &v) in tk.variants.iter().enumerate() {
+                    let vc = tiles.get(v).edge_code(r);
+                    if j < 2 {
+                        assert_eq!(a.own[j][q], vc);
+                    }
+                    for side in 0..4 {
+                        let e = (vc >> (8 * side)) & 0xFF;
+                        if e != 0 {
+                            assert_ne!((a.shows[q] >> (8 * side)) & e, 0, "kind {}", tk.id);
+                            shown += 1;
+                        }
+                    }
+                }
+                if tk.variants.is_empty() {
+                    assert_eq!(a.shows[q], 0);
+                }
+            }
+        }
+        assert!(shown > 100, "only {shown} variant edges checked");
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let plain = Ruleset::builder().tiles(base).build().unwrap();
+        assert!(plain.amend_kinds.is_empty());
     }
 
     /// [`KindCodes::lanes`] (four lanes at once, without a field mask) answers as

@@ -447,7 +447,7 @@ fn amended_placements(
     out: &mut Vec<PlacementCell>,
     cands_buf: &mut Vec<u8>,
 ) -> Result<usize, HookError> {
-    let count = amended_cells(rules, st, rules.tiles().get(tile), out)?;
+    let count = amended_cells(rules, st, tile, out)?;
     filter_cells(rules, st, tile, out, cands_buf, count)
 }
 

@@ -74,28 +74,45 @@ impl AmRules {
 
     /// AM-24: the farms of the fields of the placed tile `t` that are a barn's farm holding
     /// a follower, each once, in the tile's segment order, given to `f`; whether there is
-    /// one. Such a farm holds a barn and a follower, two figures: farms holding fewer are
-    /// passed over on their occupancy (the tile's segments lie next to their roots, the
-    /// barns' own segments often deep under them).
+    /// one. Asked only once a barn is out ([`AmRules::barn_out`]: with every barn in its
+    /// owner's supply there is no barn's farm to join, and the callers stop before any
+    /// farm is looked up). Such a farm holds a barn and a follower, two figures: farms
+    /// holding fewer are passed over on their occupancy (the tile's segments lie next to
+    /// their roots, the barns' own segments often deep under them), and the barns' farms
+    /// are looked up out of line, only past that.
+    #[inline]
     pub(crate) fn field_joins_barn_farm(
         &self,
         view: &View<'_>,
         t: &PlacedTile,
         f: &mut dyn FnMut(FeatureId),
     ) -> bool {
-        // No barn on the board (every barn in its owner's supply: barns never return),
-        // no barn's farm to join: most placements stop here, before any farm is looked up.
-        if !self.barn_out(view) {
-            return false;
-        }
+        debug_assert!(self.barn_out(view));
         let Some(fields) = self.fields.get(t.kind.0 as usize) else {
             return false;
         };
         let g = view.state.graph();
-        let farm = |l: u8| g.feature_of(t.segment(usize::from(l)));
-        if !fields.iter().any(|l| g.totals(farm(*l)).occupants > 1) {
+        if !fields
+            .iter()
+            .any(|l| g.totals(g.feature_of(t.segment(usize::from(*l)))).occupants > 1)
+        {
             return false;
         }
+        self.joined_barn_farms(view, t, fields, f)
+    }
+
+    /// The farms of `fields` (local field segments of `t`) that are a barn's farm holding
+    /// a follower, each once, given to `f`; whether there is one.
+    #[inline(never)]
+    fn joined_barn_farms(
+        &self,
+        view: &View<'_>,
+        t: &PlacedTile,
+        fields: &[u8],
+        f: &mut dyn FnMut(FeatureId),
+    ) -> bool {
+        let g = view.state.graph();
+        let farm = |l: u8| g.feature_of(t.segment(usize::from(l)));
         let barn_farms = self.barn_farms(view);
         let mut seen = FeatureSet::default();
         let mut any = false;

@@ -374,11 +374,13 @@ impl AmRules {
         };
         let t = view.state.board().tile(idx);
         let mut joined = FeatureSet::default();
-        if self.field_joins_barn_farm(&view, t, &mut |f| {
-            if Some(f) != placed_farm {
-                joined.push(f);
-            }
-        }) {
+        if self.barn_out(&view)
+            && self.field_joins_barn_farm(&view, t, &mut |f| {
+                if Some(f) != placed_farm {
+                    joined.push(f);
+                }
+            })
+        {
             for f in joined.to_vec() {
                 self.farm_item(&view, draft, f, BARN_JOINED)?;
             }
@@ -618,7 +620,8 @@ impl BoundExpansion for AmRules {
         let Some(t) = view.state.board().at(pos) else {
             return Ok(());
         };
-        // Only a field of the placed tile can join a farm to a barn's (AM-24).
+        // Only a field of the placed tile can join a farm to a barn's (AM-24); a barn is
+        // out (above).
         if self.field_joins_barn_farm(&view, t, &mut |_| {}) {
             ctx.request_scoring();
         }

@@ -147,7 +147,8 @@ impl Bridges {
         if v.get(self.left.of(player)) <= 0 || st.last_overlay().is_some() {
             return Ok(());
         }
-        let at = st.board().tile(last).pos;
+        let placed = st.board().tile(last);
+        let at = placed.pos;
         // The placed tile, then (printed rules) its four neighbours.
         let reach = if self.adjacent { 5 } else { 1 };
         let cells = [
@@ -157,9 +158,15 @@ impl Bridges {
             at.step(Side::S),
             at.step(Side::W),
         ];
-        for pos in cells.into_iter().take(reach) {
-            let Some(t) = st.board().at(pos) else {
-                continue;
+        for (i, pos) in cells.into_iter().take(reach).enumerate() {
+            // The placed tile by its index; its neighbours looked up.
+            let t = if i == 0 {
+                placed
+            } else {
+                let Some(t) = st.board().at(pos) else {
+                    continue;
+                };
+                t
             };
             let Some(variants) = self.variants.get(usize::from(t.kind.0)) else {
                 continue;

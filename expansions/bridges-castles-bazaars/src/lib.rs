@@ -391,7 +391,14 @@ impl BoundExpansion for BcbRules {
         if self.bridges.on_tile_placed(ctx, player)? {
             ctx.prompt(player, BcbPrompt::Bridge);
         }
-        if let Some(t) = ctx.state().board().at(pos).map(|t| t.kind) {
+        // The tile placed is the last one placed: read by its index, not looked up by
+        // its cell (this runs at every placement).
+        let st = ctx.state();
+        let placed = match st.last_placed() {
+            Some(i) if st.board().tile(i).pos == pos => Some(st.board().tile(i).kind),
+            _ => st.board().at(pos).map(|t| t.kind),
+        };
+        if let Some(t) = placed {
             self.bazaar.on_tile_placed(ctx, t);
         }
         Ok(())

@@ -396,25 +396,23 @@ impl CountRules {
     ) -> HookResult {
         let count = self.count_at(v);
         let g = v.state.graph();
-        for (q, scoring) in QUARTER_SCORING.iter().enumerate() {
+        // Each target's quarter bit (its scoring's quarter), read once, not per quarter.
+        let bits: SmallVec<[u8; 64]> = targets.iter().map(|t| self.kind_bit(g.kind(*t))).collect();
+        for q in 0..4 {
             if q == count || (only_market && q != 1) {
                 continue;
             }
-            let figs = self.followers_in(v, player, q)?;
+            let mut figs = self.followers_in(v, player, q)?;
+            figs.retain(|(_, kind)| figure_may_go(v.rules, *kind, q));
             if figs.is_empty() {
                 continue;
             }
-            for &t in targets {
-                if v.rules.kind(g.kind(t)).scoring != *scoring {
-                    continue;
-                }
-                for &(figure, kind) in &figs {
-                    if figure_may_go(v.rules, kind, q) {
-                        out.push(Action::Move {
-                            figure,
-                            segment: t.segment(),
-                        });
-                    }
+            for (&t, _) in targets.iter().zip(&bits).filter(|(_, b)| **b == 1 << q) {
+                for &(figure, _) in &figs {
+                    out.push(Action::Move {
+                        figure,
+                        segment: t.segment(),
+                    });
                 }
             }
         }

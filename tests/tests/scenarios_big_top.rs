@@ -408,7 +408,7 @@ fn t_big_top_28_bt20_bridged_pyramid_not_offered() {
 /// fails the hook, so the game), alone and beside Bridges, Castles & Bazaars (castles are
 /// virtual features that count where they stand) and Princess & Dragon (neutral figures).
 #[test]
-fn hsbt14_circus_count_agrees_with_the_figure_by_figure_count() {
+fn circus_count_agrees_with_the_figure_by_figure_count() {
     use carcassonne_core::GameSetup;
     use carcassonne_tests::mixed::play_random_checked;
     for sets in [

@@ -130,7 +130,7 @@ fn hs13_bordering_fields_from_the_tables_match_the_segments() {
 /// hook, so the game). One shepherd each and two each (`figures.shepherd`, the shepherds of
 /// one player on several fields), random and chosen draws, 2–4 players.
 #[test]
-fn hsbt14_quiet_turns_agree_with_the_full_check() {
+fn shepherds_quiet_turns_agree_with_the_full_check() {
     use carcassonne_core::GameSetup;
     use carcassonne_tests::mixed::play_random_checked;
     for options in [

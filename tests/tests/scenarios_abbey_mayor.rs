@@ -206,6 +206,59 @@ fn abbey_hooks_are_gated_while_an_abbey_is_held() {
     assert!(closed > 0 && placed > 0, "closed {closed}, placed {placed}");
 }
 
+/// AM-24: `on_tile_placed` runs only while the game slot `barn-gate` is not 0
+/// (`HookGate`): from the first placement on, at every decision of seeded random 2- and
+/// 3-player games (alone and beside Traders & Builders) the gate is open exactly while a
+/// barn is out of its owner's supply, so the hook is never skipped when it could act; the
+/// gate was shut in some turns and barns went out in some games.
+#[test]
+fn barn_gate_is_open_exactly_while_a_barn_is_out() {
+    use carcassonne_core::{FigureLoc, Game, GameSetup};
+    use carcassonne_play::bots::make_bot;
+    use carcassonne_tests::mixed::slot;
+    use carcassonne_tests::official_rules;
+    use std::sync::Arc;
+    let (mut shut, mut out) = (0, 0);
+    for sets in [&["abbey-mayor"][..], &["abbey-mayor", "traders-builders"]] {
+        let rules = official_rules(sets, &[]);
+        let gate = slot(&rules, "abbey-mayor", "barn-gate");
+        let barn = rules
+            .figure_kinds()
+            .iter()
+            .position(|k| k.name == "barn")
+            .expect("the barn");
+        for seed in 0..30u64 {
+            let players = 2 + (seed % 2) as usize;
+            let names = (0..players).map(|i| format!("P{i}")).collect();
+            let mut g = Game::new(Arc::clone(&rules), &GameSetup::new(names, seed)).expect("game");
+            let mut bot = make_bot("random", seed).expect("bot");
+            let mut steps = 0;
+            while !g.is_over() {
+                let st = g.state();
+                let barn_out = st
+                    .figures()
+                    .iter()
+                    .any(|f| f.kind.0 as usize == barn && f.loc != FigureLoc::Supply);
+                if st.board().tiles().len() > 1 {
+                    assert_eq!(
+                        st.slot(gate, 0) != 0,
+                        barn_out,
+                        "{sets:?}, seed {seed}, turn {}: barn-gate against the barns out",
+                        st.turn()
+                    );
+                }
+                shut += usize::from(st.slot(gate, 0) == 0);
+                out += usize::from(barn_out);
+                let a = g.actions()[bot.choose(&g)];
+                g.apply(a).expect("an offered action applies");
+                steps += 1;
+                assert!(steps < 2000, "seed {seed}: the game does not end");
+            }
+        }
+    }
+    assert!(shut > 0 && out > 0, "shut {shut}, out {out}");
+}
+
 /// AM-16 (`C2`), PD-5: a road target that runs through the dragon's tile is offered through
 /// its segment on another tile of the 3 × 3 (JCZ's `WagonPhase` offers every segment and
 /// bars only those on the dragon's tile; issue 31).

@@ -231,24 +231,30 @@ impl AmRules {
     /// Without a barn on the board, or without a deployment among the offers (a dragon
     /// step, a ransom prompt), nothing.
     pub(crate) fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
-        // Every barn in supply (the supply counts, no figure read): no barn's farm.
-        if !self.barn_out(view) {
+        // Every barn in supply: no barn's farm. The gate of `on_tile_placed` (one slot read)
+        // is 0 only then; at 1 the barns' farms are looked up, none while no barn is out.
+        if view.get(self.ids.barn_gate) == 0 {
             return;
         }
+        let g = view.state.graph();
+        let claims = |a: &Action| match a {
+            Action::Deploy { figure, segment } => {
+                (!view.rules.figure_kind(*figure).shares).then_some(*segment)
+            }
+            _ => None,
+        };
+        // Only a deployment of a figure that does not share can be barred (a prompt's
+        // offers often hold none): the barns' farms are looked up from the first one on.
+        let Some(first) = actions.iter().position(|a| claims(a).is_some()) else {
+            return;
+        };
         let barn_farms = self.barn_farms(view);
         if barn_farms.is_empty() {
             return;
         }
-        let g = view.state.graph();
-        let barred = |a: &Action| match a {
-            Action::Deploy { figure, segment } => {
-                !view.rules.figure_kind(*figure).shares
-                    && barn_farms.contains(&g.feature_of(*segment))
-            }
-            _ => false,
-        };
+        let barred = |a: &Action| claims(a).is_some_and(|s| barn_farms.contains(&g.feature_of(s)));
         // Most offers put nothing onto a barn's farm: one pass finds the first that does.
-        if actions.iter().any(barred) {
+        if actions[first..].iter().any(barred) {
             actions.retain(|a| !barred(a));
         }
     }

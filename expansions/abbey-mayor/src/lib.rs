@@ -51,8 +51,9 @@
 //! segments of every tile kind are tables built at bind (no segment walk per placement); the
 //! barns and wagons are read where core lays the figures out (seat by seat, the kinds in
 //! declaration order; checked at every use, else every figure is looked at) instead of
-//! scanning all figures; an AM-24 join is looked for only once some barn has left its
-//! owner's supply and when a field of the placed tile lies in a farm holding two figures or
+//! scanning all figures; `on_tile_placed` is gated on the game slot `barn-gate` (0 from
+//! the first placement that finds every barn in supply until a barn is deployed); an AM-24
+//! join is looked for only once some barn has left its owner's supply and when a field of the placed tile lies in a farm holding two figures or
 //! more (a barn and a follower); the AM-23 filters are not hooked when no other expansion is
 //! loaded (core and the wagon prompt only offer unoccupied features then). None of this
 //! changes an offer or its order.
@@ -67,11 +68,10 @@ mod setup;
 mod wagon;
 
 use carcassonne_core::{
-    Action, BoundExpansion, Ctx, CustomAction, DrawVerdict, FeatureId, Figure, FigureGate,
-    FigureId, FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult,
-    HookSet, KindMask, LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode,
-    PromptKind, Rotation, ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId,
-    View, Window,
+    Action, BoundExpansion, Ctx, CustomAction, DrawVerdict, FeatureId, Figure, FigureId,
+    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult, HookSet,
+    KindMask, LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind,
+    Rotation, ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
 };
 use feature_set::FeatureSet;
 
@@ -155,6 +155,12 @@ struct Ids {
     /// 1 from the `before_scoring` that noted a wagon to ask (`wagon-from`) to the
     /// `after_scoring` that asks: the gate of `after_scoring`, which does nothing else.
     wagons_noted: GameSlot,
+    /// 0 once `on_tile_placed` found every barn in its owner's supply, 1 again when a barn
+    /// is deployed: the gate of `on_tile_placed`, which acts only once a barn is out (a
+    /// slot read in the dispatch, cheaper than a figure gate's count of every seat's
+    /// barns). 1 at the start, so that the first placement looks, also at the barns a
+    /// position (a scenario) puts on the board after `start_game`.
+    barn_gate: GameSlot,
     barn_verb: VerbId,
     barn_label: LabelId,
 }
@@ -427,12 +433,22 @@ impl BoundExpansion for AmRules {
 
     /// The abbey's hooks run only while someone holds his abbey or the final abbey round
     /// is on (`abbey-live`, kept by `apply_prompt` and `apply_setting`); `after_scoring`
-    /// only after a `before_scoring` noted a wagon to ask (`wagons-noted`).
+    /// only after a `before_scoring` noted a wagon to ask (`wagons-noted`);
+    /// `on_tile_placed` only while a barn may be out (`barn-gate`).
     fn hook_gates(&self) -> Vec<HookGate> {
-        let mut gates = vec![HookGate {
-            hooks: HookSet::AFTER_SCORING,
-            slot: self.ids.wagons_noted,
-        }];
+        let mut gates = vec![
+            HookGate {
+                hooks: HookSet::AFTER_SCORING,
+                slot: self.ids.wagons_noted,
+            },
+            // `on_tile_placed` acts only once a barn is down (AM-24's join check, and the
+            // reset of `barn-placed`, which only a barn's deployment sets): barns never
+            // return, and only `apply_action` deploys one.
+            HookGate {
+                hooks: HookSet::ON_TILE_PLACED,
+                slot: self.ids.barn_gate,
+            },
+        ];
         let abbey =
             HookSet::window(Window::BeforeDraw) | HookSet::ON_TILE_DRAWN | HookSet::ON_TURN_END;
         let hooks = HookSet(abbey.0 & self.hook_set().0);
@@ -455,18 +471,6 @@ impl BoundExpansion for AmRules {
     /// turns have none, and the engine then skips the window (AM-3).
     fn hooks_while_holes(&self) -> HookSet {
         HookSet(HookSet::window(Window::BeforeDraw).0 & self.hook_set().0)
-    }
-
-    /// `on_tile_placed` acts only once a barn is down (AM-24's join check, and the reset of
-    /// `barn-placed`, which only a barn's deployment sets): barns never return.
-    fn figure_gates(&self) -> Vec<FigureGate> {
-        if !self.hook_set().has(HookSet::ON_TILE_PLACED) {
-            return Vec::new();
-        }
-        vec![FigureGate {
-            hooks: HookSet::ON_TILE_PLACED,
-            kind: self.ids.barn,
-        }]
     }
 
     /// AM-1: the second edition swaps the garden twin in.
@@ -615,6 +619,8 @@ impl BoundExpansion for AmRules {
         }
         let view = ctx.view();
         if !self.barn_out(&view) {
+            // Every barn is in supply: shut the gate until `apply_action` deploys one.
+            ctx.set(self.ids.barn_gate, 0);
             return Ok(());
         }
         let Some(t) = view.state.board().at(pos) else {
@@ -699,6 +705,7 @@ impl BoundExpansion for AmRules {
         let fig = ctx.deploy(player, self.ids.barn, seg)?;
         ctx.set(self.ids.barn_corner.of(fig), i64::from(action.value) + 1);
         ctx.set(self.ids.barn_placed, seg.index() as i64 + 1);
+        ctx.set(self.ids.barn_gate, 1);
         ctx.request_scoring();
         Ok(())
     }

@@ -85,6 +85,7 @@ impl Expansion for AbbeyMayor {
             final_end: d.game_slot("final-round-end", 0),
             abbey_live: d.game_slot("abbey-live", 1),
             wagons_noted: d.game_slot("wagons-noted", 0),
+            barn_gate: d.game_slot("barn-gate", 1),
             barn_verb: d.verb_in_words("barn", "put a barn"),
             barn_label: d.score_label("barn"),
         };

@@ -78,26 +78,6 @@ impl Acrobats {
         v.get(self.spaces) != 0
     }
 
-    /// The acrobat spaces on the board, in placement order: from the tracked slots, or,
-    /// past [`TRACKED`] spaces, from the board. One call site of `f`, so that it is inlined.
-    fn each_space(&self, v: &View<'_>, marks: &TileMarks, mut f: impl FnMut(SegmentId)) {
-        let n = v.get(self.spaces) as usize;
-        let (slots, tiles) = match self.tracked.get(..n) {
-            Some(slots) => (slots, &[][..]),
-            None => (&[][..], v.state.board().tiles()),
-        };
-        // A slot is set with its count (`add_space`), so 0 (no segment) never shows.
-        let tracked = slots
-            .iter()
-            .filter_map(|&slot| (v.get(slot) as usize).checked_sub(1).map(SegmentId::new));
-        let on_board = tiles
-            .iter()
-            .filter_map(|t| marks.space(t.kind).map(|l| t.segment(usize::from(l))));
-        for seg in tracked.chain(on_board) {
-            f(seg);
-        }
-    }
-
     /// Whether `seg` is an acrobat space.
     fn is_space(&self, v: &View<'_>, seg: SegmentId) -> bool {
         let g = v.state.graph();
@@ -130,58 +110,114 @@ impl Acrobats {
     }
 
     /// BT-8, BT-10: a small follower onto each acrobat space of the 3×3 around the tile just
-    /// placed (of the whole board when `anywhere`: a magic portal) that holds fewer than three
-    /// meeples; `score-pyramid` for each full pyramid anywhere; both in the order the spaces
-    /// were placed.
+    /// placed (of the whole board when the tile is a magic portal, `portal` by tile kind)
+    /// that holds fewer than three meeples; `score-pyramid` for each full pyramid anywhere;
+    /// both in the order the spaces were placed.
     pub fn offers(
         &self,
         v: &View<'_>,
         marks: &TileMarks,
+        portal: &[bool],
         p: PlayerId,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        let n = v.get(self.spaces) as usize;
+        if n == 0 || !self.enabled {
+            return Ok(());
+        }
+        let Some(last) = v.state.last_placed() else {
+            return Ok(());
+        };
+        let tile = v.state.board().tile(last);
+        let anywhere = portal.get(tile.kind.0 as usize).copied().unwrap_or(false);
+        let Some(slots) = self.tracked.get(..n) else {
+            return self.offers_on_board(v, marks, p, tile.pos, anywhere, out);
+        };
+        // Nearly every step: at most 16 spaces, read from their slots in one loop; the full
+        // pyramids are marked by their slot's bit and offered after it (no list to keep).
+        let can_deploy = v.state.in_supply(p, FigureKindId::SMALL_FOLLOWER) > 0;
+        let barred = marks.any_closed();
+        let g = v.state.graph();
+        let mut full = 0u32;
+        for (i, &slot) in slots.iter().enumerate() {
+            // A slot is set with its count (`add_space`), so 0 (no segment) never shows.
+            let Some(seg) = (v.get(slot) as usize).checked_sub(1).map(SegmentId::new) else {
+                continue;
+            };
+            if barred && self.closed(v, marks, seg) {
+                continue;
+            }
+            if self.height(v, seg) >= PYRAMID {
+                full |= 1 << i;
+                continue;
+            }
+            if can_deploy && (anywhere || near(g.segment(seg).pos, tile.pos)) {
+                self.offer_deploy(seg, out);
+            }
+        }
+        while full != 0 {
+            let i = full.trailing_zeros() as usize;
+            full &= full - 1;
+            let seg = SegmentId::new(v.get(slots[i]) as usize - 1);
+            out.push(self.score_pyramid(seg));
+        }
+        Ok(())
+    }
+
+    /// [`Acrobats::offers`] past [`TRACKED`] spaces (doubled packs): the spaces found on the
+    /// board, in placement order.
+    #[cold]
+    #[inline(never)]
+    fn offers_on_board(
+        &self,
+        v: &View<'_>,
+        marks: &TileMarks,
+        p: PlayerId,
+        at: Pos,
         anywhere: bool,
         out: &mut Vec<Action>,
     ) -> HookResult {
-        let Some(last) = v
-            .state
-            .last_placed()
-            .filter(|_| self.enabled && self.any(v))
-        else {
-            return Ok(());
-        };
-        let at = v.state.board().tile(last).pos;
         let can_deploy = v.state.in_supply(p, FigureKindId::SMALL_FOLLOWER) > 0;
         let mut full = Vec::new();
-        // BT-20's check only under `bridgeAcrobats=barred` (read once, not per space).
-        let barred = marks.any_closed();
-        self.each_space(v, marks, |seg| {
-            if barred && self.closed(v, marks, seg) {
-                return;
+        for t in v.state.board().tiles() {
+            let Some(seg) = marks.space(t.kind).map(|l| t.segment(usize::from(l))) else {
+                continue;
+            };
+            if self.closed(v, marks, seg) {
+                continue;
             }
             if self.height(v, seg) >= PYRAMID {
                 full.push(seg);
-                return;
+            } else if can_deploy && (anywhere || near(v.state.graph().segment(seg).pos, at)) {
+                self.offer_deploy(seg, out);
             }
-            let deploy = Action::Deploy {
-                figure: FigureKindId::SMALL_FOLLOWER,
-                segment: seg,
-            };
-            if can_deploy
-                && (anywhere || near(v.state.graph().segment(seg).pos, at))
-                && !out.contains(&deploy)
-            {
-                out.push(deploy);
-            }
-        });
-        out.extend(full.into_iter().map(|seg| {
-            Action::Custom(CustomAction {
-                expansion: self.me,
-                verb: self.verb,
-                figure: None,
-                segment: Some(seg),
-                value: 0,
-            })
-        }));
+        }
+        out.extend(full.into_iter().map(|seg| self.score_pyramid(seg)));
         Ok(())
+    }
+
+    /// A small follower onto the space `seg`, unless offered already (core's own offer on
+    /// the tile just placed).
+    #[inline]
+    fn offer_deploy(&self, seg: SegmentId, out: &mut Vec<Action>) {
+        let deploy = Action::Deploy {
+            figure: FigureKindId::SMALL_FOLLOWER,
+            segment: seg,
+        };
+        if !out.contains(&deploy) {
+            out.push(deploy);
+        }
+    }
+
+    /// BT-10: `score-pyramid` on the space `seg`.
+    fn score_pyramid(&self, seg: SegmentId) -> Action {
+        Action::Custom(CustomAction {
+            expansion: self.me,
+            verb: self.verb,
+            figure: None,
+            segment: Some(seg),
+            value: 0,
+        })
     }
 
     /// BT-8: whether an offered deployment or move onto an acrobat space breaks the rules:

@@ -431,11 +431,7 @@ impl BoundExpansion for BtRules {
 
     /// BT-8, BT-10: acrobats on the spaces around the tile just placed; full pyramids.
     fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
-        let anywhere = v
-            .state
-            .last_placed()
-            .is_some_and(|t| self.portal[v.state.board().tile(t).kind.0 as usize]);
-        self.acrobats.offers(&v, &self.marks, p, anywhere, out)
+        self.acrobats.offers(&v, &self.marks, &self.portal, p, out)
     }
 
     /// BT-8: only small followers, and at most three, on an acrobat space.

@@ -157,6 +157,31 @@ fn am9_final_round_after_a_discarded_last_tile() {
     run_scenario("abbey-mayor/AM-9-discard");
 }
 
+/// A seeded random game of `rules` (2 players for an even seed, 3 for an odd one), `check`
+/// called with the state at every decision; the finished game and its player count.
+fn random_game(
+    rules: &std::sync::Arc<carcassonne_core::Ruleset>,
+    seed: u64,
+    mut check: impl FnMut(&carcassonne_core::GameState),
+) -> (carcassonne_core::Game, usize) {
+    use carcassonne_core::{Game, GameSetup};
+    use carcassonne_play::bots::make_bot;
+    let players = 2 + (seed % 2) as usize;
+    let names = (0..players).map(|i| format!("P{i}")).collect();
+    let mut g =
+        Game::new(std::sync::Arc::clone(rules), &GameSetup::new(names, seed)).expect("game");
+    let mut bot = make_bot("random", seed).expect("bot");
+    let mut steps = 0;
+    while !g.is_over() {
+        check(g.state());
+        let a = g.actions()[bot.choose(&g)];
+        g.apply(a).expect("an offered action applies");
+        steps += 1;
+        assert!(steps < 2000, "seed {seed}: the game does not end");
+    }
+    (g, players)
+}
+
 /// AM-3, AM-9: the abbey's turn hooks (the `BeforeDraw` window, `on_tile_drawn`,
 /// `on_turn_end`) run only while the game slot `abbey-live` is not 0 (`HookGate`). At every
 /// decision of seeded random 2- and 3-player games the slot is 1 exactly while a player
@@ -164,24 +189,17 @@ fn am9_final_round_after_a_discarded_last_tile() {
 /// end with every tile placed (none is left in the supply).
 #[test]
 fn abbey_hooks_are_gated_while_an_abbey_is_held() {
-    use carcassonne_core::{Game, GameSetup, PlayerId};
-    use carcassonne_play::bots::make_bot;
+    use carcassonne_core::PlayerId;
     use carcassonne_tests::mixed::slot;
     use carcassonne_tests::official_rules;
-    use std::sync::Arc;
     let rules = official_rules(&["abbey-mayor"], &[]);
     let live = slot(&rules, "abbey-mayor", "abbey-live");
     let held = slot(&rules, "abbey-mayor", "abbey");
     let final_end = slot(&rules, "abbey-mayor", "final-round-end");
     let (mut closed, mut placed) = (0, 0);
     for seed in 0..40u64 {
-        let players = 2 + (seed % 2) as usize;
-        let names = (0..players).map(|i| format!("P{i}")).collect();
-        let mut g = Game::new(Arc::clone(&rules), &GameSetup::new(names, seed)).expect("game");
-        let mut bot = make_bot("random", seed).expect("bot");
-        let mut steps = 0;
-        while !g.is_over() {
-            let st = g.state();
+        let (g, players) = random_game(&rules, seed, |st| {
+            let players = st.players().len();
             let anyone = (0..players).any(|p| st.slot(held, PlayerId(p as u8).index()) > 0);
             let expect = anyone || st.slot(final_end, 0) != 0;
             assert_eq!(
@@ -191,11 +209,7 @@ fn abbey_hooks_are_gated_while_an_abbey_is_held() {
                 st.turn()
             );
             closed += usize::from(!expect);
-            let a = g.actions()[bot.choose(&g)];
-            g.apply(a).expect("an offered action applies");
-            steps += 1;
-            assert!(steps < 2000, "seed {seed}: the game does not end");
-        }
+        });
         let st = g.state();
         placed += (0..players)
             .filter(|&p| st.slot(held, PlayerId(p as u8).index()) == 0)
@@ -213,11 +227,9 @@ fn abbey_hooks_are_gated_while_an_abbey_is_held() {
 /// gate was shut in some turns and barns went out in some games.
 #[test]
 fn barn_gate_is_open_exactly_while_a_barn_is_out() {
-    use carcassonne_core::{FigureLoc, Game, GameSetup};
-    use carcassonne_play::bots::make_bot;
+    use carcassonne_core::FigureLoc;
     use carcassonne_tests::mixed::slot;
     use carcassonne_tests::official_rules;
-    use std::sync::Arc;
     let (mut shut, mut out) = (0, 0);
     for sets in [&["abbey-mayor"][..], &["abbey-mayor", "traders-builders"]] {
         let rules = official_rules(sets, &[]);
@@ -228,13 +240,7 @@ fn barn_gate_is_open_exactly_while_a_barn_is_out() {
             .position(|k| k.name == "barn")
             .expect("the barn");
         for seed in 0..30u64 {
-            let players = 2 + (seed % 2) as usize;
-            let names = (0..players).map(|i| format!("P{i}")).collect();
-            let mut g = Game::new(Arc::clone(&rules), &GameSetup::new(names, seed)).expect("game");
-            let mut bot = make_bot("random", seed).expect("bot");
-            let mut steps = 0;
-            while !g.is_over() {
-                let st = g.state();
+            random_game(&rules, seed, |st| {
                 let barn_out = st
                     .figures()
                     .iter()
@@ -249,11 +255,7 @@ fn barn_gate_is_open_exactly_while_a_barn_is_out() {
                 }
                 shut += usize::from(st.slot(gate, 0) == 0);
                 out += usize::from(barn_out);
-                let a = g.actions()[bot.choose(&g)];
-                g.apply(a).expect("an offered action applies");
-                steps += 1;
-                assert!(steps < 2000, "seed {seed}: the game does not end");
-            }
+            });
         }
     }
     assert!(shut > 0 && out > 0, "shut {shut}, out {out}");

@@ -53,10 +53,11 @@
 //! declaration order; checked at every use, else every figure is looked at) instead of
 //! scanning all figures; `on_tile_placed` is gated on the game slot `barn-gate` (0 from
 //! the first placement that finds every barn in supply until a barn is deployed); an AM-24
-//! join is looked for only once some barn has left its owner's supply and when a field of the placed tile lies in a farm holding two figures or
-//! more (a barn and a follower); the AM-23 filters are not hooked when no other expansion is
-//! loaded (core and the wagon prompt only offer unoccupied features then). None of this
-//! changes an offer or its order.
+//! join is looked for only once some barn has left its owner's supply and when a field of
+//! the placed tile lies in a farm holding two figures or more (a barn and a follower); the
+//! AM-23 filters are not hooked when no other expansion is loaded (core and the wagon
+//! prompt only offer unoccupied features then). None of this changes an offer or its
+//! order.
 //!
 //! Modules: `setup` (declare and bind: the per-kind tables), `barn` (AM-19 … AM-27),
 //! `wagon` (AM-14 … AM-18), `feature_set` (a small inline set of farms); here the shared

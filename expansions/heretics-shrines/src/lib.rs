@@ -29,8 +29,9 @@
 
 use carcassonne_core::{
     binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, Declare, DraftFeature, Expansion,
-    FeatureId, FeatureKindDef, FeatureKindId, HookResult, HookSet, PlacementCell, PlayerId, Pos,
-    Ruleset, ScoreDraft, Scoring, Shape, StartTile, TileKindId, View, MAX_PLAYERS,
+    FeatureId, FeatureKindDef, FeatureKindId, GameSlot, HookResult, HookSet, PlacedTile,
+    PlacementCell, PlayerId, Pos, Ruleset, ScoreDraft, Scoring, Shape, StartTile, TileKindId,
+    View, MAX_PLAYERS,
 };
 use smallvec::SmallVec;
 
@@ -62,7 +63,30 @@ struct ShrinesRules {
     kind_buildings: [u8; 256],
     /// Tile kinds of the Cult Places edition only.
     cult_places: Vec<TileKindId>,
+    /// The building tiles on the board, kept as they are placed ([`BuildingList`]).
+    list: BuildingList,
 }
+
+/// Game slots listing the board's building tiles in placement order, so that HS-3 / HS-4's
+/// placement filter reads a few slots instead of every placed tile (a nine-set board holds
+/// about 200 tiles and 25 buildings). `listed` is 0 until `start_game` has listed the start
+/// tiles, then the number of tiles listed + 1, or [`LIST_FULL`] once they no longer fit (the
+/// filter then scans the board as before). Each entry is 32 bits of a `slots` value, two a
+/// slot: x + 512 (11 bits), y + 512 (11 bits), the buildings (bit 22 shrine, bit 23 cloister).
+#[derive(Debug, Clone, Copy)]
+struct BuildingList {
+    listed: GameSlot,
+    slots: [GameSlot; LIST_SLOTS],
+}
+
+/// Slots of entries ([`BuildingList`]).
+const LIST_SLOTS: usize = 16;
+/// Entries the slots hold.
+const LIST_CAP: usize = 2 * LIST_SLOTS;
+/// `listed` once more building tiles were placed than the slots hold.
+const LIST_FULL: i64 = LIST_CAP as i64 + 2;
+/// Coordinates are stored offset by this (tiles lie within ±`MAX_COORD`, 512).
+const LIST_OFFSET: i32 = 512;
 
 /// Parsed options.
 #[derive(Debug)]
@@ -227,6 +251,101 @@ impl ShrinesRules {
     }
 }
 
+impl ShrinesRules {
+    /// Files every building tile of the board (`t.sites != 0` and a building in its kind,
+    /// in placement order) under our family and/or the rival one, from the list the slots
+    /// keep ([`BuildingList`]), or from the board while there is none.
+    fn buildings(
+        &self,
+        v: &View<'_>,
+        our_bit: u8,
+        rival_bit: u8,
+        ours: &mut PosList,
+        rivals: &mut PosList,
+    ) {
+        let listed = v.get(self.list.listed);
+        if !(1..=LIST_CAP as i64 + 1).contains(&listed) {
+            self.scan_buildings(v, our_bit, rival_bit, ours, rivals);
+            return;
+        }
+        let mut last = None;
+        for k in 0..(listed - 1) as usize {
+            let e = (v.get(self.list.slots[k / 2]) >> (32 * (k % 2))) as u32;
+            let pos = Pos::new(
+                (e & 0x7ff) as i32 - LIST_OFFSET,
+                (e >> 11 & 0x7ff) as i32 - LIST_OFFSET,
+            );
+            let m = (e >> 22) as u8 & 3;
+            if m & rival_bit != 0 {
+                rivals.push(pos);
+            }
+            if m & our_bit != 0 {
+                ours.push(pos);
+            }
+            last = Some(pos);
+        }
+        // A filter asked from the `on_tile_placed` hook of an expansion loaded before this
+        // one sees the tile just placed before it is listed: it comes last in either order.
+        if let Some(i) = v.state.last_placed() {
+            let t = v.state.board().tile(i);
+            if Some(t.pos) != last {
+                self.sort_building(t, our_bit, rival_bit, ours, rivals);
+            }
+        }
+    }
+
+    /// [`Self::buildings`] from the board: few among many tiles, so the scan reads four
+    /// tiles' site masks at a time.
+    #[cold]
+    #[inline(never)]
+    fn scan_buildings(
+        &self,
+        v: &View<'_>,
+        our_bit: u8,
+        rival_bit: u8,
+        ours: &mut PosList,
+        rivals: &mut PosList,
+    ) {
+        let tiles = v.state.board().tiles();
+        let mut quads = tiles.chunks_exact(4);
+        for q in &mut quads {
+            if q[0].sites | q[1].sites | q[2].sites | q[3].sites != 0 {
+                for t in q {
+                    self.sort_building(t, our_bit, rival_bit, ours, rivals);
+                }
+            }
+        }
+        for t in quads.remainder() {
+            self.sort_building(t, our_bit, rival_bit, ours, rivals);
+        }
+    }
+
+    /// Adds placed tile `t` to the list if it carries a building ([`BuildingList`]), once
+    /// the list is started and while it has room; past that the filter scans the board.
+    fn list_tile(&self, ctx: &mut Ctx<'_>, t: &PlacedTile) {
+        let m = self.buildings_of_tile(t.kind);
+        if t.sites == 0 || m == 0 {
+            return;
+        }
+        let listed = ctx.get(self.list.listed);
+        if !(1..=LIST_CAP as i64 + 1).contains(&listed) {
+            return;
+        }
+        let k = (listed - 1) as usize;
+        let (x, y) = (t.pos.x + LIST_OFFSET, t.pos.y + LIST_OFFSET);
+        if k == LIST_CAP || !(0..0x800).contains(&x) || !(0..0x800).contains(&y) {
+            ctx.set(self.list.listed, LIST_FULL);
+            return;
+        }
+        let e = x as u32 | (y as u32) << 11 | u32::from(m) << 22;
+        let slot = self.list.slots[k / 2];
+        let shift = 32 * (k % 2);
+        let old = ctx.get(slot) & !(0xffff_ffff << shift);
+        ctx.set(slot, old | i64::from(e) << shift);
+        ctx.set(self.list.listed, listed + 1);
+    }
+}
+
 /// Board positions in insertion order, on the stack up to 16 (no allocation per draw).
 type PosList = SmallVec<[Pos; 16]>;
 
@@ -306,9 +425,14 @@ impl Expansion for HereticsShrines {
                 ..FeatureKindDef::new("shrine", Shape::Site, Scoring::Cloister, true)
             })
             .map_err(|e| e.to_string())?;
+        let list = BuildingList {
+            listed: d.game_slot("building-tiles", 0),
+            slots: std::array::from_fn(|k| d.game_slot(&format!("building-tiles.{k}"), 0)),
+        };
         Ok(binder(move |b: &Binding<'_>| {
             let rules = b.rules();
             Ok(ShrinesRules {
+                list,
                 shrine,
                 opts: Opts::read(b)?,
                 tile_buildings: rules
@@ -340,7 +464,11 @@ impl BoundExpansion for ShrinesRules {
         if self.opts.plain {
             return HookSet::GAME_START | HookSet::BEFORE_SCORING;
         }
-        let base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS | HookSet::BEFORE_SCORING;
+        // `on_tile_placed` lists the building tiles for the placement filter.
+        let base = HookSet::GAME_START
+            | HookSet::ON_TILE_PLACED
+            | HookSet::FILTER_PLACEMENTS
+            | HookSet::BEFORE_SCORING;
         // The deployment filter only serves the shrineCrowding house rule.
         if self.opts.crowding {
             base | HookSet::FILTER_DEPLOY_ACTIONS
@@ -355,6 +483,39 @@ impl BoundExpansion for ShrinesRules {
                 while ctx.supply_mut().take(id) {}
             }
         }
+        Ok(())
+    }
+
+    /// The start tiles' buildings (or a position's) are listed in board order
+    /// ([`BuildingList`]).
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        if self.opts.plain {
+            return Ok(());
+        }
+        ctx.set(self.list.listed, 1);
+        for i in 0..ctx.state().board().tiles().len() {
+            let t = ctx.state().board().tiles()[i];
+            self.list_tile(ctx, &t);
+        }
+        Ok(())
+    }
+
+    /// Only a tile with a building is listed.
+    fn on_tile_placed_for(&self, _rules: &Ruleset, tile: TileKindId) -> bool {
+        self.buildings_of_tile(tile) != 0
+    }
+
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        let board = ctx.state().board();
+        // The tile just placed is the last one: no cell lookup.
+        let t = match ctx.state().last_placed().map(|i| board.tile(i)) {
+            Some(t) if t.pos == pos => *t,
+            _ => match board.at(pos) {
+                Some(t) => *t,
+                None => return Ok(()),
+            },
+        };
+        self.list_tile(ctx, &t);
         Ok(())
     }
 
@@ -376,28 +537,16 @@ impl BoundExpansion for ShrinesRules {
             return Ok(());
         }
         let crowding = self.opts.crowding;
-        let tiles = v.state.board().tiles();
         for b in [Building::Shrine, Building::Cloister] {
             if mask & bit(b) == 0 {
                 continue;
             }
-            // The buildings on the board (few among many tiles: the scan reads four
-            // tiles' site masks at a time), then each candidate against them. Buildings
-            // sit in the tile centre, so the rotation does not matter.
+            // The buildings on the board, then each candidate against them. Buildings sit
+            // in the tile centre, so the rotation does not matter.
             let (our_bit, rival_bit) = (bit(b), bit(b.rival()));
             let mut ours = PosList::new();
             let mut rivals = PosList::new();
-            let mut quads = tiles.chunks_exact(4);
-            for q in &mut quads {
-                if q[0].sites | q[1].sites | q[2].sites | q[3].sites != 0 {
-                    for t in q {
-                        self.sort_building(t, our_bit, rival_bit, &mut ours, &mut rivals);
-                    }
-                }
-            }
-            for t in quads.remainder() {
-                self.sort_building(t, our_bit, rival_bit, &mut ours, &mut rivals);
-            }
+            self.buildings(&v, our_bit, rival_bit, &mut ours, &mut rivals);
             if rivals.is_empty() {
                 continue;
             }

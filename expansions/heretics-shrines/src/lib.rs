@@ -9,7 +9,8 @@
 //!   has a shrine around it; the same with the roles swapped. "Cloister" means any
 //!   centre-site kind scored as a cloister other than the shrine (abbeys included). With
 //!   the house rule `shrineCrowding` the HS-4 case is allowed, but no follower may go on
-//!   that tile's building.
+//!   that tile's building. On a large board the building tiles are listed in game slots
+//!   (`building-tiles*`) as they are placed, so the filter reads no other tile.
 //! - **Challenges** (HS-5 … HS-9), in `before_scoring`: when a scoring completes an
 //!   occupied building whose rival (the other kind, in a surrounding cell) is occupied and
 //!   not complete, the rival's followers score 0 and return; the rival stays incomplete
@@ -65,6 +66,11 @@ struct ShrinesRules {
     cult_places: Vec<TileKindId>,
     /// The building tiles on the board, kept as they are placed ([`BuildingList`]).
     list: BuildingList,
+    /// Whether the list is kept: on a board of [`LIST_FROM_TILES`] tiles or more, with the
+    /// placement filter on. On a smaller one a scan of the board costs less than the
+    /// list's `on_tile_placed` calls (and, with no other implementer, the engine's dispatch
+    /// of that hook at every placement).
+    listing: bool,
 }
 
 /// Game slots listing the board's building tiles in placement order, so that HS-3 / HS-4's
@@ -87,6 +93,9 @@ const LIST_CAP: usize = 2 * LIST_SLOTS;
 const LIST_FULL: i64 = LIST_CAP as i64 + 2;
 /// Coordinates are stored offset by this (tiles lie within ±`MAX_COORD`, 512).
 const LIST_OFFSET: i32 = 512;
+/// The ruleset's tiles from which the list is kept (Heretics & Shrines with the base game
+/// alone: 78; the nine official sets: 209).
+const LIST_FROM_TILES: usize = 120;
 
 /// Parsed options.
 #[derive(Debug)]
@@ -255,6 +264,7 @@ impl ShrinesRules {
     /// Files every building tile of the board (`t.sites != 0` and a building in its kind,
     /// in placement order) under our family and/or the rival one, from the list the slots
     /// keep ([`BuildingList`]), or from the board while there is none.
+    #[inline(always)]
     fn buildings(
         &self,
         v: &View<'_>,
@@ -263,26 +273,45 @@ impl ShrinesRules {
         ours: &mut PosList,
         rivals: &mut PosList,
     ) {
+        if !self.listing || !self.listed_buildings(v, our_bit, rival_bit, ours, rivals) {
+            self.scan_buildings(v, our_bit, rival_bit, ours, rivals);
+        }
+    }
+
+    /// [`Self::buildings`] from the list, if there is one now (else `false`).
+    #[inline(never)]
+    fn listed_buildings(
+        &self,
+        v: &View<'_>,
+        our_bit: u8,
+        rival_bit: u8,
+        ours: &mut PosList,
+        rivals: &mut PosList,
+    ) -> bool {
         let listed = v.get(self.list.listed);
         if !(1..=LIST_CAP as i64 + 1).contains(&listed) {
-            self.scan_buildings(v, our_bit, rival_bit, ours, rivals);
-            return;
+            return false;
         }
+        let n = (listed - 1) as usize;
         let mut last = None;
-        for k in 0..(listed - 1) as usize {
-            let e = (v.get(self.list.slots[k / 2]) >> (32 * (k % 2))) as u32;
-            let pos = Pos::new(
-                (e & 0x7ff) as i32 - LIST_OFFSET,
-                (e >> 11 & 0x7ff) as i32 - LIST_OFFSET,
-            );
-            let m = (e >> 22) as u8 & 3;
-            if m & rival_bit != 0 {
-                rivals.push(pos);
+        // One slot read for two entries.
+        for (j, slot) in self.list.slots.iter().enumerate().take(n.div_ceil(2)) {
+            let word = v.get(*slot) as u64;
+            for h in 0..(n - 2 * j).min(2) {
+                let e = (word >> (32 * h)) as u32;
+                let pos = Pos::new(
+                    (e & 0x7ff) as i32 - LIST_OFFSET,
+                    (e >> 11 & 0x7ff) as i32 - LIST_OFFSET,
+                );
+                let m = (e >> 22) as u8;
+                if m & rival_bit != 0 {
+                    rivals.push(pos);
+                }
+                if m & our_bit != 0 {
+                    ours.push(pos);
+                }
+                last = Some(pos);
             }
-            if m & our_bit != 0 {
-                ours.push(pos);
-            }
-            last = Some(pos);
         }
         // A filter asked from the `on_tile_placed` hook of an expansion loaded before this
         // one sees the tile just placed before it is listed: it comes last in either order.
@@ -292,12 +321,12 @@ impl ShrinesRules {
                 self.sort_building(t, our_bit, rival_bit, ours, rivals);
             }
         }
+        true
     }
 
     /// [`Self::buildings`] from the board: few among many tiles, so the scan reads four
     /// tiles' site masks at a time.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn scan_buildings(
         &self,
         v: &View<'_>,
@@ -431,10 +460,17 @@ impl Expansion for HereticsShrines {
         };
         Ok(binder(move |b: &Binding<'_>| {
             let rules = b.rules();
+            let opts = Opts::read(b)?;
+            let tiles: usize = rules
+                .tiles()
+                .defined()
+                .map(|(_, k)| usize::from(k.count))
+                .sum();
             Ok(ShrinesRules {
                 list,
+                listing: !opts.plain && tiles >= LIST_FROM_TILES,
                 shrine,
-                opts: Opts::read(b)?,
+                opts,
                 tile_buildings: rules
                     .tiles()
                     .iter()
@@ -464,11 +500,11 @@ impl BoundExpansion for ShrinesRules {
         if self.opts.plain {
             return HookSet::GAME_START | HookSet::BEFORE_SCORING;
         }
+        let mut base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS | HookSet::BEFORE_SCORING;
         // `on_tile_placed` lists the building tiles for the placement filter.
-        let base = HookSet::GAME_START
-            | HookSet::ON_TILE_PLACED
-            | HookSet::FILTER_PLACEMENTS
-            | HookSet::BEFORE_SCORING;
+        if self.listing {
+            base = base | HookSet::ON_TILE_PLACED;
+        }
         // The deployment filter only serves the shrineCrowding house rule.
         if self.opts.crowding {
             base | HookSet::FILTER_DEPLOY_ACTIONS
@@ -489,7 +525,7 @@ impl BoundExpansion for ShrinesRules {
     /// The start tiles' buildings (or a position's) are listed in board order
     /// ([`BuildingList`]).
     fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        if self.opts.plain {
+        if !self.listing {
             return Ok(());
         }
         ctx.set(self.list.listed, 1);
@@ -502,7 +538,7 @@ impl BoundExpansion for ShrinesRules {
 
     /// Only a tile with a building is listed.
     fn on_tile_placed_for(&self, _rules: &Ruleset, tile: TileKindId) -> bool {
-        self.buildings_of_tile(tile) != 0
+        self.listing && self.buildings_of_tile(tile) != 0
     }
 
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {

@@ -31,8 +31,8 @@
 use carcassonne_core::{
     binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, Declare, DraftFeature, Expansion,
     FeatureId, FeatureKindDef, FeatureKindId, GameSlot, HookResult, HookSet, PlacedTile,
-    PlacementCell, PlayerId, Pos, Ruleset, ScoreDraft, Scoring, Shape, StartTile, TileKindId,
-    View, MAX_PLAYERS,
+    PlacementCell, PlayerId, Pos, Ruleset, ScoreDraft, Scoring, Shape, StartTile, TileKindId, View,
+    MAX_PLAYERS,
 };
 use smallvec::SmallVec;
 

@@ -261,24 +261,146 @@ impl ShrinesRules {
 }
 
 impl ShrinesRules {
-    /// Files every building tile of the board (`t.sites != 0` and a building in its kind,
-    /// in placement order) under our family and/or the rival one, from the list the slots
-    /// keep ([`BuildingList`]), or from the board while there is none.
+    /// HS-3 / HS-4 for a tile of buildings `mask`: the building tiles of the board (from
+    /// the list the slots keep if `listed` and there is one now, [`BuildingList`], else
+    /// from the board), then each candidate against them.
     #[inline(always)]
-    fn buildings(
-        &self,
-        v: &View<'_>,
-        our_bit: u8,
-        rival_bit: u8,
-        ours: &mut PosList,
-        rivals: &mut PosList,
-    ) {
-        if !self.listing || !self.listed_buildings(v, our_bit, rival_bit, ours, rivals) {
-            self.scan_buildings(v, our_bit, rival_bit, ours, rivals);
+    fn filter_cells(&self, v: &View<'_>, mask: u8, cells: &mut [PlacementCell], listed: bool) {
+        let crowding = self.opts.crowding;
+        for b in [Building::Shrine, Building::Cloister] {
+            if mask & bit(b) == 0 {
+                continue;
+            }
+            // The buildings on the board, then each candidate against them. Buildings sit
+            // in the tile centre, so the rotation does not matter.
+            let (our_bit, rival_bit) = (bit(b), bit(b.rival()));
+            let mut ours = PosList::new();
+            let mut rivals = PosList::new();
+            if !listed || !self.listed_buildings(v, our_bit, rival_bit, &mut ours, &mut rivals) {
+                self.scan_buildings(v, our_bit, rival_bit, &mut ours, &mut rivals);
+            }
+            if rivals.is_empty() {
+                continue;
+            }
+            let (ours, rivals) = (ours.as_slice(), rivals.as_slice());
+            if rivals.len() > 32 {
+                filter_by_grid(ours, rivals, crowding, cells);
+                continue;
+            }
+            // Only some rivals can forbid a cell: HS-3 needs two rivals touching it, so
+            // both lie within two cells of each other; HS-4 needs a rival that already
+            // has one of ours around it (and no `shrineCrowding`). The others are left
+            // out, which changes no count that matters (≥ 2 stays ≥ 2, and "a taken
+            // rival touches it" is unchanged). Bit `i` = `rivals[i]`.
+            let mut taken = 0u32;
+            let mut paired = 0u32;
+            for (i, r) in rivals.iter().enumerate() {
+                if !crowding && ours.iter().any(|o| touches(*o, *r) && o != r) {
+                    taken |= 1 << i;
+                }
+                for (j, q) in rivals.iter().enumerate().skip(i + 1) {
+                    if q != r && within2(*q, *r) {
+                        paired |= 1 << i | 1 << j;
+                    }
+                }
+            }
+            let relevant = taken | paired;
+            if relevant == 0 {
+                continue;
+            }
+            if relevant & (relevant - 1) == 0 {
+                // One rival that matters: it is taken (a paired rival has its partner
+                // among them), so only HS-4 applies, to the cells around it.
+                let r = rivals[relevant.trailing_zeros() as usize];
+                for c in cells.iter_mut() {
+                    if touches(c.pos, r) {
+                        c.rotations = 0;
+                    }
+                }
+                continue;
+            }
+            // The block covering the rivals' surroundings.
+            let (mut lo, mut hi) = (Pos::new(i32::MAX, i32::MAX), Pos::new(i32::MIN, i32::MIN));
+            let mut rest = relevant;
+            while rest != 0 {
+                let r = rivals[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+                lo = Pos::new(lo.x.min(r.x), lo.y.min(r.y));
+                hi = Pos::new(hi.x.max(r.x), hi.y.max(r.y));
+            }
+            let (x0, y0) = (lo.x.wrapping_sub(1), lo.y.wrapping_sub(1));
+            let w = hi.x.wrapping_sub(lo.x).wrapping_add(2) as u32;
+            let h = hi.y.wrapping_sub(lo.y).wrapping_add(2) as u32;
+            if w < 32 && h < KILL_ROWS as u32 {
+                // Small enough for a bitmap of the forbidden cells, one row a word: the
+                // cells two rivals touch (HS-3) and those a taken rival touches (HS-4).
+                let mut once = [0u32; KILL_ROWS];
+                let mut twice = [0u32; KILL_ROWS];
+                let mut hs4 = [0u32; KILL_ROWS];
+                let mut rest = relevant;
+                while rest != 0 {
+                    let i = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let r = rivals[i as usize];
+                    // Its 3×3 block (its own cell included: a candidate is never there).
+                    let bits = 0b111u32 << (r.x.wrapping_sub(x0) - 1) as u32;
+                    let row = (r.y.wrapping_sub(y0) - 1) as usize;
+                    for k in row..row + 3 {
+                        twice[k] |= once[k] & bits;
+                        once[k] |= bits;
+                        if taken & (1 << i) != 0 {
+                            hs4[k] |= bits;
+                        }
+                    }
+                }
+                for c in cells.iter_mut() {
+                    let (dx, dy) = (
+                        c.pos.x.wrapping_sub(x0) as u32,
+                        c.pos.y.wrapping_sub(y0) as u32,
+                    );
+                    if (dx > w) | (dy > h) {
+                        continue;
+                    }
+                    if (twice[dy as usize] | hs4[dy as usize]) >> dx & 1 != 0 {
+                        c.rotations = 0;
+                    }
+                }
+                continue;
+            }
+            // Otherwise only candidates inside the block are compared with each rival.
+            for c in cells.iter_mut() {
+                let p = c.pos;
+                if (p.x.wrapping_sub(x0) as u32 > w) | (p.y.wrapping_sub(y0) as u32 > h) {
+                    continue;
+                }
+                let mut around = 0u32;
+                let mut hs4 = false;
+                let mut rest = relevant;
+                while rest != 0 {
+                    let i = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    // A candidate cell is empty, so it is never the rival's own.
+                    if touches(p, rivals[i as usize]) {
+                        around += 1;
+                        hs4 |= taken & (1 << i) != 0;
+                    }
+                }
+                if around >= 2 || hs4 {
+                    c.rotations = 0;
+                }
+            }
         }
     }
 
-    /// [`Self::buildings`] from the list, if there is one now (else `false`).
+    /// [`Self::filter_cells`] with the list.
+    #[inline(never)]
+    fn filter_listed(&self, v: &View<'_>, mask: u8, cells: &mut [PlacementCell]) {
+        self.filter_cells(v, mask, cells, true);
+    }
+
+    /// Files every building tile of the board (`t.sites != 0` and a building in its kind,
+    /// in placement order) under our family and/or the rival one, from the list, if there
+    /// is one now (else `false`).
     #[inline(never)]
     fn listed_buildings(
         &self,
@@ -324,8 +446,8 @@ impl ShrinesRules {
         true
     }
 
-    /// [`Self::buildings`] from the board: few among many tiles, so the scan reads four
-    /// tiles' site masks at a time.
+    /// [`Self::listed_buildings`] from the board: few among many tiles, so the scan reads
+    /// four tiles' site masks at a time.
     #[inline(always)]
     fn scan_buildings(
         &self,
@@ -572,127 +694,11 @@ impl BoundExpansion for ShrinesRules {
         if mask == 0 {
             return Ok(());
         }
-        let crowding = self.opts.crowding;
-        for b in [Building::Shrine, Building::Cloister] {
-            if mask & bit(b) == 0 {
-                continue;
-            }
-            // The buildings on the board, then each candidate against them. Buildings sit
-            // in the tile centre, so the rotation does not matter.
-            let (our_bit, rival_bit) = (bit(b), bit(b.rival()));
-            let mut ours = PosList::new();
-            let mut rivals = PosList::new();
-            self.buildings(&v, our_bit, rival_bit, &mut ours, &mut rivals);
-            if rivals.is_empty() {
-                continue;
-            }
-            let (ours, rivals) = (ours.as_slice(), rivals.as_slice());
-            if rivals.len() > 32 {
-                filter_by_grid(ours, rivals, crowding, cells);
-                continue;
-            }
-            // Only some rivals can forbid a cell: HS-3 needs two rivals touching it, so
-            // both lie within two cells of each other; HS-4 needs a rival that already
-            // has one of ours around it (and no `shrineCrowding`). The others are left
-            // out, which changes no count that matters (≥ 2 stays ≥ 2, and "a taken
-            // rival touches it" is unchanged). Bit `i` = `rivals[i]`.
-            let mut taken = 0u32;
-            let mut paired = 0u32;
-            for (i, r) in rivals.iter().enumerate() {
-                if !crowding && ours.iter().any(|o| touches(*o, *r) && o != r) {
-                    taken |= 1 << i;
-                }
-                for (j, q) in rivals.iter().enumerate().skip(i + 1) {
-                    if q != r && within2(*q, *r) {
-                        paired |= 1 << i | 1 << j;
-                    }
-                }
-            }
-            let relevant = taken | paired;
-            if relevant == 0 {
-                continue;
-            }
-            if relevant & (relevant - 1) == 0 {
-                // One rival that matters: it is taken (a paired rival has its partner
-                // among them), so only HS-4 applies, to the cells around it.
-                let r = rivals[relevant.trailing_zeros() as usize];
-                for c in cells.iter_mut() {
-                    if touches(c.pos, r) {
-                        c.rotations = 0;
-                    }
-                }
-                continue;
-            }
-            // The block covering the rivals' surroundings.
-            let (mut lo, mut hi) = (Pos::new(i32::MAX, i32::MAX), Pos::new(i32::MIN, i32::MIN));
-            let mut rest = relevant;
-            while rest != 0 {
-                let r = rivals[rest.trailing_zeros() as usize];
-                rest &= rest - 1;
-                lo = Pos::new(lo.x.min(r.x), lo.y.min(r.y));
-                hi = Pos::new(hi.x.max(r.x), hi.y.max(r.y));
-            }
-            let (x0, y0) = (lo.x.wrapping_sub(1), lo.y.wrapping_sub(1));
-            let w = hi.x.wrapping_sub(lo.x).wrapping_add(2) as u32;
-            let h = hi.y.wrapping_sub(lo.y).wrapping_add(2) as u32;
-            if w < 32 && h < KILL_ROWS as u32 {
-                // Small enough for a bitmap of the forbidden cells, one row a word: the
-                // cells two rivals touch (HS-3) and those a taken rival touches (HS-4).
-                let mut once = [0u32; KILL_ROWS];
-                let mut twice = [0u32; KILL_ROWS];
-                let mut hs4 = [0u32; KILL_ROWS];
-                let mut rest = relevant;
-                while rest != 0 {
-                    let i = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    let r = rivals[i as usize];
-                    // Its 3×3 block (its own cell included: a candidate is never there).
-                    let bits = 0b111u32 << (r.x.wrapping_sub(x0) - 1) as u32;
-                    let row = (r.y.wrapping_sub(y0) - 1) as usize;
-                    for k in row..row + 3 {
-                        twice[k] |= once[k] & bits;
-                        once[k] |= bits;
-                        if taken & (1 << i) != 0 {
-                            hs4[k] |= bits;
-                        }
-                    }
-                }
-                for c in cells.iter_mut() {
-                    let (dx, dy) = (
-                        c.pos.x.wrapping_sub(x0) as u32,
-                        c.pos.y.wrapping_sub(y0) as u32,
-                    );
-                    if (dx > w) | (dy > h) {
-                        continue;
-                    }
-                    if (twice[dy as usize] | hs4[dy as usize]) >> dx & 1 != 0 {
-                        c.rotations = 0;
-                    }
-                }
-                continue;
-            }
-            // Otherwise only candidates inside the block are compared with each rival.
-            for c in cells.iter_mut() {
-                let p = c.pos;
-                if (p.x.wrapping_sub(x0) as u32 > w) | (p.y.wrapping_sub(y0) as u32 > h) {
-                    continue;
-                }
-                let mut around = 0u32;
-                let mut hs4 = false;
-                let mut rest = relevant;
-                while rest != 0 {
-                    let i = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    // A candidate cell is empty, so it is never the rival's own.
-                    if touches(p, rivals[i as usize]) {
-                        around += 1;
-                        hs4 |= taken & (1 << i) != 0;
-                    }
-                }
-                if around >= 2 || hs4 {
-                    c.rotations = 0;
-                }
-            }
+        // The board scan's code as it was, inline; the list's out of line.
+        if self.listing {
+            self.filter_listed(&v, mask, cells);
+        } else {
+            self.filter_cells(&v, mask, cells, false);
         }
         Ok(())
     }

@@ -195,13 +195,14 @@ impl ShrinesRules {
         if t.sites == 0 {
             return;
         }
-        let m = self.buildings_of_tile(t.kind);
-        if m & rival_bit != 0 {
-            rivals.push(t.pos);
-        }
-        if m & our_bit != 0 {
-            ours.push(t.pos);
-        }
+        file_building(
+            t.pos,
+            self.buildings_of_tile(t.kind),
+            our_bit,
+            rival_bit,
+            ours,
+            rivals,
+        );
     }
 
     /// Whether the tile at `pos` carries a building of family `b`.
@@ -425,13 +426,7 @@ impl ShrinesRules {
                     (e & 0x7ff) as i32 - LIST_OFFSET,
                     (e >> 11 & 0x7ff) as i32 - LIST_OFFSET,
                 );
-                let m = (e >> 22) as u8;
-                if m & rival_bit != 0 {
-                    rivals.push(pos);
-                }
-                if m & our_bit != 0 {
-                    ours.push(pos);
-                }
+                file_building(pos, (e >> 22) as u8, our_bit, rival_bit, ours, rivals);
                 last = Some(pos);
             }
         }
@@ -494,6 +489,25 @@ impl ShrinesRules {
         let old = ctx.get(slot) & !(0xffff_ffff << shift);
         ctx.set(slot, old | i64::from(e) << shift);
         ctx.set(self.list.listed, listed + 1);
+    }
+}
+
+/// Files a building tile at `pos` carrying buildings `m` under the player's own family
+/// (`our_bit`) and/or the rival family (`rival_bit`).
+#[inline(always)]
+fn file_building(
+    pos: Pos,
+    m: u8,
+    our_bit: u8,
+    rival_bit: u8,
+    ours: &mut PosList,
+    rivals: &mut PosList,
+) {
+    if m & rival_bit != 0 {
+        rivals.push(pos);
+    }
+    if m & our_bit != 0 {
+        ours.push(pos);
     }
 }
 

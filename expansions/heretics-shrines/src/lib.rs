@@ -9,7 +9,8 @@
 //!   has a shrine around it; the same with the roles swapped. "Cloister" means any
 //!   centre-site kind scored as a cloister other than the shrine (abbeys included). With
 //!   the house rule `shrineCrowding` the HS-4 case is allowed, but no follower may go on
-//!   that tile's building.
+//!   that tile's building. On a large board the building tiles are listed in game slots
+//!   (`building-tiles*`) as they are placed, so the filter reads no other tile.
 //! - **Challenges** (HS-5 … HS-9), in `before_scoring`: when a scoring completes an
 //!   occupied building whose rival (the other kind, in a surrounding cell) is occupied and
 //!   not complete, the rival's followers score 0 and return; the rival stays incomplete
@@ -29,8 +30,9 @@
 
 use carcassonne_core::{
     binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, Declare, DraftFeature, Expansion,
-    FeatureId, FeatureKindDef, FeatureKindId, HookResult, HookSet, PlacementCell, PlayerId, Pos,
-    Ruleset, ScoreDraft, Scoring, Shape, StartTile, TileKindId, View, MAX_PLAYERS,
+    FeatureId, FeatureKindDef, FeatureKindId, GameSlot, HookResult, HookSet, PlacedTile,
+    PlacementCell, PlayerId, Pos, Ruleset, ScoreDraft, Scoring, Shape, StartTile, TileKindId, View,
+    MAX_PLAYERS,
 };
 use smallvec::SmallVec;
 
@@ -62,7 +64,38 @@ struct ShrinesRules {
     kind_buildings: [u8; 256],
     /// Tile kinds of the Cult Places edition only.
     cult_places: Vec<TileKindId>,
+    /// The building tiles on the board, kept as they are placed ([`BuildingList`]).
+    list: BuildingList,
+    /// Whether the list is kept: on a board of [`LIST_FROM_TILES`] tiles or more, with the
+    /// placement filter on. On a smaller one a scan of the board costs less than the
+    /// list's `on_tile_placed` calls (and, with no other implementer, the engine's dispatch
+    /// of that hook at every placement).
+    listing: bool,
 }
+
+/// Game slots listing the board's building tiles in placement order, so that HS-3 / HS-4's
+/// placement filter reads a few slots instead of every placed tile (a nine-set board holds
+/// about 200 tiles and 25 buildings). `listed` is 0 until `start_game` has listed the start
+/// tiles, then the number of tiles listed + 1, or [`LIST_FULL`] once they no longer fit (the
+/// filter then scans the board as before). Each entry is 32 bits of a `slots` value, two a
+/// slot: x + 512 (11 bits), y + 512 (11 bits), the buildings (bit 22 shrine, bit 23 cloister).
+#[derive(Debug, Clone, Copy)]
+struct BuildingList {
+    listed: GameSlot,
+    slots: [GameSlot; LIST_SLOTS],
+}
+
+/// Slots of entries ([`BuildingList`]).
+const LIST_SLOTS: usize = 16;
+/// Entries the slots hold.
+const LIST_CAP: usize = 2 * LIST_SLOTS;
+/// `listed` once more building tiles were placed than the slots hold.
+const LIST_FULL: i64 = LIST_CAP as i64 + 2;
+/// Coordinates are stored offset by this (tiles lie within ±`MAX_COORD`, 512).
+const LIST_OFFSET: i32 = 512;
+/// The ruleset's tiles from which the list is kept (Heretics & Shrines with the base game
+/// alone: 78; the nine official sets: 209).
+const LIST_FROM_TILES: usize = 120;
 
 /// Parsed options.
 #[derive(Debug)]
@@ -162,13 +195,14 @@ impl ShrinesRules {
         if t.sites == 0 {
             return;
         }
-        let m = self.buildings_of_tile(t.kind);
-        if m & rival_bit != 0 {
-            rivals.push(t.pos);
-        }
-        if m & our_bit != 0 {
-            ours.push(t.pos);
-        }
+        file_building(
+            t.pos,
+            self.buildings_of_tile(t.kind),
+            our_bit,
+            rival_bit,
+            ours,
+            rivals,
+        );
     }
 
     /// Whether the tile at `pos` carries a building of family `b`.
@@ -227,176 +261,24 @@ impl ShrinesRules {
     }
 }
 
-/// Board positions in insertion order, on the stack up to 16 (no allocation per draw).
-type PosList = SmallVec<[Pos; 16]>;
-
-/// Rows of the placement filter's bitmap of forbidden cells (a block up to 32 wide).
-const KILL_ROWS: usize = 32;
-
-/// Whether `a` and `b` are at most two cells apart on both axes (their 3×3 blocks
-/// overlap).
-#[inline]
-fn within2(a: Pos, b: Pos) -> bool {
-    (a.x.wrapping_sub(b.x).wrapping_add(2) as u32) <= 4
-        && (a.y.wrapping_sub(b.y).wrapping_add(2) as u32) <= 4
-}
-
-/// Whether `a` lies in the 3×3 block centred on `b` (`b` itself included).
-#[inline]
-fn touches(a: Pos, b: Pos) -> bool {
-    (a.x.wrapping_sub(b.x).wrapping_add(1) as u32) <= 2
-        && (a.y.wrapping_sub(b.y).wrapping_add(1) as u32) <= 2
-}
-
-/// HS-3 / HS-4 for many rivals (more than the placement filter's bit sets hold): a small
-/// grid over the rivals' surroundings: per cell, how many rivals touch it (HS-3) and
-/// whether one of them already has one of ours around it (HS-4, bit 7). Then each
-/// candidate is one lookup.
-fn filter_by_grid(ours: &[Pos], rivals: &[Pos], crowding: bool, cells: &mut [PlacementCell]) {
-    let (min_x, max_x) = rivals.iter().fold((i32::MAX, i32::MIN), |(a, b), r| {
-        (a.min(r.x - 1), b.max(r.x + 1))
-    });
-    let (min_y, max_y) = rivals.iter().fold((i32::MAX, i32::MIN), |(a, b), r| {
-        (a.min(r.y - 1), b.max(r.y + 1))
-    });
-    let w = (max_x - min_x + 1) as usize;
-    let mut grid = vec![0u8; w * (max_y - min_y + 1) as usize];
-    for r in rivals {
-        let taken = ours.iter().any(|o| touches(*o, *r) && o != r);
-        for q in r.surrounding() {
-            let cell = &mut grid[(q.y - min_y) as usize * w + (q.x - min_x) as usize];
-            *cell = (*cell + 1) | if taken { 0x80 } else { 0 };
-        }
-    }
-    for c in cells.iter_mut() {
-        let p = c.pos;
-        if p.x < min_x || p.x > max_x || p.y < min_y || p.y > max_y {
-            continue;
-        }
-        let cell = grid[(p.y - min_y) as usize * w + (p.x - min_x) as usize];
-        if cell & 0x7f >= 2 || (cell & 0x80 != 0 && !crowding) {
-            c.rotations = 0;
-        }
-    }
-}
-
-fn bit(b: Building) -> u8 {
-    match b {
-        Building::Shrine => 1,
-        Building::Cloister => 2,
-    }
-}
-
-impl Expansion for HereticsShrines {
-    fn id(&self) -> &str {
-        "heretics-shrines"
-    }
-
-    fn version(&self) -> &str {
-        env!("CARGO_PKG_VERSION")
-    }
-
-    /// The shrine kind (HS-1). It is declared in both `shrines` modes: options are only
-    /// known at bind.
-    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
-        let shrine = d
-            .feature_kind(FeatureKindDef {
-                // Renderers draw it as a shrine (a dark temple with a dome).
-                look: "shrine".into(),
-                ..FeatureKindDef::new("shrine", Shape::Site, Scoring::Cloister, true)
-            })
-            .map_err(|e| e.to_string())?;
-        Ok(binder(move |b: &Binding<'_>| {
-            let rules = b.rules();
-            Ok(ShrinesRules {
-                shrine,
-                opts: Opts::read(b)?,
-                tile_buildings: rules
-                    .tiles()
-                    .iter()
-                    .map(|(id, _)| compute_buildings(rules, shrine, id))
-                    .collect(),
-                kind_buildings: {
-                    let mut t = [0u8; 256];
-                    for (i, slot) in t.iter_mut().enumerate().take(rules.kinds().len()) {
-                        *slot = building_of(rules, shrine, FeatureKindId(i as u8)).map_or(0, bit);
-                    }
-                    t
-                },
-                cult_places: rules
-                    .tiles()
-                    .iter()
-                    .filter(|(_, k)| k.has_tag("cult-places"))
-                    .map(|(id, _)| id)
-                    .collect(),
-            })
-        }))
-    }
-}
-
-impl BoundExpansion for ShrinesRules {
-    fn hook_set(&self) -> HookSet {
-        // Plain cloisters: the cult-places supply and the relabelling only.
-        if self.opts.plain {
-            return HookSet::GAME_START | HookSet::BEFORE_SCORING;
-        }
-        let base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS | HookSet::BEFORE_SCORING;
-        // The deployment filter only serves the shrineCrowding house rule.
-        if self.opts.crowding {
-            base | HookSet::FILTER_DEPLOY_ACTIONS
-        } else {
-            base
-        }
-    }
-
-    fn prepare_game(&self, ctx: &mut Ctx<'_>, _start: &mut Vec<StartTile>) -> HookResult {
-        if !self.opts.cult_places {
-            for &id in &self.cult_places {
-                while ctx.supply_mut().take(id) {}
-            }
-        }
-        Ok(())
-    }
-
-    /// Only tiles with a shrine or a cloister are restricted.
-    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
-        Ok(compute_buildings(rules, self.shrine, tile) != 0)
-    }
-
-    /// HS-3 / HS-4.
-    fn filter_placements(
-        &self,
-        v: View<'_>,
-        _player: PlayerId,
-        tile: TileKindId,
-        cells: &mut [PlacementCell],
-    ) -> HookResult {
-        let mask = self.buildings_of_tile(tile);
-        if mask == 0 {
-            return Ok(());
-        }
+impl ShrinesRules {
+    /// HS-3 / HS-4 for a tile of buildings `mask`: the building tiles of the board (from
+    /// the list the slots keep if `listed` and there is one now, [`BuildingList`], else
+    /// from the board), then each candidate against them.
+    #[inline(always)]
+    fn filter_cells(&self, v: &View<'_>, mask: u8, cells: &mut [PlacementCell], listed: bool) {
         let crowding = self.opts.crowding;
-        let tiles = v.state.board().tiles();
         for b in [Building::Shrine, Building::Cloister] {
             if mask & bit(b) == 0 {
                 continue;
             }
-            // The buildings on the board (few among many tiles: the scan reads four
-            // tiles' site masks at a time), then each candidate against them. Buildings
-            // sit in the tile centre, so the rotation does not matter.
+            // The buildings on the board, then each candidate against them. Buildings sit
+            // in the tile centre, so the rotation does not matter.
             let (our_bit, rival_bit) = (bit(b), bit(b.rival()));
             let mut ours = PosList::new();
             let mut rivals = PosList::new();
-            let mut quads = tiles.chunks_exact(4);
-            for q in &mut quads {
-                if q[0].sites | q[1].sites | q[2].sites | q[3].sites != 0 {
-                    for t in q {
-                        self.sort_building(t, our_bit, rival_bit, &mut ours, &mut rivals);
-                    }
-                }
-            }
-            for t in quads.remainder() {
-                self.sort_building(t, our_bit, rival_bit, &mut ours, &mut rivals);
+            if !listed || !self.listed_buildings(v, our_bit, rival_bit, &mut ours, &mut rivals) {
+                self.scan_buildings(v, our_bit, rival_bit, &mut ours, &mut rivals);
             }
             if rivals.is_empty() {
                 continue;
@@ -508,6 +390,329 @@ impl BoundExpansion for ShrinesRules {
                     c.rotations = 0;
                 }
             }
+        }
+    }
+
+    /// [`Self::filter_cells`] with the list.
+    #[inline(never)]
+    fn filter_listed(&self, v: &View<'_>, mask: u8, cells: &mut [PlacementCell]) {
+        self.filter_cells(v, mask, cells, true);
+    }
+
+    /// Files every building tile of the board (`t.sites != 0` and a building in its kind,
+    /// in placement order) under our family and/or the rival one, from the list, if there
+    /// is one now (else `false`).
+    #[inline(never)]
+    fn listed_buildings(
+        &self,
+        v: &View<'_>,
+        our_bit: u8,
+        rival_bit: u8,
+        ours: &mut PosList,
+        rivals: &mut PosList,
+    ) -> bool {
+        let listed = v.get(self.list.listed);
+        if !(1..=LIST_CAP as i64 + 1).contains(&listed) {
+            return false;
+        }
+        let n = (listed - 1) as usize;
+        let mut last = None;
+        // One slot read for two entries.
+        for (j, slot) in self.list.slots.iter().enumerate().take(n.div_ceil(2)) {
+            let word = v.get(*slot) as u64;
+            for h in 0..(n - 2 * j).min(2) {
+                let e = (word >> (32 * h)) as u32;
+                let pos = Pos::new(
+                    (e & 0x7ff) as i32 - LIST_OFFSET,
+                    (e >> 11 & 0x7ff) as i32 - LIST_OFFSET,
+                );
+                file_building(pos, (e >> 22) as u8, our_bit, rival_bit, ours, rivals);
+                last = Some(pos);
+            }
+        }
+        // A filter asked from the `on_tile_placed` hook of an expansion loaded before this
+        // one sees the tile just placed before it is listed: it comes last in either order.
+        if let Some(i) = v.state.last_placed() {
+            let t = v.state.board().tile(i);
+            if Some(t.pos) != last {
+                self.sort_building(t, our_bit, rival_bit, ours, rivals);
+            }
+        }
+        true
+    }
+
+    /// [`Self::listed_buildings`] from the board: few among many tiles, so the scan reads
+    /// four tiles' site masks at a time.
+    #[inline(always)]
+    fn scan_buildings(
+        &self,
+        v: &View<'_>,
+        our_bit: u8,
+        rival_bit: u8,
+        ours: &mut PosList,
+        rivals: &mut PosList,
+    ) {
+        let tiles = v.state.board().tiles();
+        let mut quads = tiles.chunks_exact(4);
+        for q in &mut quads {
+            if q[0].sites | q[1].sites | q[2].sites | q[3].sites != 0 {
+                for t in q {
+                    self.sort_building(t, our_bit, rival_bit, ours, rivals);
+                }
+            }
+        }
+        for t in quads.remainder() {
+            self.sort_building(t, our_bit, rival_bit, ours, rivals);
+        }
+    }
+
+    /// Adds placed tile `t` to the list if it carries a building ([`BuildingList`]), once
+    /// the list is started and while it has room; past that the filter scans the board.
+    fn list_tile(&self, ctx: &mut Ctx<'_>, t: &PlacedTile) {
+        let m = self.buildings_of_tile(t.kind);
+        if t.sites == 0 || m == 0 {
+            return;
+        }
+        let listed = ctx.get(self.list.listed);
+        if !(1..=LIST_CAP as i64 + 1).contains(&listed) {
+            return;
+        }
+        let k = (listed - 1) as usize;
+        let (x, y) = (t.pos.x + LIST_OFFSET, t.pos.y + LIST_OFFSET);
+        if k == LIST_CAP || !(0..0x800).contains(&x) || !(0..0x800).contains(&y) {
+            ctx.set(self.list.listed, LIST_FULL);
+            return;
+        }
+        let e = x as u32 | (y as u32) << 11 | u32::from(m) << 22;
+        let slot = self.list.slots[k / 2];
+        let shift = 32 * (k % 2);
+        let old = ctx.get(slot) & !(0xffff_ffff << shift);
+        ctx.set(slot, old | i64::from(e) << shift);
+        ctx.set(self.list.listed, listed + 1);
+    }
+}
+
+/// Files a building tile at `pos` carrying buildings `m` under the player's own family
+/// (`our_bit`) and/or the rival family (`rival_bit`).
+#[inline(always)]
+fn file_building(
+    pos: Pos,
+    m: u8,
+    our_bit: u8,
+    rival_bit: u8,
+    ours: &mut PosList,
+    rivals: &mut PosList,
+) {
+    if m & rival_bit != 0 {
+        rivals.push(pos);
+    }
+    if m & our_bit != 0 {
+        ours.push(pos);
+    }
+}
+
+/// Board positions in insertion order, on the stack up to 16 (no allocation per draw).
+type PosList = SmallVec<[Pos; 16]>;
+
+/// Rows of the placement filter's bitmap of forbidden cells (a block up to 32 wide).
+const KILL_ROWS: usize = 32;
+
+/// Whether `a` and `b` are at most two cells apart on both axes (their 3×3 blocks
+/// overlap).
+#[inline]
+fn within2(a: Pos, b: Pos) -> bool {
+    (a.x.wrapping_sub(b.x).wrapping_add(2) as u32) <= 4
+        && (a.y.wrapping_sub(b.y).wrapping_add(2) as u32) <= 4
+}
+
+/// Whether `a` lies in the 3×3 block centred on `b` (`b` itself included).
+#[inline]
+fn touches(a: Pos, b: Pos) -> bool {
+    (a.x.wrapping_sub(b.x).wrapping_add(1) as u32) <= 2
+        && (a.y.wrapping_sub(b.y).wrapping_add(1) as u32) <= 2
+}
+
+/// HS-3 / HS-4 for many rivals (more than the placement filter's bit sets hold): a small
+/// grid over the rivals' surroundings: per cell, how many rivals touch it (HS-3) and
+/// whether one of them already has one of ours around it (HS-4, bit 7). Then each
+/// candidate is one lookup.
+fn filter_by_grid(ours: &[Pos], rivals: &[Pos], crowding: bool, cells: &mut [PlacementCell]) {
+    let (min_x, max_x) = rivals.iter().fold((i32::MAX, i32::MIN), |(a, b), r| {
+        (a.min(r.x - 1), b.max(r.x + 1))
+    });
+    let (min_y, max_y) = rivals.iter().fold((i32::MAX, i32::MIN), |(a, b), r| {
+        (a.min(r.y - 1), b.max(r.y + 1))
+    });
+    let w = (max_x - min_x + 1) as usize;
+    let mut grid = vec![0u8; w * (max_y - min_y + 1) as usize];
+    for r in rivals {
+        let taken = ours.iter().any(|o| touches(*o, *r) && o != r);
+        for q in r.surrounding() {
+            let cell = &mut grid[(q.y - min_y) as usize * w + (q.x - min_x) as usize];
+            *cell = (*cell + 1) | if taken { 0x80 } else { 0 };
+        }
+    }
+    for c in cells.iter_mut() {
+        let p = c.pos;
+        if p.x < min_x || p.x > max_x || p.y < min_y || p.y > max_y {
+            continue;
+        }
+        let cell = grid[(p.y - min_y) as usize * w + (p.x - min_x) as usize];
+        if cell & 0x7f >= 2 || (cell & 0x80 != 0 && !crowding) {
+            c.rotations = 0;
+        }
+    }
+}
+
+fn bit(b: Building) -> u8 {
+    match b {
+        Building::Shrine => 1,
+        Building::Cloister => 2,
+    }
+}
+
+impl Expansion for HereticsShrines {
+    fn id(&self) -> &str {
+        "heretics-shrines"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    /// The shrine kind (HS-1). It is declared in both `shrines` modes: options are only
+    /// known at bind.
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let shrine = d
+            .feature_kind(FeatureKindDef {
+                // Renderers draw it as a shrine (a dark temple with a dome).
+                look: "shrine".into(),
+                ..FeatureKindDef::new("shrine", Shape::Site, Scoring::Cloister, true)
+            })
+            .map_err(|e| e.to_string())?;
+        let list = BuildingList {
+            listed: d.game_slot("building-tiles", 0),
+            slots: std::array::from_fn(|k| d.game_slot(&format!("building-tiles.{k}"), 0)),
+        };
+        Ok(binder(move |b: &Binding<'_>| {
+            let rules = b.rules();
+            let opts = Opts::read(b)?;
+            let tiles: usize = rules
+                .tiles()
+                .defined()
+                .map(|(_, k)| usize::from(k.count))
+                .sum();
+            Ok(ShrinesRules {
+                list,
+                listing: !opts.plain && tiles >= LIST_FROM_TILES,
+                shrine,
+                opts,
+                tile_buildings: rules
+                    .tiles()
+                    .iter()
+                    .map(|(id, _)| compute_buildings(rules, shrine, id))
+                    .collect(),
+                kind_buildings: {
+                    let mut t = [0u8; 256];
+                    for (i, slot) in t.iter_mut().enumerate().take(rules.kinds().len()) {
+                        *slot = building_of(rules, shrine, FeatureKindId(i as u8)).map_or(0, bit);
+                    }
+                    t
+                },
+                cult_places: rules
+                    .tiles()
+                    .iter()
+                    .filter(|(_, k)| k.has_tag("cult-places"))
+                    .map(|(id, _)| id)
+                    .collect(),
+            })
+        }))
+    }
+}
+
+impl BoundExpansion for ShrinesRules {
+    fn hook_set(&self) -> HookSet {
+        // Plain cloisters: the cult-places supply and the relabelling only.
+        if self.opts.plain {
+            return HookSet::GAME_START | HookSet::BEFORE_SCORING;
+        }
+        let mut base = HookSet::GAME_START | HookSet::FILTER_PLACEMENTS | HookSet::BEFORE_SCORING;
+        // `on_tile_placed` lists the building tiles for the placement filter.
+        if self.listing {
+            base = base | HookSet::ON_TILE_PLACED;
+        }
+        // The deployment filter only serves the shrineCrowding house rule.
+        if self.opts.crowding {
+            base | HookSet::FILTER_DEPLOY_ACTIONS
+        } else {
+            base
+        }
+    }
+
+    fn prepare_game(&self, ctx: &mut Ctx<'_>, _start: &mut Vec<StartTile>) -> HookResult {
+        if !self.opts.cult_places {
+            for &id in &self.cult_places {
+                while ctx.supply_mut().take(id) {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The start tiles' buildings (or a position's) are listed in board order
+    /// ([`BuildingList`]).
+    fn start_game(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        if !self.listing {
+            return Ok(());
+        }
+        ctx.set(self.list.listed, 1);
+        for i in 0..ctx.state().board().tiles().len() {
+            let t = ctx.state().board().tiles()[i];
+            self.list_tile(ctx, &t);
+        }
+        Ok(())
+    }
+
+    /// Only a tile with a building is listed.
+    fn on_tile_placed_for(&self, _rules: &Ruleset, tile: TileKindId) -> bool {
+        self.listing && self.buildings_of_tile(tile) != 0
+    }
+
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
+        let board = ctx.state().board();
+        // The tile just placed is the last one: no cell lookup.
+        let t = match ctx.state().last_placed().map(|i| board.tile(i)) {
+            Some(t) if t.pos == pos => *t,
+            _ => match board.at(pos) {
+                Some(t) => *t,
+                None => return Ok(()),
+            },
+        };
+        self.list_tile(ctx, &t);
+        Ok(())
+    }
+
+    /// Only tiles with a shrine or a cloister are restricted.
+    fn filters_tile(&self, rules: &Ruleset, tile: TileKindId) -> HookResult<bool> {
+        Ok(compute_buildings(rules, self.shrine, tile) != 0)
+    }
+
+    /// HS-3 / HS-4.
+    fn filter_placements(
+        &self,
+        v: View<'_>,
+        _player: PlayerId,
+        tile: TileKindId,
+        cells: &mut [PlacementCell],
+    ) -> HookResult {
+        let mask = self.buildings_of_tile(tile);
+        if mask == 0 {
+            return Ok(());
+        }
+        // The board scan's code as it was, inline; the list's out of line.
+        if self.listing {
+            self.filter_listed(&v, mask, cells);
+        } else {
+            self.filter_cells(&v, mask, cells, false);
         }
         Ok(())
     }

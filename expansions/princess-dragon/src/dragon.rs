@@ -216,13 +216,22 @@ impl PdRules {
         let Some(&on_tile) = v.state.board().at(cell) else {
             return Ok(());
         };
-        // Most steps find nobody: one tight pass before any bookkeeping.
-        if !v
-            .state
-            .figures()
-            .iter()
-            .any(|f| matches!(f.loc, FigureLoc::On(s) if on_tile.has_segment(s)))
-        {
+        // Most steps find nobody: one pass before any bookkeeping, each figure's test as
+        // arithmetic with no early exit (whether a figure stands, and where, follows no
+        // pattern: branches on them were mispredicted). A figure off the board reads no
+        // segment (`usize::MAX`, in no range); the ranges are `PlacedTile::has_segment`'s.
+        let (first, split) = (on_tile.first_segment as usize, usize::from(on_tile.split));
+        let added = on_tile.added as usize;
+        let extra = usize::from(on_tile.segment_count - on_tile.split);
+        let mut hit = false;
+        for f in v.state.figures() {
+            let s = match f.loc {
+                FigureLoc::On(s) => s.index(),
+                _ => usize::MAX,
+            };
+            hit |= (s.wrapping_sub(first) < split) | (s.wrapping_sub(added) < extra);
+        }
+        if !hit {
             return Ok(());
         }
         let g = v.state.graph();

@@ -126,6 +126,8 @@ struct TbRules {
     herd_tiles: Vec<bool>,
     /// Farmers are in play (the pig has nowhere to go otherwise).
     farmers: bool,
+    /// Per figure kind: whether it is a follower (TBQ-2).
+    follower: Vec<bool>,
 }
 
 impl Expansion for TradersBuilders {
@@ -181,6 +183,12 @@ impl Expansion for TradersBuilders {
                 deploy_masks: deploy_masks(b.rules()),
                 herd_tiles: herd_tiles(b.rules()),
                 farmers: b.rules().base().farmers,
+                follower: b
+                    .rules()
+                    .figure_kinds()
+                    .iter()
+                    .map(|k| k.follower)
+                    .collect(),
                 ids,
                 optional: match b.option_str("builderDoubleTurn")? {
                     "mandatory" => false,
@@ -300,13 +308,21 @@ fn segment_tags<'r>(rules: &'r Ruleset, view: &View<'_>, s: SegmentId) -> Option
         .map(|seg| seg.tags.as_slice())
 }
 
-/// Whether `player` has a follower (any kind with the follower flag) on feature `f`.
-fn has_follower(view: &View<'_>, player: PlayerId, f: FeatureId) -> bool {
+/// Whether `player` has a follower (any kind with the follower flag, `follower` by kind) on
+/// feature `f`. The figure's place is read first (it is in the figure itself; the kind's flag
+/// is not), and only a figure on the board has its feature looked up.
+fn has_follower(view: &View<'_>, follower: &[bool], player: PlayerId, f: FeatureId) -> bool {
     let g = view.state.graph();
-    view.state.figures_of(player).1.iter().any(|fig| {
-        view.rules.figure_kind(fig.kind).follower
-            && matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f)
-    })
+    view.state
+        .figures_of(player)
+        .1
+        .iter()
+        .any(|fig| match fig.loc {
+            FigureLoc::On(s) => {
+                follower.get(fig.kind.0 as usize).copied().unwrap_or(false) && g.feature_of(s) == f
+            }
+            _ => false,
+        })
 }
 
 /// Whether `player` has a figure of `kind` on feature `f`.
@@ -359,7 +375,7 @@ impl TbRules {
                     continue;
                 }
                 let FigureLoc::On(s) = fig.loc else { continue };
-                if !has_follower(view, player, g.feature_of(s)) {
+                if !has_follower(view, &self.follower, player, g.feature_of(s)) {
                     out.push(FigureId((first + i) as u16));
                 }
             }
@@ -555,7 +571,7 @@ impl BoundExpansion for TbRules {
             if tot.complete() || tot.scored || tot.occupants == 0 {
                 continue;
             }
-            if has_follower(&view, player, f) {
+            if has_follower(&view, &self.follower, player, f) {
                 let figure = if on_builder & (1 << i) != 0 {
                     ids.builder
                 } else {

@@ -431,13 +431,11 @@ impl<'a> Ctx<'a> {
                 "a tile can be played instead of drawing only before the draw".into(),
             ));
         }
-        let mut cells = Vec::new();
-        self.view()
-            .placements_of(tile, &mut cells)
-            .map_err(|e| HookFailure(e.to_string()))?;
-        let legal = cells
-            .iter()
-            .any(|c| c.pos == pos && c.rotations & (1 << rotation.quarters()) != 0);
+        // Read where the placements are kept (the prompt that offered this one listed
+        // them), not copied into a list of its own.
+        let legal =
+            (self.rules.routines.placement_offered)(self.rules, self.state, tile, pos, rotation)
+                .map_err(|e| HookFailure(e.to_string()))?;
         if !legal {
             return Err(HookFailure(format!(
                 "tile {} cannot be placed at {pos} rotation {rotation}",

@@ -63,6 +63,8 @@ pub(crate) struct Routines {
     pub(crate) completed_by_last_placement: fn(&Ruleset, &GameState, &mut Vec<FeatureId>),
     pub(crate) placements:
         fn(&Ruleset, &GameState, TileKindId, &mut Vec<PlacementCell>) -> Result<usize, HookError>,
+    pub(crate) placement_offered:
+        fn(&Ruleset, &GameState, TileKindId, Pos, Rotation) -> Result<bool, HookError>,
     pub(crate) farm_cities: fn(&Ruleset, &FeatureGraph, FeatureId, &mut Vec<FeatureId>),
     pub(crate) add_overlay:
         fn(&Ruleset, &mut GameState, Pos, TileKindId) -> Result<crate::graph::SegmentId, String>,
@@ -77,6 +79,7 @@ impl Routines {
     pub(crate) const HERE: Routines = Routines {
         completed_by_last_placement,
         placements: placements_remembered,
+        placement_offered,
         farm_cities,
         add_overlay,
         return_figure,

@@ -724,6 +724,58 @@ mod tests {
         assert!(marked > 5_000, "only {marked} codes had a matching byte");
     }
 
+    /// `Ctx::play_tile_instead`'s check ([`placement_offered`], which reads the memo in
+    /// place) accepts exactly the (cell, rotation) pairs a fresh enumeration gives, for
+    /// every tile kind at every decision of seeded games with an amending overlay: asked
+    /// first with the memo holding another kind's answer, then with it holding this one's,
+    /// and for cells off the frontier.
+    #[test]
+    fn offered_placements_match_fresh_ones() {
+        let rules = planks_rules();
+        let kinds: Vec<TileKindId> = (0..rules.tiles().len())
+            .map(|i| TileKindId(i as u16))
+            .collect();
+        let (mut fresh, mut memo) = (Vec::new(), Vec::new());
+        let (mut yes, mut no) = (0, 0);
+        for seed in 0..2u64 {
+            let setup = crate::GameSetup::new(vec!["A".into(), "B".into()], seed);
+            let mut game = crate::Game::new(rules.clone(), &setup).unwrap();
+            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(3);
+            while !game.is_over() {
+                let st = &game.state;
+                for (i, &k) in kinds.iter().enumerate() {
+                    placements_into(&rules, st, k, &mut fresh, &mut Vec::new()).unwrap();
+                    // Odd kinds: the memo holds this kind's answer before the asks.
+                    if i % 2 == 1 {
+                        placements_remembered(&rules, st, k, &mut memo).unwrap();
+                    }
+                    let far = Pos::new(900, -900);
+                    for pos in st.board.frontier().iter().map(|f| f.pos).chain([far]) {
+                        let want = fresh
+                            .iter()
+                            .find(|c| c.pos == pos)
+                            .map_or(0, |c| c.rotations);
+                        for r in Rotation::ALL {
+                            let offered = placement_offered(&rules, st, k, pos, r).unwrap();
+                            assert_eq!(
+                                offered,
+                                want >> r.quarters() & 1 == 1,
+                                "kind {} at {pos} turned {r}",
+                                k.0
+                            );
+                            yes += usize::from(offered);
+                            no += usize::from(!offered);
+                        }
+                    }
+                }
+                pick = next(pick);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.play_offered(i).unwrap();
+            }
+        }
+        assert!(yes > 1_000 && no > 1_000, "{yes} offered, {no} not");
+    }
+
     /// `View::placements_of` gives a remembered answer only while it holds: the same as
     /// computing it afresh, asked twice, for every tile kind at every decision of seeded
     /// games with an amending overlay, on the game's own state (whose memo lives on while

@@ -348,17 +348,56 @@ pub(crate) fn placements_remembered(
     tile: TileKindId,
     out: &mut Vec<PlacementCell>,
 ) -> Result<usize, HookError> {
+    let Some(memo) = remembered(rules, st, tile)? else {
+        return placements_into(rules, st, tile, out, &mut Vec::new());
+    };
+    out.clear();
+    out.extend_from_slice(&memo.cells);
+    Ok(memo.count)
+}
+
+/// Whether `tile` may be placed at `pos` turned by `rotation` now: one of the placements
+/// [`placements_remembered`] gives, read where they are kept instead of copied out (the
+/// check of [`crate::Ctx::play_tile_instead`], whose placements a prompt has just listed).
+#[inline(never)]
+pub(crate) fn placement_offered(
+    rules: &Ruleset,
+    st: &GameState,
+    tile: TileKindId,
+    pos: Pos,
+    rotation: Rotation,
+) -> Result<bool, HookError> {
+    let bit = 1u8 << rotation.quarters();
+    let has =
+        |cells: &[PlacementCell]| cells.iter().any(|c| c.pos == pos && c.rotations & bit != 0);
+    if let Some(memo) = remembered(rules, st, tile)? {
+        return Ok(has(&memo.cells));
+    }
+    let mut cells = Vec::new();
+    placements_into(rules, st, tile, &mut cells, &mut Vec::new())?;
+    Ok(has(&cells))
+}
+
+/// The memo ([`GameState::placement_memo`]) holding the placements of `tile` now, filled
+/// first if it holds another answer; `None` when the answer cannot be kept (the caller
+/// computes it).
+#[inline(always)]
+fn remembered<'s>(
+    rules: &Ruleset,
+    st: &'s GameState,
+    tile: TileKindId,
+) -> Result<Option<std::sync::MutexGuard<'s, crate::state::PlacementMemo>>, HookError> {
     let amends = amending(rules, st);
     // An expansion that vets overlays may answer by figures, which the key does not hold.
     if rules.placement_filters(tile) != 0
         || (amends && rules.hook_members(HookSet::ALLOWS_OVERLAY) != 0)
     {
-        return placements_into(rules, st, tile, out, &mut Vec::new());
+        return Ok(None);
     }
     let key = Some((tile, st.board.edits(), amends));
     // Not held elsewhere but by another thread reading the same state: then compute.
     let Ok(mut memo) = st.placement_memo.0.try_lock() else {
-        return placements_into(rules, st, tile, out, &mut Vec::new());
+        return Ok(None);
     };
     if memo.key != key {
         memo.key = None;
@@ -367,9 +406,7 @@ pub(crate) fn placements_remembered(
         *count = placements_into(rules, st, tile, cells, &mut Vec::new())?;
         memo.key = key;
     }
-    out.clear();
-    out.extend_from_slice(&memo.cells);
-    Ok(memo.count)
+    Ok(Some(memo))
 }
 
 /// The rotations (bit q: q quarter turns) whose edge codes match a cell's neighbours

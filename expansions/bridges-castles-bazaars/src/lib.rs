@@ -360,19 +360,22 @@ impl BoundExpansion for BcbRules {
     }
 
     /// BCB-9: the castle question (`BeforeScoring`) follows only a tile with a castle base;
-    /// after any other tile the engine skips the window's call.
+    /// BCB-13: a bazaar (`AfterScoring`) only a bazaar tile (`bazaar-due` is set by no
+    /// other, and `marked` holds a bazaar kind's variants too, as a bridge laid after the
+    /// placement leaves the tile). After any other tile the engine skips the window, and
+    /// its gate's check, in most turns.
     fn opens_window_for(
         &self,
         _rules: &carcassonne_core::Ruleset,
         window: Window,
         tile: carcassonne_core::TileKindId,
     ) -> bool {
-        window != Window::BeforeScoring
-            || self
-                .castle_tiles
-                .get(usize::from(tile.0))
-                .copied()
-                .unwrap_or(true)
+        let by_kind = match window {
+            Window::BeforeScoring => &self.castle_tiles,
+            Window::AfterScoring => &self.bazaar.marked,
+            _ => return true,
+        };
+        by_kind.get(usize::from(tile.0)).copied().unwrap_or(true)
     }
 
     /// BCB-1: everyone's bridges.

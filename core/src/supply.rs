@@ -211,11 +211,10 @@ impl TileSupply {
         }
     }
 
-    /// Removes one copy of `tile` from the supply, if there is one: the first in group
-    /// order (the order of the others is kept, which later draws depend on).
+    /// Removes one copy of `tile` from the supply, if there is one.
     pub fn take(&mut self, tile: TileKindId) -> bool {
         for g in &mut self.groups {
-            if let Some(i) = first_index(&g.tiles, tile) {
+            if let Some(i) = g.tiles.iter().position(|t| *t == tile) {
                 g.tiles.remove(i);
                 return true;
             }
@@ -224,52 +223,10 @@ impl TileSupply {
     }
 }
 
-/// The index of the first `tile` in `tiles`: eight at a time, a mask of the matches per
-/// eight (a vector compare), instead of a compare and a branch per tile (a bazaar's shown
-/// tiles are taken this way, from a supply of dozens).
-#[inline]
-fn first_index(tiles: &[TileKindId], tile: TileKindId) -> Option<usize> {
-    let mut eights = tiles.chunks_exact(8);
-    for (n, c) in (&mut eights).enumerate() {
-        let hits = c
-            .iter()
-            .enumerate()
-            .fold(0u32, |m, (k, t)| m | u32::from(t.0 == tile.0) << k);
-        if hits != 0 {
-            return Some(8 * n + hits.trailing_zeros() as usize);
-        }
-    }
-    let rest = eights.remainder();
-    let at = tiles.len() - rest.len();
-    rest.iter().position(|t| *t == tile).map(|i| at + i)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::SeedableRng;
-
-    /// [`first_index`] finds what `position` finds, for lists of every length up to 40
-    /// and every kind in and out of them.
-    #[test]
-    fn first_index_is_the_first_position() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        for len in 0..40usize {
-            for _ in 0..20 {
-                let tiles: Vec<TileKindId> = (0..len)
-                    .map(|_| TileKindId(rng.random_range(0..6u16)))
-                    .collect();
-                for k in 0..7u16 {
-                    let t = TileKindId(k);
-                    assert_eq!(
-                        first_index(&tiles, t),
-                        tiles.iter().position(|x| *x == t),
-                        "{tiles:?} {k}"
-                    );
-                }
-            }
-        }
-    }
 
     /// Hidden tiles are never drawn, and tiles put back later are drawable again (Hills &
     /// Sheep's hills before Princess & Dragon's dragon tiles return, HL-2, PD-3).

@@ -63,8 +63,12 @@ pub(crate) struct Routines {
     pub(crate) completed_by_last_placement: fn(&Ruleset, &GameState, &mut Vec<FeatureId>),
     pub(crate) placements:
         fn(&Ruleset, &GameState, TileKindId, &mut Vec<PlacementCell>) -> Result<usize, HookError>,
-    pub(crate) placement_offered:
-        fn(&Ruleset, &GameState, TileKindId, Pos, Rotation) -> Result<bool, HookError>,
+    pub(crate) read_placements: fn(
+        &Ruleset,
+        &GameState,
+        TileKindId,
+        &mut dyn FnMut(&[PlacementCell], usize),
+    ) -> Result<(), HookError>,
     pub(crate) farm_cities: fn(&Ruleset, &FeatureGraph, FeatureId, &mut Vec<FeatureId>),
     pub(crate) add_overlay:
         fn(&Ruleset, &mut GameState, Pos, TileKindId) -> Result<crate::graph::SegmentId, String>,
@@ -79,7 +83,7 @@ impl Routines {
     pub(crate) const HERE: Routines = Routines {
         completed_by_last_placement,
         placements: placements_remembered,
-        placement_offered,
+        read_placements,
         farm_cities,
         add_overlay,
         return_figure,
@@ -957,6 +961,10 @@ mod tests {
         assert!(std::ptr::fn_addr_eq(
             rules.routines.placements,
             here.placements
+        ));
+        assert!(std::ptr::fn_addr_eq(
+            rules.routines.read_placements,
+            here.read_placements
         ));
         let (mut by_view, mut direct) = (Vec::new(), Vec::new());
         let (mut cells_view, mut cells_direct) = (Vec::new(), Vec::new());

@@ -724,13 +724,14 @@ mod tests {
         assert!(marked > 5_000, "only {marked} codes had a matching byte");
     }
 
-    /// `Ctx::play_tile_instead`'s check ([`placement_offered`], which reads the memo in
-    /// place) accepts exactly the (cell, rotation) pairs a fresh enumeration gives, for
-    /// every tile kind at every decision of seeded games with an amending overlay: asked
-    /// first with the memo holding another kind's answer, then with it holding this one's,
-    /// and for cells off the frontier.
+    /// `View::read_placements_of` ([`read_placements`], the memo read in place) gives what
+    /// a fresh enumeration gives, for every tile kind at every decision of seeded games
+    /// with an amending overlay: asked first with the memo holding another kind's answer,
+    /// then with it holding this one's; and `Ctx::play_tile_instead`'s check of a
+    /// (cell, rotation) through it accepts exactly the offered ones, cells off the
+    /// frontier refused.
     #[test]
-    fn offered_placements_match_fresh_ones() {
+    fn read_placements_match_fresh_ones() {
         let rules = planks_rules();
         let kinds: Vec<TileKindId> = (0..rules.tiles().len())
             .map(|i| TileKindId(i as u16))
@@ -749,6 +750,13 @@ mod tests {
                     if i % 2 == 1 {
                         placements_remembered(&rules, st, k, &mut memo).unwrap();
                     }
+                    let mut read = None;
+                    read_placements(&rules, st, k, &mut |cells, n| {
+                        read = Some((cells.to_vec(), n));
+                    })
+                    .unwrap();
+                    let n = fresh.iter().map(PlacementCell::rotation_count).sum();
+                    assert_eq!(read, Some((fresh.clone(), n)), "kind {}", k.0);
                     let far = Pos::new(900, -900);
                     for pos in st.board.frontier().iter().map(|f| f.pos).chain([far]) {
                         let want = fresh
@@ -756,7 +764,13 @@ mod tests {
                             .find(|c| c.pos == pos)
                             .map_or(0, |c| c.rotations);
                         for r in Rotation::ALL {
-                            let offered = placement_offered(&rules, st, k, pos, r).unwrap();
+                            let mut offered = false;
+                            read_placements(&rules, st, k, &mut |cells, _| {
+                                offered = cells
+                                    .iter()
+                                    .any(|c| c.pos == pos && c.rotations >> r.quarters() & 1 == 1);
+                            })
+                            .unwrap();
                             assert_eq!(
                                 offered,
                                 want >> r.quarters() & 1 == 1,

@@ -356,26 +356,26 @@ pub(crate) fn placements_remembered(
     Ok(memo.count)
 }
 
-/// Whether `tile` may be placed at `pos` turned by `rotation` now: one of the placements
-/// [`placements_remembered`] gives, read where they are kept instead of copied out (the
-/// check of [`crate::Ctx::play_tile_instead`], whose placements a prompt has just listed).
+/// [`placements_remembered`] read in place ([`crate::View::read_placements_of`]): `read`
+/// gets the placements and their (cell, rotation) count where they are kept, instead of a
+/// copy in a list of the caller's (a bazaar's bought tile: whether it fits, where, and
+/// `Ctx::play_tile_instead`'s check, three reads of one answer).
 #[inline(never)]
-pub(crate) fn placement_offered(
+pub(crate) fn read_placements(
     rules: &Ruleset,
     st: &GameState,
     tile: TileKindId,
-    pos: Pos,
-    rotation: Rotation,
-) -> Result<bool, HookError> {
-    let bit = 1u8 << rotation.quarters();
-    let has =
-        |cells: &[PlacementCell]| cells.iter().any(|c| c.pos == pos && c.rotations & bit != 0);
+    read: &mut dyn FnMut(&[PlacementCell], usize),
+) -> Result<(), HookError> {
+    // A `read` that asks again finds the memo held and computes its own answer.
     if let Some(memo) = remembered(rules, st, tile)? {
-        return Ok(has(&memo.cells));
+        read(&memo.cells, memo.count);
+        return Ok(());
     }
     let mut cells = Vec::new();
-    placements_into(rules, st, tile, &mut cells, &mut Vec::new())?;
-    Ok(has(&cells))
+    let count = placements_into(rules, st, tile, &mut cells, &mut Vec::new())?;
+    read(&cells, count);
+    Ok(())
 }
 
 /// The memo ([`GameState::placement_memo`]) holding the placements of `tile` now, filled

@@ -235,6 +235,7 @@ impl Expansion for BridgesCastlesBazaars {
                 })
                 .collect();
             let no_auction = bnd.option_str("bazaarAuction")? == "no-auction";
+            let [bids, raises] = Bazaar::bid_lists(bnd.me(), open, raise);
             let adjacent = bnd.option_str("bridgeReach")? == "adjacent";
             // A part switched off (JCZ without its element) leaves its tiles plain.
             let castles_on = bnd.option_flag("castles")?;
@@ -292,6 +293,9 @@ impl Expansion for BridgesCastlesBazaars {
                     marked,
                     no_auction,
                     named: bnd.option_str("bazaarDraws")? == "chosen",
+                    me: bnd.me(),
+                    bids,
+                    raises,
                 },
                 castle_tiles,
             })

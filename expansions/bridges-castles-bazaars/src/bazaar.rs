@@ -277,7 +277,10 @@ impl Bazaar {
             Ask::Open => out.extend((0..=MAX_BID).map(|b| custom(me, self.open, b))),
             Ask::Raise => {
                 let bid = v.get(self.bid) as i32;
-                match usize::try_from(bid + 1).ok().and_then(|b| self.raises.get(b..)) {
+                match usize::try_from(bid + 1)
+                    .ok()
+                    .and_then(|b| self.raises.get(b..))
+                {
                     Some(raises) if me == self.me => out.extend_from_slice(raises),
                     _ => out.extend((bid + 1..=MAX_BID).map(|b| custom(me, self.raise, b))),
                 }

@@ -277,10 +277,7 @@ impl Bazaar {
             Ask::Open => out.extend((0..=MAX_BID).map(|b| custom(me, self.open, b))),
             Ask::Raise => {
                 let bid = v.get(self.bid) as i32;
-                match usize::try_from(bid + 1)
-                    .ok()
-                    .and_then(|b| self.raises.get(b..))
-                {
+                match raises_over(&self.raises, bid) {
                     Some(raises) if me == self.me => out.extend_from_slice(raises),
                     _ => out.extend((bid + 1..=MAX_BID).map(|b| custom(me, self.raise, b))),
                 }
@@ -568,6 +565,12 @@ impl Bazaar {
     }
 }
 
+/// The `raise` actions over `bid` (BCB-14): those of `raises` (one per bid 0 …
+/// [`MAX_BID`], [`Bazaar::bid_lists`]) from `bid + 1` on; `None` for a bid off the table.
+fn raises_over(raises: &[Action], bid: i32) -> Option<&[Action]> {
+    usize::try_from(bid + 1).ok().and_then(|b| raises.get(b..))
+}
+
 /// Per rotation mask (bit q: q quarter turns fit): its rotations in order, the fitting
 /// ones first, then the others ([`push_places`] writes all four and keeps the first).
 const FITS_FIRST: [[u8; 4]; 16] = {
@@ -624,6 +627,28 @@ fn push_places(cells: &[PlacementCell], out: &mut Vec<Action>) {
 mod tests {
     use super::*;
     use carcassonne_core::Pos;
+
+    /// The bidding questions' lists from the tables made at bind ([`Bazaar::bid_lists`],
+    /// [`raises_over`]) are the ones built bid by bid: `bid` 0 … [`MAX_BID`], and every
+    /// raise over each standing bid; a bid off the table is left to the built list.
+    #[test]
+    fn bid_tables_give_the_built_lists() {
+        let (me, open, raise) = (ExpansionIndex(3), VerbId(7), VerbId(9));
+        let [bids, raises] = Bazaar::bid_lists(me, open, raise);
+        let built = |verb, from: i32| -> Vec<Action> {
+            (from..=MAX_BID).map(|b| custom(me, verb, b)).collect()
+        };
+        assert_eq!(bids, built(open, 0));
+        for bid in -3..=MAX_BID + 3 {
+            let table = raises_over(&raises, bid);
+            match bid {
+                -1..=MAX_BID => {
+                    assert_eq!(table.map(<[Action]>::to_vec), Some(built(raise, bid + 1)))
+                }
+                _ => assert_eq!(table, None, "bid {bid}"),
+            }
+        }
+    }
 
     /// BCB-15's place prompt: [`push_places`] gives one `Place` per fitting rotation, in
     /// cell then rotation order, after what `out` held, for every rotation mask and runs

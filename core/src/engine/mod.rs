@@ -63,12 +63,7 @@ pub(crate) struct Routines {
     pub(crate) completed_by_last_placement: fn(&Ruleset, &GameState, &mut Vec<FeatureId>),
     pub(crate) placements:
         fn(&Ruleset, &GameState, TileKindId, &mut Vec<PlacementCell>) -> Result<usize, HookError>,
-    pub(crate) read_placements: fn(
-        &Ruleset,
-        &GameState,
-        TileKindId,
-        &mut dyn FnMut(&[PlacementCell], usize),
-    ) -> Result<(), HookError>,
+    pub(crate) read_placements: ReadPlacements,
     pub(crate) farm_cities: fn(&Ruleset, &FeatureGraph, FeatureId, &mut Vec<FeatureId>),
     pub(crate) add_overlay:
         fn(&Ruleset, &mut GameState, Pos, TileKindId) -> Result<crate::graph::SegmentId, String>,
@@ -77,6 +72,14 @@ pub(crate) struct Routines {
     pub(crate) hold_figure:
         fn(&Ruleset, &mut GameState, FigureId, RemovalReason) -> Result<bool, HookError>,
 }
+
+/// [`Routines::read_placements`]: a tile kind's placements handed to a reader in place.
+type ReadPlacements = fn(
+    &Ruleset,
+    &GameState,
+    TileKindId,
+    &mut dyn FnMut(&[PlacementCell], usize),
+) -> Result<(), HookError>;
 
 impl Routines {
     /// This binary's routines: what the ruleset's builder stores.

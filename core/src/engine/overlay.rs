@@ -557,6 +557,13 @@ mod tests {
     }
 
     /// The next value of the tests' linear congruential generator.
+    /// Every tile kind of `rules`, variants included.
+    fn every_kind(rules: &Ruleset) -> Vec<TileKindId> {
+        (0..rules.tiles().len())
+            .map(|i| TileKindId(i as u16))
+            .collect()
+    }
+
     fn next(pick: u64) -> u64 {
         pick.wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407)
@@ -733,9 +740,7 @@ mod tests {
     #[test]
     fn read_placements_match_fresh_ones() {
         let rules = planks_rules();
-        let kinds: Vec<TileKindId> = (0..rules.tiles().len())
-            .map(|i| TileKindId(i as u16))
-            .collect();
+        let kinds = every_kind(&rules);
         let (mut fresh, mut memo) = (Vec::new(), Vec::new());
         let (mut yes, mut no) = (0, 0);
         for seed in 0..2u64 {
@@ -799,9 +804,7 @@ mod tests {
     #[test]
     fn remembered_placements_match_fresh_ones() {
         let rules = planks_rules();
-        let kinds: Vec<TileKindId> = (0..rules.tiles().len())
-            .map(|i| TileKindId(i as u16))
-            .collect();
+        let kinds = every_kind(&rules);
         let slot = rules.amends.expect("the planks amend placements").id();
         let (mut memo, mut fresh) = (Vec::new(), Vec::new());
         let (mut asked, mut stale_board, mut stale_flag) = (0, 0, 0);

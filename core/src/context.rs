@@ -161,6 +161,18 @@ impl<'a> View<'a> {
     ) -> Result<usize, HookError> {
         (self.rules.routines.placements)(self.rules, self.state, tile, out)
     }
+
+    /// [`View::placements_of`] without a copy: `read` gets the placements of `tile` now
+    /// and their number of (cell, rotation) pairs where they are kept (for a kind that no
+    /// placement filter concerns, the remembered answer). For a caller that only looks
+    /// at them (whether any, which one), asking several times a turn.
+    pub fn read_placements_of(
+        &self,
+        tile: crate::tile::TileKindId,
+        read: &mut dyn FnMut(&[crate::state::PlacementCell], usize),
+    ) -> Result<(), HookError> {
+        (self.rules.routines.read_placements)(self.rules, self.state, tile, read)
+    }
 }
 
 /// Mutable access for hooks, through operations that keep the game's invariants.
@@ -431,13 +443,15 @@ impl<'a> Ctx<'a> {
                 "a tile can be played instead of drawing only before the draw".into(),
             ));
         }
-        let mut cells = Vec::new();
+        // Read where the placements are kept (the prompt that offered this one listed
+        // them), not copied into a list of its own.
+        let bit = 1u8 << rotation.quarters();
+        let mut legal = false;
         self.view()
-            .placements_of(tile, &mut cells)
+            .read_placements_of(tile, &mut |cells, _| {
+                legal = cells.iter().any(|c| c.pos == pos && c.rotations & bit != 0);
+            })
             .map_err(|e| HookFailure(e.to_string()))?;
-        let legal = cells
-            .iter()
-            .any(|c| c.pos == pos && c.rotations & (1 << rotation.quarters()) != 0);
         if !legal {
             return Err(HookFailure(format!(
                 "tile {} cannot be placed at {pos} rotation {rotation}",

@@ -63,6 +63,7 @@ pub(crate) struct Routines {
     pub(crate) completed_by_last_placement: fn(&Ruleset, &GameState, &mut Vec<FeatureId>),
     pub(crate) placements:
         fn(&Ruleset, &GameState, TileKindId, &mut Vec<PlacementCell>) -> Result<usize, HookError>,
+    pub(crate) read_placements: ReadPlacements,
     pub(crate) farm_cities: fn(&Ruleset, &FeatureGraph, FeatureId, &mut Vec<FeatureId>),
     pub(crate) add_overlay:
         fn(&Ruleset, &mut GameState, Pos, TileKindId) -> Result<crate::graph::SegmentId, String>,
@@ -72,11 +73,20 @@ pub(crate) struct Routines {
         fn(&Ruleset, &mut GameState, FigureId, RemovalReason) -> Result<bool, HookError>,
 }
 
+/// [`Routines::read_placements`]: a tile kind's placements handed to a reader in place.
+type ReadPlacements = fn(
+    &Ruleset,
+    &GameState,
+    TileKindId,
+    &mut dyn FnMut(&[PlacementCell], usize),
+) -> Result<(), HookError>;
+
 impl Routines {
     /// This binary's routines: what the ruleset's builder stores.
     pub(crate) const HERE: Routines = Routines {
         completed_by_last_placement,
         placements: placements_remembered,
+        read_placements,
         farm_cities,
         add_overlay,
         return_figure,
@@ -954,6 +964,10 @@ mod tests {
         assert!(std::ptr::fn_addr_eq(
             rules.routines.placements,
             here.placements
+        ));
+        assert!(std::ptr::fn_addr_eq(
+            rules.routines.read_placements,
+            here.read_placements
         ));
         let (mut by_view, mut direct) = (Vec::new(), Vec::new());
         let (mut cells_view, mut cells_direct) = (Vec::new(), Vec::new());

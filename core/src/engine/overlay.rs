@@ -557,6 +557,13 @@ mod tests {
     }
 
     /// The next value of the tests' linear congruential generator.
+    /// Every tile kind of `rules`, variants included.
+    fn every_kind(rules: &Ruleset) -> Vec<TileKindId> {
+        (0..rules.tiles().len())
+            .map(|i| TileKindId(i as u16))
+            .collect()
+    }
+
     fn next(pick: u64) -> u64 {
         pick.wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407)
@@ -724,6 +731,70 @@ mod tests {
         assert!(marked > 5_000, "only {marked} codes had a matching byte");
     }
 
+    /// `View::read_placements_of` ([`read_placements`], the memo read in place) gives what
+    /// a fresh enumeration gives, for every tile kind at every decision of seeded games
+    /// with an amending overlay: asked first with the memo holding another kind's answer,
+    /// then with it holding this one's; and `Ctx::play_tile_instead`'s check of a
+    /// (cell, rotation) through it accepts exactly the offered ones, cells off the
+    /// frontier refused.
+    #[test]
+    fn read_placements_match_fresh_ones() {
+        let rules = planks_rules();
+        let kinds = every_kind(&rules);
+        let (mut fresh, mut memo) = (Vec::new(), Vec::new());
+        let (mut yes, mut no) = (0, 0);
+        for seed in 0..2u64 {
+            let setup = crate::GameSetup::new(vec!["A".into(), "B".into()], seed);
+            let mut game = crate::Game::new(rules.clone(), &setup).unwrap();
+            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(3);
+            while !game.is_over() {
+                let st = &game.state;
+                for (i, &k) in kinds.iter().enumerate() {
+                    placements_into(&rules, st, k, &mut fresh, &mut Vec::new()).unwrap();
+                    // Odd kinds: the memo holds this kind's answer before the asks.
+                    if i % 2 == 1 {
+                        placements_remembered(&rules, st, k, &mut memo).unwrap();
+                    }
+                    let mut read = None;
+                    read_placements(&rules, st, k, &mut |cells, n| {
+                        read = Some((cells.to_vec(), n));
+                    })
+                    .unwrap();
+                    let n = fresh.iter().map(PlacementCell::rotation_count).sum();
+                    assert_eq!(read, Some((fresh.clone(), n)), "kind {}", k.0);
+                    let far = Pos::new(900, -900);
+                    for pos in st.board.frontier().iter().map(|f| f.pos).chain([far]) {
+                        let want = fresh
+                            .iter()
+                            .find(|c| c.pos == pos)
+                            .map_or(0, |c| c.rotations);
+                        for r in Rotation::ALL {
+                            let mut offered = false;
+                            read_placements(&rules, st, k, &mut |cells, _| {
+                                offered = cells
+                                    .iter()
+                                    .any(|c| c.pos == pos && c.rotations >> r.quarters() & 1 == 1);
+                            })
+                            .unwrap();
+                            assert_eq!(
+                                offered,
+                                want >> r.quarters() & 1 == 1,
+                                "kind {} at {pos} turned {r}",
+                                k.0
+                            );
+                            yes += usize::from(offered);
+                            no += usize::from(!offered);
+                        }
+                    }
+                }
+                pick = next(pick);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.play_offered(i).unwrap();
+            }
+        }
+        assert!(yes > 1_000 && no > 1_000, "{yes} offered, {no} not");
+    }
+
     /// `View::placements_of` gives a remembered answer only while it holds: the same as
     /// computing it afresh, asked twice, for every tile kind at every decision of seeded
     /// games with an amending overlay, on the game's own state (whose memo lives on while
@@ -733,9 +804,7 @@ mod tests {
     #[test]
     fn remembered_placements_match_fresh_ones() {
         let rules = planks_rules();
-        let kinds: Vec<TileKindId> = (0..rules.tiles().len())
-            .map(|i| TileKindId(i as u16))
-            .collect();
+        let kinds = every_kind(&rules);
         let slot = rules.amends.expect("the planks amend placements").id();
         let (mut memo, mut fresh) = (Vec::new(), Vec::new());
         let (mut asked, mut stale_board, mut stale_flag) = (0, 0, 0);

@@ -348,17 +348,56 @@ pub(crate) fn placements_remembered(
     tile: TileKindId,
     out: &mut Vec<PlacementCell>,
 ) -> Result<usize, HookError> {
+    let Some(memo) = remembered(rules, st, tile)? else {
+        return placements_into(rules, st, tile, out, &mut Vec::new());
+    };
+    out.clear();
+    out.extend_from_slice(&memo.cells);
+    Ok(memo.count)
+}
+
+/// [`placements_remembered`] read in place ([`crate::View::read_placements_of`]): `read`
+/// gets the placements and their (cell, rotation) count where they are kept, instead of a
+/// copy in a list of the caller's (a bazaar's bought tile: whether it fits, where, and
+/// `Ctx::play_tile_instead`'s check, three reads of one answer).
+#[inline(never)]
+pub(crate) fn read_placements(
+    rules: &Ruleset,
+    st: &GameState,
+    tile: TileKindId,
+    read: &mut dyn FnMut(&[PlacementCell], usize),
+) -> Result<(), HookError> {
+    // A `read` that asks again finds the memo held and computes its own answer.
+    if let Some(memo) = remembered(rules, st, tile)? {
+        read(&memo.cells, memo.count);
+        return Ok(());
+    }
+    let mut cells = Vec::new();
+    let count = placements_into(rules, st, tile, &mut cells, &mut Vec::new())?;
+    read(&cells, count);
+    Ok(())
+}
+
+/// The memo ([`GameState::placement_memo`]) holding the placements of `tile` now, filled
+/// first if it holds another answer; `None` when the answer cannot be kept (the caller
+/// computes it).
+#[inline(always)]
+fn remembered<'s>(
+    rules: &Ruleset,
+    st: &'s GameState,
+    tile: TileKindId,
+) -> Result<Option<std::sync::MutexGuard<'s, crate::state::PlacementMemo>>, HookError> {
     let amends = amending(rules, st);
     // An expansion that vets overlays may answer by figures, which the key does not hold.
     if rules.placement_filters(tile) != 0
         || (amends && rules.hook_members(HookSet::ALLOWS_OVERLAY) != 0)
     {
-        return placements_into(rules, st, tile, out, &mut Vec::new());
+        return Ok(None);
     }
     let key = Some((tile, st.board.edits(), amends));
     // Not held elsewhere but by another thread reading the same state: then compute.
     let Ok(mut memo) = st.placement_memo.0.try_lock() else {
-        return placements_into(rules, st, tile, out, &mut Vec::new());
+        return Ok(None);
     };
     if memo.key != key {
         memo.key = None;
@@ -367,9 +406,7 @@ pub(crate) fn placements_remembered(
         *count = placements_into(rules, st, tile, cells, &mut Vec::new())?;
         memo.key = key;
     }
-    out.clear();
-    out.extend_from_slice(&memo.cells);
-    Ok(memo.count)
+    Ok(Some(memo))
 }
 
 /// The rotations (bit q: q quarter turns) whose edge codes match a cell's neighbours

@@ -32,32 +32,12 @@ pub const MAX_LOTS: usize = carcassonne_core::MAX_PLAYERS;
 /// keeps every prompt finite (bids 0 … 20: more than any tile has been worth in practice).
 pub const MAX_BID: i32 = 20;
 
-thread_local! {
-    /// The cells of a bought tile's placements, reused by every question about them on
-    /// this thread (the bazaar's turn asks twice: whether it fits, then where), instead of
-    /// a list allocated and freed per question. Only ever filled and read within one call.
-    static CELLS: std::cell::RefCell<Vec<PlacementCell>> = const {
-        std::cell::RefCell::new(Vec::new())
-    };
-}
-
-/// `f` with the placements of tile kind `t` now ([`View::placements_of`]), in a list
-/// reused per thread ([`CELLS`]).
-fn with_placements<R>(
-    v: &View<'_>,
-    t: TileKindId,
-    f: impl FnOnce(&[PlacementCell]) -> R,
-) -> HookResult<R> {
-    CELLS.with(|cells| {
-        // Asked again while the list is in use (from a hook `placements_of` calls): a
-        // fresh list for that question.
-        let mut own = Vec::new();
-        let mut held = cells.try_borrow_mut();
-        let cells = held.as_deref_mut().unwrap_or(&mut own);
-        v.placements_of(t, cells)
-            .map_err(|e| HookFailure(e.to_string()))?;
-        Ok(f(cells))
-    })
+/// `f` with the placements of tile kind `t` now, read where core keeps them
+/// ([`View::read_placements_of`]: the bazaar's turn asks twice, whether it fits, then
+/// where, and `Ctx::play_tile_instead` a third time) instead of copied into a list.
+fn with_placements(v: &View<'_>, t: TileKindId, mut f: impl FnMut(&[PlacementCell])) -> HookResult {
+    v.read_placements_of(t, &mut |cells, _| f(cells))
+        .map_err(|e| HookFailure(e.to_string()))
 }
 
 /// The bazaar's ids, bound to one ruleset.
@@ -87,6 +67,12 @@ pub struct Bazaar {
     pub no_auction: bool,
     /// `bazaarDraws = chosen`: the shown tiles are named (`show-tile`), not drawn.
     pub named: bool,
+    /// This expansion, and its `bid` and `raise` actions for every bid 0 … [`MAX_BID`]
+    /// ([`Bazaar::bid_lists`]): the bidding questions' lists copied from them, not built
+    /// action by action at every question.
+    pub me: ExpansionIndex,
+    pub bids: Vec<Action>,
+    pub raises: Vec<Action>,
 }
 
 /// What the bazaar asks next of whom (the prompt's question).
@@ -121,6 +107,11 @@ fn custom(me: ExpansionIndex, verb: VerbId, value: i32) -> Action {
 }
 
 impl Bazaar {
+    /// [`Bazaar::bids`] and [`Bazaar::raises`] for expansion `me` and verbs `open`, `raise`.
+    pub fn bid_lists(me: ExpansionIndex, open: VerbId, raise: VerbId) -> [Vec<Action>; 2] {
+        [open, raise].map(|verb| (0..=MAX_BID).map(|b| custom(me, verb, b)).collect())
+    }
+
     /// Whether tile kind `t` shows a bazaar.
     pub fn is_marked(&self, t: TileKindId) -> bool {
         self.marked.get(t.0 as usize).copied().unwrap_or(false)
@@ -282,10 +273,14 @@ impl Bazaar {
                     }
                 }
             }
+            Ask::Open if me == self.me => out.extend_from_slice(&self.bids),
             Ask::Open => out.extend((0..=MAX_BID).map(|b| custom(me, self.open, b))),
             Ask::Raise => {
                 let bid = v.get(self.bid) as i32;
-                out.extend((bid + 1..=MAX_BID).map(|b| custom(me, self.raise, b)));
+                match raises_over(&self.raises, bid) {
+                    Some(raises) if me == self.me => out.extend_from_slice(raises),
+                    _ => out.extend((bid + 1..=MAX_BID).map(|b| custom(me, self.raise, b))),
+                }
                 out.push(Action::Pass);
             }
             Ask::BuyOrSell => {
@@ -480,7 +475,9 @@ impl Bazaar {
         let Some((k, t)) = self.held_by(&ctx.view(), p) else {
             return Ok(());
         };
-        if with_placements(&ctx.view(), t, <[PlacementCell]>::is_empty)? {
+        let mut nowhere = false;
+        with_placements(&ctx.view(), t, |cells| nowhere = cells.is_empty())?;
+        if nowhere {
             // It fits nowhere now: back into the supply (a later draw may place it, or
             // discard it by A-4), and its owner draws.
             let supply = ctx.supply_mut();
@@ -568,6 +565,12 @@ impl Bazaar {
     }
 }
 
+/// The `raise` actions over `bid` (BCB-14): those of `raises` (one per bid 0 …
+/// [`MAX_BID`], [`Bazaar::bid_lists`]) from `bid + 1` on; `None` for a bid off the table.
+fn raises_over(raises: &[Action], bid: i32) -> Option<&[Action]> {
+    usize::try_from(bid + 1).ok().and_then(|b| raises.get(b..))
+}
+
 /// Per rotation mask (bit q: q quarter turns fit): its rotations in order, the fitting
 /// ones first, then the others ([`push_places`] writes all four and keeps the first).
 const FITS_FIRST: [[u8; 4]; 16] = {
@@ -624,6 +627,28 @@ fn push_places(cells: &[PlacementCell], out: &mut Vec<Action>) {
 mod tests {
     use super::*;
     use carcassonne_core::Pos;
+
+    /// The bidding questions' lists from the tables made at bind ([`Bazaar::bid_lists`],
+    /// [`raises_over`]) are the ones built bid by bid: `bid` 0 … [`MAX_BID`], and every
+    /// raise over each standing bid; a bid off the table is left to the built list.
+    #[test]
+    fn bid_tables_give_the_built_lists() {
+        let (me, open, raise) = (ExpansionIndex(3), VerbId(7), VerbId(9));
+        let [bids, raises] = Bazaar::bid_lists(me, open, raise);
+        let built = |verb, from: i32| -> Vec<Action> {
+            (from..=MAX_BID).map(|b| custom(me, verb, b)).collect()
+        };
+        assert_eq!(bids, built(open, 0));
+        for bid in -3..=MAX_BID + 3 {
+            let table = raises_over(&raises, bid);
+            match bid {
+                -1..=MAX_BID => {
+                    assert_eq!(table.map(<[Action]>::to_vec), Some(built(raise, bid + 1)))
+                }
+                _ => assert_eq!(table, None, "bid {bid}"),
+            }
+        }
+    }
 
     /// BCB-15's place prompt: [`push_places`] gives one `Place` per fitting rotation, in
     /// cell then rotation order, after what `out` held, for every rotation mask and runs

@@ -235,6 +235,7 @@ impl Expansion for BridgesCastlesBazaars {
                 })
                 .collect();
             let no_auction = bnd.option_str("bazaarAuction")? == "no-auction";
+            let [bids, raises] = Bazaar::bid_lists(bnd.me(), open, raise);
             let adjacent = bnd.option_str("bridgeReach")? == "adjacent";
             // A part switched off (JCZ without its element) leaves its tiles plain.
             let castles_on = bnd.option_flag("castles")?;
@@ -292,6 +293,9 @@ impl Expansion for BridgesCastlesBazaars {
                     marked,
                     no_auction,
                     named: bnd.option_str("bazaarDraws")? == "chosen",
+                    me: bnd.me(),
+                    bids,
+                    raises,
                 },
                 castle_tiles,
             })
@@ -360,19 +364,22 @@ impl BoundExpansion for BcbRules {
     }
 
     /// BCB-9: the castle question (`BeforeScoring`) follows only a tile with a castle base;
-    /// after any other tile the engine skips the window's call.
+    /// BCB-13: a bazaar (`AfterScoring`) only a bazaar tile (`bazaar-due` is set by no
+    /// other, and `marked` holds a bazaar kind's variants too, as a bridge laid after the
+    /// placement leaves the tile). After any other tile the engine skips the window, and
+    /// its gate's check, in most turns.
     fn opens_window_for(
         &self,
         _rules: &carcassonne_core::Ruleset,
         window: Window,
         tile: carcassonne_core::TileKindId,
     ) -> bool {
-        window != Window::BeforeScoring
-            || self
-                .castle_tiles
-                .get(usize::from(tile.0))
-                .copied()
-                .unwrap_or(true)
+        let by_kind = match window {
+            Window::BeforeScoring => &self.castle_tiles,
+            Window::AfterScoring => &self.bazaar.marked,
+            _ => return true,
+        };
+        by_kind.get(usize::from(tile.0)).copied().unwrap_or(true)
     }
 
     /// BCB-1: everyone's bridges.

@@ -250,11 +250,11 @@ impl Bazaar {
     pub fn actions(
         &self,
         v: &View<'_>,
-        me: ExpansionIndex,
         p: PlayerId,
         ask: Ask,
         out: &mut Vec<Action>,
     ) -> HookResult {
+        let me = self.me;
         match ask {
             Ask::Show => {
                 let mut kinds = Self::drawable(v.state.supply());
@@ -273,13 +273,12 @@ impl Bazaar {
                     }
                 }
             }
-            Ask::Open if me == self.me => out.extend_from_slice(&self.bids),
-            Ask::Open => out.extend((0..=MAX_BID).map(|b| custom(me, self.open, b))),
+            Ask::Open => out.extend_from_slice(&self.bids),
             Ask::Raise => {
                 let bid = v.get(self.bid) as i32;
                 match raises_over(&self.raises, bid) {
-                    Some(raises) if me == self.me => out.extend_from_slice(raises),
-                    _ => out.extend((bid + 1..=MAX_BID).map(|b| custom(me, self.raise, b))),
+                    Some(raises) => out.extend_from_slice(raises),
+                    None => out.extend((bid + 1..=MAX_BID).map(|b| custom(me, self.raise, b))),
                 }
                 out.push(Action::Pass);
             }

@@ -453,10 +453,7 @@ impl BoundExpansion for BcbRules {
                 }
                 Ok(())
             }
-            BcbPrompt::Bazaar(ask) => {
-                self.bazaar
-                    .actions(&v, prompt.owner, prompt.player, ask, out)
-            }
+            BcbPrompt::Bazaar(ask) => self.bazaar.actions(&v, prompt.player, ask, out),
             BcbPrompt::Bridge => {
                 self.bridges.options(&v, prompt.owner, prompt.player, out)?;
                 if !out.is_empty() {

@@ -200,13 +200,27 @@ fn variant_of_neighbour(
     edge: u32,
 ) -> Result<Option<TileKindId>, HookError> {
     let theirs = 8 * facing.index() as u32;
+    // On a board where every tile matches its neighbours exactly (`AmendKind::exact`), a
+    // variant needs a look only where it differs from the tile: its overlay's far end.
+    let exact = !rules.loose_edges()
+        && rules
+            .amend_kinds
+            .get(usize::from(n.kind.0))
+            .is_some_and(|a| a.exact);
     // The neighbour's own constraints only for a variant that shows the edge (most
     // neighbours have none).
     let mut fit = None;
     for &v in &rules.tiles().get(n.kind).variants {
         let vc = rules.tiles().get(v).edge_code(n.rotation);
         if (vc >> theirs) & 0xFF == edge
-            && {
+            && if exact {
+                let ends = ends_fit(&st.board, at, vc, n.edge_code, facing);
+                debug_assert_eq!(ends, {
+                    let (w, m) = st.board.constraints(at);
+                    vc & m == w
+                });
+                ends
+            } else {
                 let (w, m) = *fit.get_or_insert_with(|| st.board.constraints(at));
                 vc & m == w
             }
@@ -216,6 +230,27 @@ fn variant_of_neighbour(
         }
     }
     Ok(None)
+}
+
+/// Whether the edge code `code` of the tile at `at` (now `was`) matches the tiles beside
+/// it on the sides where the two differ, but `facing` (the empty cell asked about): on a
+/// board where every tile matches its neighbours exactly, whether all of `code` does
+/// ([`Board::constraints`](crate::Board::constraints)), for a look at one or two cells
+/// instead of four.
+#[inline(always)]
+fn ends_fit(board: &crate::Board, at: Pos, code: u32, was: u32, facing: Side) -> bool {
+    let mut changed = byte_ones(code ^ was) & !(1 << (8 * facing.index() as u32));
+    while changed != 0 {
+        let shift = changed.trailing_zeros();
+        changed &= changed - 1;
+        let s = Side::from_index((shift / 8) as u8);
+        if let Some(t) = board.at(at.step(s)) {
+            if (t.edge_code >> (8 * s.opposite().index() as u32)) & 0xFF != (code >> shift) & 0xFF {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The legal cells of `tk` when an overlay amends placements ([`amending`]): those where
@@ -261,6 +296,12 @@ pub(crate) struct AmendKind {
     shows: [u32; 4],
     /// Whether every overlay's edge code is a single bit ([`KindCodes::single_bits`]).
     single_bits: bool,
+    /// Whether no tile kind of the catalog is a barrier (the abbey matches any edge):
+    /// then, without edges declared to meet ([`Ruleset::loose_edges`]), every placed tile
+    /// matches its neighbours exactly (each placement and overlay is checked so), and a
+    /// neighbour's variant needs a look only where it differs from the tile
+    /// ([`ends_fit`]). The same in every row.
+    exact: bool,
 }
 
 impl AmendKind {
@@ -276,6 +317,7 @@ impl AmendKind {
         let single_bits = overlays
             .iter()
             .all(|o| (u32::from(o.kind.0) + 1).is_power_of_two());
+        let exact = (0..tiles.len()).all(|i| !tiles.get(TileKindId(i as u16)).barrier);
         (0..tiles.len())
             .map(|i| {
                 let tk = tiles.get(TileKindId(i as u16));
@@ -303,6 +345,7 @@ impl AmendKind {
                     overlay_bytes,
                     shows,
                     single_bits,
+                    exact,
                 }
             })
             .collect()
@@ -617,6 +660,65 @@ mod tests {
             amended > 1000,
             "only {amended} amended placements were compared"
         );
+    }
+
+    /// [`ends_fit`] (the sides where a neighbour's variant differs from it) answers as
+    /// the variant's whole constraints ([`Board::constraints`](crate::Board::constraints))
+    /// for every placed tile with variants, each variant and each empty side it could be
+    /// asked from, at every decision of seeded random games (exact edges, no barrier:
+    /// [`AmendKind::exact`]); and the table says `exact` only without a barrier kind.
+    #[test]
+    fn variant_ends_fit_as_the_whole_constraints() {
+        let rules = planks_rules();
+        assert!(!rules.loose_edges() && rules.amend_kinds.iter().all(|a| a.exact));
+        let tiles = rules.tiles();
+        let (mut fitting, mut failing) = (0, 0);
+        for seed in 0..6u64 {
+            let setup = crate::GameSetup::new(vec!["A".into(), "B".into()], seed);
+            let mut game = crate::Game::new(rules.clone(), &setup).unwrap();
+            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(3);
+            while !game.is_over() {
+                let st = game.state();
+                for t in st.board.tiles() {
+                    for &v in &tiles.get(t.kind).variants {
+                        let vc = tiles.get(v).edge_code(t.rotation);
+                        let (w, m) = st.board.constraints(t.pos);
+                        let whole = vc & m == w;
+                        for facing in Side::ALL {
+                            if st.board.is_occupied(t.pos.step(facing)) {
+                                continue;
+                            }
+                            let ends = ends_fit(&st.board, t.pos, vc, t.edge_code, facing);
+                            assert_eq!(ends, whole, "tile at {}", t.pos);
+                            fitting += usize::from(ends);
+                            failing += usize::from(!ends);
+                        }
+                    }
+                }
+                pick = next(pick);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.play_offered(i).unwrap();
+            }
+        }
+        assert!(
+            fitting > 1000 && failing > 1000,
+            "{fitting} fitting, {failing} failing"
+        );
+        // A catalog with a barrier kind (an abbey) is not exact.
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let abbey: crate::TileSetData = toml::from_str(
+            "schema = 1\nset = \"abbey-test\"\n[[tile]]\nid = \"T/A\"\ncount = 0\n\
+             edges = \"XXXX\"\nfeatures = [{ kind = \"cloister\" }]\n",
+        )
+        .unwrap();
+        let with_abbey = Ruleset::builder()
+            .tiles(base)
+            .tiles(abbey)
+            .expansion(Arc::new(Planks))
+            .build()
+            .unwrap();
+        assert!(!with_abbey.amend_kinds.is_empty());
+        assert!(with_abbey.amend_kinds.iter().all(|a| !a.exact));
     }
 
     /// The ruleset's [`AmendKind`] table holds, for every tile kind (variants included)

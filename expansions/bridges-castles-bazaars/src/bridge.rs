@@ -34,17 +34,25 @@ pub struct Bridges {
     /// codes per rotation ([`Bridges::variant_codes`]), read at every placement while the
     /// player has a bridge instead of each variant's kind in the ruleset.
     pub variants: Vec<Vec<(TileKindId, [u32; 4])>>,
+    /// Whether every placed tile matches its neighbours exactly: no tile kind is a
+    /// barrier (the abbey meets any edge) and no edges are declared to meet
+    /// (`Ruleset::loose_edges`), as every placement and bridge is checked so. Then a
+    /// bridge needs a look only at its ends ([`fits_around`]).
+    pub exact: bool,
 }
 
 /// Whether the edge code `code` matches every tile around `pos` (each shows the same edge
 /// towards it, `Board::constraints`' test), looked up side by side and stopping at the
 /// first mismatch: first the sides where `code` differs from `was` (the tile's code now:
-/// a bridge's ends, where a tile usually stands in the way), then the others.
-fn fits_around(board: &Board, pos: Pos, code: u32, was: u32) -> bool {
+/// a bridge's ends, where a tile usually stands in the way), then the others, unless
+/// `exact` ([`Bridges::exact`]: the tile's code `was` matches its neighbours, so the
+/// others do).
+fn fits_around(board: &Board, pos: Pos, code: u32, was: u32, exact: bool) -> bool {
     let changed: u8 = (0..4u8)
         .map(|s| u8::from((code ^ was) >> (8 * s) & 0xFF != 0) << s)
         .sum();
-    for sides in [changed, !changed & 0xF] {
+    let rest = if exact { 0 } else { !changed & 0xF };
+    for sides in [changed, rest] {
         let mut m = sides;
         while m != 0 {
             let s = Side::from_index(m.trailing_zeros() as u8);
@@ -82,6 +90,11 @@ impl Bridges {
                     .collect()
             })
             .collect()
+    }
+
+    /// [`Bridges::exact`] for a ruleset's tile kinds and edges.
+    pub fn exact(tiles: &TileCatalog, loose_edges: bool) -> bool {
+        !loose_edges && (0..tiles.len()).all(|i| !tiles.get(TileKindId(i as u16)).barrier)
     }
 
     /// BCB-1: everyone's bridges.
@@ -177,7 +190,7 @@ impl Bridges {
             // `View::overlay_fits` per variant.
             let q = usize::from(t.rotation.quarters());
             for &(variant, codes) in variants {
-                let fits = fits_around(st.board(), pos, codes[q], t.edge_code);
+                let fits = fits_around(st.board(), pos, codes[q], t.edge_code, self.exact);
                 // Debug builds check the answer against the cell's constraints.
                 debug_assert_eq!(fits, {
                     let (want, mask) = st.board().constraints(pos);
@@ -240,5 +253,83 @@ impl Bridges {
         let left = ctx.get(self.left.of(player));
         ctx.set(self.left.of(player), left - 1);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne_core::{Game, GameSetup, OptionDef, Ruleset, TileSetData};
+    use std::sync::Arc;
+
+    /// The base game with this set, its options at their manifest's defaults.
+    fn rules() -> Arc<Ruleset> {
+        let base: TileSetData = toml::from_str(carcassonne_core::BASE_TILES_TOML).unwrap();
+        let set: TileSetData = toml::from_str(include_str!("../tiles.toml")).unwrap();
+        let mut b = Ruleset::builder()
+            .tiles(base)
+            .tiles(set)
+            .expansion(Arc::new(crate::BridgesCastlesBazaars::new()));
+        for (key, values) in [
+            ("bazaarAuction", ["auction", "no-auction"]),
+            ("bazaarDraws", ["random", "chosen"]),
+            ("bridgeReach", ["adjacent", "placed"]),
+        ] {
+            let key = format!("bridges-castles-bazaars.{key}");
+            b = b.declare_option(OptionDef::choice(&key, &values, ""));
+        }
+        for (flag, on) in [
+            ("bridges", true),
+            ("castles", true),
+            ("bazaars", true),
+            ("castleEndEvent", false),
+        ] {
+            let key = format!("bridges-castles-bazaars.{flag}");
+            b = b.declare_option(OptionDef::flag(&key, on, ""));
+        }
+        Arc::new(b.build().unwrap())
+    }
+
+    /// [`fits_around`] looking only at a bridge's ends (`exact`, [`Bridges::exact`])
+    /// answers as looking at every side, and as the cell's constraints, for every placed
+    /// tile with a bridge variant and each variant, at every decision of seeded random
+    /// games of the set; and `exact` is false with edges declared to meet.
+    #[test]
+    fn bridge_ends_fit_as_every_side() {
+        let rules = rules();
+        let tiles = rules.tiles();
+        assert!(Bridges::exact(tiles, false));
+        assert!(!Bridges::exact(tiles, true));
+        let variants = Bridges::variant_codes(tiles);
+        let (mut fitting, mut failing) = (0, 0);
+        for seed in 0..6u64 {
+            let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
+            let mut game = Game::new(rules.clone(), &setup).unwrap();
+            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(5);
+            while !game.is_over() {
+                let board = game.state().board();
+                for t in board.tiles() {
+                    let q = usize::from(t.rotation.quarters());
+                    for &(_, codes) in &variants[usize::from(t.kind.0)] {
+                        let ends = fits_around(board, t.pos, codes[q], t.edge_code, true);
+                        let every = fits_around(board, t.pos, codes[q], t.edge_code, false);
+                        let (want, mask) = board.constraints(t.pos);
+                        assert_eq!(ends, every, "tile at {}", t.pos);
+                        assert_eq!(every, codes[q] & mask == want, "tile at {}", t.pos);
+                        fitting += usize::from(ends);
+                        failing += usize::from(!ends);
+                    }
+                }
+                pick = pick
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.play_offered(i).unwrap();
+            }
+        }
+        assert!(
+            fitting > 1000 && failing > 1000,
+            "{fitting} fitting, {failing} failing"
+        );
     }
 }

@@ -259,36 +259,8 @@ impl Bridges {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use carcassonne_core::{Game, GameSetup, OptionDef, Ruleset, TileSetData};
-    use std::sync::Arc;
-
-    /// The base game with this set, its options at their manifest's defaults.
-    fn rules() -> Arc<Ruleset> {
-        let base: TileSetData = toml::from_str(carcassonne_core::BASE_TILES_TOML).unwrap();
-        let set: TileSetData = toml::from_str(include_str!("../tiles.toml")).unwrap();
-        let mut b = Ruleset::builder()
-            .tiles(base)
-            .tiles(set)
-            .expansion(Arc::new(crate::BridgesCastlesBazaars::new()));
-        for (key, values) in [
-            ("bazaarAuction", ["auction", "no-auction"]),
-            ("bazaarDraws", ["random", "chosen"]),
-            ("bridgeReach", ["adjacent", "placed"]),
-        ] {
-            let key = format!("bridges-castles-bazaars.{key}");
-            b = b.declare_option(OptionDef::choice(&key, &values, ""));
-        }
-        for (flag, on) in [
-            ("bridges", true),
-            ("castles", true),
-            ("bazaars", true),
-            ("castleEndEvent", false),
-        ] {
-            let key = format!("bridges-castles-bazaars.{flag}");
-            b = b.declare_option(OptionDef::flag(&key, on, ""));
-        }
-        Arc::new(b.build().unwrap())
-    }
+    use crate::testing::{next, rules};
+    use carcassonne_core::{Game, GameSetup};
 
     /// [`fits_around`] looking only at a bridge's ends (`exact`, [`Bridges::exact`])
     /// answers as looking at every side, and as the cell's constraints, for every placed
@@ -320,9 +292,7 @@ mod tests {
                         failing += usize::from(!ends);
                     }
                 }
-                pick = pick
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                pick = next(pick);
                 let i = (pick >> 33) as usize % game.action_count();
                 game.play_offered(i).unwrap();
             }

@@ -18,7 +18,7 @@
 use carcassonne_core::{
     Action, Ctx, CustomAction, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureLoc,
     GameSlot, HookResult, LabelId, PlayerId, PlayerSlot, Pos, RemovalReason, ScoreDraft, SegmentId,
-    Side, VerbId, View,
+    Side, TileCatalog, TileKindId, VerbId, View,
 };
 
 /// Castles on the board at most: 12 wooden castles in the box (BCB-1).
@@ -41,6 +41,9 @@ pub struct Castles {
     pub label: LabelId,
     /// Tile-kind-local segments that may be half of a castle (BCB-9): `base[kind][local]`.
     pub base: Vec<Vec<bool>>,
+    /// The same as bits per tile kind (bit `local`): the segments [`Castles::cities`]
+    /// looks at ([`Castles::base_bits`]).
+    pub bases: Vec<u16>,
     /// Castles made so far (gates the farm bonus, BCB-12).
     pub made: GameSlot,
     /// BCB-12 `castleEndEvent`: a castle still waiting at the end is reported as a 0-point
@@ -123,61 +126,41 @@ impl Castles {
         v.get(self.used.of(p)) < per_player(v.state.players().len())
     }
 
+    /// [`Castles::base`] for a ruleset's tile kinds (BCB-9, JCZ `castle-base`): a city
+    /// segment on one edge, not tagged `no-castle`.
+    pub fn bases_of(tiles: &TileCatalog) -> Vec<Vec<bool>> {
+        (0..tiles.len())
+            .map(|i| {
+                tiles
+                    .get(TileKindId(i as u16))
+                    .segments
+                    .iter()
+                    .map(|s| {
+                        s.kind == FeatureKindId::CITY
+                            && s.sides.len() == 1
+                            && !s.tags.iter().any(|g| g == crate::NO_CASTLE_TAG)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// [`Castles::bases`] from [`Castles::base`].
+    pub fn base_bits(base: &[Vec<bool>]) -> Vec<u16> {
+        base.iter()
+            .map(|b| {
+                b.iter()
+                    .take(16)
+                    .enumerate()
+                    .fold(0, |m, (i, &x)| m | u16::from(x) << i)
+            })
+            .collect()
+    }
+
     /// Calls `f(segment, follower)` for each city on the tile just placed that may become
-    /// a castle (BCB-9), whoever owns its sole follower.
-    fn cities(&self, v: &View<'_>, mut f: impl FnMut(SegmentId, FigureId)) {
-        let Some(last) = v.state.last_placed() else {
-            return;
-        };
-        let g = v.state.graph();
-        let placed = v.state.board().tile(last);
-        for seg in placed.segments() {
-            if g.segment(seg).kind != FeatureKindId::CITY {
-                continue;
-            }
-            let feature = g.feature_of(seg);
-            let t = g.totals(feature);
-            if !t.complete() || t.scored || t.segments != 2 || g.tile_count(feature) != 2 {
-                continue;
-            }
-            if !g.members(feature).all(|s| self.is_base(v, s)) {
-                continue;
-            }
-            if let Some(fig) = self.sole_follower(v, feature) {
-                f(seg, fig);
-            }
-        }
-    }
-
-    /// Whether segment `s` may be half of a castle (one side, no `no-castle` tag).
-    fn is_base(&self, v: &View<'_>, s: SegmentId) -> bool {
-        let node = v.state.graph().segment(s);
-        if node.is_virtual() {
-            return false;
-        }
-        let kind = v.state.board().tile(node.tile).kind;
-        self.base
-            .get(kind.0 as usize)
-            .and_then(|k| k.get(node.local as usize))
-            .copied()
-            .unwrap_or(false)
-    }
-
-    /// The one follower on feature `f`, if exactly one stands there.
-    fn sole_follower(&self, v: &View<'_>, f: FeatureId) -> Option<FigureId> {
-        let g = v.state.graph();
-        let mut found = None;
-        for (i, fig) in v.state.figures().iter().enumerate() {
-            let FigureLoc::On(s) = fig.loc else { continue };
-            if fig.is_neutral() || !v.rules.figure_kind(fig.kind).follower || g.feature_of(s) != f {
-                continue;
-            }
-            if found.is_some() {
-                return None;
-            }
-            found = Some(FigureId(i as u16));
-        }
-        found
+    /// a castle (BCB-9), whoever owns its sole follower ([`cities`]).
+    fn cities(&self, v: &View<'_>, f: impl FnMut(SegmentId, FigureId)) {
+        cities(&self.base, &self.bases, v, f);
     }
 
     /// BCB-9: `make-castle` on the city of `seg`: the castle goes on it with its follower.
@@ -431,5 +414,127 @@ impl Castles {
                 segment: c.v,
             });
         }
+    }
+}
+
+/// Calls `f(segment, follower)` for each city on the tile just placed that may become a
+/// castle (BCB-9), whoever owns its sole follower: only the tile's castle-base segments
+/// (`bases`, bits of `base` per kind: [`Castles::base_bits`]), in segment order, since
+/// every segment of a castle's city is one, the placed tile's too.
+fn cities(base: &[Vec<bool>], bases: &[u16], v: &View<'_>, mut f: impl FnMut(SegmentId, FigureId)) {
+    let Some(last) = v.state.last_placed() else {
+        return;
+    };
+    let placed = v.state.board().tile(last);
+    let mut bits = bases.get(usize::from(placed.kind.0)).copied().unwrap_or(0);
+    while bits != 0 {
+        let local = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if local >= usize::from(placed.segment_count) {
+            break;
+        }
+        city_at(base, v, placed.segment(local), &mut f);
+    }
+}
+
+/// [`cities`] over every segment of the tile just placed: the reference in tests.
+#[cfg(test)]
+fn cities_scanned(base: &[Vec<bool>], v: &View<'_>, mut f: impl FnMut(SegmentId, FigureId)) {
+    let Some(last) = v.state.last_placed() else {
+        return;
+    };
+    for seg in v.state.board().tile(last).segments() {
+        city_at(base, v, seg, &mut f);
+    }
+}
+
+/// `f(seg, follower)` if the city of segment `seg` (of the tile just placed) may become
+/// a castle (BCB-9).
+#[inline(always)]
+fn city_at(
+    base: &[Vec<bool>],
+    v: &View<'_>,
+    seg: SegmentId,
+    f: &mut impl FnMut(SegmentId, FigureId),
+) {
+    let g = v.state.graph();
+    if g.segment(seg).kind != FeatureKindId::CITY {
+        return;
+    }
+    let feature = g.feature_of(seg);
+    let t = g.totals(feature);
+    if !t.complete() || t.scored || t.segments != 2 || g.tile_count(feature) != 2 {
+        return;
+    }
+    if !g.members(feature).all(|s| is_base(base, v, s)) {
+        return;
+    }
+    if let Some(fig) = sole_follower(v, feature) {
+        f(seg, fig);
+    }
+}
+
+/// Whether segment `s` may be half of a castle (one side, no `no-castle` tag: `base`).
+fn is_base(base: &[Vec<bool>], v: &View<'_>, s: SegmentId) -> bool {
+    let node = v.state.graph().segment(s);
+    if node.is_virtual() {
+        return false;
+    }
+    let kind = v.state.board().tile(node.tile).kind;
+    base.get(kind.0 as usize)
+        .and_then(|k| k.get(node.local as usize))
+        .copied()
+        .unwrap_or(false)
+}
+
+/// The one follower on feature `f`, if exactly one stands there.
+fn sole_follower(v: &View<'_>, f: FeatureId) -> Option<FigureId> {
+    let g = v.state.graph();
+    let mut found = None;
+    for (i, fig) in v.state.figures().iter().enumerate() {
+        let FigureLoc::On(s) = fig.loc else { continue };
+        if fig.is_neutral() || !v.rules.figure_kind(fig.kind).follower || g.feature_of(s) != f {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(FigureId(i as u16));
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{next, rules};
+    use carcassonne_core::{Game, GameSetup};
+
+    /// [`cities`] (only the placed tile's castle-base segments, [`Castles::base_bits`])
+    /// finds the cities [`cities_scanned`] (every segment of the tile) finds, in the same
+    /// order, at every decision of seeded random games of the set.
+    #[test]
+    fn cities_by_base_bits_match_every_segment() {
+        let rules = rules();
+        let base = Castles::bases_of(rules.tiles());
+        let bases = Castles::base_bits(&base);
+        let mut found = 0;
+        for seed in 0..40u64 {
+            let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
+            let mut game = Game::new(rules.clone(), &setup).unwrap();
+            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(9);
+            while !game.is_over() {
+                let v = game.view();
+                let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                cities(&base, &bases, &v, |s, f| fast.push((s, f)));
+                cities_scanned(&base, &v, |s, f| slow.push((s, f)));
+                assert_eq!(fast, slow);
+                found += fast.len();
+                pick = next(pick);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.play_offered(i).unwrap();
+            }
+        }
+        assert!(found > 20, "only {found} castle cities found");
     }
 }

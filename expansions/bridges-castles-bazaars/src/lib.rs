@@ -212,20 +212,7 @@ impl Expansion for BridgesCastlesBazaars {
             let kinds: Vec<_> = (0..tiles.len())
                 .map(|i| tiles.get(carcassonne_core::TileKindId(i as u16)))
                 .collect();
-            // BCB-9 (JCZ `castle-base`): a city segment on one edge, not tagged `no-castle`.
-            let base: Vec<Vec<bool>> = kinds
-                .iter()
-                .map(|t| {
-                    t.segments
-                        .iter()
-                        .map(|s| {
-                            s.kind == FeatureKindId::CITY
-                                && s.sides.len() == 1
-                                && !s.tags.iter().any(|g| g == NO_CASTLE_TAG)
-                        })
-                        .collect()
-                })
-                .collect();
+            let base = Castles::bases_of(tiles);
             let castle_tiles: Vec<bool> = base.iter().map(|b| b.iter().any(|x| *x)).collect();
             let marked: Vec<bool> = kinds
                 .iter()
@@ -269,6 +256,7 @@ impl Expansion for BridgesCastlesBazaars {
                     used,
                     verb: castle_verb,
                     label: castle_label,
+                    bases: Castles::base_bits(&base),
                     base,
                     made,
                     end_event: bnd.option_flag("castleEndEvent")?,
@@ -513,6 +501,47 @@ impl BoundExpansion for BcbRules {
         self.castles.describe(&v, out);
         self.bazaar.describe(&v, out);
         Ok(())
+    }
+}
+
+/// What the unit tests share: the set's ruleset and a seeded pick.
+#[cfg(test)]
+mod testing {
+    use carcassonne_core::{OptionDef, Ruleset, TileSetData};
+    use std::sync::Arc;
+
+    /// The base game with this set, its options at their manifest's defaults.
+    pub fn rules() -> Arc<Ruleset> {
+        let base: TileSetData = toml::from_str(carcassonne_core::BASE_TILES_TOML).unwrap();
+        let set: TileSetData = toml::from_str(include_str!("../tiles.toml")).unwrap();
+        let mut b = Ruleset::builder()
+            .tiles(base)
+            .tiles(set)
+            .expansion(Arc::new(crate::BridgesCastlesBazaars::new()));
+        for (key, values) in [
+            ("bazaarAuction", ["auction", "no-auction"]),
+            ("bazaarDraws", ["random", "chosen"]),
+            ("bridgeReach", ["adjacent", "placed"]),
+        ] {
+            let key = format!("bridges-castles-bazaars.{key}");
+            b = b.declare_option(OptionDef::choice(&key, &values, ""));
+        }
+        for (flag, on) in [
+            ("bridges", true),
+            ("castles", true),
+            ("bazaars", true),
+            ("castleEndEvent", false),
+        ] {
+            let key = format!("bridges-castles-bazaars.{flag}");
+            b = b.declare_option(OptionDef::flag(&key, on, ""));
+        }
+        Arc::new(b.build().unwrap())
+    }
+
+    /// The next value of the tests' linear congruential generator.
+    pub fn next(pick: u64) -> u64 {
+        pick.wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407)
     }
 }
 

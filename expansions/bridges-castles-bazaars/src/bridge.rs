@@ -114,9 +114,20 @@ impl Bridges {
             ctx.set(self.left.of(player), left - 1);
             return Ok(false);
         }
-        // Whether there is any option, without listing them (this runs at every placement).
+        // Most placements are by a player without a bridge left: answered here, the search
+        // out of line (a small function on the path of every placement).
+        if ctx.get(self.left.of(player)) <= 0 {
+            return Ok(false);
+        }
+        self.any_option(&ctx.view())
+    }
+
+    /// Whether a bridge may be laid now (its player has one left and the placement laid
+    /// none), without listing the options.
+    #[inline(never)]
+    fn any_option(&self, v: &View<'_>) -> HookResult<bool> {
         let mut any = false;
-        self.each_option(&ctx.view(), player, |_, _, _| {
+        self.each_bridge(v, |_, _, _| {
             any = true;
             false
         })?;
@@ -151,15 +162,26 @@ impl Bridges {
         &self,
         v: &View<'_>,
         player: PlayerId,
+        f: impl FnMut(Pos, TileKindId, SegmentId) -> bool,
+    ) -> HookResult {
+        if v.get(self.left.of(player)) <= 0 || v.state.last_overlay().is_some() {
+            return Ok(());
+        }
+        self.each_bridge(v, f)
+    }
+
+    /// [`Bridges::each_option`] once the player is known to have a bridge left and none
+    /// was laid by the placement.
+    #[inline(always)]
+    fn each_bridge(
+        &self,
+        v: &View<'_>,
         mut f: impl FnMut(Pos, TileKindId, SegmentId) -> bool,
     ) -> HookResult {
         let st = v.state;
         let Some(last) = st.last_placed() else {
             return Ok(());
         };
-        if v.get(self.left.of(player)) <= 0 || st.last_overlay().is_some() {
-            return Ok(());
-        }
         let placed = st.board().tile(last);
         let at = placed.pos;
         // The placed tile, then (printed rules) its four neighbours.

@@ -207,8 +207,12 @@ struct AmRules {
     /// Per tile kind, per rotation × corner (`4 * quarter turns + corner`): the local field
     /// segment covering both half-edges of that corner, or [`NO_FIELD`] (AM-20).
     corner_fields: Vec<[u8; 16]>,
-    /// Per tile kind: a barrier tile (the abbey), which takes no barn (read here instead of
-    /// in the ruleset's tile kinds at every deployment step).
+    /// Per tile kind and rotation (`4 * kind + quarter turns`): bit `c` set when one field
+    /// covers corner `c` ([`AmRules::corner_fields`] not [`NO_FIELD`]); 0 for a barrier tile
+    /// (the abbey), which takes no barn (AM-20).
+    corner_bits: Vec<u8>,
+    /// Per tile kind: a barrier tile (debug builds' check of `corner_bits`).
+    #[cfg(debug_assertions)]
     barrier: Vec<bool>,
     /// Per tile kind: its field segments, local indices in order (only a tile with a field
     /// joins farms, AM-24).
@@ -648,23 +652,14 @@ impl BoundExpansion for AmRules {
         let Some(idx) = view.state.last_placed() else {
             return Ok(());
         };
-        let t = *view.state.board().tile(idx);
-        if self.barrier.get(t.kind.0 as usize).copied().unwrap_or(true) {
-            return Ok(());
+        let board = view.state.board();
+        let t = board.tile(idx);
+        let corners = self.barn_corner_mask(board, t);
+        #[cfg(debug_assertions)]
+        assert_eq!(corners, self.barn_corners_walk(board, t), "barn corners");
+        if corners != 0 {
+            self.offer_barns(&view, t, corners, out);
         }
-        let g = view.state.graph();
-        self.barn_corners(&view, &t, |c, seg| {
-            if !self.barn_on_barn && self.barn_in(&view, g.feature_of(seg)) {
-                return;
-            }
-            out.push(Action::Custom(CustomAction {
-                expansion: self.me,
-                verb: self.ids.barn_verb,
-                figure: None,
-                segment: Some(seg),
-                value: c as i32,
-            }));
-        });
         Ok(())
     }
 

@@ -131,6 +131,7 @@ impl Expansion for AbbeyMayor {
             // the tile's segments at every placement and deployment step.
             let mut corner_fields = Vec::new();
             let mut barrier = Vec::new();
+            let mut corner_bits = Vec::new();
             let mut fields = Vec::new();
             for (_, tk) in rules.tiles().iter() {
                 let mut t = [NO_FIELD; 16];
@@ -146,6 +147,13 @@ impl Expansion for AbbeyMayor {
                             }
                         }
                     }
+                }
+                for q in 0..4 {
+                    // A barrier tile (the abbey) takes no barn on any corner (AM-20).
+                    let bits = (0..4)
+                        .filter(|&c| t[4 * q + c] != NO_FIELD && !tk.barrier)
+                        .fold(0u8, |m, c| m | 1 << c);
+                    corner_bits.push(bits);
                 }
                 corner_fields.push(t);
                 barrier.push(tk.barrier);
@@ -174,6 +182,8 @@ impl Expansion for AbbeyMayor {
                 ids,
                 me: b.me(),
                 corner_fields,
+                corner_bits,
+                #[cfg(debug_assertions)]
                 barrier,
                 fields,
                 layout,

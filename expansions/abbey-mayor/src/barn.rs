@@ -139,35 +139,40 @@ impl AmRules {
         f: &mut dyn FnMut(FeatureId),
     ) -> bool {
         debug_assert!(self.barn_out(view));
-        let Some(fields) = self.fields.get(t.kind.0 as usize) else {
-            return false;
-        };
+        let fields = self
+            .field_mask
+            .get(t.kind.0 as usize)
+            .map_or(0, |&m| u32::from(m));
         let g = view.state.graph();
-        if !fields
-            .iter()
-            .any(|l| g.totals(g.feature_of(t.segment(usize::from(*l)))).occupants > 1)
-        {
-            return false;
+        let mut left = fields;
+        let mut any = false;
+        while left != 0 && !any {
+            let l = left.trailing_zeros() as usize;
+            left &= left - 1;
+            any = g.totals(g.feature_of(t.segment(l))).occupants > 1;
         }
-        self.joined_barn_farms(view, t, fields, f)
+        any && self.joined_barn_farms(view, t, fields, f)
     }
 
-    /// The farms of `fields` (local field segments of `t`) that are a barn's farm holding
+    /// The farms of `fields` (bit `l`: local field segment `l` of `t`) that are a barn's farm holding
     /// a follower, each once, given to `f`; whether there is one.
     #[inline(never)]
     fn joined_barn_farms(
         &self,
         view: &View<'_>,
         t: &PlacedTile,
-        fields: &[u8],
+        fields: u32,
         f: &mut dyn FnMut(FeatureId),
     ) -> bool {
         let g = view.state.graph();
-        let farm = |l: u8| g.feature_of(t.segment(usize::from(l)));
+        let farm = |l: u32| g.feature_of(t.segment(l as usize));
         let barn_farms = self.barn_farms(view);
         let mut seen = FeatureSet::default();
         let mut any = false;
-        for &l in fields {
+        let mut left = fields;
+        while left != 0 {
+            let l = left.trailing_zeros();
+            left &= left - 1;
             let ff = farm(l);
             if seen.contains(&ff) {
                 continue;

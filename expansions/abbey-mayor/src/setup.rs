@@ -157,11 +157,11 @@ impl Expansion for AbbeyMayor {
                 }
                 corner_fields.push(t);
                 barrier.push(tk.barrier);
+                // At most 16 segments a tile (core's limit): bit `i`, a field segment.
                 fields.push(
-                    (0..tk.segments.len())
+                    (0..tk.segments.len().min(16))
                         .filter(|i| rules.kind(tk.segments[*i].kind).shape == Shape::Field)
-                        .map(|i| i as u8)
-                        .collect::<Vec<u8>>(),
+                        .fold(0u16, |m, i| m | 1 << i),
                 );
             }
             let kinds = rules.figure_kinds();
@@ -185,7 +185,7 @@ impl Expansion for AbbeyMayor {
                 corner_bits,
                 #[cfg(debug_assertions)]
                 barrier,
-                fields,
+                field_mask: fields,
                 layout,
                 alone: rules.expansions().len() == 1,
                 // `abbey=false` (JCZ without the element `abbey`): nobody holds one.

@@ -78,7 +78,6 @@ impl AmRules {
     /// AM-20, AM-21: a barn offer on each corner of `corners` ([`AmRules::barn_corner_mask`])
     /// of the placed tile `t`, in corner order, unless a barn stands in that farm already
     /// (`barnPlacement=not-occupied`). Out of line: most steps have no such corner.
-    #[cold]
     #[inline(never)]
     pub(crate) fn offer_barns(
         &self,
@@ -143,6 +142,8 @@ impl AmRules {
             .field_mask
             .get(t.kind.0 as usize)
             .map_or(0, |&m| u32::from(m));
+        #[cfg(debug_assertions)]
+        assert_eq!(fields, Self::field_segments_walk(view, t), "field mask");
         let g = view.state.graph();
         let mut left = fields;
         let mut any = false;
@@ -154,8 +155,20 @@ impl AmRules {
         any && self.joined_barn_farms(view, t, fields, f)
     }
 
-    /// The farms of `fields` (bit `l`: local field segment `l` of `t`) that are a barn's farm holding
-    /// a follower, each once, given to `f`; whether there is one.
+    /// The field segments of the placed tile `t` read from its tile kind (bit `l`: local
+    /// segment `l`): what [`AmRules::field_mask`] holds, for debug builds' check of it.
+    #[cfg(debug_assertions)]
+    fn field_segments_walk(view: &View<'_>, t: &PlacedTile) -> u32 {
+        let kind = view.rules.tiles().get(t.kind);
+        kind.segments
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| view.rules.kind(s.kind).shape == carcassonne_core::Shape::Field)
+            .fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    /// The farms of `fields` (bit `l`: local field segment `l` of `t`) that are a barn's
+    /// farm holding a follower, each once, given to `f`; whether there is one.
     #[inline(never)]
     fn joined_barn_farms(
         &self,

@@ -268,3 +268,121 @@ fn barn_gate_is_open_exactly_while_a_barn_is_out() {
 fn am16_wagon_target_beside_the_dragon() {
     run_scenario("abbey-mayor/AM-16-dragon");
 }
+
+/// AM-20, AM-21: the barn offers of every deployment step of seeded random 2- and 3-player
+/// games (alone and beside Traders & Builders) are the corners of the placed tile where four
+/// tiles meet, each with one field covering both half-edges at that corner, in corner order,
+/// on farms without a barn: read here tile by tile from the tile kinds, not from the
+/// plugin's per-kind tables (`corner_bits`, `barn_corner_mask`). After each placement by a
+/// player holding his barn, the deployment step offers exactly these (a step without any is
+/// no decision); some were offered and some placements had none.
+#[test]
+fn barn_offers_are_the_corners_where_four_fields_meet() {
+    use carcassonne_core::{
+        Action, DecisionKind, FigureLoc, GameState, HalfEdge, PlacedTile, Pos, Ruleset,
+    };
+    use carcassonne_tests::official_rules;
+    // The two half-edges at corner c (0 NW, 1 NE, 2 SE, 3 SW), and the four tiles there:
+    // offset from the placed tile and their corner.
+    const HALVES: [(u8, u8); 4] = [(7, 0), (1, 2), (3, 4), (5, 6)];
+    const TILES: [[(i32, i32, usize); 4]; 4] = [
+        [(0, 0, 0), (-1, 0, 1), (-1, -1, 2), (0, -1, 3)],
+        [(0, 0, 1), (1, 0, 0), (1, -1, 3), (0, -1, 2)],
+        [(0, 0, 2), (1, 0, 3), (1, 1, 0), (0, 1, 1)],
+        [(0, 0, 3), (-1, 0, 2), (-1, 1, 1), (0, 1, 0)],
+    ];
+    fn field_at(rules: &Ruleset, t: &PlacedTile, c: usize) -> Option<u8> {
+        let k = rules.tiles().get(t.kind);
+        let (a, b) = HALVES[c];
+        let sa = k.segment_on_half(t.rotation, HalfEdge::from_index(a))?;
+        let sb = k.segment_on_half(t.rotation, HalfEdge::from_index(b))?;
+        (sa == sb && !k.barrier).then_some(sa)
+    }
+    fn expected(rules: &Ruleset, st: &GameState, barn: usize) -> Vec<(usize, u32)> {
+        let board = st.board();
+        let Some(t) = st.last_placed().map(|i| *board.tile(i)) else {
+            return Vec::new();
+        };
+        let g = st.graph();
+        let barn_farms: Vec<_> = st
+            .figures()
+            .iter()
+            .filter_map(|f| match f.loc {
+                FigureLoc::On(s) if f.kind.0 as usize == barn => Some(g.feature_of(s)),
+                _ => None,
+            })
+            .collect();
+        (0..4)
+            .filter_map(|c| {
+                let all = TILES[c].iter().all(|&(dx, dy, cc)| {
+                    board
+                        .at(Pos::new(t.pos.x + dx, t.pos.y + dy))
+                        .is_some_and(|n| field_at(rules, n, cc).is_some())
+                });
+                let seg = t.segment(usize::from(field_at(rules, &t, c)?));
+                (all && !barn_farms.contains(&g.feature_of(seg))).then_some((c, seg.index() as u32))
+            })
+            .collect()
+    }
+    let (mut offered, mut without) = (0, 0);
+    for sets in [&["abbey-mayor"][..], &["abbey-mayor", "traders-builders"]] {
+        let rules = official_rules(sets, &[]);
+        let me = rules.expansion_index("abbey-mayor").expect("loaded");
+        let verb = rules.verb_named(me, "barn").expect("the barn verb");
+        let barn = rules
+            .figure_kinds()
+            .iter()
+            .position(|k| k.name == "barn")
+            .expect("the barn");
+        for seed in 0..30u64 {
+            use carcassonne_core::{Game, GameSetup};
+            use carcassonne_play::bots::make_bot;
+            let players = 2 + (seed % 2) as usize;
+            let names = (0..players).map(|i| format!("P{i}")).collect();
+            let mut g = Game::new(std::sync::Arc::clone(&rules), &GameSetup::new(names, seed))
+                .expect("game");
+            let mut bot = make_bot("random", seed).expect("bot");
+            while !g.is_over() {
+                let d = g.state().decision();
+                let a = g.actions()[bot.choose(&g)];
+                let holds = g
+                    .state()
+                    .in_supply(d.player, carcassonne_core::FigureKindId(barn as u8))
+                    > 0;
+                g.apply(a).expect("an offered action applies");
+                if !(matches!(d.kind, DecisionKind::PlaceTile { .. })
+                    && matches!(a, Action::Place { .. })
+                    && holds)
+                {
+                    continue;
+                }
+                let st = g.state();
+                let want = expected(&rules, st, barn);
+                let got: Vec<(usize, u32)> = match st.decision().kind {
+                    DecisionKind::Deploy { .. } if st.decision().player == d.player => g
+                        .actions()
+                        .iter()
+                        .filter_map(|a| match a {
+                            Action::Custom(c) if c.expansion == me && c.verb == verb => Some((
+                                c.value as usize,
+                                c.segment.expect("a segment").index() as u32,
+                            )),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                assert_eq!(got, want, "{sets:?}, seed {seed}, turn {}", st.turn());
+                if want.is_empty() {
+                    without += 1;
+                } else {
+                    offered += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        offered > 0 && without > 0,
+        "offered {offered}, without {without}"
+    );
+}

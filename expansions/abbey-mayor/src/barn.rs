@@ -3,17 +3,21 @@
 
 use crate::{AmRules, FeatureSet, NO_FIELD};
 use carcassonne_core::{
-    Action, Award, DraftFeature, FeatureId, FigureId, FigureLoc, HookFailure, HookResult,
-    PlacedTile, PlayerId, Pos, ScoreDraft, SegmentId, View, MAX_PLAYERS,
+    Action, Award, Board, CustomAction, DraftFeature, FeatureId, FigureId, FigureLoc, HookFailure,
+    HookResult, PlacedTile, PlayerId, Pos, ScoreDraft, View, MAX_PLAYERS,
 };
 
 /// The four tiles meeting at corner `c` of the tile at (0,0): offset and their corner there.
+#[cfg(debug_assertions)]
 const CORNER_TILES: [[(i32, i32, u8); 4]; 4] = [
     [(0, 0, 0), (-1, 0, 1), (-1, -1, 2), (0, -1, 3)],
     [(0, 0, 1), (1, 0, 0), (1, -1, 3), (0, -1, 2)],
     [(0, 0, 2), (1, 0, 3), (1, 1, 0), (0, 1, 1)],
     [(0, 0, 3), (-1, 0, 2), (-1, 1, 1), (0, 1, 0)],
 ];
+
+/// The diagonal tile at corner `c` of the tile at (0,0): offset and its corner there.
+const DIAGONALS: [(i32, i32, u32); 4] = [(-1, -1, 2), (1, -1, 3), (1, 1, 0), (-1, 1, 1)];
 
 impl AmRules {
     /// The local field segment at corner `c` of a placed tile, if one field covers both
@@ -25,51 +29,97 @@ impl AmRules {
             .map_or(NO_FIELD, |k| k[(4 * t.rotation.quarters() + c) as usize])
     }
 
-    /// AM-20: the field segments of the placed tile `t` at the corners where four tiles
-    /// meet, each with one field at that corner, with the corner (0 NW, 1 NE, 2 SE, 3 SW).
-    pub(crate) fn barn_corners(
+    /// The corners of a placed tile covered by one field each: bit `c` (0 NW, 1 NE, 2 SE,
+    /// 3 SW) of its row in [`AmRules::corner_bits`] (none for a barrier tile).
+    #[inline(always)]
+    fn corner_bits_of(&self, t: &PlacedTile) -> u32 {
+        let i = 4 * t.kind.0 as usize + usize::from(t.rotation.quarters());
+        self.corner_bits.get(i).map_or(0, |&b| u32::from(b))
+    }
+
+    /// AM-20: the corners of the placed tile `t` (bit `c`, 0 NW, 1 NE, 2 SE, 3 SW) where
+    /// four tiles meet, each with one field at that corner. Every deployment step while the
+    /// player holds his barn: the tiles are read from the board only as long as a corner is
+    /// left (the side neighbours first, most placements have one or two), each as one byte
+    /// of the per-kind table; the offers are written out of line ([`AmRules::offer_barns`]).
+    #[inline]
+    pub(crate) fn barn_corner_mask(&self, board: &Board, t: &PlacedTile) -> u32 {
+        let own = self.corner_bits_of(t);
+        if own == 0 {
+            return 0;
+        }
+        let pos = t.pos;
+        let bits = |dx: i32, dy: i32| {
+            board
+                .at(Pos::new(pos.x + dx, pos.y + dy))
+                .map_or(0, |n| self.corner_bits_of(n))
+        };
+        // West: its NE meets our NW, its SE our SW; east: its NW our NE, its SW our SE.
+        let (w, e) = (bits(-1, 0), bits(1, 0));
+        let mut m = own & ((w >> 1) & 1 | (e & 1) << 1 | (e >> 3 & 1) << 2 | (w >> 2 & 1) << 3);
+        if m == 0 {
+            return 0;
+        }
+        // North: its SW meets our NW, its SE our NE; south: its NE our SE, its NW our SW.
+        let (n, s) = (bits(0, -1), bits(0, 1));
+        m &= (n >> 3) & 1 | (n >> 2 & 1) << 1 | (s >> 1 & 1) << 2 | (s & 1) << 3;
+        let mut left = m;
+        while left != 0 {
+            let c = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let (dx, dy, dc) = DIAGONALS[c];
+            if bits(dx, dy) >> dc & 1 == 0 {
+                m &= !(1 << c);
+            }
+        }
+        m
+    }
+
+    /// AM-20, AM-21: a barn offer on each corner of `corners` ([`AmRules::barn_corner_mask`])
+    /// of the placed tile `t`, in corner order, unless a barn stands in that farm already
+    /// (`barnPlacement=not-occupied`). Out of line: most steps have no such corner.
+    #[inline(never)]
+    pub(crate) fn offer_barns(
         &self,
         view: &View<'_>,
         t: &PlacedTile,
-        mut f: impl FnMut(u8, SegmentId),
+        mut corners: u32,
+        out: &mut Vec<Action>,
     ) {
-        let Some(own) = self.corner_fields.get(t.kind.0 as usize) else {
-            return;
-        };
-        let q = 4 * t.rotation.quarters() as usize;
-        let own: [u8; 4] = [own[q], own[q + 1], own[q + 2], own[q + 3]];
-        if own == [NO_FIELD; 4] {
-            return;
-        }
-        let board = view.state.board();
-        let pos = t.pos;
-        let at = |dx: i32, dy: i32| board.at(Pos::new(pos.x + dx, pos.y + dy));
-        // Four tiles meet at a corner only with a tile beside the placed one on each axis:
-        // the side neighbours are read once (most placements have one or two).
-        let (w, e) = (at(-1, 0), at(1, 0));
-        if w.is_none() && e.is_none() {
-            return;
-        }
-        let (n, s) = (at(0, -1), at(0, 1));
-        if n.is_none() && s.is_none() {
-            return;
-        }
-        let fits = |n: Option<&PlacedTile>, cc: u8| {
-            n.is_some_and(|n| self.corner_field(n, cc) != NO_FIELD)
-        };
-        for c in 0..4u8 {
-            // The placed tile's own corner first (a table look-up), then the three others.
-            let own = own[c as usize];
-            if own == NO_FIELD {
+        let g = view.state.graph();
+        while corners != 0 {
+            let c = corners.trailing_zeros() as u8;
+            corners &= corners - 1;
+            let seg = t.segment(usize::from(self.corner_field(t, c)));
+            if !self.barn_on_barn && self.barn_in(view, g.feature_of(seg)) {
                 continue;
             }
-            let [_, (dx, _, hc), (_, dy, dc), (_, _, vc)] = CORNER_TILES[c as usize];
-            let side = if dx < 0 { w } else { e };
-            let upright = if dy < 0 { n } else { s };
-            if fits(side, hc) && fits(upright, vc) && fits(at(dx, dy), dc) {
-                f(c, t.segment(usize::from(own)));
+            out.push(Action::Custom(CustomAction {
+                expansion: self.me,
+                verb: self.ids.barn_verb,
+                figure: None,
+                segment: Some(seg),
+                value: i32::from(c),
+            }));
+        }
+    }
+
+    /// AM-20 read tile by tile (the four tiles of each corner, as the rule says): what
+    /// [`AmRules::barn_corner_mask`] finds, for debug builds' check of it.
+    #[cfg(debug_assertions)]
+    pub(crate) fn barn_corners_walk(&self, board: &Board, t: &PlacedTile) -> u32 {
+        let mut m = 0;
+        for (c, tiles) in CORNER_TILES.iter().enumerate() {
+            let fits = tiles.iter().all(|&(dx, dy, cc)| {
+                board
+                    .at(Pos::new(t.pos.x + dx, t.pos.y + dy))
+                    .is_some_and(|n| self.corner_field(n, cc) != NO_FIELD)
+            });
+            if fits && !self.barrier.get(t.kind.0 as usize).copied().unwrap_or(true) {
+                m |= 1 << c;
             }
         }
+        m
     }
 
     /// AM-24: the farms of the fields of the placed tile `t` that are a barn's farm holding
@@ -88,35 +138,54 @@ impl AmRules {
         f: &mut dyn FnMut(FeatureId),
     ) -> bool {
         debug_assert!(self.barn_out(view));
-        let Some(fields) = self.fields.get(t.kind.0 as usize) else {
-            return false;
-        };
+        let fields = self
+            .field_mask
+            .get(t.kind.0 as usize)
+            .map_or(0, |&m| u32::from(m));
+        #[cfg(debug_assertions)]
+        assert_eq!(fields, Self::field_segments_walk(view, t), "field mask");
         let g = view.state.graph();
-        if !fields
-            .iter()
-            .any(|l| g.totals(g.feature_of(t.segment(usize::from(*l)))).occupants > 1)
-        {
-            return false;
+        let mut left = fields;
+        let mut any = false;
+        while left != 0 && !any {
+            let l = left.trailing_zeros() as usize;
+            left &= left - 1;
+            any = g.totals(g.feature_of(t.segment(l))).occupants > 1;
         }
-        self.joined_barn_farms(view, t, fields, f)
+        any && self.joined_barn_farms(view, t, fields, f)
     }
 
-    /// The farms of `fields` (local field segments of `t`) that are a barn's farm holding
-    /// a follower, each once, given to `f`; whether there is one.
+    /// The field segments of the placed tile `t` read from its tile kind (bit `l`: local
+    /// segment `l`): what [`AmRules::field_mask`] holds, for debug builds' check of it.
+    #[cfg(debug_assertions)]
+    fn field_segments_walk(view: &View<'_>, t: &PlacedTile) -> u32 {
+        let kind = view.rules.tiles().get(t.kind);
+        kind.segments
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| view.rules.kind(s.kind).shape == carcassonne_core::Shape::Field)
+            .fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    /// The farms of `fields` (bit `l`: local field segment `l` of `t`) that are a barn's
+    /// farm holding a follower, each once, given to `f`; whether there is one.
     #[inline(never)]
     fn joined_barn_farms(
         &self,
         view: &View<'_>,
         t: &PlacedTile,
-        fields: &[u8],
+        fields: u32,
         f: &mut dyn FnMut(FeatureId),
     ) -> bool {
         let g = view.state.graph();
-        let farm = |l: u8| g.feature_of(t.segment(usize::from(l)));
+        let farm = |l: u32| g.feature_of(t.segment(l as usize));
         let barn_farms = self.barn_farms(view);
         let mut seen = FeatureSet::default();
         let mut any = false;
-        for &l in fields {
+        let mut left = fields;
+        while left != 0 {
+            let l = left.trailing_zeros();
+            left &= left - 1;
             let ff = farm(l);
             if seen.contains(&ff) {
                 continue;

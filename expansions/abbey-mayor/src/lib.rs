@@ -207,12 +207,16 @@ struct AmRules {
     /// Per tile kind, per rotation × corner (`4 * quarter turns + corner`): the local field
     /// segment covering both half-edges of that corner, or [`NO_FIELD`] (AM-20).
     corner_fields: Vec<[u8; 16]>,
-    /// Per tile kind: a barrier tile (the abbey), which takes no barn (read here instead of
-    /// in the ruleset's tile kinds at every deployment step).
+    /// Per tile kind and rotation (`4 * kind + quarter turns`): bit `c` set when one field
+    /// covers corner `c` ([`AmRules::corner_fields`] not [`NO_FIELD`]); 0 for a barrier tile
+    /// (the abbey), which takes no barn (AM-20).
+    corner_bits: Vec<u8>,
+    /// Per tile kind: a barrier tile (debug builds' check of `corner_bits`).
+    #[cfg(debug_assertions)]
     barrier: Vec<bool>,
-    /// Per tile kind: its field segments, local indices in order (only a tile with a field
-    /// joins farms, AM-24).
-    fields: Vec<Vec<u8>>,
+    /// Per tile kind: its field segments, bit `i` for local segment `i` (only a tile with a
+    /// field joins farms, AM-24; one small flat table instead of a list per kind).
+    field_mask: Vec<u16>,
     /// Where core puts the barns and wagons in the figure list: per seat `stride` figures,
     /// the kinds in declaration order, `per_player` of each (checked at every use).
     layout: FigureLayout,
@@ -220,6 +224,9 @@ struct AmRules {
     /// occupied feature, so the AM-23 filters have nothing to drop and are not hooked.
     alone: bool,
 }
+
+/// Wagons on the board a scoring lists inline ([`AmRules::wagons_to_note`]).
+const WAGONS: usize = 8;
 
 /// No field at a corner ([`AmRules::corner_fields`]).
 const NO_FIELD: u8 = u8::MAX;
@@ -234,6 +241,18 @@ struct FigureLayout {
     barn: (usize, usize),
     /// Offset of the wagons, number per seat.
     wagon: (usize, usize),
+}
+
+/// [`AmRules::each_figure_of`] when the figures are not laid out as expected: every figure
+/// of `kind` in figure order. Out of line, so that the usual reads stay short.
+#[cold]
+#[inline(never)]
+fn each_figure_scan(figs: &[Figure], kind: FigureKindId, f: &mut dyn FnMut(FigureId, &Figure)) {
+    for (i, x) in figs.iter().enumerate() {
+        if x.kind == kind {
+            f(FigureId(i as u16), x);
+        }
+    }
 }
 
 impl AmRules {
@@ -288,16 +307,15 @@ impl AmRules {
                 return;
             }
         }
-        for (i, x) in figs.iter().enumerate() {
-            if x.kind == kind {
-                f(FigureId(i as u16), x);
-            }
-        }
+        each_figure_scan(figs, kind, &mut f);
     }
 
     /// AM-12 with `mayorEmptyCity=zero-points` (JCloisterZone): a scored city that pays
     /// nobody because its only followers are mayors without pennants still gives each
-    /// mayor's owner a city event of 0 points (in figure order), as JCZ reports it.
+    /// mayor's owner a city event of 0 points (in figure order), as JCZ reports it. Out of
+    /// line: off by default, and kept off the path of every scoring.
+    #[cold]
+    #[inline(never)]
     fn zero_for_pennantless_mayors(&self, view: &View<'_>, draft: &mut ScoreDraft) {
         let g = view.state.graph();
         for (i, item) in draft.features.iter().enumerate() {
@@ -359,6 +377,106 @@ impl AmRules {
             }
         }
         Ok(())
+    }
+
+    /// AM-15, AM-17: the wagons standing on the features this scoring closes (with
+    /// `challengeLoserWagon=may-move`, also on a lost challenge), each with the segment it
+    /// stood on and whether its owner's Promotions disc upgrades it, in item order, then
+    /// figure order; empty (no allocation) in most scorings. The wagons on the board and
+    /// their features are found once for every item.
+    #[inline]
+    fn wagons_to_note(
+        &self,
+        view: &View<'_>,
+        draft: &ScoreDraft,
+    ) -> Vec<(FigureId, SegmentId, bool)> {
+        let mut noted = Vec::new();
+        let g = view.state.graph();
+        let mut wagons = [None; WAGONS];
+        let mut n = 0usize;
+        self.each_figure_of(view, self.ids.wagon, self.layout.wagon, |id, fig| {
+            if let FigureLoc::On(s) = fig.loc {
+                if n < WAGONS {
+                    wagons[n] = Some((id, fig.owner, s, g.feature_of(s)));
+                }
+                n += 1;
+            }
+        });
+        if n == 0 {
+            return noted;
+        }
+        if n > WAGONS {
+            return self.wagons_to_note_scan(view, draft);
+        }
+        for item in &draft.features {
+            if !item.return_figures || !(item.closes || self.loser_moves) {
+                continue;
+            }
+            for &(id, owner, s, f) in wagons[..n].iter().flatten() {
+                if f == item.feature {
+                    self.note_wagon(view, &mut noted, id, owner, s);
+                }
+            }
+        }
+        noted
+    }
+
+    /// [`AmRules::wagons_to_note`] with more wagons on the board than its inline list
+    /// holds: each item looks for them.
+    #[cold]
+    #[inline(never)]
+    fn wagons_to_note_scan(
+        &self,
+        view: &View<'_>,
+        draft: &ScoreDraft,
+    ) -> Vec<(FigureId, SegmentId, bool)> {
+        let mut noted = Vec::new();
+        let g = view.state.graph();
+        for item in &draft.features {
+            if !item.return_figures || !(item.closes || self.loser_moves) {
+                continue;
+            }
+            self.each_figure_of(view, self.ids.wagon, self.layout.wagon, |id, fig| {
+                if let FigureLoc::On(s) = fig.loc {
+                    if g.feature_of(s) == item.feature {
+                        self.note_wagon(view, &mut noted, id, fig.owner, s);
+                    }
+                }
+            });
+        }
+        noted
+    }
+
+    /// A wagon `id` of `owner` on segment `s` of a scored feature: noted, unless another
+    /// player's Promotions disc downgrades it (PR-6, AP-5: it does not move); its owner's
+    /// upgrades it (it reaches further).
+    #[inline]
+    fn note_wagon(
+        &self,
+        view: &View<'_>,
+        noted: &mut Vec<(FigureId, SegmentId, bool)>,
+        id: FigureId,
+        owner: PlayerId,
+        s: SegmentId,
+    ) {
+        let disc = self
+            .promo_disc
+            .map_or(0, |d| view.state.slot(d, id.0 as usize));
+        let owner = i64::from(owner.0) + 1;
+        if disc == 0 || disc == owner {
+            noted.push((id, s, disc == owner));
+        }
+    }
+
+    /// The noted wagons' slots (`wagon-from`, `wagon-up`) and the gate of `after_scoring`,
+    /// which asks their owners. Out of line: a few scorings a game.
+    #[inline(never)]
+    fn note_wagons(&self, ctx: &mut Ctx<'_>, noted: Vec<(FigureId, SegmentId, bool)>) {
+        ctx.set(self.ids.wagons_noted, 1);
+        for (id, s, up) in noted {
+            ctx.set(self.ids.wagon_from.of(id), s.index() as i64 + 1);
+            ctx.set(self.ids.wagon_up.of(id), i64::from(up));
+        }
     }
 
     /// AM-22: the farm of the barn placed now (`placed`: its segment + 1, or 0); AM-24:
@@ -624,7 +742,16 @@ impl BoundExpansion for AmRules {
             ctx.set(self.ids.barn_gate, 0);
             return Ok(());
         }
-        let Some(t) = view.state.board().at(pos) else {
+        // The tile just placed, read by its index (core's last placement) rather than looked
+        // up by its cell.
+        let board = view.state.board();
+        let Some(t) = view
+            .state
+            .last_placed()
+            .map(|i| board.tile(i))
+            .filter(|t| t.pos == pos)
+            .or_else(|| board.at(pos))
+        else {
             return Ok(());
         };
         // Only a field of the placed tile can join a farm to a barn's (AM-24); a barn is
@@ -648,23 +775,14 @@ impl BoundExpansion for AmRules {
         let Some(idx) = view.state.last_placed() else {
             return Ok(());
         };
-        let t = *view.state.board().tile(idx);
-        if self.barrier.get(t.kind.0 as usize).copied().unwrap_or(true) {
-            return Ok(());
+        let board = view.state.board();
+        let t = board.tile(idx);
+        let corners = self.barn_corner_mask(board, t);
+        #[cfg(debug_assertions)]
+        assert_eq!(corners, self.barn_corners_walk(board, t), "barn corners");
+        if corners != 0 {
+            self.offer_barns(&view, t, corners, out);
         }
-        let g = view.state.graph();
-        self.barn_corners(&view, &t, |c, seg| {
-            if !self.barn_on_barn && self.barn_in(&view, g.feature_of(seg)) {
-                return;
-            }
-            out.push(Action::Custom(CustomAction {
-                expansion: self.me,
-                verb: self.ids.barn_verb,
-                figure: None,
-                segment: Some(seg),
-                value: c as i32,
-            }));
-        });
         Ok(())
     }
 
@@ -732,62 +850,9 @@ impl BoundExpansion for AmRules {
             return self.final_barn_farms(ctx, draft);
         }
         // AM-15, AM-17: note the wagons of the features this scoring closes.
-        let mut noted: Vec<(FigureId, SegmentId, bool)> = Vec::new();
-        {
-            let view = ctx.view();
-            let g = view.state.graph();
-            // The wagons on the board and their features, found once for every item.
-            const WAGONS: usize = 8;
-            let mut wagons = [None; WAGONS];
-            let mut n = 0usize;
-            self.each_figure_of(&view, self.ids.wagon, self.layout.wagon, |id, fig| {
-                if let FigureLoc::On(s) = fig.loc {
-                    if n < WAGONS {
-                        wagons[n] = Some((id, fig.owner, s, g.feature_of(s)));
-                    }
-                    n += 1;
-                }
-            });
-            // More wagons than the inline list holds: each item looks for them.
-            let listed = n <= WAGONS;
-            let mut note = |id: FigureId, owner: PlayerId, s: SegmentId| {
-                // PR-6, AP-5: a wagon downgraded by another player's disc does not move;
-                // one upgraded by its owner's disc reaches further.
-                let disc = self
-                    .promo_disc
-                    .map_or(0, |d| view.state.slot(d, id.0 as usize));
-                let owner = i64::from(owner.0) + 1;
-                if disc == 0 || disc == owner {
-                    noted.push((id, s, disc == owner));
-                }
-            };
-            for item in draft.features.iter().filter(|_| n > 0) {
-                if !item.return_figures || !(item.closes || self.loser_moves) {
-                    continue;
-                }
-                if listed {
-                    for &(id, owner, s, f) in wagons[..n].iter().flatten() {
-                        if f == item.feature {
-                            note(id, owner, s);
-                        }
-                    }
-                } else {
-                    self.each_figure_of(&view, self.ids.wagon, self.layout.wagon, |id, fig| {
-                        if let FigureLoc::On(s) = fig.loc {
-                            if g.feature_of(s) == item.feature {
-                                note(id, fig.owner, s);
-                            }
-                        }
-                    });
-                }
-            }
-        }
+        let noted = self.wagons_to_note(&ctx.view(), draft);
         if !noted.is_empty() {
-            ctx.set(self.ids.wagons_noted, 1);
-        }
-        for (id, s, up) in noted {
-            ctx.set(self.ids.wagon_from.of(id), s.index() as i64 + 1);
-            ctx.set(self.ids.wagon_up.of(id), i64::from(up));
+            self.note_wagons(ctx, noted);
         }
         // AM-22: the farm of the barn placed now; AM-24: farms joined to a barn's farm.
         // Neither while every barn is in supply (a placed barn is out): most scorings.

@@ -131,6 +131,7 @@ impl Expansion for AbbeyMayor {
             // the tile's segments at every placement and deployment step.
             let mut corner_fields = Vec::new();
             let mut barrier = Vec::new();
+            let mut corner_bits = Vec::new();
             let mut fields = Vec::new();
             for (_, tk) in rules.tiles().iter() {
                 let mut t = [NO_FIELD; 16];
@@ -147,13 +148,20 @@ impl Expansion for AbbeyMayor {
                         }
                     }
                 }
+                for q in 0..4 {
+                    // A barrier tile (the abbey) takes no barn on any corner (AM-20).
+                    let bits = (0..4)
+                        .filter(|&c| t[4 * q + c] != NO_FIELD && !tk.barrier)
+                        .fold(0u8, |m, c| m | 1 << c);
+                    corner_bits.push(bits);
+                }
                 corner_fields.push(t);
                 barrier.push(tk.barrier);
+                // At most 16 segments a tile (core's limit): bit `i`, a field segment.
                 fields.push(
-                    (0..tk.segments.len())
+                    (0..tk.segments.len().min(16))
                         .filter(|i| rules.kind(tk.segments[*i].kind).shape == Shape::Field)
-                        .map(|i| i as u8)
-                        .collect::<Vec<u8>>(),
+                        .fold(0u16, |m, i| m | 1 << i),
                 );
             }
             let kinds = rules.figure_kinds();
@@ -174,8 +182,10 @@ impl Expansion for AbbeyMayor {
                 ids,
                 me: b.me(),
                 corner_fields,
+                corner_bits,
+                #[cfg(debug_assertions)]
                 barrier,
-                fields,
+                field_mask: fields,
                 layout,
                 alone: rules.expansions().len() == 1,
                 // `abbey=false` (JCZ without the element `abbey`): nobody holds one.

@@ -95,8 +95,10 @@ impl Circus {
         }
         ctx.set(self.s.pending, 0);
         if let Some(old) = self.position(&ctx.view()) {
-            let k = self.random_index(ctx)?;
-            self.score(ctx, old, k)?;
+            // The bag, read once for the draw and the reveal.
+            let left = self.left(&ctx.view());
+            let k = Self::random_index(ctx, &left)?;
+            self.score(ctx, old, k, &left)?;
         }
         self.move_to_placed(ctx);
         Ok(())
@@ -123,7 +125,8 @@ impl Circus {
         let Some(old) = self.position(&ctx.view()) else {
             return Err(HookFailure("big top: it is not on the board".into()));
         };
-        self.score(ctx, old, k)?;
+        let left = self.left(&ctx.view());
+        self.score(ctx, old, k, &left)?;
         self.move_to_placed(ctx);
         Ok(())
     }
@@ -151,21 +154,22 @@ impl Circus {
         let Some(at) = self.position(&ctx.view()) else {
             return Ok(());
         };
+        let left = self.left(&ctx.view());
         let k = if chosen {
             match ctx.get(self.s.final_token) {
                 0 => return Err(HookFailure("big top: no final token was drawn".into())),
                 k => k as u32 - 1,
             }
         } else {
-            self.random_index(ctx)?
+            Self::random_index(ctx, &left)?
         };
-        self.score(ctx, at, k)
+        self.score(ctx, at, k, &left)
     }
 
-    /// BT-2, BT-5: reveal the token at index `k` of the bag; each follower on the 3×3
-    /// around `at` earns its value.
-    fn score(&self, ctx: &mut Ctx<'_>, at: Pos, k: u32) -> HookResult {
-        let points = self.reveal(ctx, k)?;
+    /// BT-2, BT-5: reveal the token at index `k` of the bag (`left`: the tokens in it, by
+    /// kind); each follower on the 3×3 around `at` earns its value.
+    fn score(&self, ctx: &mut Ctx<'_>, at: Pos, k: u32, left: &[u32; 6]) -> HookResult {
+        let points = self.reveal(ctx, k, left)?;
         let view = ctx.view();
         let mut per_player = [0i32; MAX_PLAYERS];
         let g = view.state.graph();
@@ -220,9 +224,10 @@ impl Circus {
         self.left(v).iter().sum()
     }
 
-    /// BT-2: a random index into the bag, from the game's seeded generator.
-    fn random_index(&self, ctx: &mut Ctx<'_>) -> HookResult<u32> {
-        match self.bag_size(&ctx.view()) {
+    /// BT-2: a random index into the bag (`left`: the tokens in it, by kind), from the
+    /// game's seeded generator.
+    fn random_index(ctx: &mut Ctx<'_>, left: &[u32; 6]) -> HookResult<u32> {
+        match left.iter().sum() {
             0 => Err(HookFailure(
                 "big top: the bag of animal tokens is empty".into(),
             )),
@@ -232,8 +237,8 @@ impl Circus {
 
     /// BT-2: takes the token at index `k` of the bag laid out in token order (1, 3, 4, 5,
     /// 6, 7 points; JCZ's `getUnusedTokens` order); its points.
-    fn reveal(&self, ctx: &mut Ctx<'_>, mut k: u32) -> HookResult<i32> {
-        for (i, n) in self.left(&ctx.view()).into_iter().enumerate() {
+    fn reveal(&self, ctx: &mut Ctx<'_>, mut k: u32, left: &[u32; 6]) -> HookResult<i32> {
+        for (i, &n) in left.iter().enumerate() {
             if k < n {
                 let slot = self.s.revealed[i];
                 let had = ctx.get(slot);

@@ -458,6 +458,20 @@ impl Ruleset {
         open == 0
     }
 
+    /// Whether the test chosen at build for `hook` (one bit; [`Ruleset::shut_tests`]) finds
+    /// every implementer of it shut in `state` (`false`: no test, or not found so).
+    #[inline(always)]
+    pub(crate) fn quick_shut_hook(
+        &self,
+        hook: crate::hooks::HookSet,
+        state: &crate::state::GameState,
+    ) -> bool {
+        self.quick_shut(
+            self.shut_tests[(hook.0.trailing_zeros() & 31) as usize],
+            state,
+        )
+    }
+
     /// Whether the test `t` of a hook bit ([`Ruleset::shut_tests`]) finds every implementer
     /// of that hook shut in `state`: each of its conditions holds (tiles are left, the board
     /// has no hole, the slot reads 0), and each implementer waits for one of them. `false`

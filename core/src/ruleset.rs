@@ -206,7 +206,20 @@ pub struct Ruleset {
     /// Per tile kind, what the amended placement loop reads of it (empty when no overlay
     /// amends placements).
     pub(crate) amend_kinds: Vec<crate::engine::AmendKind>,
+    /// Per hook bit: the conditions that together find every implementer shut, when there
+    /// are some ([`Ruleset::quick_shut`]: `SHUT_BY_*` bits, a slot id in bits 16 and up;
+    /// 0: none).
+    pub(crate) shut_tests: [u32; 32],
 }
+
+/// [`Ruleset::shut_tests`]: some implementer waits for the empty supply (shut while tiles
+/// are left).
+const SHUT_BY_SUPPLY: u32 = 1;
+/// Some implementer waits for a hole (shut while the board has none).
+const SHUT_BY_HOLES: u32 = 2;
+/// One implementer gates the hook on the game slot whose id is in bits 16 and up (shut while
+/// it reads 0).
+const SHUT_BY_SLOT: u32 = 4;
 
 impl std::fmt::Debug for Ruleset {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -397,10 +410,11 @@ impl Ruleset {
     /// or has a shut slot gate (figure gates are not read: `false` then). A caller skips the
     /// dispatch when so: with no hook run, nothing can open a gate during it, so the result
     /// is the same, without the call and the gate checks per implementer (Abbey & Mayor's
-    /// abbey hooks, shut nearly every turn). The supply and the holes are read first: one
-    /// number each, which shuts most of these hooks without a slot read (Abbey & Mayor's
-    /// `on_tile_drawn`, `on_turn_end` and abbey window). Out of line: one copy, off the base
-    /// game's path, which never reaches it (the callers test for implementers first).
+    /// abbey hooks, shut nearly every turn). Out of line: one copy, off the base game's
+    /// path, which never reaches it (the callers test for implementers first), and off the
+    /// hot section, whose functions keep their places. The usual answer comes from the test
+    /// chosen at build ([`Ruleset::shut_tests`]: two to four loads, no register saved);
+    /// the rest gate by gate ([`Ruleset::all_shut_by_gates`]).
     #[inline(never)]
     pub(crate) fn all_shut(
         &self,
@@ -409,6 +423,19 @@ impl Ruleset {
         state: &crate::state::GameState,
     ) -> bool {
         let b = (hook.0.trailing_zeros() & 31) as usize;
+        // With a test, every implementer of the hook waits for one of its conditions.
+        if self.quick_shut(self.shut_tests[b], state) {
+            debug_assert!(self.all_shut_by_gates(b, members, state));
+            return true;
+        }
+        self.all_shut_by_gates(b, members, state)
+    }
+
+    /// [`Ruleset::all_shut`] gate by gate, for hook bit `b`: an implementer without such a
+    /// gate first (Princess & Dragon's `TurnStart` window), then the supply and the holes
+    /// (one number each), then the slots for what is left.
+    #[inline(never)]
+    fn all_shut_by_gates(&self, b: usize, members: u64, state: &crate::state::GameState) -> bool {
         if members & !self.shut_gated[b] != 0 {
             return false;
         }
@@ -429,6 +456,113 @@ impl Ruleset {
             }
         }
         open == 0
+    }
+
+    /// Whether the test chosen at build for `hook` (one bit; [`Ruleset::shut_tests`]) finds
+    /// every implementer of it shut in `state` (`false`: no test, or not found so).
+    #[inline(always)]
+    pub(crate) fn quick_shut_hook(
+        &self,
+        hook: crate::hooks::HookSet,
+        state: &crate::state::GameState,
+    ) -> bool {
+        self.quick_shut(
+            self.shut_tests[(hook.0.trailing_zeros() & 31) as usize],
+            state,
+        )
+    }
+
+    /// Whether the test `t` of a hook bit ([`Ruleset::shut_tests`]) finds every implementer
+    /// of that hook shut in `state`: each of its conditions holds (tiles are left, the board
+    /// has no hole, the slot reads 0), and each implementer waits for one of them. `false`
+    /// says nothing (no test, or a condition does not hold): ask gate by gate.
+    #[inline(always)]
+    fn quick_shut(&self, t: u32, state: &crate::state::GameState) -> bool {
+        if t == 0 {
+            return false;
+        }
+        if t & SHUT_BY_SUPPLY != 0 {
+            // Tiles in the first group beyond the hidden ones and no cap reached: not
+            // exhausted (`TileSupply::is_exhausted` sums every group; the rare other
+            // cases are left to the gates).
+            let s = &state.supply;
+            let left = s.draws_left != Some(0)
+                && s.groups
+                    .first()
+                    .is_some_and(|g| g.tiles.len() > s.hidden as usize);
+            if !left {
+                return false;
+            }
+        }
+        if t & SHUT_BY_HOLES != 0 && state.board.holes() != 0 {
+            return false;
+        }
+        if t & SHUT_BY_SLOT != 0 {
+            // `GameState::slot` without its two bounds checks' panics (the slot is the
+            // ruleset's own: always there).
+            let at = state
+                .slot_offsets
+                .get((t >> 16) as usize)
+                .and_then(|&o| state.slots.get(o as usize));
+            if at != Some(&0) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The test of hook bit `b` ([`Ruleset::shut_tests`]), from the gates sorted at build:
+    /// the supply if some implementer waits for it, then the holes if some of the others
+    /// wait for a hole, then the slot gate of the one implementer left, if it has one. None
+    /// (0) when the implementers are not covered so, or with bit 63 among them (it may stand
+    /// for several).
+    fn shut_test(&self, b: usize) -> u32 {
+        let members = self.hook_members[b];
+        if members == 0 || members & (1 << 63) != 0 || members & !self.shut_gated[b] != 0 {
+            return 0;
+        }
+        let mut t = 0;
+        let mut left = members;
+        if left & self.supply_gated[b] != 0 {
+            t |= SHUT_BY_SUPPLY;
+            left &= !self.supply_gated[b];
+        }
+        if left & self.holes_gated[b] != 0 {
+            t |= SHUT_BY_HOLES;
+            left &= !self.holes_gated[b];
+        }
+        if left == 0 {
+            return t;
+        }
+        if left.count_ones() == 1 {
+            let one = left.trailing_zeros() as usize;
+            let (start, end) = self.gate_ranges[b];
+            if let Some(&(_, slot)) = self.gates[start..end].iter().find(|g| g.0 == one) {
+                return t | SHUT_BY_SLOT | u32::from(slot.0) << 16;
+            }
+        }
+        0
+    }
+
+    /// For tests: per hook bit with a test ([`Ruleset::shut_tests`]), the hook, whether the
+    /// test finds every implementer shut in `state`, and whether they are, gate by gate
+    /// (the first must imply the second).
+    #[doc(hidden)]
+    pub fn shut_answers(
+        &self,
+        state: &crate::state::GameState,
+    ) -> Vec<(crate::hooks::HookSet, bool, bool)> {
+        (0..32)
+            .filter(|&b| self.shut_tests[b] != 0)
+            .map(|b| {
+                let members = self.hook_members[b];
+                (
+                    crate::hooks::HookSet(1 << b),
+                    self.quick_shut(self.shut_tests[b], state),
+                    self.all_shut_by_gates(b, members, state),
+                )
+            })
+            .collect()
     }
 
     /// [`Ruleset::gates_open`] for the gates on the supply and the figures (few hooks have
@@ -877,6 +1011,7 @@ impl RulesetBuilder {
             holes_gated: [0; 32],
             shut_gated: [0; 32],
             amend_kinds,
+            shut_tests: [0; 32],
             edge_meets: meets_table(&edge_meets),
             // The field's code 0 is left out: every cell has field or empty sides, and a
             // declared pair always has one side that is not the field (a gate), which
@@ -1015,6 +1150,7 @@ impl RulesetBuilder {
         rules.state_gate_ranges = bit_ranges(&state_gates);
         rules.gates = slot_gates.into_iter().map(|(_, i, s)| (i, s)).collect();
         rules.state_gates = state_gates.into_iter().map(|(_, i, g)| (i, g)).collect();
+        rules.shut_tests = std::array::from_fn(|b| rules.shut_test(b));
         rules.hook_sets = hook_sets;
         let mut filters = vec![0u64; rules.tiles.len()];
         for (i, (e, hooks)) in rules.bound.iter().zip(&rules.hook_sets).enumerate() {

@@ -326,3 +326,150 @@ fn holes_gate_calls_only_while_the_board_has_a_hole() {
     }
     assert!(gated > 0 && gated < all, "{gated} of {all} windows");
 }
+
+/// Expansion `n` of [`quick_shut_tests_imply_every_gate_shut`]. Expansion 0 waits for the
+/// empty supply in `on_turn_end`, for a hole in its `BeforeDraw` window, and gates its
+/// `AfterScoring` window on a slot open after placements of turns divisible by 3;
+/// expansion 1 gates its `on_turn_end` on a slot open after even turns' placements. Each
+/// fails if called with a gate shut.
+struct Quick(usize);
+
+struct QuickRules {
+    n: usize,
+    open: GameSlot,
+}
+
+impl Expansion for Quick {
+    fn id(&self) -> &str {
+        ["quick-0", "quick-1"][self.0]
+    }
+
+    fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+        let (n, open) = (self.0, d.game_slot("open", 0));
+        Ok(binder(move |_| Ok(QuickRules { n, open })))
+    }
+}
+
+impl BoundExpansion for QuickRules {
+    fn hook_set(&self) -> HookSet {
+        let both = HookSet::ON_TILE_PLACED | HookSet::ON_TURN_END;
+        if self.n == 0 {
+            both | HookSet::window(Window::BeforeDraw) | HookSet::window(Window::AfterScoring)
+        } else {
+            both
+        }
+    }
+
+    fn hook_gates(&self) -> Vec<HookGate> {
+        let hooks = if self.n == 0 {
+            HookSet::window(Window::AfterScoring)
+        } else {
+            HookSet::ON_TURN_END
+        };
+        vec![HookGate {
+            hooks,
+            slot: self.open,
+        }]
+    }
+
+    fn hooks_once_supply_empty(&self) -> HookSet {
+        if self.n == 0 {
+            HookSet::ON_TURN_END
+        } else {
+            HookSet::NONE
+        }
+    }
+
+    fn hooks_while_holes(&self) -> HookSet {
+        if self.n == 0 {
+            HookSet::window(Window::BeforeDraw)
+        } else {
+            HookSet::NONE
+        }
+    }
+
+    fn on_tile_placed(&self, ctx: &mut Ctx<'_>, _: Pos) -> HookResult {
+        let open = ctx.state().turn() % [3, 2][self.n] == 0;
+        ctx.set(self.open, i64::from(open));
+        Ok(())
+    }
+
+    fn open_window(&self, ctx: &mut Ctx<'_>, w: Window) -> HookResult {
+        let open = match w {
+            Window::BeforeDraw => ctx.state().board().holes() > 0,
+            _ => ctx.get(self.open) != 0,
+        };
+        if !open {
+            return Err(format!("{w:?} window opened while its gate was shut").into());
+        }
+        Ok(())
+    }
+
+    fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
+        let open = if self.n == 0 {
+            ctx.state().supply().remaining() == 0
+        } else {
+            ctx.get(self.open) != 0
+        };
+        if !open {
+            return Err("on_turn_end called while its gate was shut".into());
+        }
+        Ok(TurnEndVerdict::Next)
+    }
+}
+
+/// The test `Ruleset::all_shut` reads first for a hook (chosen at build from its
+/// implementers' gates: the supply, the holes, one slot, or those together) finds every
+/// implementer shut only when the gates, read one by one, do: checked at every decision of
+/// seeded random games, for a hook waiting for the supply or a slot (`on_turn_end`), one
+/// waiting for a hole and one on a slot (the windows, where the two answers are the same);
+/// a hook with an ungated implementer (`on_tile_placed`) has no test.
+#[test]
+fn quick_shut_tests_imply_every_gate_shut() {
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    let rules = Arc::new(
+        Ruleset::builder()
+            .tiles(base)
+            .expansion(Arc::new(Quick(0)))
+            .expansion(Arc::new(Quick(1)))
+            .build()
+            .unwrap(),
+    );
+    // In bit order, as `shut_answers` lists them.
+    let hooks = [
+        HookSet::ON_TURN_END,
+        HookSet::window(Window::AfterScoring),
+        HookSet::window(Window::BeforeDraw),
+    ];
+    // Per hook: (quick yes, quick no).
+    let mut seen = [(0, 0); 3];
+    for seed in 0..6u64 {
+        let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
+        let mut game = Game::new(Arc::clone(&rules), &setup).unwrap();
+        let mut pick = seed;
+        loop {
+            let answers = rules.shut_answers(game.state());
+            let tested: Vec<HookSet> = answers.iter().map(|a| a.0).collect();
+            assert_eq!(tested, hooks, "the hooks with a test");
+            for (i, &(hook, quick, all)) in answers.iter().enumerate() {
+                assert!(all || !quick, "{hook:?}: quick test shut, a gate open");
+                if i > 0 {
+                    assert_eq!(quick, all, "{hook:?}: one condition, one answer");
+                }
+                seen[i].0 += usize::from(quick);
+                seen[i].1 += usize::from(!quick);
+            }
+            if game.is_over() {
+                break;
+            }
+            pick = pick
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = (pick >> 33) as usize % game.actions().len();
+            game.play_offered(i).unwrap();
+        }
+    }
+    for (hook, (yes, no)) in hooks.iter().zip(seen) {
+        assert!(yes > 50 && no > 5, "{hook:?}: {yes} shut, {no} not");
+    }
+}

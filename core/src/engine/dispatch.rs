@@ -143,6 +143,26 @@ fn each_member(
     hook: &'static str,
     f: &mut MemberHook<'_>,
 ) -> Result<(), HookError> {
+    // Many calls of a gated hook: every implementer is shut, found by the hook's test
+    // (Abbey & Mayor's barn and wagon gates, the castles' gates), without the loop's frame.
+    if rules.quick_shut_hook(bit, state) {
+        debug_assert!(rules.all_shut(bit, members, state));
+        return Ok(());
+    }
+    each_member_loop(rules, state, bit, members, hook, f)
+}
+
+/// [`each_member`]'s loop (its own function, so that a call that finds every implementer
+/// shut saves no register).
+#[inline(never)]
+fn each_member_loop(
+    rules: &Ruleset,
+    state: &mut GameState,
+    bit: HookSet,
+    members: u64,
+    hook: &'static str,
+    f: &mut MemberHook<'_>,
+) -> Result<(), HookError> {
     let gated = rules.gated_members(bit);
     let bound = rules.bound();
     let mut m = members & !(1 << 63);

@@ -1,0 +1,111 @@
+//! The hook dispatch's quick test for hooks whose implementers are all shut
+//! (`Ruleset::all_shut` reads first the test chosen at build: the empty supply, a hole, one
+//! slot, or those together), with the official sets whose gated hooks it skips on most
+//! turns: it may find every implementer shut only when their gates, read one by one, do.
+//! Checked at every decision of seeded random games (the debug build also checks it at every
+//! call).
+
+use carcassonne_core::{Game, GameSetup, HookSet, Window};
+use carcassonne_tests::official_rules;
+
+const NINE: &[&str] = &[
+    "count",
+    "king-robber",
+    "river2",
+    "heretics-shrines",
+    "inns-cathedrals",
+    "traders-builders",
+    "princess-dragon",
+    "tower",
+    "abbey-mayor",
+];
+
+/// Plays `games` seeded random 2-player games of `expansions`, checking the quick test of
+/// every hook that has one at every decision; each hook of `expected` must have one, and
+/// find its implementers shut at some decisions and not at others.
+fn check(expansions: &[&str], games: u64, expected: &[HookSet]) {
+    let rules = official_rules(expansions, &[]);
+    let mut seen: Vec<(HookSet, usize, usize)> = expected.iter().map(|&h| (h, 0, 0)).collect();
+    for seed in 0..games {
+        let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
+        let mut game = Game::new(rules.clone(), &setup).unwrap();
+        let mut pick = seed.wrapping_add(17);
+        loop {
+            for (hook, quick, all) in rules.shut_answers(game.state()) {
+                assert!(
+                    all || !quick,
+                    "{expansions:?}, seed {seed}: {hook:?} found shut by its quick test, a gate open"
+                );
+                if let Some(s) = seen.iter_mut().find(|s| s.0 == hook) {
+                    s.1 += usize::from(quick);
+                    s.2 += usize::from(!quick);
+                }
+            }
+            if game.is_over() {
+                break;
+            }
+            pick = pick
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = (pick >> 33) as usize % game.actions().len();
+            game.play_offered(i).unwrap();
+        }
+    }
+    let tested: Vec<HookSet> = rules
+        .shut_answers(
+            Game::new(rules.clone(), &GameSetup::new(vec!["A".into()], 0))
+                .unwrap()
+                .state(),
+        )
+        .iter()
+        .map(|a| a.0)
+        .collect();
+    for (hook, yes, no) in seen {
+        assert!(
+            tested.contains(&hook),
+            "{expansions:?}: {hook:?} has no quick test"
+        );
+        assert!(
+            yes > 100 && no > 0,
+            "{expansions:?}: {hook:?} shut {yes} times, not {no} times"
+        );
+    }
+}
+
+/// Abbey & Mayor: `on_tile_drawn` and `on_turn_end` wait for the empty supply (AM-9), the
+/// abbey's `BeforeDraw` window for a hole.
+#[test]
+fn abbey_mayor_quick_shut_tests_agree_with_the_gates() {
+    check(
+        &["abbey-mayor"],
+        8,
+        &[
+            HookSet::ON_TILE_DRAWN,
+            HookSet::ON_TURN_END,
+            HookSet::window(Window::BeforeDraw),
+        ],
+    );
+}
+
+/// Bridges, Castles & Bazaars: the bazaar's windows, each on its slot.
+#[test]
+fn bridges_quick_shut_tests_agree_with_the_gates() {
+    check(
+        &["bridges-castles-bazaars"],
+        8,
+        &[HookSet::window(Window::BeforeDraw)],
+    );
+}
+
+/// Under the Big Top: the circus' `AfterScoring` window, on its slot.
+#[test]
+fn big_top_quick_shut_tests_agree_with_the_gates() {
+    check(&["big-top"], 8, &[HookSet::window(Window::AfterScoring)]);
+}
+
+/// The nine: `on_turn_end` waits for the supply (Abbey & Mayor) and a slot (Traders &
+/// Builders' `triggered`) together.
+#[test]
+fn nine_quick_shut_tests_agree_with_the_gates() {
+    check(NINE, 6, &[HookSet::ON_TILE_DRAWN, HookSet::ON_TURN_END]);
+}

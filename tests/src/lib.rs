@@ -26,6 +26,19 @@ pub use carcassonne_scenario::{
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+/// The nine official sets of the first boxes, in the order the mixed tests load them.
+pub const NINE_OFFICIAL: [&str; 9] = [
+    "count",
+    "king-robber",
+    "river2",
+    "heretics-shrines",
+    "inns-cathedrals",
+    "traders-builders",
+    "princess-dragon",
+    "tower",
+    "abbey-mayor",
+];
+
 pub mod fuzz;
 pub mod mixed;
 

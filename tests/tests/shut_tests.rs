@@ -6,19 +6,7 @@
 //! call).
 
 use carcassonne_core::{Game, GameSetup, HookSet, Window};
-use carcassonne_tests::official_rules;
-
-const NINE: &[&str] = &[
-    "count",
-    "king-robber",
-    "river2",
-    "heretics-shrines",
-    "inns-cathedrals",
-    "traders-builders",
-    "princess-dragon",
-    "tower",
-    "abbey-mayor",
-];
+use carcassonne_tests::{official_rules, NINE_OFFICIAL};
 
 /// Plays `games` seeded random 2-player games of `expansions`, checking the quick test of
 /// every hook that has one at every decision; each hook of `expected` must have one, and
@@ -107,5 +95,9 @@ fn big_top_quick_shut_tests_agree_with_the_gates() {
 /// Builders' `triggered`) together.
 #[test]
 fn nine_quick_shut_tests_agree_with_the_gates() {
-    check(NINE, 6, &[HookSet::ON_TILE_DRAWN, HookSet::ON_TURN_END]);
+    check(
+        &NINE_OFFICIAL,
+        6,
+        &[HookSet::ON_TILE_DRAWN, HookSet::ON_TURN_END],
+    );
 }

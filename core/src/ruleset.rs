@@ -210,6 +210,8 @@ pub struct Ruleset {
     /// are some ([`Ruleset::quick_shut`]: `SHUT_BY_*` bits, a slot id in bits 16 and up;
     /// 0: none).
     pub(crate) shut_tests: [u32; 32],
+    /// [`Ruleset::edges_exact`].
+    pub(crate) edges_exact: bool,
 }
 
 /// [`Ruleset::shut_tests`]: some implementer waits for the empty supply (shut while tiles
@@ -681,6 +683,16 @@ impl Ruleset {
         !self.edge_meets.is_empty()
     }
 
+    /// Whether every placed tile matches each neighbour's edge exactly: no tile kind is a
+    /// barrier (the abbey meets any edge) and no edges are declared to meet
+    /// ([`Ruleset::loose_edges`]). Every placement and overlay is checked against its
+    /// neighbours, so a tile changed in place (a variant, a bridge) then needs a look only
+    /// where it differs from the tile it replaces.
+    #[inline]
+    pub fn edges_exact(&self) -> bool {
+        self.edges_exact
+    }
+
     /// Whether a tile whose edges turned as placed are `code` fits a cell whose
     /// neighbours ask `(want, mask)` ([`crate::Board::constraints`]): equal edges, or a
     /// pair declared with [`Declare::edge_meets`].
@@ -975,6 +987,8 @@ impl RulesetBuilder {
             })
             .collect();
         let amend_kinds = crate::engine::AmendKind::table(&tiles, &overlays);
+        let edges_exact = edge_meets.is_empty()
+            && (0..tiles.len()).all(|i| !tiles.get(crate::tile::TileKindId(i as u16)).barrier);
         let mut rules = Ruleset {
             followers_on,
             figure_offsets,
@@ -1012,6 +1026,7 @@ impl RulesetBuilder {
             shut_gated: [0; 32],
             amend_kinds,
             shut_tests: [0; 32],
+            edges_exact,
             edge_meets: meets_table(&edge_meets),
             // The field's code 0 is left out: every cell has field or empty sides, and a
             // declared pair always has one side that is not the field (a gate), which

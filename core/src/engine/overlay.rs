@@ -200,13 +200,10 @@ fn variant_of_neighbour(
     edge: u32,
 ) -> Result<Option<TileKindId>, HookError> {
     let theirs = 8 * facing.index() as u32;
-    // On a board where every tile matches its neighbours exactly (`AmendKind::exact`), a
-    // variant needs a look only where it differs from the tile: its overlay's far end.
-    let exact = !rules.loose_edges()
-        && rules
-            .amend_kinds
-            .get(usize::from(n.kind.0))
-            .is_some_and(|a| a.exact);
+    // On a board where every tile matches its neighbours exactly
+    // ([`Ruleset::edges_exact`]), a variant needs a look only where it differs from the
+    // tile: its overlay's far end.
+    let exact = rules.edges_exact();
     // The neighbour's own constraints only for a variant that shows the edge (most
     // neighbours have none).
     let mut fit = None;
@@ -296,12 +293,6 @@ pub(crate) struct AmendKind {
     shows: [u32; 4],
     /// Whether every overlay's edge code is a single bit ([`KindCodes::single_bits`]).
     single_bits: bool,
-    /// Whether no tile kind of the catalog is a barrier (the abbey matches any edge):
-    /// then, without edges declared to meet ([`Ruleset::loose_edges`]), every placed tile
-    /// matches its neighbours exactly (each placement and overlay is checked so), and a
-    /// neighbour's variant needs a look only where it differs from the tile
-    /// ([`ends_fit`]). The same in every row.
-    exact: bool,
 }
 
 impl AmendKind {
@@ -317,7 +308,6 @@ impl AmendKind {
         let single_bits = overlays
             .iter()
             .all(|o| (u32::from(o.kind.0) + 1).is_power_of_two());
-        let exact = (0..tiles.len()).all(|i| !tiles.get(TileKindId(i as u16)).barrier);
         (0..tiles.len())
             .map(|i| {
                 let tk = tiles.get(TileKindId(i as u16));
@@ -345,7 +335,6 @@ impl AmendKind {
                     overlay_bytes,
                     shows,
                     single_bits,
-                    exact,
                 }
             })
             .collect()
@@ -573,6 +562,25 @@ mod tests {
         }
     }
 
+    /// Roads may face cities without joining ([`Declare::edge_meets`]), and nothing else.
+    struct RoadsMeetCities;
+
+    impl Expansion for RoadsMeetCities {
+        fn id(&self) -> &str {
+            "roads-meet-cities"
+        }
+
+        fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn crate::Binder>> {
+            d.edge_meets(FeatureKindId::ROAD, FeatureKindId::CITY)
+                .map_err(|e| e.to_string())?;
+            Ok(binder(|_| Ok(NoRules)))
+        }
+    }
+
+    struct NoRules;
+
+    impl BoundExpansion for NoRules {}
+
     impl BoundExpansion for PlanksRules {
         /// No placement filter (so `View::placements_of` may remember answers).
         fn hook_set(&self) -> crate::HookSet {
@@ -666,11 +674,11 @@ mod tests {
     /// the variant's whole constraints ([`Board::constraints`](crate::Board::constraints))
     /// for every placed tile with variants, each variant and each empty side it could be
     /// asked from, at every decision of seeded random games (exact edges, no barrier:
-    /// [`AmendKind::exact`]); and the table says `exact` only without a barrier kind.
+    /// [`Ruleset::edges_exact`]); and the ruleset is exact only without a barrier kind.
     #[test]
     fn variant_ends_fit_as_the_whole_constraints() {
         let rules = planks_rules();
-        assert!(!rules.loose_edges() && rules.amend_kinds.iter().all(|a| a.exact));
+        assert!(rules.edges_exact());
         let tiles = rules.tiles();
         let (mut fitting, mut failing) = (0, 0);
         for seed in 0..6u64 {
@@ -718,7 +726,15 @@ mod tests {
             .build()
             .unwrap();
         assert!(!with_abbey.amend_kinds.is_empty());
-        assert!(with_abbey.amend_kinds.iter().all(|a| !a.exact));
+        assert!(!with_abbey.edges_exact());
+        // Nor one whose edges may meet other than exactly.
+        let with_meets = Ruleset::builder()
+            .tiles(toml::from_str(crate::BASE_TILES_TOML).unwrap())
+            .expansion(Arc::new(Planks))
+            .expansion(Arc::new(RoadsMeetCities))
+            .build()
+            .unwrap();
+        assert!(with_meets.loose_edges() && !with_meets.edges_exact());
     }
 
     /// The ruleset's [`AmendKind`] table holds, for every tile kind (variants included)

@@ -34,10 +34,9 @@ pub struct Bridges {
     /// codes per rotation ([`Bridges::variant_codes`]), read at every placement while the
     /// player has a bridge instead of each variant's kind in the ruleset.
     pub variants: Vec<Vec<(TileKindId, [u32; 4])>>,
-    /// Whether every placed tile matches its neighbours exactly: no tile kind is a
-    /// barrier (the abbey meets any edge) and no edges are declared to meet
-    /// (`Ruleset::loose_edges`), as every placement and bridge is checked so. Then a
-    /// bridge needs a look only at its ends ([`fits_around`]).
+    /// Whether every placed tile matches its neighbours exactly (`Ruleset::edges_exact`,
+    /// as every placement and bridge is checked so): then a bridge needs a look only at
+    /// its ends ([`fits_around`]).
     pub exact: bool,
 }
 
@@ -45,7 +44,7 @@ pub struct Bridges {
 /// towards it, `Board::constraints`' test), looked up side by side and stopping at the
 /// first mismatch: first the sides where `code` differs from `was` (the tile's code now:
 /// a bridge's ends, where a tile usually stands in the way), then the others, unless
-/// `exact` ([`Bridges::exact`]: the tile's code `was` matches its neighbours, so the
+/// `exact` (`Ruleset::edges_exact`: the tile's code `was` matches its neighbours, so the
 /// others do).
 fn fits_around(board: &Board, pos: Pos, code: u32, was: u32, exact: bool) -> bool {
     let changed: u8 = (0..4u8)
@@ -90,11 +89,6 @@ impl Bridges {
                     .collect()
             })
             .collect()
-    }
-
-    /// [`Bridges::exact`] for a ruleset's tile kinds and edges.
-    pub fn exact(tiles: &TileCatalog, loose_edges: bool) -> bool {
-        !loose_edges && (0..tiles.len()).all(|i| !tiles.get(TileKindId(i as u16)).barrier)
     }
 
     /// BCB-1: everyone's bridges.
@@ -284,16 +278,15 @@ mod tests {
     use crate::testing::{next, rules};
     use carcassonne_core::{Game, GameSetup};
 
-    /// [`fits_around`] looking only at a bridge's ends (`exact`, [`Bridges::exact`])
+    /// [`fits_around`] looking only at a bridge's ends (`exact`, `Ruleset::edges_exact`)
     /// answers as looking at every side, and as the cell's constraints, for every placed
     /// tile with a bridge variant and each variant, at every decision of seeded random
-    /// games of the set; and `exact` is false with edges declared to meet.
+    /// games of the set.
     #[test]
     fn bridge_ends_fit_as_every_side() {
         let rules = rules();
         let tiles = rules.tiles();
-        assert!(Bridges::exact(tiles, false));
-        assert!(!Bridges::exact(tiles, true));
+        assert!(rules.edges_exact());
         let variants = Bridges::variant_codes(tiles);
         let (mut fitting, mut failing) = (0, 0);
         for seed in 0..6u64 {

@@ -244,7 +244,7 @@ impl Expansion for BridgesCastlesBazaars {
                     adjacent,
                     on: bnd.option_flag("bridges")?,
                     variants: Bridges::variant_codes(tiles),
-                    exact: Bridges::exact(tiles, bnd.rules().loose_edges()),
+                    exact: bnd.rules().edges_exact(),
                 },
                 castles: Castles {
                     a,

@@ -14,6 +14,10 @@ larger board costs before any rule of the expansion runs.
 
     python3 scripts/budgets.py [--games N] [--runs R] [--bots SPEC] [--json] [--no-build]
 
+Each row's runs are interleaved with runs of what it is compared with (the base game, or for
+"nine + fan" the nine), and its ratio is taken against those: on a machine whose speed drifts
+(other work, frequency) a ratio is then fair where two figures taken minutes apart are not.
+
 Builds the release CLI and the plugins first. CPU time comes from `perf stat -e task-clock`
 when perf is installed (it does not count the time other processes hold the core), else
 from the child's user + system time.
@@ -131,24 +135,33 @@ def cpu_ms(cmd, env, scratch: Path):
     return used * 1000.0, run.stdout
 
 
-def measure(expansions, games, runs, env, scratch, bots="random"):
-    cmd = [str(ROOT / "target" / "release" / "carcassonne"), "simulate", "--games",
-           str(games), "--players", "2", "--seed", "1", "--threads", "1", "--json",
-           "--bots", bots]
-    if expansions:
-        cmd += ["--expansions", expansions]
-    times, summary = [], None
+def measure(configs, games, runs, env, scratch, bots="random"):
+    """Per-decision figures of each expansion list in `configs`, their runs interleaved
+    (round r runs every configuration once, in order) so that a drift in the machine's
+    speed reaches each of them alike and their ratios stay fair."""
+    def cmd(expansions):
+        c = [str(ROOT / "target" / "release" / "carcassonne"), "simulate", "--games",
+             str(games), "--players", "2", "--seed", "1", "--threads", "1", "--json",
+             "--bots", bots]
+        return c + ["--expansions", expansions] if expansions else c
+
+    times = [[] for _ in configs]
+    summaries = [None] * len(configs)
     for _ in range(runs):
-        ms, out = cpu_ms(cmd, env, scratch)
-        times.append(ms)
-        summary = json.loads(out)
-    us_per_game = statistics.median(times) * 1000.0 / games
-    return {
-        "us_per_game": us_per_game,
-        "us_per_decision": us_per_game / summary["decisions_mean"],
-        "tiles": summary["tiles_mean"],
-        "decisions": summary["decisions_mean"],
-    }
+        for i, expansions in enumerate(configs):
+            ms, out = cpu_ms(cmd(expansions), env, scratch)
+            times[i].append(ms)
+            summaries[i] = json.loads(out)
+    results = []
+    for t, summary in zip(times, summaries):
+        us_per_game = statistics.median(t) * 1000.0 / games
+        results.append({
+            "us_per_game": us_per_game,
+            "us_per_decision": us_per_game / summary["decisions_mean"],
+            "tiles": summary["tiles_mean"],
+            "decisions": summary["decisions_mean"],
+        })
+    return results
 
 
 def main():
@@ -188,23 +201,35 @@ def main():
         env["CARCASSONNE_PLUGIN_PATH"] = os.pathsep.join(
             [str(ROOT / "expansions"), str(ROOT / "fan-expansions"), str(floors)]
         )
-        base = measure("", args.games, args.runs, env, scratch, args.bots)
-        rows = {}
+        # Each row is measured interleaved with what it is compared with (the base game, or
+        # the configuration named), so that its ratio is not skewed by a drift in speed
+        # between rows; the header's base figure is the median over every row's pair.
+        ref_exps = {n: e for n, e, _, _ in CONFIGS}
+        bases, rows = [], {}
         for name, exps, budget, against in configs:
-            row = measure(exps, args.games, args.runs, env, scratch, args.bots)
-            ref = rows[against] if against else base
+            ref, row = measure([ref_exps[against] if against else "", exps], args.games,
+                               args.runs, env, scratch, args.bots)
+            if against is None:
+                bases.append(ref)
             row["ratio"] = row["us_per_decision"] / ref["us_per_decision"]
+            row["reference_us_per_decision"] = ref["us_per_decision"]
             row["budget"] = budget
             row["against"] = against or "base"
-            extra = round(row["tiles"] - base["tiles"])
+            extra = round(row["tiles"] - ref["tiles"])
             if against is None and extra > 0 and not args.no_floor:
                 floor_id = f"floor{extra}"
                 if not (floors / floor_id).exists():
                     write_floor(floors / floor_id, extra)
-                floor = measure(floor_id, args.games, args.runs, env, scratch, args.bots)
-                row["floor"] = floor["us_per_decision"] / base["us_per_decision"]
+                fbase, floor = measure(["", floor_id], args.games, args.runs, env, scratch,
+                                       args.bots)
+                row["floor"] = floor["us_per_decision"] / fbase["us_per_decision"]
                 row["floor_decisions"] = floor["decisions"]
             rows[name] = row
+        if not bases:
+            bases = measure([""], args.games, args.runs, env, scratch, args.bots)
+        base = dict(bases[0])
+        for key in ("us_per_game", "us_per_decision"):
+            base[key] = statistics.median(b[key] for b in bases)
     if args.json:
         print(json.dumps({"games": args.games, "runs": args.runs, "bots": args.bots,
                           "base": base, "configurations": rows}, indent=1))
@@ -212,7 +237,9 @@ def main():
     b = base
     print(f"bots {args.bots}, base game: {b['us_per_decision']:.2f} µs/decision, "
           f"{b['us_per_game']:.1f} µs/game, {b['tiles']:.1f} tiles, "
-          f"{b['decisions']:.1f} decisions ({args.games} games, median of {args.runs})")
+          f"{b['decisions']:.1f} decisions ({args.games} games, median of {args.runs}"
+          " runs, and over the rows; each row's ratio is against the base runs interleaved"
+          " with its own)")
     print()
     print("| configuration | tiles | decisions | µs/game | µs/decision | "
           "per decision vs base | budget | floor |")

@@ -17,7 +17,7 @@
 
 use carcassonne_core::{
     Action, DecisionKind, FigureKindId, FigureLoc, Game, GameSetup, OptionValue, PlayerId, Ruleset,
-    SegmentId,
+    SegmentId, VerbId,
 };
 use carcassonne_play::bots::{Bot, GreedyBot, RandomBot};
 use carcassonne_play::record::Record;
@@ -270,6 +270,7 @@ fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32,
         if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) {
             check_completed_scored(&g, &ctx);
         }
+        check_ransom_offers(&g, ransom, &ctx);
         let i = bots[g.decision().player.index()].choose(&g);
         let a = g.actions()[i];
         if let Action::Custom(c) = a {
@@ -307,6 +308,39 @@ fn play(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> (u32, u32,
         .unwrap_or_else(|e| panic!("{ctx}: replay: {e}"));
     check_same_game(&replayed, &g, &ctx);
     (captures, ransoms, free, coloured)
+}
+
+/// TW-13: the ransoms offered (in a deployment step, a prompt or as free actions) are one
+/// per (jailer, kind) of the turn player's followers held by others, each at its first
+/// prisoner by figure id, in that order: the plugin's one pass over the player's figures
+/// against a scan of every figure here.
+fn check_ransom_offers(g: &Game, ransom: Option<VerbId>, ctx: &str) {
+    let offered: Vec<i32> = g
+        .actions()
+        .iter()
+        .filter_map(|a| match a {
+            Action::Custom(c) if Some(c.verb) == ransom => Some(c.value),
+            _ => None,
+        })
+        .collect();
+    if offered.is_empty() {
+        return;
+    }
+    let st = g.state();
+    let p = st.active_player();
+    let jailer = slot(g.rules(), "tower", "jailer");
+    let mut expected: Vec<i32> = Vec::new();
+    for (i, f) in st.figures().iter().enumerate() {
+        let j = st.slot(jailer, i);
+        if f.owner != p || f.loc != FigureLoc::Removed || j <= 0 || j - 1 == i64::from(p.0) {
+            continue;
+        }
+        let value = (j - 1) as i32 + 256 * i32::from(f.kind.0);
+        if !expected.contains(&value) {
+            expected.push(value);
+        }
+    }
+    assert_eq!(offered, expected, "{ctx}: the ransoms offered to {p:?}");
 }
 
 fn run(from: u64, to: u64, greedy: bool) -> (u32, u32, u32) {

@@ -688,6 +688,13 @@ impl TowerRules {
     /// [`Self::may_ransom`] once `p` has followers held by others.
     #[inline(never)]
     fn may_ransom_held(&self, v: &View<'_>, p: PlayerId) -> bool {
+        self.ransom_open(v, p) && self.each_prisoner(v, p, |_, _| false)
+    }
+
+    /// [`Self::may_ransom_held`] but for its prisoner: whether the turn, the moment and
+    /// `p`'s score allow a ransom.
+    #[inline(always)]
+    fn ransom_open(&self, v: &View<'_>, p: PlayerId) -> bool {
         let st = v.state;
         if st.in_final_scoring() || st.is_over() || st.active_player() != p {
             return false;
@@ -695,35 +702,95 @@ impl TowerRules {
         if v.get(self.slots.ransom_turn) == st.turn() as i64 + 1 {
             return false;
         }
-        if !self.negative_funds && st.players()[p.index()].score < RANSOM {
-            return false;
-        }
-        self.prisoners(v, p, None).next().is_some()
+        self.negative_funds || st.players()[p.index()].score >= RANSOM
     }
 
     /// One `pay-ransom` per (jailer, kind) of `p`'s prisoners (the lowest figure id).
+    /// None if [`Self::may_ransom`] says no: without a prisoner, [`Self::push_ransoms`]
+    /// pushes nothing, so its own scan is the prisoner test.
     #[inline(always)]
     fn ransom_actions(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
-        if self.may_ransom(v, p) {
-            self.push_ransoms(v, p, out);
+        if v.get(self.slots.captive.of(p)) > 0 {
+            self.ransom_actions_held(v, p, out);
         }
     }
 
-    /// [`Self::ransom_actions`] once a ransom is allowed.
+    /// [`Self::ransom_actions`] once `p` has followers held by others.
     #[inline(never)]
-    fn push_ransoms(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
+    fn ransom_actions_held(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
+        if self.ransom_open(v, p) {
+            #[cfg(debug_assertions)]
+            let start = out.len();
+            self.push_ransoms(v, p, out);
+            #[cfg(debug_assertions)]
+            self.check_ransoms(v, p, &out[start..]);
+        }
+    }
+
+    /// Debug builds: the ransoms [`Self::push_ransoms`] offered are those of the general
+    /// scan (for each prisoner, none before it by figure id with its jailer and kind).
+    #[cfg(debug_assertions)]
+    fn check_ransoms(&self, v: &View<'_>, p: PlayerId, offered: &[Action]) {
         let key = |f: FigureId| (self.jailer_of(v, f).unwrap_or(p), v.state.figure(f).kind);
+        let mut expected = Vec::new();
         for f in self.prisoners(v, p, None) {
             let k = key(f);
-            // The first prisoner of its (jailer, kind): none with a lower id has that key.
             if !self
                 .prisoners(v, p, None)
                 .take_while(|g| *g != f)
                 .any(|g| key(g) == k)
             {
-                out.push(self.custom(self.verbs.ransom, None, None, ransom_value(k.0, k.1)));
+                expected.push(self.custom(self.verbs.ransom, None, None, ransom_value(k.0, k.1)));
             }
         }
+        debug_assert_eq!(offered, &expected[..], "TW-13: the ransom offers");
+    }
+
+    /// [`Self::ransom_actions`] once a ransom is allowed: one pass over `p`'s prisoners
+    /// by figure id, each (jailer, kind) offered at its first prisoner. The offers pushed
+    /// so far are the keys seen (a ransom's value names its jailer and kind).
+    #[inline(always)]
+    fn push_ransoms(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
+        let start = out.len();
+        self.each_prisoner(v, p, |kind, jailer| {
+            let value = ransom_value(jailer, kind);
+            let seen = out[start..]
+                .iter()
+                .any(|a| matches!(a, Action::Custom(c) if c.value == value));
+            if !seen {
+                out.push(self.custom(self.verbs.ransom, None, None, value));
+            }
+            true
+        });
+    }
+
+    /// `prisoners(v, owner, None)` as one plain loop over `owner`'s figures only (every
+    /// player's figures are contiguous, `figures_of`; the ransom's offers are asked at
+    /// every step while a follower is held): the kind and jailer of each, by figure id,
+    /// passed to `f` until it returns `false`. Returns whether it stopped early.
+    #[inline(always)]
+    fn each_prisoner(
+        &self,
+        v: &View<'_>,
+        owner: PlayerId,
+        mut f: impl FnMut(FigureKindId, PlayerId) -> bool,
+    ) -> bool {
+        let (first, mine) = v.state.figures_of(owner);
+        for (i, fig) in mine.iter().enumerate() {
+            if fig.owner != owner || fig.loc != FigureLoc::Removed {
+                continue;
+            }
+            // `jailer_of`: a seat + 1, 0 for none.
+            let j = v.get(self.slots.jailer.of(FigureId((first + i) as u16)));
+            if j <= 0 {
+                continue;
+            }
+            let jailer = PlayerId((j - 1) as u8);
+            if jailer != owner && !f(fig.kind, jailer) {
+                return true;
+            }
+        }
+        false
     }
 
     /// TW-5 / TW-6 / BW-3 / BW-5: pieces and caps for `p`, in tower order (a piece, a

@@ -128,8 +128,6 @@ struct TbRules {
     farmers: bool,
     /// Per figure kind: whether it is a follower (TBQ-2).
     follower: Vec<bool>,
-    /// Builders per player (the kind's `per_player`).
-    builders: u8,
 }
 
 impl Expansion for TradersBuilders {
@@ -191,11 +189,6 @@ impl Expansion for TradersBuilders {
                     .iter()
                     .map(|k| k.follower)
                     .collect(),
-                builders: b
-                    .rules()
-                    .figure_kinds()
-                    .get(ids.builder.0 as usize)
-                    .map_or(0, |k| k.per_player),
                 ids,
                 optional: match b.option_str("builderDoubleTurn")? {
                     "mandatory" => false,
@@ -370,34 +363,6 @@ impl TbRules {
         true
     }
 
-    /// TB-11: whether the tile at `pos` (just placed) has a segment in the feature of one
-    /// of `me`'s builders on the board. Out of line: most placements find every builder
-    /// in the supply first, and that path of `on_tile_placed` then saves no register.
-    #[inline(never)]
-    fn extends_builder(&self, view: &View<'_>, me: PlayerId, pos: carcassonne_core::Pos) -> bool {
-        let st = view.state;
-        let g = st.graph();
-        // The player's builders on the board (1 a player): their features are what the
-        // tile must extend.
-        view.figures_of_kind(me, self.ids.builder)
-            .iter()
-            .any(|fig| {
-                let FigureLoc::On(s) = fig.loc else {
-                    return false;
-                };
-                // The tile just placed is the last one: no cell lookup.
-                let t = match st.last_placed().map(|i| st.board().tile(i)) {
-                    Some(t) if t.pos == pos => t,
-                    _ => match st.board().at(pos) {
-                        Some(t) => t,
-                        None => return false,
-                    },
-                };
-                let f = g.feature_of(s);
-                t.segments().any(|seg| g.feature_of(seg) == f)
-            })
-    }
-
     /// TB-17, TB-21: builders (pigs) whose owner has no follower left in their feature go home.
     fn orphans(&self, view: &View<'_>) -> Vec<FigureId> {
         let g = view.state.graph();
@@ -545,16 +510,23 @@ impl BoundExpansion for TbRules {
         let view = ctx.view();
         let st = view.state;
         let me = st.active_player();
-        // Most placements: every builder of the player is in the supply (the supply's
-        // count is kept with the figures' places), so none is on the board to extend.
-        if st.in_supply(me, self.ids.builder) == self.builders {
-            debug_assert!(!view
-                .figures_of_kind(me, self.ids.builder)
-                .iter()
-                .any(|fig| matches!(fig.loc, FigureLoc::On(_))));
-            return Ok(());
-        }
-        if self.extends_builder(&view, me, pos) {
+        let g = st.graph();
+        // The player's builders on the board (1 a player): their features are what the
+        // tile must extend.
+        let hit = view
+            .figures_of_kind(me, self.ids.builder)
+            .iter()
+            .any(|fig| {
+                let FigureLoc::On(s) = fig.loc else {
+                    return false;
+                };
+                let Some(t) = st.board().at(pos) else {
+                    return false;
+                };
+                let f = g.feature_of(s);
+                t.segments().any(|seg| g.feature_of(seg) == f)
+            });
+        if hit {
             ctx.set(self.ids.triggered, 1);
         }
         Ok(())

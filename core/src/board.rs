@@ -362,14 +362,22 @@ impl Board {
             }
         }
         let mut beside = [0u32; 4];
+        // The four neighbours' cells, N E S W, from this one's: the grid keeps two cells of
+        // margin around every tile (`ensure_room`), so each is inside, one row or column
+        // away (rows of `width` cells).
+        let w = self.width as usize;
+        let around = [i - w, i + 1, i + w, i - 1];
         for s in Side::ALL {
-            let q = tile.pos.step(s);
-            let j = self.index(q).expect("room ensured");
+            let j = around[s.index() as usize];
+            debug_assert_eq!(Some(j), self.index(tile.pos.step(s)));
             let theirs = s.opposite().index() as u32 * 8;
             let edge = (tile.edge_code >> (8 * s.index() as u32)) & 0xFF;
             let c = self.cells[j];
             // A tile's cell holds its index + 1 (the frontier bit clear).
             beside[s.index() as usize] = if c & FRONTIER_BIT == 0 { c } else { 0 };
+            // (`EMPTY` has the frontier bit clear: an empty cell off the bound takes
+            // neither branch.)
+            let q = tile.pos.step(s);
             if c == EMPTY && q.in_bounds() {
                 self.cells[j] = FRONTIER_BIT | self.frontier.len() as u32;
                 self.frontier.push(FrontierCell {

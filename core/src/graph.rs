@@ -16,6 +16,7 @@
 use crate::kind::FeatureKindId;
 use crate::pos::Pos;
 use crate::side::{HalfSet, SideSet};
+use crate::tile::SegmentTemplate;
 use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
 use petgraph::Direction::{Incoming, Outgoing};
 use serde::{Deserialize, Serialize};
@@ -255,6 +256,71 @@ impl GraphEdit<'_> {
             self.count_complete(FeatureId(i), 1);
         }
         id
+    }
+
+    /// Adds a placed tile's segments (its kind's templates at its rotation,
+    /// [`crate::tile::TileKind::templates`]), each a feature of its own, as
+    /// [`GraphEdit::add_segment`] would one by one: `tile` at `pos`, local indices in
+    /// order, a site's open count the 8 surrounding cells less the `filled` ones.
+    #[inline]
+    pub(crate) fn add_tile_segments(
+        &mut self,
+        templates: &[SegmentTemplate],
+        pos: Pos,
+        tile: PlacedIndex,
+        filled: u16,
+    ) {
+        let first = self.links.len() as u32;
+        debug_assert_eq!(first as usize, self.graph.node_count());
+        let empty = 8u16.saturating_sub(filled);
+        self.graph.reserve_nodes(templates.len());
+        for (i, t) in templates.iter().enumerate() {
+            self.graph.add_node(SegmentNode {
+                kind: t.kind,
+                pos,
+                tile,
+                local: i as u8,
+                sides: t.sides,
+                halves: t.halves,
+                pennants: t.pennants,
+                anchored: false,
+            });
+        }
+        let mut complete = false;
+        self.links
+            .v
+            .extend(templates.iter().enumerate().map(|(i, t)| {
+                let j = first + i as u32;
+                let totals = FeatureTotals {
+                    open: t.open + u16::from(t.site) * empty,
+                    pennants: u16::from(t.pennants),
+                    occupants: 0,
+                    segments: 1,
+                    completable: t.completable,
+                    scored: false,
+                };
+                complete |= totals.complete();
+                UfLink {
+                    parent: j,
+                    next: j,
+                    totals,
+                }
+            }));
+        if complete {
+            self.count_new_complete(first);
+        }
+    }
+
+    /// Counts the complete features among the segments from `first` on (each its own
+    /// feature): an enclosed city, a cloister placed into a full ring.
+    #[cold]
+    #[inline(never)]
+    fn count_new_complete(&mut self, first: u32) {
+        for i in first..self.links.len() as u32 {
+            if self.links[i as usize].totals.complete() {
+                self.count_complete(FeatureId(i), 1);
+            }
+        }
     }
 
     /// Adds `delta` to the complete features of `f`'s kind if `f` (a representative) is

@@ -150,6 +150,12 @@ pub struct TileKind {
     pub ring: bool,
     /// Local segment covering each side at rotation 0 (`NONE` if the side is a field edge).
     side_segment: [u8; 4],
+    /// The side, half-edge and sharer tables turned by each rotation (board-oriented:
+    /// `turned[r]` answers [`TileKind::segment_on_side`] and the others with one load).
+    turned: [Turned; 4],
+    /// The segments as `place_tile` adds them, per rotation (rotation-major, `segments.len()`
+    /// each): computed once when the kind is loaded ([`SegmentTemplate`]).
+    templates: Vec<SegmentTemplate>,
     /// Local field segment covering each half-edge at rotation 0 (`NONE` if none).
     half_segment: [u8; 8],
     /// Local segment sharing each side at rotation 0 (`Segment::shares`; `NONE` if none).
@@ -184,7 +190,7 @@ impl TileKind {
     /// Local segment covering board side `side` when the tile is turned by `r`.
     #[inline]
     pub fn segment_on_side(&self, r: Rotation, side: Side) -> Option<u8> {
-        let s = self.side_segment[side.rotate(r.inverse()).index() as usize];
+        let s = self.turned(r).side[side.index() as usize];
         (s != NONE).then_some(s)
     }
 
@@ -192,15 +198,45 @@ impl TileKind {
     /// (`Segment::shares`) when the tile is turned by `r`.
     #[inline]
     pub fn sharer_on_side(&self, r: Rotation, side: Side) -> Option<u8> {
-        let s = self.side_sharer[side.rotate(r.inverse()).index() as usize];
+        let s = self.turned(r).sharer[side.index() as usize];
         (s != NONE).then_some(s)
     }
 
     /// Local field segment covering board half-edge `h` when the tile is turned by `r`.
     #[inline]
     pub fn segment_on_half(&self, r: Rotation, h: HalfEdge) -> Option<u8> {
-        let s = self.half_segment[((h.index() + 8 - 2 * r.quarters()) & 7) as usize];
+        let s = self.turned(r).half[h.index() as usize];
         (s != NONE).then_some(s)
+    }
+
+    /// The tables turned by `r`.
+    #[inline]
+    fn turned(&self, r: Rotation) -> &Turned {
+        &self.turned[usize::from(r.quarters() & 3)]
+    }
+
+    /// The segments as placed turned by `r`, in local order ([`SegmentTemplate`]).
+    #[inline]
+    pub fn templates(&self, r: Rotation) -> &[SegmentTemplate] {
+        let n = self.segments.len();
+        let q = usize::from(r.quarters() & 3);
+        self.templates.get(q * n..(q + 1) * n).unwrap_or(&[])
+    }
+
+    /// Computes `turned` from the rotation-0 tables.
+    fn turn_tables(&mut self) {
+        for r in Rotation::ALL {
+            let t = &mut self.turned[r.quarters() as usize];
+            for s in Side::ALL {
+                let at = s.rotate(r.inverse()).index() as usize;
+                t.side[s.index() as usize] = self.side_segment[at];
+                t.sharer[s.index() as usize] = self.side_sharer[at];
+            }
+            for h in 0..8u8 {
+                t.half[usize::from(h)] =
+                    self.half_segment[((h + 8 - 2 * r.quarters()) & 7) as usize];
+            }
+        }
     }
 
     /// Whether the tile has the tag.
@@ -220,6 +256,76 @@ impl TileKind {
 
 /// Marks "no segment" in the per-side and per-half-edge tables.
 const NONE: u8 = u8::MAX;
+
+/// A tile kind's side, half-edge and sharer tables at one rotation, board-oriented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Turned {
+    side: [u8; 4],
+    half: [u8; 8],
+    sharer: [u8; 4],
+}
+
+impl Default for Turned {
+    fn default() -> Turned {
+        Turned {
+            side: [NONE; 4],
+            half: [NONE; 8],
+            sharer: [NONE; 4],
+        }
+    }
+}
+
+/// One segment of a tile kind as the engine adds it to the feature graph when the tile is
+/// placed at one rotation ([`TileKind::templates`]): what does not depend on the board,
+/// computed once when the kind is loaded instead of at every placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SegmentTemplate {
+    /// Feature kind.
+    pub kind: FeatureKindId,
+    /// Sides covered, turned.
+    pub sides: SideSet,
+    /// Half-edges covered, turned.
+    pub halves: HalfSet,
+    /// Pennants.
+    pub pennants: u8,
+    /// Open edges when placed, but for a site's empty surrounding cells: an edge kind's
+    /// sides and shared sides, a field's half-edges, 0 otherwise.
+    pub open: u16,
+    /// Whether its kind is a centre site (its open count is the empty cells around).
+    pub site: bool,
+    /// Whether its feature can complete (an edge or site kind that `completes`).
+    pub completable: bool,
+}
+
+impl SegmentTemplate {
+    /// The template of `seg` (of kind `def`) turned by `r`.
+    fn new(seg: &Segment, def: &FeatureKindDef, r: Rotation) -> SegmentTemplate {
+        let edge = matches!(def.shape, Shape::Edge { .. });
+        let site = def.shape == Shape::Site;
+        SegmentTemplate {
+            kind: seg.kind,
+            sides: seg.sides.rotate(r),
+            halves: seg.halves.rotate(r),
+            pennants: seg.pennants,
+            open: u16::from(edge) * (seg.sides.len() + seg.shares.len()) as u16
+                + seg.halves.0.count_ones() as u16,
+            site,
+            completable: def.completes & (edge | site),
+        }
+    }
+
+    /// Every segment's templates, rotation-major.
+    fn all(segments: &[Segment], kinds: &[FeatureKindDef]) -> Vec<SegmentTemplate> {
+        Rotation::ALL
+            .into_iter()
+            .flat_map(|r| {
+                segments
+                    .iter()
+                    .map(move |seg| SegmentTemplate::new(seg, &kinds[seg.kind.0 as usize], r))
+            })
+            .collect()
+    }
+}
 
 /// What is wrong with a tile kind in a tile file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -318,6 +424,19 @@ impl TileCatalog {
         for r in Rotation::ALL {
             v.edge_codes[r.quarters() as usize] = code.rotate_left(8 * r.quarters() as u32);
         }
+        v.turn_tables();
+        // The base's templates, each rotation's followed by the new segment's.
+        let n = b.segments.len();
+        let added = &v.segments[n];
+        v.templates = Rotation::ALL
+            .into_iter()
+            .flat_map(|r| {
+                b.templates(r)
+                    .iter()
+                    .copied()
+                    .chain([SegmentTemplate::new(added, def, r)])
+            })
+            .collect();
         v.count = 0;
         v.start = false;
         v.variant_of = Some(base);
@@ -601,7 +720,8 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         // Turning clockwise by one moves side s to s + 1: the byte moves up by 8 bits.
         edge_codes[r.quarters() as usize] = base.rotate_left(8 * r.quarters() as u32);
     }
-    Ok(TileKind {
+    let templates = SegmentTemplate::all(&segments, kinds);
+    let mut kind = TileKind {
         id: t.id.clone(),
         aliases: t.aliases.clone(),
         set: set.to_string(),
@@ -613,11 +733,15 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         sites,
         ring,
         side_segment,
+        turned: [Turned::default(); 4],
+        templates,
         half_segment,
         side_sharer,
         edge_codes,
         barrier,
         variant_of: None,
         variants: Vec::new(),
-    })
+    };
+    kind.turn_tables();
+    Ok(kind)
 }

@@ -32,18 +32,6 @@ pub(crate) fn check_fits(
     Ok(())
 }
 
-/// Half-edges in a [`HalfSet`](crate::side::HalfSet) mask: a byte read instead of a bit
-/// count per segment placed (the build targets no `popcnt`).
-const HALF_COUNT: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = (i as u8).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
-
 /// Puts a tile on the board and merges its segments into the feature graph.
 #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn place_tile(
@@ -75,36 +63,14 @@ pub(crate) fn place_tile(
     };
     // One borrow of the segments for all of the tile's writes.
     let mut g = st.graph.edit();
-    for (i, seg) in tk.segments.iter().enumerate() {
-        let def = rules.kind(seg.kind);
-        // Edges: a shared side (`Segment::shares`) is one more open edge; sites: the empty
-        // cells around; fields: their half-edges (those facing a tile close below), and they
-        // never complete; virtual kinds: none. Without a branch (a tile's segment kinds
-        // follow no pattern the predictor could learn; only fields have half-edges).
-        let edge = matches!(def.shape, Shape::Edge { .. });
-        let site = def.shape == Shape::Site;
-        let open = u16::from(edge) * (seg.sides.len() + seg.shares.len()) as u16
-            + u16::from(site) * (8 - filled)
-            + u16::from(HALF_COUNT[usize::from(seg.halves.0)]);
-        let completable = def.completes & (edge | site);
-        g.add_segment(
-            SegmentNode {
-                kind: seg.kind,
-                pos,
-                tile: idx,
-                local: i as u8,
-                sides: seg.sides.rotate(rot),
-                halves: seg.halves.rotate(rot),
-                pennants: seg.pennants,
-                anchored: false,
-            },
-            FeatureTotals {
-                open,
-                completable,
-                ..FeatureTotals::default()
-            },
-        );
-    }
+    // The segments as the kind's templates at this rotation give them (sides and
+    // half-edges turned, open edges and completability computed at load).
+    debug_assert!(
+        templates_match(rules, tk, rot),
+        "tile {} at rotation {rot}: its templates differ from its segments",
+        tk.id
+    );
+    g.add_tile_segments(tk.templates(rot), pos, idx, filled);
     for (i, seg) in tk.segments.iter().enumerate() {
         for c in &seg.cities {
             g.add_border(node(first + i as u32), node(first + *c as u32));
@@ -208,6 +174,30 @@ pub(crate) fn place_tile(
         }
     }
     idx
+}
+
+/// Whether `tk`'s templates at `rot` are its segments turned, as placing them segment by
+/// segment would give them (debug builds check every placement).
+fn templates_match(rules: &Ruleset, tk: &crate::tile::TileKind, rot: Rotation) -> bool {
+    let t = tk.templates(rot);
+    t.len() == tk.segments.len()
+        && tk.segments.iter().zip(t).all(|(seg, t)| {
+            let def = rules.kind(seg.kind);
+            let edge = matches!(def.shape, Shape::Edge { .. });
+            let site = def.shape == Shape::Site;
+            let open = if edge {
+                (seg.sides.len() + seg.shares.len()) as u16
+            } else {
+                0
+            } + seg.halves.0.count_ones() as u16;
+            t.kind == seg.kind
+                && t.sides == seg.sides.rotate(rot)
+                && t.halves == seg.halves.rotate(rot)
+                && t.pennants == seg.pennants
+                && t.open == open
+                && t.site == site
+                && t.completable == (def.completes && (edge || site))
+        })
 }
 
 /// The tile step of `player`: the tile goes on the board, `on_tile_placed` runs, and the

@@ -170,7 +170,10 @@ impl Default for Board {
 impl Board {
     /// An empty board.
     pub fn new() -> Board {
-        let side = 24;
+        // Large enough that most games never grow the grid (24 was outgrown about once a
+        // game with six sets: a copy of every cell each time), small enough to stay a cheap
+        // copy for the bots' searches (docs/benchmarks.md, mix17).
+        let side = 40;
         Board {
             min_x: -side / 2,
             min_y: -side / 2,

@@ -6,8 +6,6 @@
 mod common;
 
 use carcassonne_core::*;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 /// An abbey: every edge a barrier, no field (as Abbey & Mayor's).
@@ -37,20 +35,9 @@ fn check(st: &GameState, ctx: &str) -> usize {
 /// Random games of `rules`, checked after every action; the closed fields seen.
 fn play(rules: &Arc<Ruleset>, games: u64) -> usize {
     let mut closed = 0;
-    for seed in 0..games {
-        let setup = GameSetup::new(vec!["R".into(), "B".into()], seed);
-        let mut g = Game::new(Arc::clone(rules), &setup).expect("a game");
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut step = 0;
-        while !g.is_over() {
-            let n = g.actions().len();
-            assert!(n > 0, "seed {seed}: no action offered");
-            g.apply_offered(rng.random_range(0..n))
-                .expect("an offered action");
-            step += 1;
-            closed += check(g.state(), &format!("seed {seed}, step {step}"));
-        }
-    }
+    common::play_random(rules, &["R", "B"], games, |g, ctx| {
+        closed += check(g.state(), ctx);
+    });
     closed
 }
 

@@ -43,3 +43,29 @@ pub fn at(r: &Ruleset, name: &str, x: i32, y: i32, deg: i64) -> StartTile {
         rotation: Rotation::from_degrees(deg).unwrap(),
     }
 }
+
+/// Plays `games` seeded random games of `rules` among `players` (seed `0..games`, each
+/// game's choices from `ChaCha8Rng` seeded with its seed), calling `check` with the game and
+/// "seed S, step N" after every action; asserts that an action is always offered.
+pub fn play_random(
+    rules: &Arc<Ruleset>,
+    players: &[&str],
+    games: u64,
+    mut check: impl FnMut(&Game, &str),
+) {
+    use rand::{Rng, SeedableRng};
+    for seed in 0..games {
+        let setup = GameSetup::new(players.iter().map(|p| p.to_string()).collect(), seed);
+        let mut g = Game::new(Arc::clone(rules), &setup).expect("a game");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut step = 0;
+        while !g.is_over() {
+            let n = g.actions().len();
+            assert!(n > 0, "seed {seed}: no action offered");
+            g.apply_offered(rng.random_range(0..n))
+                .expect("an offered action");
+            step += 1;
+            check(&g, &format!("seed {seed}, step {step}"));
+        }
+    }
+}

@@ -148,18 +148,13 @@ pub struct TileKind {
     /// never complete (the Big Top's acrobat space) is left out of the count of site tiles
     /// around a cell ([`crate::Board::site_tiles_around`]).
     pub ring: bool,
-    /// Local segment covering each side at rotation 0 (`NONE` if the side is a field edge).
-    side_segment: [u8; 4],
     /// The side, half-edge and sharer tables turned by each rotation (board-oriented:
-    /// `turned[r]` answers [`TileKind::segment_on_side`] and the others with one load).
+    /// `turned[r]` answers [`TileKind::segment_on_side`] and the others with one load);
+    /// `turned[0]` is the tile as drawn, which the others are computed from.
     turned: [Turned; 4],
     /// The segments as `place_tile` adds them, per rotation (rotation-major, `segments.len()`
     /// each): computed once when the kind is loaded ([`SegmentTemplate`]).
     templates: Vec<SegmentTemplate>,
-    /// Local field segment covering each half-edge at rotation 0 (`NONE` if none).
-    half_segment: [u8; 8],
-    /// Local segment sharing each side at rotation 0 (`Segment::shares`; `NONE` if none).
-    side_sharer: [u8; 4],
     /// Edge codes per rotation: byte `s` is side `s`'s edge (0 = field, k + 1 = edge kind k).
     edge_codes: [u32; 4],
     /// Every edge is a barrier (edges `XXXX`, the abbey): it matches any neighbouring edge,
@@ -223,18 +218,18 @@ impl TileKind {
         self.templates.get(q * n..(q + 1) * n).unwrap_or(&[])
     }
 
-    /// Computes `turned` from the rotation-0 tables.
+    /// Computes `turned[1..]` from `turned[0]`.
     fn turn_tables(&mut self) {
+        let drawn = self.turned[0];
         for r in Rotation::ALL {
             let t = &mut self.turned[r.quarters() as usize];
             for s in Side::ALL {
                 let at = s.rotate(r.inverse()).index() as usize;
-                t.side[s.index() as usize] = self.side_segment[at];
-                t.sharer[s.index() as usize] = self.side_sharer[at];
+                t.side[s.index() as usize] = drawn.side[at];
+                t.sharer[s.index() as usize] = drawn.sharer[at];
             }
             for h in 0..8u8 {
-                t.half[usize::from(h)] =
-                    self.half_segment[((h + 8 - 2 * r.quarters()) & 7) as usize];
+                t.half[usize::from(h)] = drawn.half[((h + 8 - 2 * r.quarters()) & 7) as usize];
             }
         }
     }
@@ -260,8 +255,11 @@ const NONE: u8 = u8::MAX;
 /// A tile kind's side, half-edge and sharer tables at one rotation, board-oriented.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Turned {
+    /// Local segment covering each side (`NONE` if the side is a field edge).
     side: [u8; 4],
+    /// Local field segment covering each half-edge (`NONE` if none).
     half: [u8; 8],
+    /// Local segment sharing each side (`Segment::shares`; `NONE` if none).
     sharer: [u8; 4],
 }
 
@@ -299,7 +297,7 @@ pub struct SegmentTemplate {
 
 impl SegmentTemplate {
     /// The template of `seg` (of kind `def`) turned by `r`.
-    fn new(seg: &Segment, def: &FeatureKindDef, r: Rotation) -> SegmentTemplate {
+    pub(crate) fn new(seg: &Segment, def: &FeatureKindDef, r: Rotation) -> SegmentTemplate {
         let edge = matches!(def.shape, Shape::Edge { .. });
         let site = def.shape == Shape::Site;
         SegmentTemplate {
@@ -399,7 +397,7 @@ impl TileCatalog {
         };
         let fields = sides
             .iter()
-            .all(|s| b.side_segment[s.index() as usize] == NONE);
+            .all(|s| b.turned[0].side[s.index() as usize] == NONE);
         if b.barrier || b.variant_of.is_some() || b.segments.len() >= 16 || !fields {
             return None;
         }
@@ -417,7 +415,7 @@ impl TileCatalog {
         });
         let mut edge = v.edge_codes[0].to_le_bytes();
         for s in sides.iter() {
-            v.side_segment[s.index() as usize] = local;
+            v.turned[0].side[s.index() as usize] = local;
             edge[s.index() as usize] = kind.0 + 1;
         }
         let code = u32::from_le_bytes(edge);
@@ -732,11 +730,17 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         segments,
         sites,
         ring,
-        side_segment,
-        turned: [Turned::default(); 4],
+        turned: [
+            Turned {
+                side: side_segment,
+                half: half_segment,
+                sharer: side_sharer,
+            },
+            Turned::default(),
+            Turned::default(),
+            Turned::default(),
+        ],
         templates,
-        half_segment,
-        side_sharer,
         edge_codes,
         barrier,
         variant_of: None,

@@ -181,23 +181,11 @@ pub(crate) fn place_tile(
 fn templates_match(rules: &Ruleset, tk: &crate::tile::TileKind, rot: Rotation) -> bool {
     let t = tk.templates(rot);
     t.len() == tk.segments.len()
-        && tk.segments.iter().zip(t).all(|(seg, t)| {
-            let def = rules.kind(seg.kind);
-            let edge = matches!(def.shape, Shape::Edge { .. });
-            let site = def.shape == Shape::Site;
-            let open = if edge {
-                (seg.sides.len() + seg.shares.len()) as u16
-            } else {
-                0
-            } + seg.halves.0.count_ones() as u16;
-            t.kind == seg.kind
-                && t.sides == seg.sides.rotate(rot)
-                && t.halves == seg.halves.rotate(rot)
-                && t.pennants == seg.pennants
-                && t.open == open
-                && t.site == site
-                && t.completable == (def.completes && (edge || site))
-        })
+        && tk
+            .segments
+            .iter()
+            .zip(t)
+            .all(|(seg, t)| *t == crate::tile::SegmentTemplate::new(seg, rules.kind(seg.kind), rot))
 }
 
 /// The tile step of `player`: the tile goes on the board, `on_tile_placed` runs, and the

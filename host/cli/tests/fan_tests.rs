@@ -6,42 +6,18 @@
 
 mod common;
 use common::Scratch;
+use common::{ok_in_repo as ok, run_in, run_in_repo as run};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::repo;
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the carcassonne binary runs")
-}
-
-fn run(args: &[&str]) -> Output {
-    run_in(&repo(), args)
-}
 
 fn text(o: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
-}
-
-/// Runs a command that must succeed; its stdout.
-fn ok(args: &[&str]) -> String {
-    let o = run(args);
-    let (out, err) = text(&o);
-    assert!(
-        o.status.success(),
-        "carcassonne {} failed ({}):\nstdout:\n{out}\nstderr:\n{err}",
-        args.join(" "),
-        o.status
-    );
-    out
 }
 
 /// Runs a command that must fail with `code`; its stdout and stderr.

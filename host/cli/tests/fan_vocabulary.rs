@@ -12,9 +12,9 @@ use carcassonne_core::{
 };
 use carcassonne_play::bots::{Bot, RandomBot};
 use carcassonne_rules::{build_ruleset, RulesError, RulesSpec};
+use common::ok_in_repo as ok;
 use common::Scratch;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 use common::repo;
@@ -27,27 +27,6 @@ fn fixtures() -> PathBuf {
 
 fn ferryman_dir() -> PathBuf {
     repo().join("docs").join("examples").join("ferryman")
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("the carcassonne binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = run(args);
-    assert!(
-        o.status.success(),
-        "carcassonne {} failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        args.join(" "),
-        o.status,
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).expect("stdout is UTF-8")
 }
 
 fn rules(expansions: &[&str]) -> Arc<Ruleset> {

@@ -16,10 +16,10 @@ use carcassonne_core::{
     Action, DecisionKind, Game, Pos, Position, PositionSetting, Rotation, ScoreSource, StartTile,
 };
 use carcassonne_rules::{build_ruleset, RulesSpec};
+use common::ok_in_repo as ok;
 use common::Scratch;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 const BEGIN: &str = "<!-- BEGIN GENERATED API -->";
@@ -29,28 +29,6 @@ use common::repo;
 
 fn examples() -> PathBuf {
     repo().join("docs").join("examples")
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("the carcassonne binary runs")
-}
-
-/// Runs a command that must succeed and returns its stdout.
-fn ok(args: &[&str]) -> String {
-    let o = run(args);
-    assert!(
-        o.status.success(),
-        "carcassonne {} failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        args.join(" "),
-        o.status,
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).expect("stdout is UTF-8")
 }
 
 fn ok_json(args: &[&str]) -> Value {

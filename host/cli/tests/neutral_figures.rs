@@ -8,34 +8,13 @@ mod common;
 use carcassonne_core::{Action, FigureLoc, Game, GameSetup, PlayerId, Ruleset};
 use carcassonne_play::bots::{Bot, GreedyBot, RandomBot};
 use carcassonne_rules::{build_ruleset, RulesSpec};
+use common::ok_in_repo as ok;
 use common::{repo, Scratch};
 use std::path::PathBuf;
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 fn herald_dir() -> PathBuf {
     repo().join("docs").join("examples").join("herald")
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("the carcassonne binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = run(args);
-    assert!(
-        o.status.success(),
-        "carcassonne {} failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        args.join(" "),
-        o.status,
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).expect("stdout is UTF-8")
 }
 
 fn rules(expansions: &[&str]) -> Arc<Ruleset> {

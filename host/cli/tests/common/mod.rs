@@ -67,3 +67,31 @@ pub fn ok_with_plugins(args: &[&str]) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// Runs `carcassonne ARGS` with `dir` as its working folder.
+pub fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the carcassonne binary runs")
+}
+
+/// Runs `carcassonne ARGS` from the repository root (so relative paths name its files).
+pub fn run_in_repo(args: &[&str]) -> std::process::Output {
+    run_in(&repo(), args)
+}
+
+/// [`run_in_repo`], which must succeed; its standard output (both streams shown if not).
+pub fn ok_in_repo(args: &[&str]) -> String {
+    let o = run_in_repo(args);
+    assert!(
+        o.status.success(),
+        "carcassonne {} failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        args.join(" "),
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).expect("stdout is UTF-8")
+}

@@ -349,6 +349,9 @@ impl GraphEdit<'_> {
             self.links.complete.resize(k + 1, 0);
         }
         self.links.complete[k] = self.links.complete[k].wrapping_add_signed(delta);
+        if !self.links[f.0 as usize].totals.scored {
+            self.links.unscored = self.links.unscored.wrapping_add_signed(delta);
+        }
     }
 
     /// The feature a segment belongs to.
@@ -499,6 +502,7 @@ impl Clone for FeatureGraph {
                 v: self.links.v.clone(),
                 journal: LinkJournal::default(),
                 complete: self.links.complete.clone(),
+                unscored: self.links.unscored,
             },
             links_gen: LinksGen::fresh(),
             memo: FarmMemo::default(),
@@ -512,6 +516,7 @@ impl Clone for FeatureGraph {
         self.graph.clone_from(&source.graph);
         self.links.v.clone_from(&source.links.v);
         self.links.complete.clone_from(&source.links.complete);
+        self.links.unscored = source.links.unscored;
         self.links_gen.version += 1;
         self.links.journal.on = false;
         self.memo.on = false;
@@ -553,6 +558,10 @@ struct Links {
     /// totals, so that counting them ([`FeatureGraph::complete_count`]) scans nothing: a
     /// search ends a game per playout, and King & Robber's end bonus counts them.
     complete: Vec<u32>,
+    /// Complete features not scored yet (all kinds), kept by the same writes (and by
+    /// [`FeatureGraph::mark_scored`]): none means no placement can have completed one, so
+    /// [`crate::View::completed_by_last_placement`] answers without a walk.
+    unscored: u32,
 }
 
 impl std::ops::Deref for Links {
@@ -642,6 +651,7 @@ impl FeatureGraph {
                 v: Vec::with_capacity(segments),
                 journal: LinkJournal::default(),
                 complete: Vec::new(),
+                unscored: 0,
             },
             links_gen: LinksGen::fresh(),
             memo: FarmMemo::default(),
@@ -750,6 +760,7 @@ impl FeatureGraph {
         self.memo.on = false;
         let n = source.links.len();
         self.links.complete.clone_from(&source.links.complete);
+        self.links.unscored = source.links.unscored;
         let Links { v, journal: j, .. } = &mut self.links;
         if base == Some(source.links_gen) && j.on && j.base as usize == n && v.len() >= n {
             v.truncate(n);
@@ -897,7 +908,11 @@ impl FeatureGraph {
         if self.links.journal.on {
             self.links.journal.note(f.0);
         }
-        self.links[f.0 as usize].totals.scored = true;
+        let t = &mut self.links.v[f.0 as usize].totals;
+        if t.complete() && !t.scored {
+            self.links.unscored = self.links.unscored.wrapping_sub(1);
+        }
+        t.scored = true;
     }
 
     /// The complete features (scored or not, virtual ones included), in the order of their
@@ -920,6 +935,14 @@ impl FeatureGraph {
             .get(usize::from(kind.0))
             .copied()
             .unwrap_or(0)
+    }
+
+    /// How many complete features (virtual ones included) are not scored yet: as many as
+    /// [`FeatureGraph::complete_features`] lists unscored, kept as the graph changes
+    /// instead of counted (0 after a placement that completed nothing, in most games).
+    #[inline]
+    pub fn unscored_complete_count(&self) -> u32 {
+        self.links.unscored
     }
 
     /// The kind of a feature.

@@ -104,6 +104,16 @@ pub(crate) fn completed_by_last_placement(
     out: &mut Vec<FeatureId>,
 ) {
     out.clear();
+    // No complete feature waits to be scored (after most placements): nothing to find.
+    if st.graph.unscored_complete_count() == 0 {
+        debug_assert!(
+            st.graph
+                .complete_features()
+                .all(|f| st.graph.totals(f).scored),
+            "a complete unscored feature the graph does not count"
+        );
+        return;
+    }
     let Some(idx) = st.last_placed else {
         return;
     };

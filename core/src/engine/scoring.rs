@@ -114,6 +114,12 @@ pub(crate) fn completed_by_last_placement(
         );
         return;
     }
+    completed_walk(rules, st, out);
+}
+
+/// [`completed_by_last_placement`]'s walk of the last tile's features (`out` empty).
+#[inline(always)]
+fn completed_walk(rules: &Ruleset, st: &GameState, out: &mut Vec<FeatureId>) {
     let Some(idx) = st.last_placed else {
         return;
     };
@@ -662,4 +668,47 @@ pub(crate) fn farm_draft(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The graph's count of complete unscored features equals a scan, and
+    /// `completed_by_last_placement` (which answers at once when that count is 0) equals
+    /// its walk, at every decision of seeded random base games.
+    #[test]
+    fn completed_by_last_placement_matches_its_walk() {
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let rules = Arc::new(Ruleset::builder().tiles(base).build().unwrap());
+        let (mut fast, mut walk) = (Vec::new(), Vec::new());
+        let (mut skipped, mut found) = (0, 0);
+        for seed in 0..12u64 {
+            let players = (0..2 + seed % 3).map(|p| format!("P{p}")).collect();
+            let mut game = Game::new(Arc::clone(&rules), &GameSetup::new(players, seed)).unwrap();
+            let mut pick = seed;
+            while !game.is_over() {
+                let st = game.state();
+                let g = st.graph();
+                let scan = g.complete_features().filter(|f| !g.totals(*f).scored);
+                assert_eq!(
+                    g.unscored_complete_count() as usize,
+                    scan.count(),
+                    "seed {seed}"
+                );
+                completed_by_last_placement(&rules, st, &mut fast);
+                walk.clear();
+                completed_walk(&rules, st, &mut walk);
+                assert_eq!(fast, walk, "seed {seed}");
+                skipped += usize::from(g.unscored_complete_count() == 0);
+                found += usize::from(!walk.is_empty());
+                pick = pick
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.apply_offered(i).unwrap();
+            }
+        }
+        assert!(skipped > 500 && found > 20, "{skipped} {found}");
+    }
 }

@@ -349,6 +349,16 @@ impl GraphEdit<'_> {
             self.links.complete.resize(k + 1, 0);
         }
         self.links.complete[k] = self.links.complete[k].wrapping_add_signed(delta);
+        if delta > 0 {
+            self.links.completions.seen = self.links.completions.seen.wrapping_add(1);
+        }
+    }
+
+    /// Notes that a tile is being placed: [`FeatureGraph::completed_since_placement`] is
+    /// false until a feature is counted complete again.
+    #[inline]
+    pub(crate) fn begin_placement(&mut self) {
+        self.links.completions.at_placement = self.links.completions.seen;
     }
 
     /// The feature a segment belongs to.
@@ -499,6 +509,7 @@ impl Clone for FeatureGraph {
                 v: self.links.v.clone(),
                 journal: LinkJournal::default(),
                 complete: self.links.complete.clone(),
+                completions: self.links.completions,
             },
             links_gen: LinksGen::fresh(),
             memo: FarmMemo::default(),
@@ -512,6 +523,7 @@ impl Clone for FeatureGraph {
         self.graph.clone_from(&source.graph);
         self.links.v.clone_from(&source.links.v);
         self.links.complete.clone_from(&source.links.complete);
+        self.links.completions = source.links.completions;
         self.links_gen.version += 1;
         self.links.journal.on = false;
         self.memo.on = false;
@@ -553,6 +565,19 @@ struct Links {
     /// totals, so that counting them ([`FeatureGraph::complete_count`]) scans nothing: a
     /// search ends a game per playout, and King & Robber's end bonus counts them.
     complete: Vec<u32>,
+    /// Counted each time a feature is counted complete after a write (above).
+    completions: Completions,
+}
+
+/// How many times a feature was counted complete after a write to its totals (`seen`,
+/// wrapping), and that number when the last tile was placed ([`GraphEdit::begin_placement`]).
+/// Every feature that becomes complete, or is written while complete, counts: so while
+/// they are equal, no feature a placement wrote (its tile's segments, the sites around it)
+/// is complete, and [`crate::View::completed_by_last_placement`] answers without a walk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Completions {
+    seen: u32,
+    at_placement: u32,
 }
 
 impl std::ops::Deref for Links {
@@ -642,6 +667,7 @@ impl FeatureGraph {
                 v: Vec::with_capacity(segments),
                 journal: LinkJournal::default(),
                 complete: Vec::new(),
+                completions: Completions::default(),
             },
             links_gen: LinksGen::fresh(),
             memo: FarmMemo::default(),
@@ -750,6 +776,7 @@ impl FeatureGraph {
         self.memo.on = false;
         let n = source.links.len();
         self.links.complete.clone_from(&source.links.complete);
+        self.links.completions = source.links.completions;
         let Links { v, journal: j, .. } = &mut self.links;
         if base == Some(source.links_gen) && j.on && j.base as usize == n && v.len() >= n {
             v.truncate(n);
@@ -920,6 +947,13 @@ impl FeatureGraph {
             .get(usize::from(kind.0))
             .copied()
             .unwrap_or(0)
+    }
+
+    /// Whether a feature was counted complete after a write since the last tile was
+    /// placed ([`Completions`]): false after most placements.
+    #[inline]
+    pub(crate) fn completed_since_placement(&self) -> bool {
+        self.links.completions.seen != self.links.completions.at_placement
     }
 
     /// The kind of a feature.

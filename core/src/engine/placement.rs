@@ -63,6 +63,7 @@ pub(crate) fn place_tile(
     };
     // One borrow of the segments for all of the tile's writes.
     let mut g = st.graph.edit();
+    g.begin_placement();
     // The segments as the kind's templates at this rotation give them (sides and
     // half-edges turned, open edges and completability computed at load).
     debug_assert!(

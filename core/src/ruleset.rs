@@ -222,6 +222,18 @@ const SHUT_BY_HOLES: u32 = 2;
 /// One implementer gates the hook on the game slot whose id is in bits 16 and up (shut while
 /// it reads 0).
 const SHUT_BY_SLOT: u32 = 4;
+/// With [`SHUT_BY_HOLES`]: some implementer that waits for a hole has no slot gate on the
+/// hook, so a hole on the board (the supply's condition holding) opens it: the test's "no"
+/// is then exact, and [`Ruleset::all_shut`] need not go gate by gate.
+const OPEN_BY_HOLES: u32 = 8;
+/// With [`SHUT_BY_SLOT`]: the slot is that implementer's only slot gate on the hook, so the
+/// slot not 0 (the other conditions holding) opens it: an exact "no", as above.
+const OPEN_BY_SLOT: u32 = 16;
+/// With [`SHUT_BY_HOLES`] and no other implementer left for a slot: the one implementer that
+/// waits for a hole has one slot gate on the hook, its id in bits 16 and up; with a hole on
+/// the board (the supply's condition holding) that slot alone answers (Abbey & Mayor's abbey
+/// window, gated on a hole and on `abbey-live`).
+const HOLES_THEN_SLOT: u32 = 32;
 
 impl std::fmt::Debug for Ruleset {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -425,12 +437,63 @@ impl Ruleset {
         state: &crate::state::GameState,
     ) -> bool {
         let b = (hook.0.trailing_zeros() & 31) as usize;
-        // With a test, every implementer of the hook waits for one of its conditions.
-        if self.quick_shut(self.shut_tests[b], state) {
-            debug_assert!(self.all_shut_by_gates(b, members, state));
-            return true;
+        // With a test, every implementer of the hook waits for one of its conditions; its
+        // "no" is exact too when a hole or the slot opened an implementer that has no other
+        // gate (Abbey & Mayor's abbey window while the board has a hole), for the whole
+        // set of implementers only (a placed window may ask about some of them).
+        if let Some(shut) = self.quick_verdict(self.shut_tests[b], state) {
+            if shut || members == self.hook_members[b] {
+                debug_assert_eq!(shut, self.all_shut_by_gates(b, members, state));
+                return shut;
+            }
         }
         self.all_shut_by_gates(b, members, state)
+    }
+
+    /// [`Ruleset::quick_shut`] with its exact "no": `Some(true)` when the test `t` finds
+    /// every implementer shut, `Some(false)` when a hole or the slot opens one whose only
+    /// gate it is ([`OPEN_BY_HOLES`], [`OPEN_BY_SLOT`]), `None` when it cannot tell (no
+    /// test, the supply's short test failed, or the opened implementer has other gates).
+    #[inline(always)]
+    fn quick_verdict(&self, t: u32, state: &crate::state::GameState) -> Option<bool> {
+        if t == 0 {
+            return None;
+        }
+        if t & SHUT_BY_SUPPLY != 0 && !Self::tiles_left(state) {
+            return None;
+        }
+        if t & SHUT_BY_HOLES != 0 && state.board.holes() != 0 {
+            if t & OPEN_BY_HOLES != 0 {
+                return Some(false);
+            }
+            return (t & HOLES_THEN_SLOT != 0).then(|| Self::test_slot(t, state) == Some(&0));
+        }
+        if t & SHUT_BY_SLOT != 0 && Self::test_slot(t, state) != Some(&0) {
+            return (t & OPEN_BY_SLOT != 0).then_some(false);
+        }
+        Some(true)
+    }
+
+    /// The supply's condition of [`Ruleset::quick_shut`]: tiles in the first group beyond
+    /// the hidden ones and no cap reached, so not exhausted ([`crate::TileSupply::is_exhausted`]
+    /// sums every group; the rare other cases are left to the gates).
+    #[inline(always)]
+    fn tiles_left(state: &crate::state::GameState) -> bool {
+        let s = &state.supply;
+        s.draws_left != Some(0)
+            && s.groups
+                .first()
+                .is_some_and(|g| g.tiles.len() > s.hidden as usize)
+    }
+
+    /// The slot of test `t` (bits 16 and up), read as `GameState::slot` does without its
+    /// two bounds checks' panics (the slot is the ruleset's own: always there).
+    #[inline(always)]
+    fn test_slot(t: u32, state: &crate::state::GameState) -> Option<&i64> {
+        state
+            .slot_offsets
+            .get((t >> 16) as usize)
+            .and_then(|&o| state.slots.get(o as usize))
     }
 
     /// [`Ruleset::all_shut`] gate by gate, for hook bit `b`: an implementer without such a
@@ -483,32 +546,14 @@ impl Ruleset {
         if t == 0 {
             return false;
         }
-        if t & SHUT_BY_SUPPLY != 0 {
-            // Tiles in the first group beyond the hidden ones and no cap reached: not
-            // exhausted (`TileSupply::is_exhausted` sums every group; the rare other
-            // cases are left to the gates).
-            let s = &state.supply;
-            let left = s.draws_left != Some(0)
-                && s.groups
-                    .first()
-                    .is_some_and(|g| g.tiles.len() > s.hidden as usize);
-            if !left {
-                return false;
-            }
+        if t & SHUT_BY_SUPPLY != 0 && !Self::tiles_left(state) {
+            return false;
         }
         if t & SHUT_BY_HOLES != 0 && state.board.holes() != 0 {
             return false;
         }
-        if t & SHUT_BY_SLOT != 0 {
-            // `GameState::slot` without its two bounds checks' panics (the slot is the
-            // ruleset's own: always there).
-            let at = state
-                .slot_offsets
-                .get((t >> 16) as usize)
-                .and_then(|&o| state.slots.get(o as usize));
-            if at != Some(&0) {
-                return false;
-            }
+        if t & SHUT_BY_SLOT != 0 && Self::test_slot(t, state) != Some(&0) {
+            return false;
         }
         true
     }
@@ -529,17 +574,37 @@ impl Ruleset {
             t |= SHUT_BY_SUPPLY;
             left &= !self.supply_gated[b];
         }
+        let (start, end) = self.gate_ranges[b];
+        let slot_gates = |e: usize| self.gates[start..end].iter().filter(|g| g.0 == e).count();
         if left & self.holes_gated[b] != 0 {
             t |= SHUT_BY_HOLES;
+            let holed = left & self.holes_gated[b];
+            let mut m = holed;
+            while m != 0 {
+                if slot_gates(m.trailing_zeros() as usize) == 0 {
+                    t |= OPEN_BY_HOLES;
+                }
+                m &= m - 1;
+            }
             left &= !self.holes_gated[b];
+            let one = holed.trailing_zeros() as usize;
+            if t & OPEN_BY_HOLES == 0 && left == 0 && holed.count_ones() == 1 {
+                if let Some(&(_, slot)) = self.gates[start..end].iter().find(|g| g.0 == one) {
+                    if slot_gates(one) == 1 {
+                        t |= HOLES_THEN_SLOT | u32::from(slot.0) << 16;
+                    }
+                }
+            }
         }
         if left == 0 {
             return t;
         }
         if left.count_ones() == 1 {
             let one = left.trailing_zeros() as usize;
-            let (start, end) = self.gate_ranges[b];
             if let Some(&(_, slot)) = self.gates[start..end].iter().find(|g| g.0 == one) {
+                if slot_gates(one) == 1 {
+                    t |= OPEN_BY_SLOT;
+                }
                 return t | SHUT_BY_SLOT | u32::from(slot.0) << 16;
             }
         }
@@ -561,6 +626,27 @@ impl Ruleset {
                 (
                     crate::hooks::HookSet(1 << b),
                     self.quick_shut(self.shut_tests[b], state),
+                    self.all_shut_by_gates(b, members, state),
+                )
+            })
+            .collect()
+    }
+
+    /// For tests: per hook bit with a test ([`Ruleset::shut_tests`]), the hook, the test's
+    /// answer for every implementer (`Some(false)`: surely one open; `None`: cannot tell),
+    /// and the answer gate by gate (a `Some` must equal it).
+    #[doc(hidden)]
+    pub fn shut_verdicts(
+        &self,
+        state: &crate::state::GameState,
+    ) -> Vec<(crate::hooks::HookSet, Option<bool>, bool)> {
+        (0..32)
+            .filter(|&b| self.shut_tests[b] != 0)
+            .map(|b| {
+                let members = self.hook_members[b];
+                (
+                    crate::hooks::HookSet(1 << b),
+                    self.quick_verdict(self.shut_tests[b], state),
                     self.all_shut_by_gates(b, members, state),
                 )
             })

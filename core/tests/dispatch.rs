@@ -443,6 +443,8 @@ fn quick_shut_tests_imply_every_gate_shut() {
     ];
     // Per hook: (quick yes, quick no).
     let mut seen = [(0, 0); 3];
+    // Per hook: the test's exact "no" answers.
+    let mut verdicts = [0; 3];
     for seed in 0..6u64 {
         let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
         let mut game = Game::new(Arc::clone(&rules), &setup).unwrap();
@@ -459,6 +461,24 @@ fn quick_shut_tests_imply_every_gate_shut() {
                 seen[i].0 += usize::from(quick);
                 seen[i].1 += usize::from(!quick);
             }
+            // The test's exact "no" (a hole or the slot opening an implementer with no
+            // other gate): the windows always answer, `on_turn_end` (two implementers, the
+            // supply's short test) may not.
+            for (i, (hook, verdict, all)) in
+                rules.shut_verdicts(game.state()).into_iter().enumerate()
+            {
+                if let Some(v) = verdict {
+                    assert_eq!(v, all, "{hook:?}: the test's verdict against the gates");
+                }
+                if i > 0 {
+                    assert_eq!(
+                        verdict,
+                        Some(all),
+                        "{hook:?}: one condition, an exact answer"
+                    );
+                }
+                verdicts[i] += usize::from(verdict == Some(false));
+            }
             if game.is_over() {
                 break;
             }
@@ -472,4 +492,8 @@ fn quick_shut_tests_imply_every_gate_shut() {
     for (hook, (yes, no)) in hooks.iter().zip(seen) {
         assert!(yes > 50 && no > 5, "{hook:?}: {yes} shut, {no} not");
     }
+    assert!(
+        verdicts[1] > 5 && verdicts[2] > 5,
+        "the windows' exact no: {verdicts:?}"
+    );
 }

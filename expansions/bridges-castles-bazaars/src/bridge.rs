@@ -119,7 +119,7 @@ impl Bridges {
     /// Whether a bridge may be laid now (its player has one left and the placement laid
     /// none), without listing the options.
     #[inline(never)]
-    pub fn any_option(&self, v: &View<'_>) -> HookResult<bool> {
+    fn any_option(&self, v: &View<'_>) -> HookResult<bool> {
         let mut any = false;
         self.each_bridge(v, |_, _, _| {
             any = true;

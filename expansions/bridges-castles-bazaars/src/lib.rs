@@ -38,9 +38,9 @@ use bazaar::{Ask, Bazaar};
 use bridge::Bridges;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureKindDef,
-    FeatureKindId, FigureId, GameState, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos,
-    Prompt, PromptCode, PromptKind, RemovalReason, ScoreDraft, Scoring, Shape, SlotRef, VerbValue,
-    View, Visible, Window,
+    FeatureKindId, FigureId, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos, Prompt,
+    PromptCode, PromptKind, RemovalReason, ScoreDraft, Scoring, Shape, VerbValue, View, Visible,
+    Window,
 };
 use castle::Castles;
 
@@ -380,19 +380,22 @@ impl BoundExpansion for BcbRules {
     /// BCB-4, BCB-7: a bridge laid by the placement, or the bridge question; BCB-13: a
     /// bazaar tile placed calls a bazaar after the turn.
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
-        // Most placements laid no bridge and are no bought or bazaar tile: only the bridge
-        // question is left, and most placers have no bridge left. Those are answered on a
-        // short path (this runs at every placement); the rest is out of line
-        // (`placed_busy`).
-        let st = ctx.state();
-        let player = st.last_placer().unwrap_or(st.active_player());
-        let (from, marked) = (SlotRef::from(self.bazaar.from), &self.bazaar.marked[..]);
-        if !placed_plain(st, pos, from, marked) {
-            return self.placed_busy(ctx, pos, player);
-        }
-        debug_assert!(plain_by_full_check(st, pos, from, marked));
-        if st.get(self.bridges.left.of(player)) > 0 && self.bridges.any_option(&ctx.view())? {
+        let player = ctx
+            .state()
+            .last_placer()
+            .unwrap_or(ctx.state().active_player());
+        if self.bridges.on_tile_placed(ctx, player)? {
             ctx.prompt(player, BcbPrompt::Bridge);
+        }
+        // The tile placed is the last one placed: read by its index, not looked up by
+        // its cell (this runs at every placement).
+        let st = ctx.state();
+        let placed = match st.last_placed() {
+            Some(i) if st.board().tile(i).pos == pos => Some(st.board().tile(i).kind),
+            _ => st.board().at(pos).map(|t| t.kind),
+        };
+        if let Some(t) = placed {
+            self.bazaar.on_tile_placed(ctx, t);
         }
         Ok(())
     }
@@ -501,53 +504,6 @@ impl BoundExpansion for BcbRules {
     }
 }
 
-impl BcbRules {
-    /// [`BoundExpansion::on_tile_placed`] past the plain placements: a bridge laid, a
-    /// bought tile, a bazaar tile (and the bridge question after the last two).
-    #[inline(never)]
-    fn placed_busy(&self, ctx: &mut Ctx<'_>, pos: Pos, player: PlayerId) -> HookResult {
-        if self.bridges.on_tile_placed(ctx, player)? {
-            ctx.prompt(player, BcbPrompt::Bridge);
-        }
-        // The tile placed is the last one placed: read by its index, not looked up by
-        // its cell.
-        let st = ctx.state();
-        let placed = match st.last_placed() {
-            Some(i) if st.board().tile(i).pos == pos => Some(st.board().tile(i).kind),
-            _ => st.board().at(pos).map(|t| t.kind),
-        };
-        if let Some(t) = placed {
-            self.bazaar.on_tile_placed(ctx, t);
-        }
-        Ok(())
-    }
-}
-
-/// Whether the placement of the tile at `pos` laid no bridge (BCB-7), is no bought tile
-/// (`from`: `bazaar-from`, BCB-15) and placed no bazaar tile (`marked`, by tile kind,
-/// BCB-13), the tile being the last one placed: then only the bridge question (BCB-4) can
-/// follow ([`BcbRules::placed_busy`] would do nothing else).
-#[inline(always)]
-fn placed_plain(st: &GameState, pos: Pos, from: SlotRef, marked: &[bool]) -> bool {
-    st.last_overlay().is_none()
-        && st.get(from) == 0
-        && st.last_placed().is_some_and(|i| {
-            let t = st.board().tile(i);
-            t.pos == pos && !marked.get(usize::from(t.kind.0)).copied().unwrap_or(false)
-        })
-}
-
-/// [`placed_plain`]'s tests as [`BcbRules::placed_busy`] makes them (the tile looked up
-/// at `pos`), for debug builds and tests.
-fn plain_by_full_check(st: &GameState, pos: Pos, from: SlotRef, marked: &[bool]) -> bool {
-    st.last_overlay().is_none()
-        && st.get(from) == 0
-        && st
-            .board()
-            .at(pos)
-            .is_some_and(|t| !marked.get(usize::from(t.kind.0)).copied().unwrap_or(false))
-}
-
 /// What the unit tests share: the set's ruleset and a seeded pick.
 #[cfg(test)]
 mod testing {
@@ -590,53 +546,3 @@ mod testing {
 }
 
 carcassonne_core::export_expansion!("bridges-castles-bazaars", BridgesCastlesBazaars::new());
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::testing::{next, rules};
-    use carcassonne_core::{Game, GameSetup, SlotId};
-
-    /// [`placed_plain`] (the last placed tile read by its index) answers as
-    /// [`plain_by_full_check`] (the tile looked up at the cell) for the tile just placed, at
-    /// every decision of seeded random games of the set, with bazaar marks of several
-    /// patterns; for any other cell it never says plain where the full check does not.
-    #[test]
-    fn plain_placements_agree_with_the_full_check() {
-        let rules = rules();
-        let id = rules
-            .slots()
-            .iter()
-            .position(|d| d.name == "bazaar-from")
-            .unwrap();
-        let from = SlotRef::untyped(SlotId(id as u16), 0);
-        let kinds = rules.tiles().len();
-        let (mut plain, mut busy) = (0, 0);
-        for seed in 0..30u64 {
-            let marked: Vec<bool> = (0..kinds).map(|k| (k as u64 + seed) % 3 == 0).collect();
-            let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
-            let mut game = Game::new(rules.clone(), &setup).unwrap();
-            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(11);
-            while !game.is_over() {
-                let st = game.state();
-                if let Some(i) = st.last_placed() {
-                    let at = st.board().tile(i).pos;
-                    let quick = placed_plain(st, at, from, &marked);
-                    assert_eq!(quick, plain_by_full_check(st, at, from, &marked));
-                    plain += usize::from(quick);
-                    busy += usize::from(!quick);
-                    for other in st.board().tiles().iter().rev().take(5) {
-                        assert!(
-                            !placed_plain(st, other.pos, from, &marked)
-                                || plain_by_full_check(st, other.pos, from, &marked)
-                        );
-                    }
-                }
-                pick = next(pick);
-                let i = (pick >> 33) as usize % game.action_count();
-                game.play_offered(i).unwrap();
-            }
-        }
-        assert!(plain > 500 && busy > 500, "{plain} plain, {busy} busy");
-    }
-}

@@ -499,17 +499,6 @@ impl TileCatalog {
     }
 }
 
-impl TileKind {
-    /// The feature kind of each of its segments, in local order. A placed tile of this kind
-    /// (at any rotation, and a tile an overlay turned into this variant) has at
-    /// `PlacedTile::segment(i)` a node of the `i`-th kind for the whole game: nodes never
-    /// change kind, and a variant's first segments are its base's. So a table per tile kind
-    /// built from this answers a placed segment's kind without reading its node.
-    pub fn segment_kinds(&self) -> impl ExactSizeIterator<Item = FeatureKindId> + '_ {
-        self.segments.iter().map(|s| s.kind)
-    }
-}
-
 fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileKind, String> {
     if t.features.len() > 16 {
         return Err("features: at most 16 segments per tile".into());

@@ -173,7 +173,7 @@ struct PdRules {
     no_dragon: Vec<bool>,
     /// Per tile kind: figures may be deployed on it (`deploy`).
     deployable: Vec<bool>,
-    /// PD-22, per tile kind: the kind of each local segment (`TileKind::segment_kinds`),
+    /// PD-22, per tile kind: the kind of each local segment (its `segments`),
     /// and the local segments of a kind in `portal_kinds` (`[0]`) and in
     /// `portal_kinds_no_fields` (`[1]`) as bit masks, both 0 where figures may not be
     /// deployed: the portal reads no segment node for its kind.

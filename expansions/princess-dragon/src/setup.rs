@@ -136,10 +136,14 @@ pub(crate) fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
     }
     for (id, k) in rules.tiles().iter() {
         r.deployable.push(k.deploy);
-        // At most 16 segments a tile (`check_tile`, `add_variant`).
+        // At most 16 segments a tile (`check_tile`, `add_variant`). A placed tile of this
+        // kind has at `PlacedTile::segment(i)` a node of `segments[i]`'s kind for the
+        // whole game, at any rotation (its templates are in local order; nodes never
+        // change kind; a variant's first segments are its base's, and the overlay's node
+        // has the added segment's kind): a debug check in `portal_targets` compares.
         let mut kinds = [FeatureKindId(0); 16];
-        for (to, kind) in kinds.iter_mut().zip(k.segment_kinds()) {
-            *to = kind;
+        for (to, seg) in kinds.iter_mut().zip(&k.segments) {
+            *to = seg.kind;
         }
         let n = k.segments.len();
         r.portal_seg_kinds.push(kinds);

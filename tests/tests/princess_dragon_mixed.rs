@@ -98,6 +98,7 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> 
         actions.push(a);
         check_figures_and_scores(&g, in_city, &ctx);
         check_dragon(&g, &ctx);
+        check_portal(&g, &ctx);
     }
     // PD-3: tiles still held back were never drawable (no volcano was placed).
     check_end(&g, total - held_aside(&g), &ctx);
@@ -121,6 +122,74 @@ fn play_and_check(set: usize, rules: &Arc<Ruleset>, seed: u64, greedy: bool) -> 
             .count()
     };
     (verb("move-dragon"), verb("move-fairy"))
+}
+
+/// PD-22: in a deployment step on a portal tile, the offers onto other tiles are those of
+/// a general scan reading every segment's node (the plugin reads each segment's kind from
+/// per-tile-kind tables): every open, unoccupied, unscored feature's segment of an
+/// occupiable kind (fields only with farmers, never a tower top) on a tile that takes
+/// figures, but the dragon's (PD-5), one per follower kind in supply that may stand there,
+/// in tile order, then local segment order, then figure kind order.
+fn check_portal(g: &Game, ctx: &str) {
+    let rules = g.rules();
+    let st = g.state();
+    if !matches!(g.decision().kind, DecisionKind::Deploy { .. })
+        || !rules.options().flag("princess-dragon.portal")
+    {
+        return;
+    }
+    let Some(here) = st.last_placed().map(|i| *st.board().tile(i)) else {
+        return;
+    };
+    if !rules.tiles().get(here.kind).has_tag("portal") {
+        return;
+    }
+    let player = g.decision().player;
+    let get = |n: &str| st.slot(slot(rules, "princess-dragon", n), 0);
+    let dragon = (get("dragon") != 0)
+        .then(|| Pos::new(get("dragon-x") as i32, get("dragon-y") as i32))
+        .filter(|d| {
+            rules.options().str("princess-dragon.dragonTileDeploy") != "volcano-only"
+                || (here.pos == *d && rules.tiles().get(here.kind).has_tag("volcano"))
+        });
+    let tower = rules.kind_named("tower");
+    let g_ = st.graph();
+    let mut expected = Vec::new();
+    for t in st.board().tiles() {
+        if t.pos == here.pos || Some(t.pos) == dragon || !rules.tiles().get(t.kind).deploy {
+            continue;
+        }
+        for seg in t.segments() {
+            let kind = g_.segment(seg).kind;
+            let def = rules.kind(kind);
+            if !def.occupiable
+                || Some(kind) == tower
+                || (!rules.base().farmers && def.shape == carcassonne_core::Shape::Field)
+            {
+                continue;
+            }
+            let tot = g_.totals(g_.feature_of(seg));
+            if tot.occupants > 0 || tot.scored || tot.complete() {
+                continue;
+            }
+            for (k, d) in rules.figure_kinds().iter().enumerate() {
+                let k = carcassonne_core::FigureKindId(k as u8);
+                if d.follower && st.in_supply(player, k) > 0 && d.deploy_on.contains(kind) {
+                    expected.push(Action::Deploy {
+                        figure: k,
+                        segment: seg,
+                    });
+                }
+            }
+        }
+    }
+    let offered: Vec<Action> = g
+        .actions()
+        .iter()
+        .copied()
+        .filter(|a| matches!(a, Action::Deploy { segment, .. } if !here.has_segment(*segment)))
+        .collect();
+    assert_eq!(offered, expected, "{ctx}: the portal's offers");
 }
 
 fn run(from: u64, to: u64, greedy: bool) {

@@ -173,6 +173,12 @@ struct PdRules {
     no_dragon: Vec<bool>,
     /// Per tile kind: figures may be deployed on it (`deploy`).
     deployable: Vec<bool>,
+    /// PD-22, per tile kind: the kind of each local segment (its `segments`),
+    /// and the local segments of a kind in `portal_kinds` (`[0]`) and in
+    /// `portal_kinds_no_fields` (`[1]`) as bit masks, both 0 where figures may not be
+    /// deployed: the portal reads no segment node for its kind.
+    portal_seg_kinds: Vec<[FeatureKindId; 16]>,
+    portal_locals: Vec<[u16; 2]>,
     /// Per figure kind: a follower.
     follower: Vec<bool>,
     /// PD-22: feature kinds a portal may deploy on (occupiable, not a tower top), with

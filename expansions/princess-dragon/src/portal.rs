@@ -2,7 +2,7 @@
 
 use crate::PdRules;
 
-use carcassonne_core::{Action, FigureKindId, KindMask, PlacedTile, PlayerId, View};
+use carcassonne_core::{Action, FeatureKindId, FigureKindId, KindMask, PlacedTile, PlayerId, View};
 use smallvec::SmallVec;
 
 impl PdRules {
@@ -42,19 +42,35 @@ impl PdRules {
         if wanted == 0 {
             return;
         }
+        // Usually every open kind is wanted: then the bind-time masks of local segments.
+        let which = usize::from(!v.rules.base().farmers);
+        let all = wanted == open.0;
         // PD-5: never onto the dragon's tile (the deployment filter would remove them).
         let banned = self.banned_cell(v);
         let g = v.state.graph();
         for t in v.state.board().tiles() {
             let tk = t.kind.0 as usize;
-            if t.pos == here.pos || !self.deployable[tk] || Some(t.pos) == banned {
+            if t.pos == here.pos || Some(t.pos) == banned {
                 continue;
             }
-            for seg in t.segments() {
-                let kind = g.segment(seg).kind;
-                if wanted.checked_shr(u32::from(kind.0)).unwrap_or(0) & 1 == 0 {
-                    continue;
-                }
+            // Each segment's kind from its tile kind's table, not its node (0 for a tile
+            // figures may not be deployed on).
+            let seg_kinds = &self.portal_seg_kinds[tk];
+            let mut locals = if all {
+                self.portal_locals[tk][which]
+            } else if self.portal_locals[tk][0] != 0 {
+                Self::locals_of(seg_kinds, usize::from(t.segment_count), wanted)
+            } else {
+                0
+            };
+            // In local order, as `t.segments()`.
+            while locals != 0 {
+                let i = locals.trailing_zeros() as usize;
+                locals &= locals - 1;
+                let kind = seg_kinds[i];
+                let seg = t.segment(i);
+                debug_assert!(i < usize::from(t.segment_count), "PD-22: a local segment");
+                debug_assert_eq!(kind, g.segment(seg).kind, "PD-22: a segment's kind");
                 let tot = g.totals(g.feature_of(seg));
                 if tot.occupants > 0 || tot.scored || tot.complete() {
                     continue;
@@ -69,5 +85,18 @@ impl PdRules {
                 }
             }
         }
+    }
+
+    /// The first `n` local segments (at most 16) whose kind in `kinds` is one of `wanted`
+    /// (bits by feature kind id), as a bit mask by local index.
+    #[inline]
+    pub(crate) fn locals_of(kinds: &[FeatureKindId; 16], n: usize, wanted: u64) -> u16 {
+        let mut m = 0u16;
+        for (i, kind) in kinds.iter().take(n.min(16)).enumerate() {
+            if wanted.checked_shr(u32::from(kind.0)).unwrap_or(0) & 1 != 0 {
+                m |= 1 << i;
+            }
+        }
+        m
     }
 }

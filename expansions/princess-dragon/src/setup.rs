@@ -96,6 +96,8 @@ pub(crate) fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
         princess_segs: Vec::new(),
         no_dragon: Vec::new(),
         deployable: Vec::new(),
+        portal_locals: Vec::new(),
+        portal_seg_kinds: Vec::new(),
         follower: rules.figure_kinds().iter().map(|k| k.follower).collect(),
         portal_kinds: KindMask(0),
         portal_kinds_no_fields: KindMask(0),
@@ -134,6 +136,25 @@ pub(crate) fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
     }
     for (id, k) in rules.tiles().iter() {
         r.deployable.push(k.deploy);
+        // At most 16 segments a tile (`check_tile`, `add_variant`). A placed tile of this
+        // kind has at `PlacedTile::segment(i)` a node of `segments[i]`'s kind for the
+        // whole game, at any rotation (its templates are in local order; nodes never
+        // change kind; a variant's first segments are its base's, and the overlay's node
+        // has the added segment's kind): a debug check in `portal_targets` compares.
+        let mut kinds = [FeatureKindId(0); 16];
+        for (to, seg) in kinds.iter_mut().zip(&k.segments) {
+            *to = seg.kind;
+        }
+        let n = k.segments.len();
+        r.portal_seg_kinds.push(kinds);
+        r.portal_locals.push(if k.deploy {
+            [
+                PdRules::locals_of(&kinds, n, r.portal_kinds.0),
+                PdRules::locals_of(&kinds, n, r.portal_kinds_no_fields.0),
+            ]
+        } else {
+            [0, 0]
+        });
         r.volcano.push(dragon_on && k.has_tag("volcano"));
         let dragon = dragon_on && k.has_tag("dragon");
         r.dragon_tile.push(dragon);

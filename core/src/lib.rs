@@ -74,7 +74,7 @@ pub use pos::{ParsePosError, Pos, MAX_COORD};
 pub use prompt::{Prompt, PromptCode, PromptKind};
 pub use ruleset::{
     BaseRules, ExpansionMeta, FarmScoring, LabelId, Ruleset, RulesetBuilder, SetupError,
-    FIGURE_COUNT_PREFIX, TILE_COPIES_PREFIX,
+    ShutAnswer, FIGURE_COUNT_PREFIX, TILE_COPIES_PREFIX,
 };
 pub use side::{HalfEdge, HalfSet, Rotation, Side, SideSet};
 pub use slot::{FigureSlot, GameSlot, PlayerSlot, SlotDef, SlotId, SlotRef, SlotRole, SlotScope};

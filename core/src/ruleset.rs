@@ -611,44 +611,17 @@ impl Ruleset {
         0
     }
 
-    /// For tests: per hook bit with a test ([`Ruleset::shut_tests`]), the hook, whether the
-    /// test finds every implementer shut in `state`, and whether they are, gate by gate
-    /// (the first must imply the second).
+    /// For tests: per hook bit with a test ([`Ruleset::shut_tests`]), in bit order, the
+    /// test's answers and the answer gate by gate in `state` (see [`ShutAnswer`]).
     #[doc(hidden)]
-    pub fn shut_answers(
-        &self,
-        state: &crate::state::GameState,
-    ) -> Vec<(crate::hooks::HookSet, bool, bool)> {
+    pub fn shut_answers(&self, state: &crate::state::GameState) -> Vec<ShutAnswer> {
         (0..32)
             .filter(|&b| self.shut_tests[b] != 0)
-            .map(|b| {
-                let members = self.hook_members[b];
-                (
-                    crate::hooks::HookSet(1 << b),
-                    self.quick_shut(self.shut_tests[b], state),
-                    self.all_shut_by_gates(b, members, state),
-                )
-            })
-            .collect()
-    }
-
-    /// For tests: per hook bit with a test ([`Ruleset::shut_tests`]), the hook, the test's
-    /// answer for every implementer (`Some(false)`: surely one open; `None`: cannot tell),
-    /// and the answer gate by gate (a `Some` must equal it).
-    #[doc(hidden)]
-    pub fn shut_verdicts(
-        &self,
-        state: &crate::state::GameState,
-    ) -> Vec<(crate::hooks::HookSet, Option<bool>, bool)> {
-        (0..32)
-            .filter(|&b| self.shut_tests[b] != 0)
-            .map(|b| {
-                let members = self.hook_members[b];
-                (
-                    crate::hooks::HookSet(1 << b),
-                    self.quick_verdict(self.shut_tests[b], state),
-                    self.all_shut_by_gates(b, members, state),
-                )
+            .map(|b| ShutAnswer {
+                hook: crate::hooks::HookSet(1 << b),
+                quick: self.quick_shut(self.shut_tests[b], state),
+                verdict: self.quick_verdict(self.shut_tests[b], state),
+                gates: self.all_shut_by_gates(b, self.hook_members[b], state),
             })
             .collect()
     }
@@ -1447,4 +1420,19 @@ fn meets_table(pairs: &[(u8, u8)]) -> Vec<u128> {
         }
     }
     t
+}
+
+/// For tests ([`Ruleset::shut_answers`]): one hook's shut test against its gates.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct ShutAnswer {
+    /// The hook.
+    pub hook: crate::hooks::HookSet,
+    /// The quick test found every implementer shut (then `gates` must be true too).
+    pub quick: bool,
+    /// The test's exact answer for every implementer, if it has one (then it equals
+    /// `gates`): what `all_shut` returns without the gates.
+    pub verdict: Option<bool>,
+    /// Every implementer found shut gate by gate.
+    pub gates: bool,
 }

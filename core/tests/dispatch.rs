@@ -451,33 +451,33 @@ fn quick_shut_tests_imply_every_gate_shut() {
         let mut pick = seed;
         loop {
             let answers = rules.shut_answers(game.state());
-            let tested: Vec<HookSet> = answers.iter().map(|a| a.0).collect();
+            let tested: Vec<HookSet> = answers.iter().map(|a| a.hook).collect();
             assert_eq!(tested, hooks, "the hooks with a test");
-            for (i, &(hook, quick, all)) in answers.iter().enumerate() {
-                assert!(all || !quick, "{hook:?}: quick test shut, a gate open");
+            for (i, a) in answers.iter().enumerate() {
+                let hook = a.hook;
+                assert!(
+                    a.gates || !a.quick,
+                    "{hook:?}: quick test shut, a gate open"
+                );
                 if i > 0 {
-                    assert_eq!(quick, all, "{hook:?}: one condition, one answer");
+                    assert_eq!(a.quick, a.gates, "{hook:?}: one condition, one answer");
                 }
-                seen[i].0 += usize::from(quick);
-                seen[i].1 += usize::from(!quick);
-            }
-            // The test's exact "no" (a hole or the slot opening an implementer with no
-            // other gate): the windows always answer, `on_turn_end` (two implementers, the
-            // supply's short test) may not.
-            for (i, (hook, verdict, all)) in
-                rules.shut_verdicts(game.state()).into_iter().enumerate()
-            {
-                if let Some(v) = verdict {
-                    assert_eq!(v, all, "{hook:?}: the test's verdict against the gates");
+                seen[i].0 += usize::from(a.quick);
+                seen[i].1 += usize::from(!a.quick);
+                // The test's exact "no" (a hole or the slot opening an implementer with no
+                // other gate): the windows always answer, `on_turn_end` (two implementers,
+                // the supply's short test) may not.
+                if let Some(v) = a.verdict {
+                    assert_eq!(v, a.gates, "{hook:?}: the test's verdict against the gates");
                 }
                 if i > 0 {
                     assert_eq!(
-                        verdict,
-                        Some(all),
+                        a.verdict,
+                        Some(a.gates),
                         "{hook:?}: one condition, an exact answer"
                     );
                 }
-                verdicts[i] += usize::from(verdict == Some(false));
+                verdicts[i] += usize::from(a.verdict == Some(false));
             }
             if game.is_over() {
                 break;

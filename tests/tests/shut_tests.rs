@@ -12,7 +12,7 @@ use carcassonne_tests::{official_rules, NINE_OFFICIAL};
 /// every hook that has one at every decision; each hook of `expected` must have one, and
 /// find its implementers shut at some decisions and not at others.
 /// Returns how often a test that did not find its implementers shut still gave an exact
-/// answer (`Ruleset::shut_verdicts`), which `all_shut` then returns without the gates.
+/// answer (`ShutAnswer::verdict`), which `all_shut` then returns without the gates.
 fn check(expansions: &[&str], games: u64, expected: &[HookSet]) -> usize {
     let mut exact = 0;
     let rules = official_rules(expansions, &[]);
@@ -22,27 +22,24 @@ fn check(expansions: &[&str], games: u64, expected: &[HookSet]) -> usize {
         let mut game = Game::new(rules.clone(), &setup).unwrap();
         let mut pick = seed.wrapping_add(17);
         loop {
-            for (hook, quick, all) in rules.shut_answers(game.state()) {
+            for a in rules.shut_answers(game.state()) {
                 assert!(
-                    all || !quick,
-                    "{expansions:?}, seed {seed}: {hook:?} found shut by its quick test, a gate open"
+                    a.gates || !a.quick,
+                    "{expansions:?}, seed {seed}: {:?} found shut by its quick test, a gate open",
+                    a.hook
                 );
-                if let Some(s) = seen.iter_mut().find(|s| s.0 == hook) {
-                    s.1 += usize::from(quick);
-                    s.2 += usize::from(!quick);
+                if let Some(s) = seen.iter_mut().find(|s| s.0 == a.hook) {
+                    s.1 += usize::from(a.quick);
+                    s.2 += usize::from(!a.quick);
                 }
-            }
-            // The test's exact answers (`Ruleset::all_shut` returns them without the gates).
-            let answers = rules.shut_answers(game.state());
-            for (i, (hook, verdict, all)) in
-                rules.shut_verdicts(game.state()).into_iter().enumerate()
-            {
-                if let Some(v) = verdict {
+                // The test's exact answers (`Ruleset::all_shut` returns them without the gates).
+                if let Some(v) = a.verdict {
                     assert_eq!(
-                        v, all,
-                        "{expansions:?}, seed {seed}: {hook:?}: the quick test's verdict against the gates"
+                        v, a.gates,
+                        "{expansions:?}, seed {seed}: {:?}: the quick test's verdict against the gates",
+                        a.hook
                     );
-                    exact += usize::from(!answers[i].1);
+                    exact += usize::from(!a.quick);
                 }
             }
             if game.is_over() {
@@ -62,7 +59,7 @@ fn check(expansions: &[&str], games: u64, expected: &[HookSet]) -> usize {
                 .state(),
         )
         .iter()
-        .map(|a| a.0)
+        .map(|a| a.hook)
         .collect();
     for (hook, yes, no) in seen {
         assert!(

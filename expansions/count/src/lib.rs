@@ -194,10 +194,21 @@ struct CountRules {
     kind_bits: [u8; 256],
     /// Per figure kind (by id): bit `q` if [`figure_may_go`] into quarter `q`.
     may_go: Vec<u8>,
+    /// Per tile kind (by id): per set of quarter bits `want`, the bit mask of its local
+    /// segments whose kind's quarter bit is in `want`, and each local segment's quarter bit
+    /// ([`Self::kind_bit`] of `TileKind::segments[i]`), for the final round's scan of the
+    /// placed tiles (CO-18, [`Self::each_final_target`]).
+    final_locals: Vec<([u16; 16], [u8; 16])>,
     /// Per tile kind (by id): the local indices of its field segments if it is a City of
     /// Carcassonne tile (tag `city-of-carcassonne`), else empty (CO-3, `start_game`).
     city_fields: Vec<Vec<u8>>,
 }
+
+/// One follower of each kind in a quarter ([`CountRules::quarter_followers`]).
+type QuarterFollowers = SmallVec<[(FigureId, FigureKindId); 8]>;
+
+/// The final round's targets (CO-18, [`CountRules::final_targets`]).
+type Targets = SmallVec<[FeatureId; 64]>;
 
 /// Quarter bit of the market (CO-13, CO-19).
 const MARKET: u8 = 1 << 1;
@@ -362,53 +373,62 @@ impl CountRules {
         self.continue_final(ctx)
     }
 
-    /// One follower of each kind `player` has in quarter `q` (moving any of the same kind
-    /// is the same move).
-    fn followers_in(
+    /// Per quarter, one follower of each kind `player` has there that may move out now
+    /// (moving any of the same kind is the same move), in figure order: never out of the
+    /// Count's quarter, only out of the market under `only_market`, and only a figure kind
+    /// that may stand on the quarter's features (CO-9). One pass over the figures for all
+    /// four quarters.
+    fn quarter_followers(
         &self,
         v: &View<'_>,
         player: PlayerId,
-        q: usize,
-    ) -> HookResult<SmallVec<[(FigureId, FigureKindId); 8]>> {
-        let seg = self.quarter_seg(v, q)?;
-        // On the stack: asked per quarter at every redeployment and final prompt.
-        let mut out = SmallVec::<[(FigureId, FigureKindId); 8]>::new();
+        only_market: bool,
+    ) -> HookResult<[QuarterFollowers; 4]> {
+        let mut segs = [0usize; 4];
+        for (q, s) in segs.iter_mut().enumerate() {
+            *s = self.quarter_seg(v, q)?.index();
+        }
+        let mut allowed = 0xF & !(1u8 << self.count_at(v));
+        if only_market {
+            allowed &= MARKET;
+        }
+        // On the stack: asked at every redeployment and final prompt.
+        let mut out: [QuarterFollowers; 4] = Default::default();
         for (i, f) in v.state.figures().iter().enumerate() {
-            if f.owner == player
-                && f.loc == FigureLoc::On(seg)
-                && !out.iter().any(|(_, k)| *k == f.kind)
-            {
-                out.push((FigureId(i as u16), f.kind));
+            let FigureLoc::On(s) = f.loc else {
+                continue;
+            };
+            if f.owner != player {
+                continue;
+            }
+            let may = self.may_go.get(f.kind.0 as usize).copied().unwrap_or(0) & allowed;
+            for (q, list) in out.iter_mut().enumerate() {
+                if segs[q] == s.index()
+                    && may & (1 << q) != 0
+                    && !list.iter().any(|(_, k)| *k == f.kind)
+                {
+                    list.push((FigureId(i as u16), f.kind));
+                }
             }
         }
         Ok(out)
     }
 
-    /// Moves out of the quarters onto `targets` for `player` (never out of the Count's
-    /// quarter; `only_market` for `cocFinal=market-only`).
+    /// Moves of the followers `figs` (per quarter, [`Self::quarter_followers`]) onto
+    /// `targets`, whose quarter bits are `bits`: quarter by quarter, target by target, in
+    /// the followers' order.
     fn moves(
-        &self,
-        v: &View<'_>,
-        player: PlayerId,
+        figs: &[QuarterFollowers; 4],
         targets: &[FeatureId],
-        only_market: bool,
+        bits: &[u8],
         out: &mut Vec<Action>,
-    ) -> HookResult {
-        let count = self.count_at(v);
-        let g = v.state.graph();
-        // Each target's quarter bit (its scoring's quarter), read once, not per quarter.
-        let bits: SmallVec<[u8; 64]> = targets.iter().map(|t| self.kind_bit(g.kind(*t))).collect();
-        for q in 0..4 {
-            if q == count || (only_market && q != 1) {
-                continue;
-            }
-            let mut figs = self.followers_in(v, player, q)?;
-            figs.retain(|(_, kind)| figure_may_go(v.rules, *kind, q));
+    ) {
+        for (q, figs) in figs.iter().enumerate() {
             if figs.is_empty() {
                 continue;
             }
-            for (&t, _) in targets.iter().zip(&bits).filter(|(_, b)| **b == 1 << q) {
-                for &(figure, _) in &figs {
+            for (&t, _) in targets.iter().zip(bits).filter(|(_, b)| **b == 1 << q) {
+                for &(figure, _) in figs {
                     out.push(Action::Move {
                         figure,
                         segment: t.segment(),
@@ -416,7 +436,6 @@ impl CountRules {
                 }
             }
         }
-        Ok(())
     }
 
     /// CO-4 deployments into the city for the placer.
@@ -473,64 +492,119 @@ impl CountRules {
         Ok(())
     }
 
-    /// CO-18: whether feature `seg` (a segment) is a target at the end for the quarter
-    /// bit `bit` of its kind: the representative of a feature on the grid, and a farm (if
-    /// farmers are played) or an incomplete, unscored city, road or cloister-scored
-    /// building.
-    #[inline]
-    fn final_target(g: &FeatureGraph, seg: SegmentId, virt: bool, bit: u8, farmers: bool) -> bool {
-        if virt || (bit == MARKET && !farmers) || !g.represents(seg) {
-            return false;
+    /// CO-18: the final targets among the placed tiles' segments of the quarters `want`
+    /// (bits), each handed to `f` with its quarter bit, tile by tile in placement order and
+    /// in local order within a tile (graph order but for an overlay's added segments), until `f` returns false. Virtual segments are never
+    /// targets, so the tiles hold every candidate; each tile kind's bind-time masks say
+    /// which local segments have a wanted quarter bit, so no segment node is read and no
+    /// segment of another kind is visited. A segment counts at its feature's
+    /// representative only ([`Self::final_target`]).
+    #[inline(always)]
+    fn each_final_target(&self, v: &View<'_>, want: u8, mut f: impl FnMut(FeatureId, u8) -> bool) {
+        let g = v.state.graph();
+        // Without farmers the market has no target.
+        let want = usize::from(if v.rules.base().farmers {
+            want & 0xF
+        } else {
+            want & 0xF & !MARKET
+        });
+        if want == 0 {
+            return;
         }
-        if bit == MARKET {
-            return true;
+        for t in v.state.board().tiles() {
+            let Some((masks, bits)) = self.final_locals.get(t.kind.0 as usize) else {
+                continue;
+            };
+            let mut locals = masks[want & 0xF];
+            // In local order, as `t.segments()`.
+            while locals != 0 {
+                let i = locals.trailing_zeros() as usize;
+                locals &= locals - 1;
+                // The masks come from the tile's kind, which has `segment_count` segments.
+                if i >= usize::from(t.segment_count) {
+                    break;
+                }
+                let seg = t.segment(i);
+                if !g.represents(seg) {
+                    continue;
+                }
+                let bit = bits[i];
+                let fid = FeatureId(seg.index() as u32);
+                if bit != MARKET {
+                    let tot = g.totals(fid);
+                    if tot.scored || tot.complete() {
+                        continue;
+                    }
+                }
+                if !f(fid, bit) {
+                    return;
+                }
+            }
         }
-        let t = g.totals(FeatureId(seg.index() as u32));
-        !t.scored && !t.complete()
     }
 
     /// CO-18: the features, in graph order, a follower from one of the quarters `want`
     /// (bits) may still move onto at the end. Features no quarter serves (`Points`
     /// kinds) are left out: no move goes there.
-    fn final_targets(&self, v: &View<'_>, want: u8) -> SmallVec<[FeatureId; 64]> {
-        let g = v.state.graph();
-        let farmers = v.rules.base().farmers;
+    fn final_targets(&self, v: &View<'_>, want: u8) -> (Targets, SmallVec<[u8; 64]>) {
         // On the stack: listed at every final prompt of every search playout.
-        let mut out = SmallVec::new();
-        if want == 0 {
-            return out;
+        let mut out = Targets::new();
+        let mut bits = SmallVec::<[u8; 64]>::new();
+        let mut sorted = true;
+        self.each_final_target(v, want, |f, bit| {
+            sorted &= out.last().is_none_or(|l| *l < f);
+            out.push(f);
+            bits.push(bit);
+            true
+        });
+        // Tiles come in placement order and their segments in local order, which is graph
+        // order unless an overlay added segments to a tile after later tiles' nodes.
+        if !sorted {
+            let mut both: SmallVec<[(FeatureId, u8); 64]> =
+                out.iter().copied().zip(bits.iter().copied()).collect();
+            both.sort_unstable();
+            out = both.iter().map(|(f, _)| *f).collect();
+            bits = both.iter().map(|(_, b)| *b).collect();
         }
-        for (i, node) in g.graph().raw_nodes().iter().enumerate() {
-            let bit = self.kind_bit(node.weight.kind) & want;
-            if bit != 0
-                && Self::final_target(g, SegmentId::new(i), node.weight.is_virtual(), bit, farmers)
-            {
-                out.push(FeatureId(i as u32));
-            }
+        #[cfg(debug_assertions)]
+        {
+            let g = v.state.graph();
+            debug_assert_eq!(
+                out.as_slice(),
+                final_targets_by_nodes(self, v, want).as_slice(),
+                "CO-18: the final targets equal a scan of every segment's node"
+            );
+            debug_assert!(
+                out.iter()
+                    .zip(&bits)
+                    .all(|(f, b)| *b == self.kind_bit(g.kind(*f))),
+                "CO-18: the final targets' quarter bits are their kinds'"
+            );
         }
-        out
+        (out, bits)
     }
 
-    /// CO-18: which of the quarters `want` (bits) have a target at the end; the scan of
-    /// the graph stops once all have one.
+    /// CO-18: which of the quarters `want` (bits) have a target at the end; the scan
+    /// stops once all have one.
     fn final_reach(&self, v: &View<'_>, want: u8) -> u8 {
-        let g = v.state.graph();
-        let farmers = v.rules.base().farmers;
         let mut found = 0u8;
-        if want == 0 {
-            return found;
-        }
-        for (i, node) in g.graph().raw_nodes().iter().enumerate() {
-            let bit = self.kind_bit(node.weight.kind) & want & !found;
-            if bit != 0
-                && Self::final_target(g, SegmentId::new(i), node.weight.is_virtual(), bit, farmers)
-            {
-                found |= bit;
-                if found == want {
-                    break;
-                }
-            }
-        }
+        let all = if v.rules.base().farmers {
+            want & 0xF
+        } else {
+            want & 0xF & !MARKET
+        };
+        self.each_final_target(v, want, |_, bit| {
+            found |= bit;
+            found != all
+        });
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            found,
+            final_targets_by_nodes(self, v, want)
+                .iter()
+                .fold(0, |a, t| a | self.kind_bit(v.state.graph().kind(*t))),
+            "CO-18: the final reach equals a scan of every segment's node"
+        );
         found
     }
 
@@ -596,6 +670,33 @@ const QUARTER_BASE_KINDS: [FeatureKindId; 4] = [
 fn figure_may_go(rules: &Ruleset, kind: FigureKindId, q: usize) -> bool {
     let def = rules.figure_kind(kind);
     def.follower && def.deploy_on.contains(QUARTER_BASE_KINDS[q])
+}
+
+/// The general form of [`CountRules::final_targets`], for the debug-build check: every
+/// segment's node read in graph order: a representative on the grid whose kind has a
+/// quarter bit in `want`, a farm (with farmers) or an incomplete, unscored feature.
+#[cfg(debug_assertions)]
+fn final_targets_by_nodes(r: &CountRules, v: &View<'_>, want: u8) -> Vec<FeatureId> {
+    let g = v.state.graph();
+    let farmers = v.rules.base().farmers;
+    (0..g.len())
+        .map(SegmentId::new)
+        .filter(|s| {
+            let node = g.segment(*s);
+            let bit = r.kind_bit(node.kind) & want;
+            let f = g.feature_of(*s);
+            let t = g.totals(f);
+            bit != 0
+                && !node.is_virtual()
+                && f.segment() == *s
+                && (if bit == MARKET {
+                    farmers
+                } else {
+                    !t.scored && !t.complete()
+                })
+        })
+        .map(|s| FeatureId(s.index() as u32))
+        .collect()
 }
 
 fn completed_targets(v: &View<'_>) -> Vec<FeatureId> {
@@ -703,6 +804,31 @@ impl Expansion for Count {
                         (0..4)
                             .filter(|q| figure_may_go(b.rules(), FigureKindId(k as u8), *q))
                             .fold(0u8, |a, q| a | 1 << q)
+                    })
+                    .collect(),
+                final_locals: b
+                    .rules()
+                    .tiles()
+                    .iter()
+                    .map(|(_, tk)| {
+                        let mut masks = [0u16; 16];
+                        let mut bits = [0u8; 16];
+                        // At most 16 segments a tile (the core checks each kind). A placed
+                        // tile of this kind has at `PlacedTile::segment(i)` a node of
+                        // `segments[i]`'s kind for the whole game (nodes never change kind;
+                        // an overlay's kind keeps its base's first segments).
+                        for (i, seg) in tk.segments.iter().enumerate().take(16) {
+                            let k = b.rules().kind(seg.kind).scoring;
+                            if let Some(q) = QUARTER_SCORING.iter().position(|s| *s == k) {
+                                bits[i] = 1 << q;
+                                for (want, m) in masks.iter_mut().enumerate() {
+                                    if want & (1 << q) != 0 {
+                                        *m |= 1 << i;
+                                    }
+                                }
+                            }
+                        }
+                        (masks, bits)
                     })
                     .collect(),
                 city_fields: b
@@ -876,7 +1002,13 @@ impl BoundExpansion for CountRules {
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         match prompt.decode::<CountPrompt>()? {
             CountPrompt::Redeploy => {
-                self.moves(&v, prompt.player, &self.redeploy_targets(&v), false, out)?
+                let figs = self.quarter_followers(&v, prompt.player, false)?;
+                let targets = self.redeploy_targets(&v);
+                let g = v.state.graph();
+                // Each target's quarter bit (its scoring's quarter), read once.
+                let bits: SmallVec<[u8; 64]> =
+                    targets.iter().map(|t| self.kind_bit(g.kind(*t))).collect();
+                Self::moves(&figs, &targets, &bits, out)
             }
             CountPrompt::Deploy => self.deployments(&v, prompt.player, out)?,
             CountPrompt::MoveCount => {
@@ -893,13 +1025,12 @@ impl BoundExpansion for CountRules {
             }
             CountPrompt::Final => {
                 // Only targets of the quarters this player can leave give moves.
-                let want = self
-                    .movable(&v, self.market_only)?
-                    .get(prompt.player.index())
-                    .copied()
-                    .unwrap_or(0);
-                let targets = self.final_targets(&v, want);
-                self.moves(&v, prompt.player, &targets, self.market_only, out)?
+                let figs = self.quarter_followers(&v, prompt.player, self.market_only)?;
+                let want = (0..4)
+                    .filter(|q| !figs[*q].is_empty())
+                    .fold(0u8, |a, q| a | 1 << q);
+                let (targets, bits) = self.final_targets(&v, want);
+                Self::moves(&figs, &targets, &bits, out)
             }
         }
         if !out.is_empty() {

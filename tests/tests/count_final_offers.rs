@@ -150,8 +150,14 @@ fn check_count_offers(g: &Game, market_only: bool, ctx: &str) -> bool {
     }
 }
 
+/// Expansions and options of one set of games.
+type Set = (
+    &'static [&'static str],
+    &'static [(&'static str, &'static str)],
+);
+
 /// Sets of expansions and options the games cycle through.
-const SETS: &[(&[&str], &[(&str, &str)])] = &[
+const SETS: &[Set] = &[
     (&["count"], &[]),
     (
         &[

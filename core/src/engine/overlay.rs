@@ -359,8 +359,7 @@ fn cells_with<const N: usize>(
     if N == 0 && kind.overlay_bytes == [0; 4] {
         // No own variant and no edge an overlay adds: nothing to amend, the plain match
         // (what the loop below gives then, for less).
-        let plain = RotationCodes::new(&codes);
-        return write_cells(frontier, out, |f| Ok(plain.fits(f.want, f.mask)));
+        return Ok(plain_cells(frontier, out, &codes));
     }
     write_cells(frontier, out, |f| {
         let (want, mask) = (f.want, f.mask);

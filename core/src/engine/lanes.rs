@@ -48,6 +48,11 @@ impl Lanes {
         Lanes(unsafe { std::arch::x86_64::_mm_xor_si128(self.0, o.0) })
     }
 
+    #[inline(always)]
+    pub(crate) fn or(self, o: Lanes) -> Lanes {
+        Lanes(unsafe { std::arch::x86_64::_mm_or_si128(self.0, o.0) })
+    }
+
     /// Bit q of the result: whether lane q of `self` equals lane q of `o`.
     #[inline(always)]
     pub(crate) fn eq_bits(self, o: Lanes) -> u8 {
@@ -152,6 +157,11 @@ impl ArrayLanes {
     }
 
     #[inline(always)]
+    pub(crate) fn or(self, o: ArrayLanes) -> ArrayLanes {
+        ArrayLanes(std::array::from_fn(|q| self.0[q] | o.0[q]))
+    }
+
+    #[inline(always)]
     pub(crate) fn eq_bits(self, o: ArrayLanes) -> u8 {
         (0..4).fold(0, |bits, q| bits | u8::from(self.0[q] == o.0[q]) << q)
     }
@@ -235,6 +245,7 @@ mod tests {
                     assert_eq!(la.and(lb).eq_bits(lc), bits(&|q| a[q] & b[q] == c[q]));
                     assert_eq!(la.and_not(lb).eq_bits(lc), bits(&|q| a[q] & !b[q] == c[q]));
                     assert_eq!(la.xor(lb).eq_bits(lc), bits(&|q| a[q] ^ b[q] == c[q]));
+                    assert_eq!(la.or(lb).eq_bits(lc), bits(&|q| a[q] | b[q] == c[q]));
                     assert_eq!($l::splat(a[1]).eq_bits(la), bits(&|q| a[q] == a[1]));
                     assert_eq!($l::load(&a).eq_bits(lb), bits(&|q| a[q] == b[q]));
                     assert_eq!(la.eq(lb).bits(), bits(&|q| a[q] == b[q]));

@@ -75,8 +75,11 @@ impl PlacedTile {
 }
 
 /// A frontier cell with its edge constraints, kept up to date as neighbours arrive so
-/// that enumerating placements never looks at the neighbours again.
+/// that enumerating placements never looks at the neighbours again. Laid out as four
+/// 32-bit words (`pos`, `want`, `mask`), so the placement loop reads a cell in one load
+/// ([`FrontierCell::words`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct FrontierCell {
     /// The empty cell.
     pub pos: Pos,
@@ -84,6 +87,23 @@ pub struct FrontierCell {
     pub want: u32,
     /// Which bytes of `want` are constrained.
     pub mask: u32,
+}
+
+// The words view below relies on these: a `Pos` is two `i32`s (8 bytes, no padding).
+const _: () = assert!(std::mem::size_of::<Pos>() == 8 && std::mem::align_of::<Pos>() == 4);
+const _: () =
+    assert!(std::mem::size_of::<FrontierCell>() == 16 && std::mem::align_of::<FrontierCell>() == 4);
+
+impl FrontierCell {
+    /// The cell as four words: words 0 and 1 its `pos` (in `Pos`'s field order), word 2
+    /// `want`, word 3 `mask` (the placement loop's one load per cell).
+    #[inline(always)]
+    pub(crate) fn words(&self) -> &[u32; 4] {
+        // SAFETY: `FrontierCell` is `repr(C)`: a `Pos` (two `i32`, 8 bytes without
+        // padding, asserted above) then two `u32`, 16 bytes in all, every byte initialised
+        // and the alignment 4, as `[u32; 4]`'s; any bits are a valid `u32`.
+        unsafe { &*std::ptr::from_ref(self).cast::<[u32; 4]>() }
+    }
 }
 
 /// How far from the origin the grid's corner and far edge may lie (tiles stay within

@@ -342,7 +342,7 @@ impl AmendKind {
 }
 
 /// [`amended_cells`] for a kind with `N` variants. Per cell, the four rotations at once
-/// ([`KindCodes::lanes`]): the plain fit, the own variants' fits (their codes read once per
+/// ([`KindCodes::lanes_of`]): the plain fit, the own variants' fits (their codes read once per
 /// call), and whether a neighbour's variant could help: every mismatch on a side where the
 /// neighbour shows a field and the tile an overlay's edge. Only those few are checked for
 /// being one side and look at the neighbour, whose answer is kept for the cell's other
@@ -359,13 +359,24 @@ fn cells_with<const N: usize>(
     if N == 0 && kind.overlay_bytes == [0; 4] {
         // No own variant and no edge an overlay adds: nothing to amend, the plain match
         // (what the loop below gives then, for less).
-        let plain = RotationCodes::new(&codes);
-        return write_cells(frontier, out, |f| Ok(plain.fits(f.want, f.mask)));
+        return Ok(plain_cells(frontier, out, &codes));
     }
-    write_cells(frontier, out, |f| {
-        let (want, mask) = (f.want, f.mask);
-        let (mut rotations, mut ask) = kind.lanes(want, mask);
+    // `write_cells`' loop, written as `plain_cells`' is: a cell read by one load, its `pos`
+    // written back from that register, the lanes' fits counted by subtraction (the few
+    // rotations a neighbour's variant adds counted apart).
+    out.clear();
+    out.reserve(frontier.len());
+    let spare = &mut out.spare_capacity_mut()[..frontier.len()];
+    let mut fits = Lanes::splat(0);
+    let mut added = 0usize;
+    let mut n = 0usize;
+    for f in frontier {
+        let v = Lanes::load(f.words());
+        let (fit, mut ask) = kind.lanes_of(v);
+        fits = fits.sub(fit);
+        let mut rotations = fit.bits();
         if ask != 0 {
+            let (want, mask) = (f.want, f.mask);
             // Per side: the edge byte last asked of that neighbour (0: none) and the answer.
             let mut asked = [(0u32, false); 4];
             while ask != 0 {
@@ -378,13 +389,30 @@ fn cells_with<const N: usize>(
                 }
                 let side = (diff.trailing_zeros() / 8) as usize;
                 let edge = (codes[q] >> (8 * side)) & 0xFF;
+                // (On an error `out` is left empty: its length is still 0.)
                 if neighbour_amends(rules, st, f.pos, side, edge, &mut asked)? {
                     rotations |= 1 << q;
+                    added += 1;
                 }
             }
         }
-        Ok(rotations)
-    })
+        // SAFETY: `n` counts the cells before this one that fit, so it is at most this
+        // cell's index in the frontier, within `spare`. Words 0 and 1 of the cell are its
+        // `pos`'s 8 bytes (`FrontierCell::words`), copied unchanged into the slot's `pos`;
+        // with `rotations` written too, every field of the slot is initialised.
+        unsafe {
+            let slot = spare.get_unchecked_mut(n).as_mut_ptr();
+            v.store_low(std::ptr::addr_of_mut!((*slot).pos).cast::<u8>());
+            std::ptr::addr_of_mut!((*slot).rotations).write(rotations);
+        }
+        n += usize::from(rotations != 0);
+    }
+    // SAFETY: every index below `n` was written above (`n` only moves past a written
+    // cell), `n <= frontier.len()` is within the reserved capacity, and `PlacementCell`
+    // is `Copy` (nothing to drop).
+    unsafe { out.set_len(n) };
+    // (`ask` excludes the rotations that fit already, so `added` counts new pairs only.)
+    Ok(fits.sum() as usize + added)
 }
 
 /// Adds the cell at `pos` to `out` if any rotation fits; returns how many do.
@@ -429,18 +457,28 @@ impl<const N: usize> KindCodes<N> {
     /// (edge code 0) and the tile an overlay's edge: the candidates for a neighbour's
     /// variant, still to be checked for being one side. On the tile's overlay edges the
     /// cell must want that edge or a field: with single-bit edge codes (`single_bits`),
-    /// none of the other bits (`loose`), so no per-side field mask is needed.
-    #[inline(always)]
+    /// none of the other bits (`loose`), so no per-side field mask is needed. (The loop
+    /// asks [`KindCodes::lanes_of`], this with the cell's words; tests ask this.)
+    #[cfg(test)]
     fn lanes(&self, want: u32, mask: u32) -> (u8, u8) {
-        let (w, m, zero) = (Lanes::splat(want), Lanes::splat(mask), Lanes::splat(0));
+        let (fit, ask) = self.lanes_of(Lanes::load(&[0, 0, want, mask]));
+        (fit.bits(), ask)
+    }
+
+    /// `KindCodes::lanes` of a cell read as its four words (`want` in lane 2, `mask` in
+    /// lane 3, [`FrontierCell::words`](crate::board::FrontierCell::words)), the fits as
+    /// all-ones lanes ([`Lanes::eq`]).
+    #[inline(always)]
+    fn lanes_of(&self, cell: Lanes) -> (Lanes, u8) {
+        let (w, m, zero) = (cell.lane2(), cell.lane3(), Lanes::splat(0));
         let diff = Lanes::new(&self.codes).xor(w).and(m);
-        let mut fit = diff.eq_bits(zero);
+        let mut fit = diff.eq(zero);
         for vc in &self.own {
-            fit |= Lanes::new(vc).and(m).eq_bits(w);
+            fit = fit.or(Lanes::new(vc).and(m).eq(w));
         }
         let ask = diff.and_not(Lanes::new(&self.overlay_bytes)).eq_bits(zero)
             & Lanes::new(&self.loose).and(w).eq_bits(zero);
-        (fit, ask & !fit)
+        (fit, ask & !fit.bits())
     }
 
     /// [`KindCodes::lanes`] one rotation after another, written apart from it: the

@@ -264,20 +264,69 @@ pub(crate) fn placements_into(
         // Out of line too: a branch for it inside this function slows the base loop.
         return loose_placements(rules, st, tile, out, cands_buf);
     }
-    let codes = RotationCodes::new(&Rotation::ALL.map(|r| tk.edge_code(r)));
     let frontier = st.board.frontier();
     let count = if tk.barrier {
         // A barrier tile goes only into a hole; its rotation does not matter (A-4 aside).
-        write_cells(frontier, out, |f| {
+        let Ok(count) = write_cells(frontier, out, |f| {
             Ok::<u8, std::convert::Infallible>(u8::from(f.mask == u32::MAX))
-        })
+        });
+        count
     } else {
-        write_cells(frontier, out, |f| {
-            Ok::<u8, std::convert::Infallible>(codes.fits(f.want, f.mask))
-        })
+        plain_cells(frontier, out, &Rotation::ALL.map(|r| tk.edge_code(r)))
     };
-    let Ok(count) = count;
     filter_cells(rules, st, tile, out, cands_buf, count)
+}
+
+/// [`write_cells`] of the plain edge match ([`exact_rotations`]) of a kind whose
+/// edge codes per rotation are `codes`: the base game's hot loop, written for few
+/// instructions a cell. Each cell is read by one load (its four words,
+/// [`FrontierCell::words`](crate::board::FrontierCell::words)), its `want` and `mask`
+/// spread from there; its `pos` is written back from the same register; the fitting
+/// (cell, rotation) pairs are counted by subtracting the compare's all-ones lanes from a
+/// running sum (one instruction a cell instead of a table look-up and an add); two cells
+/// a turn of the loop. The same cells and count as `write_cells` with the four-lane
+/// match `RotationCodes::fits` (tested).
+#[inline(always)]
+pub(crate) fn plain_cells(
+    frontier: &[crate::board::FrontierCell],
+    out: &mut Vec<PlacementCell>,
+    codes: &[u32; 4],
+) -> usize {
+    out.clear();
+    out.reserve(frontier.len());
+    let spare = &mut out.spare_capacity_mut()[..frontier.len()];
+    let codes = Lanes::new(codes);
+    let mut fits = Lanes::splat(0);
+    let mut n = 0usize;
+    let mut one = |f: &crate::board::FrontierCell, n: &mut usize| {
+        let v = Lanes::load(f.words());
+        let fit = codes.and(v.lane3()).eq(v.lane2());
+        fits = fits.sub(fit);
+        let rotations = fit.bits();
+        // SAFETY: `*n` counts the cells before this one that fit, so it is at most this
+        // cell's index in the frontier, within `spare`. Words 0 and 1 of the cell are its
+        // `pos`'s 8 bytes (`FrontierCell::words`), copied unchanged into the slot's `pos`;
+        // with `rotations` written too, every field of the slot is initialised.
+        unsafe {
+            let slot = spare.get_unchecked_mut(*n).as_mut_ptr();
+            v.store_low(std::ptr::addr_of_mut!((*slot).pos).cast::<u8>());
+            std::ptr::addr_of_mut!((*slot).rotations).write(rotations);
+        }
+        *n += usize::from(rotations != 0);
+    };
+    let mut pairs = frontier.chunks_exact(2);
+    for p in &mut pairs {
+        one(&p[0], &mut n);
+        one(&p[1], &mut n);
+    }
+    for f in pairs.remainder() {
+        one(f, &mut n);
+    }
+    // SAFETY: every index below `n` was written above (`n` only moves past a written
+    // cell), `n <= frontier.len()` is within the reserved capacity, and `PlacementCell`
+    // is `Copy` (nothing to drop).
+    unsafe { out.set_len(n) };
+    fits.sum() as usize
 }
 
 /// Writes a [`PlacementCell`] into `out` (cleared first) for every frontier cell where
@@ -285,8 +334,9 @@ pub(crate) fn placements_into(
 /// order; returns the number of (cell, rotation) pairs. Without a branch per cell (whether
 /// a random tile fits a cell is unpredictable, so a branch there mispredicts a lot): every
 /// cell is written into the spare capacity, and the length only advances on a fit. The
-/// base game's hot loop, and the amended one's ([`super::overlay`]). On an error of
-/// `rotations`, `out` is left empty.
+/// barrier tile's loop; the base game's is [`plain_cells`] (tested against this), and the
+/// amended one ([`super::overlay`]) is written as that is. On an error of `rotations`,
+/// `out` is left empty.
 #[inline(always)]
 pub(crate) fn write_cells<E>(
     frontier: &[crate::board::FrontierCell],
@@ -400,9 +450,12 @@ pub(crate) fn exact_rotations(codes: &[u32; 4], want: u32, mask: u32) -> u8 {
 
 /// A tile kind's edge codes in its four rotations, ready to test a frontier cell's
 /// constraints against all four at once ([`RotationCodes::fits`]).
+/// The reference [`plain_cells`] is tested against.
+#[cfg(test)]
 #[derive(Clone, Copy)]
 pub(crate) struct RotationCodes(Lanes);
 
+#[cfg(test)]
 impl RotationCodes {
     /// The codes of rotations R0, R90, R180 and R270.
     #[inline(always)]
@@ -644,5 +697,52 @@ mod tests {
             fitting += usize::from(lanes != 0);
         }
         assert!(fitting > 10_000, "{fitting}");
+    }
+
+    /// [`plain_cells`] writes the cells and count that [`write_cells`] with
+    /// [`RotationCodes::fits`] (the general loop) gives, for random frontiers of every
+    /// length up to 40 (odd and even: the loop takes two cells a turn), codes of a few
+    /// edge values (so that cells often fit), into a buffer holding stale cells.
+    #[test]
+    fn plain_cells_match_the_general_loop() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut fast, mut general) = (Vec::new(), Vec::new());
+        let mut pairs = 0;
+        for round in 0..4_000 {
+            let code = (next() as u32) & 0x0101_0303;
+            let codes = [0u32, 8, 16, 24].map(|r| code.rotate_left(r));
+            let frontier: Vec<crate::board::FrontierCell> = (0..round % 41)
+                .map(|_| {
+                    let side = |b: u64| [0u32, 0xFF][(b & 1) as usize];
+                    let r = next();
+                    let mask =
+                        side(r) | side(r >> 1) << 8 | side(r >> 2) << 16 | side(r >> 3) << 24;
+                    let want = if r >> 4 & 1 == 0 {
+                        codes[(r >> 5) as usize % 4] & mask
+                    } else {
+                        (r >> 8) as u32 & 0x0303_0303 & mask
+                    };
+                    crate::board::FrontierCell {
+                        pos: Pos::new((r >> 40) as i32 % 500, -((r >> 50) as i32 % 500)),
+                        want,
+                        mask,
+                    }
+                })
+                .collect();
+            let rc = RotationCodes::new(&codes);
+            let Ok(m) = write_cells(&frontier, &mut general, |f| {
+                Ok::<u8, std::convert::Infallible>(rc.fits(f.want, f.mask))
+            });
+            let n = plain_cells(&frontier, &mut fast, &codes);
+            assert_eq!((n, &fast), (m, &general), "round {round}");
+            pairs += n;
+        }
+        assert!(pairs > 10_000, "{pairs}");
     }
 }

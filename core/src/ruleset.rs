@@ -234,6 +234,21 @@ const OPEN_BY_SLOT: u32 = 16;
 /// the board (the supply's condition holding) that slot alone answers (Abbey & Mayor's abbey
 /// window, gated on a hole and on `abbey-live`).
 const HOLES_THEN_SLOT: u32 = 32;
+/// The conditions of a test on one thing each ([`SHUT_BY_SUPPLY`], [`SHUT_BY_HOLES`],
+/// [`SHUT_BY_SLOT`]); a test with none of them is none, or one on two slots ([`TWO_SLOTS`]).
+const ONE_THING: u32 = SHUT_BY_SUPPLY | SHUT_BY_HOLES | SHUT_BY_SLOT;
+/// Without any of [`ONE_THING`]: the hook's two implementers each gate it on a game slot,
+/// whose ids are in bits 20 and up and in bits 8 to 19 (shut while both read 0): the
+/// nine's `BeforeScoring` window, the Count's redeployment (`in-city`) and the dragon's
+/// flight (`flight-pending`).
+const TWO_SLOTS: u32 = 64;
+/// With [`TWO_SLOTS`]: the first slot is its implementer's only slot gate on the hook, so
+/// that slot not 0 opens it (an exact "no", as [`OPEN_BY_SLOT`]).
+const OPEN_BY_FIRST: u32 = 128;
+/// With [`TWO_SLOTS`]: the same for the second slot.
+const OPEN_BY_SECOND: u32 = 16;
+/// The largest slot id a [`TWO_SLOTS`] test holds (12 bits each).
+const TWO_SLOTS_MAX: u16 = 0xfff;
 
 impl std::fmt::Debug for Ruleset {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -447,6 +462,11 @@ impl Ruleset {
                 return shut;
             }
         }
+        // An implementer no gate can shut (Princess & Dragon's `TurnStart` window): the
+        // first answer of `all_shut_by_gates`, here without its frame.
+        if members & !self.shut_gated[b] != 0 {
+            return false;
+        }
         self.all_shut_by_gates(b, members, state)
     }
 
@@ -456,8 +476,18 @@ impl Ruleset {
     /// test, the supply's short test failed, or the opened implementer has other gates).
     #[inline(always)]
     fn quick_verdict(&self, t: u32, state: &crate::state::GameState) -> Option<bool> {
-        if t == 0 {
-            return None;
+        if t & ONE_THING == 0 {
+            if t & TWO_SLOTS == 0 {
+                return None;
+            }
+            let (first, second) = Self::two_slots(t, state);
+            if first != Some(&0) {
+                return (t & OPEN_BY_FIRST != 0).then_some(false);
+            }
+            if second != Some(&0) {
+                return (t & OPEN_BY_SECOND != 0).then_some(false);
+            }
+            return Some(true);
         }
         if t & SHUT_BY_SUPPLY != 0 && !Self::tiles_left(state) {
             return None;
@@ -494,6 +524,18 @@ impl Ruleset {
             .slot_offsets
             .get((t >> 16) as usize)
             .and_then(|&o| state.slots.get(o as usize))
+    }
+
+    /// The two slots of a [`TWO_SLOTS`] test, read as [`Ruleset::test_slot`].
+    #[inline(always)]
+    fn two_slots(t: u32, state: &crate::state::GameState) -> (Option<&i64>, Option<&i64>) {
+        let read = |id: u32| {
+            state
+                .slot_offsets
+                .get(id as usize)
+                .and_then(|&o| state.slots.get(o as usize))
+        };
+        (read(t >> 20), read((t >> 8) & u32::from(TWO_SLOTS_MAX)))
     }
 
     /// [`Ruleset::all_shut`] gate by gate, for hook bit `b`: an implementer without such a
@@ -543,7 +585,9 @@ impl Ruleset {
     /// says nothing (no test, or a condition does not hold): ask gate by gate.
     #[inline(always)]
     fn quick_shut(&self, t: u32, state: &crate::state::GameState) -> bool {
-        if t == 0 {
+        // A test on two slots ([`TWO_SLOTS`]) answers in `all_shut` only: here, where most
+        // hooks have no test, it would cost their calls a register save.
+        if t & ONE_THING == 0 {
             return false;
         }
         if t & SHUT_BY_SUPPLY != 0 && !Self::tiles_left(state) {
@@ -560,9 +604,10 @@ impl Ruleset {
 
     /// The test of hook bit `b` ([`Ruleset::shut_tests`]), from the gates sorted at build:
     /// the supply if some implementer waits for it, then the holes if some of the others
-    /// wait for a hole, then the slot gate of the one implementer left, if it has one. None
-    /// (0) when the implementers are not covered so, or with bit 63 among them (it may stand
-    /// for several).
+    /// wait for a hole, then the slot gate of the one implementer left, if it has one; or,
+    /// with two implementers that wait for neither, a slot gate of each ([`TWO_SLOTS`]).
+    /// None (0) when the implementers are not covered so, or with bit 63 among them (it
+    /// may stand for several).
     fn shut_test(&self, b: usize) -> u32 {
         let members = self.hook_members[b];
         if members == 0 || members & (1 << 63) != 0 || members & !self.shut_gated[b] != 0 {
@@ -606,6 +651,23 @@ impl Ruleset {
                     t |= OPEN_BY_SLOT;
                 }
                 return t | SHUT_BY_SLOT | u32::from(slot.0) << 16;
+            }
+        }
+        if t == 0 && left.count_ones() == 2 {
+            let first = left.trailing_zeros() as usize;
+            let second = (left & (left - 1)).trailing_zeros() as usize;
+            let gate = |e: usize| self.gates[start..end].iter().find(|g| g.0 == e);
+            if let (Some(&(_, a)), Some(&(_, b))) = (gate(first), gate(second)) {
+                if a.0 <= TWO_SLOTS_MAX && b.0 <= TWO_SLOTS_MAX {
+                    let mut t = TWO_SLOTS | u32::from(a.0) << 20 | u32::from(b.0) << 8;
+                    if slot_gates(first) == 1 {
+                        t |= OPEN_BY_FIRST;
+                    }
+                    if slot_gates(second) == 1 {
+                        t |= OPEN_BY_SECOND;
+                    }
+                    return t;
+                }
             }
         }
         0

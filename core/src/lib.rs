@@ -60,7 +60,10 @@ pub use event::{ScoreEvent, ScoreSource};
 pub use figure::{
     Figure, FigureId, FigureKindDef, FigureKindId, FigureLoc, KindMask, RemovalReason,
 };
-pub use graph::{FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode};
+pub use graph::{
+    BorderEdge, Borders, FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode,
+    Segments,
+};
 pub use hooks::{
     Award, BoundExpansion, DraftFeature, DrawVerdict, Expansion, FigureGate, HookError,
     HookFailure, HookGate, HookInfo, HookResult, HookSet, ScoreDraft, Stands, StartTile,

@@ -1,4 +1,4 @@
-//! The feature graph: every segment of every placed tile as a petgraph node.
+//! The feature graph: every segment of every placed tile as a node.
 //!
 //! Nodes are segments (one feature part on one tile, or a virtual feature such as a
 //! district of a start block). Edges are [`Link::Borders`]: a field touching a city on the
@@ -10,8 +10,15 @@
 //! field's few `Borders` edges were found among many: issue 33). Nodes are never removed,
 //! so a [`SegmentId`] stays valid for the whole game.
 //!
-//! Expansions read the graph through [`FeatureGraph::graph`] and the feature queries;
-//! only the engine mutates it.
+//! The nodes and edges are kept in core's own vectors ([`Segments`], issue 33: a placed
+//! tile's nodes are written from its kind's templates by one `extend`, a border is a push
+//! and two stores), in petgraph's layout (each node heads its lists of edges, newest first),
+//! so [`FeatureGraph::to_petgraph`] builds, on demand, the petgraph graph with the same node
+//! and edge indices and every node's edges in the same order.
+//!
+//! Expansions read the graph through [`FeatureGraph::graph`] (the store: `raw_nodes`,
+//! `node_indices`, ...), [`FeatureGraph::to_petgraph`] and the feature queries; only the
+//! engine mutates it.
 
 use crate::kind::FeatureKindId;
 use crate::pos::Pos;

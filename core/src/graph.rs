@@ -1,4 +1,4 @@
-//! The feature graph: every segment of every placed tile as a petgraph node.
+//! The feature graph: every segment of every placed tile as a node.
 //!
 //! Nodes are segments (one feature part on one tile, or a virtual feature such as a
 //! district of a start block). Edges are [`Link::Borders`]: a field touching a city on the
@@ -10,15 +10,21 @@
 //! field's few `Borders` edges were found among many: issue 33). Nodes are never removed,
 //! so a [`SegmentId`] stays valid for the whole game.
 //!
-//! Expansions read the graph through [`FeatureGraph::graph`] and the feature queries;
-//! only the engine mutates it.
+//! The nodes and edges are kept in core's own vectors ([`Segments`], issue 33: a placed
+//! tile's nodes are written from its kind's templates by one `extend`, a border is a push
+//! and two stores), in petgraph's layout (each node heads its lists of edges, newest first),
+//! so [`FeatureGraph::to_petgraph`] builds, on demand, the petgraph graph with the same node
+//! and edge indices and every node's edges in the same order.
+//!
+//! Expansions read the graph through [`FeatureGraph::graph`] (the store: `raw_nodes`,
+//! `node_indices`, ...), [`FeatureGraph::to_petgraph`] and the feature queries; only the
+//! engine mutates it.
 
 use crate::kind::FeatureKindId;
 use crate::pos::Pos;
 use crate::side::{HalfSet, SideSet};
 use crate::tile::SegmentTemplate;
-use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
-use petgraph::Direction::{Incoming, Outgoing};
+use petgraph::graph::{NodeIndex, UnGraph};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -97,6 +103,222 @@ pub enum Link {
     Borders,
 }
 
+/// No edge: the end of a segment's border list.
+const NO_EDGE: u32 = u32::MAX;
+
+/// A segment of [`Segments`] with the heads of its border lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The segment.
+    pub weight: SegmentNode,
+    /// The newest border from this segment (as its field) and to it (as its city), each
+    /// list chained through [`BorderEdge`]s.
+    next: [u32; 2],
+}
+
+impl Node {
+    #[inline]
+    fn new(weight: SegmentNode) -> Node {
+        Node {
+            weight,
+            next: [NO_EDGE; 2],
+        }
+    }
+}
+
+/// A [`Link::Borders`] edge of [`Segments`]: `ends[0]` (a field) borders `ends[1]` (a
+/// city), with the next older edge of each end's list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BorderEdge {
+    ends: [u32; 2],
+    next: [u32; 2],
+}
+
+impl BorderEdge {
+    /// The field (the segment it was added from).
+    #[inline]
+    pub fn source(&self) -> SegmentId {
+        NodeIndex::new(self.ends[0] as usize)
+    }
+
+    /// The city.
+    #[inline]
+    pub fn target(&self) -> SegmentId {
+        NodeIndex::new(self.ends[1] as usize)
+    }
+}
+
+/// The feature graph's segments and border edges in core's own vectors (issue 33: a
+/// placed tile's segments are written from its kind's templates by one `extend`, and a
+/// border is two stores): node `i` is [`SegmentId`] `i`, edges in the order they were
+/// added, each segment's borders in two lists (as the field, as the city) newest first,
+/// the layout petgraph's `Graph` keeps, so [`Segments::to_petgraph`] rebuilds the same
+/// graph (same node and edge indices, same edge order per node). What
+/// [`FeatureGraph::graph`] gives.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Segments {
+    nodes: Vec<Node>,
+    edges: Vec<BorderEdge>,
+}
+
+impl Clone for Segments {
+    fn clone(&self) -> Segments {
+        Segments {
+            nodes: self.nodes.clone(),
+            edges: self.edges.clone(),
+        }
+    }
+
+    /// Reuses the buffers (a bot's copies).
+    fn clone_from(&mut self, source: &Segments) {
+        self.nodes.clone_from(&source.nodes);
+        self.edges.clone_from(&source.edges);
+    }
+}
+
+impl std::ops::Index<SegmentId> for Segments {
+    type Output = SegmentNode;
+    #[inline]
+    fn index(&self, s: SegmentId) -> &SegmentNode {
+        &self.nodes[s.index()].weight
+    }
+}
+
+impl Segments {
+    fn with_capacity(nodes: usize, edges: usize) -> Segments {
+        Segments {
+            nodes: Vec::with_capacity(nodes),
+            edges: Vec::with_capacity(edges),
+        }
+    }
+
+    /// The segments in [`SegmentId`] order (each [`Node::weight`]).
+    #[inline]
+    pub fn raw_nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The border edges in the order they were added.
+    #[inline]
+    pub fn raw_edges(&self) -> &[BorderEdge] {
+        &self.edges
+    }
+
+    /// Every segment's id, in order.
+    pub fn node_indices(&self) -> impl DoubleEndedIterator<Item = SegmentId> + ExactSizeIterator {
+        (0..self.nodes.len()).map(NodeIndex::new)
+    }
+
+    /// Number of segments.
+    #[inline]
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Number of border edges.
+    #[inline]
+    pub fn edge_count(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// The documented petgraph view, built on demand: an undirected graph with a node per
+    /// segment (same indices) and a [`Link::Borders`] edge per border (same indices, each
+    /// node's edges listed in the same order as [`FeatureGraph::borders`]).
+    pub fn to_petgraph(&self) -> UnGraph<SegmentNode, Link, u32> {
+        let mut g = UnGraph::with_capacity(self.nodes.len(), self.edges.len());
+        for n in &self.nodes {
+            g.add_node(n.weight);
+        }
+        for e in &self.edges {
+            g.add_edge(e.source(), e.target(), Link::Borders);
+        }
+        g
+    }
+
+    /// Adds a segment.
+    #[inline]
+    fn add_node(&mut self, node: SegmentNode) -> SegmentId {
+        let id = NodeIndex::new(self.nodes.len());
+        self.nodes.push(Node::new(node));
+        id
+    }
+
+    /// Adds a border edge from `a` to `b` at the head of `a`'s outgoing and `b`'s incoming
+    /// list (as petgraph's `add_edge`; a loop heads both of `a`'s). Out-of-range ends are
+    /// ignored (no caller passes one; a panic would be worse than a missing border).
+    #[inline]
+    fn add_edge(&mut self, a: SegmentId, b: SegmentId) {
+        let (a, b) = (a.index(), b.index());
+        let e = self.edges.len() as u32;
+        let n = self.nodes.len();
+        if a >= n || b >= n {
+            debug_assert!(false, "a border between unknown segments");
+            return;
+        }
+        let next = [self.nodes[a].next[0], self.nodes[b].next[1]];
+        self.nodes[a].next[0] = e;
+        self.nodes[b].next[1] = e;
+        self.edges.push(BorderEdge {
+            ends: [a as u32, b as u32],
+            next,
+        });
+    }
+
+    /// Removes the edges from `e` on and the nodes from `n` on, newest edge first (each
+    /// heads its ends' lists when it goes, so the older nodes' lists are restored).
+    fn truncate(&mut self, n: usize, e: usize) {
+        while self.edges.len() > e {
+            let Some(edge) = self.edges.pop() else { break };
+            for k in 0..2 {
+                if let Some(node) = self.nodes.get_mut(edge.ends[k] as usize) {
+                    node.next[k] = edge.next[k];
+                }
+            }
+        }
+        self.nodes.truncate(n);
+    }
+
+    /// The segments bordering `s` ([`Borders`]).
+    #[inline]
+    fn borders(&self, s: SegmentId) -> Borders<'_> {
+        let [out, inc] = self.nodes.get(s.index()).map_or([NO_EDGE; 2], |n| n.next);
+        Borders {
+            edges: &self.edges,
+            s: s.index() as u32,
+            out,
+            inc,
+        }
+    }
+}
+
+/// The segments bordering one ([`FeatureGraph::borders`]), as petgraph's `edges(s)` lists
+/// them: the edges from it newest first, then those to it (a loop once).
+pub struct Borders<'a> {
+    edges: &'a [BorderEdge],
+    s: u32,
+    out: u32,
+    inc: u32,
+}
+
+impl Iterator for Borders<'_> {
+    type Item = SegmentId;
+
+    #[inline]
+    fn next(&mut self) -> Option<SegmentId> {
+        if let Some(e) = self.edges.get(self.out as usize) {
+            self.out = e.next[0];
+            return Some(e.target());
+        }
+        while let Some(e) = self.edges.get(self.inc as usize) {
+            self.inc = e.next[1];
+            if e.ends[0] != self.s {
+                return Some(e.source());
+            }
+        }
+        None
+    }
+}
+
 /// Running totals of a feature, kept at its representative.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FeatureTotals {
@@ -134,7 +356,7 @@ pub struct FeatureGraph {
     /// their links change only when a tile is placed, so a bot's copies that try
     /// deployments, passes and prompts share them instead of copying them element by
     /// element (issue 33).
-    graph: Arc<UnGraph<SegmentNode, Link, u32>>,
+    graph: Arc<Segments>,
     /// Union-find entry per segment, in one vector (fewer allocations per state clone).
     /// A feature's size for union by size is `totals.segments` at its root.
     links: Links,
@@ -233,7 +455,7 @@ impl<'g> FarmBordersView<'g> {
 
 /// Writes to a [`FeatureGraph`] with its segments borrowed once ([`FeatureGraph::edit`]).
 pub(crate) struct GraphEdit<'g> {
-    graph: &'g mut UnGraph<SegmentNode, Link, u32>,
+    graph: &'g mut Segments,
     links: &'g mut Links,
 }
 
@@ -273,19 +495,20 @@ impl GraphEdit<'_> {
         let first = self.links.len() as u32;
         debug_assert_eq!(first as usize, self.graph.node_count());
         let empty = 8u16.saturating_sub(filled);
-        self.graph.reserve_nodes(templates.len());
-        for (i, t) in templates.iter().enumerate() {
-            self.graph.add_node(SegmentNode {
-                kind: t.kind,
-                pos,
-                tile,
-                local: i as u8,
-                sides: t.sides,
-                halves: t.halves,
-                pennants: t.pennants,
-                anchored: false,
-            });
-        }
+        self.graph
+            .nodes
+            .extend(templates.iter().enumerate().map(|(i, t)| {
+                Node::new(SegmentNode {
+                    kind: t.kind,
+                    pos,
+                    tile,
+                    local: i as u8,
+                    sides: t.sides,
+                    halves: t.halves,
+                    pennants: t.pennants,
+                    anchored: false,
+                })
+            }));
         let mut complete = false;
         self.links
             .v
@@ -447,7 +670,7 @@ impl GraphEdit<'_> {
 
     /// Records that a field borders a city.
     pub(crate) fn add_border(&mut self, field: SegmentId, city: SegmentId) {
-        self.graph.add_edge(field, city, Link::Borders);
+        self.graph.add_edge(field, city);
     }
 }
 
@@ -647,7 +870,7 @@ impl LinkJournal {
 }
 
 /// A graph's segments kept aside ([`FeatureGraph::segments_handle`]).
-pub(crate) struct SegmentsHandle(Arc<UnGraph<SegmentNode, Link, u32>>);
+pub(crate) struct SegmentsHandle(Arc<Segments>);
 
 /// A segment's union-find parent, its successor in its feature's circular member list,
 /// and the running totals of its feature (meaningful at a representative only).
@@ -662,7 +885,7 @@ impl FeatureGraph {
     /// An empty graph with room for `segments` nodes.
     pub fn with_capacity(segments: usize) -> FeatureGraph {
         FeatureGraph {
-            graph: Arc::new(UnGraph::with_capacity(segments, segments)),
+            graph: Arc::new(Segments::with_capacity(segments, segments)),
             links: Links {
                 v: Vec::with_capacity(segments),
                 journal: LinkJournal::default(),
@@ -680,8 +903,12 @@ impl FeatureGraph {
     /// clone keeps only what is in use, and a game then grows from there.
     pub fn reserve_total(&mut self, segments: usize) {
         let graph = Arc::make_mut(&mut self.graph);
-        graph.reserve_nodes(segments.saturating_sub(graph.node_count()));
-        graph.reserve_edges(segments.saturating_sub(graph.edge_count()));
+        graph
+            .nodes
+            .reserve(segments.saturating_sub(graph.nodes.len()));
+        graph
+            .edges
+            .reserve(segments.saturating_sub(graph.edges.len()));
         let links = &mut self.links.v;
         links.reserve(segments.saturating_sub(links.len()));
     }
@@ -699,7 +926,7 @@ impl FeatureGraph {
         self.links_gen.version += 1;
         if Arc::strong_count(&self.graph) != 1 {
             let (n, e) = (self.graph.node_count(), self.graph.edge_count());
-            let mut own = UnGraph::with_capacity(n + 64, e + 64);
+            let mut own = Segments::with_capacity(n + 64, e + 64);
             own.clone_from(&self.graph);
             self.graph = Arc::new(own);
         }
@@ -744,12 +971,7 @@ impl FeatureGraph {
             .map(|b| (b.0.node_count(), b.0.edge_count()));
         if let (Some(g), Some((n, e))) = (Arc::get_mut(&mut old.0), base) {
             if (n..=n + REWIND_SEGMENTS).contains(&g.node_count()) && g.edge_count() >= e {
-                while g.edge_count() > e {
-                    g.remove_edge(EdgeIndex::new(g.edge_count() - 1));
-                }
-                while g.node_count() > n {
-                    g.remove_node(NodeIndex::new(g.node_count() - 1));
-                }
+                g.truncate(n, e);
                 self.graph = old.0;
                 return true;
             }
@@ -872,10 +1094,19 @@ impl FeatureGraph {
         Some(FarmBordersView { graph: self })
     }
 
-    /// The underlying petgraph graph (read-only): the segments as nodes, and a
-    /// [`Link::Borders`] edge for each field bordering a city (no edge for joins).
-    pub fn graph(&self) -> &UnGraph<SegmentNode, Link, u32> {
+    /// The segments and their border edges (read-only; [`Segments`]): the segments as
+    /// nodes, and a [`Link::Borders`] edge for each field bordering a city (no edge for
+    /// joins). [`FeatureGraph::to_petgraph`] gives them as a petgraph graph.
+    #[inline]
+    pub fn graph(&self) -> &Segments {
         &self.graph
+    }
+
+    /// The feature graph as a petgraph graph, built on demand ([`Segments::to_petgraph`]):
+    /// a node per segment, a [`Link::Borders`] edge per field bordering a city, indices as
+    /// [`SegmentId`]s.
+    pub fn to_petgraph(&self) -> UnGraph<SegmentNode, Link, u32> {
+        self.graph.to_petgraph()
     }
 
     /// Number of segments.
@@ -1022,30 +1253,17 @@ impl FeatureGraph {
     /// from petgraph's lists directly, and a segment without any is passed over on its
     /// node alone (most of a farm's).
     pub(crate) fn walk_borders(&self, f: FeatureId, mut border: impl FnMut(SegmentId)) -> u32 {
-        let (nodes, edges) = (self.graph.raw_nodes(), self.graph.raw_edges());
-        let end = EdgeIndex::end();
+        let g = &*self.graph;
         let mut tiles = TileSet::default();
         let mut sorted = false;
         for s in self.members(f) {
-            let node = &nodes[s.index()];
+            let node = &g.nodes[s.index()];
             sorted |= !tiles.add(node.weight.tile);
-            let (mut out, mut inc) = (node.next_edge(Outgoing), node.next_edge(Incoming));
-            if out == end && inc == end {
+            if node.next == [NO_EDGE; 2] {
                 continue;
             }
-            // As petgraph's `edges` lists them: the edges from `s` (newest first), then
-            // those to it, a loop once.
-            while let Some(e) = edges.get(out.index()) {
-                out = e.next_edge(Outgoing);
-                if e.weight == Link::Borders {
-                    border(e.target());
-                }
-            }
-            while let Some(e) = edges.get(inc.index()) {
-                inc = e.next_edge(Incoming);
-                if e.weight == Link::Borders && e.source() != s {
-                    border(e.source());
-                }
+            for c in g.borders(s) {
+                border(c);
             }
         }
         if sorted {
@@ -1068,18 +1286,8 @@ impl FeatureGraph {
     }
 
     /// Segments linked to `s` by a [`Link::Borders`] edge (cities of a field, fields of a city).
-    pub fn borders(&self, s: SegmentId) -> impl Iterator<Item = SegmentId> + '_ {
-        use petgraph::visit::EdgeRef;
-        self.graph
-            .edges(s)
-            .filter(|e| *e.weight() == Link::Borders)
-            .map(move |e| {
-                if e.source() == s {
-                    e.target()
-                } else {
-                    e.source()
-                }
-            })
+    pub fn borders(&self, s: SegmentId) -> Borders<'_> {
+        self.graph.borders(s)
     }
 
     /// The distinct features of kind-shape city bordering a field feature, complete or not,
@@ -1264,6 +1472,63 @@ mod tests {
             ..FeatureTotals::default()
         };
         g.add_segment(node(tile), totals)
+    }
+
+    /// The store's border lists against petgraph's: borders added later between old and
+    /// new segments, a loop, a segment bordering several; then a truncation (a refill's
+    /// rewind) back to an earlier length restores the older segments' lists, equal to a
+    /// store that never had the removed ones.
+    #[test]
+    fn border_lists_match_petgraph_and_truncate_restores_them() {
+        use petgraph::visit::EdgeRef;
+        let mut g = FeatureGraph::default();
+        let mut segs: Vec<SegmentId> = (0..4).map(|t| piece(&mut g, t)).collect();
+        let b = |g: &mut FeatureGraph, segs: &[SegmentId], x: usize, y: usize| {
+            g.add_border(segs[x], segs[y])
+        };
+        b(&mut g, &segs, 0, 1);
+        b(&mut g, &segs, 2, 1);
+        b(&mut g, &segs, 0, 3);
+        let (n, e) = (4, g.graph().edge_count());
+        let before = g.graph().clone();
+        segs.extend((4..6).map(|t| piece(&mut g, t)));
+        b(&mut g, &segs, 4, 1);
+        b(&mut g, &segs, 0, 5);
+        b(&mut g, &segs, 3, 3);
+        b(&mut g, &segs, 5, 0);
+        b(&mut g, &segs, 1, 4);
+        let check = |g: &FeatureGraph| {
+            let pg = g.to_petgraph();
+            for s in g.graph().node_indices() {
+                let want: Vec<SegmentId> = pg
+                    .edges(s)
+                    .map(|e| {
+                        if e.source() == s {
+                            e.target()
+                        } else {
+                            e.source()
+                        }
+                    })
+                    .collect();
+                assert_eq!(
+                    g.borders(s).collect::<Vec<_>>(),
+                    want,
+                    "segment {}",
+                    s.index()
+                );
+            }
+        };
+        check(&g);
+        assert_eq!(
+            g.borders(segs[0]).collect::<Vec<_>>(),
+            [segs[5], segs[3], segs[1], segs[5]]
+        );
+        assert_eq!(g.borders(segs[3]).collect::<Vec<_>>(), [segs[3], segs[0]]);
+        let mut store = g.graph().clone();
+        store.truncate(n, e);
+        assert!(store == before);
+        g.graph = Arc::new(store);
+        check(&g);
     }
 
     /// A refill restores from an unchanged source only the union-find entries its copy

@@ -18,8 +18,10 @@
 //! - **No IO, no file formats, no global state.** Tile files are serde types
 //!   ([`TileSetData`]); the host parses TOML. Each plugin gets its own copy of this
 //!   crate, so a static here would silently split.
-//! - **Features are a petgraph graph plus a union-find.** The graph ([`FeatureGraph`]) is
-//!   what expansions read; the union-find keeps merging O(α) on the hot path.
+//! - **Features are a graph plus a union-find.** The graph ([`FeatureGraph`]) is what
+//!   expansions read: segments and border edges in core's own vectors ([`Segments`], a
+//!   tile's written in one go), given as a petgraph graph on demand
+//!   ([`FeatureGraph::to_petgraph`]); the union-find keeps merging O(α) on the hot path.
 //! - **Batched hooks.** Placement and deployment filters see the whole candidate list
 //!   in one call, because a per-candidate call would cost more than a base-game turn.
 //! - **Strength in half-units**, so ±½ modifiers stay exact integers.
@@ -60,7 +62,10 @@ pub use event::{ScoreEvent, ScoreSource};
 pub use figure::{
     Figure, FigureId, FigureKindDef, FigureKindId, FigureLoc, KindMask, RemovalReason,
 };
-pub use graph::{FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode};
+pub use graph::{
+    BorderEdge, Borders, FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode,
+    Segments,
+};
 pub use hooks::{
     Award, BoundExpansion, DraftFeature, DrawVerdict, Expansion, FigureGate, HookError,
     HookFailure, HookGate, HookInfo, HookResult, HookSet, ScoreDraft, Stands, StartTile,

@@ -167,6 +167,10 @@ pub struct TileKind {
     pub variant_of: Option<TileKindId>,
     /// The variants made from this kind (empty for a variant).
     pub variants: Vec<TileKindId>,
+    /// Every field's bordering cities on the tile as local (field, city) pairs, in
+    /// segment then `cities` order: the borders `place_tile` adds, one flat list
+    /// ([`TileKind::borders`]).
+    borders: Vec<(u8, u8)>,
 }
 
 impl TileKind {
@@ -216,6 +220,22 @@ impl TileKind {
         let n = self.segments.len();
         let q = usize::from(r.quarters() & 3);
         self.templates.get(q * n..(q + 1) * n).unwrap_or(&[])
+    }
+
+    /// Every field's bordering cities on the tile, local (field, city) pairs in segment
+    /// then [`Segment::cities`] order (a variant's added segment borders nothing).
+    #[inline]
+    pub fn borders(&self) -> &[(u8, u8)] {
+        &self.borders
+    }
+
+    /// [`TileKind::borders`] computed from the segments.
+    fn borders_of(segments: &[Segment]) -> Vec<(u8, u8)> {
+        segments
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| s.cities.iter().map(move |&c| (i as u8, c)))
+            .collect()
     }
 
     /// Computes `turned[1..]` from `turned[0]`.
@@ -719,6 +739,7 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         edge_codes[r.quarters() as usize] = base.rotate_left(8 * r.quarters() as u32);
     }
     let templates = SegmentTemplate::all(&segments, kinds);
+    let borders = TileKind::borders_of(&segments);
     let mut kind = TileKind {
         id: t.id.clone(),
         aliases: t.aliases.clone(),
@@ -745,6 +766,7 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
         barrier,
         variant_of: None,
         variants: Vec::new(),
+        borders,
     };
     kind.turn_tables();
     Ok(kind)

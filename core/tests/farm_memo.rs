@@ -197,7 +197,10 @@ fn play(r: &Arc<Ruleset>, seed: u64) -> Game {
             );
         }
         assert!(
-            graph.graph().edge_weights().all(|w| *w == Link::Borders),
+            graph
+                .to_petgraph()
+                .edge_weights()
+                .all(|w| *w == Link::Borders),
             "seed {seed}: only Borders edges"
         );
     }

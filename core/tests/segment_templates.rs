@@ -3,7 +3,8 @@
 //! general computation from its segments at rotation 0, for every kind of the base game, a
 //! set with shared sides and a barrier, and variants (`TileCatalog::add_variant`); and the
 //! segments `place_tile` adds from them against the tile's segments turned, at every step
-//! of seeded random games.
+//! of seeded random games. Also each kind's flat border list (`TileKind::borders`) against
+//! its segments' `cities`.
 
 mod common;
 
@@ -87,6 +88,14 @@ fn check_kind(rules: &Ruleset, tk: &TileKind) -> usize {
             assert_eq!(tk.segment_on_half(r, h), on, "{} at {r}, half {h:?}", tk.id);
         }
     }
+    // The flat border list `place_tile` adds: each field's cities in segment order.
+    let mut borders = Vec::new();
+    for (i, seg) in tk.segments.iter().enumerate() {
+        for &c in &seg.cities {
+            borders.push((i as u8, c));
+        }
+    }
+    assert_eq!(tk.borders(), &borders[..], "{} borders", tk.id);
     tk.segments.len()
 }
 

@@ -72,10 +72,18 @@ pub(crate) fn place_tile(
         tk.id
     );
     g.add_tile_segments(tk.templates(rot), pos, idx, filled);
-    for (i, seg) in tk.segments.iter().enumerate() {
-        for c in &seg.cities {
-            g.add_border(node(first + i as u32), node(first + *c as u32));
-        }
+    // Its fields' borders, from the kind's flat list (the segments' `cities` in order).
+    debug_assert!(
+        tk.borders().iter().copied().eq(tk
+            .segments
+            .iter()
+            .enumerate()
+            .flat_map(|(i, seg)| seg.cities.iter().map(move |&c| (i as u8, c)))),
+        "tile {}: its border list differs from its segments' cities",
+        tk.id
+    );
+    for &(f, c) in tk.borders() {
+        g.add_border(node(first + u32::from(f)), node(first + u32::from(c)));
     }
     // The sides with a tile, visited by bit (one unpredictable loop exit instead of one
     // unpredictable branch per side).

@@ -5,9 +5,7 @@
 //! shared between copies until one places a tile (copy on write, see `GameState::board`).
 
 use super::*;
-use crate::graph::{Link, SegmentNode};
 use crate::state::CopyBase;
-use petgraph::graph::UnGraph;
 
 /// `Clone` for [`GameState`], field by field. Both methods destructure the state without
 /// `..`, so a new field fails to compile until it is listed here. Fields after `;` are
@@ -132,28 +130,10 @@ impl GameState {
             self.copy_base.segments = Some(source.graph.segments_handle());
         }
         debug_assert!(
-            self.board == source.board && same_segments(self.graph.graph(), source.graph.graph()),
+            self.board == source.board && self.graph.graph() == source.graph.graph(),
             "a refill equals its source"
         );
     }
-}
-
-/// Whether two segment graphs are equal, down to the order of each node's edge lists
-/// (what a refill's rewind must restore; petgraph's graphs have no `PartialEq`).
-fn same_segments(a: &UnGraph<SegmentNode, Link, u32>, b: &UnGraph<SegmentNode, Link, u32>) -> bool {
-    use petgraph::Direction::{Incoming, Outgoing};
-    let nodes = a.raw_nodes().iter().zip(b.raw_nodes()).all(|(x, y)| {
-        x.weight == y.weight
-            && x.next_edge(Outgoing) == y.next_edge(Outgoing)
-            && x.next_edge(Incoming) == y.next_edge(Incoming)
-    });
-    let edges = a.raw_edges().iter().zip(b.raw_edges()).all(|(x, y)| {
-        x.weight == y.weight
-            && (x.source(), x.target()) == (y.source(), y.target())
-            && x.next_edge(Outgoing) == y.next_edge(Outgoing)
-            && x.next_edge(Incoming) == y.next_edge(Incoming)
-    });
-    a.node_count() == b.node_count() && a.edge_count() == b.edge_count() && nodes && edges
 }
 
 /// A plain copy's board and segments are the source's (shared), not its own copies of a

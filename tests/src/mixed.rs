@@ -7,9 +7,10 @@
 //! that expansion is loaded.
 
 use carcassonne_core::{
-    Action, FeatureKindId, FigureKindId, FigureLoc, Game, PlayerId, Ruleset, ScoreSource, Scoring,
-    SegmentId, Side, SlotId, SlotScope,
+    Action, FeatureKindId, FigureKindId, FigureLoc, Game, GameSetup, PlayerId, Ruleset,
+    ScoreSource, Scoring, SegmentId, Side, SlotId, SlotScope,
 };
+use std::sync::Arc;
 
 /// The slot `expansion.name` (panics if the expansion or slot is missing).
 pub fn slot(rules: &Ruleset, expansion: &str, name: &str) -> SlotId {
@@ -746,5 +747,25 @@ pub fn check_gardens(g: &Game, ctx: &str) {
                 "{ctx}: an abbot off a cloister or garden (AG-5)"
             );
         }
+    }
+}
+
+/// Plays one seeded random 2-player game of `rules` to its end, calling `each` at every
+/// decision (the last one, game over, included). The moves come from a linear congruential
+/// sequence started at `seed + salt`, so a test picks the same games on every run.
+pub fn play_seeded_random(rules: &Arc<Ruleset>, seed: u64, salt: u64, mut each: impl FnMut(&Game)) {
+    let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
+    let mut game = Game::new(rules.clone(), &setup).unwrap();
+    let mut pick = seed.wrapping_add(salt);
+    loop {
+        each(&game);
+        if game.is_over() {
+            break;
+        }
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let i = (pick >> 33) as usize % game.actions().len();
+        game.play_offered(i).unwrap();
     }
 }

@@ -6,6 +6,7 @@
 //! call).
 
 use carcassonne_core::{Game, GameSetup, HookSet, Window};
+use carcassonne_tests::mixed::play_seeded_random;
 use carcassonne_tests::{official_rules, NINE_OFFICIAL};
 
 /// Plays `games` seeded random 2-player games of `expansions`, checking the quick test of
@@ -18,10 +19,7 @@ fn check(expansions: &[&str], games: u64, expected: &[HookSet]) -> usize {
     let rules = official_rules(expansions, &[]);
     let mut seen: Vec<(HookSet, usize, usize)> = expected.iter().map(|&h| (h, 0, 0)).collect();
     for seed in 0..games {
-        let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
-        let mut game = Game::new(rules.clone(), &setup).unwrap();
-        let mut pick = seed.wrapping_add(17);
-        loop {
+        play_seeded_random(&rules, seed, 17, |game| {
             for a in rules.shut_answers(game.state()) {
                 assert!(
                     a.gates || !a.quick,
@@ -42,15 +40,7 @@ fn check(expansions: &[&str], games: u64, expected: &[HookSet]) -> usize {
                     exact += usize::from(!a.quick);
                 }
             }
-            if game.is_over() {
-                break;
-            }
-            pick = pick
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let i = (pick >> 33) as usize % game.actions().len();
-            game.play_offered(i).unwrap();
-        }
+        });
     }
     let tested: Vec<HookSet> = rules
         .shut_answers(

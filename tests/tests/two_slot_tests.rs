@@ -5,7 +5,8 @@
 //! Checked against the gates at every decision of seeded random games (the debug build also
 //! checks every `all_shut` answer against the gates).
 
-use carcassonne_core::{Game, GameSetup, HookSet, Window};
+use carcassonne_core::{HookSet, Window};
+use carcassonne_tests::mixed::play_seeded_random;
 use carcassonne_tests::{official_rules, NINE_OFFICIAL};
 
 /// Plays `games` seeded random 2-player games of `expansions`; at every decision, the test
@@ -16,10 +17,7 @@ fn check_two_slots(expansions: &[&str], games: u64, hook: HookSet) {
     let rules = official_rules(expansions, &[]);
     let (mut shut, mut open, mut unknown) = (0usize, 0usize, 0usize);
     for seed in 0..games {
-        let setup = GameSetup::new(vec!["A".into(), "B".into()], seed);
-        let mut game = Game::new(rules.clone(), &setup).unwrap();
-        let mut pick = seed.wrapping_add(29);
-        loop {
+        play_seeded_random(&rules, seed, 29, |game| {
             let answers = rules.shut_answers(game.state());
             let a = answers
                 .iter()
@@ -43,15 +41,7 @@ fn check_two_slots(expansions: &[&str], games: u64, hook: HookSet) {
                 }
                 None => unknown += 1,
             }
-            if game.is_over() {
-                break;
-            }
-            pick = pick
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let i = (pick >> 33) as usize % game.actions().len();
-            game.play_offered(i).unwrap();
-        }
+        });
     }
     // Each implementer's slot is its only gate on the hook: every answer is exact.
     assert_eq!(unknown, 0, "{expansions:?}: {hook:?} left to the gates");

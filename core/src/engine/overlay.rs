@@ -364,12 +364,9 @@ fn cells_with<const N: usize>(
     // `write_cells`' loop, written as `plain_cells`' is: a cell read by one load, its `pos`
     // written back from that register, the lanes' fits counted by subtraction (the few
     // rotations a neighbour's variant adds counted apart).
-    out.clear();
-    out.reserve(frontier.len());
-    let spare = &mut out.spare_capacity_mut()[..frontier.len()];
+    let mut cells = CellWriter::new(out, frontier.len());
     let mut fits = Lanes::splat(0);
     let mut added = 0usize;
-    let mut n = 0usize;
     for f in frontier {
         let v = Lanes::load(f.words());
         let (fit, mut ask) = kind.lanes_of(v);
@@ -396,21 +393,11 @@ fn cells_with<const N: usize>(
                 }
             }
         }
-        // SAFETY: `n` counts the cells before this one that fit, so it is at most this
-        // cell's index in the frontier, within `spare`. Words 0 and 1 of the cell are its
-        // `pos`'s 8 bytes (`FrontierCell::words`), copied unchanged into the slot's `pos`;
-        // with `rotations` written too, every field of the slot is initialised.
-        unsafe {
-            let slot = spare.get_unchecked_mut(n).as_mut_ptr();
-            v.store_low(std::ptr::addr_of_mut!((*slot).pos).cast::<u8>());
-            std::ptr::addr_of_mut!((*slot).rotations).write(rotations);
-        }
-        n += usize::from(rotations != 0);
+        // SAFETY: one call per frontier cell, so at most `frontier.len()` calls; words 0
+        // and 1 of a frontier cell are its `pos` (`FrontierCell::words`).
+        unsafe { cells.put_words(v, rotations) };
     }
-    // SAFETY: every index below `n` was written above (`n` only moves past a written
-    // cell), `n <= frontier.len()` is within the reserved capacity, and `PlacementCell`
-    // is `Copy` (nothing to drop).
-    unsafe { out.set_len(n) };
+    cells.finish();
     // (`ask` excludes the rotations that fit already, so `added` counts new pairs only.)
     Ok(fits.sum() as usize + added)
 }

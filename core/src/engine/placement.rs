@@ -285,6 +285,78 @@ pub(crate) fn placements_into(
     filter_cells(rules, st, tile, out, cands_buf, count)
 }
 
+/// The output of the placement loops, written without a branch per cell (whether a
+/// random tile fits a cell is unpredictable, so a branch there mispredicts a lot): every
+/// cell is written into `out`'s spare capacity, and the length only advances past a cell
+/// that fits. `out` is cleared first and keeps its length 0 until [`CellWriter::finish`],
+/// so a loop that stops early (an error) leaves it empty.
+pub(crate) struct CellWriter<'a> {
+    out: &'a mut Vec<PlacementCell>,
+    /// `out`'s buffer, with room for `room` cells.
+    base: *mut PlacementCell,
+    room: usize,
+    /// The cells kept so far: the next write goes at index `n`.
+    n: usize,
+}
+
+impl<'a> CellWriter<'a> {
+    /// A writer with room for `room` cells (a loop's one write per frontier cell).
+    #[inline(always)]
+    pub(crate) fn new(out: &'a mut Vec<PlacementCell>, room: usize) -> Self {
+        out.clear();
+        out.reserve(room);
+        let base = out.as_mut_ptr();
+        CellWriter {
+            out,
+            base,
+            room,
+            n: 0,
+        }
+    }
+
+    /// Writes `cell`, kept if any rotation fits.
+    ///
+    /// # Safety
+    /// At most `room` calls (of `put` and `put_words` together) on this writer.
+    #[inline(always)]
+    pub(crate) unsafe fn put(&mut self, cell: PlacementCell) {
+        debug_assert!(self.n < self.room);
+        // SAFETY: `n` is at most the number of earlier calls, so below `room`, within
+        // the capacity reserved in `new`.
+        unsafe { self.base.add(self.n).write(cell) };
+        self.n += usize::from(cell.rotations != 0);
+    }
+
+    /// Writes the cell whose position is the low 8 bytes of `words` (a frontier cell's
+    /// [`FrontierCell::words`](crate::board::FrontierCell::words), its `pos`), stored from
+    /// that register, with `rotations`; kept if any fits.
+    ///
+    /// # Safety
+    /// As [`CellWriter::put`]; and the low 8 bytes of `words` must be a valid [`Pos`].
+    #[inline(always)]
+    pub(crate) unsafe fn put_words(&mut self, words: Lanes, rotations: u8) {
+        debug_assert!(self.n < self.room);
+        // SAFETY: the slot is within the reserved capacity, as in `put`; its `pos` gets
+        // the caller's valid `Pos` bytes and its `rotations` is written too, so every
+        // field of the slot is initialised.
+        unsafe {
+            let slot = self.base.add(self.n);
+            words.store_low(std::ptr::addr_of_mut!((*slot).pos).cast::<u8>());
+            std::ptr::addr_of_mut!((*slot).rotations).write(rotations);
+        }
+        self.n += usize::from(rotations != 0);
+    }
+
+    /// Gives `out` the cells kept.
+    #[inline(always)]
+    pub(crate) fn finish(self) {
+        // SAFETY: every index below `n` was written (`n` only moves past a written cell),
+        // `n <= room` is within the reserved capacity, and `PlacementCell` is `Copy`
+        // (nothing to drop).
+        unsafe { self.out.set_len(self.n) };
+    }
+}
+
 /// [`write_cells`] of the plain edge match ([`exact_rotations`]) of a kind whose
 /// edge codes per rotation are `codes`: the base game's hot loop, written for few
 /// instructions a cell. Each cell is read by one load (its four words,
@@ -300,48 +372,31 @@ pub(crate) fn plain_cells(
     out: &mut Vec<PlacementCell>,
     codes: &[u32; 4],
 ) -> usize {
-    out.clear();
-    out.reserve(frontier.len());
-    let spare = &mut out.spare_capacity_mut()[..frontier.len()];
+    let mut cells = CellWriter::new(out, frontier.len());
     let codes = Lanes::new(codes);
     let mut fits = Lanes::splat(0);
-    let mut n = 0usize;
-    let mut one = |f: &crate::board::FrontierCell, n: &mut usize| {
+    let mut one = |f: &crate::board::FrontierCell| {
         let v = Lanes::load(f.words());
         let fit = codes.and(v.lane3()).eq(v.lane2());
         fits = fits.sub(fit);
-        let rotations = fit.bits();
-        // SAFETY: `*n` counts the cells before this one that fit, so it is at most this
-        // cell's index in the frontier, within `spare`. Words 0 and 1 of the cell are its
-        // `pos`'s 8 bytes (`FrontierCell::words`), copied unchanged into the slot's `pos`;
-        // with `rotations` written too, every field of the slot is initialised.
-        unsafe {
-            let slot = spare.get_unchecked_mut(*n).as_mut_ptr();
-            v.store_low(std::ptr::addr_of_mut!((*slot).pos).cast::<u8>());
-            std::ptr::addr_of_mut!((*slot).rotations).write(rotations);
-        }
-        *n += usize::from(rotations != 0);
+        // SAFETY: one call per frontier cell, so at most `frontier.len()` calls.
+        unsafe { cells.put_words(v, fit.bits()) };
     };
     let mut pairs = frontier.chunks_exact(2);
     for p in &mut pairs {
-        one(&p[0], &mut n);
-        one(&p[1], &mut n);
+        one(&p[0]);
+        one(&p[1]);
     }
     for f in pairs.remainder() {
-        one(f, &mut n);
+        one(f);
     }
-    // SAFETY: every index below `n` was written above (`n` only moves past a written
-    // cell), `n <= frontier.len()` is within the reserved capacity, and `PlacementCell`
-    // is `Copy` (nothing to drop).
-    unsafe { out.set_len(n) };
+    cells.finish();
     fits.sum() as usize
 }
 
 /// Writes a [`PlacementCell`] into `out` (cleared first) for every frontier cell where
 /// `rotations` (the fitting rotations, bit q: q quarter turns) gives any, in frontier
-/// order; returns the number of (cell, rotation) pairs. Without a branch per cell (whether
-/// a random tile fits a cell is unpredictable, so a branch there mispredicts a lot): every
-/// cell is written into the spare capacity, and the length only advances on a fit. The
+/// order; returns the number of (cell, rotation) pairs, through a [`CellWriter`]. The
 /// barrier tile's loop; the base game's is [`plain_cells`] (tested against this), and the
 /// amended one ([`super::overlay`]) is written as that is. On an error of `rotations`,
 /// `out` is left empty.
@@ -351,26 +406,18 @@ pub(crate) fn write_cells<E>(
     out: &mut Vec<PlacementCell>,
     mut rotations: impl FnMut(&crate::board::FrontierCell) -> Result<u8, E>,
 ) -> Result<usize, E> {
-    out.clear();
-    out.reserve(frontier.len());
-    let spare = &mut out.spare_capacity_mut()[..frontier.len()];
-    let mut n = 0usize;
+    let mut cells = CellWriter::new(out, frontier.len());
     let mut count = 0usize;
     for f in frontier {
         let cell = PlacementCell {
             pos: f.pos,
             rotations: rotations(f)?,
         };
-        // SAFETY: `n` counts the cells before this one that fit, so it is at most this
-        // cell's index in the frontier, within `spare` (no bounds check here).
-        unsafe { spare.get_unchecked_mut(n) }.write(cell);
-        n += usize::from(cell.rotations != 0);
+        // SAFETY: one call per frontier cell, so at most `frontier.len()` calls.
+        unsafe { cells.put(cell) };
         count += cell.rotation_count();
     }
-    // SAFETY: every index below `n` was written above (`n` only moves past a written
-    // cell), `n <= frontier.len()` is within the reserved capacity, and `PlacementCell`
-    // is `Copy` (nothing to drop).
-    unsafe { out.set_len(n) };
+    cells.finish();
     Ok(count)
 }
 

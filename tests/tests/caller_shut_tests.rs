@@ -78,7 +78,10 @@ fn check(expansions: &[&str], games: u64, fires: &[HookSet]) -> Vec<(usize, usiz
 #[test]
 fn nine_free_actions_quick_test_agrees_with_the_gates() {
     let seen = check(&NINE_OFFICIAL, 6, &[HookSet::FREE_ACTIONS]);
-    assert!(seen[0].1 > 0, "the Tower's free actions never open: {seen:?}");
+    assert!(
+        seen[0].1 > 0,
+        "the Tower's free actions never open: {seen:?}"
+    );
 }
 
 /// The six: every caller hook with a quick test answers it only when the gates agree; the
@@ -89,9 +92,6 @@ fn six_caller_quick_tests_agree_with_the_gates() {
     check(
         &SIX,
         6,
-        &[
-            HookSet::ON_TURN_END,
-            HookSet::window(Window::BeforeScoring),
-        ],
+        &[HookSet::ON_TURN_END, HookSet::window(Window::BeforeScoring)],
     );
 }

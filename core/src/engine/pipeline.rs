@@ -257,6 +257,22 @@ std::arch::global_asm!(
 #[inline(never)]
 #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 fn open_window(rules: &Ruleset, st: &mut GameState, w: Window) -> Result<(), HookError> {
+    // Most windows of a game with them: every implementer shut, found by the hook's test
+    // chosen at build ([`Ruleset::quick_shut_hook`]) before any register is saved.
+    if rules.quick_shut_hook(HookSet::window(w), st) {
+        debug_assert!(rules.all_shut(
+            HookSet::window(w),
+            rules.hook_members(HookSet::window(w)),
+            st
+        ));
+        return Ok(());
+    }
+    open_window_gated(rules, st, w)
+}
+
+/// [`open_window`] past the hook's test, out of line (off the per-turn section).
+#[inline(never)]
+fn open_window_gated(rules: &Ruleset, st: &mut GameState, w: Window) -> Result<(), HookError> {
     window(rules, st, w)
 }
 
@@ -328,8 +344,33 @@ fn is_subsequence(part: &[Action], whole: &[Action]) -> bool {
 /// Adds to the pending offer (a deployment step, or a prompt of expansion `owner`) the free
 /// actions of every expansion with the hook but the owner, in load order: only each one's
 /// own custom actions, each once. (A prompt's owner offers its own among its actions.)
+#[inline(never)]
 #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 fn free_actions(
+    rules: &Ruleset,
+    st: &mut GameState,
+    player: PlayerId,
+    owner: Option<usize>,
+) -> Result<(), HookError> {
+    // Most calls with the Tower: its one gate (`captives`, a follower held) shut, found by
+    // the hook's test chosen at build ([`Ruleset::quick_shut_hook`]) without a frame.
+    if rules.quick_shut_hook(HookSet::FREE_ACTIONS, st) {
+        debug_assert!(!any_gate_open(
+            rules,
+            st,
+            HookSet::FREE_ACTIONS,
+            rules.hook_members(HookSet::FREE_ACTIONS),
+            None
+        ));
+        return Ok(());
+    }
+    free_actions_gated(rules, st, player, owner)
+}
+
+/// [`free_actions`] past the hook's test, out of line (off the per-turn section): the
+/// gates one by one, then the hooks.
+#[inline(never)]
+fn free_actions_gated(
     rules: &Ruleset,
     st: &mut GameState,
     player: PlayerId,

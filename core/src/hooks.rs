@@ -105,6 +105,19 @@ pub enum Window {
     BeforeDraw,
 }
 
+impl Window {
+    /// Every window, in the order a turn opens them (`BeforeFinalScoring` last). Hosts that
+    /// bind a hook per window, and tests that walk them all, take this list instead of their own.
+    pub const ALL: [Window; 6] = [
+        Window::TurnStart,
+        Window::BeforeDraw,
+        Window::AfterDeploy,
+        Window::BeforeScoring,
+        Window::AfterScoring,
+        Window::BeforeFinalScoring,
+    ];
+}
+
 /// What to do with a drawn tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DrawVerdict {

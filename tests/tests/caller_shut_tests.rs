@@ -17,17 +17,7 @@ fn six() -> &'static [&'static str] {
 /// The hooks whose callers read the test: the free actions, every window, the turn end.
 fn caller_hooks() -> Vec<HookSet> {
     let mut hooks = vec![HookSet::FREE_ACTIONS, HookSet::ON_TURN_END];
-    hooks.extend(
-        [
-            Window::TurnStart,
-            Window::BeforeDraw,
-            Window::AfterDeploy,
-            Window::BeforeScoring,
-            Window::AfterScoring,
-            Window::BeforeFinalScoring,
-        ]
-        .map(HookSet::window),
-    );
+    hooks.extend(Window::ALL.map(HookSet::window));
     hooks
 }
 

@@ -129,7 +129,7 @@ mod tests {
             reached, core,
             "script hooks follow core's table, one run per hook"
         );
-        let mut windows: Vec<Hook> = bound::WINDOWS
+        let mut windows: Vec<Hook> = carcassonne_core::hooks::Window::ALL
             .iter()
             .map(|w| bound::window_hook(*w))
             .collect();
@@ -137,11 +137,15 @@ mod tests {
         windows.dedup();
         assert_eq!(
             windows.len(),
-            bound::WINDOWS.len(),
+            carcassonne_core::hooks::Window::ALL.len(),
             "one script hook per window"
         );
         let open = HOOKS.iter().filter(|h| h.core == "open_window").count();
-        assert_eq!(open, bound::WINDOWS.len(), "every window of core");
+        assert_eq!(
+            open,
+            carcassonne_core::hooks::Window::ALL.len(),
+            "every window of core"
+        );
         // Parameters derived from core's argument names (a cell is `x, y`; the context,
         // the view and pure outputs give none).
         let spec = |n: &str| HOOKS.iter().find(|h| h.name == n).unwrap();

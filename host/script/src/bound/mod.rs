@@ -482,16 +482,6 @@ pub(crate) fn window_hook(w: Window) -> Hook {
     }
 }
 
-/// Every window of core (`window_hook` matches them all).
-pub(crate) const WINDOWS: [Window; 6] = [
-    Window::TurnStart,
-    Window::BeforeDraw,
-    Window::AfterDeploy,
-    Window::BeforeScoring,
-    Window::AfterScoring,
-    Window::BeforeFinalScoring,
-];
-
 impl Expansion for ScriptExpansion {
     fn id(&self) -> &str {
         &self.script.id
@@ -658,7 +648,7 @@ impl BoundScript {
 /// hook core calls without one). Read from the two tables, not written per hook: a window
 /// hook has its window's bit, any other the bit of the core hook its [`HOOKS`] row names.
 fn core_bit(h: Hook) -> Option<HookSet> {
-    if let Some(w) = WINDOWS.into_iter().find(|w| window_hook(*w) == h) {
+    if let Some(w) = Window::ALL.into_iter().find(|w| window_hook(*w) == h) {
         return Some(HookSet::window(w));
     }
     let core = HOOKS.iter().find(|s| s.hook == h)?.core;

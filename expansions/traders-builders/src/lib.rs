@@ -37,7 +37,7 @@ use carcassonne_core::{
     FarmScoring, FeatureId, FigureId, FigureKindDef, FigureKindId, FigureLoc, GameSlot,
     HookFailure, HookGate, HookResult, HookSet, KindMask, LabelId, PlayerId, PlayerSlot, Prompt,
     PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring, SegmentId, Shape,
-    StartTile, TurnEndVerdict, VerbId, VerbValue, View, Window,
+    StartTile, TurnEndVerdict, VerbId, VerbValue, View, Window, MAX_PLAYERS,
 };
 
 /// The three goods, in the order they are scored and shown.
@@ -124,6 +124,9 @@ struct TbRules {
     /// Per tile kind, whether one of its segments has the `pig-herd` tag (TB-23): the
     /// walk over a farm's segments looks at the tags of those tiles only.
     herd_tiles: Vec<bool>,
+    /// TB-23 is on and a tile kind of the ruleset (variants included) has a herd: with
+    /// Traders & Builders alone no farm is walked for one.
+    any_herd: bool,
     /// Farmers are in play (the pig has nowhere to go otherwise).
     farmers: bool,
     /// Per figure kind: whether it is a follower (TBQ-2).
@@ -178,10 +181,13 @@ impl Expansion for TradersBuilders {
         d.prompt_in_words(TbPrompt::DoubleTurn, "take the builder's second tile");
         Ok(binder(move |b: &Binding<'_>| {
             let edition2 = b.option_str("edition")? == "2";
+            let herd = b.option_flag("pigHerd")?;
+            let herd_tiles = herd_tiles(b.rules());
             Ok(TbRules {
+                any_herd: herd && herd_tiles.iter().any(|h| *h),
                 supply_tokens: supply_tokens(b.rules(), edition2),
                 deploy_masks: deploy_masks(b.rules()),
-                herd_tiles: herd_tiles(b.rules()),
+                herd_tiles,
                 farmers: b.rules().base().farmers,
                 follower: b
                     .rules()
@@ -199,7 +205,7 @@ impl Expansion for TradersBuilders {
                         )))
                     }
                 },
-                herd: b.option_flag("pigHerd")?,
+                herd,
                 edition2,
             })
         }))
@@ -351,6 +357,15 @@ fn has_herd(rules: &Ruleset, view: &View<'_>, herd_tiles: &[bool], farm: Feature
     })
 }
 
+/// Whether `player`'s pig stands in feature `f`: [`has_figure`] for the pig kind, read
+/// among the player's pigs only ([`View::figures_of_kind`]) instead of all his figures.
+fn pig_in(view: &View<'_>, player: PlayerId, pig: FigureKindId, f: FeatureId) -> bool {
+    let g = view.state.graph();
+    view.figures_of_kind(player, pig)
+        .iter()
+        .any(|fig| matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f))
+}
+
 impl TbRules {
     /// The first part of a turn places the turn's first tile; a later placement in the same
     /// turn (same turn number) is a later part.
@@ -383,16 +398,21 @@ impl TbRules {
         out
     }
 
-    /// Extra points per counted city for `player` winning farm `farm` (TB-20, TB-23).
+    /// Extra points per counted city for `player` winning farm `farm` (TB-20, TB-23). The
+    /// pig is read among the player's pigs only ([`pig_in`]); the herd is looked for only
+    /// when a tile kind of the ruleset has one.
     fn per_city_bonus(&self, view: &View<'_>, player: PlayerId, farm: FeatureId) -> i32 {
-        let mut bonus = 0;
-        if has_figure(view, player, self.ids.pig, farm) {
-            bonus += 1;
-        }
-        if self.herd && has_herd(view.rules, view, &self.herd_tiles, farm) {
-            bonus += 1;
-        }
-        bonus
+        let pig = pig_in(view, player, self.ids.pig, farm);
+        let herd = self.any_herd && has_herd(view.rules, view, &self.herd_tiles, farm);
+        debug_assert_eq!(
+            (pig, herd),
+            (
+                has_figure(view, player, self.ids.pig, farm),
+                self.herd && has_herd(view.rules, view, &self.herd_tiles, farm)
+            ),
+            "the pig and herd tests against the scans"
+        );
+        i32::from(pig) + i32::from(herd)
     }
 }
 
@@ -649,7 +669,10 @@ impl BoundExpansion for TbRules {
                 _ if barn => {
                     let farm = item.feature;
                     let bonus = self.per_city_bonus(&view, award.player, farm);
-                    bonus * view.completed_cities(farm).len() as i32
+                    if bonus == 0 {
+                        continue;
+                    }
+                    bonus * view.completed_city_count(farm) as i32
                 }
                 FarmScoring::Third | FarmScoring::Second if item.tiles > 0 => {
                     let farm = item.feature;
@@ -658,7 +681,7 @@ impl BoundExpansion for TbRules {
                         continue;
                     }
                     let cities = if edition == FarmScoring::Third {
-                        view.completed_cities(farm).len() as i32
+                        view.completed_city_count(farm) as i32
                     } else {
                         award.points / 3
                     };
@@ -762,18 +785,22 @@ impl BoundExpansion for TbRules {
         Ok(TurnEndVerdict::Next)
     }
 
-    /// TB-6: 10 points per type to every player holding the most (at least 1).
+    /// TB-6: 10 points per type to every player holding the most (at least 1). The
+    /// holdings are read into an array on the stack (this runs at the end of every search
+    /// playout): the most first, then the awards in seat order.
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
-        let n = ctx.state().players().len();
+        let n = ctx.state().players().len().min(MAX_PLAYERS);
         for slot in self.ids.goods {
-            let held: Vec<i64> = (0..n)
-                .map(|p| ctx.get(slot.of(PlayerId(p as u8))))
-                .collect();
-            let max = held.iter().copied().max().unwrap_or(0);
+            let mut held = [0i64; MAX_PLAYERS];
+            let mut max = 0;
+            for (p, h) in held.iter_mut().enumerate().take(n) {
+                *h = ctx.get(slot.of(PlayerId(p as u8)));
+                max = max.max(*h);
+            }
             if max < 1 {
                 continue;
             }
-            for (p, h) in held.iter().enumerate() {
+            for (p, h) in held.iter().enumerate().take(n) {
                 if *h == max {
                     ctx.award(PlayerId(p as u8), MAJORITY_BONUS, self.ids.label);
                 }

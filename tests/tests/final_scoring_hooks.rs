@@ -1,0 +1,143 @@
+//! Traders & Builders' scoring hooks against general scans, at every decision of seeded random
+//! games (issue 33 item 1, fs21). The pig bonus (TB-20) reads the award's player's pigs only
+//! (`View::figures_of_kind`) instead of all his figures: here, for every player and every
+//! feature with a figure on it, that read is compared with a scan of all the player's
+//! figures. The trade goods majorities (TB-6) are read on the stack: at every tenth decision a
+//! copy of the game is ended (`Game::end_now`, what a search does at the end of each playout;
+//! the end's questions answered at random) and its `trade-goods` events are checked against
+//! the players' goods slots.
+
+use carcassonne_core::{FeatureId, FigureLoc, Game, GameSetup, PlayerId, Ruleset, View};
+use carcassonne_play::bots::{Bot, RandomBot};
+use carcassonne_tests::mixed::{apply_monotone, check_final_goods};
+use carcassonne_tests::official_and_fan_rules;
+use std::sync::Arc;
+
+/// The nine official sets.
+const NINE: &[&str] = &[
+    "inns-cathedrals",
+    "traders-builders",
+    "princess-dragon",
+    "tower",
+    "abbey-mayor",
+    "count",
+    "river2",
+    "king-robber",
+    "heretics-shrines",
+];
+
+/// Expansions and options of one set of games.
+type Set = (
+    &'static [&'static str],
+    &'static [(&'static str, &'static str)],
+);
+
+/// Sets of expansions and options the games cycle through: the nine, Traders & Builders
+/// alone (no herd tile), with River II and the barn under each farm edition, without the herd.
+const SETS: &[Set] = &[
+    (NINE, &[]),
+    (&["traders-builders"], &[]),
+    (
+        &["traders-builders", "river2", "abbey-mayor"],
+        &[("farmScoring", "2nd")],
+    ),
+    (
+        &["traders-builders", "river2", "abbey-mayor"],
+        &[("farmScoring", "1st")],
+    ),
+    (
+        &["traders-builders", "river2"],
+        &[("traders-builders.pigHerd", "false")],
+    ),
+];
+
+/// For every player and every feature holding a figure: whether the player's pig stands on
+/// it, read among his pigs (`View::figures_of_kind`, as the plugin reads it) and by a scan
+/// of all his figures. Returns how many of those pairs had the pig on the feature.
+fn check_pigs(g: &Game, ctx: &str) -> usize {
+    let rules = g.rules();
+    let st = g.state();
+    let view = View { rules, state: st };
+    let pig = rules.figure_named("pig").expect("pig");
+    let graph = st.graph();
+    let mut features: Vec<FeatureId> = Vec::new();
+    for f in st.figures() {
+        if let FigureLoc::On(s) = f.loc {
+            let feature = graph.feature_of(s);
+            if !features.contains(&feature) {
+                features.push(feature);
+            }
+        }
+    }
+    let mut found = 0;
+    for p in 0..st.players().len() {
+        let player = PlayerId(p as u8);
+        for &f in &features {
+            let on = |fig: &carcassonne_core::Figure| matches!(fig.loc, FigureLoc::On(s) if graph.feature_of(s) == f);
+            let read = view.figures_of_kind(player, pig).iter().any(on);
+            let scan = st
+                .figures_of(player)
+                .1
+                .iter()
+                .any(|fig| fig.kind == pig && on(fig));
+            assert_eq!(read, scan, "{ctx}: player {p}'s pig on {f:?}");
+            found += usize::from(scan);
+        }
+    }
+    found
+}
+
+/// Plays one game; returns how many (player, feature) pairs had the player's pig on it.
+fn play(set: usize, seed: u64) -> usize {
+    let (expansions, options) = SETS[set];
+    let rules: Arc<Ruleset> = official_and_fan_rules(expansions, options);
+    let players = 2 + (seed % 2) as usize;
+    let ctx = format!("set {set}, seed {seed}, {players} players");
+    let setup = GameSetup::new((0..players).map(|i| format!("P{i}")).collect(), seed);
+    let mut g = Game::new(Arc::clone(&rules), &setup).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    let mut bots: Vec<RandomBot> = (0..players)
+        .map(|p| RandomBot::new(seed.rotate_left(11) ^ p as u64))
+        .collect();
+    let mut pigs = 0;
+    let mut steps = 0;
+    while !g.is_over() {
+        steps += 1;
+        assert!(steps < 5000, "{ctx}: the game does not end");
+        let at = format!("{ctx}, decision {steps}");
+        pigs += check_pigs(&g, &at);
+        if steps % 10 == 0 {
+            let mut end = g.clone();
+            end.end_now()
+                .unwrap_or_else(|e| panic!("{at}: end_now: {e}"));
+            // The end's window may ask questions first (the Count's and the abbey's final
+            // rounds): answered at random until the game is over.
+            let mut extra = 0;
+            while !end.is_over() {
+                extra += 1;
+                assert!(extra < 500, "{at}: the ended copy does not end");
+                let i = bots[end.decision().player.index()].choose(&end);
+                let a = end.actions()[i];
+                end.apply(a)
+                    .unwrap_or_else(|e| panic!("{at}: offered {a} refused: {e}"));
+            }
+            check_final_goods(&end, &format!("{at}, ended"));
+        }
+        let i = bots[g.decision().player.index()].choose(&g);
+        let a = g.actions()[i];
+        apply_monotone(&mut g, a, &at);
+    }
+    check_final_goods(&g, &ctx);
+    pigs
+}
+
+#[test]
+fn traders_builders_scoring_matches_general_scans() {
+    let mut pigs = 0;
+    for set in 0..SETS.len() {
+        for seed in 0..8u64 {
+            pigs += play(set, 2100 + seed * 13 + set as u64);
+        }
+    }
+    // Random players put pigs out often enough that the read is seen finding one.
+    assert!(pigs > 100, "only {pigs} pigs found on features");
+}

@@ -127,6 +127,11 @@ struct TbRules {
     /// TB-23 is on and a tile kind of the ruleset (variants included) has a herd: with
     /// Traders & Builders alone no farm is walked for one.
     any_herd: bool,
+    /// Per tile kind, its local segments with the `pig-herd` tag, as a bit mask; and
+    /// `herd_locals`, the union of them all: [`in_herd`]'s walk reads a segment's tile only
+    /// when its local index is one of those.
+    herd_masks: Vec<u16>,
+    herd_locals: u16,
     /// Farmers are in play (the pig has nowhere to go otherwise).
     farmers: bool,
     /// Per figure kind: whether it is a follower (TBQ-2).
@@ -183,7 +188,10 @@ impl Expansion for TradersBuilders {
             let edition2 = b.option_str("edition")? == "2";
             let herd = b.option_flag("pigHerd")?;
             let herd_tiles = herd_tiles(b.rules());
+            let herd_masks = herd_masks(b.rules());
             Ok(TbRules {
+                herd_locals: herd_masks.iter().fold(0, |a, m| a | m),
+                herd_masks,
                 any_herd: herd && herd_tiles.iter().any(|h| *h),
                 supply_tokens: supply_tokens(b.rules(), edition2),
                 deploy_masks: deploy_masks(b.rules()),
@@ -285,6 +293,21 @@ fn herd_tiles(rules: &Ruleset) -> Vec<bool> {
         .collect()
 }
 
+/// Per tile kind, the local segments with the `pig-herd` tag (bit masks).
+fn herd_masks(rules: &Ruleset) -> Vec<u16> {
+    rules
+        .tiles()
+        .iter()
+        .map(|(_, tk)| {
+            tk.segments
+                .iter()
+                .enumerate()
+                .filter(|(i, seg)| *i < 16 && seg.tags.iter().any(|t| t == PIG_HERD))
+                .fold(0u16, |m, (i, _)| m | 1 << i)
+        })
+        .collect()
+}
+
 /// Goods symbols on the (non-virtual) segments of a feature, per type.
 fn goods_in(rules: &Ruleset, view: &View<'_>, f: FeatureId) -> [i64; 3] {
     let g = view.state.graph();
@@ -366,6 +389,24 @@ fn pig_in(view: &View<'_>, player: PlayerId, pig: FigureKindId, f: FeatureId) ->
         .any(|fig| matches!(fig.loc, FigureLoc::On(s) if g.feature_of(s) == f))
 }
 
+/// [`has_herd`] for the scoring hook: a segment's tile is read only when its local index is
+/// one a herd has on some tile kind (`locals`), and its tags are not compared but looked up
+/// in `masks` (per tile kind, the local segments with the tag).
+fn in_herd(view: &View<'_>, masks: &[u16], locals: u16, farm: FeatureId) -> bool {
+    let g = view.state.graph();
+    let tiles = view.state.board().tiles();
+    g.members(farm).any(|s| {
+        let node = g.segment(s);
+        let bit = 1u32 << (node.local & 31);
+        !node.is_virtual()
+            && u32::from(locals) & bit != 0
+            && tiles
+                .get(node.tile as usize)
+                .and_then(|t| masks.get(t.kind.0 as usize))
+                .is_some_and(|m| u32::from(*m) & bit != 0)
+    })
+}
+
 impl TbRules {
     /// The first part of a turn places the turn's first tile; a later placement in the same
     /// turn (same turn number) is a later part.
@@ -403,7 +444,7 @@ impl TbRules {
     /// when a tile kind of the ruleset has one.
     fn per_city_bonus(&self, view: &View<'_>, player: PlayerId, farm: FeatureId) -> i32 {
         let pig = pig_in(view, player, self.ids.pig, farm);
-        let herd = self.any_herd && has_herd(view.rules, view, &self.herd_tiles, farm);
+        let herd = self.any_herd && in_herd(view, &self.herd_masks, self.herd_locals, farm);
         debug_assert_eq!(
             (pig, herd),
             (

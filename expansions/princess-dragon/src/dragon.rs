@@ -191,10 +191,31 @@ impl PdRules {
         let Some(&cell) = v.state.board().at(d) else {
             return;
         };
-        if cell.segment_count == 0 || !actions.iter().any(|a| Self::onto_banned(v, a, &cell)) {
+        if cell.segment_count == 0 {
             return;
         }
-        Self::drop_onto(v, &cell, actions);
+        let found = if cell.split == cell.segment_count {
+            // No overlay on the tile (the usual case): its segments are one node range.
+            let (first, n) = (cell.first_segment as usize, usize::from(cell.split));
+            actions.iter().any(|a| match *a {
+                Action::Deploy { segment, .. } => segment.index().wrapping_sub(first) < n,
+                Action::Move { segment, .. } => {
+                    segment.index().wrapping_sub(first) < n
+                        && Self::feature_within(v, segment, &cell)
+                }
+                _ => false,
+            })
+        } else {
+            actions.iter().any(|a| Self::onto_banned(v, a, &cell))
+        };
+        // The tile's own test must agree (checked in debug and test builds).
+        if cfg!(any(test, debug_assertions)) {
+            let exact = actions.iter().any(|a| Self::onto_banned(v, a, &cell));
+            assert_eq!(found, exact, "PD-5: offers onto the dragon's tile");
+        }
+        if found {
+            Self::drop_onto(v, &cell, actions);
+        }
     }
 
     /// The removal itself, rare (an offer onto the dragon's tile): out of the scan's code.

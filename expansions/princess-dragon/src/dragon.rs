@@ -20,8 +20,9 @@ impl PdRules {
         }
     }
 
-    /// The dragon's cell, once it is in play.
-    #[inline]
+    /// The dragon's cell, once it is in play. Always inlined: the deployment filter and
+    /// each dragon step read it (a call cost more than its three slot reads).
+    #[inline(always)]
     pub(crate) fn dragon_cell(&self, v: &View<'_>) -> Option<Pos> {
         (v.get(self.ids.dragon) != 0).then(|| {
             Pos::new(
@@ -190,10 +191,31 @@ impl PdRules {
         let Some(&cell) = v.state.board().at(d) else {
             return;
         };
-        if cell.segment_count == 0 || !actions.iter().any(|a| Self::onto_banned(v, a, &cell)) {
+        if cell.segment_count == 0 {
             return;
         }
-        Self::drop_onto(v, &cell, actions);
+        let found = if cell.split == cell.segment_count {
+            // No overlay on the tile (the usual case): its segments are one node range.
+            let (first, n) = (cell.first_segment as usize, usize::from(cell.split));
+            actions.iter().any(|a| match *a {
+                Action::Deploy { segment, .. } => segment.index().wrapping_sub(first) < n,
+                Action::Move { segment, .. } => {
+                    segment.index().wrapping_sub(first) < n
+                        && Self::feature_within(v, segment, &cell)
+                }
+                _ => false,
+            })
+        } else {
+            actions.iter().any(|a| Self::onto_banned(v, a, &cell))
+        };
+        // The tile's own test must agree (checked in debug and test builds).
+        if cfg!(any(test, debug_assertions)) {
+            let exact = actions.iter().any(|a| Self::onto_banned(v, a, &cell));
+            assert_eq!(found, exact, "PD-5: offers onto the dragon's tile");
+        }
+        if found {
+            Self::drop_onto(v, &cell, actions);
+        }
     }
 
     /// The removal itself, rare (an offer onto the dragon's tile): out of the scan's code.
@@ -223,13 +245,21 @@ impl PdRules {
         let (first, split) = (on_tile.first_segment as usize, usize::from(on_tile.split));
         let added = on_tile.added as usize;
         let extra = usize::from(on_tile.segment_count - on_tile.split);
-        let mut hit = false;
-        for f in v.state.figures() {
-            let s = match f.loc {
-                FigureLoc::On(s) => s.index(),
-                _ => usize::MAX,
-            };
-            hit |= (s.wrapping_sub(first) < split) | (s.wrapping_sub(added) < extra);
+        let hit = if extra == 0 {
+            // No overlay on the tile (the usual case): its segments are one range.
+            Self::any_in(v.state.figures(), first, split)
+        } else {
+            Self::any_in(v.state.figures(), first, split)
+                | Self::any_in(v.state.figures(), added, extra)
+        };
+        // The tile's own test must agree (checked in debug and test builds).
+        if cfg!(any(test, debug_assertions)) {
+            let exact = v
+                .state
+                .figures()
+                .iter()
+                .any(|f| matches!(f.loc, FigureLoc::On(s) if on_tile.has_segment(s)));
+            assert_eq!(hit, exact, "PD-10: figures on the dragon's tile");
         }
         if !hit {
             return Ok(());
@@ -262,6 +292,23 @@ impl PdRules {
                 .map_err(err)?;
         }
         self.return_orphans(ctx, features.as_slice())
+    }
+
+    /// Whether a figure stands on a node in `first..first + len`. Each figure's test is
+    /// arithmetic with no early exit (whether a figure stands, and where, follows no
+    /// pattern: branches on them were mispredicted). A figure off the board reads no
+    /// segment (`usize::MAX`, in no range).
+    #[inline(always)]
+    fn any_in(figures: &[carcassonne_core::Figure], first: usize, len: usize) -> bool {
+        let mut hit = false;
+        for f in figures {
+            let s = match f.loc {
+                FigureLoc::On(s) => s.index(),
+                _ => usize::MAX,
+            };
+            hit |= s.wrapping_sub(first) < len;
+        }
+        hit
     }
 
     /// PD-12: builders and pigs on `features` whose owner has no follower left there.

@@ -53,6 +53,8 @@ mod fairy;
 mod portal;
 mod princess;
 mod setup;
+#[cfg(test)]
+mod tests;
 
 use carcassonne_core::{
     Action, BoundExpansion, Ctx, CustomAction, ExpansionIndex, FeatureKindId, FigureId,
@@ -258,6 +260,91 @@ impl PdRules {
 
     fn is_verb(&self, a: &Action, verb: VerbId) -> bool {
         matches!(a, Action::Custom(c) if c.expansion == self.me && c.verb == verb)
+    }
+
+    /// PD-16 when the fairy stands beside a follower (not `fairyPlacement=on-tile`): +1 to
+    /// its owner's noted bonuses per item of this scoring that scores that follower's
+    /// feature. Most scorings hold no such item: the feature is compared before the item's
+    /// kind is read, and the slot is written only when a bonus is noted (the same packed
+    /// value as [`Self::noted_bonuses`], which adds 0 for the other players).
+    /// PD-16, PD-18: the `bonus` slot after this scoring's bonuses are noted, by the
+    /// general loop (every player, either fairy placement); `None` when nothing is noted
+    /// because the fairy stands nowhere it could score from.
+    fn noted_bonuses(&self, v: &View<'_>, draft: &ScoreDraft) -> Option<i64> {
+        let g = v.state.graph();
+        let n = v.state.players().len().min(8);
+        // At most 8 players (the packed slot holds 8): no allocation per scoring.
+        let mut bonus = [0i64; 8];
+        let bonus = &mut bonus[..n];
+        if self.on_tile {
+            let cell = self.fairy_cell(v)?;
+            for item in draft.features.iter().filter(|i| scores_followers(v, i)) {
+                let mut owners = 0u32;
+                for f in v.state.figures() {
+                    if let FigureLoc::On(seg) = f.loc {
+                        if v.rules.figure_kind(f.kind).follower
+                            && g.feature_of(seg) == item.feature
+                            && self.seg_cell(v, seg) == Some(cell)
+                        {
+                            owners |= 1 << f.owner.0;
+                        }
+                    }
+                }
+                for (p, b) in bonus.iter_mut().enumerate() {
+                    *b += i64::from(owners >> p & 1);
+                }
+            }
+        } else if let Some((f, seg)) = self.fairy_follower(v) {
+            let feat = g.feature_of(seg);
+            let owner = v.state.figure(f).owner.index();
+            for item in draft.features.iter().filter(|i| scores_followers(v, i)) {
+                if item.feature == feat {
+                    bonus[owner] += 1;
+                }
+            }
+        }
+        let mut packed = v.get(self.ids.bonus);
+        for (p, b) in bonus.iter().copied().enumerate() {
+            let old = (packed >> (8 * p)) & 0xff;
+            let new = (old + b).min(0xff);
+            packed = (packed & !(0xff << (8 * p))) | (new << (8 * p));
+        }
+        Some(packed)
+    }
+
+    #[inline]
+    fn note_follower_bonus(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
+        let v = ctx.view();
+        let Some((f, seg)) = self.fairy_follower(&v) else {
+            return Ok(());
+        };
+        let feat = v.state.graph().feature_of(seg);
+        let hits = draft
+            .features
+            .iter()
+            .filter(|i| i.feature == feat && scores_followers(&v, i))
+            .count() as i64;
+        let owner = v.state.figure(f).owner.index();
+        let packed = ctx.get(self.ids.bonus);
+        let noted = if hits == 0 || owner >= v.state.players().len().min(8) {
+            packed
+        } else {
+            let shift = 8 * owner;
+            let new = (((packed >> shift) & 0xff) + hits).min(0xff);
+            (packed & !(0xff << shift)) | (new << shift)
+        };
+        // The general loop must note the same (checked in debug and test builds).
+        if cfg!(any(test, debug_assertions)) {
+            assert_eq!(
+                Some(noted),
+                self.noted_bonuses(&ctx.view(), draft),
+                "PD-16: the fairy's bonus, fast path against the general loop"
+            );
+        }
+        if noted != packed {
+            ctx.set(self.ids.bonus, noted);
+        }
+        Ok(())
     }
 }
 
@@ -602,48 +689,12 @@ impl BoundExpansion for PdRules {
         if ctx.get(self.ids.fairy) == 0 {
             return Ok(());
         }
-        let v = ctx.view();
-        let g = v.state.graph();
-        let n = v.state.players().len().min(8);
-        // At most 8 players (the packed slot holds 8): no allocation per scoring.
-        let mut bonus = [0i64; 8];
-        let bonus = &mut bonus[..n];
-        if self.on_tile {
-            let Some(cell) = self.fairy_cell(&v) else {
-                return Ok(());
-            };
-            for item in draft.features.iter().filter(|i| scores_followers(&v, i)) {
-                let mut owners = 0u32;
-                for f in v.state.figures() {
-                    if let FigureLoc::On(seg) = f.loc {
-                        if v.rules.figure_kind(f.kind).follower
-                            && g.feature_of(seg) == item.feature
-                            && self.seg_cell(&v, seg) == Some(cell)
-                        {
-                            owners |= 1 << f.owner.0;
-                        }
-                    }
-                }
-                for (p, b) in bonus.iter_mut().enumerate() {
-                    *b += i64::from(owners >> p & 1);
-                }
-            }
-        } else if let Some((f, seg)) = self.fairy_follower(&v) {
-            let feat = g.feature_of(seg);
-            let owner = v.state.figure(f).owner.index();
-            for item in draft.features.iter().filter(|i| scores_followers(&v, i)) {
-                if item.feature == feat {
-                    bonus[owner] += 1;
-                }
-            }
+        if !self.on_tile {
+            return self.note_follower_bonus(ctx, draft);
         }
-        let mut packed = ctx.get(self.ids.bonus);
-        for (p, b) in bonus.iter().copied().enumerate() {
-            let old = (packed >> (8 * p)) & 0xff;
-            let new = (old + b).min(0xff);
-            packed = (packed & !(0xff << (8 * p))) | (new << (8 * p));
+        if let Some(packed) = self.noted_bonuses(&ctx.view(), draft) {
+            ctx.set(self.ids.bonus, packed);
         }
-        ctx.set(self.ids.bonus, packed);
         Ok(())
     }
 

@@ -368,8 +368,9 @@ impl AmRules {
     /// gone when the farm draft counts strengths; a later draft finds none left. Every
     /// final draft (twice per playout of a search): the barns' farms are listed inline (one
     /// barn a seat), and only a farm holding more figures than barns can hold a follower, so
-    /// the figures are looked at only then ([`AmRules::final_barn_farm_items`]).
-    #[inline]
+    /// the figures are looked at only then ([`AmRules::final_barn_farm_items`]). Out of
+    /// line, so that the scorings of every turn stay short.
+    #[inline(never)]
     fn final_barn_farms(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         let view = ctx.view();
         let g = view.state.graph();

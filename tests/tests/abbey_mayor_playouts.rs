@@ -103,7 +103,7 @@ fn barn_final_scoring_at_every_decision() {
         &["abbey-mayor", "traders-builders"],
         &NINE,
     ] {
-        let seeds = if sets.len() > 2 { 8 } else { 16 };
+        let seeds = if sets.len() > 2 { 30 } else { 40 };
         each_decision(sets, seeds, |rules, g, seed| {
             let barn = barn_kind(rules);
             let label = rules

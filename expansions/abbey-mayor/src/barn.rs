@@ -3,8 +3,8 @@
 
 use crate::{AmRules, FeatureSet, NO_FIELD};
 use carcassonne_core::{
-    Action, Award, Board, CustomAction, DraftFeature, FeatureId, FigureId, FigureLoc, HookFailure,
-    HookResult, PlacedTile, PlayerId, Pos, ScoreDraft, View, MAX_PLAYERS,
+    Action, Award, Board, CustomAction, DraftFeature, FeatureId, FigureId, FigureKindId, FigureLoc,
+    HookFailure, HookResult, PlacedTile, PlayerId, Pos, ScoreDraft, View, MAX_PLAYERS,
 };
 
 /// The four tiles meeting at corner `c` of the tile at (0,0): offset and their corner there.
@@ -298,13 +298,78 @@ impl AmRules {
     /// kind that shares its feature (a fan set's marker such as Děčínský Sněžník's tower,
     /// which decides no majority) is neither, and stays offered, as in FanCloisterZone.
     /// Without a barn on the board, or without a deployment among the offers (a dragon
-    /// step, a ransom prompt), nothing.
+    /// step, a ransom prompt), nothing. Every deployment step and prompt of a mix: the
+    /// figure kinds that claim are bits of a table built at bind ([`AmRules::claiming`]),
+    /// the barns' farms (one barn per seat) an inline list; the offer is rewritten by the
+    /// general path ([`AmRules::drop_barn_farm_deploys_general`]), which also serves more
+    /// barns than seats and debug builds' check.
     pub(crate) fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
         // Every barn in supply: no barn's farm. The gate of `on_tile_placed` (one slot read)
         // is 0 only then; at 1 the barns' farms are looked up, none while no barn is out.
         if view.get(self.ids.barn_gate) == 0 {
             return;
         }
+        let claims = |k: FigureKindId| self.claiming[usize::from(k.0 >> 6)] >> (k.0 & 63) & 1 != 0;
+        // Only a deployment of a figure that does not share can be barred (a prompt's
+        // offers often hold none): the barns' farms are looked up from the first one on.
+        let Some(first) = actions
+            .iter()
+            .position(|a| matches!(*a, Action::Deploy { figure, .. } if claims(figure)))
+        else {
+            return;
+        };
+        let g = view.state.graph();
+        let mut farms = [FeatureId(0); MAX_PLAYERS];
+        let (mut n, mut more) = (0usize, false);
+        self.each_figure_of(view, self.ids.barn, self.layout.barn, |_, fig| {
+            if let FigureLoc::On(s) = fig.loc {
+                if n < MAX_PLAYERS {
+                    farms[n] = g.feature_of(s);
+                    n += 1;
+                } else {
+                    more = true;
+                }
+            }
+        });
+        if more {
+            self.drop_barn_farm_deploys_general(view, actions);
+            return;
+        }
+        if n == 0 {
+            return;
+        }
+        let farms = &farms[..n];
+        let barred = |a: &Action| match *a {
+            Action::Deploy { figure, segment } if claims(figure) => {
+                farms.contains(&g.feature_of(segment))
+            }
+            _ => false,
+        };
+        // Most offers put nothing onto a barn's farm: one pass finds the first that does,
+        // and the general path rewrites the offer then (out of line).
+        if actions[first..].iter().any(barred) {
+            self.drop_barn_farm_deploys_general(view, actions);
+        } else {
+            #[cfg(debug_assertions)]
+            {
+                let mut w = actions.clone();
+                self.drop_barn_farm_deploys_general(view, &mut w);
+                assert_eq!(*actions, w, "AM-23's filter drops nothing here");
+            }
+        }
+    }
+
+    /// [`AmRules::drop_barn_farm_deploys`] read the general way: each deployment's figure
+    /// kind asked whether it shares, the barns' farms listed whatever their number. Out of
+    /// line: it rewrites the offer once a deployment to drop is found, and serves more
+    /// barns than seats (never with one barn a seat) and debug builds' check.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn drop_barn_farm_deploys_general(
+        &self,
+        view: &View<'_>,
+        actions: &mut Vec<Action>,
+    ) {
         let g = view.state.graph();
         let claims = |a: &Action| match a {
             Action::Deploy { figure, segment } => {
@@ -312,19 +377,7 @@ impl AmRules {
             }
             _ => None,
         };
-        // Only a deployment of a figure that does not share can be barred (a prompt's
-        // offers often hold none): the barns' farms are looked up from the first one on.
-        let Some(first) = actions.iter().position(|a| claims(a).is_some()) else {
-            return;
-        };
         let barn_farms = self.barn_farms(view);
-        if barn_farms.is_empty() {
-            return;
-        }
-        let barred = |a: &Action| claims(a).is_some_and(|s| barn_farms.contains(&g.feature_of(s)));
-        // Most offers put nothing onto a barn's farm: one pass finds the first that does.
-        if actions[first..].iter().any(barred) {
-            actions.retain(|a| !barred(a));
-        }
+        actions.retain(|a| !claims(a).is_some_and(|s| barn_farms.contains(&g.feature_of(s))));
     }
 }

@@ -25,10 +25,6 @@ impl FeatureSet {
         }
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     pub(crate) fn contains(&self, f: &FeatureId) -> bool {
         self.inline[..self.len].contains(&Some(*f)) || self.spill.contains(f)
     }

@@ -73,6 +73,7 @@ use carcassonne_core::{
     FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult, HookSet,
     KindMask, LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind,
     Rotation, ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
+    MAX_PLAYERS,
 };
 use feature_set::FeatureSet;
 
@@ -220,6 +221,9 @@ struct AmRules {
     /// Where core puts the barns and wagons in the figure list: per seat `stride` figures,
     /// the kinds in declaration order, `per_player` of each (checked at every use).
     layout: FigureLayout,
+    /// Bit `k % 64` of word `k / 64`: figure kind `k` claims its feature (it does not
+    /// share), so AM-23 bars it from a barn's farm ([`AmRules::drop_barn_farm_deploys`]).
+    claiming: [u64; 4],
     /// No other expansion is loaded: core alone never offers a deployment onto an
     /// occupied feature, so the AM-23 filters have nothing to drop and are not hooked.
     alone: bool,
@@ -361,11 +365,57 @@ impl AmRules {
     /// onto a barn's farm are scored first as in AM-24 (1 per completed city, the pig bonus
     /// added by Traders & Builders) and leave, before core's farm scoring and the barns'.
     /// Core's first final draft (unfinished features) takes these items, so the figures are
-    /// gone when the farm draft counts strengths; a later draft finds none left. Out of
-    /// line: once a game, kept off the path of every turn's scoring.
-    #[cold]
+    /// gone when the farm draft counts strengths; a later draft finds none left. Every
+    /// final draft (twice per playout of a search): the barns' farms are listed inline (one
+    /// barn a seat), and only a farm holding more figures than barns can hold a follower, so
+    /// the figures are looked at only then ([`AmRules::final_barn_farm_items`]). Out of
+    /// line, so that the scorings of every turn stay short.
     #[inline(never)]
     fn final_barn_farms(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
+        let view = ctx.view();
+        let g = view.state.graph();
+        let mut farms = [FeatureId(0); MAX_PLAYERS];
+        let (mut n, mut more) = (0usize, false);
+        self.each_figure_of(&view, self.ids.barn, self.layout.barn, |_, fig| {
+            if let FigureLoc::On(s) = fig.loc {
+                if n < MAX_PLAYERS {
+                    farms[n] = g.feature_of(s);
+                    n += 1;
+                } else {
+                    more = true;
+                }
+            }
+        });
+        // `has_follower`'s first test: a farm holding no more figures than its barns holds
+        // no follower.
+        let farms = &farms[..n];
+        let crowded = more
+            || farms.iter().any(|&f| {
+                usize::from(g.totals(f).occupants) > farms.iter().filter(|&&x| x == f).count()
+            });
+        #[cfg(debug_assertions)]
+        if !crowded {
+            let barn_farms = self.barn_farms(&view);
+            assert!(
+                barn_farms
+                    .to_vec()
+                    .iter()
+                    .all(|&f| !Self::has_follower(&view, f, &barn_farms)),
+                "a barn's farm with a follower is crowded"
+            );
+        }
+        if !crowded {
+            return Ok(());
+        }
+        self.final_barn_farm_items(ctx, draft)
+    }
+
+    /// [`AmRules::final_barn_farms`] once some barn's farm holds more figures than barns (or
+    /// more barns are out than its inline list holds): the barns' farms in farm order, an
+    /// item for each holding a follower. Out of line: rare.
+    #[cold]
+    #[inline(never)]
+    fn final_barn_farm_items(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         let view = ctx.view();
         let barn_farms = self.barn_farms(&view);
         let mut farms = barn_farms.to_vec();
@@ -938,12 +988,79 @@ impl BoundExpansion for AmRules {
         Ok(TurnEndVerdict::Next)
     }
 
-    /// AM-25: every barn owner scores 4 per completed city of its farm, once per farm.
+    /// AM-25: every barn owner scores 4 per completed city of its farm, once per farm. At
+    /// the end of every game and of every playout of a search: the barns (one per seat)
+    /// are listed inline, each farm's owners as a bit per seat, with no allocation; more
+    /// barns than seats or an owner that is no seat take the general path
+    /// ([`AmRules::barn_finals_general`]), which debug builds also compare.
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         let view = ctx.view();
         let g = view.state.graph();
-        let mut barns: Vec<(FeatureId, PlayerId)> = Vec::new();
+        let mut barns = [(FeatureId(0), 0u8); MAX_PLAYERS];
+        let (mut n, mut other) = (0usize, false);
         self.each_figure_of(&view, self.ids.barn, self.layout.barn, |_, fig| {
+            if let FigureLoc::On(s) = fig.loc {
+                if n < MAX_PLAYERS && fig.owner.index() < MAX_PLAYERS {
+                    barns[n] = (g.feature_of(s), fig.owner.0);
+                    n += 1;
+                } else {
+                    other = true;
+                }
+            }
+        });
+        if other {
+            let awards = self.barn_finals_general(&view);
+            for (p, pts) in awards {
+                ctx.award(p, pts, self.ids.barn_label);
+            }
+            return Ok(());
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        // Per farm, in the order of its first barn: its owners, once each, in seat order.
+        let mut awards = [(PlayerId(0), 0i32); MAX_PLAYERS];
+        let mut k = 0usize;
+        for i in 0..n {
+            let f = barns[i].0;
+            if barns[..i].iter().any(|b| b.0 == f) {
+                continue;
+            }
+            let pts = BARN_FINAL * view.completed_city_count(f) as i32;
+            let mut owners = barns[i..n]
+                .iter()
+                .filter(|b| b.0 == f)
+                .fold(0u32, |m, b| m | 1 << b.1);
+            while owners != 0 {
+                awards[k] = (PlayerId(owners.trailing_zeros() as u8), pts);
+                k += 1;
+                owners &= owners - 1;
+            }
+        }
+        #[cfg(debug_assertions)]
+        assert_eq!(
+            awards[..k],
+            self.barn_finals_general(&view)[..],
+            "AM-25's barn awards"
+        );
+        for &(p, pts) in &awards[..k] {
+            ctx.award(p, pts, self.ids.barn_label);
+        }
+        Ok(())
+    }
+}
+
+impl AmRules {
+    /// AM-25's awards read the general way: the barns on the board in figure order, their
+    /// farms in the order of their first barn, each farm's owners sorted and deduplicated.
+    /// [`BoundExpansion::final_scoring`] when its inline lists do not fit; debug builds'
+    /// check of them. Out of line.
+    #[cold]
+    #[inline(never)]
+    fn barn_finals_general(&self, view: &View<'_>) -> Vec<(PlayerId, i32)> {
+        let g = view.state.graph();
+        let mut barns: Vec<(FeatureId, PlayerId)> = Vec::new();
+        self.each_figure_of(view, self.ids.barn, self.layout.barn, |_, fig| {
             if let FigureLoc::On(s) = fig.loc {
                 barns.push((g.feature_of(s), fig.owner));
             }
@@ -968,10 +1085,7 @@ impl BoundExpansion for AmRules {
                 awards.push((p, BARN_FINAL * cities));
             }
         }
-        for (p, pts) in awards {
-            ctx.award(p, pts, self.ids.barn_label);
-        }
-        Ok(())
+        awards
     }
 }
 

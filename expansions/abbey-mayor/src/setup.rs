@@ -177,6 +177,12 @@ impl Expansion for AbbeyMayor {
                 barn: offset(ids.barn),
                 wagon: offset(ids.wagon),
             };
+            let mut claiming = [0u64; 4];
+            for (k, d) in kinds.iter().enumerate().take(256) {
+                if !d.shares {
+                    claiming[k / 64] |= 1 << (k % 64);
+                }
+            }
             let abbey_on = b.option_flag("abbey")?;
             Ok(AmRules {
                 ids,
@@ -187,6 +193,7 @@ impl Expansion for AbbeyMayor {
                 barrier,
                 field_mask: fields,
                 layout,
+                claiming,
                 alone: rules.expansions().len() == 1,
                 // `abbey=false` (JCZ without the element `abbey`): nobody holds one.
                 abbey_tile: rules.tiles().find(ABBEY_TILE).filter(|_| abbey_on),

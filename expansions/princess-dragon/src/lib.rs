@@ -262,11 +262,6 @@ impl PdRules {
         matches!(a, Action::Custom(c) if c.expansion == self.me && c.verb == verb)
     }
 
-    /// PD-16 when the fairy stands beside a follower (not `fairyPlacement=on-tile`): +1 to
-    /// its owner's noted bonuses per item of this scoring that scores that follower's
-    /// feature. Most scorings hold no such item: the feature is compared before the item's
-    /// kind is read, and the slot is written only when a bonus is noted (the same packed
-    /// value as [`Self::noted_bonuses`], which adds 0 for the other players).
     /// PD-16, PD-18: the `bonus` slot after this scoring's bonuses are noted, by the
     /// general loop (every player, either fairy placement); `None` when nothing is noted
     /// because the fairy stands nowhere it could score from.
@@ -312,6 +307,11 @@ impl PdRules {
         Some(packed)
     }
 
+    /// PD-16 when the fairy stands beside a follower (not `fairyPlacement=on-tile`): +1 to
+    /// its owner's noted bonuses per item of this scoring that scores that follower's
+    /// feature. Most scorings hold no such item: the feature is compared before the item's
+    /// kind is read, and the slot is written only when a bonus is noted (the same packed
+    /// value as [`Self::noted_bonuses`], which adds 0 for the other players).
     #[inline]
     fn note_follower_bonus(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         let v = ctx.view();

@@ -13,20 +13,8 @@ use carcassonne_core::{
     ScoreSource, View,
 };
 use carcassonne_play::bots::make_bot;
-use carcassonne_tests::official_rules;
+use carcassonne_tests::{official_rules, NINE_OFFICIAL};
 use std::sync::Arc;
-
-const NINE: [&str; 9] = [
-    "inns-cathedrals",
-    "traders-builders",
-    "princess-dragon",
-    "tower",
-    "abbey-mayor",
-    "count",
-    "river2",
-    "king-robber",
-    "heretics-shrines",
-];
 
 fn barn_kind(rules: &Ruleset) -> FigureKindId {
     let k = rules
@@ -101,7 +89,7 @@ fn barn_final_scoring_at_every_decision() {
     for sets in [
         &["abbey-mayor"][..],
         &["abbey-mayor", "traders-builders"],
-        &NINE,
+        &NINE_OFFICIAL,
     ] {
         let seeds = if sets.len() > 2 { 30 } else { 40 };
         each_decision(sets, seeds, |rules, g, seed| {
@@ -166,7 +154,7 @@ fn label_id(i: usize) -> carcassonne_core::LabelId {
 #[test]
 fn no_claiming_deployment_onto_a_barn_farm() {
     let mut looked = 0usize;
-    for sets in [&["abbey-mayor", "traders-builders"][..], &NINE] {
+    for sets in [&["abbey-mayor", "traders-builders"][..], &NINE_OFFICIAL] {
         each_decision(sets, 12, |rules, g, seed| {
             let barn = barn_kind(rules);
             let st = g.state();

@@ -10,21 +10,8 @@
 use carcassonne_core::{FeatureId, FigureLoc, Game, GameSetup, PlayerId, Ruleset, View};
 use carcassonne_play::bots::{Bot, RandomBot};
 use carcassonne_tests::mixed::{apply_monotone, check_final_goods};
-use carcassonne_tests::official_and_fan_rules;
+use carcassonne_tests::{official_and_fan_rules, NINE_OFFICIAL};
 use std::sync::Arc;
-
-/// The nine official sets.
-const NINE: &[&str] = &[
-    "inns-cathedrals",
-    "traders-builders",
-    "princess-dragon",
-    "tower",
-    "abbey-mayor",
-    "count",
-    "river2",
-    "king-robber",
-    "heretics-shrines",
-];
 
 /// Expansions and options of one set of games.
 type Set = (
@@ -35,7 +22,7 @@ type Set = (
 /// Sets of expansions and options the games cycle through: the nine, Traders & Builders
 /// alone (no herd tile), with River II and the barn under each farm edition, without the herd.
 const SETS: &[Set] = &[
-    (NINE, &[]),
+    (&NINE_OFFICIAL, &[]),
     (&["traders-builders"], &[]),
     (
         &["traders-builders", "river2", "abbey-mayor"],

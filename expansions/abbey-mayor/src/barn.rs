@@ -294,6 +294,30 @@ impl AmRules {
         out
     }
 
+    /// The farms of the barns on the board, one per barn in figure order, in an inline list
+    /// (one barn a seat): the list and how many it holds; `None` when more barns are out
+    /// than it holds (then the callers take their general paths).
+    #[inline]
+    pub(crate) fn barn_farms_inline(
+        &self,
+        view: &View<'_>,
+    ) -> Option<([FeatureId; MAX_PLAYERS], usize)> {
+        let g = view.state.graph();
+        let mut farms = [FeatureId(0); MAX_PLAYERS];
+        let (mut n, mut more) = (0usize, false);
+        self.each_figure_of(view, self.ids.barn, self.layout.barn, |_, fig| {
+            if let FigureLoc::On(s) = fig.loc {
+                if n < MAX_PLAYERS {
+                    farms[n] = g.feature_of(s);
+                    n += 1;
+                } else {
+                    more = true;
+                }
+            }
+        });
+        (!more).then_some((farms, n))
+    }
+
     /// Removes deployments onto a farm holding a barn (AM-23: no farmer or pig). A figure
     /// kind that shares its feature (a fan set's marker such as Děčínský Sněžník's tower,
     /// which decides no majority) is neither, and stays offered, as in FanCloisterZone.
@@ -319,22 +343,10 @@ impl AmRules {
             return;
         };
         let g = view.state.graph();
-        let mut farms = [FeatureId(0); MAX_PLAYERS];
-        let (mut n, mut more) = (0usize, false);
-        self.each_figure_of(view, self.ids.barn, self.layout.barn, |_, fig| {
-            if let FigureLoc::On(s) = fig.loc {
-                if n < MAX_PLAYERS {
-                    farms[n] = g.feature_of(s);
-                    n += 1;
-                } else {
-                    more = true;
-                }
-            }
-        });
-        if more {
+        let Some((farms, n)) = self.barn_farms_inline(view) else {
             self.drop_barn_farm_deploys_general(view, actions);
             return;
-        }
+        };
         if n == 0 {
             return;
         }

@@ -374,25 +374,17 @@ impl AmRules {
     fn final_barn_farms(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         let view = ctx.view();
         let g = view.state.graph();
-        let mut farms = [FeatureId(0); MAX_PLAYERS];
-        let (mut n, mut more) = (0usize, false);
-        self.each_figure_of(&view, self.ids.barn, self.layout.barn, |_, fig| {
-            if let FigureLoc::On(s) = fig.loc {
-                if n < MAX_PLAYERS {
-                    farms[n] = g.feature_of(s);
-                    n += 1;
-                } else {
-                    more = true;
-                }
-            }
-        });
         // `has_follower`'s first test: a farm holding no more figures than its barns holds
         // no follower.
-        let farms = &farms[..n];
-        let crowded = more
-            || farms.iter().any(|&f| {
-                usize::from(g.totals(f).occupants) > farms.iter().filter(|&&x| x == f).count()
-            });
+        let crowded = match self.barn_farms_inline(&view) {
+            None => true,
+            Some((farms, n)) => {
+                let farms = &farms[..n];
+                farms.iter().any(|&f| {
+                    usize::from(g.totals(f).occupants) > farms.iter().filter(|&&x| x == f).count()
+                })
+            }
+        };
         #[cfg(debug_assertions)]
         if !crowded {
             let barn_farms = self.barn_farms(&view);

@@ -769,3 +769,22 @@ pub fn play_seeded_random(rules: &Arc<Ruleset>, seed: u64, salt: u64, mut each: 
         game.play_offered(i).unwrap();
     }
 }
+
+/// A copy of `g` ended at this decision (`Game::end_now`, as a search values the end of a
+/// playout), the end's questions (the Count's and the abbey's final rounds) answered by
+/// `choose` until the game is over. Panics, naming `ctx`, if a hook fails, an offered
+/// action is refused or the copy does not end.
+pub fn ended_copy(g: &Game, mut choose: impl FnMut(&Game) -> usize, ctx: &str) -> Game {
+    let mut end = g.clone();
+    end.end_now()
+        .unwrap_or_else(|e| panic!("{ctx}: end_now: {e}"));
+    let mut asked = 0;
+    while !end.is_over() {
+        asked += 1;
+        assert!(asked < 500, "{ctx}: the ended copy does not end");
+        let a = end.actions()[choose(&end)];
+        end.apply(a)
+            .unwrap_or_else(|e| panic!("{ctx}: offered {a} refused: {e}"));
+    }
+    end
+}

@@ -9,21 +9,13 @@
 //! each fast path with the general one at every call (`cargo test` without `--release`).
 
 use carcassonne_core::{
-    Action, FeatureId, FigureKindId, FigureLoc, Game, GameSetup, GameState, PlayerId, Ruleset,
-    ScoreSource, View,
+    Action, FeatureId, FigureKindId, FigureLoc, Game, GameSetup, GameState, LabelId, PlayerId,
+    Ruleset, ScoreSource, View,
 };
 use carcassonne_play::bots::make_bot;
+use carcassonne_tests::mixed::ended_copy;
 use carcassonne_tests::{official_rules, NINE_OFFICIAL};
 use std::sync::Arc;
-
-fn barn_kind(rules: &Ruleset) -> FigureKindId {
-    let k = rules
-        .figure_kinds()
-        .iter()
-        .position(|k| k.name == "barn")
-        .expect("the barn");
-    FigureKindId(k as u8)
-}
 
 /// The farms of the barns on the board, one entry per barn, in figure order, with owners.
 fn barns(st: &GameState, barn: FigureKindId) -> Vec<(FeatureId, PlayerId)> {
@@ -93,27 +85,23 @@ fn barn_final_scoring_at_every_decision() {
     ] {
         let seeds = if sets.len() > 2 { 30 } else { 40 };
         each_decision(sets, seeds, |rules, g, seed| {
-            let barn = barn_kind(rules);
+            let barn = rules.figure_named("barn").expect("the barn");
             let label = rules
                 .labels()
                 .iter()
                 .position(|l| l == "barn")
+                .map(|i| LabelId(i as u16))
                 .expect("the barn label");
-            let mut end = g.clone();
-            let from = end.state().events().len();
-            end.end_now().expect("ends");
+            let from = g.state().events().len();
             let mut bot = make_bot("random", seed).expect("bot");
-            while !end.is_over() {
-                let a = end.actions()[bot.choose(&end)];
-                end.apply(a).expect("an offered action applies");
-            }
+            let end = ended_copy(g, |e| bot.choose(e), &format!("{sets:?}, seed {seed}"));
             // The barns and their farms do not change in the final scoring: AM-25 read from
             // the position before it.
             let st = end.state();
             let want = am25(rules, st, barn);
             let got: Vec<(PlayerId, i32)> = st.events()[from..]
                 .iter()
-                .filter(|e| e.final_scoring && e.source == ScoreSource::Label(label_id(label)))
+                .filter(|e| e.final_scoring && e.source == ScoreSource::Label(label))
                 .map(|e| (e.player, e.points))
                 .collect();
             assert_eq!(got, want, "{sets:?}, seed {seed}, turn {}", st.turn());
@@ -144,10 +132,6 @@ fn barn_final_scoring_at_every_decision() {
     );
 }
 
-fn label_id(i: usize) -> carcassonne_core::LabelId {
-    carcassonne_core::LabelId(i as u16)
-}
-
 /// AM-23 at every decision: no offer (deployment step or another expansion's prompt)
 /// deploys a figure that claims its feature onto a farm holding a barn; some decisions
 /// offered deployments while a barn stood on the board.
@@ -156,7 +140,7 @@ fn no_claiming_deployment_onto_a_barn_farm() {
     let mut looked = 0usize;
     for sets in [&["abbey-mayor", "traders-builders"][..], &NINE_OFFICIAL] {
         each_decision(sets, 12, |rules, g, seed| {
-            let barn = barn_kind(rules);
+            let barn = rules.figure_named("barn").expect("the barn");
             let st = g.state();
             let farms = barns(st, barn);
             if farms.is_empty() {

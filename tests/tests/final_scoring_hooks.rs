@@ -9,7 +9,7 @@
 
 use carcassonne_core::{FeatureId, FigureLoc, Game, GameSetup, PlayerId, Ruleset, View};
 use carcassonne_play::bots::{Bot, RandomBot};
-use carcassonne_tests::mixed::{apply_monotone, check_final_goods};
+use carcassonne_tests::mixed::{apply_monotone, check_final_goods, ended_copy};
 use carcassonne_tests::{official_and_fan_rules, NINE_OFFICIAL};
 use std::sync::Arc;
 
@@ -93,20 +93,7 @@ fn play(set: usize, seed: u64) -> usize {
         let at = format!("{ctx}, decision {steps}");
         pigs += check_pigs(&g, &at);
         if steps % 10 == 0 {
-            let mut end = g.clone();
-            end.end_now()
-                .unwrap_or_else(|e| panic!("{at}: end_now: {e}"));
-            // The end's window may ask questions first (the Count's and the abbey's final
-            // rounds): answered at random until the game is over.
-            let mut extra = 0;
-            while !end.is_over() {
-                extra += 1;
-                assert!(extra < 500, "{at}: the ended copy does not end");
-                let i = bots[end.decision().player.index()].choose(&end);
-                let a = end.actions()[i];
-                end.apply(a)
-                    .unwrap_or_else(|e| panic!("{at}: offered {a} refused: {e}"));
-            }
+            let end = ended_copy(&g, |e| bots[e.decision().player.index()].choose(e), &at);
             check_final_goods(&end, &format!("{at}, ended"));
         }
         let i = bots[g.decision().player.index()].choose(&g);

@@ -3,8 +3,8 @@
 
 use crate::{AmRules, FeatureSet, NO_FIELD};
 use carcassonne_core::{
-    Action, Award, Board, CustomAction, DraftFeature, FeatureId, FigureId, FigureKindId, FigureLoc,
-    HookFailure, HookResult, PlacedTile, PlayerId, Pos, ScoreDraft, View, MAX_PLAYERS,
+    Action, Award, Board, CustomAction, DraftFeature, FeatureId, Figure, FigureId, FigureKindId,
+    FigureLoc, HookFailure, HookResult, PlacedTile, PlayerId, Pos, ScoreDraft, View, MAX_PLAYERS,
 };
 
 /// The four tiles meeting at corner `c` of the tile at (0,0): offset and their corner there.
@@ -294,28 +294,40 @@ impl AmRules {
         out
     }
 
-    /// The farms of the barns on the board, one per barn in figure order, in an inline list
-    /// (one barn a seat): the list and how many it holds; `None` when more barns are out
-    /// than it holds (then the callers take their general paths).
+    /// The barns on the board, one entry per barn in figure order (`entry` of its farm and
+    /// the barn), in an inline list (one barn a seat): the list and how many it holds;
+    /// `None` when more barns are out than it holds (then the callers take their general
+    /// paths).
     #[inline]
-    pub(crate) fn barn_farms_inline(
+    pub(crate) fn barns_inline<T: Copy>(
         &self,
         view: &View<'_>,
-    ) -> Option<([FeatureId; MAX_PLAYERS], usize)> {
+        fill: T,
+        entry: impl Fn(FeatureId, &Figure) -> T,
+    ) -> Option<([T; MAX_PLAYERS], usize)> {
         let g = view.state.graph();
-        let mut farms = [FeatureId(0); MAX_PLAYERS];
+        let mut barns = [fill; MAX_PLAYERS];
         let (mut n, mut more) = (0usize, false);
         self.each_figure_of(view, self.ids.barn, self.layout.barn, |_, fig| {
             if let FigureLoc::On(s) = fig.loc {
                 if n < MAX_PLAYERS {
-                    farms[n] = g.feature_of(s);
+                    barns[n] = entry(g.feature_of(s), fig);
                     n += 1;
                 } else {
                     more = true;
                 }
             }
         });
-        (!more).then_some((farms, n))
+        (!more).then_some((barns, n))
+    }
+
+    /// The farms of the barns on the board, inline ([`AmRules::barns_inline`]).
+    #[inline]
+    pub(crate) fn barn_farms_inline(
+        &self,
+        view: &View<'_>,
+    ) -> Option<([FeatureId; MAX_PLAYERS], usize)> {
+        self.barns_inline(view, FeatureId(0), |farm, _| farm)
     }
 
     /// Removes deployments onto a farm holding a barn (AM-23: no farmer or pig). A figure

@@ -983,30 +983,19 @@ impl BoundExpansion for AmRules {
     /// AM-25: every barn owner scores 4 per completed city of its farm, once per farm. At
     /// the end of every game and of every playout of a search: the barns (one per seat)
     /// are listed inline, each farm's owners as a bit per seat, with no allocation; more
-    /// barns than seats or an owner that is no seat take the general path
-    /// ([`AmRules::barn_finals_general`]), which debug builds also compare.
+    /// barns than seats take the general path ([`AmRules::barn_finals_general`]), which
+    /// debug builds also compare.
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         let view = ctx.view();
-        let g = view.state.graph();
-        let mut barns = [(FeatureId(0), 0u8); MAX_PLAYERS];
-        let (mut n, mut other) = (0usize, false);
-        self.each_figure_of(&view, self.ids.barn, self.layout.barn, |_, fig| {
-            if let FigureLoc::On(s) = fig.loc {
-                if n < MAX_PLAYERS && fig.owner.index() < MAX_PLAYERS {
-                    barns[n] = (g.feature_of(s), fig.owner.0);
-                    n += 1;
-                } else {
-                    other = true;
-                }
-            }
-        });
-        if other {
+        let Some((barns, n)) =
+            self.barns_inline(&view, (FeatureId(0), 0u8), |farm, fig| (farm, fig.owner.0))
+        else {
             let awards = self.barn_finals_general(&view);
             for (p, pts) in awards {
                 ctx.award(p, pts, self.ids.barn_label);
             }
             return Ok(());
-        }
+        };
         if n == 0 {
             return Ok(());
         }

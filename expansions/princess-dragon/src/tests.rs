@@ -4,38 +4,28 @@
 //! the dragon's `eat`) run at every scoring and every dragon step of these games.
 
 use crate::PrincessDragon;
-use carcassonne_core::{
-    Game, GameSetup, OptionDef, OptionValue, Ruleset, ScoreSource, TileSetData,
-};
+use carcassonne_core::{Game, GameSetup, Ruleset, ScoreSource};
+use carcassonne_files::manifest::parse_manifest;
+use carcassonne_files::tiles::{base_tile_set, parse_tile_set};
+use std::path::Path;
 use std::sync::Arc;
 
-/// The base tiles and this expansion's, every option of the manifest declared (the
-/// crate is linked directly), then `options` set.
+/// The base tiles and this expansion's, with its manifest's options declared as the host
+/// declares them (the crate is linked directly), then `options` set.
 fn rules(options: &[(&str, &str)]) -> Arc<Ruleset> {
-    let base: TileSetData = toml::from_str(carcassonne_core::BASE_TILES_TOML).unwrap();
-    let own: TileSetData = toml::from_str(include_str!("../tiles.toml")).unwrap();
-    let manifest: toml::Table = toml::from_str(include_str!("../expansion.toml")).unwrap();
+    let own = parse_tile_set(include_str!("../tiles.toml"), "princess-dragon/tiles.toml").unwrap();
+    let manifest = parse_manifest(
+        include_str!("../expansion.toml"),
+        Path::new("princess-dragon/expansion.toml"),
+    )
+    .unwrap();
     let mut b = Ruleset::builder()
-        .tiles(base)
+        .tiles(base_tile_set())
         .tiles(own)
         .expansion(Arc::new(PrincessDragon::new()));
-    for (name, def) in manifest["options"].as_table().unwrap() {
-        let key = format!("princess-dragon.{name}");
-        let def = def.as_table().unwrap();
-        b = b.declare_option(match def["type"].as_str().unwrap() {
-            "bool" => OptionDef::flag(&key, def["default"].as_bool().unwrap(), ""),
-            _ => {
-                let values: Vec<&str> = def["values"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|v| v.as_str().unwrap())
-                    .collect();
-                let mut d = OptionDef::choice(&key, &values, "");
-                d.default = OptionValue::Str(def["default"].as_str().unwrap().into());
-                d
-            }
-        });
+    for mut def in manifest.options {
+        def.key = format!("princess-dragon.{}", def.key);
+        b = b.declare_option(def);
     }
     for (k, v) in options {
         b = b.option_text(&format!("princess-dragon.{k}"), v);

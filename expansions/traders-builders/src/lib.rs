@@ -129,8 +129,8 @@ struct TbRules {
     any_herd: bool,
     /// Per tile kind, its local segments with the `pig-herd` tag, as a bit mask; and
     /// `herd_locals`, the union of them all: [`in_herd`]'s walk reads a segment's tile only
-    /// when its local index is one of those. Empty when a herd segment's index does not fit
-    /// a mask (a script's tile with more than 16 segments): then [`has_herd`] walks instead.
+    /// when its local index is one of those (core refuses a tile of more than 16 segments,
+    /// so every local index fits).
     herd_masks: Vec<u16>,
     herd_locals: u16,
     /// Farmers are in play (the pig has nowhere to go otherwise).
@@ -188,8 +188,9 @@ impl Expansion for TradersBuilders {
         Ok(binder(move |b: &Binding<'_>| {
             let edition2 = b.option_str("edition")? == "2";
             let herd = b.option_flag("pigHerd")?;
-            let herd_tiles = herd_tiles(b.rules());
             let herd_masks = herd_masks(b.rules());
+            // Per tile kind, whether a segment of it has the `pig-herd` tag.
+            let herd_tiles: Vec<bool> = herd_masks.iter().map(|m| *m != 0).collect();
             Ok(TbRules {
                 herd_locals: herd_masks.iter().fold(0, |a, m| a | m),
                 herd_masks,
@@ -281,36 +282,20 @@ fn deploy_masks(rules: &Ruleset) -> Vec<[u16; 2]> {
         .collect()
 }
 
-/// Per tile kind, whether a segment of it has the `pig-herd` tag.
-fn herd_tiles(rules: &Ruleset) -> Vec<bool> {
+/// Per tile kind, the local segments with the `pig-herd` tag (bit masks; a tile has at
+/// most 16 segments, core's `check_tile`).
+fn herd_masks(rules: &Ruleset) -> Vec<u16> {
     rules
         .tiles()
         .iter()
         .map(|(_, tk)| {
             tk.segments
                 .iter()
-                .any(|seg| seg.tags.iter().any(|t| t == PIG_HERD))
+                .enumerate()
+                .filter(|(i, seg)| *i < 16 && seg.tags.iter().any(|t| t == PIG_HERD))
+                .fold(0u16, |m, (i, _)| m | 1 << i)
         })
         .collect()
-}
-
-/// Per tile kind, the local segments with the `pig-herd` tag (bit masks); empty when one
-/// of them lies past the 16 a mask holds.
-fn herd_masks(rules: &Ruleset) -> Vec<u16> {
-    let mut masks = Vec::with_capacity(rules.tiles().len());
-    for (_, tk) in rules.tiles().iter() {
-        let mut mask = 0u16;
-        for (i, seg) in tk.segments.iter().enumerate() {
-            if seg.tags.iter().any(|t| t == PIG_HERD) {
-                let Some(bit) = u32::try_from(i).ok().and_then(|i| 1u16.checked_shl(i)) else {
-                    return Vec::new();
-                };
-                mask |= bit;
-            }
-        }
-        masks.push(mask);
-    }
-    masks
 }
 
 /// Goods symbols on the (non-virtual) segments of a feature, per type.
@@ -449,12 +434,7 @@ impl TbRules {
     /// when a tile kind of the ruleset has one.
     fn per_city_bonus(&self, view: &View<'_>, player: PlayerId, farm: FeatureId) -> i32 {
         let pig = pig_in(view, player, self.ids.pig, farm);
-        let herd = self.any_herd
-            && if self.herd_masks.is_empty() {
-                has_herd(view.rules, view, &self.herd_tiles, farm)
-            } else {
-                in_herd(view, &self.herd_masks, self.herd_locals, farm)
-            };
+        let herd = self.any_herd && in_herd(view, &self.herd_masks, self.herd_locals, farm);
         debug_assert_eq!(
             (pig, herd),
             (

@@ -122,6 +122,7 @@ mod tests {
     /// the ones its core arguments give unless its form says otherwise.
     #[test]
     fn the_script_api_is_core_hook_table() {
+        use carcassonne_core::hooks::Window;
         let core: Vec<&str> = carcassonne_core::HOOKS.iter().map(|h| h.name).collect();
         let mut reached: Vec<&str> = HOOKS.iter().map(|h| h.core).collect();
         reached.dedup();
@@ -129,23 +130,16 @@ mod tests {
             reached, core,
             "script hooks follow core's table, one run per hook"
         );
-        let mut windows: Vec<Hook> = carcassonne_core::hooks::Window::ALL
-            .iter()
-            .map(|w| bound::window_hook(*w))
-            .collect();
+        let mut windows: Vec<Hook> = Window::ALL.iter().map(|w| bound::window_hook(*w)).collect();
         windows.sort();
         windows.dedup();
         assert_eq!(
             windows.len(),
-            carcassonne_core::hooks::Window::ALL.len(),
+            Window::ALL.len(),
             "one script hook per window"
         );
         let open = HOOKS.iter().filter(|h| h.core == "open_window").count();
-        assert_eq!(
-            open,
-            carcassonne_core::hooks::Window::ALL.len(),
-            "every window of core"
-        );
+        assert_eq!(open, Window::ALL.len(), "every window of core");
         // Parameters derived from core's argument names (a cell is `x, y`; the context,
         // the view and pure outputs give none).
         let spec = |n: &str| HOOKS.iter().find(|h| h.name == n).unwrap();

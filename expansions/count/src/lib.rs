@@ -884,6 +884,7 @@ impl BoundExpansion for CountRules {
     /// Another expansion may take a follower out of a quarter (The Tower's capture under
     /// `tower.cocQuarterFigures=jcz`): the city's tally is recounted. Scored figures never
     /// stand in a quarter, and nothing is recounted while the city is empty.
+    #[inline(always)]
     fn on_figure_removed(
         &self,
         ctx: &mut Ctx<'_>,
@@ -990,6 +991,7 @@ impl BoundExpansion for CountRules {
 
     /// The hot path (every placement's `BeforeScoring`) is one slot read while nobody is
     /// in the city; the rounds are out of line.
+    #[inline(always)]
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
         match window {
             Window::BeforeScoring if ctx.get(self.ids.in_city) != 0 => self.redeploy_round(ctx),
@@ -999,6 +1001,7 @@ impl BoundExpansion for CountRules {
         }
     }
 
+    #[inline(always)]
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         match prompt.decode::<CountPrompt>()? {
             CountPrompt::Redeploy => {
@@ -1039,6 +1042,7 @@ impl BoundExpansion for CountRules {
         Ok(())
     }
 
+    #[inline(always)]
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
         let ids = self.ids;
         let player = prompt.player;
@@ -1122,6 +1126,7 @@ impl BoundExpansion for CountRules {
 
     /// CO-5, CO-6: what the placement's scoring gave each player.
     /// Most scorings reach here with no award: that test is inline, the rest out of line.
+    #[inline(always)]
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         if draft.final_scoring || draft.awards.is_empty() {
             return Ok(());

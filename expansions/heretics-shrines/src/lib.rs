@@ -677,6 +677,7 @@ impl BoundExpansion for ShrinesRules {
         self.listing && self.buildings_of_tile(tile) != 0
     }
 
+    #[inline(always)]
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         let board = ctx.state().board();
         // The tile just placed is the last one: no cell lookup.
@@ -697,6 +698,7 @@ impl BoundExpansion for ShrinesRules {
     }
 
     /// HS-3 / HS-4.
+    #[inline(always)]
     fn filter_placements(
         &self,
         v: View<'_>,
@@ -718,6 +720,7 @@ impl BoundExpansion for ShrinesRules {
     }
 
     /// HS-4 house rule: no follower on a crowded building.
+    #[inline(always)]
     fn filter_deploy_actions(
         &self,
         v: View<'_>,
@@ -736,6 +739,7 @@ impl BoundExpansion for ShrinesRules {
     /// HS-5 … HS-8, HS-13: resolve challenges of the buildings this scoring completes.
     /// With `shrines = plain-cloisters`: every drafted shrine is scored as the core
     /// `cloister` kind (placement and final scorings), nothing else.
+    #[inline(always)]
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         if self.opts.plain {
             let shrine = self.shrine;

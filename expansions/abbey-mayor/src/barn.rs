@@ -43,6 +43,7 @@ impl AmRules {
     /// left (the side neighbours first, most placements have one or two), each as one byte
     /// of the per-kind table; the offers are written out of line ([`AmRules::offer_barns`]).
     #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn barn_corner_mask(&self, board: &Board, t: &PlacedTile) -> u32 {
         let own = self.corner_bits_of(t);
         if own == 0 {
@@ -79,6 +80,7 @@ impl AmRules {
     /// of the placed tile `t`, in corner order, unless a barn stands in that farm already
     /// (`barnPlacement=not-occupied`). Out of line: most steps have no such corner.
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn offer_barns(
         &self,
         view: &View<'_>,
@@ -299,6 +301,7 @@ impl AmRules {
     /// `None` when more barns are out than it holds (then the callers take their general
     /// paths).
     #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn barns_inline<T: Copy>(
         &self,
         view: &View<'_>,
@@ -339,6 +342,7 @@ impl AmRules {
     /// the barns' farms (one barn per seat) an inline list; the offer is rewritten by the
     /// general path ([`AmRules::drop_barn_farm_deploys_general`]), which also serves more
     /// barns than seats and debug builds' check.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
         // Every barn in supply: no barn's farm. The gate of `on_tile_placed` (one slot read)
         // is 0 only then; at 1 the barns' farms are looked up, none while no barn is out.

@@ -427,6 +427,7 @@ impl AmRules {
     /// figure order; empty (no allocation) in most scorings. The wagons on the board and
     /// their features are found once for every item.
     #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn wagons_to_note(
         &self,
         view: &View<'_>,
@@ -524,6 +525,7 @@ impl AmRules {
     /// AM-22: the farm of the barn placed now (`placed`: its segment + 1, or 0); AM-24:
     /// farms the placed tile joined to a barn's farm. Out of line: only once a barn is down.
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn barn_items(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft, placed: i64) -> HookResult {
         if placed != 0 {
             ctx.set(self.ids.barn_placed, 0);

@@ -235,6 +235,7 @@ fn city_tiles(rules: &Ruleset) -> Result<CityTiles, String> {
 impl CountRules {
     /// CO-10 targets: the features the placement completed, and (CO-13, AM-28) the farm of
     /// a barn placed now, which the market may reach before its placement scoring.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn redeploy_targets(&self, v: &View<'_>) -> Vec<FeatureId> {
         let mut out = completed_targets(v);
         if let Some(slot) = self.barn_placed {
@@ -285,6 +286,7 @@ impl CountRules {
     /// figure kind that may stand on the quarter's features (CO-9). [`Self::moves`] offers a
     /// player something exactly when one of these quarters has a target of its scoring, so
     /// one pass over the figures answers for every player without listing the moves.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn movable(&self, v: &View<'_>, only_market: bool) -> HookResult<[u8; MAX_PLAYERS]> {
         let mut segs = [0usize; 4];
         for (q, s) in segs.iter_mut().enumerate() {
@@ -332,6 +334,7 @@ impl CountRules {
     /// CO-10: one redeployment round, left of the placer round to the placer; a player is
     /// asked if he has a move (the same test as a non-empty [`Self::moves`]).
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn redeploy_round(&self, ctx: &mut Ctx<'_>) -> HookResult {
         // Most placements complete nothing: that is the cheaper test, so it comes first.
         let targets = self.redeploy_targets(&ctx.view());
@@ -1138,6 +1141,7 @@ impl BoundExpansion for CountRules {
 impl CountRules {
     /// CO-4 … CO-8 for a placement's scoring with awards.
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn placement_scored(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         let completion_only = self.trigger_completion;
         let mut points = [0i64; MAX_PLAYERS];

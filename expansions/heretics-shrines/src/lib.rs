@@ -395,6 +395,7 @@ impl ShrinesRules {
 
     /// [`Self::filter_cells`] with the list.
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn filter_listed(&self, v: &View<'_>, mask: u8, cells: &mut [PlacementCell]) {
         self.filter_cells(v, mask, cells, true);
     }
@@ -403,6 +404,7 @@ impl ShrinesRules {
     /// in placement order) under our family and/or the rival one, from the list, if there
     /// is one now (else `false`).
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn listed_buildings(
         &self,
         v: &View<'_>,
@@ -468,6 +470,7 @@ impl ShrinesRules {
 
     /// Adds placed tile `t` to the list if it carries a building ([`BuildingList`]), once
     /// the list is started and while it has room; past that the filter scans the board.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn list_tile(&self, ctx: &mut Ctx<'_>, t: &PlacedTile) {
         let m = self.buildings_of_tile(t.kind);
         if t.sites == 0 || m == 0 {

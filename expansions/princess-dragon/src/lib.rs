@@ -242,6 +242,7 @@ impl PdRules {
     /// The cell of a segment (a quarter counts as the CO/7 tile (0,0) under
     /// `cocQuarterFigures=jcz`; other virtual segments have none).
     #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn seg_cell(&self, v: &View<'_>, seg: SegmentId) -> Option<Pos> {
         let n = v.state.graph().segment(seg);
         if !n.is_virtual() {
@@ -313,6 +314,7 @@ impl PdRules {
     /// kind is read, and the slot is written only when a bonus is noted (the same packed
     /// value as [`Self::noted_bonuses`], which adds 0 for the other players).
     #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn note_follower_bonus(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         let v = ctx.view();
         let Some((f, seg)) = self.fairy_follower(&v) else {

@@ -37,6 +37,16 @@ impl AmRules {
         self.corner_bits.get(i).map_or(0, |&b| u32::from(b))
     }
 
+    /// [`AmRules::corner_bits_of`] the tile at `p`, 0 for an empty cell. Out of line: the
+    /// board lookup is one copy for the up to eight neighbours [`AmRules::barn_corner_mask`]
+    /// reads (inlined at each, that function was 1 KB of code for about 100 instructions a
+    /// call, most of its lines missing the instruction cache in a mix).
+    #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
+    fn corner_bits_at(&self, board: &Board, p: Pos) -> u32 {
+        board.at(p).map_or(0, |n| self.corner_bits_of(n))
+    }
+
     /// AM-20: the corners of the placed tile `t` (bit `c`, 0 NW, 1 NE, 2 SE, 3 SW) where
     /// four tiles meet, each with one field at that corner. Every deployment step while the
     /// player holds his barn: the tiles are read from the board only as long as a corner is
@@ -50,11 +60,7 @@ impl AmRules {
             return 0;
         }
         let pos = t.pos;
-        let bits = |dx: i32, dy: i32| {
-            board
-                .at(Pos::new(pos.x + dx, pos.y + dy))
-                .map_or(0, |n| self.corner_bits_of(n))
-        };
+        let bits = |dx: i32, dy: i32| self.corner_bits_at(board, Pos::new(pos.x + dx, pos.y + dy));
         // West: its NE meets our NW, its SE our SW; east: its NW our NE, its SW our SE.
         let (w, e) = (bits(-1, 0), bits(1, 0));
         let mut m = own & ((w >> 1) & 1 | (e & 1) << 1 | (e >> 3 & 1) << 2 | (w >> 2 & 1) << 3);

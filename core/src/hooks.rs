@@ -409,9 +409,7 @@ macro_rules! expansion_hooks {
                     .unwrap_or(true)
             }
             $(
-                fn $name(&self $(, $arg: $ty)*) -> $ret {
-                    self.run(|e| e.$name($($arg),*))
-                }
+                crate::plugin::guarded_forward! { $name ($($arg: $ty),*) -> $ret }
             )*
         }
 

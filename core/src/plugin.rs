@@ -310,3 +310,32 @@ impl<B: BoundExpansion> GuardedHooks<B> {
         guard(|| f(&self.inner))
     }
 }
+
+/// One hook's forwarding in [`GuardedHooks`] (the hook table in `hooks.rs` expands it once
+/// per hook). The hooks a game calls every turn go to one section of their own in each
+/// plugin, `.text.carcassonne_plugin_hot` (the host's per-turn code has its own,
+/// `.text.carcassonne_hot`): a plugin whose hook is inlined into its forwarding keeps the
+/// code of its turns together instead of between set-up and rare code. The ones called
+/// once a game or never in play (set-up, settings, final scoring, descriptions) stay in
+/// `.text`.
+macro_rules! guarded_forward {
+    (@cold $name:ident ($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        fn $name(&self $(, $arg: $ty)*) -> $ret {
+            self.run(|e| e.$name($($arg),*))
+        }
+    };
+    (prepare_game $($rest:tt)*) => { $crate::plugin::guarded_forward! { @cold prepare_game $($rest)* } };
+    (start_game $($rest:tt)*) => { $crate::plugin::guarded_forward! { @cold start_game $($rest)* } };
+    (apply_setting $($rest:tt)*) => { $crate::plugin::guarded_forward! { @cold apply_setting $($rest)* } };
+    (filters_tile $($rest:tt)*) => { $crate::plugin::guarded_forward! { @cold filters_tile $($rest)* } };
+    (final_scoring $($rest:tt)*) => { $crate::plugin::guarded_forward! { @cold final_scoring $($rest)* } };
+    (explain_refusal $($rest:tt)*) => { $crate::plugin::guarded_forward! { @cold explain_refusal $($rest)* } };
+    (describe $($rest:tt)*) => { $crate::plugin::guarded_forward! { @cold describe $($rest)* } };
+    ($name:ident ($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
+        fn $name(&self $(, $arg: $ty)*) -> $ret {
+            self.run(|e| e.$name($($arg),*))
+        }
+    };
+}
+pub(crate) use guarded_forward;

@@ -37,23 +37,30 @@ impl AmRules {
         self.corner_bits.get(i).map_or(0, |&b| u32::from(b))
     }
 
+    /// [`AmRules::corner_bits_of`] the tile at `p`, 0 for an empty cell. Out of line: the
+    /// board lookup is one copy for the up to eight neighbours [`AmRules::barn_corner_mask`]
+    /// reads (inlined at each, that function was 1 KB of code for about 100 instructions a
+    /// call, most of its lines missing the instruction cache in a mix).
+    #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
+    fn corner_bits_at(&self, board: &Board, p: Pos) -> u32 {
+        board.at(p).map_or(0, |n| self.corner_bits_of(n))
+    }
+
     /// AM-20: the corners of the placed tile `t` (bit `c`, 0 NW, 1 NE, 2 SE, 3 SW) where
     /// four tiles meet, each with one field at that corner. Every deployment step while the
     /// player holds his barn: the tiles are read from the board only as long as a corner is
     /// left (the side neighbours first, most placements have one or two), each as one byte
     /// of the per-kind table; the offers are written out of line ([`AmRules::offer_barns`]).
     #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn barn_corner_mask(&self, board: &Board, t: &PlacedTile) -> u32 {
         let own = self.corner_bits_of(t);
         if own == 0 {
             return 0;
         }
         let pos = t.pos;
-        let bits = |dx: i32, dy: i32| {
-            board
-                .at(Pos::new(pos.x + dx, pos.y + dy))
-                .map_or(0, |n| self.corner_bits_of(n))
-        };
+        let bits = |dx: i32, dy: i32| self.corner_bits_at(board, Pos::new(pos.x + dx, pos.y + dy));
         // West: its NE meets our NW, its SE our SW; east: its NW our NE, its SW our SE.
         let (w, e) = (bits(-1, 0), bits(1, 0));
         let mut m = own & ((w >> 1) & 1 | (e & 1) << 1 | (e >> 3 & 1) << 2 | (w >> 2 & 1) << 3);
@@ -79,6 +86,7 @@ impl AmRules {
     /// of the placed tile `t`, in corner order, unless a barn stands in that farm already
     /// (`barnPlacement=not-occupied`). Out of line: most steps have no such corner.
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn offer_barns(
         &self,
         view: &View<'_>,
@@ -299,6 +307,7 @@ impl AmRules {
     /// `None` when more barns are out than it holds (then the callers take their general
     /// paths).
     #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn barns_inline<T: Copy>(
         &self,
         view: &View<'_>,
@@ -339,6 +348,7 @@ impl AmRules {
     /// the barns' farms (one barn per seat) an inline list; the offer is rewritten by the
     /// general path ([`AmRules::drop_barn_farm_deploys_general`]), which also serves more
     /// barns than seats and debug builds' check.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
         // Every barn in supply: no barn's farm. The gate of `on_tile_placed` (one slot read)
         // is 0 only then; at 1 the barns' farms are looked up, none while no barn is out.

@@ -427,6 +427,7 @@ impl AmRules {
     /// figure order; empty (no allocation) in most scorings. The wagons on the board and
     /// their features are found once for every item.
     #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn wagons_to_note(
         &self,
         view: &View<'_>,
@@ -524,6 +525,7 @@ impl AmRules {
     /// AM-22: the farm of the barn placed now (`placed`: its segment + 1, or 0); AM-24:
     /// farms the placed tile joined to a barn's farm. Out of line: only once a barn is down.
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn barn_items(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft, placed: i64) -> HookResult {
         if placed != 0 {
             ctx.set(self.ids.barn_placed, 0);
@@ -684,6 +686,7 @@ impl BoundExpansion for AmRules {
         }
     }
 
+    #[inline(always)]
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
         match window {
             // AM-3, AM-9, TB-15: the abbey instead of a draw.
@@ -706,6 +709,7 @@ impl BoundExpansion for AmRules {
         }
     }
 
+    #[inline(always)]
     fn prompt_actions(&self, view: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         match prompt.decode::<AmPrompt>()? {
             AmPrompt::Abbey => {
@@ -753,6 +757,7 @@ impl BoundExpansion for AmRules {
         }
     }
 
+    #[inline(always)]
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
         match (prompt.decode::<AmPrompt>()?, action) {
             (_, Action::Pass) => Ok(()),
@@ -774,6 +779,7 @@ impl BoundExpansion for AmRules {
     }
 
     /// AM-24: a placement that joins a farm holding followers to a barn's farm scores it.
+    #[inline(always)]
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         if ctx.get(self.ids.barn_placed) != 0 {
             ctx.set(self.ids.barn_placed, 0);
@@ -805,6 +811,7 @@ impl BoundExpansion for AmRules {
     }
 
     /// AM-19, AM-20, AM-21: the barn on a corner of the placed land tile.
+    #[inline(always)]
     fn deploy_step_actions(
         &self,
         view: View<'_>,
@@ -830,6 +837,7 @@ impl BoundExpansion for AmRules {
 
     /// AM-23: nothing is deployed onto a farm holding a barn (a pig next to a farmer that
     /// only a market redeployment brought there, say).
+    #[inline(always)]
     fn filter_deploy_actions(
         &self,
         view: View<'_>,
@@ -841,6 +849,7 @@ impl BoundExpansion for AmRules {
     }
 
     /// AM-23 for deployments other expansions' prompts offer (magic portal, Tactician).
+    #[inline(always)]
     fn filter_prompt_actions(
         &self,
         view: View<'_>,
@@ -851,6 +860,7 @@ impl BoundExpansion for AmRules {
         Ok(())
     }
 
+    #[inline(always)]
     fn apply_action(
         &self,
         ctx: &mut Ctx<'_>,
@@ -872,6 +882,7 @@ impl BoundExpansion for AmRules {
     }
 
     /// AM-11: a mayor is worth 2 half-units per pennant of its city.
+    #[inline(always)]
     fn strength_delta(&self, view: View<'_>, figure: FigureId) -> HookResult<i32> {
         let fig = view.state.figure(figure);
         if fig.kind != self.ids.mayor {
@@ -884,6 +895,7 @@ impl BoundExpansion for AmRules {
         Ok(2 * i32::from(g.totals(g.feature_of(s)).pennants))
     }
 
+    #[inline(always)]
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         if self.empty_city_event {
             self.zero_for_pennantless_mayors(&ctx.view(), draft);
@@ -908,6 +920,7 @@ impl BoundExpansion for AmRules {
     /// AM-15: the wagons of the features this scoring closed may move: their owners are
     /// asked first of all (step 8 comes before the CoC deployment, whatever the load
     /// order), active player first, then clockwise.
+    #[inline(always)]
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         if draft.final_scoring {
             return Ok(());
@@ -948,6 +961,7 @@ impl BoundExpansion for AmRules {
     /// start the final abbey round from this player's left, as JCZ does when its tile step
     /// finds the pack empty (`AbbeyEndGamePhase`). A placed tile changes nothing: its turn
     /// end would have kept them going anyway.
+    #[inline(always)]
     fn on_tile_drawn(&self, ctx: &mut Ctx<'_>, _tile: TileKindId) -> HookResult<DrawVerdict> {
         if ctx.state().supply().is_exhausted() && ctx.get(self.ids.final_end) == 0 {
             let view = ctx.view();
@@ -960,6 +974,7 @@ impl BoundExpansion for AmRules {
     }
 
     /// AM-9: the final abbey round.
+    #[inline(always)]
     fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
         if !self.final_round || !ctx.state().supply().is_exhausted() {
             return Ok(TurnEndVerdict::Next);

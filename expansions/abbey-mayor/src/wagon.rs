@@ -34,6 +34,7 @@ impl AmRules {
 
     /// The wagon's targets after the feature of segment `from` was scored (AM-16): one
     /// segment per target feature and tile it has segments on, in a fixed order.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn wagon_targets(
         &self,
         view: &View<'_>,

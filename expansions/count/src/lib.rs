@@ -235,6 +235,7 @@ fn city_tiles(rules: &Ruleset) -> Result<CityTiles, String> {
 impl CountRules {
     /// CO-10 targets: the features the placement completed, and (CO-13, AM-28) the farm of
     /// a barn placed now, which the market may reach before its placement scoring.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn redeploy_targets(&self, v: &View<'_>) -> Vec<FeatureId> {
         let mut out = completed_targets(v);
         if let Some(slot) = self.barn_placed {
@@ -285,6 +286,7 @@ impl CountRules {
     /// figure kind that may stand on the quarter's features (CO-9). [`Self::moves`] offers a
     /// player something exactly when one of these quarters has a target of its scoring, so
     /// one pass over the figures answers for every player without listing the moves.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn movable(&self, v: &View<'_>, only_market: bool) -> HookResult<[u8; MAX_PLAYERS]> {
         let mut segs = [0usize; 4];
         for (q, s) in segs.iter_mut().enumerate() {
@@ -332,6 +334,7 @@ impl CountRules {
     /// CO-10: one redeployment round, left of the placer round to the placer; a player is
     /// asked if he has a move (the same test as a non-empty [`Self::moves`]).
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn redeploy_round(&self, ctx: &mut Ctx<'_>) -> HookResult {
         // Most placements complete nothing: that is the cheaper test, so it comes first.
         let targets = self.redeploy_targets(&ctx.view());
@@ -884,6 +887,7 @@ impl BoundExpansion for CountRules {
     /// Another expansion may take a follower out of a quarter (The Tower's capture under
     /// `tower.cocQuarterFigures=jcz`): the city's tally is recounted. Scored figures never
     /// stand in a quarter, and nothing is recounted while the city is empty.
+    #[inline(always)]
     fn on_figure_removed(
         &self,
         ctx: &mut Ctx<'_>,
@@ -990,6 +994,7 @@ impl BoundExpansion for CountRules {
 
     /// The hot path (every placement's `BeforeScoring`) is one slot read while nobody is
     /// in the city; the rounds are out of line.
+    #[inline(always)]
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
         match window {
             Window::BeforeScoring if ctx.get(self.ids.in_city) != 0 => self.redeploy_round(ctx),
@@ -999,6 +1004,7 @@ impl BoundExpansion for CountRules {
         }
     }
 
+    #[inline(always)]
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         match prompt.decode::<CountPrompt>()? {
             CountPrompt::Redeploy => {
@@ -1039,6 +1045,7 @@ impl BoundExpansion for CountRules {
         Ok(())
     }
 
+    #[inline(always)]
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
         let ids = self.ids;
         let player = prompt.player;
@@ -1122,6 +1129,7 @@ impl BoundExpansion for CountRules {
 
     /// CO-5, CO-6: what the placement's scoring gave each player.
     /// Most scorings reach here with no award: that test is inline, the rest out of line.
+    #[inline(always)]
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         if draft.final_scoring || draft.awards.is_empty() {
             return Ok(());
@@ -1133,6 +1141,7 @@ impl BoundExpansion for CountRules {
 impl CountRules {
     /// CO-4 … CO-8 for a placement's scoring with awards.
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn placement_scored(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         let completion_only = self.trigger_completion;
         let mut points = [0i64; MAX_PLAYERS];

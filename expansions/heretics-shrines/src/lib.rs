@@ -395,6 +395,7 @@ impl ShrinesRules {
 
     /// [`Self::filter_cells`] with the list.
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn filter_listed(&self, v: &View<'_>, mask: u8, cells: &mut [PlacementCell]) {
         self.filter_cells(v, mask, cells, true);
     }
@@ -403,6 +404,7 @@ impl ShrinesRules {
     /// in placement order) under our family and/or the rival one, from the list, if there
     /// is one now (else `false`).
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn listed_buildings(
         &self,
         v: &View<'_>,
@@ -468,6 +470,7 @@ impl ShrinesRules {
 
     /// Adds placed tile `t` to the list if it carries a building ([`BuildingList`]), once
     /// the list is started and while it has room; past that the filter scans the board.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn list_tile(&self, ctx: &mut Ctx<'_>, t: &PlacedTile) {
         let m = self.buildings_of_tile(t.kind);
         if t.sites == 0 || m == 0 {
@@ -677,6 +680,7 @@ impl BoundExpansion for ShrinesRules {
         self.listing && self.buildings_of_tile(tile) != 0
     }
 
+    #[inline(always)]
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         let board = ctx.state().board();
         // The tile just placed is the last one: no cell lookup.
@@ -697,6 +701,7 @@ impl BoundExpansion for ShrinesRules {
     }
 
     /// HS-3 / HS-4.
+    #[inline(always)]
     fn filter_placements(
         &self,
         v: View<'_>,
@@ -718,6 +723,7 @@ impl BoundExpansion for ShrinesRules {
     }
 
     /// HS-4 house rule: no follower on a crowded building.
+    #[inline(always)]
     fn filter_deploy_actions(
         &self,
         v: View<'_>,
@@ -736,6 +742,7 @@ impl BoundExpansion for ShrinesRules {
     /// HS-5 … HS-8, HS-13: resolve challenges of the buildings this scoring completes.
     /// With `shrines = plain-cloisters`: every drafted shrine is scored as the core
     /// `cloister` kind (placement and final scorings), nothing else.
+    #[inline(always)]
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         if self.opts.plain {
             let shrine = self.shrine;

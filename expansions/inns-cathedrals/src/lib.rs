@@ -146,6 +146,7 @@ impl BoundExpansion for InnsCathedralsRules {
     }
 
     /// IC-6, IC-7, IC-10, IC-11, IC-16, IC-17: revalue inn roads and cathedral cities.
+    #[inline(always)]
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         let rules = ctx.rules();
         let st = ctx.state();

@@ -237,6 +237,7 @@ impl BoundExpansion for KingRobberRules {
     /// KR-2 … KR-5: the largest city (road) completed by this placement against the record.
     /// Under `continuously` the holder from before the placement first scores +1 per city
     /// (road) the placement completed; then the title may change hands (JCZ's order).
+    #[inline(always)]
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         if draft.final_scoring {
             return Ok(());

@@ -122,6 +122,7 @@ impl PdRules {
     /// Keeps the `dragon` group from holding back the rest of the stack: while it is the
     /// only active group with tiles (a river phase just ended), the next group with tiles
     /// is activated beside it, as the engine would have activated it alone.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn sync_groups(&self, ctx: &mut Ctx<'_>) {
         let sup = ctx.state().supply();
         if sup.mode == DrawMode::InOrder

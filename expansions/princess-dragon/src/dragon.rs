@@ -54,6 +54,7 @@ impl PdRules {
     /// PD-8: the legal steps of the dragon at step `k` of its flight (the cells it stood
     /// on are `visited[0..k]`: the start and the `k - 1` steps made; the later entries are
     /// zero).
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn dragon_steps(&self, v: &View<'_>, k: usize, out: &mut Vec<Action>) {
         let Some(d) = self.dragon_cell(v) else {
             return;
@@ -161,6 +162,7 @@ impl PdRules {
     /// Core offers deployments on the placed tile only, and this expansion's own offers
     /// never name the dragon's tile (the portal skips it); so without another expansion's
     /// offers, only a step on the dragon's tile itself can hold one.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn remove_banned_deploys(&self, v: &View<'_>, actions: &mut Vec<Action>) {
         let Some(d) = self.banned_cell(v) else {
             return;
@@ -232,6 +234,7 @@ impl PdRules {
     }
 
     /// PD-10, PD-11: the dragon enters `cell`.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn eat(&self, ctx: &mut Ctx<'_>, cell: Pos) -> HookResult {
         let v = ctx.view();
         // The figures on the tile are those on its segments' nodes (no graph lookup).
@@ -312,6 +315,7 @@ impl PdRules {
     }
 
     /// PD-12: builders and pigs on `features` whose owner has no follower left there.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn return_orphans(&self, ctx: &mut Ctx<'_>, features: &[FeatureId]) -> HookResult {
         if features.is_empty() || (self.builder.is_none() && self.pig.is_none()) {
             return Ok(());
@@ -348,6 +352,7 @@ impl PdRules {
     }
 
     /// PD-6: a flight marked by a dragon tile starts.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn start_flight(&self, ctx: &mut Ctx<'_>) {
         if ctx.get(self.ids.pending) == 0 {
             return;

@@ -22,6 +22,7 @@ impl PdRules {
 
     /// The fairy's tile (PD-14): its follower's tile, else where it was left.
     #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn fairy_cell(&self, v: &View<'_>) -> Option<Pos> {
         if v.get(self.ids.fairy) == 0 {
             return None;
@@ -55,6 +56,7 @@ impl PdRules {
     }
 
     /// Fairy moves of `player` (PD-13, PD-18).
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn fairy_moves(&self, v: &View<'_>, player: PlayerId, out: &mut Vec<Action>) {
         if !self.fairy {
             return;

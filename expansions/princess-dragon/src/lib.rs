@@ -242,6 +242,7 @@ impl PdRules {
     /// The cell of a segment (a quarter counts as the CO/7 tile (0,0) under
     /// `cocQuarterFigures=jcz`; other virtual segments have none).
     #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn seg_cell(&self, v: &View<'_>, seg: SegmentId) -> Option<Pos> {
         let n = v.state.graph().segment(seg);
         if !n.is_virtual() {
@@ -313,6 +314,7 @@ impl PdRules {
     /// kind is read, and the slot is written only when a bonus is noted (the same packed
     /// value as [`Self::noted_bonuses`], which adds 0 for the other players).
     #[inline]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn note_follower_bonus(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         let v = ctx.view();
         let Some((f, seg)) = self.fairy_follower(&v) else {
@@ -468,6 +470,7 @@ impl BoundExpansion for PdRules {
     }
 
     /// PD-4: a volcano brings the dragon; PD-6: a dragon tile marks a flight.
+    #[inline(always)]
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         let Some(kind) = self.tile_kind_at(&ctx.view(), pos) else {
             return Ok(());
@@ -493,6 +496,7 @@ impl BoundExpansion for PdRules {
     }
 
     /// PD-13 fairy moves, PD-19 princess, PD-22 portal.
+    #[inline(always)]
     fn deploy_step_actions(
         &self,
         view: View<'_>,
@@ -514,6 +518,7 @@ impl BoundExpansion for PdRules {
     }
 
     /// PD-5: nothing onto the dragon's tile; PD-19 `must`.
+    #[inline(always)]
     fn filter_deploy_actions(
         &self,
         view: View<'_>,
@@ -529,6 +534,7 @@ impl BoundExpansion for PdRules {
 
     /// PD-5, PD-27, PD-31: other expansions' prompts (the Count's redeployments, a
     /// Tactician token) put nothing onto the dragon's tile either.
+    #[inline(always)]
     fn filter_prompt_actions(
         &self,
         view: View<'_>,
@@ -546,6 +552,7 @@ impl BoundExpansion for PdRules {
         Ok(())
     }
 
+    #[inline(always)]
     fn apply_action(&self, ctx: &mut Ctx<'_>, player: PlayerId, c: CustomAction) -> HookResult {
         if c.verb == self.ids.move_fairy {
             if self.on_tile {
@@ -595,6 +602,7 @@ impl BoundExpansion for PdRules {
         }
     }
 
+    #[inline(always)]
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
         match window {
             // PD-15, PD-18: the fairy's turn point.
@@ -649,6 +657,7 @@ impl BoundExpansion for PdRules {
         Ok(())
     }
 
+    #[inline(always)]
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         match prompt.decode::<PdPrompt>()? {
             PdPrompt::DragonStep(k) => self.dragon_steps(&v, usize::from(k), out),
@@ -656,6 +665,7 @@ impl BoundExpansion for PdRules {
         Ok(())
     }
 
+    #[inline(always)]
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
         let PdPrompt::DragonStep(k) = prompt.decode::<PdPrompt>()?;
         let Action::Custom(c) = action else {
@@ -685,6 +695,7 @@ impl BoundExpansion for PdRules {
 
     /// PD-16, PD-18: notes the fairy's bonus for every feature of this scoring (see
     /// [`scores_followers`]).
+    #[inline(always)]
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         if ctx.get(self.ids.fairy) == 0 {
             return Ok(());
@@ -699,6 +710,7 @@ impl BoundExpansion for PdRules {
     }
 
     /// PD-16: the bonuses noted before the scoring, as `fairy` events after it.
+    #[inline(always)]
     fn after_scoring(&self, ctx: &mut Ctx<'_>, _draft: &ScoreDraft) -> HookResult {
         let packed = ctx.get(self.ids.bonus);
         if packed == 0 {
@@ -715,6 +727,7 @@ impl BoundExpansion for PdRules {
     }
 
     /// PD-17: the fairy stays on its tile, attached to nobody.
+    #[inline(always)]
     fn on_figure_removed(
         &self,
         ctx: &mut Ctx<'_>,
@@ -728,6 +741,7 @@ impl BoundExpansion for PdRules {
     }
 
     /// PD-29 `volcanoExtraTile`.
+    #[inline(always)]
     fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
         if ctx.get(self.ids.volcano_part) != 0 {
             ctx.set(self.ids.volcano_part, 0);

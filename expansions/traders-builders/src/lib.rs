@@ -459,7 +459,10 @@ impl TbRules {
     #[inline(never)]
     fn note_herd_tile(&self, ctx: &mut Ctx<'_>, idx: u16) {
         let n = ctx.get(self.ids.herd_count);
-        if let Some(slot) = usize::try_from(n).ok().and_then(|n| self.ids.herd_at.get(n)) {
+        if let Some(slot) = usize::try_from(n)
+            .ok()
+            .and_then(|n| self.ids.herd_at.get(n))
+        {
             ctx.set(*slot, i64::from(idx));
         }
         ctx.set(self.ids.herd_count, n + 1);

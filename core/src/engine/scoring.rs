@@ -72,6 +72,62 @@ pub(crate) fn strengths(
     Ok(s)
 }
 
+/// [`View::strength`] for the final scoring's passes over the figures, which ask it of every
+/// occupying follower at the end of every search playout, in a game where some expansion
+/// has `strength_delta`: the implementers are read once per pass and called directly from
+/// the pass's loop (no call of [`View::strength`] a figure). The same value, or the same
+/// error (the first failing expansion's, in load order).
+#[derive(Clone, Copy)]
+struct FinalStrength<'a> {
+    rules: &'a Ruleset,
+    st: &'a GameState,
+    bound: &'a [Box<dyn BoundExpansion>],
+    /// The hook's implementers ([`Ruleset::hook_members`]).
+    members: u64,
+}
+
+impl<'a> FinalStrength<'a> {
+    #[inline(always)]
+    fn new(rules: &'a Ruleset, st: &'a GameState) -> Self {
+        FinalStrength {
+            rules,
+            st,
+            bound: rules.bound(),
+            members: rules.hook_members(HookSet::STRENGTH_DELTA),
+        }
+    }
+
+    /// The strength of figure `i`, whose kind's own strength is `base`.
+    #[inline(always)]
+    fn of(self, i: usize, base: i32) -> Result<i32, HookError> {
+        let view = View {
+            rules: self.rules,
+            state: self.st,
+        };
+        let f = FigureId(i as u16);
+        // Bit 63 also stands for every later expansion: no real ruleset has one.
+        if self.members & (1 << 63) != 0 {
+            return view.strength(f);
+        }
+        let mut s = base;
+        let mut m = self.members;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            match self.bound[k].strength_delta(view, f) {
+                Ok(d) => s += d,
+                Err(e) => return Err(hook_error(self.rules, k, "strength_delta", e)),
+            }
+        }
+        debug_assert_eq!(
+            Ok(s.max(0)),
+            view.strength(f),
+            "the final scoring's strength against View::strength"
+        );
+        Ok(s.max(0))
+    }
+}
+
 /// Adds an award of `value` for every player with the maximal strength (> 0).
 pub(crate) fn push_majority(
     draft: &mut ScoreDraft,
@@ -416,7 +472,23 @@ fn final_features(
     draft: &mut ScoreDraft,
     farms: &mut Vec<FeatureId>,
 ) -> Result<(), HookError> {
-    let plain = !rules.any_hooks(HookSet::STRENGTH_DELTA);
+    if rules.any_hooks(HookSet::STRENGTH_DELTA) {
+        final_features_in::<true>(rules, st, draft, farms)
+    } else {
+        final_features_in::<false>(rules, st, draft, farms)
+    }
+}
+
+/// [`final_features`], with the strength hooks asked ([`FinalStrength`]) or not
+/// (`DELTAS`): a copy each, so that a game without them runs the loop it always ran.
+#[inline(always)]
+fn final_features_in<const DELTAS: bool>(
+    rules: &Ruleset,
+    st: &GameState,
+    draft: &mut ScoreDraft,
+    farms: &mut Vec<FeatureId>,
+) -> Result<(), HookError> {
+    let strength = FinalStrength::new(rules, st);
     // Per drafted feature: each player's strength and the occupants still to count. At
     // most one per figure on the board: one allocation, not one per doubling (a search
     // ends a game per playout).
@@ -471,10 +543,10 @@ fn final_features(
         *left -= 1;
         let fk = rules.figure_kind(fig.kind);
         if fk.follower {
-            s[fig.owner.index()] += if plain {
-                fk.strength
+            s[fig.owner.index()] += if DELTAS {
+                strength.of(i, fk.strength)?
             } else {
-                View { rules, state: st }.strength(FigureId(i as u16))?
+                fk.strength
             };
         }
     }
@@ -540,7 +612,7 @@ fn is_farm_city(rules: &Ruleset, g: &FeatureGraph, f: FeatureId) -> bool {
 /// the figures instead of one per farm; `farms` holds no farm twice. Should a strength
 /// hook fail, the farms are counted one by one as before, so the error is the one the
 /// first failing farm gives.
-fn farm_strengths(
+fn farm_strengths<const DELTAS: bool>(
     rules: &Ruleset,
     st: &GameState,
     farms: &[FeatureId],
@@ -553,7 +625,7 @@ fn farm_strengths(
             .iter()
             .map(|f| ([0; MAX_PLAYERS], st.graph.totals(*f).occupants)),
     );
-    let plain = !rules.any_hooks(HookSet::STRENGTH_DELTA);
+    let strength = FinalStrength::new(rules, st);
     let mut total: u32 = out.iter().map(|(_, n)| u32::from(*n)).sum();
     let mut failed = false;
     for (i, fig) in st.figures.iter().enumerate() {
@@ -578,16 +650,16 @@ fn farm_strengths(
         total -= 1;
         let fk = rules.figure_kind(fig.kind);
         if fk.follower {
-            s[fig.owner.index()] += if plain {
-                fk.strength
-            } else {
-                match (View { rules, state: st }).strength(FigureId(i as u16)) {
+            s[fig.owner.index()] += if DELTAS {
+                match strength.of(i, fk.strength) {
                     Ok(s) => s,
                     Err(_) => {
                         failed = true;
                         break;
                     }
                 }
+            } else {
+                fk.strength
             };
         }
     }
@@ -609,7 +681,11 @@ pub(crate) fn farm_draft(
     let n = st.players.len();
     let mut cities = Vec::with_capacity(16);
     let mut strength = Vec::with_capacity(farms.len());
-    farm_strengths(rules, st, farms, &mut strength)?;
+    if rules.any_hooks(HookSet::STRENGTH_DELTA) {
+        farm_strengths::<true>(rules, st, farms, &mut strength)?;
+    } else {
+        farm_strengths::<false>(rules, st, farms, &mut strength)?;
+    }
     match rules.base().farm_scoring {
         FarmScoring::Third | FarmScoring::Second => {
             // Cities already paid per player (second edition only).
@@ -717,5 +793,104 @@ mod tests {
             }
         }
         assert!(skipped > 500 && found > 20, "{skipped} {found}");
+    }
+
+    /// A strength delta that depends on the figure: `add` for seat 1's figures, `-3` for
+    /// odd ordinals (so that `max(0)` matters), and a failure for every figure while
+    /// `fail` is set.
+    #[derive(Clone)]
+    struct Delta {
+        id: &'static str,
+        add: i32,
+        fail: Arc<std::sync::atomic::AtomicBool>,
+    }
+
+    impl crate::Expansion for Delta {
+        fn id(&self) -> &str {
+            self.id
+        }
+        fn declare(&self, _: &mut crate::Declare<'_>) -> HookResult<Box<dyn crate::Binder>> {
+            let me = self.clone();
+            Ok(crate::binder(move |_: &crate::Binding<'_>| Ok(me)))
+        }
+    }
+
+    impl BoundExpansion for Delta {
+        fn hook_set(&self) -> HookSet {
+            HookSet::STRENGTH_DELTA
+        }
+        fn strength_delta(&self, v: View<'_>, f: FigureId) -> HookResult<i32> {
+            if self.fail.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(crate::HookFailure(format!("{} fails", self.id)));
+            }
+            let fig = v.state.figure(f);
+            let odd = if fig.ordinal % 2 == 1 { -3 } else { 0 };
+            Ok(odd
+                + if fig.owner == PlayerId(1) {
+                    self.add
+                } else {
+                    0
+                })
+        }
+    }
+
+    /// The final scoring's strengths ([`FinalStrength`], the implementers called
+    /// directly) equal [`View::strength`] for every figure at every decision of seeded
+    /// random games, with one delta and with two, and their errors (the first failing
+    /// expansion's) too.
+    #[test]
+    fn final_strengths_match_view_strength() {
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let fail = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let delta = |id, add| Delta {
+            id,
+            add,
+            fail: Arc::clone(&fail),
+        };
+        let mut checked = [0usize; 2];
+        for deltas in 1..3usize {
+            let mut b = Ruleset::builder().tiles(base.clone());
+            for d in [delta("plus", 1), delta("more", 4)]
+                .into_iter()
+                .take(deltas)
+            {
+                b = b.expansion(Arc::new(d));
+            }
+            let rules = Arc::new(b.build().unwrap());
+            for seed in 0..6u64 {
+                let players = (0..2 + seed % 2).map(|p| format!("P{p}")).collect();
+                let mut game =
+                    Game::new(Arc::clone(&rules), &GameSetup::new(players, seed)).unwrap();
+                let mut pick = seed;
+                while !game.is_over() {
+                    let st = game.state();
+                    let view = View {
+                        rules: &rules,
+                        state: st,
+                    };
+                    for (i, fig) in st.figures.iter().enumerate() {
+                        let base = rules.figure_kind(fig.kind).strength;
+                        let general = view.strength(FigureId(i as u16));
+                        let fast = FinalStrength::new(&rules, st).of(i, base);
+                        assert_eq!(fast, general, "seed {seed}");
+                        checked[deltas - 1] += 1;
+                    }
+                    if pick % 7 == 0 {
+                        fail.store(true, std::sync::atomic::Ordering::Relaxed);
+                        let general = view.strength(FigureId(0));
+                        let fast = FinalStrength::new(&rules, st).of(0, 2);
+                        fail.store(false, std::sync::atomic::Ordering::Relaxed);
+                        assert!(general.is_err());
+                        assert_eq!(fast, general, "seed {seed}");
+                    }
+                    pick = pick
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let i = (pick >> 33) as usize % game.action_count();
+                    game.apply_offered(i).unwrap();
+                }
+            }
+        }
+        assert!(checked.iter().all(|n| *n > 1000), "{checked:?}");
     }
 }

@@ -46,6 +46,10 @@ pub const GOODS: [&str; 3] = ["wine", "grain", "cloth"];
 /// The segment tag of River II's pig herd (TB-23).
 pub const PIG_HERD: &str = "pig-herd";
 
+/// How many herd tiles on the board [`Ids::herd_at`] lists (River II has one); with more,
+/// the herd test walks the farm.
+const HERD_KEPT: usize = 2;
+
 /// Points for the most tokens of one type (TB-6).
 const MAJORITY_BONUS: i32 = 10;
 
@@ -90,6 +94,12 @@ struct Ids {
     /// Turn number + 1 of the last placement's turn (so a second placement in the same
     /// turn is known to be a later part).
     placed_turn: GameSlot,
+    /// TB-23: how many tiles that have (or, turned into a variant, may have) a herd
+    /// segment lie on the board, and the board indices of the first [`HERD_KEPT`] of them
+    /// in placement order: the herd test reads those tiles' herd segments instead of
+    /// walking every segment of the farm.
+    herd_count: GameSlot,
+    herd_at: [GameSlot; HERD_KEPT],
     verb: VerbId,
     label: LabelId,
 }
@@ -133,6 +143,9 @@ struct TbRules {
     /// so every local index fits).
     herd_masks: Vec<u16>,
     herd_locals: u16,
+    /// Per tile kind, whether a placed tile of it has a herd segment, or may get one by
+    /// turning into one of its variants (an overlay): the tiles [`Ids::herd_at`] lists.
+    herd_capable: Vec<bool>,
     /// Farmers are in play (the pig has nowhere to go otherwise).
     farmers: bool,
     /// Per figure kind: whether it is a follower (TBQ-2).
@@ -179,6 +192,8 @@ impl Expansion for TradersBuilders {
             supply: GOODS.map(|g| d.game_slot(&format!("{g}-supply"), 0)),
             triggered: d.game_slot("builder-triggered", 0),
             placed_turn: d.game_slot("placed-turn", 0),
+            herd_count: d.game_slot("herd-tiles", 0),
+            herd_at: [d.game_slot("herd-tile-1", 0), d.game_slot("herd-tile-2", 0)],
             verb: d.verb_in_words("double-turn", "take the builder's second tile"),
             label: d.score_label("trade-goods"),
         };
@@ -191,7 +206,9 @@ impl Expansion for TradersBuilders {
             let herd_masks = herd_masks(b.rules());
             // Per tile kind, whether a segment of it has the `pig-herd` tag.
             let herd_tiles: Vec<bool> = herd_masks.iter().map(|m| *m != 0).collect();
+            let herd_capable = herd_capable(b.rules(), &herd_masks);
             Ok(TbRules {
+                herd_capable,
                 herd_locals: herd_masks.iter().fold(0, |a, m| a | m),
                 herd_masks,
                 any_herd: herd && herd_tiles.iter().any(|h| *h),
@@ -298,6 +315,35 @@ fn herd_masks(rules: &Ruleset) -> Vec<u16> {
         .collect()
 }
 
+/// Per tile kind, whether it or a variant it may turn into (its variants, theirs, …) has a
+/// herd segment (`masks`, from [`herd_masks`]).
+fn herd_capable(rules: &Ruleset, masks: &[u16]) -> Vec<bool> {
+    let tiles = rules.tiles();
+    (0..masks.len())
+        .map(|k| {
+            // Depth-first over the variants, each kind looked at once.
+            let mut seen = vec![false; masks.len()];
+            let mut stack = vec![k];
+            while let Some(k) = stack.pop() {
+                if std::mem::replace(&mut seen[k], true) {
+                    continue;
+                }
+                if masks[k] != 0 {
+                    return true;
+                }
+                let kind = tiles.get(carcassonne_core::TileKindId(k as u16));
+                stack.extend(
+                    kind.variants
+                        .iter()
+                        .map(|v| v.0 as usize)
+                        .filter(|v| *v < masks.len()),
+                );
+            }
+            false
+        })
+        .collect()
+}
+
 /// Goods symbols on the (non-virtual) segments of a feature, per type.
 fn goods_in(rules: &Ruleset, view: &View<'_>, f: FeatureId) -> [i64; 3] {
     let g = view.state.graph();
@@ -398,6 +444,56 @@ fn in_herd(view: &View<'_>, masks: &[u16], locals: u16, farm: FeatureId) -> bool
 }
 
 impl TbRules {
+    /// TB-23: whether a tile of kind `kind` goes into the herd slots ([`Ids::herd_at`]).
+    #[inline]
+    fn herd_capable(&self, kind: carcassonne_core::TileKindId) -> bool {
+        self.herd_capable
+            .get(kind.0 as usize)
+            .copied()
+            .unwrap_or(true)
+    }
+
+    /// TB-23: notes a tile on the board (just placed, or lying there at the start) that
+    /// has, or may get, a herd segment ([`Self::herd_capable`]) in the herd slots.
+    #[cold]
+    #[inline(never)]
+    fn note_herd_tile(&self, ctx: &mut Ctx<'_>, idx: u16) {
+        let n = ctx.get(self.ids.herd_count);
+        if let Some(slot) = usize::try_from(n)
+            .ok()
+            .and_then(|n| self.ids.herd_at.get(n))
+        {
+            ctx.set(*slot, i64::from(idx));
+        }
+        ctx.set(self.ids.herd_count, n + 1);
+    }
+
+    /// Whether a farm contains a pig-herd field: [`in_herd`] without the walk, from the
+    /// herd tiles the slots list (each listed tile's herd segments, as its kind now has
+    /// them); with more herd tiles than the slots hold, the walk.
+    fn herd_in(&self, view: &View<'_>, farm: FeatureId) -> bool {
+        let n = view.get(self.ids.herd_count);
+        if n as u64 > HERD_KEPT as u64 {
+            return in_herd(view, &self.herd_masks, self.herd_locals, farm);
+        }
+        let g = view.state.graph();
+        let tiles = view.state.board().tiles();
+        self.ids.herd_at[..n as usize].iter().any(|slot| {
+            let Some(t) = tiles.get(view.get(*slot) as usize) else {
+                return false;
+            };
+            let mut m = self.herd_masks.get(t.kind.0 as usize).copied().unwrap_or(0);
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if i < usize::from(t.segment_count) && g.feature_of(t.segment(i)) == farm {
+                    return true;
+                }
+            }
+            false
+        })
+    }
+
     /// The first part of a turn places the turn's first tile; a later placement in the same
     /// turn (same turn number) is a later part.
     fn first_part(&self, ctx: &mut Ctx<'_>) -> bool {
@@ -434,7 +530,7 @@ impl TbRules {
     /// when a tile kind of the ruleset has one.
     fn per_city_bonus(&self, view: &View<'_>, player: PlayerId, farm: FeatureId) -> i32 {
         let pig = pig_in(view, player, self.ids.pig, farm);
-        let herd = self.any_herd && in_herd(view, &self.herd_masks, self.herd_locals, farm);
+        let herd = self.any_herd && self.herd_in(view, farm);
         debug_assert_eq!(
             (pig, herd),
             (
@@ -510,6 +606,15 @@ impl BoundExpansion for TbRules {
         for (i, slot) in self.ids.supply.iter().enumerate() {
             ctx.set(*slot, self.supply_tokens[i]);
         }
+        // TB-23: the herd tiles among the start tiles (and a position's tiles).
+        if self.any_herd {
+            let n = ctx.state().board().tiles().len();
+            for idx in 0..n as u16 {
+                if self.herd_capable(ctx.state().board().tile(idx).kind) {
+                    self.note_herd_tile(ctx, idx);
+                }
+            }
+        }
         Ok(())
     }
 
@@ -554,6 +659,20 @@ impl BoundExpansion for TbRules {
     /// TB-11: the first tile of a turn extends a road or city holding the active player's
     /// own builder.
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: carcassonne_core::Pos) -> HookResult {
+        // TB-23: a herd tile goes into the herd slots (core has just set `last_placed`).
+        if self.any_herd {
+            let board = ctx.state().board();
+            let idx = ctx
+                .state()
+                .last_placed()
+                .filter(|&i| board.tile(i).pos == pos)
+                .or_else(|| board.index_at(pos));
+            if let Some(idx) = idx {
+                if self.herd_capable(board.tile(idx).kind) {
+                    self.note_herd_tile(ctx, idx);
+                }
+            }
+        }
         if !self.first_part(ctx) {
             return Ok(());
         }

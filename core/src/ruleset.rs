@@ -181,6 +181,14 @@ pub struct Ruleset {
     /// Per feature kind: the follower kinds that may be deployed on it, in kind order
     /// (what every deployment step asks of every segment of the placed tile).
     pub(crate) followers_on: Vec<Vec<FigureKindId>>,
+    /// `followers_on` as bit masks (bit `k` = figure kind `k`) for the deployment step's
+    /// offers, 0 where core offers nothing (a kind not occupiable; a field without
+    /// `farmers`); empty when a follower kind's id is 64 or more (then the lists are read).
+    pub(crate) follower_masks: Vec<u64>,
+    /// The union of `follower_masks`: the follower kinds core may offer at all.
+    pub(crate) follower_kinds: u64,
+    /// The follower kinds (bits as in `follower_masks`) whose figures occupy a feature.
+    pub(crate) occupying_followers: u64,
     /// Per figure kind: where its figures start within a player's figures (the kinds
     /// before it, times their `per_player`).
     pub(crate) figure_offsets: Vec<u16>,
@@ -352,6 +360,18 @@ impl Ruleset {
         self.followers_on
             .get(kind.0 as usize)
             .map_or(&[], Vec::as_slice)
+    }
+
+    /// Per feature kind, the follower kinds core's deployment step may offer on it as a
+    /// bit mask (bit `k` = figure kind `k`), with the union of all of them and the ones that
+    /// occupy; `None` when a follower kind's id is 64 or more.
+    #[inline]
+    pub(crate) fn follower_masks(&self) -> Option<(&[u64], u64, u64)> {
+        (!self.follower_masks.is_empty()).then_some((
+            self.follower_masks.as_slice(),
+            self.follower_kinds,
+            self.occupying_followers,
+        ))
     }
 
     /// The expansions (bit `i` = expansion `i`; bit 63 also stands for every later one)
@@ -891,6 +911,35 @@ impl ExpansionMeta {
     }
 }
 
+/// The deployment step's per-feature-kind follower masks (`Ruleset::follower_masks`): the
+/// masks, their union and the occupying kinds among them; all empty or 0 when a follower
+/// kind's id does not fit a `u64`'s bits.
+fn follower_masks(
+    kinds: &[FeatureKindDef],
+    figures: &[FigureKindDef],
+    followers_on: &[Vec<FigureKindId>],
+    farmers: bool,
+) -> (Vec<u64>, u64, u64) {
+    if followers_on.iter().flatten().any(|f| f.0 >= 64) {
+        return (Vec::new(), 0, 0);
+    }
+    let masks: Vec<u64> = followers_on
+        .iter()
+        .zip(kinds)
+        .map(|(list, def)| {
+            if !def.occupiable || (def.shape == crate::kind::Shape::Field && !farmers) {
+                return 0;
+            }
+            list.iter().fold(0, |m, f| m | 1 << f.0)
+        })
+        .collect();
+    let all = masks.iter().fold(0, |m, k| m | k);
+    let occupying = (0..64)
+        .filter(|&k| all & (1 << k) != 0 && figures.get(k).is_some_and(|d| d.occupies()))
+        .fold(0, |m, k| m | 1 << k);
+    (masks, all, occupying)
+}
+
 /// Builds a [`Ruleset`]; see [`Ruleset::builder`].
 pub struct RulesetBuilder {
     kinds: Vec<FeatureKindDef>,
@@ -1097,7 +1146,9 @@ impl RulesetBuilder {
                     .map(|f| FigureKindId(f as u8))
                     .collect()
             })
-            .collect();
+            .collect::<Vec<Vec<FigureKindId>>>();
+        let (follower_masks, follower_kinds, occupying_followers) =
+            follower_masks(&self.kinds, &self.figures, &followers_on, base.farmers);
         let figure_offsets = self
             .figures
             .iter()
@@ -1112,6 +1163,9 @@ impl RulesetBuilder {
             && (0..tiles.len()).all(|i| !tiles.get(crate::tile::TileKindId(i as u16)).barrier);
         let mut rules = Ruleset {
             followers_on,
+            follower_masks,
+            follower_kinds,
+            occupying_followers,
             figure_offsets,
             hook_members: [0; 32],
             gated_members: [0; 32],

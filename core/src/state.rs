@@ -386,6 +386,24 @@ impl GameState {
         self.in_supply[player.index() * self.figure_kinds + kind.0 as usize]
     }
 
+    /// The kinds among `kinds` (bit `k` = figure kind `k`, below 64) that `player` has in
+    /// supply; 0 for a player beyond the seats.
+    #[inline]
+    pub(crate) fn supply_bits(&self, player: PlayerId, kinds: u64) -> u64 {
+        let n = self.figure_kinds;
+        let start = player.index() * n;
+        let Some(row) = self.in_supply.get(start..start + n) else {
+            return 0;
+        };
+        let (mut left, mut have) = (kinds, 0);
+        while left != 0 {
+            let k = left.trailing_zeros() as usize;
+            have |= u64::from(row.get(k).is_some_and(|&c| c > 0)) << k;
+            left &= left - 1;
+        }
+        have
+    }
+
     /// The face-down tiles.
     pub fn supply(&self) -> &TileSupply {
         &self.supply

@@ -631,7 +631,10 @@ pub(crate) fn legal_placements(
     r.map(|_| ())
 }
 
-/// Base-rule deployments of `player` on the tile at `pos`.
+/// Base-rule deployments of `player` on the tile at `pos`: per segment, the follower
+/// kinds allowed on its feature kind (`Ruleset::follower_masks`) that the player has in
+/// supply, those that occupy only on an unoccupied feature; in segment order, then kind order
+/// (as `deployments_by_list`, the rules' lists read one by one, which debug builds compare).
 #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn deployments_on_tile(
     rules: &Ruleset,
@@ -640,35 +643,114 @@ pub(crate) fn deployments_on_tile(
     pos: Pos,
     out: &mut Vec<Action>,
 ) {
+    let Some((masks, kinds, occupying)) = rules.follower_masks() else {
+        return deployments_by_list(rules, st, player, pos, out);
+    };
+    // Most steps of random play find the player without a follower to deploy: then no
+    // offer, whatever the tile.
+    let have = st.supply_bits(player, kinds);
+    #[cfg(debug_assertions)]
+    let start = out.len();
+    if have != 0 {
+        deployments_masked(rules, st, pos, masks, have, occupying, out);
+    }
+    #[cfg(debug_assertions)]
+    {
+        let mut check = Vec::new();
+        deployments_by_list(rules, st, player, pos, &mut check);
+        debug_assert_eq!(out[start..], check[..], "the deployment masks' offers");
+    }
+}
+
+/// [`deployments_on_tile`] for a player with the follower kinds `have` in supply (not 0).
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
+#[inline(never)]
+fn deployments_masked(
+    rules: &Ruleset,
+    st: &GameState,
+    pos: Pos,
+    masks: &[u64],
+    have: u64,
+    occupying: u64,
+    out: &mut Vec<Action>,
+) {
     let Some(t) = st.board.at(pos) else { return };
-    let tk = rules.tiles().get(t.kind);
-    if !tk.deploy {
+    if !rules.tiles().get(t.kind).deploy {
+        return;
+    }
+    let segments = t.segments();
+    // At most one write per segment and kind in supply, the later ones at or before the
+    // last: all within this capacity.
+    out.reserve(segments.len() * have.count_ones() as usize);
+    let mut n = out.len();
+    let base = out.as_mut_ptr();
+    for seg in segments {
+        let kind = st.graph.segment(seg).kind;
+        let mut each = masks.get(usize::from(kind.0)).map_or(0, |&m| m & have);
+        if each == 0 {
+            continue;
+        }
+        // An occupied feature takes only figures that share it. As before, an offer is
+        // written whether it holds or not and the length moves only on a hold: whether a
+        // feature is occupied follows no pattern the branch predictor could learn.
+        let occupied = st.graph.totals(st.graph.feature_of(seg)).occupants > 0;
+        let keep = each & !(occupying & 0u64.wrapping_sub(u64::from(occupied)));
+        while each != 0 {
+            let bit = each & each.wrapping_neg();
+            let figure = FigureKindId(each.trailing_zeros() as u8);
+            // SAFETY: `n` is below the capacity reserved above (it moves at most once per
+            // write, and there are at most `segments.len() * have.count_ones()` writes);
+            // `Action` is `Copy`, so overwriting a written element is fine.
+            unsafe {
+                base.add(n).write(Action::Deploy {
+                    figure,
+                    segment: seg,
+                })
+            };
+            n += usize::from(keep & bit != 0);
+            each ^= bit;
+        }
+    }
+    // SAFETY: every element below `n` was written above (or was there before).
+    unsafe { out.set_len(n) };
+}
+
+/// [`deployments_on_tile`] from the rules' follower lists (`Ruleset::followers_on`), one
+/// supply read per kind: when a follower kind's id is 64 or more, and the check of the masks
+/// in debug builds.
+#[cold]
+#[inline(never)]
+fn deployments_by_list(
+    rules: &Ruleset,
+    st: &GameState,
+    player: PlayerId,
+    pos: Pos,
+    out: &mut Vec<Action>,
+) {
+    let Some(t) = st.board.at(pos) else { return };
+    if !rules.tiles().get(t.kind).deploy {
         return;
     }
     let farmers = rules.base().farmers;
-    // The tests below use `&` and `|`, not `&&` and `||`, and an offer is written whether it
-    // holds or not (the length only moves on a hold): whether a segment is a field or its
-    // feature occupied follows no pattern the branch predictor could learn.
     for seg in t.segments() {
         let kind = st.graph.segment(seg).kind;
         let def = rules.kind(kind);
-        if !def.occupiable | ((def.shape == Shape::Field) & !farmers) {
+        if !def.occupiable || (def.shape == Shape::Field && !farmers) {
             continue;
         }
         let occupied = st.graph.totals(st.graph.feature_of(seg)).occupants > 0;
-        let followers = rules.followers_on(kind);
-        out.reserve(followers.len());
-        for &fk_id in followers {
+        for &figure in rules.followers_on(kind) {
             // A figure that shares features may join an occupied one.
-            let offer = (st.in_supply(player, fk_id) > 0) & (!occupied | !st.occupies(fk_id));
-            let n = out.len();
-            out.spare_capacity_mut()[0].write(Action::Deploy {
-                figure: fk_id,
-                segment: seg,
-            });
-            // SAFETY: the element at `n` was written just above, within the capacity
-            // reserved for every follower kind of this segment; `Action` is `Copy`.
-            unsafe { out.set_len(n + usize::from(offer)) };
+            let have = st
+                .in_supply
+                .get(player.index() * st.figure_kinds + usize::from(figure.0))
+                .is_some_and(|&c| c > 0);
+            if have && (!occupied || !st.occupies(figure)) {
+                out.push(Action::Deploy {
+                    figure,
+                    segment: seg,
+                });
+            }
         }
     }
 }

@@ -6,6 +6,8 @@
 //! walk of its segments; with farmers on and off.
 
 mod common;
+#[path = "rules/deployments.rs"]
+mod rules_oracle;
 
 use carcassonne_core::*;
 use std::sync::Arc;
@@ -45,36 +47,6 @@ fn plain_placements(
     (cells, count)
 }
 
-/// A-5's deployments of `player` on the tile at `pos`, segment by segment and follower
-/// kind by follower kind in their orders.
-fn plain_deployments(rules: &Ruleset, st: &GameState, player: PlayerId, pos: Pos) -> Vec<Action> {
-    let mut out = Vec::new();
-    let Some(t) = st.board().at(pos) else {
-        return out;
-    };
-    if !rules.tiles().get(t.kind).deploy {
-        return out;
-    }
-    let g = st.graph();
-    for seg in t.segments() {
-        let kind = g.segment(seg).kind;
-        let def = rules.kind(kind);
-        if !def.occupiable || (def.shape == Shape::Field && !rules.base().farmers) {
-            continue;
-        }
-        let occupied = g.totals(g.feature_of(seg)).occupants > 0;
-        for &figure in rules.followers_on(kind) {
-            if st.in_supply(player, figure) > 0 && (!occupied || !st.occupies(figure)) {
-                out.push(Action::Deploy {
-                    figure,
-                    segment: seg,
-                });
-            }
-        }
-    }
-    out
-}
-
 fn check_games(rules: &Arc<Ruleset>, players: &[&str], games: u64) -> (usize, usize) {
     let (mut cells, mut offers) = (0, 0);
     let mut fast = Vec::new();
@@ -99,7 +71,7 @@ fn check_games(rules: &Arc<Ruleset>, players: &[&str], games: u64) -> (usize, us
                 view.deployments_on_tile(player, t.pos, &mut deploy);
                 assert_eq!(
                     deploy,
-                    plain_deployments(rules, st, player, t.pos),
+                    rules_oracle::deployments_by_the_rule(rules, st, player, t.pos),
                     "{at}: player {p}, tile at {}",
                     t.pos
                 );

@@ -6,41 +6,14 @@
 //! checks them against that rule read from the public state, for every player on the tile
 //! just placed and on a few others, at every decision of seeded random games.
 
+#[path = "../../core/tests/rules/deployments.rs"]
+mod rules_oracle;
+
 use std::sync::Arc;
 
-use carcassonne_core::{Action, Game, PlayerId, Pos, Ruleset, Shape};
+use carcassonne_core::{Action, PlayerId, Pos, Ruleset};
 use carcassonne_tests::mixed::play_seeded_random;
 use carcassonne_tests::{official_and_fan_rules, official_rules, NINE_OFFICIAL};
-
-/// The offers of A-5 for `player` on the tile at `pos`, read one follower kind at a time.
-fn by_the_rule(g: &Game, player: PlayerId, pos: Pos) -> Vec<Action> {
-    let (rules, st) = (g.rules(), g.state());
-    let graph = st.graph();
-    let mut out = Vec::new();
-    let Some(t) = st.board().at(pos) else {
-        return out;
-    };
-    if !rules.tiles().get(t.kind).deploy {
-        return out;
-    }
-    for seg in t.segments() {
-        let kind = graph.segment(seg).kind;
-        let def = rules.kind(kind);
-        if !def.occupiable || (def.shape == Shape::Field && !rules.base().farmers) {
-            continue;
-        }
-        let occupied = graph.totals(graph.feature_of(seg)).occupants > 0;
-        for &figure in rules.followers_on(kind) {
-            if st.in_supply(player, figure) > 0 && (!occupied || !st.occupies(figure)) {
-                out.push(Action::Deploy {
-                    figure,
-                    segment: seg,
-                });
-            }
-        }
-    }
-    out
-}
 
 /// Plays `games` seeded games of `rules`; at every decision compares core's offers with
 /// the rule's for every player on the last placed tile and on every seventh tile. Returns
@@ -61,7 +34,8 @@ fn check(rules: &Arc<Ruleset>, games: u64, name: &str) -> (usize, usize) {
                 for &pos in &cells {
                     let mut got = vec![Action::Pass];
                     g.view().deployments_on_tile(player, pos, &mut got);
-                    let want = by_the_rule(g, player, pos);
+                    let want =
+                        rules_oracle::deployments_by_the_rule(g.rules(), g.state(), player, pos);
                     assert_eq!(
                         got[1..],
                         want[..],

@@ -135,12 +135,12 @@ def cpu_ms(cmd, env, scratch: Path):
     return used * 1000.0, run.stdout
 
 
-def measure(configs, games, runs, env, scratch, bots="random"):
+def measure(configs, games, runs, env, scratch, bots="random", binary=None):
     """Per-decision figures of each expansion list in `configs`, their runs interleaved
     (round r runs every configuration once, in order) so that a drift in the machine's
     speed reaches each of them alike and their ratios stay fair."""
     def cmd(expansions):
-        c = [str(ROOT / "target" / "release" / "carcassonne"), "simulate", "--games",
+        c = [str(binary or ROOT / "target" / "release" / "carcassonne"), "simulate", "--games",
              str(games), "--players", "2", "--seed", "1", "--threads", "1", "--json",
              "--bots", bots]
         return c + ["--expansions", expansions] if expansions else c
@@ -176,6 +176,9 @@ def main():
     ap.add_argument("--no-floor", action="store_true", help="skip the floors")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--bin", type=Path, help="the program to measure, its plugins beside it "
+                    "(default target/release/carcassonne; e.g. target/bolt/carcassonne, the "
+                    "profile-optimised build of scripts/bolt.py); implies --no-build")
     args = ap.parse_args()
     kind = args.bots.split(":")[0]
     if args.games is None:
@@ -192,7 +195,7 @@ def main():
             sys.exit(f"unknown configuration(s): {', '.join(sorted(unknown))}")
         configs = [c for c in configs if c[0] in wanted or c[0] == "nine official"
                    and any(a == "nine official" for n, _, _, a in configs if n in wanted)]
-    if not args.no_build:
+    if not args.no_build and args.bin is None:
         build()
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
@@ -208,7 +211,7 @@ def main():
         bases, rows = [], {}
         for name, exps, budget, against in configs:
             ref, row = measure([ref_exps[against] if against else "", exps], args.games,
-                               args.runs, env, scratch, args.bots)
+                               args.runs, env, scratch, args.bots, args.bin)
             if against is None:
                 bases.append(ref)
             row["ratio"] = row["us_per_decision"] / ref["us_per_decision"]
@@ -221,12 +224,12 @@ def main():
                 if not (floors / floor_id).exists():
                     write_floor(floors / floor_id, extra)
                 fbase, floor = measure(["", floor_id], args.games, args.runs, env, scratch,
-                                       args.bots)
+                                       args.bots, args.bin)
                 row["floor"] = floor["us_per_decision"] / fbase["us_per_decision"]
                 row["floor_decisions"] = floor["decisions"]
             rows[name] = row
         if not bases:
-            bases = measure([""], args.games, args.runs, env, scratch, args.bots)
+            bases = measure([""], args.games, args.runs, env, scratch, args.bots, args.bin)
         base = dict(bases[0])
         for key in ("us_per_game", "us_per_decision"):
             base[key] = statistics.median(b[key] for b in bases)

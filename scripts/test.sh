@@ -11,3 +11,9 @@ bash scripts/install-browser.sh
 cargo build --workspace --all-targets
 cargo test --workspace
 bash scripts/python-tests.sh
+
+# The profile-optimised build (scripts/bolt.py, README "The fastest build"): BOLT installed, the
+# program and plugins built with their relocations, a short training set, and the script's own
+# check that the optimised build plays exactly the games of the plain one.
+bash scripts/install-bolt.sh
+python3 scripts/bolt.py --quick --out target/bolt-check

@@ -213,6 +213,10 @@ fn mix(a: u64, b: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// How many children a node finds by comparing their actions, before it builds its table
+/// ([`Node::table`]).
+const SCAN_CHILDREN: usize = 2;
+
 /// `root_child` entry of a root offer not expanded yet.
 const NO_CHILD: u32 = u32::MAX;
 
@@ -225,14 +229,15 @@ struct Node {
     mover: u8,
     /// The action leading here.
     action: Option<Action>,
-    /// Child node indices.
-    children: Vec<u32>,
-    /// The children's actions, in the order of `children`.
-    child_actions: Vec<Action>,
+    /// Child node indices, each with the action leading to it, in the order added (one
+    /// list: one allocation a node with children, not two).
+    children: Vec<(u32, Action)>,
     /// The children by [`action_key`]: an open-addressing table of `(key, position in
     /// children + 1)` (0: empty), at most half full, so that looking up every offered
     /// action (a nine-expansion tile step offers 100+ placements) is a probe or two
-    /// instead of a binary search with a comparison of whole actions.
+    /// instead of a binary search with a comparison of whole actions. Empty while the
+    /// node has at most [`SCAN_CHILDREN`] children (most nodes below the root have one):
+    /// those are compared with the action instead, and the node allocates no table.
     table: Vec<(u64, u32)>,
 }
 
@@ -253,7 +258,6 @@ impl Node {
             mover: 0,
             action,
             children: Vec::new(),
-            child_actions: Vec::new(),
             table: Vec::new(),
         }
     }
@@ -263,7 +267,7 @@ impl Node {
     #[inline]
     fn child(&self, a: &Action) -> Option<u32> {
         if self.table.is_empty() {
-            return None;
+            return self.children.iter().find(|(_, b)| b == a).map(|&(c, _)| c);
         }
         let (key, exact) = action_key(a);
         let mask = self.table.len() - 1;
@@ -274,8 +278,8 @@ impl Node {
                 return None;
             }
             let at = p as usize - 1;
-            if k == key && (exact || self.child_actions[at] == *a) {
-                return Some(self.children[at]);
+            if k == key && (exact || self.children[at].1 == *a) {
+                return Some(self.children[at].0);
             }
             i = (i + 1) & mask;
         }
@@ -283,16 +287,18 @@ impl Node {
 
     /// Adds child node `c`, reached by `a`.
     fn add_child(&mut self, c: u32, a: Action) {
-        self.children.push(c);
-        self.child_actions.push(a);
+        self.children.push((c, a));
         let n = self.children.len();
+        if n <= SCAN_CHILDREN {
+            return;
+        }
         if self.table.len() < 2 * n {
             // Grown to four slots a child, every child placed again.
             let size = (4 * n).next_power_of_two().max(8);
             self.table.clear();
             self.table.resize(size, (0, 0));
             for at in 0..n {
-                let key = action_key(&self.child_actions[at]).0;
+                let key = action_key(&self.children[at].1).0;
                 self.place(key, at);
             }
         } else {
@@ -525,7 +531,7 @@ fn search(
     tree[0]
         .children
         .iter()
-        .map(|&c| {
+        .map(|&(c, _)| {
             let n = &stats[c as usize];
             RootStat {
                 action: tree[c as usize].action.expect("children have actions"),
@@ -713,5 +719,11 @@ mod tests {
             }
         }
         assert!(node.table.len() >= 2 * node.children.len());
+        // A node with a child or two has no table: its children are compared.
+        let mut small = Node::new(None);
+        for (i, a) in all.iter().take(SCAN_CHILDREN).enumerate() {
+            small.add_child(i as u32, *a);
+            assert!(small.table.is_empty());
+        }
     }
 }

@@ -376,7 +376,6 @@ fn search(
     let mut stats = vec![Stat::default()];
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut rewards = vec![0.0; players];
-    let baseline = baseline_margins(root);
     // The root's offer is the same list in every determinization (unless the root is a
     // chance draw), so its children are found by offer index, not by a scan of the
     // children per offered action (quadratic in a nine-expansion turn's 100+ placements).
@@ -399,6 +398,9 @@ fn search(
     // playout places a tile, and a board shared with the root would be copied into new
     // buffers at its first placement and freed at the next refill.
     let mut g = root.clone();
+    // The baseline is measured on this copy (ended), which the first playout refills: one
+    // copy of the root a decision, not two.
+    let baseline = baseline_margins(&mut g);
     // Every playout ends in the final scoring: its farms' borders are read from those of
     // the root, noted once, unless the playout joined the farm to a new tile.
     g.keep_farm_borders(true);
@@ -610,7 +612,12 @@ fn margins(g: &Game, out: &mut [f64]) {
 /// are scored; a question the end of the game asks is answered with its first offer).
 /// This is how the search values the position where a playout stops.
 pub fn scores_if_ended_now(game: &Game) -> Vec<i32> {
-    let mut g = game.clone();
+    end_copy_now(&mut game.clone())
+}
+
+/// [`scores_if_ended_now`] of the game `g` is a copy of, ending `g` itself (a search's
+/// scratch copy, refilled before its first playout anyway).
+fn end_copy_now(g: &mut Game) -> Vec<i32> {
     g.set_checkpoints(false);
     let _ = g.end_now();
     let mut guard = 0;
@@ -623,9 +630,10 @@ pub fn scores_if_ended_now(game: &Game) -> Vec<i32> {
     g.state().players().iter().map(|p| p.score).collect()
 }
 
-/// Each player's margin if the game ended at `root` (what rewards are measured from).
-fn baseline_margins(root: &Game) -> Vec<f64> {
-    let scores = scores_if_ended_now(root);
+/// Each player's margin if the game ended at the position `g` is a copy of (what rewards
+/// are measured from), ending `g` ([`end_copy_now`]).
+fn baseline_margins(g: &mut Game) -> Vec<f64> {
+    let scores = end_copy_now(g);
     (0..scores.len())
         .map(|i| {
             let best_other = (0..scores.len())

@@ -213,6 +213,10 @@ fn mix(a: u64, b: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// How many children a node finds by comparing their actions, before it builds its table
+/// ([`Node::table`]).
+const SCAN_CHILDREN: usize = 2;
+
 /// `root_child` entry of a root offer not expanded yet.
 const NO_CHILD: u32 = u32::MAX;
 
@@ -225,14 +229,15 @@ struct Node {
     mover: u8,
     /// The action leading here.
     action: Option<Action>,
-    /// Child node indices.
-    children: Vec<u32>,
-    /// The children's actions, in the order of `children`.
-    child_actions: Vec<Action>,
+    /// Child node indices, each with the action leading to it, in the order added (one
+    /// list: one allocation a node with children, not two).
+    children: Vec<(u32, Action)>,
     /// The children by [`action_key`]: an open-addressing table of `(key, position in
     /// children + 1)` (0: empty), at most half full, so that looking up every offered
     /// action (a nine-expansion tile step offers 100+ placements) is a probe or two
-    /// instead of a binary search with a comparison of whole actions.
+    /// instead of a binary search with a comparison of whole actions. Empty while the
+    /// node has at most [`SCAN_CHILDREN`] children (most nodes below the root have one):
+    /// those are compared with the action instead, and the node allocates no table.
     table: Vec<(u64, u32)>,
 }
 
@@ -253,7 +258,6 @@ impl Node {
             mover: 0,
             action,
             children: Vec::new(),
-            child_actions: Vec::new(),
             table: Vec::new(),
         }
     }
@@ -263,7 +267,7 @@ impl Node {
     #[inline]
     fn child(&self, a: &Action) -> Option<u32> {
         if self.table.is_empty() {
-            return None;
+            return self.children.iter().find(|(_, b)| b == a).map(|&(c, _)| c);
         }
         let (key, exact) = action_key(a);
         let mask = self.table.len() - 1;
@@ -274,8 +278,8 @@ impl Node {
                 return None;
             }
             let at = p as usize - 1;
-            if k == key && (exact || self.child_actions[at] == *a) {
-                return Some(self.children[at]);
+            if k == key && (exact || self.children[at].1 == *a) {
+                return Some(self.children[at].0);
             }
             i = (i + 1) & mask;
         }
@@ -283,16 +287,18 @@ impl Node {
 
     /// Adds child node `c`, reached by `a`.
     fn add_child(&mut self, c: u32, a: Action) {
-        self.children.push(c);
-        self.child_actions.push(a);
+        self.children.push((c, a));
         let n = self.children.len();
+        if n <= SCAN_CHILDREN {
+            return;
+        }
         if self.table.len() < 2 * n {
             // Grown to four slots a child, every child placed again.
             let size = (4 * n).next_power_of_two().max(8);
             self.table.clear();
             self.table.resize(size, (0, 0));
             for at in 0..n {
-                let key = action_key(&self.child_actions[at]).0;
+                let key = action_key(&self.children[at].1).0;
                 self.place(key, at);
             }
         } else {
@@ -370,7 +376,6 @@ fn search(
     let mut stats = vec![Stat::default()];
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut rewards = vec![0.0; players];
-    let baseline = baseline_margins(root);
     // The root's offer is the same list in every determinization (unless the root is a
     // chance draw), so its children are found by offer index, not by a scan of the
     // children per offered action (quadratic in a nine-expansion turn's 100+ placements).
@@ -393,6 +398,9 @@ fn search(
     // playout places a tile, and a board shared with the root would be copied into new
     // buffers at its first placement and freed at the next refill.
     let mut g = root.clone();
+    // The baseline is measured on this copy (ended), which the first playout refills: one
+    // copy of the root a decision, not two.
+    let baseline = baseline_margins(&mut g);
     // Every playout ends in the final scoring: its farms' borders are read from those of
     // the root, noted once, unless the playout joined the farm to a new tile.
     g.keep_farm_borders(true);
@@ -525,7 +533,7 @@ fn search(
     tree[0]
         .children
         .iter()
-        .map(|&c| {
+        .map(|&(c, _)| {
             let n = &stats[c as usize];
             RootStat {
                 action: tree[c as usize].action.expect("children have actions"),
@@ -604,7 +612,12 @@ fn margins(g: &Game, out: &mut [f64]) {
 /// are scored; a question the end of the game asks is answered with its first offer).
 /// This is how the search values the position where a playout stops.
 pub fn scores_if_ended_now(game: &Game) -> Vec<i32> {
-    let mut g = game.clone();
+    end_copy_now(&mut game.clone())
+}
+
+/// [`scores_if_ended_now`] of the game `g` is a copy of, ending `g` itself (a search's
+/// scratch copy, refilled before its first playout anyway).
+fn end_copy_now(g: &mut Game) -> Vec<i32> {
     g.set_checkpoints(false);
     let _ = g.end_now();
     let mut guard = 0;
@@ -617,9 +630,10 @@ pub fn scores_if_ended_now(game: &Game) -> Vec<i32> {
     g.state().players().iter().map(|p| p.score).collect()
 }
 
-/// Each player's margin if the game ended at `root` (what rewards are measured from).
-fn baseline_margins(root: &Game) -> Vec<f64> {
-    let scores = scores_if_ended_now(root);
+/// Each player's margin if the game ended at the position `g` is a copy of (what rewards
+/// are measured from), ending `g` ([`end_copy_now`]).
+fn baseline_margins(g: &mut Game) -> Vec<f64> {
+    let scores = end_copy_now(g);
     (0..scores.len())
         .map(|i| {
             let best_other = (0..scores.len())
@@ -713,5 +727,11 @@ mod tests {
             }
         }
         assert!(node.table.len() >= 2 * node.children.len());
+        // A node with a child or two has no table: its children are compared.
+        let mut small = Node::new(None);
+        for (i, a) in all.iter().take(SCAN_CHILDREN).enumerate() {
+            small.add_child(i as u32, *a);
+            assert!(small.table.is_empty());
+        }
     }
 }

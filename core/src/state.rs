@@ -95,6 +95,21 @@ impl PlacementCell {
         const FITS: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
         FITS[usize::from(self.rotations & 0xF)] as usize
     }
+
+    /// The `i`-th (from 0) of the cell's placements in rotation order (`i` below
+    /// [`Self::rotation_count`]).
+    #[inline]
+    fn nth_placement(&self, i: usize) -> Action {
+        let mut bits = self.rotations;
+        for _ in 0..i {
+            bits &= bits - 1;
+        }
+        let q = bits.trailing_zeros() as u8;
+        Action::Place {
+            pos: self.pos,
+            rotation: crate::side::Rotation::quarter_turns(q),
+        }
+    }
 }
 
 /// Where the turn pipeline resumes once the pending decision (and prompts) are done.
@@ -452,18 +467,32 @@ impl GameState {
     pub fn offered_at(&self, mut i: usize) -> Option<Action> {
         match self.decision.kind {
             DecisionKind::PlaceTile { .. } => {
+                // `placement_count` is the sum of the cells' rotation counts, so an action
+                // in the second half is found from the end: half the walk on average for a
+                // uniform pick (a random bot's, a playout's).
+                let total = self.placement_count;
+                debug_assert_eq!(
+                    total,
+                    self.placements
+                        .iter()
+                        .map(PlacementCell::rotation_count)
+                        .sum::<usize>()
+                );
+                if i >= total / 2 && i < total {
+                    let mut k = total - 1 - i;
+                    for c in self.placements.iter().rev() {
+                        let n = c.rotation_count();
+                        if k < n {
+                            return Some(c.nth_placement(n - 1 - k));
+                        }
+                        k -= n;
+                    }
+                    return None;
+                }
                 for c in &self.placements {
                     let n = c.rotation_count();
                     if i < n {
-                        let mut bits = c.rotations;
-                        for _ in 0..i {
-                            bits &= bits - 1;
-                        }
-                        let q = bits.trailing_zeros() as u8;
-                        return Some(Action::Place {
-                            pos: c.pos,
-                            rotation: crate::side::Rotation::quarter_turns(q),
-                        });
+                        return Some(c.nth_placement(i));
                     }
                     i -= n;
                 }

@@ -58,7 +58,13 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
         // start-of-turn effect of a turn that will never be played.
         // An expansion may keep turns going after that (`Ctx::set_more_turns`): such a turn
         // has no `TurnStart` window and plays a tile from outside the supply or nothing.
-        if st.stage == Stage::TurnStart && st.supply.remaining() == 0 {
+        // (`is_exhausted` is `remaining() == 0` without summing every group.)
+        debug_assert!(
+            st.stage != Stage::TurnStart || {
+                st.supply.is_exhausted() == (st.supply.remaining() == 0)
+            }
+        );
+        if st.stage == Stage::TurnStart && st.supply.is_exhausted() {
             if st.more_turns {
                 st.turn_prompts = 0;
                 st.stage = Stage::BeforeDraw;

@@ -43,7 +43,7 @@ pub(crate) fn place_tile(
 ) -> PlacedIndex {
     let tk = rules.tiles().get(kind);
     let first = st.graph.len() as u32;
-    let (idx, beside) = Arc::make_mut(&mut st.board).place_beside(PlacedTile {
+    let (idx, beside) = crate::state::unshared_mut(&mut st.board).place_beside(PlacedTile {
         kind,
         pos,
         rotation: rot,

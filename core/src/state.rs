@@ -885,7 +885,11 @@ mod tests {
         let b = Arc::clone(&a);
         unshared_mut(&mut a).push(4);
         assert_eq!(*a, vec![1, 2, 3, 4]);
-        assert_eq!(*b, vec![1, 2, 3], "shared: copied, the other holder keeps its value");
+        assert_eq!(
+            *b,
+            vec![1, 2, 3],
+            "shared: copied, the other holder keeps its value"
+        );
         let w = Arc::downgrade(&a);
         unshared_mut(&mut a).push(5);
         assert_eq!(*a, vec![1, 2, 3, 4, 5]);

@@ -97,9 +97,7 @@ fn check_kind(rules: &Ruleset, tk: &TileKind) -> usize {
                     .position(f)
                     .map_or(tile::NO_SEGMENT, |i| i as u8)
             };
-            let half = |h: u8| {
-                find(&|g: &tile::Segment| g.halves.rotate(r).0 & (1 << h) != 0)
-            };
+            let half = |h: u8| find(&|g: &tile::Segment| g.halves.rotate(r).0 & (1 << h) != 0);
             let want = [
                 find(&|g: &tile::Segment| g.sides.rotate(r).contains(s)),
                 find(&|g: &tile::Segment| g.shares.rotate(r).contains(s)),

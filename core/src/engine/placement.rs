@@ -158,10 +158,9 @@ pub(crate) fn place_tile(
         // clockwise order) faces the neighbour's second, and the second its first.
         for (a, b) in [(m0, t1), (m1, t0)] {
             match (a != NO_SEGMENT, b != NO_SEGMENT) {
-                (true, true) => g.join_halves(
-                    node(first + u32::from(a)),
-                    n.segment(usize::from(b)),
-                ),
+                (true, true) => {
+                    g.join_halves(node(first + u32::from(a)), n.segment(usize::from(b)))
+                }
                 (true, false) => g.close_edge(node(first + u32::from(a))),
                 (false, true) => g.close_edge(n.segment(usize::from(b))),
                 (false, false) => {}
@@ -209,7 +208,11 @@ fn side_links_match(
         ]
         && nk.side_link(nrot, o)[3] == raw(nk.segment_on_half(nrot, h.facing()))
         && nk.side_link(nrot, o)[2] == raw(nk.segment_on_half(nrot, h2.facing()))
-        && nk.side_link(nrot, o)[..2] == [raw(nk.segment_on_side(nrot, o)), raw(nk.sharer_on_side(nrot, o))]
+        && nk.side_link(nrot, o)[..2]
+            == [
+                raw(nk.segment_on_side(nrot, o)),
+                raw(nk.sharer_on_side(nrot, o)),
+            ]
 }
 
 /// Whether `tk`'s templates at `rot` are its segments turned, as placing them segment by

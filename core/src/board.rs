@@ -384,38 +384,53 @@ impl Board {
                 }
             }
         }
-        let mut beside = [0u32; 4];
         // The four neighbours' cells, N E S W, from this one's: the grid keeps two cells of
         // margin around every tile (`ensure_room`), so each is inside, one row or column
-        // away (rows of `width` cells).
+        // away (rows of `width` cells). One call per side, in side order (the frontier's
+        // order), each with its side's constants (no loop over an array of cells).
         let w = self.width as usize;
-        let around = [i - w, i + 1, i + w, i - 1];
-        for s in Side::ALL {
-            let j = around[s.index() as usize];
-            debug_assert_eq!(Some(j), self.index(tile.pos.step(s)));
-            let theirs = s.opposite().index() as u32 * 8;
-            let edge = (tile.edge_code >> (8 * s.index() as u32)) & 0xFF;
-            let c = self.cells[j];
-            // A tile's cell holds its index + 1 (the frontier bit clear).
-            beside[s.index() as usize] = if c & FRONTIER_BIT == 0 { c } else { 0 };
-            // (`EMPTY` has the frontier bit clear: an empty cell off the bound takes
-            // neither branch.)
-            let q = tile.pos.step(s);
-            if c == EMPTY && q.in_bounds() {
+        let (p, code) = (tile.pos, tile.edge_code);
+        let beside = [
+            self.meet(i - w, p.step(Side::N), code, Side::N),
+            self.meet(i + 1, p.step(Side::E), code, Side::E),
+            self.meet(i + w, p.step(Side::S), code, Side::S),
+            self.meet(i - 1, p.step(Side::W), code, Side::W),
+        ];
+        (idx, beside)
+    }
+
+    /// [`Board::place_beside`]'s work on the cell `j` (at `q`) across side `s` of a tile
+    /// with edge codes `code` just placed: an empty cell within the bound joins the
+    /// frontier, a frontier cell learns the tile's edge; returns the tile there (index + 1),
+    /// or 0.
+    #[inline(always)]
+    fn meet(&mut self, j: usize, q: Pos, code: u32, s: Side) -> u32 {
+        debug_assert_eq!(Some(j), self.index(q));
+        let theirs = s.opposite().index() as u32 * 8;
+        let edge = (code >> (8 * s.index() as u32)) & 0xFF;
+        let c = self.cells[j];
+        // (`EMPTY` has the frontier bit clear: an empty cell off the bound takes neither
+        // branch.)
+        if c == EMPTY {
+            if q.in_bounds() {
                 self.cells[j] = FRONTIER_BIT | self.frontier.len() as u32;
                 self.frontier.push(FrontierCell {
                     pos: q,
                     want: edge << theirs,
                     mask: 0xFF << theirs,
                 });
-            } else if c & FRONTIER_BIT != 0 {
-                let f = &mut self.frontier[(c & !FRONTIER_BIT) as usize];
-                f.want |= edge << theirs;
-                f.mask |= 0xFF << theirs;
-                self.holes += u32::from(f.mask == u32::MAX);
             }
+            0
+        } else if c & FRONTIER_BIT != 0 {
+            let f = &mut self.frontier[(c & !FRONTIER_BIT) as usize];
+            f.want |= edge << theirs;
+            f.mask |= 0xFF << theirs;
+            self.holes += u32::from(f.mask == u32::MAX);
+            0
+        } else {
+            // A tile's cell holds its index + 1.
+            c
         }
-        (idx, beside)
     }
 
     /// Turns the tile placed `i`-th into a variant of its kind (an overlay,

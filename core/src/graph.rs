@@ -919,8 +919,8 @@ impl FeatureGraph {
     /// Taking the segments out of their `Arc` costs an atomic operation, so a placement,
     /// which makes a dozen writes, takes them once ([`GraphEdit`]), and with one atomic
     /// compare-exchange: more than one holder (a plain load) means shared, so copied here;
-    /// one holder leaves only `make_mut`'s own check (no weak references are ever made, so
-    /// it copies nothing then). Turns off the final scoring's farm memo.
+    /// one holder leaves only [`crate::state::unshared_mut`]'s check, inline (no weak
+    /// references are ever made, so it copies nothing then). Turns off the final scoring's farm memo.
     pub(crate) fn edit(&mut self) -> GraphEdit<'_> {
         self.memo.on = false;
         self.links_gen.version += 1;
@@ -931,7 +931,7 @@ impl FeatureGraph {
             self.graph = Arc::new(own);
         }
         GraphEdit {
-            graph: Arc::make_mut(&mut self.graph),
+            graph: crate::state::unshared_mut(&mut self.graph),
             links: &mut self.links,
         }
     }

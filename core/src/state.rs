@@ -21,6 +21,27 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+/// [`Arc::make_mut`] with its common case inline: with one holder and no weak reference
+/// (two plain loads), `Arc::get_mut` takes the value without a call (one atomic
+/// compare-exchange, as `make_mut`'s). Any other case goes out of line to `make_mut`
+/// itself, which copies the value (or moves it away from weak references), after which
+/// the `Arc` has one holder and no weak reference, so `get_mut` cannot fail. Used for the
+/// board and the segments, taken for writing at every placement (`unshared_mut_is_make_mut`).
+#[inline(always)]
+pub(crate) fn unshared_mut<T: Clone>(a: &mut Arc<T>) -> &mut T {
+    if Arc::strong_count(a) != 1 || Arc::weak_count(a) != 0 {
+        make_unshared(a);
+    }
+    Arc::get_mut(a).expect("one holder and no weak reference")
+}
+
+/// [`unshared_mut`]'s shared case, out of line.
+#[cold]
+#[inline(never)]
+fn make_unshared<T: Clone>(a: &mut Arc<T>) {
+    Arc::make_mut(a);
+}
+
 /// The decision the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DecisionKind {
@@ -94,6 +115,21 @@ impl PlacementCell {
     pub fn rotation_count(&self) -> usize {
         const FITS: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
         FITS[usize::from(self.rotations & 0xF)] as usize
+    }
+
+    /// The `i`-th (from 0) of the cell's placements in rotation order (`i` below
+    /// [`Self::rotation_count`]).
+    #[inline]
+    fn nth_placement(&self, i: usize) -> Action {
+        let mut bits = self.rotations;
+        for _ in 0..i {
+            bits &= bits - 1;
+        }
+        let q = bits.trailing_zeros() as u8;
+        Action::Place {
+            pos: self.pos,
+            rotation: crate::side::Rotation::quarter_turns(q),
+        }
     }
 }
 
@@ -452,18 +488,32 @@ impl GameState {
     pub fn offered_at(&self, mut i: usize) -> Option<Action> {
         match self.decision.kind {
             DecisionKind::PlaceTile { .. } => {
+                // `placement_count` is the sum of the cells' rotation counts, so an action
+                // in the second half is found from the end: half the walk on average for a
+                // uniform pick (a random bot's, a playout's).
+                let total = self.placement_count;
+                debug_assert_eq!(
+                    total,
+                    self.placements
+                        .iter()
+                        .map(PlacementCell::rotation_count)
+                        .sum::<usize>()
+                );
+                if i >= total / 2 && i < total {
+                    let mut k = total - 1 - i;
+                    for c in self.placements.iter().rev() {
+                        let n = c.rotation_count();
+                        if k < n {
+                            return Some(c.nth_placement(n - 1 - k));
+                        }
+                        k -= n;
+                    }
+                    return None;
+                }
                 for c in &self.placements {
                     let n = c.rotation_count();
                     if i < n {
-                        let mut bits = c.rotations;
-                        for _ in 0..i {
-                            bits &= bits - 1;
-                        }
-                        let q = bits.trailing_zeros() as u8;
-                        return Some(Action::Place {
-                            pos: c.pos,
-                            rotation: crate::side::Rotation::quarter_turns(q),
-                        });
+                        return Some(c.nth_placement(i));
                     }
                     i -= n;
                 }
@@ -815,5 +865,35 @@ impl GameState {
                 ..FeatureTotals::default()
             },
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unshared_mut;
+    use std::sync::Arc;
+
+    /// `unshared_mut` is `Arc::make_mut`: an `Arc` with one holder is written in place, a
+    /// shared one (or one with a weak reference) is copied first and the other holders
+    /// keep the old value.
+    #[test]
+    fn unshared_mut_is_make_mut() {
+        let mut a = Arc::new(vec![1, 2]);
+        let at = Arc::as_ptr(&a);
+        unshared_mut(&mut a).push(3);
+        assert_eq!(Arc::as_ptr(&a), at, "one holder: in place");
+        let b = Arc::clone(&a);
+        unshared_mut(&mut a).push(4);
+        assert_eq!(*a, vec![1, 2, 3, 4]);
+        assert_eq!(
+            *b,
+            vec![1, 2, 3],
+            "shared: copied, the other holder keeps its value"
+        );
+        let w = Arc::downgrade(&a);
+        unshared_mut(&mut a).push(5);
+        assert_eq!(*a, vec![1, 2, 3, 4, 5]);
+        assert!(w.upgrade().is_none_or(|v| *v == vec![1, 2, 3, 4]));
+        assert_eq!((Arc::strong_count(&a), Arc::weak_count(&a)), (1, 0));
     }
 }

@@ -137,7 +137,31 @@ impl TileSupply {
 
     /// Draws a tile, or `None` when the supply is exhausted. In [`DrawMode::Chosen`] the
     /// caller chooses instead ([`TileSupply::choices`], [`TileSupply::take_chosen`]).
+    #[inline]
     pub fn draw(&mut self, rng: &mut ChaCha8Rng) -> Option<TileKindId> {
+        // Nearly every draw: one active group with tiles in it, no hidden tile and no cap
+        // (the base game's whole stack). The general path then finds nothing to drop or
+        // activate, counts nothing and picks the same index from the same random draw, so
+        // this is the same draw without its walks over the groups
+        // (`tests::the_single_group_draw_is_the_general_draw`).
+        if let [g] = self.groups.as_mut_slice() {
+            if g.active
+                && !g.tiles.is_empty()
+                && self.hidden == 0
+                && self.draws_left.is_none()
+                && self.mode != DrawMode::InOrder
+            {
+                let k = rng.random_range(0..g.tiles.len() as u32) as usize;
+                return Some(g.tiles.swap_remove(k));
+            }
+        }
+        self.draw_general(rng)
+    }
+
+    /// [`Self::draw`] for any supply: groups dropped or activated, the cap counted, the
+    /// pick over every active group.
+    #[inline(never)]
+    fn draw_general(&mut self, rng: &mut ChaCha8Rng) -> Option<TileKindId> {
         if !self.prepare_draw() {
             return None;
         }
@@ -255,5 +279,30 @@ mod tests {
         c.hidden = 1;
         c.draws_left = Some(2);
         assert_eq!(c.remaining(), 2);
+    }
+
+    /// The single-group fast path of `draw` takes the tile the general path takes, with
+    /// the same random draws, until the stack is empty (every stack size, both random
+    /// modes), and leaves the supply as the general path does.
+    #[test]
+    fn the_single_group_draw_is_the_general_draw() {
+        for mode in [DrawMode::Random, DrawMode::Chosen] {
+            for n in 0..30u16 {
+                let tiles = (0..n).map(|i| TileKindId(i % 7)).collect();
+                let mut fast = TileSupply::single(tiles, mode);
+                let mut general = fast.clone();
+                let mut rf = ChaCha8Rng::seed_from_u64(u64::from(n));
+                let mut rg = rf.clone();
+                loop {
+                    let (a, b) = (fast.draw(&mut rf), general.draw_general(&mut rg));
+                    assert_eq!(a, b, "{mode:?} {n}");
+                    assert_eq!(fast.groups, general.groups);
+                    assert_eq!(rf.get_word_pos(), rg.get_word_pos());
+                    if a.is_none() {
+                        break;
+                    }
+                }
+            }
+        }
     }
 }

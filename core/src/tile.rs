@@ -208,6 +208,15 @@ impl TileKind {
         (s != NONE).then_some(s)
     }
 
+    /// What a neighbour across board side `side` needs of the tile turned by `r`, from one
+    /// load: [`TileKind::segment_on_side`], [`TileKind::sharer_on_side`] and
+    /// [`TileKind::segment_on_half`] of the side's two half-edges (clockwise order), each
+    /// [`NO_SEGMENT`] for none (`place_tile`'s joins).
+    #[inline]
+    pub fn side_link(&self, r: Rotation, side: Side) -> [u8; 4] {
+        self.turned(r).link[side.index() as usize]
+    }
+
     /// The tables turned by `r`.
     #[inline]
     fn turned(&self, r: Rotation) -> &Turned {
@@ -251,6 +260,9 @@ impl TileKind {
             for h in 0..8u8 {
                 t.half[usize::from(h)] = drawn.half[((h + 8 - 2 * r.quarters()) & 7) as usize];
             }
+            for s in 0..4 {
+                t.link[s] = [t.side[s], t.sharer[s], t.half[2 * s], t.half[2 * s + 1]];
+            }
         }
     }
 
@@ -272,6 +284,9 @@ impl TileKind {
 /// Marks "no segment" in the per-side and per-half-edge tables.
 const NONE: u8 = u8::MAX;
 
+/// "No segment" in [`TileKind::side_link`]'s entries.
+pub const NO_SEGMENT: u8 = NONE;
+
 /// A tile kind's side, half-edge and sharer tables at one rotation, board-oriented.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Turned {
@@ -281,6 +296,9 @@ struct Turned {
     half: [u8; 8],
     /// Local segment sharing each side (`Segment::shares`; `NONE` if none).
     sharer: [u8; 4],
+    /// Per side `s`, the four tables' entries a neighbour across it needs, in one word
+    /// ([`TileKind::side_link`]): `side[s]`, `sharer[s]`, `half[2s]`, `half[2s + 1]`.
+    link: [[u8; 4]; 4],
 }
 
 impl Default for Turned {
@@ -289,6 +307,7 @@ impl Default for Turned {
             side: [NONE; 4],
             half: [NONE; 8],
             sharer: [NONE; 4],
+            link: [[NONE; 4]; 4],
         }
     }
 }
@@ -756,6 +775,7 @@ fn check_tile(t: &TileData, set: &str, kinds: &[FeatureKindDef]) -> Result<TileK
                 side: side_segment,
                 half: half_segment,
                 sharer: side_sharer,
+                link: [[NONE; 4]; 4],
             },
             Turned::default(),
             Turned::default(),

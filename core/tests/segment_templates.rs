@@ -4,7 +4,8 @@
 //! set with shared sides and a barrier, and variants (`TileCatalog::add_variant`); and the
 //! segments `place_tile` adds from them against the tile's segments turned, at every step
 //! of seeded random games. Also each kind's flat border list (`TileKind::borders`) against
-//! its segments' `cities`.
+//! its segments' `cities`, and each side's link (`TileKind::side_link`: what `place_tile`
+//! reads for a neighbour across it) against the segments.
 
 mod common;
 
@@ -86,6 +87,24 @@ fn check_kind(rules: &Ruleset, tk: &TileKind) -> usize {
                 .position(|g| g.halves.rotate(r).0 & (1 << h.index()) != 0)
                 .map(|i| i as u8);
             assert_eq!(tk.segment_on_half(r, h), on, "{} at {r}, half {h:?}", tk.id);
+        }
+        // `side_link`, what `place_tile` reads for a neighbour across each side: the side's
+        // segment, its sharer and its two half-edges' fields, from the segments.
+        for s in Side::ALL {
+            let find = |f: &dyn Fn(&tile::Segment) -> bool| {
+                tk.segments
+                    .iter()
+                    .position(f)
+                    .map_or(tile::NO_SEGMENT, |i| i as u8)
+            };
+            let half = |h: u8| find(&|g: &tile::Segment| g.halves.rotate(r).0 & (1 << h) != 0);
+            let want = [
+                find(&|g: &tile::Segment| g.sides.rotate(r).contains(s)),
+                find(&|g: &tile::Segment| g.shares.rotate(r).contains(s)),
+                half(2 * s.index()),
+                half(2 * s.index() + 1),
+            ];
+            assert_eq!(tk.side_link(r, s), want, "{} at {r}, link {s:?}", tk.id);
         }
     }
     // The flat border list `place_tile` adds: each field's cities in segment order.

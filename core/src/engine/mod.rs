@@ -949,6 +949,66 @@ fn describe_decision(rules: &Ruleset, st: &GameState) -> String {
 mod tests {
     use super::*;
 
+    /// A tile step's `offered_at` walks the cells from the nearer end: at every decision of
+    /// seeded games (2–4 players), every index answers the action at that index of the full
+    /// list (`offered`, built cell by cell from the start), and one past the end `None`.
+    #[test]
+    fn offered_at_matches_the_offered_list() {
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let rules = Arc::new(Ruleset::builder().tiles(base).build().unwrap());
+        let mut tile_steps = 0;
+        for seed in 0..6u64 {
+            let names = (0..2 + seed % 3).map(|p| format!("P{p}")).collect();
+            let mut game = Game::new(Arc::clone(&rules), &GameSetup::new(names, seed)).unwrap();
+            let mut pick = seed;
+            while !game.is_over() {
+                let st = game.state();
+                let all = st.offered().to_vec();
+                assert_eq!(all.len(), game.action_count());
+                tile_steps +=
+                    usize::from(matches!(st.decision.kind, DecisionKind::PlaceTile { .. }));
+                for (i, a) in all.iter().enumerate() {
+                    assert_eq!(st.offered_at(i), Some(*a), "index {i} of {}", all.len());
+                }
+                assert_eq!(st.offered_at(all.len()), None);
+                pick = pick
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = (pick >> 33) as usize % game.action_count();
+                assert_eq!(game.play_offered(i).unwrap(), all[i]);
+            }
+        }
+        assert!(tile_steps > 400);
+    }
+
+    /// The turn start's test for the end of the supply, `is_exhausted`, is `remaining() ==
+    /// 0` for every mix of groups, hidden tiles and draw caps.
+    #[test]
+    fn is_exhausted_is_no_tile_remaining() {
+        for groups in [vec![], vec![0], vec![3], vec![0, 0], vec![0, 2], vec![2, 1]] {
+            for hidden in 0..4 {
+                for cap in [None, Some(0), Some(1), Some(5)] {
+                    let mut s = TileSupply::single(Vec::new(), DrawMode::Random);
+                    s.groups = groups
+                        .iter()
+                        .map(|&n| crate::supply::SupplyGroup {
+                            name: "g".into(),
+                            tiles: vec![TileKindId(0); n],
+                            active: true,
+                        })
+                        .collect();
+                    s.hidden = hidden;
+                    s.draws_left = cap;
+                    assert_eq!(
+                        s.is_exhausted(),
+                        s.remaining() == 0,
+                        "{groups:?} {hidden} {cap:?}"
+                    );
+                }
+            }
+        }
+    }
+
     /// `View` reaches the engine through the ruleset's routines, the builder's copies: they
     /// are this binary's functions, and at every decision of seeded games they answer as the
     /// engine's own calls (the completed features, every tile kind's placements).

@@ -4,108 +4,62 @@ use super::*;
 use crate::state::DiscardReason;
 
 /// Runs the pipeline until a decision with at least one action is pending.
+///
+/// One `match` on the stage a pass; the steps that call hooks (a prompt, the deployment
+/// offers, the scoring) are out of line, so that entering this function does not load
+/// their gates and masks from the ruleset at every call.
 #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
     loop {
         if let Some(p) = st.prompts.pop_front() {
-            let ix = p.owner.0 as usize;
-            st.turn_prompts += 1;
-            if st.turn_prompts > crate::hooks::MAX_PROMPTS_PER_TURN {
-                return Err(too_many_prompts(rules, ix));
-            }
-            let mut offered = std::mem::take(&mut st.offered);
-            offered.clear();
-            let r = one_read(rules, st, ix, "prompt_actions", |e, v| {
-                e.prompt_actions(v, p, &mut offered)
-            });
-            st.offered = offered;
-            r?;
-            if !st.offered.is_empty() && rules.any_hooks(HookSet::FILTER_PROMPT_ACTIONS) {
-                let before = st.offered.len();
-                filter_prompt_actions(rules, st, p)?;
-                // Filtered down to passing alone: nothing is left to choose, so the owner
-                // gets the pass without asking (its prompt chain goes on as after a pass).
-                if st.offered.len() < before && st.offered.as_slice() == [Action::Pass] {
-                    st.offered.clear();
-                    one(rules, st, p.owner, "apply_prompt", |e, ctx| {
-                        e.apply_prompt(ctx, p, Action::Pass)
-                    })?;
-                    continue;
-                }
-            }
-            if !st.offered.is_empty() {
-                if rules.any_hooks(HookSet::FREE_ACTIONS) {
-                    free_actions(rules, st, p.player, Some(p.owner.0 as usize))?;
-                }
-                st.decision = Decision {
-                    player: p.player,
-                    kind: DecisionKind::Prompt(p),
-                };
+            if ask_prompt(rules, st, p)? {
                 return Ok(());
             }
             continue;
         }
         // Window stages: move on first, so the pipeline resumes after the prompts.
-        let window_stage = match st.stage {
-            Stage::TurnStart => Some((Stage::BeforeDraw, Window::TurnStart)),
-            Stage::BeforeDraw => Some((Stage::Draw, Window::BeforeDraw)),
-            Stage::AfterDeploy => Some((Stage::BeforeScoring, Window::AfterDeploy)),
-            Stage::BeforeScoring => Some((Stage::Score, Window::BeforeScoring)),
-            Stage::AfterScoring => Some((Stage::TurnEnd, Window::AfterScoring)),
-            _ => None,
-        };
-        // the game ends after the turn in which the supply ran out, before any
-        // start-of-turn effect of a turn that will never be played.
-        // An expansion may keep turns going after that (`Ctx::set_more_turns`): such a turn
-        // has no `TurnStart` window and plays a tile from outside the supply or nothing.
-        if st.stage == Stage::TurnStart && st.supply.remaining() == 0 {
-            if st.more_turns {
+        let (next, w) = match st.stage {
+            // the game ends after the turn in which the supply ran out, before any
+            // start-of-turn effect of a turn that will never be played.
+            // An expansion may keep turns going after that (`Ctx::set_more_turns`): such a
+            // turn has no `TurnStart` window and plays a tile from outside the supply or
+            // nothing. (`is_exhausted` is `remaining() == 0` without summing every group.)
+            Stage::TurnStart => {
+                debug_assert_eq!(st.supply.is_exhausted(), st.supply.remaining() == 0);
+                if st.supply.is_exhausted() {
+                    if st.more_turns {
+                        st.turn_prompts = 0;
+                        st.stage = Stage::BeforeDraw;
+                    } else {
+                        st.stage = Stage::BeforeFinal;
+                    }
+                    continue;
+                }
                 st.turn_prompts = 0;
-                st.stage = Stage::BeforeDraw;
-            } else {
-                st.stage = Stage::BeforeFinal;
+                (Stage::BeforeDraw, Window::TurnStart)
             }
-            continue;
-        }
-        if st.stage == Stage::TurnStart {
-            st.turn_prompts = 0;
-        }
-        if let Some((next, w)) = window_stage {
-            st.stage = next;
-            // The same check `window` starts with, here, so that its body stays out of
-            // this loop (see `open_window`).
-            if rules.hook_members(HookSet::window(w)) != 0 {
-                open_window(rules, st, w)?;
+            Stage::BeforeDraw => (Stage::Draw, Window::BeforeDraw),
+            Stage::AfterDeploy => (Stage::BeforeScoring, Window::AfterDeploy),
+            Stage::BeforeScoring => (Stage::Score, Window::BeforeScoring),
+            Stage::AfterScoring => (Stage::TurnEnd, Window::AfterScoring),
+            // A lookahead copy ends its look before the draw (`Game::set_stop_before_draw`),
+            // not before a tile played instead of drawing.
+            Stage::Draw
+                if st.instead.is_none() && st.stop_before_draw.is_some_and(|t| st.turn >= t) =>
+            {
+                st.offered.clear();
+                st.decision = Decision {
+                    player: st.active,
+                    kind: DecisionKind::GameOver,
+                };
+                return Ok(());
             }
-            continue;
-        }
-        // A lookahead copy ends its look before the draw (`Game::set_stop_before_draw`),
-        // not before a tile played instead of drawing.
-        if st.stage == Stage::Draw
-            && st.instead.is_none()
-            && st.stop_before_draw.is_some_and(|t| st.turn >= t)
-        {
-            st.offered.clear();
-            st.decision = Decision {
-                player: st.active,
-                kind: DecisionKind::GameOver,
-            };
-            return Ok(());
-        }
-        // A tile from outside the supply, chosen in the `BeforeDraw` window, replaces the draw.
-        if st.stage == Stage::Draw {
-            if let Some((tile, pos, rotation)) = st.instead.take() {
+            // A tile from outside the supply, chosen in the `BeforeDraw` window, replaces
+            // the draw.
+            Stage::Draw if st.instead.is_some() => {
+                let (tile, pos, rotation) = st.instead.take().expect("tested above");
                 play_tile(rules, st, st.active, tile, pos, rotation)?;
                 continue;
-            }
-        }
-        match st.stage {
-            Stage::TurnStart
-            | Stage::BeforeDraw
-            | Stage::AfterDeploy
-            | Stage::BeforeScoring
-            | Stage::AfterScoring => {
-                unreachable!("handled above")
             }
             Stage::Draw if st.supply.mode == DrawMode::Chosen => {
                 offer_draws(st);
@@ -129,14 +83,21 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 Some(tile) if !st.prompts.is_empty() => {
                     st.revealed = Some(tile);
                     st.stage = Stage::Reveal;
+                    continue;
                 }
                 Some(tile) => {
                     st.offer_tile(tile);
                     return Ok(());
                 }
                 // Turns after the supply ran out (`Ctx::set_more_turns`) end without a tile.
-                None if st.more_turns => st.stage = Stage::TurnEnd,
-                None => st.stage = Stage::BeforeFinal,
+                None => {
+                    st.stage = if st.more_turns {
+                        Stage::TurnEnd
+                    } else {
+                        Stage::BeforeFinal
+                    };
+                    continue;
+                }
             },
             Stage::Reveal => {
                 st.stage = Stage::Draw;
@@ -151,6 +112,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                     st.offer_tile(tile);
                     return Ok(());
                 }
+                continue;
             }
             Stage::DeployStep => {
                 st.stage = Stage::AfterDeploy;
@@ -162,6 +124,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                     };
                     return Ok(());
                 }
+                continue;
             }
             // A copy that stops before this turn's scoring (`Game::set_stop_before_scoring`).
             Stage::Score if st.stop_before_scoring.is_some_and(|t| st.turn >= t) => {
@@ -174,7 +137,8 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             }
             Stage::Score => {
                 st.stage = Stage::AfterScoring;
-                score_placement(rules, st)?;
+                score_step(rules, st)?;
+                continue;
             }
             Stage::TurnEnd => {
                 let extra =
@@ -185,18 +149,24 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 } else {
                     st.extra_part = false;
                     st.turn += 1;
-                    st.active = PlayerId(((st.active.0 as usize + 1) % st.players.len()) as u8);
+                    // The next seat (a wrap instead of a division).
+                    debug_assert!((st.active.0 as usize) < st.players.len());
+                    let next = st.active.0 as usize + 1;
+                    st.active = PlayerId(if next == st.players.len() { 0 } else { next } as u8);
                     st.stage = Stage::TurnStart;
                 }
+                continue;
             }
             Stage::BeforeFinal => {
                 st.final_scoring = true;
                 st.stage = Stage::FinalScoring;
                 open_window(rules, st, Window::BeforeFinalScoring)?;
+                continue;
             }
             Stage::FinalScoring => {
                 st.stage = Stage::Over;
                 final_scoring(rules, st)?;
+                continue;
             }
             Stage::Over => {
                 st.offered.clear();
@@ -206,8 +176,69 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 };
                 return Ok(());
             }
+        };
+        st.stage = next;
+        // The same check `window` starts with, here, so that its body stays out of this
+        // loop (see `open_window`).
+        if rules.hook_members(HookSet::window(w)) != 0 {
+            open_window(rules, st, w)?;
         }
     }
+}
+
+/// A prompt taken from the queue: its offers, filtered; `true` when it is the pending
+/// decision now, `false` when it asks nothing (no offer, or only passing left after the
+/// filters, which then answered it). Out of line (see [`advance`]).
+#[inline(never)]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
+fn ask_prompt(
+    rules: &Ruleset,
+    st: &mut GameState,
+    p: crate::prompt::Prompt,
+) -> Result<bool, HookError> {
+    let ix = p.owner.0 as usize;
+    st.turn_prompts += 1;
+    if st.turn_prompts > crate::hooks::MAX_PROMPTS_PER_TURN {
+        return Err(too_many_prompts(rules, ix));
+    }
+    let mut offered = std::mem::take(&mut st.offered);
+    offered.clear();
+    let r = one_read(rules, st, ix, "prompt_actions", |e, v| {
+        e.prompt_actions(v, p, &mut offered)
+    });
+    st.offered = offered;
+    r?;
+    if !st.offered.is_empty() && rules.any_hooks(HookSet::FILTER_PROMPT_ACTIONS) {
+        let before = st.offered.len();
+        filter_prompt_actions(rules, st, p)?;
+        // Filtered down to passing alone: nothing is left to choose, so the owner gets
+        // the pass without asking (its prompt chain goes on as after a pass).
+        if st.offered.len() < before && st.offered.as_slice() == [Action::Pass] {
+            st.offered.clear();
+            one(rules, st, p.owner, "apply_prompt", |e, ctx| {
+                e.apply_prompt(ctx, p, Action::Pass)
+            })?;
+            return Ok(false);
+        }
+    }
+    if st.offered.is_empty() {
+        return Ok(false);
+    }
+    if rules.any_hooks(HookSet::FREE_ACTIONS) {
+        free_actions(rules, st, p.player, Some(p.owner.0 as usize))?;
+    }
+    st.decision = Decision {
+        player: p.player,
+        kind: DecisionKind::Prompt(p),
+    };
+    Ok(true)
+}
+
+/// The scoring step, out of line (see [`advance`]).
+#[inline(never)]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
+fn score_step(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
+    score_placement(rules, st)
 }
 
 /// The error of a turn that asked more than [`crate::hooks::MAX_PROMPTS_PER_TURN`] prompts
@@ -521,7 +552,10 @@ pub(crate) fn consider_drawn(
     Ok(true)
 }
 
-/// Fills the deployment step's offers; returns whether there is a real choice.
+/// Fills the deployment step's offers; returns whether there is a real choice. Out of line
+/// (see [`advance`]).
+#[inline(never)]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError> {
     let mut offered = std::mem::take(&mut st.offered);
     offered.clear();

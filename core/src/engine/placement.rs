@@ -2,6 +2,7 @@
 
 use super::lanes::Lanes;
 use super::*;
+use crate::tile::NO_SEGMENT;
 
 /// Checks that a start or position tile lands on an empty cell and matches its neighbours.
 pub(crate) fn check_fits(
@@ -43,7 +44,7 @@ pub(crate) fn place_tile(
 ) -> PlacedIndex {
     let tk = rules.tiles().get(kind);
     let first = st.graph.len() as u32;
-    let (idx, beside) = Arc::make_mut(&mut st.board).place_beside(PlacedTile {
+    let (idx, beside) = crate::state::unshared_mut(&mut st.board).place_beside(PlacedTile {
         kind,
         pos,
         rotation: rot,
@@ -122,48 +123,47 @@ pub(crate) fn place_tile(
             continue;
         }
         let (mine, theirs) = (tk.edge_at(rot, s), nk.edge_at(n.rotation, s.opposite()));
+        // Each tile's segments on this side from one load (`side_link`): the side's
+        // segment, its sharer, the side's two half-edges' fields.
+        let [ma, mc, m0, m1] = tk.side_link(rot, s);
+        let [ta, tc, t0, t1] = nk.side_link(n.rotation, s.opposite());
+        debug_assert!(side_links_match(tk, rot, nk, n.rotation, s));
         if rules.edges_join(mine, theirs) {
-            if let (Some(a), Some(b)) = (
-                tk.segment_on_side(rot, s),
-                nk.segment_on_side(n.rotation, s.opposite()),
-            ) {
-                let (a, b) = (node(first + a as u32), n.segment(b as usize));
+            if (ma != NO_SEGMENT) & (ta != NO_SEGMENT) {
+                let (a, b) = (node(first + u32::from(ma)), n.segment(usize::from(ta)));
                 g.join(a, b, true);
                 // A segment sharing the side (either tile's) joins what meets it there,
                 // and its extra open edge closes.
-                if let Some(c) = tk.sharer_on_side(rot, s) {
-                    g.join(node(first + c as u32), b, false);
+                if mc != NO_SEGMENT {
+                    g.join(node(first + u32::from(mc)), b, false);
                     g.close_edge(b);
                 }
-                if let Some(c) = nk.sharer_on_side(n.rotation, s.opposite()) {
-                    g.join(a, n.segment(c as usize), false);
+                if tc != NO_SEGMENT {
+                    g.join(a, n.segment(usize::from(tc)), false);
                     g.close_edge(a);
                 }
             }
         } else if rules.edges_meet(mine, theirs) {
             // Edges declared to meet without joining (`edge_meets`): each ends here.
-            if let Some(a) = tk.segment_on_side(rot, s) {
-                g.close_edge(node(first + a as u32));
+            if ma != NO_SEGMENT {
+                g.close_edge(node(first + u32::from(ma)));
             }
-            if let Some(b) = nk.segment_on_side(n.rotation, s.opposite()) {
-                g.close_edge(n.segment(b as usize));
+            if ta != NO_SEGMENT {
+                g.close_edge(n.segment(usize::from(ta)));
             }
         }
         // Fields meet across field edges and along both sides of roads and rivers; each
         // field half-edge here now faces a tile, so it closes, joined or not (a tile with
-        // no field there: an abbey, edges that only meet).
-        for h in [
-            HalfEdge::from_index(2 * s.index()),
-            HalfEdge::from_index(2 * s.index() + 1),
-        ] {
-            match (
-                tk.segment_on_half(rot, h),
-                nk.segment_on_half(n.rotation, h.facing()),
-            ) {
-                (Some(a), Some(b)) => g.join_halves(node(first + a as u32), n.segment(b as usize)),
-                (Some(a), None) => g.close_edge(node(first + a as u32)),
-                (None, Some(b)) => g.close_edge(n.segment(b as usize)),
-                (None, None) => {}
+        // no field there: an abbey, edges that only meet). This side's first half-edge (in
+        // clockwise order) faces the neighbour's second, and the second its first.
+        for (a, b) in [(m0, t1), (m1, t0)] {
+            match (a != NO_SEGMENT, b != NO_SEGMENT) {
+                (true, true) => {
+                    g.join_halves(node(first + u32::from(a)), n.segment(usize::from(b)))
+                }
+                (true, false) => g.close_edge(node(first + u32::from(a))),
+                (false, true) => g.close_edge(n.segment(usize::from(b))),
+                (false, false) => {}
             }
         }
     }
@@ -183,6 +183,36 @@ pub(crate) fn place_tile(
         }
     }
     idx
+}
+
+/// Whether the side links of `tk` at `rot` and of `nk` at `nrot` facing it across side `s`
+/// answer as the per-table look-ups do (debug builds check every neighbour of every
+/// placement).
+fn side_links_match(
+    tk: &crate::tile::TileKind,
+    rot: Rotation,
+    nk: &crate::tile::TileKind,
+    nrot: Rotation,
+    s: Side,
+) -> bool {
+    let raw = |x: Option<u8>| x.unwrap_or(NO_SEGMENT);
+    let o = s.opposite();
+    let h = HalfEdge::from_index(2 * s.index());
+    let h2 = HalfEdge::from_index(2 * s.index() + 1);
+    tk.side_link(rot, s)
+        == [
+            raw(tk.segment_on_side(rot, s)),
+            raw(tk.sharer_on_side(rot, s)),
+            raw(tk.segment_on_half(rot, h)),
+            raw(tk.segment_on_half(rot, h2)),
+        ]
+        && nk.side_link(nrot, o)[3] == raw(nk.segment_on_half(nrot, h.facing()))
+        && nk.side_link(nrot, o)[2] == raw(nk.segment_on_half(nrot, h2.facing()))
+        && nk.side_link(nrot, o)[..2]
+            == [
+                raw(nk.segment_on_side(nrot, o)),
+                raw(nk.sharer_on_side(nrot, o)),
+            ]
 }
 
 /// Whether `tk`'s templates at `rot` are its segments turned, as placing them segment by

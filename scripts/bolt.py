@@ -34,15 +34,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from budgets import CONFIGS, NINE, ROOT, SET, SIX, plugin_packages  # noqa: E402
+
 RELOCS_TARGET = ROOT / "target" / "relocs"
 PROGRAM = "carcassonne"
-SIX = "count,king-robber,river2,heretics-shrines,inns-cathedrals,traders-builders"
-NINE = SIX + ",princess-dragon,tower,abbey-mayor"
 NEWER = "river,abbot-garden,hills-sheep,bridges-castles-bazaars,big-top"
-SINGLE = ["inns-cathedrals", "traders-builders", "princess-dragon", "tower", "abbey-mayor",
-          "count", "king-robber", "river", "river2", "heretics-shrines", "abbot-garden",
-          "hills-sheep", "bridges-castles-bazaars", "big-top", "phantom"]
+# Every single set of the budget table, and the Phantom (no budget row of its own).
+SINGLE = [e for _, e, budget, _ in CONFIGS if budget == SET] + ["phantom"]
 # Training seeds: far from the seeds the benchmarks and tests use (1, 5, 7, 42).
 TRAIN_SEED = 90001
 # BOLT's rewrite: block order, hot and cold parts split, function order, identical code folded.
@@ -64,18 +63,6 @@ def tool(name: str) -> Path:
     if not found:
         sys.exit(f"{name} not found: install BOLT (Debian: apt-get install bolt-19)")
     return Path(os.path.realpath(found))
-
-
-def plugin_packages():
-    """(package, library file name) of every plugin crate under expansions/."""
-    out = []
-    for manifest in sorted((ROOT / "expansions").glob("*/Cargo.toml")):
-        text = manifest.read_text()
-        if "cdylib" not in text:
-            continue
-        package = re.search(r'^name = "(.*)"', text, re.M).group(1)
-        out.append((package, f"lib{package.replace('-', '_')}.so"))
-    return out
 
 
 def build(plugins):

@@ -68,11 +68,19 @@ CONFIGS = [
 BOT_GAMES = {"random": 20000, "greedy": 200, "mcts": 4}
 
 
-def build():
-    plugins = []
+def plugin_packages():
+    """(package, library file name) of every plugin crate (a `cdylib`) under expansions/."""
+    out = []
     for manifest in sorted((ROOT / "expansions").glob("*/Cargo.toml")):
-        m = re.search(r'^name = "(.*)"', manifest.read_text(), re.M)
-        plugins += ["-p", m.group(1)]
+        text = manifest.read_text()
+        if "cdylib" in text:
+            package = re.search(r'^name = "(.*)"', text, re.M).group(1)
+            out.append((package, f"lib{package.replace('-', '_')}.so"))
+    return out
+
+
+def build():
+    plugins = [a for p, _ in plugin_packages() for a in ("-p", p)]
     subprocess.run(
         ["cargo", "build", "--release", "-q", "-p", "carcassonne-cli", *plugins],
         cwd=ROOT,

@@ -139,15 +139,14 @@ impl TileSupply {
     /// caller chooses instead ([`TileSupply::choices`], [`TileSupply::take_chosen`]).
     #[inline]
     pub fn draw(&mut self, rng: &mut ChaCha8Rng) -> Option<TileKindId> {
-        // Nearly every draw: one active group with tiles in it, no hidden tile and no cap
-        // (the base game's whole stack). The general path then finds nothing to drop or
-        // activate, counts nothing and picks the same index from the same random draw, so
-        // this is the same draw without its walks over the groups
-        // (`tests::the_single_group_draw_is_the_general_draw`).
+        // Nearly every draw: one active group holding more tiles than are hidden, and no
+        // cap (the base game's whole stack; Hills & Sheep's once a hill hides a tile). The
+        // general path then finds nothing to drop or activate, counts nothing and picks the
+        // same index from the same random draw, so this is the same draw without its walks
+        // over the groups (`tests::the_single_group_draw_is_the_general_draw`).
         if let [g] = self.groups.as_mut_slice() {
             if g.active
-                && !g.tiles.is_empty()
-                && self.hidden == 0
+                && g.tiles.len() > self.hidden as usize
                 && self.draws_left.is_none()
                 && self.mode != DrawMode::InOrder
             {
@@ -287,20 +286,27 @@ mod tests {
     #[test]
     fn the_single_group_draw_is_the_general_draw() {
         for mode in [DrawMode::Random, DrawMode::Chosen] {
-            for n in 0..30u16 {
-                let tiles = (0..n).map(|i| TileKindId(i % 7)).collect();
-                let mut fast = TileSupply::single(tiles, mode);
-                let mut general = fast.clone();
-                let mut rf = ChaCha8Rng::seed_from_u64(u64::from(n));
-                let mut rg = rf.clone();
-                loop {
-                    let (a, b) = (fast.draw(&mut rf), general.draw_general(&mut rg));
-                    assert_eq!(a, b, "{mode:?} {n}");
-                    assert_eq!(fast.groups, general.groups);
-                    assert_eq!(rf.get_word_pos(), rg.get_word_pos());
-                    if a.is_none() {
-                        break;
+            for hidden in 0..4u32 {
+                for n in 0..30u16 {
+                    let tiles = (0..n).map(|i| TileKindId(i % 7)).collect();
+                    let mut fast = TileSupply::single(tiles, mode);
+                    fast.hidden = hidden;
+                    let mut general = fast.clone();
+                    let mut rf = ChaCha8Rng::seed_from_u64(u64::from(n));
+                    let mut rg = rf.clone();
+                    let mut drawn = 0;
+                    loop {
+                        let (a, b) = (fast.draw(&mut rf), general.draw_general(&mut rg));
+                        assert_eq!(a, b, "{mode:?} {hidden} {n}");
+                        assert_eq!(fast.groups, general.groups);
+                        assert_eq!(rf.get_word_pos(), rg.get_word_pos());
+                        if a.is_none() {
+                            break;
+                        }
+                        drawn += 1;
                     }
+                    // The hidden tiles are never drawn (HS hills).
+                    assert_eq!(drawn, usize::from(n).saturating_sub(hidden as usize));
                 }
             }
         }

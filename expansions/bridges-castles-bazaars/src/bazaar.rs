@@ -572,15 +572,15 @@ fn raises_over(raises: &[Action], bid: i32) -> Option<&[Action]> {
 
 /// Per rotation mask (bit q: q quarter turns fit): its rotations in order, the fitting
 /// ones first, then the others ([`push_places`] writes all four and keeps the first).
-const FITS_FIRST: [[u8; 4]; 16] = {
-    let mut t = [[0u8; 4]; 16];
+const FITS_FIRST: [[Rotation; 4]; 16] = {
+    let mut t = [[Rotation::R0; 4]; 16];
     let mut m = 0;
     while m < 16 {
         let mut k = 0;
         let mut q = 0;
         while q < 4 {
             if m >> q & 1 == 1 {
-                t[m][k] = q as u8;
+                t[m][k] = Rotation::quarter_turns(q);
                 k += 1;
             }
             q += 1;
@@ -588,7 +588,7 @@ const FITS_FIRST: [[u8; 4]; 16] = {
         q = 0;
         while q < 4 {
             if m >> q & 1 == 0 {
-                t[m][k] = q as u8;
+                t[m][k] = Rotation::quarter_turns(q);
                 k += 1;
             }
             q += 1;
@@ -600,26 +600,34 @@ const FITS_FIRST: [[u8; 4]; 16] = {
 
 /// One `Place` action per legal (cell, rotation), in cell then rotation order. Written
 /// without a branch per rotation (which rotations fit is unpredictable): each cell's four
-/// rotations, the fitting ones first ([`FITS_FIRST`]), go to the next four places, and
-/// the next cell starts past the fitting ones.
+/// rotations, the fitting ones first ([`FITS_FIRST`]), go to the next four places of
+/// `out`'s spare room, and the next cell starts past the fitting ones; only the places
+/// kept are counted into `out` (no filler written first).
 fn push_places(cells: &[PlacementCell], out: &mut Vec<Action>) {
-    let start = out.len();
     let n: usize = cells.iter().map(PlacementCell::rotation_count).sum();
     // The places written: the `n` kept and at most four past them.
-    out.resize(start + n + 4, Action::Pass);
-    let mut w = start;
+    out.reserve(n + 4);
+    let start = out.len();
+    let room = &mut out.spare_capacity_mut()[..n + 4];
+    let mut w = 0;
     for c in cells {
-        let order = FITS_FIRST[usize::from(c.rotations & 0xF)];
-        let places = &mut out[w..w + 4];
-        for (k, q) in order.into_iter().enumerate() {
-            places[k] = Action::Place {
+        let order = &FITS_FIRST[usize::from(c.rotations & 0xF)];
+        // Before this cell `w` is at most `n` minus its count, so this is within `room`.
+        let Some(places) = room.get_mut(w..w + 4) else {
+            break;
+        };
+        for (place, &rotation) in places.iter_mut().zip(order) {
+            place.write(Action::Place {
                 pos: c.pos,
-                rotation: Rotation::quarter_turns(q),
-            };
+                rotation,
+            });
         }
         w += c.rotation_count();
     }
-    out.truncate(w);
+    // SAFETY: every cell wrote the four places from its `w` on and moved `w` by at most
+    // four, so the places `0..w` of `room` (from `start` in `out`) are all written, and
+    // `room` lies within `out`'s capacity.
+    unsafe { out.set_len(start + w) };
 }
 
 #[cfg(test)]

@@ -143,7 +143,8 @@ impl Flock {
     }
 
     /// [`Flock::quiet_turn`]'s pass.
-    #[inline]
+    #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn quiet_pass(&self, v: &View<'_>, last: PlacedIndex, p: PlayerId) -> bool {
         let g = v.state.graph();
         let placed = v.state.board().tile(last);

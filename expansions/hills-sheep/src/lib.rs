@@ -340,6 +340,97 @@ impl HsRules {
         self.turn_flocks(ctx, p)
     }
 
+    /// HL-8's offers for a player with his shepherd in supply: out of line, so that the
+    /// hook's every-turn path (the shepherd on the board) is one test.
+    #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
+    fn shepherd_offers(&self, v: &View<'_>, out: &mut Vec<Action>) {
+        let Some(last) = v.state.last_placed() else {
+            return;
+        };
+        let placed = v.state.board().tile(last);
+        if !v.rules.tiles().get(placed.kind).deploy {
+            return;
+        }
+        // The tile's field segments from its kind's mask (no look at each segment's node).
+        let mask = flock::field_segs(&self.flock.halves, v, placed);
+        if mask == Some(0) {
+            return;
+        }
+        let g = v.state.graph();
+        // The fields with a shepherd, found once (not once per field segment of the tile).
+        let mut herded = [FeatureId(0); 8];
+        let mut n = 0usize;
+        let mut spill = false;
+        self.flock.each_on_board(v, |_, s| match herded.get_mut(n) {
+            Some(h) => {
+                *h = g.feature_of(s);
+                n += 1;
+            }
+            None => spill = true,
+        });
+        let herded = match spill {
+            false => Some(&herded[..n]),
+            true => None,
+        };
+        match mask {
+            Some(mut m) => {
+                while m != 0 {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    self.offer(v, herded, placed.segment(i), out);
+                }
+            }
+            None => self.offer_every_field(v, herded, placed, out),
+        }
+    }
+
+    /// [`HsRules::shepherd_offers`] for a tile past the field mask's 16 segments (the tile
+    /// parser allows none).
+    #[cold]
+    #[inline(never)]
+    fn offer_every_field(
+        &self,
+        v: &View<'_>,
+        herded: Option<&[FeatureId]>,
+        placed: &carcassonne_core::board::PlacedTile,
+        out: &mut Vec<Action>,
+    ) {
+        let g = v.state.graph();
+        for seg in placed.segments() {
+            if g.segment(seg).kind == FeatureKindId::FIELD {
+                self.offer(v, herded, seg, out);
+            }
+        }
+    }
+
+    /// The shepherd's deployment on the field segment `seg` unless a shepherd holds its
+    /// field already (`herded`: the fields with one, `None` when there were too many to list).
+    #[inline(always)]
+    fn offer(
+        &self,
+        v: &View<'_>,
+        herded: Option<&[FeatureId]>,
+        seg: carcassonne_core::SegmentId,
+        out: &mut Vec<Action>,
+    ) {
+        let g = v.state.graph();
+        let field = g.feature_of(seg);
+        let taken = match herded {
+            Some(h) => h.contains(&field),
+            None => self
+                .flock
+                .on_board(v)
+                .any(|(_, s)| g.feature_of(s) == field),
+        };
+        if !taken {
+            out.push(Action::Deploy {
+                figure: self.flock.shepherd,
+                segment: seg,
+            });
+        }
+    }
+
     /// Where the shepherd `f` stands, if on the board.
     fn standing(v: &View<'_>, f: FigureId) -> Option<carcassonne_core::SegmentId> {
         match v.state.figures().get(f.0 as usize)?.loc {
@@ -388,6 +479,7 @@ impl BoundExpansion for HsRules {
     /// counts the hidden tiles already, is left as it is.
     ///
     /// [`TileSupply::hidden`]: carcassonne_core::TileSupply::hidden
+    #[inline(always)]
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: carcassonne_core::Pos) -> HookResult {
         let view = ctx.view();
         let Some(idx) = view.state.board().index_at(pos) else {
@@ -405,68 +497,17 @@ impl BoundExpansion for HsRules {
 
     /// HL-8: the shepherd on a field of the tile just placed that holds no shepherd yet
     /// (core deploys followers only; the shepherd shares its field and is none).
+    #[inline(always)]
     fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
-        let Some(last) = v.state.last_placed() else {
-            return Ok(());
-        };
+        // Most turns: the player's shepherd stands on the board, nothing to offer.
         if v.state.in_supply(p, self.flock.shepherd) == 0 {
             return Ok(());
         }
-        let placed = v.state.board().tile(last);
-        if !v.rules.tiles().get(placed.kind).deploy {
-            return Ok(());
-        }
-        // The tile's field segments from its kind's mask (no look at each segment's node).
-        let mask = flock::field_segs(&self.flock.halves, &v, placed);
-        if mask == Some(0) {
-            return Ok(());
-        }
-        let g = v.state.graph();
-        // The fields with a shepherd, found once (not once per field segment of the tile).
-        let mut herded = [FeatureId(0); 8];
-        let mut n = 0usize;
-        let mut spill = false;
-        self.flock
-            .each_on_board(&v, |_, s| match herded.get_mut(n) {
-                Some(h) => {
-                    *h = g.feature_of(s);
-                    n += 1;
-                }
-                None => spill = true,
-            });
-        let mut offer = |seg| {
-            let field = g.feature_of(seg);
-            let taken = match spill {
-                false => herded[..n].contains(&field),
-                true => self
-                    .flock
-                    .on_board(&v)
-                    .any(|(_, s)| g.feature_of(s) == field),
-            };
-            if !taken {
-                out.push(Action::Deploy {
-                    figure: self.flock.shepherd,
-                    segment: seg,
-                });
-            }
-        };
-        match mask {
-            Some(mut m) => {
-                while m != 0 {
-                    let i = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    offer(placed.segment(i));
-                }
-            }
-            None => placed
-                .segments()
-                .filter(|&seg| g.segment(seg).kind == FeatureKindId::FIELD)
-                .for_each(offer),
-        }
+        self.shepherd_offers(&v, out);
         Ok(())
     }
-
     /// HL-9 … HL-13, after the deployment step.
+    #[inline(always)]
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
         if window != Window::AfterDeploy {
             return Ok(());
@@ -482,6 +523,7 @@ impl BoundExpansion for HsRules {
     }
 
     /// HL-10: grow the flock or drive it home; under `tokenDraws=chosen`, the token drawn.
+    #[inline(always)]
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         if let Some(d) = DrawPrompt::decode(prompt.code()) {
             if let Some(seg) = Self::standing(&v, d.shepherd) {
@@ -504,6 +546,7 @@ impl BoundExpansion for HsRules {
         Ok(())
     }
 
+    #[inline(always)]
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
         if let Some(d) = DrawPrompt::decode(prompt.code()) {
             let Some(seg) = Self::standing(&ctx.view(), d.shepherd) else {
@@ -548,6 +591,7 @@ impl BoundExpansion for HsRules {
     }
 
     /// HL-4 … HL-7.
+    #[inline(always)]
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         let view = ctx.view();
         self.marks.vineyards(&view, &self.monastic, draft);
@@ -556,6 +600,7 @@ impl BoundExpansion for HsRules {
     }
 
     /// HL-14: a shepherd taken off by any rule takes its flock's tokens back to the bag.
+    #[inline(always)]
     fn on_figure_removed(
         &self,
         ctx: &mut Ctx<'_>,

@@ -28,6 +28,7 @@ impl TileMarks {
 
     /// HL-6, HL-7: +3 per vineyard among the 8 tiles around each completed monastic site
     /// of the draft, to every award of it that scores points.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub fn vineyards(&self, v: &View<'_>, monastic: &[FeatureKindId], draft: &mut ScoreDraft) {
         let g = v.state.graph();
         let board = v.state.board();
@@ -60,6 +61,7 @@ impl TileMarks {
 
     /// HL-4, HL-5: among the players sharing a feature's points, only those with the most
     /// hill presence (a follower on a hill tile of the feature) keep them.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub fn break_ties(&self, v: &View<'_>, rule: Tiebreaker, draft: &mut ScoreDraft) {
         // No feature shared: no tie to break (most scorings of a turn).
         if draft.awards.len() < 2 {

@@ -13,9 +13,11 @@ use std::sync::Arc;
 /// declares them, then `options` set.
 fn rules(options: &[(&str, &str)]) -> Arc<Ruleset> {
     let own = parse_tile_set(include_str!("../tiles.toml"), "tower/tiles.toml").unwrap();
-    let manifest =
-        parse_manifest(include_str!("../expansion.toml"), Path::new("tower/expansion.toml"))
-            .unwrap();
+    let manifest = parse_manifest(
+        include_str!("../expansion.toml"),
+        Path::new("tower/expansion.toml"),
+    )
+    .unwrap();
     let mut b = Ruleset::builder()
         .tiles(base_tile_set())
         .tiles(own)
@@ -68,6 +70,9 @@ fn tower_offers_agree_with_the_general_pass() {
         (4, &[("towerTopCapture", "immune")][..]),
     ] {
         let (pieces, caps) = play(&rules(options), players, 1..9);
-        assert!(pieces > 0 && caps > 0, "{options:?}: pieces {pieces}, caps {caps}");
+        assert!(
+            pieces > 0 && caps > 0,
+            "{options:?}: pieces {pieces}, caps {caps}"
+        );
     }
 }

@@ -793,11 +793,62 @@ impl TowerRules {
         false
     }
 
-    /// TW-5 / TW-6 / BW-3 / BW-5: pieces and caps for `p`, in tower order (a piece, a
-    /// black piece, then the caps in figure-kind order, then a white piece). Asked at every
-    /// deployment step, so one pass over the registered foundations reading only their
-    /// slots and the union-find totals.
+    /// TW-5 / TW-6: pieces and caps for `p`, in tower order (a piece, then the caps in
+    /// figure-kind order). Asked at every deployment step, so one pass over the registered
+    /// foundations reading only their slots and the union-find totals. Without the Black
+    /// Tower's pieces (the default) the same offers as [`Self::tower_actions_general`] with
+    /// no black or white piece; the step's code then holds none of theirs.
+    #[inline(always)]
     fn tower_actions(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
+        if self.black_tower {
+            return self.tower_actions_general(v, p, out);
+        }
+        let start = out.len();
+        let at = self.registered(v);
+        if at.is_empty() {
+            return;
+        }
+        let st = v.state;
+        let pieces = v.get(self.slots.pieces.of(p)) > 0;
+        let caps = self.cap_kinds.iter().any(|k| st.in_supply(p, *k) > 0);
+        if pieces || caps {
+            let g = st.graph();
+            for (at, height) in at.iter().zip(&self.slots.height) {
+                // A value v names segment v - 1; 0 (or garbage) names none.
+                let s = (v.get(*at) as u64).wrapping_sub(1);
+                if s >= g.len() as u64 {
+                    continue;
+                }
+                let seg = SegmentId::new(s as usize);
+                // TW-4: closed while a follower stands on it.
+                if g.totals(g.feature_of(seg)).occupants > 0 {
+                    continue;
+                }
+                if pieces {
+                    out.push(self.custom(self.verbs.piece, None, Some(seg), 0));
+                }
+                if caps && v.get(*height) >= 1 {
+                    for k in &self.cap_kinds {
+                        if st.in_supply(p, *k) > 0 {
+                            out.push(self.custom(self.verbs.cap, None, Some(seg), k.0 as i32));
+                        }
+                    }
+                }
+            }
+        }
+        // The general pass must offer the same (checked in debug and test builds).
+        if cfg!(any(test, debug_assertions)) {
+            let mut general = Vec::new();
+            self.tower_actions_general(v, p, &mut general);
+            assert_eq!(out[start..], general[..], "TW-5/TW-6: the tower offers");
+        }
+    }
+
+    /// TW-5 / TW-6 / BW-3 / BW-5: pieces and caps for `p`, in tower order (a piece, a
+    /// black piece, then the caps in figure-kind order, then a white piece).
+    #[cold]
+    #[inline(never)]
+    fn tower_actions_general(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
         let at = self.registered(v);
         if at.is_empty() {
             return;
@@ -1216,6 +1267,8 @@ impl BoundExpansion for TowerRules {
         Ok(DrawVerdict::Keep)
     }
 
+    // Every deployment step: with the plugin's other per-turn code (the guards' section).
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn deploy_step_actions(&self, v: View<'_>, p: PlayerId, out: &mut Vec<Action>) -> HookResult {
         self.tower_actions(&v, p, out);
         // Under `ransomAsked=jcz` the ransom is only a free action here: JCZ has no action
@@ -1494,6 +1547,9 @@ fn head_and_figure(item: &str) -> (&str, &str) {
 }
 
 carcassonne_core::export_expansion!("tower", Tower::new());
+
+#[cfg(test)]
+mod offer_tests;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,78 @@
+//! The crate linked directly (no plugin loading): seeded random games of the base game
+//! with the Tower. The deployment step's offers without the Black Tower check themselves
+//! against the general pass (`cfg!(test)` in `tower_actions`) at every step of these games.
+
+use crate::Tower;
+use carcassonne_core::{Action, Game, GameSetup, Ruleset};
+use carcassonne_files::manifest::parse_manifest;
+use carcassonne_files::tiles::{base_tile_set, parse_tile_set};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The base tiles and this expansion's, with its manifest's options declared as the host
+/// declares them, then `options` set.
+fn rules(options: &[(&str, &str)]) -> Arc<Ruleset> {
+    let own = parse_tile_set(include_str!("../tiles.toml"), "tower/tiles.toml").unwrap();
+    let manifest = parse_manifest(
+        include_str!("../expansion.toml"),
+        Path::new("tower/expansion.toml"),
+    )
+    .unwrap();
+    let mut b = Ruleset::builder()
+        .tiles(base_tile_set())
+        .tiles(own)
+        .expansion(Arc::new(Tower::new()));
+    for mut def in manifest.options {
+        def.key = format!("tower.{}", def.key);
+        b = b.declare_option(def);
+    }
+    for (k, v) in options {
+        b = b.option_text(&format!("tower.{k}"), v);
+    }
+    Arc::new(b.build().unwrap())
+}
+
+/// Plays seeded random games to the end; returns how many tower pieces and caps were
+/// played, so that the test knows the offers were there.
+fn play(rules: &Arc<Ruleset>, players: usize, seeds: std::ops::Range<u64>) -> (usize, usize) {
+    let verb = |name| {
+        let me = rules.expansion_index("tower").unwrap();
+        rules.verb_named(me, name).unwrap()
+    };
+    let (piece, cap) = (verb("tower-piece"), verb("cap-tower"));
+    let (mut pieces, mut caps) = (0, 0);
+    for seed in seeds {
+        let names = (0..players).map(|i| format!("P{i}")).collect();
+        let mut g = Game::new(rules.clone(), &GameSetup::new(names, seed)).unwrap();
+        let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        while !g.is_over() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let actions = g.actions();
+            let i = (rng % actions.len() as u64) as usize;
+            match actions[i] {
+                Action::Custom(c) if c.verb == piece => pieces += 1,
+                Action::Custom(c) if c.verb == cap => caps += 1,
+                _ => {}
+            }
+            g.play_offered(i).unwrap();
+        }
+    }
+    (pieces, caps)
+}
+
+#[test]
+fn tower_offers_agree_with_the_general_pass() {
+    for (players, options) in [
+        (2, &[][..]),
+        (3, &[("ransomAsked", "jcz")][..]),
+        (4, &[("towerTopCapture", "immune")][..]),
+    ] {
+        let (pieces, caps) = play(&rules(options), players, 1..9);
+        assert!(
+            pieces > 0 && caps > 0,
+            "{options:?}: pieces {pieces}, caps {caps}"
+        );
+    }
+}

@@ -296,6 +296,7 @@ impl Bazaar {
     }
 
     /// The bought tile `p` still has to place: (its lot, its kind).
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn held_by(&self, v: &View<'_>, p: PlayerId) -> Option<(usize, TileKindId)> {
         (0..Self::lot_slots(v)).find_map(|k| {
             let t = v.get(self.tile[k]);

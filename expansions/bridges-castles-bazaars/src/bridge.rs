@@ -46,6 +46,7 @@ pub struct Bridges {
 /// a bridge's ends, where a tile usually stands in the way), then the others, unless
 /// `exact` (`Ruleset::edges_exact`: the tile's code `was` matches its neighbours, so the
 /// others do).
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
 fn fits_around(board: &Board, pos: Pos, code: u32, was: u32, exact: bool) -> bool {
     let changed: u8 = (0..4u8)
         .map(|s| u8::from((code ^ was) >> (8 * s) & 0xFF != 0) << s)
@@ -119,6 +120,7 @@ impl Bridges {
     /// Whether a bridge may be laid now (its player has one left and the placement laid
     /// none), without listing the options.
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn any_option(&self, v: &View<'_>) -> HookResult<bool> {
         let mut any = false;
         self.each_bridge(v, |_, _, _| {

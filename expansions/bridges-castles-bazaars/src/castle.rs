@@ -111,6 +111,7 @@ impl Castles {
 
     /// The players [`Castles::options`] offers something to, as bits by player index:
     /// one pass over the placed tile for every player (BCB-9's question each turn).
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub fn askable(&self, v: &View<'_>) -> u64 {
         let mut mask = 0u64;
         self.cities(v, |_, fig| {
@@ -241,6 +242,7 @@ impl Castles {
     /// a scored feature in its vicinity scores the highest of them for its owner and its
     /// follower goes home; then castles beside a castle that scored score the same points,
     /// until none does (JCZ chains them). BCB-12: nothing at final scoring.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         if draft.final_scoring {
             return Ok(());
@@ -488,6 +490,7 @@ fn is_base(base: &[Vec<bool>], v: &View<'_>, s: SegmentId) -> bool {
 }
 
 /// The one follower on feature `f`, if exactly one stands there.
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
 fn sole_follower(v: &View<'_>, f: FeatureId) -> Option<FigureId> {
     let g = v.state.graph();
     let mut found = None;

@@ -379,6 +379,7 @@ impl BoundExpansion for BcbRules {
 
     /// BCB-4, BCB-7: a bridge laid by the placement, or the bridge question; BCB-13: a
     /// bazaar tile placed calls a bazaar after the turn.
+    #[inline(always)]
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: Pos) -> HookResult {
         let player = ctx
             .state()
@@ -421,6 +422,7 @@ impl BoundExpansion for BcbRules {
         Ok(())
     }
 
+    #[inline(always)]
     fn open_window(&self, ctx: &mut Ctx<'_>, window: Window) -> HookResult {
         match window {
             Window::BeforeScoring => {
@@ -433,6 +435,7 @@ impl BoundExpansion for BcbRules {
         }
     }
 
+    #[inline(always)]
     fn prompt_actions(&self, v: View<'_>, prompt: Prompt, out: &mut Vec<Action>) -> HookResult {
         match prompt.decode::<BcbPrompt>()? {
             BcbPrompt::Castle => {
@@ -453,6 +456,7 @@ impl BoundExpansion for BcbRules {
         }
     }
 
+    #[inline(always)]
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
         match (prompt.decode::<BcbPrompt>()?, action) {
             (BcbPrompt::Castle, Action::Pass) => Ok(()),
@@ -470,6 +474,7 @@ impl BoundExpansion for BcbRules {
     }
 
     /// BCB-12: farms bordering castles.
+    #[inline(always)]
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         self.castles.farm_bonus(&ctx.view(), draft);
         Ok(())
@@ -482,10 +487,12 @@ impl BoundExpansion for BcbRules {
     }
 
     /// BCB-11, BCB-12: waiting castles score a feature completed in their vicinity.
+    #[inline(always)]
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         self.castles.after_scoring(ctx, draft)
     }
 
+    #[inline(always)]
     fn on_figure_removed(
         &self,
         ctx: &mut Ctx<'_>,

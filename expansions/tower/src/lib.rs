@@ -793,62 +793,31 @@ impl TowerRules {
         false
     }
 
-    /// TW-5 / TW-6: pieces and caps for `p`, in tower order (a piece, then the caps in
-    /// figure-kind order). Asked at every deployment step, so one pass over the registered
-    /// foundations reading only their slots and the union-find totals. Without the Black
-    /// Tower's pieces (the default) the same offers as [`Self::tower_actions_general`] with
-    /// no black or white piece; the step's code then holds none of theirs.
+    /// TW-5 / TW-6 / BW-3 / BW-5: the offers of [`Self::tower_offers`]. Asked at every
+    /// deployment step; without the Black Tower's pieces (the default) its instance for
+    /// `BLACK = false` holds no code of theirs, and the other is out of line.
     #[inline(always)]
     fn tower_actions(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
         if self.black_tower {
-            return self.tower_actions_general(v, p, out);
-        }
-        let start = out.len();
-        let at = self.registered(v);
-        if at.is_empty() {
-            return;
-        }
-        let st = v.state;
-        let pieces = v.get(self.slots.pieces.of(p)) > 0;
-        let caps = self.cap_kinds.iter().any(|k| st.in_supply(p, *k) > 0);
-        if pieces || caps {
-            let g = st.graph();
-            for (at, height) in at.iter().zip(&self.slots.height) {
-                // A value v names segment v - 1; 0 (or garbage) names none.
-                let s = (v.get(*at) as u64).wrapping_sub(1);
-                if s >= g.len() as u64 {
-                    continue;
-                }
-                let seg = SegmentId::new(s as usize);
-                // TW-4: closed while a follower stands on it.
-                if g.totals(g.feature_of(seg)).occupants > 0 {
-                    continue;
-                }
-                if pieces {
-                    out.push(self.custom(self.verbs.piece, None, Some(seg), 0));
-                }
-                if caps && v.get(*height) >= 1 {
-                    for k in &self.cap_kinds {
-                        if st.in_supply(p, *k) > 0 {
-                            out.push(self.custom(self.verbs.cap, None, Some(seg), k.0 as i32));
-                        }
-                    }
-                }
-            }
-        }
-        // The general pass must offer the same (checked in debug and test builds).
-        if cfg!(any(test, debug_assertions)) {
-            let mut general = Vec::new();
-            self.tower_actions_general(v, p, &mut general);
-            assert_eq!(out[start..], general[..], "TW-5/TW-6: the tower offers");
+            self.black_tower_actions(v, p, out);
+        } else {
+            self.tower_offers::<false>(v, p, out);
         }
     }
 
-    /// TW-5 / TW-6 / BW-3 / BW-5: pieces and caps for `p`, in tower order (a piece, a
-    /// black piece, then the caps in figure-kind order, then a white piece).
+    /// [`Self::tower_actions`] under the Black Tower's pieces.
     #[cold]
     #[inline(never)]
-    fn tower_actions_general(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
+    fn black_tower_actions(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
+        self.tower_offers::<true>(v, p, out);
+    }
+
+    /// TW-5 / TW-6 / BW-3 / BW-5: pieces and caps for `p`, in tower order (a piece, a
+    /// black piece, then the caps in figure-kind order, then a white piece; black and white
+    /// pieces only when `BLACK`, the Black Tower's option, holds). One pass over the
+    /// registered foundations reading only their slots and the union-find totals.
+    #[inline(always)]
+    fn tower_offers<const BLACK: bool>(&self, v: &View<'_>, p: PlayerId, out: &mut Vec<Action>) {
         let at = self.registered(v);
         if at.is_empty() {
             return;
@@ -856,7 +825,7 @@ impl TowerRules {
         let st = v.state;
         let pieces = v.get(self.slots.pieces.of(p)) > 0;
         let caps = self.cap_kinds.iter().any(|k| st.in_supply(p, *k) > 0);
-        let (black, white) = if self.black_tower {
+        let (black, white) = if BLACK {
             (
                 v.get(self.slots.black.of(p)) > 0,
                 v.get(self.slots.white.of(p)) > 0,
@@ -868,14 +837,14 @@ impl TowerRules {
             return;
         }
         // BW-5: towers under a white piece take nothing more.
-        let whites = if self.black_tower {
+        let whites = if BLACK {
             v.get(self.slots.white_tops)
         } else {
             0
         };
         let g = st.graph();
         for (k, (at, height)) in at.iter().zip(&self.slots.height).enumerate() {
-            if whites >> k & 1 == 1 {
+            if BLACK && whites >> k & 1 == 1 {
                 continue;
             }
             // A value v names segment v - 1; 0 (or garbage) names none.
@@ -894,7 +863,7 @@ impl TowerRules {
             if black {
                 out.push(self.custom(self.verbs.black, None, Some(seg), 0));
             }
-            if v.get(*height) >= 1 {
+            if (caps || white) && v.get(*height) >= 1 {
                 if caps {
                     for k in &self.cap_kinds {
                         if st.in_supply(p, *k) > 0 {

@@ -1,6 +1,6 @@
 //! The crate linked directly (no plugin loading): seeded random games of the base game
-//! with the Tower. The deployment step's offers without the Black Tower check themselves
-//! against the general pass (`cfg!(test)` in `tower_actions`) at every step of these games.
+//! with the Tower under several option sets, the Black Tower's among them, so that both
+//! instances of `tower_offers` (with and without the black and white pieces) are played.
 
 use crate::Tower;
 use carcassonne_core::{Action, Game, GameSetup, Ruleset};
@@ -63,11 +63,12 @@ fn play(rules: &Arc<Ruleset>, players: usize, seeds: std::ops::Range<u64>) -> (u
 }
 
 #[test]
-fn tower_offers_agree_with_the_general_pass() {
+fn tower_pieces_and_caps_are_offered_under_each_option_set() {
     for (players, options) in [
         (2, &[][..]),
         (3, &[("ransomAsked", "jcz")][..]),
         (4, &[("towerTopCapture", "immune")][..]),
+        (3, &[("blackTower", "true")][..]),
     ] {
         let (pieces, caps) = play(&rules(options), players, 1..9);
         assert!(

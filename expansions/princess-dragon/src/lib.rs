@@ -230,11 +230,124 @@ fn value_cell(v: i32) -> Pos {
     Pos::new(v.div_euclid(2048) - 1024, v.rem_euclid(2048) - 1024)
 }
 
+/// Why a dragon step `action` is refused, in the order of the step's checks.
+#[cold]
+#[inline(never)]
+fn step_refusal(action: Action, in_play: bool) -> HookFailure {
+    match action {
+        Action::Custom(c) if in_play => HookFailure(format!("{} is not a side", c.value)),
+        Action::Custom(_) => "the dragon is not in play".into(),
+        _ => HookFailure(format!("a dragon step cannot be `{action}`")),
+    }
+}
+
 fn err(e: impl std::fmt::Display) -> HookFailure {
     HookFailure(e.to_string())
 }
 
 impl PdRules {
+    /// The custom actions but the fairy's move beside a follower: the fairy by tile (PD-18)
+    /// and the princess (PD-19).
+    #[cold]
+    #[inline(never)]
+    fn apply_other_action(&self, ctx: &mut Ctx<'_>, c: CustomAction) -> HookResult {
+        if c.verb == self.ids.move_fairy {
+            // By tile (PD-18): the hook sends the move beside a follower the inline way.
+            let p = value_cell(c.value);
+            ctx.set(self.ids.fairy, 1);
+            ctx.set(self.ids.fairy_x, i64::from(p.x));
+            ctx.set(self.ids.fairy_y, i64::from(p.y));
+            ctx.set(self.ids.fairy_figure, 0);
+            Ok(())
+        } else if c.verb == self.ids.princess {
+            let f = c.figure.ok_or("the princess names a follower")?;
+            let v = ctx.view();
+            let FigureLoc::On(seg) = v.state.figure(f).loc else {
+                return Err("that follower is not on the board".into());
+            };
+            let feat = v.state.graph().feature_of(seg);
+            ctx.return_figure(f, RemovalReason::Expansion)
+                .map_err(err)?;
+            self.return_orphans(ctx, &[feat])
+        } else {
+            Err(HookFailure(format!(
+                "verb {} is not an action of the deployment step",
+                c.verb.0
+            )))
+        }
+    }
+
+    /// PD-13: the follower `figure` the fairy may go beside and its cell, if it is one of
+    /// `player`'s figures on a tile.
+    #[inline(always)]
+    fn fairy_beside(
+        &self,
+        v: &View<'_>,
+        player: PlayerId,
+        figure: Option<FigureId>,
+    ) -> Option<(FigureId, Pos)> {
+        let f = figure?;
+        let fig = v.state.figures().get(f.0 as usize)?;
+        let FigureLoc::On(seg) = fig.loc else {
+            return None;
+        };
+        if fig.owner != player {
+            return None;
+        }
+        Some((f, self.seg_cell(v, seg)?))
+    }
+
+    /// Why [`Self::fairy_beside`] found no follower.
+    #[cold]
+    #[inline(never)]
+    fn fairy_refusal(
+        &self,
+        v: &View<'_>,
+        player: PlayerId,
+        figure: Option<FigureId>,
+    ) -> HookFailure {
+        let Some(f) = figure else {
+            return "a fairy move names a follower".into();
+        };
+        let Some(fig) = v.state.figures().get(f.0 as usize) else {
+            return "no such figure".into();
+        };
+        let FigureLoc::On(_) = fig.loc else {
+            return "the fairy goes beside a follower on the board".into();
+        };
+        if fig.owner != player {
+            return "the fairy goes beside one of the mover's followers".into();
+        }
+        "that follower is on no tile".into()
+    }
+
+    /// PD-15 when the fairy stands on a tile (PD-18): the points of `p`'s figures there.
+    #[cold]
+    #[inline(never)]
+    fn fairy_tile_points(&self, v: &View<'_>, p: PlayerId) -> i32 {
+        let Some(cell) = self.fairy_cell(v) else {
+            return 0;
+        };
+        let mut figures = 0;
+        let mut followers = 0;
+        for f in v.state.figures() {
+            if f.owner != p {
+                continue;
+            }
+            if let FigureLoc::On(seg) = f.loc {
+                if self.seg_cell(v, seg) == Some(cell) {
+                    figures += 1;
+                    followers += i32::from(v.rules.figure_kind(f.kind).follower);
+                }
+            }
+        }
+        if self.per_figure {
+            figures
+        } else {
+            i32::from(followers > 0)
+        }
+    }
+
     fn tile_kind_at(&self, v: &View<'_>, p: Pos) -> Option<TileKindId> {
         v.state.board().at(p).map(|t| t.kind)
     }
@@ -266,6 +379,8 @@ impl PdRules {
     /// PD-16, PD-18: the `bonus` slot after this scoring's bonuses are noted, by the
     /// general loop (every player, either fairy placement); `None` when nothing is noted
     /// because the fairy stands nowhere it could score from.
+    // Run only under `fairyPlacement=on-tile` (and as the fast path's check): out of line.
+    #[inline(never)]
     fn noted_bonuses(&self, v: &View<'_>, draft: &ScoreDraft) -> Option<i64> {
         let g = v.state.graph();
         let n = v.state.players().len().min(8);
@@ -554,52 +669,19 @@ impl BoundExpansion for PdRules {
 
     #[inline(always)]
     fn apply_action(&self, ctx: &mut Ctx<'_>, player: PlayerId, c: CustomAction) -> HookResult {
-        if c.verb == self.ids.move_fairy {
-            if self.on_tile {
-                let p = value_cell(c.value);
-                ctx.set(self.ids.fairy, 1);
-                ctx.set(self.ids.fairy_x, i64::from(p.x));
-                ctx.set(self.ids.fairy_y, i64::from(p.y));
-                ctx.set(self.ids.fairy_figure, 0);
-                return Ok(());
-            }
-            let f = c.figure.ok_or("a fairy move names a follower")?;
-            let v = ctx.view();
-            let fig = v
-                .state
-                .figures()
-                .get(f.0 as usize)
-                .ok_or("no such figure")?;
-            let FigureLoc::On(seg) = fig.loc else {
-                return Err("the fairy goes beside a follower on the board".into());
-            };
-            if fig.owner != player {
-                return Err("the fairy goes beside one of the mover's followers".into());
-            }
-            let p = self
-                .seg_cell(&v, seg)
-                .ok_or("that follower is on no tile")?;
-            ctx.set(self.ids.fairy, 1);
-            ctx.set(self.ids.fairy_x, i64::from(p.x));
-            ctx.set(self.ids.fairy_y, i64::from(p.y));
-            ctx.set(self.ids.fairy_figure, i64::from(f.0) + 1);
-            Ok(())
-        } else if c.verb == self.ids.princess {
-            let f = c.figure.ok_or("the princess names a follower")?;
-            let v = ctx.view();
-            let FigureLoc::On(seg) = v.state.figure(f).loc else {
-                return Err("that follower is not on the board".into());
-            };
-            let feat = v.state.graph().feature_of(seg);
-            ctx.return_figure(f, RemovalReason::Expansion)
-                .map_err(err)?;
-            self.return_orphans(ctx, &[feat])
-        } else {
-            Err(HookFailure(format!(
-                "verb {} is not an action of the deployment step",
-                c.verb.0
-            )))
+        // The fairy beside a follower is most custom actions of a game: the other verbs, the
+        // move by tile and the refusals are out of line, so the guard stays a few lines.
+        if c.verb != self.ids.move_fairy || self.on_tile {
+            return self.apply_other_action(ctx, c);
         }
+        let Some((f, p)) = self.fairy_beside(&ctx.view(), player, c.figure) else {
+            return Err(self.fairy_refusal(&ctx.view(), player, c.figure));
+        };
+        ctx.set(self.ids.fairy, 1);
+        ctx.set(self.ids.fairy_x, i64::from(p.x));
+        ctx.set(self.ids.fairy_y, i64::from(p.y));
+        ctx.set(self.ids.fairy_figure, i64::from(f.0) + 1);
+        Ok(())
     }
 
     #[inline(always)]
@@ -614,27 +696,7 @@ impl BoundExpansion for PdRules {
                 let v = ctx.view();
                 let p = v.state.active_player();
                 let points = if self.on_tile {
-                    let Some(cell) = self.fairy_cell(&v) else {
-                        return Ok(());
-                    };
-                    let mut figures = 0;
-                    let mut followers = 0;
-                    for f in v.state.figures() {
-                        if f.owner != p {
-                            continue;
-                        }
-                        if let FigureLoc::On(seg) = f.loc {
-                            if self.seg_cell(&v, seg) == Some(cell) {
-                                figures += 1;
-                                followers += i32::from(v.rules.figure_kind(f.kind).follower);
-                            }
-                        }
-                    }
-                    if self.per_figure {
-                        figures
-                    } else {
-                        i32::from(followers > 0)
-                    }
+                    self.fairy_tile_points(&v, p)
                 } else {
                     match self.fairy_follower(&v) {
                         Some((f, _)) if v.state.figure(f).owner == p => 1,
@@ -668,14 +730,15 @@ impl BoundExpansion for PdRules {
     #[inline(always)]
     fn apply_prompt(&self, ctx: &mut Ctx<'_>, prompt: Prompt, action: Action) -> HookResult {
         let PdPrompt::DragonStep(k) = prompt.decode::<PdPrompt>()?;
+        // Each refusal's message is built out of line: the step runs at every flight step.
         let Action::Custom(c) = action else {
-            return Err(HookFailure(format!("a dragon step cannot be `{action}`")));
+            return Err(step_refusal(action, false));
         };
-        let d = self
-            .dragon_cell(&ctx.view())
-            .ok_or("the dragon is not in play")?;
+        let Some(d) = self.dragon_cell(&ctx.view()) else {
+            return Err(step_refusal(action, false));
+        };
         if !(0..4).contains(&c.value) {
-            return Err(HookFailure(format!("{} is not a side", c.value)));
+            return Err(step_refusal(action, true));
         }
         let to = d.step(Side::from_index(c.value as u8));
         // The dragon is in play (`dragon` is 1): only its cell changes.

@@ -33,8 +33,8 @@
 //! board, every builder (pig) whose owner has no follower left in its feature goes home.
 
 use carcassonne_core::{
-    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
-    FarmScoring, FeatureId, FigureId, FigureKindDef, FigureKindId, FigureLoc, GameSlot,
+    binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, DraftFeature,
+    Expansion, FarmScoring, FeatureId, FigureId, FigureKindDef, FigureKindId, FigureLoc, GameSlot,
     HookFailure, HookGate, HookResult, HookSet, KindMask, LabelId, PlayerId, PlayerSlot, Prompt,
     PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring, SegmentId, Shape,
     StartTile, TurnEndVerdict, VerbId, VerbValue, View, Window, MAX_PLAYERS,
@@ -344,6 +344,12 @@ fn herd_capable(rules: &Ruleset, masks: &[u16]) -> Vec<bool> {
         .collect()
 }
 
+/// Whether a scoring item is a city this placement closed (its goods go to the placer).
+#[inline]
+fn closed_city(rules: &Ruleset, item: &DraftFeature) -> bool {
+    item.complete && item.closes && rules.kind(item.kind).scoring == Scoring::City
+}
+
 /// Goods symbols on the (non-virtual) segments of a feature, per type.
 fn goods_in(rules: &Ruleset, view: &View<'_>, f: FeatureId) -> [i64; 3] {
     let g = view.state.graph();
@@ -444,6 +450,35 @@ fn in_herd(view: &View<'_>, masks: &[u16], locals: u16, farm: FeatureId) -> bool
 }
 
 impl TbRules {
+    /// TB-4, TB-5: the goods of the cities `draft` closed, to the active player.
+    #[inline(never)]
+    fn take_goods(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) {
+        let me = ctx.state().active_player();
+        let mut got = [0i64; 3];
+        {
+            let view = ctx.view();
+            for item in &draft.features {
+                if !closed_city(view.rules, item) {
+                    continue;
+                }
+                let n = goods_in(view.rules, &view, item.feature);
+                for i in 0..3 {
+                    got[i] += n[i];
+                }
+            }
+        }
+        for (i, n) in got.iter().enumerate() {
+            if *n == 0 {
+                continue;
+            }
+            let slot = self.ids.goods[i].of(me);
+            let held = ctx.get(slot);
+            ctx.set(slot, held + n);
+            let left = ctx.get(self.ids.supply[i]);
+            ctx.set(self.ids.supply[i], (left - n).max(0));
+        }
+    }
+
     /// TB-23: whether a tile of kind `kind` goes into the herd slots ([`Ids::herd_at`]).
     #[inline]
     fn herd_capable(&self, kind: carcassonne_core::TileKindId) -> bool {
@@ -658,6 +693,7 @@ impl BoundExpansion for TbRules {
 
     /// TB-11: the first tile of a turn extends a road or city holding the active player's
     /// own builder.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn on_tile_placed(&self, ctx: &mut Ctx<'_>, pos: carcassonne_core::Pos) -> HookResult {
         // TB-23: a herd tile goes into the herd slots (core has just set `last_placed`).
         if self.any_herd {
@@ -705,6 +741,7 @@ impl BoundExpansion for TbRules {
     /// TB-10, TB-19: builder on a road/city segment, pig on a field segment of the tile just
     /// placed, whose feature holds one of the player's followers; never on a feature this
     /// placement completes.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn deploy_step_actions(
         &self,
         view: View<'_>,
@@ -798,6 +835,7 @@ impl BoundExpansion for TbRules {
     }
 
     /// TB-20, TB-22, TB-23: pig and herd bonuses on farm scorings.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn before_scoring(&self, ctx: &mut Ctx<'_>, draft: &mut ScoreDraft) -> HookResult {
         let view = ctx.view();
         let rules = view.rules;
@@ -875,41 +913,21 @@ impl BoundExpansion for TbRules {
     }
 
     /// TB-4, TB-5: goods of every city this placement completed, to the active player.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         if draft.final_scoring || draft.placer.is_none() {
             return Ok(());
         }
-        let me = ctx.state().active_player();
-        let mut got = [0i64; 3];
-        {
-            let view = ctx.view();
-            for item in &draft.features {
-                if !item.complete
-                    || !item.closes
-                    || view.rules.kind(item.kind).scoring != Scoring::City
-                {
-                    continue;
-                }
-                let n = goods_in(view.rules, &view, item.feature);
-                for i in 0..3 {
-                    got[i] += n[i];
-                }
-            }
-        }
-        for (i, n) in got.iter().enumerate() {
-            if *n == 0 {
-                continue;
-            }
-            let slot = self.ids.goods[i].of(me);
-            let held = ctx.get(slot);
-            ctx.set(slot, held + n);
-            let left = ctx.get(self.ids.supply[i]);
-            ctx.set(self.ids.supply[i], (left - n).max(0));
+        // Most scorings close no city: the goods' count is out of line.
+        let rules = ctx.view().rules;
+        if draft.features.iter().any(|item| closed_city(rules, item)) {
+            self.take_goods(ctx, draft);
         }
         Ok(())
     }
 
     /// TB-17, TB-21: a builder or pig whose owner has no follower left in its feature.
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn on_figure_removed(
         &self,
         ctx: &mut Ctx<'_>,

@@ -55,8 +55,9 @@ impl PdRules {
         })
     }
 
-    /// Fairy moves of `player` (PD-13, PD-18).
-    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
+    /// Fairy moves of `player` (PD-13, PD-18). Inlined into the deployment step's hook:
+    /// one function a step, in the guards' section.
+    #[inline(always)]
     pub(crate) fn fairy_moves(&self, v: &View<'_>, player: PlayerId, out: &mut Vec<Action>) {
         if !self.fairy {
             return;

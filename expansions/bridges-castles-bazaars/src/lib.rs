@@ -514,35 +514,20 @@ impl BoundExpansion for BcbRules {
 /// What the unit tests share: the set's ruleset and a seeded pick.
 #[cfg(test)]
 mod testing {
-    use carcassonne_core::{OptionDef, Ruleset, TileSetData};
+    use carcassonne_core::Ruleset;
+    use std::path::Path;
     use std::sync::Arc;
 
-    /// The base game with this set, its options at their manifest's defaults.
+    /// The base game with this set, as the host loads it (its manifest's tiles and options,
+    /// at their defaults), the crate's code linked in.
     pub fn rules() -> Arc<Ruleset> {
-        let base: TileSetData = toml::from_str(carcassonne_core::BASE_TILES_TOML).unwrap();
-        let set: TileSetData = toml::from_str(include_str!("../tiles.toml")).unwrap();
-        let mut b = Ruleset::builder()
-            .tiles(base)
-            .tiles(set)
-            .expansion(Arc::new(crate::BridgesCastlesBazaars::new()));
-        for (key, values) in [
-            ("bazaarAuction", ["auction", "no-auction"]),
-            ("bazaarDraws", ["random", "chosen"]),
-            ("bridgeReach", ["adjacent", "placed"]),
-        ] {
-            let key = format!("bridges-castles-bazaars.{key}");
-            b = b.declare_option(OptionDef::choice(&key, &values, ""));
-        }
-        for (flag, on) in [
-            ("bridges", true),
-            ("castles", true),
-            ("bazaars", true),
-            ("castleEndEvent", false),
-        ] {
-            let key = format!("bridges-castles-bazaars.{flag}");
-            b = b.declare_option(OptionDef::flag(&key, on, ""));
-        }
-        Arc::new(b.build().unwrap())
+        let manifest = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/expansion.toml"));
+        carcassonne_rules::linked_ruleset(
+            manifest,
+            Arc::new(crate::BridgesCastlesBazaars::new()),
+            &[],
+        )
+        .unwrap()
     }
 
     /// The next value of the tests' linear congruential generator.

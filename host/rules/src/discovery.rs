@@ -86,8 +86,7 @@ pub fn discover(dirs: &[PathBuf]) -> Result<Vec<Manifest>, RulesError> {
             subs
         };
         for f in files {
-            let text = read_text(&f, MANIFEST_LIMIT)?;
-            let m = parse_manifest(&text, &f).map_err(carcassonne_files::FilesError::from)?;
+            let m = read_manifest(&f)?;
             // The first folder in search order wins for an id.
             if !out.iter().any(|o: &Manifest| o.id == m.id) {
                 out.push(m);
@@ -95,6 +94,13 @@ pub fn discover(dirs: &[PathBuf]) -> Result<Vec<Manifest>, RulesError> {
         }
     }
     Ok(out)
+}
+
+/// Reads and parses one manifest (refused past [`MANIFEST_LIMIT`] or when not a regular
+/// file, with its path).
+pub fn read_manifest(path: &Path) -> Result<Manifest, RulesError> {
+    let text = read_text(path, MANIFEST_LIMIT)?;
+    Ok(parse_manifest(&text, path).map_err(carcassonne_files::FilesError::from)?)
 }
 
 /// Whether anything at all has this name: a regular file, but also a directory, a

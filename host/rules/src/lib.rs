@@ -19,4 +19,6 @@ mod vocabulary;
 
 pub use error::RulesError;
 pub use listing::{list_expansions, ExpansionInfo, OptionInfo};
-pub use ruleset::{base_ruleset, build_ruleset, build_ruleset_with, parse_option, RulesSpec};
+pub use ruleset::{
+    base_ruleset, build_ruleset, build_ruleset_with, linked_ruleset, parse_option, RulesSpec,
+};

@@ -9,7 +9,7 @@ use carcassonne_files::manifest::{resolve, Kind, Manifest};
 use carcassonne_files::tiles::{base_tile_set, load_tile_set};
 use carcassonne_plugins::{load_plugin, LoadedPlugin};
 use carcassonne_script::{compile, CompiledScript, ScriptExpansion};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A ruleset description as given on the command line or in a record.
@@ -88,6 +88,8 @@ enum LoadedCode {
     Native(LoadedPlugin),
     /// A compiled script.
     Script(Arc<CompiledScript>),
+    /// Code linked into the program itself ([`linked_ruleset`]).
+    Linked(Arc<dyn Expansion>),
 }
 
 impl Loaded {
@@ -95,6 +97,7 @@ impl Loaded {
         let code: Arc<dyn Expansion> = match &self.code {
             LoadedCode::Native(p) => p.expansion.clone(),
             LoadedCode::Script(s) => Arc::new(ScriptExpansion::new(s.clone())),
+            LoadedCode::Linked(e) => e.clone(),
         };
         b = b.expansion(self.vocabulary.wrap(code));
         for t in &self.tiles {
@@ -108,6 +111,24 @@ impl Loaded {
         }
         b
     }
+}
+
+/// The base game with one expansion whose code is linked into the caller (a plugin crate's
+/// own tests, an embedder): the manifest at `manifest` is read, and its tiles, vocabulary and
+/// options are added as for a loaded plugin, with `code` in place of its library. Then each
+/// of `options` (a key without the expansion's prefix, and a value) is set.
+pub fn linked_ruleset(
+    manifest: &Path,
+    code: Arc<dyn Expansion>,
+    options: &[(&str, &str)],
+) -> Result<Arc<Ruleset>, RulesError> {
+    let m = crate::discovery::read_manifest(manifest)?;
+    let loaded = with_tiles(&m, LoadedCode::Linked(code))?;
+    let mut b = loaded.add_to(Ruleset::builder().tiles(base_tile_set()));
+    for (k, v) in options {
+        b = b.option_text(&format!("{}.{k}", m.id), v);
+    }
+    Ok(Arc::new(b.build()?))
 }
 
 /// Loads one resolved expansion: opens its library or compiles its script, reads its tiles.
@@ -137,6 +158,11 @@ fn load_expansion(m: &Manifest) -> Result<Loaded, RulesError> {
             LoadedCode::Native(plugin)
         }
     };
+    with_tiles(m, code)
+}
+
+/// An expansion's code with what its manifest adds: tiles, vocabulary, options.
+fn with_tiles(m: &Manifest, code: LoadedCode) -> Result<Loaded, RulesError> {
     Ok(Loaded {
         id: m.id.clone(),
         vocabulary: Arc::new(crate::vocabulary::ManifestVocabulary::of(m)),
@@ -160,4 +186,49 @@ pub fn parse_option(text: &str) -> Result<(String, String), RulesError> {
     text.split_once('=')
         .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
         .ok_or_else(|| RulesError::Invalid(format!("option `{text}`: expected key=value")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne_core::{binder, Binder, BoundExpansion, Declare, HookResult};
+
+    /// No rules at all: the code a test links in place of a library.
+    struct Nothing;
+    struct NoHooks;
+    impl BoundExpansion for NoHooks {}
+    impl Expansion for Nothing {
+        fn id(&self) -> &str {
+            "abbot-garden"
+        }
+        fn declare(&self, _: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+            Ok(binder(|_| Ok(NoHooks)))
+        }
+    }
+
+    #[test]
+    fn a_linked_expansion_gets_its_manifests_options() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = dir.path().join("expansion.toml");
+        std::fs::write(
+            &manifest,
+            "[expansion]\nid = \"abbot-garden\"\nname = \"t\"\nversion = \"1.0.0\"\n\
+             api = \"1.0\"\nkind = \"native\"\nlibrary = \"t\"\n\
+             [options.gardens]\ntype = \"bool\"\ndefault = true\n",
+        )
+        .unwrap();
+        let r = linked_ruleset(&manifest, Arc::new(Nothing), &[("gardens", "false")]).unwrap();
+        assert!(r.expansion_index("abbot-garden").is_some());
+        assert!(!r.options().flag("abbot-garden.gardens"));
+        let e = linked_ruleset(&manifest, Arc::new(Nothing), &[("nope", "1")]).unwrap_err();
+        assert!(e.to_string().contains("nope"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_manifest_is_refused_with_its_path() {
+        let e = linked_ruleset(Path::new("/nowhere/expansion.toml"), Arc::new(Nothing), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("/nowhere/expansion.toml"), "{e}");
+    }
 }

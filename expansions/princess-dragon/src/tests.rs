@@ -5,32 +5,14 @@
 
 use crate::PrincessDragon;
 use carcassonne_core::{Game, GameSetup, Ruleset, ScoreSource};
-use carcassonne_files::manifest::parse_manifest;
-use carcassonne_files::tiles::{base_tile_set, parse_tile_set};
 use std::path::Path;
 use std::sync::Arc;
 
-/// The base tiles and this expansion's, with its manifest's options declared as the host
-/// declares them (the crate is linked directly), then `options` set.
+/// The base game with this expansion as the host loads it (its manifest's tiles and
+/// options), the crate's code linked in, then `options` set.
 fn rules(options: &[(&str, &str)]) -> Arc<Ruleset> {
-    let own = parse_tile_set(include_str!("../tiles.toml"), "princess-dragon/tiles.toml").unwrap();
-    let manifest = parse_manifest(
-        include_str!("../expansion.toml"),
-        Path::new("princess-dragon/expansion.toml"),
-    )
-    .unwrap();
-    let mut b = Ruleset::builder()
-        .tiles(base_tile_set())
-        .tiles(own)
-        .expansion(Arc::new(PrincessDragon::new()));
-    for mut def in manifest.options {
-        def.key = format!("princess-dragon.{}", def.key);
-        b = b.declare_option(def);
-    }
-    for (k, v) in options {
-        b = b.option_text(&format!("princess-dragon.{k}"), v);
-    }
-    Arc::new(b.build().unwrap())
+    let manifest = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/expansion.toml"));
+    carcassonne_rules::linked_ruleset(manifest, Arc::new(PrincessDragon::new()), options).unwrap()
 }
 
 /// Plays seeded random games to the end (every check above runs inside the hooks);

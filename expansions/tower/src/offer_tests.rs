@@ -4,32 +4,14 @@
 
 use crate::Tower;
 use carcassonne_core::{Action, Game, GameSetup, Ruleset};
-use carcassonne_files::manifest::parse_manifest;
-use carcassonne_files::tiles::{base_tile_set, parse_tile_set};
 use std::path::Path;
 use std::sync::Arc;
 
-/// The base tiles and this expansion's, with its manifest's options declared as the host
-/// declares them, then `options` set.
+/// The base game with this expansion as the host loads it (its manifest's tiles and
+/// options), the crate's code linked in, then `options` set.
 fn rules(options: &[(&str, &str)]) -> Arc<Ruleset> {
-    let own = parse_tile_set(include_str!("../tiles.toml"), "tower/tiles.toml").unwrap();
-    let manifest = parse_manifest(
-        include_str!("../expansion.toml"),
-        Path::new("tower/expansion.toml"),
-    )
-    .unwrap();
-    let mut b = Ruleset::builder()
-        .tiles(base_tile_set())
-        .tiles(own)
-        .expansion(Arc::new(Tower::new()));
-    for mut def in manifest.options {
-        def.key = format!("tower.{}", def.key);
-        b = b.declare_option(def);
-    }
-    for (k, v) in options {
-        b = b.option_text(&format!("tower.{k}"), v);
-    }
-    Arc::new(b.build().unwrap())
+    let manifest = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/expansion.toml"));
+    carcassonne_rules::linked_ruleset(manifest, Arc::new(Tower::new()), options).unwrap()
 }
 
 /// Plays seeded random games to the end; returns how many tower pieces and caps were

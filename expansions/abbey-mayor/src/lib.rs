@@ -69,11 +69,11 @@ mod setup;
 mod wagon;
 
 use carcassonne_core::{
-    Action, BoundExpansion, Ctx, CustomAction, DrawVerdict, FeatureId, Figure, FigureId,
-    FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult, HookSet,
-    KindMask, LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode, PromptKind,
-    Rotation, ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId, View, Window,
-    MAX_PLAYERS,
+    Action, BoundExpansion, Ctx, CustomAction, DraftFeature, DrawVerdict, FeatureId, Figure,
+    FigureId, FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult,
+    HookSet, KindMask, LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode,
+    PromptKind, Rotation, ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId,
+    View, Window, MAX_PLAYERS,
 };
 use feature_set::FeatureSet;
 
@@ -426,12 +426,44 @@ impl AmRules {
     /// stood on and whether its owner's Promotions disc upgrades it, in item order, then
     /// figure order; empty (no allocation) in most scorings. The wagons on the board and
     /// their features are found once for every item.
-    #[inline]
-    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
+    #[inline(always)]
     fn wagons_to_note(
         &self,
         view: &View<'_>,
         draft: &ScoreDraft,
+    ) -> Vec<(FigureId, SegmentId, bool)> {
+        // Only an item that returns its figures and holds a figure can hold a wagon: most
+        // scorings have none, and skip the wagons' walks to their roots (out of line).
+        match draft
+            .features
+            .iter()
+            .position(|item| self.may_hold_wagon(view, item))
+        {
+            None => {
+                debug_assert!(self.wagons_to_note_scan(view, draft).is_empty());
+                Vec::new()
+            }
+            Some(first) => self.wagons_on_items(view, draft, first),
+        }
+    }
+
+    /// Whether a drafted feature may hold a wagon to note (AM-15, AM-17): it returns its
+    /// figures, closes (or its loser's wagon moves) and holds a figure.
+    #[inline(always)]
+    fn may_hold_wagon(&self, view: &View<'_>, item: &DraftFeature) -> bool {
+        item.return_figures
+            && (item.closes || self.loser_moves)
+            && view.state.graph().totals(item.feature).occupants > 0
+    }
+
+    /// [`AmRules::wagons_to_note`] from item `first`, the first that may hold a wagon.
+    #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
+    fn wagons_on_items(
+        &self,
+        view: &View<'_>,
+        draft: &ScoreDraft,
+        first: usize,
     ) -> Vec<(FigureId, SegmentId, bool)> {
         let mut noted = Vec::new();
         let g = view.state.graph();
@@ -451,8 +483,8 @@ impl AmRules {
         if n > WAGONS {
             return self.wagons_to_note_scan(view, draft);
         }
-        for item in &draft.features {
-            if !item.return_figures || !(item.closes || self.loser_moves) {
+        for item in &draft.features[first..] {
+            if !self.may_hold_wagon(view, item) {
                 continue;
             }
             for &(id, owner, s, f) in wagons[..n].iter().flatten() {
@@ -461,6 +493,7 @@ impl AmRules {
                 }
             }
         }
+        debug_assert_eq!(noted, self.wagons_to_note_scan(view, draft), "noted wagons");
         noted
     }
 

@@ -374,8 +374,9 @@ fn cells_with<const N: usize>(
         let mut rotations = fit.bits();
         if ask != 0 {
             let (want, mask) = (f.want, f.mask);
-            // Per side: the edge byte last asked of that neighbour (0: none) and the answer.
-            let mut asked = [(0u32, false); 4];
+            // Per side (a byte each): the edge last asked of that neighbour (0: none) and
+            // the answer; two registers, not a list zeroed in memory per cell.
+            let mut asked = Asked::default();
             while ask != 0 {
                 let q = ask.trailing_zeros() as usize;
                 ask &= ask - 1;
@@ -504,6 +505,14 @@ fn byte_ones(x: u32) -> u32 {
     t & 0x0101_0101
 }
 
+/// The neighbours' answers one cell of [`cells_with`] got so far, a byte per side: the
+/// edge last asked of that side (0: none) and whether its neighbour amends it.
+#[derive(Clone, Copy, Default)]
+struct Asked {
+    edges: u32,
+    yes: u32,
+}
+
 /// Whether a variant of the neighbour on `side` of the empty cell `pos` shows `edge` (not
 /// 0) towards it ([`neighbour_variant`]); `asked` keeps each side's answer per edge for the
 /// cell's other rotations. Inlined into the loop: its first test rejects most asks.
@@ -514,10 +523,11 @@ fn neighbour_amends(
     pos: Pos,
     side: usize,
     edge: u32,
-    asked: &mut [(u32, bool); 4],
+    asked: &mut Asked,
 ) -> Result<bool, HookError> {
-    if asked[side].0 == edge {
-        return Ok(asked[side].1);
+    let shift = 8 * side as u32;
+    if (asked.edges >> shift) & 0xFF == edge {
+        return Ok(asked.yes >> shift & 1 == 1);
     }
     // The tile's edge where the cell wants a field: an overlay's, never the field's.
     debug_assert_ne!(edge, 0);
@@ -537,7 +547,8 @@ fn neighbour_amends(
         }
         _ => false,
     };
-    asked[side] = (edge, fits);
+    asked.edges = asked.edges & !(0xFF << shift) | edge << shift;
+    asked.yes = asked.yes & !(1 << shift) | u32::from(fits) << shift;
     Ok(fits)
 }
 

@@ -609,19 +609,21 @@ fn push_places(cells: &[PlacementCell], out: &mut Vec<Action>) {
     // The places written: the `n` kept and at most four past them.
     out.reserve(n + 4);
     let start = out.len();
-    let room = &mut out.spare_capacity_mut()[..n + 4];
+    let room = out.spare_capacity_mut()[..n + 4].as_mut_ptr();
     let mut w = 0;
     for c in cells {
         let order = &FITS_FIRST[usize::from(c.rotations & 0xF)];
-        // Before this cell `w` is at most `n` minus its count, so this is within `room`.
-        let Some(places) = room.get_mut(w..w + 4) else {
-            break;
-        };
-        for (place, &rotation) in places.iter_mut().zip(order) {
-            place.write(Action::Place {
-                pos: c.pos,
-                rotation,
-            });
+        for (i, &rotation) in order.iter().enumerate() {
+            // SAFETY: before this cell `w` is the counts of the cells before it, so at
+            // most `n` minus its count: `w + i < n + 4`, within `room` (no bounds check
+            // per cell, which a slice of `room` would make).
+            unsafe {
+                room.add(w + i)
+                    .write(std::mem::MaybeUninit::new(Action::Place {
+                        pos: c.pos,
+                        rotation,
+                    }));
+            }
         }
         w += c.rotation_count();
     }

@@ -153,9 +153,11 @@ pub(crate) enum Stage {
     Over,
 }
 
-/// A set of figure kinds (bit k = kind k), for the 256 kinds a [`FigureKindId`] can name.
+/// The figure kinds that do not occupy (share features, or neutral), whose figures the
+/// features' occupant counts leave out: a set (bit k = kind k, for the 256 kinds a
+/// [`FigureKindId`] can name), and whether any of them returns when its feature scores.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct SharingKinds([u64; 4]);
+pub(crate) struct SharingKinds([u64; 4], bool);
 
 impl SharingKinds {
     pub(crate) fn of(kinds: &[crate::figure::FigureKindDef]) -> SharingKinds {
@@ -163,9 +165,17 @@ impl SharingKinds {
         for (k, def) in kinds.iter().enumerate() {
             if !def.occupies() {
                 s.0[k / 64] |= 1 << (k % 64);
+                s.1 |= def.returns;
             }
         }
         s
+    }
+
+    /// Whether a figure of a kind in the set may return when its feature scores: if not,
+    /// a feature without occupants has no figure to return.
+    #[inline]
+    pub(crate) fn any_returns(self) -> bool {
+        self.1
     }
 
     #[inline]

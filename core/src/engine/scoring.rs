@@ -351,7 +351,15 @@ pub(crate) fn apply_draft(
         if item.closes {
             st.graph.mark_scored(item.feature);
         }
-        if item.return_figures {
+        // A feature with no occupant holds no figure to return, unless a figure that is not
+        // counted (a sharing or neutral one) may return: most completed features of a random
+        // game are empty, and each scan reads every figure's feature.
+        let may_hold = st.graph.totals(item.feature).occupants != 0 || st.sharing.any_returns();
+        if item.return_figures && !may_hold {
+            debug_assert!(!st.figures.iter().any(|f| matches!(f.loc, FigureLoc::On(seg)
+                if st.graph.feature_of(seg) == item.feature && rules.figure_kind(f.kind).returns)));
+        }
+        if item.return_figures && may_hold {
             for i in 0..st.figures.len() {
                 if let FigureLoc::On(seg) = st.figures[i].loc {
                     if st.graph.feature_of(seg) == item.feature

@@ -356,8 +356,10 @@ pub(crate) fn apply_draft(
         // game are empty, and each scan reads every figure's feature.
         let may_hold = st.graph.totals(item.feature).occupants != 0 || st.sharing.any_returns();
         if item.return_figures && !may_hold {
-            debug_assert!(!st.figures.iter().any(|f| matches!(f.loc, FigureLoc::On(seg)
-                if st.graph.feature_of(seg) == item.feature && rules.figure_kind(f.kind).returns)));
+            debug_assert!(
+                !st.figures.iter().any(|f| matches!(f.loc, FigureLoc::On(seg)
+                if st.graph.feature_of(seg) == item.feature && rules.figure_kind(f.kind).returns))
+            );
         }
         if item.return_figures && may_hold {
             for i in 0..st.figures.len() {

@@ -351,25 +351,19 @@ pub(crate) fn apply_draft(
         if item.closes {
             st.graph.mark_scored(item.feature);
         }
+        if !item.return_figures {
+            continue;
+        }
         // A feature with no occupant holds no figure to return, unless a figure that is not
         // counted (a sharing or neutral one) may return: most completed features of a random
         // game are empty, and each scan reads every figure's feature.
-        let may_hold = st.graph.totals(item.feature).occupants != 0 || st.sharing.any_returns();
-        if item.return_figures && !may_hold {
-            debug_assert!(
-                !st.figures.iter().any(|f| matches!(f.loc, FigureLoc::On(seg)
-                if st.graph.feature_of(seg) == item.feature && rules.figure_kind(f.kind).returns))
-            );
+        if st.graph.totals(item.feature).occupants == 0 && !st.sharing.any_returns() {
+            debug_assert!(!(0..st.figures.len()).any(|i| returns_from(rules, st, i, item.feature)));
+            continue;
         }
-        if item.return_figures && may_hold {
-            for i in 0..st.figures.len() {
-                if let FigureLoc::On(seg) = st.figures[i].loc {
-                    if st.graph.feature_of(seg) == item.feature
-                        && rules.figure_kind(st.figures[i].kind).returns
-                    {
-                        return_figure(rules, st, FigureId(i as u16), RemovalReason::Scored)?;
-                    }
-                }
+        for i in 0..st.figures.len() {
+            if returns_from(rules, st, i, item.feature) {
+                return_figure(rules, st, FigureId(i as u16), RemovalReason::Scored)?;
             }
         }
     }
@@ -380,6 +374,14 @@ pub(crate) fn apply_draft(
         "after_scoring",
         |e, ctx| e.after_scoring(ctx, draft),
     )
+}
+
+/// Whether figure `i` stands on `feature` and goes home when the feature scores.
+#[inline]
+fn returns_from(rules: &Ruleset, st: &GameState, i: usize, feature: FeatureId) -> bool {
+    let f = st.figures[i];
+    matches!(f.loc, FigureLoc::On(seg)
+        if st.graph.feature_of(seg) == feature && rules.figure_kind(f.kind).returns)
 }
 
 /// End of game: unfinished features, then farms, then expansions' bonuses.

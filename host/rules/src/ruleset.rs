@@ -123,7 +123,7 @@ pub fn linked_ruleset(
     options: &[(&str, &str)],
 ) -> Result<Arc<Ruleset>, RulesError> {
     let m = crate::discovery::read_manifest(manifest)?;
-    let loaded = with_tiles(&m, LoadedCode::Linked(code))?;
+    let loaded = with_manifest(&m, LoadedCode::Linked(code))?;
     let mut b = loaded.add_to(Ruleset::builder().tiles(base_tile_set()));
     for (k, v) in options {
         b = b.option_text(&format!("{}.{k}", m.id), v);
@@ -158,11 +158,11 @@ fn load_expansion(m: &Manifest) -> Result<Loaded, RulesError> {
             LoadedCode::Native(plugin)
         }
     };
-    with_tiles(m, code)
+    with_manifest(m, code)
 }
 
 /// An expansion's code with what its manifest adds: tiles, vocabulary, options.
-fn with_tiles(m: &Manifest, code: LoadedCode) -> Result<Loaded, RulesError> {
+fn with_manifest(m: &Manifest, code: LoadedCode) -> Result<Loaded, RulesError> {
     Ok(Loaded {
         id: m.id.clone(),
         vocabulary: Arc::new(crate::vocabulary::ManifestVocabulary::of(m)),

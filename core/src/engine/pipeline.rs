@@ -137,7 +137,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             }
             Stage::Score => {
                 st.stage = Stage::AfterScoring;
-                score_step(rules, st)?;
+                score_placement(rules, st)?;
                 continue;
             }
             Stage::TurnEnd => {
@@ -232,13 +232,6 @@ fn ask_prompt(
         kind: DecisionKind::Prompt(p),
     };
     Ok(true)
-}
-
-/// The scoring step, out of line (see [`advance`]).
-#[inline(never)]
-#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
-fn score_step(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
-    score_placement(rules, st)
 }
 
 /// The error of a turn that asked more than [`crate::hooks::MAX_PROMPTS_PER_TURN`] prompts

@@ -263,7 +263,10 @@ fn completed_beside(rules: &Ruleset, st: &GameState, t: &PlacedTile, out: &mut V
     }
 }
 
-/// Scores the features the last placement completed (A-8 … A-11).
+/// Scores the features the last placement completed (A-8 … A-11). Out of line, in the
+/// per-turn section: [`advance`](super::pipeline::advance)'s scoring step.
+#[inline(never)]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
     if st.last_placed.is_none() {
         return Ok(());

@@ -75,13 +75,13 @@ fn barn_offers(view: &View<'_>, t: &PlacedTile, verb: CustomAction, occupied: bo
 }
 
 /// Plays seeded random games; at each deployment step and abbey prompt, the offers are
-/// checked. Returns the barn offers and abbey places seen.
+/// checked. Returns the barn offers, abbey places and wagon prompts seen.
 fn play(
     rules: &Arc<Ruleset>,
     players: usize,
     seeds: std::ops::Range<u64>,
     occupied: bool,
-) -> (usize, usize) {
+) -> (usize, usize, usize) {
     let me = rules.expansion_index("abbey-mayor").unwrap();
     let verb = CustomAction {
         expansion: me,
@@ -91,7 +91,7 @@ fn play(
         value: 0,
     };
     let abbey = rules.tiles().find(ABBEY_TILE).unwrap();
-    let (mut barns, mut places) = (0, 0);
+    let (mut barns, mut places, mut wagons) = (0, 0, 0);
     for seed in seeds {
         let names = (0..players).map(|i| format!("P{i}")).collect();
         let mut g = Game::new(rules.clone(), &GameSetup::new(names, seed)).unwrap();
@@ -120,6 +120,9 @@ fn play(
                     barns += offered.len();
                 }
                 DecisionKind::Prompt(p) if p.owner == me => {
+                    if let Ok(AmPrompt::Wagon { .. }) = p.decode::<AmPrompt>() {
+                        wagons += 1;
+                    }
                     if let Ok(AmPrompt::Abbey) = p.decode::<AmPrompt>() {
                         let mut cells: Vec<PlacementCell> = Vec::new();
                         view.placements_of(abbey, &mut cells).unwrap();
@@ -150,7 +153,7 @@ fn play(
             g.play_offered(i).unwrap();
         }
     }
-    (barns, places)
+    (barns, places, wagons)
 }
 
 fn barn_kind(rules: &Ruleset) -> carcassonne_core::FigureKindId {
@@ -170,10 +173,10 @@ fn barn_and_abbey_offers_match_the_rule_read_the_general_way() {
         (4, &[("barnPlacement", "occupied")][..]),
     ] {
         let occupied = options.contains(&("barnPlacement", "occupied"));
-        let (barns, places) = play(&rules(options), players, 1..13, occupied);
+        let (barns, places, wagons) = play(&rules(options), players, 1..13, occupied);
         assert!(
-            barns > 0 && places > 0,
-            "{options:?}: barns {barns}, places {places}"
+            barns > 0 && places > 0 && wagons > 0,
+            "{options:?}: barns {barns}, places {places}, wagon prompts {wagons}"
         );
     }
 }

@@ -35,7 +35,7 @@ impl AmRules {
     /// The wagon's targets after the feature of segment `from` was scored (AM-16): one
     /// segment per target feature and tile it has segments on, in a fixed order. Each
     /// candidate is judged as it is found (the order of a list of them judged after), with
-    /// no list allocated; debug builds compare with [`AmRules::wagon_targets_listed`].
+    /// no list allocated; debug builds compare with `wagon_targets_listed`, the first form.
     #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     pub(crate) fn wagon_targets(
         &self,
@@ -182,8 +182,8 @@ impl AmRules {
         }
     }
 
-    /// [`AmRules::wagon_targets`] the listing way (every candidate listed, then judged in
-    /// order), for debug builds' check of it.
+    /// [`AmRules::wagon_targets`] as it was written first (every candidate listed, each
+    /// member's four neighbours read, then the list judged in order): debug builds' check.
     #[cfg(debug_assertions)]
     pub(crate) fn wagon_targets_listed(
         &self,
@@ -197,11 +197,99 @@ impl AmRules {
         if from.index() >= g.len() {
             return;
         }
-        let mut cands = Vec::new();
-        self.each_candidate(view, from, up, &mut |s| cands.push(s));
         let scored = g.feature_of(from);
+        let board = view.state.board();
+        let mut cands: Vec<SegmentId> = Vec::new();
+        let tile_segments = |pos: Pos, out: &mut Vec<SegmentId>| {
+            if let Some(t) = board.at(pos) {
+                out.extend(t.segments());
+            }
+        };
+        // C2: the 3 × 3 tiles around the wagon's tile; an upgraded wagon (PR-5, AP-6) also
+        // reaches the 3 × 3 under C1 and the 5 × 5 under C2.
+        let radius: i32 = match (self.c2, up) {
+            (true, true) => 2,
+            (true, false) | (false, true) => 1,
+            (false, false) => 0,
+        };
+        let origin = g.segment(from);
+        if radius > 0 && !origin.is_virtual() {
+            for dy in -radius..=radius {
+                for dx in -radius..=radius {
+                    tile_segments(Pos::new(origin.pos.x + dx, origin.pos.y + dy), &mut cands);
+                }
+            }
+        }
+        if !self.c2 {
+            let road = FeatureKindId::ROAD;
+            let scored_kind = g.kind(scored);
+            let mut on_tile = Vec::new();
+            for m in g.members(scored) {
+                let node = g.segment(m);
+                if node.is_virtual() {
+                    continue;
+                }
+                on_tile.clear();
+                tile_segments(node.pos, &mut on_tile);
+                for &o in &on_tile {
+                    if self.linked(view, m, o) {
+                        cands.push(o);
+                    }
+                }
+                // (i) roads meeting where the scored road ends (a junction, no site there).
+                if scored_kind == road && node.sides.len() == 1 {
+                    let site_here = on_tile
+                        .iter()
+                        .any(|o| view.rules.kind(g.segment(*o).kind).shape == Shape::Site);
+                    let t = board.tiles()[node.tile as usize].kind.0 as usize;
+                    let linked_away = self.has_links[t] && self.links[t][node.local as usize] != 0;
+                    if !site_here && !linked_away {
+                        for &o in &on_tile {
+                            let on = g.segment(o);
+                            let other_linked =
+                                self.has_links[t] && self.links[t][on.local as usize] != 0;
+                            if on.kind == road && on.sides.len() == 1 && !other_linked {
+                                cands.push(o);
+                            }
+                        }
+                    }
+                }
+                // (iv) abbey edges: a road or city closed by an abbey, and an abbey's
+                // closed neighbours.
+                let here_abbey = self.is_abbey(view, node.tile as usize);
+                for side in carcassonne_core::Side::ALL {
+                    let q = node.pos.step(side);
+                    let Some(nt) = board.at(q) else { continue };
+                    let nk = view.rules.tiles().get(nt.kind);
+                    if here_abbey {
+                        if let Some(b) = nk.segment_on_side(nt.rotation, side.opposite()) {
+                            cands.push(nt.segment(usize::from(b)));
+                        }
+                    } else if nk.barrier && node.sides.contains(side) {
+                        tile_segments(q, &mut cands);
+                    }
+                }
+            }
+        }
         for s in cands {
-            self.take_target(view, scored, s, out);
+            let node = g.segment(s);
+            if node.is_virtual() || !self.wagon_on.contains(node.kind) {
+                continue;
+            }
+            let f = g.feature_of(s);
+            let t = g.totals(f);
+            if f == scored || t.complete() || t.scored || t.occupants > 0 {
+                continue;
+            }
+            // One segment per target feature and tile (JCZ offers every segment): a ban on
+            // one tile (the dragon's, PD-5) then leaves the feature's segments on the others.
+            if out
+                .iter()
+                .any(|o| g.feature_of(*o) == f && g.segment(*o).tile == node.tile)
+            {
+                continue;
+            }
+            out.push(s);
         }
     }
 }

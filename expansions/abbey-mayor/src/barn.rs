@@ -16,8 +16,41 @@ const CORNER_TILES: [[(i32, i32, u8); 4]; 4] = [
     [(0, 0, 3), (-1, 0, 2), (-1, 1, 1), (0, 1, 0)],
 ];
 
-/// The diagonal tile at corner `c` of the tile at (0,0): offset and its corner there.
-const DIAGONALS: [(i32, i32, u32); 4] = [(-1, -1, 2), (1, -1, 3), (1, 1, 0), (-1, 1, 1)];
+/// The eight tiles around the placed one, in the order [`AmRules::barn_corner_mask`] reads
+/// them (the side tiles first: most placements lack one, and no diagonal is read then):
+/// offset, the placed tile's corners it decides (bit `c`), and which of them it allows for
+/// each row of its corner bits (nibble `b` = the corners allowed when its bits are `b`).
+const AROUND: [(i32, i32, u32, u64); 8] = [
+    (-1, 0, 0b1001, allows(&[(0, 1), (3, 2)])),
+    (1, 0, 0b0110, allows(&[(1, 0), (2, 3)])),
+    (0, -1, 0b0011, allows(&[(0, 3), (1, 2)])),
+    (0, 1, 0b1100, allows(&[(2, 1), (3, 0)])),
+    (-1, -1, 0b0001, allows(&[(0, 2)])),
+    (1, -1, 0b0010, allows(&[(1, 3)])),
+    (1, 1, 0b0100, allows(&[(2, 0)])),
+    (-1, 1, 0b1000, allows(&[(3, 1)])),
+];
+
+/// A neighbour's table row for [`AROUND`]: `meets` pairs a corner of the placed tile with
+/// the neighbour's corner there; nibble `b` holds the placed tile's corners whose partner
+/// is set in `b`.
+const fn allows(meets: &[(u32, u32)]) -> u64 {
+    let mut row = 0u64;
+    let mut b = 0;
+    while b < 16 {
+        let mut ok = 0u64;
+        let mut i = 0;
+        while i < meets.len() {
+            if b >> meets[i].1 & 1 != 0 {
+                ok |= 1 << meets[i].0;
+            }
+            i += 1;
+        }
+        row |= ok << (4 * b);
+        b += 1;
+    }
+    row
+}
 
 impl AmRules {
     /// The local field segment at corner `c` of a placed tile, if one field covers both
@@ -37,47 +70,25 @@ impl AmRules {
         self.corner_bits.get(i).map_or(0, |&b| u32::from(b))
     }
 
-    /// [`AmRules::corner_bits_of`] the tile at `p`, 0 for an empty cell. Out of line: the
-    /// board lookup is one copy for the up to eight neighbours [`AmRules::barn_corner_mask`]
-    /// reads (inlined at each, that function was 1 KB of code for about 100 instructions a
-    /// call, most of its lines missing the instruction cache in a mix).
-    #[inline(never)]
-    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
-    fn corner_bits_at(&self, board: &Board, p: Pos) -> u32 {
-        board.at(p).map_or(0, |n| self.corner_bits_of(n))
-    }
-
     /// AM-20: the corners of the placed tile `t` (bit `c`, 0 NW, 1 NE, 2 SE, 3 SW) where
     /// four tiles meet, each with one field at that corner. Every deployment step while the
-    /// player holds his barn: the tiles are read from the board only as long as a corner is
-    /// left (the side neighbours first, most placements have one or two), each as one byte
-    /// of the per-kind table; the offers are written out of line ([`AmRules::offer_barns`]).
-    #[inline]
-    #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
+    /// player holds his barn: a neighbour is read only while a corner it decides is left
+    /// (the side tiles first), each as one byte of the per-kind table, in one loop over
+    /// [`AROUND`] (no call a read: the board lookup inline once), inline in the hook.
+    #[inline(always)]
     pub(crate) fn barn_corner_mask(&self, board: &Board, t: &PlacedTile) -> u32 {
-        let own = self.corner_bits_of(t);
-        if own == 0 {
-            return 0;
-        }
-        let pos = t.pos;
-        let bits = |dx: i32, dy: i32| self.corner_bits_at(board, Pos::new(pos.x + dx, pos.y + dy));
-        // West: its NE meets our NW, its SE our SW; east: its NW our NE, its SW our SE.
-        let (w, e) = (bits(-1, 0), bits(1, 0));
-        let mut m = own & ((w >> 1) & 1 | (e & 1) << 1 | (e >> 3 & 1) << 2 | (w >> 2 & 1) << 3);
-        if m == 0 {
-            return 0;
-        }
-        // North: its SW meets our NW, its SE our NE; south: its NE our SE, its NW our SW.
-        let (n, s) = (bits(0, -1), bits(0, 1));
-        m &= (n >> 3) & 1 | (n >> 2 & 1) << 1 | (s >> 1 & 1) << 2 | (s & 1) << 3;
-        let mut left = m;
-        while left != 0 {
-            let c = left.trailing_zeros() as usize;
-            left &= left - 1;
-            let (dx, dy, dc) = DIAGONALS[c];
-            if bits(dx, dy) >> dc & 1 == 0 {
-                m &= !(1 << c);
+        let mut m = self.corner_bits_of(t);
+        for &(dx, dy, decides, allows) in &AROUND {
+            if m == 0 {
+                break;
             }
+            if m & decides == 0 {
+                continue;
+            }
+            let b = board
+                .at(Pos::new(t.pos.x + dx, t.pos.y + dy))
+                .map_or(0, |n| self.corner_bits_of(n));
+            m &= (allows >> (4 * (b & 15))) as u32 & 15 | !decides;
         }
         m
     }

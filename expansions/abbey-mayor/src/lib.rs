@@ -68,6 +68,9 @@ mod feature_set;
 mod setup;
 mod wagon;
 
+#[cfg(test)]
+mod tests;
+
 use carcassonne_core::{
     Action, BoundExpansion, Ctx, CustomAction, DraftFeature, DrawVerdict, FeatureId, Figure,
     FigureId, FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult,
@@ -342,6 +345,52 @@ impl AmRules {
                 });
             }
         }
+    }
+
+    /// Whether the abbey's places are the holes alone: a barrier tile goes only into a
+    /// hole, rotation 0 (core's placement rule for it), and no expansion filters its
+    /// placements. Then [`AmRules::abbey_holes`] reads them off the frontier.
+    #[inline]
+    fn abbey_in_holes(&self, view: &View<'_>, abbey: TileKindId) -> bool {
+        view.rules.tiles().get(abbey).barrier && view.rules.placement_filters(abbey) == 0
+    }
+
+    /// AM-3: a `place` action on each hole (a frontier cell with a tile on all four
+    /// sides), in frontier order, rotation 0: what core's placements of a barrier tile
+    /// give without placement filters, without a copy of the frontier into a list.
+    fn abbey_holes(&self, view: &View<'_>, out: &mut Vec<Action>) {
+        for f in view.state.board().frontier() {
+            if f.mask == u32::MAX {
+                out.push(Action::Place {
+                    pos: f.pos,
+                    rotation: Rotation::quarter_turns(0),
+                });
+            }
+        }
+    }
+
+    /// AM-3 the general way: a `place` action per placement core finds for the abbey
+    /// (each expansion's placement filter applied), in its order.
+    fn abbey_places(
+        &self,
+        view: &View<'_>,
+        abbey: TileKindId,
+        out: &mut Vec<Action>,
+    ) -> HookResult {
+        let mut cells: Vec<PlacementCell> = Vec::new();
+        view.placements_of(abbey, &mut cells)
+            .map_err(|e| HookFailure(e.to_string()))?;
+        for c in &cells {
+            for q in 0..4u8 {
+                if c.rotations & (1 << q) != 0 {
+                    out.push(Action::Place {
+                        pos: c.pos,
+                        rotation: Rotation::quarter_turns(q),
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     fn holds_abbey(&self, view: &View<'_>, p: PlayerId) -> bool {
@@ -752,18 +801,18 @@ impl BoundExpansion for AmRules {
                 if !self.holds_abbey(&view, prompt.player) {
                     return Ok(());
                 }
-                let mut cells: Vec<PlacementCell> = Vec::new();
-                view.placements_of(abbey, &mut cells)
-                    .map_err(|e| HookFailure(e.to_string()))?;
-                for c in &cells {
-                    for q in 0..4u8 {
-                        if c.rotations & (1 << q) != 0 {
-                            out.push(Action::Place {
-                                pos: c.pos,
-                                rotation: Rotation::quarter_turns(q),
-                            });
-                        }
+                if self.abbey_in_holes(&view, abbey) {
+                    #[cfg(debug_assertions)]
+                    let start = out.len();
+                    self.abbey_holes(&view, out);
+                    #[cfg(debug_assertions)]
+                    {
+                        let mut general = Vec::new();
+                        self.abbey_places(&view, abbey, &mut general)?;
+                        assert_eq!(out[start..], general[..], "the abbey's holes");
                     }
+                } else {
+                    self.abbey_places(&view, abbey, out)?;
                 }
                 if !out.is_empty() {
                     out.push(Action::Pass);

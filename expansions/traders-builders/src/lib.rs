@@ -35,9 +35,9 @@
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, DraftFeature,
     Expansion, FarmScoring, FeatureId, FigureId, FigureKindDef, FigureKindId, FigureLoc, GameSlot,
-    HookFailure, HookGate, HookResult, HookSet, KindMask, LabelId, PlacedTile, PlayerId,
-    PlayerSlot, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring,
-    SegmentId, Shape, StartTile, TurnEndVerdict, VerbId, VerbValue, View, Window, MAX_PLAYERS,
+    HookFailure, HookGate, HookResult, HookSet, KindMask, LabelId, PlayerId, PlayerSlot, Prompt,
+    PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring, SegmentId, Shape,
+    StartTile, TurnEndVerdict, VerbId, VerbValue, View, Window, MAX_PLAYERS,
 };
 
 /// The three goods, in the order they are scored and shown.
@@ -131,9 +131,6 @@ struct TbRules {
     /// (TB-10, TB-19), as bit masks: what the deployment step would otherwise work out
     /// from the segments' kinds on every placement.
     deploy_masks: Vec<[u16; 2]>,
-    /// Per tile kind, its local segments of kind city or road (occupiable or not): the
-    /// only ones that can be in a builder's feature (TB-11).
-    city_road: Vec<u16>,
     /// Per tile kind, whether one of its segments has the `pig-herd` tag (TB-23): the
     /// walk over a farm's segments looks at the tags of those tiles only.
     herd_tiles: Vec<bool>,
@@ -217,7 +214,6 @@ impl Expansion for TradersBuilders {
                 any_herd: herd && herd_tiles.iter().any(|h| *h),
                 supply_tokens: supply_tokens(b.rules(), edition2),
                 deploy_masks: deploy_masks(b.rules()),
-                city_road: city_road_masks(b.rules()),
                 herd_tiles,
                 farmers: b.rules().base().farmers,
                 follower: b
@@ -299,25 +295,6 @@ fn deploy_masks(rules: &Ruleset) -> Vec<[u16; 2]> {
                 }
             }
             m
-        })
-        .collect()
-}
-
-/// Per tile kind, its local segments of kind city or road (the builder's kinds, TB-10).
-fn city_road_masks(rules: &Ruleset) -> Vec<u16> {
-    rules
-        .tiles()
-        .iter()
-        .map(|(_, tk)| {
-            tk.segments
-                .iter()
-                .enumerate()
-                .filter(|(i, seg)| {
-                    *i < 16
-                        && (seg.kind == carcassonne_core::FeatureKindId::CITY
-                            || seg.kind == carcassonne_core::FeatureKindId::ROAD)
-                })
-                .fold(0u16, |m, (i, _)| m | 1 << i)
         })
         .collect()
 }
@@ -563,44 +540,6 @@ impl TbRules {
         true
     }
 
-    /// TB-11: whether placed tile `t` has a segment in the feature of the builder's segment
-    /// `s`. A builder stands on a city or a road, and a feature is of one kind (core reads
-    /// its kind from its root), so only the tile's city and road segments are looked up;
-    /// a tile an overlay gave added segments has every segment looked up.
-    #[inline]
-    fn extends(&self, view: &View<'_>, t: &PlacedTile, s: SegmentId) -> bool {
-        let g = view.state.graph();
-        let f = g.feature_of(s);
-        let every = || t.segments().any(|seg| g.feature_of(seg) == f);
-        if t.split != t.segment_count {
-            return every();
-        }
-        let all = (1u32 << t.segment_count) - 1;
-        let mut m = u32::from(
-            self.city_road
-                .get(t.kind.0 as usize)
-                .copied()
-                .unwrap_or(u16::MAX),
-        ) & all;
-        let mut hit = false;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if g.feature_of(t.segment(i)) == f {
-                hit = true;
-                break;
-            }
-        }
-        if cfg!(any(test, debug_assertions)) {
-            assert_eq!(
-                hit,
-                every(),
-                "TB-11: the city and road segments against every one"
-            );
-        }
-        hit
-    }
-
     /// TB-17, TB-21: builders (pigs) whose owner has no follower left in their feature go home.
     fn orphans(&self, view: &View<'_>) -> Vec<FigureId> {
         let g = view.state.graph();
@@ -773,9 +712,11 @@ impl BoundExpansion for TbRules {
         if !self.first_part(ctx) {
             return Ok(());
         }
+        ctx.set(self.ids.triggered, 0);
         let view = ctx.view();
         let st = view.state;
         let me = st.active_player();
+        let g = st.graph();
         // The player's builders on the board (1 a player): their features are what the
         // tile must extend.
         let hit = view
@@ -785,11 +726,15 @@ impl BoundExpansion for TbRules {
                 let FigureLoc::On(s) = fig.loc else {
                     return false;
                 };
-                st.board()
-                    .at(pos)
-                    .is_some_and(|t| self.extends(&view, t, s))
+                let Some(t) = st.board().at(pos) else {
+                    return false;
+                };
+                let f = g.feature_of(s);
+                t.segments().any(|seg| g.feature_of(seg) == f)
             });
-        ctx.set(self.ids.triggered, i64::from(hit));
+        if hit {
+            ctx.set(self.ids.triggered, 1);
+        }
         Ok(())
     }
 
@@ -1034,6 +979,3 @@ impl BoundExpansion for TbRules {
 }
 
 carcassonne_core::export_expansion!("traders-builders", TradersBuilders::new());
-
-#[cfg(test)]
-mod builder_tests;

@@ -104,6 +104,12 @@ impl FrontierCell {
         // and the alignment 4, as `[u32; 4]`'s; any bits are a valid `u32`.
         unsafe { &*std::ptr::from_ref(self).cast::<[u32; 4]>() }
     }
+
+    /// Whether a tile stands on all four sides (a hole: every side constrained).
+    #[inline(always)]
+    pub fn is_hole(&self) -> bool {
+        self.mask == u32::MAX
+    }
 }
 
 /// How far from the origin the grid's corner and far edge may lie (tiles stay within
@@ -367,7 +373,7 @@ impl Board {
         let c = self.cells[i];
         if c & FRONTIER_BIT != 0 {
             let k = (c & !FRONTIER_BIT) as usize;
-            self.holes -= u32::from(self.frontier[k].mask == u32::MAX);
+            self.holes -= u32::from(self.frontier[k].is_hole());
             self.frontier.swap_remove(k);
             if let Some(moved) = self.frontier.get(k) {
                 let j = self.index(moved.pos).expect("frontier cells are inside");
@@ -425,7 +431,7 @@ impl Board {
             let f = &mut self.frontier[(c & !FRONTIER_BIT) as usize];
             f.want |= edge << theirs;
             f.mask |= 0xFF << theirs;
-            self.holes += u32::from(f.mask == u32::MAX);
+            self.holes += u32::from(f.is_hole());
             0
         } else {
             // A tile's cell holds its index + 1.

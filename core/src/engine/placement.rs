@@ -276,7 +276,7 @@ pub(crate) fn placements_into(
     let count = if tk.barrier {
         // A barrier tile goes only into a hole; its rotation does not matter (A-4 aside).
         let Ok(count) = write_cells(frontier, out, |f| {
-            Ok::<u8, std::convert::Infallible>(u8::from(f.mask == u32::MAX))
+            Ok::<u8, std::convert::Infallible>(u8::from(f.is_hole()))
         });
         count
     } else {

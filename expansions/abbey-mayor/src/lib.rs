@@ -360,7 +360,7 @@ impl AmRules {
     /// give without placement filters, without a copy of the frontier into a list.
     fn abbey_holes(&self, view: &View<'_>, out: &mut Vec<Action>) {
         for f in view.state.board().frontier() {
-            if f.mask == u32::MAX {
+            if f.is_hole() {
                 out.push(Action::Place {
                     pos: f.pos,
                     rotation: Rotation::quarter_turns(0),

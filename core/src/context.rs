@@ -373,6 +373,53 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Queues at the back a prompt whose offers are the placements of tile kind `tile` for
+    /// the active player, as [`View::placements_of`] gives them when the prompt is asked,
+    /// in cell then rotation order. Core offers them by index from where it keeps them (as
+    /// the drawn tile's), so the expansion's
+    /// [`prompt_actions`](crate::BoundExpansion::prompt_actions) is not asked for this
+    /// prompt; its `apply_prompt` gets the `Place` chosen. With no placement left when it
+    /// is asked, it asks nothing. An error for a kind the ruleset does not have.
+    pub fn prompt_placements(
+        &mut self,
+        player: PlayerId,
+        what: impl PromptKind,
+        tile: crate::tile::TileKindId,
+    ) -> HookResult {
+        self.queue_placements(player, what, tile, false)
+    }
+
+    /// [`Ctx::prompt_placements`] at the front of the queue (asked next).
+    pub fn prompt_placements_next(
+        &mut self,
+        player: PlayerId,
+        what: impl PromptKind,
+        tile: crate::tile::TileKindId,
+    ) -> HookResult {
+        self.queue_placements(player, what, tile, true)
+    }
+
+    fn queue_placements(
+        &mut self,
+        player: PlayerId,
+        what: impl PromptKind,
+        tile: crate::tile::TileKindId,
+        front: bool,
+    ) -> HookResult {
+        let places = (usize::from(tile.0) < self.rules.tiles().len())
+            .then(|| std::num::NonZeroU16::new(tile.0.wrapping_add(1)))
+            .flatten()
+            .ok_or_else(|| HookFailure(format!("no tile kind {}", tile.0)))?;
+        if let Some(mut p) = self.new_prompt(player, what) {
+            p.places = Some(places);
+            match front {
+                true => self.state.prompts.push_front(p),
+                false => self.state.prompts.push_back(p),
+            }
+        }
+        Ok(())
+    }
+
     fn new_prompt(&mut self, player: PlayerId, what: impl PromptKind) -> Option<Prompt> {
         if self.state.prompts.len() >= MAX_QUEUED_PROMPTS {
             self.state.prompt_overflow = true;
@@ -382,6 +429,7 @@ impl<'a> Ctx<'a> {
             player,
             owner: self.me,
             code: what.encode(),
+            places: None,
         })
     }
 
@@ -443,15 +491,29 @@ impl<'a> Ctx<'a> {
                 "a tile can be played instead of drawing only before the draw".into(),
             ));
         }
-        // Read where the placements are kept (the prompt that offered this one listed
-        // them), not copied into a list of its own.
         let bit = 1u8 << rotation.quarters();
+        let fits = |cells: &[crate::state::PlacementCell]| {
+            cells.iter().any(|c| c.pos == pos && c.rotations & bit != 0)
+        };
         let mut legal = false;
-        self.view()
-            .read_placements_of(tile, &mut |cells, _| {
-                legal = cells.iter().any(|c| c.pos == pos && c.rotations & bit != 0);
-            })
-            .map_err(|e| HookFailure(e.to_string()))?;
+        match crate::engine::offered_placements(self.rules, self.state, tile) {
+            // Answering a placements prompt of this kind, under the memo key it was made
+            // with: its offer is the memo's answer (which it took out of the memo).
+            Some(cells) => {
+                legal = fits(cells);
+                #[cfg(debug_assertions)]
+                {
+                    let mut fresh = Vec::new();
+                    self.view().placements_of(tile, &mut fresh).ok();
+                    debug_assert_eq!(legal, fits(&fresh), "the prompt's offer as the check");
+                }
+            }
+            // Read where the placements are kept, not copied into a list of its own.
+            None => self
+                .view()
+                .read_placements_of(tile, &mut |cells, _| legal = fits(cells))
+                .map_err(|e| HookFailure(e.to_string()))?,
+        }
         if !legal {
             return Err(HookFailure(format!(
                 "tile {} cannot be placed at {pos} rotation {rotation}",

@@ -42,7 +42,7 @@ impl PromptKind for PromptCode {
 }
 
 /// A decision offered to one player on behalf of an expansion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Prompt {
     /// Who decides.
     pub player: PlayerId,
@@ -50,6 +50,21 @@ pub struct Prompt {
     pub owner: ExpansionIndex,
     /// What is asked, in the owner's [`PromptKind`].
     pub(crate) code: PromptCode,
+    /// Kind + 1 of the tile whose placements core offers instead of asking the owner for a
+    /// list ([`crate::Ctx::prompt_placements`]); 2 bytes, so a prompt stays 12.
+    pub(crate) places: Option<std::num::NonZeroU16>,
+}
+
+/// As derived before `places` was added: the question is the owner's code, and texts that
+/// show prompts stay as they were.
+impl std::fmt::Debug for Prompt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prompt")
+            .field("player", &self.player)
+            .field("owner", &self.owner)
+            .field("code", &self.code)
+            .finish()
+    }
 }
 
 impl Prompt {
@@ -66,5 +81,23 @@ impl Prompt {
     /// The stored form (for tools that show or compare prompts).
     pub fn code(&self) -> PromptCode {
         self.code
+    }
+
+    /// The tile kind whose placements this prompt offers, if it was queued with
+    /// [`crate::Ctx::prompt_placements`].
+    pub fn placements_of(&self) -> Option<crate::tile::TileKindId> {
+        self.places.map(|k| crate::tile::TileKindId(k.get() - 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tile a placements prompt carries fits the padding of the code: a prompt (and so
+    /// a decision) is no larger than before it.
+    #[test]
+    fn a_prompt_stays_twelve_bytes() {
+        assert_eq!(std::mem::size_of::<Prompt>(), 12);
     }
 }

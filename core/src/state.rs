@@ -219,6 +219,10 @@ pub struct GameState {
     pub(crate) placement_count: usize,
     /// `placements` expanded into actions, built on first request.
     pub(crate) placement_actions: std::sync::OnceLock<Vec<Action>>,
+    /// The memo's key ([`PlacementMemo`]) `placements` hold the answer to while a
+    /// placements prompt offers them: while it is still the key now, they answer as the
+    /// memo would ([`crate::engine::offered_placements`]).
+    pub(crate) offered_key: Option<MemoKey>,
     pub(crate) prompts: VecDeque<Prompt>,
     /// Prompts asked in this turn so far ([`MAX_PROMPTS_PER_TURN`](crate::hooks::MAX_PROMPTS_PER_TURN)).
     pub(crate) turn_prompts: u32,
@@ -333,11 +337,15 @@ impl Clone for MemoCell {
     }
 }
 
+/// A tile kind, [`Board::edits`](crate::board::Board::edits), and whether an overlay amends
+/// placements: what the placements of a kind without placement filters depend on.
+pub(crate) type MemoKey = (TileKindId, u32, bool);
+
 /// The legal placements of one tile kind for one board ([`GameState::placement_memo`]):
 /// `key` is the kind, [`Board::edits`] and whether an overlay amended placements then.
 #[derive(Debug, Default)]
 pub(crate) struct PlacementMemo {
-    pub(crate) key: Option<(crate::tile::TileKindId, u32, bool)>,
+    pub(crate) key: Option<MemoKey>,
     pub(crate) cells: Vec<PlacementCell>,
     pub(crate) count: usize,
 }
@@ -460,9 +468,22 @@ impl GameState {
         self.decision
     }
 
+    /// Whether the pending decision's offers are `placements` (given by index), not the
+    /// `offered` list: a tile step, or a placements prompt
+    /// ([`Ctx::prompt_placements`](crate::Ctx::prompt_placements)) asked without a list
+    /// (one listed for prompt filters or free actions has them in `offered`).
+    #[inline]
+    pub(crate) fn offers_cells(&self) -> bool {
+        match self.decision.kind {
+            DecisionKind::PlaceTile { .. } => true,
+            DecisionKind::Prompt(p) => p.places.is_some() && self.offered.is_empty(),
+            _ => false,
+        }
+    }
+
     /// The actions offered for the pending decision.
     pub fn offered(&self) -> &[Action] {
-        if let DecisionKind::PlaceTile { .. } = self.decision.kind {
+        if self.offers_cells() {
             self.placement_actions
                 .get_or_init(|| self.placement_action_list())
         } else {
@@ -473,31 +494,36 @@ impl GameState {
     /// `placements` expanded into actions (what the placement-action cache holds).
     pub(crate) fn placement_action_list(&self) -> Vec<Action> {
         let mut v = Vec::with_capacity(self.placement_count);
+        self.push_placement_actions(&mut v);
+        v
+    }
+
+    /// Appends `placements` expanded into actions, in cell then rotation order.
+    pub(crate) fn push_placement_actions(&self, out: &mut Vec<Action>) {
         for c in &self.placements {
             for q in 0..4u8 {
                 if c.rotations & (1 << q) != 0 {
-                    v.push(Action::Place {
+                    out.push(Action::Place {
                         pos: c.pos,
                         rotation: crate::side::Rotation::quarter_turns(q),
                     });
                 }
             }
         }
-        v
     }
 
     /// Number of offered actions (cheap even for a tile step).
     pub fn offered_len(&self) -> usize {
-        match self.decision.kind {
-            DecisionKind::PlaceTile { .. } => self.placement_count,
-            _ => self.offered.len(),
+        match self.offers_cells() {
+            true => self.placement_count,
+            false => self.offered.len(),
         }
     }
 
     /// The `i`-th offered action, in the order of [`GameState::offered`].
     pub fn offered_at(&self, mut i: usize) -> Option<Action> {
-        match self.decision.kind {
-            DecisionKind::PlaceTile { .. } => {
+        match self.offers_cells() {
+            true => {
                 // `placement_count` is the sum of the cells' rotation counts, so an action
                 // in the second half is found from the end: half the walk on average for a
                 // uniform pick (a random bot's, a playout's).
@@ -529,19 +555,23 @@ impl GameState {
                 }
                 None
             }
-            _ => self.offered.get(i).copied(),
+            false => self.offered.get(i).copied(),
         }
     }
 
     /// Whether `a` is one of the offered actions.
     pub fn is_offered(&self, a: &Action) -> bool {
-        match (self.decision.kind, a) {
-            (DecisionKind::PlaceTile { .. }, Action::Place { pos, rotation }) => self
-                .placements
-                .iter()
-                .any(|c| c.pos == *pos && c.rotations & (1 << rotation.quarters()) != 0),
-            (DecisionKind::PlaceTile { .. }, _) => false,
-            (_, Action::Move { figure, segment }) => {
+        if self.offers_cells() {
+            return match a {
+                Action::Place { pos, rotation } => self
+                    .placements
+                    .iter()
+                    .any(|c| c.pos == *pos && c.rotations & (1 << rotation.quarters()) != 0),
+                _ => false,
+            };
+        }
+        match a {
+            Action::Move { figure, segment } => {
                 self.offered.contains(a) || self.offered_move_onto_feature(*figure, *segment)
             }
             _ => self.offered.contains(a),

@@ -551,10 +551,13 @@ impl Game {
         if let Some(e) = &self.broken {
             return Err(ActionError::Hook(e.clone()));
         }
-        let action = self.state.offered_at(index).ok_or(ActionError::BadIndex {
-            index,
-            len: self.state.offered_len(),
-        })?;
+        let action = self
+            .state
+            .offered_at(index)
+            .ok_or_else(|| ActionError::BadIndex {
+                index,
+                len: self.state.offered_len(),
+            })?;
         self.apply_checked(action)?;
         Ok(action)
     }
@@ -896,6 +899,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         placements: Vec::new(),
         placement_count: 0,
         placement_actions: std::sync::OnceLock::new(),
+        offered_key: None,
         prompts: VecDeque::new(),
         turn_prompts: 0,
         prompt_overflow: false,

@@ -201,13 +201,19 @@ fn ask_prompt(
     if st.turn_prompts > crate::hooks::MAX_PROMPTS_PER_TURN {
         return Err(too_many_prompts(rules, ix));
     }
-    let mut offered = std::mem::take(&mut st.offered);
-    offered.clear();
-    let r = one_read(rules, st, ix, "prompt_actions", |e, v| {
-        e.prompt_actions(v, p, &mut offered)
-    });
-    st.offered = offered;
-    r?;
+    if let Some(tile) = p.placements_of() {
+        if let Some(asked) = ask_placements(rules, st, p, tile)? {
+            return Ok(asked);
+        }
+    } else {
+        let mut offered = std::mem::take(&mut st.offered);
+        offered.clear();
+        let r = one_read(rules, st, ix, "prompt_actions", |e, v| {
+            e.prompt_actions(v, p, &mut offered)
+        });
+        st.offered = offered;
+        r?;
+    }
     if !st.offered.is_empty() && rules.any_hooks(HookSet::FILTER_PROMPT_ACTIONS) {
         let before = st.offered.len();
         filter_prompt_actions(rules, st, p)?;
@@ -232,6 +238,37 @@ fn ask_prompt(
         kind: DecisionKind::Prompt(p),
     };
     Ok(true)
+}
+
+/// A placements prompt ([`crate::Ctx::prompt_placements`]): core's offer, the owner is not
+/// asked for a list. `Some(asked)` as [`ask_prompt`]'s answer when given by index (or
+/// nothing to offer); `None` when listed in `offered` for the prompt filters and free
+/// actions, which [`ask_prompt`] then runs. Out of line: most prompts are lists.
+#[inline(never)]
+#[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
+fn ask_placements(
+    rules: &Ruleset,
+    st: &mut GameState,
+    p: crate::prompt::Prompt,
+    tile: TileKindId,
+) -> Result<Option<bool>, HookError> {
+    st.offered.clear();
+    offer_placements(rules, st, tile)?;
+    if st.placement_count == 0 {
+        return Ok(Some(false));
+    }
+    if !rules.any_hooks(HookSet::FILTER_PROMPT_ACTIONS | HookSet::FREE_ACTIONS) {
+        // Given by index from `placements`, as a tile step's (`offered` left empty).
+        st.decision = Decision {
+            player: p.player,
+            kind: DecisionKind::Prompt(p),
+        };
+        return Ok(Some(true));
+    }
+    let mut offered = std::mem::take(&mut st.offered);
+    st.push_placement_actions(&mut offered);
+    st.offered = offered;
+    Ok(None)
 }
 
 /// The error of a turn that asked more than [`crate::hooks::MAX_PROMPTS_PER_TURN`] prompts

@@ -471,14 +471,10 @@ fn remembered<'s>(
     st: &'s GameState,
     tile: TileKindId,
 ) -> Result<Option<std::sync::MutexGuard<'s, crate::state::PlacementMemo>>, HookError> {
-    let amends = amending(rules, st);
-    // An expansion that vets overlays may answer by figures, which the key does not hold.
-    if rules.placement_filters(tile) != 0
-        || (amends && rules.hook_members(HookSet::ALLOWS_OVERLAY) != 0)
-    {
+    let Some(key) = memo_key(rules, st, tile) else {
         return Ok(None);
-    }
-    let key = Some((tile, st.board.edits(), amends));
+    };
+    let key = Some(key);
     // Not held elsewhere but by another thread reading the same state: then compute.
     let Ok(mut memo) = st.placement_memo.0.try_lock() else {
         return Ok(None);
@@ -491,6 +487,20 @@ fn remembered<'s>(
         memo.key = key;
     }
     Ok(Some(memo))
+}
+
+/// The memo's key for the placements of `tile` now (the kind, [`Board::edits`], whether an
+/// overlay amends them); `None` when they cannot be kept.
+#[inline(always)]
+fn memo_key(rules: &Ruleset, st: &GameState, tile: TileKindId) -> Option<crate::state::MemoKey> {
+    let amends = amending(rules, st);
+    // An expansion that vets overlays may answer by figures, which the key does not hold.
+    if rules.placement_filters(tile) != 0
+        || (amends && rules.hook_members(HookSet::ALLOWS_OVERLAY) != 0)
+    {
+        return None;
+    }
+    Some((tile, st.board.edits(), amends))
 }
 
 /// The rotations (bit q: q quarter turns) whose edge codes match a cell's neighbours
@@ -629,6 +639,56 @@ pub(crate) fn legal_placements(
     st.placement_actions = std::sync::OnceLock::new();
     st.placement_count = *r.as_ref().unwrap_or(&0);
     r.map(|_| ())
+}
+
+/// The placements of `tile` for the active player into the state's offer: a placements
+/// prompt's ([`crate::Ctx::prompt_placements`]), taken from the memo when it holds them
+/// (its owner asked them before queueing it), else computed.
+pub(crate) fn offer_placements(
+    rules: &Ruleset,
+    st: &mut GameState,
+    tile: TileKindId,
+) -> Result<(), HookError> {
+    st.placement_actions = std::sync::OnceLock::new();
+    let key = memo_key(rules, st, tile);
+    st.offered_key = key;
+    if let (Some(key), Ok(memo)) = (key, st.placement_memo.0.get_mut()) {
+        if memo.key == Some(key) {
+            // Taken, not copied: while the key holds, they answer for the memo
+            // ([`offered_placements`]: `Ctx::play_tile_instead`'s check of the answer).
+            std::mem::swap(&mut memo.cells, &mut st.placements);
+            memo.key = None;
+            st.placement_count = memo.count;
+            return Ok(());
+        }
+    }
+    let mut cells = std::mem::take(&mut st.placements);
+    let r = placements_into(rules, st, tile, &mut cells, &mut Vec::new());
+    st.placements = cells;
+    st.placement_count = *r.as_ref().unwrap_or(&0);
+    r.map(|_| ())
+}
+
+/// The placements of `tile` the pending decision offers, if it is a placements prompt of
+/// that kind by index and its offer was made under the memo key of now: what the memo
+/// would answer ([`placements_remembered`]), without asking it.
+#[inline]
+pub(crate) fn offered_placements<'s>(
+    rules: &Ruleset,
+    st: &'s GameState,
+    tile: TileKindId,
+) -> Option<&'s [PlacementCell]> {
+    match st.decision.kind {
+        DecisionKind::Prompt(p)
+            if p.placements_of() == Some(tile)
+                && st.offers_cells()
+                && st.offered_key.is_some()
+                && memo_key(rules, st, tile) == st.offered_key =>
+        {
+            Some(&st.placements)
+        }
+        _ => None,
+    }
 }
 
 /// Base-rule deployments of `player` on the tile at `pos`: per segment, the follower

@@ -58,6 +58,7 @@ clone_fields!(
     offered,
     placements,
     placement_count,
+    offered_key,
     prompts,
     turn_prompts,
     prompt_overflow,

@@ -33,8 +33,9 @@ pub const MAX_LOTS: usize = carcassonne_core::MAX_PLAYERS;
 pub const MAX_BID: i32 = 20;
 
 /// `f` with the placements of tile kind `t` now, read where core keeps them
-/// ([`View::read_placements_of`]: the bazaar's turn asks twice, whether it fits, then
-/// where, and `Ctx::play_tile_instead` a third time) instead of copied into a list.
+/// ([`View::read_placements_of`]: the bazaar asks whether the bought tile fits, then core
+/// offers them and `Ctx::play_tile_instead` checks the answer against them) instead of
+/// copied into a list.
 fn with_placements(v: &View<'_>, t: TileKindId, mut f: impl FnMut(&[PlacementCell])) -> HookResult {
     v.read_placements_of(t, &mut |cells, _| f(cells))
         .map_err(|e| HookFailure(e.to_string()))
@@ -250,7 +251,7 @@ impl Bazaar {
     pub fn actions(
         &self,
         v: &View<'_>,
-        p: PlayerId,
+        _p: PlayerId,
         ask: Ask,
         out: &mut Vec<Action>,
     ) -> HookResult {
@@ -286,11 +287,9 @@ impl Bazaar {
                 out.push(custom(me, self.buy, 0));
                 out.push(custom(me, self.sell, 0));
             }
-            Ask::Place => {
-                if let Some((_, t)) = self.held_by(v, p) {
-                    with_placements(v, t, |cells| push_places(cells, out))?;
-                }
-            }
+            // Queued with `prompt_placements_next`: core offers the bought tile's
+            // placements by index and never asks for this list.
+            Ask::Place => {}
         }
         Ok(())
     }
@@ -487,8 +486,9 @@ impl Bazaar {
             }
             self.release(ctx, k);
         } else {
-            // Asked before any other set's offer of a tile instead of the draw.
-            ctx.prompt_next(p, Ask::Place);
+            // Asked before any other set's offer of a tile instead of the draw; its offers
+            // are the tile's placements, which core keeps (no list built here).
+            ctx.prompt_placements_next(p, Ask::Place, t)?;
         }
         Ok(())
     }
@@ -571,72 +571,9 @@ fn raises_over(raises: &[Action], bid: i32) -> Option<&[Action]> {
     usize::try_from(bid + 1).ok().and_then(|b| raises.get(b..))
 }
 
-/// Per rotation mask (bit q: q quarter turns fit): its rotations in order, the fitting
-/// ones first, then the others ([`push_places`] writes all four and keeps the first).
-const FITS_FIRST: [[Rotation; 4]; 16] = {
-    let mut t = [[Rotation::R0; 4]; 16];
-    let mut m = 0;
-    while m < 16 {
-        let mut k = 0;
-        let mut q = 0;
-        while q < 4 {
-            if m >> q & 1 == 1 {
-                t[m][k] = Rotation::quarter_turns(q);
-                k += 1;
-            }
-            q += 1;
-        }
-        q = 0;
-        while q < 4 {
-            if m >> q & 1 == 0 {
-                t[m][k] = Rotation::quarter_turns(q);
-                k += 1;
-            }
-            q += 1;
-        }
-        m += 1;
-    }
-    t
-};
-
-/// One `Place` action per legal (cell, rotation), in cell then rotation order. Written
-/// without a branch per rotation (which rotations fit is unpredictable): each cell's four
-/// rotations, the fitting ones first ([`FITS_FIRST`]), go to the next four places of
-/// `out`'s spare room, and the next cell starts past the fitting ones; only the places
-/// kept are counted into `out` (no filler written first).
-fn push_places(cells: &[PlacementCell], out: &mut Vec<Action>) {
-    let n: usize = cells.iter().map(PlacementCell::rotation_count).sum();
-    // The places written: the `n` kept and at most four past them.
-    out.reserve(n + 4);
-    let start = out.len();
-    let room = out.spare_capacity_mut()[..n + 4].as_mut_ptr();
-    let mut w = 0;
-    for c in cells {
-        let order = &FITS_FIRST[usize::from(c.rotations & 0xF)];
-        for (i, &rotation) in order.iter().enumerate() {
-            // SAFETY: before this cell `w` is the counts of the cells before it, so at
-            // most `n` minus its count: `w + i < n + 4`, within `room` (no bounds check
-            // per cell, which a slice of `room` would make).
-            unsafe {
-                room.add(w + i)
-                    .write(std::mem::MaybeUninit::new(Action::Place {
-                        pos: c.pos,
-                        rotation,
-                    }));
-            }
-        }
-        w += c.rotation_count();
-    }
-    // SAFETY: every cell wrote the four places from its `w` on and moved `w` by at most
-    // four, so the places `0..w` of `room` (from `start` in `out`) are all written, and
-    // `room` lies within `out`'s capacity.
-    unsafe { out.set_len(start + w) };
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use carcassonne_core::Pos;
 
     /// The bidding questions' lists from the tables made at bind ([`Bazaar::bid_lists`],
     /// [`raises_over`]) are the ones built bid by bid: `bid` 0 … [`MAX_BID`], and every
@@ -657,41 +594,6 @@ mod tests {
                 }
                 _ => assert_eq!(table, None, "bid {bid}"),
             }
-        }
-    }
-
-    /// BCB-15's place prompt: [`push_places`] gives one `Place` per fitting rotation, in
-    /// cell then rotation order, after what `out` held, for every rotation mask and runs
-    /// of cells of mixed masks.
-    #[test]
-    fn push_places_lists_each_fitting_rotation_in_order() {
-        let mut pick = 3u64;
-        for len in 0..40usize {
-            let cells: Vec<PlacementCell> = (0..len)
-                .map(|i| {
-                    pick = pick
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    PlacementCell {
-                        pos: Pos::new(i as i32, -(i as i32)),
-                        rotations: ((pick >> 33) % 16) as u8,
-                    }
-                })
-                .collect();
-            let mut want = vec![Action::Pass];
-            for c in &cells {
-                for q in 0..4u8 {
-                    if c.rotations >> q & 1 == 1 {
-                        want.push(Action::Place {
-                            pos: c.pos,
-                            rotation: Rotation::quarter_turns(q),
-                        });
-                    }
-                }
-            }
-            let mut out = vec![Action::Pass];
-            push_places(&cells, &mut out);
-            assert_eq!(out, want, "{len} cells");
         }
     }
 }

@@ -24,8 +24,26 @@ fn award(c: &mut Call<'_, '_>, p: INT, points: INT, label: Option<&str>) -> R<()
     Ok(())
 }
 
-fn prompt(c: &mut Call<'_, '_>, p: INT, code: INT, arg: INT, next: bool) -> R<()> {
+/// `prompt`, `prompt_next` and, with `tile`, `prompt_placements(_next)`: the engine offers
+/// that tile kind's placements (no `prompt_actions` call).
+fn prompt(
+    c: &mut Call<'_, '_>,
+    p: INT,
+    code: INT,
+    arg: INT,
+    next: bool,
+    tile: Option<&str>,
+) -> R<()> {
     let ctx = c.ctx()?;
+    let tile = match tile {
+        Some(id) => Some(
+            ctx.rules()
+                .tiles()
+                .find(id)
+                .ok_or_else(|| format!("no tile `{id}`"))?,
+        ),
+        None => None,
+    };
     let p = player(ctx.state(), p)?;
     let code = u16::try_from(code)
         .ok()
@@ -40,10 +58,12 @@ fn prompt(c: &mut Call<'_, '_>, p: INT, code: INT, arg: INT, next: bool) -> R<()
     if ctx.state().queued_prompts().count() >= 256 {
         return err("more than 256 prompts queued");
     }
-    if next {
-        ctx.prompt_next(p, crate::ScriptPrompt::Script { code, arg });
-    } else {
-        ctx.prompt(p, crate::ScriptPrompt::Script { code, arg });
+    let what = crate::ScriptPrompt::Script { code, arg };
+    match (tile, next) {
+        (None, true) => ctx.prompt_next(p, what),
+        (None, false) => ctx.prompt(p, what),
+        (Some(t), true) => ctx.prompt_placements_next(p, what, t).map_err(|e| e.0)?,
+        (Some(t), false) => ctx.prompt_placements(p, what, t).map_err(|e| e.0)?,
     }
     Ok(())
 }
@@ -132,14 +152,30 @@ pub(crate) fn register_commands(reg: &mut Registry) {
                                     code: int,
                                     arg: int|
      -> () {
-        prompt(c, p, code, arg, false)
+        prompt(c, p, code, arg, false, None)
     });
     game_fn!(reg, Other, "prompt_next", |c,
                                          p: int,
                                          code: int,
                                          arg: int|
      -> () {
-        prompt(c, p, code, arg, true)
+        prompt(c, p, code, arg, true, None)
+    });
+    game_fn!(reg, Other, "prompt_placements", |c,
+                                               p: int,
+                                               code: int,
+                                               arg: int,
+                                               tile: str|
+     -> () {
+        prompt(c, p, code, arg, false, Some(tile))
+    });
+    game_fn!(reg, Other, "prompt_placements_next", |c,
+                                                    p: int,
+                                                    code: int,
+                                                    arg: int,
+                                                    tile: str|
+     -> () {
+        prompt(c, p, code, arg, true, Some(tile))
     });
     game_fn!(reg, Other, "hold_figure", |c, f: int| -> () {
         let ctx = c.ctx()?;

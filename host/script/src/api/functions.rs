@@ -99,6 +99,8 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("command", "return_figure(figure)", "Returns a figure in play to its owner's supply (a neutral figure goes off the board)."),
     doc!("command", "prompt(player, code, arg)", "Queues a decision for a player; `prompt_actions` lists its choices."),
     doc!("command", "prompt_next(player, code, arg)", "The same, asked before anything already queued."),
+    doc!("command", "prompt_placements(player, code, arg, tile)", "Queues a decision whose choices are the placements of `tile` for the active player when it is asked (`placements_of`'s, as `place` actions): the engine offers them without calling `prompt_actions`; none left skips it. Answer with `play_tile_instead` in `apply_prompt`, say."),
+    doc!("command", "prompt_placements_next(player, code, arg, tile)", "The same, asked before anything already queued."),
     doc!("command", "hold_figure(figure)", "Takes a figure off the board without returning it (a prisoner): it is nobody's to deploy until `release_figure`; every expansion's `on_figure_removed` is told."),
     doc!("command", "release_figure(figure)", "Gives a figure taken with `hold_figure` back to its owner's supply."),
     doc!("command", "repeat_deploy_step()", "From `apply_action` in the deployment step: the action did not spend the step, which is offered again. Also from `apply_prompt` answering a prompt of the after-deployment window, and from `window_after_deploy`: a step after the step (a second figure), which `filter_deploy_actions` narrows; the window's later hooks wait until it opens again after that step."),

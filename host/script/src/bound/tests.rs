@@ -544,3 +544,52 @@ fn explain_refusal(player, action) {
         other => panic!("expected the script's error, got {other:?}"),
     }
 }
+
+/// `prompt_placements_next`: the engine offers the tile's placements (no `prompt_actions`
+/// in the script), the ones `placements_for` lists, and `apply_prompt` gets the chosen one.
+#[test]
+fn prompt_placements_offers_the_tiles_placements() {
+    let kind = carcassonne_core::TileKindId(1);
+    let base = Ruleset::builder()
+        .tiles(carcassonne_files::tiles::base_tile_set())
+        .build()
+        .unwrap();
+    let id = base.tiles().get(kind).id.clone();
+    let rules = rules_with(
+        &format!(
+            r#"
+fn setup() {{ declare_state("placed", "game", 0); }}
+fn window_before_draw() {{ if turn() == 1 {{ prompt_placements_next(active_player(), 2, 0, "{id}"); }} }}
+fn apply_prompt(player, code, arg, action) {{
+    play_tile_instead("{id}", action.x, action.y, action.rotation);
+    set_state("placed", state("placed") + 1);
+}}
+"#
+        ),
+        false,
+    );
+    assert_eq!(rules.tiles().get(kind).id, id);
+    let mut g = game(&rules, 3).unwrap();
+    let mut asked = 0;
+    let mut listed = Vec::new();
+    while !g.is_over() && g.state().turn() < 3 {
+        if let DecisionKind::Prompt(p) = g.state().decision().kind {
+            assert_eq!(p.placements_of(), Some(kind));
+            g.placements_for(kind, &mut listed).unwrap();
+            assert!(!listed.is_empty());
+            assert_eq!(g.actions(), &listed[..]);
+            assert_eq!(g.action_count(), listed.len());
+            let last = *listed.last().unwrap();
+            assert_eq!(g.play_offered(listed.len() - 1).unwrap(), last);
+            assert_eq!(state(&rules, g.state(), "placed"), 1);
+            let Action::Place { pos, .. } = last else {
+                unreachable!("placements are `place` actions")
+            };
+            assert_eq!(g.state().board().at(pos).map(|t| t.kind), Some(kind));
+            asked += 1;
+            continue;
+        }
+        g.apply_offered(0).unwrap();
+    }
+    assert_eq!(asked, 1);
+}

@@ -117,6 +117,18 @@ impl PlacementCell {
         FITS[usize::from(self.rotations & 0xF)] as usize
     }
 
+    /// Appends the cell's placements to `out` as actions, in rotation order.
+    pub fn push_placements(&self, out: &mut Vec<Action>) {
+        for q in 0..4u8 {
+            if self.rotations & (1 << q) != 0 {
+                out.push(Action::Place {
+                    pos: self.pos,
+                    rotation: crate::side::Rotation::quarter_turns(q),
+                });
+            }
+        }
+    }
+
     /// The `i`-th (from 0) of the cell's placements in rotation order (`i` below
     /// [`Self::rotation_count`]).
     #[inline]
@@ -501,14 +513,7 @@ impl GameState {
     /// Appends `placements` expanded into actions, in cell then rotation order.
     pub(crate) fn push_placement_actions(&self, out: &mut Vec<Action>) {
         for c in &self.placements {
-            for q in 0..4u8 {
-                if c.rotations & (1 << q) != 0 {
-                    out.push(Action::Place {
-                        pos: c.pos,
-                        rotation: crate::side::Rotation::quarter_turns(q),
-                    });
-                }
-            }
+            c.push_placements(out);
         }
     }
 

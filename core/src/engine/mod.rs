@@ -481,14 +481,7 @@ impl Game {
         self.placement_cells_for(tile, &mut cells)?;
         out.clear();
         for c in &cells {
-            for q in 0..4u8 {
-                if c.rotations & (1 << q) != 0 {
-                    out.push(Action::Place {
-                        pos: c.pos,
-                        rotation: Rotation::quarter_turns(q),
-                    });
-                }
-            }
+            c.push_placements(out);
         }
         Ok(())
     }

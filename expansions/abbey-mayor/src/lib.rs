@@ -381,14 +381,7 @@ impl AmRules {
         view.placements_of(abbey, &mut cells)
             .map_err(|e| HookFailure(e.to_string()))?;
         for c in &cells {
-            for q in 0..4u8 {
-                if c.rotations & (1 << q) != 0 {
-                    out.push(Action::Place {
-                        pos: c.pos,
-                        rotation: Rotation::quarter_turns(q),
-                    });
-                }
-            }
+            c.push_placements(out);
         }
         Ok(())
     }

@@ -271,25 +271,9 @@ impl AmRules {
                 }
             }
         }
+        // The same judgement as the fast path: the check compares the candidates.
         for s in cands {
-            let node = g.segment(s);
-            if node.is_virtual() || !self.wagon_on.contains(node.kind) {
-                continue;
-            }
-            let f = g.feature_of(s);
-            let t = g.totals(f);
-            if f == scored || t.complete() || t.scored || t.occupants > 0 {
-                continue;
-            }
-            // One segment per target feature and tile (JCZ offers every segment): a ban on
-            // one tile (the dragon's, PD-5) then leaves the feature's segments on the others.
-            if out
-                .iter()
-                .any(|o| g.feature_of(*o) == f && g.segment(*o).tile == node.tile)
-            {
-                continue;
-            }
-            out.push(s);
+            self.take_target(view, scored, s, out);
         }
     }
 }

@@ -60,6 +60,17 @@ impl AmRules {
         }
     }
 
+    /// How many tiles around the wagon's tile its candidates lie. C2: the 3 × 3 tiles around
+    /// it; an upgraded wagon (PR-5, AP-6) also reaches the 3 × 3 under C1 and the 5 × 5 under
+    /// C2.
+    fn reach(&self, up: bool) -> i32 {
+        match (self.c2, up) {
+            (true, true) => 2,
+            (true, false) | (false, true) => 1,
+            (false, false) => 0,
+        }
+    }
+
     /// Candidate `s` of [`AmRules::wagon_targets`] added to `out` if it is a target: a
     /// segment a wagon stands on, of an unfinished, unscored, unoccupied feature other than
     /// `scored`, which has no segment in `out` on the same tile yet.
@@ -109,13 +120,7 @@ impl AmRules {
                 t.segments().for_each(&mut *take);
             }
         };
-        // C2: the 3 × 3 tiles around the wagon's tile; an upgraded wagon (PR-5, AP-6) also
-        // reaches the 3 × 3 under C1 and the 5 × 5 under C2.
-        let radius: i32 = match (self.c2, up) {
-            (true, true) => 2,
-            (true, false) | (false, true) => 1,
-            (false, false) => 0,
-        };
+        let radius = self.reach(up);
         let origin = g.segment(from);
         if radius > 0 && !origin.is_virtual() {
             for dy in -radius..=radius {
@@ -205,13 +210,7 @@ impl AmRules {
                 out.extend(t.segments());
             }
         };
-        // C2: the 3 × 3 tiles around the wagon's tile; an upgraded wagon (PR-5, AP-6) also
-        // reaches the 3 × 3 under C1 and the 5 × 5 under C2.
-        let radius: i32 = match (self.c2, up) {
-            (true, true) => 2,
-            (true, false) | (false, true) => 1,
-            (false, false) => 0,
-        };
+        let radius = self.reach(up);
         let origin = g.segment(from);
         if radius > 0 && !origin.is_virtual() {
             for dy in -radius..=radius {

@@ -825,10 +825,13 @@ impl ShrinesRules {
                     return_figures: true,
                     closes: false,
                 });
-                // One 0-point event per owner of a losing follower (HS-6).
+                // One 0-point event per owner of a losing follower (HS-6); a neutral
+                // figure there (the Courier shares every feature) has no owner to name.
                 let mut owners = [false; MAX_PLAYERS];
                 for fig in ctx.state().figures_on(f.segment()) {
-                    owners[ctx.state().figure(fig).owner.index()] = true;
+                    if let Some(p) = ctx.state().figure(fig).seat() {
+                        owners[p.index()] = true;
+                    }
                 }
                 for (p, _) in owners.iter().enumerate().filter(|(_, o)| **o) {
                     draft.awards.push(Award {

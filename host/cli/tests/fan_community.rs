@@ -37,10 +37,10 @@ fn plays_mixed(id: &str, with: &str) {
     assert!(ok, "expansions check {dir} --with {with}:\n{out}\n{err}");
 }
 
-/// The Courier: CU-1 … CU-8 (six files, five variants).
+/// The Courier: CU-1 … CU-8 (seven files, five variants), one with Heretics & Shrines.
 #[test]
 fn courier_scenarios_pass() {
-    scenarios_pass("courier", 11);
+    scenarios_pass("courier", 12);
     plays_mixed(
         "courier",
         "count,princess-dragon,tower,abbey-mayor,traders-builders",

@@ -72,6 +72,23 @@ impl PlacedTile {
         (first..first + usize::from(self.split)).contains(&i)
             || (added..added + usize::from(self.segment_count - self.split)).contains(&i)
     }
+
+    /// The local index (into its kind's `segments`) of its segment `s`, the inverse of
+    /// [`Self::segment`]; `None` for a node that is not one of its segments. An overlay's
+    /// added segments are not consecutive with the others, so `s - first_segment` is not
+    /// their index.
+    #[inline]
+    pub fn local_of(&self, s: SegmentId) -> Option<usize> {
+        let (i, first, added) = (s.index(), self.first_segment as usize, self.added as usize);
+        let split = usize::from(self.split);
+        if (first..first + split).contains(&i) {
+            Some(i - first)
+        } else if (added..added + usize::from(self.segment_count) - split).contains(&i) {
+            Some(split + i - added)
+        } else {
+            None
+        }
+    }
 }
 
 /// A frontier cell with its edge constraints, kept up to date as neighbours arrive so
@@ -617,6 +634,13 @@ mod tests {
         let nodes: Vec<usize> = v.segments().map(|s| s.index()).collect();
         assert_eq!(nodes, [5, 6, 7, 20]);
         assert!(v.has_segment(SegmentId::new(20)) && !v.has_segment(SegmentId::new(8)));
+        // `local_of` inverts `segment`, the added segment included; other nodes are none.
+        for local in 0..4 {
+            assert_eq!(v.local_of(v.segment(local)), Some(local));
+        }
+        for other in [4, 8, 19, 21] {
+            assert_eq!(v.local_of(SegmentId::new(other)), None, "node {other}");
+        }
     }
 
     /// Any cell a caller names, up to the ends of `i32`, is either on the grid or

@@ -383,7 +383,14 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
                     tk.edge_at(t.rotation, s),
                     nk.edge_at(n.rotation, s.opposite()),
                 );
-                assert_eq!(a, b, "{ctx}: edges of {} and {} differ", t.pos, n.pos);
+                // Equal edges, or two an expansion declares to meet (`edge_meets`: The City
+                // Gates' gate faces a road or a field).
+                assert!(
+                    a == b || rules.edges_meet(a, b),
+                    "{ctx}: edges of {} and {} differ ({a} against {b})",
+                    t.pos,
+                    n.pos
+                );
                 river_contacts += (river.is_some() && a == water) as usize;
             }
         }

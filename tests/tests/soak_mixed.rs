@@ -37,6 +37,7 @@ use carcassonne_play::bots::{make_bot, Bot};
 use carcassonne_rules::{build_ruleset, RulesSpec};
 use carcassonne_tests::mixed::play_checked;
 use carcassonne_tests::{expansions_dir, fan_expansions_dir};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 /// Every expansion the soak draws from: the native plugins, then the fan scripts (our two,
@@ -107,12 +108,74 @@ impl Rng {
     }
 }
 
-fn spec(expansions: &[&str], options: Vec<(String, String)>) -> RulesSpec {
+fn spec(expansions: &[&str], options: Vec<(String, String)>, fans: &Path) -> RulesSpec {
     RulesSpec {
         expansions: expansions.iter().map(|e| e.to_string()).collect(),
         options,
-        plugin_dirs: vec![expansions_dir(), fan_expansions_dir()],
+        plugin_dirs: vec![expansions_dir(), fans.to_path_buf()],
     }
+}
+
+/// Copies of a test tile in the supply of [`fans_with_test_tiles`].
+const TEST_TILE_COPIES: i64 = 2;
+
+/// A copy of `fan-expansions/` (its manifests, scripts and tile files) in which every tile of
+/// count 0 has [`TEST_TILE_COPIES`]: the test tiles of the sets whose real tiles are not
+/// public (Meteorites, The City Gates, Family Feud, Fish Huts, Gambler's Luck, Robber's Son;
+/// `docs/rules/<id>.md`). Their rules act only on tiles with their tags, which no supply
+/// holds otherwise; with these in the supply they meet the other expansions in random games,
+/// not only in their scenarios. Made once per test run, under Cargo's scratch folder.
+fn fans_with_test_tiles() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("soak-fans-with-test-tiles");
+        let _ = std::fs::remove_dir_all(&out);
+        let mut given = 0;
+        for folder in std::fs::read_dir(fan_expansions_dir()).expect("fan-expansions/") {
+            let folder = folder.expect("a fan folder").path();
+            if !folder.is_dir() {
+                continue;
+            }
+            let to = out.join(folder.file_name().expect("a folder name"));
+            std::fs::create_dir_all(&to).expect("the copy's folder");
+            for file in std::fs::read_dir(&folder).expect("a fan folder") {
+                let file = file.expect("a file").path();
+                if !file.is_file() {
+                    continue; // `scenarios/`: not needed to play
+                }
+                let name = file.file_name().expect("a file name");
+                let text = std::fs::read_to_string(&file).expect("a fan file");
+                let text = if name == "tiles.toml" {
+                    let (text, n) = with_test_tiles(&text);
+                    given += n;
+                    text
+                } else {
+                    text
+                };
+                std::fs::write(to.join(name), text).expect("the copy");
+            }
+        }
+        assert!(given > 0, "no count-0 test tile found in fan-expansions/");
+        out
+    })
+}
+
+/// A tile file's text with every `count = 0` tile at [`TEST_TILE_COPIES`], and how many
+/// tiles changed.
+fn with_test_tiles(text: &str) -> (String, usize) {
+    let mut file: toml::Table = toml::from_str(text).expect("a fan tile file parses");
+    let mut n = 0;
+    if let Some(toml::Value::Array(tiles)) = file.get_mut("tile") {
+        for tile in tiles {
+            if let Some(count) = tile.get_mut("count") {
+                if count.as_integer() == Some(0) {
+                    *count = toml::Value::Integer(TEST_TILE_COPIES);
+                    n += 1;
+                }
+            }
+        }
+    }
+    (toml::to_string(&file).expect("a tile file writes"), n)
 }
 
 /// Every option the base game and the expansions of [`EXPANSIONS`] declare, read from a
@@ -120,7 +183,7 @@ fn spec(expansions: &[&str], options: Vec<(String, String)>) -> RulesSpec {
 fn declared_options() -> &'static [OptionDef] {
     static DEFS: OnceLock<Vec<OptionDef>> = OnceLock::new();
     DEFS.get_or_init(|| {
-        let all = build_ruleset(&spec(EXPANSIONS, Vec::new()))
+        let all = build_ruleset(&spec(EXPANSIONS, Vec::new(), &fan_expansions_dir()))
             .unwrap_or_else(|e| panic!("every expansion loads together: {e}"));
         all.option_defs().to_vec()
     })
@@ -189,9 +252,9 @@ struct Seen {
     per_expansion: Vec<u64>,
 }
 
-fn play_game(i: u64, seen: &mut Seen) {
+fn play_game(i: u64, seen: &mut Seen, fans: &Path) {
     let mut d = draw_game(i);
-    let rules: Arc<Ruleset> = build_ruleset(&spec(&d.expansions, d.options.clone()))
+    let rules: Arc<Ruleset> = build_ruleset(&spec(&d.expansions, d.options.clone(), fans))
         .unwrap_or_else(|e| {
             panic!(
                 "game {i}: {:?} with {:?} does not load: {e}",
@@ -235,7 +298,7 @@ fn run_batch(batch: u64) {
     };
     let start = std::time::Instant::now();
     for i in (first..first + games).filter(|i| i % BATCHES == batch) {
-        play_game(i, &mut seen);
+        play_game(i, &mut seen, &fan_expansions_dir());
     }
     eprintln!(
         "soak batch {batch}: {seen:?} in {:.1} s",
@@ -270,6 +333,33 @@ fn soak_batch_2_keeps_every_invariant_and_replays() {
 #[test]
 fn soak_batch_3_keeps_every_invariant_and_replays() {
     run_batch(3);
+}
+
+/// Games of [`soak_with_test_tiles_keeps_every_invariant_and_replays`] without
+/// `SOAK_TEST_TILE_GAMES`.
+const DEFAULT_TEST_TILE_GAMES: u64 = 1_000;
+
+/// The soak's games (from `SOAK_FIRST`, the same draws) with the fan sets' test tiles in the
+/// supply ([`fans_with_test_tiles`]), so that Meteorites' craters, the City Gates' gates,
+/// Family Feud's pennants, Fish Huts' huts, Gambler's Luck's tokens and Robber's Son's
+/// hideouts come up among the other expansions' rules. The same checks and replay.
+#[test]
+fn soak_with_test_tiles_keeps_every_invariant_and_replays() {
+    let first = env_u64("SOAK_FIRST", 0);
+    let games = env_u64("SOAK_TEST_TILE_GAMES", DEFAULT_TEST_TILE_GAMES);
+    let fans = fans_with_test_tiles();
+    let mut seen = Seen {
+        per_expansion: vec![0; EXPANSIONS.len()],
+        ..Seen::default()
+    };
+    let start = std::time::Instant::now();
+    for i in first..first + games {
+        play_game(i, &mut seen, fans);
+    }
+    eprintln!(
+        "soak with test tiles: {seen:?} in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
 }
 
 /// The draw reads the declarations: every option of a drawn expansion gets a value, none of

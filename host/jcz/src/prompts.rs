@@ -19,7 +19,7 @@
 use super::actions::CORNERS;
 use super::declared::Declarations;
 use super::Replayer;
-use carcassonne_core::{Action, Game, HalfEdge, Pos, Rotation, SegmentId};
+use carcassonne_core::{Action, Game, HalfEdge, Pos, Rotation};
 use carcassonne_files::jcz::{JczActionMessage, JczActionValue, JczPromptAnswer};
 use carcassonne_play::record::{target_of, RecordAction};
 use carcassonne_play::replay::{DeploymentOut, Pending};
@@ -255,7 +255,7 @@ pub(super) fn jcz_pending(decl: &Declarations, game: &Game, p: &mut Pending) {
         let Some(local) = tk.segment_on_half(tile.rotation, HalfEdge::from_index(0)) else {
             continue;
         };
-        let seg = SegmentId::new(tile.first_segment as usize + local as usize);
+        let seg = tile.segment(usize::from(local));
         let at = target_of(rules, st, seg);
         extra.push(DeploymentOut {
             figure: figure.clone(),

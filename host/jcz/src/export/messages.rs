@@ -673,8 +673,5 @@ fn corner_pointer(names: &Names, game: &Game, corner: i32) -> Result<Value, Stri
     let local = tk
         .segment_on_half(tile.rotation, HalfEdge::from_index(0))
         .ok_or_else(|| format!("no field at the north-west corner of {at}"))?;
-    names.pointer(
-        game,
-        SegmentId::new(tile.first_segment as usize + local as usize),
-    )
+    names.pointer(game, tile.segment(usize::from(local)))
 }

@@ -34,8 +34,7 @@ pub(crate) fn joined_by(v: View<'_>, t: TileKindId, pos: Pos, r: Rotation) -> Ve
         if nk.barrier {
             continue;
         }
-        let theirs =
-            |local: u8| g.feature_of(SegmentId::new(n.first_segment as usize + local as usize));
+        let theirs = |local: u8| g.feature_of(n.segment(usize::from(local)));
         // Only equal edges join (not those an expansion lets meet: a gate and a road).
         let codes = (tk.edge_at(r, side), nk.edge_at(n.rotation, side.opposite()));
         if let (true, Some(mine), Some(t)) = (
@@ -162,7 +161,7 @@ mod tests {
                 let placed = st.board().at(pos).unwrap();
                 let gr = st.graph();
                 for (local, fs) in joins.iter().enumerate() {
-                    let mine = gr.feature_of(SegmentId::new(placed.first_segment as usize + local));
+                    let mine = gr.feature_of(placed.segment(local));
                     for f in fs {
                         assert_eq!(gr.feature_of(f.segment()), mine, "seed {seed}: {pos:?}");
                         joined += 1;

@@ -150,7 +150,7 @@ pub(crate) fn completed_by(v: View<'_>, t: TileKindId, pos: Pos, r: Rotation) ->
             if placed.sites & (1 << local) == 0 {
                 continue;
             }
-            let f = g.feature_of(SegmentId::new(placed.first_segment as usize + local));
+            let f = g.feature_of(placed.segment(local));
             if open(f) == Some(1) && !done.contains(&f) {
                 done.push(f);
             }
@@ -166,7 +166,7 @@ pub(crate) fn completed_by(v: View<'_>, t: TileKindId, pos: Pos, r: Rotation) ->
         };
         let nk = v.rules.tiles().get(n.kind);
         if let Some(local) = nk.segment_on_side(n.rotation, side.opposite()) {
-            let f = g.feature_of(SegmentId::new(n.first_segment as usize + local as usize));
+            let f = g.feature_of(n.segment(usize::from(local)));
             if !tk.barrier
                 && v.rules
                     .edges_meet(tk.edge_at(r, side), nk.edge_at(n.rotation, side.opposite()))

@@ -196,7 +196,7 @@ pub(crate) fn register_reads(reg: &mut Registry) {
             let tile = v.rules.tiles().get(t.kind);
             for (local, seg) in tile.segments.iter().enumerate() {
                 if seg.kind == k {
-                    out.push(((t.first_segment as usize + local) as INT).into());
+                    out.push((t.segment(local).index() as INT).into());
                 }
             }
         }
@@ -281,7 +281,7 @@ pub(crate) fn open_features(v: View<'_>, k: FeatureKindId, mut each: impl FnMut(
             if seg.kind != k {
                 continue;
             }
-            let s = SegmentId::new(t.first_segment as usize + local);
+            let s = t.segment(local);
             let f = g.feature_of(s);
             let totals = g.totals(f);
             if !std::mem::replace(&mut seen[f.segment().index()], true)

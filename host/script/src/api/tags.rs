@@ -16,7 +16,7 @@ pub(crate) fn tile_segment<'v>(
         return None;
     }
     let t = v.state.board().at(node.pos)?;
-    let local = s.index().checked_sub(t.first_segment as usize)?;
+    let local = t.local_of(s)?;
     v.rules.tiles().get(t.kind).segments.get(local)
 }
 

@@ -611,7 +611,7 @@ fn open_cell(view: View<'_>, f: carcassonne_core::FeatureId) -> Option<Pos> {
             continue;
         }
         let tile = board.at(node.pos)?;
-        let local = m.index() - tile.first_segment as usize;
+        let local = tile.local_of(m)?;
         if local < 16 && tile.sites & (1 << local) != 0 {
             for p in node.pos.surrounding() {
                 if board.at(p).is_none() && !add(p) {

@@ -127,7 +127,7 @@ fn tagged(v: &View<'_>, s: SegmentId, tag: &str) -> bool {
 mod tests {
     use super::joined_by;
     use crate::bound::native_tests::rules_with;
-    use carcassonne_core::{Action, DecisionKind, Game, GameSetup, SegmentId};
+    use carcassonne_core::{Action, DecisionKind, Game, GameSetup};
 
     /// `joins_at` foretells the merges a placement makes: over random base games, each
     /// segment of the placed tile ends up in one feature with every board feature it was

@@ -67,6 +67,10 @@ fn ask_allows_overlay(
 /// Turns the tile at `at` into `variant` (checked by [`overlay_fits`] first): the added
 /// segments become nodes of the feature graph, joined with the segments their sides face.
 /// Returns the first added node.
+///
+/// Written for a short path (it runs once in a few dozen decisions, so its code is never
+/// in the cache): the board and the graph taken for writing once each, their copies out of
+/// line ([`crate::state::unshared_mut`]), the added segments' sides from the kind.
 pub(crate) fn add_overlay(
     rules: &Ruleset,
     st: &mut GameState,
@@ -74,25 +78,32 @@ pub(crate) fn add_overlay(
     variant: TileKindId,
 ) -> Result<SegmentId, String> {
     if !overlay_fits(rules, st, at, variant) {
-        return Err(format!("tile kind {} does not fit at {at}", variant.0));
+        return Err(misfit(at, variant));
     }
     let idx = st.board.index_at(at).expect("checked by overlay_fits");
     let t = *st.board.tile(idx);
+    // A variant's own variants are none (`TileCatalog::add_variant`), so the tile is of its
+    // base kind: its segments all its kind's, the added ones from `segment_count` on.
+    debug_assert_eq!(t.split, t.segment_count);
     let vk = rules.tiles().get(variant);
     let first = st.graph.len() as u32;
-    for (i, seg) in vk
-        .segments
-        .iter()
-        .enumerate()
-        .skip(usize::from(t.segment_count))
-    {
-        let def = rules.kind(seg.kind);
-        st.graph.edit().add_segment(
+    let count = u8::try_from(vk.segments.len()).unwrap_or(u8::MAX);
+    crate::state::unshared_mut(&mut st.board).set_variant(
+        idx,
+        variant,
+        count,
+        first,
+        vk.edge_code(t.rotation),
+    );
+    let added = &vk.segments[usize::from(t.segment_count).min(vk.segments.len())..];
+    let mut g = st.graph.edit();
+    for (i, seg) in added.iter().enumerate() {
+        g.add_segment(
             SegmentNode {
                 kind: seg.kind,
                 pos: at,
                 tile: idx,
-                local: i as u8,
+                local: t.segment_count + i as u8,
                 sides: seg.sides.rotate(t.rotation),
                 halves: seg.halves.rotate(t.rotation),
                 pennants: seg.pennants,
@@ -100,26 +111,23 @@ pub(crate) fn add_overlay(
             },
             FeatureTotals {
                 open: seg.sides.len() as u16,
-                completable: def.completes,
+                completable: rules.kind(seg.kind).completes,
                 ..FeatureTotals::default()
             },
         );
     }
-    let count = u8::try_from(vk.segments.len()).unwrap_or(u8::MAX);
-    Arc::make_mut(&mut st.board).set_variant(idx, variant, count, first, vk.edge_code(t.rotation));
-    let t = *st.board.tile(idx);
-    for local in usize::from(t.split)..usize::from(count) {
-        let a = t.segment(local);
-        for s in st.graph.segment(a).sides.iter() {
-            let Some(n) = st.board.at(at.step(s)).copied() else {
+    for (i, seg) in added.iter().enumerate() {
+        let a = node(first + i as u32);
+        for s in seg.sides.rotate(t.rotation).iter() {
+            let Some(n) = st.board.at(at.step(s)) else {
                 continue;
             };
             let nk = rules.tiles().get(n.kind);
             if nk.barrier {
-                st.graph.edit().close_edge(a);
+                g.close_edge(a);
             } else if let Some(b) = nk.segment_on_side(n.rotation, s.opposite()) {
-                if nk.segments[usize::from(b)].kind == vk.segments[local].kind {
-                    st.graph.edit().join(a, n.segment(usize::from(b)), true);
+                if nk.segments[usize::from(b)].kind == seg.kind {
+                    g.join(a, n.segment(usize::from(b)), true);
                 }
             }
         }
@@ -127,6 +135,13 @@ pub(crate) fn add_overlay(
     let seg = node(first);
     st.last_overlay = Some(seg);
     Ok(seg)
+}
+
+/// [`add_overlay`]'s refusal, out of its path.
+#[cold]
+#[inline(never)]
+fn misfit(at: Pos, variant: TileKindId) -> String {
+    format!("tile kind {} does not fit at {at}", variant.0)
 }
 
 /// Whether placements may be amended for the active player now.

@@ -16,8 +16,19 @@ pub(crate) fn overlay_fits(rules: &Ruleset, st: &GameState, at: Pos, variant: Ti
     if !rules.tiles().get(t.kind).variants.contains(&variant) {
         return false;
     }
+    let code = rules.tiles().get(variant).edge_code(t.rotation);
+    // On a board where every tile matches its neighbours exactly, the variant needs a
+    // look only where it differs from the tile (its overlay's ends): two cells, not four.
+    if rules.edges_exact() {
+        let ends = ends_fit(&st.board, at, code, t.edge_code, None);
+        debug_assert_eq!(ends, {
+            let (want, mask) = st.board.constraints(at);
+            code & mask == want
+        });
+        return ends;
+    }
     let (want, mask) = st.board.constraints(at);
-    rules.tiles().get(variant).edge_code(t.rotation) & mask == want
+    code & mask == want
 }
 
 /// Whether every expansion that vets overlays ([`HookSet::ALLOWS_OVERLAY`]) lets the tile
@@ -70,7 +81,8 @@ fn ask_allows_overlay(
 ///
 /// Written for a short path (it runs once in a few dozen decisions, so its code is never
 /// in the cache): the board and the graph taken for writing once each, their copies out of
-/// line ([`crate::state::unshared_mut`]), the added segments' sides from the kind.
+/// line ([`crate::state::unshared_mut`]), the added segments' sides from the kind, the
+/// fit looked at on the overlay's ends only ([`overlay_fits`]).
 pub(crate) fn add_overlay(
     rules: &Ruleset,
     st: &mut GameState,
@@ -78,7 +90,7 @@ pub(crate) fn add_overlay(
     variant: TileKindId,
 ) -> Result<SegmentId, String> {
     if !overlay_fits(rules, st, at, variant) {
-        return Err(misfit(at, variant));
+        return Err(format!("tile kind {} does not fit at {at}", variant.0));
     }
     let idx = st.board.index_at(at).expect("checked by overlay_fits");
     let t = *st.board.tile(idx);
@@ -135,13 +147,6 @@ pub(crate) fn add_overlay(
     let seg = node(first);
     st.last_overlay = Some(seg);
     Ok(seg)
-}
-
-/// [`add_overlay`]'s refusal, out of its path.
-#[cold]
-#[inline(never)]
-fn misfit(at: Pos, variant: TileKindId) -> String {
-    format!("tile kind {} does not fit at {at}", variant.0)
 }
 
 /// Whether placements may be amended for the active player now.
@@ -226,7 +231,7 @@ fn variant_of_neighbour(
         let vc = rules.tiles().get(v).edge_code(n.rotation);
         if (vc >> theirs) & 0xFF == edge
             && if exact {
-                let ends = ends_fit(&st.board, at, vc, n.edge_code, facing);
+                let ends = ends_fit(&st.board, at, vc, n.edge_code, Some(facing));
                 debug_assert_eq!(ends, {
                     let (w, m) = st.board.constraints(at);
                     vc & m == w
@@ -245,13 +250,14 @@ fn variant_of_neighbour(
 }
 
 /// Whether the edge code `code` of the tile at `at` (now `was`) matches the tiles beside
-/// it on the sides where the two differ, but `facing` (the empty cell asked about): on a
-/// board where every tile matches its neighbours exactly, whether all of `code` does
-/// ([`Board::constraints`](crate::Board::constraints)), for a look at one or two cells
-/// instead of four.
+/// it on the sides where the two differ, but `facing` (an empty cell asked about, if
+/// any): on a board where every tile matches its neighbours exactly, whether all of `code`
+/// does ([`Board::constraints`](crate::Board::constraints)), for a look at one or two
+/// cells instead of four.
 #[inline(always)]
-fn ends_fit(board: &crate::Board, at: Pos, code: u32, was: u32, facing: Side) -> bool {
-    let mut changed = byte_ones(code ^ was) & !(1 << (8 * facing.index() as u32));
+fn ends_fit(board: &crate::Board, at: Pos, code: u32, was: u32, facing: Option<Side>) -> bool {
+    let skip = facing.map_or(0, |f| 1 << (8 * f.index() as u32));
+    let mut changed = byte_ones(code ^ was) & !skip;
     while changed != 0 {
         let shift = changed.trailing_zeros();
         changed &= changed - 1;
@@ -721,8 +727,8 @@ mod tests {
         );
     }
 
-    /// [`ends_fit`] (the sides where a neighbour's variant differs from it) answers as
-    /// the variant's whole constraints ([`Board::constraints`](crate::Board::constraints))
+    /// [`ends_fit`] (the sides where a neighbour's variant differs from it, all of them or
+    /// but the empty cell asked from) answers as the variant's whole constraints ([`Board::constraints`](crate::Board::constraints))
     /// for every placed tile with variants, each variant and each empty side it could be
     /// asked from, at every decision of seeded random games (exact edges, no barrier:
     /// [`Ruleset::edges_exact`]); and the ruleset is exact only without a barrier kind.
@@ -743,11 +749,14 @@ mod tests {
                         let vc = tiles.get(v).edge_code(t.rotation);
                         let (w, m) = st.board.constraints(t.pos);
                         let whole = vc & m == w;
+                        // `overlay_fits`' question: every side.
+                        let ends = ends_fit(&st.board, t.pos, vc, t.edge_code, None);
+                        assert_eq!(ends, whole, "tile at {}", t.pos);
                         for facing in Side::ALL {
                             if st.board.is_occupied(t.pos.step(facing)) {
                                 continue;
                             }
-                            let ends = ends_fit(&st.board, t.pos, vc, t.edge_code, facing);
+                            let ends = ends_fit(&st.board, t.pos, vc, t.edge_code, Some(facing));
                             assert_eq!(ends, whole, "tile at {}", t.pos);
                             fitting += usize::from(ends);
                             failing += usize::from(!ends);

@@ -727,10 +727,11 @@ mod tests {
         );
     }
 
-    /// [`ends_fit`] (the sides where a neighbour's variant differs from it, all of them or
-    /// but the empty cell asked from) answers as the variant's whole constraints ([`Board::constraints`](crate::Board::constraints))
-    /// for every placed tile with variants, each variant and each empty side it could be
-    /// asked from, at every decision of seeded random games (exact edges, no barrier:
+    /// [`ends_fit`] (the sides where a neighbour's variant differs from it: all of them, as
+    /// [`overlay_fits`] asks, or all but the empty cell asked from) answers as the variant's
+    /// whole constraints ([`Board::constraints`](crate::Board::constraints)) for every
+    /// placed tile with variants, each variant and each empty side it could be asked from,
+    /// at every decision of seeded random games (exact edges, no barrier:
     /// [`Ruleset::edges_exact`]); and the ruleset is exact only without a barrier kind.
     #[test]
     fn variant_ends_fit_as_the_whole_constraints() {

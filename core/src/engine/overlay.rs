@@ -16,8 +16,19 @@ pub(crate) fn overlay_fits(rules: &Ruleset, st: &GameState, at: Pos, variant: Ti
     if !rules.tiles().get(t.kind).variants.contains(&variant) {
         return false;
     }
+    let code = rules.tiles().get(variant).edge_code(t.rotation);
+    // On a board where every tile matches its neighbours exactly, the variant needs a
+    // look only where it differs from the tile (its overlay's ends): two cells, not four.
+    if rules.edges_exact() {
+        let ends = ends_fit(&st.board, at, code, t.edge_code, None);
+        debug_assert_eq!(ends, {
+            let (want, mask) = st.board.constraints(at);
+            code & mask == want
+        });
+        return ends;
+    }
     let (want, mask) = st.board.constraints(at);
-    rules.tiles().get(variant).edge_code(t.rotation) & mask == want
+    code & mask == want
 }
 
 /// Whether every expansion that vets overlays ([`HookSet::ALLOWS_OVERLAY`]) lets the tile
@@ -67,6 +78,11 @@ fn ask_allows_overlay(
 /// Turns the tile at `at` into `variant` (checked by [`overlay_fits`] first): the added
 /// segments become nodes of the feature graph, joined with the segments their sides face.
 /// Returns the first added node.
+///
+/// Written for a short path (it runs once in a few dozen decisions, so its code is never
+/// in the cache): the board and the graph taken for writing once each, their copies out of
+/// line ([`crate::state::unshared_mut`]), the added segments' sides from the kind, the
+/// fit looked at on the overlay's ends only ([`overlay_fits`]).
 pub(crate) fn add_overlay(
     rules: &Ruleset,
     st: &mut GameState,
@@ -78,21 +94,28 @@ pub(crate) fn add_overlay(
     }
     let idx = st.board.index_at(at).expect("checked by overlay_fits");
     let t = *st.board.tile(idx);
+    // A variant's own variants are none (`TileCatalog::add_variant`), so the tile is of its
+    // base kind: its segments all its kind's, the added ones from `segment_count` on.
+    debug_assert_eq!(t.split, t.segment_count);
     let vk = rules.tiles().get(variant);
     let first = st.graph.len() as u32;
-    for (i, seg) in vk
-        .segments
-        .iter()
-        .enumerate()
-        .skip(usize::from(t.segment_count))
-    {
-        let def = rules.kind(seg.kind);
-        st.graph.edit().add_segment(
+    let count = u8::try_from(vk.segments.len()).unwrap_or(u8::MAX);
+    crate::state::unshared_mut(&mut st.board).set_variant(
+        idx,
+        variant,
+        count,
+        first,
+        vk.edge_code(t.rotation),
+    );
+    let added = &vk.segments[usize::from(t.segment_count).min(vk.segments.len())..];
+    let mut g = st.graph.edit();
+    for (i, seg) in added.iter().enumerate() {
+        g.add_segment(
             SegmentNode {
                 kind: seg.kind,
                 pos: at,
                 tile: idx,
-                local: i as u8,
+                local: t.segment_count + i as u8,
                 sides: seg.sides.rotate(t.rotation),
                 halves: seg.halves.rotate(t.rotation),
                 pennants: seg.pennants,
@@ -100,26 +123,23 @@ pub(crate) fn add_overlay(
             },
             FeatureTotals {
                 open: seg.sides.len() as u16,
-                completable: def.completes,
+                completable: rules.kind(seg.kind).completes,
                 ..FeatureTotals::default()
             },
         );
     }
-    let count = u8::try_from(vk.segments.len()).unwrap_or(u8::MAX);
-    Arc::make_mut(&mut st.board).set_variant(idx, variant, count, first, vk.edge_code(t.rotation));
-    let t = *st.board.tile(idx);
-    for local in usize::from(t.split)..usize::from(count) {
-        let a = t.segment(local);
-        for s in st.graph.segment(a).sides.iter() {
-            let Some(n) = st.board.at(at.step(s)).copied() else {
+    for (i, seg) in added.iter().enumerate() {
+        let a = node(first + i as u32);
+        for s in seg.sides.rotate(t.rotation).iter() {
+            let Some(n) = st.board.at(at.step(s)) else {
                 continue;
             };
             let nk = rules.tiles().get(n.kind);
             if nk.barrier {
-                st.graph.edit().close_edge(a);
+                g.close_edge(a);
             } else if let Some(b) = nk.segment_on_side(n.rotation, s.opposite()) {
-                if nk.segments[usize::from(b)].kind == vk.segments[local].kind {
-                    st.graph.edit().join(a, n.segment(usize::from(b)), true);
+                if nk.segments[usize::from(b)].kind == seg.kind {
+                    g.join(a, n.segment(usize::from(b)), true);
                 }
             }
         }
@@ -211,7 +231,7 @@ fn variant_of_neighbour(
         let vc = rules.tiles().get(v).edge_code(n.rotation);
         if (vc >> theirs) & 0xFF == edge
             && if exact {
-                let ends = ends_fit(&st.board, at, vc, n.edge_code, facing);
+                let ends = ends_fit(&st.board, at, vc, n.edge_code, Some(facing));
                 debug_assert_eq!(ends, {
                     let (w, m) = st.board.constraints(at);
                     vc & m == w
@@ -230,13 +250,14 @@ fn variant_of_neighbour(
 }
 
 /// Whether the edge code `code` of the tile at `at` (now `was`) matches the tiles beside
-/// it on the sides where the two differ, but `facing` (the empty cell asked about): on a
-/// board where every tile matches its neighbours exactly, whether all of `code` does
-/// ([`Board::constraints`](crate::Board::constraints)), for a look at one or two cells
-/// instead of four.
+/// it on the sides where the two differ, but `facing` (an empty cell asked about, if
+/// any): on a board where every tile matches its neighbours exactly, whether all of `code`
+/// does ([`Board::constraints`](crate::Board::constraints)), for a look at one or two
+/// cells instead of four.
 #[inline(always)]
-fn ends_fit(board: &crate::Board, at: Pos, code: u32, was: u32, facing: Side) -> bool {
-    let mut changed = byte_ones(code ^ was) & !(1 << (8 * facing.index() as u32));
+fn ends_fit(board: &crate::Board, at: Pos, code: u32, was: u32, facing: Option<Side>) -> bool {
+    let skip = facing.map_or(0, |f| 1 << (8 * f.index() as u32));
+    let mut changed = byte_ones(code ^ was) & !skip;
     while changed != 0 {
         let shift = changed.trailing_zeros();
         changed &= changed - 1;
@@ -706,10 +727,11 @@ mod tests {
         );
     }
 
-    /// [`ends_fit`] (the sides where a neighbour's variant differs from it) answers as
-    /// the variant's whole constraints ([`Board::constraints`](crate::Board::constraints))
-    /// for every placed tile with variants, each variant and each empty side it could be
-    /// asked from, at every decision of seeded random games (exact edges, no barrier:
+    /// [`ends_fit`] (the sides where a neighbour's variant differs from it: all of them, as
+    /// [`overlay_fits`] asks, or all but the empty cell asked from) answers as the variant's
+    /// whole constraints ([`Board::constraints`](crate::Board::constraints)) for every
+    /// placed tile with variants, each variant and each empty side it could be asked from,
+    /// at every decision of seeded random games (exact edges, no barrier:
     /// [`Ruleset::edges_exact`]); and the ruleset is exact only without a barrier kind.
     #[test]
     fn variant_ends_fit_as_the_whole_constraints() {
@@ -728,11 +750,14 @@ mod tests {
                         let vc = tiles.get(v).edge_code(t.rotation);
                         let (w, m) = st.board.constraints(t.pos);
                         let whole = vc & m == w;
+                        // `overlay_fits`' question: every side.
+                        let ends = ends_fit(&st.board, t.pos, vc, t.edge_code, None);
+                        assert_eq!(ends, whole, "tile at {}", t.pos);
                         for facing in Side::ALL {
                             if st.board.is_occupied(t.pos.step(facing)) {
                                 continue;
                             }
-                            let ends = ends_fit(&st.board, t.pos, vc, t.edge_code, facing);
+                            let ends = ends_fit(&st.board, t.pos, vc, t.edge_code, Some(facing));
                             assert_eq!(ends, whole, "tile at {}", t.pos);
                             fitting += usize::from(ends);
                             failing += usize::from(!ends);

@@ -262,12 +262,13 @@ impl Game {
     }
 
     /// [`Game::refill_from`] for a short try from one position, refilled again and again
-    /// (greedy's candidates): the union-find entries the copy writes are noted, up to 64,
-    /// so that the next such refill from the same, unchanged source restores only those
-    /// instead of copying every entry (worth it also for a try that places nothing, where
-    /// `clone_from` would copy every entry). Not for a playout that ends in the final scoring
-    /// (MCTS's valuation): that writes most features' roots, so the notes would be wasted
-    /// work before a full copy anyway.
+    /// (greedy's candidates, MCTS's playouts): the union-find entries the copy writes are
+    /// noted, up to 64, so that the next such refill from the same, unchanged source
+    /// restores only those instead of copying every entry (worth it also for a try that
+    /// places nothing, where `clone_from` would copy every entry). A playout ended in the
+    /// final scoring stays within the 64 too: that scoring writes the roots of occupied
+    /// features only (a nine-expansion MCTS decision: 9% fewer instructions than with a
+    /// full copy of the entries at every playout).
     pub fn refill_for_try(&mut self, source: &Game) {
         self.copy_with(source, |to, from| to.refill_from(from, true));
         self.note_farm_borders();

@@ -380,9 +380,9 @@ fn search(
     // chance draw), so its children are found by offer index, not by a scan of the
     // children per offered action (quadratic in a nine-expansion turn's 100+ placements).
     let root_fixed = !matches!(root.decision().kind, DecisionKind::Draw);
+    let root_offer = root.actions();
     let mut root_child: Vec<u32> = vec![NO_CHILD; root.action_count()];
-    let root_allowed: Vec<bool> = root
-        .actions()
+    let root_allowed: Vec<bool> = root_offer
         .iter()
         .map(|a| !restricted || root_actions.contains(a))
         .collect();
@@ -394,7 +394,8 @@ fn search(
     let mut untried: Vec<u32> = Vec::new();
     let start = Instant::now();
     let mut done = 0u32;
-    // One scratch game, refilled from the root with its own buffers (`refill_from`): every
+    // One scratch game, refilled from the root with its own buffers (`refill_for_try`,
+    // which restores only the union-find entries the last playout wrote): every
     // playout places a tile, and a board shared with the root would be copied into new
     // buffers at its first placement and freed at the next refill.
     let mut g = root.clone();
@@ -412,7 +413,7 @@ fn search(
             _ => {}
         }
         done += 1;
-        g.refill_from(root);
+        g.refill_for_try(root);
         g.set_checkpoints(false);
         g.reseed(rng.next_u64());
         path.clear();
@@ -432,24 +433,37 @@ fn search(
             legal_offers.clear();
             untried.clear();
             let at_root = node == 0 && root_fixed;
-            for (k, a) in g.actions().iter().enumerate() {
-                let found = if at_root {
+            if at_root {
+                // By offer index alone: the copy's offer as actions is never built here
+                // (a nine-expansion tile step's 100+ placements, once per playout).
+                debug_assert_eq!(
+                    g.action_count(),
+                    root_offer.len(),
+                    "the root's offer is fixed"
+                );
+                for (k, &c) in root_child.iter().enumerate() {
                     if !root_allowed[k] {
                         continue;
                     }
-                    Some(root_child[k]).filter(|&c| c != NO_CHILD)
-                } else {
-                    if node == 0 && restricted && !root_actions.contains(a) {
-                        continue;
-                    }
-                    tree[node as usize].child(a)
-                };
-                match found {
-                    Some(c) => {
+                    if c == NO_CHILD {
+                        untried.push(k as u32);
+                    } else {
                         legal_children.push(c);
                         legal_offers.push(k as u32);
                     }
-                    None => untried.push(k as u32),
+                }
+            } else {
+                for (k, a) in g.actions().iter().enumerate() {
+                    if node == 0 && restricted && !root_actions.contains(a) {
+                        continue;
+                    }
+                    match tree[node as usize].child(a) {
+                        Some(c) => {
+                            legal_children.push(c);
+                            legal_offers.push(k as u32);
+                        }
+                        None => untried.push(k as u32),
+                    }
                 }
             }
             for &c in &legal_children {
@@ -457,7 +471,11 @@ fn search(
             }
             let (child, offer) = if !untried.is_empty() {
                 let k = untried[rng.random_range(0..untried.len() as u32) as usize];
-                let a = g.actions()[k as usize];
+                let a = if at_root {
+                    root_offer[k as usize]
+                } else {
+                    g.actions()[k as usize]
+                };
                 let c = tree.len() as u32;
                 tree.push(Node::new(Some(a)));
                 stats.push(Stat {
@@ -467,7 +485,7 @@ fn search(
                 tree[node as usize].add_child(c, a);
                 if at_root {
                     // Every offer equal to `a` (as the scan would find it).
-                    for (k, b) in g.actions().iter().enumerate() {
+                    for (k, b) in root_offer.iter().enumerate() {
                         if *b == a {
                             root_child[k] = c;
                         }

@@ -503,6 +503,22 @@ impl GameState {
         }
     }
 
+    /// The offered actions in the order of [`GameState::offered`], without building the
+    /// placement-action cache: for a reader that scans a state's offer once (a search
+    /// walking a copy's tree, refilled before the next scan), where building the list is
+    /// an allocation and a write per placement for one read of each.
+    pub fn offered_iter(&self) -> impl Iterator<Item = Action> + '_ {
+        let (cells, list): (&[PlacementCell], &[Action]) = if self.offers_cells() {
+            (&self.placements, &[])
+        } else {
+            (&[], &self.offered)
+        };
+        cells
+            .iter()
+            .flat_map(|c| (0..c.rotation_count()).map(move |i| c.nth_placement(i)))
+            .chain(list.iter().copied())
+    }
+
     /// `placements` expanded into actions (what the placement-action cache holds).
     pub(crate) fn placement_action_list(&self) -> Vec<Action> {
         let mut v = Vec::with_capacity(self.placement_count);

@@ -1,7 +1,7 @@
 //! A placements prompt (`Ctx::prompt_placements`: the bazaar's bought tile, BCB-15) offers
 //! by index what a list of the tile's placements would: at every such decision of seeded
-//! games, `actions`, `action_count`, `offered_at` and `apply`'s check agree with the tile's
-//! placements computed afresh (`Game::placements_for`), in order. Alone the prompt is
+//! games, `actions`, `action_count`, `offered_at`, `offered_iter` and `apply`'s check agree
+//! with the tile's placements computed afresh (`Game::placements_for`), in order. Alone the prompt is
 //! answered by index; with a set that filters prompts (Abbot & Garden) or offers free
 //! actions (the Tower) core lists the placements first and the others' actions follow.
 
@@ -37,6 +37,7 @@ fn check_placements_prompts(sets: &[&str], seeds: std::ops::Range<u64>) -> usize
                         assert!(st.is_offered(a));
                     }
                     assert_eq!(st.offered_at(all.len()), None);
+                    assert!(st.offered_iter().eq(all.iter().copied()));
                     // A rotation that does not fit, a cell off the frontier, a pass: refused,
                     // and the game unchanged.
                     let before = format!("{:?}", game.state());

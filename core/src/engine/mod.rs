@@ -948,9 +948,10 @@ mod tests {
 
     /// A tile step's `offered_at` walks the cells from the nearer end: at every decision of
     /// seeded games (2–4 players), every index answers the action at that index of the full
-    /// list (`offered`, built cell by cell from the start), and one past the end `None`.
+    /// list (`offered`, built cell by cell from the start), and one past the end `None`;
+    /// `offered_iter` (which builds no list) gives that list.
     #[test]
-    fn offered_at_matches_the_offered_list() {
+    fn offered_at_and_offered_iter_match_the_offered_list() {
         let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
         let rules = Arc::new(Ruleset::builder().tiles(base).build().unwrap());
         let mut tile_steps = 0;
@@ -968,6 +969,7 @@ mod tests {
                     assert_eq!(st.offered_at(i), Some(*a), "index {i} of {}", all.len());
                 }
                 assert_eq!(st.offered_at(all.len()), None);
+                assert!(st.offered_iter().eq(all.iter().copied()));
                 pick = pick
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);

@@ -394,6 +394,8 @@ fn search(
     let mut untried: Vec<u32> = Vec::new();
     let start = Instant::now();
     let mut done = 0u32;
+    // `ln[k] = ln(k)` for UCB1 (`select`); index 0 is never read (counts start at 1).
+    let mut ln: Vec<f64> = vec![0.0];
     // One scratch game, refilled from the root with its own buffers (`refill_for_try`,
     // which restores only the union-find entries the last playout wrote): every
     // playout places a tile, and a board shared with the root would be copied into new
@@ -413,6 +415,10 @@ fn search(
             _ => {}
         }
         done += 1;
+        // A child's availability grows by at most one a playout: `ln` covers every count.
+        if ln.len() <= done as usize {
+            ln.push(f64::from(done).ln());
+        }
         g.refill_for_try(root);
         g.set_checkpoints(false);
         g.reseed(rng.next_u64());
@@ -453,11 +459,12 @@ fn search(
                     }
                 }
             } else {
-                for (k, a) in g.actions().iter().enumerate() {
-                    if node == 0 && restricted && !root_actions.contains(a) {
+                // Read in place: a placement step's offer is not built as a list.
+                for (k, a) in g.state().offered_iter().enumerate() {
+                    if node == 0 && restricted && !root_actions.contains(&a) {
                         continue;
                     }
-                    match tree[node as usize].child(a) {
+                    match tree[node as usize].child(&a) {
                         Some(c) => {
                             legal_children.push(c);
                             legal_offers.push(k as u32);
@@ -472,9 +479,13 @@ fn search(
             let (child, offer) = if !untried.is_empty() {
                 let k = untried[rng.random_range(0..untried.len() as u32) as usize];
                 let a = if at_root {
-                    root_offer[k as usize]
+                    Some(root_offer[k as usize])
                 } else {
-                    g.actions()[k as usize]
+                    g.state().offered_at(k as usize)
+                };
+                let Some(a) = a else {
+                    // Never: `k` came from the offer just read.
+                    break;
                 };
                 let c = tree.len() as u32;
                 tree.push(Node::new(Some(a)));
@@ -494,7 +505,7 @@ fn search(
                 expanded = true;
                 (c, k)
             } else {
-                let i = select(&stats, &legal_children, cfg.exploration);
+                let i = select(&stats, &legal_children, cfg.exploration, &ln);
                 (legal_children[i], legal_offers[i])
             };
             if g.apply_offered(offer as usize).is_err() {
@@ -564,12 +575,19 @@ fn search(
 
 /// UCB1 over the children legal in this determinization, with availability counts: the
 /// position in `legal` of the first best.
-fn select(stats: &[Stat], legal: &[u32], c: f64) -> usize {
+/// `ln[k]` is `ln(k)` for every availability count reached so far (a table lookup instead
+/// of a logarithm per child at every step of every descent; the same values).
+fn select(stats: &[Stat], legal: &[u32], c: f64, ln: &[f64]) -> usize {
     let mut best = (0, f64::MIN);
     for (at, &i) in legal.iter().enumerate() {
         let n = &stats[i as usize];
         let v = f64::from(n.visits.max(1));
-        let score = n.reward / v + c * (f64::from(n.avail.max(1)).ln() / v).sqrt();
+        let avail = n.avail.max(1);
+        let ln_avail = match ln.get(avail as usize) {
+            Some(&l) => l,
+            None => f64::from(avail).ln(),
+        };
+        let score = n.reward / v + c * (ln_avail / v).sqrt();
         if score > best.1 {
             best = (at, score);
         }

@@ -102,10 +102,11 @@ fn fish_huts_scenarios_pass() {
     plays_mixed("fish-huts", "river,princess-dragon,abbey-mayor");
 }
 
-/// Gambler's Luck: GL-1 … GL-5 (three files, six variants), one with Abbey & Mayor.
+/// Gambler's Luck: GL-1 … GL-5 (four files, seven variants), one with Abbey & Mayor, one
+/// with Under the Big Top.
 #[test]
 fn gamblers_luck_scenarios_pass() {
-    scenarios_pass("gamblers-luck", 9);
+    scenarios_pass("gamblers-luck", 11);
     plays_mixed(
         "gamblers-luck",
         "abbey-mayor,inns-cathedrals,princess-dragon",

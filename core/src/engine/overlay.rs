@@ -20,12 +20,7 @@ pub(crate) fn overlay_fits(rules: &Ruleset, st: &GameState, at: Pos, variant: Ti
     // On a board where every tile matches its neighbours exactly, the variant needs a
     // look only where it differs from the tile (its overlay's ends): two cells, not four.
     if rules.edges_exact() {
-        let ends = ends_fit(&st.board, at, code, t.edge_code, None);
-        debug_assert_eq!(ends, {
-            let (want, mask) = st.board.constraints(at);
-            code & mask == want
-        });
-        return ends;
+        return ends_fit(&st.board, at, code, t.edge_code, None);
     }
     let (want, mask) = st.board.constraints(at);
     code & mask == want
@@ -231,12 +226,7 @@ fn variant_of_neighbour(
         let vc = rules.tiles().get(v).edge_code(n.rotation);
         if (vc >> theirs) & 0xFF == edge
             && if exact {
-                let ends = ends_fit(&st.board, at, vc, n.edge_code, Some(facing));
-                debug_assert_eq!(ends, {
-                    let (w, m) = st.board.constraints(at);
-                    vc & m == w
-                });
-                ends
+                ends_fit(&st.board, at, vc, n.edge_code, Some(facing))
             } else {
                 let (w, m) = *fit.get_or_insert_with(|| st.board.constraints(at));
                 vc & m == w
@@ -258,17 +248,22 @@ fn variant_of_neighbour(
 fn ends_fit(board: &crate::Board, at: Pos, code: u32, was: u32, facing: Option<Side>) -> bool {
     let skip = facing.map_or(0, |f| 1 << (8 * f.index() as u32));
     let mut changed = byte_ones(code ^ was) & !skip;
-    while changed != 0 {
+    let mut fits = true;
+    while changed != 0 && fits {
         let shift = changed.trailing_zeros();
         changed &= changed - 1;
         let s = Side::from_index((shift / 8) as u8);
         if let Some(t) = board.at(at.step(s)) {
-            if (t.edge_code >> (8 * s.opposite().index() as u32)) & 0xFF != (code >> shift) & 0xFF {
-                return false;
-            }
+            fits =
+                (t.edge_code >> (8 * s.opposite().index() as u32)) & 0xFF == (code >> shift) & 0xFF;
         }
     }
-    true
+    // Callers ask only on exact boards, where this is the whole constraints' answer.
+    debug_assert_eq!(fits, {
+        let (want, mask) = board.constraints(at);
+        code & mask == want
+    });
+    fits
 }
 
 /// The legal cells of `tk` when an overlay amends placements ([`amending`]): those where

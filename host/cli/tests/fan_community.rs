@@ -102,11 +102,11 @@ fn fish_huts_scenarios_pass() {
     plays_mixed("fish-huts", "river,princess-dragon,abbey-mayor");
 }
 
-/// Gambler's Luck: GL-1 … GL-5 (four files, seven variants), one with Abbey & Mayor, one
+/// Gambler's Luck: GL-1 … GL-5 (five files, eight variants), one with Abbey & Mayor, two
 /// with Under the Big Top.
 #[test]
 fn gamblers_luck_scenarios_pass() {
-    scenarios_pass("gamblers-luck", 11);
+    scenarios_pass("gamblers-luck", 13);
     plays_mixed(
         "gamblers-luck",
         "abbey-mayor,inns-cathedrals,princess-dragon",

@@ -599,6 +599,86 @@ fn bridges_round_trip() {
     );
 }
 
+/// The bridge question with the Tower (found by a round-trip soak of random mixes): JCZ
+/// offers a bridge in its action step, so any message of that step but a bridge's
+/// `PLACE_TOKEN BRIDGE` passes our question first, a tower piece's `PLACE_TOKEN TOWER_PIECE`
+/// too (the declaration `passed-unless = ["PLACE_TOKEN BRIDGE"]`). These seeds' games put a
+/// tower piece after a declined bridge question; before, the importer read the piece as an
+/// answer to the question and refused it.
+#[test]
+fn a_tower_piece_after_a_declined_bridge_round_trips() {
+    let types = round_trip_with(
+        "bridge-tower",
+        &["bridges-castles-bazaars", "tower"],
+        &[
+            "bridges-castles-bazaars.bazaars=false",
+            "bridges-castles-bazaars.bridges=true",
+            "bridges-castles-bazaars.castles=false",
+        ],
+        2,
+        2,
+        8,
+    );
+    assert!(types.iter().any(|t| t == "PLACE_TOKEN"));
+}
+
+/// The big top's token after the wagon's question (BT-17, AM-15; found by the round-trip
+/// soak): JCZ's `WagonPhase` comes before its `BigTopPhase`, so a wagon's `PASS` (seed 13)
+/// sits between the turn's `COMMIT` and the draw made with its number, and a wagon's move
+/// waits for the mover's confirming `COMMIT`, whose number draws (seed 1). Before, the
+/// importer drew only right after a `COMMIT` and stopped at the next turn's `PLACE_TILE`.
+#[test]
+fn the_big_top_token_after_a_wagon_question_round_trips() {
+    for seed in [13, 1] {
+        round_trip(
+            &format!("wagon-big-top-{seed}"),
+            &["abbey-mayor", "big-top"],
+            4,
+            2,
+            seed,
+        );
+    }
+}
+
+/// A ransom paid while the big top's token is drawn (TW-13's free action beside the draw
+/// under `tokenDraws=chosen`): JCZ draws the token by itself after its commit, so the
+/// payment has no moment in JCZ's order, and the save is refused by saying so (the soak's
+/// game: before, the writer failed with "the draw is not among the offered actions").
+#[test]
+fn a_ransom_beside_the_big_top_draw_is_refused_by_name() {
+    let scratch = Scratch::new("jcz-export", "ransom-big-top");
+    let dir = scratch.arg("games");
+    let fan = fan_dir();
+    ok(&[
+        "simulate",
+        "--games",
+        "1",
+        "--players",
+        "3",
+        "--seed",
+        "169",
+        "--bots",
+        "greedy,random,random",
+        "--record",
+        &dir,
+        "--plugin-dir",
+        &fan,
+        "--jcz",
+        "--expansions",
+        "abbey-mayor,big-top,inns-cathedrals,river2,tower,traders-builders",
+    ]);
+    let game = format!("{dir}/game-0.json");
+    let save = scratch.arg("g.jcz");
+    let out = run(&["convert", &game, "-o", &save, "--plugin-dir", &fan]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("tower: pay-ransom") && err.contains("a draw JCZ makes by itself"),
+        "{err}"
+    );
+    assert!(!Path::new(&save).exists(), "nothing is written");
+}
+
 /// BCB-13 … BCB-16 with JCZ's messages (issue 34): the shown tiles are named
 /// (`bazaarDraws=chosen`, JCZ's options) and written into `drawOrder`; the auctioneer's
 /// choice and opening bid are one `BAZAAR_BID {supplyIndex, price}`, a raise another (on the

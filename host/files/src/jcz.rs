@@ -315,24 +315,25 @@ pub enum JczPromptAnswer {
     Placed,
 }
 
-/// A JCZ message type, optionally narrowed to one JCZ meeple kind (`DEPLOY_MEEPLE wagon`:
-/// a deployment whose `meepleId` is `<player>.wagon.<n>`).
+/// A JCZ message type, optionally narrowed by a qualifier: the JCZ meeple kind of the
+/// message's `meepleId` (`DEPLOY_MEEPLE wagon`: a deployment of `<player>.wagon.<n>`), or the
+/// `token` of a message that names one (`PLACE_TOKEN BRIDGE`, not a tower piece).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JczMessagePattern {
     /// The message type (`PLACE_TILE`).
     pub kind: String,
-    /// The JCZ meeple kind of the message's `meepleId`, if narrowed.
-    pub meeple: Option<String>,
+    /// The meeple kind or token it is narrowed to, if any.
+    pub qualifier: Option<String>,
 }
 
 impl JczMessagePattern {
-    /// Whether a message of type `kind` with `meeple_id` (if any) matches.
-    pub fn matches(&self, kind: &str, meeple_id: Option<&str>) -> bool {
+    /// Whether a message of type `kind` matches, given its `meepleId` and `token` fields (if
+    /// any): a qualifier is compared with the meeple id's kind, else with the token.
+    pub fn matches(&self, kind: &str, meeple_id: Option<&str>, token: Option<&str>) -> bool {
         self.kind == kind
-            && self
-                .meeple
-                .as_ref()
-                .is_none_or(|m| meeple_id.and_then(|id| id.split('.').nth(1)) == Some(m.as_str()))
+            && self.qualifier.as_ref().is_none_or(|q| {
+                meeple_id.and_then(|id| id.split('.').nth(1)).or(token) == Some(q.as_str())
+            })
     }
 }
 
@@ -792,17 +793,17 @@ fn patterns(list: &[String]) -> Result<Vec<JczMessagePattern>, String> {
             let mut parts = s.split(' ');
             let (Some(kind), meeple, None) = (parts.next(), parts.next(), parts.next()) else {
                 return Err(format!(
-                    "`{s}` is not `MESSAGE_TYPE` or `MESSAGE_TYPE meeple-kind`"
+                    "`{s}` is not `MESSAGE_TYPE` or `MESSAGE_TYPE qualifier` (a meeple kind or a token)"
                 ));
             };
             if !message_type(kind) || meeple.is_some_and(|m| !jcz_name(m) || m.contains('.')) {
                 return Err(format!(
-                    "`{s}` is not `MESSAGE_TYPE` or `MESSAGE_TYPE meeple-kind`"
+                    "`{s}` is not `MESSAGE_TYPE` or `MESSAGE_TYPE qualifier` (a meeple kind or a token)"
                 ));
             }
             Ok(JczMessagePattern {
                 kind: kind.to_string(),
-                meeple: meeple.map(str::to_string),
+                qualifier: meeple.map(str::to_string),
             })
         })
         .collect()

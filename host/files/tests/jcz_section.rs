@@ -81,11 +81,11 @@ slot = "jailer"
         JczPromptAnswer::PassedBy(vec![
             JczMessagePattern {
                 kind: "PLACE_TILE".into(),
-                meeple: None
+                qualifier: None
             },
             JczMessagePattern {
                 kind: "DEPLOY_MEEPLE".into(),
-                meeple: Some("wagon".into())
+                qualifier: Some("wagon".into())
             },
         ])
     );
@@ -99,11 +99,19 @@ slot = "jailer"
     // The pattern matches a meeple id's kind.
     let p = JczMessagePattern {
         kind: "DEPLOY_MEEPLE".into(),
-        meeple: Some("wagon".into()),
+        qualifier: Some("wagon".into()),
     };
-    assert!(p.matches("DEPLOY_MEEPLE", Some("1.wagon.1")));
-    assert!(!p.matches("DEPLOY_MEEPLE", Some("1.small.1")));
-    assert!(!p.matches("PASS", None));
+    assert!(p.matches("DEPLOY_MEEPLE", Some("1.wagon.1"), None));
+    assert!(!p.matches("DEPLOY_MEEPLE", Some("1.small.1"), None));
+    assert!(!p.matches("PASS", None, None));
+    // … or a message's token: a bridge, not a tower piece.
+    let p = JczMessagePattern {
+        kind: "PLACE_TOKEN".into(),
+        qualifier: Some("BRIDGE".into()),
+    };
+    assert!(p.matches("PLACE_TOKEN", None, Some("BRIDGE")));
+    assert!(!p.matches("PLACE_TOKEN", None, Some("TOWER_PIECE")));
+    assert!(!p.matches("PLACE_TOKEN", None, None));
 }
 
 #[test]

@@ -245,8 +245,10 @@ pub fn replay(
             before_last = Some(before.clone());
         }
         let keep_undo = r.message(msg).map_err(fail)?;
-        // A draw JCZ makes with the message's random number (`random.rs`).
+        // A draw JCZ makes with the message's random number, or with the `COMMIT`'s when our
+        // engine asks it only after this message (`random.rs`).
         r.answer_random(&msg.kind, &msg.payload).map_err(fail)?;
+        r.answer_random_after_commit(&msg.kind).map_err(fail)?;
         if keep_undo && msg.payload.get("random").is_none() {
             undo.push(before);
         } else {
@@ -332,6 +334,7 @@ impl Replayer {
             .set_stop_before_scoring(Some(self.game.state().turn()));
         self.message(last).ok()?;
         self.answer_random(&last.kind, &last.payload).ok()?;
+        self.answer_random_after_commit(&last.kind).ok()?;
         self.game.stopped_before_scoring().then(|| JczWait {
             player: self.game.decision().player,
             game: self.game,

@@ -29,12 +29,15 @@ impl Replayer {
     /// Passes every pending declared prompt that this message passes.
     pub(super) fn pass_unasked_prompts(&mut self, kind: &str, p: &Value) -> Result<(), String> {
         let meeple = p.get("meepleId").and_then(Value::as_str);
+        let token = p.get("token").and_then(Value::as_str);
+        let matches =
+            |m: &carcassonne_files::jcz::JczMessagePattern| m.matches(kind, meeple, token);
         loop {
             let passes = self
                 .decl
                 .pending_prompt(&self.game, |jp| match &jp.answer {
-                    JczPromptAnswer::PassedBy(l) => l.iter().any(|m| m.matches(kind, meeple)),
-                    JczPromptAnswer::PassedUnless(l) => !l.iter().any(|m| m.matches(kind, meeple)),
+                    JczPromptAnswer::PassedBy(l) => l.iter().any(matches),
+                    JczPromptAnswer::PassedUnless(l) => !l.iter().any(matches),
                     JczPromptAnswer::Tile(_)
                     | JczPromptAnswer::RandomBy(_)
                     | JczPromptAnswer::Drawn

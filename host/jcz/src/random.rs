@@ -36,11 +36,30 @@ impl Replayer {
         if p.get("random").is_none() {
             return Ok(0);
         }
+        self.draw_pending(kind)
+    }
+
+    /// After a later message of a committed turn part (`kind` not a `COMMIT`): a prompt
+    /// declared `random-by = ["COMMIT"]` that our engine asks only now is drawn with JCZ's
+    /// current number, as JCZ draws when its phase comes (the big top's token after the
+    /// wagon's question: `WagonPhase` comes before `BigTopPhase`, so the wagon's `PASS` sits
+    /// between the `COMMIT` and the draw). Not while JCZ waits for a confirming `COMMIT` (a
+    /// wagon moved): it draws after that one, with its number.
+    pub(super) fn answer_random_after_commit(&mut self, kind: &str) -> Result<usize, String> {
+        if kind == "COMMIT" || !self.committed || self.confirm.is_some() {
+            return Ok(0);
+        }
+        self.draw_pending("COMMIT")
+    }
+
+    /// Answers every pending prompt declared `random-by` a message of type `kind` with JCZ's
+    /// current number (advanced after each draw); how many were answered.
+    fn draw_pending(&mut self, kind: &str) -> Result<usize, String> {
         let mut answered = 0;
         while self
             .decl
             .pending_prompt(&self.game, |jp| match &jp.answer {
-                JczPromptAnswer::RandomBy(l) => l.iter().any(|m| m.matches(kind, None)),
+                JczPromptAnswer::RandomBy(l) => l.iter().any(|m| m.matches(kind, None, None)),
                 _ => false,
             })
             .is_some()

@@ -153,6 +153,16 @@ impl<'a> Writer<'a> {
                 if let Some((kind, field)) = self.field_decl(before, c) {
                     self.field_message(&kind, &field, c.value, player);
                 } else if self.random_prompt(before).is_some() {
+                    // JCZ draws at once when its phase comes: another expansion's free
+                    // action our engine offers beside the draw (the Tower's ransom) has no
+                    // place in JCZ's order.
+                    if !crate::random::prompt_draws(before).contains(&a) {
+                        return Err(format!(
+                            "taken while the game waits for a draw JCZ makes by itself ({}): \
+                             JCZ has no moment for this action there",
+                            before.describe_decision()
+                        ));
+                    }
                     self.random_answer(before, a, player)?
                 } else {
                     let m = self.custom(before, after, c)?;

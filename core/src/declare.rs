@@ -33,6 +33,7 @@ pub struct Declare<'a> {
     pub(crate) option_defs: &'a mut Vec<OptionDef>,
     pub(crate) verbs: &'a mut Vec<(ExpansionIndex, String)>,
     pub(crate) verb_words: &'a mut Vec<(String, VerbValue)>,
+    pub(crate) chance_verbs: &'a mut Vec<VerbId>,
     pub(crate) prompt_texts: &'a mut Vec<(ExpansionIndex, u16, String)>,
     pub(crate) labels: &'a mut Vec<String>,
     pub(crate) slots: &'a mut Vec<SlotDef>,
@@ -230,6 +231,18 @@ impl Declare<'_> {
         let v = self.verb(name);
         self.verb_words[v.0 as usize].0 = text.trim().to_string();
         v
+    }
+
+    /// Marks `verb` as a draw by chance: a prompt of this expansion that offers actions of
+    /// it is the table's draw, not the player's choice (a token revealed from a bag under a
+    /// `tokenDraws=chosen` option, where a replay names the outcome). Each such action is one
+    /// outcome, equally likely, or, for a verb whose value is a tile kind
+    /// ([`VerbValue::TileKind`]), as likely as that kind's copies left in the supply. Bots
+    /// sample them instead of choosing ([`crate::Game::chance_outcomes`]).
+    pub fn verb_by_chance(&mut self, verb: VerbId) {
+        if (verb.0 as usize) < self.verbs.len() && !self.chance_verbs.contains(&verb) {
+            self.chance_verbs.push(verb);
+        }
     }
 
     /// What `verb`'s action value means to a player (default [`VerbValue::Number`]).

@@ -174,6 +174,8 @@ pub struct Ruleset {
     pub(crate) verbs: Vec<(ExpansionIndex, String)>,
     /// Per verb, the words declared for players (empty: none) and its value's meaning.
     pub(crate) verb_words: Vec<(String, VerbValue)>,
+    /// The verbs declared draws by chance ([`crate::Declare::verb_by_chance`]).
+    pub(crate) chance_verbs: Vec<VerbId>,
     /// Per (expansion, prompt tag), the words declared for players.
     pub(crate) prompt_texts: Vec<(ExpansionIndex, u16, String)>,
     pub(crate) labels: Vec<String>,
@@ -778,6 +780,16 @@ impl Ruleset {
             .filter(|t| !t.is_empty())
     }
 
+    /// Whether `verb` is a draw by chance ([`crate::Declare::verb_by_chance`]).
+    pub fn verb_by_chance(&self, verb: VerbId) -> bool {
+        self.chance_verbs.contains(&verb)
+    }
+
+    /// Whether some verb is a draw by chance (most rulesets have none: bots skip the check).
+    pub fn has_chance_verbs(&self) -> bool {
+        !self.chance_verbs.is_empty()
+    }
+
     /// What a verb's action value means ([`crate::Declare::verb_value`]).
     pub fn verb_value(&self, verb: VerbId) -> VerbValue {
         self.verb_words
@@ -1033,6 +1045,7 @@ impl RulesetBuilder {
         }
         let mut verbs = Vec::new();
         let mut verb_words = Vec::new();
+        let mut chance_verbs = Vec::new();
         let mut prompt_texts = Vec::new();
         let mut labels = Vec::new();
         let mut slots = Vec::new();
@@ -1058,6 +1071,7 @@ impl RulesetBuilder {
                 option_defs: &mut self.option_defs,
                 verbs: &mut verbs,
                 verb_words: &mut verb_words,
+                chance_verbs: &mut chance_verbs,
                 prompt_texts: &mut prompt_texts,
                 labels: &mut labels,
                 slots: &mut slots,
@@ -1191,6 +1205,7 @@ impl RulesetBuilder {
             bound: Vec::new(),
             verbs,
             verb_words,
+            chance_verbs,
             prompt_texts,
             labels,
             slots,

@@ -15,6 +15,7 @@
 //! cache's sets, so they do not evict each other wherever the rest of the code lands. Rare
 //! paths stay out of them (`#[inline(never)]`).
 
+mod chance;
 mod dispatch;
 mod lanes;
 mod overlay;

@@ -190,6 +190,8 @@ impl Expansion for BigTop {
             .map_err(|e| e.to_string())?;
         let verb = d.verb_in_words("score-pyramid", "score a full pyramid of acrobats");
         let draw_token = d.verb_in_words("draw-token", "reveal this animal token");
+        // BT-2: a reveal is the bag's, not the player's choice (one action per token).
+        d.verb_by_chance(draw_token);
         let label = d.score_label("acrobats");
         let bonus_label = d.score_label("ringmaster");
         let spaces = d.game_slot("acrobat-spaces", 0);

@@ -185,6 +185,8 @@ impl Expansion for BridgesCastlesBazaars {
         let more = d.game_slot("bazaar-more", 0);
         let show = d.verb_in_words("show-tile", "show this tile at the bazaar");
         d.verb_value(show, VerbValue::TileKind);
+        // BCB-13: the tile shown is the stack's, as likely as its kind's copies left.
+        d.verb_by_chance(show);
         let choose = d.verb_in_words("choose-tile", "auction the shown tile");
         let open = d.verb_in_words("bid", "bid");
         let raise = d.verb_in_words("raise", "raise the bid");

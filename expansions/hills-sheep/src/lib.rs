@@ -156,6 +156,8 @@ impl Expansion for HillsSheep {
         let grow = d.verb_in_words("flock-grow", "let the flock grow");
         let score = d.verb_in_words("flock-score", "score the flock");
         let draw_token = d.verb_in_words("draw-token", "draw this token from the bag");
+        // HL-9: a draw is the bag's, not the player's choice (one action per token).
+        d.verb_by_chance(draw_token);
         d.prompt_in_words(
             FlockPrompt(FigureId(0)),
             "let the flock grow (draw a token) or score it now",

@@ -214,6 +214,7 @@ pub fn replay(
         after_place: false,
         committed: true,
         confirm: None,
+        awaits_commit: false,
         decl: Arc::clone(&decl),
         set_names: save
             .setup
@@ -318,6 +319,10 @@ struct Replayer {
     /// The last message answered a prompt declared `confirmed` and its player is not asked
     /// it again: JCZ waits for his `COMMIT` (its `ConfirmAction`).
     confirm: Option<carcassonne_core::PlayerId>,
+    /// JCZ waits for a confirming `COMMIT` after the last message ([`Self::confirm`], or a
+    /// follower moved in the Count's scoring round): a draw JCZ makes later in the turn is
+    /// made with that `COMMIT`'s number, not before it.
+    awaits_commit: bool,
     /// What the expansions declare for JCZ.
     decl: Arc<Declarations>,
     /// The save's set names without their edition (`under-the-big-top-c1`).
@@ -393,6 +398,7 @@ impl Replayer {
     fn message(&mut self, msg: &JczMessage) -> Result<bool, String> {
         let after_place = std::mem::replace(&mut self.after_place, msg.kind == "PLACE_TILE");
         self.confirm = None;
+        self.awaits_commit = false;
         match msg.kind.as_str() {
             "PLACE_TILE" => self.committed = false,
             "COMMIT" => self.committed = true,
@@ -535,14 +541,19 @@ impl Replayer {
                     .decl
                     .pending_prompt(&self.game, |jp| jp.confirmed)
                     .is_some();
+                let ending = st.more_turns() || st.in_final_scoring();
                 self.apply(action)?;
-                // JCZ waits for the mover's `COMMIT` unless it asks him the same again.
-                if let (true, DecisionKind::Prompt(asked)) = (confirmed, d.kind) {
+                // JCZ waits for the mover's `COMMIT` unless it asks him the same again: after
+                // a move answering a declared `confirmed` prompt (a wagon's), and after a
+                // follower's move in a prompt (the Count's scoring round, not its final one).
+                if let DecisionKind::Prompt(asked) = d.kind {
                     let again = matches!(self.game.decision().kind, DecisionKind::Prompt(q)
                         if q.player == asked.player && q.owner == asked.owner && q.code() == asked.code());
-                    if !again && !self.game.is_over() {
+                    let waits = !again && !self.game.is_over();
+                    if waits && confirmed {
                         self.confirm = Some(d.player);
                     }
+                    self.awaits_commit = waits && (confirmed || (moving.is_some() && !ending));
                 }
                 if let Action::Deploy { segment, .. } = action {
                     let st = self.game.state();

@@ -44,9 +44,10 @@ impl Replayer {
     /// current number, as JCZ draws when its phase comes (the big top's token after the
     /// wagon's question: `WagonPhase` comes before `BigTopPhase`, so the wagon's `PASS` sits
     /// between the `COMMIT` and the draw). Not while JCZ waits for a confirming `COMMIT` (a
-    /// wagon moved): it draws after that one, with its number.
+    /// wagon moved, a follower moved in the Count's scoring round): it draws after that one,
+    /// with its number.
     pub(super) fn answer_random_after_commit(&mut self, kind: &str) -> Result<usize, String> {
-        if kind == "COMMIT" || !self.committed || self.confirm.is_some() {
+        if kind == "COMMIT" || !self.committed || self.awaits_commit {
             return Ok(0);
         }
         self.draw_pending("COMMIT")

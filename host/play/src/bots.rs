@@ -17,6 +17,16 @@ pub trait Bot: Send {
     fn choose_from(&mut self, game: &Game, allowed: &[usize]) -> usize;
 }
 
+/// A draw by chance asked as a prompt ([`Game::is_chance`]: a token revealed from a bag
+/// when a replay must name it): the outcome drawn with `rng`, whatever the bot, which
+/// must not pick the outcome it likes best; `None` for every other decision.
+pub(crate) fn chance_outcome(game: &Game, rng: &mut ChaCha8Rng) -> Option<usize> {
+    if !game.is_chance() {
+        return None;
+    }
+    game.chance_pick(|total| rng.random_range(0..total))
+}
+
 /// Uniformly random among the offered actions.
 pub struct RandomBot {
     rng: ChaCha8Rng,
@@ -37,10 +47,16 @@ impl Bot for RandomBot {
     }
 
     fn choose(&mut self, game: &Game) -> usize {
+        if let Some(i) = chance_outcome(game, &mut self.rng) {
+            return i;
+        }
         self.rng.random_range(0..game.action_count() as u32) as usize
     }
 
-    fn choose_from(&mut self, _game: &Game, allowed: &[usize]) -> usize {
+    fn choose_from(&mut self, game: &Game, allowed: &[usize]) -> usize {
+        if let Some(i) = chance_outcome(game, &mut self.rng) {
+            return i;
+        }
         allowed[self.rng.random_range(0..allowed.len() as u32) as usize]
     }
 }
@@ -91,10 +107,16 @@ impl Bot for GreedyBot {
     }
 
     fn choose(&mut self, game: &Game) -> usize {
+        if let Some(i) = chance_outcome(game, &mut self.rng) {
+            return i;
+        }
         self.best_of(game, 0..game.actions().len())
     }
 
     fn choose_from(&mut self, game: &Game, allowed: &[usize]) -> usize {
+        if let Some(i) = chance_outcome(game, &mut self.rng) {
+            return i;
+        }
         self.best_of(game, allowed.iter().copied())
     }
 }

@@ -119,6 +119,11 @@ impl MctsBot {
     /// offered actions (the search below the root is not restricted).
     fn search_among(&mut self, game: &Game, allowed: Option<&[usize]>) -> usize {
         self.decisions += 1;
+        // A draw by chance is sampled, not searched: the bot may not pick its outcome.
+        let mut chance = ChaCha8Rng::seed_from_u64(mix(self.seed, self.decisions));
+        if let Some(i) = crate::bots::chance_outcome(game, &mut chance) {
+            return i;
+        }
         let offered = game.actions();
         let root: Vec<Action> = match allowed {
             Some(ix) => ix.iter().filter_map(|&i| offered.get(i).copied()).collect(),
@@ -434,6 +439,13 @@ fn search(
                 }
                 continue;
             }
+            // A draw by chance asked as a prompt: sampled like a tile draw, no node.
+            if let Some(k) = crate::bots::chance_outcome(&g, &mut rng) {
+                if g.apply_offered(k).is_err() {
+                    break;
+                }
+                continue;
+            }
             tree[node as usize].mover = g.decision().player.index() as u8;
             legal_children.clear();
             legal_offers.clear();
@@ -538,6 +550,8 @@ fn search(
             }
             let step = if matches!(kind, DecisionKind::Draw) {
                 chance_draw(&mut g, &mut rng)
+            } else if let Some(k) = crate::bots::chance_outcome(&g, &mut rng) {
+                g.apply_offered(k).map_err(|_| ())
             } else {
                 let n = g.action_count();
                 if n == 0 {

@@ -56,7 +56,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
     // its action value means to them.
     fn declare_verb(nc: &NativeCallContext, name: &str, text: &str, value: &str) -> R<()> {
         let meaning = VerbValue::named(value).ok_or_else(|| {
-            format!("verb `{name}`: value `{value}` is not number, hidden, figure-kind, figure-kind-of-seat, corner, points or index")
+            format!("verb `{name}`: value `{value}` is not number, hidden, figure-kind, figure-kind-of-seat, corner, points, index or tile-kind")
         })?;
         let mut c = call(nc)?;
         let (setup, decl) = c.declarations()?;
@@ -86,6 +86,21 @@ pub(crate) fn register_setup(engine: &mut Engine) {
         "declare_verb",
         |nc: NativeCallContext, name: &str, text: &str, value: &str| {
             declare_verb(&nc, name, text, value)
+        },
+    );
+    // A verb whose actions are the outcomes of a draw by chance (bots sample them).
+    engine.register_fn(
+        "verb_by_chance",
+        |nc: NativeCallContext, name: &str| -> R<()> {
+            let mut c = call(&nc)?;
+            let (setup, decl) = c.declarations()?;
+            let Some(id) = decl.borrow().verb(name) else {
+                return err(format!(
+                    "verb `{name}` is not declared (declare_verb first)"
+                ));
+            };
+            setup.verb_by_chance(id);
+            Ok(())
         },
     );
     engine.register_fn(

@@ -153,6 +153,51 @@ fn window_before_draw() {
     );
 }
 
+/// `verb_by_chance`: a script's prompt that offers the verb's actions is a draw by chance
+/// (`Game::is_chance`), its actions the outcomes, each weight 1; the script's other verb in
+/// the same prompt is no outcome. An undeclared verb is refused.
+#[test]
+fn a_script_verb_by_chance_makes_its_prompt_a_draw() {
+    let rules = rules_with(
+        r#"
+fn setup() { declare_verb("roll"); declare_verb("keep"); verb_by_chance("roll"); }
+fn window_turn_start() { if turn() == 0 { prompt(active_player(), 1, 0); } }
+fn prompt_actions(player, code, arg) {
+    [custom_action("roll", 1), custom_action("roll", 2), custom_action("keep")]
+}
+"#,
+        false,
+    );
+    assert!(rules.has_chance_verbs());
+    let mut g = game(&rules, 3).unwrap();
+    while !matches!(g.state().decision().kind, DecisionKind::Prompt(_)) {
+        assert!(!g.is_chance());
+        g.apply_offered(0).unwrap();
+    }
+    assert!(g.is_chance());
+    let mut outcomes = Vec::new();
+    g.chance_outcomes(&mut outcomes);
+    assert_eq!(outcomes, [(0, 1), (1, 1)]);
+    let script = compile_source(
+        "x",
+        "1.0.0",
+        "x.rhai".into(),
+        r#"fn setup() { verb_by_chance("roll"); }"#,
+    )
+    .unwrap();
+    let Err(err) = Ruleset::builder()
+        .tiles(carcassonne_files::tiles::base_tile_set())
+        .expansion(Arc::new(ScriptExpansion::new(script)))
+        .build()
+    else {
+        panic!("an undeclared verb is refused");
+    };
+    assert!(
+        err.to_string().contains("verb `roll` is not declared"),
+        "{err}"
+    );
+}
+
 #[test]
 fn filter_prompt_actions_removes_choices_of_any_prompt() {
     let rules = rules_with(

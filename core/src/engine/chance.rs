@@ -1,0 +1,87 @@
+//! Draws by chance that an expansion asks as a prompt (a token revealed from a bag when a
+//! replay must name it): the outcomes, with their weights, so that bots sample them instead
+//! of choosing the one they like best ([`crate::Declare::verb_by_chance`]).
+
+use super::Game;
+use crate::action::{Action, VerbValue};
+use crate::state::DecisionKind;
+use crate::tile::TileKindId;
+
+impl Game {
+    /// Whether the pending decision is a draw by chance: a prompt whose owner offers actions
+    /// of a verb declared by chance. Cheap when no verb is (most rulesets).
+    pub fn is_chance(&self) -> bool {
+        self.rules.has_chance_verbs() && self.chance_offers().next().is_some()
+    }
+
+    /// The outcomes of a draw by chance ([`Game::is_chance`]) as (offer index, weight):
+    /// weight 1 each, or the copies left to draw for a verb whose value is a tile kind. Empty
+    /// when the decision is no such draw. Other offers of the step (another expansion's free
+    /// action) are not outcomes.
+    pub fn chance_outcomes(&self, out: &mut Vec<(usize, u32)>) {
+        out.clear();
+        if !self.rules.has_chance_verbs() {
+            return;
+        }
+        for (i, c) in self.chance_offers() {
+            let weight = match self.rules.verb_value(c.verb) {
+                VerbValue::TileKind => self.copies_left(c.value).max(1),
+                _ => 1,
+            };
+            out.push((i, weight));
+        }
+    }
+
+    /// The index of an outcome drawn from [`Game::chance_outcomes`] with `roll`, a number
+    /// below the weights' sum (`None` when the decision is no draw by chance).
+    pub fn chance_pick(&self, roll: impl FnOnce(u32) -> u32) -> Option<usize> {
+        let mut outcomes = Vec::new();
+        self.chance_outcomes(&mut outcomes);
+        let total: u32 = outcomes.iter().map(|(_, w)| *w).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut k = roll(total).min(total - 1);
+        for (i, w) in outcomes {
+            if k < w {
+                return Some(i);
+            }
+            k -= w;
+        }
+        None
+    }
+
+    /// The offered custom actions of the prompt's owner whose verb is by chance, with their
+    /// offer index.
+    fn chance_offers(&self) -> impl Iterator<Item = (usize, crate::action::CustomAction)> + '_ {
+        let owner = match self.state.decision.kind {
+            DecisionKind::Prompt(p) => Some(p.owner),
+            _ => None,
+        };
+        self.actions()
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, a)| match a {
+                Action::Custom(c)
+                    if Some(c.expansion) == owner && self.rules.verb_by_chance(c.verb) =>
+                {
+                    Some((i, *c))
+                }
+                _ => None,
+            })
+    }
+
+    /// Copies of tile kind `kind` left in the supply's active groups.
+    fn copies_left(&self, kind: i32) -> u32 {
+        let Ok(kind) = u16::try_from(kind) else {
+            return 0;
+        };
+        self.state
+            .supply
+            .groups
+            .iter()
+            .filter(|g| g.active)
+            .map(|g| g.tiles.iter().filter(|t| **t == TileKindId(kind)).count() as u32)
+            .sum()
+    }
+}

@@ -622,6 +622,59 @@ fn a_tower_piece_after_a_declined_bridge_round_trips() {
     assert!(types.iter().any(|t| t == "PLACE_TOKEN"));
 }
 
+/// A ransom paid during the bridge question (TW-13's free action beside BCB-4; found by the
+/// round-trip soak): JCZ takes `PAY_RANSOM` at any time and its action step goes on, so the
+/// message does not pass our bridge question, and the bridge laid after it is read as its
+/// answer. Before, the importer passed the question at the `PAY_RANSOM` and refused the
+/// bridge. (The soak's game: these bots, seed 101.)
+#[test]
+fn a_ransom_during_the_bridge_question_round_trips() {
+    let scratch = Scratch::new("jcz-export", "ransom-bridge");
+    let dir = scratch.arg("games");
+    let fan = fan_dir();
+    ok(&[
+        "simulate",
+        "--games",
+        "1",
+        "--players",
+        "4",
+        "--seed",
+        "101",
+        "--bots",
+        "random,random,random,greedy",
+        "--record",
+        &dir,
+        "--plugin-dir",
+        &fan,
+        "--jcz",
+        "--expansions",
+        "abbot-garden,bridges-castles-bazaars,count,princess-dragon,river2,tower",
+    ]);
+    let game = format!("{dir}/game-0.json");
+    let save = scratch.arg("g.jcz");
+    let back = scratch.arg("back.json");
+    ok(&["convert", &game, "-o", &save, "--plugin-dir", &fan]);
+    ok(&["convert", &save, "-o", &back, "--plugin-dir", &fan]);
+    assert_eq!(
+        plays(&json(Path::new(&game))),
+        plays(&json(Path::new(&back)))
+    );
+    let written = json(Path::new(&save));
+    let types: Vec<&str> = written["replay"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["type"].as_str().unwrap_or_default())
+        .collect();
+    let bridge_after_ransom = types
+        .windows(2)
+        .any(|w| w[0] == "PAY_RANSOM" && w[1] == "PLACE_TOKEN");
+    assert!(
+        bridge_after_ransom,
+        "the game pays a ransom, then lays a bridge"
+    );
+}
+
 /// The big top's token after other questions of the turn (BT-17, AM-15, CO-10; found by the
 /// round-trip soak): JCZ's `WagonPhase` comes before its `BigTopPhase`, so a wagon's `PASS`
 /// (seed 13) sits between the turn's `COMMIT` and the draw made with its number, and a

@@ -337,6 +337,25 @@ impl JczMessagePattern {
     }
 }
 
+impl JczActionMessage {
+    /// The JCZ message type this declaration reads (`PAY_RANSOM`).
+    pub fn message_type(&self) -> &str {
+        match self {
+            JczActionMessage::PlaceToken(_) => "PLACE_TOKEN",
+            JczActionMessage::DeployOnFeature(_) | JczActionMessage::DeployFigure(_) => {
+                "DEPLOY_MEEPLE"
+            }
+            JczActionMessage::CaptureFollower => "CAPTURE_FOLLOWER",
+            JczActionMessage::PayRansom => "PAY_RANSOM",
+            JczActionMessage::ExchangeFollower => "EXCHANGE_FOLLOWER",
+            JczActionMessage::ReturnMeeple(_) => "RETURN_MEEPLE",
+            JczActionMessage::Choice(t, _)
+            | JczActionMessage::Field(t, _)
+            | JczActionMessage::Pointer(t) => t,
+        }
+    }
+}
+
 /// One `[[jcz.prompts]]` entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JczPrompt {

@@ -19,15 +19,20 @@
 use super::actions::CORNERS;
 use super::declared::Declarations;
 use super::Replayer;
-use carcassonne_core::{Action, Game, HalfEdge, Pos, Rotation};
+use carcassonne_core::{Action, DecisionKind, Game, HalfEdge, Pos, Rotation};
 use carcassonne_files::jcz::{JczActionMessage, JczActionValue, JczPromptAnswer};
 use carcassonne_play::record::{target_of, RecordAction};
 use carcassonne_play::replay::{DeploymentOut, Pending};
 use serde_json::Value;
 
 impl Replayer {
-    /// Passes every pending declared prompt that this message passes.
+    /// Passes every pending declared prompt that this message passes; none when the message
+    /// is another expansion's free action offered beside the prompt (a ransom during the
+    /// bridge question: JCZ takes it at any time, and its step goes on).
     pub(super) fn pass_unasked_prompts(&mut self, kind: &str, p: &Value) -> Result<(), String> {
+        if self.free_action_message(kind) {
+            return Ok(());
+        }
         let meeple = p.get("meepleId").and_then(Value::as_str);
         let token = p.get("token").and_then(Value::as_str);
         let matches =
@@ -49,6 +54,22 @@ impl Replayer {
             }
             self.apply(Action::Pass)?;
         }
+    }
+
+    /// Whether a message of type `kind` is declared for a custom action that another
+    /// expansion than the pending prompt's owner offers in it (a free action).
+    fn free_action_message(&self, kind: &str) -> bool {
+        let DecisionKind::Prompt(pending) = self.game.decision().kind else {
+            return false;
+        };
+        let offered = self.game.actions();
+        self.decl
+            .actions(|m| m.message_type() == kind)
+            .any(|decl| {
+                offered.iter().any(|a| {
+                    matches!(a, Action::Custom(c) if c.expansion != pending.owner && c.verb == decl.verb)
+                })
+            })
     }
 
     /// `PLACE_TILE` of a tile that answers a declared prompt: the offered placement at `pos`.

@@ -675,6 +675,24 @@ fn a_ransom_during_the_bridge_question_round_trips() {
     );
 }
 
+/// Fan sets with JCZ declarations (found by the round-trip soak): the Fishermen with River I
+/// (its element `fishermen` is also River I's, which gives `riverSetup=mixed`: the writer
+/// keeps an element an earlier expansion chose), and the Obelisk, a figure on a corner
+/// (`value = "corner"`: JCZ's pointer is the field at the corner's north-west; its action
+/// names no segment).
+#[test]
+fn fan_sets_with_jcz_declarations_round_trip() {
+    let fishermen = round_trip_with("fishermen", &["river", "fishermen"], &[], 2, 2, 1);
+    assert!(fishermen.iter().any(|t| t == "DEPLOY_MEEPLE"));
+    let obelisk = messages_of(&round_trip_saves("obelisk", &["obelisk"], &[], 2, 2, 1));
+    assert!(
+        obelisk.iter().any(|m| m["payload"]["meepleId"]
+            .as_str()
+            .is_some_and(|id| id.contains(".obelisk."))),
+        "no obelisk was placed in these games"
+    );
+}
+
 /// The big top's token after other questions of the turn (BT-17, AM-15, CO-10; found by the
 /// round-trip soak): JCZ's `WagonPhase` comes before its `BigTopPhase`, so a wagon's `PASS`
 /// (seed 13) sits between the turn's `COMMIT` and the draw made with its number, and a

@@ -477,13 +477,15 @@ impl<'a> Writer<'a> {
                     .map(|k| carcassonne_core::FigureKindId(k as u8))
                     .find(|k| names.meeple_kind(rules, *k).ok().as_deref() == Some(jcz.as_str()))
                     .ok_or_else(|| format!("no figure kind for JCZ's `{jcz}`"))?;
-                let seg = segment()?;
-                let f = deployed(before, after, before.decision().player, kind, seg)?;
-                let pointer = if decl.value == JczActionValue::Corner {
-                    corner_pointer(names, before, c.value)?
+                // A corner's figure (a barn, the obelisk) is named by the field at the
+                // corner's north-west, as JCZ points at it; its action may name no segment.
+                let seg = if decl.value == JczActionValue::Corner {
+                    corner_segment(before, c.value)?
                 } else {
-                    names.pointer(before, seg)?
+                    segment()?
                 };
+                let f = deployed(before, after, before.decision().player, kind, seg)?;
+                let pointer = names.pointer(before, seg)?;
                 (
                     "DEPLOY_MEEPLE".into(),
                     json!({"meepleId": names.meeple_id(before, f)?, "pointer": pointer}),
@@ -662,9 +664,10 @@ fn prisoner(before: &Game, after: &Game) -> Result<FigureId, String> {
         .ok_or_else(|| "the ransom freed no prisoner".to_string())
 }
 
-/// JCZ's pointer for a figure on a corner of the tile just placed (a barn): the field at the
-/// north-west corner of the tile whose north-west corner it is (`crate::actions::CORNERS`).
-fn corner_pointer(names: &Names, game: &Game, corner: i32) -> Result<Value, String> {
+/// The segment JCZ points at for a figure on a corner of the tile just placed (a barn, the
+/// obelisk): the field at the north-west corner of the tile whose north-west corner it is
+/// (`crate::actions::CORNERS`).
+fn corner_segment(game: &Game, corner: i32) -> Result<SegmentId, String> {
     let st = game.state();
     let placed = st
         .last_placed()
@@ -683,5 +686,5 @@ fn corner_pointer(names: &Names, game: &Game, corner: i32) -> Result<Value, Stri
     let local = tk
         .segment_on_half(tile.rotation, HalfEdge::from_index(0))
         .ok_or_else(|| format!("no field at the north-west corner of {at}"))?;
-    names.pointer(game, tile.segment(usize::from(local)))
+    Ok(tile.segment(usize::from(local)))
 }

@@ -234,10 +234,13 @@ fn choose(
             setup.elements.insert(e.name.clone(), json!(n));
         }
     }
+    // An element an earlier expansion chose stays (River I's `fishermen`, which gives its
+    // `riverSetup=mixed`, is also the Fishermen's own element): only the others are tried.
     let optional: Vec<_> = d
         .elements
         .iter()
         .filter(|e| !e.required && e.figure.is_none())
+        .filter(|e| !setup.elements.contains_key(&e.name))
         .collect();
     // The reason of the candidate that comes closest (fewest options off), so the error names
     // what no choice of elements can give.

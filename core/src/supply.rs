@@ -77,6 +77,15 @@ impl TileSupply {
             .copied()
     }
 
+    /// Copies of `kind` in the active groups: how likely a draw is to take it.
+    pub fn copies_left(&self, kind: TileKindId) -> u32 {
+        self.groups
+            .iter()
+            .filter(|g| g.active)
+            .map(|g| g.tiles.iter().filter(|t| **t == kind).count() as u32)
+            .sum()
+    }
+
     /// Tiles that can still be drawn: those in all groups less the hidden ones
     /// ([`TileSupply::hidden`]), capped by [`TileSupply::draws_left`].
     pub fn remaining(&self) -> usize {

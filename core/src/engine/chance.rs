@@ -24,8 +24,10 @@ impl Game {
             return;
         }
         for (i, c) in self.chance_offers() {
-            let weight = match self.rules.verb_value(c.verb) {
-                VerbValue::TileKind => self.copies_left(c.value).max(1),
+            let weight = match (self.rules.verb_value(c.verb), u16::try_from(c.value)) {
+                (VerbValue::TileKind, Ok(kind)) => {
+                    self.state.supply.copies_left(TileKindId(kind)).max(1)
+                }
                 _ => 1,
             };
             out.push((i, weight));
@@ -69,19 +71,5 @@ impl Game {
                 }
                 _ => None,
             })
-    }
-
-    /// Copies of tile kind `kind` left in the supply's active groups.
-    fn copies_left(&self, kind: i32) -> u32 {
-        let Ok(kind) = u16::try_from(kind) else {
-            return 0;
-        };
-        self.state
-            .supply
-            .groups
-            .iter()
-            .filter(|g| g.active)
-            .map(|g| g.tiles.iter().filter(|t| **t == TileKindId(kind)).count() as u32)
-            .sum()
     }
 }

@@ -21,9 +21,7 @@ pub trait Bot: Send {
 /// when a replay must name it): the outcome drawn with `rng`, whatever the bot, which
 /// must not pick the outcome it likes best; `None` for every other decision.
 pub(crate) fn chance_outcome(game: &Game, rng: &mut ChaCha8Rng) -> Option<usize> {
-    if !game.is_chance() {
-        return None;
-    }
+    // Rolls only for such a draw: other decisions consume nothing of `rng`.
     game.chance_pick(|total| rng.random_range(0..total))
 }
 

@@ -614,13 +614,7 @@ fn chance_draw(g: &mut Game, rng: &mut ChaCha8Rng) -> Result<(), ()> {
     let supply = g.state().supply();
     let weight = |a: &Action| -> u32 {
         match a {
-            Action::Draw { tile } => supply
-                .groups
-                .iter()
-                .filter(|gr| gr.active)
-                .map(|gr| gr.tiles.iter().filter(|t| *t == tile).count() as u32)
-                .sum::<u32>()
-                .max(1),
+            Action::Draw { tile } => supply.copies_left(*tile).max(1),
             _ => 1,
         }
     };

@@ -153,16 +153,6 @@ impl<'a> Writer<'a> {
                 if let Some((kind, field)) = self.field_decl(before, c) {
                     self.field_message(&kind, &field, c.value, player);
                 } else if self.random_prompt(before).is_some() {
-                    // JCZ draws at once when its phase comes: another expansion's free
-                    // action our engine offers beside the draw (the Tower's ransom) has no
-                    // place in JCZ's order.
-                    if !crate::random::prompt_draws(before).contains(&a) {
-                        return Err(format!(
-                            "taken while the game waits for a draw JCZ makes by itself ({}): \
-                             JCZ has no moment for this action there",
-                            before.describe_decision()
-                        ));
-                    }
                     self.random_answer(before, a, player)?
                 } else {
                     let m = self.custom(before, after, c)?;
@@ -275,10 +265,15 @@ impl<'a> Writer<'a> {
     fn random_answer(&mut self, before: &Game, a: Action, player: u8) -> Result<(), String> {
         let kinds = self.random_prompt(before).unwrap_or_default();
         let offered = crate::random::prompt_draws(before);
-        let i = offered
-            .iter()
-            .position(|o| *o == a)
-            .ok_or("the draw is not among the offered actions")?;
+        // JCZ draws at once when its phase comes: another expansion's free action our engine
+        // offers beside the draw (the Tower's ransom) has no place in JCZ's order.
+        let i = offered.iter().position(|o| *o == a).ok_or_else(|| {
+            format!(
+                "taken while the game waits for a draw JCZ makes by itself ({}): JCZ has no \
+                 moment for this action there",
+                before.describe_decision()
+            )
+        })?;
         if kinds.first().is_some_and(|k| k.kind == "COMMIT") {
             return self.commit_draw(i, offered.len());
         }

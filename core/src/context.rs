@@ -476,7 +476,9 @@ impl<'a> Ctx<'a> {
     /// [`Window::BeforeDraw`](crate::Window::BeforeDraw) window (from a prompt's answer),
     /// the active player places `tile` at `pos` turned by `rotation` as the tile of this
     /// turn (or part), and the turn goes on with its deployment step. The placement must be
-    /// one [`View::placements_of`] offers; anything else is an error and changes nothing.
+    /// one [`View::placements_of`] offers; anything else is an error and changes nothing,
+    /// as is a second tile once one is chosen this turn
+    /// ([`GameState::tile_chosen_instead`]).
     pub fn play_tile_instead(
         &mut self,
         tile: crate::tile::TileKindId,
@@ -490,6 +492,12 @@ impl<'a> Ctx<'a> {
             return Err(HookFailure(
                 "a tile can be played instead of drawing only before the draw".into(),
             ));
+        }
+        if let Some((chosen, ..)) = self.state.instead {
+            return Err(HookFailure(format!(
+                "tile {} is already chosen instead of this turn's draw",
+                self.rules.tiles().get(chosen).id
+            )));
         }
         let bit = 1u8 << rotation.quarters();
         let fits = |cells: &[crate::state::PlacementCell]| {

@@ -394,6 +394,14 @@ impl GameState {
         self.extra_part
     }
 
+    /// The tile chosen in this turn's `BeforeDraw` window to be placed instead of the draw
+    /// ([`crate::Ctx::play_tile_instead`]), until it is placed. One draw is replaced by one
+    /// tile: a set that offers its own tile instead (an abbey) offers nothing while another
+    /// set's is chosen (a tile bought at a bazaar).
+    pub fn tile_chosen_instead(&self) -> Option<TileKindId> {
+        self.instead.map(|(tile, _, _)| tile)
+    }
+
     /// Turns played so far (a double turn counts once).
     pub fn turn(&self) -> u32 {
         self.turn

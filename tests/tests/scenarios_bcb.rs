@@ -271,3 +271,17 @@ fn t_bcb_19_bazaar_without_auction() {
 fn t_bcb_20_castle_counts_four_for_a_farm() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-20");
 }
+
+/// T-bridges-castles-bazaars-22 — BCB-15 with AM-3: no abbey instead of a bought tile; the
+/// abbey question returns once the bazaar round is over.
+#[test]
+fn t_bcb_22_no_abbey_instead_of_a_bought_tile() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-22");
+}
+
+/// T-bridges-castles-bazaars-23 — BCB-9 with TW-8: a castle's follower is out of the
+/// Tower's reach, also under `cocQuarterFigures=jcz` (JCZ's `TowerCapturePhase`).
+#[test]
+fn t_bcb_23_the_tower_does_not_capture_a_castle_follower() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-23");
+}

@@ -6,7 +6,8 @@
 //! holds one (player slot `abbey`). In the `BeforeDraw` window (the start of a turn, of a
 //! builder's second part, and of every final-round turn) a player holding it is asked
 //! (prompt `abbey`): one `place` action per hole (rotation 0; the rotation does not matter),
-//! or pass to draw. The chosen hole goes to core with `Ctx::play_tile_instead`. Holes come
+//! or pass to draw; nothing while another set's tile already replaces the draw
+//! (`GameState::tile_chosen_instead`: a tile bought at a bazaar, BCB-15). The chosen hole goes to core with `Ctx::play_tile_instead`. Holes come
 //! from core's placement enumeration, so Heretics & Shrines' placement filter (HS-3, HS-4)
 //! applies to the abbey as to any cloister tile. The final abbey round (AM-9,
 //! `abbeyFinalRound=on`): when a turn ends with the supply empty and someone still holds his
@@ -791,7 +792,11 @@ impl BoundExpansion for AmRules {
                 let Some(abbey) = self.abbey_tile else {
                     return Ok(());
                 };
-                if !self.holds_abbey(&view, prompt.player) {
+                // BCB-15 with AM-3: another set's tile already replaces this draw (a tile
+                // bought at a bazaar, asked first), so there is no draw to replace.
+                if !self.holds_abbey(&view, prompt.player)
+                    || view.state.tile_chosen_instead().is_some()
+                {
                     return Ok(());
                 }
                 if self.abbey_in_holes(&view, abbey) {

@@ -140,7 +140,8 @@ impl Bazaar {
 
     /// BCB-13: a bazaar tile placed (not one bought at a bazaar) calls a bazaar. BCB-15: the
     /// bought tile chosen in the `BeforeDraw` window leaves the bazaar once it is placed
-    /// (another set's tile played instead of the draw, an abbey, leaves it waiting).
+    /// (it is asked first, and core takes one tile instead of a draw, so no other set's
+    /// tile, an abbey, replaces it).
     /// `placed`: the kind of the tile as it lies, a variant if a bridge was laid with it.
     pub fn on_tile_placed(&self, ctx: &mut Ctx<'_>, placed: TileKindId) {
         let from = ctx.get(self.from);

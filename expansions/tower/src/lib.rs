@@ -18,7 +18,8 @@
 //! prompted at once (before the `AfterDeploy` window and scoring): `capture` one candidate
 //! or pass. Reach: the tower's tile and the cells in its row and column at distance ≤ H.
 //! Only followers (core's `follower` flag) are candidates; followers in virtual features
-//! (City of Carcassonne quarters) only with `cocQuarterFigures=jcz` (at (0,0)), tower tops
+//! (City of Carcassonne quarters) only with `cocQuarterFigures=jcz` (at (0,0)), never on a
+//! place anchored at a cell (a castle, BCB-9), tower tops
 //! unless `towerTopCapture=immune`. With the fan expansion Promotions (its figure state
 //! `disc`, found by name at bind), an upgraded follower is never a candidate (PR-9) and a
 //! downgraded one is in reach at H + 1 (AP-10). One's own follower goes back to supply; another
@@ -616,8 +617,11 @@ impl TowerRules {
         if !v.rules.figure_kind(fig.kind).follower {
             return false;
         }
-        if node.is_virtual() && !self.coc_jcz {
-            return false; // CO-14: quarters are out of reach.
+        // CO-14: quarters are out of reach, unless `cocQuarterFigures=jcz` stands them at
+        // (0,0); a place anchored at a cell (a castle, BCB-9) never is: its follower left
+        // the city's tiles (JCZ's `TowerCapturePhase` skips castles).
+        if node.is_virtual() && (!self.coc_jcz || node.cell().is_some()) {
+            return false;
         }
         if node.kind == self.tower && (self.top_immune || s == t.seg) {
             return false;

@@ -156,6 +156,7 @@ impl<'a> Writer<'a> {
                     self.random_answer(before, a, player)?
                 } else {
                     let m = self.custom(before, after, c)?;
+                    self.refuse_inside_open_message(before, player, &m.0)?;
                     self.messages.push(message(&m.0, player, m.1));
                 }
             }
@@ -205,6 +206,41 @@ impl<'a> Writer<'a> {
             JczActionMessage::Field(kind, field) => Some((kind.clone(), field.clone())),
             _ => None,
         }
+    }
+
+    /// A message taken while the game waits for the rest of the sender's open `field`
+    /// message (a ransom paid between the choice of a bazaar tile and the bid, which JCZ sends
+    /// as one `BAZAAR_BID`) has no moment in JCZ's order: refused by name. The wait is read
+    /// from the pending question, which offers a field of that message type still unset.
+    fn refuse_inside_open_message(
+        &self,
+        before: &Game,
+        player: u8,
+        kind: &str,
+    ) -> Result<(), String> {
+        let Some((at, set)) = &self.field_open else {
+            return Ok(());
+        };
+        let open = &self.messages[*at];
+        if *at + 1 != self.messages.len()
+            || open.get("player").and_then(Value::as_u64) != Some(u64::from(player))
+            || !matches!(before.decision().kind, DecisionKind::Prompt(p) if p.player.0 == player)
+        {
+            return Ok(());
+        }
+        let open_kind = open.get("type").and_then(Value::as_str).unwrap_or_default();
+        let waits = before.actions().iter().any(|a| {
+            matches!(a, Action::Custom(c) if self.field_decl(before, *c)
+                .is_some_and(|(k, f)| k == open_kind && !set.contains(&f)))
+        });
+        if waits {
+            return Err(format!(
+                "`{kind}` taken between two parts of JCZ's one `{open_kind}` message (`{}` \
+                 set, the rest still to come): JCZ has no moment for it there",
+                set.join("`, `")
+            ));
+        }
+        Ok(())
     }
 
     /// A declared `field` action: its value goes into the sender's last message when that

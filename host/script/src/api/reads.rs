@@ -89,6 +89,13 @@ pub(crate) fn register_reads(reg: &mut Registry) {
             None => Dynamic::UNIT,
         })
     });
+    game_fn!(reg, Read, "tile_chosen_instead", |c| -> Dynamic {
+        let v = c.view()?;
+        Ok(match v.state.tile_chosen_instead() {
+            Some(t) => v.rules.tiles().get(t).id.clone().into(),
+            None => Dynamic::UNIT,
+        })
+    });
     game_fn!(reg, Read, "last_placed", |c| -> Dynamic {
         let v = c.view()?;
         let Some(i) = v.state.last_placed() else {

@@ -590,16 +590,23 @@ fn explain_refusal(player, action) {
     }
 }
 
-/// `prompt_placements_next`: the engine offers the tile's placements (no `prompt_actions`
-/// in the script), the ones `placements_for` lists, and `apply_prompt` gets the chosen one.
-#[test]
-fn prompt_placements_offers_the_tiles_placements() {
+/// The base game's second tile kind and its id (a tile the scripts below play instead of
+/// the draw).
+fn second_base_tile() -> (carcassonne_core::TileKindId, String) {
     let kind = carcassonne_core::TileKindId(1);
     let base = Ruleset::builder()
         .tiles(carcassonne_files::tiles::base_tile_set())
         .build()
         .unwrap();
     let id = base.tiles().get(kind).id.clone();
+    (kind, id)
+}
+
+/// `prompt_placements_next`: the engine offers the tile's placements (no `prompt_actions`
+/// in the script), the ones `placements_for` lists, and `apply_prompt` gets the chosen one.
+#[test]
+fn prompt_placements_offers_the_tiles_placements() {
+    let (kind, id) = second_base_tile();
     let rules = rules_with(
         &format!(
             r#"
@@ -637,4 +644,52 @@ fn apply_prompt(player, code, arg, action) {{
         g.apply_offered(0).unwrap();
     }
     assert_eq!(asked, 1);
+}
+
+/// One tile replaces a draw: once a prompt's answer chose a tile instead
+/// (`tile_chosen_instead` names it), a second `play_tile_instead` in the same window is
+/// refused with a clear error and the state is unchanged.
+#[test]
+fn a_second_tile_instead_of_the_draw_is_refused() {
+    let (kind, id) = second_base_tile();
+    let rules = rules_with(
+        &format!(
+            r#"
+fn setup() {{ declare_state("chosen", "game", 0); }}
+fn window_before_draw() {{
+    if turn() == 1 {{
+        prompt_placements(active_player(), 2, 0, "{id}");
+        prompt_placements(active_player(), 3, 0, "{id}");
+    }}
+}}
+fn apply_prompt(player, code, arg, action) {{
+    if code == 2 && tile_chosen_instead() == () {{
+        play_tile_instead("{id}", action.x, action.y, action.rotation);
+        if tile_chosen_instead() == "{id}" {{ set_state("chosen", 1); }}
+    }} else {{
+        play_tile_instead("{id}", action.x, action.y, action.rotation);
+    }}
+}}
+"#
+        ),
+        false,
+    );
+    let mut g = game(&rules, 3).unwrap();
+    while !matches!(g.state().decision().kind, DecisionKind::Prompt(_)) {
+        g.apply_offered(0).unwrap();
+    }
+    g.apply_offered(0).unwrap();
+    assert_eq!(state(&rules, g.state(), "chosen"), 1);
+    let DecisionKind::Prompt(p) = g.state().decision().kind else {
+        panic!("the second prompt is asked")
+    };
+    assert_eq!(p.code().tag, 3);
+    let before = g.state().clone();
+    let err = g.apply_offered(0).unwrap_err().to_string();
+    assert!(
+        err.contains("is already chosen instead of this turn's draw"),
+        "{err}"
+    );
+    assert_eq!(g.state().decision(), before.decision());
+    assert_eq!(g.state().tile_chosen_instead(), Some(kind));
 }

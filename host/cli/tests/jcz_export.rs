@@ -923,3 +923,27 @@ fn village_life_donkey_round_trips() {
     }
     assert!(moves > 0, "the donkey moved in these games");
 }
+
+/// A bridge question (BCB-4) with no deployment step after it: JCZ offers the bridge in its
+/// action step, so the save's one `PASS` is that step's, and what our engine asks next waits
+/// for its own message (here the castle question's `PASS`, seed 42; a wagon's move after the
+/// turn's `COMMIT` in the soak's official game 411). Before, the importer passed the bridge
+/// question and then gave the same `PASS` to the next question, and the save did not read
+/// back ("it is P4's decision").
+#[test]
+fn a_bridge_question_without_a_deployment_step_round_trips() {
+    let types = round_trip_with(
+        "bridge-action-step",
+        &["abbey-mayor", "bridges-castles-bazaars"],
+        &[],
+        4,
+        1,
+        42,
+    );
+    assert!(
+        types
+            .windows(4)
+            .any(|w| w == ["PLACE_TILE", "PASS", "PASS", "COMMIT"]),
+        "no turn with two questions passed"
+    );
+}

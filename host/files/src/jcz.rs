@@ -35,7 +35,8 @@
 //! #   or placed = true (JCZ's tile step: any PLACE_TILE, position and rotation)
 //! # confirmed = true      # a deployment answering it is followed by the player's `COMMIT`
 //! # action-step = true    # JCZ offers it in its action step: a pass without a deployment
-//! #                       # step after it is written as that step's `PASS`
+//! #                       # step after it is written as that step's `PASS`, and read
+//! #                       # back as answering this prompt alone
 //!
 //! [[jcz.actions]]           # a JCZ message that is one of the expansion's custom actions
 //! message = "PLACE_TOKEN"

@@ -413,7 +413,10 @@ impl Replayer {
         if msg.kind != "COMMIT" {
             self.answer_drawn()?;
         }
-        self.pass_unasked_prompts(&msg.kind, p)?;
+        if self.pass_unasked_prompts(&msg.kind, p)? {
+            // JCZ's action step, ended by this `PASS` (as after a deployment step's pass).
+            return Ok(true);
+        }
         match msg.kind.as_str() {
             "PLACE_TILE" if self.placed_pending() => {
                 self.check_sender(msg)?;

@@ -29,30 +29,38 @@ impl Replayer {
     /// Passes every pending declared prompt that this message passes; none when the message
     /// is another expansion's free action offered beside the prompt (a ransom during the
     /// bridge question: JCZ takes it at any time, and its step goes on).
-    pub(super) fn pass_unasked_prompts(&mut self, kind: &str, p: &Value) -> Result<(), String> {
+    ///
+    /// `true` when a `PASS` was this: JCZ's action step holding a question declared
+    /// `action-step` (Bridges, Castles & Bazaars' bridge) with no deployment step of ours
+    /// after it. The question took the pass; what our engine asks next (a wagon's move, which
+    /// JCZ asks after its `COMMIT`) waits for its own message.
+    pub(super) fn pass_unasked_prompts(&mut self, kind: &str, p: &Value) -> Result<bool, String> {
         if self.free_action_message(kind) {
-            return Ok(());
+            return Ok(false);
         }
         let meeple = p.get("meepleId").and_then(Value::as_str);
         let token = p.get("token").and_then(Value::as_str);
         let matches =
             |m: &carcassonne_files::jcz::JczMessagePattern| m.matches(kind, meeple, token);
         loop {
-            let passes = self
-                .decl
-                .pending_prompt(&self.game, |jp| match &jp.answer {
-                    JczPromptAnswer::PassedBy(l) => l.iter().any(matches),
-                    JczPromptAnswer::PassedUnless(l) => !l.iter().any(matches),
-                    JczPromptAnswer::Tile(_)
-                    | JczPromptAnswer::RandomBy(_)
-                    | JczPromptAnswer::Drawn
-                    | JczPromptAnswer::Placed => false,
-                })
-                .is_some();
-            if !passes {
-                return Ok(());
-            }
+            let passed = self.decl.pending_prompt(&self.game, |jp| match &jp.answer {
+                JczPromptAnswer::PassedBy(l) => l.iter().any(matches),
+                JczPromptAnswer::PassedUnless(l) => !l.iter().any(matches),
+                JczPromptAnswer::Tile(_)
+                | JczPromptAnswer::RandomBy(_)
+                | JczPromptAnswer::Drawn
+                | JczPromptAnswer::Placed => false,
+            });
+            let Some(action_step) = passed.map(|jp| jp.action_step) else {
+                return Ok(false);
+            };
             self.apply(Action::Pass)?;
+            if action_step
+                && kind == "PASS"
+                && !matches!(self.game.decision().kind, DecisionKind::Deploy { .. })
+            {
+                return Ok(true);
+            }
         }
     }
 

@@ -238,6 +238,11 @@ enum Command {
         /// The record (JSON) or save (`.jcz`) to write.
         #[arg(short, long)]
         output: PathBuf,
+        /// Record → save: when the written save does not replay as this game, write it to
+        /// FILE anyway (to see where JCZ's order and ours part, say while writing an
+        /// expansion's `[jcz]` declaration); the command still fails
+        #[arg(long, value_name = "FILE")]
+        keep_refused: Option<PathBuf>,
         #[command(flatten)]
         dirs: DirArgs,
     },
@@ -655,6 +660,7 @@ fn run(cmd: Command) -> Result<(), CliError> {
         Command::Convert {
             file,
             output,
+            keep_refused,
             dirs: DirArgs { plugin_dirs },
         } => {
             if !is_jcz(&file) {
@@ -667,8 +673,18 @@ fn run(cmd: Command) -> Result<(), CliError> {
                 // A record → a JCZ save (docs/jcz.md, "Writing saves"), checked by replaying it.
                 let record = carcassonne_play::record::Record::load(&file)?;
                 let origin = file.display().to_string();
-                let out = jcz::export::export(&record, &origin, &plugin_dirs)?;
+                let out = jcz::export::write_unchecked(&record, &origin, &plugin_dirs)?;
                 let text = serde_json::to_string_pretty(&out.save).expect("saves serialize");
+                if let Err(e) = jcz::export::same_game(&record, &out.save, &origin, &plugin_dirs) {
+                    if let Some(kept) = &keep_refused {
+                        std::fs::write(kept, text + "\n").map_err(|source| CliError::Io {
+                            path: kept.clone(),
+                            source,
+                        })?;
+                        eprintln!("{}: the refused save, as written", kept.display());
+                    }
+                    return Err(e.into());
+                }
                 std::fs::write(&output, text + "\n").map_err(|source| CliError::Io {
                     path: output.clone(),
                     source,
@@ -680,6 +696,11 @@ fn run(cmd: Command) -> Result<(), CliError> {
                     out.draws
                 );
                 return Ok(());
+            }
+            if keep_refused.is_some() {
+                return Err(CliError::Usage(
+                    "--keep-refused keeps a save this command writes (`convert game.json -o game.jcz`), not a record".into(),
+                ));
             }
             let imported = jcz::load(&file, &plugin_dirs, None)?;
             let record = imported.to_record()?;

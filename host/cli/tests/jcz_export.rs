@@ -947,3 +947,67 @@ fn a_bridge_question_without_a_deployment_step_round_trips() {
         "no turn with two questions passed"
     );
 }
+
+/// `convert --keep-refused FILE`: a save the check refuses is kept in FILE to look at, and
+/// the command still fails; a save that replays keeps nothing; reading a save, the option is
+/// refused. The refused record here claims a result its actions do not give, so the kept
+/// save is the true record's.
+#[test]
+fn a_refused_save_is_kept_on_request() {
+    let scratch = Scratch::new("jcz-export", "keep-refused");
+    let games = scratch.arg("games");
+    ok(&[
+        "simulate",
+        "--games",
+        "1",
+        "--players",
+        "2",
+        "--seed",
+        "1",
+        "--record",
+        &games,
+    ]);
+    let record = format!("{games}/game-0.json");
+    let (good, kept) = (scratch.arg("good.jcz"), scratch.arg("kept.jcz"));
+    ok(&["convert", &record, "-o", &good, "--keep-refused", &kept]);
+    assert!(
+        !Path::new(&kept).exists(),
+        "a save that replays is not kept"
+    );
+
+    let mut forged = json(Path::new(&record));
+    forged["result"] = serde_json::json!([0, 0]);
+    let forged_path = scratch.arg("forged.json");
+    std::fs::write(&forged_path, forged.to_string()).unwrap();
+    let save = scratch.arg("g.jcz");
+    let out = run(&[
+        "convert",
+        &forged_path,
+        "-o",
+        &save,
+        "--keep-refused",
+        &kept,
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the record's result is [0, 0]"), "{err}");
+    assert!(
+        err.contains("kept.jcz: the refused save, as written"),
+        "{err}"
+    );
+    assert!(!Path::new(&save).exists(), "no save is written under -o");
+    assert_eq!(json(Path::new(&kept)), json(Path::new(&good)));
+
+    // Reading a save, there is nothing to keep.
+    let out = run(&[
+        "convert",
+        &good,
+        "-o",
+        &scratch.arg("r.json"),
+        "--keep-refused",
+        &kept,
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--keep-refused keeps a save"), "{err}");
+}

@@ -44,8 +44,21 @@ pub struct Exported {
     pub draws: usize,
 }
 
-/// Writes `record` (named `origin` in errors) as a JCZ save, checked by replaying it.
+/// Writes `record` (named `origin` in errors) as a JCZ save, checked by replaying it
+/// ([`write_unchecked`], then [`same_game`]).
 pub fn export(
+    record: &Record,
+    origin: &str,
+    plugin_dirs: &[PathBuf],
+) -> Result<Exported, JczError> {
+    let exported = write_unchecked(record, origin, plugin_dirs)?;
+    same_game(record, &exported.save, origin, plugin_dirs)?;
+    Ok(exported)
+}
+
+/// Writes `record` as a JCZ save without the replay check: what [`export`] checks, for a
+/// caller that keeps a refused save to look at (`convert --keep-refused`).
+pub fn write_unchecked(
     record: &Record,
     origin: &str,
     plugin_dirs: &[PathBuf],
@@ -152,10 +165,6 @@ pub fn export(
             "gameAnnotations": notes,
         }),
     };
-    if let Ok(p) = std::env::var("JCZ_DEBUG_SAVE") {
-        let _ = std::fs::write(p, serde_json::to_string_pretty(&exported.save).unwrap());
-    }
-    same_game(record, &exported.save, origin, plugin_dirs)?;
     Ok(exported)
 }
 

@@ -546,6 +546,16 @@ impl<'a> Ctx<'a> {
         self.state.more_turns = on;
     }
 
+    /// Like [`Ctx::set_more_turns`], but such turns are whole turns: each opens its
+    /// [`Window::TurnStart`](crate::Window::TurnStart) window as any turn does (start-of-turn
+    /// effects, a fairy's point), then `BeforeDraw`. For a round the rules play as ordinary
+    /// turns without drawing (Bridges, Castles & Bazaars' bazaar round, BCB-15), where
+    /// `set_more_turns` is for turns that are only a last chance to play one tile (Abbey &
+    /// Mayor's final abbey round, AM-9). Either keeps the game going while it is on.
+    pub fn set_more_whole_turns(&mut self, on: bool) {
+        self.state.whole_turns = on;
+    }
+
     /// Adds a virtual feature (not on the grid). `complete` features count as completed
     /// (e.g. a city that borders every farm touching it).
     pub fn add_virtual_feature(

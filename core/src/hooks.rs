@@ -100,8 +100,9 @@ pub enum Window {
     BeforeFinalScoring,
     /// Just before the active player draws: after `TurnStart`, at the start of a second
     /// part of a turn ([`TurnEndVerdict::ExtraPart`]), and at the start of every turn played
-    /// after the supply ran out ([`Ctx::set_more_turns`]). A prompt answered here may play
-    /// a tile that is not in the supply instead of drawing ([`Ctx::play_tile_instead`]).
+    /// after the supply ran out ([`Ctx::set_more_turns`], [`Ctx::set_more_whole_turns`]). A
+    /// prompt answered here may play a tile that is not in the supply instead of drawing
+    /// ([`Ctx::play_tile_instead`]).
     BeforeDraw,
 }
 

@@ -265,6 +265,9 @@ pub struct GameState {
     pub(crate) score_anyway: bool,
     /// Turns go on after the supply ran out ([`Ctx::set_more_turns`](crate::Ctx::set_more_turns)).
     pub(crate) more_turns: bool,
+    /// Whole turns go on after the supply ran out, their `TurnStart` window too
+    /// ([`Ctx::set_more_whole_turns`](crate::Ctx::set_more_whole_turns)).
+    pub(crate) whole_turns: bool,
     /// A lookahead copy stops before a draw in this turn or later
     /// ([`crate::Game::set_stop_before_draw`]).
     pub(crate) stop_before_draw: Option<u32>,
@@ -384,9 +387,10 @@ impl GameState {
         self.active
     }
 
-    /// Whether turns go on after the supply ran out ([`crate::Ctx::set_more_turns`]).
+    /// Whether turns go on after the supply ran out ([`crate::Ctx::set_more_turns`], or
+    /// [`crate::Ctx::set_more_whole_turns`]).
     pub fn more_turns(&self) -> bool {
-        self.more_turns
+        self.more_turns || self.whole_turns
     }
 
     /// Whether the current turn is in its second part ([`crate::TurnEndVerdict::ExtraPart`]).

@@ -285,3 +285,10 @@ fn t_bcb_22_no_abbey_instead_of_a_bought_tile() {
 fn t_bcb_23_the_tower_does_not_capture_a_castle_follower() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-23");
 }
+
+/// T-bridges-castles-bazaars-24 — BCB-15 with PD-15: the bazaar round after the supply ran
+/// out is whole turns, so the fairy gives its point at their start.
+#[test]
+fn t_bcb_24_the_bazaar_round_is_whole_turns() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-24");
+}

@@ -908,6 +908,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         instead: None,
         score_anyway: false,
         more_turns: false,
+        whole_turns: false,
         stop_before_draw: None,
         stop_before_scoring: None,
         events: Vec::new(),

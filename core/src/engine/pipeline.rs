@@ -23,10 +23,11 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             // start-of-turn effect of a turn that will never be played.
             // An expansion may keep turns going after that (`Ctx::set_more_turns`): such a
             // turn has no `TurnStart` window and plays a tile from outside the supply or
-            // nothing. (`is_exhausted` is `remaining() == 0` without summing every group.)
+            // nothing; a whole turn (`Ctx::set_more_whole_turns`) opens it as any turn.
+            // (`is_exhausted` is `remaining() == 0` without summing every group.)
             Stage::TurnStart => {
                 debug_assert_eq!(st.supply.is_exhausted(), st.supply.remaining() == 0);
-                if st.supply.is_exhausted() {
+                if st.supply.is_exhausted() && !st.whole_turns {
                     if st.more_turns {
                         st.turn_prompts = 0;
                         st.stage = Stage::BeforeDraw;
@@ -64,7 +65,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             Stage::Draw if st.supply.mode == DrawMode::Chosen => {
                 offer_draws(st);
                 if st.offered.is_empty() {
-                    st.stage = if st.more_turns {
+                    st.stage = if st.more_turns || st.whole_turns {
                         Stage::TurnEnd
                     } else {
                         Stage::BeforeFinal
@@ -91,7 +92,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 }
                 // Turns after the supply ran out (`Ctx::set_more_turns`) end without a tile.
                 None => {
-                    st.stage = if st.more_turns {
+                    st.stage = if st.more_turns || st.whole_turns {
                         Stage::TurnEnd
                     } else {
                         Stage::BeforeFinal

@@ -73,6 +73,7 @@ clone_fields!(
     instead,
     score_anyway,
     more_turns,
+    whole_turns,
     stop_before_draw,
     stop_before_scoring,
     events,

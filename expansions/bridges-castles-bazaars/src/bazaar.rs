@@ -18,7 +18,7 @@
 //! auctioneer 0 = no auction); `bazaar-held` (bought tiles still to place: gates the
 //! `BeforeDraw` window), `bazaar-due` (a bazaar tile was placed: gates `AfterScoring`),
 //! `bazaar-from` (lot + 1 of the bought tile chosen this turn: it opens no new bazaar) and
-//! `bazaar-more` (this expansion keeps turns going past an empty supply).
+//! `bazaar-more` (this expansion keeps whole turns going past an empty supply).
 
 use carcassonne_core::{
     Action, Ctx, CustomAction, DrawMode, ExpansionIndex, GameSlot, HookFailure, HookResult,
@@ -458,9 +458,11 @@ impl Bazaar {
         }
         ctx.set(self.auctioneer, 0);
         ctx.set(self.held, lots as i64);
-        // BCB-15: the bought tiles are placed even after the supply ran out.
-        if !ctx.state().more_turns() {
-            ctx.set_more_turns(true);
+        // BCB-15: the bought tiles are placed even after the supply ran out, in whole
+        // turns (the bazaar round is turns in the order of play: a fairy's point, JCZ's
+        // `CleanUpTurnPhase`, which starts the next turn while a bazaar lasts).
+        if ctx.get(self.more) == 0 {
+            ctx.set_more_whole_turns(true);
             ctx.set(self.more, 1);
         }
     }
@@ -528,7 +530,7 @@ impl Bazaar {
         }
         if ctx.get(self.more) != 0 {
             ctx.set(self.more, 0);
-            ctx.set_more_turns(false);
+            ctx.set_more_whole_turns(false);
         }
     }
 

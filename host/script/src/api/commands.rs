@@ -203,6 +203,11 @@ pub(crate) fn register_commands(reg: &mut Registry) {
         c.ctx()?.set_more_turns(on);
         Ok(())
     });
+    game_fn!(reg, Other, "set_more_whole_turns", |c, on: any| -> () {
+        let on = flag(on, "set_more_whole_turns", "on")?;
+        c.ctx()?.set_more_whole_turns(on);
+        Ok(())
+    });
     game_fn!(reg, Other, "play_tile_instead", |c,
                                                tile: str,
                                                x: int,

@@ -693,3 +693,35 @@ fn apply_prompt(player, code, arg, action) {{
     assert_eq!(g.state().decision(), before.decision());
     assert_eq!(g.state().tile_chosen_instead(), Some(kind));
 }
+
+/// `set_more_whole_turns`: turns after the supply ran out open their turn-start window, as
+/// any turn; under `set_more_turns` they open only the before-draw window. The script keeps
+/// two more turns going either way and counts turn starts.
+#[test]
+fn more_whole_turns_open_the_turn_start_window() {
+    let starts = |command: &str| {
+        let rules = rules_with(
+            &format!(
+                r#"
+fn setup() {{ declare_state("starts", "game", 0); declare_state("extra", "game", 0); }}
+fn window_turn_start() {{ set_state("starts", state("starts") + 1); }}
+fn on_turn_end() {{
+    if tiles_left() == 0 {{
+        let more = state("extra") < 2;
+        {command}(more);
+        if more {{ set_state("extra", state("extra") + 1); }}
+    }}
+}}
+"#
+            ),
+            false,
+        );
+        let mut g = game(&rules, 5).unwrap();
+        while !g.is_over() {
+            g.apply_offered(0).unwrap();
+        }
+        assert_eq!(state(&rules, g.state(), "extra"), 2, "{command}");
+        state(&rules, g.state(), "starts")
+    };
+    assert_eq!(starts("set_more_whole_turns"), starts("set_more_turns") + 2);
+}

@@ -786,6 +786,7 @@ impl Ruleset {
     }
 
     /// Whether some verb is a draw by chance (most rulesets have none: bots skip the check).
+    #[inline]
     pub fn has_chance_verbs(&self) -> bool {
         !self.chance_verbs.is_empty()
     }

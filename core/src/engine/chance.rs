@@ -10,8 +10,19 @@ use crate::tile::TileKindId;
 impl Game {
     /// Whether the pending decision is a draw by chance: a prompt whose owner offers actions
     /// of a verb declared by chance. Cheap when no verb is (most rulesets).
+    #[inline]
     pub fn is_chance(&self) -> bool {
-        self.rules.has_chance_verbs() && self.chance_offers().next().is_some()
+        self.may_be_chance() && self.chance_offers().next().is_some()
+    }
+
+    /// Whether the pending decision can be a draw by chance at all: the ruleset has such a
+    /// verb and the decision is a prompt that lists its actions. Every bot asks at every
+    /// decision, so this is the test the common answer takes.
+    #[inline]
+    fn may_be_chance(&self) -> bool {
+        self.rules.has_chance_verbs()
+            && matches!(self.state.decision.kind,
+                DecisionKind::Prompt(p) if p.placements_of().is_none())
     }
 
     /// The outcomes of a draw by chance ([`Game::is_chance`]) as (offer index, weight):
@@ -20,7 +31,7 @@ impl Game {
     /// action) are not outcomes.
     pub fn chance_outcomes(&self, out: &mut Vec<(usize, u32)>) {
         out.clear();
-        if !self.rules.has_chance_verbs() {
+        if !self.may_be_chance() {
             return;
         }
         for (i, c) in self.chance_offers() {
@@ -36,7 +47,13 @@ impl Game {
 
     /// The index of an outcome drawn from [`Game::chance_outcomes`] with `roll`, a number
     /// below the weights' sum (`None` when the decision is no draw by chance).
+    #[inline]
     pub fn chance_pick(&self, roll: impl FnOnce(u32) -> u32) -> Option<usize> {
+        // Every decision of every bot asks: most rulesets have no such verb, and the answer
+        // is then one load and a branch.
+        if !self.may_be_chance() {
+            return None;
+        }
         let mut outcomes = Vec::new();
         self.chance_outcomes(&mut outcomes);
         let total: u32 = outcomes.iter().map(|(_, w)| *w).sum();
@@ -54,13 +71,17 @@ impl Game {
     }
 
     /// The offered custom actions of the prompt's owner whose verb is by chance, with their
-    /// offer index.
+    /// offer index. Only a prompt that lists its actions can hold one: a tile step's or a
+    /// placements prompt's offer is places, and reading it as a list would build that list
+    /// at every decision of a game with such a verb.
     fn chance_offers(&self) -> impl Iterator<Item = (usize, crate::action::CustomAction)> + '_ {
-        let owner = match self.state.decision.kind {
-            DecisionKind::Prompt(p) => Some(p.owner),
-            _ => None,
+        let (owner, offers) = match self.state.decision.kind {
+            DecisionKind::Prompt(p) if p.placements_of().is_none() => {
+                (Some(p.owner), self.actions())
+            }
+            _ => (None, &[][..]),
         };
-        self.actions()
+        offers
             .iter()
             .enumerate()
             .filter_map(move |(i, a)| match a {

@@ -20,6 +20,7 @@ pub trait Bot: Send {
 /// A draw by chance asked as a prompt ([`Game::is_chance`]: a token revealed from a bag
 /// when a replay must name it): the outcome drawn with `rng`, whatever the bot, which
 /// must not pick the outcome it likes best; `None` for every other decision.
+#[inline(always)]
 pub(crate) fn chance_outcome(game: &Game, rng: &mut ChaCha8Rng) -> Option<usize> {
     // Rolls only for such a draw: other decisions consume nothing of `rng`.
     game.chance_pick(|total| rng.random_range(0..total))

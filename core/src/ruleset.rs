@@ -174,8 +174,11 @@ pub struct Ruleset {
     pub(crate) verbs: Vec<(ExpansionIndex, String)>,
     /// Per verb, the words declared for players (empty: none) and its value's meaning.
     pub(crate) verb_words: Vec<(String, VerbValue)>,
-    /// The verbs declared draws by chance ([`crate::Declare::verb_by_chance`]).
-    pub(crate) chance_verbs: Vec<VerbId>,
+    /// Per verb, whether it is a draw by chance ([`crate::Declare::verb_by_chance`]): a
+    /// look-up, since bots ask of every offer of a prompt (a bazaar's 21 bids).
+    pub(crate) chance_verbs: Vec<bool>,
+    /// Whether some verb is ([`Ruleset::has_chance_verbs`]).
+    pub(crate) any_chance_verb: bool,
     /// Per (expansion, prompt tag), the words declared for players.
     pub(crate) prompt_texts: Vec<(ExpansionIndex, u16, String)>,
     pub(crate) labels: Vec<String>,
@@ -781,14 +784,15 @@ impl Ruleset {
     }
 
     /// Whether `verb` is a draw by chance ([`crate::Declare::verb_by_chance`]).
+    #[inline]
     pub fn verb_by_chance(&self, verb: VerbId) -> bool {
-        self.chance_verbs.contains(&verb)
+        self.chance_verbs.get(verb.0 as usize) == Some(&true)
     }
 
     /// Whether some verb is a draw by chance (most rulesets have none: bots skip the check).
-    #[inline]
+    #[inline(always)]
     pub fn has_chance_verbs(&self) -> bool {
-        !self.chance_verbs.is_empty()
+        self.any_chance_verb
     }
 
     /// What a verb's action value means ([`crate::Declare::verb_value`]).
@@ -1204,9 +1208,16 @@ impl RulesetBuilder {
             base,
             expansions: metas,
             bound: Vec::new(),
+            any_chance_verb: !chance_verbs.is_empty(),
+            chance_verbs: {
+                let mut by_verb = vec![false; verbs.len()];
+                for v in &chance_verbs {
+                    by_verb[v.0 as usize] = true;
+                }
+                by_verb
+            },
             verbs,
             verb_words,
-            chance_verbs,
             prompt_texts,
             labels,
             slots,

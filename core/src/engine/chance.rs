@@ -17,9 +17,10 @@ impl Game {
 
     /// Whether the pending decision can be a draw by chance at all: the ruleset has such a
     /// verb and the decision is a prompt that lists its actions. Every bot asks at every
-    /// decision, so this is the test the common answer takes.
-    #[inline]
-    fn may_be_chance(&self) -> bool {
+    /// decision, so this is the test the common answer takes, inline in the caller: three
+    /// loads and compares, no call.
+    #[inline(always)]
+    pub fn may_be_chance(&self) -> bool {
         self.rules.has_chance_verbs()
             && matches!(self.state.decision.kind,
                 DecisionKind::Prompt(p) if p.placements_of().is_none())
@@ -81,16 +82,13 @@ impl Game {
             }
             _ => (None, &[][..]),
         };
-        offers
-            .iter()
-            .enumerate()
-            .filter_map(move |(i, a)| match a {
-                Action::Custom(c)
-                    if Some(c.expansion) == owner && self.rules.verb_by_chance(c.verb) =>
-                {
-                    Some((i, *c))
-                }
-                _ => None,
-            })
+        offers.iter().enumerate().filter_map(move |(i, a)| match a {
+            Action::Custom(c)
+                if Some(c.expansion) == owner && self.rules.verb_by_chance(c.verb) =>
+            {
+                Some((i, *c))
+            }
+            _ => None,
+        })
     }
 }

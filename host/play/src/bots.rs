@@ -23,6 +23,9 @@ pub trait Bot: Send {
 #[inline(always)]
 pub(crate) fn chance_outcome(game: &Game, rng: &mut ChaCha8Rng) -> Option<usize> {
     // Rolls only for such a draw: other decisions consume nothing of `rng`.
+    if !game.may_be_chance() {
+        return None;
+    }
     game.chance_pick(|total| rng.random_range(0..total))
 }
 

@@ -389,6 +389,7 @@ impl GameState {
 
     /// Whether turns go on after the supply ran out ([`crate::Ctx::set_more_turns`], or
     /// [`crate::Ctx::set_more_whole_turns`]).
+    #[inline]
     pub fn more_turns(&self) -> bool {
         self.more_turns || self.whole_turns
     }

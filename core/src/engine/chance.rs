@@ -12,7 +12,7 @@ impl Game {
     /// of a verb declared by chance. Cheap when no verb is (most rulesets).
     #[inline]
     pub fn is_chance(&self) -> bool {
-        self.may_be_chance() && self.chance_offers().next().is_some()
+        self.chance_offers().next().is_some()
     }
 
     /// Whether the pending decision can be a draw by chance at all: the ruleset has such a
@@ -32,9 +32,6 @@ impl Game {
     /// action) are not outcomes.
     pub fn chance_outcomes(&self, out: &mut Vec<(usize, u32)>) {
         out.clear();
-        if !self.may_be_chance() {
-            return;
-        }
         for (i, c) in self.chance_offers() {
             let weight = match (self.rules.verb_value(c.verb), u16::try_from(c.value)) {
                 (VerbValue::TileKind, Ok(kind)) => {
@@ -72,14 +69,12 @@ impl Game {
     }
 
     /// The offered custom actions of the prompt's owner whose verb is by chance, with their
-    /// offer index. Only a prompt that lists its actions can hold one: a tile step's or a
-    /// placements prompt's offer is places, and reading it as a list would build that list
-    /// at every decision of a game with such a verb.
+    /// offer index; none unless [`Game::may_be_chance`] (a tile step's or a placements
+    /// prompt's offer is places, and reading it as a list would build that list at every
+    /// decision of a game with such a verb).
     fn chance_offers(&self) -> impl Iterator<Item = (usize, crate::action::CustomAction)> + '_ {
         let (owner, offers) = match self.state.decision.kind {
-            DecisionKind::Prompt(p) if p.placements_of().is_none() => {
-                (Some(p.owner), self.actions())
-            }
+            DecisionKind::Prompt(p) if self.may_be_chance() => (Some(p.owner), self.actions()),
             _ => (None, &[][..]),
         };
         offers.iter().enumerate().filter_map(move |(i, a)| match a {

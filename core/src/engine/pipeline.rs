@@ -65,7 +65,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             Stage::Draw if st.supply.mode == DrawMode::Chosen => {
                 offer_draws(st);
                 if st.offered.is_empty() {
-                    st.stage = if st.more_turns || st.whole_turns {
+                    st.stage = if st.more_turns() {
                         Stage::TurnEnd
                     } else {
                         Stage::BeforeFinal
@@ -92,7 +92,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 }
                 // Turns after the supply ran out (`Ctx::set_more_turns`) end without a tile.
                 None => {
-                    st.stage = if st.more_turns || st.whole_turns {
+                    st.stage = if st.more_turns() {
                         Stage::TurnEnd
                     } else {
                         Stage::BeforeFinal

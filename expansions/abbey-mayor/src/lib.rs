@@ -7,9 +7,10 @@
 //! builder's second part, and of every final-round turn) a player holding it is asked
 //! (prompt `abbey`): one `place` action per hole (rotation 0; the rotation does not matter),
 //! or pass to draw; nothing while another set's tile already replaces the draw
-//! (`GameState::tile_chosen_instead`: a tile bought at a bazaar, BCB-15). The chosen hole goes to core with `Ctx::play_tile_instead`. Holes come
-//! from core's placement enumeration, so Heretics & Shrines' placement filter (HS-3, HS-4)
-//! applies to the abbey as to any cloister tile. The final abbey round (AM-9,
+//! (`GameState::tile_chosen_instead`: a tile bought at a bazaar, BCB-15). The chosen hole
+//! goes to core with `Ctx::play_tile_instead`. Holes come from core's placement enumeration,
+//! so Heretics & Shrines' placement filter (HS-3, HS-4) applies to the abbey as to any
+//! cloister tile. The final abbey round (AM-9,
 //! `abbeyFinalRound=on`): when a turn ends with the supply empty and someone still holds his
 //! abbey, `Ctx::set_more_turns` keeps the game going for one more round of turns, from the
 //! left neighbour of the last placer to him; each such turn is the abbey prompt only.

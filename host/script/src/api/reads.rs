@@ -84,17 +84,15 @@ pub(crate) fn register_reads(reg: &mut Registry) {
     });
     game_fn!(reg, Read, "revealed_tile", |c| -> Dynamic {
         let v = c.view()?;
-        Ok(match v.state.revealed_tile() {
-            Some(t) => v.rules.tiles().get(t).id.clone().into(),
-            None => Dynamic::UNIT,
-        })
+        Ok(v.state
+            .revealed_tile()
+            .map_or(Dynamic::UNIT, |t| tile_name(c, v.rules, t)))
     });
     game_fn!(reg, Read, "tile_chosen_instead", |c| -> Dynamic {
         let v = c.view()?;
-        Ok(match v.state.tile_chosen_instead() {
-            Some(t) => v.rules.tiles().get(t).id.clone().into(),
-            None => Dynamic::UNIT,
-        })
+        Ok(v.state
+            .tile_chosen_instead()
+            .map_or(Dynamic::UNIT, |t| tile_name(c, v.rules, t)))
     });
     game_fn!(reg, Read, "last_placed", |c| -> Dynamic {
         let v = c.view()?;

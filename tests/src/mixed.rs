@@ -727,8 +727,9 @@ pub fn check_dragon(g: &Game, ctx: &str) {
 }
 
 /// The abbot and gardens (when loaded): only an abbot stands on a garden (AG-3), and an
-/// abbot stands only on a feature scored like a cloister: a cloister, a garden, a shrine
-/// (AG-5), or a quarter of the City of Carcassonne.
+/// abbot stands only on a placed tile's feature scored like a cloister: a cloister, a
+/// garden, a shrine (AG-5), never in a quarter of the City of Carcassonne (JCZ's
+/// `CocFollowerPhase` offers it none).
 pub fn check_gardens(g: &Game, ctx: &str) {
     let rules = g.rules();
     let (Some(garden), Some(abbot)) = (rules.kind_named("garden"), rules.figure_named("abbot"))
@@ -745,8 +746,11 @@ pub fn check_gardens(g: &Game, ctx: &str) {
                 "{ctx}: a figure other than an abbot on a garden (AG-3)"
             );
         }
-        // The Count's cloister quarter takes an abbot too (CO-4, as JCZ): a virtual segment.
-        if f.kind == abbot && !graph.segment(seg).is_virtual() {
+        if f.kind == abbot {
+            assert!(
+                !graph.segment(seg).is_virtual(),
+                "{ctx}: an abbot in the Count's quarters (AG-5)"
+            );
             let scoring = rules.kind(graph.kind(graph.feature_of(seg))).scoring;
             assert_eq!(
                 scoring,

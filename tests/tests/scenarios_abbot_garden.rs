@@ -1,4 +1,4 @@
-//! Scenario tests T-abbot-1 … T-abbot-6 of `docs/rules/abbot-garden.md`: the abbot and
+//! Scenario tests T-abbot-1 … T-abbot-7 of `docs/rules/abbot-garden.md`: the abbot and
 //! gardens of the base game's 2nd/3rd edition, loaded from `expansions/abbot-garden` as the
 //! program loads it (manifest, tile file, plugin library). The data is in
 //! `tests/scenarios/abbot-garden/T-abbot-<n>.toml`; T-abbot-1 (the supply) is code.
@@ -75,4 +75,10 @@ fn t_abbot_5_ag7_final_scoring() {
 #[test]
 fn t_abbot_6_ag8_abbot_return() {
     run_scenario("abbot-garden/T-abbot-6");
+}
+
+/// T-abbot-7 — AG-5 with CO-4: the abbot never goes into the Count's quarters.
+#[test]
+fn t_abbot_7_no_abbot_in_the_counts_quarters() {
+    run_scenario("abbot-garden/T-abbot-7");
 }

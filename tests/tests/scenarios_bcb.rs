@@ -292,3 +292,17 @@ fn t_bcb_23_the_tower_does_not_capture_a_castle_follower() {
 fn t_bcb_24_the_bazaar_round_is_whole_turns() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-24");
 }
+
+/// T-bridges-castles-bazaars-25 — BCB-9: the one-edge cities JCZ's tile data marks
+/// `castle-base="false"` in other sets' tiles (here `IC/C!`) never become castles.
+#[test]
+fn t_bcb_25_a_no_castle_city_of_another_set_scores() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-25");
+}
+
+/// T-bridges-castles-bazaars-26 — BCB-11 with AM-11: a mayor has no strength on a castle,
+/// so the castle it holds scores for nobody (JCZ and FanCloisterZone, `Mayor.getPower`).
+#[test]
+fn t_bcb_26_a_castle_held_by_a_mayor_scores_for_nobody() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-26");
+}

@@ -162,12 +162,21 @@ impl AgRules {
         }
     }
 
-    /// Whether `seg` is a garden segment and `kind` may not stand on it (AG-3; under
-    /// `gardens=false` no kind may).
+    /// Whether `kind` may not stand on `seg`: a garden but for the abbot (AG-3; under
+    /// `gardens=false` no kind may), or, for the abbot, a quarter of the Count (AG-5).
     fn barred(&self, view: &View<'_>, kind: FigureKindId, seg: SegmentId) -> bool {
-        (kind != self.abbot || !self.gardens)
-            && seg.index() < view.state.graph().len()
-            && view.state.graph().segment(seg).kind == self.garden
+        let g = view.state.graph();
+        if seg.index() >= g.len() {
+            return false;
+        }
+        let node = g.segment(seg);
+        // AG-5: the abbot stands on a placed tile, never in the Count's quarters (JCZ's
+        // `CocFollowerPhase` offers followers, the phantom, the wagon, the mayor and the
+        // ringmaster, not the abbot).
+        if kind == self.abbot && node.is_virtual() {
+            return true;
+        }
+        (kind != self.abbot || !self.gardens) && node.kind == self.garden
     }
 
     /// The incomplete value of the cloister-scored feature the abbot stands on, or `None`

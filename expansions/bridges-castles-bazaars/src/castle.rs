@@ -309,7 +309,12 @@ impl Castles {
         for (c, pts) in scored {
             let Some(fig) = c.fig else { continue };
             let owner = ctx.state().figure(fig).owner;
-            ctx.award(owner, pts, self.label);
+            // A follower without strength there owns nothing: a mayor on a castle (AM-11;
+            // JCZ `Mayor.getPower`: "mayor has no power on castles"); the castle scores for
+            // nobody and the mayor still goes home.
+            if ctx.view().strength(fig).map_err(|e| e.to_string())? > 0 {
+                ctx.award(owner, pts, self.label);
+            }
             ctx.set(self.fig[c.k], 0);
             let n = ctx.get(self.waiting);
             ctx.set(self.waiting, n - 1);

@@ -727,15 +727,16 @@ pub fn check_dragon(g: &Game, ctx: &str) {
 }
 
 /// The abbot and gardens (when loaded): only an abbot stands on a garden (AG-3), and an
-/// abbot stands only on a placed tile's feature scored like a cloister: a cloister, a
-/// garden, a shrine (AG-5), never in a quarter of the City of Carcassonne (JCZ's
-/// `CocFollowerPhase` offers it none).
+/// abbot stands only on a feature scored like a cloister: a cloister, a garden, a shrine
+/// (AG-5), or the cathedral quarter of the City of Carcassonne, and in no quarter under
+/// `abbot-garden.countQuarters=none` (JCZ's `CocFollowerPhase` offers it none).
 pub fn check_gardens(g: &Game, ctx: &str) {
     let rules = g.rules();
     let (Some(garden), Some(abbot)) = (rules.kind_named("garden"), rules.figure_named("abbot"))
     else {
         return;
     };
+    let no_quarters = rules.options().str("abbot-garden.countQuarters") == "none";
     let graph = g.state().graph();
     for f in g.state().figures() {
         let FigureLoc::On(seg) = f.loc else { continue };
@@ -746,11 +747,12 @@ pub fn check_gardens(g: &Game, ctx: &str) {
                 "{ctx}: a figure other than an abbot on a garden (AG-3)"
             );
         }
-        if f.kind == abbot {
+        if f.kind == abbot && graph.segment(seg).is_virtual() {
             assert!(
-                !graph.segment(seg).is_virtual(),
+                !no_quarters,
                 "{ctx}: an abbot in the Count's quarters (AG-5)"
             );
+        } else if f.kind == abbot {
             let scoring = rules.kind(graph.kind(graph.feature_of(seg))).scoring;
             assert_eq!(
                 scoring,

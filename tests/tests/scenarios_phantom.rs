@@ -1,4 +1,4 @@
-//! Scenario tests T-phantom-1 … T-phantom-10 of `docs/rules/phantom.md`: The Phantom,
+//! Scenario tests T-phantom-1 … T-phantom-11 of `docs/rules/phantom.md`: The Phantom,
 //! loaded from `expansions/phantom` as the program loads it (manifest, plugin library),
 //! alone and with The Tower, Princess & Dragon, the abbot and Traders & Builders. The data
 //! is in `tests/scenarios/phantom/T-phantom-<n>.toml`.
@@ -63,4 +63,11 @@ fn t_phantom_9_ph2_no_phantom_on_a_garden() {
 #[test]
 fn t_phantom_10_ph10_phantom_step_in_each_part() {
     run_scenario("phantom/T-phantom-10");
+}
+
+/// T-phantom-11 — PH-3 with TW-6: a phantom step whose only spots are tower tops is offered,
+/// or skipped under `towerTopsAlone=jcz` (JCZ's `PhantomPhase`).
+#[test]
+fn t_phantom_11_tower_tops_alone() {
+    run_scenario("phantom/T-phantom-11");
 }

@@ -82,6 +82,8 @@ struct AgRules {
     /// AG-3 `gardens`: whether the abbot may stand on a garden (false: no figure may, JCZ's
     /// `basic:2` without its `garden` element).
     gardens: bool,
+    /// AG-5 `countQuarters=none`: the abbot goes into no quarter of the Count (JCZ).
+    no_quarters: bool,
 }
 
 impl Expansion for AbbotGarden {
@@ -144,6 +146,7 @@ impl Expansion for AbbotGarden {
                 me: b.me(),
                 swaps,
                 gardens: b.option_flag("gardens")?,
+                no_quarters: b.option_str("countQuarters")? == "none",
             })
         }))
     }
@@ -163,17 +166,19 @@ impl AgRules {
     }
 
     /// Whether `kind` may not stand on `seg`: a garden but for the abbot (AG-3; under
-    /// `gardens=false` no kind may), or, for the abbot, a quarter of the Count (AG-5).
+    /// `gardens=false` no kind may), or, for the abbot under `countQuarters=none`, a
+    /// quarter of the Count (AG-5).
     fn barred(&self, view: &View<'_>, kind: FigureKindId, seg: SegmentId) -> bool {
         let g = view.state.graph();
         if seg.index() >= g.len() {
             return false;
         }
         let node = g.segment(seg);
-        // AG-5: the abbot stands on a placed tile, never in the Count's quarters (JCZ's
+        // AG-5 `countQuarters=none`: the abbot goes into no quarter of the Count (JCZ's
         // `CocFollowerPhase` offers followers, the phantom, the wagon, the mayor and the
-        // ringmaster, not the abbot).
-        if kind == self.abbot && node.is_virtual() {
+        // ringmaster, not the abbot). A virtual segment is a quarter: the castles of
+        // Bridges, Castles & Bazaars, the other ones, take no abbot anyway (cities).
+        if self.no_quarters && kind == self.abbot && node.is_virtual() {
             return true;
         }
         (kind != self.abbot || !self.gardens) && node.kind == self.garden

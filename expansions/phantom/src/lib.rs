@@ -60,6 +60,12 @@ struct PhantomRules {
     step: GameSlot,
     /// PH-8: verbs after which no phantom step follows.
     no_phantom_after: Vec<VerbId>,
+    /// `towerTopsAlone=jcz`: a phantom step offering only other expansions' actions (tower
+    /// tops) is skipped, as JCZ's `PhantomPhase` does.
+    skip_tops_alone: bool,
+    /// Per tile kind: tagged `volcano` (Princess & Dragon's dragon lands there, and PD-5
+    /// then removes every deployment onto it, in a filter that runs after this one).
+    volcano: Vec<bool>,
     me: ExpansionIndex,
 }
 
@@ -99,10 +105,18 @@ impl Expansion for Phantom {
                         .and_then(|ix| rules.verb_named(ix, verb))
                 })
                 .collect();
+            let skip_tops_alone = b.option_str("towerTopsAlone")? == "jcz";
+            let volcano = rules
+                .tiles()
+                .iter()
+                .map(|(_, k)| k.has_tag(VOLCANO_TAG))
+                .collect();
             Ok(PhantomRules {
                 kind,
                 step,
                 no_phantom_after,
+                skip_tops_alone,
+                volcano,
                 me: b.me(),
             })
         }))
@@ -127,6 +141,9 @@ impl PhantomRules {
         }
     }
 }
+
+/// The tile tag of Princess & Dragon's volcanoes (its tile files).
+const VOLCANO_TAG: &str = "volcano";
 
 /// Whether `segment` is on the tile placed last (the deployment step's tile).
 fn on_last_tile(v: &View<'_>, segment: carcassonne_core::SegmentId) -> bool {
@@ -184,6 +201,25 @@ impl BoundExpansion for PhantomRules {
         }
         let portal_used = step == 2;
         actions.retain(|a| self.keeps(&v, a, portal_used));
+        // JCZ decides whether to open the step from the phantom's own spots, before other
+        // expansions add theirs (tower tops): with none, only passing is left. A spot on a
+        // volcano is none: the dragon stands there (PD-5 removes it after this filter).
+        if self.skip_tops_alone {
+            let on_volcano = v.state.last_placed().is_some_and(|t| {
+                let kind = v.state.board().tile(t).kind;
+                self.volcano
+                    .get(usize::from(kind.0))
+                    .copied()
+                    .unwrap_or(false)
+            });
+            let spot = |a: &Action| match *a {
+                Action::Deploy { segment, .. } => !(on_volcano && on_last_tile(&v, segment)),
+                _ => false,
+            };
+            if !actions.iter().any(spot) {
+                actions.retain(|a| *a == Action::Pass);
+            }
+        }
         Ok(())
     }
 

@@ -1012,3 +1012,108 @@ fn a_refused_save_is_kept_on_request() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--keep-refused keeps a save"), "{err}");
 }
+
+/// The moves JCZ makes after the turn's `COMMIT` that `player` makes, in `save`'s order: a
+/// wagon's (`WagonPhase`) and a follower's in the Count's scoring round (`CocScoringPhase`),
+/// the Count's final round (no `PLACE_TILE` after it) left out. Each is (its index, whether
+/// another player than the turn's moved, whether the turn is in a bazaar round: one of the
+/// turns placing the tiles bought at the last auction).
+fn moves_after_commit(save: &Value, players: usize) -> Vec<(usize, bool, bool)> {
+    let replay = save["replay"].as_array().unwrap();
+    let kind = |m: &Value| m["type"].as_str().unwrap_or_default().to_string();
+    let (mut last, mut turn_player) = (String::new(), Value::Null);
+    let (mut auction, mut left, mut in_round) = (false, 0, false);
+    let mut moves = Vec::new();
+    for (i, m) in replay.iter().enumerate() {
+        match kind(m).as_str() {
+            "PLACE_TILE" => {
+                turn_player = m["player"].clone();
+                if std::mem::take(&mut auction) {
+                    left = players;
+                }
+                in_round = left > 0;
+                left = left.saturating_sub(1);
+            }
+            k if k.starts_with("BAZAAR_") => auction = true,
+            "DEPLOY_MEEPLE"
+                if last == "COMMIT"
+                    && m["payload"]["pointer"]["feature"] != "Quarter"
+                    && replay[i + 1..].iter().any(|x| kind(x) == "PLACE_TILE") =>
+            {
+                moves.push((i, m["player"] != turn_player, in_round));
+            }
+            _ => {}
+        }
+        if matches!(kind(m).as_str(), "PLACE_TILE" | "COMMIT") {
+            last = kind(m);
+        }
+    }
+    moves
+}
+
+/// JCZ's `WagonPhase` and `CocScoringPhase` wait for the mover's lone `COMMIT` after his
+/// last move in every turn (`ConfirmAction`), also in a bazaar round (BCB-15's turns, in
+/// which our game goes on by `GameState::more_turns`) and whoever moved. The writer took such
+/// turns for the final round, where JCZ asks no confirmation, and wrote none (JCZ 5 then
+/// refused the next `PLACE_TILE` in `WagonPhase` / `CocScoringPhase`). The seeds' games move
+/// a wagon (seed 6) and a follower from the Count's quarters (seed 39) in a bazaar round,
+/// each by another player than the turn's.
+#[test]
+fn a_move_in_a_bazaar_round_is_confirmed() {
+    for (name, expansions, seed) in [
+        (
+            "wagon-bazaar",
+            ["abbey-mayor", "bridges-castles-bazaars"],
+            6,
+        ),
+        ("count-bazaar", ["count", "bridges-castles-bazaars"], 39),
+    ] {
+        let saves = round_trip_saves(name, &expansions, BAZAARS, 3, 1, seed);
+        let replay = saves[0]["replay"].as_array().unwrap();
+        let moves = moves_after_commit(&saves[0], 3);
+        assert!(
+            moves.iter().any(|&(_, other, round)| other && round),
+            "{name}: no move by another player in a bazaar round: {moves:?}"
+        );
+        for (i, ..) in moves {
+            let mover = &replay[i]["player"];
+            // His moves, then his `COMMIT` (or his `PASS` when asked again).
+            let next = replay[i + 1..]
+                .iter()
+                .find(|m| !(m["type"] == "DEPLOY_MEEPLE" && m["player"] == *mover))
+                .unwrap();
+            assert!(
+                (next["type"] == "COMMIT" || next["type"] == "PASS") && next["player"] == *mover,
+                "{name}: message {i} moves, then {next}"
+            );
+        }
+    }
+}
+
+/// JCZ 5 draws the shepherd's first token when its `ShepherdPhase` comes, with the number the
+/// last message set, and knows no `SHEPHERD_CONFIRM` (FCZ 6's): the writer puts the number
+/// into the shepherd's `DEPLOY_MEEPLE` also when the Phantom's step comes between (our order,
+/// PH-3: its `PASS` or deployment sets no number), and the importer draws after that step.
+/// Before, the writer wrote a `SHEPHERD_CONFIRM` there, which JCZ 5 cannot parse. The seed's
+/// game deploys a shepherd and passes the Phantom's step.
+#[test]
+fn the_shepherd_s_draw_before_the_phantom_s_step_is_on_its_deployment() {
+    let saves = round_trip_saves(
+        "shepherd-phantom",
+        &["hills-sheep", "phantom"],
+        &[],
+        3,
+        1,
+        3,
+    );
+    let replay = messages_of(&saves);
+    assert!(!replay.iter().any(|m| m["type"] == "SHEPHERD_CONFIRM"));
+    let between = replay.windows(2).any(|w| {
+        let p = &w[0]["payload"];
+        w[0]["type"] == "DEPLOY_MEEPLE"
+            && p["meepleId"].as_str().unwrap().contains(".shepherd.")
+            && p.get("random").is_some()
+            && w[1]["type"] != "COMMIT"
+    });
+    assert!(between, "no shepherd deployed before the Phantom's step");
+}

@@ -215,6 +215,8 @@ pub fn replay(
         committed: true,
         confirm: None,
         awaits_commit: false,
+        random_set_by: None,
+        drew: false,
         decl: Arc::clone(&decl),
         set_names: save
             .setup
@@ -323,6 +325,11 @@ struct Replayer {
     /// follower moved in the Count's scoring round): a draw JCZ makes later in the turn is
     /// made with that `COMMIT`'s number, not before it.
     awaits_commit: bool,
+    /// The type of the turn's message that set JCZ's number and drew nothing yet: a draw our
+    /// engine asks after a later message is made with it (`random.rs`).
+    random_set_by: Option<String>,
+    /// The message being applied made a draw of a `random-by` prompt.
+    drew: bool,
     /// What the expansions declare for JCZ.
     decl: Arc<Declarations>,
     /// The save's set names without their edition (`under-the-big-top-c1`).
@@ -399,6 +406,7 @@ impl Replayer {
         let after_place = std::mem::replace(&mut self.after_place, msg.kind == "PLACE_TILE");
         self.confirm = None;
         self.awaits_commit = false;
+        self.drew = false;
         match msg.kind.as_str() {
             "PLACE_TILE" => self.committed = false,
             "COMMIT" => self.committed = true,
@@ -544,11 +552,12 @@ impl Replayer {
                     .decl
                     .pending_prompt(&self.game, |jp| jp.confirmed)
                     .is_some();
-                let ending = st.more_turns() || st.in_final_scoring();
+                let ending = st.in_final_scoring();
                 self.apply(action)?;
                 // JCZ waits for the mover's `COMMIT` unless it asks him the same again: after
                 // a move answering a declared `confirmed` prompt (a wagon's), and after a
-                // follower's move in a prompt (the Count's scoring round, not its final one).
+                // follower's move in a prompt (the Count's scoring round in any turn, a
+                // bazaar's and the final abbey round's too; not the final scoring's).
                 if let DecisionKind::Prompt(asked) = d.kind {
                     let again = matches!(self.game.decision().kind, DecisionKind::Prompt(q)
                         if q.player == asked.player && q.owner == asked.owner && q.code() == asked.code());

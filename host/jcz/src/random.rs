@@ -31,12 +31,31 @@ impl Replayer {
     }
 
     /// After a message of type `kind` that carries `random`: answers every pending prompt
-    /// declared `random-by` that type; how many were answered.
+    /// declared `random-by` that type; how many were answered. After one that carries none,
+    /// a prompt our engine asks only now is answered as the turn's last message that set the
+    /// number and drew nothing would have: JCZ 5 draws when its phase comes, with the number
+    /// the last message set (a shepherd's `DEPLOY_MEEPLE` carries it, and the Phantom's step
+    /// comes between in our order, its `PASS` or `DEPLOY_MEEPLE` without a number).
     pub(super) fn answer_random(&mut self, kind: &str, p: &Value) -> Result<usize, String> {
-        if p.get("random").is_none() {
+        if p.get("random").is_some() {
+            let n = self.draw_pending(kind)?;
+            // Not when the message drew when applied (a `SHEPHERD_CONFIRM`).
+            let sets = n == 0 && kind != "COMMIT" && !self.drew;
+            self.random_set_by = sets.then(|| kind.to_string());
+            return Ok(n);
+        }
+        if matches!(kind, "PLACE_TILE" | "COMMIT") {
+            self.random_set_by = None;
             return Ok(0);
         }
-        self.draw_pending(kind)
+        let Some(set_by) = self.random_set_by.clone() else {
+            return Ok(0);
+        };
+        let n = self.draw_pending(&set_by)?;
+        if n > 0 {
+            self.random_set_by = None;
+        }
+        Ok(n)
     }
 
     /// After a later message of a committed turn part (`kind` not a `COMMIT`): a prompt
@@ -74,6 +93,7 @@ impl Replayer {
             self.draws.r = advance(self.draws.r);
             let action = offered[index];
             self.apply(action)?;
+            self.drew = true;
             answered += 1;
         }
         Ok(answered)

@@ -47,6 +47,11 @@ fn turn_of(game: &Game) -> (u32, bool) {
     (game.state().turn(), game.state().extra_part())
 }
 
+/// A written message's type.
+fn message_kind(m: &Value) -> &str {
+    m.get("type").and_then(Value::as_str).unwrap_or_default()
+}
+
 fn message(kind: &str, player: u8, payload: Value) -> Value {
     json!({"type": kind, "payload": payload, "player": player})
 }
@@ -165,11 +170,13 @@ impl<'a> Writer<'a> {
     }
 
     /// JCZ's `ConfirmAction` after a move answering prompt `p`: the mover's `COMMIT`, once
-    /// he is not asked `p` again (none at the end of the game).
+    /// he is not asked `p` again. JCZ's `WagonPhase` and `CocScoringPhase` wait for it in
+    /// every turn (a bazaar's turns and the final abbey round included, whoever moved); only
+    /// the Count's round of the final scoring (`CocFinalScoringPhase`) asks none.
     fn confirm(&mut self, before: &Game, after: &Game, p: Prompt, player: u8) {
         let asked_again = matches!(after.decision().kind,
             DecisionKind::Prompt(q) if q.player == p.player && q.owner == p.owner && q.code() == p.code());
-        if !asked_again && !ending(before) {
+        if !asked_again && !before.state().in_final_scoring() {
             self.random = advance(self.random);
             self.messages
                 .push(message("COMMIT", player, json!({"random": self.random})));
@@ -295,9 +302,11 @@ impl<'a> Writer<'a> {
     }
 
     /// The answer to a `random-by` prompt: the number that draws it (index `i` of `n`
-    /// offered: `(i + ½) / n`) goes into the last message when that is of a listed type and
-    /// has none yet (`FLOCK_EXPAND_OR_SCORE`), else into a new message of the first listed
-    /// type (`SHEPHERD_CONFIRM`).
+    /// offered: `(i + ½) / n`) goes into the turn's last message of a listed type when that
+    /// has none yet and no message since carries one (the shepherd's `DEPLOY_MEEPLE`, also
+    /// when the Phantom's step came between: JCZ 5 draws when its `ShepherdPhase` comes, with
+    /// the number the last message set; `FLOCK_EXPAND_OR_SCORE`), else into a new message of
+    /// the first listed type (`SHEPHERD_CONFIRM`, which JCZ 5 does not know).
     fn random_answer(&mut self, before: &Game, a: Action, player: u8) -> Result<(), String> {
         let kinds = self.random_prompt(before).unwrap_or_default();
         let offered = crate::random::prompt_draws(before);
@@ -314,12 +323,16 @@ impl<'a> Writer<'a> {
             return self.commit_draw(i, offered.len());
         }
         let r = (i as f64 + 0.5) / offered.len() as f64;
-        let last = self.messages.last_mut().filter(|m| {
-            m.get("payload").is_some_and(|p| p.get("random").is_none())
-                && kinds
-                    .iter()
-                    .any(|k| m.get("type").and_then(Value::as_str) == Some(k.kind.as_str()))
+        let has_random = |m: &Value| m.get("payload").is_some_and(|p| p.get("random").is_some());
+        let listed = |m: &Value| kinds.iter().any(|k| message_kind(m) == k.kind);
+        // Back to the message of a listed type, one that sets JCZ's number, or the turn's
+        // start; the number goes there if it is of a listed type and sets none yet.
+        let at = self.messages.iter().rposition(|m| {
+            listed(m) || has_random(m) || matches!(message_kind(m), "PLACE_TILE" | "COMMIT")
         });
+        let last = at
+            .map(|at| &mut self.messages[at])
+            .filter(|m| listed(m) && !has_random(m));
         match (last, kinds.first()) {
             (Some(m), _) => m["payload"]["random"] = json!(r),
             (None, Some(k)) => self
@@ -630,8 +643,6 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// Whether the game is past its last draw (a final round: JCZ neither confirms moves nor
-/// commits a declined tile question there).
 /// The id of the tile a placement laid (the tile just placed in `after`).
 fn placed_tile(after: &Game) -> Result<String, String> {
     let st = after.state();
@@ -644,6 +655,11 @@ fn placed_tile(after: &Game) -> Result<String, String> {
         .clone())
 }
 
+/// Whether the game is past its last draw (a final round: JCZ does not commit a declined
+/// tile question there, its `AbbeyEndGamePhase`), read as turns going on after the supply
+/// ran out (`GameState::more_turns`). A bazaar round's turns read so too, though JCZ plays
+/// them as ordinary turns; there it offers the abbey only in a builder's second turn part,
+/// and such a pass would want its `COMMIT` (not told apart yet).
 fn ending(game: &Game) -> bool {
     game.state().more_turns() || game.state().in_final_scoring()
 }

@@ -40,6 +40,9 @@ pub const GARDEN_TILES: &str = "abbot-garden.gardenTiles";
 /// `garden` element).
 pub const GARDENS: &str = "abbot-garden.gardens";
 
+/// AG-5 with the Count: the quarters the abbot may go into (`cathedral`, or `none` as JCZ).
+pub const COUNT_QUARTERS: &str = "abbot-garden.countQuarters";
+
 /// AG-1: (first-edition twin, its garden tile), in the box's letter order N M R E H I V U.
 pub const GARDEN_TWINS: [(&str, &str); 8] = [
     ("BA/Cc.1", "BA/CcG"),

@@ -1,7 +1,7 @@
 //! The expansion linked directly (no plugin loading): its garden tiles against their
 //! first-edition twins (AG-1, AG-2), and the supply swap.
 
-use carcassonne_abbot_garden::{AbbotGarden, GARDENS, GARDEN_TILES, GARDEN_TWINS};
+use carcassonne_abbot_garden::{AbbotGarden, COUNT_QUARTERS, GARDENS, GARDEN_TILES, GARDEN_TWINS};
 use carcassonne_core::{DrawMode, Game, GameSetup, OptionDef, Rotation, Ruleset, TileSetData};
 use std::sync::Arc;
 
@@ -16,6 +16,11 @@ fn rules(garden_tiles: bool) -> Arc<Ruleset> {
             // The manifest declares the option; linked directly, the test does.
             .declare_option(OptionDef::flag(GARDEN_TILES, true, ""))
             .declare_option(OptionDef::flag(GARDENS, true, ""))
+            .declare_option(OptionDef::choice(
+                COUNT_QUARTERS,
+                &["cathedral", "none"],
+                "",
+            ))
             .option_text(GARDEN_TILES, &garden_tiles.to_string())
             .build()
             .unwrap(),

@@ -212,6 +212,16 @@ impl<'a> Ctx<'a> {
             .award(player, points, crate::event::ScoreSource::Label(label));
     }
 
+    /// Gives points of a scoring on the board that core's feature scoring does not make
+    /// (a castle scoring the feature completed beside it), recorded under `label` and
+    /// marked [`ScoreEvent::scoring`](crate::ScoreEvent::scoring): rules that react to a
+    /// scoring the placement caused (the Count's deployment, CO-4) count them as they
+    /// count a feature's.
+    pub fn award_scoring(&mut self, player: PlayerId, points: i32, label: LabelId) {
+        self.state
+            .award_scoring(player, points, crate::event::ScoreSource::Label(label));
+    }
+
     /// Puts a figure of `kind` from `player`'s supply onto a segment. Errs if none is left.
     pub fn deploy(
         &mut self,
@@ -282,6 +292,43 @@ impl<'a> Ctx<'a> {
             return Err(HookFailure(format!("no segment {}", segment.index())));
         }
         self.state.move_figure(figure, segment);
+        Ok(())
+    }
+
+    /// Closes a complete, unscored feature that another has replaced (a castle built on a
+    /// completed city): it is never scored, no longer counts among the complete features
+    /// of its kind ([`FeatureGraph::complete_count`](crate::FeatureGraph::complete_count),
+    /// which the King's award reads), and placement-scoring rules no longer list it
+    /// ([`View::completed_by_last_placement`]). Figures still on it that go home after a
+    /// scoring go home now, as a scoring would send them. It stays complete on the board,
+    /// so a farm bordering it still counts it. Anything but a complete, unscored feature is
+    /// an error and changes nothing.
+    pub fn take_over_feature(&mut self, f: FeatureId) -> HookResult {
+        let g = self.state.graph();
+        if f.0 as usize >= g.len() || g.feature_of(f.segment()) != f {
+            return Err(HookFailure(format!("no feature {}", f.0)));
+        }
+        let t = g.totals(f);
+        if !t.complete() || t.scored {
+            return Err(HookFailure(format!(
+                "feature {} is not complete and unscored: nothing to take over",
+                f.0
+            )));
+        }
+        self.state.graph.take_over(f);
+        let rules = self.rules;
+        let back: Vec<FigureId> = (0..self.state.figures().len())
+            .map(|i| FigureId(i as u16))
+            .filter(|&id| {
+                let fig = self.state.figure(id);
+                matches!(fig.loc, FigureLoc::On(s)
+                    if self.state.graph().feature_of(s) == f && rules.figure_kind(fig.kind).returns)
+            })
+            .collect();
+        for id in back {
+            self.return_figure(id, RemovalReason::Scored)
+                .map_err(|e| HookFailure(e.to_string()))?;
+        }
         Ok(())
     }
 

@@ -26,6 +26,11 @@ pub struct ScoreEvent {
     pub complete: bool,
     /// Whether it happened during final scoring.
     pub final_scoring: bool,
+    /// Whether the points come from a scoring on the board: every feature's scoring, and
+    /// an expansion's award made with [`crate::Ctx::award_scoring`] (a castle's). Rules
+    /// that react to "a scoring caused by the placement" (the Count, CO-4) count these and
+    /// no other label's points (a King's, a trade good's).
+    pub scoring: bool,
     /// Turn number (0-based) when it happened.
     pub turn: u32,
 }

@@ -336,6 +336,11 @@ pub struct FeatureTotals {
     pub completable: bool,
     /// Whether the feature has been scored (and so is closed for further scoring).
     pub scored: bool,
+    /// Whether another feature took this one's place ([`crate::Ctx::take_over_feature`]:
+    /// a castle built on a completed city). It stays complete, so a farm bordering it still
+    /// counts it, but it is closed for scoring and no longer one of the complete features
+    /// of its kind ([`FeatureGraph::complete_count`]).
+    pub taken: bool,
 }
 
 impl FeatureTotals {
@@ -343,6 +348,13 @@ impl FeatureTotals {
     #[inline]
     pub fn complete(&self) -> bool {
         self.completable && self.open == 0
+    }
+
+    /// Whether the feature counts among the complete features of its kind: complete and
+    /// not taken over.
+    #[inline]
+    fn counted(&self) -> bool {
+        self.complete() && !self.taken
     }
 }
 
@@ -521,6 +533,7 @@ impl GraphEdit<'_> {
                     segments: 1,
                     completable: t.completable,
                     scored: false,
+                    taken: false,
                 };
                 complete |= totals.complete();
                 UfLink {
@@ -540,7 +553,7 @@ impl GraphEdit<'_> {
     #[inline(never)]
     fn count_new_complete(&mut self, first: u32) {
         for i in first..self.links.len() as u32 {
-            if self.links[i as usize].totals.complete() {
+            if self.links[i as usize].totals.counted() {
                 self.count_complete(FeatureId(i), 1);
             }
         }
@@ -551,7 +564,7 @@ impl GraphEdit<'_> {
     /// Most features written are open: that test is inlined, the count is not.
     #[inline(always)]
     fn count(&mut self, f: FeatureId, delta: i32) {
-        if self.links[f.0 as usize].totals.complete() {
+        if self.links[f.0 as usize].totals.counted() {
             self.count_complete(f, delta);
         }
     }
@@ -700,6 +713,7 @@ impl Union<'_> {
         t.occupants += s.occupants;
         t.segments += s.segments;
         t.scored |= s.scored;
+        t.taken |= s.taken;
         FeatureId(big as u32)
     }
 }
@@ -1158,18 +1172,38 @@ impl FeatureGraph {
         self.links[f.0 as usize].totals.scored = true;
     }
 
-    /// The complete features (scored or not, virtual ones included), in the order of their
-    /// representatives: one pass over the union-find, no walk of the segments.
+    /// Marks a complete feature taken over by another (a castle on a city): closed for
+    /// scoring as if scored, and out of its kind's complete count. Its completeness is
+    /// unchanged: farms bordering it still count it.
+    pub(crate) fn take_over(&mut self, f: FeatureId) {
+        self.links_gen.version += 1;
+        if self.links.journal.on {
+            self.links.journal.note(f.0);
+        }
+        if self.links[f.0 as usize].totals.counted() {
+            let k = usize::from(self.graph[f.segment()].kind.0);
+            if let Some(n) = self.links.complete.get_mut(k) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        let t = &mut self.links[f.0 as usize].totals;
+        t.scored = true;
+        t.taken = true;
+    }
+
+    /// The complete features (scored or not, virtual ones included, taken-over ones not:
+    /// [`crate::Ctx::take_over_feature`]), in the order of their representatives: one pass over
+    /// the union-find, no walk of the segments.
     pub fn complete_features(&self) -> impl Iterator<Item = FeatureId> + '_ {
         self.links
             .iter()
             .enumerate()
-            .filter(|(i, l)| l.totals.complete() && l.parent == *i as u32)
+            .filter(|(i, l)| l.totals.counted() && l.parent == *i as u32)
             .map(|(i, _)| FeatureId(i as u32))
     }
 
-    /// How many complete features (scored or not, virtual ones included) of `kind` there
-    /// are: as many as [`FeatureGraph::complete_features`] lists with that kind, kept as
+    /// How many complete features (scored or not, virtual ones included, taken-over ones
+    /// not) of `kind` there are: as many as [`FeatureGraph::complete_features`] lists with that kind, kept as
     /// the graph changes instead of counted.
     #[inline]
     pub fn complete_count(&self, kind: FeatureKindId) -> u32 {
@@ -1472,6 +1506,34 @@ mod tests {
             ..FeatureTotals::default()
         };
         g.add_segment(node(tile), totals)
+    }
+
+    /// A feature taken over (a castle on a city) stays complete but leaves its kind's
+    /// complete count and listing, for good: later writes to it (an occupant) and a
+    /// refill back to before it keep the counts exact.
+    #[test]
+    fn a_taken_over_feature_leaves_the_complete_count() {
+        let mut g = FeatureGraph::default();
+        let (a, b) = (piece(&mut g, 1), piece(&mut g, 2));
+        g.edit().join(a, b, true);
+        g.edit().close_edge(a);
+        g.edit().close_edge(b);
+        let f = g.feature_of(a);
+        assert!(g.totals(f).complete());
+        assert_eq!(g.complete_count(FeatureKindId::ROAD), 1);
+        let before = g.clone();
+        g.take_over(f);
+        let t = *g.totals(f);
+        assert!(t.complete() && t.scored && t.taken);
+        assert_eq!(g.complete_count(FeatureKindId::ROAD), 0);
+        assert_eq!(g.complete_features().count(), 0);
+        g.add_occupant(a, 1);
+        g.add_occupant(a, -1);
+        assert_eq!(g.complete_count(FeatureKindId::ROAD), 0);
+        let mut copy = g.clone();
+        copy.refill_from(&before, None, true);
+        assert_eq!(copy.complete_count(FeatureKindId::ROAD), 1);
+        assert!(!copy.totals(f).taken);
     }
 
     /// The store's border lists against petgraph's: borders added later between old and

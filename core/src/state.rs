@@ -275,6 +275,9 @@ pub struct GameState {
     /// ([`crate::Game::set_stop_before_scoring`]).
     pub(crate) stop_before_scoring: Option<u32>,
     pub(crate) events: Vec<ScoreEvent>,
+    /// Where this turn part's events start in `events` (set when a turn or its second
+    /// part begins): [`GameState::turn_part_events`].
+    pub(crate) part_events: u32,
     pub(crate) discards: Vec<Discard>,
     pub(crate) slots: Vec<i64>,
     pub(crate) slot_offsets: Vec<u32>,
@@ -673,6 +676,15 @@ impl GameState {
         &self.events
     }
 
+    /// The score events of this turn part: since this turn began, or since its second
+    /// part began (a builder's double turn, CO-8); at final scoring, since the last
+    /// turn part began. JCZ's `getCurrentTurnPartEvents`.
+    pub fn turn_part_events(&self) -> &[ScoreEvent] {
+        self.events
+            .get(self.part_events as usize..)
+            .unwrap_or_default()
+    }
+
     /// The tiles of [`GameState::discards`], in order.
     pub fn discarded(&self) -> Vec<TileKindId> {
         self.discards.iter().map(|d| d.tile).collect()
@@ -796,6 +808,14 @@ impl GameState {
         self.award_feature(player, points, source, false);
     }
 
+    /// [`GameState::award`] of points from a scoring on the board ([`ScoreEvent::scoring`]).
+    pub(crate) fn award_scoring(&mut self, player: PlayerId, points: i32, source: ScoreSource) {
+        self.award_feature(player, points, source, false);
+        if let Some(e) = self.events.last_mut() {
+            e.scoring = true;
+        }
+    }
+
     pub(crate) fn award_feature(
         &mut self,
         player: PlayerId,
@@ -811,6 +831,7 @@ impl GameState {
             complete,
             final_scoring: self.final_scoring,
             turn: self.turn,
+            scoring: matches!(source, ScoreSource::Feature(_)),
         });
     }
 

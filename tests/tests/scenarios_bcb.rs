@@ -306,3 +306,24 @@ fn t_bcb_25_a_no_castle_city_of_another_set_scores() {
 fn t_bcb_26_a_castle_held_by_a_mayor_scores_for_nobody() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-26");
 }
+
+/// T-bridges-castles-bazaars-27 — BCB-9 with KR-6: a castle takes its city's place, so
+/// the King's award does not count it.
+#[test]
+fn t_bcb_27_the_king_does_not_count_a_castle() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-27");
+}
+
+/// T-bridges-castles-bazaars-28 — BCB-9 with CO-10: the castle is asked before the
+/// Count's scoring round, which then offers nobody the castle's city.
+#[test]
+fn t_bcb_28_the_count_offers_no_castle_city() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-28");
+}
+
+/// T-bridges-castles-bazaars-29 — BCB-11 with CO-4: a castle's scoring is a scoring the
+/// placement caused, so the placer who scored nothing may deploy into the City.
+#[test]
+fn t_bcb_29_a_castle_s_scoring_lets_the_placer_deploy_into_the_city() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-29");
+}

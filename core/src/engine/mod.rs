@@ -912,6 +912,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         stop_before_draw: None,
         stop_before_scoring: None,
         events: Vec::new(),
+        part_events: 0,
         candidates: Vec::new(),
         completed: Vec::new(),
         scratch_actions: Vec::new(),

@@ -144,6 +144,7 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             Stage::TurnEnd => {
                 let extra =
                     rules.hook_members(HookSet::ON_TURN_END) != 0 && turn_end_hooks(rules, st)?;
+                st.part_events = st.events.len() as u32;
                 if extra && !st.extra_part {
                     st.extra_part = true;
                     st.stage = Stage::BeforeDraw;

@@ -77,6 +77,7 @@ clone_fields!(
     stop_before_draw,
     stop_before_scoring,
     events,
+    part_events,
     discards,
     slots,
     slot_offsets,

@@ -203,6 +203,10 @@ impl Castles {
         let castle = ctx.add_virtual_feature_at(self.kind, k as u8, true, cell);
         ctx.set(self.v[k], castle.index() as i64 + 1);
         ctx.move_figure(fig, castle)?;
+        // [JCZ] The castle replaces the city: the city is never scored and is no longer a
+        // completed city for other rules (the King's award, KR-6; the Count's targets,
+        // CO-10), though a farm bordering it still counts it (BCB-12).
+        ctx.take_over_feature(f)?;
         let used = ctx.get(self.used.of(p));
         ctx.set(self.used.of(p), used + 1);
         let made = ctx.get(self.made);
@@ -313,7 +317,8 @@ impl Castles {
             // JCZ `Mayor.getPower`: "mayor has no power on castles"); the castle scores for
             // nobody and the mayor still goes home.
             if ctx.view().strength(fig).map_err(|e| e.to_string())? > 0 {
-                ctx.award(owner, pts, self.label);
+                // A scoring the placement caused (CO-4 counts it) [JCZ `ScoreCastle`].
+                ctx.award_scoring(owner, pts, self.label);
             }
             ctx.set(self.fig[c.k], 0);
             let n = ctx.get(self.waiting);

@@ -10,8 +10,10 @@
 //! **Castles (BCB-9 … BCB-12, `castle.rs`).** In the `BeforeScoring` window the owner of
 //! the sole follower in a two-tile city the placement completed is asked `make-castle` or
 //! pass (every player in turn order from the active one, as JCZ's `CastlePhase`); the
-//! follower moves onto the castle, a virtual feature, so the city scores for nobody, and
-//! the castle scores later (`after_scoring`).
+//! follower moves onto the castle, a virtual feature, and the castle takes the city's
+//! place (`Ctx::take_over_feature`: the city is never scored, and other rules no longer
+//! count it as a completed city, though bordering farms do); the castle scores later
+//! (`after_scoring`).
 //!
 //! **Bazaars (BCB-13 … BCB-16, `bazaar.rs`).** A bazaar tile placed calls an auction in
 //! the `AfterScoring` window (prompts `choose-tile`, `bid`, `raise`/pass, `buy`/`sell`);

@@ -43,8 +43,8 @@ use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
     FeatureGraph, FeatureId, FeatureKindDef, FeatureKindId, FigureId, FigureKindId, FigureLoc,
     GameSlot, HookFailure, HookGate, HookResult, HookSet, PlayerId, Pos, Prompt, PromptCode,
-    PromptKind, Rotation, Ruleset, ScoreDraft, Scoring, SegmentId, Shape, Stands, StartTile,
-    TileKindId, VerbId, VerbValue, View, Visible, Window, MAX_PLAYERS,
+    PromptKind, Rotation, Ruleset, ScoreDraft, ScoreEvent, ScoreSource, Scoring, SegmentId, Shape,
+    Stands, StartTile, TileKindId, VerbId, VerbValue, View, Visible, Window, MAX_PLAYERS,
 };
 
 /// Option keys (the full keys; the binder reads them by their short names).
@@ -702,6 +702,14 @@ fn final_targets_by_nodes(r: &CountRules, v: &View<'_>, want: u8) -> Vec<Feature
         .collect()
 }
 
+/// Score events of scorings on the board that core's feature scoring did not make (an
+/// expansion's [`Ctx::award_scoring`]: a castle's).
+fn other_scorings(events: &[ScoreEvent]) -> impl Iterator<Item = &ScoreEvent> {
+    events
+        .iter()
+        .filter(|e| e.scoring && matches!(e.source, ScoreSource::Label(_)) && !e.final_scoring)
+}
+
 fn completed_targets(v: &View<'_>) -> Vec<FeatureId> {
     let mut out = Vec::new();
     v.completed_by_last_placement(&mut out);
@@ -1131,7 +1139,12 @@ impl BoundExpansion for CountRules {
     /// Most scorings reach here with no award: that test is inline, the rest out of line.
     #[inline(always)]
     fn after_scoring(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
-        if draft.final_scoring || draft.awards.is_empty() {
+        if draft.final_scoring
+            || (draft.awards.is_empty()
+                && other_scorings(ctx.state().turn_part_events())
+                    .next()
+                    .is_none())
+        {
             return Ok(());
         }
         self.placement_scored(ctx, draft)
@@ -1159,6 +1172,16 @@ impl CountRules {
                 continue;
             }
             points[a.player.index()] += i64::from(a.points);
+        }
+        // CO-5: other scorings on the board this placement caused, an expansion's (a
+        // castle's, BCB-11) [JCZ: every landscape `ScoreEvent` of the turn part]; not under
+        // `cocTrigger=completion`, which counts completed roads, cities and cloisters only.
+        if !completion_only {
+            for e in other_scorings(ctx.state().turn_part_events()) {
+                if let Some(p) = points.get_mut(e.player.index()) {
+                    *p += i64::from(e.points);
+                }
+            }
         }
         // CO-4: the placer scored 0 while someone else scored. (One scoring per placement,
         // so each part of a double turn is judged alone, CO-8.)

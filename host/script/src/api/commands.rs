@@ -244,6 +244,13 @@ pub(crate) fn register_commands(reg: &mut Registry) {
         let complete = flag(complete, "add_virtual_feature", "complete")?;
         Ok(ctx.add_virtual_feature(k, slot, complete).index() as INT)
     });
+    game_fn!(reg, Other, "take_over_feature", |c, s: int| -> () {
+        let ctx = c.ctx()?;
+        let s = segment(ctx.state(), s)?;
+        let f = ctx.state().graph().feature_of(s);
+        ctx.take_over_feature(f)
+            .map_err(|e| format!("take_over_feature: {}", e.0).into())
+    });
     game_fn!(reg, Other, "add_border", |c, field: int, city: int| -> () {
         let ctx = c.ctx()?;
         let field = segment(ctx.state(), field)?;

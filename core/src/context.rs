@@ -316,14 +316,9 @@ impl<'a> Ctx<'a> {
             )));
         }
         self.state.graph.take_over(f);
-        let rules = self.rules;
         let back: Vec<FigureId> = (0..self.state.figures().len())
+            .filter(|&i| crate::engine::returns_from(self.rules, self.state, i, f))
             .map(|i| FigureId(i as u16))
-            .filter(|&id| {
-                let fig = self.state.figure(id);
-                matches!(fig.loc, FigureLoc::On(s)
-                    if self.state.graph().feature_of(s) == f && rules.figure_kind(fig.kind).returns)
-            })
             .collect();
         for id in back {
             self.return_figure(id, RemovalReason::Scored)

@@ -1192,8 +1192,8 @@ impl FeatureGraph {
     }
 
     /// The complete features (scored or not, virtual ones included, taken-over ones not:
-    /// [`crate::Ctx::take_over_feature`]), in the order of their representatives: one pass over
-    /// the union-find, no walk of the segments.
+    /// [`crate::Ctx::take_over_feature`]), in the order of their representatives: one pass
+    /// over the union-find, no walk of the segments.
     pub fn complete_features(&self) -> impl Iterator<Item = FeatureId> + '_ {
         self.links
             .iter()
@@ -1203,8 +1203,8 @@ impl FeatureGraph {
     }
 
     /// How many complete features (scored or not, virtual ones included, taken-over ones
-    /// not) of `kind` there are: as many as [`FeatureGraph::complete_features`] lists with that kind, kept as
-    /// the graph changes instead of counted.
+    /// not) of `kind` there are: as many as [`FeatureGraph::complete_features`] lists with
+    /// that kind, kept as the graph changes instead of counted.
     #[inline]
     pub fn complete_count(&self, kind: FeatureKindId) -> u32 {
         self.links

@@ -805,23 +805,32 @@ impl GameState {
     }
 
     pub(crate) fn award(&mut self, player: PlayerId, points: i32, source: ScoreSource) {
-        self.award_feature(player, points, source, false);
+        self.add_score(player, points, source, false, false);
     }
 
     /// [`GameState::award`] of points from a scoring on the board ([`ScoreEvent::scoring`]).
     pub(crate) fn award_scoring(&mut self, player: PlayerId, points: i32, source: ScoreSource) {
-        self.award_feature(player, points, source, false);
-        if let Some(e) = self.events.last_mut() {
-            e.scoring = true;
-        }
+        self.add_score(player, points, source, false, true);
     }
 
+    /// A feature's scoring (always [`ScoreEvent::scoring`]).
     pub(crate) fn award_feature(
         &mut self,
         player: PlayerId,
         points: i32,
         source: ScoreSource,
         complete: bool,
+    ) {
+        self.add_score(player, points, source, complete, true);
+    }
+
+    fn add_score(
+        &mut self,
+        player: PlayerId,
+        points: i32,
+        source: ScoreSource,
+        complete: bool,
+        scoring: bool,
     ) {
         self.players[player.index()].score += points;
         self.events.push(ScoreEvent {
@@ -831,7 +840,7 @@ impl GameState {
             complete,
             final_scoring: self.final_scoring,
             turn: self.turn,
-            scoring: matches!(source, ScoreSource::Feature(_)),
+            scoring,
         });
     }
 

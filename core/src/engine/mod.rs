@@ -24,6 +24,8 @@ mod placement;
 mod scoring;
 mod snapshot;
 
+pub(crate) use scoring::returns_from;
+
 use crate::action::{Action, ExpansionIndex};
 use crate::board::PlacedTile;
 use crate::context::{Ctx, View};

@@ -381,7 +381,7 @@ pub(crate) fn apply_draft(
 
 /// Whether figure `i` stands on `feature` and goes home when the feature scores.
 #[inline]
-fn returns_from(rules: &Ruleset, st: &GameState, i: usize, feature: FeatureId) -> bool {
+pub(crate) fn returns_from(rules: &Ruleset, st: &GameState, i: usize, feature: FeatureId) -> bool {
     let f = st.figures[i];
     matches!(f.loc, FigureLoc::On(seg)
         if st.graph.feature_of(seg) == feature && rules.figure_kind(f.kind).returns)

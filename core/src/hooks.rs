@@ -18,7 +18,8 @@
 //!    `deploy_step_actions` add alternatives and `filter_deploy_actions` may remove;
 //! 3. `open_window(AfterDeploy)`, `open_window(BeforeScoring)`; scoring with
 //!    `before_scoring` (may rewrite the draft) and `after_scoring`;
-//!    `open_window(AfterScoring)`; `on_turn_end` (may ask for an extra turn);
+//!    `open_window(AfterScoring)`; `on_turn_end` (may ask for an extra turn); after
+//!    the turn's last part, `open_window(AfterTurn)`;
 //! 4. at the end: `open_window(BeforeFinalScoring)`, final feature and farm scoring
 //!    (through `before_scoring` too), then `final_scoring` for bonuses.
 //!
@@ -104,17 +105,23 @@ pub enum Window {
     /// prompt answered here may play a tile that is not in the supply instead of drawing
     /// ([`Ctx::play_tile_instead`]).
     BeforeDraw,
+    /// After the whole turn, before the next player's: after `AfterScoring` and
+    /// `on_turn_end` of the turn's last part, so once per turn even when a turn has a
+    /// second part ([`TurnEndVerdict::ExtraPart`]). What happens "after the turn" (a
+    /// bazaar's auction) asks its questions here.
+    AfterTurn,
 }
 
 impl Window {
     /// Every window, in the order a turn opens them (`BeforeFinalScoring` last). Hosts that
     /// bind a hook per window, and tests that walk them all, take this list instead of their own.
-    pub const ALL: [Window; 6] = [
+    pub const ALL: [Window; 7] = [
         Window::TurnStart,
         Window::BeforeDraw,
         Window::AfterDeploy,
         Window::BeforeScoring,
         Window::AfterScoring,
+        Window::AfterTurn,
         Window::BeforeFinalScoring,
     ];
 }

@@ -160,6 +160,8 @@ pub(crate) enum Stage {
     Score,
     AfterScoring,
     TurnEnd,
+    /// The `AfterTurn` window is open; the next player's turn follows.
+    NextTurn,
     BeforeFinal,
     FinalScoring,
     Over,

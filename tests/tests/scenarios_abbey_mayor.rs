@@ -138,6 +138,13 @@ fn t127_am32_tactician_wagon_then_moves() {
     run_scenario("abbey-mayor/T-127");
 }
 
+/// T-124 (join) — AM-24 with CO-10: a farm the placement joined to a barn's farm is a target
+/// of the Count's round, before its join scoring (JCZ's `CocScoringPhase`).
+#[test]
+fn t124_join_the_count_reaches_a_farm_joined_to_a_barn() {
+    run_scenario("abbey-mayor/T-124-join");
+}
+
 /// T-124 — AM-28, CO-13: the market redeploys onto a barn's farm before its placement scoring; CO-4 after it.
 #[test]
 fn t124_am28_market_onto_a_barn_farm() {

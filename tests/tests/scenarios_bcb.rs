@@ -272,6 +272,14 @@ fn t_bcb_20_castle_counts_four_for_a_farm() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-20");
 }
 
+/// T-bridges-castles-bazaars-30 — BCB-13 with TB-11: the bazaar comes after the whole turn,
+/// so after the second part a builder gives it (JCZ's `BazaarPhase` after its
+/// `CleanUpTurnPartPhase`).
+#[test]
+fn t_bcb_30_bazaar_after_the_builders_second_part() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-30");
+}
+
 /// T-bridges-castles-bazaars-22 — BCB-15 with AM-3: no abbey instead of a bought tile; the
 /// abbey question returns once the bazaar round is over.
 #[test]

@@ -148,15 +148,18 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 if extra && !st.extra_part {
                     st.extra_part = true;
                     st.stage = Stage::BeforeDraw;
-                } else {
-                    st.extra_part = false;
-                    st.turn += 1;
-                    // The next seat (a wrap instead of a division).
-                    debug_assert!((st.active.0 as usize) < st.players.len());
-                    let next = st.active.0 as usize + 1;
-                    st.active = PlayerId(if next == st.players.len() { 0 } else { next } as u8);
-                    st.stage = Stage::TurnStart;
+                    continue;
                 }
+                st.extra_part = false;
+                (Stage::NextTurn, Window::AfterTurn)
+            }
+            Stage::NextTurn => {
+                st.turn += 1;
+                // The next seat (a wrap instead of a division).
+                debug_assert!((st.active.0 as usize) < st.players.len());
+                let next = st.active.0 as usize + 1;
+                st.active = PlayerId(if next == st.players.len() { 0 } else { next } as u8);
+                st.stage = Stage::TurnStart;
                 continue;
             }
             Stage::BeforeFinal => {

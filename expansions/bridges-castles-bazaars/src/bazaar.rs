@@ -16,7 +16,8 @@
 //! State (game slots): per shown tile `bazaar-<k>-tile` (kind + 1) and `bazaar-<k>-owner`
 //! (player + 1); the auction's `bazaar-auctioneer`, `-lot`, `-bid`, `-bidder` (+ 1 each,
 //! auctioneer 0 = no auction); `bazaar-held` (bought tiles still to place: gates the
-//! `BeforeDraw` window), `bazaar-due` (a bazaar tile was placed: gates `AfterScoring`),
+//! `BeforeDraw` window), `bazaar-due` (a bazaar tile was placed this turn: gates `AfterTurn`, which
+//! follows the whole turn, a builder's second part included),
 //! `bazaar-from` (lot + 1 of the bought tile chosen this turn: it opens no new bazaar) and
 //! `bazaar-more` (this expansion keeps whole turns going past an empty supply).
 

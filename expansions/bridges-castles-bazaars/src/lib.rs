@@ -16,7 +16,9 @@
 //! (`after_scoring`).
 //!
 //! **Bazaars (BCB-13 … BCB-16, `bazaar.rs`).** A bazaar tile placed calls an auction in
-//! the `AfterScoring` window (prompts `choose-tile`, `bid`, `raise`/pass, `buy`/`sell`);
+//! the `AfterTurn` window, after the whole turn (a builder's second part included, as
+//! JCZ's `BazaarPhase` follows its `CleanUpTurnPartPhase`; prompts `choose-tile`, `bid`,
+//! `raise`/pass, `buy`/`sell`);
 //! the bought tiles are placed from the `BeforeDraw` window with `Ctx::play_tile_instead`.
 //!
 //! **Bridges (BCB-4 … BCB-8, `bridge.rs`).** A core overlay (road `NS`, tag `bridge`): a
@@ -330,7 +332,7 @@ impl BoundExpansion for BcbRules {
             | HookSet::AFTER_SCORING
             | HookSet::ON_FIGURE_REMOVED
             | HookSet::window(Window::BeforeScoring)
-            | HookSet::window(Window::AfterScoring)
+            | HookSet::window(Window::AfterTurn)
             | HookSet::window(Window::BeforeDraw)
     }
 
@@ -346,7 +348,7 @@ impl BoundExpansion for BcbRules {
                 slot: self.castles.made,
             },
             HookGate {
-                hooks: HookSet::window(Window::AfterScoring),
+                hooks: HookSet::window(Window::AfterTurn),
                 slot: self.bazaar.due,
             },
             HookGate {
@@ -356,23 +358,24 @@ impl BoundExpansion for BcbRules {
         ]
     }
 
-    /// BCB-9: the castle question (`BeforeScoring`) follows only a tile with a castle base;
-    /// BCB-13: a bazaar (`AfterScoring`) only a bazaar tile (`bazaar-due` is set by no
-    /// other, and `marked` holds a bazaar kind's variants too, as a bridge laid after the
-    /// placement leaves the tile). After any other tile the engine skips the window, and
-    /// its gate's check, in most turns.
+    /// BCB-9: the castle question (`BeforeScoring`) follows only a tile with a castle base:
+    /// after any other tile the engine skips the window, and its gate's check. (The
+    /// bazaar's `AfterTurn` window follows the whole turn, whose last part may have placed
+    /// another tile: its gate, `bazaar-due`, alone says whether it opens.)
     fn opens_window_for(
         &self,
         _rules: &carcassonne_core::Ruleset,
         window: Window,
         tile: carcassonne_core::TileKindId,
     ) -> bool {
-        let by_kind = match window {
-            Window::BeforeScoring => &self.castle_tiles,
-            Window::AfterScoring => &self.bazaar.marked,
-            _ => return true,
-        };
-        by_kind.get(usize::from(tile.0)).copied().unwrap_or(true)
+        match window {
+            Window::BeforeScoring => self
+                .castle_tiles
+                .get(usize::from(tile.0))
+                .copied()
+                .unwrap_or(true),
+            _ => true,
+        }
     }
 
     /// BCB-1: everyone's bridges.
@@ -433,7 +436,7 @@ impl BoundExpansion for BcbRules {
                 self.ask_castles(ctx);
                 Ok(())
             }
-            Window::AfterScoring if ctx.get(self.bazaar.due) != 0 => self.bazaar.start(ctx),
+            Window::AfterTurn if ctx.get(self.bazaar.due) != 0 => self.bazaar.start(ctx),
             Window::BeforeDraw if ctx.get(self.bazaar.held) != 0 => self.bazaar.before_draw(ctx),
             _ => Ok(()),
         }

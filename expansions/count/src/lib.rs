@@ -189,6 +189,8 @@ struct CountRules {
     /// placement), found by name at bind if that expansion is loaded: its farm is scored
     /// now, so the market may redeploy onto it (CO-13, AM-28).
     barn_placed: Option<carcassonne_core::SlotId>,
+    /// Abbey & Mayor's figure kind `barn`, found by name at bind (CO-10 with AM-24).
+    barn: Option<FigureKindId>,
     /// Per feature kind (by id): bit `q` if quarter `q`'s followers may move onto that
     /// kind's features (its scoring is `QUARTER_SCORING[q]`), computed at bind.
     kind_bits: [u8; 256],
@@ -234,7 +236,10 @@ fn city_tiles(rules: &Ruleset) -> Result<CityTiles, String> {
 
 impl CountRules {
     /// CO-10 targets: the features the placement completed, and (CO-13, AM-28) the farm of
-    /// a barn placed now, which the market may reach before its placement scoring.
+    /// a barn placed now, which the market may reach before its placement scoring, and
+    /// (AM-24) a farm of the tile just placed that holds a barn and a follower: the
+    /// placement joined farmers to a barn, and they score now (JCZ's `CocScoringPhase`
+    /// offers both).
     #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
     fn redeploy_targets(&self, v: &View<'_>) -> Vec<FeatureId> {
         let mut out = completed_targets(v);
@@ -247,7 +252,37 @@ impl CountRules {
                 }
             }
         }
+        if let Some(barn) = self.barn {
+            self.joined_barn_farms(v, barn, &mut out);
+        }
         out
+    }
+
+    /// The farms of the tile placed last that hold a barn and a follower, added to `out`.
+    fn joined_barn_farms(&self, v: &View<'_>, barn: FigureKindId, out: &mut Vec<FeatureId>) {
+        let st = v.state;
+        let Some(i) = st.last_placed() else {
+            return;
+        };
+        let g = st.graph();
+        for s in st.board().tile(i).segments() {
+            if v.rules.kind(g.segment(s).kind).shape != Shape::Field {
+                continue;
+            }
+            let farm = g.feature_of(s);
+            if out.contains(&farm) {
+                continue;
+            }
+            let (mut has_barn, mut has_follower) = (false, false);
+            for f in st.figures_on(s) {
+                let kind = st.figures()[f.0 as usize].kind;
+                has_barn |= kind == barn;
+                has_follower |= v.rules.figure_kind(kind).follower;
+            }
+            if has_barn && has_follower {
+                out.push(farm);
+            }
+        }
     }
 
     #[inline]
@@ -858,6 +893,16 @@ impl Expansion for Count {
                             .collect()
                     })
                     .collect(),
+                barn: b
+                    .rules()
+                    .expansion_index("abbey-mayor")
+                    .and_then(|_| {
+                        b.rules()
+                            .figure_kinds()
+                            .iter()
+                            .position(|k| k.name == "barn")
+                    })
+                    .map(|k| FigureKindId(k as u8)),
                 barn_placed: b.rules().expansion_index("abbey-mayor").and_then(|ix| {
                     b.rules()
                         .slots()

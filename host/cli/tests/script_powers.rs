@@ -740,3 +740,52 @@ fn before_scoring(draft) {{
     assert_ne!(native, plain, "the markers never brought a bonus");
     assert_eq!(native, hook);
 }
+
+/// Every turn has a second part; the script counts its windows and who is active in them.
+const AFTER_TURN: &str = r#"
+fn setup() {
+    declare_state("parts", "game", 0);
+    declare_state("turns", "game", 0);
+    declare_state("last", "game", 0);
+}
+fn window_after_scoring() { set_state("parts", state("parts") + 1); }
+fn on_turn_end() { "extra" }
+fn window_after_turn() {
+    set_state("turns", state("turns") + 1);
+    set_state("last", active_player() + 1);
+}
+"#;
+
+/// `window_after_turn` (core's `Window::AfterTurn`) opens once per whole turn, after the
+/// second part an `on_turn_end` of "extra" gives it, while the turn's player is still the
+/// active one: what happens "after the turn" (BCB-13's bazaar) waits for every part.
+#[test]
+fn the_after_turn_window_follows_the_whole_turn() {
+    let (_s, r) = rules("after-turn", "", AFTER_TURN);
+    let mut g = Game::new(
+        Arc::clone(&r),
+        &carcassonne_core::GameSetup::new(vec!["R".into(), "B".into()], 3),
+    )
+    .unwrap();
+    let mut placed = 0;
+    loop {
+        if let carcassonne_core::DecisionKind::PlaceTile { .. } = g.decision().kind {
+            if placed == 6 {
+                break;
+            }
+            placed += 1;
+        }
+        assert!(!g.is_over());
+        let a = match g.decision().kind {
+            carcassonne_core::DecisionKind::Deploy { .. } => carcassonne_core::Action::Pass,
+            _ => g.actions()[0],
+        };
+        g.apply(a).unwrap();
+    }
+    // Six parts placed: R's two, B's two, then R's two; the seventh placement is pending.
+    assert_eq!(slot(&g, "parts"), 6);
+    assert_eq!(slot(&g, "turns"), 3);
+    // The third whole turn was R's, and he was the active player in its window.
+    assert_eq!(slot(&g, "last"), 1);
+    assert_eq!(g.decision().player, PlayerId(1));
+}

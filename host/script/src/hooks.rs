@@ -62,6 +62,7 @@ impl Hook {
     pub const WindowAfterDeploy: Hook = Hook::named("window_after_deploy");
     pub const WindowBeforeScoring: Hook = Hook::named("window_before_scoring");
     pub const WindowAfterScoring: Hook = Hook::named("window_after_scoring");
+    pub const WindowAfterTurn: Hook = Hook::named("window_after_turn");
     pub const WindowBeforeFinalScoring: Hook = Hook::named("window_before_final_scoring");
     pub const PromptActions: Hook = Hook::named("prompt_actions");
     pub const FilterPromptActions: Hook = Hook::named("filter_prompt_actions");
@@ -150,6 +151,7 @@ const FORMS: &[Form] = &[
     form("open_window", "window_after_deploy", "()", "After the deployment step, before scoring (the Tactician's window)."),
     form("open_window", "window_before_scoring", "()", "Just before the placed tile's features are scored."),
     form("open_window", "window_after_scoring", "()", "After scoring."),
+    form("open_window", "window_after_turn", "()", "After the whole turn, once even when the turn has a second part (`on_turn_end` answered \"extra\"), before the next player's turn: what happens after the turn (an auction) asks here."),
     form("open_window", "window_before_final_scoring", "()", "After the last turn, before final scoring."),
     form("prompt_actions", "prompt_actions", "array of actions", "The choices of a prompt you queued, computed when it is asked (empty = skipped)."),
     Form { params: Some(&["player", "owner", "actions"]), ..form("filter_prompt_actions", "filter_prompt_actions", "array of actions", "A prompt of any expansion (`owner`: its id) is about to be asked of `player`; return the actions that stay allowed (a prompt filtered down to passing is answered with the pass).") },

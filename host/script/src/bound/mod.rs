@@ -477,6 +477,7 @@ pub(crate) fn window_hook(w: Window) -> Hook {
         Window::AfterDeploy => Hook::WindowAfterDeploy,
         Window::BeforeScoring => Hook::WindowBeforeScoring,
         Window::AfterScoring => Hook::WindowAfterScoring,
+        Window::AfterTurn => Hook::WindowAfterTurn,
         Window::BeforeFinalScoring => Hook::WindowBeforeFinalScoring,
         Window::BeforeDraw => Hook::WindowBeforeDraw,
     }

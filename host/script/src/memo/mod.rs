@@ -127,6 +127,7 @@ pub(crate) const MEMO_HOOKS: &[Hook] = &[
     Hook::WindowAfterDeploy,
     Hook::WindowBeforeScoring,
     Hook::WindowAfterScoring,
+    Hook::WindowAfterTurn,
     Hook::WindowBeforeFinalScoring,
     Hook::PromptActions,
     Hook::ApplyPrompt,

@@ -280,6 +280,13 @@ fn t_bcb_30_bazaar_after_the_builders_second_part() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-30");
 }
 
+/// T-bridges-castles-bazaars-31 — BCB-11 with AM-11: a city won by nobody (a mayor without
+/// pennants alone on it) still gives a castle in its vicinity its base value.
+#[test]
+fn t_bcb_31_a_castle_scores_a_city_its_mayor_cannot_win() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-31");
+}
+
 /// T-bridges-castles-bazaars-22 — BCB-15 with AM-3: no abbey instead of a bought tile; the
 /// abbey question returns once the bazaar round is over.
 #[test]

@@ -265,10 +265,13 @@ impl Castles {
             .enumerate()
             .filter(|(_, it)| it.complete && !this_turn.contains(&it.feature))
             .map(|(i, it)| {
+                // A 0-point award pays nobody (JCZ's event for a mayor without pennants,
+                // `mayorEmptyCity=zero-points`): the castle then takes the base value, as
+                // JCZ's castle takes the feature's points whoever wins it.
                 let awarded = draft
                     .awards
                     .iter()
-                    .filter(|a| a.item as usize == i)
+                    .filter(|a| a.item as usize == i && a.points > 0)
                     .map(|a| a.points)
                     .max();
                 let cells = g

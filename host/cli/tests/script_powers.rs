@@ -789,3 +789,53 @@ fn the_after_turn_window_follows_the_whole_turn() {
     assert_eq!(slot(&g, "last"), 1);
     assert_eq!(g.decision().player, PlayerId(1));
 }
+
+/// Each placement: a scoring on the board (`award_scoring`) and a plain award.
+const AWARD_SCORING: &str = r#"
+fn setup() {
+    declare_label("board");
+    declare_label("bonus");
+}
+fn on_tile_placed(x, y) {
+    award_scoring(active_player(), 2, "board");
+    award(active_player(), 1, "bonus");
+}
+"#;
+
+/// `award_scoring` marks its event as a scoring on the board (`ScoreEvent::scoring`, what
+/// the Count's deployment reads, CO-4), `award` does not, through a whole game. (The
+/// memo's deferred awards keep the mark: `EDGY` in the script host's memo tests.)
+#[test]
+fn award_scoring_marks_its_events_as_scorings() {
+    let (_s, r) = rules("award-scoring", "", AWARD_SCORING);
+    let label = |name: &str| {
+        let i = r.labels().iter().position(|l| l == name).unwrap();
+        carcassonne_core::LabelId(i as u16)
+    };
+    let (board, bonus) = (label("board"), label("bonus"));
+    let mut g = Game::new(
+        Arc::clone(&r),
+        &carcassonne_core::GameSetup::new(vec!["R".into(), "B".into()], 5),
+    )
+    .unwrap();
+    let mut placed = 0;
+    while !g.is_over() {
+        if let carcassonne_core::DecisionKind::PlaceTile { .. } = g.decision().kind {
+            placed += 1;
+        }
+        let a = g.actions()[g.actions().len() / 2];
+        g.apply(a).unwrap();
+    }
+    let of = |l| {
+        g.state()
+            .events()
+            .iter()
+            .filter(|e| e.source == carcassonne_core::ScoreSource::Label(l))
+            .collect::<Vec<_>>()
+    };
+    assert!(placed > 50, "{placed} placements");
+    assert_eq!(of(board).len(), placed);
+    assert_eq!(of(bonus).len(), placed);
+    assert!(of(board).iter().all(|e| e.scoring && e.points == 2));
+    assert!(of(bonus).iter().all(|e| !e.scoring && e.points == 1));
+}

@@ -2,7 +2,9 @@
 
 use super::*;
 
-fn award(c: &mut Call<'_, '_>, p: INT, points: INT, label: Option<&str>) -> R<()> {
+/// `award` and `award_scoring` (`scoring`: the points are a scoring on the board, as
+/// `Ctx::award_scoring` gives them).
+fn award(c: &mut Call<'_, '_>, p: INT, points: INT, label: Option<&str>, scoring: bool) -> R<()> {
     let decl = c.decl()?;
     let label = match label {
         None => decl.label(&c.script.id).ok_or("no default label")?,
@@ -18,7 +20,8 @@ fn award(c: &mut Call<'_, '_>, p: INT, points: INT, label: Option<&str>) -> R<()
     let ctx = c.ctx()?;
     let p = player(ctx.state(), p)?;
     match c.awards.as_mut() {
-        Some(later) => later.push((p, points as i32, label)),
+        Some(later) => later.push((p, points as i32, label, scoring)),
+        None if scoring => c.ctx()?.award_scoring(p, points as i32, label),
         None => c.ctx()?.award(p, points as i32, label),
     }
     Ok(())
@@ -92,14 +95,24 @@ pub(crate) fn register_commands(reg: &mut Registry) {
         c.set_slot(SlotRef::untyped(slot, f.0 as usize), value)
     });
     game_fn!(reg, Award, "award", |c, p: int, pts: int| -> () {
-        award(c, p, pts, None)
+        award(c, p, pts, None, false)
     });
     game_fn!(reg, Award, "award", |c,
                                    p: int,
                                    pts: int,
                                    label: str|
      -> () {
-        award(c, p, pts, Some(label))
+        award(c, p, pts, Some(label), false)
+    });
+    game_fn!(reg, Award, "award_scoring", |c, p: int, pts: int| -> () {
+        award(c, p, pts, None, true)
+    });
+    game_fn!(reg, Award, "award_scoring", |c,
+                                           p: int,
+                                           pts: int,
+                                           label: str|
+     -> () {
+        award(c, p, pts, Some(label), true)
     });
     game_fn!(reg, Other, "deploy", |c, p: int, action: any| -> INT {
         let me = c.me()?;

@@ -93,6 +93,8 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     doc!("command", "set_figure_state(name, figure, value)", "Sets a figure-scoped state value."),
     doc!("command", "award(player, points)", "Points outside feature scoring, labelled with your expansion id."),
     doc!("command", "award(player, points, label)", "The same with a label declared in setup()."),
+    doc!("command", "award_scoring(player, points)", "Points of a scoring on the board that core's feature scoring does not make (a castle scoring the feature completed beside it): rules that react to a scoring the placement caused (the Count's deployment, CO-4) count them as they count a feature's."),
+    doc!("command", "award_scoring(player, points, label)", "The same with a label declared in setup()."),
     doc!("command", "deploy(player, action)", "Carries out a `deploy` action for a player (out of turn too); it must be legal: a follower where the base rules allow it, a `deploy = \"script\"` figure on a kind of its `stands-on`, unscored, unoccupied unless it `shares`. A refusal says why."),
     doc!("command", "place_neutral(kind, segment) -> int", "Puts a copy of the neutral figure kind `kind` that is off the board onto a segment of a kind of its `stands-on` whose feature is not scored (occupied or not); returns the figure."),
     doc!("command", "neutral_to_tile(kind, segment) -> int", "Leads the neutral figure kind `kind` to the tile of `segment`: its copy on the board (else one off it) goes onto the first segment of that tile, in segment order, it may stand on (`place_neutral`'s rules); with none, the copy on the board goes off it. Returns the figure, or -1 when none stands there."),

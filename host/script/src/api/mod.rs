@@ -80,7 +80,8 @@ pub struct Call<'a, 'b> {
     /// match after all.
     pub(crate) undo: Option<Undo>,
     /// While a memoized call is checked: the awards it makes, carried out if it matches.
-    pub(crate) awards: Option<Vec<(PlayerId, i32, carcassonne_core::LabelId)>>,
+    /// (player, points, label, whether `award_scoring` made it).
+    pub(crate) awards: Option<Vec<(PlayerId, i32, carcassonne_core::LabelId, bool)>>,
 }
 
 impl<'a, 'b> Call<'a, 'b> {
@@ -303,8 +304,12 @@ impl<'a, 'b> Call<'a, 'b> {
             return;
         };
         if let Access::Write(ctx) = &mut self.access {
-            for (p, points, label) in awards {
-                ctx.award(p, points, label);
+            for (p, points, label, scoring) in awards {
+                if scoring {
+                    ctx.award_scoring(p, points, label);
+                } else {
+                    ctx.award(p, points, label);
+                }
             }
         }
     }

@@ -325,7 +325,8 @@ fn memoized_games_are_the_games_the_script_plays() {
     }
 }
 
-/// Hooks whose memoized walk sets state values or awards points and then misses
+/// Hooks whose memoized walk sets state values or awards points (`award_scoring`'s mark
+/// kept through the wait) and then misses
 /// (those must be undone before the script runs), that use `random`, and that fail
 /// (a script error or the operations limit) in some calls.
 const EDGY: &str = r#"
@@ -341,7 +342,7 @@ fn on_tile_placed(x, y) {
     award(active_player(), 1, "edge");
     if tile_at(x, y + 1) != () {
         set_state("b", state("b") + state("a"));
-        award(active_player(), 2, "edge");
+        award_scoring(active_player(), 2, "edge");
     }
     set_player_state("c", active_player(), score(active_player()) % 3);
 }

@@ -287,6 +287,13 @@ fn t_bcb_31_a_castle_scores_a_city_its_mayor_cannot_win() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-31");
 }
 
+/// T-bridges-castles-bazaars-32 — BCB-12 with AM-25: a barn's final scoring counts a castle
+/// one point more than a city, as a farmer's does.
+#[test]
+fn t_bcb_32_a_barn_counts_a_castle_five() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-32");
+}
+
 /// T-bridges-castles-bazaars-22 — BCB-15 with AM-3: no abbey instead of a bought tile; the
 /// abbey question returns once the bazaar round is over.
 #[test]

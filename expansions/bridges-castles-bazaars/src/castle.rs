@@ -16,9 +16,9 @@
 //! `castles-used`.
 
 use carcassonne_core::{
-    Action, Ctx, CustomAction, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureLoc,
-    GameSlot, HookResult, LabelId, PlayerId, PlayerSlot, Pos, RemovalReason, ScoreDraft, SegmentId,
-    Side, TileCatalog, TileKindId, VerbId, View,
+    Action, Ctx, CustomAction, ExpansionIndex, FeatureId, FeatureKindId, FigureId, FigureKindId,
+    FigureLoc, GameSlot, HookResult, LabelId, PlayerId, PlayerSlot, Pos, RemovalReason, ScoreDraft,
+    SegmentId, Side, TileCatalog, TileKindId, VerbId, View,
 };
 
 /// Castles on the board at most: 12 wooden castles in the box (BCB-1).
@@ -46,6 +46,9 @@ pub struct Castles {
     pub bases: Vec<u16>,
     /// Castles made so far (gates the farm bonus, BCB-12).
     pub made: GameSlot,
+    /// Abbey & Mayor's figure kind `barn`, found by name at bind when that expansion is
+    /// loaded: a barn's final scoring counts castles too (BCB-12 with AM-25).
+    pub barn: Option<FigureKindId>,
     /// BCB-12 `castleEndEvent`: a castle still waiting at the end is reported as a 0-point
     /// `castle` scoring (JCZ's event).
     pub end_event: bool,
@@ -378,6 +381,50 @@ impl Castles {
                 }
                 *first = true;
             }
+        }
+    }
+
+    /// BCB-12 with AM-25: a barn's final scoring counts a castle bordering its farm one
+    /// point more than a city too (5 instead of 4; JCZ `Field.getBarnPoints`: `castles`).
+    /// Abbey & Mayor's own award counted the castle's city as a city (it stays complete for
+    /// farms), so each barn owner of such a farm gets one point per castle, once per farm,
+    /// here (after Abbey & Mayor's final scoring, by load order).
+    pub fn barn_bonus(&self, ctx: &mut Ctx<'_>) {
+        let Some(barn) = self.barn else {
+            return;
+        };
+        let v = ctx.view();
+        let g = v.state.graph();
+        let castles: Vec<FeatureId> = self.castles(&v).map(|c| g.feature_of(c.a)).collect();
+        if castles.is_empty() {
+            return;
+        }
+        // The barns' farms in figure order, each with its owners (bit = seat).
+        let mut farms: Vec<(FeatureId, u32)> = Vec::new();
+        for fig in v.state.figures() {
+            if let (true, FigureLoc::On(s)) = (fig.kind == barn, fig.loc) {
+                let farm = g.feature_of(s);
+                let bit = 1u32 << fig.owner.index();
+                match farms.iter_mut().find(|(f, _)| *f == farm) {
+                    Some((_, owners)) => *owners |= bit,
+                    None => farms.push((farm, bit)),
+                }
+            }
+        }
+        let mut awards: Vec<(PlayerId, i32)> = Vec::new();
+        for (farm, mut owners) in farms {
+            let n = v
+                .completed_cities(farm)
+                .iter()
+                .filter(|f| castles.contains(f))
+                .count() as i32;
+            while n > 0 && owners != 0 {
+                awards.push((PlayerId(owners.trailing_zeros() as u8), n));
+                owners &= owners - 1;
+            }
+        }
+        for (p, n) in awards {
+            ctx.award(p, n, self.label);
         }
     }
 

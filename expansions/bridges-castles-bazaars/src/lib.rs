@@ -265,6 +265,10 @@ impl Expansion for BridgesCastlesBazaars {
                     bases: Castles::base_bits(&base),
                     base,
                     made,
+                    barn: bnd
+                        .rules()
+                        .expansion_index("abbey-mayor")
+                        .and_then(|_| bnd.rules().figure_named("barn")),
                     end_event: bnd.option_flag("castleEndEvent")?,
                 },
                 bazaar: Bazaar {
@@ -340,11 +344,13 @@ impl BoundExpansion for BcbRules {
     fn hook_gates(&self) -> Vec<HookGate> {
         vec![
             HookGate {
-                hooks: HookSet::AFTER_SCORING | HookSet::ON_FIGURE_REMOVED | HookSet::FINAL_SCORING,
+                hooks: HookSet::AFTER_SCORING | HookSet::ON_FIGURE_REMOVED,
                 slot: self.castles.waiting,
             },
+            // The farm bonus and the end (waiting castles' events, barns) once a castle
+            // is made.
             HookGate {
-                hooks: HookSet::BEFORE_SCORING,
+                hooks: HookSet::BEFORE_SCORING | HookSet::FINAL_SCORING,
                 slot: self.castles.made,
             },
             HookGate {
@@ -487,9 +493,11 @@ impl BoundExpansion for BcbRules {
         Ok(())
     }
 
-    /// BCB-12 `castleEndEvent`: the waiting castles' 0-point scorings.
+    /// BCB-12 `castleEndEvent`: the waiting castles' 0-point scorings; BCB-12 with AM-25:
+    /// barns count castles too.
     fn final_scoring(&self, ctx: &mut Ctx<'_>) -> HookResult {
         self.castles.end_events(ctx);
+        self.castles.barn_bonus(ctx);
         Ok(())
     }
 

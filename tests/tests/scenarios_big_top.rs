@@ -424,3 +424,10 @@ fn circus_count_agrees_with_the_figure_by_figure_count() {
         }
     }
 }
+
+/// T-big-top-29 — BT-13 with IC-6: an inn doubles the road a ringmaster scores, not his
+/// bonus (the bonus award equals the road's old value, 2, by chance).
+#[test]
+fn t_big_top_29_an_inn_does_not_double_the_ringmaster_bonus() {
+    run_scenario("big-top/T-big-top-29");
+}

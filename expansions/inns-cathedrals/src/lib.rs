@@ -189,10 +189,21 @@ impl BoundExpansion for InnsCathedralsRules {
                 continue;
             }
             item.value = value;
+            // A player's first award of the old value is his majority award; another set's
+            // bonus on the same item after it (Under the Big Top's ringmaster, BT-13) keeps
+            // its points even when it equals the old value.
+            let mut seen = [false; carcassonne_core::MAX_PLAYERS];
             for a in draft.awards.iter_mut() {
-                if usize::from(a.item) == i && a.points == old {
+                if usize::from(a.item) != i || a.points != old {
+                    continue;
+                }
+                let Some(first) = seen.get_mut(a.player.index()) else {
+                    continue;
+                };
+                if !*first {
                     a.points = value;
                 }
+                *first = true;
             }
         }
         Ok(())

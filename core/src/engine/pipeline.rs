@@ -151,15 +151,16 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                     continue;
                 }
                 st.extra_part = false;
+                // Most rulesets have no `AfterTurn` hook: the next turn at once, without a
+                // pass through the `NextTurn` stage.
+                if rules.hook_members(HookSet::window(Window::AfterTurn)) == 0 {
+                    next_turn(st);
+                    continue;
+                }
                 (Stage::NextTurn, Window::AfterTurn)
             }
             Stage::NextTurn => {
-                st.turn += 1;
-                // The next seat (a wrap instead of a division).
-                debug_assert!((st.active.0 as usize) < st.players.len());
-                let next = st.active.0 as usize + 1;
-                st.active = PlayerId(if next == st.players.len() { 0 } else { next } as u8);
-                st.stage = Stage::TurnStart;
+                next_turn(st);
                 continue;
             }
             Stage::BeforeFinal => {
@@ -189,6 +190,17 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             open_window(rules, st, w)?;
         }
     }
+}
+
+/// The next player's turn (after the `AfterTurn` window, if any).
+#[inline(always)]
+fn next_turn(st: &mut GameState) {
+    st.turn += 1;
+    // The next seat (a wrap instead of a division).
+    debug_assert!((st.active.0 as usize) < st.players.len());
+    let next = st.active.0 as usize + 1;
+    st.active = PlayerId(if next == st.players.len() { 0 } else { next } as u8);
+    st.stage = Stage::TurnStart;
 }
 
 /// A prompt taken from the queue: its offers, filtered; `true` when it is the pending

@@ -431,3 +431,10 @@ fn circus_count_agrees_with_the_figure_by_figure_count() {
 fn t_big_top_29_an_inn_does_not_double_the_ringmaster_bonus() {
     run_scenario("big-top/T-big-top-29");
 }
+
+/// T-big-top-30 — BT-21 with PD-15: the fairy beside a follower on an acrobat space pays the
+/// turn player for each of his figures there, whoever's follower it was put beside.
+#[test]
+fn t_big_top_30_the_fairy_on_an_acrobat_space() {
+    run_scenario("big-top/T-big-top-30");
+}

@@ -159,6 +159,10 @@ struct PdRules {
     on_tile: bool,
     /// PD-18 `fairyOnTilePoints=per-figure`.
     per_figure: bool,
+    /// Under the Big Top's feature kind `acrobats` (found by name at bind): the fairy
+    /// beside a follower on an acrobat space pays the turn player for each of his figures
+    /// there (JCZ's `FairyPhase`, FCZ; BT-21).
+    acrobats: Option<carcassonne_core::FeatureKindId>,
     /// `cocQuarterFigures=jcz`: quarter followers stand on the tile CO/7 (0,0) for the fairy.
     coc_jcz: bool,
     /// PD-29 `volcanoExtraTile`.
@@ -324,6 +328,12 @@ impl PdRules {
     /// PD-15 when the fairy stands on a tile (PD-18): the points of `p`'s figures there.
     #[cold]
     #[inline(never)]
+    /// BT-21: whether segment `seg` is an acrobat space (Under the Big Top loaded).
+    fn on_acrobats(&self, v: &View<'_>, seg: SegmentId) -> bool {
+        self.acrobats
+            .is_some_and(|k| v.state.graph().segment(seg).kind == k)
+    }
+
     fn fairy_tile_points(&self, v: &View<'_>, p: PlayerId) -> i32 {
         let Some(cell) = self.fairy_cell(v) else {
             return 0;
@@ -699,6 +709,12 @@ impl BoundExpansion for PdRules {
                     self.fairy_tile_points(&v, p)
                 } else {
                     match self.fairy_follower(&v) {
+                        Some((_, seg)) if self.on_acrobats(&v, seg) => {
+                            v.state
+                                .figures_on(seg)
+                                .filter(|f| v.state.figure(*f).owner == p)
+                                .count() as i32
+                        }
                         Some((f, _)) if v.state.figure(f).owner == p => 1,
                         _ => 0,
                     }

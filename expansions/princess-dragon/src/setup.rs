@@ -87,6 +87,10 @@ pub(crate) fn bind(b: &Binding<'_>, ids: Ids) -> HookResult<PdRules> {
         princess_must: b.option_str("princessAction")? == "must",
         on_tile: b.option_str("fairyPlacement")? == "on-tile",
         per_figure: b.option_str("fairyOnTilePoints")? == "per-figure",
+        acrobats: b
+            .rules()
+            .expansion_index("big-top")
+            .and_then(|_| b.rules().kind_named("acrobats")),
         coc_jcz: b.option_str("cocQuarterFigures")? == "jcz",
         volcano_extra: b.option_flag("volcanoExtraTile")?,
         fairy: b.option_flag("fairy")?,

@@ -176,6 +176,10 @@ pub struct Award {
     pub player: PlayerId,
     /// How much (0 is a valid award and still produces an event).
     pub points: i32,
+    /// A bonus paid beside the feature's scoring (Under the Big Top's ringmaster, BT-13),
+    /// not the player's scoring of the feature: the sets that change what a feature is worth
+    /// (an inn, a castle by a farm, a pig) raise the other awards and leave bonuses alone.
+    pub bonus: bool,
 }
 
 /// A scoring about to happen (or just applied): features and awards, editable by hooks.

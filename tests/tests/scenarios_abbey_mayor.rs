@@ -145,6 +145,14 @@ fn t124_join_the_count_reaches_a_farm_joined_to_a_barn() {
     run_scenario("abbey-mayor/T-124-join");
 }
 
+/// T-124 (pig) — AM-23 with TB-20 and AM-24: the printed rule keeps a pig off a farm the
+/// placement joined to a barn's farm; JCZ's reading (`barnFarmFigures=non-followers`) lets it
+/// join its owner's farmer there, scored with him at once.
+#[test]
+fn t124_pig_a_pig_on_a_farm_joined_to_a_barn() {
+    run_scenario("abbey-mayor/T-124-pig");
+}
+
 /// T-124 — AM-28, CO-13: the market redeploys onto a barn's farm before its placement scoring; CO-4 after it.
 #[test]
 fn t124_am28_market_onto_a_barn_farm() {

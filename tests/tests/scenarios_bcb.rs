@@ -294,6 +294,13 @@ fn t_bcb_32_a_barn_counts_a_castle_five() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-32");
 }
 
+/// T-bridges-castles-bazaars-33 — BCB-12 with AM-22: a barn placed on a farm bordering a
+/// castle scores its farmers 4 for the castle, whatever the load order of the two sets.
+#[test]
+fn t_bcb_33_a_placed_barn_scores_a_castle_four() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-33");
+}
+
 /// T-bridges-castles-bazaars-22 — BCB-15 with AM-3: no abbey instead of a bought tile; the
 /// abbey question returns once the bazaar round is over.
 #[test]

@@ -438,3 +438,17 @@ fn t_big_top_29_an_inn_does_not_double_the_ringmaster_bonus() {
 fn t_big_top_30_the_fairy_on_an_acrobat_space() {
     run_scenario("big-top/T-big-top-30");
 }
+
+/// T-big-top-31 — BT-13 with AM-22: a barn placed on a ringmaster's farm is a feature
+/// scoring, so he gets his bonus, whatever the load order of the two sets.
+#[test]
+fn t_big_top_31_a_placed_barn_pays_the_ringmaster_bonus() {
+    run_scenario("big-top/T-big-top-31");
+}
+
+/// T-big-top-32 — BT-13 with TB-20: the pig raises the farm's scoring, not the ringmaster's
+/// bonus on it.
+#[test]
+fn t_big_top_32_the_pig_does_not_raise_the_ringmaster_bonus() {
+    run_scenario("big-top/T-big-top-32");
+}

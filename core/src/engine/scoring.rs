@@ -146,6 +146,7 @@ pub(crate) fn push_majority(
                 item,
                 player: PlayerId(p as u8),
                 points: value,
+                bonus: false,
             });
         }
     }

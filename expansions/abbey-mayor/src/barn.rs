@@ -293,6 +293,7 @@ impl AmRules {
                         item,
                         player: PlayerId(p as u8),
                         points: value,
+                        bonus: false,
                     });
                 }
             }
@@ -366,7 +367,7 @@ impl AmRules {
         if view.get(self.ids.barn_gate) == 0 {
             return;
         }
-        let claims = |k: FigureKindId| self.claiming[usize::from(k.0 >> 6)] >> (k.0 & 63) & 1 != 0;
+        let claims = |k: FigureKindId| self.claims(k);
         // Only a deployment of a figure that does not share can be barred (a prompt's
         // offers often hold none): the barns' farms are looked up from the first one on.
         let Some(first) = actions
@@ -404,8 +405,14 @@ impl AmRules {
         }
     }
 
+    /// Whether AM-23 keeps figure kind `k` off a barn's farm ([`AmRules::claiming`]).
+    #[inline(always)]
+    fn claims(&self, k: FigureKindId) -> bool {
+        self.claiming[usize::from(k.0 >> 6)] >> (k.0 & 63) & 1 != 0
+    }
+
     /// [`AmRules::drop_barn_farm_deploys`] read the general way: each deployment's figure
-    /// kind asked whether it shares, the barns' farms listed whatever their number. Out of
+    /// kind asked whether it claims, the barns' farms listed whatever their number. Out of
     /// line: it rewrites the offer once a deployment to drop is found, and serves more
     /// barns than seats (never with one barn a seat) and debug builds' check.
     #[cold]
@@ -417,9 +424,7 @@ impl AmRules {
     ) {
         let g = view.state.graph();
         let claims = |a: &Action| match a {
-            Action::Deploy { figure, segment } => {
-                (!view.rules.figure_kind(*figure).shares).then_some(*segment)
-            }
+            Action::Deploy { figure, segment } => self.claims(*figure).then_some(*segment),
             _ => None,
         };
         let barn_farms = self.barn_farms(view);

@@ -227,7 +227,8 @@ struct AmRules {
     /// the kinds in declaration order, `per_player` of each (checked at every use).
     layout: FigureLayout,
     /// Bit `k % 64` of word `k / 64`: figure kind `k` claims its feature (it does not
-    /// share), so AM-23 bars it from a barn's farm ([`AmRules::drop_barn_farm_deploys`]).
+    /// share), so AM-23 bars it from a barn's farm ([`AmRules::drop_barn_farm_deploys`]);
+    /// under `barnFarmFigures=non-followers` only followers are barred.
     claiming: [u64; 4],
     /// No other expansion is loaded: core alone never offers a deployment onto an
     /// occupied feature, so the AM-23 filters have nothing to drop and are not hooked.
@@ -344,6 +345,7 @@ impl AmRules {
                     item: i as u16,
                     player,
                     points: 0,
+                    bonus: false,
                 });
             }
         }
@@ -917,7 +919,8 @@ impl BoundExpansion for AmRules {
     }
 
     /// AM-23: nothing is deployed onto a farm holding a barn (a pig next to a farmer that
-    /// only a market redeployment brought there, say).
+    /// only a market redeployment brought there, say); under
+    /// `barnFarmFigures=non-followers`, no follower.
     #[inline(always)]
     fn filter_deploy_actions(
         &self,

@@ -177,9 +177,11 @@ impl Expansion for AbbeyMayor {
                 barn: offset(ids.barn),
                 wagon: offset(ids.wagon),
             };
+            // AM-23 under `barnFarmFigures=non-followers`: only followers are kept off.
+            let followers_only = choice("barnFarmFigures", "none", "non-followers")?;
             let mut claiming = [0u64; 4];
             for (k, d) in kinds.iter().enumerate().take(256) {
-                if !d.shares {
+                if !d.shares && (d.follower || !followers_only) {
                     claiming[k / 64] |= 1 << (k % 64);
                 }
             }

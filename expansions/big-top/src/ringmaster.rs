@@ -48,6 +48,7 @@ impl Ringmaster {
                     item: item as u16,
                     player: f.owner,
                     points,
+                    bonus: true,
                 });
             }
         }

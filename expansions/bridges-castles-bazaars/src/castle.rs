@@ -361,25 +361,14 @@ impl Castles {
             if n == 0 {
                 continue;
             }
-            let base = item.value;
             item.value += n;
-            // Once per farmer: a player's first award of the farm's base value is its
-            // scoring (core's majority award); other sets' bonuses on the same item (Under
-            // the Big Top's ringmaster, BT-13, also an outnumbered one's under
-            // `ringmasterBonus=every`) are not raised. (A bonus of exactly the farm's value
-            // to a player without the majority cannot be told apart from a majority award.)
-            let mut seen = [false; carcassonne_core::MAX_PLAYERS];
+            // Each farmer's scoring of the farm, whatever other sets added to it before (a
+            // pig, TB-20); not another set's bonus on the same item (Under the Big Top's
+            // ringmaster, BT-13, also an outnumbered one's under `ringmasterBonus=every`).
             for a in draft.awards.iter_mut() {
-                if a.item as usize != i || a.points != base {
-                    continue;
-                }
-                let Some(first) = seen.get_mut(a.player.index()) else {
-                    continue;
-                };
-                if !*first && a.points > 0 {
+                if a.item as usize == i && a.points > 0 && !a.bonus {
                     a.points += n;
                 }
-                *first = true;
             }
         }
     }

@@ -838,6 +838,7 @@ impl ShrinesRules {
                         item: loser_item,
                         player: PlayerId(p as u8),
                         points: 0,
+                        bonus: false,
                     });
                 }
                 if stakes {
@@ -847,6 +848,7 @@ impl ShrinesRules {
                             item: loser_item,
                             player: w,
                             points: value,
+                            bonus: false,
                         });
                     }
                 }

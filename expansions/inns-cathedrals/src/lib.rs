@@ -189,21 +189,13 @@ impl BoundExpansion for InnsCathedralsRules {
                 continue;
             }
             item.value = value;
-            // A player's first award of the old value is his majority award; another set's
-            // bonus on the same item after it (Under the Big Top's ringmaster, BT-13) keeps
-            // its points even when it equals the old value.
-            let mut seen = [false; carcassonne_core::MAX_PLAYERS];
+            // The awards of the old value are the feature's scoring; another set's bonus on
+            // the same item (Under the Big Top's ringmaster, BT-13) keeps its points even when
+            // it equals the old value.
             for a in draft.awards.iter_mut() {
-                if usize::from(a.item) != i || a.points != old {
-                    continue;
-                }
-                let Some(first) = seen.get_mut(a.player.index()) else {
-                    continue;
-                };
-                if !*first {
+                if usize::from(a.item) == i && a.points == old && !a.bonus {
                     a.points = value;
                 }
-                *first = true;
             }
         }
         Ok(())

@@ -846,7 +846,9 @@ impl BoundExpansion for TbRules {
             let Some(item) = draft.features.get(award.item as usize) else {
                 continue;
             };
-            if rules.kind(item.kind).scoring != Scoring::Farm || award.points <= 0 {
+            // TB-20: the pig raises the farmer's scoring of the farm, not another set's bonus
+            // paid on it (the ringmaster's, BT-13).
+            if rules.kind(item.kind).scoring != Scoring::Farm || award.points <= 0 || award.bonus {
                 continue;
             }
             // AM-27: an item that scores a farm without closing it is a barn scoring (Abbey &

@@ -543,6 +543,7 @@ pub(crate) fn draft_value(
                 x.insert("item".into(), (a.item as INT).into());
                 x.insert("player".into(), (a.player.0 as INT).into());
                 x.insert("points".into(), (a.points as INT).into());
+                x.insert("bonus".into(), a.bonus.into());
                 Dynamic::from_map(x)
             })
             .collect();

@@ -517,12 +517,19 @@ impl BoundScript {
         }
     }
 
-    /// One award of a `before_scoring` answer: `#{item, player, points}`.
+    /// One award of a `before_scoring` answer: `#{item, player, points}`, and `bonus`
+    /// (optional, `false` if absent).
     fn award_of(&self, h: Hook, a: Dynamic, items: usize, players: usize) -> HookResult<Award> {
         let m = a
             .try_cast::<Map>()
             .ok_or_else(|| self.bad_return(h, "a non-map award".into()))?;
         let get = |f: &str| m.get(f).and_then(|v| v.as_int().ok());
+        let bonus = match m.get("bonus") {
+            None => false,
+            Some(v) => v
+                .as_bool()
+                .map_err(|_| self.bad_return(h, "an award whose `bonus` is not a bool".into()))?,
+        };
         match (get("item"), get("player"), get("points")) {
             (Some(i), Some(p), Some(pts))
                 if (0..items as i64).contains(&i)
@@ -533,6 +540,7 @@ impl BoundScript {
                     item: i as u16,
                     player: PlayerId(p as u8),
                     points: pts as i32,
+                    bonus,
                 })
             }
             _ => Err(self.bad_return(

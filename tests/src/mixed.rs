@@ -394,13 +394,15 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
                 river_contacts += (river.is_some() && a == water) as usize;
             }
         }
-        // HS-3: buildings around a shrine / a cloister.
+        // HS-3: buildings around a shrine / a cloister (a garden is none, AG-11).
         let Some(shrine) = shrine else { continue };
         let has = |pos: carcassonne_core::Pos, want_shrine: bool| {
             st.board().at(pos).is_some_and(|n| {
                 rules.tiles().get(n.kind).segments.iter().any(|s| {
                     let k = rules.kind(s.kind);
-                    k.scoring == Scoring::Cloister && (s.kind == shrine) == want_shrine
+                    k.scoring == Scoring::Cloister
+                        && k.name != "garden"
+                        && (s.kind == shrine) == want_shrine
                 })
             })
         };

@@ -82,3 +82,10 @@ fn t_abbot_6_ag8_abbot_return() {
 fn t_abbot_7_no_abbot_in_the_counts_quarters() {
     run_scenario("abbot-garden/T-abbot-7");
 }
+
+/// T-abbot-8 — AG-11 with HS-3, HS-4: a garden is no cloister for Heretics & Shrines'
+/// placement limits.
+#[test]
+fn t_abbot_8_a_garden_is_no_cloister_for_the_shrines() {
+    run_scenario("abbot-garden/T-abbot-8");
+}

@@ -136,6 +136,9 @@ impl Building {
     }
 }
 
+/// The feature kind of the abbot-and-garden set's gardens (found by name: no building).
+const GARDEN: &str = "garden";
+
 impl HereticsShrines {
     /// The expansion (it serves any number of rulesets).
     pub fn new() -> Self {
@@ -143,11 +146,15 @@ impl HereticsShrines {
     }
 }
 
-/// The building family of a feature kind.
+/// The building family of a feature kind. A monastic building is a cloister: any kind
+/// scored like one but the garden of the 2nd/3rd-edition base (AG-2), which is scored like a
+/// cloister and is no building [JCZ: a `Garden` is not a `Monastery`].
 fn building_of(rules: &Ruleset, shrine: FeatureKindId, kind: FeatureKindId) -> Option<Building> {
     if kind == shrine {
         Some(Building::Shrine)
-    } else if rules.kind(kind).scoring == Scoring::Cloister {
+    } else if rules.kind(kind).scoring == Scoring::Cloister
+        && (kind == FeatureKindId::CLOISTER || rules.kind(kind).name != GARDEN)
+    {
         Some(Building::Cloister)
     } else {
         None

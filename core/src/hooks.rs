@@ -165,6 +165,10 @@ pub struct DraftFeature {
     /// expansion may add an item that is not, e.g. the loser of a challenge, which stays
     /// incomplete and scores normally if occupied again).
     pub closes: bool,
+    /// Whether the feature is given up, not scored: its figures leave without points (the
+    /// loser of a challenge, HS-6). A bonus paid for a feature's scoring (the ringmaster's,
+    /// BT-13) skips it, as JCZ scores such a feature by no `ScoreFeature`.
+    pub forfeit: bool,
 }
 
 /// Points for one player from one drafted feature.

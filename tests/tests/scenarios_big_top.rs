@@ -452,3 +452,30 @@ fn t_big_top_31_a_placed_barn_pays_the_ringmaster_bonus() {
 fn t_big_top_32_the_pig_does_not_raise_the_ringmaster_bonus() {
     run_scenario("big-top/T-big-top-32");
 }
+
+/// T-big-top-33 — BT-13 with HL-6: the vineyards raise the cloister's scoring, not the
+/// ringmaster's bonus on it (JCZ 5 replay, seed 801, game 5).
+#[test]
+fn t_big_top_33_vineyards_do_not_raise_the_ringmaster_bonus() {
+    run_scenario("big-top/T-big-top-33");
+}
+
+/// T-big-top-34 — BT-13 with HL-4: the hills decide who scores a tie; the ringmaster's bonus
+/// follows that under the printed reading and stands beside it under JCZ's.
+#[test]
+fn t_big_top_34_hills_break_the_tie_before_the_ringmaster_is_paid() {
+    run_scenario("big-top/T-big-top-34");
+}
+
+/// T-big-top-35 — BT-13 with CO-4: the ringmaster's bonus is no scoring for the Count.
+#[test]
+fn t_big_top_35_the_ringmaster_bonus_does_not_keep_the_count_away() {
+    run_scenario("big-top/T-big-top-35");
+}
+
+/// T-big-top-36 — BT-13 with HS-6: a shrine lost to a challenge is given up, not scored, so
+/// the ringmaster on it earns no bonus.
+#[test]
+fn t_big_top_36_a_ringmaster_on_a_lost_shrine_earns_no_bonus() {
+    run_scenario("big-top/T-big-top-36");
+}

@@ -303,6 +303,7 @@ pub(crate) fn score_placement(rules: &Ruleset, st: &mut GameState) -> Result<(),
             value,
             return_figures: true,
             closes: true,
+            forfeit: false,
         });
         if tot.occupants > 0 {
             let s = strengths(rules, st, f)?;
@@ -545,6 +546,7 @@ fn final_features_in<const DELTAS: bool>(
                             value,
                             return_figures: false,
                             closes: true,
+                            forfeit: false,
                         });
                         acc.push(([0; MAX_PLAYERS], tot.occupants));
                         acc.len() - 1
@@ -721,6 +723,7 @@ pub(crate) fn farm_draft(
                     value,
                     return_figures: false,
                     closes: true,
+                    forfeit: false,
                 });
                 let start = draft.awards.len();
                 push_majority(draft, item, s, n, value);
@@ -768,6 +771,7 @@ pub(crate) fn farm_draft(
                     value: 4,
                     return_figures: false,
                     closes: true,
+                    forfeit: false,
                 });
                 push_majority(draft, item, &s, n, 4);
             }

@@ -273,6 +273,7 @@ impl AmRules {
             value,
             return_figures: true,
             closes: false,
+            forfeit: false,
         });
         let n = view.state.players().len();
         let mut s = [0i32; MAX_PLAYERS];

@@ -30,7 +30,12 @@ impl Ringmaster {
             }
             let FigureLoc::On(seg) = f.loc else { continue };
             let feature = g.feature_of(seg);
-            let Some(item) = draft.features.iter().position(|d| d.feature == feature) else {
+            // A feature given up (a challenge's loser, HS-6) is not scored: no bonus.
+            let Some(item) = draft
+                .features
+                .iter()
+                .position(|d| d.feature == feature && !d.forfeit)
+            else {
                 continue;
             };
             let scores = self.every

@@ -270,11 +270,12 @@ impl Castles {
             .map(|(i, it)| {
                 // A 0-point award pays nobody (JCZ's event for a mayor without pennants,
                 // `mayorEmptyCity=zero-points`): the castle then takes the base value, as
-                // JCZ's castle takes the feature's points whoever wins it.
+                // JCZ's castle takes the feature's points whoever wins it. A bonus beside the
+                // scoring (the ringmaster's, BT-13) is not the feature's points.
                 let awarded = draft
                     .awards
                     .iter()
-                    .filter(|a| a.item as usize == i && a.points > 0)
+                    .filter(|a| a.item as usize == i && a.points > 0 && !a.bonus)
                     .map(|a| a.points)
                     .max();
                 let cells = g

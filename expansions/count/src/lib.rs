@@ -1203,7 +1203,9 @@ impl CountRules {
     fn placement_scored(&self, ctx: &mut Ctx<'_>, draft: &ScoreDraft) -> HookResult {
         let completion_only = self.trigger_completion;
         let mut points = [0i64; MAX_PLAYERS];
-        for a in &draft.awards {
+        // A bonus beside a scoring (the ringmaster's, BT-13) is no scoring of the board: JCZ's
+        // `CocFollowerPhase` counts landscape score events only.
+        for a in draft.awards.iter().filter(|a| !a.bonus) {
             let Some(item) = draft.features.get(a.item as usize) else {
                 continue;
             };

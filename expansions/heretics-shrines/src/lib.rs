@@ -813,7 +813,7 @@ impl ShrinesRules {
             let winners: Vec<PlayerId> = draft
                 .awards
                 .iter()
-                .filter(|a| a.item as usize == item)
+                .filter(|a| a.item as usize == item && !a.bonus)
                 .map(|a| a.player)
                 .collect();
             for f in losers {
@@ -831,6 +831,7 @@ impl ShrinesRules {
                     value: 0,
                     return_figures: true,
                     closes: false,
+                    forfeit: true,
                 });
                 // One 0-point event per owner of a losing follower (HS-6); a neutral
                 // figure there (the Courier shares every feature) has no owner to name.

@@ -51,8 +51,9 @@ impl TileMarks {
                 continue;
             }
             item.value += 3 * n;
+            // The cloister's scoring, not another set's bonus on it (the ringmaster's, BT-13).
             for a in draft.awards.iter_mut() {
-                if a.item as usize == i && a.points > 0 {
+                if a.item as usize == i && a.points > 0 && !a.bonus {
                     a.points += 3 * n;
                 }
             }
@@ -72,7 +73,9 @@ impl TileMarks {
         // instead of one per feature (a final scoring has many of each). Breaking one
         // feature's tie removes awards of that feature only.
         let mut sharing = vec![0u8; draft.features.len()];
-        for a in &draft.awards {
+        // A bonus beside the scoring (the ringmaster's, BT-13) is no share of the feature's
+        // points: it makes no tie and loses none.
+        for a in draft.awards.iter().filter(|a| !a.bonus) {
             if let Some(m) = sharing.get_mut(a.item as usize) {
                 if a.player.index() < MAX_PLAYERS {
                     *m |= 1 << a.player.index();
@@ -112,7 +115,7 @@ impl TileMarks {
             }
             draft
                 .awards
-                .retain(|a| a.item as usize != i || on_hill[a.player.index()] == best);
+                .retain(|a| a.bonus || a.item as usize != i || on_hill[a.player.index()] == best);
         }
     }
 }

@@ -529,6 +529,7 @@ pub(crate) fn draft_value(
                 x.insert("complete".into(), f.complete.into());
                 x.insert("value".into(), (f.value as INT).into());
                 x.insert("closes".into(), f.closes.into());
+                x.insert("forfeit".into(), f.forfeit.into());
                 Dynamic::from_map(x)
             })
             .collect();

@@ -89,6 +89,11 @@ pub struct FeatureKindDef {
     /// for the renderer's own choice.
     #[serde(default)]
     pub look: String,
+    /// The figure kinds (by name) that may be deployed on it; empty: every kind whose
+    /// `deploy_on` allows it. Core then never offers another kind there, so no filter has to
+    /// drop it, whatever the load order (an acrobat space takes small followers only, BT-8).
+    #[serde(default)]
+    pub takes: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -105,6 +110,7 @@ impl FeatureKindDef {
             occupiable,
             completes: true,
             look: String::new(),
+            takes: Vec::new(),
         }
     }
 }

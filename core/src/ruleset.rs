@@ -1158,9 +1158,11 @@ impl RulesetBuilder {
                 let kind = FeatureKindId(k as u8);
                 (0..self.figures.len())
                     .filter(|&f| {
+                        let takes = &self.kinds[k].takes;
                         self.figures[f].follower
                             && self.figures[f].neutral == 0
                             && self.figures[f].deploy_on.contains(kind)
+                            && (takes.is_empty() || takes.contains(&self.figures[f].name))
                     })
                     .map(|f| FigureKindId(f as u8))
                     .collect()

@@ -62,10 +62,14 @@ fn quarter_of(rules: &Ruleset, kind: FeatureKindId) -> Option<usize> {
 
 /// CO-18: every final target of quarter `q`, by a scan of every segment's node in graph
 /// order: a feature's representative on the grid, a farm (with farmers) or an incomplete,
-/// unscored city, road or cloister-scored building.
+/// unscored city, road or cloister-scored building, not on the dragon's tile (PD-5).
 fn final_targets(g: &Game, q: usize) -> Vec<SegmentId> {
     let rules = g.rules();
     let graph = g.state().graph();
+    let dragon = rules.expansion_index("princess-dragon").and_then(|_| {
+        let get = |n: &str| g.state().slot(slot(rules, "princess-dragon", n), 0);
+        (get("dragon") != 0).then(|| (get("dragon-x"), get("dragon-y")))
+    });
     (0..graph.len())
         .map(SegmentId::new)
         .filter(|s| {
@@ -75,6 +79,7 @@ fn final_targets(g: &Game, q: usize) -> Vec<SegmentId> {
             quarter_of(rules, node.kind) == Some(q)
                 && !node.is_virtual()
                 && f.segment() == *s
+                && dragon != Some((i64::from(node.pos.x), i64::from(node.pos.y)))
                 && if q == 1 {
                     rules.base().farmers
                 } else {
@@ -212,10 +217,13 @@ fn play(set: usize, seed: u64) -> usize {
 fn count_offers_match_general_scans() {
     let mut finals = 0;
     for set in 0..SETS.len() {
-        for seed in 0..30u64 {
+        for seed in 0..40u64 {
             finals += play(set, 1000 + seed * 7 + set as u64);
         }
     }
-    // Random games put followers in the city often enough that the final round is seen.
+    // Random games put followers in the city often enough that the final round is seen
+    // (25 in these 160 games; the first 120 gave only 20 once the Big Top loaded after Hills &
+    // Sheep, so the seeds go on to 40 a set, which also reached a final round beside the
+    // dragon, PD-5).
     assert!(finals > 20, "only {finals} final prompts with a move");
 }

@@ -71,3 +71,11 @@ fn t_phantom_10_ph10_phantom_step_in_each_part() {
 fn t_phantom_11_tower_tops_alone() {
     run_scenario("phantom/T-phantom-11");
 }
+
+/// T-phantom-12 — PH-3 with BT-8: an acrobat space is no spot for the phantom, so a step
+/// whose other spots are tower tops is skipped under `towerTopsAlone=jcz`, whatever the load
+/// order of the Phantom and the Big Top.
+#[test]
+fn t_phantom_12_an_acrobat_space_is_no_phantom_spot() {
+    run_scenario("phantom/T-phantom-12");
+}

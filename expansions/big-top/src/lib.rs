@@ -163,11 +163,14 @@ impl Expansion for BigTop {
 
     fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
         // BT-7, BT-9: the acrobat space, a centre site that no rule of core scores or
-        // completes; occupiable, so figures may stand there (the filter says which).
+        // completes; occupiable by small followers only (BT-8), so core offers no other
+        // figure there (a phantom step deciding from its offers, PH-3, never sees one); the
+        // filter adds the pyramid's limits.
         let space = d
             .feature_kind(FeatureKindDef {
                 completes: false,
                 look: ACROBATS_LOOK.into(),
+                takes: vec!["small-follower".into()],
                 ..FeatureKindDef::new("acrobats", Shape::Site, Scoring::Unscored, true)
             })
             .map_err(|e| e.to_string())?;

@@ -482,6 +482,8 @@ fn bad_kind_and_figure_fields_are_named() {
         ("[[feature-kinds]]\nname = \"moat\"\nshape = \"site\"\ncompletes = \"closed\"\n", "feature-kinds[0].completes", "`closed`: an site kind completes `surrounded` or `never`"),
         ("[[feature-kinds]]\nname = \"moat\"\nshape = \"site\"\nscoring = \"points\"\n", "feature-kinds[0].points", "needs `points"),
         ("[[feature-kinds]]\nname = \"moat\"\nshape = \"site\"\ncolour = \"blue\"\n", "feature-kinds[0].colour", "is not a colour"),
+        ("[[feature-kinds]]\nname = \"moat\"\nshape = \"site\"\ntakes = [\"Boat!\"]\n", "feature-kinds[0].takes", "is not a figure kind name"),
+        ("[[feature-kinds]]\nname = \"moat\"\nshape = \"site\"\noccupiable = false\ntakes = [\"boat\"]\n", "feature-kinds[0].takes", "takes no figures"),
         ("[[figures]]\nname = \"small-follower\"\nper-player = 1\nstands-on = [\"road\"]\n", "figures[0].name", "the base game's figure"),
         ("[[figures]]\nname = \"boat\"\nper-player = 0\nstands-on = [\"road\"]\n", "figures[0].per-player", "outside 1..=30"),
         ("[[figures]]\nname = \"boat\"\nper-player = 1\nstands-on = [\"road\"]\nshape = \"blob\"\n", "figures[0].shape", "is not one of"),

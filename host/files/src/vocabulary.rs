@@ -40,6 +40,8 @@ pub(crate) struct RawKind {
     scoring: Option<String>,
     points: Option<RawPoints>,
     colour: Option<String>,
+    #[serde(default)]
+    takes: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -267,9 +269,19 @@ pub(crate) fn kind(raw: &RawKind) -> Result<FeatureKindDef, FieldError> {
             format!("`{look}` is not a colour `#rrggbb`"),
         ));
     }
+    if let Some(bad) = raw.takes.iter().find(|n| !valid_name(n)) {
+        return Err(("takes".into(), format!("`{bad}` is not a figure kind name")));
+    }
+    if !raw.takes.is_empty() && !raw.occupiable {
+        return Err((
+            "takes".into(),
+            "an unoccupiable kind takes no figures".into(),
+        ));
+    }
     let mut def = FeatureKindDef::new(&raw.name, shape, scoring, raw.occupiable);
     def.completes = completes;
     def.look = look;
+    def.takes = raw.takes.clone();
     Ok(def)
 }
 

@@ -401,3 +401,16 @@ fn barn_offers_are_the_corners_where_four_fields_meet() {
         "offered {offered}, without {without}"
     );
 }
+
+/// AM-16 C1 on a tile whose two cities share a link (IC/CRCR): never connected by default,
+/// connected under `wagonCityLinks=linked` (JCZ's `wagon-move` groups).
+#[test]
+fn am_16_two_linked_cities() {
+    run_scenario("abbey-mayor/AM-16-city-links");
+}
+
+/// AM-16 C1 with King & Robber's tile links: KR/RC's road runs into its city.
+#[test]
+fn am_16_king_robber_tile_links() {
+    run_scenario("abbey-mayor/AM-16-kr-link");
+}

@@ -193,6 +193,8 @@ struct AmRules {
     empty_city_event: bool,
     /// AM-16 `C2`.
     c2: bool,
+    /// AM-16 `C1` under `wagonCityLinks=linked`: two cities sharing a link connect.
+    city_links: bool,
     /// AM-21 `occupied`.
     barn_on_barn: bool,
     /// AM-9 `on`.

@@ -201,6 +201,7 @@ impl Expansion for AbbeyMayor {
                 abbey_tile: rules.tiles().find(ABBEY_TILE).filter(|_| abbey_on),
                 empty_city_event: choice("mayorEmptyCity", "none", "zero-points")?,
                 c2: choice("wagonMove", "C1", "C2")?,
+                city_links: choice("wagonCityLinks", "never", "linked")?,
                 barn_on_barn: choice("barnPlacement", "not-occupied", "occupied")?,
                 final_round: !choice("abbeyFinalRound", "on", "off")?,
                 loser_moves: choice("challengeLoserWagon", "returns", "may-move")?,

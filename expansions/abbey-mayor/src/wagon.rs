@@ -19,12 +19,14 @@ impl AmRules {
         };
         let k = t.kind.0 as usize;
         if self.has_links[k] {
-            // Two cities never connect (AM-16), even when one link names both.
+            // Two cities never connect (AM-16), even when one link names both; JCZ joins
+            // every feature of a `wagon-move` group (`wagonCityLinks=linked`).
             let city = |n: &carcassonne_core::SegmentNode| {
                 view.rules.kind(n.kind).scoring == Scoring::City
             };
             let l = &self.links[k];
-            return l[na.local as usize] & l[nb.local as usize] != 0 && !(city(na) && city(nb));
+            return l[na.local as usize] & l[nb.local as usize] != 0
+                && (self.city_links || !(city(na) && city(nb)));
         }
         let road = FeatureKindId::ROAD;
         let site = |n: &carcassonne_core::SegmentNode| view.rules.kind(n.kind).shape == Shape::Site;

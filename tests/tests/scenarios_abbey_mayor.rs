@@ -414,3 +414,17 @@ fn am_16_two_linked_cities() {
 fn am_16_king_robber_tile_links() {
     run_scenario("abbey-mayor/AM-16-kr-link");
 }
+
+/// AM-16 (iv), AMQ-3: a wagon scored on an abbey may go to a road its edge closes, unless
+/// `wagonAbbeyLinks=into-abbey` (JCZ).
+#[test]
+fn am_16_out_of_an_abbey() {
+    run_scenario("abbey-mayor/AM-16-abbey-out");
+}
+
+/// AM-16 (i) on a tile without link tags: a junction by the printed definition, nothing
+/// under `wagonJunctions=tagged` (JCZ).
+#[test]
+fn am_16_a_junction_on_an_untagged_tile() {
+    run_scenario("abbey-mayor/AM-16-untagged");
+}

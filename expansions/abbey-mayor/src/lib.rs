@@ -195,6 +195,12 @@ struct AmRules {
     c2: bool,
     /// AM-16 `C1` under `wagonCityLinks=linked`: two cities sharing a link connect.
     city_links: bool,
+    /// AM-16 (iv) `C1` under `wagonAbbeyLinks=both`: a wagon scored on an abbey may go to a
+    /// road or city its edges close (AMQ-3); `into-abbey` (JCZ) only the other way.
+    abbey_out: bool,
+    /// AM-16 `C1` under `wagonJunctions=tagged` (JCZ): only link tags connect; on a tile
+    /// without them no road meets another at a junction nor runs into a site.
+    tags_only: bool,
     /// AM-21 `occupied`.
     barn_on_barn: bool,
     /// AM-9 `on`.

@@ -202,6 +202,8 @@ impl Expansion for AbbeyMayor {
                 empty_city_event: choice("mayorEmptyCity", "none", "zero-points")?,
                 c2: choice("wagonMove", "C1", "C2")?,
                 city_links: choice("wagonCityLinks", "never", "linked")?,
+                abbey_out: !choice("wagonAbbeyLinks", "both", "into-abbey")?,
+                tags_only: choice("wagonJunctions", "any-tile", "tagged")?,
                 barn_on_barn: choice("barnPlacement", "not-occupied", "occupied")?,
                 final_round: !choice("abbeyFinalRound", "on", "off")?,
                 loser_moves: choice("challengeLoserWagon", "returns", "may-move")?,

@@ -7,7 +7,8 @@ use carcassonne_core::{FeatureId, FeatureKindId, Pos, Scoring, SegmentId, Shape,
 impl AmRules {
     /// Whether segment `s` of a placed tile is a road ending on its tile that runs into
     /// `other` (a site or a city segment of the same tile): by a shared link tag, or, on a
-    /// tile without link tags, a road ending on a tile with a site runs into the site.
+    /// tile without link tags (unless `wagonJunctions=tagged`), a road ending on a tile with
+    /// a site runs into the site.
     fn linked(&self, view: &View<'_>, a: SegmentId, b: SegmentId) -> bool {
         let g = view.state.graph();
         let (na, nb) = (g.segment(a), g.segment(b));
@@ -27,6 +28,10 @@ impl AmRules {
             let l = &self.links[k];
             return l[na.local as usize] & l[nb.local as usize] != 0
                 && (self.city_links || !(city(na) && city(nb)));
+        }
+        // `wagonJunctions=tagged` (JCZ): a tile without link tags links nothing.
+        if self.tags_only {
+            return false;
         }
         let road = FeatureKindId::ROAD;
         let site = |n: &carcassonne_core::SegmentNode| view.rules.kind(n.kind).shape == Shape::Site;
@@ -150,7 +155,7 @@ impl AmRules {
                 }
             }
             // (i) roads meeting where the scored road ends (a junction, no site there).
-            if scored_kind == road && node.sides.len() == 1 {
+            if scored_kind == road && node.sides.len() == 1 && !self.tags_only {
                 let site_here = on_tile
                     .clone()
                     .any(|o| view.rules.kind(g.segment(o).kind).shape == Shape::Site);
@@ -170,7 +175,7 @@ impl AmRules {
             // (iv) abbey edges: a road or city closed by an abbey, and an abbey's closed
             // neighbours. Off an abbey only the member's own sides can face one, so the
             // other cells are not read.
-            let here_abbey = self.is_abbey(view, node.tile as usize);
+            let here_abbey = self.abbey_out && self.is_abbey(view, node.tile as usize);
             for side in carcassonne_core::Side::ALL {
                 if !here_abbey && !node.sides.contains(side) {
                     continue;
@@ -238,7 +243,7 @@ impl AmRules {
                     }
                 }
                 // (i) roads meeting where the scored road ends (a junction, no site there).
-                if scored_kind == road && node.sides.len() == 1 {
+                if scored_kind == road && node.sides.len() == 1 && !self.tags_only {
                     let site_here = on_tile
                         .iter()
                         .any(|o| view.rules.kind(g.segment(*o).kind).shape == Shape::Site);
@@ -257,7 +262,7 @@ impl AmRules {
                 }
                 // (iv) abbey edges: a road or city closed by an abbey, and an abbey's
                 // closed neighbours.
-                let here_abbey = self.is_abbey(view, node.tile as usize);
+                let here_abbey = self.abbey_out && self.is_abbey(view, node.tile as usize);
                 for side in carcassonne_core::Side::ALL {
                     let q = node.pos.step(side);
                     let Some(nt) = board.at(q) else { continue };

@@ -167,16 +167,18 @@ fn the_wagon_moves_under_c1_and_under_a_save_without_the_rule() {
     assert_eq!(end["pending"]["player"], "Bob");
 }
 
-/// AMQ-3: under `C1` our wagon scored on an abbey may move to the road the abbey closed;
-/// JCZ never asks, so the save goes on with Bob's `PLACE_TILE`, which passes our question:
-/// the wagon stays in supply and is offered in Bob's action step.
+/// AMQ-3: under `C1` a wagon scored on an abbey may move to the road the abbey closed by the
+/// recommended reading, but JCZ never offers that move; its saves read as
+/// `wagonAbbeyLinks=into-abbey`, so the question is not asked: after the scoring it is Bob's
+/// tile step, and his wagon, back in supply, is offered in his action step.
 #[test]
-fn a_wagon_question_jcz_never_asks_is_passed() {
+fn a_wagon_scored_on_an_abbey_has_no_target_in_a_jcz_save() {
     let name = "abbey-mayor-wagon-abbey-c1.jcz";
     assert_eq!(check_save(name), 5);
-    let asked = replay_json(name, Some(25));
-    assert_eq!(asked["pending"]["player"], "Bob");
-    assert_eq!(deployments(&asked), [dep("wagon", "road", -1, -1, "WE")]);
+    let scored = replay_json(name, Some(25));
+    assert_eq!(scored["pending"]["player"], "Bob");
+    assert_eq!(scored["pending"]["tile"], "BA/RFr");
+    assert!(deployments(&scored).is_empty());
     let next = replay_json(name, Some(26));
     assert_eq!(next["pending"]["tile"], "BA/RFr");
     assert!(deployments(&next).contains(&dep("wagon", "road", -2, 0, "WE")));

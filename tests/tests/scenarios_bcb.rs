@@ -356,3 +356,10 @@ fn t_bcb_28_the_count_offers_no_castle_city() {
 fn t_bcb_29_a_castle_s_scoring_lets_the_placer_deploy_into_the_city() {
     run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-29");
 }
+
+/// T-bridges-castles-bazaars-34 — BCB-15 with TB-11: the bazaar round lasts to the end of the
+/// turn that places its last tile, so a bazaar tile of that turn's second part calls none.
+#[test]
+fn t_bridges_castles_bazaars_34_the_round_s_last_turn_calls_no_bazaar() {
+    run_scenario("bridges-castles-bazaars/T-bridges-castles-bazaars-34");
+}

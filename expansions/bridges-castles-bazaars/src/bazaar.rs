@@ -16,7 +16,8 @@
 //! State (game slots): per shown tile `bazaar-<k>-tile` (kind + 1) and `bazaar-<k>-owner`
 //! (player + 1); the auction's `bazaar-auctioneer`, `-lot`, `-bid`, `-bidder` (+ 1 each,
 //! auctioneer 0 = no auction); `bazaar-held` (bought tiles still to place: gates the
-//! `BeforeDraw` window), `bazaar-due` (a bazaar tile was placed this turn: gates `AfterTurn`, which
+//! `BeforeDraw` window), `bazaar-due` (1: a bazaar tile was placed this turn; -1: this turn
+//! placed the round's last bought tile, so it calls no bazaar; gates `AfterTurn`, which
 //! follows the whole turn, a builder's second part included),
 //! `bazaar-from` (lot + 1 of the bought tile chosen this turn: it opens no new bazaar) and
 //! `bazaar-more` (this expansion keeps whole turns going past an empty supply).
@@ -156,7 +157,9 @@ impl Bazaar {
             }
             return;
         }
-        if self.is_marked(placed) && ctx.get(self.held) == 0 {
+        // The turn that ends a bazaar round (due -1) calls no new one, not even from its
+        // builder's second part: the round is whole turns (BCB-15).
+        if self.is_marked(placed) && ctx.get(self.held) == 0 && ctx.get(self.due) == 0 {
             ctx.set(self.due, 1);
         }
     }
@@ -164,7 +167,11 @@ impl Bazaar {
     /// BCB-13: after the turn, the bazaar: as many tiles shown as players, unless fewer
     /// are left; the player after the active one is the first auctioneer.
     pub fn start(&self, ctx: &mut Ctx<'_>) -> HookResult {
+        let due = ctx.get(self.due);
         ctx.set(self.due, 0);
+        if due < 0 {
+            return Ok(());
+        }
         let n = ctx.state().players().len();
         if !(2..=MAX_LOTS).contains(&n) || ctx.state().supply().remaining() < n {
             return Ok(());
@@ -529,6 +536,9 @@ impl Bazaar {
             ctx.set(self.tile[k], 0);
             ctx.set(self.owner[k], 0);
         }
+        // The round lasts to the end of this turn [JCZ: its supply is cleared at the whole
+        // turn's clean-up]: a bazaar tile of this turn's second part calls no bazaar.
+        ctx.set(self.due, -1);
         if ctx.get(self.more) != 0 {
             ctx.set(self.more, 0);
             ctx.set_more_whole_turns(false);

@@ -949,6 +949,46 @@ fn a_bridge_question_without_a_deployment_step_round_trips() {
     );
 }
 
+/// A player declines the bridge question (BCB-4), then pays a ransom (TW-13) in his
+/// deployment step. JCZ takes both in its one action phase, so the save says only "ransom";
+/// the importer pays it during the question, where the Tower offers it too. The writer's
+/// check takes the two orders as one game (`in_save_order`): the save is written, and reads
+/// back with the pass and the ransom swapped and everything else the same (random play,
+/// seed 534, action 119 of the first game; before, `convert` refused it).
+#[test]
+fn a_ransom_after_a_declined_bridge_question_round_trips() {
+    let scratch = Scratch::new("jcz-export", "ransom-after-bridge");
+    let sets = [
+        "tower",
+        "river",
+        "river2",
+        "heretics-shrines",
+        "hills-sheep",
+        "bridges-castles-bazaars",
+    ];
+    let dir = simulate_for_jcz(&scratch, &sets, &[], 3, 1, 534);
+    let game = format!("{dir}/game-0.json");
+    let (save, back) = (scratch.arg("g.jcz"), scratch.arg("back.json"));
+    let fan = fan_dir();
+    ok(&["convert", &game, "-o", &save, "--plugin-dir", &fan]);
+    ok(&["convert", &save, "-o", &back, "--plugin-dir", &fan]);
+    let (ours, theirs) = (json(Path::new(&game)), json(Path::new(&back)));
+    let (a, b) = (plays(&ours), plays(&theirs));
+    assert_eq!(a.len(), b.len());
+    let i = (0..a.len())
+        .find(|&i| a[i] != b[i])
+        .expect("the orders differ");
+    assert_eq!(a[i]["type"], "pass", "the game declined first: {}", a[i]);
+    assert_eq!(a[i + 1]["verb"], "pay-ransom", "then paid: {}", a[i + 1]);
+    assert_eq!(
+        (&b[i], &b[i + 1]),
+        (&a[i + 1], &a[i]),
+        "the save swaps the two"
+    );
+    assert_eq!(a[i + 2..], b[i + 2..], "and nothing else");
+    assert_eq!(ours["result"], theirs["result"], "final scores");
+}
+
 /// `convert --keep-refused FILE`: a save the check refuses is kept in FILE to look at, and
 /// the command still fails; a save that replays keeps nothing; reading a save, the option is
 /// refused. The refused record here claims a result its actions do not give, so the kept

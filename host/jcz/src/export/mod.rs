@@ -20,6 +20,7 @@ use crate::declared::manifests;
 use crate::save::JczSave;
 use crate::JczError;
 use carcassonne_core::{Action, DecisionKind, Game, Ruleset};
+use carcassonne_files::jcz::JczActionMessage;
 use carcassonne_play::record::{decode_action, Record, RecordAction};
 use carcassonne_rules::build_ruleset;
 use serde_json::{json, Value};
@@ -235,6 +236,40 @@ fn drawn_ids(
     Ok(draws.ids(&g))
 }
 
+/// `game`'s actions in the order a save can hold them: where the game declined a question
+/// and then paid a ransom, and the save gives the ransom first, the two are swapped. JCZ takes
+/// a ransom at any time of its action phase, which holds our question and the deployment step
+/// after it, so its save cannot tell "declined, then paid" from "paid during the question";
+/// the importer reads the second (the ransom is offered beside the question). Both orders are
+/// the same game: the same player's two moves, neither changing what the other does. What
+/// follows them must still match.
+fn in_save_order(
+    game: &[RecordAction],
+    save: &[RecordAction],
+    ransom: impl Fn(&RecordAction) -> bool,
+) -> Vec<RecordAction> {
+    let mut out = game.to_vec();
+    let mut i = 0;
+    while i + 1 < out.len().min(save.len()) {
+        let swapped = match (&out[i], &out[i + 1], &save[i], &save[i + 1]) {
+            (RecordAction::Pass { player: a }, x, y, RecordAction::Pass { player: b }) => {
+                a == b
+                    && x == y
+                    && matches!(x, RecordAction::Custom { player, .. } if player == a)
+                    && ransom(x)
+            }
+            _ => false,
+        };
+        if swapped {
+            out.swap(i, i + 1);
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
 /// What must survive the way through a save: the actions but draws, the draws, the
 /// options, the players and the scores.
 #[derive(Debug, PartialEq)]
@@ -290,6 +325,16 @@ pub fn same_game(
     );
     let back_draws = drawn_ids(&back.game.rules().clone(), &back_record, &names).map_err(&err)?;
     let got = summary(&back_record, &back.game, back_draws);
+    let ransom = |a: &RecordAction| match a {
+        RecordAction::Custom {
+            expansion, verb, ..
+        } => names.message_of(&rules, expansion, verb) == Some(&JczActionMessage::PayRansom),
+        _ => false,
+    };
+    let want = Summary {
+        actions: in_save_order(&want.actions, &got.actions, ransom),
+        ..want
+    };
     if let Some(i) = (0..want.actions.len().max(got.actions.len()))
         .find(|i| want.actions.get(*i) != got.actions.get(*i))
     {
@@ -304,4 +349,49 @@ pub fn same_game(
         return Err(err(format!("the game is {want:?}, the save gives {got:?}")));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_save_order;
+    use carcassonne_play::record::RecordAction;
+
+    fn pass(player: u8) -> RecordAction {
+        RecordAction::Pass { player }
+    }
+
+    fn custom(player: u8, verb: &str) -> RecordAction {
+        RecordAction::Custom {
+            player,
+            expansion: "tower".into(),
+            verb: verb.into(),
+            figure: None,
+            target: None,
+            value: 2,
+        }
+    }
+
+    fn is_ransom(a: &RecordAction) -> bool {
+        matches!(a, RecordAction::Custom { verb, .. } if verb == "pay-ransom")
+    }
+
+    #[test]
+    fn a_pass_then_a_ransom_takes_the_saves_order() {
+        let game = [pass(1), custom(1, "pay-ransom"), pass(2)];
+        let save = [custom(1, "pay-ransom"), pass(1), pass(2)];
+        assert_eq!(in_save_order(&game, &save, is_ransom), save);
+    }
+
+    #[test]
+    fn only_the_same_players_ransom_moves() {
+        // Another player's ransom, another verb, or a save that does not swap: unchanged.
+        let save = [custom(2, "pay-ransom"), pass(1)];
+        let game = [pass(1), custom(2, "pay-ransom")];
+        assert_eq!(in_save_order(&game, &save, is_ransom), game);
+        let save = [custom(1, "tower-piece"), pass(1)];
+        let game = [pass(1), custom(1, "tower-piece")];
+        assert_eq!(in_save_order(&game, &save, is_ransom), game);
+        let game = [pass(1), custom(1, "pay-ransom"), pass(2)];
+        assert_eq!(in_save_order(&game, &game, is_ransom), game);
+    }
 }

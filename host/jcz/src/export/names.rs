@@ -6,7 +6,9 @@
 use carcassonne_core::{
     ExpansionIndex, FeatureKindId, FigureKindId, Game, Ruleset, SegmentId, VerbId,
 };
-use carcassonne_files::jcz::{JczAction, JczDeclaration, JczNeutralFigure, JczPrompt};
+use carcassonne_files::jcz::{
+    JczAction, JczActionMessage, JczDeclaration, JczNeutralFigure, JczPrompt,
+};
 use carcassonne_files::manifest::Manifest;
 use carcassonne_play::record::target_of;
 use serde_json::{json, Value};
@@ -83,6 +85,25 @@ impl Names {
             .filter(|(o, _)| o == owner)
             .flat_map(|(_, d)| &d.actions)
             .find(|a| a.verb == *name)
+    }
+
+    /// The declared message of a verb named as a record names it (expansion id, verb name).
+    pub(super) fn message_of(
+        &self,
+        rules: &Ruleset,
+        expansion: &str,
+        verb: &str,
+    ) -> Option<&JczActionMessage> {
+        let owner = rules
+            .expansions()
+            .iter()
+            .position(|e| e.id() == expansion)?;
+        self.per
+            .iter()
+            .filter(|(o, _)| o.0 as usize == owner)
+            .flat_map(|(_, d)| &d.actions)
+            .find(|a| a.verb == verb)
+            .map(|a| &a.message)
     }
 
     /// The declared answer to one of an expansion's prompts.

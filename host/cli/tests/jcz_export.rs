@@ -989,6 +989,52 @@ fn a_ransom_after_a_declined_bridge_question_round_trips() {
     assert_eq!(ours["result"], theirs["result"], "final scores");
 }
 
+/// A tile that fits nowhere under `ransomAsked=jcz` (TW-13): its player is asked about the
+/// ransom, declines, the tile is discarded and the next drawn, with the question again. The
+/// save has only the `PLACE_TILE` of the second tile; reading it, the importer passes both
+/// questions and draws between them (greedy and random play, seed 2196; before, the save did
+/// not read back: "no tile is to be placed now"). JCZ 5 replays the same save to our scores.
+#[test]
+fn a_discarded_tile_with_a_ransom_question_round_trips() {
+    let scratch = Scratch::new("jcz-export", "discard-ransom");
+    let dir = scratch.arg("games");
+    let fan = fan_dir();
+    ok(&[
+        "simulate",
+        "--jcz",
+        "--games",
+        "1",
+        "--players",
+        "3",
+        "--seed",
+        "2196",
+        "--bots",
+        "greedy,random",
+        "--expansions",
+        "inns-cathedrals,tower,abbey-mayor",
+        "--record",
+        &dir,
+        "--plugin-dir",
+        &fan,
+    ]);
+    let game = format!("{dir}/game-0.json");
+    let (save, back) = (scratch.arg("g.jcz"), scratch.arg("back.json"));
+    ok(&["convert", &game, "-o", &save, "--plugin-dir", &fan]);
+    ok(&["convert", &save, "-o", &back, "--plugin-dir", &fan]);
+    let (ours, theirs) = (json(Path::new(&game)), json(Path::new(&back)));
+    let a = plays(&ours);
+    assert!(
+        a.windows(3).any(|w| w[0]["type"] == "pass"
+            && w[1]["type"] == "pass"
+            && w[2]["type"] == "place"
+            && w[0]["player"] == w[2]["player"]
+            && w[1]["player"] == w[2]["player"]),
+        "a turn with two declined ransom questions before its placement"
+    );
+    assert_eq!(a, plays(&theirs), "actions");
+    assert_eq!(ours["result"], theirs["result"], "final scores");
+}
+
 /// `convert --keep-refused FILE`: a save the check refuses is kept in FILE to look at, and
 /// the command still fails; a save that replays keeps nothing; reading a save, the option is
 /// refused. The refused record here claims a result its actions do not give, so the kept

@@ -442,12 +442,19 @@ impl Replayer {
                 self.place_prompt_tile(str_field(p, "tileId")?, pos)
             }
             "PLACE_TILE" => {
-                self.draw_if_due()?;
-                if self.game.is_over() {
-                    return Err("no tile is left to draw: the game is over".into());
+                // Questions asked once the tile is drawn (TW-13 `ransomAsked=jcz`). A tile
+                // that fits nowhere is discarded after its question and the next is drawn,
+                // with its own question (JCZ's one tile phase holds both).
+                loop {
+                    self.draw_if_due()?;
+                    if self.game.is_over() {
+                        return Err("no tile is left to draw: the game is over".into());
+                    }
+                    self.pass_unasked_prompts(&msg.kind, p)?;
+                    if self.game.decision().kind != DecisionKind::Draw {
+                        break;
+                    }
                 }
-                // Questions asked once the tile is drawn (TW-13 `ransomAsked=jcz`).
-                self.pass_unasked_prompts(&msg.kind, p)?;
                 self.check_sender(msg)?;
                 let DecisionKind::PlaceTile { tile } = self.game.decision().kind else {
                     return Err(format!(

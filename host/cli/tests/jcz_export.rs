@@ -949,24 +949,13 @@ fn a_bridge_question_without_a_deployment_step_round_trips() {
     );
 }
 
-/// A player declines the bridge question (BCB-4), then pays a ransom (TW-13) in his
-/// deployment step. JCZ takes both in its one action phase, so the save says only "ransom";
-/// the importer pays it during the question, where the Tower offers it too. The writer's
-/// check takes the two orders as one game (`in_save_order`): the save is written, and reads
-/// back with the pass and the ransom swapped and everything else the same (random play,
-/// seed 534, action 119 of the first game; before, `convert` refused it).
-#[test]
-fn a_ransom_after_a_declined_bridge_question_round_trips() {
-    let scratch = Scratch::new("jcz-export", "ransom-after-bridge");
-    let sets = [
-        "tower",
-        "river",
-        "river2",
-        "heretics-shrines",
-        "hills-sheep",
-        "bridges-castles-bazaars",
-    ];
-    let dir = simulate_for_jcz(&scratch, &sets, &[], 3, 1, 534);
+/// Simulates game 0 of `seed` (random play, JCZ's options), writes it and reads it back:
+/// the two action lists (draws aside), which must differ only by the same player's ransom
+/// taken one place earlier in the save (`in_save_order`); returns the game's first
+/// action of the swapped pair. The final scores must agree.
+fn ransom_read_earlier(name: &str, sets: &[&str], players: u8, seed: u64) -> Value {
+    let scratch = Scratch::new("jcz-export", name);
+    let dir = simulate_for_jcz(&scratch, sets, &[], players, 1, seed);
     let game = format!("{dir}/game-0.json");
     let (save, back) = (scratch.arg("g.jcz"), scratch.arg("back.json"));
     let fan = fan_dir();
@@ -978,8 +967,8 @@ fn a_ransom_after_a_declined_bridge_question_round_trips() {
     let i = (0..a.len())
         .find(|&i| a[i] != b[i])
         .expect("the orders differ");
-    assert_eq!(a[i]["type"], "pass", "the game declined first: {}", a[i]);
     assert_eq!(a[i + 1]["verb"], "pay-ransom", "then paid: {}", a[i + 1]);
+    assert_eq!(a[i]["player"], a[i + 1]["player"], "one player's two moves");
     assert_eq!(
         (&b[i], &b[i + 1]),
         (&a[i + 1], &a[i]),
@@ -987,6 +976,49 @@ fn a_ransom_after_a_declined_bridge_question_round_trips() {
     );
     assert_eq!(a[i + 2..], b[i + 2..], "and nothing else");
     assert_eq!(ours["result"], theirs["result"], "final scores");
+    a[i].clone()
+}
+
+/// The official sets of the round-trip soak's seed 534.
+const SETS_534: [&str; 6] = [
+    "tower",
+    "river",
+    "river2",
+    "heretics-shrines",
+    "hills-sheep",
+    "bridges-castles-bazaars",
+];
+
+/// A player declines the bridge question (BCB-4), then pays a ransom (TW-13) in his
+/// deployment step. JCZ takes both in its one action phase, so the save says only "ransom";
+/// the importer pays it during the question, where the Tower offers it too. The writer's
+/// check takes the two orders as one game: the save is written, and reads back with the
+/// pass and the ransom swapped (seed 534, action 119; before, `convert` refused it).
+#[test]
+fn a_ransom_after_a_declined_bridge_question_round_trips() {
+    let first = ransom_read_earlier("ransom-after-bridge", &SETS_534, 3, 534);
+    assert_eq!(first["type"], "pass", "the game declined first: {first}");
+}
+
+/// The donkey's first step (VL-2), then a ransom, then the donkey's second step: JCZ moves
+/// the donkey with one message, so the save has the ransom before it (fan mix, five
+/// players, seed 534, action 245; before, `convert` refused it).
+#[test]
+fn a_ransom_between_the_donkeys_two_steps_round_trips() {
+    let fan = [
+        "city-gates",
+        "courier",
+        "family-feud",
+        "gamblers-luck",
+        "robbers-son",
+        "village-life",
+    ];
+    let sets = [&SETS_534[..], &fan].concat();
+    let first = ransom_read_earlier("ransom-in-donkey", &sets, 5, 534);
+    assert_eq!(
+        first["verb"], "donkey",
+        "the donkey's first step came first: {first}"
+    );
 }
 
 /// A tile that fits nowhere under `ransomAsked=jcz` (TW-13): its player is asked about the

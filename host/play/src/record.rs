@@ -237,6 +237,20 @@ pub enum RecordAction {
     },
 }
 
+impl RecordAction {
+    /// The seat of the player whose action this is.
+    pub fn player(&self) -> u8 {
+        match self {
+            RecordAction::Place { player, .. }
+            | RecordAction::Deploy { player, .. }
+            | RecordAction::Move { player, .. }
+            | RecordAction::Pass { player }
+            | RecordAction::Draw { player, .. }
+            | RecordAction::Custom { player, .. } => *player,
+        }
+    }
+}
+
 impl Record {
     /// Records a game played from `Game::new` with the usual setup, `seed` and these actions.
     pub fn new(game: &Game, seed: u64, actions: &[Action]) -> Record {
@@ -654,14 +668,7 @@ pub fn encode_action(rules: &Ruleset, game: &Game, a: Action) -> RecordAction {
 pub fn decode_action(rules: &Ruleset, game: &Game, ra: &RecordAction) -> Result<Action, String> {
     let st = game.state();
     let expected = game.decision().player.0;
-    let player = match ra {
-        RecordAction::Place { player, .. }
-        | RecordAction::Deploy { player, .. }
-        | RecordAction::Move { player, .. }
-        | RecordAction::Pass { player }
-        | RecordAction::Draw { player, .. }
-        | RecordAction::Custom { player, .. } => *player,
-    };
+    let player = ra.player();
     if game.is_over() {
         return Err("the game is already over".into());
     }

@@ -198,14 +198,7 @@ fn last_move(live: &Live) -> Value {
     match live.record.actions.last() {
         None => Value::Null,
         Some(a) => {
-            let player = match a {
-                RecordAction::Place { player, .. }
-                | RecordAction::Deploy { player, .. }
-                | RecordAction::Move { player, .. }
-                | RecordAction::Pass { player }
-                | RecordAction::Draw { player, .. }
-                | RecordAction::Custom { player, .. } => *player,
-            };
+            let player = a.player();
             let mut v = json!({ "seat": player, "label": named(
                     a.to_string(),
                     &place_names(&live.game),

@@ -236,13 +236,13 @@ fn drawn_ids(
     Ok(draws.ids(&g))
 }
 
-/// `game`'s actions in the order a save can hold them: where the game declined a question
-/// and then paid a ransom, and the save gives the ransom first, the two are swapped. JCZ takes
-/// a ransom at any time of its action phase, which holds our question and the deployment step
-/// after it, so its save cannot tell "declined, then paid" from "paid during the question";
-/// the importer reads the second (the ransom is offered beside the question). Both orders are
-/// the same game: the same player's two moves, neither changing what the other does. What
-/// follows them must still match.
+/// `game`'s actions in the order a save can hold them: where the game took one of its
+/// player's moves and then paid a ransom, and the save gives the ransom first, the two are
+/// swapped. JCZ takes a ransom at any time of its phase, so its save cannot tell "declined
+/// the bridge question, then paid" from "paid during the question", or "moved the donkey's
+/// first step, then paid" from "paid, then moved" (JCZ's donkey is one message); the importer
+/// reads the ransom where it first can. Both orders are the same game: the same player's two
+/// moves, neither changing what the other does. What follows them must still match.
 fn in_save_order(
     game: &[RecordAction],
     save: &[RecordAction],
@@ -251,16 +251,8 @@ fn in_save_order(
     let mut out = game.to_vec();
     let mut i = 0;
     while i + 1 < out.len().min(save.len()) {
-        let swapped = match (&out[i], &out[i + 1], &save[i], &save[i + 1]) {
-            (RecordAction::Pass { player: a }, x, y, RecordAction::Pass { player: b }) => {
-                a == b
-                    && x == y
-                    && matches!(x, RecordAction::Custom { player, .. } if player == a)
-                    && ransom(x)
-            }
-            _ => false,
-        };
-        if swapped {
+        let (x, r) = (&out[i], &out[i + 1]);
+        if save[i] == *r && save[i + 1] == *x && ransom(r) && r.player() == x.player() {
             out.swap(i, i + 1);
             i += 2;
         } else {
@@ -383,6 +375,22 @@ mod tests {
     }
 
     #[test]
+    fn a_move_then_a_ransom_takes_the_saves_order() {
+        // The donkey's first step, then the ransom, then the donkey's second step.
+        let game = [
+            custom(1, "donkey"),
+            custom(1, "pay-ransom"),
+            custom(1, "donkey-to"),
+        ];
+        let save = [
+            custom(1, "pay-ransom"),
+            custom(1, "donkey"),
+            custom(1, "donkey-to"),
+        ];
+        assert_eq!(in_save_order(&game, &save, is_ransom), save);
+    }
+
+    #[test]
     fn only_the_same_players_ransom_moves() {
         // Another player's ransom, another verb, or a save that does not swap: unchanged.
         let save = [custom(2, "pay-ransom"), pass(1)];
@@ -390,6 +398,9 @@ mod tests {
         assert_eq!(in_save_order(&game, &save, is_ransom), game);
         let save = [custom(1, "tower-piece"), pass(1)];
         let game = [pass(1), custom(1, "tower-piece")];
+        assert_eq!(in_save_order(&game, &save, is_ransom), game);
+        let save = [custom(2, "pay-ransom"), custom(1, "donkey")];
+        let game = [custom(1, "donkey"), custom(2, "pay-ransom")];
         assert_eq!(in_save_order(&game, &save, is_ransom), game);
         let game = [pass(1), custom(1, "pay-ransom"), pass(2)];
         assert_eq!(in_save_order(&game, &game, is_ransom), game);

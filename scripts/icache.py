@@ -7,6 +7,13 @@ hot code fits the L1 instruction cache and a plugin's added code pushes the host
 exactly, so two builds can be compared on a busy machine where timings are noise:
 
     python3 scripts/icache.py [--games N] [--only 'abbey-mayor,nine official'] [--bin PATH]
+                              [--i1 32768,8,64]
+
+Cachegrind simulates the L1 instruction cache of the machine it runs on unless `--i1
+SIZE,ASSOC,LINE` names one. The misses, and so the model, depend on it: the stops up to the
+thirtieth ran on machines with a 32 KiB 8-way L1i, where the mixes' hot code overflowed it;
+the thirty-first ran on one with 64 KiB, where it does not. Pass `--i1 32768,8,64` to compare
+with those figures; the table says which cache it simulated.
 
 Each figure is random 2-player games with seed 1, one game's start-up subtracted (a run of
 N games minus a run of 1). The `model` column is (instructions + 26 × misses) against the
@@ -32,12 +39,30 @@ from budgets import CONFIGS, ROOT, build  # noqa: E402
 MISS_WEIGHT = 26
 
 
-def count(binary: Path, expansions: str, games: int, env, scratch: Path):
+def host_l1i() -> str:
+    """The L1 instruction cache cachegrind finds on this machine, as `SIZE,ASSOC,LINE`."""
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        try:
+            if (index / "type").read_text().strip() != "Instruction":
+                continue
+            size = (index / "size").read_text().strip()
+            ways = (index / "ways_of_associativity").read_text().strip()
+            line = (index / "coherency_line_size").read_text().strip()
+        except OSError:
+            continue
+        kib = int(size.rstrip("K")) if size.endswith("K") else int(size) // 1024
+        return f"{kib * 1024},{ways},{line}"
+    return "unknown"
+
+
+def count(binary: Path, expansions: str, games: int, env, scratch: Path, i1=None):
     """(instructions, L1i misses, decisions) of one `simulate` run under cachegrind."""
     out = scratch / f"{abs(hash((expansions, games)))}.txt"
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes",
-           "--cachegrind-out-file=/dev/null", f"--log-file={out}",
-           str(binary), "simulate", "--games", str(games), "--players", "2", "--seed", "1",
+           "--cachegrind-out-file=/dev/null", f"--log-file={out}"]
+    if i1:
+        cmd.append(f"--I1={i1}")
+    cmd += [str(binary), "simulate", "--games", str(games), "--players", "2", "--seed", "1",
            "--threads", "1", "--json"]
     if expansions:
         cmd += ["--expansions", expansions]
@@ -51,9 +76,9 @@ def count(binary: Path, expansions: str, games: int, env, scratch: Path):
     return field(r"I\s+refs"), field(r"I1\s+misses"), summary["decisions_mean"] * games
 
 
-def per_decision(binary, expansions, games, env, scratch):
-    full = count(binary, expansions, games, env, scratch)
-    start = count(binary, expansions, 1, env, scratch)
+def per_decision(binary, expansions, games, env, scratch, i1=None):
+    full = count(binary, expansions, games, env, scratch, i1)
+    start = count(binary, expansions, 1, env, scratch, i1)
     decisions = full[2] - start[2]
     return {
         "instructions": (full[0] - start[0]) / decisions,
@@ -70,7 +95,11 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--i1", help="simulated L1i as SIZE,ASSOC,LINE (default: this machine's)")
     args = ap.parse_args()
+    if args.i1 and not re.fullmatch(r"\d+,\d+,\d+", args.i1):
+        sys.exit(f"--i1 {args.i1!r}: expected SIZE,ASSOC,LINE in bytes, e.g. 32768,8,64")
+    i1 = args.i1 or host_l1i()
     configs = [(n, e) for n, e, _, _ in CONFIGS]
     if args.only:
         # The base game is always measured (every figure is against it).
@@ -86,7 +115,8 @@ def main():
         [str(ROOT / "expansions"), str(ROOT / "fan-expansions")]
     )
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(args.jobs) as pool:
-        jobs = {name: pool.submit(per_decision, args.bin, exps, args.games, env, Path(tmp))
+        jobs = {name: pool.submit(per_decision, args.bin, exps, args.games, env, Path(tmp),
+                                  args.i1)
                 for name, exps in [("base game", "")] + configs}
         rows = {name: job.result() for name, job in jobs.items()}
     base = rows["base game"]
@@ -94,8 +124,10 @@ def main():
     for r in rows.values():
         r["model"] = (r["instructions"] + MISS_WEIGHT * r["misses"]) / weight
     if args.json:
-        print(json.dumps({"games": args.games, "configurations": rows}, indent=1))
+        print(json.dumps({"games": args.games, "l1i": i1, "configurations": rows}, indent=1))
         return
+    print(f"Simulated L1i (size, ways, line in bytes): {i1}")
+    print()
     print(f"| configuration | instructions/decision | L1i misses/decision | model ({args.games} games) |")
     print("|---|---|---|---|")
     for name, r in rows.items():

@@ -258,31 +258,45 @@ impl CountRules {
         out
     }
 
-    /// The farms of the tile placed last that hold a barn and a follower, added to `out`.
+    /// The farms of the tile placed last that hold a barn and a follower, added to `out` in
+    /// the order of the tile's segments.
+    ///
+    /// Starts from the players' barns (read by kind, without a pass over every figure), not
+    /// from the tile's fields: a field's figures are found by a pass over every figure,
+    /// which made this the Count's costliest step with Abbey & Mayor (about 1,100
+    /// instructions a call).
     fn joined_barn_farms(&self, v: &View<'_>, barn: FigureKindId, out: &mut Vec<FeatureId>) {
         let st = v.state;
         let Some(i) = st.last_placed() else {
             return;
         };
         let g = st.graph();
-        for s in st.board().tile(i).segments() {
-            if v.rules.kind(g.segment(s).kind).shape != Shape::Field {
+        let tile = st.board().tile(i);
+        // (position of the farm's first segment on the tile, farm)
+        let mut found: SmallVec<[(usize, FeatureId); MAX_PLAYERS]> = SmallVec::new();
+        let barns =
+            (0..st.players().len()).flat_map(|p| v.figures_of_kind(PlayerId(p as u8), barn));
+        for fig in barns {
+            let FigureLoc::On(at) = fig.loc else {
+                continue;
+            };
+            let farm = g.feature_of(at);
+            let Some(pos) = tile.segments().position(|s| g.feature_of(s) == farm) else {
+                continue;
+            };
+            if out.contains(&farm) || found.iter().any(|&(_, f)| f == farm) {
                 continue;
             }
-            let farm = g.feature_of(s);
-            if out.contains(&farm) {
-                continue;
-            }
-            let (mut has_barn, mut has_follower) = (false, false);
-            for f in st.figures_on(s) {
-                let kind = st.figures()[f.0 as usize].kind;
-                has_barn |= kind == barn;
-                has_follower |= v.rules.figure_kind(kind).follower;
-            }
-            if has_barn && has_follower {
-                out.push(farm);
+            let follower = st.figures().iter().any(|f| {
+                matches!(f.loc, FigureLoc::On(t) if g.feature_of(t) == farm)
+                    && v.rules.figure_kind(f.kind).follower
+            });
+            if follower {
+                found.push((pos, farm));
             }
         }
+        found.sort_unstable_by_key(|&(pos, _)| pos);
+        out.extend(found.iter().map(|&(_, farm)| farm));
     }
 
     #[inline]

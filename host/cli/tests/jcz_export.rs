@@ -949,6 +949,16 @@ fn a_bridge_question_without_a_deployment_step_round_trips() {
     );
 }
 
+/// The record `game` written as a save in `scratch` and read back: (the record, the record
+/// read from the save).
+fn through_a_save(scratch: &Scratch, game: &str) -> (Value, Value) {
+    let (save, back) = (scratch.arg("g.jcz"), scratch.arg("back.json"));
+    let fan = fan_dir();
+    ok(&["convert", game, "-o", &save, "--plugin-dir", &fan]);
+    ok(&["convert", &save, "-o", &back, "--plugin-dir", &fan]);
+    (json(Path::new(game)), json(Path::new(&back)))
+}
+
 /// Simulates game 0 of `seed` (random play, JCZ's options), writes it and reads it back:
 /// the two action lists (draws aside), which must differ only by the same player's ransom
 /// taken one place earlier in the save (`in_save_order`); returns the game's first
@@ -957,11 +967,7 @@ fn ransom_read_earlier(name: &str, sets: &[&str], players: u8, seed: u64) -> Val
     let scratch = Scratch::new("jcz-export", name);
     let dir = simulate_for_jcz(&scratch, sets, &[], players, 1, seed);
     let game = format!("{dir}/game-0.json");
-    let (save, back) = (scratch.arg("g.jcz"), scratch.arg("back.json"));
-    let fan = fan_dir();
-    ok(&["convert", &game, "-o", &save, "--plugin-dir", &fan]);
-    ok(&["convert", &save, "-o", &back, "--plugin-dir", &fan]);
-    let (ours, theirs) = (json(Path::new(&game)), json(Path::new(&back)));
+    let (ours, theirs) = through_a_save(&scratch, &game);
     let (a, b) = (plays(&ours), plays(&theirs));
     assert_eq!(a.len(), b.len());
     let i = (0..a.len())
@@ -1049,11 +1055,7 @@ fn a_discarded_tile_with_a_ransom_question_round_trips() {
         "--plugin-dir",
         &fan,
     ]);
-    let game = format!("{dir}/game-0.json");
-    let (save, back) = (scratch.arg("g.jcz"), scratch.arg("back.json"));
-    ok(&["convert", &game, "-o", &save, "--plugin-dir", &fan]);
-    ok(&["convert", &save, "-o", &back, "--plugin-dir", &fan]);
-    let (ours, theirs) = (json(Path::new(&game)), json(Path::new(&back)));
+    let (ours, theirs) = through_a_save(&scratch, &format!("{dir}/game-0.json"));
     let a = plays(&ours);
     assert!(
         a.windows(3).any(|w| w[0]["type"] == "pass"

@@ -80,11 +80,7 @@ impl Names {
     /// The declared message of one of an expansion's verbs.
     pub(super) fn action(&self, rules: &Ruleset, verb: VerbId) -> Option<&JczAction> {
         let (owner, name) = rules.verbs().get(verb.0 as usize)?;
-        self.per
-            .iter()
-            .filter(|(o, _)| o == owner)
-            .flat_map(|(_, d)| &d.actions)
-            .find(|a| a.verb == *name)
+        self.declared(*owner, name)
     }
 
     /// The declared message of a verb named as a record names it (expansion id, verb name).
@@ -98,12 +94,17 @@ impl Names {
             .expansions()
             .iter()
             .position(|e| e.id() == expansion)?;
+        let a = self.declared(ExpansionIndex(owner as u8), verb)?;
+        Some(&a.message)
+    }
+
+    /// The `[[jcz.actions]]` entry of `owner`'s verb `verb`.
+    fn declared(&self, owner: ExpansionIndex, verb: &str) -> Option<&JczAction> {
         self.per
             .iter()
-            .filter(|(o, _)| o.0 as usize == owner)
+            .filter(|(o, _)| *o == owner)
             .flat_map(|(_, d)| &d.actions)
             .find(|a| a.verb == verb)
-            .map(|a| &a.message)
     }
 
     /// The declared answer to one of an expansion's prompts.

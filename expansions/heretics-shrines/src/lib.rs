@@ -320,10 +320,10 @@ impl ShrinesRules {
                 // One rival that matters: it is taken (a paired rival has its partner
                 // among them), so only HS-4 applies, to the cells around it.
                 let r = rivals[relevant.trailing_zeros() as usize];
+                // Masked, not branched on: whether a candidate touches the rival follows
+                // no pattern the branch predictor could learn.
                 for c in cells.iter_mut() {
-                    if touches(c.pos, r) {
-                        c.rotations = 0;
-                    }
+                    c.rotations &= u8::from(touches_flat(c.pos, r)).wrapping_sub(1);
                 }
                 continue;
             }
@@ -361,17 +361,17 @@ impl ShrinesRules {
                         }
                     }
                 }
+                // Each candidate masked by its bit, without a branch (as above); one
+                // outside the block reads row 0 and is kept by `inside`.
                 for c in cells.iter_mut() {
                     let (dx, dy) = (
                         c.pos.x.wrapping_sub(x0) as u32,
                         c.pos.y.wrapping_sub(y0) as u32,
                     );
-                    if (dx > w) | (dy > h) {
-                        continue;
-                    }
-                    if (twice[dy as usize] | hs4[dy as usize]) >> dx & 1 != 0 {
-                        c.rotations = 0;
-                    }
+                    let inside = (dx <= w) & (dy <= h);
+                    let row = if inside { dy as usize } else { 0 };
+                    let hit = (twice[row] | hs4[row]) >> (dx & 31) & u32::from(inside);
+                    c.rotations &= ((hit & 1) as u8).wrapping_sub(1);
                 }
                 continue;
             }
@@ -533,6 +533,13 @@ const KILL_ROWS: usize = 32;
 fn within2(a: Pos, b: Pos) -> bool {
     (a.x.wrapping_sub(b.x).wrapping_add(2) as u32) <= 4
         && (a.y.wrapping_sub(b.y).wrapping_add(2) as u32) <= 4
+}
+
+/// [`touches`] with both comparisons evaluated (no short circuit, so no branch).
+#[inline]
+fn touches_flat(a: Pos, b: Pos) -> bool {
+    ((a.x.wrapping_sub(b.x).wrapping_add(1) as u32) <= 2)
+        & ((a.y.wrapping_sub(b.y).wrapping_add(1) as u32) <= 2)
 }
 
 /// Whether `a` lies in the 3×3 block centred on `b` (`b` itself included).

@@ -767,17 +767,22 @@ impl BoundExpansion for TbRules {
         let on_builder = if builder { on_builder } else { 0 };
         let mut m = on_builder | if pig { on_pig } else { 0 };
         let g = st.graph();
+        // The segments whose feature holds a figure and is still open, as a mask built
+        // without a branch a segment: whether a new tile's feature is occupied follows no
+        // pattern, and most are not (then the player's figures are never scanned).
+        let mut held = 0u16;
         while m != 0 {
-            let i = m.trailing_zeros() as usize;
+            let i = m.trailing_zeros();
             m &= m - 1;
+            let tot = g.totals(g.feature_of(t.segment(i as usize)));
+            let open = (tot.occupants != 0) & !tot.scored & !tot.complete();
+            held |= u16::from(open) << i;
+        }
+        while held != 0 {
+            let i = held.trailing_zeros() as usize;
+            held &= held - 1;
             let s = t.segment(i);
             let f = g.feature_of(s);
-            let tot = g.totals(f);
-            // No figure at all on the feature (most segments of a new tile): no follower
-            // of the player either, without scanning the figures.
-            if tot.complete() || tot.scored || tot.occupants == 0 {
-                continue;
-            }
             if has_follower(&view, &self.follower, player, f) {
                 let figure = if on_builder & (1 << i) != 0 {
                     ids.builder

@@ -1,6 +1,6 @@
 //! The ringmaster's bonus (BT-12, BT-13).
 
-use carcassonne_core::{Award, FigureKindId, FigureLoc, Pos, ScoreDraft, View};
+use carcassonne_core::{Award, FigureKindId, FigureLoc, PlayerId, Pos, ScoreDraft, View};
 
 use crate::circus::near;
 use crate::TileMarks;
@@ -24,10 +24,10 @@ impl Ringmaster {
     pub fn bonus(&self, v: &View<'_>, marks: &TileMarks, draft: &mut ScoreDraft) {
         let g = v.state.graph();
         let mut extra = Vec::new();
-        for f in v.state.figures() {
-            if f.kind != self.kind || f.is_neutral() {
-                continue;
-            }
+        // Each seat's ringmasters read from its block of figures (seat by seat, as figure
+        // ids run), not found by a kind test over every figure of the game.
+        let seats = (0..v.state.players().len()).map(|p| PlayerId(p as u8));
+        for f in seats.flat_map(|p| v.figures_of_kind(p, self.kind)) {
             let FigureLoc::On(seg) = f.loc else { continue };
             let feature = g.feature_of(seg);
             // A feature given up (a challenge's loser, HS-6) is not scored: no bonus.

@@ -271,6 +271,14 @@ impl CountRules {
             return;
         };
         let g = st.graph();
+        // A farm is a target only for followers in its quarter (the market): with that
+        // quarter empty no move reaches it, so it is not looked for (the other targets and
+        // their order are unchanged). Most rounds find it empty.
+        let occupied = |q: usize| {
+            self.quarter_seg(v, q)
+                .map_or(true, |s| g.totals(g.feature_of(s)).occupants > 0)
+        };
+        let quarters = (0..4).fold(0u8, |m, q| m | u8::from(occupied(q)) << q);
         let tile = st.board().tile(i);
         // (position of the farm's first segment on the tile, farm)
         let mut found: SmallVec<[(usize, FeatureId); MAX_PLAYERS]> = SmallVec::new();
@@ -281,6 +289,9 @@ impl CountRules {
                 continue;
             };
             let farm = g.feature_of(at);
+            if self.kind_bit(g.kind(farm)) & quarters == 0 {
+                continue;
+            }
             let Some(pos) = tile.segments().position(|s| g.feature_of(s) == farm) else {
                 continue;
             };

@@ -362,14 +362,16 @@ impl ShrinesRules {
                     }
                 }
                 // Each candidate masked by its bit, without a branch (as above); one
-                // outside the block reads row 0 and is kept by `inside`.
+                // outside the block reads some row of it and is kept by `inside`.
                 for c in cells.iter_mut() {
                     let (dx, dy) = (
                         c.pos.x.wrapping_sub(x0) as u32,
                         c.pos.y.wrapping_sub(y0) as u32,
                     );
                     let inside = (dx <= w) & (dy <= h);
-                    let row = if inside { dy as usize } else { 0 };
+                    // Within the bitmap either way (`h < KILL_ROWS`): a `min`, not a
+                    // branch on `inside`.
+                    let row = dy.min(h) as usize;
                     let hit = (twice[row] | hs4[row]) >> (dx & 31) & u32::from(inside);
                     c.rotations &= ((hit & 1) as u8).wrapping_sub(1);
                 }

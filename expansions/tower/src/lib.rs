@@ -828,22 +828,7 @@ impl TowerRules {
         }
         let st = v.state;
         let pieces = v.get(self.slots.pieces.of(p)) > 0;
-        // The cap kinds `p` has in supply, read once for every tower (bit `j` =
-        // `cap_kinds[j]`; a kind past the 32nd is read at each tower, as before).
-        let cap_bits = self
-            .cap_kinds
-            .iter()
-            .take(32)
-            .enumerate()
-            .fold(0u32, |m, (j, k)| {
-                m | u32::from(st.in_supply(p, *k) > 0) << j
-            });
-        let caps = cap_bits != 0
-            || self
-                .cap_kinds
-                .iter()
-                .skip(32)
-                .any(|k| st.in_supply(p, *k) > 0);
+        let caps = self.cap_kinds.iter().any(|k| st.in_supply(p, *k) > 0);
         let (black, white) = if BLACK {
             (
                 v.get(self.slots.black.of(p)) > 0,
@@ -884,12 +869,8 @@ impl TowerRules {
             }
             if (caps || white) && v.get(*height) >= 1 {
                 if caps {
-                    for (j, k) in self.cap_kinds.iter().enumerate() {
-                        let held = match 1u32.checked_shl(j as u32) {
-                            Some(bit) => cap_bits & bit != 0,
-                            None => st.in_supply(p, *k) > 0,
-                        };
-                        if held {
+                    for k in &self.cap_kinds {
+                        if st.in_supply(p, *k) > 0 {
                             out.push(self.custom(self.verbs.cap, None, Some(seg), k.0 as i32));
                         }
                     }

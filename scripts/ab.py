@@ -5,12 +5,17 @@ A change of a few per cent is smaller than the drift of a busy machine between t
 the two builds run in turns, round after round (which goes first alternates: the second of
 two runs reads faster), and the medians are compared. Use an even number of rounds:
 
-    python3 scripts/ab.py BEFORE_BIN [AFTER_BIN] [--rounds 4] [--only 'base game,abbey-mayor']
+    python3 scripts/ab.py BEFORE_BIN [AFTER_BIN] [--rounds 4] [--games 20000]
+        [--only 'base game,abbey-mayor']
 
 BEFORE_BIN is a copy of an earlier `carcassonne` with its plugin libraries beside it (plugins
 load from beside the program); AFTER_BIN defaults to `target/release/carcassonne`. Each run is
-20,000 random 2-player games, seed 1, one thread; the time is the child's user + system CPU
+20,000 (`--games`) random 2-player games, seed 1, one thread; the time is the child's user + system CPU
 time, so no profiler is needed. Both builds read the manifests of this checkout.
+
+The change is the median over rounds of each round's after/before (a paired median: a slow
+round slows both of its runs, so it cancels), next to the change of the two medians. For a
+change near 1% use 15 rounds of 40,000 games (docs/benchmarks.md, thirty-second stop).
 
 The ratio columns are the budgets' measure (`scripts/budgets.py`): a set's time per decision
 against the base game's, per round, with the median over rounds. Code layout alone moves a
@@ -30,12 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from budgets import CONFIGS, ROOT  # noqa: E402
 
-GAMES = 20000
-
-
-def cpu_per_decision(binary: str, expansions: str, env) -> float:
-    """µs of CPU time per decision of one `simulate` run."""
-    cmd = [binary, "simulate", "--games", str(GAMES), "--players", "2", "--seed", "1",
+def cpu_per_decision(binary: str, expansions: str, env, games: int) -> float:
+    """µs of CPU time per decision of one `simulate` run of `games` games."""
+    cmd = [binary, "simulate", "--games", str(games), "--players", "2", "--seed", "1",
            "--threads", "1", "--json"]
     if expansions:
         cmd += ["--expansions", expansions]
@@ -43,7 +45,7 @@ def cpu_per_decision(binary: str, expansions: str, env) -> float:
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    decisions = json.loads(run.stdout)["decisions_mean"] * GAMES
+    decisions = json.loads(run.stdout)["decisions_mean"] * games
     return seconds * 1e6 / decisions
 
 
@@ -52,6 +54,7 @@ def main():
     parser.add_argument("before", help="the earlier build's carcassonne binary")
     parser.add_argument("after", nargs="?", default=str(ROOT / "target/release/carcassonne"))
     parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--games", type=int, default=20000, help="games a run")
     parser.add_argument("--only", help="comma-separated configuration names (budgets.py's)")
     args = parser.parse_args()
 
@@ -77,7 +80,7 @@ def main():
             # The second of two runs back to back reads about 1% faster, even for the same
             # program (btam15 in docs/benchmarks.md): alternate which goes first.
             for side, binary in sides if r % 2 == 0 else sides[::-1]:
-                t = cpu_per_decision(binary, expansions, env)
+                t = cpu_per_decision(binary, expansions, env, args.games)
                 times[(name, side)].append(t)
                 print(f"round {r + 1} {name:26} {side:6} {t:.4f} µs", file=sys.stderr)
 
@@ -86,11 +89,14 @@ def main():
             t / b for t, b in zip(times[(name, side)], times[("base game", side)]))
 
     print(f"{'configuration':26} {'before µs':>10} {'after µs':>10} {'change':>8}"
-          f" {'ratio before':>13} {'ratio after':>12}")
+          f" {'paired':>8} {'ratio before':>13} {'ratio after':>12}")
     for name, _ in configs:
         b = statistics.median(times[(name, "before")])
         a = statistics.median(times[(name, "after")])
+        paired = statistics.median(
+            y / x for x, y in zip(times[(name, "before")], times[(name, "after")]))
         print(f"{name:26} {b:10.4f} {a:10.4f} {(a / b - 1) * 100:+7.1f}%"
+              f" {(paired - 1) * 100:+7.1f}%"
               f" {ratio(name, 'before'):12.3f}× {ratio(name, 'after'):11.3f}×")
 
 

@@ -273,7 +273,7 @@ impl CountRules {
         let g = st.graph();
         // A farm is a target only for followers in its quarter (the market): with that
         // quarter empty no move reaches it, so it is not looked for (the other targets and
-        // their order are unchanged). Most rounds find it empty.
+        // their order are unchanged).
         let occupied = |q: usize| {
             self.quarter_seg(v, q)
                 .map_or(true, |s| g.totals(g.feature_of(s)).occupants > 0)

@@ -55,6 +55,29 @@ fn simulate_for_jcz(
     games: u64,
     seed: u64,
 ) -> String {
+    simulate_for_jcz_by(scratch, expansions, extra, players, games, seed, None)
+}
+
+/// [`simulate_for_jcz`] of one game whose seats play the bots `bots` (`--bots`).
+fn simulate_one_for_jcz(
+    scratch: &Scratch,
+    expansions: &[&str],
+    players: u8,
+    seed: u64,
+    bots: &str,
+) -> String {
+    simulate_for_jcz_by(scratch, expansions, &[], players, 1, seed, Some(bots))
+}
+
+fn simulate_for_jcz_by(
+    scratch: &Scratch,
+    expansions: &[&str],
+    extra: &[&str],
+    players: u8,
+    games: u64,
+    seed: u64,
+    bots: Option<&str>,
+) -> String {
     let fan = fan_dir();
     let games_s = games.to_string();
     let players_s = players.to_string();
@@ -81,8 +104,21 @@ fn simulate_for_jcz(
     for p in extra {
         args.extend(["--option", p]);
     }
+    if let Some(b) = bots {
+        args.extend(["--bots", b]);
+    }
     ok(&args);
     dir
+}
+
+/// The record `game` written as a save in `scratch` and read back: (the record, the record
+/// read from the save).
+fn through_a_save(scratch: &Scratch, game: &str) -> (Value, Value) {
+    let (save, back) = (scratch.arg("g.jcz"), scratch.arg("back.json"));
+    let fan = fan_dir();
+    ok(&["convert", game, "-o", &save, "--plugin-dir", &fan]);
+    ok(&["convert", &save, "-o", &back, "--plugin-dir", &fan]);
+    (json(Path::new(game)), json(Path::new(&back)))
 }
 
 /// Simulates `games` games with `expansions` under JCZ's options and sends each through a
@@ -631,36 +667,18 @@ fn a_tower_piece_after_a_declined_bridge_round_trips() {
 #[test]
 fn a_ransom_during_the_bridge_question_round_trips() {
     let scratch = Scratch::new("jcz-export", "ransom-bridge");
-    let dir = scratch.arg("games");
-    let fan = fan_dir();
-    ok(&[
-        "simulate",
-        "--games",
-        "1",
-        "--players",
-        "4",
-        "--seed",
-        "148",
-        "--bots",
-        "random,random,random,greedy",
-        "--record",
-        &dir,
-        "--plugin-dir",
-        &fan,
-        "--jcz",
-        "--expansions",
-        "abbot-garden,bridges-castles-bazaars,count,princess-dragon,river2,tower",
-    ]);
-    let game = format!("{dir}/game-0.json");
-    let save = scratch.arg("g.jcz");
-    let back = scratch.arg("back.json");
-    ok(&["convert", &game, "-o", &save, "--plugin-dir", &fan]);
-    ok(&["convert", &save, "-o", &back, "--plugin-dir", &fan]);
-    assert_eq!(
-        plays(&json(Path::new(&game))),
-        plays(&json(Path::new(&back)))
-    );
-    let written = json(Path::new(&save));
+    let sets = [
+        "abbot-garden",
+        "bridges-castles-bazaars",
+        "count",
+        "princess-dragon",
+        "river2",
+        "tower",
+    ];
+    let dir = simulate_one_for_jcz(&scratch, &sets, 4, 148, "random,random,random,greedy");
+    let (ours, theirs) = through_a_save(&scratch, &format!("{dir}/game-0.json"));
+    assert_eq!(plays(&ours), plays(&theirs));
+    let written = json(Path::new(&scratch.arg("g.jcz")));
     let types: Vec<&str> = written["replay"]
         .as_array()
         .unwrap()
@@ -949,16 +967,6 @@ fn a_bridge_question_without_a_deployment_step_round_trips() {
     );
 }
 
-/// The record `game` written as a save in `scratch` and read back: (the record, the record
-/// read from the save).
-fn through_a_save(scratch: &Scratch, game: &str) -> (Value, Value) {
-    let (save, back) = (scratch.arg("g.jcz"), scratch.arg("back.json"));
-    let fan = fan_dir();
-    ok(&["convert", game, "-o", &save, "--plugin-dir", &fan]);
-    ok(&["convert", &save, "-o", &back, "--plugin-dir", &fan]);
-    (json(Path::new(game)), json(Path::new(&back)))
-}
-
 /// Simulates game 0 of `seed` (random play, JCZ's options), writes it and reads it back:
 /// the two action lists (draws aside), which must differ only by the same player's ransom
 /// taken one place earlier in the save (`in_save_order`); returns the game's first
@@ -1035,26 +1043,8 @@ fn a_ransom_between_the_donkeys_two_steps_round_trips() {
 #[test]
 fn a_discarded_tile_with_a_ransom_question_round_trips() {
     let scratch = Scratch::new("jcz-export", "discard-ransom");
-    let dir = scratch.arg("games");
-    let fan = fan_dir();
-    ok(&[
-        "simulate",
-        "--jcz",
-        "--games",
-        "1",
-        "--players",
-        "3",
-        "--seed",
-        "2196",
-        "--bots",
-        "greedy,random",
-        "--expansions",
-        "inns-cathedrals,tower,abbey-mayor",
-        "--record",
-        &dir,
-        "--plugin-dir",
-        &fan,
-    ]);
+    let sets = ["inns-cathedrals", "tower", "abbey-mayor"];
+    let dir = simulate_one_for_jcz(&scratch, &sets, 3, 2196, "greedy,random");
     let (ours, theirs) = through_a_save(&scratch, &format!("{dir}/game-0.json"));
     let a = plays(&ours);
     assert!(

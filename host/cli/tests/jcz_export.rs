@@ -46,30 +46,9 @@ fn plays(record: &Value) -> Vec<Value> {
 }
 
 /// Simulates `games` games with `expansions` under JCZ's options and `extra` ones
-/// (`key=value`) on top, recorded in `scratch`'s `games` folder (returned).
+/// (`key=value`) on top, the seats played by `bots` (`--bots`; random play if `None`),
+/// recorded in `scratch`'s `games` folder (returned).
 fn simulate_for_jcz(
-    scratch: &Scratch,
-    expansions: &[&str],
-    extra: &[&str],
-    players: u8,
-    games: u64,
-    seed: u64,
-) -> String {
-    simulate_for_jcz_by(scratch, expansions, extra, players, games, seed, None)
-}
-
-/// [`simulate_for_jcz`] of one game whose seats play the bots `bots` (`--bots`).
-fn simulate_one_for_jcz(
-    scratch: &Scratch,
-    expansions: &[&str],
-    players: u8,
-    seed: u64,
-    bots: &str,
-) -> String {
-    simulate_for_jcz_by(scratch, expansions, &[], players, 1, seed, Some(bots))
-}
-
-fn simulate_for_jcz_by(
     scratch: &Scratch,
     expansions: &[&str],
     extra: &[&str],
@@ -163,7 +142,7 @@ fn round_trip_saves(
     seed: u64,
 ) -> Vec<Value> {
     let scratch = Scratch::new("jcz-export", name);
-    let dir = simulate_for_jcz(&scratch, expansions, extra, players, games, seed);
+    let dir = simulate_for_jcz(&scratch, expansions, extra, players, games, seed, None);
     if std::env::var("JCZ_KEEP").is_ok() {
         let _ = std::process::Command::new("cp")
             .args(["-r", &dir, &format!("/tmp/jw/{name}")])
@@ -568,7 +547,7 @@ fn the_classic_sets_with_all_their_figures_round_trip() {
         "king-robber",
         "count",
     ];
-    simulate_for_jcz(&scratch, &five, &full, 2, 1, 5);
+    simulate_for_jcz(&scratch, &five, &full, 2, 1, 5, None);
     let save = scratch.arg("g.jcz");
     let game = scratch.path("games/game-0.json").display().to_string();
     ok(&["convert", &game, "-o", &save]);
@@ -675,7 +654,15 @@ fn a_ransom_during_the_bridge_question_round_trips() {
         "river2",
         "tower",
     ];
-    let dir = simulate_one_for_jcz(&scratch, &sets, 4, 148, "random,random,random,greedy");
+    let dir = simulate_for_jcz(
+        &scratch,
+        &sets,
+        &[],
+        4,
+        1,
+        148,
+        Some("random,random,random,greedy"),
+    );
     let (ours, theirs) = through_a_save(&scratch, &format!("{dir}/game-0.json"));
     assert_eq!(plays(&ours), plays(&theirs));
     let written = json(Path::new(&scratch.arg("g.jcz")));
@@ -826,6 +813,7 @@ fn a_bazaar_under_random_draws_is_refused_by_name() {
         3,
         1,
         71,
+        None,
     );
     let game = format!("{dir}/game-0.json");
     let save = scratch.arg("g.jcz");
@@ -973,7 +961,7 @@ fn a_bridge_question_without_a_deployment_step_round_trips() {
 /// action of the swapped pair. The final scores must agree.
 fn ransom_read_earlier(name: &str, sets: &[&str], players: u8, seed: u64) -> Value {
     let scratch = Scratch::new("jcz-export", name);
-    let dir = simulate_for_jcz(&scratch, sets, &[], players, 1, seed);
+    let dir = simulate_for_jcz(&scratch, sets, &[], players, 1, seed, None);
     let game = format!("{dir}/game-0.json");
     let (ours, theirs) = through_a_save(&scratch, &game);
     let (a, b) = (plays(&ours), plays(&theirs));
@@ -1044,7 +1032,7 @@ fn a_ransom_between_the_donkeys_two_steps_round_trips() {
 fn a_discarded_tile_with_a_ransom_question_round_trips() {
     let scratch = Scratch::new("jcz-export", "discard-ransom");
     let sets = ["inns-cathedrals", "tower", "abbey-mayor"];
-    let dir = simulate_one_for_jcz(&scratch, &sets, 3, 2196, "greedy,random");
+    let dir = simulate_for_jcz(&scratch, &sets, &[], 3, 1, 2196, Some("greedy,random"));
     let (ours, theirs) = through_a_save(&scratch, &format!("{dir}/game-0.json"));
     let a = plays(&ours);
     assert!(

@@ -432,26 +432,34 @@ impl Board {
         let theirs = s.opposite().index() as u32 * 8;
         let edge = (code >> (8 * s.index() as u32)) & 0xFF;
         let c = self.cells[j];
-        // (`EMPTY` has the frontier bit clear: an empty cell off the bound takes neither
-        // branch.)
-        if c == EMPTY {
-            if q.in_bounds() {
-                self.cells[j] = FRONTIER_BIT | self.frontier.len() as u32;
-                self.frontier.push(FrontierCell {
-                    pos: q,
-                    want: edge << theirs,
-                    mask: 0xFF << theirs,
-                });
-            }
-            0
-        } else if c & FRONTIER_BIT != 0 {
-            let f = &mut self.frontier[(c & !FRONTIER_BIT) as usize];
-            f.want |= edge << theirs;
-            f.mask |= 0xFF << theirs;
-            self.holes += u32::from(f.is_hole());
+        // Which of the three a neighbour cell is (empty, frontier, tile) follows no pattern,
+        // so all three answers are computed and the right one kept, without a branch: the
+        // new frontier entry is pushed whatever the cell and dropped again unless the cell
+        // was empty (within the bound); a frontier cell's entry, or else the pushed one
+        // (which already holds these bits), learns the edge.
+        let n = self.frontier.len();
+        self.frontier.push(FrontierCell {
+            pos: q,
+            want: edge << theirs,
+            mask: 0xFF << theirs,
+        });
+        let empty = (c == EMPTY) & q.in_bounds();
+        let frontier = c & FRONTIER_BIT != 0;
+        let at = if frontier {
+            (c & !FRONTIER_BIT) as usize
+        } else {
+            n
+        };
+        let f = &mut self.frontier[at];
+        f.want |= edge << theirs;
+        f.mask |= 0xFF << theirs;
+        self.holes += u32::from(frontier & f.is_hole());
+        self.cells[j] = if empty { FRONTIER_BIT | n as u32 } else { c };
+        self.frontier.truncate(n + usize::from(empty));
+        // A tile's cell holds its index + 1.
+        if frontier {
             0
         } else {
-            // A tile's cell holds its index + 1.
             c
         }
     }

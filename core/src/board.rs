@@ -456,7 +456,7 @@ impl Board {
         self.holes += u32::from(frontier & f.is_hole());
         self.cells[j] = if empty { FRONTIER_BIT | n as u32 } else { c };
         self.frontier.truncate(n + usize::from(empty));
-        // A tile's cell holds its index + 1.
+        // A tile's cell holds its index + 1; an empty cell holds 0 (`EMPTY`).
         if frontier {
             0
         } else {

@@ -1472,7 +1472,7 @@ mod tests {
     #[test]
     fn root_finds_the_top_of_chains_of_every_depth() {
         // Segment i's parent is i - 1: segment i lies i steps below segment 0.
-        let links: Vec<UfLink> = (0..8u32)
+        let mut links: Vec<UfLink> = (0..8u32)
             .map(|i| UfLink {
                 parent: i.saturating_sub(1),
                 next: i,
@@ -1483,7 +1483,6 @@ mod tests {
             assert_eq!(root(&links, SegmentId::new(i)), FeatureId(0), "depth {i}");
         }
         // A root of its own, beside the chain.
-        let mut links = links;
         links.push(UfLink {
             parent: 8,
             next: 8,

@@ -90,8 +90,8 @@ fn simulate_for_jcz(
     dir
 }
 
-/// The record `game` written as a save in `scratch` and read back: (the record, the record
-/// read from the save).
+/// The record `game` written as a save in `scratch` (`g.jcz`, which callers may read) and
+/// read back: (the record, the record read from the save).
 fn through_a_save(scratch: &Scratch, game: &str) -> (Value, Value) {
     let (save, back) = (scratch.arg("g.jcz"), scratch.arg("back.json"));
     let fan = fan_dir();

@@ -38,12 +38,13 @@ impl Pos {
     pub const fn step(self, side: Side) -> Pos {
         // Wrapping: a cell named by hostile input may sit at the ends of `i32`; such cells
         // are never on the board, so where their neighbour lands does not matter.
-        match side {
-            Side::N => Pos::new(self.x, self.y.wrapping_sub(1)),
-            Side::E => Pos::new(self.x.wrapping_add(1), self.y),
-            Side::S => Pos::new(self.x, self.y.wrapping_add(1)),
-            Side::W => Pos::new(self.x.wrapping_sub(1), self.y),
-        }
+        // Arithmetic, not a `match`: for a side known only at run time (one computed from
+        // an edge mismatch, a figure's walk) the match compiled to an indirect jump whose
+        // target followed no pattern. N, E, S, W (0…3) give dx 0, 1, 0, -1 and dy -1, 0, 1, 0.
+        let i = side as i32;
+        let dx = (i & 1) * (2 - i);
+        let dy = ((i & 1) ^ 1) * (i - 1);
+        Pos::new(self.x.wrapping_add(dx), self.y.wrapping_add(dy))
     }
 
     /// The 8 surrounding cells (orthogonal and diagonal), row by row from the north-west.
@@ -118,6 +119,23 @@ mod tests {
         assert_eq!("0,0".parse::<Pos>(), Ok(Pos::new(0, 0)));
         let p = Pos::new(-7, 12);
         assert_eq!(Pos::parse(&p.to_string()), Ok(p));
+    }
+
+    /// x grows east and y grows south; a cell at the ends of `i32` wraps instead of
+    /// overflowing.
+    #[test]
+    fn steps_to_each_orthogonal_neighbour() {
+        let p = Pos::new(3, -5);
+        assert_eq!(p.step(Side::N), Pos::new(3, -6));
+        assert_eq!(p.step(Side::E), Pos::new(4, -5));
+        assert_eq!(p.step(Side::S), Pos::new(3, -4));
+        assert_eq!(p.step(Side::W), Pos::new(2, -5));
+        for side in Side::ALL {
+            assert_eq!(p.step(side).step(side.opposite()), p, "{side:?}");
+        }
+        let far = Pos::new(i32::MAX, i32::MIN);
+        assert_eq!(far.step(Side::E), Pos::new(i32::MIN, i32::MIN));
+        assert_eq!(far.step(Side::N), Pos::new(i32::MAX, i32::MAX));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Declarations (`setup()` only) and the action builders.
 
 use super::*;
+use crate::decl::PlacedGuard;
 use carcassonne_core::VerbValue;
 
 pub(crate) fn register_setup(engine: &mut Engine) {
@@ -198,14 +199,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
             if d.tile_bonus.is_some() {
                 return err("tile_bonus_per_figure: declared twice");
             }
-            let kinds = kinds
-                .into_iter()
-                .map(|k| {
-                    k.into_string().map_err(|t| {
-                        format!("tile_bonus_per_figure: a feature kind is a string, not {t}")
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            let kinds = strings(kinds, "tile_bonus_per_figure", "a feature kind")?;
             d.tile_bonus = Some((kind.to_string(), kinds));
             Ok(())
         },
@@ -598,16 +592,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
                 .ok()
                 .filter(|c| *c <= crate::MAX_SCRIPT_PROMPT_CODE)
                 .ok_or_else(|| format!("offer_moves: code {code} is outside 0..=32767"))?;
-            let kinds = kinds
-                .into_iter()
-                .map(|k| {
-                    k.into_immutable_string()
-                        .map(|k| k.to_string())
-                        .map_err(|t| {
-                            format!("offer_moves: a feature kind name is a string, not {t}")
-                        })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            let kinds = strings(kinds, "offer_moves", "a feature kind name")?;
             let mut d = decl.borrow_mut();
             if d.moves.iter().any(|(c, _)| *c == code)
                 || d.tile_prompts.iter().any(|t| t.code == code)
@@ -631,8 +616,24 @@ pub(crate) fn register_setup(engine: &mut Engine) {
     );
 }
 
+/// The strings of the script's array `list`, given to the function `what` as a list of
+/// `item`s: an element of another type is named in the error.
+pub(super) fn strings(list: Array, what: &str, item: &str) -> R<Vec<String>> {
+    list.into_iter()
+        .map(|v| {
+            v.into_string()
+                .map_err(|t| format!("{what}: {item} is a string, not {t}").into())
+        })
+        .collect()
+}
+
 /// The hook a guard names, if it may be guarded at all.
 pub(super) fn guarded_hook(hook: &str) -> R<&'static crate::HookSpec> {
+    Ok(guardable(hook)?)
+}
+
+/// [`guarded_hook`] with the reason as plain text, for callers that name themselves in it.
+fn guardable(hook: &str) -> Result<&'static crate::HookSpec, String> {
     use crate::Hook as H;
     let spec = crate::HOOKS
         .iter()
@@ -649,7 +650,7 @@ pub(super) fn guarded_hook(hook: &str) -> R<&'static crate::HookSpec> {
             | H::PromptActions
             | H::ApplyPrompt
     ) {
-        return err(format!(
+        return Err(format!(
             "hook `{hook}` cannot be guarded (it runs only when your own declaration, action or prompt calls for it)"
         ));
     }
@@ -660,66 +661,60 @@ pub(super) fn guarded_hook(hook: &str) -> R<&'static crate::HookSpec> {
 /// `guard_placed_in_line`, `guard_placed_tag`, `guard_placed_tile`, `keep_open_on` and
 /// `offer_tiles`.
 fn register_placed(engine: &mut Engine) {
-    /// A hook `guard` accepts, for a placed-tile guard named `what`.
-    fn placed_hook(hook: &str, what: &str) -> R<usize> {
-        guarded_hook(hook)
+    /// Sets what `edit` sets of the placed-tile guard of `hook`, for the guard function
+    /// named `what`. The guard is made if the hook has none yet, and only if `edit`
+    /// succeeds: a failed call declares nothing.
+    fn edit_guard(
+        nc: &NativeCallContext,
+        hook: &str,
+        what: &str,
+        edit: impl FnOnce(&mut PlacedGuard) -> R<()>,
+    ) -> R<()> {
+        let mut c = call(nc)?;
+        let (_, decl) = c.declarations()?;
+        let h = guardable(hook)
             .map(|spec| spec.hook.index())
-            .map_err(|e| format!("{what}: {e}").into())
+            .map_err(|e| format!("{what}: {e}"))?;
+        let mut guard = decl.borrow().placed[h].clone().unwrap_or_default();
+        edit(&mut guard)?;
+        decl.borrow_mut().placed[h] = Some(guard);
+        Ok(())
     }
     engine.register_fn(
         "guard_placed_follower",
         |nc: NativeCallContext, hook: &str| -> R<()> {
-            let mut c = call(&nc)?;
-            let (_, decl) = c.declarations()?;
-            let h = placed_hook(hook, "guard_placed_follower")?;
-            decl.borrow_mut().placed[h]
-                .get_or_insert_with(Default::default)
-                .follower = true;
-            Ok(())
+            edit_guard(&nc, hook, "guard_placed_follower", |g| {
+                g.follower = true;
+                Ok(())
+            })
         },
     );
     engine.register_fn(
         "guard_placed_in_line",
         |nc: NativeCallContext, hook: &str, kind: &str| -> R<()> {
-            let mut c = call(&nc)?;
-            let (_, decl) = c.declarations()?;
-            let h = placed_hook(hook, "guard_placed_in_line")?;
             // Resolved when the ruleset is complete: the kind may be another expansion's.
-            decl.borrow_mut().placed[h]
-                .get_or_insert_with(Default::default)
-                .in_line = Some(kind.to_string());
-            Ok(())
+            edit_guard(&nc, hook, "guard_placed_in_line", |g| {
+                g.in_line = Some(kind.to_string());
+                Ok(())
+            })
         },
     );
     engine.register_fn(
         "guard_placed_tag",
         |nc: NativeCallContext, hook: &str, tag: &str| -> R<()> {
-            let mut c = call(&nc)?;
-            let (_, decl) = c.declarations()?;
-            let h = placed_hook(hook, "guard_placed_tag")?;
-            decl.borrow_mut().placed[h]
-                .get_or_insert_with(Default::default)
-                .tag = Some(tag.to_string());
-            Ok(())
+            edit_guard(&nc, hook, "guard_placed_tag", |g| {
+                g.tag = Some(tag.to_string());
+                Ok(())
+            })
         },
     );
     engine.register_fn(
         "guard_placed_tile",
         |nc: NativeCallContext, hook: &str, tiles: Array| -> R<()> {
-            let mut c = call(&nc)?;
-            let (_, decl) = c.declarations()?;
-            let h = placed_hook(hook, "guard_placed_tile")?;
-            let ids = tiles
-                .into_iter()
-                .map(|t| {
-                    t.into_string()
-                        .map_err(|t| format!("guard_placed_tile: a tile id is a string, not {t}"))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            decl.borrow_mut().placed[h]
-                .get_or_insert_with(Default::default)
-                .tiles = Some(ids);
-            Ok(())
+            edit_guard(&nc, hook, "guard_placed_tile", |g| {
+                g.tiles = Some(strings(tiles, "guard_placed_tile", "a tile id")?);
+                Ok(())
+            })
         },
     );
     fn keep_open_on(nc: &NativeCallContext, state: &str, kinds: Array) -> R<()> {
@@ -733,13 +728,7 @@ fn register_placed(engine: &mut Engine) {
             .ok_or_else(|| {
                 format!("keep_open_on: `{state}` is not a declared game-scoped state (declare it first)")
             })?;
-        let kinds = kinds
-            .into_iter()
-            .map(|k| {
-                k.into_string()
-                    .map_err(|t| format!("keep_open_on: a feature kind is a string, not {t}"))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let kinds = strings(kinds, "keep_open_on", "a feature kind")?;
         if d.apart.len() >= 16 {
             return err("keep_open_on: at most 16 placement rules".to_string());
         }
@@ -906,15 +895,12 @@ fn follow_deployments(nc: &NativeCallContext, kind: &str, mut m: Map) -> R<()> {
     };
     let kinds = match m.remove("kinds") {
         None => Vec::new(),
-        Some(k) => k
-            .try_cast::<Array>()
-            .ok_or_else(|| format!("{WHAT}: `kinds` must be an array of feature kind names"))?
-            .into_iter()
-            .map(|k| {
-                k.into_string()
-                    .map_err(|t| format!("{WHAT}: a feature kind is a string, not {t}"))
-            })
-            .collect::<Result<Vec<_>, _>>()?,
+        Some(k) => strings(
+            k.try_cast::<Array>()
+                .ok_or_else(|| format!("{WHAT}: `kinds` must be an array of feature kind names"))?,
+            WHAT,
+            "a feature kind",
+        )?,
     };
     let label = m
         .remove("label")

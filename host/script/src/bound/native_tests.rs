@@ -148,6 +148,53 @@ fn on_tile_placed(x, y) { set_state("count", state("count") + 1); }
     same_games(native, looping);
 }
 
+/// A guard call that fails names itself and declares nothing: a script that catches the
+/// failure keeps its hook unguarded, running after every placement.
+#[test]
+fn a_failed_guard_call_names_itself_and_declares_nothing() {
+    let build = |text: &str| {
+        let script = compile_source("x", "1.0.0", "x.rhai".into(), text).unwrap();
+        Ruleset::builder()
+            .tiles(carcassonne_files::tiles::base_tile_set())
+            .expansion(Arc::new(ScriptExpansion::new(script).without_memo()))
+            .build()
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    for (call, message) in [
+        (
+            r#"guard_placed_tile("on_tile_placed", ["BA/LR", 7])"#,
+            "guard_placed_tile: a tile id is a string, not i64",
+        ),
+        (
+            r#"guard_placed_follower("apply_action")"#,
+            "guard_placed_follower: hook `apply_action` cannot be guarded",
+        ),
+        (
+            r#"guard_placed_tag("no_such_hook", "port")"#,
+            "guard_placed_tag:",
+        ),
+    ] {
+        let e = build(&format!(
+            "fn setup() {{ {call}; }}\nfn on_tile_placed(x, y) {{ }}\n"
+        ))
+        .expect_err(call);
+        assert!(e.contains(message), "{call}: {e}");
+    }
+    let looping = r#"
+fn setup() { declare_state("count", "game", 0); }
+fn on_tile_placed(x, y) { set_state("count", state("count") + 1); }
+"#;
+    let caught = r#"
+fn setup() {
+    declare_state("count", "game", 0);
+    try { guard_placed_tile("on_tile_placed", ["BA/LR", 7]); } catch (e) { }
+}
+fn on_tile_placed(x, y) { set_state("count", state("count") + 1); }
+"#;
+    same_games(caught, looping);
+}
+
 /// On `on_tile_drawn` the tile guards look at the drawn tile.
 #[test]
 fn guard_placed_tile_on_a_draw_looks_at_the_drawn_tile() {

@@ -103,16 +103,7 @@ pub(super) fn mutate_json(
         },
         4 => match node {
             Json::Arr(a) if !a.is_empty() => {
-                let item = a[rng.below(a.len())].clone();
-                let times = if rng.chance(1, 8) {
-                    2 + rng.small(64)
-                } else {
-                    1
-                };
-                let at = rng.below(a.len() + 1);
-                for _ in 0..times {
-                    a.insert(at, item.clone());
-                }
+                rng.duplicate_item(a);
                 "json:duplicate-item"
             }
             Json::Obj(o) if !o.is_empty() => {

@@ -40,6 +40,21 @@ impl Rng {
         &items[self.below(items.len())]
     }
 
+    /// Inserts a copy of a random item of `items` (not empty) at a random place: once, or,
+    /// one time in eight, 2 to 65 times in a row (a list far longer than any file has).
+    pub fn duplicate_item<T: Clone>(&mut self, items: &mut Vec<T>) {
+        let item = items[self.below(items.len())].clone();
+        let times = if self.chance(1, 8) {
+            2 + self.small(64)
+        } else {
+            1
+        };
+        let at = self.below(items.len() + 1);
+        for _ in 0..times {
+            items.insert(at, item.clone());
+        }
+    }
+
     /// Small values more often than large ones: `0..n`, skewed towards 0.
     pub fn small(&mut self, n: usize) -> usize {
         let a = self.below(n.max(1));

@@ -217,16 +217,7 @@ pub(super) fn mutate_toml(
         },
         4 => match node {
             V::Array(a) if !a.is_empty() => {
-                let item = a[rng.below(a.len())].clone();
-                let times = if rng.chance(1, 8) {
-                    2 + rng.small(64)
-                } else {
-                    1
-                };
-                let at = rng.below(a.len() + 1);
-                for _ in 0..times {
-                    a.insert(at, item.clone());
-                }
+                rng.duplicate_item(a);
                 "toml:duplicate-item"
             }
             V::Table(t) if !t.is_empty() => {

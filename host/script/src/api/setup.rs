@@ -618,7 +618,7 @@ pub(crate) fn register_setup(engine: &mut Engine) {
 
 /// The strings of the script's array `list`, given to the function `what` as a list of
 /// `item`s: an element of another type is named in the error.
-pub(super) fn strings(list: Array, what: &str, item: &str) -> R<Vec<String>> {
+fn strings(list: Array, what: &str, item: &str) -> R<Vec<String>> {
     list.into_iter()
         .map(|v| {
             v.into_string()

@@ -8,11 +8,17 @@ use carcassonne_core::{Game, GameSetup};
 
 /// A ruleset of the base tiles and one script (without a memo).
 pub(crate) fn rules_with(text: &str) -> Arc<Ruleset> {
+    Arc::new(try_rules_with(text).unwrap())
+}
+
+/// [`rules_with`], or the build's error as text (a script whose `setup` fails).
+fn try_rules_with(text: &str) -> Result<Ruleset, String> {
     let script = compile_source("x", "1.0.0", "x.rhai".into(), text).unwrap();
-    let b = Ruleset::builder()
+    Ruleset::builder()
         .tiles(carcassonne_files::tiles::base_tile_set())
-        .expansion(Arc::new(ScriptExpansion::new(script).without_memo()));
-    Arc::new(b.build().unwrap())
+        .expansion(Arc::new(ScriptExpansion::new(script).without_memo()))
+        .build()
+        .map_err(|e| e.to_string())
 }
 
 /// The value of the script's game state `name` (`x.name`).
@@ -152,15 +158,6 @@ fn on_tile_placed(x, y) { set_state("count", state("count") + 1); }
 /// failure keeps its hook unguarded, running after every placement.
 #[test]
 fn a_failed_guard_call_names_itself_and_declares_nothing() {
-    let build = |text: &str| {
-        let script = compile_source("x", "1.0.0", "x.rhai".into(), text).unwrap();
-        Ruleset::builder()
-            .tiles(carcassonne_files::tiles::base_tile_set())
-            .expansion(Arc::new(ScriptExpansion::new(script).without_memo()))
-            .build()
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    };
     for (call, message) in [
         (
             r#"guard_placed_tile("on_tile_placed", ["BA/LR", 7])"#,
@@ -175,7 +172,7 @@ fn a_failed_guard_call_names_itself_and_declares_nothing() {
             "guard_placed_tag:",
         ),
     ] {
-        let e = build(&format!(
+        let e = try_rules_with(&format!(
             "fn setup() {{ {call}; }}\nfn on_tile_placed(x, y) {{ }}\n"
         ))
         .expect_err(call);

@@ -15,11 +15,11 @@ time, so no profiler is needed. Both builds read the manifests of this checkout.
 
 The change is the median over rounds of each round's after/before (a paired median: a slow
 round slows both of its runs, so it cancels), next to the change of the two medians. For a
-change near 1% use 15 rounds of 40,000 games (docs/benchmarks.md, thirty-second stop).
+change near 1% use 15 rounds of 40,000 games (docs/speed-log.md, thirty-second stop).
 
 The ratio columns are the budgets' measure (`scripts/budgets.py`): a set's time per decision
 against the base game's, per round, with the median over rounds. Code layout alone moves a
-build's time by several per cent (docs/benchmarks.md, amb12), so an A/B says what a change
+build's time by several per cent (docs/speed-log.md, amb12), so an A/B says what a change
 does to the build it is in, not what any later build will show.
 """
 
@@ -78,7 +78,7 @@ def main():
         for name, expansions in configs:
             sides = [("before", args.before), ("after", args.after)]
             # The second of two runs back to back reads about 1% faster, even for the same
-            # program (btam15 in docs/benchmarks.md): alternate which goes first.
+            # program (btam15 in docs/speed-log.md): alternate which goes first.
             for side, binary in sides if r % 2 == 0 else sides[::-1]:
                 t = cpu_per_decision(binary, expansions, env, args.games)
                 times[(name, side)].append(t)

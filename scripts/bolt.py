@@ -3,7 +3,7 @@
 
 `cargo build --release` lays code out in source order: the per-turn code of the program and
 of each plugin lies among code that runs once a game, and a mix of expansions runs more hot
-code than the L1 instruction cache holds (docs/benchmarks.md). BOLT, LLVM's post-link
+code than the L1 instruction cache holds (docs/speed-log.md). BOLT, LLVM's post-link
 optimiser, rewrites a finished executable or shared library from a profile of a run: it
 orders each function's blocks so the common path falls through, moves the cold blocks out of
 line and puts the hot functions together. It reads machine code, so it does not depend on
@@ -46,7 +46,7 @@ SINGLE = [e for _, e, budget, _ in CONFIGS if budget == SET] + ["phantom"]
 TRAIN_SEED = 90001
 # BOLT's rewrite: block order, hot and cold parts split, function order, identical code folded.
 # (Tried and not kept: -plt, -peepholes, -inline-small-functions, indirect-call promotion:
-# no fewer instructions or misses; docs/benchmarks.md.)
+# no fewer instructions or misses; docs/speed-log.md.)
 OPTIMISE = ["-reorder-blocks=ext-tsp", "-reorder-functions=cdsort", "-split-functions",
             "-split-all-cold", "-split-eh", "-icf=1", "-use-gnu-stack"]
 

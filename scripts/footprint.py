@@ -12,7 +12,7 @@ It prints the code that runs at least 1, 0.3, 0.1, 0.03 and 0.01 times a decisio
 whose instructions a decision reach 4 × that rate, 4 instructions standing for one pass over
 a line), and the functions whose lines miss most. The base game's lines run at least 0.1 times
 a decision fill about 25 KiB; when a set's pass 32 KiB, its lines evict each other whatever
-their layout (docs/benchmarks.md, twenty-third stop).
+their layout (docs/speed-log.md, twenty-third stop).
 """
 
 import argparse

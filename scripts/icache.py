@@ -3,7 +3,7 @@
 
 The time budgets of `scripts/budgets.py` depend on more than instructions: the base game's
 hot code fits the L1 instruction cache and a plugin's added code pushes the host's own out
-(docs/benchmarks.md, "Where the time beyond the instructions goes"). Cachegrind counts both
+(docs/speed-log.md, "Where the time beyond the instructions goes"). Cachegrind counts both
 exactly, so two builds can be compared on a busy machine where timings are noise:
 
     python3 scripts/icache.py [--games N] [--only 'abbey-mayor,nine official'] [--bin PATH]
@@ -20,7 +20,7 @@ N games minus a run of 1). The `model` column is (instructions + 26 × misses) a
 base game's: one simulated miss cost about 26 instructions' worth of time on the machine the
 constant was fitted on (within ±0.1 of the measured time ratios of every set). It ranks
 sets well but overstates what a change that moves code around gains in time: check such a
-change with an interleaved timing A/B too (docs/benchmarks.md, sixth stop).
+change with an interleaved timing A/B too (docs/speed-log.md, sixth stop).
 """
 
 import argparse

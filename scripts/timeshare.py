@@ -13,7 +13,7 @@ run does not show (and noise between runs does not either); a function well abov
 for its instructions, one below 1 fast. Compare a function's t/I across configurations (a
 plugin's hooks against core's functions, a set against the base game). Instructions come
 from random 2-player games with seed 1 (`--cg-games`, one game's start-up subtracted, as
-icache.py), samples from `--perf-games` games of the same kind (docs/benchmarks.md, tb21).
+icache.py), samples from `--perf-games` games of the same kind (docs/speed-log.md, tb21).
 """
 
 import argparse

@@ -215,7 +215,7 @@ impl Board {
     pub fn new() -> Board {
         // Large enough that most games never grow the grid (24 was outgrown about once a
         // game with six sets: a copy of every cell each time), small enough to stay a cheap
-        // copy for the bots' searches (docs/benchmarks.md, mix17).
+        // copy for the bots' searches (docs/speed-log.md, mix17).
         let side = 40;
         Board {
             min_x: -side / 2,

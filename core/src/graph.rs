@@ -724,7 +724,7 @@ fn root(links: &[UfLink], s: SegmentId) -> FeatureId {
     // Three loads before the first test: every segment at most two steps below its root
     // (nearly all of them) takes the same path. A loop that stopped after zero, one or two
     // rounds ended on a branch the machine could not predict: the base game ran 10% faster
-    // without it (docs/benchmarks.md, thirty-third stop).
+    // without it (docs/speed-log.md, thirty-third stop).
     let p = links[s.index()].parent;
     let q = links[p as usize].parent;
     let mut i = links[q as usize].parent;

@@ -2,7 +2,7 @@
 //! spaces holding three meeples, in placement order: checked at every deployment step of
 //! seeded games against the spaces read from the board here, alone and beside other sets.
 //! A check for any faster way of finding them (tb21 tried a mask of full spaces kept by the
-//! `AfterDeploy` window: docs/benchmarks.md).
+//! `AfterDeploy` window: docs/speed-log.md).
 
 use carcassonne_core::{Action, DecisionKind, Game, GameSetup, SegmentId};
 use carcassonne_tests::official_rules;

@@ -2,7 +2,7 @@
 //! starts from) are, segment by segment in the tile's order, each follower kind allowed on
 //! the segment's feature kind (`Ruleset::followers_on`, in kind order) that the player has in
 //! supply, a figure that occupies only on an unoccupied feature. Core builds them from
-//! per-feature-kind bit masks and the player's supply bits (bt22: docs/benchmarks.md); this
+//! per-feature-kind bit masks and the player's supply bits (bt22: docs/speed-log.md); this
 //! checks them against that rule read from the public state, for every player on the tile
 //! just placed and on a few others, at every decision of seeded random games.
 

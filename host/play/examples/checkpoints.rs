@@ -1,6 +1,6 @@
 //! What a checkpoint (a full-state snapshot before each action, `Game::set_checkpoints`)
 //! costs: the same random 2-player games played with and without them, CPU time per
-//! decision (docs/benchmarks.md, "Bots").
+//! decision (docs/speed-log.md, "Bots").
 //!
 //! ```sh
 //! cargo run --release -p carcassonne-play --example checkpoints -- 200 count,tower,…

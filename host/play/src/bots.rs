@@ -73,7 +73,7 @@ impl Bot for RandomBot {
 /// A figure on an unfinished feature scores nothing this turn, and an expansion's own verbs
 /// (a tower piece, a fairy move, …) score nothing until a later step (Abbey & Mayor's barn
 /// is the exception), so the look-ahead leaves them out: in the base game this changes no choice, and with all nine official
-/// sets it makes the bot four times faster (docs/benchmarks.md). When a deployment step is
+/// sets it makes the bot four times faster (docs/speed-log.md). When a deployment step is
 /// the decision at hand, every offer is tried.
 pub struct GreedyBot {
     rng: ChaCha8Rng,

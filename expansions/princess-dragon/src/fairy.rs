@@ -105,6 +105,8 @@ impl PdRules {
         } else {
             None
         };
+        // PR-8: never onto a tile with a downgraded follower of any player.
+        let downgraded = self.promoted_cells(v, false);
         let mut cells = BTreeSet::new();
         for (i, f) in v.state.figures().iter().enumerate() {
             let FigureLoc::On(seg) = f.loc else {
@@ -116,8 +118,7 @@ impl PdRules {
             let Some(cell) = self.seg_cell(v, seg) else {
                 continue;
             };
-            // PR-8: never onto a tile with a downgraded follower of any player.
-            if self.promoted_on(v, cell, false) {
+            if downgraded.contains(&cell) {
                 continue;
             }
             if self.on_tile {

@@ -108,11 +108,14 @@ impl PdRules {
         // PR-8: never onto a tile with a downgraded follower of any player.
         let downgraded = self.promoted_cells(v, false);
         let mut cells = BTreeSet::new();
-        for (i, f) in v.state.figures().iter().enumerate() {
+        // The player's own figures, in figure order, as the common case reads them.
+        let (first, mine) = v.state.figures_of(player);
+        for (j, f) in mine.iter().enumerate() {
+            let i = first + j;
             let FigureLoc::On(seg) = f.loc else {
                 continue;
             };
-            if f.owner != player || !v.rules.figure_kind(f.kind).follower {
+            if !self.follower[f.kind.0 as usize] {
                 continue;
             }
             let Some(cell) = self.seg_cell(v, seg) else {

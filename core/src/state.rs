@@ -741,6 +741,20 @@ impl GameState {
         self.slots[self.slot_offsets[slot.0 as usize] as usize + index]
     }
 
+    /// Every value of a state slot, by index: one for a game slot, one per player or per
+    /// figure (`FigureId` order). A scan of a figure slot then reads one slice instead of a
+    /// lookup per figure.
+    #[inline]
+    pub fn slot_values(&self, slot: SlotId) -> &[i64] {
+        let i = slot.0 as usize;
+        let start = self.slot_offsets[i] as usize;
+        let end = self
+            .slot_offsets
+            .get(i + 1)
+            .map_or(self.slots.len(), |e| *e as usize);
+        &self.slots[start..end]
+    }
+
     /// Reads one value of a state slot.
     #[inline]
     pub fn get(&self, at: SlotRef) -> i64 {

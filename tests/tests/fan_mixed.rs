@@ -214,8 +214,19 @@ fn check_fan_state(g: &Game, fan: &Fan, ctx: &str) {
         }
     }
     let mut sites = 0;
+    // A figure slot read as one slice (`slot_values`) gives each figure's value.
+    let discs = st.slot_values(fan.disc);
+    assert_eq!(
+        discs.len(),
+        st.figures().len(),
+        "{ctx}: one disc value a figure"
+    );
     for (f, fig) in st.figures().iter().enumerate() {
         let disc = st.slot(fan.disc, f);
+        assert_eq!(
+            discs[f], disc,
+            "{ctx}: figure {f}: the disc slice disagrees"
+        );
         let bonus = st.slot(fan.bonus, f);
         let site = st.slot(fan.disc_site, f);
         let mayor = st.slot(fan.mayor, f);

@@ -106,25 +106,44 @@ impl PdRules {
     /// The cells where a figure of the wanted promotion stands (none without Promotions), in
     /// figure order, a cell once per figure. Found once for all the candidates of a step:
     /// asked per candidate, the scan of every figure was a fifth of a decision's time with
-    /// the nine and both fan scripts (docs/speed-log.md, thirty-fifth stop). The disc is
-    /// read before the figure's cell: most figures have none.
+    /// the nine and both fan scripts (docs/speed-log.md, thirty-fifth stop). The discs are
+    /// read as one slice, and a figure only where a disc is (few: one per player).
     #[inline(never)]
     pub(crate) fn promoted_cells(&self, v: &View<'_>, upgraded: bool) -> SmallVec<[Pos; 8]> {
         let mut cells = SmallVec::new();
-        if self.promotions_disc.is_none() {
+        let Some(slot) = self.promotions_disc else {
             return cells;
-        }
-        for (i, f) in v.state.figures().iter().enumerate() {
-            let FigureLoc::On(s) = f.loc else {
-                continue;
-            };
-            if self.promoted(v, FigureId(i as u16)) != Some(upgraded) {
+        };
+        for (i, &disc) in v.state.slot_values(slot).iter().enumerate() {
+            // As `promoted`: a disc of the figure's owner upgrades it.
+            if disc <= 0 {
                 continue;
             }
-            if let Some(cell) = self.seg_cell(v, s) {
-                cells.push(cell);
+            let f = v.state.figure(FigureId(i as u16));
+            if (disc - 1 == i64::from(f.owner.0)) != upgraded {
+                continue;
+            }
+            if let FigureLoc::On(s) = f.loc {
+                if let Some(cell) = self.seg_cell(v, s) {
+                    cells.push(cell);
+                }
             }
         }
+        debug_assert!(
+            cells.iter().eq(v
+                .state
+                .figures()
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| self.promoted(v, FigureId(*i as u16)) == Some(upgraded))
+                .filter_map(|(_, f)| match f.loc {
+                    FigureLoc::On(s) => self.seg_cell(v, s),
+                    _ => None,
+                })
+                .collect::<SmallVec<[Pos; 8]>>()
+                .iter()),
+            "PR-4: the promoted cells from the disc slice equal those of each figure's disc"
+        );
         cells
     }
 

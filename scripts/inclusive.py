@@ -11,6 +11,7 @@ time per decision, timed without the profiler), so two configurations read in on
 
     python3 scripts/inclusive.py [--only 'base game,nine official'] [--bots mcts]
         [--games N] [--top 40] [--under FUNCTION] [--no-build] [--json]
+    python3 scripts/inclusive.py --only 'base game,city-gates+courier' ...
 
 Rows are sorted by what the last configuration adds over the first (by inclusive time).
 `--under FUNCTION` (a part of a function's name, e.g. `score_placement`) lists instead what
@@ -124,7 +125,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--only", default="base game,nine official",
                     help="comma-separated configuration names of scripts/budgets.py, the first "
-                         "the reference ('base game' is the base game alone)")
+                         "the reference ('base game' is the base game alone); any other name is "
+                         "a list of expansion ids joined by '+' (city-gates+courier)")
     ap.add_argument("--bots", default="random", help="bot spec for every seat (as `simulate`)")
     ap.add_argument("--games", type=int, help="games a configuration (default by bot: "
                                               "random 20000, greedy 200, mcts 4)")
@@ -136,9 +138,11 @@ def main():
     args = ap.parse_args()
     known = {"base game": ""} | {name: exps for name, exps, _, _ in CONFIGS}
     names = [n.strip() for n in args.only.split(",") if n.strip()]
-    unknown = [n for n in names if n not in known]
-    if unknown or not names:
-        sys.exit(f"unknown configuration {unknown}; known: {', '.join(known)}")
+    if not names:
+        sys.exit(f"no configuration; known: {', '.join(known)}, or ids joined by '+'")
+    # A name that is no configuration is a list of expansion ids.
+    for n in names:
+        known.setdefault(n, n.replace("+", ","))
     games = args.games or BOT_GAMES.get(args.bots.split(":")[0], 20000)
     if not args.no_build:
         build()

@@ -206,6 +206,10 @@ pub struct Ruleset {
     /// Bit `c`: edge code `c` is of a kind that declared an `edge_meets` (a gate): only a
     /// side with such an edge on one of its two tiles can fit other than exactly.
     pub(crate) edge_declarers: u128,
+    /// The declaring codes of `edge_declarers` each repeated in the four bytes of a word,
+    /// while there are at most four (one gate kind is the usual case), for
+    /// [`Ruleset::edges_declaring`]'s byte compare; empty with more.
+    pub(crate) declarer_words: Vec<u32>,
     /// The slot of the first overlay that amends placements, if any.
     pub(crate) amends: Option<crate::slot::PlayerSlot>,
     /// The engine routines `View` and `Ctx` call: the builder's (the host's) copies.
@@ -872,19 +876,13 @@ impl Ruleset {
     /// `edge_meets`: without one on either tile of a side, that side fits only exactly.
     #[inline]
     pub fn edges_declaring(&self, code: u32) -> bool {
-        if self.edge_declarers.count_ones() <= 4 {
-            // Few declaring codes (one gate kind is the usual case): a byte-wise compare
-            // per code, as cheap as the exact match it guards.
-            let mut bits = self.edge_declarers;
-            while bits != 0 {
-                let c = bits.trailing_zeros();
-                bits &= bits - 1;
-                let x = code ^ (c * 0x0101_0101);
-                if x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 != 0 {
-                    return true;
-                }
-            }
-            return false;
+        if !self.declarer_words.is_empty() {
+            // Few declaring codes: a byte-wise compare per code (a byte of `code ^ word` is
+            // zero), as cheap as the exact match it guards.
+            return self.declarer_words.iter().any(|w| {
+                let x = code ^ w;
+                x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 != 0
+            });
         }
         (0..4).any(|s| {
             let c = (code >> (8 * s)) as u8;
@@ -1182,6 +1180,12 @@ impl RulesetBuilder {
         let amend_kinds = crate::engine::AmendKind::table(&tiles, &overlays);
         let edges_exact = edge_meets.is_empty()
             && (0..tiles.len()).all(|i| !tiles.get(crate::tile::TileKindId(i as u16)).barrier);
+        // The field's code 0 is left out: every cell has field or empty sides, and a
+        // declared pair always has one side that is not the field (a gate), which alone
+        // decides where the side-by-side match is needed.
+        let declarers = edge_meets.iter().fold(0u128, |m, &(a, _)| {
+            m | if a != 0 && a < 128 { 1u128 << a } else { 0 }
+        });
         let mut rules = Ruleset {
             followers_on,
             follower_masks,
@@ -1232,12 +1236,15 @@ impl RulesetBuilder {
             shut_tests: [0; 32],
             edges_exact,
             edge_meets: meets_table(&edge_meets),
-            // The field's code 0 is left out: every cell has field or empty sides, and a
-            // declared pair always has one side that is not the field (a gate), which
-            // alone decides where the side-by-side match is needed.
-            edge_declarers: edge_meets.iter().fold(0, |m, &(a, _)| {
-                m | if a != 0 && a < 128 { 1u128 << a } else { 0 }
-            }),
+            edge_declarers: declarers,
+            declarer_words: if declarers.count_ones() <= 4 {
+                (0..128u32)
+                    .filter(|c| declarers >> c & 1 != 0)
+                    .map(|c| c * 0x0101_0101)
+                    .collect()
+            } else {
+                Vec::new()
+            },
         };
         // Bind: every expansion reads the complete vocabulary and options once.
         let mut bound = Vec::with_capacity(binders.len());

@@ -549,9 +549,17 @@ fn loose_placements(
     let tk = rules.tiles().get(tile);
     let codes = Rotation::ALL.map(|r| tk.edge_code(r));
     let declaring = rules.edges_declaring(codes[0]);
+    let frontier = st.board.frontier();
+    // Most draws: no declaring edge (a gate) on the tile or beside any open cell, so every
+    // side matches exactly, and the plain loop gives the same cells, in the same order, at
+    // a fraction of this loop's cost a cell (The City Gates: 45% of a decision before).
+    if !declaring && !frontier.iter().any(|f| rules.edges_declaring(f.want)) {
+        let count = plain_cells(frontier, out, &codes);
+        return filter_cells(rules, st, tile, out, cands_buf, count);
+    }
     out.clear();
     let mut count = 0usize;
-    for f in st.board.frontier() {
+    for f in frontier {
         let mut rotations = 0u8;
         if declaring || rules.edges_declaring(f.want) {
             for (q, code) in codes.iter().enumerate() {

@@ -1180,11 +1180,14 @@ impl RulesetBuilder {
         let amend_kinds = crate::engine::AmendKind::table(&tiles, &overlays);
         let edges_exact = edge_meets.is_empty()
             && (0..tiles.len()).all(|i| !tiles.get(crate::tile::TileKindId(i as u16)).barrier);
-        // The field's code 0 is left out: every cell has field or empty sides, and a
-        // declared pair always has one side that is not the field (a gate), which alone
-        // decides where the side-by-side match is needed.
-        let declarers = edge_meets.iter().fold(0u128, |m, &(a, _)| {
-            m | if a != 0 && a < 128 { 1u128 << a } else { 0 }
+        // One code of each pair marks where the side-by-side match is needed: a side
+        // fits other than exactly only with both codes of a pair facing, so either one
+        // would do. The declaring kind (the gate) is taken, or the other kind when the
+        // pair was declared field first: the field's code 0 is never taken, as every
+        // cell has field or empty sides.
+        let declarers = edge_meets.iter().fold(0u128, |m, &(a, b)| {
+            let c = if a != 0 { a } else { b };
+            m | if c != 0 && c < 128 { 1u128 << c } else { 0 }
         });
         let mut rules = Ruleset {
             followers_on,

@@ -917,6 +917,93 @@ pub(crate) fn hold_figure(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kind::FeatureKindId;
+    use crate::{binder, BoundExpansion, Declare, Expansion, HookResult};
+    use std::sync::Arc;
+
+    /// Edges of kinds `0` and `1` may face each other without joining, declared in that
+    /// order ([`Declare::edge_meets`]).
+    struct Meets(FeatureKindId, FeatureKindId);
+
+    struct NoRules;
+
+    impl BoundExpansion for NoRules {}
+
+    impl Expansion for Meets {
+        fn id(&self) -> &str {
+            "meets"
+        }
+
+        fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn crate::Binder>> {
+            d.edge_meets(self.0, self.1).map_err(|e| e.to_string())?;
+            Ok(binder(|_| Ok(NoRules)))
+        }
+    }
+
+    /// With edges declared to meet, the placements are those of a side-by-side test of
+    /// every rotation at every open cell ([`Ruleset::edges_fit`]), whichever loop
+    /// `loose_placements` takes: for every tile kind, at every decision of seeded random
+    /// base games, with the declaring kind first or second and the field on either side.
+    #[test]
+    fn loose_placements_match_a_side_by_side_test_of_every_cell() {
+        let pairs = [
+            (FeatureKindId::CITY, FeatureKindId::ROAD),
+            (FeatureKindId::FIELD, FeatureKindId::CITY),
+            (FeatureKindId::ROAD, FeatureKindId::FIELD),
+        ];
+        for (a, b) in pairs {
+            let rules = Arc::new(
+                Ruleset::builder()
+                    .tiles(toml::from_str(crate::BASE_TILES_TOML).unwrap())
+                    .expansion(Arc::new(Meets(a, b)))
+                    .build()
+                    .unwrap(),
+            );
+            assert!(rules.loose_edges());
+            let kinds: Vec<TileKindId> = (0..rules.tiles().len())
+                .map(|i| TileKindId(i as u16))
+                .filter(|k| !rules.tiles().get(*k).barrier)
+                .collect();
+            let (mut fast, mut buf, mut slow) = (Vec::new(), Vec::new(), Vec::new());
+            let mut loose = 0;
+            for seed in 0..3u64 {
+                let setup = crate::GameSetup::new(vec!["A".into(), "B".into()], seed);
+                let mut game = crate::Game::new(rules.clone(), &setup).unwrap();
+                let mut pick = seed;
+                while !game.is_over() {
+                    let st = game.state();
+                    for &k in &kinds {
+                        let n = loose_placements(&rules, st, k, &mut fast, &mut buf).unwrap();
+                        let tk = rules.tiles().get(k);
+                        let codes = Rotation::ALL.map(|r| tk.edge_code(r));
+                        slow.clear();
+                        let mut m = 0;
+                        for f in st.board.frontier() {
+                            let mut rotations = 0u8;
+                            for (q, code) in codes.iter().enumerate() {
+                                rotations |= u8::from(rules.edges_fit(*code, f.want, f.mask)) << q;
+                            }
+                            let exact = exact_rotations(&codes, f.want, f.mask);
+                            loose += usize::from(rotations != exact);
+                            let cell = PlacementCell {
+                                pos: f.pos,
+                                rotations,
+                            };
+                            m += cell.rotation_count();
+                            if rotations != 0 {
+                                slow.push(cell);
+                            }
+                        }
+                        assert_eq!((n, &fast), (m, &slow), "{a:?}/{b:?}, kind {}", tk.id);
+                    }
+                    pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    let offered = game.action_count();
+                    game.apply_offered((pick >> 33) as usize % offered).unwrap();
+                }
+            }
+            assert!(loose > 0, "{a:?}/{b:?}: some cells fit only side by side");
+        }
+    }
 
     /// A xorshift generator: the tests' random codes, cells and masks, seeded.
     fn xorshift(mut x: u64) -> impl FnMut() -> u64 {

@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -143,6 +144,8 @@ def main():
     # A name that is no configuration is a list of expansion ids.
     for n in names:
         known.setdefault(n, n.replace("+", ","))
+    if not shutil.which("perf"):
+        sys.exit("inclusive.py needs `perf` (Linux perf, e.g. the linux-perf package)")
     games = args.games or BOT_GAMES.get(args.bots.split(":")[0], 20000)
     if not args.no_build:
         build()

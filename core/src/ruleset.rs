@@ -890,6 +890,24 @@ impl Ruleset {
         })
     }
 
+    /// Whether any of `wants` ([`crate::board::FrontierCell::want`]) has a declaring edge
+    /// ([`Ruleset::edges_declaring`]). With one declaring code (one gate kind), one pass
+    /// without a branch a cell: asked at every draw of a game with `edge_meets`, where the
+    /// answer is nearly always no.
+    #[inline]
+    pub fn any_declaring(&self, wants: impl Iterator<Item = u32>) -> bool {
+        if let [w] = self.declarer_words.as_slice() {
+            let mut zero_bytes = 0;
+            for want in wants {
+                let x = want ^ w;
+                zero_bytes |= x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080;
+            }
+            return zero_bytes != 0;
+        }
+        let mut wants = wants;
+        wants.any(|w| self.edges_declaring(w))
+    }
+
     /// Whether edges of codes `mine` and `theirs` were declared to face each other
     /// without joining ([`Declare::edge_meets`]).
     #[inline]

@@ -553,7 +553,7 @@ fn loose_placements(
     // Most draws: no declaring edge (a gate) on the tile or beside any open cell, so every
     // side matches exactly, and the plain loop gives the same cells, in the same order, at
     // a fraction of this loop's cost a cell (The City Gates: 45% of a decision before).
-    if !declaring && !frontier.iter().any(|f| rules.edges_declaring(f.want)) {
+    if !declaring && !rules.any_declaring(frontier.iter().map(|f| f.want)) {
         let count = plain_cells(frontier, out, &codes);
         return filter_cells(rules, st, tile, out, cands_buf, count);
     }

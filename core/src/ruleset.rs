@@ -877,12 +877,12 @@ impl Ruleset {
     #[inline]
     pub fn edges_declaring(&self, code: u32) -> bool {
         if !self.declarer_words.is_empty() {
-            // Few declaring codes: a byte-wise compare per code (a byte of `code ^ word` is
-            // zero), as cheap as the exact match it guards.
-            return self.declarer_words.iter().any(|w| {
-                let x = code ^ w;
-                x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 != 0
-            });
+            // Few declaring codes: a byte-wise compare per code, as cheap as the exact
+            // match it guards.
+            return self
+                .declarer_words
+                .iter()
+                .any(|w| shared_byte_marks(code, *w) != 0);
         }
         (0..4).any(|s| {
             let c = (code >> (8 * s)) as u8;
@@ -895,16 +895,10 @@ impl Ruleset {
     /// without a branch a cell: asked at every draw of a game with `edge_meets`, where the
     /// answer is nearly always no.
     #[inline]
-    pub fn any_declaring(&self, wants: impl Iterator<Item = u32>) -> bool {
+    pub fn any_declaring(&self, mut wants: impl Iterator<Item = u32>) -> bool {
         if let [w] = self.declarer_words.as_slice() {
-            let mut zero_bytes = 0;
-            for want in wants {
-                let x = want ^ w;
-                zero_bytes |= x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080;
-            }
-            return zero_bytes != 0;
+            return wants.fold(0, |marks, want| marks | shared_byte_marks(want, *w)) != 0;
         }
-        let mut wants = wants;
         wants.any(|w| self.edges_declaring(w))
     }
 
@@ -923,6 +917,14 @@ impl Ruleset {
     pub fn edges_join(&self, mine: u8, theirs: u8) -> bool {
         mine != 0 && mine == theirs && !self.edges_meet(mine, mine)
     }
+}
+
+/// Not 0 exactly when some byte of `code` equals the same byte of `word` (a byte of their
+/// XOR is zero: the classic zero-byte test), without a branch per byte.
+#[inline(always)]
+fn shared_byte_marks(code: u32, word: u32) -> u32 {
+    let x = code ^ word;
+    x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080
 }
 
 /// Who an expansion of a ruleset is (its hooks are in [`Ruleset::bound`]).

@@ -557,27 +557,25 @@ fn loose_placements(
         let count = plain_cells(frontier, out, &codes);
         return filter_cells(rules, st, tile, out, cands_buf, count);
     }
-    out.clear();
-    let mut count = 0usize;
-    for f in frontier {
-        let mut rotations = 0u8;
-        if declaring || rules.edges_declaring(f.want) {
-            for (q, code) in codes.iter().enumerate() {
-                rotations |= (rules.edges_fit(*code, f.want, f.mask) as u8) << q;
-            }
+    let Ok(count) = write_cells(frontier, out, |f| {
+        Ok::<u8, std::convert::Infallible>(if declaring || rules.edges_declaring(f.want) {
+            side_by_side_rotations(rules, &codes, f)
         } else {
-            rotations = exact_rotations(&codes, f.want, f.mask);
-        }
-        let cell = PlacementCell {
-            pos: f.pos,
-            rotations,
-        };
-        count += cell.rotation_count();
-        if rotations != 0 {
-            out.push(cell);
-        }
-    }
+            exact_rotations(&codes, f.want, f.mask)
+        })
+    });
     filter_cells(rules, st, tile, out, cands_buf, count)
+}
+
+/// The rotations (bit q: q quarter turns) of a tile of edge `codes` that fit the open
+/// cell `f` side by side ([`Ruleset::edges_fit`]: equal edges, or a pair declared to meet).
+#[inline]
+fn side_by_side_rotations(rules: &Ruleset, codes: &[u32; 4], f: &crate::board::FrontierCell) -> u8 {
+    let mut rotations = 0u8;
+    for (q, code) in codes.iter().enumerate() {
+        rotations |= u8::from(rules.edges_fit(*code, f.want, f.mask)) << q;
+    }
+    rotations
 }
 
 /// [`placements_into`] while an overlay amends placements ([`amended_cells`]).
@@ -976,24 +974,13 @@ mod tests {
                         let n = loose_placements(&rules, st, k, &mut fast, &mut buf).unwrap();
                         let tk = rules.tiles().get(k);
                         let codes = Rotation::ALL.map(|r| tk.edge_code(r));
-                        slow.clear();
-                        let mut m = 0;
-                        for f in st.board.frontier() {
-                            let mut rotations = 0u8;
-                            for (q, code) in codes.iter().enumerate() {
-                                rotations |= u8::from(rules.edges_fit(*code, f.want, f.mask)) << q;
-                            }
+                        // Side by side at every cell, the shortcuts' reference.
+                        let Ok(m) = write_cells(st.board.frontier(), &mut slow, |f| {
+                            let rotations = side_by_side_rotations(&rules, &codes, f);
                             let exact = exact_rotations(&codes, f.want, f.mask);
                             loose += usize::from(rotations != exact);
-                            let cell = PlacementCell {
-                                pos: f.pos,
-                                rotations,
-                            };
-                            m += cell.rotation_count();
-                            if rotations != 0 {
-                                slow.push(cell);
-                            }
-                        }
+                            Ok::<u8, std::convert::Infallible>(rotations)
+                        });
                         assert_eq!((n, &fast), (m, &slow), "{a:?}/{b:?}, kind {}", tk.id);
                     }
                     pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1);

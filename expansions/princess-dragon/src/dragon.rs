@@ -100,7 +100,7 @@ impl PdRules {
     fn promoted(&self, v: &View<'_>, f: FigureId) -> Option<bool> {
         let slot = self.promotions_disc?;
         let disc = v.get(SlotRef::untyped(slot, f.0 as usize));
-        (disc > 0).then(|| disc - 1 == i64::from(v.state.figure(f).owner.0))
+        disc_promotion(disc, v.state.figure(f).owner)
     }
 
     /// The cells where a figure of the wanted promotion stands (none without Promotions), in
@@ -115,12 +115,12 @@ impl PdRules {
             return cells;
         };
         for (i, &disc) in v.state.slot_values(slot).iter().enumerate() {
-            // As `promoted`: a disc of the figure's owner upgrades it.
+            // Most figures have no disc: their figure is not read.
             if disc <= 0 {
                 continue;
             }
             let f = v.state.figure(FigureId(i as u16));
-            if (disc - 1 == i64::from(f.owner.0)) != upgraded {
+            if disc_promotion(disc, f.owner) != Some(upgraded) {
                 continue;
             }
             if let FigureLoc::On(s) = f.loc {
@@ -129,21 +129,6 @@ impl PdRules {
                 }
             }
         }
-        debug_assert!(
-            cells.iter().eq(v
-                .state
-                .figures()
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| self.promoted(v, FigureId(*i as u16)) == Some(upgraded))
-                .filter_map(|(_, f)| match f.loc {
-                    FigureLoc::On(s) => self.seg_cell(v, s),
-                    _ => None,
-                })
-                .collect::<SmallVec<[Pos; 8]>>()
-                .iter()),
-            "PR-4: the promoted cells from the disc slice equal those of each figure's disc"
-        );
         cells
     }
 
@@ -414,4 +399,11 @@ impl PdRules {
         let active = ctx.state().active_player();
         ctx.prompt_next(active, PdPrompt::DragonStep(1));
     }
+}
+
+/// Promotions (PR-4) of a figure of `owner` with disc slot value `disc` (the disc's owner +
+/// 1, 0 for none): upgraded by its owner's disc, downgraded by another player's.
+#[inline]
+fn disc_promotion(disc: i64, owner: carcassonne_core::PlayerId) -> Option<bool> {
+    (disc > 0).then(|| disc - 1 == i64::from(owner.0))
 }

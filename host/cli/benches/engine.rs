@@ -8,75 +8,14 @@
 //! `games/ckr-4-fan-2-2p` adds the two fan expansions (Rhai scripts from `fan-expansions/`)
 //! to the same four: the issue-4 figure compares it with `games/ckr-4-2p`.
 
-use carcassonne_core::{DecisionKind, Game, GameSetup, Ruleset, TileKindId};
+use carcassonne_core::{DecisionKind, Game, Ruleset, TileKindId};
 use carcassonne_rules::{base_ruleset, build_ruleset, RulesSpec};
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// CPU time of the calling thread.
-struct CpuTime;
-
-fn thread_cpu_time() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` writes one `timespec` through a valid pointer.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
-
-/// Durations are shown as criterion shows wall time.
-static DURATIONS: WallTime = WallTime;
-
-impl Measurement for CpuTime {
-    type Intermediate = Duration;
-    type Value = Duration;
-
-    fn start(&self) -> Duration {
-        thread_cpu_time()
-    }
-    fn end(&self, start: Duration) -> Duration {
-        thread_cpu_time().saturating_sub(start)
-    }
-    fn add(&self, a: &Duration, b: &Duration) -> Duration {
-        *a + *b
-    }
-    fn zero(&self) -> Duration {
-        Duration::ZERO
-    }
-    fn to_f64(&self, v: &Duration) -> f64 {
-        v.as_nanos() as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        DURATIONS.formatter()
-    }
-}
-
-/// A tiny xorshift for the bots: the benchmark measures the engine, not a bot's RNG.
-struct Pick(u64);
-
-impl Pick {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
-fn new_game(rules: &Arc<Ruleset>, seed: u64) -> Game {
-    let mut g = Game::new(
-        Arc::clone(rules),
-        &GameSetup::new(vec!["A".into(), "B".into()], seed),
-    )
-    .expect("new game");
-    // As `simulate` plays: no per-action rollback snapshot.
-    g.set_checkpoints(false);
-    g
-}
+mod common;
+use common::{bench_games, new_game, play, CpuTime, Pick};
 
 /// Base game + the four Count, King & Robber expansions, loaded as plugins, and `fan`
 /// fan expansions (scripts).
@@ -92,14 +31,6 @@ fn ckr_ruleset(fan: &[&str]) -> Arc<Ruleset> {
         ..RulesSpec::default()
     })
     .unwrap_or_else(|e| panic!("{e} (build the plugins first: `cargo build --release`)"))
-}
-
-/// Plays random actions until `stop` says so or the game ends.
-fn play(game: &mut Game, pick: &mut Pick, stop: impl Fn(&Game) -> bool) {
-    while !game.is_over() && !stop(game) {
-        let i = pick.below(game.action_count());
-        game.apply_offered(i).expect("offered");
-    }
 }
 
 /// A game stopped at a tile step after about `tiles` placements.
@@ -122,15 +53,7 @@ fn games(c: &mut Criterion<CpuTime>) {
         ("ckr-4-2p", ckr_ruleset(&[])),
         ("ckr-4-fan-2-2p", ckr_ruleset(&["tactician", "promotions"])),
     ] {
-        let mut seed = 0u64;
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                seed += 1;
-                let mut g = new_game(&rules, seed);
-                play(&mut g, &mut Pick(seed | 1), |_| false);
-                black_box(g.state().players()[0].score)
-            })
-        });
+        bench_games(&mut group, name, &rules);
     }
     group.finish();
 }

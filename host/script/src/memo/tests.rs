@@ -403,42 +403,6 @@ fn undone_walks_random_and_failing_hooks_play_the_same() {
     assert!((1..=12).any(|seed| play(&r, seed, 2, true).contains("boom")));
 }
 
-/// Games per second with the memo and without it (not a check: run with
-/// `cargo test --release -p carcassonne-script memo_speed -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn memo_speed() {
-    let games = 5000u64;
-    for (id, text, options) in fan_scripts() {
-        let r = rules(id, text, options);
-        let mut rate = [0.0; 2];
-        for (k, memo) in [false, true].into_iter().enumerate() {
-            let t = std::time::Instant::now();
-            let rules = if memo { &r.memo } else { &r.plain };
-            for seed in 1..=games {
-                let names = vec!["P0".to_string(), "P1".to_string()];
-                let mut g = Game::new(rules.clone(), &GameSetup::new(names, seed)).unwrap();
-                g.set_checkpoints(false);
-                let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-                while !g.is_over() {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    let i = (x % g.action_count() as u64) as usize;
-                    g.apply_offered(i).unwrap();
-                }
-            }
-            rate[k] = games as f64 / t.elapsed().as_secs_f64();
-        }
-        println!(
-            "{id}: memo off {:.0} games/s, on {:.0} games/s ({:.2}x)",
-            rate[0],
-            rate[1],
-            rate[1] / rate[0]
-        );
-    }
-}
-
 #[test]
 fn most_calls_are_answered_from_the_memo() {
     let r = rules(

@@ -57,9 +57,13 @@ def build():
 
 
 def simulate_cmd(expansions, games, bots):
+    """`expansions`: ids joined by ',', then any rule options, each after a ':'."""
     cmd = [str(BINARY), "simulate", "--games", str(games), "--players", "2", "--seed", "1",
            "--threads", "1", "--json", "--bots", bots]
-    return cmd + (["--expansions", expansions] if expansions else [])
+    ids, *options = expansions.split(":")
+    for o in options:
+        cmd += ["--option", o]
+    return cmd + (["--expansions", ids] if ids else [])
 
 
 def library(dso):
@@ -127,7 +131,8 @@ def main():
     ap.add_argument("--only", default="base game,nine official",
                     help="comma-separated configuration names of scripts/budgets.py, the first "
                          "the reference ('base game' is the base game alone); any other name is "
-                         "a list of expansion ids joined by '+' (city-gates+courier)")
+                         "a list of expansion ids joined by '+' (city-gates+courier); either "
+                         "may carry rule options after ':' (SET:SET.option=value)")
     ap.add_argument("--bots", default="random", help="bot spec for every seat (as `simulate`)")
     ap.add_argument("--games", type=int, help="games a configuration (default by bot: "
                                               "random 20000, greedy 200, mcts 4)")
@@ -141,9 +146,12 @@ def main():
     names = [n.strip() for n in args.only.split(",") if n.strip()]
     if not names:
         sys.exit(f"no configuration; known: {', '.join(known)}, or ids joined by '+'")
-    # A name that is no configuration is a list of expansion ids.
+    # A name that is no configuration is a list of expansion ids; either may carry options
+    # after ':' ('nine official:princess-dragon.portal=false').
     for n in names:
-        known.setdefault(n, n.replace("+", ","))
+        head, sep, options = n.partition(":")
+        if n not in known:
+            known[n] = known.get(head, head.replace("+", ",")) + sep + options
     if not shutil.which("perf"):
         sys.exit("inclusive.py needs `perf` (Linux perf, e.g. the linux-perf package)")
     games = args.games or BOT_GAMES.get(args.bots.split(":")[0], 20000)

@@ -14,7 +14,9 @@ load from beside the program); AFTER_BIN defaults to `target/release/carcassonne
 time, so no profiler is needed. Both builds read the manifests of this checkout.
 
 The change is the median over rounds of each round's after/before (a paired median: a slow
-round slows both of its runs, so it cancels), next to the change of the two medians. For a
+round slows both of its runs, so it cancels), next to the change of the two medians and that
+of the two fastest runs (on a shared host, where other guests only ever slow a run down, the
+fastest runs are the steadiest figure: `scripts/budgets.py`). For a
 change near 1% use 15 rounds of 40,000 games (docs/speed-log.md, thirty-second stop).
 
 The ratio columns are the budgets' measure (`scripts/budgets.py`): a set's time per decision
@@ -89,14 +91,15 @@ def main():
             t / b for t, b in zip(times[(name, side)], times[("base game", side)]))
 
     print(f"{'configuration':26} {'before µs':>10} {'after µs':>10} {'change':>8}"
-          f" {'paired':>8} {'ratio before':>13} {'ratio after':>12}")
+          f" {'paired':>8} {'fastest':>8} {'ratio before':>13} {'ratio after':>12}")
     for name, _ in configs:
         b = statistics.median(times[(name, "before")])
         a = statistics.median(times[(name, "after")])
         paired = statistics.median(
             y / x for x, y in zip(times[(name, "before")], times[(name, "after")]))
+        fastest = min(times[(name, "after")]) / min(times[(name, "before")])
         print(f"{name:26} {b:10.4f} {a:10.4f} {(a / b - 1) * 100:+7.1f}%"
-              f" {(paired - 1) * 100:+7.1f}%"
+              f" {(paired - 1) * 100:+7.1f}% {(fastest - 1) * 100:+7.1f}%"
               f" {ratio(name, 'before'):12.3f}× {ratio(name, 'after'):11.3f}×")
 
 

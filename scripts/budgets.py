@@ -18,6 +18,13 @@ Each row's runs are interleaved with runs of what it is compared with (the base 
 "nine + fan" the nine), and its ratio is taken against those: on a machine whose speed drifts
 (other work, frequency) a ratio is then fair where two figures taken minutes apart are not.
 
+Each figure is the fastest of its runs (`--estimator min`, the default) or their median
+(`--estimator median`). Another guest on the same host only ever slows a run down: on a
+shared virtual machine the same 10,000 games took 264 to 489 ms of CPU time over a few
+minutes, while the fastest runs agreed within 1% (docs/speed-log.md, thirty-seventh stop).
+So the fastest run is the best estimate of what the code costs; the median moves with the
+neighbours. `--json` also gives every run's time, to see the spread.
+
 Builds the release CLI and the plugins first. CPU time comes from `perf stat -e task-clock`
 when perf is installed (it does not count the time other processes hold the core), else
 from the child's user + system time.
@@ -143,10 +150,14 @@ def cpu_ms(cmd, env, scratch: Path):
     return used * 1000.0, run.stdout
 
 
-def measure(configs, games, runs, env, scratch, bots="random", binary=None):
+ESTIMATORS = {"min": min, "median": statistics.median}
+
+
+def measure(configs, games, runs, env, scratch, bots="random", binary=None, estimator="min"):
     """Per-decision figures of each expansion list in `configs`, their runs interleaved
     (round r runs every configuration once, in order) so that a drift in the machine's
-    speed reaches each of them alike and their ratios stay fair."""
+    speed reaches each of them alike and their ratios stay fair; each figure is the
+    `estimator` (`ESTIMATORS`) of its runs."""
     def cmd(expansions):
         c = [str(binary or ROOT / "target" / "release" / "carcassonne"), "simulate", "--games",
              str(games), "--players", "2", "--seed", "1", "--threads", "1", "--json",
@@ -162,9 +173,10 @@ def measure(configs, games, runs, env, scratch, bots="random", binary=None):
             summaries[i] = json.loads(out)
     results = []
     for t, summary in zip(times, summaries):
-        us_per_game = statistics.median(t) * 1000.0 / games
+        us_per_game = ESTIMATORS[estimator](t) * 1000.0 / games
         results.append({
             "us_per_game": us_per_game,
+            "run_ms": t,
             "us_per_decision": us_per_game / summary["decisions_mean"],
             "tiles": summary["tiles_mean"],
             "decisions": summary["decisions_mean"],
@@ -176,7 +188,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, help="games per figure (default by bot: "
                     "random 20000, greedy 200, mcts 4)")
-    ap.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    ap.add_argument("--runs", type=int, default=3, help="runs per figure")
+    ap.add_argument("--estimator", choices=sorted(ESTIMATORS), default="min",
+                    help="a figure from its runs: the fastest (default; other work on the "
+                    "host only slows a run) or the median")
     ap.add_argument("--bots", default="random",
                     help="bot spec for every seat: random, greedy, mcts[:N] (as `simulate`)")
     ap.add_argument("--only", help="comma-separated configuration names to measure "
@@ -219,7 +234,7 @@ def main():
         bases, rows = [], {}
         for name, exps, budget, against in configs:
             ref, row = measure([ref_exps[against] if against else "", exps], args.games,
-                               args.runs, env, scratch, args.bots, args.bin)
+                               args.runs, env, scratch, args.bots, args.bin, args.estimator)
             if against is None:
                 bases.append(ref)
             row["ratio"] = row["us_per_decision"] / ref["us_per_decision"]
@@ -232,25 +247,27 @@ def main():
                 if not (floors / floor_id).exists():
                     write_floor(floors / floor_id, extra)
                 fbase, floor = measure(["", floor_id], args.games, args.runs, env, scratch,
-                                       args.bots, args.bin)
+                                       args.bots, args.bin, args.estimator)
                 row["floor"] = floor["us_per_decision"] / fbase["us_per_decision"]
                 row["floor_decisions"] = floor["decisions"]
             rows[name] = row
         if not bases:
-            bases = measure([""], args.games, args.runs, env, scratch, args.bots, args.bin)
+            bases = measure([""], args.games, args.runs, env, scratch, args.bots, args.bin,
+                            args.estimator)
         base = dict(bases[0])
         for key in ("us_per_game", "us_per_decision"):
-            base[key] = statistics.median(b[key] for b in bases)
+            base[key] = ESTIMATORS[args.estimator](b[key] for b in bases)
     if args.json:
         print(json.dumps({"games": args.games, "runs": args.runs, "bots": args.bots,
+                          "estimator": args.estimator,
                           "base": base, "configurations": rows}, indent=1))
         return
     b = base
     print(f"bots {args.bots}, base game: {b['us_per_decision']:.2f} µs/decision, "
           f"{b['us_per_game']:.1f} µs/game, {b['tiles']:.1f} tiles, "
-          f"{b['decisions']:.1f} decisions ({args.games} games, median of {args.runs}"
-          " runs, and over the rows; each row's ratio is against the base runs interleaved"
-          " with its own)")
+          f"{b['decisions']:.1f} decisions ({args.games} games, {args.estimator} of "
+          f"{args.runs} runs and over the rows; each row's ratio is against the "
+          "base runs interleaved with its own)")
     print()
     print("| configuration | tiles | decisions | µs/game | µs/decision | "
           "per decision vs base | budget | floor |")

@@ -194,21 +194,15 @@ fn far_start_tiles_in_a_jcz_save_fail_cleanly() {
 #[test]
 fn a_prompt_that_always_asks_again_ends() {
     let tmp = Scratch::new("hostile", "endless-prompt");
-    let dir = tmp.path("loop");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("expansion.toml"),
-        "[expansion]\nid = \"loop\"\nname = \"Loop\"\nversion = \"1.0.0\"\napi = \"1.0\"\nkind = \"script\"\nentry = \"loop.rhai\"\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("loop.rhai"),
+    let dir = script_named(
+        &tmp,
+        "loop",
+        "Loop",
         "fn setup() { declare_verb(\"v\"); }\n\
          fn window_turn_start() { prompt(active_player(), 1, 0); }\n\
          fn prompt_actions(player, code, arg) { [custom_action(\"v\")] }\n\
          fn apply_prompt(player, code, arg, action) { prompt(player, 1, 0); }\n",
-    )
-    .unwrap();
+    );
     let d = tmp.arg("");
     let out = run(
         &[
@@ -370,6 +364,23 @@ fn script_expansion(tmp: &Scratch, id: &str, entry: &str, tiles: &[&str]) -> std
     )
     .unwrap();
     std::fs::write(dir.join("x.rhai"), "fn setup() { }\n").unwrap();
+    dir
+}
+
+/// A script expansion in `tmp/<id>/` named `name` (TOML string contents, escapes allowed),
+/// its entry `<id>.rhai` holding `script`.
+fn script_named(tmp: &Scratch, id: &str, name: &str, script: &str) -> std::path::PathBuf {
+    let dir = tmp.path(id);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("expansion.toml"),
+        format!(
+            "[expansion]\nid = \"{id}\"\nname = \"{name}\"\nversion = \"1.0.0\"\napi = \"1.0\"\n\
+             kind = \"script\"\nentry = \"{id}.rhai\"\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join(format!("{id}.rhai")), script).unwrap();
     dir
 }
 
@@ -767,21 +778,15 @@ fn a_library_for_another_architecture_says_so() {
 #[test]
 fn one_failing_game_does_not_stop_a_simulation() {
     let tmp = Scratch::new("hostile", "failing-game");
-    let dir = tmp.path("flaky");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("expansion.toml"),
-        "[expansion]\nid = \"flaky\"\nname = \"Flaky\"\nversion = \"1.0.0\"\napi = \"1.0\"\nkind = \"script\"\nentry = \"flaky.rhai\"\n",
-    )
-    .unwrap();
     // Throws on the third turn in about a quarter of the games (the game's own seeded
     // random numbers decide which).
-    std::fs::write(
-        dir.join("flaky.rhai"),
+    script_named(
+        &tmp,
+        "flaky",
+        "Flaky",
         "fn setup() { }\n\
          fn window_turn_start() { if turn() == 2 && random(4) == 0 { throw \"flaky failed\"; } }\n",
-    )
-    .unwrap();
+    );
     let d = tmp.arg("");
     let rec = tmp.arg("rec");
     let out = run(
@@ -833,14 +838,12 @@ fn one_failing_game_does_not_stop_a_simulation() {
 #[test]
 fn expansions_list_escapes_names_and_reports_odd_manifests() {
     let tmp = Scratch::new("hostile", "list-names");
-    let dir = tmp.path("odd");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("expansion.toml"),
-        "[expansion]\nid = \"odd\"\nname = \"Odd\\u001b[2J\\r\\nname\\u202e\"\nversion = \"1.0.0\"\napi = \"1.0\"\nkind = \"script\"\nentry = \"odd.rhai\"\n",
-    )
-    .unwrap();
-    std::fs::write(dir.join("odd.rhai"), "fn setup() { }\n").unwrap();
+    script_named(
+        &tmp,
+        "odd",
+        "Odd\\u001b[2J\\r\\nname\\u202e",
+        "fn setup() { }\n",
+    );
     let d = tmp.arg("");
     let out = run(&["expansions", "list", "--plugin-dir", &d], 60);
     let stdout = String::from_utf8_lossy(&out.stdout);

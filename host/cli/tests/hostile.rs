@@ -257,6 +257,33 @@ fn count_copy(tmp: &Scratch, name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// The count plugin's library as `cargo build` put it beside the program.
+#[cfg(target_os = "linux")]
+fn built_count_library() -> Vec<u8> {
+    let lib = std::path::Path::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .parent()
+        .unwrap()
+        .join(count_lib_name());
+    std::fs::read(&lib).expect("`cargo build` builds the count plugin")
+}
+
+/// One game with the count plugin found in `dir` (a [`count_copy`]), under a kill timer.
+fn simulate_count_from(dir: &std::path::Path, secs: u64) -> Output {
+    let d = dir.display().to_string();
+    run(
+        &[
+            "simulate",
+            "--games",
+            "1",
+            "--plugin-dir",
+            &d,
+            "--expansions",
+            "count",
+        ],
+        secs,
+    )
+}
+
 /// [`run`] under a 2 GB address-space limit on Unix, so that a regression which reads
 /// `/dev/zero` to the end fails the test instead of exhausting the machine's memory.
 fn run_capped(args: &[&str], secs: u64) -> Output {
@@ -278,24 +305,10 @@ fn run_capped(args: &[&str], secs: u64) -> Output {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_truncated_plugin_is_refused_before_loading() {
-    let lib = std::path::Path::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .parent()
-        .unwrap()
-        .join(count_lib_name());
-    let bytes = std::fs::read(&lib).expect("`cargo build` builds the count plugin");
+    let bytes = built_count_library();
     let tmp = Scratch::new("hostile", "truncated-plugin");
     let dir = count_copy(&tmp, "count");
     let target = dir.join(count_lib_name());
-    let d = dir.display().to_string();
-    let args = [
-        "simulate",
-        "--games",
-        "1",
-        "--plugin-dir",
-        &d,
-        "--expansions",
-        "count",
-    ];
     for n in [
         0,
         64,
@@ -307,7 +320,7 @@ fn a_truncated_plugin_is_refused_before_loading() {
         bytes.len() - 1,
     ] {
         std::fs::write(&target, &bytes[..n]).unwrap();
-        let out = run(&args, 60);
+        let out = simulate_count_from(&dir, 60);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_clean_error(&out, &target.display().to_string());
         assert!(
@@ -316,7 +329,7 @@ fn a_truncated_plugin_is_refused_before_loading() {
         );
     }
     std::fs::write(&target, &bytes).unwrap();
-    let out = run(&args, 120);
+    let out = simulate_count_from(&dir, 120);
     assert!(
         out.status.success(),
         "the whole library loads: {}",
@@ -332,19 +345,7 @@ fn a_directory_named_like_the_library_is_refused() {
     let dir = count_copy(&tmp, "count");
     let fake = dir.join(count_lib_name());
     std::fs::create_dir_all(&fake).unwrap();
-    let d = dir.display().to_string();
-    let out = run(
-        &[
-            "simulate",
-            "--games",
-            "1",
-            "--plugin-dir",
-            &d,
-            "--expansions",
-            "count",
-        ],
-        60,
-    );
+    let out = simulate_count_from(&dir, 60);
     assert_clean_error(&out, "is not a regular file (it is a directory)");
     assert_clean_error(&out, &fake.display().to_string());
 }
@@ -697,19 +698,7 @@ fn a_broken_or_looping_library_link_is_refused() {
             dir.join("nowhere.so")
         };
         std::os::unix::fs::symlink(&to, &link).unwrap();
-        let d = dir.display().to_string();
-        let out = run(
-            &[
-                "simulate",
-                "--games",
-                "1",
-                "--plugin-dir",
-                &d,
-                "--expansions",
-                "count",
-            ],
-            60,
-        );
+        let out = simulate_count_from(&dir, 60);
         assert_clean_error(&out, "is a symbolic link that does not lead to a file");
         assert_clean_error(&out, &link.display().to_string());
     }
@@ -721,30 +710,14 @@ fn a_broken_or_looping_library_link_is_refused() {
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 #[test]
 fn a_library_for_another_architecture_says_so() {
-    let lib = std::path::Path::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .parent()
-        .unwrap()
-        .join(count_lib_name());
-    let bytes = std::fs::read(&lib).expect("`cargo build` builds the count plugin");
+    let bytes = built_count_library();
     let tmp = Scratch::new("hostile", "foreign-arch");
     for (machine, name) in [(183u16, "AArch64"), (243, "RISC-V"), (3, "i386")] {
         let dir = count_copy(&tmp, name);
         let mut b = bytes.clone();
         b[18..20].copy_from_slice(&machine.to_le_bytes());
         std::fs::write(dir.join(count_lib_name()), &b).unwrap();
-        let d = dir.display().to_string();
-        let out = run(
-            &[
-                "simulate",
-                "--games",
-                "1",
-                "--plugin-dir",
-                &d,
-                "--expansions",
-                "count",
-            ],
-            60,
-        );
+        let out = simulate_count_from(&dir, 60);
         assert_clean_error(
             &out,
             &format!("was built for {name} (64-bit, little-endian), this program is x86-64"),
@@ -756,19 +729,7 @@ fn a_library_for_another_architecture_says_so() {
     let mut b = bytes.clone();
     b[5] = 2; // big-endian
     std::fs::write(dir.join(count_lib_name()), &b).unwrap();
-    let d = dir.display().to_string();
-    let out = run(
-        &[
-            "simulate",
-            "--games",
-            "1",
-            "--plugin-dir",
-            &d,
-            "--expansions",
-            "count",
-        ],
-        60,
-    );
+    let out = simulate_count_from(&dir, 60);
     assert_clean_error(&out, "refusing to load the library");
 }
 

@@ -267,21 +267,22 @@ fn built_count_library() -> Vec<u8> {
     std::fs::read(&lib).expect("`cargo build` builds the count plugin")
 }
 
+/// The arguments of one game with expansion `id` found in `plugin_dir`.
+fn one_game<'a>(plugin_dir: &'a str, id: &'a str) -> [&'a str; 7] {
+    [
+        "simulate",
+        "--games",
+        "1",
+        "--plugin-dir",
+        plugin_dir,
+        "--expansions",
+        id,
+    ]
+}
+
 /// One game with the count plugin found in `dir` (a [`count_copy`]), under a kill timer.
 fn simulate_count_from(dir: &std::path::Path, secs: u64) -> Output {
-    let d = dir.display().to_string();
-    run(
-        &[
-            "simulate",
-            "--games",
-            "1",
-            "--plugin-dir",
-            &d,
-            "--expansions",
-            "count",
-        ],
-        secs,
-    )
+    run(&one_game(&dir.display().to_string(), "count"), secs)
 }
 
 /// [`run`] under a 2 GB address-space limit on Unix, so that a regression which reads
@@ -392,18 +393,7 @@ fn a_script_entry_of_dev_zero_is_refused() {
     let tmp = Scratch::new("hostile", "entry-zero");
     let dir = script_expansion(&tmp, "zero", "/dev/zero", &[]);
     let d = tmp.arg("");
-    let out = run_capped(
-        &[
-            "simulate",
-            "--games",
-            "1",
-            "--plugin-dir",
-            &d,
-            "--expansions",
-            "zero",
-        ],
-        60,
-    );
+    let out = run_capped(&one_game(&d, "zero"), 60);
     assert_clean_error(&out, "/dev/zero");
     assert_clean_error(&out, "not a regular file");
     let out = run_capped(&["expansions", "check", &dir.display().to_string()], 60);
@@ -440,18 +430,7 @@ fn a_tile_asset_that_is_not_a_small_regular_file_is_refused() {
         let sub = Scratch::new("hostile", &format!("tiles-zero-{i}"));
         script_expansion(&sub, &id, "x.rhai", &[tiles]);
         let d = sub.arg("");
-        let out = run_capped(
-            &[
-                "simulate",
-                "--games",
-                "1",
-                "--plugin-dir",
-                &d,
-                "--expansions",
-                &id,
-            ],
-            60,
-        );
+        let out = run_capped(&one_game(&d, &id), 60);
         assert_clean_error(&out, want);
         let out = run_capped(&["expansions", "list", "--plugin-dir", &d], 60);
         assert_clean_error(&out, want);
@@ -636,15 +615,7 @@ fn a_crlf_manifest_syntax_error_is_one_line() {
     let d = tmp.arg("");
     for args in [
         vec!["expansions", "list", "--plugin-dir", &d],
-        vec![
-            "simulate",
-            "--games",
-            "1",
-            "--plugin-dir",
-            &d,
-            "--expansions",
-            "bad",
-        ],
+        one_game(&d, "bad").to_vec(),
     ] {
         let out = run(&args, 60);
         assert_clean_error(&out, "TOML parse error at line 3");

@@ -584,17 +584,26 @@ fn simulate_with_mcts_is_deterministic() {
 /// gives the first seat 10 points at the start and changes nothing else). The paired games
 /// are otherwise identical — the greedy bot's choices compare margins, which the head
 /// start shifts equally for every option — so the report's numbers are exact.
-#[test]
-fn balance_measures_a_known_effect() {
-    let dir = Scratch::new("cli", "balance");
+/// `balance` of the fixture `head-start` (the first seat starts with 10 points) with
+/// these further arguments, its JSON report.
+fn head_start_balance(args: &[&str]) -> serde_json::Value {
     let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
-    let html = dir.dir().join("report.html");
-    let r = ok_json(&[
+    let mut all = vec![
         "balance",
         "--expansion",
         "head-start",
         "--plugin-dir",
         fixtures,
+    ];
+    all.extend_from_slice(args);
+    ok_json(&all)
+}
+
+#[test]
+fn balance_measures_a_known_effect() {
+    let dir = Scratch::new("cli", "balance");
+    let html = dir.dir().join("report.html");
+    let r = head_start_balance(&[
         "--games",
         "60",
         "--bots",
@@ -640,22 +649,35 @@ fn balance_measures_a_known_effect() {
     );
     assert!(page.contains("head-start") && !page.contains("chart not drawn"));
     // Too few games: no verdict is drawn.
-    let small = ok_json(&[
-        "balance",
-        "--expansion",
-        "head-start",
-        "--plugin-dir",
-        fixtures,
-        "--games",
-        "5",
-        "--bots",
-        "random",
-        "--json",
-    ]);
+    let small = head_start_balance(&["--games", "5", "--bots", "random", "--json"]);
     assert!(small["summary"][0]
         .as_str()
         .unwrap()
         .contains("sample too small"));
+}
+
+/// Each arm of each pair is a job of its own, handed to whichever thread is free: the
+/// report is gathered by index, so it is the same on any number of threads.
+#[test]
+fn balance_report_is_thread_independent() {
+    let run = |threads: &str| {
+        head_start_balance(&[
+            "--games",
+            "14",
+            "--bots",
+            "greedy,random",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+            "--json",
+        ])
+    };
+    let one = run("1");
+    assert_eq!(one["games"], 14);
+    assert_eq!(one["score_mean"]["difference"]["n"], 14);
+    assert_eq!(one, run("2"), "two threads give the one thread's report");
+    assert_eq!(one, run("5"), "five threads give the one thread's report");
 }
 
 #[test]

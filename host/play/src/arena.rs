@@ -12,12 +12,11 @@
 
 use crate::bots::{parse_bot, BotSpec};
 use crate::simulate::{bot_template, game_seed, play_templated, SimConfig};
-use crate::stats::{lock, round, wilson, Moments};
+use crate::stats::{round, wilson, Moments};
 use crate::PlayError;
 use carcassonne_core::Ruleset;
 use serde::Serialize;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// One bot's results over all its seats.
 #[derive(Clone, Debug, Serialize)]
@@ -161,62 +160,30 @@ pub fn arena_games(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Outcome>, PlayError> {
     let specs = check_arena(cfg)?;
-    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new((0..count).map(|_| None).collect());
-    let done = AtomicU64::new(0);
-    let threads = cfg.threads.max(1).min(count.max(1) as usize);
-    let failures: Mutex<Vec<PlayError>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for t in 0..threads {
-            let (outcomes, done, failures, specs) = (&outcomes, &done, &failures, &specs);
-            s.spawn(move || {
-                let template = match bot_template(rules, cfg.players) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        lock(failures).push(e);
-                        return;
-                    }
-                };
-                let mut k = t as u64;
-                while k < count {
-                    let i = start + k;
-                    let seed = game_seed(cfg.seed, i);
-                    let mut bots: Vec<_> = (0..cfg.players)
-                        .map(|p| {
-                            specs[lineup(specs.len(), cfg.players, i, p)]
-                                .build(game_seed(seed, 1000 + p as u64))
-                        })
-                        .collect();
-                    match play_templated(&template, seed, &mut bots) {
-                        Ok((game, _)) => {
-                            let st = game.state();
-                            let o = Outcome {
-                                index: i,
-                                seed,
-                                scores: st.players().iter().map(|p| p.score).collect(),
-                                turns: st.turn(),
-                            };
-                            lock(outcomes)[k as usize] = Some(o);
-                        }
-                        Err(e) => {
-                            lock(failures).push(e);
-                            return;
-                        }
-                    }
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    k += threads as u64;
-                }
-            });
-        }
-    });
-    if let Some(e) = lock(&failures).drain(..).next() {
-        return Err(e);
-    }
-    Ok(outcomes
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .flatten()
-        .collect())
+    crate::jobs::run_indexed(
+        count,
+        cfg.threads,
+        || bot_template(rules, cfg.players),
+        |template, k| {
+            let i = start + k;
+            let seed = game_seed(cfg.seed, i);
+            let mut bots: Vec<_> = (0..cfg.players)
+                .map(|p| {
+                    specs[lineup(specs.len(), cfg.players, i, p)]
+                        .build(game_seed(seed, 1000 + p as u64))
+                })
+                .collect();
+            let (game, _) = play_templated(template, seed, &mut bots)?;
+            let st = game.state();
+            Ok(Outcome {
+                index: i,
+                seed,
+                scores: st.players().iter().map(|p| p.score).collect(),
+                turns: st.turn(),
+            })
+        },
+        progress,
+    )
 }
 
 /// The report of a run from its games' outcomes (in any order: they are sorted by index;

@@ -23,7 +23,7 @@
 
 use crate::bots::{parse_bot, Bot, BotSpec};
 use crate::simulate::{game_seed, SimConfig};
-use crate::stats::{lock, round, Moments};
+use crate::stats::{round, Moments};
 pub use crate::stats::{Mean, Rate};
 use crate::PlayError;
 use carcassonne_core::{
@@ -31,8 +31,7 @@ use carcassonne_core::{
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -324,80 +323,50 @@ pub fn balance(
         .map(|b| parse_bot(b).map_err(PlayError::Invalid))
         .collect::<Result<Vec<BotSpec>, _>>()?;
     let classify = Classifier::new(with, without, &cfg.expansion)?;
-    let results: Mutex<Vec<Option<Paired>>> =
-        Mutex::new((0..cfg.table.games).map(|_| None).collect());
-    let failure: Mutex<Option<PlayError>> = Mutex::new(None);
-    let done = AtomicU64::new(0);
-    let threads = cfg
-        .table
-        .threads
-        .max(1)
-        .min(cfg.table.games.max(1) as usize);
-    std::thread::scope(|s| {
-        for t in 0..threads {
-            let (results, failure, done, specs, classify) =
-                (&results, &failure, &done, &specs, &classify);
-            s.spawn(move || {
-                let mut i = t as u64;
-                while i < cfg.table.games {
-                    let seed = game_seed(cfg.table.seed, i);
-                    let bots = || -> Vec<Box<dyn Bot>> {
-                        (0..cfg.table.players)
-                            .map(|p| specs[p % specs.len()].build(game_seed(seed, 1000 + p as u64)))
-                            .collect()
-                    };
-                    let abstainer = (i % cfg.table.players as u64) as usize;
-                    let paired = (|| -> Result<Paired, PlayError> {
-                        Ok(Paired {
-                            without: play(
-                                without,
-                                cfg.table.players,
-                                seed,
-                                &mut bots(),
-                                None,
-                                None,
-                            )?,
-                            with: play(
-                                with,
-                                cfg.table.players,
-                                seed,
-                                &mut bots(),
-                                Some(classify),
-                                None,
-                            )?,
-                            abstain: play(
-                                with,
-                                cfg.table.players,
-                                seed,
-                                &mut bots(),
-                                Some(classify),
-                                Some(abstainer),
-                            )?,
-                            abstainer,
-                        })
-                    })();
-                    match paired {
-                        Ok(p) => lock(results)[i as usize] = Some(p),
-                        Err(e) => {
-                            lock(failure).get_or_insert(e);
-                            return;
-                        }
-                    }
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    i += threads as u64;
-                }
-            });
-        }
-    });
-    if let Some(e) = lock(&failure).take() {
-        return Err(e);
+    // Each arm of each pair is its own job (index 3 × pair + arm), so the two threads
+    // share the work game by game; the arms are gathered back into pairs by index.
+    let players = cfg.table.players;
+    let arms = crate::jobs::run_indexed(
+        cfg.table.games.saturating_mul(3),
+        cfg.table.threads,
+        || Ok(()),
+        |_, j| {
+            let (i, arm) = (j / 3, j % 3);
+            let seed = game_seed(cfg.table.seed, i);
+            let mut bots: Vec<Box<dyn Bot>> = (0..players)
+                .map(|p| specs[p % specs.len()].build(game_seed(seed, 1000 + p as u64)))
+                .collect();
+            let abstainer = (i % players as u64) as usize;
+            match arm {
+                0 => play(without, players, seed, &mut bots, None, None),
+                1 => play(with, players, seed, &mut bots, Some(&classify), None),
+                _ => play(
+                    with,
+                    players,
+                    seed,
+                    &mut bots,
+                    Some(&classify),
+                    Some(abstainer),
+                ),
+            }
+        },
+        // The bar counts paired games: three games make one.
+        &|n| progress(n / 3),
+    )?;
+    let mut arms = arms.into_iter();
+    let mut games = Vec::with_capacity(cfg.table.games as usize);
+    for i in 0..cfg.table.games {
+        let (Some(without), Some(with), Some(abstain)) = (arms.next(), arms.next(), arms.next())
+        else {
+            break;
+        };
+        games.push(Paired {
+            without,
+            with,
+            abstain,
+            abstainer: (i % players as u64) as usize,
+        });
     }
-    let games: Vec<Paired> = results
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .flatten()
-        .collect();
     Ok(report(without, cfg, &games))
 }
 

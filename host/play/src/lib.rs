@@ -12,6 +12,7 @@ pub mod arena;
 pub mod balance;
 pub mod bots;
 mod error;
+mod jobs;
 pub mod json;
 pub mod mcts;
 pub mod record;

@@ -330,7 +330,9 @@ pub fn simulate<E: From<PlayError> + Send>(
                                 &mut actions,
                             )
                         }))
-                        .unwrap_or_else(|p| Err(PlayError::Invalid(panic_text(p.as_ref()))));
+                        .unwrap_or_else(|p| {
+                            Err(PlayError::Invalid(crate::jobs::panic_text(p.as_ref())))
+                        });
                         let game = match played {
                             Ok(()) => reused.as_ref().expect("a played game is kept"),
                             Err(e) => {
@@ -431,16 +433,6 @@ fn summarize(
         threads,
         failed: Vec::new(),
     }
-}
-
-/// The message of a caught panic.
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    let what = p
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into());
-    format!("the game panicked: {what}")
 }
 
 fn round2(x: f64) -> f64 {

@@ -1,0 +1,190 @@
+//! Indexed jobs spread over threads, each thread taking the next index nobody has taken.
+//!
+//! Bot games differ in length by several times (a search bot's game with the nine
+//! expansions runs from under a second to several), so handing thread `t` the indices
+//! `t, t + threads, …` left one thread playing its last long games while the others
+//! waited. Here a shared counter hands out the indices in order, and the results are
+//! gathered by index, so what a run reports never depends on which thread played what.
+
+use crate::PlayError;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Runs `job(state, i)` for every `i` in `0..count` on up to `threads` threads; the
+/// results in index order.
+///
+/// Each thread first builds its own `state` with `init` (a game template, say). `progress`
+/// gets the number of jobs done after each one. A job that fails or panics stops the
+/// handing out of indices; the jobs already taken finish, and the error of the lowest
+/// failing index is returned. As indices are taken in order, that is the first failing
+/// index of the whole run, whatever the threads did.
+pub(crate) fn run_indexed<S, T: Send>(
+    count: u64,
+    threads: usize,
+    init: impl Fn() -> Result<S, PlayError> + Sync,
+    job: impl Fn(&mut S, u64) -> Result<T, PlayError> + Sync,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<T>, PlayError> {
+    let threads = threads.max(1).min(count.max(1) as usize);
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    // (index, error); an `init` failure counts as index 0's.
+    let failure: Mutex<Option<(u64, PlayError)>> = Mutex::new(None);
+    let fail = |i: u64, e: PlayError| {
+        stop.store(true, Ordering::Relaxed);
+        let mut f = crate::stats::lock(&failure);
+        if f.as_ref().is_none_or(|(at, _)| i < *at) {
+            *f = Some((i, e));
+        }
+    };
+    let mut parts: Vec<Vec<(u64, T)>> = Vec::with_capacity(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (next, done, stop, init, job, fail) = (&next, &done, &stop, &init, &job, &fail);
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    let mut state = match init() {
+                        Ok(s) => s,
+                        Err(e) => {
+                            fail(0, e);
+                            return out;
+                        }
+                    };
+                    while !stop.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= count {
+                            break;
+                        }
+                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            job(&mut state, i)
+                        }))
+                        .unwrap_or_else(|p| Err(PlayError::Invalid(panic_text(p.as_ref()))));
+                        match r {
+                            Ok(t) => out.push((i, t)),
+                            Err(e) => {
+                                fail(i, e);
+                                break;
+                            }
+                        }
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                    out
+                })
+            })
+            .collect();
+        for h in handles {
+            // Every job's panic is caught above; this is the thread's own code.
+            parts.push(h.join().unwrap_or_default());
+        }
+    });
+    if let Some((_, e)) = crate::stats::lock(&failure).take() {
+        return Err(e);
+    }
+    let mut all: Vec<(u64, T)> = parts.into_iter().flatten().collect();
+    all.sort_unstable_by_key(|(i, _)| *i);
+    Ok(all.into_iter().map(|(_, t)| t).collect())
+}
+
+/// A caught panic's message, as an error's text.
+pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    let what = p
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    format!("the game panicked: {what}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_in_index_order_whatever_the_threads() {
+        for threads in [1, 2, 3, 8] {
+            let got = run_indexed(
+                50,
+                threads,
+                || Ok(0u64),
+                |calls, i| {
+                    *calls += 1;
+                    // Uneven jobs, so the threads interleave differently.
+                    std::thread::sleep(std::time::Duration::from_micros((i * 37) % 300));
+                    Ok(i * i)
+                },
+                &|_| {},
+            )
+            .unwrap();
+            assert_eq!(got, (0..50).map(|i| i * i).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn the_lowest_failing_index_is_reported_and_later_jobs_are_not_started() {
+        let started = AtomicU64::new(0);
+        let e = run_indexed(
+            1000,
+            2,
+            || Ok(()),
+            |_, i| {
+                started.fetch_add(1, Ordering::Relaxed);
+                match i {
+                    7 => Err(PlayError::Invalid("seven".into())),
+                    9 => panic!("nine"),
+                    _ => Ok(i),
+                }
+            },
+            &|_| {},
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            PlayError::Invalid("seven".into()).to_string()
+        );
+        assert!(
+            started.load(Ordering::Relaxed) < 1000,
+            "the run stopped early"
+        );
+    }
+
+    #[test]
+    fn a_panic_becomes_that_jobs_error() {
+        let e = run_indexed(
+            3,
+            1,
+            || Ok(()),
+            |_, i| if i == 1 { panic!("boom") } else { Ok(i) },
+            &|_| {},
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("the game panicked: boom"), "{e}");
+    }
+
+    #[test]
+    fn progress_counts_every_job_and_an_empty_run_is_empty() {
+        let seen = AtomicU64::new(0);
+        let got = run_indexed(5, 2, || Ok(()), |_, i| Ok(i), &|n| {
+            seen.fetch_max(n, Ordering::Relaxed);
+        })
+        .unwrap();
+        assert_eq!(got.len(), 5);
+        assert_eq!(seen.load(Ordering::Relaxed), 5);
+        let none: Vec<u64> = run_indexed(0, 4, || Ok(()), |_, i| Ok(i), &|_| {}).unwrap();
+        assert!(none.is_empty());
+    }
+
+    #[test]
+    fn a_failing_init_is_the_runs_error() {
+        let e = run_indexed(
+            4,
+            2,
+            || Err::<(), _>(PlayError::Invalid("no template".into())),
+            |_, i| Ok(i),
+            &|_| {},
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("no template"), "{e}");
+    }
+}

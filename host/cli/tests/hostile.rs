@@ -764,6 +764,44 @@ fn one_failing_game_does_not_stop_a_simulation() {
     assert_eq!(records, played, "every game that finished was recorded");
 }
 
+/// A balance report is paired games: one that fails cannot be left out without biasing
+/// the pairs, so the run stops with an error, not a panic, and names the first failing
+/// game (its index, seed and arm) so that the designer can play it again. An arena the
+/// same.
+#[test]
+fn a_failing_game_in_balance_or_arena_is_named() {
+    let tmp = Scratch::new("hostile", "failing-balance");
+    script_named(
+        &tmp,
+        "flaky",
+        "Flaky",
+        "fn setup() { }\n\
+         fn window_turn_start() { if turn() == 2 && random(4) == 0 { throw \"flaky failed\"; } }\n",
+    );
+    let d = tmp.arg("");
+    let common = ["--games", "20", "--threads", "2", "--plugin-dir", &d];
+    let balance = [&["balance", "--expansion", "flaky"][..], &common].concat();
+    let arena = [
+        &["arena", "--bots", "random,random", "--expansions", "flaky"][..],
+        &common,
+    ]
+    .concat();
+    for (args, arm) in [(balance, "with it"), (arena, "")] {
+        let out = run(&args, 240);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("error: game "))
+            .unwrap_or_else(|| panic!("the failing game is named: {err}"));
+        assert!(
+            line.contains(" (seed ") && line.contains(arm) && line.contains("flaky failed"),
+            "{line}"
+        );
+    }
+}
+
 /// Issue 33 E: `expansions list` printed a manifest's name raw; it is escaped. And a
 /// manifest that is a FIFO or a directory, skipped in silence during discovery while
 /// `expansions check` reported it, is an error naming it there too.

@@ -173,7 +173,8 @@ pub fn arena_games(
                         .build(game_seed(seed, 1000 + p as u64))
                 })
                 .collect();
-            let (game, _) = play_templated(template, seed, &mut bots)?;
+            let (game, _) = play_templated(template, seed, &mut bots)
+                .map_err(|e| PlayError::Invalid(format!("game {i} (seed {seed}) failed: {e}")))?;
             let st = game.state();
             Ok(Outcome {
                 index: i,

@@ -337,18 +337,31 @@ pub fn balance(
                 .map(|p| specs[p % specs.len()].build(game_seed(seed, 1000 + p as u64)))
                 .collect();
             let abstainer = (i % players as u64) as usize;
-            match arm {
-                0 => play(without, players, seed, &mut bots, None, None),
-                1 => play(with, players, seed, &mut bots, Some(&classify), None),
-                _ => play(
-                    with,
-                    players,
-                    seed,
-                    &mut bots,
-                    Some(&classify),
-                    Some(abstainer),
+            let (played, what) = match arm {
+                0 => (
+                    play(without, players, seed, &mut bots, None, None),
+                    "without the expansion",
                 ),
-            }
+                1 => (
+                    play(with, players, seed, &mut bots, Some(&classify), None),
+                    "with it",
+                ),
+                _ => (
+                    play(
+                        with,
+                        players,
+                        seed,
+                        &mut bots,
+                        Some(&classify),
+                        Some(abstainer),
+                    ),
+                    "with it and an abstainer",
+                ),
+            };
+            // Which game, so that a designer can play it again.
+            played.map_err(|e| {
+                PlayError::Invalid(format!("game {i} (seed {seed}, {what}) failed: {e}"))
+            })
         },
         // The bar counts paired games: three games make one.
         &|n| progress(n / 3),

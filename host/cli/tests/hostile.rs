@@ -704,21 +704,25 @@ fn a_library_for_another_architecture_says_so() {
     assert_clean_error(&out, "refusing to load the library");
 }
 
+/// The script expansion `flaky` in `tmp`: it throws "flaky failed" on the third turn in
+/// about a quarter of the games (the game's own seeded random numbers decide which).
+fn flaky_script(tmp: &Scratch) {
+    script_named(
+        tmp,
+        "flaky",
+        "Flaky",
+        "fn setup() { }\n\
+         fn window_turn_start() { if turn() == 2 && random(4) == 0 { throw \"flaky failed\"; } }\n",
+    );
+}
+
 /// Issue 33 D: one failing game used to stop the whole `simulate` run with no summary
 /// and no seed. The other games are played and counted, the failed ones are named with
 /// their seeds, and the exit status is 1.
 #[test]
 fn one_failing_game_does_not_stop_a_simulation() {
     let tmp = Scratch::new("hostile", "failing-game");
-    // Throws on the third turn in about a quarter of the games (the game's own seeded
-    // random numbers decide which).
-    script_named(
-        &tmp,
-        "flaky",
-        "Flaky",
-        "fn setup() { }\n\
-         fn window_turn_start() { if turn() == 2 && random(4) == 0 { throw \"flaky failed\"; } }\n",
-    );
+    flaky_script(&tmp);
     let d = tmp.arg("");
     let rec = tmp.arg("rec");
     let out = run(
@@ -771,13 +775,7 @@ fn one_failing_game_does_not_stop_a_simulation() {
 #[test]
 fn a_failing_game_in_balance_or_arena_is_named() {
     let tmp = Scratch::new("hostile", "failing-balance");
-    script_named(
-        &tmp,
-        "flaky",
-        "Flaky",
-        "fn setup() { }\n\
-         fn window_turn_start() { if turn() == 2 && random(4) == 0 { throw \"flaky failed\"; } }\n",
-    );
+    flaky_script(&tmp);
     let d = tmp.arg("");
     let common = ["--games", "20", "--threads", "2", "--plugin-dir", &d];
     let balance = [&["balance", "--expansion", "flaky"][..], &common].concat();

@@ -296,21 +296,27 @@ pub fn simulate<E: From<PlayError> + Send>(
     }
     let threads = cfg.threads.max(1).min(cfg.games.max(1) as usize);
     let done = AtomicU64::new(0);
+    let next = AtomicU64::new(0);
     let start = Instant::now();
     let mut parts: Vec<Result<(Totals, Vec<FailedGame>), E>> = Vec::new();
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let done = &done;
+            .map(|_| {
+                let (done, next) = (&done, &next);
                 s.spawn(move || {
                     let mut totals = Totals::new(cfg.players);
                     let mut failed = Vec::new();
                     let template = bot_template(rules, cfg.players)?;
                     let mut reused: Option<Game> = None;
                     let mut actions = Vec::with_capacity(192);
-                    // Game i goes to thread i % threads.
-                    let mut i = t as u64;
-                    while i < cfg.games {
+                    // Each thread takes the next game nobody has taken (bot games vary
+                    // in length several times; see `jobs.rs`): the totals are sums, the
+                    // failures sorted by index, so the summary is the same.
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= cfg.games {
+                            break;
+                        }
                         let seed = game_seed(cfg.seed, i);
                         let mut bots: Vec<Box<dyn Bot>> = (0..cfg.players)
                             .map(|p| {
@@ -345,7 +351,6 @@ pub fn simulate<E: From<PlayError> + Send>(
                                 });
                                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                                 progress(n);
-                                i += threads as u64;
                                 continue;
                             }
                         };
@@ -366,7 +371,6 @@ pub fn simulate<E: From<PlayError> + Send>(
                         })?;
                         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                         progress(n);
-                        i += threads as u64;
                     }
                     Ok((totals, failed))
                 })

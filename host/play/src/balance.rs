@@ -336,7 +336,6 @@ pub fn balance(
             let mut bots: Vec<Box<dyn Bot>> = (0..players)
                 .map(|p| specs[p % specs.len()].build(game_seed(seed, 1000 + p as u64)))
                 .collect();
-            let abstainer = (i % players as u64) as usize;
             let (played, what) = match arm {
                 0 => (
                     play(without, players, seed, &mut bots, None, None),
@@ -353,7 +352,7 @@ pub fn balance(
                         seed,
                         &mut bots,
                         Some(&classify),
-                        Some(abstainer),
+                        Some(abstainer(i, players)),
                     ),
                     "with it and an abstainer",
                 ),
@@ -377,10 +376,15 @@ pub fn balance(
             without,
             with,
             abstain,
-            abstainer: (i % players as u64) as usize,
+            abstainer: abstainer(i, players),
         });
     }
     Ok(report(without, cfg, &games))
+}
+
+/// The seat that abstains in pair `i`: rotated over the seats.
+fn abstainer(i: u64, players: usize) -> usize {
+    (i % players as u64) as usize
 }
 
 /// Fewer paired games than this and no verdict is drawn at all.

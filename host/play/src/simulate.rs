@@ -4,7 +4,7 @@ use crate::bots::{make_bot, Bot};
 use crate::PlayError;
 use carcassonne_core::{Game, GameSetup, GameTemplate, Ruleset};
 use serde::Serialize;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -297,12 +297,13 @@ pub fn simulate<E: From<PlayError> + Send>(
     let threads = cfg.threads.max(1).min(cfg.games.max(1) as usize);
     let done = AtomicU64::new(0);
     let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
     let start = Instant::now();
     let mut parts: Vec<Result<(Totals, Vec<FailedGame>), E>> = Vec::new();
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
-                let (done, next) = (&done, &next);
+                let (done, next, stop) = (&done, &next, &stop);
                 s.spawn(move || {
                     let mut totals = Totals::new(cfg.players);
                     let mut failed = Vec::new();
@@ -312,7 +313,7 @@ pub fn simulate<E: From<PlayError> + Send>(
                     // Each thread takes the next game nobody has taken (bot games vary
                     // in length several times; see `jobs.rs`): the totals are sums, the
                     // failures sorted by index, so the summary is the same.
-                    loop {
+                    while !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         if i >= cfg.games {
                             break;
@@ -363,12 +364,17 @@ pub fn simulate<E: From<PlayError> + Send>(
                             tiles: st.board().tiles().len(),
                         };
                         totals.add(&result, actions.len());
-                        on_game(FinishedGame {
+                        if let Err(e) = on_game(FinishedGame {
                             result: &result,
                             game,
                             seed,
                             actions: &actions,
-                        })?;
+                        }) {
+                            // The caller's error (a record not written) ends the run: no
+                            // thread takes another game.
+                            stop.store(true, Ordering::Relaxed);
+                            return Err(e);
+                        }
                         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                         progress(n);
                     }

@@ -403,6 +403,16 @@ fn manifest_script_without_entry_names_file_field_and_line() {
     );
 }
 
+/// A manifest error names the manifest with the line (`path:line`) and the field.
+fn assert_names_place(e: &str, manifest: &std::path::Path, line: usize, field: &str) {
+    let place = format!("{}:{line}", manifest.display());
+    assert!(
+        e.contains(&place),
+        "names the manifest and the line ({place}): {e}"
+    );
+    assert!(e.contains(field), "names the field `{field}`: {e}");
+}
+
 #[test]
 fn manifest_entry_file_that_does_not_exist_names_manifest_field_and_line() {
     let tmp = Tmp::new("missing-entry");
@@ -413,12 +423,7 @@ fn manifest_entry_file_that_does_not_exist_names_manifest_field_and_line() {
     assert!(e.contains(&entry), "names the entry file {entry}: {e}");
     // …and, like every other manifest error, the manifest, the field and its line
     // (`entry = "ghostly.rhai"` is line 7).
-    assert!(
-        e.contains(&format!("{}:7", path.display())),
-        "names the manifest and the line of `entry` ({}:7): {e}",
-        path.display()
-    );
-    assert!(e.contains("expansion.entry"), "names the field: {e}");
+    assert_names_place(&e, &path, 7, "expansion.entry");
     assert!(e.contains("`ghostly`"), "names the expansion: {e}");
 }
 
@@ -437,12 +442,7 @@ fn manifest_missing_dependency_names_file_field_and_line() {
         e.contains("expansion `ghost` is not available (required by `needy`)"),
         "{e}"
     );
-    assert!(
-        e.contains(&format!("{}:9", path.display())),
-        "names the manifest and the line ({}:9): {e}",
-        path.display()
-    );
-    assert!(e.contains("dependencies.requires"), "names the field: {e}");
+    assert_names_place(&e, &path, 9, "dependencies.requires");
 }
 
 #[test]
@@ -462,12 +462,7 @@ fn manifest_conflict_names_file_field_and_line() {
     tmp.rules(&["peace"]).expect("peace alone builds");
     let e = expect_err(tmp.rules(&["quarrel", "peace"]), "conflict").to_string();
     assert!(e.contains("`quarrel` conflicts with `peace`"), "{e}");
-    assert!(
-        e.contains(&format!("{}:9", path.display())),
-        "names the manifest and the line ({}:9): {e}",
-        path.display()
-    );
-    assert!(e.contains("dependencies.conflicts"), "names the field: {e}");
+    assert_names_place(&e, &path, 9, "dependencies.conflicts");
 }
 
 #[test]

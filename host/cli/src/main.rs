@@ -84,7 +84,7 @@ struct RunArgs {
     /// Base seed (game i uses a seed derived from it and i, whoever sits where).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Games played in parallel (worker threads).
+    /// Games played in parallel (worker threads; 0: one per core of this machine).
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Print JSON instead of text.
@@ -109,7 +109,12 @@ impl RunArgs {
             players,
             seed: self.seed,
             bots,
-            threads: self.threads,
+            // 0 as in the Python package's `threads=0`: every core. The default stays 1,
+            // so that a run's summary (which gives its thread count) is what it was.
+            threads: match self.threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            },
         })
     }
 }

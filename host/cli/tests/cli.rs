@@ -178,6 +178,14 @@ fn simulate_is_deterministic() {
     c.as_object_mut().unwrap().remove("threads");
     a2.as_object_mut().unwrap().remove("threads");
     assert_eq!(a2, c, "thread count changes the games");
+    // `--threads 0`: one per core (at most one per game), the same games.
+    let mut every: Vec<&str> = args.to_vec();
+    every.extend(["--threads", "0"]);
+    let mut e = strip(ok_json(&every));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(e["threads"], cores.min(30), "{e}");
+    e.as_object_mut().unwrap().remove("threads");
+    assert_eq!(a2, e, "every core plays the same games");
     // Another seed gives other games.
     let mut other: Vec<&str> = args.to_vec();
     other[4] = "4321";
@@ -678,6 +686,7 @@ fn balance_report_is_thread_independent() {
     assert_eq!(one["score_mean"]["difference"]["n"], 14);
     assert_eq!(one, run("2"), "two threads give the one thread's report");
     assert_eq!(one, run("5"), "five threads give the one thread's report");
+    assert_eq!(one, run("0"), "every core gives the one thread's report");
 }
 
 #[test]

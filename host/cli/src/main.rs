@@ -109,12 +109,9 @@ impl RunArgs {
             players,
             seed: self.seed,
             bots,
-            // 0 as in the Python package's `threads=0`: every core. The default stays 1,
-            // so that a run's summary (which gives its thread count) is what it was.
-            threads: match self.threads {
-                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                n => n,
-            },
+            // 0 is every core (`carcassonne_play::jobs::thread_count`). The default stays
+            // 1, so that a run's summary (which gives its thread count) is what it was.
+            threads: self.threads,
         })
     }
 }

@@ -10,46 +10,61 @@ use crate::PlayError;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-/// Runs `job(state, i)` for every `i` in `0..count` on up to `threads` threads; the
-/// results in index order.
+/// The worker threads a run asks for: `0` is one per core of this machine (as the CLI's
+/// `--threads 0` and the Python package's `threads=0`).
+pub fn thread_count(asked: usize) -> usize {
+    match asked {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// The threads a run of `count` jobs starts: as asked, at least one, at most one a job.
+pub(crate) fn threads_for(asked: usize, count: u64) -> usize {
+    thread_count(asked).max(1).min(count.max(1) as usize)
+}
+
+/// Runs `job(worker, i)` for every `i` in `0..count` on [`threads_for`] threads, each
+/// with its own `worker` built by `init` (a game template, a thread's totals) and turned
+/// into its result by `finish` at the end; the results in thread order.
 ///
-/// Each thread first builds its own `state` with `init` (a game template, say). `progress`
-/// gets the number of jobs done after each one. A job that fails or panics stops the
-/// handing out of indices; the jobs already taken finish, and the error of the lowest
-/// failing index is returned. As indices are taken in order, that is the first failing
-/// index of the whole run, whatever the threads did.
-pub(crate) fn run_indexed<S, T: Send>(
+/// `progress` gets the number of jobs done after each one. A job that fails or panics
+/// stops the handing out of indices; the jobs already taken finish, and the error of the
+/// lowest failing index is returned. As indices are taken in order, that is the first
+/// failing index of the whole run, whatever the threads did. An `init` failure counts as
+/// index 0's.
+pub(crate) fn run_workers<W, R: Send, E: From<PlayError> + Send>(
     count: u64,
     threads: usize,
-    init: impl Fn() -> Result<S, PlayError> + Sync,
-    job: impl Fn(&mut S, u64) -> Result<T, PlayError> + Sync,
+    init: impl Fn() -> Result<W, E> + Sync,
+    job: impl Fn(&mut W, u64) -> Result<(), E> + Sync,
+    finish: impl Fn(W) -> R + Sync,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<T>, PlayError> {
-    let threads = threads.max(1).min(count.max(1) as usize);
+) -> Result<Vec<R>, E> {
+    let threads = threads_for(threads, count);
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    // (index, error); an `init` failure counts as index 0's.
-    let failure: Mutex<Option<(u64, PlayError)>> = Mutex::new(None);
-    let fail = |i: u64, e: PlayError| {
+    let failure: Mutex<Option<(u64, E)>> = Mutex::new(None);
+    let fail = |i: u64, e: E| {
         stop.store(true, Ordering::Relaxed);
         let mut f = crate::stats::lock(&failure);
         if f.as_ref().is_none_or(|(at, _)| i < *at) {
             *f = Some((i, e));
         }
     };
-    let mut parts: Vec<Vec<(u64, T)>> = Vec::with_capacity(threads);
+    let mut parts: Vec<R> = Vec::with_capacity(threads);
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
-                let (next, done, stop, init, job, fail) = (&next, &done, &stop, &init, &job, &fail);
+                let (next, done, stop, init, job, finish, fail) =
+                    (&next, &done, &stop, &init, &job, &finish, &fail);
                 s.spawn(move || {
-                    let mut out = Vec::new();
-                    let mut state = match init() {
-                        Ok(s) => s,
+                    let mut worker = match init() {
+                        Ok(w) => w,
                         Err(e) => {
                             fail(0, e);
-                            return out;
+                            return None;
                         }
                     };
                     while !stop.load(Ordering::Relaxed) {
@@ -58,30 +73,52 @@ pub(crate) fn run_indexed<S, T: Send>(
                             break;
                         }
                         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            job(&mut state, i)
+                            job(&mut worker, i)
                         }))
-                        .unwrap_or_else(|p| Err(PlayError::Invalid(panic_text(p.as_ref()))));
-                        match r {
-                            Ok(t) => out.push((i, t)),
-                            Err(e) => {
-                                fail(i, e);
-                                break;
-                            }
+                        .unwrap_or_else(|p| Err(PlayError::Invalid(panic_text(p.as_ref())).into()));
+                        if let Err(e) = r {
+                            fail(i, e);
+                            break;
                         }
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                     }
-                    out
+                    Some(finish(worker))
                 })
             })
             .collect();
         for h in handles {
             // Every job's panic is caught above; this is the thread's own code.
-            parts.push(h.join().unwrap_or_default());
+            if let Ok(Some(r)) = h.join() {
+                parts.push(r);
+            }
         }
     });
     if let Some((_, e)) = crate::stats::lock(&failure).take() {
         return Err(e);
     }
+    Ok(parts)
+}
+
+/// [`run_workers`] for jobs that each give a result: the results in index order, so that
+/// what a run reports never depends on which thread played what.
+pub(crate) fn run_indexed<S, T: Send>(
+    count: u64,
+    threads: usize,
+    init: impl Fn() -> Result<S, PlayError> + Sync,
+    job: impl Fn(&mut S, u64) -> Result<T, PlayError> + Sync,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<T>, PlayError> {
+    let parts = run_workers::<_, _, PlayError>(
+        count,
+        threads,
+        || Ok((init()?, Vec::new())),
+        |(state, out): &mut (S, Vec<(u64, T)>), i| {
+            out.push((i, job(state, i)?));
+            Ok(())
+        },
+        |(_, out)| out,
+        progress,
+    )?;
     let mut all: Vec<(u64, T)> = parts.into_iter().flatten().collect();
     all.sort_unstable_by_key(|(i, _)| *i);
     Ok(all.into_iter().map(|(_, t)| t).collect())

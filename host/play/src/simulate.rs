@@ -4,7 +4,6 @@ use crate::bots::{make_bot, Bot};
 use crate::PlayError;
 use carcassonne_core::{Game, GameSetup, GameTemplate, Ruleset};
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -19,7 +18,7 @@ pub struct SimConfig {
     pub seed: u64,
     /// Bot name per seat (cycled if shorter than the player count).
     pub bots: Vec<String>,
-    /// Worker threads.
+    /// Worker threads; 0 is one per core ([`crate::jobs::thread_count`]).
     pub threads: usize,
 }
 
@@ -294,105 +293,75 @@ pub fn simulate<E: From<PlayError> + Send>(
     for b in &cfg.bots {
         crate::bots::parse_bot(b).map_err(PlayError::Invalid)?;
     }
-    let threads = cfg.threads.max(1).min(cfg.games.max(1) as usize);
-    let done = AtomicU64::new(0);
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
+    let threads = crate::jobs::threads_for(cfg.threads, cfg.games);
     let start = Instant::now();
-    let mut parts: Vec<Result<(Totals, Vec<FailedGame>), E>> = Vec::new();
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let (done, next, stop) = (&done, &next, &stop);
-                s.spawn(move || {
-                    let mut totals = Totals::new(cfg.players);
-                    let mut failed = Vec::new();
-                    let template = bot_template(rules, cfg.players)?;
-                    let mut reused: Option<Game> = None;
-                    let mut actions = Vec::with_capacity(192);
-                    // Each thread takes the next game nobody has taken (bot games vary
-                    // in length several times; see `jobs.rs`): the totals are sums, the
-                    // failures sorted by index, so the summary is the same.
-                    while !stop.load(Ordering::Relaxed) {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= cfg.games {
-                            break;
-                        }
-                        let seed = game_seed(cfg.seed, i);
-                        let mut bots: Vec<Box<dyn Bot>> = (0..cfg.players)
-                            .map(|p| {
-                                let name = &cfg.bots[p % cfg.bots.len()];
-                                make_bot(name, game_seed(seed, 1000 + p as u64)).expect("checked")
-                            })
-                            .collect();
-                        // One game's failure (a script that throws, a hook that
-                        // panics) is that game's alone: it is noted and the run goes on.
-                        // The previous game's state and action list are refilled.
-                        let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            play_templated_into(
-                                &template,
-                                seed,
-                                &mut bots,
-                                &mut reused,
-                                &mut actions,
-                            )
-                        }))
-                        .unwrap_or_else(|p| {
-                            Err(PlayError::Invalid(crate::jobs::panic_text(p.as_ref())))
-                        });
-                        let game = match played {
-                            Ok(()) => reused.as_ref().expect("a played game is kept"),
-                            Err(e) => {
-                                // Nothing of a failed game is reused.
-                                reused = None;
-                                failed.push(FailedGame {
-                                    index: i,
-                                    seed,
-                                    error: e.to_string(),
-                                });
-                                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                                progress(n);
-                                continue;
-                            }
-                        };
-                        let st = game.state();
-                        let result = GameResult {
-                            index: i,
-                            scores: st.players().iter().map(|p| p.score).collect(),
-                            turns: st.turn(),
-                            discarded: st.discarded().len(),
-                            tiles: st.board().tiles().len(),
-                        };
-                        totals.add(&result, actions.len());
-                        if let Err(e) = on_game(FinishedGame {
-                            result: &result,
-                            game,
-                            seed,
-                            actions: &actions,
-                        }) {
-                            // The caller's error (a record not written) ends the run: no
-                            // thread takes another game.
-                            stop.store(true, Ordering::Relaxed);
-                            return Err(e);
-                        }
-                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        progress(n);
-                    }
-                    Ok((totals, failed))
-                })
+    // Each thread takes the next game nobody has taken (bot games vary in length several
+    // times; `jobs.rs`) and keeps its own totals and failures: the totals are sums and the
+    // failures are sorted by index, so the summary does not depend on who played what.
+    // The caller's error (a record not written) ends the run; a game's own failure does not.
+    let parts = crate::jobs::run_workers(
+        cfg.games,
+        cfg.threads,
+        || {
+            Ok::<_, E>(Worker {
+                template: bot_template(rules, cfg.players)?,
+                reused: None,
+                actions: Vec::with_capacity(192),
+                totals: Totals::new(cfg.players),
+                failed: Vec::new(),
             })
-            .collect();
-        for h in handles {
-            parts.push(h.join().unwrap_or_else(|_| {
-                Err(PlayError::Invalid("a simulation thread panicked".into()).into())
-            }));
-        }
-    });
+        },
+        |w, i| {
+            let seed = game_seed(cfg.seed, i);
+            let mut bots: Vec<Box<dyn Bot>> = (0..cfg.players)
+                .map(|p| {
+                    let name = &cfg.bots[p % cfg.bots.len()];
+                    make_bot(name, game_seed(seed, 1000 + p as u64)).expect("checked")
+                })
+                .collect();
+            // One game's failure (a script that throws, a hook that panics) is that
+            // game's alone: it is noted and the run goes on. The previous game's state
+            // and action list are refilled.
+            let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                play_templated_into(&w.template, seed, &mut bots, &mut w.reused, &mut w.actions)
+            }))
+            .unwrap_or_else(|p| Err(PlayError::Invalid(crate::jobs::panic_text(p.as_ref()))));
+            let game = match played {
+                Ok(()) => w.reused.as_ref().expect("a played game is kept"),
+                Err(e) => {
+                    // Nothing of a failed game is reused.
+                    w.reused = None;
+                    w.failed.push(FailedGame {
+                        index: i,
+                        seed,
+                        error: e.to_string(),
+                    });
+                    return Ok(());
+                }
+            };
+            let st = game.state();
+            let result = GameResult {
+                index: i,
+                scores: st.players().iter().map(|p| p.score).collect(),
+                turns: st.turn(),
+                discarded: st.discarded().len(),
+                tiles: st.board().tiles().len(),
+            };
+            w.totals.add(&result, w.actions.len());
+            on_game(FinishedGame {
+                result: &result,
+                game,
+                seed,
+                actions: &w.actions,
+            })
+        },
+        |w| (w.totals, w.failed),
+        progress,
+    )?;
     let elapsed = start.elapsed().as_secs_f64();
     let mut totals = Totals::new(cfg.players);
     let mut failed = Vec::new();
-    for p in parts {
-        let (t, f) = p?;
+    for (t, f) in parts {
         totals.merge(&t);
         failed.extend(f);
     }
@@ -400,6 +369,16 @@ pub fn simulate<E: From<PlayError> + Send>(
     let mut summary = summarize(rules, cfg, &totals, elapsed, threads);
     summary.failed = failed;
     Ok(summary)
+}
+
+/// What one `simulate` thread keeps between its games.
+struct Worker {
+    template: GameTemplate,
+    /// The last game played, refilled for the next.
+    reused: Option<Game>,
+    actions: Vec<carcassonne_core::Action>,
+    totals: Totals,
+    failed: Vec<FailedGame>,
 }
 
 fn summarize(

@@ -9,6 +9,7 @@ use carcassonne_core::{GameSetup, Ruleset};
 use carcassonne_encoding as enc;
 use carcassonne_play::arena::{arena_games, arena_report as play_arena_report, lineup, Outcome};
 use carcassonne_play::bots::parse_bot;
+use carcassonne_play::jobs::thread_count;
 use carcassonne_play::simulate::{game_seed, simulate as play_simulate, SimConfig};
 use carcassonne_play::PlayError;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
@@ -292,14 +293,6 @@ pub(crate) fn obs_format(format: &str) -> PyResult<(Form, bool)> {
         f => Err(PyValueError::new_err(format!(
             "format must be dict, compact, array or flat, not {f:?}"
         ))),
-    }
-}
-
-fn thread_count(threads: usize) -> usize {
-    if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
     }
 }
 

@@ -256,6 +256,44 @@ fn mcts_is_reproducible_for_a_seed() {
     assert_eq!(run(), run());
 }
 
+/// A search whose root may take only some of the offered actions (`balance`'s seat that
+/// abstains from an expansion's actions) picks one of them; allowing every action is the
+/// unrestricted search, move for move (the same seeds give the same choice).
+#[test]
+fn mcts_restricted_to_some_root_actions_keeps_to_them() {
+    let rules = rules(&ALL[..9]);
+    let names = vec!["P1".to_string(), "P2".to_string()];
+    let mut g = Game::new(Arc::clone(&rules), &GameSetup::new(names, 9)).expect("game");
+    let mut walk = make_bot("random", 3).expect("bot");
+    let mut checked = 0;
+    while !g.is_over() && checked < 12 {
+        let n = g.action_count();
+        if n > 2 {
+            let odd: Vec<usize> = (1..n).step_by(2).collect();
+            let every: Vec<usize> = (0..n).collect();
+            let seed = checked as u64;
+            let pick = make_bot("mcts:40", seed)
+                .expect("bot")
+                .choose_from(&g, &odd);
+            assert!(
+                odd.contains(&pick),
+                "{pick} is not among the allowed {odd:?}"
+            );
+            assert_eq!(
+                make_bot("mcts:40", seed)
+                    .expect("bot")
+                    .choose_from(&g, &every),
+                make_bot("mcts:40", seed).expect("bot").choose(&g),
+                "allowing every action is the unrestricted search"
+            );
+            checked += 1;
+        }
+        let i = walk.choose(&g);
+        g.apply_offered(i).expect("offered actions apply");
+    }
+    assert_eq!(checked, 12, "the game offered fewer than 12 real choices");
+}
+
 /// A lookahead copy (`Game::set_stop_before_draw`, what the greedy bot values its candidates
 /// on) ends with the same scores as the same action played on to the next decision, at every
 /// decision of random games with all nine official expansions and both fan sets: no score

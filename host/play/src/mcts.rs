@@ -222,9 +222,6 @@ fn mix(a: u64, b: u64) -> u64 {
 /// ([`Node::table`]).
 const SCAN_CHILDREN: usize = 2;
 
-/// `root_child` entry of a root offer not expanded yet.
-const NO_CHILD: u32 = u32::MAX;
-
 /// A tree node: a sequence of decisions from the root. Its playout statistics are kept
 /// apart, in [`Stat`]s indexed like the nodes: the statistics of every child legal in a
 /// playout are read and written at every visit of the parent, and a small record per
@@ -386,16 +383,19 @@ fn search(
     // children per offered action (quadratic in a nine-expansion turn's 100+ placements).
     let root_fixed = !matches!(root.decision().kind, DecisionKind::Draw);
     let root_offer = root.actions();
-    let mut root_child: Vec<u32> = vec![NO_CHILD; root.action_count()];
-    let root_allowed: Vec<bool> = root_offer
-        .iter()
-        .map(|a| !restricted || root_actions.contains(a))
+    // The allowed root offers, each with its child once expanded (in offer order: the
+    // order the descent reads them in), and those not expanded yet (ascending). Both are
+    // kept from playout to playout instead of rebuilt from a scan of the whole offer: at
+    // the root every expanded child is legal in every determinization.
+    let mut root_expanded: Vec<(u32, u32)> = Vec::new();
+    let mut root_untried: Vec<u32> = (0..root_offer.len() as u32)
+        .filter(|&k| !restricted || root_actions.contains(&root_offer[k as usize]))
         .collect();
-    // The children legal in this playout's determinization with the offer index of each,
-    // and the offer indices of the actions without a child yet: the action taken is then
-    // applied by its index (`apply_offered`), not looked up again in the offer.
-    let mut legal_children: Vec<u32> = Vec::new();
-    let mut legal_offers: Vec<u32> = Vec::new();
+    // Below the root: the children legal in this playout's determinization, each as
+    // (offer index, child), and the offer indices of the actions without a child yet: the
+    // action taken is then applied by its index (`apply_offered`), not looked up again in
+    // the offer.
+    let mut legal: Vec<(u32, u32)> = Vec::new();
     let mut untried: Vec<u32> = Vec::new();
     let start = Instant::now();
     let mut done = 0u32;
@@ -447,9 +447,6 @@ fn search(
                 continue;
             }
             tree[node as usize].mover = g.decision().player.index() as u8;
-            legal_children.clear();
-            legal_offers.clear();
-            untried.clear();
             let at_root = node == 0 && root_fixed;
             if at_root {
                 // By offer index alone: the copy's offer as actions is never built here
@@ -459,37 +456,30 @@ fn search(
                     root_offer.len(),
                     "the root's offer is fixed"
                 );
-                for (k, &c) in root_child.iter().enumerate() {
-                    if !root_allowed[k] {
-                        continue;
-                    }
-                    if c == NO_CHILD {
-                        untried.push(k as u32);
-                    } else {
-                        legal_children.push(c);
-                        legal_offers.push(k as u32);
-                    }
-                }
             } else {
+                legal.clear();
+                untried.clear();
                 // Read in place: a placement step's offer is not built as a list.
                 for (k, a) in g.state().offered_iter().enumerate() {
                     if node == 0 && restricted && !root_actions.contains(&a) {
                         continue;
                     }
                     match tree[node as usize].child(&a) {
-                        Some(c) => {
-                            legal_children.push(c);
-                            legal_offers.push(k as u32);
-                        }
+                        Some(c) => legal.push((k as u32, c)),
                         None => untried.push(k as u32),
                     }
                 }
             }
-            for &c in &legal_children {
+            let (legal_now, untried_now) = if at_root {
+                (&root_expanded, &root_untried)
+            } else {
+                (&legal, &untried)
+            };
+            for &(_, c) in legal_now {
                 stats[c as usize].avail += 1;
             }
-            let (child, offer) = if !untried.is_empty() {
-                let k = untried[rng.random_range(0..untried.len() as u32) as usize];
+            let (child, offer) = if !untried_now.is_empty() {
+                let k = untried_now[rng.random_range(0..untried_now.len() as u32) as usize];
                 let a = if at_root {
                     Some(root_offer[k as usize])
                 } else {
@@ -507,18 +497,25 @@ fn search(
                 });
                 tree[node as usize].add_child(c, a);
                 if at_root {
-                    // Every offer equal to `a` (as the scan would find it).
-                    for (k, b) in root_offer.iter().enumerate() {
-                        if *b == a {
-                            root_child[k] = c;
+                    // Every allowed offer equal to `a` leads to the new child (as a scan
+                    // of the offer for its children would find it).
+                    for (j, b) in root_offer.iter().enumerate() {
+                        let j = j as u32;
+                        if *b != a {
+                            continue;
+                        }
+                        if let Ok(at) = root_untried.binary_search(&j) {
+                            root_untried.remove(at);
+                            let at = root_expanded.partition_point(|&(x, _)| x < j);
+                            root_expanded.insert(at, (j, c));
                         }
                     }
                 }
                 expanded = true;
                 (c, k)
             } else {
-                let i = select(&stats, &legal_children, cfg.exploration, &ln);
-                (legal_children[i], legal_offers[i])
+                let (k, c) = legal_now[select(&stats, legal_now, cfg.exploration, &ln)];
+                (c, k)
             };
             if g.apply_offered(offer as usize).is_err() {
                 // A failing expansion hook: score this line as it stands.
@@ -587,13 +584,13 @@ fn search(
         .collect()
 }
 
-/// UCB1 over the children legal in this determinization, with availability counts: the
-/// position in `legal` of the first best.
+/// UCB1 over the children legal in this determinization (`legal`: offer index and child,
+/// in offer order), with availability counts: the position in `legal` of the first best.
 /// `ln[k]` is `ln(k)` for every availability count reached so far (a table lookup instead
 /// of a logarithm per child at every step of every descent; the same values).
-fn select(stats: &[Stat], legal: &[u32], c: f64, ln: &[f64]) -> usize {
+fn select(stats: &[Stat], legal: &[(u32, u32)], c: f64, ln: &[f64]) -> usize {
     let mut best = (0, f64::MIN);
-    for (at, &i) in legal.iter().enumerate() {
+    for (at, &(_, i)) in legal.iter().enumerate() {
         let n = &stats[i as usize];
         let v = f64::from(n.visits.max(1));
         let avail = n.avail.max(1);

@@ -72,11 +72,7 @@ pub(crate) fn run_workers<W, R: Send, E: From<PlayError> + Send>(
                         if i >= count {
                             break;
                         }
-                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            job(&mut worker, i)
-                        }))
-                        .unwrap_or_else(|p| Err(PlayError::Invalid(panic_text(p.as_ref())).into()));
-                        if let Err(e) = r {
+                        if let Err(e) = caught(|| job(&mut worker, i)) {
                             fail(i, e);
                             break;
                         }
@@ -124,14 +120,21 @@ pub(crate) fn run_indexed<S, T: Send>(
     Ok(all.into_iter().map(|(_, t)| t).collect())
 }
 
-/// A caught panic's message, as an error's text.
-pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    let what = p
-        .downcast_ref::<&str>()
+/// Runs one game's work `f`; a panic in it becomes its error ("the game panicked: …"), so
+/// that one game's panic is that game's alone.
+pub(crate) fn caught<T, E: From<PlayError>>(f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
+        let what = panic_message(p.as_ref());
+        Err(PlayError::Invalid(format!("the game panicked: {what}")).into())
+    })
+}
+
+/// A caught panic's message (its `&str` or `String` payload).
+pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
         .map(|s| s.to_string())
         .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into());
-    format!("the game panicked: {what}")
+        .unwrap_or_else(|| "unknown panic".into())
 }
 
 #[cfg(test)]

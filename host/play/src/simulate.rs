@@ -322,10 +322,9 @@ pub fn simulate<E: From<PlayError> + Send>(
             // One game's failure (a script that throws, a hook that panics) is that
             // game's alone: it is noted and the run goes on. The previous game's state
             // and action list are refilled.
-            let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let played = crate::jobs::caught(|| {
                 play_templated_into(&w.template, seed, &mut bots, &mut w.reused, &mut w.actions)
-            }))
-            .unwrap_or_else(|p| Err(PlayError::Invalid(crate::jobs::panic_text(p.as_ref()))));
+            });
             let game = match played {
                 Ok(()) => w.reused.as_ref().expect("a played game is kept"),
                 Err(e) => {

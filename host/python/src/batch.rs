@@ -9,7 +9,7 @@ use carcassonne_core::{GameSetup, Ruleset};
 use carcassonne_encoding as enc;
 use carcassonne_play::arena::{arena_games, arena_report as play_arena_report, lineup, Outcome};
 use carcassonne_play::bots::parse_bot;
-use carcassonne_play::jobs::thread_count;
+use carcassonne_play::jobs::{panic_message, thread_count};
 use carcassonne_play::simulate::{game_seed, simulate as play_simulate, SimConfig};
 use carcassonne_play::PlayError;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
@@ -296,14 +296,6 @@ pub(crate) fn obs_format(format: &str) -> PyResult<(Form, bool)> {
     }
 }
 
-/// A panic's message.
-fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "unknown panic".into())
-}
-
 /// Runs `f` on every item on `pool`'s threads (persistent: started once per batch, not per
 /// call), in contiguous runs of about `n / threads` items so each thread takes few jobs;
 /// inline when the pool has one thread. A panic in `f` becomes that item's `Err`, so one
@@ -315,7 +307,7 @@ fn par_each<T: Send, R: Send>(
 ) -> Vec<Result<R, String>> {
     let one = |(i, t): (usize, &mut T)| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(i, t)))
-            .map_err(|p| format!("game {i}: the engine failed: {}", panic_text(p)))
+            .map_err(|p| format!("game {i}: the engine failed: {}", panic_message(p.as_ref())))
     };
     let threads = pool.current_num_threads();
     if threads <= 1 || items.len() < 2 {

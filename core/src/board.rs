@@ -195,12 +195,13 @@ impl Clone for Board {
         self.min_y = *min_y;
         self.width = *width;
         self.height = *height;
-        self.cells.clone_from(cells);
-        self.placed.clone_from(placed);
-        self.frontier.clone_from(frontier);
+        // In pieces: the grid is several KiB (`crate::copy`).
+        crate::copy::copy_in_pieces(&mut self.cells, cells);
+        crate::copy::copy_in_pieces(&mut self.placed, placed);
+        crate::copy::copy_in_pieces(&mut self.frontier, frontier);
         self.edits = *edits;
         self.holes = *holes;
-        self.near_sites.clone_from(near_sites);
+        crate::copy::copy_in_pieces(&mut self.near_sites, near_sites);
     }
 }
 

@@ -171,8 +171,8 @@ impl Clone for Segments {
 
     /// Reuses the buffers (a bot's copies).
     fn clone_from(&mut self, source: &Segments) {
-        self.nodes.clone_from(&source.nodes);
-        self.edges.clone_from(&source.edges);
+        crate::copy::copy_in_pieces(&mut self.nodes, &source.nodes);
+        crate::copy::copy_in_pieces(&mut self.edges, &source.edges);
     }
 }
 
@@ -767,7 +767,7 @@ impl Clone for FeatureGraph {
     /// Reuses this graph's buffer for the links (bots copy states into scratch ones).
     fn clone_from(&mut self, source: &FeatureGraph) {
         self.graph.clone_from(&source.graph);
-        self.links.v.clone_from(&source.links.v);
+        crate::copy::copy_in_pieces(&mut self.links.v, &source.links.v);
         self.links.complete.clone_from(&source.links.complete);
         self.links.completions = source.links.completions;
         self.links_gen.version += 1;
@@ -1029,7 +1029,7 @@ impl FeatureGraph {
                 v[i as usize] = source.links[i as usize];
             }
         } else {
-            v.clone_from(&source.links.v);
+            crate::copy::copy_in_pieces(v, &source.links.v);
         }
         self.links_gen.version += 1;
         j.on = journal;

@@ -30,6 +30,7 @@
 pub mod action;
 pub mod board;
 pub mod context;
+mod copy;
 pub mod declare;
 pub mod engine;
 pub mod event;

@@ -5,12 +5,14 @@
 //! shared between copies until one places a tile (copy on write, see `GameState::board`).
 
 use super::*;
+use crate::copy::copy_in_pieces;
 use crate::state::CopyBase;
 
 /// `Clone` for [`GameState`], field by field. Both methods destructure the state without
 /// `..`, so a new field fails to compile until it is listed here. Fields after `;` are
-/// copied by the named function in `clone_from` (their types' own `clone_from` would
-/// allocate: a derived `Clone` has no buffer-reusing `clone_from`). The feature graph is
+/// copied by the named function in `clone_from`: their types' own `clone_from` would
+/// allocate (a derived `Clone` has no buffer-reusing `clone_from`), or the lists a search
+/// copies at every playout are copied in pieces ([`copy_in_pieces`]). The feature graph is
 /// copied first, by the function [`GameState::copy_with_graph`] is given (a refill undoes
 /// what its copy wrote to the union-find instead of copying it).
 macro_rules! clone_fields {
@@ -47,7 +49,6 @@ clone_fields!(
     active,
     turn,
     board,
-    figures,
     in_supply,
     figure_kinds,
     figures_per_player,
@@ -55,8 +56,6 @@ clone_fields!(
     rng,
     stage,
     decision,
-    offered,
-    placements,
     placement_count,
     offered_key,
     prompts,
@@ -76,17 +75,20 @@ clone_fields!(
     whole_turns,
     stop_before_draw,
     stop_before_scoring,
-    events,
     part_events,
     discards,
-    slots,
-    slot_offsets,
     final_scoring,
     candidates,
     completed,
     scratch_actions,
     placement_memo;
     players => copy_players,
+    figures => copy_in_pieces,
+    offered => copy_in_pieces,
+    placements => copy_in_pieces,
+    events => copy_in_pieces,
+    slots => copy_in_pieces,
+    slot_offsets => copy_in_pieces,
     copy_base => forget_copy_base,
     supply => copy_supply,
     draft => copy_draft,

@@ -4,8 +4,9 @@
 //! expansion slots alone are 2.3 KiB), and simulations copy the set-up's board and graph
 //! into every new game. glibc copies a block of 2,112 bytes or more with `rep movsb`,
 //! which some processors (AMD Zen 3, and virtual machines on it) run 20 to 30 times slower
-//! when the destination sits a few bytes past a multiple of 64 from the source: 0.8 µs
-//! instead of 35 ns for 2.3 KiB. Where two buffers fall is the allocator's layout, so one
+//! when the destination sits 8 to 24 bytes past the source modulo 4,096 (the same place in
+//! a page, a few bytes on): 0.8 µs instead of 35 ns for 2.3 KiB (`scripts/memcpy_check.py`
+//! says whether a machine has it). Where two buffers fall is the allocator's layout, so one
 //! configuration paid it at every playout (a tenth of an MCTS decision with the nine and
 //! the Tactician, issue 33) and another not, and any change that moved an allocation could
 //! flip it. Pieces under the threshold take glibc's vector loop, whatever the alignment.

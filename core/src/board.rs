@@ -547,7 +547,7 @@ impl Board {
             }
         }
         self.placed.truncate(n0);
-        self.frontier.clone_from(&base.frontier);
+        crate::copy::copy_in_pieces(&mut self.frontier, &base.frontier);
         self.edits = base.edits;
         self.holes = base.holes;
         true

@@ -392,8 +392,7 @@ fn filter_prompt_actions(
     let mut offered = std::mem::take(&mut st.offered);
     // The offer before filtering, in a reused buffer (no allocation per prompt).
     let mut before = std::mem::take(&mut st.scratch_actions);
-    before.clear();
-    before.extend_from_slice(&offered);
+    crate::copy::copy_in_pieces(&mut before, &offered);
     let result = each_read(
         rules,
         st,

@@ -435,8 +435,7 @@ pub(crate) fn placements_remembered(
     let Some(memo) = remembered(rules, st, tile)? else {
         return placements_into(rules, st, tile, out, &mut Vec::new());
     };
-    out.clear();
-    out.extend_from_slice(&memo.cells);
+    crate::copy::copy_in_pieces(out, &memo.cells);
     Ok(memo.count)
 }
 

@@ -4,9 +4,10 @@
 glibc copies a block of 2,112 bytes or more with `rep movsb` on processors that announce
 fast short `rep movsb`. Some of them (AMD Zen 3, and virtual machines on it) then run the
 copy 20 to 30 times slower when the destination sits 8 to 24 bytes past the source
-modulo 4,096 (the same place in a page, a few bytes on). The engine copies its lists in pieces under that size (`core/src/copy.rs`), so it
-does not depend on this; the check says whether timings of other code on this machine
-(or of an older build) can flip with the allocator's layout (docs/benchmarks.md, Lessons).
+modulo 4,096 (the same place in a page, a few bytes on). The engine copies its lists in
+pieces under that size (`core/src/copy.rs`), so it does not depend on this; the check says
+whether timings of other code on this machine (or of an older build) can flip with the
+allocator's layout (docs/benchmarks.md, Lessons).
 
     python3 scripts/memcpy_check.py [--size 4096] [--copies 20000]
 

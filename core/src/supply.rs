@@ -69,11 +69,14 @@ impl TileSupply {
     }
 
     /// The first tile whose kind is not one of the `kinds` kinds of the ruleset, if any.
+    /// Asked after every hook that had the supply for writing (a hill hiding a tile, a
+    /// bazaar's auction): each group is first read for its largest kind, a loop without a
+    /// branch a tile, and searched only if that one is unknown.
     pub fn unknown_kind(&self, kinds: usize) -> Option<TileKindId> {
         self.groups
             .iter()
-            .flat_map(|g| g.tiles.iter())
-            .find(|t| t.0 as usize >= kinds)
+            .filter(|g| usize::from(g.tiles.iter().fold(0, |m, t| m.max(t.0))) >= kinds)
+            .find_map(|g| g.tiles.iter().find(|t| usize::from(t.0) >= kinds))
             .copied()
     }
 
@@ -287,6 +290,30 @@ mod tests {
         c.hidden = 1;
         c.draws_left = Some(2);
         assert_eq!(c.remaining(), 2);
+    }
+
+    /// `unknown_kind` finds the first tile of a kind past the ruleset's, in group order,
+    /// whichever group and place it has, and none when every kind is known.
+    #[test]
+    fn unknown_kind_is_the_first_unknown_tile() {
+        let group = |tiles: &[u16]| SupplyGroup {
+            name: "g".into(),
+            tiles: tiles.iter().map(|&t| TileKindId(t)).collect(),
+            active: true,
+        };
+        let mut s = TileSupply::single(vec![TileKindId(3), TileKindId(0)], DrawMode::Random);
+        assert_eq!(s.unknown_kind(4), None);
+        assert_eq!(s.unknown_kind(3), Some(TileKindId(3)));
+        s.groups.push(group(&[]));
+        s.groups.push(group(&[1, 9, 2, 12]));
+        assert_eq!(s.unknown_kind(13), None);
+        assert_eq!(s.unknown_kind(10), Some(TileKindId(12)));
+        assert_eq!(s.unknown_kind(5), Some(TileKindId(9)));
+        assert_eq!(s.unknown_kind(2), Some(TileKindId(3)));
+        assert_eq!(
+            TileSupply::single(Vec::new(), DrawMode::Random).unknown_kind(0),
+            None
+        );
     }
 
     /// The single-group fast path of `draw` takes the tile the general path takes, with

@@ -529,6 +529,96 @@ fn gated_free_actions_are_asked_only_while_their_slot_is_open() {
     );
 }
 
+/// Free actions join an offer only as the expansion's own custom actions, each once: one
+/// its deployment step already offers, a repeat, a pass and another expansion's action are
+/// dropped (the pipeline's check compares only from the expansion's first own action on).
+#[test]
+fn free_actions_join_the_offer_once_and_only_as_their_own() {
+    struct Free;
+    struct FreeRules {
+        me: ExpansionIndex,
+        wave: VerbId,
+    }
+    impl Expansion for Free {
+        fn id(&self) -> &str {
+            "free"
+        }
+        fn declare(&self, d: &mut Declare<'_>) -> HookResult<Box<dyn Binder>> {
+            let (me, wave) = (d.me(), d.verb("wave"));
+            Ok(binder(move |_| Ok(FreeRules { me, wave })))
+        }
+    }
+    impl FreeRules {
+        fn wave(&self, expansion: ExpansionIndex, value: i32) -> Action {
+            Action::Custom(CustomAction {
+                expansion,
+                verb: self.wave,
+                figure: None,
+                segment: None,
+                value,
+            })
+        }
+    }
+    impl BoundExpansion for FreeRules {
+        fn hook_set(&self) -> HookSet {
+            HookSet::DEPLOY_STEP_ACTIONS | HookSet::FREE_ACTIONS
+        }
+        fn deploy_step_actions(
+            &self,
+            _: View<'_>,
+            _: PlayerId,
+            out: &mut Vec<Action>,
+        ) -> HookResult {
+            out.push(self.wave(self.me, 0));
+            Ok(())
+        }
+        fn free_actions(&self, _: View<'_>, _: PlayerId, out: &mut Vec<Action>) -> HookResult {
+            let other = ExpansionIndex(self.me.0 + 1);
+            out.extend([
+                self.wave(self.me, 0),
+                self.wave(self.me, 1),
+                Action::Pass,
+                self.wave(other, 2),
+                self.wave(self.me, 1),
+                self.wave(self.me, 3),
+            ]);
+            Ok(())
+        }
+    }
+    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
+    let rules = Arc::new(
+        Ruleset::builder()
+            .tiles(base)
+            .expansion(Arc::new(Free))
+            .build()
+            .unwrap(),
+    );
+    let me = ExpansionIndex(0);
+    let mut game = Game::new(rules, &GameSetup::new(vec!["A".into(), "B".into()], 5)).unwrap();
+    let mut steps = 0;
+    while !game.is_over() && steps < 20 {
+        if matches!(game.decision().kind, DecisionKind::Deploy { .. }) {
+            let actions = game.actions();
+            let customs: Vec<i32> = actions
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Custom(c) => {
+                        assert_eq!(c.expansion, me, "another expansion's action: {a:?}");
+                        Some(c.value)
+                    }
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(customs, [0, 1, 3], "turn {}", game.state().turn());
+            let passes = actions.iter().filter(|a| **a == Action::Pass).count();
+            assert_eq!(passes, 1, "turn {}: one pass", game.state().turn());
+            steps += 1;
+        }
+        game.play_offered(0).unwrap();
+    }
+    assert_eq!(steps, 20, "deployment steps seen");
+}
+
 /// A toy whose `on_turn_end` is gated on a game slot that `on_tile_placed` opens on every
 /// other turn: the engine must call it on exactly those turns, and never the ungated
 /// `after_scoring` less often than before.

@@ -493,10 +493,15 @@ fn ask_free_actions(
             one_read(rules, st, i, "free_actions", |e, v| {
                 e.free_actions(v, player, &mut offered)
             })?;
+            let own = |a: &Action| matches!(a, Action::Custom(c) if c.expansion.0 as usize == i);
+            // Only an action of expansion `i` can equal one of its free actions, so only
+            // those are compared whole (with the nine, a deployment step offers 100+
+            // placements and moves). From the end: a repeat is usually one of the offer's
+            // last actions (the Tower's deployment step lists its ransoms last).
             let mut k = start;
             while k < offered.len() {
-                let own = matches!(offered[k], Action::Custom(c) if c.expansion.0 as usize == i);
-                if own && !offered[..k].contains(&offered[k]) {
+                let a = &offered[k];
+                if own(a) && !offered[..k].iter().rev().any(|b| own(b) && b == a) {
                     k += 1;
                 } else {
                     offered.remove(k);

@@ -162,12 +162,13 @@ impl BoundExpansion for ToyRules {
     }
 }
 
-fn rules(toy: Toy) -> Arc<Ruleset> {
+/// The base game with one expansion.
+fn rules(expansion: impl Expansion + 'static) -> Arc<Ruleset> {
     let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
     Arc::new(
         Ruleset::builder()
             .tiles(base)
-            .expansion(Arc::new(toy))
+            .expansion(Arc::new(expansion))
             .build()
             .unwrap(),
     )
@@ -495,15 +496,11 @@ fn gated_free_actions_are_asked_only_while_their_slot_is_open() {
             Ok(())
         }
     }
-    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
-    let rules = Arc::new(
-        Ruleset::builder()
-            .tiles(base)
-            .expansion(Arc::new(Free))
-            .build()
-            .unwrap(),
-    );
-    let mut game = Game::new(rules, &GameSetup::new(vec!["A".into(), "B".into()], 5)).unwrap();
+    let mut game = Game::new(
+        rules(Free),
+        &GameSetup::new(vec!["A".into(), "B".into()], 5),
+    )
+    .unwrap();
     let (mut open_steps, mut shut_steps) = (0, 0);
     while !game.is_over() {
         if matches!(game.decision().kind, DecisionKind::Deploy { .. }) {
@@ -585,16 +582,12 @@ fn free_actions_join_the_offer_once_and_only_as_their_own() {
             Ok(())
         }
     }
-    let base: TileSetData = toml::from_str(BASE_TILES_TOML).unwrap();
-    let rules = Arc::new(
-        Ruleset::builder()
-            .tiles(base)
-            .expansion(Arc::new(Free))
-            .build()
-            .unwrap(),
-    );
     let me = ExpansionIndex(0);
-    let mut game = Game::new(rules, &GameSetup::new(vec!["A".into(), "B".into()], 5)).unwrap();
+    let mut game = Game::new(
+        rules(Free),
+        &GameSetup::new(vec!["A".into(), "B".into()], 5),
+    )
+    .unwrap();
     let mut steps = 0;
     while !game.is_over() && steps < 20 {
         if matches!(game.decision().kind, DecisionKind::Deploy { .. }) {

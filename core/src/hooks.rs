@@ -38,6 +38,7 @@ use crate::declare::{Binder, Declare};
 use crate::figure::{FigureId, RemovalReason};
 use crate::graph::{FeatureId, SegmentId};
 use crate::kind::FeatureKindId;
+use crate::offered::Offered;
 use crate::player::PlayerId;
 use crate::pos::Pos;
 use crate::prompt::Prompt;
@@ -585,13 +586,14 @@ macro_rules! for_each_hook {
                 Ok(())
             }
 
-            /// Removes deployment-step actions the expansion forbids (run after all additions).
+            /// Removes deployment-step actions the expansion forbids (run after all
+            /// additions, in load order). It can only remove ([`Offered`]).
             [bit FILTER_DEPLOY_ACTIONS = 4]
             fn filter_deploy_actions(
                 &self,
                 view: View<'_>,
                 player: PlayerId,
-                actions: &mut Vec<Action>,
+                actions: &mut Offered<'_>,
             ) -> HookResult {
                 Ok(())
             }
@@ -626,15 +628,16 @@ macro_rules! for_each_hook {
             /// Removes actions another expansion's prompt offers that this expansion forbids (a
             /// redeployment onto the tile where Princess & Dragon's dragon stands, say). Called
             /// after the owner's `prompt_actions`, in load order, for every expansion whose hook
-            /// set has it (the owner included); it may only remove. A prompt left with no action
-            /// is skipped, as one that offered none; one filtered down to [`Action::Pass`] alone
-            /// is answered with that pass without asking (the owner's `apply_prompt` sees it).
+            /// set has it (the owner included); it can only remove ([`Offered`]). A prompt left
+            /// with no action is skipped, as one that offered none; one filtered down to
+            /// [`Action::Pass`] alone is answered with that pass without asking (the owner's
+            /// `apply_prompt` sees it).
             [bit FILTER_PROMPT_ACTIONS = 12]
             fn filter_prompt_actions(
                 &self,
                 view: View<'_>,
                 prompt: Prompt,
-                actions: &mut Vec<Action>,
+                actions: &mut Offered<'_>,
             ) -> HookResult {
                 Ok(())
             }

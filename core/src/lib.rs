@@ -38,6 +38,7 @@ pub mod figure;
 pub mod graph;
 pub mod hooks;
 pub mod kind;
+pub mod offered;
 pub mod options;
 pub mod overlay;
 pub mod player;
@@ -73,6 +74,7 @@ pub use hooks::{
     TurnEndVerdict, Visible, Window, HOOKS,
 };
 pub use kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
+pub use offered::Offered;
 pub use options::{OptionDef, OptionType, OptionValue, Options};
 pub use overlay::{Amendment, Overlay};
 pub use player::{Player, PlayerId};

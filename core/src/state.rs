@@ -290,8 +290,6 @@ pub struct GameState {
     pub(crate) candidates: Vec<u8>,
     /// Scratch: features completed by the last placement.
     pub(crate) completed: Vec<crate::graph::FeatureId>,
-    /// Scratch for the offer before prompt filters (always empty between calls).
-    pub(crate) scratch_actions: Vec<Action>,
     /// The last placements [`View::placements_of`](crate::View::placements_of) computed
     /// for a tile kind without placement filters (a hook asks the same tile's placements
     /// several times in a turn: before offering it, for the offer, to check the answer).

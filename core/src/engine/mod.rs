@@ -917,7 +917,6 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         part_events: 0,
         candidates: Vec::new(),
         completed: Vec::new(),
-        scratch_actions: Vec::new(),
         placement_memo: Default::default(),
         copy_base: Default::default(),
         discards: Vec::new(),

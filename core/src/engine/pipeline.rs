@@ -1,6 +1,7 @@
 //! The turn pipeline between two decisions (rule A-16): windows and prompts, draws and discards, the deployment step, scoring, the end of the game.
 
 use super::*;
+use crate::offered::Offered;
 use crate::state::DiscardReason;
 
 /// Runs the pipeline until a decision with at least one action is pending.
@@ -380,8 +381,8 @@ fn turn_end_hooks(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError
     Ok(extra)
 }
 
-/// Lets every expansion with the hook remove actions from a prompt's offer (they only
-/// remove: anything a filter adds is dropped). Out of line, as [`open_window`].
+/// Lets every expansion with the hook remove actions from a prompt's offer (an [`Offered`]:
+/// a filter can only remove). Out of line, as [`open_window`].
 #[inline(never)]
 #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 fn filter_prompt_actions(
@@ -390,32 +391,15 @@ fn filter_prompt_actions(
     p: crate::prompt::Prompt,
 ) -> Result<(), HookError> {
     let mut offered = std::mem::take(&mut st.offered);
-    // The offer before filtering, in a reused buffer (no allocation per prompt).
-    let mut before = std::mem::take(&mut st.scratch_actions);
-    crate::copy::copy_in_pieces(&mut before, &offered);
     let result = each_read(
         rules,
         st,
         HookSet::FILTER_PROMPT_ACTIONS,
         "filter_prompt_actions",
-        |e, v| e.filter_prompt_actions(v, p, &mut offered),
+        |e, v| e.filter_prompt_actions(v, p, &mut Offered::new(&mut offered)),
     );
-    // Filters only remove, so the answer is usually a subsequence of the offer, which
-    // keeps every action: one pass says so. Only another answer (an action added or
-    // moved) is checked action by action (quadratic in a Count final prompt's 100+ moves).
-    if !is_subsequence(&offered, &before) {
-        offered.retain(|a| before.contains(a));
-    }
-    before.clear();
-    st.scratch_actions = before;
     st.offered = offered;
     result
-}
-
-/// Whether `part` is `whole` with some actions left out (order kept).
-fn is_subsequence(part: &[Action], whole: &[Action]) -> bool {
-    let mut rest = whole.iter();
-    part.iter().all(|a| rest.any(|b| b == a))
 }
 
 /// Adds to the pending offer (a deployment step, or a prompt of expansion `owner`) the free
@@ -630,7 +614,7 @@ pub(crate) fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool,
             st,
             HookSet::FILTER_DEPLOY_ACTIONS,
             "filter_deploy_actions",
-            |e, v| e.filter_deploy_actions(v, player, &mut offered),
+            |e, v| e.filter_deploy_actions(v, player, &mut Offered::new(&mut offered)),
         )
     });
     st.offered = offered;
@@ -644,40 +628,4 @@ pub(crate) fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool,
         free_actions(rules, st, player, None)?;
     }
     Ok(true)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_subsequence;
-    use crate::{Action, Pos, Rotation};
-
-    /// The filtered offer skips the check action by action only when that check would keep
-    /// every action: an offer with actions left out, in order. One with an action added,
-    /// repeated or moved is checked (and cut back to the actions offered before).
-    #[test]
-    fn only_an_offer_with_actions_left_out_skips_the_check() {
-        let a = |x| Action::Place {
-            pos: Pos::new(x, 0),
-            rotation: Rotation::R0,
-        };
-        let whole = [a(0), a(1), a(2), Action::Pass];
-        let cases = [
-            (vec![], true),
-            (vec![a(0), a(2)], true),
-            (vec![a(1), Action::Pass], true),
-            (whole.to_vec(), true),
-            (vec![a(2), a(0)], false),
-            (vec![a(1), a(7)], false),
-            (vec![a(1), a(1)], false),
-            (vec![a(0), a(1), a(2), Action::Pass, Action::Pass], false),
-        ];
-        for (part, subsequence) in cases {
-            assert_eq!(is_subsequence(&part, &whole), subsequence, "{part:?}");
-            if subsequence {
-                let mut kept = part.clone();
-                kept.retain(|x| whole.contains(x));
-                assert_eq!(kept, part, "the check keeps every action");
-            }
-        }
-    }
 }

@@ -80,7 +80,6 @@ clone_fields!(
     final_scoring,
     candidates,
     completed,
-    scratch_actions,
     placement_memo;
     players => copy_players,
     figures => copy_in_pieces,

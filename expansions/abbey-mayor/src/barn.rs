@@ -4,7 +4,8 @@
 use crate::{AmRules, FeatureSet, NO_FIELD};
 use carcassonne_core::{
     Action, Award, Board, CustomAction, DraftFeature, FeatureId, Figure, FigureId, FigureKindId,
-    FigureLoc, HookFailure, HookResult, PlacedTile, PlayerId, Pos, ScoreDraft, View, MAX_PLAYERS,
+    FigureLoc, HookFailure, HookResult, Offered, PlacedTile, PlayerId, Pos, ScoreDraft, View,
+    MAX_PLAYERS,
 };
 
 /// The four tiles meeting at corner `c` of the tile at (0,0): offset and their corner there.
@@ -362,7 +363,7 @@ impl AmRules {
     /// general path ([`AmRules::drop_barn_farm_deploys_general`]), which also serves more
     /// barns than seats and debug builds' check.
     #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
-    pub(crate) fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Vec<Action>) {
+    pub(crate) fn drop_barn_farm_deploys(&self, view: &View<'_>, actions: &mut Offered<'_>) {
         // Every barn in supply: no barn's farm. The gate of `on_tile_placed` (one slot read)
         // is 0 only then; at 1 the barns' farms are looked up, none while no barn is out.
         if view.get(self.ids.barn_gate) == 0 {
@@ -399,9 +400,9 @@ impl AmRules {
         } else {
             #[cfg(debug_assertions)]
             {
-                let mut w = actions.clone();
-                self.drop_barn_farm_deploys_general(view, &mut w);
-                assert_eq!(*actions, w, "AM-23's filter drops nothing here");
+                let mut w = actions.to_vec();
+                self.drop_barn_farm_deploys_general(view, &mut Offered::new(&mut w));
+                assert_eq!(**actions, *w, "AM-23's filter drops nothing here");
             }
         }
     }
@@ -421,7 +422,7 @@ impl AmRules {
     pub(crate) fn drop_barn_farm_deploys_general(
         &self,
         view: &View<'_>,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) {
         let g = view.state.graph();
         let claims = |a: &Action| match a {

@@ -76,9 +76,9 @@ mod tests;
 use carcassonne_core::{
     Action, BoundExpansion, Ctx, CustomAction, DraftFeature, DrawVerdict, FeatureId, Figure,
     FigureId, FigureKindId, FigureLoc, FigureSlot, GameSlot, HookFailure, HookGate, HookResult,
-    HookSet, KindMask, LabelId, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt, PromptCode,
-    PromptKind, Rotation, ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict, VerbId,
-    View, Window, MAX_PLAYERS,
+    HookSet, KindMask, LabelId, Offered, PlacementCell, PlayerId, PlayerSlot, Pos, Prompt,
+    PromptCode, PromptKind, Rotation, ScoreDraft, SegmentId, StartTile, TileKindId, TurnEndVerdict,
+    VerbId, View, Window, MAX_PLAYERS,
 };
 use feature_set::FeatureSet;
 
@@ -934,7 +934,7 @@ impl BoundExpansion for AmRules {
         &self,
         view: View<'_>,
         _player: PlayerId,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) -> HookResult {
         self.drop_barn_farm_deploys(&view, actions);
         Ok(())
@@ -946,7 +946,7 @@ impl BoundExpansion for AmRules {
         &self,
         view: View<'_>,
         _prompt: Prompt,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) -> HookResult {
         self.drop_barn_farm_deploys(&view, actions);
         Ok(())

@@ -29,8 +29,8 @@
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
     FeatureKindDef, FeatureKindId, FigureId, FigureKindDef, FigureKindId, FigureLoc, HookFailure,
-    HookResult, HookSet, KindMask, LabelId, PlayerId, RemovalReason, Scoring, SegmentId, Shape,
-    StartTile, VerbId, View,
+    HookResult, HookSet, KindMask, LabelId, Offered, PlayerId, RemovalReason, Scoring, SegmentId,
+    Shape, StartTile, VerbId, View,
 };
 
 /// AG-1: whether the garden tiles replace their twins.
@@ -254,7 +254,7 @@ impl BoundExpansion for AgRules {
         &self,
         v: View<'_>,
         _p: PlayerId,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) -> HookResult {
         actions.retain(|a| !self.bars(&v, a));
         Ok(())
@@ -265,7 +265,7 @@ impl BoundExpansion for AgRules {
         &self,
         v: View<'_>,
         _prompt: carcassonne_core::Prompt,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) -> HookResult {
         actions.retain(|a| !self.bars(&v, a));
         Ok(())

@@ -30,7 +30,7 @@ pub use circus::{TOKENS, TOKEN_SET};
 use acrobats::Acrobats;
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, Expansion,
-    FeatureKindDef, FigureKindDef, HookFailure, HookGate, HookResult, HookSet, KindMask,
+    FeatureKindDef, FigureKindDef, HookFailure, HookGate, HookResult, HookSet, KindMask, Offered,
     OptionValue, PlayerId, Pos, Prompt, PromptCode, PromptKind, ScoreDraft, Scoring, Shape, Stands,
     StartTile, TileKindId, VerbId, View, Visible, Window,
 };
@@ -444,7 +444,7 @@ impl BoundExpansion for BtRules {
         &self,
         v: View<'_>,
         _p: PlayerId,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) -> HookResult {
         if !self.acrobats.any(&v) {
             return Ok(());
@@ -476,7 +476,7 @@ impl BoundExpansion for BtRules {
         &self,
         v: View<'_>,
         _prompt: Prompt,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) -> HookResult {
         actions.retain(|a| !self.acrobats.bars(&v, &self.marks, a));
         Ok(())

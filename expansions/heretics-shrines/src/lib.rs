@@ -30,7 +30,7 @@
 
 use carcassonne_core::{
     binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, Declare, DraftFeature, Expansion,
-    FeatureId, FeatureKindDef, FeatureKindId, GameSlot, HookResult, HookSet, PlacedTile,
+    FeatureId, FeatureKindDef, FeatureKindId, GameSlot, HookResult, HookSet, Offered, PlacedTile,
     PlacementCell, PlayerId, Pos, Ruleset, ScoreDraft, Scoring, Shape, StartTile, TileKindId, View,
     MAX_PLAYERS,
 };
@@ -744,7 +744,7 @@ impl BoundExpansion for ShrinesRules {
         &self,
         v: View<'_>,
         _player: PlayerId,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) -> HookResult {
         if !self.opts.crowding {
             return Ok(());

@@ -26,8 +26,8 @@
 
 use carcassonne_core::{
     binder, Action, Binding, BoundExpansion, Ctx, DecisionKind, Declare, Expansion, ExpansionIndex,
-    FigureKindDef, FigureKindId, GameSlot, HookResult, HookSet, KindMask, PlayerId, VerbId,
-    VerbValue, View, Window,
+    FigureKindDef, FigureKindId, GameSlot, HookResult, HookSet, KindMask, Offered, PlayerId,
+    VerbId, VerbValue, View, Window,
 };
 
 /// The figure kind this expansion declares.
@@ -193,7 +193,7 @@ impl BoundExpansion for PhantomRules {
         &self,
         v: View<'_>,
         _p: PlayerId,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) -> HookResult {
         let step = v.get(self.step);
         if step == 0 {

@@ -4,8 +4,8 @@
 use crate::{err, pack, unpack, PdPrompt, PdRules, MAX_STEPS};
 
 use carcassonne_core::{
-    Action, Ctx, CustomAction, FeatureId, FigureId, FigureLoc, HookResult, HookSet, PlacedTile,
-    Pos, RemovalReason, SegmentId, Side, SlotRef, View, Window,
+    Action, Ctx, CustomAction, FeatureId, FigureId, FigureLoc, HookResult, HookSet, Offered,
+    PlacedTile, Pos, RemovalReason, SegmentId, Side, SlotRef, View, Window,
 };
 use smallvec::SmallVec;
 
@@ -192,7 +192,7 @@ impl PdRules {
     /// never name the dragon's tile (the portal skips it); so without another expansion's
     /// offers, only a step on the dragon's tile itself can hold one.
     #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_plugin_hot")]
-    pub(crate) fn remove_banned_deploys(&self, v: &View<'_>, actions: &mut Vec<Action>) {
+    pub(crate) fn remove_banned_deploys(&self, v: &View<'_>, actions: &mut Offered<'_>) {
         let Some(d) = self.banned_cell(v) else {
             return;
         };
@@ -207,7 +207,7 @@ impl PdRules {
     }
 
     /// PD-5: removes from `actions` whatever puts a figure onto the dragon's tile.
-    pub(crate) fn remove_banned(&self, v: &View<'_>, actions: &mut Vec<Action>) {
+    pub(crate) fn remove_banned(&self, v: &View<'_>, actions: &mut Offered<'_>) {
         if let Some(d) = self.banned_cell(v) {
             self.remove_onto(v, d, actions);
         }
@@ -218,7 +218,7 @@ impl PdRules {
     /// filter runs it at every step once the dragon is in play, and a call of its own cost
     /// more cache lines than the scan.
     #[inline(always)]
-    fn remove_onto(&self, v: &View<'_>, d: Pos, actions: &mut Vec<Action>) {
+    fn remove_onto(&self, v: &View<'_>, d: Pos, actions: &mut Offered<'_>) {
         let Some(&cell) = v.state.board().at(d) else {
             return;
         };
@@ -253,7 +253,7 @@ impl PdRules {
     /// The removal itself, rare (an offer onto the dragon's tile): out of the scan's code.
     #[cold]
     #[inline(never)]
-    fn drop_onto(v: &View<'_>, cell: &PlacedTile, actions: &mut Vec<Action>) {
+    fn drop_onto(v: &View<'_>, cell: &PlacedTile, actions: &mut Offered<'_>) {
         actions.retain(|a| !Self::onto_banned(v, a, cell));
     }
 

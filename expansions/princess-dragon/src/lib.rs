@@ -59,8 +59,9 @@ mod tests;
 use carcassonne_core::{
     Action, BoundExpansion, Ctx, CustomAction, ExpansionIndex, FeatureKindId, FigureId,
     FigureKindId, FigureLoc, GameSlot, HookFailure, HookGate, HookResult, HookSet, KindMask,
-    LabelId, PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft,
-    SegmentId, Side, SlotId, Stands, TileKindId, TurnEndVerdict, VerbId, View, Visible, Window,
+    LabelId, Offered, PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset,
+    ScoreDraft, SegmentId, Side, SlotId, Stands, TileKindId, TurnEndVerdict, VerbId, View, Visible,
+    Window,
 };
 
 /// The most steps of one flight (PD-7).
@@ -648,7 +649,7 @@ impl BoundExpansion for PdRules {
         &self,
         view: View<'_>,
         _player: PlayerId,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) -> HookResult {
         self.remove_banned_deploys(&view, actions);
         if self.princess_must && actions.iter().any(|a| self.is_verb(a, self.ids.princess)) {
@@ -664,7 +665,7 @@ impl BoundExpansion for PdRules {
         &self,
         view: View<'_>,
         prompt: Prompt,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) -> HookResult {
         if prompt.owner == self.me
             || !actions

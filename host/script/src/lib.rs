@@ -55,7 +55,7 @@ pub use sandbox::{new_engine, Limits, LIMITS};
 
 use carcassonne_core::{
     binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare,
-    DrawVerdict, Expansion, FigureId, HookFailure, HookGate, HookResult, HookSet, LabelId,
+    DrawVerdict, Expansion, FigureId, HookFailure, HookGate, HookResult, HookSet, LabelId, Offered,
     PlacementCell, PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset,
     ScoreDraft, SlotId, SlotRef, SlotScope, StartTile, TileKindId, TurnEndVerdict, VerbId, View,
     Visible, Window,

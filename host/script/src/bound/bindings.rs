@@ -119,7 +119,7 @@ impl Bind for BoundScript {
         &self,
         view: View<'_>,
         prompt: Prompt,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
     ) -> HookResult {
         let (h, who) = (Hook::FilterPromptActions, prompt.player);
         if !self.script.defines(h) || !self.guard_open(h, view.state, who.0 as usize) {

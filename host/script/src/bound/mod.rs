@@ -410,7 +410,7 @@ impl BoundScript {
         hook: Hook,
         view: View<'_>,
         player: PlayerId,
-        actions: &mut Vec<Action>,
+        actions: &mut Offered<'_>,
         args: impl FnOnce(Array) -> A,
     ) -> HookResult {
         let list: Array = actions

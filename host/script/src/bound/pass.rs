@@ -42,8 +42,10 @@ pub(crate) struct Pass<'a, 'b> {
 enum Out<'a> {
     /// In the hook's return value.
     Return,
-    /// Actions to add to (`out`), or the ones to keep (`true`: a filter).
-    Actions(&'a mut Vec<Action>, bool),
+    /// Actions to add to (`out`).
+    Actions(&'a mut Vec<Action>),
+    /// The offer a filter narrows: the script returns the actions to keep.
+    Kept(Offered<'a>),
     /// Placement candidates: the script returns the ones that stay legal.
     Cells(&'a mut [PlacementCell]),
     /// A scoring the script may give new awards.
@@ -94,7 +96,8 @@ impl Out<'_> {
     /// What the script gets of an argument it answers through.
     fn param(&self) -> Param<'_> {
         match self {
-            Out::Actions(list, _) => Param::Actions(list),
+            Out::Actions(list) => Param::Actions(list),
+            Out::Kept(offer) => Param::Actions(offer),
             Out::Cells(cells) => Param::Cells(cells),
             Out::Draft(d) => Param::Draft(d),
             Out::Start(tiles) => Param::Start(tiles),
@@ -214,13 +217,16 @@ impl<'a, 'b> HookArg<'a, 'b> for &mut ScoreDraft {
 }
 
 impl<'a, 'b> HookArg<'a, 'b> for &mut Vec<Action> {
-    /// `out` collects what the script adds; any other list is filtered by it.
-    fn take(&'a mut self, name: &'static str, pass: &mut Pass<'a, 'b>) {
-        if name == "out" {
-            pass.out = Out::Actions(self, false);
-        } else {
-            pass.answer_through(Out::Actions(self, true));
-        }
+    /// `out` collects what the script adds.
+    fn take(&'a mut self, _: &'static str, pass: &mut Pass<'a, 'b>) {
+        pass.out = Out::Actions(self);
+    }
+}
+
+impl<'a, 'b> HookArg<'a, 'b> for &mut Offered<'_> {
+    /// A filter's offer: the script returns the actions that stay.
+    fn take(&'a mut self, _: &'static str, pass: &mut Pass<'a, 'b>) {
+        pass.answer_through(Out::Kept(self.reborrow()));
     }
 }
 
@@ -455,17 +461,18 @@ impl BoundScript {
         };
         match out {
             Out::Return => Ok(()),
-            Out::Actions(list, filter) => {
+            Out::Actions(list) => {
                 let view = need_view()?;
                 let player = player.unwrap_or_else(|| view.state.active_player());
-                if *filter {
-                    let mut kept = Vec::new();
-                    self.actions_from(h, view, player, v, api::Allow::Any, &mut kept)?;
-                    list.retain(|a| kept.contains(a));
-                    Ok(())
-                } else {
-                    self.actions_from(h, view, player, v, api::Allow::OwnCustom, list)
-                }
+                self.actions_from(h, view, player, v, api::Allow::OwnCustom, list)
+            }
+            Out::Kept(offer) => {
+                let view = need_view()?;
+                let player = player.unwrap_or_else(|| view.state.active_player());
+                let mut kept = Vec::new();
+                self.actions_from(h, view, player, v, api::Allow::Any, &mut kept)?;
+                offer.retain(|a| kept.contains(a));
+                Ok(())
             }
             Out::Cells(cells) => {
                 let mut allowed: Vec<(i32, i32, u8)> = Vec::new();

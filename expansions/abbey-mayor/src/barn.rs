@@ -3,9 +3,9 @@
 
 use crate::{AmRules, FeatureSet, NO_FIELD};
 use carcassonne_core::{
-    Action, Award, Board, CustomAction, DraftFeature, FeatureId, Figure, FigureId, FigureKindId,
-    FigureLoc, HookFailure, HookResult, Offered, PlacedTile, PlayerId, Pos, ScoreDraft, View,
-    MAX_PLAYERS,
+    Action, Award, Board, CustomAction, DraftFeature, FeatureId, FeatureKindId, Figure, FigureId,
+    FigureKindId, FigureLoc, HookFailure, HookResult, Offered, PlacedTile, PlayerId, Pos,
+    ScoreDraft, View, MAX_PLAYERS,
 };
 
 /// The four tiles meeting at corner `c` of the tile at (0,0): offset and their corner there.
@@ -387,9 +387,18 @@ impl AmRules {
             return;
         }
         let farms = &farms[..n];
+        // A barn's farm is a field, so a deployment onto a segment of another kind (a city,
+        // a road: most of a deployment step's, or of a portal's 100+) is refused without a
+        // walk of the union-find. (A farm of another kind, which no set makes, goes the
+        // general way.)
+        if farms.iter().any(|f| g.kind(*f) != FeatureKindId::FIELD) {
+            self.drop_barn_farm_deploys_general(view, actions);
+            return;
+        }
         let barred = |a: &Action| match *a {
             Action::Deploy { figure, segment } if claims(figure) => {
-                farms.contains(&g.feature_of(segment))
+                g.segment(segment).kind == FeatureKindId::FIELD
+                    && farms.contains(&g.feature_of(segment))
             }
             _ => false,
         };

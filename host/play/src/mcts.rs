@@ -456,6 +456,12 @@ fn search(
                     root_offer.len(),
                     "the root's offer is fixed"
                 );
+            } else if tree[node as usize].children.is_empty() && !(node == 0 && restricted) {
+                // A node without children yet (every node at its first visit): every offer
+                // is untried, and none is read (a portal's deployment step offers 100+).
+                legal.clear();
+                untried.clear();
+                untried.extend(0..g.action_count() as u32);
             } else {
                 legal.clear();
                 untried.clear();

@@ -528,7 +528,7 @@ fn gated_free_actions_are_asked_only_while_their_slot_is_open() {
 
 /// Free actions join an offer only as the expansion's own custom actions, each once: one
 /// its deployment step already offers, a repeat, a pass and another expansion's action are
-/// dropped (the pipeline's check compares only from the expansion's first own action on).
+/// dropped (the pipeline compares whole only the expansion's own actions, from the end).
 #[test]
 fn free_actions_join_the_offer_once_and_only_as_their_own() {
     struct Free;

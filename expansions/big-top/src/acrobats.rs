@@ -104,6 +104,7 @@ impl Acrobats {
     }
 
     /// Meeples standing on the acrobat space `seg` (its feature is that one segment).
+    #[inline(always)]
     fn height(&self, v: &View<'_>, seg: SegmentId) -> u16 {
         let g = v.state.graph();
         g.totals(g.feature_of(seg)).occupants

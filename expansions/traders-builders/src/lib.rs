@@ -34,10 +34,11 @@
 
 use carcassonne_core::{
     binder, Action, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare, DraftFeature,
-    Expansion, FarmScoring, FeatureId, FigureId, FigureKindDef, FigureKindId, FigureLoc, GameSlot,
-    HookFailure, HookGate, HookResult, HookSet, KindMask, LabelId, PlayerId, PlayerSlot, Prompt,
-    PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring, SegmentId, Shape,
-    StartTile, TurnEndVerdict, VerbId, VerbValue, View, Window, MAX_PLAYERS,
+    Expansion, FarmScoring, FeatureId, FeatureKindDef, FigureId, FigureKindDef, FigureKindId,
+    FigureLoc, GameSlot, HookFailure, HookGate, HookResult, HookSet, KindMask, LabelId, PlayerId,
+    PlayerSlot, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset, ScoreDraft, Scoring,
+    Segment, SegmentId, Shape, StartTile, TurnEndVerdict, VerbId, VerbValue, View, Window,
+    MAX_PLAYERS,
 };
 
 /// The three goods, in the order they are scored and shown.
@@ -131,6 +132,14 @@ struct TbRules {
     /// (TB-10, TB-19), as bit masks: what the deployment step would otherwise work out
     /// from the segments' kinds on every placement.
     deploy_masks: Vec<[u16; 2]>,
+    /// Per tile kind, its local city and road segments (any, occupiable or not): the
+    /// segments by which a placed tile can extend a builder's feature (TB-11), so that the
+    /// check after a placement walks only those to their features.
+    extend_masks: Vec<u16>,
+    /// Per feature kind, whether it is a city or road kind (the segments of
+    /// `extend_masks`): a builder on any other (moved there by another expansion) has its
+    /// tile checked segment by segment.
+    extend_kinds: Vec<bool>,
     /// Per tile kind, whether one of its segments has the `pig-herd` tag (TB-23): the
     /// walk over a farm's segments looks at the tags of those tiles only.
     herd_tiles: Vec<bool>,
@@ -214,6 +223,8 @@ impl Expansion for TradersBuilders {
                 any_herd: herd && herd_tiles.iter().any(|h| *h),
                 supply_tokens: supply_tokens(b.rules(), edition2),
                 deploy_masks: deploy_masks(b.rules()),
+                extend_masks: extend_masks(b.rules()),
+                extend_kinds: b.rules().kinds().iter().map(city_or_road).collect(),
                 herd_tiles,
                 farmers: b.rules().base().farmers,
                 follower: b
@@ -299,9 +310,34 @@ fn deploy_masks(rules: &Ruleset) -> Vec<[u16; 2]> {
         .collect()
 }
 
-/// Per tile kind, the local segments with the `pig-herd` tag (bit masks; a tile has at
-/// most 16 segments, core's `check_tile`).
+/// Whether a feature kind is a city or a road: a builder's (TB-10).
+fn city_or_road(def: &FeatureKindDef) -> bool {
+    matches!(
+        (def.shape, def.scoring),
+        (Shape::Edge { .. }, Scoring::City | Scoring::Road)
+    )
+}
+
+/// Per tile kind, its local city and road segments, as a bit mask (`TbRules::extend_masks`).
+fn extend_masks(rules: &Ruleset) -> Vec<u16> {
+    let kinds = segment_masks(rules, |seg| city_or_road(rules.kind(seg.kind)));
+    rules
+        .tiles()
+        .iter()
+        .zip(kinds)
+        // Segments added to a placed tile (past its kind's) are walked too.
+        .map(|((_, tk), m)| m | u16::MAX.checked_shl(tk.segments.len() as u32).unwrap_or(0))
+        .collect()
+}
+
+/// Per tile kind, the local segments with the `pig-herd` tag.
 fn herd_masks(rules: &Ruleset) -> Vec<u16> {
+    segment_masks(rules, |seg| seg.tags.iter().any(|t| t == PIG_HERD))
+}
+
+/// Per tile kind, the local segments for which `keep` holds, as a bit mask (a tile has at
+/// most 16 segments, core's `check_tile`).
+fn segment_masks(rules: &Ruleset, keep: impl Fn(&Segment) -> bool) -> Vec<u16> {
     rules
         .tiles()
         .iter()
@@ -309,7 +345,7 @@ fn herd_masks(rules: &Ruleset) -> Vec<u16> {
             tk.segments
                 .iter()
                 .enumerate()
-                .filter(|(i, seg)| *i < 16 && seg.tags.iter().any(|t| t == PIG_HERD))
+                .filter(|(i, seg)| *i < 16 && keep(seg))
                 .fold(0u16, |m, (i, _)| m | 1 << i)
         })
         .collect()
@@ -730,7 +766,24 @@ impl BoundExpansion for TbRules {
                     return false;
                 };
                 let f = g.feature_of(s);
-                t.segments().any(|seg| g.feature_of(seg) == f)
+                // A builder stands on a city or a road (TB-10), so only the tile's city
+                // and road segments can be in its feature (and any added to the tile).
+                let kind_mask = self.extend_masks.get(usize::from(t.kind.0));
+                let on_city_or_road = self.extend_kinds.get(usize::from(g.kind(f).0));
+                let (Some(&kind_mask), Some(true), 0..=16) =
+                    (kind_mask, on_city_or_road, t.segment_count)
+                else {
+                    return t.segments().any(|seg| g.feature_of(seg) == f);
+                };
+                let mut m = u32::from(kind_mask) & ((1u32 << t.segment_count) - 1);
+                while m != 0 {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if g.feature_of(t.segment(i)) == f {
+                        return true;
+                    }
+                }
+                false
             });
         if hit {
             ctx.set(self.ids.triggered, 1);

@@ -828,7 +828,17 @@ impl TowerRules {
         }
         let st = v.state;
         let pieces = v.get(self.slots.pieces.of(p)) > 0;
-        let caps = self.cap_kinds.iter().any(|k| st.in_supply(p, *k) > 0);
+        // The cap kinds in supply (bits by their index in `cap_kinds`), read once for every
+        // tower; past 64 kinds (no set has them), none.
+        let in_supply = self
+            .cap_kinds
+            .iter()
+            .take(64)
+            .enumerate()
+            .fold(0u64, |m, (i, k)| {
+                m | u64::from(st.in_supply(p, *k) > 0) << i
+            });
+        let caps = in_supply != 0;
         let (black, white) = if BLACK {
             (
                 v.get(self.slots.black.of(p)) > 0,
@@ -868,12 +878,11 @@ impl TowerRules {
                 out.push(self.custom(self.verbs.black, None, Some(seg), 0));
             }
             if (caps || white) && v.get(*height) >= 1 {
-                if caps {
-                    for k in &self.cap_kinds {
-                        if st.in_supply(p, *k) > 0 {
-                            out.push(self.custom(self.verbs.cap, None, Some(seg), k.0 as i32));
-                        }
-                    }
+                let mut m = in_supply;
+                while m != 0 {
+                    let k = self.cap_kinds[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                    out.push(self.custom(self.verbs.cap, None, Some(seg), k.0 as i32));
                 }
                 if white {
                     out.push(self.custom(self.verbs.white, None, Some(seg), 0));

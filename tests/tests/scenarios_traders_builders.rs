@@ -51,6 +51,13 @@ fn t94_tb11_builder_double_turn() {
     run_scenario("traders-builders/T-94");
 }
 
+/// T-94 by feature — TB-11: a tile triggers the builder only by extending the builder's
+/// own city or road, not the farm beside it.
+#[test]
+fn t94_tb11_only_the_builders_feature_triggers() {
+    run_scenario("traders-builders/T-94-features");
+}
+
 /// T-95 — TB-14, TB-17: the second part even though the builder went home; it may be
 /// deployed again.
 #[test]

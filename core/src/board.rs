@@ -65,6 +65,27 @@ impl PlacedTile {
         (0..usize::from(self.segment_count)).map(move |i| t.segment(i))
     }
 
+    /// The feature-graph nodes of the segments whose local index is a bit of `mask` (bit
+    /// `i` for local index `i`; bits from [`Self::segment_count`] on are ignored), in local
+    /// order: an expansion's per-kind mask of the segments it asks about, without a look at
+    /// the others.
+    #[inline]
+    pub fn segments_in(&self, mask: u32) -> impl Iterator<Item = SegmentId> {
+        let t = *self;
+        let mut m = mask
+            & 1u32
+                .checked_shl(u32::from(self.segment_count))
+                .map_or(u32::MAX, |b| b - 1);
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(t.segment(i))
+        })
+    }
+
     /// Whether node `s` is one of its segments.
     #[inline]
     pub fn has_segment(&self, s: SegmentId) -> bool {
@@ -618,6 +639,24 @@ mod tests {
             sites: 0,
             ring: false,
         }
+    }
+
+    /// A mask's segments, in local order, past the split too; bits from the segment count
+    /// on name no segment.
+    #[test]
+    fn segments_in_a_mask_are_its_bits_below_the_count() {
+        let t = PlacedTile {
+            first_segment: 5,
+            segment_count: 4,
+            split: 3,
+            added: 20,
+            ..tile_at(0, 0)
+        };
+        let nodes = |mask| t.segments_in(mask).map(|s| s.index()).collect::<Vec<_>>();
+        assert_eq!(nodes(0b1101), [5, 7, 20]);
+        assert_eq!(nodes(0), [] as [usize; 0]);
+        assert_eq!(nodes(u32::MAX), [5, 6, 7, 20]);
+        assert_eq!(nodes(0b1_0000), [] as [usize; 0]);
     }
 
     #[test]

@@ -168,15 +168,14 @@ impl Flock {
                 if placed.has_segment(seg) || g.kind(field) != FeatureKindId::FIELD {
                     return false;
                 }
-                let Some(mut segs) = field_segs(&self.halves, v, placed) else {
+                let Some(segs) = field_segs(&self.halves, v, placed) else {
                     return false;
                 };
-                while segs != 0 {
-                    let i = segs.trailing_zeros() as usize;
-                    segs &= segs - 1;
-                    if g.feature_of(placed.segment(i)) == field {
-                        return false;
-                    }
+                if placed
+                    .segments_in(u32::from(segs))
+                    .any(|s| g.feature_of(s) == field)
+                {
+                    return false;
                 }
             }
         }

@@ -553,15 +553,8 @@ impl TbRules {
             let Some(t) = tiles.get(view.get(*slot) as usize) else {
                 return false;
             };
-            let mut m = self.herd_masks.get(t.kind.0 as usize).copied().unwrap_or(0);
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if i < usize::from(t.segment_count) && g.feature_of(t.segment(i)) == farm {
-                    return true;
-                }
-            }
-            false
+            let m = self.herd_masks.get(t.kind.0 as usize).copied().unwrap_or(0);
+            t.segments_in(u32::from(m)).any(|s| g.feature_of(s) == farm)
         })
     }
 
@@ -775,15 +768,8 @@ impl BoundExpansion for TbRules {
                 else {
                     return t.segments().any(|seg| g.feature_of(seg) == f);
                 };
-                let mut m = u32::from(kind_mask) & ((1u32 << t.segment_count) - 1);
-                while m != 0 {
-                    let i = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    if g.feature_of(t.segment(i)) == f {
-                        return true;
-                    }
-                }
-                false
+                t.segments_in(u32::from(kind_mask))
+                    .any(|seg| g.feature_of(seg) == f)
             });
         if hit {
             ctx.set(self.ids.triggered, 1);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Debian packages with apt-get, as root or through password-less sudo, for the test
-# scripts (install-browser.sh, install-bolt.sh):
+# scripts (install-browser.sh):
 #     bash scripts/apt-install.sh CALLER PACKAGE...
 # CALLER names the script in messages. Exits non-zero with a message saying what to install
 # by hand when apt-get is missing, root is needed, or the install fails.

@@ -200,8 +200,8 @@ def main():
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--bin", type=Path, help="the program to measure, its plugins beside it "
-                    "(default target/release/carcassonne; e.g. target/bolt/carcassonne, the "
-                    "profile-optimised build of scripts/bolt.py); implies --no-build")
+                    "(default target/release/carcassonne; e.g. target/pgo/carcassonne, the "
+                    "profile-guided build of scripts/pgo.py); implies --no-build")
     args = ap.parse_args()
     kind = args.bots.split(":")[0]
     if args.games is None:

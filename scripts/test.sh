@@ -12,8 +12,8 @@ cargo build --workspace --all-targets
 cargo test --workspace
 bash scripts/python-tests.sh
 
-# The profile-optimised build (scripts/bolt.py, README "The fastest build"): BOLT installed, the
-# program and plugins built with their relocations, a short training set, and the script's own
-# check that the optimised build plays exactly the games of the plain one.
-bash scripts/install-bolt.sh
-python3 scripts/bolt.py --quick --out target/bolt-check
+# The fastest build (scripts/pgo.py, README "The fastest build"): rustc's llvm-tools installed,
+# the program and plugins built with counters, a short training set, the build from its profile,
+# and the script's own check that the optimised build plays exactly the games of the other.
+bash scripts/install-llvm-tools.sh
+python3 scripts/pgo.py --quick --out target/pgo-check

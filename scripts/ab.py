@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from budgets import CONFIGS, ROOT  # noqa: E402
+from budgets import CONFIGS, ROOT, game_env  # noqa: E402
 
 def cpu_per_decision(binary: str, expansions: str, env, games: int) -> float:
     """µs of CPU time per decision of one `simulate` run of `games` games."""
@@ -72,9 +72,7 @@ def main():
         if not os.access(binary, os.X_OK):
             sys.exit(f"{binary}: not an executable")
 
-    env = dict(os.environ)
-    env["CARCASSONNE_PLUGIN_PATH"] = os.pathsep.join(
-        str(ROOT / d) for d in ("expansions", "fan-expansions"))
+    env = game_env()
     times = {(name, side): [] for name, _ in configs for side in ("before", "after")}
     for r in range(args.rounds):
         for name, expansions in configs:

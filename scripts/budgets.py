@@ -75,6 +75,14 @@ CONFIGS = [
 BOT_GAMES = {"random": 20000, "greedy": 200, "mcts": 4}
 
 
+def game_env(*extra_dirs: Path, **variables: str) -> dict:
+    """The environment of a game run: plugins and fan scripts from this checkout's
+    `expansions` and `fan-expansions` (then `extra_dirs`), and `variables` on top."""
+    dirs = [ROOT / "expansions", ROOT / "fan-expansions", *extra_dirs]
+    return dict(os.environ, CARCASSONNE_PLUGIN_PATH=os.pathsep.join(map(str, dirs)),
+                **variables)
+
+
 def plugin_packages():
     """(package, library file name) of every plugin crate (a `cdylib`) under expansions/."""
     out = []
@@ -223,10 +231,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         floors = scratch / "floors"
-        env = dict(os.environ)
-        env["CARCASSONNE_PLUGIN_PATH"] = os.pathsep.join(
-            [str(ROOT / "expansions"), str(ROOT / "fan-expansions"), str(floors)]
-        )
+        env = game_env(floors)
         # Each row is measured interleaved with what it is compared with (the base game, or
         # the configuration named), so that its ratio is not skewed by a drift in speed
         # between rows; the header's base figure is the median over every row's pair.

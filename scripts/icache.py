@@ -34,7 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from budgets import CONFIGS, ROOT, build  # noqa: E402
+from budgets import CONFIGS, ROOT, build, game_env  # noqa: E402
 
 MISS_WEIGHT = 26
 
@@ -110,10 +110,7 @@ def main():
         configs = [c for c in configs if c[0] in wanted]
     if not args.no_build:
         build()
-    env = dict(os.environ)
-    env["CARCASSONNE_PLUGIN_PATH"] = os.pathsep.join(
-        [str(ROOT / "expansions"), str(ROOT / "fan-expansions")]
-    )
+    env = game_env()
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(args.jobs) as pool:
         jobs = {name: pool.submit(per_decision, args.bin, exps, args.games, env, Path(tmp),
                                   args.i1)

@@ -34,7 +34,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from budgets import BOT_GAMES, CONFIGS, ROOT, cpu_ms, plugin_packages  # noqa: E402
+from budgets import BOT_GAMES, CONFIGS, ROOT, cpu_ms, game_env, plugin_packages  # noqa: E402
 
 TARGET = ROOT / "target" / "frame-pointers"
 BINARY = TARGET / "release" / "carcassonne"
@@ -157,8 +157,7 @@ def main():
     games = args.games or BOT_GAMES.get(args.bots.split(":")[0], 20000)
     if not args.no_build:
         build()
-    env = dict(os.environ, CARCASSONNE_PLUGIN_PATH=os.pathsep.join(
-        [str(ROOT / "expansions"), str(ROOT / "fan-expansions")]))
+    env = game_env()
     profiles = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:

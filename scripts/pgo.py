@@ -36,7 +36,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from budgets import CONFIGS, NINE, ROOT, SET, SIX, plugin_packages  # noqa: E402
+from budgets import CONFIGS, NINE, ROOT, SET, SIX, game_env, plugin_packages  # noqa: E402
 
 PROGRAM = "carcassonne"
 NEWER = "river,abbot-garden,hills-sheep,bridges-castles-bazaars,big-top"
@@ -68,12 +68,6 @@ def training_runs(quick: bool):
     runs += [(max(1, 4 // scale), "mcts:200,random", ""),
              (max(1, 2 // scale), "mcts:200,random", NINE)]
     return runs
-
-
-def game_env(extra=None):
-    """The environment of a game run: this checkout's manifests, and `extra` variables."""
-    path = os.pathsep.join([str(ROOT / "expansions"), str(ROOT / "fan-expansions")])
-    return dict(os.environ, CARCASSONNE_PLUGIN_PATH=path, **(extra or {}))
 
 
 def simulate(binary: Path, games, bots, expansions, seed, env, record=None):
@@ -165,7 +159,7 @@ def main():
         raw.mkdir()
         # Every counting run writes one file per library (`%m`: the program and each plugin
         # apart) into this run's own folder, so no earlier run's counts are merged in.
-        counting = game_env({"LLVM_PROFILE_FILE": str(raw / "%m.profraw")})
+        counting = game_env(LLVM_PROFILE_FILE=str(raw / "%m.profraw"))
         # A fixed default folder: the flags, and so cargo's fingerprints, stay the same from
         # run to run (`LLVM_PROFILE_FILE` says where the counts go).
         train_built, _ = build(TRAIN_TARGET, host,

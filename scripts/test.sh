@@ -14,6 +14,7 @@ bash scripts/python-tests.sh
 
 # The fastest build (scripts/pgo.py, README "The fastest build"): rustc's llvm-tools installed,
 # the program and plugins built with counters, a short training set, the build from its profile,
-# and the script's own check that the optimised build plays exactly the games of the other.
+# and the script's own check that the optimised build plays exactly the games of the other; the
+# same for the Python package's wheel, with the interpreter of the Python tests' environment.
 bash scripts/install-llvm-tools.sh
-python3 scripts/pgo.py --quick --out target/pgo-check
+python3 scripts/pgo.py --quick --out target/pgo-check --python .venv-python/bin/python

@@ -738,6 +738,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "release"
         },
     )?;
+    // The folder of the plugins built together with this module, when its build names one
+    // (`scripts/pgo.py` names its output folder): `import carcassonne` looks there first.
+    m.add("_LIBRARY_DIR", option_env!("CARCASSONNE_WHEEL_LIBRARY_DIR"))?;
     // Importable names, so the exceptions pickle (multiprocessing, Ray).
     for t in [
         py.get_type::<CarcassonneError>(),

@@ -2,6 +2,9 @@
 
 import copy
 import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -243,3 +246,24 @@ def test_a_neutral_figure_is_observed_as_nobodys():
         random_playout(g, rng, steps=1)
     g0 = c.Game(expansions=["herald"], players=2, seed=4, plugin_dirs=[str(REPO / "docs" / "examples")])
     assert g0.observation(0)["planes"][neutral, mid, mid] == 1
+
+
+def test_default_library_folders():
+    """Without CARCASSONNE_LIBRARY_PATH, `import carcassonne` looks first in the folder its
+    build named (none for `pip install ./host/python`; `scripts/pgo.py` names its output,
+    which its own check covers), then in the source tree's cargo folders, the module's own
+    build profile first."""
+    env = {k: v for k, v in os.environ.items() if k != "CARCASSONNE_LIBRARY_PATH"}
+    code = (
+        "import os, carcassonne as c; "
+        "print(c._native._LIBRARY_DIR); print(c._native._BUILD_PROFILE); "
+        "print(os.environ['CARCASSONNE_LIBRARY_PATH'])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[0] == "None"
+    profiles = ["debug", "release"] if out[1] == "debug" else ["release", "debug"]
+    tree = c.SOURCE_TREE
+    assert tree is not None
+    assert out[2] == os.pathsep.join(os.path.join(tree, "target", p) for p in profiles)

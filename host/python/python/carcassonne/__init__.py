@@ -58,12 +58,15 @@ __all__ = [
     "__version__",
 ]
 
-# Native plugin libraries: when the module was built from a source tree that still exists
-# and the caller did not say where the libraries are, look in that tree's cargo output
-# folders (the profile this module was built with first). Manifests are found there too
+# Native plugin libraries, unless the caller said where they are: first the folder a build
+# named for the plugins built with this module (`scripts/pgo.py`'s optimised ones); then, when
+# the module was built from a source tree that still exists, that tree's cargo output folders
+# (the profile this module was built with first). Manifests are found in the source tree
 # (SOURCE_TREE/expansions, SOURCE_TREE/fan-expansions) unless `plugin_dirs` is given.
-if SOURCE_TREE is not None and "CARCASSONNE_LIBRARY_PATH" not in _os.environ:
-    _profiles = ["debug", "release"] if _native._BUILD_PROFILE == "debug" else ["release", "debug"]
-    _os.environ["CARCASSONNE_LIBRARY_PATH"] = _os.pathsep.join(
-        _os.path.join(SOURCE_TREE, "target", p) for p in _profiles
-    )
+if "CARCASSONNE_LIBRARY_PATH" not in _os.environ:
+    _dirs = [_native._LIBRARY_DIR] if _native._LIBRARY_DIR is not None else []
+    if SOURCE_TREE is not None:
+        _profiles = ["debug", "release"] if _native._BUILD_PROFILE == "debug" else ["release", "debug"]
+        _dirs += [_os.path.join(SOURCE_TREE, "target", p) for p in _profiles]
+    if _dirs:
+        _os.environ["CARCASSONNE_LIBRARY_PATH"] = _os.pathsep.join(_dirs)

@@ -6,9 +6,9 @@
 
 SITE_A and SITE_B are folders a wheel was installed into (`pip install --no-deps --target
 SITE wheel`). Each round runs both, in alternating order, each in its own interpreter (a
-module loads once per process), with the plugins that `CARCASSONNE_LIBRARY_PATH` names for
-each (`--libs-a`, `--libs-b`; default: what the package finds itself). Two workloads, CPU
-time of one thread:
+module loads once per process), with the plugins of the folder given for each (`--libs-a`,
+`--libs-b`, set as `CARCASSONNE_LIBRARY_PATH`; without one, the variable as it is, else what
+the package finds itself). Two workloads, CPU time of one thread:
 
 - `simulate`: whole random games in Rust (µs a game);
 - `BatchGames(64)`: `bot_actions("random")` + `step`, the loop an agent's trainer runs (µs a

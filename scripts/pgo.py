@@ -129,32 +129,35 @@ def same_games(counting: Path, optimised: Path, scratch: Path, counting_env):
                          f"({bots} {expansions or 'base'})")
 
 
-# Run by the wheel's interpreter: the summaries of `CHECKS` as `carcassonne.simulate` gives
-# them, one JSON line each.
-PYTHON_CHECK = """
+# The start of both programs a wheel's interpreter runs: `summaries(runs, seed)` plays each
+# (games, bots, expansions) run as the program's `simulate` does, through
+# `carcassonne.simulate`, and yields its summary.
+PYTHON_RUNS = """
 import json, os, sys
 import carcassonne
+def summaries(runs, seed):
+    for games, bots, expansions in runs:
+        yield carcassonne.simulate(bots=bots.split(","), games=games,
+                                   expansions=[e for e in expansions.split(",") if e],
+                                   players=2, seed=seed, threads=1)
+"""
+
+# The check: the wheel looks for its plugins in OUT first; the summaries of `CHECKS`, one
+# JSON line each.
+PYTHON_CHECK = PYTHON_RUNS + """
 libraries = os.environ["CARCASSONNE_LIBRARY_PATH"].split(os.pathsep)[0]
 if libraries != sys.argv[3]:
     sys.exit(f"the wheel looks for its plugins in {libraries} first, not in {sys.argv[3]}")
-for games, bots, expansions in json.loads(sys.argv[1]):
-    summary = carcassonne.simulate(bots=bots.split(","), games=games,
-                                   expansions=[e for e in expansions.split(",") if e],
-                                   players=2, seed=int(sys.argv[2]), threads=1)
+for summary in summaries(json.loads(sys.argv[1]), int(sys.argv[2])):
     print(json.dumps(summary))
 """
 
-# Run by the counting wheel's interpreter: the training runs through `carcassonne.simulate`,
-# then the batch loop of an agent's trainer (masks, compact observations, a bot's ids, a
-# step) on the base game and on the nine.
-PYTHON_TRAIN = """
-import json, sys
-import carcassonne
-runs, seed, steps, nine = json.loads(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-for games, bots, expansions in runs:
-    carcassonne.simulate(bots=bots.split(","), games=games,
-                         expansions=[e for e in expansions.split(",") if e],
-                         players=2, seed=seed, threads=1)
+# The training of the counting wheel: the training runs, then the batch loop of an agent's
+# trainer (masks, compact observations, a bot's ids, a step) on the base game and the nine.
+PYTHON_TRAIN = PYTHON_RUNS + """
+seed, steps, nine = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+for _ in summaries(json.loads(sys.argv[1]), seed):
+    pass
 for expansions in ([], nine.split(",")):
     batch = carcassonne.BatchGames(64, expansions, {}, 2, seed, threads=1)
     for k in range(steps):
@@ -165,6 +168,21 @@ for expansions in ([], nine.split(",")):
 """
 
 
+def cargo_env(target_dir: Path, flag: str, **variables: str) -> dict:
+    """The environment of a cargo build into `target_dir` with `flag` added to the
+    environment's `RUSTFLAGS`."""
+    return dict(os.environ, CARGO_TARGET_DIR=str(target_dir),
+                RUSTFLAGS=(os.environ.get("RUSTFLAGS", "") + " " + flag).strip(), **variables)
+
+
+def wheel_env(site: Path, **variables: str) -> dict:
+    """The environment of a run of the wheel installed in `site`: `game_env`'s, without an
+    inherited `CARCASSONNE_LIBRARY_PATH`, so that the wheel finds the plugins of its build."""
+    env = game_env(PYTHONPATH=str(site), **variables)
+    env.pop("CARCASSONNE_LIBRARY_PATH", None)
+    return env
+
+
 def build_wheel(python: Path, host: str, flag: str, target_dir: Path, wheels: Path,
                 plugins: Path) -> Path:
     """The Python package built by maturin (through pip) for `host` with `flag` into
@@ -173,10 +191,8 @@ def build_wheel(python: Path, host: str, flag: str, target_dir: Path, wheels: Pa
     say(f"building the Python package into {target_dir} ({flag.split('=')[0]})")
     shutil.rmtree(wheels, ignore_errors=True)
     wheels.mkdir(parents=True)
-    env = dict(os.environ, CARGO_TARGET_DIR=str(target_dir),
-               RUSTFLAGS=(os.environ.get("RUSTFLAGS", "") + " " + flag).strip(),
-               MATURIN_PEP517_ARGS=f"--target {host}",
-               CARCASSONNE_WHEEL_LIBRARY_DIR=str(plugins))
+    env = cargo_env(target_dir, flag, MATURIN_PEP517_ARGS=f"--target {host}",
+                    CARCASSONNE_WHEEL_LIBRARY_DIR=str(plugins))
     subprocess.run([str(python), "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels),
                     str(ROOT / "host" / "python")], cwd=ROOT, env=env, check=True)
     built = sorted(wheels.glob("carcassonne-*.whl"))
@@ -203,8 +219,7 @@ def python_profile(python: Path, host: str, profdata: Path, out: Path, scratch: 
     raw.mkdir()
     # The optimised plugins of OUT (where the wheel looks first) have no counters: the only
     # counts are the module's.
-    env = game_env(PYTHONPATH=str(site), LLVM_PROFILE_FILE=str(raw / "%m.profraw"))
-    env.pop("CARCASSONNE_LIBRARY_PATH", None)
+    env = wheel_env(site, LLVM_PROFILE_FILE=str(raw / "%m.profraw"))
     say("training the Python package")
     run([str(python), "-c", PYTHON_TRAIN, json.dumps(training_runs(quick)), str(TRAIN_SEED),
          str(40 if quick else 400), NINE], env=env, cwd=scratch)
@@ -234,8 +249,7 @@ def same_games_python(counting: Path, python: Path, site: Path, out: Path, scrat
     """The wheel installed in `site` looks for its plugins in `out` first and, with them,
     plays the counting program's games: `carcassonne.simulate` gives its summaries (time
     aside)."""
-    env = game_env(PYTHONPATH=str(site))
-    env.pop("CARCASSONNE_LIBRARY_PATH", None)
+    env = wheel_env(site)
     lines = run([str(python), "-c", PYTHON_CHECK, json.dumps(CHECKS), str(CHECK_SEED),
                  str(out)], env=env, cwd=scratch).splitlines()
     if len(lines) != len(CHECKS):
@@ -266,8 +280,7 @@ def llvm_profdata(host: str) -> Path:
 def build(target_dir: Path, host: str, flag: str, plugins):
     """The program and every plugin, built for `host` (so that `flag` reaches neither build
     scripts nor procedural macros) into `target_dir`."""
-    env = dict(os.environ, CARGO_TARGET_DIR=str(target_dir),
-               RUSTFLAGS=(os.environ.get("RUSTFLAGS", "") + " " + flag).strip())
+    env = cargo_env(target_dir, flag)
     packages = [a for p, _ in plugins for a in ("-p", p)]
     say(f"building the program and its plugins into {target_dir} ({flag.split('=')[0]})")
     subprocess.run(["cargo", "build", "--release", "--target", host, "-p", "carcassonne-cli",

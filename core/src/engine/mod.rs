@@ -404,6 +404,14 @@ impl Game {
         self.state.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
+    /// Whether no random number has been drawn since the game was seeded or last
+    /// [`reseed`](Game::reseed)ed (no tile drawn, no expansion's chance). Until then the
+    /// game is the same whatever the seed: a search that reseeds its copies knows that the
+    /// position, and so its offer, is the same in every determinization.
+    pub fn generator_untouched(&self) -> bool {
+        self.state.rng.get_word_pos() == 0
+    }
+
     /// Ends the game here, as if the last tile had just been played: pending prompts are
     /// dropped and the end of the game runs now (the `BeforeFinalScoring` window, then the
     /// final scoring of unfinished features, farms and expansions' bonuses, A-12, A-13).
@@ -982,6 +990,26 @@ mod tests {
             }
         }
         assert!(tile_steps > 400);
+    }
+
+    /// A search keeps a node's offer only while no chance has come since its reseed
+    /// (`generator_untouched`): a reseeded game is untouched through the turn's placement
+    /// and deployment step, and touched once the next turn's tile is drawn.
+    #[test]
+    fn a_drawn_tile_touches_the_generator() {
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let rules = Arc::new(Ruleset::builder().tiles(base).build().unwrap());
+        let names = vec!["A".to_string(), "B".to_string()];
+        let mut game = Game::new(rules, &GameSetup::new(names, 1)).unwrap();
+        game.reseed(5);
+        let turn = game.state().turn();
+        while game.state().turn() == turn {
+            assert!(game.generator_untouched(), "{:?}", game.decision().kind);
+            game.play_offered(0).unwrap();
+        }
+        assert!(!game.generator_untouched());
+        game.reseed(6);
+        assert!(game.generator_untouched());
     }
 
     /// The turn start's test for the end of the supply, `is_exhausted`, is `remaining() ==

@@ -229,6 +229,8 @@ const SCAN_CHILDREN: usize = 2;
 struct Node {
     /// Who decides here (set when the node is first reached with a decision).
     mover: u8,
+    /// Index + 1 of this node's [`KeptOffer`] (0: none, its offer is read at each visit).
+    kept: u32,
     /// The action leading here.
     action: Option<Action>,
     /// Child node indices, each with the action leading to it, in the order added (one
@@ -241,6 +243,40 @@ struct Node {
     /// node has at most [`SCAN_CHILDREN`] children (most nodes below the root have one):
     /// those are compared with the action instead, and the node allocates no table.
     table: Vec<(u64, u32)>,
+}
+
+/// The lists of a node whose offer is the same in every determinization (reached from a
+/// fixed root with no chance on the way: [`Game::generator_untouched`]), kept from visit to
+/// visit as the root's are, instead of found by reading the offer and looking up each
+/// action's child at every visit (a nine-expansion deployment step offers 100+).
+struct KeptOffer {
+    /// (offer index, child) of the offers with a child, ascending.
+    expanded: Vec<(u32, u32)>,
+    /// Offer indices without a child yet, ascending.
+    untried: Vec<u32>,
+}
+
+/// Moves every offer index of `untried` whose action is `a` into `expanded` as leading to
+/// `child` (each list stays ascending): an expanded action is reached from every index
+/// that offers it, as a scan of the offer for the children would find.
+fn expand(
+    offer: impl Iterator<Item = Action>,
+    a: Action,
+    child: u32,
+    untried: &mut Vec<u32>,
+    expanded: &mut Vec<(u32, u32)>,
+) {
+    for (j, b) in offer.enumerate() {
+        let j = j as u32;
+        if b != a {
+            continue;
+        }
+        if let Ok(at) = untried.binary_search(&j) {
+            untried.remove(at);
+            let at = expanded.partition_point(|&(x, _)| x < j);
+            expanded.insert(at, (j, child));
+        }
+    }
 }
 
 /// A node's playout statistics ([`Node`]).
@@ -258,6 +294,7 @@ impl Node {
     fn new(action: Option<Action>) -> Node {
         Node {
             mover: 0,
+            kept: 0,
             action,
             children: Vec::new(),
             table: Vec::new(),
@@ -397,6 +434,7 @@ fn search(
     // the offer.
     let mut legal: Vec<(u32, u32)> = Vec::new();
     let mut untried: Vec<u32> = Vec::new();
+    let mut kept: Vec<KeptOffer> = Vec::new();
     let start = Instant::now();
     let mut done = 0u32;
     // `ln[k] = ln(k)` for UCB1 (`select`); index 0 is never read (counts start at 1).
@@ -431,9 +469,12 @@ fn search(
         path.push(0);
         let mut node = 0u32;
         let mut expanded = false;
+        // No chance yet on the way down from a fixed root: each node's offer is fixed.
+        let mut fixed = root_fixed;
         // Selection and expansion.
         while !g.is_over() && !expanded {
             if matches!(g.decision().kind, DecisionKind::Draw) {
+                fixed = false;
                 if chance_draw(&mut g, &mut rng).is_err() {
                     break;
                 }
@@ -441,6 +482,7 @@ fn search(
             }
             // A draw by chance asked as a prompt: sampled like a tile draw, no node.
             if let Some(k) = crate::bots::chance_outcome(&g, &mut rng) {
+                fixed = false;
                 if g.apply_offered(k).is_err() {
                     break;
                 }
@@ -448,6 +490,21 @@ fn search(
             }
             tree[node as usize].mover = g.decision().player.index() as u8;
             let at_root = node == 0 && root_fixed;
+            // An expansion's chance (a roll, a tile drawn by a rule) changes what follows.
+            fixed &= g.generator_untouched();
+            let n = &mut tree[node as usize];
+            if n.kept != 0 && !fixed {
+                // Never (the path decides where chance comes); the lists are only a cache.
+                n.kept = 0;
+            }
+            if !at_root && fixed && n.kept == 0 && n.children.is_empty() && node != 0 {
+                kept.push(KeptOffer {
+                    expanded: Vec::new(),
+                    untried: (0..g.action_count() as u32).collect(),
+                });
+                n.kept = kept.len() as u32;
+            }
+            let kept_at = tree[node as usize].kept as usize;
             if at_root {
                 // By offer index alone: the copy's offer as actions is never built here
                 // (a nine-expansion tile step's 100+ placements, once per playout).
@@ -456,6 +513,20 @@ fn search(
                     root_offer.len(),
                     "the root's offer is fixed"
                 );
+            } else if kept_at != 0 {
+                #[cfg(debug_assertions)]
+                {
+                    // The kept lists are what reading the offer would give.
+                    let (mut e, mut u) = (Vec::new(), Vec::new());
+                    for (k, a) in g.state().offered_iter().enumerate() {
+                        match tree[node as usize].child(&a) {
+                            Some(c) => e.push((k as u32, c)),
+                            None => u.push(k as u32),
+                        }
+                    }
+                    let k = &kept[kept_at - 1];
+                    assert_eq!((&e, &u), (&k.expanded, &k.untried), "a kept node's offer");
+                }
             } else if tree[node as usize].children.is_empty() && !(node == 0 && restricted) {
                 // A node without children yet (every node at its first visit): every offer
                 // is untried, and none is read (a portal's deployment step offers 100+).
@@ -478,6 +549,9 @@ fn search(
             }
             let (legal_now, untried_now) = if at_root {
                 (&root_expanded, &root_untried)
+            } else if kept_at != 0 {
+                let k = &kept[kept_at - 1];
+                (&k.expanded, &k.untried)
             } else {
                 (&legal, &untried)
             };
@@ -503,19 +577,22 @@ fn search(
                 });
                 tree[node as usize].add_child(c, a);
                 if at_root {
-                    // Every allowed offer equal to `a` leads to the new child (as a scan
-                    // of the offer for its children would find it).
-                    for (j, b) in root_offer.iter().enumerate() {
-                        let j = j as u32;
-                        if *b != a {
-                            continue;
-                        }
-                        if let Ok(at) = root_untried.binary_search(&j) {
-                            root_untried.remove(at);
-                            let at = root_expanded.partition_point(|&(x, _)| x < j);
-                            root_expanded.insert(at, (j, c));
-                        }
-                    }
+                    expand(
+                        root_offer.iter().copied(),
+                        a,
+                        c,
+                        &mut root_untried,
+                        &mut root_expanded,
+                    );
+                } else if kept_at != 0 {
+                    let k = &mut kept[kept_at - 1];
+                    expand(
+                        g.state().offered_iter(),
+                        a,
+                        c,
+                        &mut k.untried,
+                        &mut k.expanded,
+                    );
                 }
                 expanded = true;
                 (c, k)
@@ -780,5 +857,25 @@ mod tests {
             small.add_child(i as u32, *a);
             assert!(small.table.is_empty());
         }
+    }
+
+    /// An expanded action leaves the untried list at every index that offers it (an offer
+    /// may list one action twice) and joins the expanded ones in offer order; indices
+    /// already expanded stay where they are.
+    #[test]
+    fn an_expansion_moves_every_index_of_its_action() {
+        let all = actions();
+        let (a, b, c) = (all[0], all[1], all[2]);
+        let offer = [a, b, a, c, b];
+        let mut untried: Vec<u32> = (0..offer.len() as u32).collect();
+        let mut expanded = Vec::new();
+        expand(offer.iter().copied(), b, 7, &mut untried, &mut expanded);
+        assert_eq!(
+            (&untried, &expanded),
+            (&vec![0, 2, 3], &vec![(1, 7), (4, 7)])
+        );
+        expand(offer.iter().copied(), a, 8, &mut untried, &mut expanded);
+        assert_eq!(untried, vec![3]);
+        assert_eq!(expanded, vec![(0, 8), (1, 7), (2, 8), (4, 7)]);
     }
 }

@@ -426,7 +426,8 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
             "{ctx}: the river is not a tree from the spring"
         );
     }
-    // KR-3 … KR-5: records = largest completed city / road.
+    // KR-3 … KR-5: records = largest completed city / road. A city made a castle (BCB-9,
+    // `taken`) is no longer a completed city for the King.
     if rules.expansion_index("king-robber").is_none() {
         return;
     }
@@ -439,6 +440,7 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
             if f.segment() == seg
                 && !graph.segment(seg).is_virtual()
                 && graph.totals(f).complete()
+                && !graph.totals(f).taken
                 && rules.kind(graph.kind(f)).scoring == scoring
             {
                 largest = largest.max(graph.tile_count(f) as i64);

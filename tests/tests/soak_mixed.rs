@@ -315,6 +315,20 @@ fn run_batch(batch: u64) {
     }
 }
 
+/// Soak game 3,043,433 (a five-player game with King & Robber and castles): its one
+/// completed city was made a castle, which the King does not count (BCB-9), and the end
+/// check once counted it. Played by number, whatever `SOAK_FIRST` says (a change to
+/// [`EXPANSIONS`] or to how a game is drawn makes it another game).
+#[test]
+fn a_castle_is_no_completed_city_for_the_kings_record() {
+    let mut seen = Seen {
+        per_expansion: vec![0; EXPANSIONS.len()],
+        ..Seen::default()
+    };
+    play_game(3_043_433, &mut seen, &fan_expansions_dir());
+    assert_eq!(seen.games, 1);
+}
+
 #[test]
 fn soak_batch_0_keeps_every_invariant_and_replays() {
     run_batch(0);

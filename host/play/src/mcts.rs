@@ -497,7 +497,7 @@ fn search(
                 // Never (the path decides where chance comes); the lists are only a cache.
                 n.kept = 0;
             }
-            if !at_root && fixed && n.kept == 0 && n.children.is_empty() && node != 0 {
+            if node != 0 && fixed && n.kept == 0 && n.children.is_empty() {
                 kept.push(KeptOffer {
                     expanded: Vec::new(),
                     untried: (0..g.action_count() as u32).collect(),
@@ -672,15 +672,11 @@ fn search(
 /// `ln[k]` is `ln(k)` for every availability count reached so far (a table lookup instead
 /// of a logarithm per child at every step of every descent; the same values).
 fn select(stats: &[Stat], legal: &[(u32, u32)], c: f64, ln: &[f64]) -> usize {
-    // Four children at a time, each lane the same operations in the same order as one
-    // child alone (so the same value), which the compiler issues as packed divisions and
-    // square roots: a root of 100+ children is scored at every playout, and those
-    // operations wait on one divider.
-    const LANES: usize = 4;
+    // Four children at a time ([`ucb_scores`]): a root of 100+ children is scored at
+    // every playout, and its divisions and square roots wait on one divider. The lanes
+    // past a short last chunk score a child of no visits and are not read.
     let mut best = (0, f64::MIN);
-    let mut chunks = legal.chunks_exact(LANES);
-    let mut at = 0;
-    for chunk in &mut chunks {
+    for (first, chunk) in legal.chunks(LANES).enumerate() {
         let mut reward = [0.0; LANES];
         let mut visits = [1.0; LANES];
         let mut ln_avail = [0.0; LANES];
@@ -688,34 +684,35 @@ fn select(stats: &[Stat], legal: &[(u32, u32)], c: f64, ln: &[f64]) -> usize {
             (reward[j], visits[j], ln_avail[j]) = ucb_terms(&stats[i as usize], ln);
         }
         let score = ucb_scores(reward, visits, ln_avail, c);
-        for (j, &s) in score.iter().enumerate() {
+        for (j, &s) in score.iter().enumerate().take(chunk.len()) {
             if s > best.1 {
-                best = (at + j, s);
+                best = (first * LANES + j, s);
             }
-        }
-        at += LANES;
-    }
-    for (j, &(_, i)) in chunks.remainder().iter().enumerate() {
-        let (reward, visits, ln_avail) = ucb_terms(&stats[i as usize], ln);
-        let s = reward / visits + c * (ln_avail / visits).sqrt();
-        if s > best.1 {
-            best = (at + j, s);
         }
     }
     best.0
 }
+
+/// Children [`select`] scores together.
+const LANES: usize = 4;
 
 /// UCB1 scores of four children: `reward / visits + c * sqrt(ln_avail / visits)` each.
 /// On x86-64 as packed operations (two children an instruction); IEEE division and square
 /// root round each lane as the scalar ones do, so the values are the same.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn ucb_scores(reward: [f64; 4], visits: [f64; 4], ln_avail: [f64; 4], c: f64) -> [f64; 4] {
+fn ucb_scores(
+    reward: [f64; LANES],
+    visits: [f64; LANES],
+    ln_avail: [f64; LANES],
+    c: f64,
+) -> [f64; LANES] {
     use std::arch::x86_64::{
         __m128d, _mm_add_pd, _mm_div_pd, _mm_loadu_pd, _mm_mul_pd, _mm_set1_pd, _mm_sqrt_pd,
         _mm_storeu_pd,
     };
-    let mut out = [0.0; 4];
+    const { assert!(LANES == 4, "two packed pairs") };
+    let mut out = [0.0; LANES];
     for h in [0, 2] {
         // SAFETY: SSE2 is part of every x86-64 target; each pointer addresses two f64 of a
         // four-element array (h is 0 or 2).
@@ -737,7 +734,12 @@ fn ucb_scores(reward: [f64; 4], visits: [f64; 4], ln_avail: [f64; 4], c: f64) ->
 /// UCB1 scores of four children (see the x86-64 version).
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn ucb_scores(reward: [f64; 4], visits: [f64; 4], ln_avail: [f64; 4], c: f64) -> [f64; 4] {
+fn ucb_scores(
+    reward: [f64; LANES],
+    visits: [f64; LANES],
+    ln_avail: [f64; LANES],
+    c: f64,
+) -> [f64; LANES] {
     std::array::from_fn(|j| reward[j] / visits[j] + c * (ln_avail[j] / visits[j]).sqrt())
 }
 

@@ -699,7 +699,6 @@ const LANES: usize = 4;
 /// UCB1 scores of four children: `reward / visits + c * sqrt(ln_avail / visits)` each.
 /// On x86-64 as packed operations (two children an instruction); IEEE division and square
 /// root round each lane as the scalar ones do, so the values are the same.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn ucb_scores(
     reward: [f64; LANES],
@@ -707,39 +706,32 @@ fn ucb_scores(
     ln_avail: [f64; LANES],
     c: f64,
 ) -> [f64; LANES] {
-    use std::arch::x86_64::{
-        __m128d, _mm_add_pd, _mm_div_pd, _mm_loadu_pd, _mm_mul_pd, _mm_set1_pd, _mm_sqrt_pd,
-        _mm_storeu_pd,
-    };
-    const { assert!(LANES == 4, "two packed pairs") };
-    let mut out = [0.0; LANES];
-    for h in [0, 2] {
-        // SAFETY: SSE2 is part of every x86-64 target; each pointer addresses two f64 of a
-        // four-element array (h is 0 or 2).
-        unsafe {
-            let c2: __m128d = _mm_set1_pd(c);
-            let r = _mm_loadu_pd(reward.as_ptr().add(h));
-            let v = _mm_loadu_pd(visits.as_ptr().add(h));
-            let l = _mm_loadu_pd(ln_avail.as_ptr().add(h));
-            let s = _mm_add_pd(
-                _mm_div_pd(r, v),
-                _mm_mul_pd(c2, _mm_sqrt_pd(_mm_div_pd(l, v))),
-            );
-            _mm_storeu_pd(out.as_mut_ptr().add(h), s);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128d, _mm_add_pd, _mm_div_pd, _mm_loadu_pd, _mm_mul_pd, _mm_set1_pd, _mm_sqrt_pd,
+            _mm_storeu_pd,
+        };
+        const { assert!(LANES == 4, "two packed pairs") };
+        let mut out = [0.0; LANES];
+        for h in [0, 2] {
+            // SAFETY: SSE2 is part of every x86-64 target; each pointer addresses two f64
+            // of a four-element array (h is 0 or 2).
+            unsafe {
+                let c2: __m128d = _mm_set1_pd(c);
+                let r = _mm_loadu_pd(reward.as_ptr().add(h));
+                let v = _mm_loadu_pd(visits.as_ptr().add(h));
+                let l = _mm_loadu_pd(ln_avail.as_ptr().add(h));
+                let s = _mm_add_pd(
+                    _mm_div_pd(r, v),
+                    _mm_mul_pd(c2, _mm_sqrt_pd(_mm_div_pd(l, v))),
+                );
+                _mm_storeu_pd(out.as_mut_ptr().add(h), s);
+            }
         }
+        out
     }
-    out
-}
-
-/// UCB1 scores of four children (see the x86-64 version).
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn ucb_scores(
-    reward: [f64; LANES],
-    visits: [f64; LANES],
-    ln_avail: [f64; LANES],
-    c: f64,
-) -> [f64; LANES] {
+    #[cfg(not(target_arch = "x86_64"))]
     std::array::from_fn(|j| reward[j] / visits[j] + c * (ln_avail[j] / visits[j]).sqrt())
 }
 

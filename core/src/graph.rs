@@ -353,7 +353,7 @@ impl FeatureTotals {
     /// Whether the feature counts among the complete features of its kind: complete and
     /// not taken over.
     #[inline]
-    fn counted(&self) -> bool {
+    pub fn counted(&self) -> bool {
         self.complete() && !self.taken
     }
 }

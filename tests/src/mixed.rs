@@ -427,7 +427,7 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
         );
     }
     // KR-3 … KR-5: records = largest completed city / road. A city made a castle (BCB-9,
-    // `taken`) is no longer a completed city for the King.
+    // taken over) is not `counted` as a completed city, and not by the King.
     if rules.expansion_index("king-robber").is_none() {
         return;
     }
@@ -439,8 +439,7 @@ pub fn check_end(g: &Game, total_tiles: usize, ctx: &str) {
             let f = graph.feature_of(seg);
             if f.segment() == seg
                 && !graph.segment(seg).is_virtual()
-                && graph.totals(f).complete()
-                && !graph.totals(f).taken
+                && graph.totals(f).counted()
                 && rules.kind(graph.kind(f)).scoring == scoring
             {
                 largest = largest.max(graph.tile_count(f) as i64);

@@ -252,6 +252,16 @@ struct Seen {
     per_expansion: Vec<u64>,
 }
 
+impl Seen {
+    /// Nothing seen yet.
+    fn new() -> Seen {
+        Seen {
+            per_expansion: vec![0; EXPANSIONS.len()],
+            ..Seen::default()
+        }
+    }
+}
+
 fn play_game(i: u64, seen: &mut Seen, fans: &Path) {
     let mut d = draw_game(i);
     let rules: Arc<Ruleset> = build_ruleset(&spec(&d.expansions, d.options.clone(), fans))
@@ -292,10 +302,7 @@ fn play_game(i: u64, seen: &mut Seen, fans: &Path) {
 fn run_batch(batch: u64) {
     let first = env_u64("SOAK_FIRST", 0);
     let games = env_u64("SOAK_GAMES", DEFAULT_GAMES);
-    let mut seen = Seen {
-        per_expansion: vec![0; EXPANSIONS.len()],
-        ..Seen::default()
-    };
+    let mut seen = Seen::new();
     let start = std::time::Instant::now();
     for i in (first..first + games).filter(|i| i % BATCHES == batch) {
         play_game(i, &mut seen, &fan_expansions_dir());
@@ -321,10 +328,7 @@ fn run_batch(batch: u64) {
 /// [`EXPANSIONS`] or to how a game is drawn makes it another game).
 #[test]
 fn a_castle_is_no_completed_city_for_the_kings_record() {
-    let mut seen = Seen {
-        per_expansion: vec![0; EXPANSIONS.len()],
-        ..Seen::default()
-    };
+    let mut seen = Seen::new();
     play_game(3_043_433, &mut seen, &fan_expansions_dir());
     assert_eq!(seen.games, 1);
 }
@@ -366,10 +370,7 @@ fn soak_with_test_tiles_keeps_every_invariant_and_replays() {
     let first = env_u64("SOAK_FIRST", 0);
     let games = env_u64("SOAK_TEST_TILE_GAMES", DEFAULT_TEST_TILE_GAMES);
     let fans = fans_with_test_tiles();
-    let mut seen = Seen {
-        per_expansion: vec![0; EXPANSIONS.len()],
-        ..Seen::default()
-    };
+    let mut seen = Seen::new();
     let start = std::time::Instant::now();
     for i in first..first + games {
         play_game(i, &mut seen, fans);

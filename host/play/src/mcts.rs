@@ -419,22 +419,25 @@ fn search(
     // chance draw), so its children are found by offer index, not by a scan of the
     // children per offered action (quadratic in a nine-expansion turn's 100+ placements).
     let root_fixed = !matches!(root.decision().kind, DecisionKind::Draw);
-    let root_offer = root.actions();
-    // The allowed root offers, each with its child once expanded (in offer order: the
-    // order the descent reads them in), and those not expanded yet (ascending). Both are
-    // kept from playout to playout instead of rebuilt from a scan of the whole offer: at
-    // the root every expanded child is legal in every determinization.
-    let mut root_expanded: Vec<(u32, u32)> = Vec::new();
-    let mut root_untried: Vec<u32> = (0..root_offer.len() as u32)
-        .filter(|&k| !restricted || root_actions.contains(&root_offer[k as usize]))
-        .collect();
     // Below the root: the children legal in this playout's determinization, each as
     // (offer index, child), and the offer indices of the actions without a child yet: the
     // action taken is then applied by its index (`apply_offered`), not looked up again in
     // the offer.
     let mut legal: Vec<(u32, u32)> = Vec::new();
     let mut untried: Vec<u32> = Vec::new();
+    // The lists of the nodes whose offer is fixed ([`KeptOffer`]), the root's first: its
+    // allowed offers, none expanded yet.
     let mut kept: Vec<KeptOffer> = Vec::new();
+    if root_fixed {
+        let root_offer = root.actions();
+        kept.push(KeptOffer {
+            expanded: Vec::new(),
+            untried: (0..root_offer.len() as u32)
+                .filter(|&k| !restricted || root_actions.contains(&root_offer[k as usize]))
+                .collect(),
+        });
+        tree[0].kept = 1;
+    }
     let start = Instant::now();
     let mut done = 0u32;
     // `ln[k] = ln(k)` for UCB1 (`select`); index 0 is never read (counts start at 1).
@@ -489,7 +492,6 @@ fn search(
                 continue;
             }
             tree[node as usize].mover = g.decision().player.index() as u8;
-            let at_root = node == 0 && root_fixed;
             // An expansion's chance (a roll, a tile drawn by a rule) changes what follows.
             fixed &= g.generator_untouched();
             let n = &mut tree[node as usize];
@@ -505,20 +507,15 @@ fn search(
                 n.kept = kept.len() as u32;
             }
             let kept_at = tree[node as usize].kept as usize;
-            if at_root {
-                // By offer index alone: the copy's offer as actions is never built here
-                // (a nine-expansion tile step's 100+ placements, once per playout).
-                debug_assert_eq!(
-                    g.action_count(),
-                    root_offer.len(),
-                    "the root's offer is fixed"
-                );
-            } else if kept_at != 0 {
+            if kept_at != 0 {
                 #[cfg(debug_assertions)]
                 {
                     // The kept lists are what reading the offer would give.
                     let (mut e, mut u) = (Vec::new(), Vec::new());
                     for (k, a) in g.state().offered_iter().enumerate() {
+                        if node == 0 && restricted && !root_actions.contains(&a) {
+                            continue;
+                        }
                         match tree[node as usize].child(&a) {
                             Some(c) => e.push((k as u32, c)),
                             None => u.push(k as u32),
@@ -547,9 +544,7 @@ fn search(
                     }
                 }
             }
-            let (legal_now, untried_now) = if at_root {
-                (&root_expanded, &root_untried)
-            } else if kept_at != 0 {
+            let (legal_now, untried_now) = if kept_at != 0 {
                 let k = &kept[kept_at - 1];
                 (&k.expanded, &k.untried)
             } else {
@@ -560,12 +555,7 @@ fn search(
             }
             let (child, offer) = if !untried_now.is_empty() {
                 let k = untried_now[rng.random_range(0..untried_now.len() as u32) as usize];
-                let a = if at_root {
-                    Some(root_offer[k as usize])
-                } else {
-                    g.state().offered_at(k as usize)
-                };
-                let Some(a) = a else {
+                let Some(a) = g.state().offered_at(k as usize) else {
                     // Never: `k` came from the offer just read.
                     break;
                 };
@@ -576,15 +566,7 @@ fn search(
                     ..Stat::default()
                 });
                 tree[node as usize].add_child(c, a);
-                if at_root {
-                    expand(
-                        root_offer.iter().copied(),
-                        a,
-                        c,
-                        &mut root_untried,
-                        &mut root_expanded,
-                    );
-                } else if kept_at != 0 {
+                if kept_at != 0 {
                     let k = &mut kept[kept_at - 1];
                     expand(
                         g.state().offered_iter(),

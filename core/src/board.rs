@@ -268,6 +268,19 @@ impl Board {
         self.edits
     }
 
+    /// [`Board::rewind_to`]'s step for frontier index `k`: when this board's entry there
+    /// is not `base`'s, its cell gets `base`'s code back (the entry itself is copied after).
+    #[inline]
+    fn restore_frontier_cell(&mut self, base: &Board, k: usize) {
+        let pos = self.frontier[k].pos;
+        if base.frontier.get(k).is_some_and(|f| f.pos == pos) {
+            return;
+        }
+        if let Some(i) = self.index(pos) {
+            self.cells[i] = base.cells[i];
+        }
+    }
+
     #[inline]
     fn index(&self, p: Pos) -> Option<usize> {
         // `p` may be any cell a caller names, up to the ends of `i32`. Offsets taken as
@@ -542,14 +555,25 @@ impl Board {
         {
             return false;
         }
-        // A frontier cell at the same index in both lists has the same code in both.
-        for k in 0..self.frontier.len() {
-            let pos = self.frontier[k].pos;
-            if base.frontier.get(k).is_some_and(|f| f.pos == pos) {
-                continue;
-            }
-            if let Some(i) = self.index(pos) {
-                self.cells[i] = base.cells[i];
+        // A frontier cell at the same index in both lists has the same code in both, so
+        // only the indices where the lists may differ are read, not the whole frontier (a
+        // hundred cells and more with many expansions, at every playout of a search). A
+        // placement swap-removes its cell's entry (the last entry moves into that index),
+        // then pushes new cells at the end; the list never gets shorter than `low`. Below
+        // `low` an index is written only by such a removal, at the index its cell had:
+        // either that cell's index in `base`, or an index written before in the same way.
+        // So every index below `low` that differs is a placed cell's index in `base`.
+        let low = base.frontier.len().saturating_sub(n1 - n0);
+        for k in low..self.frontier.len() {
+            self.restore_frontier_cell(base, k);
+        }
+        for k in n0..n1 {
+            let c = self
+                .index(self.placed[k].pos)
+                .map_or(EMPTY, |i| base.cells[i]);
+            let j = (c & !FRONTIER_BIT) as usize;
+            if c & FRONTIER_BIT != 0 && j < low {
+                self.restore_frontier_cell(base, j);
             }
         }
         for k in n0..n1 {
@@ -800,5 +824,35 @@ mod tests {
         let mut b = base.clone();
         b.place(tile_at(30, 0));
         assert!(!b.rewind_to(&base));
+    }
+
+    /// `rewind_to` reads only the frontier indices a placement can change: after any
+    /// number of placements up to its limit, on cells taken from anywhere in the frontier
+    /// (its last entry or not, cells of the base or new ones), the board is the base again.
+    #[test]
+    fn rewind_restores_every_frontier_cell_a_placement_moved() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for round in 0..300 {
+            let mut base = Board::new();
+            base.place(tile_at(0, 0));
+            for _ in 0..rng.random_range(0..40) {
+                let f = base.frontier()[rng.random_range(0..base.frontier().len())].pos;
+                base.place(tile_at(f.x, f.y));
+            }
+            let mut b = base.clone();
+            for _ in 0..3 {
+                for _ in 0..rng.random_range(0..=REWIND_TILES.min(12)) {
+                    let f = b.frontier()[rng.random_range(0..b.frontier().len())].pos;
+                    b.place(tile_at(f.x, f.y));
+                }
+                if b.rewind_to(&base) {
+                    assert_eq!(b, base, "round {round}");
+                } else {
+                    // The grid grew: the caller copies instead.
+                    b.clone_from(&base);
+                }
+            }
+        }
     }
 }

@@ -559,10 +559,12 @@ impl Board {
         // only the indices where the lists may differ are read, not the whole frontier (a
         // hundred cells and more with many expansions, at every playout of a search). A
         // placement swap-removes its cell's entry (the last entry moves into that index),
-        // then pushes new cells at the end; the list never gets shorter than `low`. Below
-        // `low` an index is written only by such a removal, at the index its cell had:
-        // either that cell's index in `base`, or an index written before in the same way.
-        // So every index below `low` that differs is a placed cell's index in `base`.
+        // then pushes new cells at the end (and updates the edges of entries in place,
+        // which the copy below restores); the list never gets shorter than `low`. Below
+        // `low` an index gets another cell only by such a removal, at the index its cell
+        // had: either that cell's index in `base`, or an index that got another cell
+        // before in the same way. So every index below `low` whose cell differs is a
+        // placed cell's index in `base`.
         let low = base.frontier.len().saturating_sub(n1 - n0);
         for k in low..self.frontier.len() {
             self.restore_frontier_cell(base, k);

@@ -570,16 +570,15 @@ impl Board {
             self.restore_frontier_cell(base, k);
         }
         for k in n0..n1 {
-            let c = self
-                .index(self.placed[k].pos)
-                .map_or(EMPTY, |i| base.cells[i]);
-            let j = (c & !FRONTIER_BIT) as usize;
-            if c & FRONTIER_BIT != 0 && j < low {
-                self.restore_frontier_cell(base, j);
-            }
-        }
-        for k in n0..n1 {
             let t = self.placed[k];
+            // The placed cell's index in `base`'s frontier, when below `low`.
+            if let Some(i) = self.index(t.pos) {
+                let c = base.cells[i];
+                let j = (c & !FRONTIER_BIT) as usize;
+                if c & FRONTIER_BIT != 0 && j < low {
+                    self.restore_frontier_cell(base, j);
+                }
+            }
             for q in [t.pos].into_iter().chain(Side::ALL.map(|s| t.pos.step(s))) {
                 if let Some(i) = self.index(q) {
                     self.cells[i] = base.cells[i];

@@ -290,6 +290,13 @@ pub struct GameState {
     pub(crate) candidates: Vec<u8>,
     /// Scratch: features completed by the last placement.
     pub(crate) completed: Vec<crate::graph::FeatureId>,
+    /// Scratch of the final scoring: each drafted feature's or farm's strength per player
+    /// and occupants still to count. Always empty between scorings, so a copy copies
+    /// nothing; kept so that ending a game (a search's every playout) does not allocate.
+    pub(crate) final_strengths: Vec<([i32; crate::engine::MAX_PLAYERS], u16)>,
+    /// Scratch of the final scoring: the completed cities of one farm (empty between
+    /// scorings, as [`GameState::final_strengths`]).
+    pub(crate) final_cities: Vec<crate::graph::FeatureId>,
     /// The last placements [`View::placements_of`](crate::View::placements_of) computed
     /// for a tile kind without placement filters (a hook asks the same tile's placements
     /// several times in a turn: before offering it, for the offer, to check the answer).

@@ -925,6 +925,8 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         part_events: 0,
         candidates: Vec::new(),
         completed: Vec::new(),
+        final_strengths: Vec::new(),
+        final_cities: Vec::new(),
         placement_memo: Default::default(),
         copy_base: Default::default(),
         discards: Vec::new(),

@@ -394,14 +394,19 @@ pub(crate) fn returns_from(rules: &Ruleset, st: &GameState, i: usize, feature: F
 /// times as long, its hot parts spread over more cache lines.
 #[inline(never)]
 pub(crate) fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), HookError> {
-    // The state's scratch draft and feature list (kept empty between scorings) hold the
-    // drafts and the farms, so ending a game allocates almost nothing (search bots end a
-    // copy of the game per playout). The draft's own fields are put back as they were.
+    // The state's scratch lists (kept empty between scorings) hold the drafts, the farms,
+    // the strengths and a farm's cities, so ending a game allocates nothing once a search's
+    // copy has ended one (search bots end a copy of the game per playout). The draft's own
+    // fields are put back as they were.
     let mut draft = std::mem::take(&mut st.draft);
     let (placer, final_before) = (draft.placer, draft.final_scoring);
     let mut farms = std::mem::take(&mut st.completed);
     farms.clear();
-    let r = final_drafts(rules, st, &mut draft, &mut farms);
+    let mut scratch = FinalScratch {
+        strengths: std::mem::take(&mut st.final_strengths),
+        cities: std::mem::take(&mut st.final_cities),
+    };
+    let r = final_drafts(rules, st, &mut draft, &mut farms, &mut scratch);
     draft.features.clear();
     draft.awards.clear();
     draft.placer = placer;
@@ -409,6 +414,10 @@ pub(crate) fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), H
     st.draft = draft;
     farms.clear();
     st.completed = farms;
+    scratch.strengths.clear();
+    scratch.cities.clear();
+    st.final_strengths = scratch.strengths;
+    st.final_cities = scratch.cities;
     let r = r.and_then(|()| {
         each(
             rules,
@@ -424,18 +433,26 @@ pub(crate) fn final_scoring(rules: &Ruleset, st: &mut GameState) -> Result<(), H
     r
 }
 
+/// The final scoring's lists taken out of the state for its length
+/// ([`GameState::final_strengths`], [`GameState::final_cities`]).
+struct FinalScratch {
+    strengths: Vec<([i32; MAX_PLAYERS], u16)>,
+    cities: Vec<FeatureId>,
+}
+
 /// The final scoring's two drafts, applied in turn: unfinished features, then farms.
 fn final_drafts(
     rules: &Ruleset,
     st: &mut GameState,
     draft: &mut ScoreDraft,
     farms: &mut Vec<FeatureId>,
+    scratch: &mut FinalScratch,
 ) -> Result<(), HookError> {
     draft.features.clear();
     draft.awards.clear();
     draft.final_scoring = true;
     draft.placer = None;
-    final_features(rules, st, draft, farms)?;
+    final_features(rules, st, draft, farms, &mut scratch.strengths)?;
     apply_draft(rules, st, draft)?;
     draft.features.clear();
     draft.awards.clear();
@@ -445,7 +462,7 @@ fn final_drafts(
     // A search's copy refilled from one position again and again reads an unchanged
     // farm's borders from those kept for that position ([`FeatureGraph::farm_borders`])
     // instead of walking its segments.
-    let mut cities = Vec::with_capacity(16);
+    let cities = &mut scratch.cities;
     st.graph.remember_farms(|g, rec| {
         let kept = g.farm_borders();
         for &farm in farms.iter() {
@@ -469,12 +486,12 @@ fn final_drafts(
                     }
                     tiles
                 }
-                None => farm_cities_walk(rules, g, farm, &mut cities),
+                None => farm_cities_walk(rules, g, farm, cities),
             };
-            rec.record(farm, &cities, tiles);
+            rec.record(farm, cities, tiles);
         }
     });
-    farm_draft(rules, st, farms, draft)?;
+    farm_draft(rules, st, farms, draft, scratch)?;
     apply_draft(rules, st, draft)
 }
 
@@ -488,11 +505,12 @@ fn final_features(
     st: &GameState,
     draft: &mut ScoreDraft,
     farms: &mut Vec<FeatureId>,
+    acc: &mut Vec<([i32; MAX_PLAYERS], u16)>,
 ) -> Result<(), HookError> {
     if rules.any_hooks(HookSet::STRENGTH_DELTA) {
-        final_features_in::<true>(rules, st, draft, farms)
+        final_features_in::<true>(rules, st, draft, farms, acc)
     } else {
-        final_features_in::<false>(rules, st, draft, farms)
+        final_features_in::<false>(rules, st, draft, farms, acc)
     }
 }
 
@@ -504,12 +522,14 @@ fn final_features_in<const DELTAS: bool>(
     st: &GameState,
     draft: &mut ScoreDraft,
     farms: &mut Vec<FeatureId>,
+    acc: &mut Vec<([i32; MAX_PLAYERS], u16)>,
 ) -> Result<(), HookError> {
     let strength = FinalStrength::new(rules, st);
     // Per drafted feature: each player's strength and the occupants still to count. At
-    // most one per figure on the board: one allocation, not one per doubling (a search
-    // ends a game per playout).
-    let mut acc: Vec<([i32; MAX_PLAYERS], u16)> = Vec::with_capacity(st.figures.len());
+    // most one per figure on the board, in the state's scratch list (a search ends a game
+    // per playout): no allocation once a copy has ended a game.
+    acc.clear();
+    acc.reserve(st.figures.len());
     for (i, fig) in st.figures.iter().enumerate() {
         let FigureLoc::On(seg) = fig.loc else {
             continue;
@@ -690,19 +710,22 @@ fn farm_strengths<const DELTAS: bool>(
 }
 
 /// Drafts farm scoring in the chosen edition.
-pub(crate) fn farm_draft(
+fn farm_draft(
     rules: &Ruleset,
     st: &GameState,
     farms: &[FeatureId],
     draft: &mut ScoreDraft,
+    scratch: &mut FinalScratch,
 ) -> Result<(), HookError> {
     let n = st.players.len();
-    let mut cities = Vec::with_capacity(16);
-    let mut strength = Vec::with_capacity(farms.len());
+    let FinalScratch {
+        strengths: strength,
+        cities,
+    } = scratch;
     if rules.any_hooks(HookSet::STRENGTH_DELTA) {
-        farm_strengths::<true>(rules, st, farms, &mut strength)?;
+        farm_strengths::<true>(rules, st, farms, strength)?;
     } else {
-        farm_strengths::<false>(rules, st, farms, &mut strength)?;
+        farm_strengths::<false>(rules, st, farms, strength)?;
     }
     match rules.base().farm_scoring {
         FarmScoring::Third | FarmScoring::Second => {
@@ -711,8 +734,8 @@ pub(crate) fn farm_draft(
             if rules.base().farm_scoring == FarmScoring::Second {
                 paid.resize(n, Vec::new());
             }
-            for (&farm, (s, _)) in farms.iter().zip(&strength) {
-                let tiles = farm_cities_tiles(rules, &st.graph, farm, &mut cities);
+            for (&farm, (s, _)) in farms.iter().zip(strength.iter()) {
+                let tiles = farm_cities_tiles(rules, &st.graph, farm, cities);
                 let item = draft.features.len() as u16;
                 let value = 3 * cities.len() as i32;
                 draft.features.push(DraftFeature {
@@ -746,9 +769,9 @@ pub(crate) fn farm_draft(
         FarmScoring::First => {
             // City by city: every player's farmers over all farms bordering the city.
             let mut per_city: Vec<(FeatureId, [i32; MAX_PLAYERS])> = Vec::new();
-            for (&farm, (s, _)) in farms.iter().zip(&strength) {
-                farm_cities(rules, &st.graph, farm, &mut cities);
-                for c in &cities {
+            for (&farm, (s, _)) in farms.iter().zip(strength.iter()) {
+                farm_cities(rules, &st.graph, farm, cities);
+                for c in cities.iter() {
                     let entry = match per_city.iter_mut().position(|(f, _)| f == c) {
                         Some(i) => &mut per_city[i].1,
                         None => {
@@ -813,6 +836,50 @@ mod tests {
             }
         }
         assert!(skipped > 500 && found > 20, "{skipped} {found}");
+    }
+
+    /// ending a game leaves the final scoring's scratch lists empty (so a copy
+    /// copies nothing) and keeps their buffers in the state that ended. A search's copy,
+    /// refilled and ended at every playout, scores each position as a fresh copy does.
+    #[test]
+    fn final_scratch_is_empty_after_scoring_and_kept_for_the_next() {
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let rules = Arc::new(Ruleset::builder().tiles(base).build().unwrap());
+        let scores = |g: &Game| {
+            g.state()
+                .players()
+                .iter()
+                .map(|p| p.score)
+                .collect::<Vec<_>>()
+        };
+        let mut reused: Option<Game> = None;
+        let (mut ended, mut kept) = (0, 0);
+        for seed in 0..6u64 {
+            let players = (0..2 + seed % 3).map(|p| format!("P{p}")).collect();
+            let mut game = Game::new(Arc::clone(&rules), &GameSetup::new(players, seed)).unwrap();
+            let mut pick = seed;
+            while !game.is_over() {
+                let mut fresh = game.clone();
+                fresh.end_now().unwrap();
+                let copy = reused.get_or_insert_with(|| game.clone());
+                copy.refill_from(&game);
+                copy.end_now().unwrap();
+                assert_eq!(scores(&fresh), scores(copy), "seed {seed}");
+                for g in [&fresh, &*copy] {
+                    let st = g.state();
+                    assert!(st.final_strengths.is_empty() && st.final_cities.is_empty());
+                }
+                ended += 1;
+                kept += usize::from(copy.state().final_cities.capacity() > 0);
+                pick = pick
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = (pick >> 33) as usize % game.action_count();
+                game.apply_offered(i).unwrap();
+            }
+        }
+        // Once a farm with a completed city has been scored, the copy keeps that buffer.
+        assert!(kept > ended / 2, "{kept} of {ended}");
     }
 
     /// A strength delta that depends on the figure: `add` for seat 1's figures, `-3` for

@@ -80,6 +80,8 @@ clone_fields!(
     final_scoring,
     candidates,
     completed,
+    final_strengths,
+    final_cities,
     placement_memo;
     players => copy_players,
     figures => copy_in_pieces,

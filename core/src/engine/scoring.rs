@@ -812,22 +812,31 @@ mod tests {
     /// random base games.
     #[test]
     fn completed_by_last_placement_matches_its_walk() {
-        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
-        let rules = Arc::new(Ruleset::builder().tiles(base).build().unwrap());
         let (mut fast, mut walk) = (Vec::new(), Vec::new());
         let (mut skipped, mut found) = (0, 0);
-        for seed in 0..12u64 {
+        each_random_base_decision(12, |seed, game| {
+            let (rules, st) = (game.rules(), game.state());
+            completed_by_last_placement(rules, st, &mut fast);
+            walk.clear();
+            completed_walk(rules, st, &mut walk);
+            assert_eq!(fast, walk, "seed {seed}");
+            skipped += usize::from(!st.graph.completed_since_placement());
+            found += usize::from(!walk.is_empty());
+        });
+        assert!(skipped > 500 && found > 20, "{skipped} {found}");
+    }
+
+    /// Calls `at` with the seed and the game at every decision of seeded random base games
+    /// (seeds `0..games`, two to four players), each decision taken at random.
+    fn each_random_base_decision(games: u64, mut at: impl FnMut(u64, &Game)) {
+        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
+        let rules = Arc::new(Ruleset::builder().tiles(base).build().unwrap());
+        for seed in 0..games {
             let players = (0..2 + seed % 3).map(|p| format!("P{p}")).collect();
             let mut game = Game::new(Arc::clone(&rules), &GameSetup::new(players, seed)).unwrap();
             let mut pick = seed;
             while !game.is_over() {
-                let st = game.state();
-                completed_by_last_placement(&rules, st, &mut fast);
-                walk.clear();
-                completed_walk(&rules, st, &mut walk);
-                assert_eq!(fast, walk, "seed {seed}");
-                skipped += usize::from(!st.graph.completed_since_placement());
-                found += usize::from(!walk.is_empty());
+                at(seed, &game);
                 pick = pick
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
@@ -835,7 +844,6 @@ mod tests {
                 game.apply_offered(i).unwrap();
             }
         }
-        assert!(skipped > 500 && found > 20, "{skipped} {found}");
     }
 
     /// ending a game leaves the final scoring's scratch lists empty (so a copy
@@ -843,8 +851,6 @@ mod tests {
     /// refilled and ended at every playout, scores each position as a fresh copy does.
     #[test]
     fn final_scratch_is_empty_after_scoring_and_kept_for_the_next() {
-        let base: crate::TileSetData = toml::from_str(crate::BASE_TILES_TOML).unwrap();
-        let rules = Arc::new(Ruleset::builder().tiles(base).build().unwrap());
         let scores = |g: &Game| {
             g.state()
                 .players()
@@ -854,30 +860,20 @@ mod tests {
         };
         let mut reused: Option<Game> = None;
         let (mut ended, mut kept) = (0, 0);
-        for seed in 0..6u64 {
-            let players = (0..2 + seed % 3).map(|p| format!("P{p}")).collect();
-            let mut game = Game::new(Arc::clone(&rules), &GameSetup::new(players, seed)).unwrap();
-            let mut pick = seed;
-            while !game.is_over() {
-                let mut fresh = game.clone();
-                fresh.end_now().unwrap();
-                let copy = reused.get_or_insert_with(|| game.clone());
-                copy.refill_from(&game);
-                copy.end_now().unwrap();
-                assert_eq!(scores(&fresh), scores(copy), "seed {seed}");
-                for g in [&fresh, &*copy] {
-                    let st = g.state();
-                    assert!(st.final_strengths.is_empty() && st.final_cities.is_empty());
-                }
-                ended += 1;
-                kept += usize::from(copy.state().final_cities.capacity() > 0);
-                pick = pick
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let i = (pick >> 33) as usize % game.action_count();
-                game.apply_offered(i).unwrap();
+        each_random_base_decision(6, |seed, game| {
+            let mut fresh = game.clone();
+            fresh.end_now().unwrap();
+            let copy = reused.get_or_insert_with(|| game.clone());
+            copy.refill_from(game);
+            copy.end_now().unwrap();
+            assert_eq!(scores(&fresh), scores(copy), "seed {seed}");
+            for g in [&fresh, &*copy] {
+                let st = g.state();
+                assert!(st.final_strengths.is_empty() && st.final_cities.is_empty());
             }
-        }
+            ended += 1;
+            kept += usize::from(copy.state().final_cities.capacity() > 0);
+        });
         // Once a farm with a completed city has been scored, the copy keeps that buffer.
         assert!(kept > ended / 2, "{kept} of {ended}");
     }

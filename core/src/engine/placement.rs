@@ -34,6 +34,10 @@ pub(crate) fn check_fits(
 }
 
 /// Puts a tile on the board and merges its segments into the feature graph.
+///
+/// Never inlined, as [`play_tile`]: a profile-guided build inlined it on `play_tile`'s
+/// common path and called a second copy on the path of an amended placement (a bridge).
+#[inline(never)]
 #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn place_tile(
     rules: &Ruleset,
@@ -199,6 +203,11 @@ fn templates_match(rules: &Ruleset, tk: &crate::tile::TileKind, rot: Rotation) -
 
 /// The tile step of `player`: the tile goes on the board, `on_tile_placed` runs, and the
 /// deployment step comes next.
+///
+/// Never inlined: it has two callers (a placement answered, and a tile played instead of
+/// the draw), and a profile-guided build inlined it into one of them, so that a game using
+/// both ran two copies of its ~11 KiB through the instruction cache.
+#[inline(never)]
 #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn play_tile(
     rules: &Ruleset,

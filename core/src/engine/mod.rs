@@ -13,9 +13,10 @@
 //! placed together (`link_section = ".text.carcassonne_hot"`, on Linux: an ELF section name,
 //! which Mach-O would refuse): adjacent, their cache lines spread evenly over the instruction
 //! cache's sets, so they do not evict each other wherever the rest of the code lands. Rare
-//! paths stay out of them (`#[inline(never)]`), and so do large functions reached from two
-//! places (`play_tile`, `place_tile`): a profile-guided build would inline them into one
-//! caller and keep a second copy for the other, both hot in some games.
+//! paths stay out of them (`#[inline(never)]`). The large per-turn functions reached from
+//! more than one place (`play_tile`, `place_tile`) are `#[inline(never)]` too: a
+//! profile-guided build inlined each into one caller and kept a second copy for the others,
+//! both hot in some games.
 
 mod chance;
 mod dispatch;

@@ -10,10 +10,10 @@ instructions it ran a decision:
 
 It prints the code that runs at least 1, 0.3, 0.1, 0.03 and 0.01 times a decision (lines
 whose instructions a decision reach 4 × that rate, 4 instructions standing for one pass over
-a line), the share of each library (the host, each plugin, libc) in the code run at least
-0.1 times a decision, and the functions whose lines miss most. The base game's lines run at least 0.1 times
-a decision fill about 25 KiB; when a set's pass 32 KiB, its lines evict each other whatever
-their layout (docs/speed-log.md, twenty-third stop).
+a line), each library's share (the host, each plugin, libc) of the code run at least 0.1
+times a decision with those lines' misses, and the functions whose lines miss most. The base
+game's lines run at least 0.1 times a decision fill about 25 KiB; when a set's pass 32 KiB,
+its lines evict each other whatever their layout (docs/speed-log.md, twenty-third stop).
 """
 
 import argparse
@@ -28,6 +28,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RATES = (1.0, 0.3, 0.1, 0.03, 0.01)
+# The rate whose code is split by library: about what fills the 32 KiB L1i.
+BY_LIBRARY = 0.1
 LINE = 64
 
 
@@ -117,10 +119,11 @@ def main():
     # Which library the often-run lines belong to: the host's core, each plugin, libc.
     by_lib = collections.defaultdict(lambda: [0, 0.0])
     for (lib, _), (i, m) in per.items():
-        if i >= 4 * 0.1:
+        if i >= 4 * BY_LIBRARY:
             by_lib[lib][0] += 1
             by_lib[lib][1] += m
-    print("  code run >= 0.1 a decision by library (KiB, its lines' misses a decision):")
+    print(f"  code run >= {BY_LIBRARY} a decision by library "
+          "(KiB, those lines' misses a decision):")
     for lib, (n, m) in sorted(by_lib.items(), key=lambda kv: -kv[1][0]):
         print(f"    {n * LINE / 1024:6.1f} KiB {m:6.2f}  {lib}")
     by_fn = collections.defaultdict(lambda: [0, 0.0, 0.0])

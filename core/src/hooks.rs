@@ -393,6 +393,17 @@ macro_rules! expansion_hooks {
                 true
             }
 
+            /// Whether [`BoundExpansion::filter_deploy_actions`] always leaves
+            /// [`Action::Pass`] in a deployment step's offer (default: no), asked once when
+            /// the ruleset is built. When every deployment filter of a ruleset keeps it
+            /// ([`Ruleset::deploy_pass_kept`]), a search's playout may pass a deployment step
+            /// without listing it ([`crate::Game::apply_passing_deploy`]). Say yes only if no
+            /// option of yours ever removes the pass (a rule that makes an action compulsory
+            /// does).
+            fn keeps_deploy_pass(&self) -> bool {
+                false
+            }
+
             $(
                 $(#[$doc])*
                 fn $name(&self $(, $arg: $ty)*) -> $ret $default
@@ -425,6 +436,10 @@ macro_rules! expansion_hooks {
                 self.run(|e| Ok(e.opens_window_for(rules, window, tile)))
                     .unwrap_or(true)
             }
+            fn keeps_deploy_pass(&self) -> bool {
+                // A panic there means "no": the step is always listed.
+                self.run(|e| Ok(e.keeps_deploy_pass())).unwrap_or(false)
+            }
             $(
                 crate::plugin::guarded_forward! { $name ($($arg: $ty),*) -> $ret }
             )*
@@ -453,6 +468,9 @@ macro_rules! expansion_hooks {
             }
             fn opens_window_for(&self, rules: &Ruleset, window: Window, tile: TileKindId) -> bool {
                 (**self).opens_window_for(rules, window, tile)
+            }
+            fn keeps_deploy_pass(&self) -> bool {
+                (**self).keeps_deploy_pass()
             }
             $(
                 fn $name(&self $(, $arg: $ty)*) -> $ret {

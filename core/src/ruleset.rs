@@ -138,6 +138,8 @@ pub struct Ruleset {
     pub(crate) hook_sets: Vec<crate::hooks::HookSet>,
     /// The union of `hook_sets`.
     pub(crate) any_hooks: crate::hooks::HookSet,
+    /// Every deployment filter keeps the pass ([`Ruleset::deploy_pass_kept`]).
+    pub(crate) deploy_pass_kept: bool,
     /// Per hook bit: which expansions implement it (bit `i` = expansion `i`; bit 63
     /// also stands for every later one).
     pub(crate) hook_members: [u64; 32],
@@ -351,6 +353,13 @@ impl Ruleset {
     /// Each expansion's hook set, in load order.
     pub fn hook_sets(&self) -> &[crate::hooks::HookSet] {
         &self.hook_sets
+    }
+
+    /// Whether a deployment step always offers [`crate::Action::Pass`]: every expansion
+    /// that filters the step's offer says its filter keeps it
+    /// ([`BoundExpansion::keeps_deploy_pass`]). Core always offers it.
+    pub fn deploy_pass_kept(&self) -> bool {
+        self.deploy_pass_kept
     }
 
     /// Where the figures of `kind` start within each player's figures
@@ -1229,6 +1238,7 @@ impl RulesetBuilder {
             filtered_windows: [false; 3],
             hook_sets: Vec::new(),
             any_hooks: crate::hooks::HookSet::NONE,
+            deploy_pass_kept: true,
             kinds: self.kinds,
             figures: self.figures,
             tiles,
@@ -1400,6 +1410,9 @@ impl RulesetBuilder {
         rules.gates = slot_gates.into_iter().map(|(_, i, s)| (i, s)).collect();
         rules.state_gates = state_gates.into_iter().map(|(_, i, g)| (i, g)).collect();
         rules.shut_tests = std::array::from_fn(|b| rules.shut_test(b));
+        rules.deploy_pass_kept = rules.bound.iter().zip(&hook_sets).all(|(e, h)| {
+            !h.has(crate::hooks::HookSet::FILTER_DEPLOY_ACTIONS) || e.keeps_deploy_pass()
+        });
         rules.hook_sets = hook_sets;
         let mut filters = vec![0u64; rules.tiles.len()];
         for (i, (e, hooks)) in rules.bound.iter().zip(&rules.hook_sets).enumerate() {

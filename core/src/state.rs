@@ -276,6 +276,9 @@ pub struct GameState {
     /// A copy stops before the placement scoring of this turn or a later one
     /// ([`crate::Game::set_stop_before_scoring`]).
     pub(crate) stop_before_scoring: Option<u32>,
+    /// The next deployment step is passed without being listed, where the ruleset keeps
+    /// the pass ([`crate::Game::apply_passing_deploy`]; set only during that call).
+    pub(crate) pass_deploy: bool,
     pub(crate) events: Vec<ScoreEvent>,
     /// Where this turn part's events start in `events` (set when a turn or its second
     /// part begins): [`GameState::turn_part_events`].

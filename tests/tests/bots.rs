@@ -205,8 +205,9 @@ fn the_search_values_a_position_by_its_end_of_game_scores() {
     assert_eq!(after, vec![8, 0, 0, 0], "the closed city is worth 8");
 }
 
-/// `mcts[:BUDGET][:THREADSt][:dDEPTH]`: the playout depth is part of the spec, one turn
-/// past the tree by default, `dend` to the end of the game; bad depths are refused.
+/// `mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS]`: the playout depth is part of the spec, one
+/// turn past the tree by default, `dend` to the end of the game; so is the share of playout
+/// deployment steps passed unlisted, half by default; bad depths and shares are refused.
 #[test]
 fn mcts_spec_takes_a_playout_depth() {
     use carcassonne_play::bots::{parse_bot, BotSpec};
@@ -227,7 +228,20 @@ fn mcts_spec_takes_a_playout_depth() {
         panic!("mcts:dend parses")
     };
     assert_eq!(cfg.depth, u32::MAX);
-    for bad in ["mcts:dx", "mcts:d-1", "mcts:d20000", "mcts:1:1t:d1:d2"] {
+    assert_eq!(cfg.pass_share, MctsConfig::DEFAULT_PASS_SHARE);
+    let Ok(BotSpec::Mcts(cfg)) = parse_bot("mcts:300:2t:d3:p0") else {
+        panic!("mcts:300:2t:d3:p0 parses")
+    };
+    assert_eq!((cfg.depth, cfg.pass_share), (3, 0));
+    for bad in [
+        "mcts:dx",
+        "mcts:d-1",
+        "mcts:d20000",
+        "mcts:1:1t:d1:d2:p5",
+        "mcts:p101",
+        "mcts:p-1",
+        "mcts:px",
+    ] {
         assert!(parse_bot(bad).is_err(), "{bad} is refused");
     }
 }

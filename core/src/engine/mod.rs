@@ -550,6 +550,19 @@ impl Game {
         self.play_offered(index).map(|_| ())
     }
 
+    /// [`Game::apply_offered`], passing a deployment step that the action leads to without
+    /// listing its offer, when the ruleset keeps the pass in every deployment step
+    /// ([`Ruleset::deploy_pass_kept`]; otherwise the step is offered as usual). The game
+    /// goes on as if [`Action::Pass`] had been chosen from the listed offer. A search's
+    /// playout that means to pass uses it to skip the listing (with the nine official
+    /// expansions, a tower, portal and barn offer costs several thousand instructions).
+    pub fn apply_passing_deploy(&mut self, index: usize) -> Result<(), ActionError> {
+        self.state.pass_deploy = true;
+        let r = self.play_offered(index).map(|_| ());
+        self.state.pass_deploy = false;
+        r
+    }
+
     /// Applies the `index`-th offered action and returns it: what a game loop that keeps
     /// a record needs, without looking the action up twice (for a tile step that walks
     /// the placements).
@@ -924,6 +937,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         whole_turns: false,
         stop_before_draw: None,
         stop_before_scoring: None,
+        pass_deploy: false,
         events: Vec::new(),
         part_events: 0,
         candidates: Vec::new(),

@@ -118,6 +118,13 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             }
             Stage::DeployStep => {
                 st.stage = Stage::AfterDeploy;
+                // A playout's pass, as if chosen from the offer (`Game::step`): the offer
+                // always holds it here, so it need not be listed.
+                if st.pass_deploy && rules.deploy_pass_kept() {
+                    st.pass_deploy = false;
+                    st.deploy_choice = Some(Action::Pass);
+                    continue;
+                }
                 if deploy_offers(rules, st)? {
                     let tile = st.last_placed.expect("a tile was placed");
                     st.decision = Decision {

@@ -249,6 +249,11 @@ impl BoundExpansion for AgRules {
         Ok(())
     }
 
+    /// AG-3 drops deployments and moves only.
+    fn keeps_deploy_pass(&self) -> bool {
+        true
+    }
+
     /// AG-3: only an abbot on a garden (AG-5: the abbot's own places are its `deploy_on`).
     fn filter_deploy_actions(
         &self,

@@ -439,6 +439,11 @@ impl BoundExpansion for BtRules {
         self.acrobats.offers(&v, &self.marks, &self.portal, p, out)
     }
 
+    /// BT-8 drops deployments and moves onto an acrobat space only.
+    fn keeps_deploy_pass(&self) -> bool {
+        true
+    }
+
     /// BT-8: only small followers, and at most three, on an acrobat space.
     fn filter_deploy_actions(
         &self,

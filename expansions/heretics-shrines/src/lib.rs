@@ -738,6 +738,11 @@ impl BoundExpansion for ShrinesRules {
         Ok(())
     }
 
+    /// HS-4's house rule drops deployments only.
+    fn keeps_deploy_pass(&self) -> bool {
+        true
+    }
+
     /// HS-4 house rule: no follower on a crowded building.
     #[inline(always)]
     fn filter_deploy_actions(

@@ -188,6 +188,11 @@ impl BoundExpansion for PhantomRules {
         ctx.repeat_deploy_step()
     }
 
+    /// PH-3: the phantom step keeps passing.
+    fn keeps_deploy_pass(&self) -> bool {
+        true
+    }
+
     /// PH-3, PH-9: in the phantom step, only the phantom's deployments and passing.
     fn filter_deploy_actions(
         &self,

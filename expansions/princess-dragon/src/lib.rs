@@ -643,6 +643,12 @@ impl BoundExpansion for PdRules {
         Ok(())
     }
 
+    /// PD-5 drops deployments onto the dragon's tile only; PD-19 under `must` keeps only
+    /// the princess's removals when she has one, the pass too.
+    fn keeps_deploy_pass(&self) -> bool {
+        !self.princess_must
+    }
+
     /// PD-5: nothing onto the dragon's tile; PD-19 `must`.
     #[inline(always)]
     fn filter_deploy_actions(

@@ -163,8 +163,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         games: u64,
         /// Bots per seat, comma-separated, cycled over the seats: random, greedy, or
-        /// mcts[:BUDGET][:THREADSt][:dDEPTH] (mcts:2000 playouts, mcts:500ms per decision,
-        /// mcts:2000:2t, mcts:1000:dend; docs/bots.md).
+        /// mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS] (mcts:2000 playouts, mcts:500ms per
+        /// decision, mcts:2000:2t, mcts:1000:dend, mcts:1000:p0; docs/bots.md).
         #[arg(long, value_delimiter = ',', default_value = "random")]
         bots: Vec<String>,
         #[command(flatten)]
@@ -180,7 +180,7 @@ enum Command {
     /// Elo.
     Arena {
         /// Bot specs, comma-separated (at least two, at most one per seat): random, greedy,
-        /// mcts[:BUDGET][:THREADSt][:dDEPTH] (docs/bots.md).
+        /// mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS] (docs/bots.md).
         #[arg(long, value_delimiter = ',', required = true)]
         bots: Vec<String>,
         /// Number of games (a multiple of --players rotates the seats exactly).

@@ -216,10 +216,12 @@ pub fn make_bot(spec: &str, seed: u64) -> Option<Box<dyn Bot>> {
     parse_bot(spec).ok().map(|s| s.build(seed))
 }
 
-/// A parsed bot spec: `random`, `greedy`, or `mcts[:BUDGET][:THREADSt][:dDEPTH]` where
-/// BUDGET is a number of playouts per decision (`mcts:2000`) or a time (`mcts:500ms`,
-/// `mcts:2s`), THREADS the search threads (`mcts:2000:2t`) and DEPTH the turns a playout
-/// plays past the tree before it is valued (`d1`, the default; `dend` plays to the end).
+/// A parsed bot spec: `random`, `greedy`, or `mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS]`
+/// where BUDGET is a number of playouts per decision (`mcts:2000`) or a time
+/// (`mcts:500ms`, `mcts:2s`), THREADS the search threads (`mcts:2000:2t`), DEPTH the turns
+/// a playout plays past the tree before it is valued (`d1`, the default; `dend` plays to
+/// the end) and PASS the per cent of a playout's deployment steps passed unlisted (`p50`,
+/// the default; `p0` lists every one).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BotSpec {
     /// [`RandomBot`].
@@ -254,13 +256,19 @@ pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
         "greedy" => Ok(BotSpec::Greedy),
         "mcts" => {
             let mut cfg = MctsConfig::default();
-            if rest.len() > 3 {
+            if rest.len() > 4 {
                 return Err(format!(
-                    "bot `{spec}`: expected mcts[:BUDGET][:THREADSt][:dDEPTH], e.g. mcts:2000 or mcts:500ms:2t:d1"
+                    "bot `{spec}`: expected mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS], e.g. mcts:2000 or mcts:500ms:2t:d1:p50"
                 ));
             }
             for part in rest {
-                if let Some(d) = part.strip_prefix('d') {
+                if let Some(p) = part.strip_prefix('p') {
+                    cfg.pass_share = p
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|n| *n <= 100)
+                        .ok_or_else(|| format!("bot `{spec}`: `{part}` is not p0…p100"))?;
+                } else if let Some(d) = part.strip_prefix('d') {
                     cfg.depth = match d {
                         "end" => u32::MAX,
                         _ => d
@@ -288,7 +296,7 @@ pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
             Ok(BotSpec::Mcts(cfg))
         }
         _ => Err(format!(
-            "unknown bot `{spec}` (available: random, greedy, mcts[:BUDGET][:THREADSt][:dDEPTH])"
+            "unknown bot `{spec}` (available: random, greedy, mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS])"
         )),
     }
 }

@@ -62,6 +62,11 @@ pub struct MctsConfig {
     /// Turns a playout plays on from the tree's leaf (at random) before the position is
     /// valued by ending the game there ([`Game::end_now`]); `u32::MAX` plays to the end.
     pub depth: u32,
+    /// Per cent of a playout's deployment steps passed outright, without listing their
+    /// offer ([`Game::apply_passing_deploy`]); the others choose at random among all their
+    /// actions, passing among them. Only where every deployment step keeps the pass
+    /// ([`carcassonne_core::Ruleset::deploy_pass_kept`]).
+    pub pass_share: u8,
 }
 
 impl MctsConfig {
@@ -69,6 +74,8 @@ impl MctsConfig {
     pub const DEFAULT_ITERATIONS: u32 = 1000;
     /// Playout turns after the tree when the spec names none.
     pub const DEFAULT_DEPTH: u32 = 1;
+    /// Per cent of playout deployment steps passed when the spec names none.
+    pub const DEFAULT_PASS_SHARE: u8 = 50;
 }
 
 impl Default for MctsConfig {
@@ -78,6 +85,7 @@ impl Default for MctsConfig {
             threads: 1,
             exploration: 0.7,
             depth: MctsConfig::DEFAULT_DEPTH,
+            pass_share: MctsConfig::DEFAULT_PASS_SHARE,
         }
     }
 }
@@ -410,6 +418,13 @@ fn search(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // Checking membership costs a scan per action: only when the root is restricted.
     let restricted = root_actions.len() < root.action_count();
+    // Playouts pass a share of their deployment steps unlisted, where every step keeps the
+    // pass (a ruleset that can make a deployment compulsory lists them all).
+    let passing = if root.rules().deploy_pass_kept() {
+        u32::from(cfg.pass_share.min(100))
+    } else {
+        0
+    };
     let players = root.state().players().len();
     let mut tree = vec![Node::new(None)];
     let mut stats = vec![Stat::default()];
@@ -619,8 +634,8 @@ fn search(
                 if n == 0 {
                     break;
                 }
-                g.apply_offered(rng.random_range(0..n as u32) as usize)
-                    .map_err(|_| ())
+                let k = rng.random_range(0..n as u32) as usize;
+                apply_at_random(&mut g, k, passing, &mut rng)
             };
             if step.is_err() {
                 break;
@@ -726,6 +741,20 @@ fn ucb_terms(n: &Stat, ln: &[f64]) -> (f64, f64, f64) {
         None => f64::from(avail).ln(),
     };
     (n.reward, f64::from(n.visits.max(1)), ln_avail)
+}
+
+/// A playout's move: offered action `k`; after a tile placement, the deployment step that
+/// follows is passed outright `passing` times in a hundred ([`MctsConfig::pass_share`]).
+/// A uniform step nearly always deploys, and each step of a nine-expansion game lists
+/// every open tower, the portal's targets and the barns before a filter reads them all:
+/// passing some unlisted makes a playout cheaper, and plays no worse (docs/bots.md).
+fn apply_at_random(g: &mut Game, k: usize, passing: u32, rng: &mut ChaCha8Rng) -> Result<(), ()> {
+    let placement = matches!(g.decision().kind, DecisionKind::PlaceTile { .. });
+    if passing != 0 && placement && rng.random_range(0..100u32) < passing {
+        g.apply_passing_deploy(k).map_err(|_| ())
+    } else {
+        g.apply_offered(k).map_err(|_| ())
+    }
 }
 
 /// Samples a chosen-draw decision by the number of copies of each offered tile left.

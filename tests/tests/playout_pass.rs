@@ -1,0 +1,164 @@
+//! A playout's unlisted pass (issue 33): `Game::apply_passing_deploy` plays a placement and
+//! passes the deployment step after it without listing the step's offer. The game must go
+//! on exactly as if the pass had been chosen from the listed offer, and a ruleset where a
+//! filter can take the pass away must list the step as usual.
+
+use carcassonne_core::{Action, DecisionKind, Game, GameSetup, Ruleset};
+use carcassonne_play::bots::make_bot;
+use carcassonne_tests::{official_and_fan_rules as rules, NINE_OFFICIAL};
+use std::sync::Arc;
+
+/// Plays `g` to its end with a random bot of `seed`; returns the scores and score events.
+fn finish(mut g: Game, seed: u64) -> (Vec<i32>, usize) {
+    let mut bot = make_bot("random", seed).expect("bot");
+    while !g.is_over() {
+        let i = bot.choose(&g);
+        g.apply_offered(i).expect("offered actions apply");
+    }
+    let scores = g.state().players().iter().map(|p| p.score).collect();
+    (scores, g.state().events().len())
+}
+
+/// At every tile step of a few random games, each of the first placements played with an
+/// unlisted pass gives the decision, offer and figures that choosing `Pass` from the listed
+/// step gives, and the same game to its end.
+fn unlisted_pass_is_the_listed_pass(rules: &Arc<Ruleset>, seeds: std::ops::Range<u64>) -> u32 {
+    let mut compared = 0;
+    for seed in seeds {
+        each_tile_step(rules, seed, |g| {
+            for k in 0..g.action_count().min(3) {
+                let mut listed = g.clone();
+                listed.apply_offered(k).expect("the placement applies");
+                let was_step = matches!(listed.decision().kind, DecisionKind::Deploy { .. });
+                if was_step {
+                    let pass = listed
+                        .actions()
+                        .iter()
+                        .position(|a| *a == Action::Pass)
+                        .expect("the deployment step offers the pass");
+                    listed.apply_offered(pass).expect("the pass applies");
+                }
+                let mut unlisted = g.clone();
+                unlisted
+                    .apply_passing_deploy(k)
+                    .expect("the placement applies");
+                assert_eq!(unlisted.decision(), listed.decision(), "seed {seed}");
+                assert_eq!(unlisted.actions(), listed.actions(), "seed {seed}");
+                assert_eq!(
+                    unlisted.state().figures(),
+                    listed.state().figures(),
+                    "seed {seed}"
+                );
+                if was_step {
+                    compared += 1;
+                    // The rest of the game, the same random choices on both copies.
+                    let rest = seed ^ (k as u64) << 32;
+                    assert_eq!(finish(unlisted, rest), finish(listed, rest), "seed {seed}");
+                }
+            }
+            true
+        });
+    }
+    compared
+}
+
+/// Plays a random 2-player game of `rules` (bot and game seeded `seed`), calling `at` at
+/// every tile step before the bot plays it, until the game ends or `at` says stop.
+fn each_tile_step(rules: &Arc<Ruleset>, seed: u64, mut at: impl FnMut(&Game) -> bool) {
+    let names = vec!["A".to_string(), "B".to_string()];
+    let mut g = Game::new(Arc::clone(rules), &GameSetup::new(names, seed)).expect("game");
+    let mut bot = make_bot("random", seed).expect("bot");
+    while !g.is_over() {
+        if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) && !at(&g) {
+            return;
+        }
+        let i = bot.choose(&g);
+        g.apply_offered(i).expect("offered actions apply");
+    }
+}
+
+/// The ruleset of `expansions` keeps the pass in every step, and in random games of it
+/// (`seeds`) more than `least` unlisted passes play as listed ones.
+fn unlisted_passes_play_as_listed(expansions: &[&str], seeds: std::ops::Range<u64>, least: u32) {
+    let rules = rules(expansions, &[]);
+    assert!(rules.deploy_pass_kept(), "{expansions:?} keep the pass");
+    let n = unlisted_pass_is_the_listed_pass(&rules, seeds);
+    assert!(n > least, "{n} passed steps compared");
+}
+
+#[test]
+fn an_unlisted_pass_plays_as_the_listed_one_in_the_base_game() {
+    unlisted_passes_play_as_listed(&[], 0..3, 100);
+}
+
+/// AM-23, PD-5 and the shrines' crowding filter keep the pass.
+#[test]
+fn an_unlisted_pass_plays_as_the_listed_one_with_the_nine() {
+    unlisted_passes_play_as_listed(&NINE_OFFICIAL, 0..2, 200);
+}
+
+/// Every official set at once: the garden's (AG-3), the acrobats' (BT-8) and the phantom's
+/// (PH-3) filters keep the pass too.
+#[test]
+fn an_unlisted_pass_plays_as_the_listed_one_with_every_official_set() {
+    let all = [
+        NINE_OFFICIAL.as_slice(),
+        &[
+            "abbot-garden",
+            "hills-sheep",
+            "bridges-castles-bazaars",
+            "big-top",
+            "phantom",
+        ],
+    ]
+    .concat();
+    unlisted_passes_play_as_listed(&all, 0..2, 200);
+}
+
+/// Where the pass may not be taken unlisted, `apply_passing_deploy` plays as
+/// `apply_offered`: the step after the placement is listed and offered. Returns how many
+/// such steps the first tile steps of a game (seed 1) offered.
+fn steps_stay_listed(rules: &Arc<Ruleset>) -> usize {
+    let mut steps = 0;
+    each_tile_step(rules, 1, |g| {
+        let mut listed = g.clone();
+        listed.apply_offered(0).expect("the placement applies");
+        let mut asked = g.clone();
+        asked
+            .apply_passing_deploy(0)
+            .expect("the placement applies");
+        assert_eq!(asked.decision(), listed.decision());
+        assert_eq!(asked.actions(), listed.actions());
+        steps += usize::from(matches!(asked.decision().kind, DecisionKind::Deploy { .. }));
+        steps < 20
+    });
+    steps
+}
+
+/// PD-19 under `princessAction=must`: a step where the princess can act offers only her
+/// removals, so the pass cannot be taken unlisted.
+#[test]
+fn a_compulsory_princess_keeps_every_step_listed() {
+    let rules = rules(
+        &["princess-dragon"],
+        &[("princess-dragon.princessAction", "must")],
+    );
+    assert!(!rules.deploy_pass_kept());
+    assert!(steps_stay_listed(&rules) > 0, "some steps were offered");
+}
+
+/// A fan script's deployment filter says nothing about the pass (the Robber's Son under
+/// `action=must` takes it away when its offer is armed): with one, every step is listed.
+#[test]
+fn a_script_filter_keeps_every_step_listed() {
+    let scripted = [NINE_OFFICIAL.as_slice(), &["robbers-son"]].concat();
+    let rules = rules(&scripted, &[]);
+    let script = rules
+        .expansions()
+        .iter()
+        .position(|e| e.id() == "robbers-son")
+        .expect("the script is loaded");
+    assert!(rules.hook_sets()[script].has(carcassonne_core::HookSet::FILTER_DEPLOY_ACTIONS));
+    assert!(!rules.deploy_pass_kept());
+    assert!(steps_stay_listed(&rules) > 0, "some steps were offered");
+}

@@ -926,14 +926,14 @@ impl BoundExpansion for AmRules {
         Ok(())
     }
 
-    /// AM-23: nothing is deployed onto a farm holding a barn (a pig next to a farmer that
-    /// only a market redeployment brought there, say); under
-    /// `barnFarmFigures=non-followers`, no follower.
     /// AM-23 drops deployments onto a barn's farm only.
     fn keeps_deploy_pass(&self) -> bool {
         true
     }
 
+    /// AM-23: nothing is deployed onto a farm holding a barn (a pig next to a farmer that
+    /// only a market redeployment brought there, say); under
+    /// `barnFarmFigures=non-followers`, no follower.
     #[inline(always)]
     fn filter_deploy_actions(
         &self,

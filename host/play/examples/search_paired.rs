@@ -8,7 +8,8 @@
 //! Plays GAMES 2-player games (seeds 1..=GAMES) whose moves greedy bots choose, with the
 //! given expansions (plugins found through `CARCASSONNE_PLUGIN_PATH` or beside the
 //! program). At every decision with more than one legal action both specs decide the same
-//! position, in alternating order, and their thread CPU times are summed. A change to a
+//! position, in alternating order, and their thread CPU times are summed (specs of one
+//! search thread: a thread's clock leaves out the threads it starts). A change to a
 //! bot changes the games it plays, and a game's boards move a search's cost by several per
 //! cent; on the same positions only the bots differ.
 

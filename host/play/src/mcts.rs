@@ -27,7 +27,8 @@
 //! turn later is both cheaper and far better informed. Each player's reward is the gain in
 //! its margin over the best other player between the root and the playout's end (both valued
 //! the same way), squashed into [0, 1] by `tanh(gain / 20)`. A decision with one legal
-//! action is taken without search.
+//! action is taken without search. Half the deployment steps after a tile a playout places
+//! are passed without listing their offer ([`MctsConfig::pass_share`]).
 //!
 //! **Parallelism and determinism.** With `n` threads the iterations are split between `n`
 //! independent trees (root parallelisation); their root statistics are summed. Every seed
@@ -747,7 +748,7 @@ fn ucb_terms(n: &Stat, ln: &[f64]) -> (f64, f64, f64) {
 /// follows is passed outright `passing` times in a hundred ([`MctsConfig::pass_share`]).
 /// A uniform step nearly always deploys, and each step of a nine-expansion game lists
 /// every open tower, the portal's targets and the barns before a filter reads them all:
-/// passing some unlisted makes a playout cheaper, and plays no worse (docs/bots.md).
+/// passing some unlisted makes a playout cheaper, and measured no weaker (docs/bots.md).
 fn apply_at_random(g: &mut Game, k: usize, passing: u32, rng: &mut ChaCha8Rng) -> Result<(), ()> {
     let placement = matches!(g.decision().kind, DecisionKind::PlaceTile { .. });
     if passing != 0 && placement && rng.random_range(0..100u32) < passing {

@@ -10,39 +10,16 @@
 //! must end every game with the same scores (a checkpoint changes nothing but the cost).
 
 use carcassonne_core::{Game, GameSetup};
-use carcassonne_rules::{build_ruleset, RulesSpec};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// This thread's CPU time in nanoseconds (Linux: the first field of its schedstat).
-fn cpu_ns() -> u64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
-}
+mod common;
+use common::cpu_ns;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(200);
-    let expansions: Vec<String> = args
-        .get(2)
-        .map(|s| {
-            s.split(',')
-                .filter(|e| !e.is_empty())
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    let rules = build_ruleset(&RulesSpec {
-        expansions,
-        options: Vec::new(),
-        plugin_dirs: Vec::new(),
-    })
-    .unwrap_or_else(|e| {
-        eprintln!("error: {e}");
-        std::process::exit(2)
-    });
+    let rules = common::ruleset_from_arg(args.get(2));
     let mut scores = [Vec::new(), Vec::new()];
     for checkpoints in [false, true] {
         let (mut decisions, start) = (0u64, cpu_ns());

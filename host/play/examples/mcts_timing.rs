@@ -10,33 +10,15 @@
 
 use carcassonne_core::{Game, GameSetup};
 use carcassonne_play::bots::make_bot;
-use carcassonne_rules::{build_ruleset, RulesSpec};
+
+mod common;
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let spec = args.get(1).map_or("mcts", String::as_str);
     let games: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(2);
-    let expansions: Vec<String> = args
-        .get(3)
-        .map(|s| {
-            s.split(',')
-                .filter(|e| !e.is_empty())
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    let rules = match build_ruleset(&RulesSpec {
-        expansions,
-        options: Vec::new(),
-        plugin_dirs: Vec::new(),
-    }) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let rules = common::ruleset_from_arg(args.get(3));
     let mut times: Vec<f64> = Vec::new();
     let mut all_decisions = 0usize;
     for seed in 1..=games {

@@ -15,19 +15,9 @@
 
 use carcassonne_core::{Game, GameSetup};
 use carcassonne_play::bots::{make_bot, Bot};
-use carcassonne_rules::{build_ruleset, RulesSpec};
 
-/// The calling thread's CPU time in nanoseconds (another process on the core does not
-/// count, unlike wall time).
-fn thread_cpu_ns() -> u128 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec and the clock id is a constant.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as u128 * 1_000_000_000 + ts.tv_nsec as u128
-}
+mod common;
+use common::cpu_ns;
 
 fn fail(message: &str) -> ! {
     eprintln!("error: {message}");
@@ -40,22 +30,8 @@ fn main() {
         fail("usage: search_paired SPEC_A SPEC_B [GAMES] [EXPANSIONS]");
     };
     let games: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(4);
-    let expansions: Vec<String> = args
-        .get(4)
-        .map(|s| {
-            s.split(',')
-                .filter(|e| !e.is_empty())
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    let rules = build_ruleset(&RulesSpec {
-        expansions,
-        options: Vec::new(),
-        plugin_dirs: Vec::new(),
-    })
-    .unwrap_or_else(|e| fail(&e.to_string()));
-    let mut cpu = [0u128; 2];
+    let rules = common::ruleset_from_arg(args.get(4));
+    let mut cpu = [0u64; 2];
     let mut searched = 0u64;
     for seed in 1..=games {
         let names = vec!["P1".to_string(), "P2".to_string()];
@@ -69,9 +45,9 @@ fn main() {
                 searched += 1;
                 let first = (searched % 2) as usize;
                 for k in [first, 1 - first] {
-                    let t = thread_cpu_ns();
+                    let t = cpu_ns();
                     std::hint::black_box(bots[k].choose(&g));
-                    cpu[k] += thread_cpu_ns() - t;
+                    cpu[k] += cpu_ns() - t;
                 }
             }
             let i = movers[g.decision().player.index() % 2].choose(&g);
@@ -79,7 +55,7 @@ fn main() {
                 .unwrap_or_else(|e| fail(&format!("game {seed}: {e}")));
         }
     }
-    let per = |ns: u128| ns as f64 / 1000.0 / searched.max(1) as f64;
+    let per = |ns: u64| ns as f64 / 1000.0 / searched.max(1) as f64;
     println!(
         "{searched} positions; {a}: {:.1} µs a decision; {b}: {:.1} µs a decision; {b} / {a} = {:.3}",
         per(cpu[0]),

@@ -394,12 +394,16 @@ macro_rules! expansion_hooks {
             }
 
             /// Whether [`BoundExpansion::filter_deploy_actions`] always leaves
-            /// [`Action::Pass`] in a deployment step's offer (default: no), asked once when
-            /// the ruleset is built. When every deployment filter of a ruleset keeps it
-            /// ([`Ruleset::deploy_pass_kept`]), a search's playout may pass a deployment step
-            /// without listing it ([`crate::Game::apply_passing_deploy`]). Say yes only if no
-            /// option of yours ever removes the pass (a rule that makes an action compulsory
-            /// does).
+            /// [`Action::Pass`] in a deployment step's offer, and judges each action by
+            /// itself (default: no), asked once when the ruleset is built. When every
+            /// deployment filter of a ruleset says so ([`Ruleset::deploy_pass_kept`]), a
+            /// search's playout may pass a deployment step without listing it
+            /// ([`crate::Game::apply_passing_deploy`]), or choose among the tile's own
+            /// deployments that the filters leave ([`crate::Game::apply_tile_deploy`]):
+            /// what a filter keeps of part of the offer must then be kept of the whole.
+            /// Say yes only if no option of yours ever removes the pass, or removes an
+            /// action because of another one offered beside it (a rule that makes an
+            /// action compulsory does both).
             fn keeps_deploy_pass(&self) -> bool {
                 false
             }

@@ -355,9 +355,9 @@ impl Ruleset {
         &self.hook_sets
     }
 
-    /// Whether a deployment step always offers [`crate::Action::Pass`]: every expansion
-    /// that filters the step's offer says its filter keeps it
-    /// ([`BoundExpansion::keeps_deploy_pass`]). Core always offers it.
+    /// Whether a deployment step always offers [`crate::Action::Pass`], and its filters
+    /// judge each action by itself: every expansion that filters the step's offer says so
+    /// ([`BoundExpansion::keeps_deploy_pass`]). Core always offers the pass.
     pub fn deploy_pass_kept(&self) -> bool {
         self.deploy_pass_kept
     }

@@ -67,6 +67,19 @@ pub enum DecisionKind {
     GameOver,
 }
 
+/// How a search's playout answers the next deployment step ([`GameState::playout_deploy`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum PlayoutDeploy {
+    /// Listed and offered as usual.
+    #[default]
+    Listed,
+    /// Passed unlisted ([`crate::Game::apply_passing_deploy`]).
+    Pass,
+    /// Answered from the tile's own deployments, this share of them
+    /// ([`crate::Game::apply_tile_deploy`]).
+    Pick(u64),
+}
+
 /// Whose decision it is and what kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {
@@ -276,9 +289,10 @@ pub struct GameState {
     /// A copy stops before the placement scoring of this turn or a later one
     /// ([`crate::Game::set_stop_before_scoring`]).
     pub(crate) stop_before_scoring: Option<u32>,
-    /// The next deployment step is passed without being listed, where the ruleset keeps
-    /// the pass ([`crate::Game::apply_passing_deploy`]; set only during that call).
-    pub(crate) pass_deploy: bool,
+    /// How a search's playout answers the next deployment step without listing its offer,
+    /// where the ruleset keeps the pass ([`crate::Game::apply_passing_deploy`],
+    /// [`crate::Game::apply_tile_deploy`]; set only during those calls).
+    pub(crate) playout_deploy: PlayoutDeploy,
     pub(crate) events: Vec<ScoreEvent>,
     /// Where this turn part's events start in `events` (set when a turn or its second
     /// part begins): [`GameState::turn_part_events`].

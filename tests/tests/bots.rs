@@ -205,9 +205,11 @@ fn the_search_values_a_position_by_its_end_of_game_scores() {
     assert_eq!(after, vec![8, 0, 0, 0], "the closed city is worth 8");
 }
 
-/// `mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS]`: the playout depth is part of the spec, one
-/// turn past the tree by default, `dend` to the end of the game; so is the share of playout
-/// deployment steps passed unlisted, half by default; bad depths and shares are refused.
+/// `mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER]`: the playout depth is part of the
+/// spec, one turn past the tree by default, `dend` to the end of the game; so is the share
+/// of playout deployment steps passed unlisted, half by default, and whether the others
+/// choose among the tile's own deployments (`otile`, the default) or the whole offer
+/// (`oall`); bad depths, shares and offers are refused.
 #[test]
 fn mcts_spec_takes_a_playout_depth() {
     use carcassonne_play::bots::{parse_bot, BotSpec};
@@ -233,11 +235,19 @@ fn mcts_spec_takes_a_playout_depth() {
         panic!("mcts:300:2t:d3:p0 parses")
     };
     assert_eq!((cfg.depth, cfg.pass_share), (3, 0));
+    assert!(cfg.tile_deploys, "the tile's own deployments by default");
+    let Ok(BotSpec::Mcts(cfg)) = parse_bot("mcts:300:2t:d3:p0:oall") else {
+        panic!("mcts:300:2t:d3:p0:oall parses")
+    };
+    assert_eq!((cfg.pass_share, cfg.tile_deploys), (0, false));
     for bad in [
         "mcts:dx",
         "mcts:d-1",
         "mcts:d20000",
-        "mcts:1:1t:d1:d2:p5",
+        "mcts:1:1t:d1:d2:p5:otile",
+        "mcts:o",
+        "mcts:ox",
+        "mcts:otiles",
         "mcts:p101",
         "mcts:p-1",
         "mcts:px",

@@ -1,7 +1,9 @@
-//! A playout's unlisted pass (issue 33): `Game::apply_passing_deploy` plays a placement and
-//! passes the deployment step after it without listing the step's offer. The game must go
-//! on exactly as if the pass had been chosen from the listed offer, and a ruleset where a
-//! filter can take the pass away must list the step as usual.
+//! A playout's unlisted deployment steps (issue 33): `Game::apply_passing_deploy` plays a
+//! placement and passes the deployment step after it without listing the step's offer;
+//! `Game::apply_tile_deploy` answers it from the tile's own deployments, without listing
+//! what expansions add. The game must go on exactly as if that answer had been chosen from
+//! the listed offer, and a ruleset where a filter can take the pass away (or judge an
+//! action by the others offered) must list the step as usual.
 
 use carcassonne_core::{Action, DecisionKind, Game, GameSetup, Ruleset};
 use carcassonne_play::bots::make_bot;
@@ -62,6 +64,86 @@ fn unlisted_pass_is_the_listed_pass(rules: &Arc<Ruleset>, seeds: std::ops::Range
     compared
 }
 
+/// At every tile step of a few random games, each of the first placements played with a
+/// deployment from the tile's own (at a few shares) gives the decision, offer and figures
+/// that choosing the same action from the listed step gives, and the same game to its end.
+/// Returns how many steps were compared, and how many of them deployed a figure.
+fn tile_deploy_is_a_listed_choice(rules: &Arc<Ruleset>, seeds: std::ops::Range<u64>) -> (u32, u32) {
+    let (mut compared, mut deployed) = (0, 0);
+    let picks = [0, u64::MAX / 3, u64::MAX / 2, u64::MAX];
+    for seed in seeds {
+        each_tile_step(rules, seed, |g| {
+            for k in 0..g.action_count().min(3) {
+                for (j, &pick) in picks.iter().enumerate() {
+                    let mut tiled = g.clone();
+                    tiled
+                        .apply_tile_deploy(k, pick)
+                        .expect("the placement applies");
+                    let mut listed = g.clone();
+                    listed.apply_offered(k).expect("the placement applies");
+                    if matches!(listed.decision().kind, DecisionKind::Deploy { .. }) {
+                        let chosen = tiled
+                            .state()
+                            .deploy_choice()
+                            .expect("the step was answered");
+                        let at = listed
+                            .actions()
+                            .iter()
+                            .position(|a| *a == chosen)
+                            .unwrap_or_else(|| panic!("seed {seed}: {chosen:?} is not offered"));
+                        listed.apply_offered(at).expect("the choice applies");
+                        compared += 1;
+                        deployed += u32::from(chosen != Action::Pass);
+                    }
+                    assert_eq!(tiled.decision(), listed.decision(), "seed {seed}");
+                    assert_eq!(tiled.actions(), listed.actions(), "seed {seed}");
+                    assert_eq!(
+                        tiled.state().figures(),
+                        listed.state().figures(),
+                        "seed {seed}"
+                    );
+                    if j == 0 || k == 0 {
+                        let rest = seed ^ (k as u64) << 32 ^ (j as u64) << 40;
+                        assert_eq!(finish(tiled, rest), finish(listed, rest), "seed {seed}");
+                    }
+                }
+            }
+            true
+        });
+    }
+    (compared, deployed)
+}
+
+/// The ruleset of `expansions` keeps the pass in every step, and in random games of it
+/// (`seeds`) more than `least` steps answered from the tile's own deployments, a figure
+/// deployed in more than a quarter of them, play as the same choice from the listed step.
+fn tile_deploys_play_as_listed(expansions: &[&str], seeds: std::ops::Range<u64>, least: u32) {
+    let rules = rules(expansions, &[]);
+    assert!(rules.deploy_pass_kept(), "{expansions:?} keep the pass");
+    let (n, deployed) = tile_deploy_is_a_listed_choice(&rules, seeds);
+    assert!(n > least, "{n} answered steps compared");
+    assert!(4 * deployed > n, "{deployed} of {n} deployed a figure");
+}
+
+#[test]
+fn a_tile_deploy_plays_as_the_listed_choice_in_the_base_game() {
+    tile_deploys_play_as_listed(&[], 0..2, 200);
+}
+
+/// AM-23, PD-5 and the shrines' crowding filter judge each deployment by itself.
+#[test]
+fn a_tile_deploy_plays_as_the_listed_choice_with_the_nine() {
+    tile_deploys_play_as_listed(&NINE_OFFICIAL, 0..1, 400);
+}
+
+/// Every official set at once: the garden's (AG-3), the acrobats' (BT-8) and the phantom's
+/// (PH-3) filters too; the phantom's keeps only the pass of a step without its own spots,
+/// which a step without the Tower's tops is too.
+#[test]
+fn a_tile_deploy_plays_as_the_listed_choice_with_every_official_set() {
+    tile_deploys_play_as_listed(&every_official(), 0..1, 400);
+}
+
 /// Plays a random 2-player game of `rules` (bot and game seeded `seed`), calling `at` at
 /// every tile step before the bot plays it, until the game ends or `at` says stop.
 fn each_tile_step(rules: &Arc<Ruleset>, seed: u64, mut at: impl FnMut(&Game) -> bool) {
@@ -101,7 +183,12 @@ fn an_unlisted_pass_plays_as_the_listed_one_with_the_nine() {
 /// (PH-3) filters keep the pass too.
 #[test]
 fn an_unlisted_pass_plays_as_the_listed_one_with_every_official_set() {
-    let all = [
+    unlisted_passes_play_as_listed(&every_official(), 0..2, 200);
+}
+
+/// The nine and every other official set.
+fn every_official() -> Vec<&'static str> {
+    [
         NINE_OFFICIAL.as_slice(),
         &[
             "abbot-garden",
@@ -111,12 +198,11 @@ fn an_unlisted_pass_plays_as_the_listed_one_with_every_official_set() {
             "phantom",
         ],
     ]
-    .concat();
-    unlisted_passes_play_as_listed(&all, 0..2, 200);
+    .concat()
 }
 
-/// Where the pass may not be taken unlisted, `apply_passing_deploy` plays as
-/// `apply_offered`: the step after the placement is listed and offered. Returns how many
+/// Where the pass may not be taken unlisted, `apply_passing_deploy` and `apply_tile_deploy`
+/// play as `apply_offered`: the step after the placement is listed and offered. Returns how many
 /// such steps the first tile steps of a game (seed 1) offered.
 fn steps_stay_listed(rules: &Arc<Ruleset>) -> usize {
     let mut steps = 0;
@@ -129,6 +215,12 @@ fn steps_stay_listed(rules: &Arc<Ruleset>) -> usize {
             .expect("the placement applies");
         assert_eq!(asked.decision(), listed.decision());
         assert_eq!(asked.actions(), listed.actions());
+        let mut tiled = g.clone();
+        tiled
+            .apply_tile_deploy(0, u64::MAX / 2)
+            .expect("the placement applies");
+        assert_eq!(tiled.decision(), listed.decision());
+        assert_eq!(tiled.actions(), listed.actions());
         steps += usize::from(matches!(asked.decision().kind, DecisionKind::Deploy { .. }));
         steps < 20
     });

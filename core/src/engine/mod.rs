@@ -557,9 +557,31 @@ impl Game {
     /// playout that means to pass uses it to skip the listing (with the nine official
     /// expansions, a tower, portal and barn offer costs several thousand instructions).
     pub fn apply_passing_deploy(&mut self, index: usize) -> Result<(), ActionError> {
-        self.state.pass_deploy = true;
+        self.apply_playout_deploy(index, crate::state::PlayoutDeploy::Pass)
+    }
+
+    /// [`Game::apply_offered`], answering a deployment step that the action leads to from
+    /// the tile's own deployments, without listing what expansions add to the step: core's
+    /// deployments on the tile just placed and the pass, through every deployment filter,
+    /// and of those the one at `pick`'s share (`pick / 2⁶⁴` of the way along; a uniform
+    /// `pick` chooses uniformly). Only where the ruleset keeps the pass in every step
+    /// ([`Ruleset::deploy_pass_kept`]), whose filters judge each action by itself, so that
+    /// the choice is one the listed step offers; otherwise the step is offered as usual.
+    /// The game goes on as if that action had been chosen from the listed offer. A search's
+    /// playout uses it to deploy on the tile it placed without listing every tower, portal
+    /// target and barn of a nine-expansion step.
+    pub fn apply_tile_deploy(&mut self, index: usize, pick: u64) -> Result<(), ActionError> {
+        self.apply_playout_deploy(index, crate::state::PlayoutDeploy::Pick(pick))
+    }
+
+    fn apply_playout_deploy(
+        &mut self,
+        index: usize,
+        how: crate::state::PlayoutDeploy,
+    ) -> Result<(), ActionError> {
+        self.state.playout_deploy = how;
         let r = self.play_offered(index).map(|_| ());
-        self.state.pass_deploy = false;
+        self.state.playout_deploy = crate::state::PlayoutDeploy::Listed;
         r
     }
 
@@ -937,7 +959,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         whole_turns: false,
         stop_before_draw: None,
         stop_before_scoring: None,
-        pass_deploy: false,
+        playout_deploy: crate::state::PlayoutDeploy::Listed,
         events: Vec::new(),
         part_events: 0,
         candidates: Vec::new(),

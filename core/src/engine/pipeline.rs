@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::offered::Offered;
-use crate::state::DiscardReason;
+use crate::state::{DiscardReason, PlayoutDeploy};
 
 /// Runs the pipeline until a decision with at least one action is pending.
 ///
@@ -118,12 +118,20 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
             }
             Stage::DeployStep => {
                 st.stage = Stage::AfterDeploy;
-                // A playout's pass, as if chosen from the offer (`Game::step`): the offer
-                // always holds it here, so it need not be listed.
-                if st.pass_deploy && rules.deploy_pass_kept() {
-                    st.pass_deploy = false;
-                    st.deploy_choice = Some(Action::Pass);
-                    continue;
+                // A playout's answer, as if chosen from the offer (`Game::step`): the offer
+                // always holds the pass and whatever the tile's own deployments leave.
+                if rules.deploy_pass_kept() {
+                    match std::mem::take(&mut st.playout_deploy) {
+                        PlayoutDeploy::Listed => {}
+                        PlayoutDeploy::Pass => {
+                            st.deploy_choice = Some(Action::Pass);
+                            continue;
+                        }
+                        PlayoutDeploy::Pick(pick) => {
+                            tile_deploy(rules, st, pick)?;
+                            continue;
+                        }
+                    }
                 }
                 if deploy_offers(rules, st)? {
                     let tile = st.last_placed.expect("a tile was placed");
@@ -594,11 +602,57 @@ pub(crate) fn consider_drawn(
     Ok(true)
 }
 
+/// A playout's deployment step answered from the tile's own deployments
+/// ([`crate::Game::apply_tile_deploy`]): the step's offer without the expansions' additions
+/// or free actions. Where the ruleset keeps the pass, each filter judges an action by
+/// itself, so what is left is part of the listed offer, and the action at `pick`'s share
+/// of it is applied as `Game::step` applies a chosen deployment.
+#[inline(never)]
+fn tile_deploy(rules: &Ruleset, st: &mut GameState, pick: u64) -> Result<(), HookError> {
+    list_deploy_step::<false>(rules, st)?;
+    // Multiply and shift: the index at `pick / 2⁶⁴` of the way along, without a division.
+    let at = ((u128::from(pick) * st.offered.len() as u128) >> 64) as usize;
+    let action = st.offered.get(at).copied().unwrap_or(Action::Pass);
+    let (player, tile) = (st.active, st.last_placed.expect("a tile was placed"));
+    st.decision = Decision {
+        player,
+        kind: DecisionKind::Deploy { tile },
+    };
+    st.deploy_choice = Some(action);
+    match action {
+        Action::Deploy { figure, segment } => {
+            st.deploy(rules, player, figure, segment);
+        }
+        Action::Pass => {}
+        _ => unreachable!("the tile's own deployments are deployments"),
+    }
+    Ok(())
+}
+
 /// Fills the deployment step's offers; returns whether there is a real choice. Out of line
 /// (see [`advance`]).
 #[inline(never)]
 #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
 pub(crate) fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool, HookError> {
+    list_deploy_step::<true>(rules, st)?;
+    // With nothing to choose but passing there is no decision (JCZ also sends none), and
+    // so no free action either.
+    if matches!(st.offered.as_slice(), [] | [Action::Pass]) {
+        return Ok(false);
+    }
+    if rules.any_hooks(HookSet::FREE_ACTIONS) {
+        free_actions(rules, st, st.active, None)?;
+    }
+    Ok(true)
+}
+
+/// The deployment step's offer into the state's: core's deployments on the tile just
+/// placed and the pass, what expansions add (`ADDED`), then every deployment filter.
+#[inline(always)]
+fn list_deploy_step<const ADDED: bool>(
+    rules: &Ruleset,
+    st: &mut GameState,
+) -> Result<(), HookError> {
     let mut offered = std::mem::take(&mut st.offered);
     offered.clear();
     let player = st.active;
@@ -608,14 +662,17 @@ pub(crate) fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool,
         .pos;
     deployments_on_tile(rules, st, player, pos, &mut offered);
     offered.push(Action::Pass);
-    let result = each_read(
-        rules,
-        st,
-        HookSet::DEPLOY_STEP_ACTIONS,
-        "deploy_step_actions",
-        |e, v| e.deploy_step_actions(v, player, &mut offered),
-    )
-    .and_then(|()| {
+    let added = match ADDED {
+        true => each_read(
+            rules,
+            st,
+            HookSet::DEPLOY_STEP_ACTIONS,
+            "deploy_step_actions",
+            |e, v| e.deploy_step_actions(v, player, &mut offered),
+        ),
+        false => Ok(()),
+    };
+    let result = added.and_then(|()| {
         each_read(
             rules,
             st,
@@ -625,14 +682,5 @@ pub(crate) fn deploy_offers(rules: &Ruleset, st: &mut GameState) -> Result<bool,
         )
     });
     st.offered = offered;
-    result?;
-    // With nothing to choose but passing there is no decision (JCZ also sends none), and
-    // so no free action either.
-    if matches!(st.offered.as_slice(), [] | [Action::Pass]) {
-        return Ok(false);
-    }
-    if rules.any_hooks(HookSet::FREE_ACTIONS) {
-        free_actions(rules, st, player, None)?;
-    }
-    Ok(true)
+    result
 }

@@ -75,7 +75,7 @@ clone_fields!(
     whole_turns,
     stop_before_draw,
     stop_before_scoring,
-    pass_deploy,
+    playout_deploy,
     part_events,
     discards,
     final_scoring,

@@ -216,12 +216,14 @@ pub fn make_bot(spec: &str, seed: u64) -> Option<Box<dyn Bot>> {
     parse_bot(spec).ok().map(|s| s.build(seed))
 }
 
-/// A parsed bot spec: `random`, `greedy`, or `mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS]`
-/// where BUDGET is a number of playouts per decision (`mcts:2000`) or a time
-/// (`mcts:500ms`, `mcts:2s`), THREADS the search threads (`mcts:2000:2t`), DEPTH the turns
-/// a playout plays past the tree before it is valued (`d1`, the default; `dend` plays to
-/// the end) and PASS the per cent of a playout's deployment steps passed unlisted (`p50`,
-/// the default; `p0` lists every one).
+/// A parsed bot spec: `random`, `greedy`, or
+/// `mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER]` where BUDGET is a number of
+/// playouts per decision (`mcts:2000`) or a time (`mcts:500ms`, `mcts:2s`), THREADS the
+/// search threads (`mcts:2000:2t`), DEPTH the turns a playout plays past the tree before it
+/// is valued (`d1`, the default; `dend` plays to the end), PASS the per cent of a playout's
+/// deployment steps passed unlisted (`p50`, the default; `p0` passes none so) and OFFER
+/// what the others choose among: the tile's own deployments and the pass (`otile`, the
+/// default) or the whole listed offer (`oall`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BotSpec {
     /// [`RandomBot`].
@@ -256,13 +258,19 @@ pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
         "greedy" => Ok(BotSpec::Greedy),
         "mcts" => {
             let mut cfg = MctsConfig::default();
-            if rest.len() > 4 {
+            if rest.len() > 5 {
                 return Err(format!(
-                    "bot `{spec}`: expected mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS], e.g. mcts:2000 or mcts:500ms:2t:d1:p50"
+                    "bot `{spec}`: expected mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER], e.g. mcts:2000 or mcts:500ms:2t:d1:p50"
                 ));
             }
             for part in rest {
-                if let Some(p) = part.strip_prefix('p') {
+                if let Some(o) = part.strip_prefix('o') {
+                    cfg.tile_deploys = match o {
+                        "tile" => true,
+                        "all" => false,
+                        _ => return Err(format!("bot `{spec}`: `{part}` is not otile or oall")),
+                    };
+                } else if let Some(p) = part.strip_prefix('p') {
                     cfg.pass_share = p
                         .parse::<u8>()
                         .ok()
@@ -296,7 +304,7 @@ pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
             Ok(BotSpec::Mcts(cfg))
         }
         _ => Err(format!(
-            "unknown bot `{spec}` (available: random, greedy, mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS])"
+            "unknown bot `{spec}` (available: random, greedy, mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER])"
         )),
     }
 }

@@ -28,7 +28,9 @@
 //! its margin over the best other player between the root and the playout's end (both valued
 //! the same way), squashed into [0, 1] by `tanh(gain / 20)`. A decision with one legal
 //! action is taken without search. Half the deployment steps after a tile a playout places
-//! are passed without listing their offer ([`MctsConfig::pass_share`]).
+//! are passed without listing their offer ([`MctsConfig::pass_share`]); the others choose
+//! among the tile's own deployments and the pass, without listing what expansions add to
+//! the step ([`MctsConfig::tile_deploys`]).
 //!
 //! **Parallelism and determinism.** With `n` threads the iterations are split between `n`
 //! independent trees (root parallelisation); their root statistics are summed. Every seed
@@ -64,10 +66,15 @@ pub struct MctsConfig {
     /// valued by ending the game there ([`Game::end_now`]); `u32::MAX` plays to the end.
     pub depth: u32,
     /// Per cent of a playout's deployment steps passed outright, without listing their
-    /// offer ([`Game::apply_passing_deploy`]); the others choose at random among all their
-    /// actions, passing among them. Only where every deployment step keeps the pass
-    /// ([`carcassonne_core::Ruleset::deploy_pass_kept`]).
+    /// offer ([`Game::apply_passing_deploy`]); the others choose at random, passing among
+    /// their choices ([`MctsConfig::tile_deploys`]). Only where every deployment step keeps
+    /// the pass ([`carcassonne_core::Ruleset::deploy_pass_kept`]).
     pub pass_share: u8,
+    /// Whether a playout's deployment steps that are not passed choose among the tile's
+    /// own deployments and the pass ([`Game::apply_tile_deploy`]: what the filters leave of
+    /// core's deployments on the tile just placed), rather than among the whole listed
+    /// offer. Only where every deployment step keeps the pass, as `pass_share`.
+    pub tile_deploys: bool,
 }
 
 impl MctsConfig {
@@ -87,6 +94,7 @@ impl Default for MctsConfig {
             exploration: 0.7,
             depth: MctsConfig::DEFAULT_DEPTH,
             pass_share: MctsConfig::DEFAULT_PASS_SHARE,
+            tile_deploys: true,
         }
     }
 }
@@ -421,10 +429,16 @@ fn search(
     let restricted = root_actions.len() < root.action_count();
     // Playouts pass a share of their deployment steps unlisted, where every step keeps the
     // pass (a ruleset that can make a deployment compulsory lists them all).
-    let passing = if root.rules().deploy_pass_kept() {
-        u32::from(cfg.pass_share.min(100))
+    let deploys = if root.rules().deploy_pass_kept() {
+        PlayoutDeploys {
+            passing: u32::from(cfg.pass_share.min(100)),
+            tile_only: cfg.tile_deploys,
+        }
     } else {
-        0
+        PlayoutDeploys {
+            passing: 0,
+            tile_only: false,
+        }
     };
     let players = root.state().players().len();
     let mut tree = vec![Node::new(None)];
@@ -636,7 +650,7 @@ fn search(
                     break;
                 }
                 let k = rng.random_range(0..n as u32) as usize;
-                apply_at_random(&mut g, k, passing, &mut rng)
+                apply_at_random(&mut g, k, deploys, &mut rng)
             };
             if step.is_err() {
                 break;
@@ -744,18 +758,36 @@ fn ucb_terms(n: &Stat, ln: &[f64]) -> (f64, f64, f64) {
     (n.reward, f64::from(n.visits.max(1)), ln_avail)
 }
 
+/// How a playout answers the deployment steps after the tiles it places at random.
+#[derive(Clone, Copy)]
+struct PlayoutDeploys {
+    /// Passed outright this many times in a hundred ([`MctsConfig::pass_share`]).
+    passing: u32,
+    /// The others choose among the tile's own deployments ([`MctsConfig::tile_deploys`]).
+    tile_only: bool,
+}
+
 /// A playout's move: offered action `k`; after a tile placement, the deployment step that
-/// follows is passed outright `passing` times in a hundred ([`MctsConfig::pass_share`]).
-/// A uniform step nearly always deploys, and each step of a nine-expansion game lists
-/// every open tower, the portal's targets and the barns before a filter reads them all:
-/// passing some unlisted makes a playout cheaper, and measured no weaker (docs/bots.md).
-fn apply_at_random(g: &mut Game, k: usize, passing: u32, rng: &mut ChaCha8Rng) -> Result<(), ()> {
-    let placement = matches!(g.decision().kind, DecisionKind::PlaceTile { .. });
-    if passing != 0 && placement && rng.random_range(0..100u32) < passing {
-        g.apply_passing_deploy(k).map_err(|_| ())
-    } else {
-        g.apply_offered(k).map_err(|_| ())
+/// follows is passed outright `passing` times in a hundred, and otherwise (`tile_only`)
+/// answered at random from the tile's own deployments and the pass. A uniform step nearly
+/// always deploys, and each step of a nine-expansion game lists every open tower, the
+/// portal's targets and the barns before a filter reads them all: neither lists them,
+/// which makes a playout cheaper, and measured no weaker (docs/bots.md).
+fn apply_at_random(
+    g: &mut Game,
+    k: usize,
+    deploys: PlayoutDeploys,
+    rng: &mut ChaCha8Rng,
+) -> Result<(), ()> {
+    if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) {
+        if deploys.passing != 0 && rng.random_range(0..100u32) < deploys.passing {
+            return g.apply_passing_deploy(k).map_err(|_| ());
+        }
+        if deploys.tile_only {
+            return g.apply_tile_deploy(k, rng.random::<u64>()).map_err(|_| ());
+        }
     }
+    g.apply_offered(k).map_err(|_| ())
 }
 
 /// Samples a chosen-draw decision by the number of copies of each offered tile left.

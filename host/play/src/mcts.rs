@@ -502,8 +502,6 @@ fn search(
         path.push(0);
         let mut node = 0u32;
         let mut expanded = false;
-        // The turn of a new leaf whose placement's deployment step was answered at once.
-        let mut leaf_turn = None;
         // No chance yet on the way down from a fixed root: each node's offer is fixed.
         let mut fixed = root_fixed;
         // Selection and expansion.
@@ -614,23 +612,7 @@ fn search(
                 let (k, c) = legal_now[select(&stats, legal_now, cfg.exploration, &ln)];
                 (c, k)
             };
-            // The new leaf's placement: its deployment step is the playout's first, never
-            // passed (valued without the deployment it allows, a placement looked worse
-            // than it is), but answered like the playout's others. The turn goes on past
-            // the step, so the playout's length is set from the leaf's turn first.
-            let applied = if expanded
-                && deploys.tile_only
-                && matches!(g.decision().kind, DecisionKind::PlaceTile { .. })
-            {
-                leaf_turn = Some(g.state().turn());
-                if cfg.depth != u32::MAX {
-                    g.set_stop_before_draw(Some(playout_end(g.state().turn(), cfg.depth)));
-                }
-                g.apply_tile_deploy(offer as usize, rng.random::<u64>())
-            } else {
-                g.apply_offered(offer as usize)
-            };
-            if applied.is_err() {
+            if g.apply_offered(offer as usize).is_err() {
                 // A failing expansion hook: score this line as it stands.
                 path.push(child);
                 break;
@@ -639,7 +621,7 @@ fn search(
             node = child;
         }
         // Playout: at random for `cfg.depth` more turns, then the game ends where it is.
-        let stop_turn = playout_end(leaf_turn.unwrap_or(g.state().turn()), cfg.depth);
+        let stop_turn = g.state().turn().saturating_add(cfg.depth.saturating_add(1));
         if cfg.depth != u32::MAX {
             // The playout's last turn stops before the next draw instead of drawing and
             // listing the placements of a tile nobody will place.
@@ -774,12 +756,6 @@ fn ucb_terms(n: &Stat, ln: &[f64]) -> (f64, f64, f64) {
         None => f64::from(avail).ln(),
     };
     (n.reward, f64::from(n.visits.max(1)), ln_avail)
-}
-
-/// The turn before whose draw a playout from a leaf in `turn` ends: `depth` whole turns
-/// after the leaf's.
-fn playout_end(turn: u32, depth: u32) -> u32 {
-    turn.saturating_add(depth.saturating_add(1))
 }
 
 /// How a playout answers the deployment steps after the tiles it places at random.

@@ -120,7 +120,8 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 st.stage = Stage::AfterDeploy;
                 // A playout's answer, as if chosen from the offer (`Game::step`): the offer
                 // always holds the pass and whatever the tile's own deployments leave.
-                if rules.deploy_pass_kept() {
+                // (The state's field first: other play reads only it.)
+                if st.playout_deploy != PlayoutDeploy::Listed && rules.deploy_pass_kept() {
                     match std::mem::take(&mut st.playout_deploy) {
                         PlayoutDeploy::Listed => {}
                         PlayoutDeploy::Pass => {

@@ -21,6 +21,23 @@ fn finish(mut g: Game, seed: u64) -> (Vec<i32>, usize) {
     (scores, g.state().events().len())
 }
 
+/// Applies `action` from the listed deployment step of `g`, which must offer it.
+fn choose_listed(g: &mut Game, action: Action, seed: u64) {
+    let at = g
+        .actions()
+        .iter()
+        .position(|a| *a == action)
+        .unwrap_or_else(|| panic!("seed {seed}: {action:?} is not offered"));
+    g.apply_offered(at).expect("the choice applies");
+}
+
+/// The two copies wait on the same decision, offer and figures.
+fn assert_same_position(a: &Game, b: &Game, seed: u64) {
+    assert_eq!(a.decision(), b.decision(), "seed {seed}");
+    assert_eq!(a.actions(), b.actions(), "seed {seed}");
+    assert_eq!(a.state().figures(), b.state().figures(), "seed {seed}");
+}
+
 /// At every tile step of a few random games, each of the first placements played with an
 /// unlisted pass gives the decision, offer and figures that choosing `Pass` from the listed
 /// step gives, and the same game to its end.
@@ -33,24 +50,13 @@ fn unlisted_pass_is_the_listed_pass(rules: &Arc<Ruleset>, seeds: std::ops::Range
                 listed.apply_offered(k).expect("the placement applies");
                 let was_step = matches!(listed.decision().kind, DecisionKind::Deploy { .. });
                 if was_step {
-                    let pass = listed
-                        .actions()
-                        .iter()
-                        .position(|a| *a == Action::Pass)
-                        .expect("the deployment step offers the pass");
-                    listed.apply_offered(pass).expect("the pass applies");
+                    choose_listed(&mut listed, Action::Pass, seed);
                 }
                 let mut unlisted = g.clone();
                 unlisted
                     .apply_passing_deploy(k)
                     .expect("the placement applies");
-                assert_eq!(unlisted.decision(), listed.decision(), "seed {seed}");
-                assert_eq!(unlisted.actions(), listed.actions(), "seed {seed}");
-                assert_eq!(
-                    unlisted.state().figures(),
-                    listed.state().figures(),
-                    "seed {seed}"
-                );
+                assert_same_position(&unlisted, &listed, seed);
                 if was_step {
                     compared += 1;
                     // The rest of the game, the same random choices on both copies.
@@ -86,22 +92,11 @@ fn tile_deploy_is_a_listed_choice(rules: &Arc<Ruleset>, seeds: std::ops::Range<u
                             .state()
                             .deploy_choice()
                             .expect("the step was answered");
-                        let at = listed
-                            .actions()
-                            .iter()
-                            .position(|a| *a == chosen)
-                            .unwrap_or_else(|| panic!("seed {seed}: {chosen:?} is not offered"));
-                        listed.apply_offered(at).expect("the choice applies");
+                        choose_listed(&mut listed, chosen, seed);
                         compared += 1;
                         deployed += u32::from(chosen != Action::Pass);
                     }
-                    assert_eq!(tiled.decision(), listed.decision(), "seed {seed}");
-                    assert_eq!(tiled.actions(), listed.actions(), "seed {seed}");
-                    assert_eq!(
-                        tiled.state().figures(),
-                        listed.state().figures(),
-                        "seed {seed}"
-                    );
+                    assert_same_position(&tiled, &listed, seed);
                     if j == 0 || k == 0 {
                         let rest = seed ^ (k as u64) << 32 ^ (j as u64) << 40;
                         assert_eq!(finish(tiled, rest), finish(listed, rest), "seed {seed}");

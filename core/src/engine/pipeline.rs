@@ -123,16 +123,10 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 // (The state's field first: other play reads only it.)
                 if st.playout_deploy != PlayoutDeploy::Listed && rules.deploy_pass_kept() {
                     match std::mem::take(&mut st.playout_deploy) {
-                        PlayoutDeploy::Listed => {}
-                        PlayoutDeploy::Pass => {
-                            st.deploy_choice = Some(Action::Pass);
-                            continue;
-                        }
-                        PlayoutDeploy::Pick(pick) => {
-                            tile_deploy(rules, st, pick)?;
-                            continue;
-                        }
+                        PlayoutDeploy::Pick(pick) => tile_deploy(rules, st, pick)?,
+                        _ => st.deploy_choice = Some(Action::Pass),
                     }
+                    continue;
                 }
                 if deploy_offers(rules, st)? {
                     let tile = st.last_placed.expect("a tile was placed");

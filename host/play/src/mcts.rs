@@ -429,16 +429,14 @@ fn search(
     let restricted = root_actions.len() < root.action_count();
     // Playouts pass a share of their deployment steps unlisted, where every step keeps the
     // pass (a ruleset that can make a deployment compulsory lists them all).
-    let deploys = if root.rules().deploy_pass_kept() {
-        PlayoutDeploys {
-            passing: u32::from(cfg.pass_share.min(100)),
-            tile_only: cfg.tile_deploys,
-        }
-    } else {
-        PlayoutDeploys {
-            passing: 0,
-            tile_only: false,
-        }
+    let kept = root.rules().deploy_pass_kept();
+    let deploys = PlayoutDeploys {
+        passing: if kept {
+            u32::from(cfg.pass_share.min(100))
+        } else {
+            0
+        },
+        tile_only: kept && cfg.tile_deploys,
     };
     let players = root.state().players().len();
     let mut tree = vec![Node::new(None)];

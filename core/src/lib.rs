@@ -57,7 +57,7 @@ pub use board::{Board, FrontierCell, PlacedTile};
 pub use context::{Ctx, View};
 pub use declare::{binder, Binder, Binding, Declare};
 pub use engine::{
-    ActionError, Game, GameError, GameSetup, GameTemplate, Position, PositionFigure,
+    ActionError, Game, GameError, GameSetup, GameTemplate, KnownOffer, Position, PositionFigure,
     PositionSetting, MAX_PLAYERS,
 };
 pub use event::{ScoreEvent, ScoreSource};

@@ -13,7 +13,7 @@ use crate::player::{Player, PlayerId};
 use crate::pos::Pos;
 use crate::prompt::Prompt;
 use crate::ruleset::Ruleset;
-use crate::side::{HalfSet, SideSet};
+use crate::side::{HalfSet, Rotation, SideSet};
 use crate::slot::{SlotId, SlotRef, SlotScope};
 use crate::supply::TileSupply;
 use crate::tile::TileKindId;
@@ -67,9 +67,9 @@ pub enum DecisionKind {
     GameOver,
 }
 
-/// How a search's playout answers the next deployment step ([`GameState::playout_deploy`]).
+/// How the next deployment step is offered or answered ([`GameState::next_offer`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum PlayoutDeploy {
+pub(crate) enum NextOffer {
     /// Listed and offered as usual.
     #[default]
     Listed,
@@ -78,6 +78,43 @@ pub(crate) enum PlayoutDeploy {
     /// Answered from the tile's own deployments, this share of them
     /// ([`crate::Game::apply_tile_deploy`]).
     Pick(u64),
+    /// The decision at [`GameState::known_at`] (a deployment step or a prompt) offers
+    /// [`GameState::known_offer`] instead of its listing ([`crate::Game::apply_known`]).
+    Known,
+}
+
+/// Which decision a [`crate::KnownOffer`] is the offer of: the same turn, and the
+/// deployment step of the same tile placed at the same cell and rotation, or the same prompt
+/// asked as often this turn. Along the same actions from the same position, each is reached
+/// once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OfferAt {
+    Deploy {
+        turn: u32,
+        tile: PlacedIndex,
+        kind: TileKindId,
+        pos: Pos,
+        rotation: Rotation,
+    },
+    Prompt {
+        turn: u32,
+        asked: u32,
+        prompt: Prompt,
+    },
+}
+
+impl OfferAt {
+    /// The deployment step of the tile `tile` in `st`.
+    pub(crate) fn deploy(st: &GameState, tile: PlacedIndex) -> OfferAt {
+        let t = st.board.tile(tile);
+        OfferAt::Deploy {
+            turn: st.turn,
+            tile,
+            kind: t.kind,
+            pos: t.pos,
+            rotation: t.rotation,
+        }
+    }
 }
 
 /// Whose decision it is and what kind.
@@ -291,8 +328,13 @@ pub struct GameState {
     pub(crate) stop_before_scoring: Option<u32>,
     /// How a search's playout answers the next deployment step without listing its offer,
     /// where the ruleset keeps the pass ([`crate::Game::apply_passing_deploy`],
-    /// [`crate::Game::apply_tile_deploy`]; set only during those calls).
-    pub(crate) playout_deploy: PlayoutDeploy,
+    /// [`crate::Game::apply_tile_deploy`]), or offers a decision it knows
+    /// ([`crate::Game::apply_known`]); set only during those calls.
+    pub(crate) next_offer: NextOffer,
+    /// With [`NextOffer::Known`]: the decision that offers [`GameState::known_offer`].
+    pub(crate) known_at: Option<OfferAt>,
+    /// With [`NextOffer::Known`]: that decision's offer (empty but during the call).
+    pub(crate) known_offer: Vec<Action>,
     pub(crate) events: Vec<ScoreEvent>,
     /// Where this turn part's events start in `events` (set when a turn or its second
     /// part begins): [`GameState::turn_part_events`].

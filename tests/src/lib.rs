@@ -14,7 +14,8 @@
 //! follower, the builder's double turn and Abbey & Mayor's tiles come from the real Inns &
 //! Cathedrals, Traders & Builders and Abbey & Mayor plugins.)
 //!
-//! Also here: the fuzzing harness ([`fuzz`]) and the mixed-expansion games ([`mixed`]).
+//! Also here: the fuzzing harness ([`fuzz`]), the mixed-expansion games ([`mixed`]) and the
+//! helpers of the tests that compare two ways of playing a decision ([`copies`]).
 
 use carcassonne_core::{
     binder, Binder, BoundExpansion, Declare, Expansion, FigureKindDef, HookResult, KindMask,
@@ -39,6 +40,7 @@ pub const NINE_OFFICIAL: [&str; 9] = [
     "abbey-mayor",
 ];
 
+pub mod copies;
 pub mod fuzz;
 pub mod mixed;
 

@@ -5,21 +5,10 @@
 //! the listed offer, and a ruleset where a filter can take the pass away (or judge an
 //! action by the others offered) must list the step as usual.
 
-use carcassonne_core::{Action, DecisionKind, Game, GameSetup, Ruleset};
-use carcassonne_play::bots::make_bot;
+use carcassonne_core::{Action, DecisionKind, Game, Ruleset};
+use carcassonne_tests::copies::{assert_same_position, each_decision, every_official, finish};
 use carcassonne_tests::{official_and_fan_rules as rules, NINE_OFFICIAL};
 use std::sync::Arc;
-
-/// Plays `g` to its end with a random bot of `seed`; returns the scores and score events.
-fn finish(mut g: Game, seed: u64) -> (Vec<i32>, usize) {
-    let mut bot = make_bot("random", seed).expect("bot");
-    while !g.is_over() {
-        let i = bot.choose(&g);
-        g.apply_offered(i).expect("offered actions apply");
-    }
-    let scores = g.state().players().iter().map(|p| p.score).collect();
-    (scores, g.state().events().len())
-}
 
 /// Applies `action` from the listed deployment step of `g`, which must offer it.
 fn choose_listed(g: &mut Game, action: Action, seed: u64) {
@@ -29,13 +18,6 @@ fn choose_listed(g: &mut Game, action: Action, seed: u64) {
         .position(|a| *a == action)
         .unwrap_or_else(|| panic!("seed {seed}: {action:?} is not offered"));
     g.apply_offered(at).expect("the choice applies");
-}
-
-/// The two copies wait on the same decision, offer and figures.
-fn assert_same_position(a: &Game, b: &Game, seed: u64) {
-    assert_eq!(a.decision(), b.decision(), "seed {seed}");
-    assert_eq!(a.actions(), b.actions(), "seed {seed}");
-    assert_eq!(a.state().figures(), b.state().figures(), "seed {seed}");
 }
 
 /// At every tile step of a few random games, each of the first placements played with an
@@ -139,19 +121,11 @@ fn a_tile_deploy_plays_as_the_listed_choice_with_every_official_set() {
     tile_deploys_play_as_listed(&every_official(), 0..1, 400);
 }
 
-/// Plays a random 2-player game of `rules` (bot and game seeded `seed`), calling `at` at
-/// every tile step before the bot plays it, until the game ends or `at` says stop.
+/// [`each_decision`] at the tile steps only.
 fn each_tile_step(rules: &Arc<Ruleset>, seed: u64, mut at: impl FnMut(&Game) -> bool) {
-    let names = vec!["A".to_string(), "B".to_string()];
-    let mut g = Game::new(Arc::clone(rules), &GameSetup::new(names, seed)).expect("game");
-    let mut bot = make_bot("random", seed).expect("bot");
-    while !g.is_over() {
-        if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) && !at(&g) {
-            return;
-        }
-        let i = bot.choose(&g);
-        g.apply_offered(i).expect("offered actions apply");
-    }
+    each_decision(rules, seed, |g| {
+        !matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) || at(g)
+    });
 }
 
 /// The ruleset of `expansions` keeps the pass in every step, and in random games of it
@@ -179,21 +153,6 @@ fn an_unlisted_pass_plays_as_the_listed_one_with_the_nine() {
 #[test]
 fn an_unlisted_pass_plays_as_the_listed_one_with_every_official_set() {
     unlisted_passes_play_as_listed(&every_official(), 0..2, 200);
-}
-
-/// The nine and every other official set.
-fn every_official() -> Vec<&'static str> {
-    [
-        NINE_OFFICIAL.as_slice(),
-        &[
-            "abbot-garden",
-            "hills-sheep",
-            "bridges-castles-bazaars",
-            "big-top",
-            "phantom",
-        ],
-    ]
-    .concat()
 }
 
 /// Where the pass may not be taken unlisted, `apply_passing_deploy` and `apply_tile_deploy`

@@ -20,6 +20,7 @@
 
 mod chance;
 mod dispatch;
+mod known;
 mod lanes;
 mod overlay;
 mod pipeline;
@@ -27,6 +28,7 @@ mod placement;
 mod scoring;
 mod snapshot;
 
+pub use known::KnownOffer;
 pub(crate) use scoring::returns_from;
 
 use crate::action::{Action, ExpansionIndex};
@@ -557,7 +559,7 @@ impl Game {
     /// playout that means to pass uses it to skip the listing (with the nine official
     /// expansions, a tower, portal and barn offer costs several thousand instructions).
     pub fn apply_passing_deploy(&mut self, index: usize) -> Result<(), ActionError> {
-        self.apply_playout_deploy(index, crate::state::PlayoutDeploy::Pass)
+        self.apply_next_offer(index, crate::state::NextOffer::Pass)
     }
 
     /// [`Game::apply_offered`], answering a deployment step that the action leads to from
@@ -571,17 +573,17 @@ impl Game {
     /// playout uses it to deploy on the tile it placed without listing every tower, portal
     /// target and barn of a nine-expansion step.
     pub fn apply_tile_deploy(&mut self, index: usize, pick: u64) -> Result<(), ActionError> {
-        self.apply_playout_deploy(index, crate::state::PlayoutDeploy::Pick(pick))
+        self.apply_next_offer(index, crate::state::NextOffer::Pick(pick))
     }
 
-    fn apply_playout_deploy(
+    fn apply_next_offer(
         &mut self,
         index: usize,
-        how: crate::state::PlayoutDeploy,
+        how: crate::state::NextOffer,
     ) -> Result<(), ActionError> {
-        self.state.playout_deploy = how;
+        self.state.next_offer = how;
         let r = self.play_offered(index).map(|_| ());
-        self.state.playout_deploy = crate::state::PlayoutDeploy::Listed;
+        self.state.next_offer = crate::state::NextOffer::Listed;
         r
     }
 
@@ -590,18 +592,23 @@ impl Game {
     /// the placements).
     #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
     pub fn play_offered(&mut self, index: usize) -> Result<Action, ActionError> {
+        let action = self.offered_action(index)?;
+        self.apply_checked(action)?;
+        Ok(action)
+    }
+
+    /// The `index`-th offered action, unless the game is stopped or there is none.
+    #[inline]
+    fn offered_action(&self, index: usize) -> Result<Action, ActionError> {
         if let Some(e) = &self.broken {
             return Err(ActionError::Hook(e.clone()));
         }
-        let action = self
-            .state
+        self.state
             .offered_at(index)
             .ok_or_else(|| ActionError::BadIndex {
                 index,
                 len: self.state.offered_len(),
-            })?;
-        self.apply_checked(action)?;
-        Ok(action)
+            })
     }
 
     #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
@@ -959,7 +966,9 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         whole_turns: false,
         stop_before_draw: None,
         stop_before_scoring: None,
-        playout_deploy: crate::state::PlayoutDeploy::Listed,
+        next_offer: crate::state::NextOffer::Listed,
+        known_at: None,
+        known_offer: Vec::new(),
         events: Vec::new(),
         part_events: 0,
         candidates: Vec::new(),

@@ -1,8 +1,9 @@
 //! The turn pipeline between two decisions (rule A-16): windows and prompts, draws and discards, the deployment step, scoring, the end of the game.
 
+use super::known;
 use super::*;
 use crate::offered::Offered;
-use crate::state::{DiscardReason, PlayoutDeploy};
+use crate::state::{DiscardReason, NextOffer, OfferAt};
 
 /// Runs the pipeline until a decision with at least one action is pending.
 ///
@@ -121,12 +122,28 @@ pub(crate) fn advance(rules: &Ruleset, st: &mut GameState) -> Result<(), HookErr
                 // A playout's answer, as if chosen from the offer (`Game::step`): the offer
                 // always holds the pass and whatever the tile's own deployments leave.
                 // (The state's field first: other play reads only it.)
-                if st.playout_deploy != PlayoutDeploy::Listed && rules.deploy_pass_kept() {
-                    match std::mem::take(&mut st.playout_deploy) {
-                        PlayoutDeploy::Pick(pick) => tile_deploy(rules, st, pick)?,
-                        _ => st.deploy_choice = Some(Action::Pass),
+                if st.next_offer != NextOffer::Listed {
+                    match st.next_offer {
+                        // A search's copy back at a deployment step it knows.
+                        NextOffer::Known => {
+                            let tile = st.last_placed.expect("a tile was placed");
+                            if known::offer_known(rules, st, OfferAt::deploy(st, tile))? {
+                                st.decision = Decision {
+                                    player: st.active,
+                                    kind: DecisionKind::Deploy { tile },
+                                };
+                                return Ok(());
+                            }
+                        }
+                        _ if rules.deploy_pass_kept() => {
+                            match std::mem::take(&mut st.next_offer) {
+                                NextOffer::Pick(pick) => tile_deploy(rules, st, pick)?,
+                                _ => st.deploy_choice = Some(Action::Pass),
+                            }
+                            continue;
+                        }
+                        _ => {}
                     }
-                    continue;
                 }
                 if deploy_offers(rules, st)? {
                     let tile = st.last_placed.expect("a tile was placed");
@@ -219,7 +236,7 @@ fn next_turn(st: &mut GameState) {
 /// filters, which then answered it). Out of line (see [`advance`]).
 #[inline(never)]
 #[cfg_attr(target_os = "linux", link_section = ".text.carcassonne_hot")]
-fn ask_prompt(
+pub(super) fn ask_prompt(
     rules: &Ruleset,
     st: &mut GameState,
     p: crate::prompt::Prompt,
@@ -234,6 +251,21 @@ fn ask_prompt(
             return Ok(asked);
         }
     } else {
+        // A search's copy back at a prompt it knows.
+        if st.next_offer == NextOffer::Known {
+            let at = OfferAt::Prompt {
+                turn: st.turn,
+                asked: st.turn_prompts,
+                prompt: p,
+            };
+            if known::offer_known(rules, st, at)? {
+                st.decision = Decision {
+                    player: p.player,
+                    kind: DecisionKind::Prompt(p),
+                };
+                return Ok(true);
+            }
+        }
         let mut offered = std::mem::take(&mut st.offered);
         offered.clear();
         let r = one_read(rules, st, ix, "prompt_actions", |e, v| {

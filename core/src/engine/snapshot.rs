@@ -75,7 +75,7 @@ clone_fields!(
     whole_turns,
     stop_before_draw,
     stop_before_scoring,
-    playout_deploy,
+    next_offer,
     part_events,
     discards,
     final_scoring,
@@ -87,6 +87,8 @@ clone_fields!(
     players => copy_players,
     figures => copy_in_pieces,
     offered => copy_in_pieces,
+    known_at => left_empty,
+    known_offer => left_empty,
     placements => copy_in_pieces,
     events => copy_in_pieces,
     slots => copy_in_pieces,
@@ -148,6 +150,11 @@ impl GameState {
 fn forget_copy_base(to: &mut CopyBase, _: &CopyBase) {
     *to = CopyBase::default();
 }
+
+/// The offer given back to a decision ([`crate::Game::apply_known`]) is set only while
+/// that call runs, and left empty: no state a copy is taken from holds one worth copying
+/// (a checkpoint taken during the call is restored before the call empties it again).
+fn left_empty<T>(_: &mut T, _: &T) {}
 
 /// Players, reusing the names' buffers.
 fn copy_players(to: &mut Vec<Player>, from: &[Player]) {

@@ -39,7 +39,7 @@
 //! budget depends on the machine's speed, and so is not reproducible.
 
 use crate::bots::Bot;
-use carcassonne_core::{Action, DecisionKind, Game};
+use carcassonne_core::{Action, DecisionKind, Game, KnownOffer};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -271,6 +271,20 @@ struct KeptOffer {
     expanded: Vec<(u32, u32)>,
     /// Offer indices without a child yet, ascending.
     untried: Vec<u32>,
+    /// The offer itself, kept when the node was reached first ([`Game::apply_to_known`]):
+    /// given back at every later visit instead of listed again ([`Game::apply_known`]).
+    known: Option<KnownOffer>,
+}
+
+impl KeptOffer {
+    /// A node's lists at its first kept visit: every offer untried.
+    fn new(g: &Game) -> KeptOffer {
+        KeptOffer {
+            expanded: Vec::new(),
+            untried: (0..g.action_count() as u32).collect(),
+            known: None,
+        }
+    }
 }
 
 /// Moves every offer index of `untried` whose action is `a` into `expanded` as leading to
@@ -438,6 +452,9 @@ fn search(
         },
         tile_only: kept && cfg.tile_deploys,
     };
+    // Without expansions a deployment step's listing is core's own short loop: cheaper
+    // than keeping the offer of every new leaf.
+    let keep_known = !root.rules().expansions().is_empty();
     let players = root.state().players().len();
     let mut tree = vec![Node::new(None)];
     let mut stats = vec![Stat::default()];
@@ -463,6 +480,7 @@ fn search(
             untried: (0..root_offer.len() as u32)
                 .filter(|&k| !restricted || root_actions.contains(&root_offer[k as usize]))
                 .collect(),
+            known: None,
         });
         tree[0].kept = 1;
     }
@@ -528,10 +546,7 @@ fn search(
                 n.kept = 0;
             }
             if node != 0 && fixed && n.kept == 0 && n.children.is_empty() {
-                kept.push(KeptOffer {
-                    expanded: Vec::new(),
-                    untried: (0..g.action_count() as u32).collect(),
-                });
+                kept.push(KeptOffer::new(&g));
                 n.kept = kept.len() as u32;
             }
             let kept_at = tree[node as usize].kept as usize;
@@ -610,7 +625,31 @@ fn search(
                 let (k, c) = legal_now[select(&stats, legal_now, cfg.exploration, &ln)];
                 (c, k)
             };
-            if g.apply_offered(offer as usize).is_err() {
+            // A new leaf reached without chance keeps its offer (a deployment step's, a
+            // prompt's), the same in every determinization; at its later visits the engine
+            // is given it back instead of listing it again.
+            let kept_child = tree[child as usize].kept;
+            let applied = if expanded && fixed && keep_known {
+                g.apply_to_known(offer as usize).map(|known| {
+                    if let Some(known) = known {
+                        kept.push(KeptOffer {
+                            expanded: Vec::new(),
+                            untried: (0..known.actions().len() as u32).collect(),
+                            known: Some(known),
+                        });
+                        tree[child as usize].kept = kept.len() as u32;
+                    }
+                })
+            } else {
+                match kept_child {
+                    0 => g.apply_offered(offer as usize),
+                    k => match &kept[k as usize - 1].known {
+                        Some(known) => g.apply_known(offer as usize, known),
+                        None => g.apply_offered(offer as usize),
+                    },
+                }
+            };
+            if applied.is_err() {
                 // A failing expansion hook: score this line as it stands.
                 path.push(child);
                 break;

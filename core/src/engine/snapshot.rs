@@ -87,8 +87,8 @@ clone_fields!(
     players => copy_players,
     figures => copy_in_pieces,
     offered => copy_in_pieces,
-    known_at => left_empty,
-    known_offer => left_empty,
+    known_at => no_known_decision,
+    known_offer => no_known_offer,
     placements => copy_in_pieces,
     events => copy_in_pieces,
     slots => copy_in_pieces,
@@ -152,9 +152,16 @@ fn forget_copy_base(to: &mut CopyBase, _: &CopyBase) {
 }
 
 /// The offer given back to a decision ([`crate::Game::apply_known`]) is set only while
-/// that call runs, and left empty: no state a copy is taken from holds one worth copying
-/// (a checkpoint taken during the call is restored before the call empties it again).
-fn left_empty<T>(_: &mut T, _: &T) {}
+/// that call runs, which empties it again: a copy starts without one rather than copying
+/// it (a checkpoint taken during the call is restored before the call ends).
+fn no_known_decision(to: &mut Option<crate::state::OfferAt>, _: &Option<crate::state::OfferAt>) {
+    *to = None;
+}
+
+/// See [`no_known_decision`].
+fn no_known_offer(to: &mut Vec<Action>, _: &Vec<Action>) {
+    to.clear();
+}
 
 /// Players, reusing the names' buffers.
 fn copy_players(to: &mut Vec<Player>, from: &[Player]) {

@@ -30,7 +30,10 @@
 //! action is taken without search. Half the deployment steps after a tile a playout places
 //! are passed without listing their offer ([`MctsConfig::pass_share`]); the others choose
 //! among the tile's own deployments and the pass, without listing what expansions add to
-//! the step ([`MctsConfig::tile_deploys`]).
+//! the step ([`MctsConfig::tile_deploys`]). A node reached from the root without chance keeps
+//! the offer of its deployment step or prompt, the same in every determinization, and the
+//! engine is given it back at later visits instead of listing it again
+//! ([`Game::apply_to_known`], [`Game::apply_known`]).
 //!
 //! **Parallelism and determinism.** With `n` threads the iterations are split between `n`
 //! independent trees (root parallelisation); their root statistics are summed. Every seed

@@ -288,6 +288,15 @@ impl KeptOffer {
             known: None,
         }
     }
+
+    /// A new leaf's lists with its offer `known`: every offer untried.
+    fn known(known: KnownOffer) -> KeptOffer {
+        KeptOffer {
+            expanded: Vec::new(),
+            untried: (0..known.actions().len() as u32).collect(),
+            known: Some(known),
+        }
+    }
 }
 
 /// Moves every offer index of `untried` whose action is `a` into `expanded` as leading to
@@ -446,14 +455,14 @@ fn search(
     let restricted = root_actions.len() < root.action_count();
     // Playouts pass a share of their deployment steps unlisted, where every step keeps the
     // pass (a ruleset that can make a deployment compulsory lists them all).
-    let kept = root.rules().deploy_pass_kept();
+    let pass_kept = root.rules().deploy_pass_kept();
     let deploys = PlayoutDeploys {
-        passing: if kept {
+        passing: if pass_kept {
             u32::from(cfg.pass_share.min(100))
         } else {
             0
         },
-        tile_only: kept && cfg.tile_deploys,
+        tile_only: pass_kept && cfg.tile_deploys,
     };
     // Without expansions a deployment step's listing is core's own short loop (about 350
     // instructions): too little to pay for keeping the offer of every new leaf.
@@ -631,25 +640,18 @@ fn search(
             // A new leaf reached without chance keeps its offer (a deployment step's, a
             // prompt's), the same in every determinization; at its later visits the engine
             // is given it back instead of listing it again.
-            let kept_child = tree[child as usize].kept;
             let applied = if expanded && fixed && keep_known {
                 g.apply_to_known(offer as usize).map(|known| {
                     if let Some(known) = known {
-                        kept.push(KeptOffer {
-                            expanded: Vec::new(),
-                            untried: (0..known.actions().len() as u32).collect(),
-                            known: Some(known),
-                        });
+                        kept.push(KeptOffer::known(known));
                         tree[child as usize].kept = kept.len() as u32;
                     }
                 })
             } else {
-                match kept_child {
-                    0 => g.apply_offered(offer as usize),
-                    k => match &kept[k as usize - 1].known {
-                        Some(known) => g.apply_known(offer as usize, known),
-                        None => g.apply_offered(offer as usize),
-                    },
+                let at = (tree[child as usize].kept as usize).checked_sub(1);
+                match at.and_then(|k| kept[k].known.as_ref()) {
+                    Some(known) => g.apply_known(offer as usize, known),
+                    None => g.apply_offered(offer as usize),
                 }
             };
             if applied.is_err() {

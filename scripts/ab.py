@@ -6,12 +6,14 @@ the two builds run in turns, round after round (which goes first alternates: the
 two runs reads faster), and the medians are compared. Use an even number of rounds:
 
     python3 scripts/ab.py BEFORE_BIN [AFTER_BIN] [--rounds 4] [--games 20000]
-        [--only 'base game,abbey-mayor']
+        [--only 'base game,abbey-mayor'] [--bots mcts]
 
 BEFORE_BIN is a copy of an earlier `carcassonne` with its plugin libraries beside it (plugins
 load from beside the program); AFTER_BIN defaults to `target/release/carcassonne`. Each run is
 20,000 (`--games`) random 2-player games, seed 1, one thread; the time is the child's user + system CPU
-time, so no profiler is needed. Both builds read the manifests of this checkout.
+time, so no profiler is needed. `--bots greedy` or `--bots mcts[:N]` times the bots in every
+seat instead, with budgets.py's games per run (200 greedy, 4 MCTS): the MCTS budget's drift
+between two runs of one program is ±4% (docs/speed-log.md, fifty-fourth stop). Both builds read the manifests of this checkout.
 
 The change is the median over rounds of each round's after/before (a paired median: a slow
 round slows both of its runs, so it cancels), next to the change of the two medians and that
@@ -35,12 +37,13 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from budgets import CONFIGS, ROOT, game_env  # noqa: E402
+from budgets import BOT_GAMES, CONFIGS, ROOT, game_env  # noqa: E402
 
-def cpu_per_decision(binary: str, expansions: str, env, games: int) -> float:
-    """µs of CPU time per decision of one `simulate` run of `games` games."""
+def cpu_per_decision(binary: str, expansions: str, env, games: int, bots: str) -> float:
+    """µs of CPU time per decision of one `simulate` run of `games` games, `bots` in every
+    seat."""
     cmd = [binary, "simulate", "--games", str(games), "--players", "2", "--seed", "1",
-           "--threads", "1", "--json"]
+           "--threads", "1", "--json", "--bots", bots]
     if expansions:
         cmd += ["--expansions", expansions]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -56,9 +59,14 @@ def main():
     parser.add_argument("before", help="the earlier build's carcassonne binary")
     parser.add_argument("after", nargs="?", default=str(ROOT / "target/release/carcassonne"))
     parser.add_argument("--rounds", type=int, default=4)
-    parser.add_argument("--games", type=int, default=20000, help="games a run")
+    parser.add_argument("--games", type=int, help="games a run (default by bot: random "
+                        "20000, greedy 200, mcts 4)")
+    parser.add_argument("--bots", default="random",
+                        help="bot spec for every seat: random, greedy, mcts[:N] (as `simulate`)")
     parser.add_argument("--only", help="comma-separated configuration names (budgets.py's)")
     args = parser.parse_args()
+    if args.games is None:
+        args.games = BOT_GAMES.get(args.bots.split(":")[0], 20)
 
     configs = [("base game", "")] + [(name, exp) for name, exp, _, _ in CONFIGS]
     if args.only:
@@ -80,7 +88,7 @@ def main():
             # The second of two runs back to back reads about 1% faster, even for the same
             # program (btam15 in docs/speed-log.md): alternate which goes first.
             for side, binary in sides if r % 2 == 0 else sides[::-1]:
-                t = cpu_per_decision(binary, expansions, env, args.games)
+                t = cpu_per_decision(binary, expansions, env, args.games, args.bots)
                 times[(name, side)].append(t)
                 print(f"round {r + 1} {name:26} {side:6} {t:.4f} µs", file=sys.stderr)
 

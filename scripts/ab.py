@@ -12,8 +12,9 @@ BEFORE_BIN is a copy of an earlier `carcassonne` with its plugin libraries besid
 load from beside the program); AFTER_BIN defaults to `target/release/carcassonne`. Each run is
 20,000 (`--games`) random 2-player games, seed 1, one thread; the time is the child's user + system CPU
 time, so no profiler is needed. `--bots greedy` or `--bots mcts[:N]` times the bots in every
-seat instead, with budgets.py's games per run (200 greedy, 4 MCTS): the MCTS budget's drift
-between two runs of one program is ±4% (docs/speed-log.md, fifty-fourth stop). Both builds read the manifests of this checkout.
+seat instead, with budgets.py's games per run (200 greedy, 4 MCTS): four budget runs of one
+program read the MCTS ratio with the nine from 2.03× to 2.12× (docs/speed-log.md,
+fifty-fourth stop). Both builds read the manifests of this checkout.
 
 The change is the median over rounds of each round's after/before (a paired median: a slow
 round slows both of its runs, so it cancels), next to the change of the two medians and that

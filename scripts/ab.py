@@ -38,7 +38,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from budgets import BOT_GAMES, CONFIGS, ROOT, game_env  # noqa: E402
+from budgets import CONFIGS, ROOT, default_games, game_env  # noqa: E402
 
 def cpu_per_decision(binary: str, expansions: str, env, games: int, bots: str) -> float:
     """µs of CPU time per decision of one `simulate` run of `games` games, `bots` in every
@@ -67,7 +67,7 @@ def main():
     parser.add_argument("--only", help="comma-separated configuration names (budgets.py's)")
     args = parser.parse_args()
     if args.games is None:
-        args.games = BOT_GAMES.get(args.bots.split(":")[0], 20)
+        args.games = default_games(args.bots)
 
     configs = [("base game", "")] + [(name, exp) for name, exp, _, _ in CONFIGS]
     if args.only:

@@ -75,6 +75,12 @@ CONFIGS = [
 BOT_GAMES = {"random": 20000, "greedy": 200, "mcts": 4}
 
 
+def default_games(bots: str) -> int:
+    """Games per figure for the bot spec `bots` (`random`, `greedy`, `mcts[:N]`): its kind's
+    `BOT_GAMES`; 20 for a kind `simulate` does not know (it then refuses the spec)."""
+    return BOT_GAMES.get(bots.split(":")[0], 20)
+
+
 def game_env(*extra_dirs: Path, **variables: str) -> dict:
     """The environment of a game run: plugins and fan scripts from this checkout's
     `expansions` and `fan-expansions` (then `extra_dirs`), and `variables` on top."""
@@ -213,7 +219,7 @@ def main():
     args = ap.parse_args()
     kind = args.bots.split(":")[0]
     if args.games is None:
-        args.games = BOT_GAMES.get(kind, 20)
+        args.games = default_games(args.bots)
     configs = CONFIGS
     if kind in BOT_NINE:
         # A searching bot: its budget is with all nine against itself in the base game.

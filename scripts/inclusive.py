@@ -34,7 +34,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from budgets import BOT_GAMES, CONFIGS, ROOT, cpu_ms, game_env, plugin_packages  # noqa: E402
+from budgets import CONFIGS, ROOT, cpu_ms, default_games, game_env, plugin_packages  # noqa: E402
 
 TARGET = ROOT / "target" / "frame-pointers"
 BINARY = TARGET / "release" / "carcassonne"
@@ -154,7 +154,7 @@ def main():
             known[n] = known.get(head, head.replace("+", ",")) + sep + options
     if not shutil.which("perf"):
         sys.exit("inclusive.py needs `perf` (Linux perf, e.g. the linux-perf package)")
-    games = args.games or BOT_GAMES.get(args.bots.split(":")[0], 20000)
+    games = args.games or default_games(args.bots)
     if not args.no_build:
         build()
     env = game_env()

@@ -408,6 +408,26 @@ macro_rules! expansion_hooks {
                 false
             }
 
+            /// Whether [`BoundExpansion::filter_prompt_actions`] never takes
+            /// [`Action::Pass`] out of a prompt's offer (default: no), asked once when the
+            /// ruleset is built. A ruleset passes the prompts of the game's end unlisted
+            /// ([`Ruleset::passes_at_end`]) only when every prompt filter says so.
+            fn keeps_prompt_pass(&self) -> bool {
+                false
+            }
+
+            /// Whether every prompt this expansion raises once the game is ending (from
+            /// the `BeforeFinalScoring` window on, [`crate::GameState::in_final_scoring`])
+            /// offers [`Action::Pass`] (default: no), asked once when the ruleset is built.
+            /// Then a search that values a position by ending the game there may answer
+            /// those prompts with the pass without listing them
+            /// ([`crate::Game::end_now_passing`]), which is one legal way to end the game.
+            /// Say no if such a prompt can ever offer nothing, or a choice without the pass
+            /// (a chance draw, a compulsory move).
+            fn offers_pass_at_end(&self) -> bool {
+                false
+            }
+
             $(
                 $(#[$doc])*
                 fn $name(&self $(, $arg: $ty)*) -> $ret $default
@@ -444,6 +464,14 @@ macro_rules! expansion_hooks {
                 // A panic there means "no": the step is always listed.
                 self.run(|e| Ok(e.keeps_deploy_pass())).unwrap_or(false)
             }
+            fn keeps_prompt_pass(&self) -> bool {
+                // A panic there means "no", as above.
+                self.run(|e| Ok(e.keeps_prompt_pass())).unwrap_or(false)
+            }
+            fn offers_pass_at_end(&self) -> bool {
+                // A panic there means "no", as above.
+                self.run(|e| Ok(e.offers_pass_at_end())).unwrap_or(false)
+            }
             $(
                 crate::plugin::guarded_forward! { $name ($($arg: $ty),*) -> $ret }
             )*
@@ -475,6 +503,12 @@ macro_rules! expansion_hooks {
             }
             fn keeps_deploy_pass(&self) -> bool {
                 (**self).keeps_deploy_pass()
+            }
+            fn keeps_prompt_pass(&self) -> bool {
+                (**self).keeps_prompt_pass()
+            }
+            fn offers_pass_at_end(&self) -> bool {
+                (**self).offers_pass_at_end()
             }
             $(
                 fn $name(&self $(, $arg: $ty)*) -> $ret {

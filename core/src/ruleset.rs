@@ -140,6 +140,9 @@ pub struct Ruleset {
     pub(crate) any_hooks: crate::hooks::HookSet,
     /// Every deployment filter keeps the pass ([`Ruleset::deploy_pass_kept`]).
     pub(crate) deploy_pass_kept: bool,
+    /// The expansions whose prompts at the game's end may be passed unlisted (bit `i` =
+    /// expansion `i`, the first 64 only): [`Ruleset::passes_at_end`].
+    pub(crate) end_pass_owners: u64,
     /// Per hook bit: which expansions implement it (bit `i` = expansion `i`; bit 63
     /// also stands for every later one).
     pub(crate) hook_members: [u64; 32],
@@ -360,6 +363,16 @@ impl Ruleset {
     /// ([`BoundExpansion::keeps_deploy_pass`]). Core always offers the pass.
     pub fn deploy_pass_kept(&self) -> bool {
         self.deploy_pass_kept
+    }
+
+    /// Whether a prompt of `owner` asked once the game is ending is passed without being
+    /// listed in a game ended by [`crate::Game::end_now_passing`]: the owner offers the
+    /// pass at every such prompt ([`BoundExpansion::offers_pass_at_end`]) and no prompt
+    /// filter takes it out ([`BoundExpansion::keeps_prompt_pass`]). Only the first 64
+    /// expansions can be.
+    #[inline]
+    pub fn passes_at_end(&self, owner: ExpansionIndex) -> bool {
+        owner.0 < 64 && self.end_pass_owners & (1 << owner.0) != 0
     }
 
     /// Where the figures of `kind` start within each player's figures
@@ -1239,6 +1252,7 @@ impl RulesetBuilder {
             hook_sets: Vec::new(),
             any_hooks: crate::hooks::HookSet::NONE,
             deploy_pass_kept: true,
+            end_pass_owners: 0,
             kinds: self.kinds,
             figures: self.figures,
             tiles,
@@ -1413,6 +1427,22 @@ impl RulesetBuilder {
         rules.deploy_pass_kept = rules.bound.iter().zip(&hook_sets).all(|(e, h)| {
             !h.has(crate::hooks::HookSet::FILTER_DEPLOY_ACTIONS) || e.keeps_deploy_pass()
         });
+        // The end's prompts are passed unlisted only if no prompt filter could take the
+        // pass out of an offer.
+        let prompt_pass_kept = rules.bound.iter().zip(&hook_sets).all(|(e, h)| {
+            !h.has(crate::hooks::HookSet::FILTER_PROMPT_ACTIONS) || e.keeps_prompt_pass()
+        });
+        rules.end_pass_owners = if prompt_pass_kept {
+            rules
+                .bound
+                .iter()
+                .take(64)
+                .enumerate()
+                .filter(|(_, e)| e.offers_pass_at_end())
+                .fold(0, |m, (i, _)| m | 1 << i)
+        } else {
+            0
+        };
         rules.hook_sets = hook_sets;
         let mut filters = vec![0u64; rules.tiles.len()];
         for (i, (e, hooks)) in rules.bound.iter().zip(&rules.hook_sets).enumerate() {

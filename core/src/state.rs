@@ -326,6 +326,9 @@ pub struct GameState {
     /// A copy stops before the placement scoring of this turn or a later one
     /// ([`crate::Game::set_stop_before_scoring`]).
     pub(crate) stop_before_scoring: Option<u32>,
+    /// The end of this game passes the prompts it may pass unlisted
+    /// ([`crate::Game::end_now_passing`]).
+    pub(crate) end_passing: bool,
     /// How a search's playout answers the next deployment step without listing its offer,
     /// where the ruleset keeps the pass ([`crate::Game::apply_passing_deploy`],
     /// [`crate::Game::apply_tile_deploy`]), or offers a decision it knows

@@ -205,11 +205,12 @@ fn the_search_values_a_position_by_its_end_of_game_scores() {
     assert_eq!(after, vec![8, 0, 0, 0], "the closed city is worth 8");
 }
 
-/// `mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER]`: the playout depth is part of the
-/// spec, one turn past the tree by default, `dend` to the end of the game; so is the share
-/// of playout deployment steps passed unlisted, half by default, and whether the others
+/// `mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER][:eEND]`: the playout depth is part
+/// of the spec, one turn past the tree by default, `dend` to the end of the game; so is the
+/// share of playout deployment steps passed unlisted, half by default, whether the others
 /// choose among the tile's own deployments (`otile`, the default) or the whole offer
-/// (`oall`); bad depths, shares and offers are refused.
+/// (`oall`), and whether the end's questions are passed unlisted (`epass`, the default) or
+/// played from their offers (`eplay`); bad depths, shares, offers and ends are refused.
 #[test]
 fn mcts_spec_takes_a_playout_depth() {
     use carcassonne_play::bots::{parse_bot, BotSpec};
@@ -240,14 +241,25 @@ fn mcts_spec_takes_a_playout_depth() {
         panic!("mcts:300:2t:d3:p0:oall parses")
     };
     assert_eq!((cfg.pass_share, cfg.tile_deploys), (0, false));
+    assert!(cfg.end_passing, "the end's questions passed by default");
+    let Ok(BotSpec::Mcts(cfg)) = parse_bot("mcts:300:2t:d3:p0:oall:eplay") else {
+        panic!("mcts:300:2t:d3:p0:oall:eplay parses")
+    };
+    assert_eq!((cfg.tile_deploys, cfg.end_passing), (false, false));
+    let Ok(BotSpec::Mcts(cfg)) = parse_bot("mcts:eplay:epass") else {
+        panic!("mcts:eplay:epass parses")
+    };
+    assert!(cfg.end_passing, "the last part counts");
     for bad in [
         "mcts:dx",
         "mcts:d-1",
         "mcts:d20000",
-        "mcts:1:1t:d1:d2:p5:otile",
+        "mcts:1:1t:d1:d2:p5:otile:epass",
         "mcts:o",
         "mcts:ox",
         "mcts:otiles",
+        "mcts:e",
+        "mcts:eall",
         "mcts:p101",
         "mcts:p-1",
         "mcts:px",

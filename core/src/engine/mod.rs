@@ -441,6 +441,18 @@ impl Game {
         r
     }
 
+    /// Ends the game here as [`Game::end_now`] does, but every prompt asked from then on
+    /// whose expansion offers the pass at the game's end ([`Ruleset::passes_at_end`]) is
+    /// answered with [`Action::Pass`] without its offer being listed: the game ends as it
+    /// would if every such question were passed. Other prompts are asked as usual. A
+    /// search's playout values a position so without paying for the end's choices (the
+    /// Count's final round, CO-18, lists every incomplete feature for each follower in
+    /// the city). Debug builds list each passed prompt and check that it offers the pass.
+    pub fn end_now_passing(&mut self) -> Result<(), HookError> {
+        self.state.end_passing = true;
+        self.end_now()
+    }
+
     /// The hook failure that stopped this game, if any (only without checkpoints).
     pub fn failure(&self) -> Option<&HookError> {
         self.broken.as_ref()
@@ -966,6 +978,7 @@ fn empty_state(rules: &Ruleset, names: &[String], seed: u64) -> Result<GameState
         whole_turns: false,
         stop_before_draw: None,
         stop_before_scoring: None,
+        end_passing: false,
         next_offer: crate::state::NextOffer::Listed,
         known_at: None,
         known_offer: Vec::new(),

@@ -246,6 +246,10 @@ pub(super) fn ask_prompt(
     if st.turn_prompts > crate::hooks::MAX_PROMPTS_PER_TURN {
         return Err(too_many_prompts(rules, ix));
     }
+    if st.end_passing && st.final_scoring && rules.passes_at_end(p.owner) {
+        pass_unlisted(rules, st, p)?;
+        return Ok(false);
+    }
     if let Some(tile) = p.placements_of() {
         if let Some(asked) = ask_placements(rules, st, p, tile)? {
             return Ok(asked);
@@ -298,6 +302,39 @@ pub(super) fn ask_prompt(
         kind: DecisionKind::Prompt(p),
     };
     Ok(true)
+}
+
+/// A prompt of the game's end answered with the pass without listing its offer
+/// ([`crate::Game::end_now_passing`]). Debug builds list it, filtered, and check that the
+/// pass is offered, as its owner promised. Out of line: only a search's copy comes here.
+#[cold]
+#[inline(never)]
+fn pass_unlisted(
+    rules: &Ruleset,
+    st: &mut GameState,
+    p: crate::prompt::Prompt,
+) -> Result<(), HookError> {
+    if cfg!(debug_assertions) {
+        let mut offered = std::mem::take(&mut st.offered);
+        offered.clear();
+        let r = one_read(rules, st, p.owner.0 as usize, "prompt_actions", |e, v| {
+            e.prompt_actions(v, p, &mut offered)
+        });
+        st.offered = offered;
+        r?;
+        if rules.any_hooks(HookSet::FILTER_PROMPT_ACTIONS) {
+            filter_prompt_actions(rules, st, p)?;
+        }
+        debug_assert!(
+            st.offered.contains(&Action::Pass),
+            "a prompt passed at the game's end offers the pass: {p:?} offers {:?}",
+            st.offered.as_slice()
+        );
+    }
+    st.offered.clear();
+    one(rules, st, p.owner, "apply_prompt", |e, ctx| {
+        e.apply_prompt(ctx, p, Action::Pass)
+    })
 }
 
 /// A placements prompt ([`crate::Ctx::prompt_placements`]): core's offer, the owner is not

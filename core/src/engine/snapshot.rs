@@ -75,6 +75,7 @@ clone_fields!(
     whole_turns,
     stop_before_draw,
     stop_before_scoring,
+    end_passing,
     next_offer,
     part_events,
     discards,

@@ -931,6 +931,11 @@ impl BoundExpansion for AmRules {
         true
     }
 
+    /// The prompt filter drops the same deployments only.
+    fn keeps_prompt_pass(&self) -> bool {
+        true
+    }
+
     /// AM-23: nothing is deployed onto a farm holding a barn (a pig next to a farmer that
     /// only a market redeployment brought there, say); under
     /// `barnFarmFigures=non-followers`, no follower.

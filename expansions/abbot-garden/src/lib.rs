@@ -254,6 +254,11 @@ impl BoundExpansion for AgRules {
         true
     }
 
+    /// The prompt filter drops the same deployments and moves only.
+    fn keeps_prompt_pass(&self) -> bool {
+        true
+    }
+
     /// AG-3: only an abbot on a garden (AG-5: the abbot's own places are its `deploy_on`).
     fn filter_deploy_actions(
         &self,

@@ -444,6 +444,11 @@ impl BoundExpansion for BtRules {
         true
     }
 
+    /// The prompt filter drops the same deployments and moves only.
+    fn keeps_prompt_pass(&self) -> bool {
+        true
+    }
+
     /// BT-8: only small followers, and at most three, on an acrobat space.
     fn filter_deploy_actions(
         &self,

@@ -953,6 +953,12 @@ impl BoundExpansion for CountRules {
             | HookSet::ON_FIGURE_REMOVED
     }
 
+    /// The end asks only the final round's prompts (CO-18), each of a player with a move,
+    /// and every Count prompt with a move offers the pass beside it.
+    fn offers_pass_at_end(&self) -> bool {
+        true
+    }
+
     /// The redeployment round (CO-10) and the recount after a removal have nothing to do
     /// while nobody stands in the City: the engine skips both calls then.
     fn hook_gates(&self) -> Vec<HookGate> {

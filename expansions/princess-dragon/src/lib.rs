@@ -649,6 +649,11 @@ impl BoundExpansion for PdRules {
         !self.princess_must
     }
 
+    /// The prompt filter drops PD-5's deployments and moves only (PD-19 is no prompt's).
+    fn keeps_prompt_pass(&self) -> bool {
+        true
+    }
+
     /// PD-5: nothing onto the dragon's tile; PD-19 `must`.
     #[inline(always)]
     fn filter_deploy_actions(

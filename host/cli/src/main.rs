@@ -163,9 +163,9 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         games: u64,
         /// Bots per seat, comma-separated, cycled over the seats: random, greedy, or
-        /// mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER] (mcts:2000 playouts,
+        /// mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER][:eEND] (mcts:2000 playouts,
         /// mcts:500ms per decision, mcts:2000:2t, mcts:1000:dend, mcts:1000:p0,
-        /// mcts:1000:oall; docs/bots.md).
+        /// mcts:1000:oall, mcts:1000:eplay; docs/bots.md).
         #[arg(long, value_delimiter = ',', default_value = "random")]
         bots: Vec<String>,
         #[command(flatten)]
@@ -181,7 +181,7 @@ enum Command {
     /// Elo.
     Arena {
         /// Bot specs, comma-separated (at least two, at most one per seat): random, greedy,
-        /// mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER] (docs/bots.md).
+        /// mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER][:eEND] (docs/bots.md).
         #[arg(long, value_delimiter = ',', required = true)]
         bots: Vec<String>,
         /// Number of games (a multiple of --players rotates the seats exactly).

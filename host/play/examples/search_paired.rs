@@ -5,9 +5,10 @@
 //!     mcts:200:p0 mcts:200 8 count,tower,…
 //! ```
 //!
-//! Plays GAMES 2-player games (seeds 1..=GAMES) whose moves greedy bots choose, with the
-//! given expansions (plugins found through `CARCASSONNE_PLUGIN_PATH` or beside the
-//! program). At every decision with more than one legal action both specs decide the same
+//! Plays GAMES 2-player games (seeds 1..=GAMES) whose moves bots of spec MOVER choose
+//! (`greedy` unless named; EXPANSIONS may then be `""` for the base game), with the given
+//! expansions (plugins found through `CARCASSONNE_PLUGIN_PATH` or beside the program). At
+//! every decision with more than one legal action both specs decide the same
 //! position, in alternating order, and their thread CPU times are summed (specs of one
 //! search thread: a thread's clock leaves out the threads it starts). A change to a
 //! bot changes the games it plays, and a game's boards move a search's cost by several per
@@ -27,7 +28,7 @@ fn fail(message: &str) -> ! {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(a), Some(b)) = (args.get(1), args.get(2)) else {
-        fail("usage: search_paired SPEC_A SPEC_B [GAMES] [EXPANSIONS]");
+        fail("usage: search_paired SPEC_A SPEC_B [GAMES] [EXPANSIONS] [MOVER]");
     };
     let games: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(4);
     let rules = common::ruleset_from_arg(args.get(4));
@@ -39,7 +40,10 @@ fn main() {
             .unwrap_or_else(|e| fail(&format!("game {seed} does not start: {e}")));
         let bot = |spec: &str| make_bot(spec, seed).unwrap_or_else(|| fail("bad bot spec"));
         let mut bots: [Box<dyn Bot>; 2] = [bot(a), bot(b)];
-        let mut movers = [bot("greedy"), bot("greedy")];
+        // A search plays other positions than greedy bots do (it sends more followers to
+        // the Count's city, for one), and a change may cost where only those arise.
+        let mover = args.get(5).map_or("greedy", String::as_str);
+        let mut movers = [bot(mover), bot(mover)];
         while !g.is_over() {
             if g.action_count() > 1 {
                 searched += 1;

@@ -217,13 +217,15 @@ pub fn make_bot(spec: &str, seed: u64) -> Option<Box<dyn Bot>> {
 }
 
 /// A parsed bot spec: `random`, `greedy`, or
-/// `mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER]` where BUDGET is a number of
+/// `mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER][:eEND]` where BUDGET is a number of
 /// playouts per decision (`mcts:2000`) or a time (`mcts:500ms`, `mcts:2s`), THREADS the
 /// search threads (`mcts:2000:2t`), DEPTH the turns a playout plays past the tree before it
 /// is valued (`d1`, the default; `dend` plays to the end), PASS the per cent of a playout's
-/// deployment steps passed unlisted (`p50`, the default; `p0` passes none so) and OFFER
+/// deployment steps passed unlisted (`p50`, the default; `p0` passes none so), OFFER
 /// what the others choose among: the tile's own deployments and the pass (`otile`, the
-/// default) or the whole listed offer (`oall`).
+/// default) or the whole listed offer (`oall`), and END how a playout's valuation answers
+/// the questions ending the game asks: passed unlisted where allowed (`epass`, the
+/// default) or at random from their offers (`eplay`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BotSpec {
     /// [`RandomBot`].
@@ -258,13 +260,19 @@ pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
         "greedy" => Ok(BotSpec::Greedy),
         "mcts" => {
             let mut cfg = MctsConfig::default();
-            if rest.len() > 5 {
+            if rest.len() > 6 {
                 return Err(format!(
-                    "bot `{spec}`: expected mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER], e.g. mcts:2000 or mcts:500ms:2t:d1:p50"
+                    "bot `{spec}`: expected mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER][:eEND], e.g. mcts:2000 or mcts:500ms:2t:d1:p50"
                 ));
             }
             for part in rest {
-                if let Some(o) = part.strip_prefix('o') {
+                if let Some(e) = part.strip_prefix('e') {
+                    cfg.end_passing = match e {
+                        "pass" => true,
+                        "play" => false,
+                        _ => return Err(format!("bot `{spec}`: `{part}` is not epass or eplay")),
+                    };
+                } else if let Some(o) = part.strip_prefix('o') {
                     cfg.tile_deploys = match o {
                         "tile" => true,
                         "all" => false,
@@ -304,7 +312,7 @@ pub fn parse_bot(spec: &str) -> Result<BotSpec, String> {
             Ok(BotSpec::Mcts(cfg))
         }
         _ => Err(format!(
-            "unknown bot `{spec}` (available: random, greedy, mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER])"
+            "unknown bot `{spec}` (available: random, greedy, mcts[:BUDGET][:THREADSt][:dDEPTH][:pPASS][:oOFFER][:eEND])"
         )),
     }
 }

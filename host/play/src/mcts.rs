@@ -20,9 +20,10 @@
 //!
 //! **Playouts** go on at random through the engine's own legal actions for
 //! [`MctsConfig::depth`] turns after the tree's leaf (default one: the rest of the leaf's
-//! turn and the next player's), then the game is ended where it stands ([`Game::end_now`]):
-//! unfinished features, farms and expansions' end bonuses are scored as the rules score them
-//! at the end. A nine-expansion game has about 470 decisions, so a random playout to the end
+//! turn and the next player's), then the game is ended where it stands
+//! ([`Game::end_now_passing`]): unfinished features, farms and expansions' end bonuses are
+//! scored as the rules score them at the end, and the end's questions that an expansion lets
+//! pass (the Count's final round) are passed unlisted ([`MctsConfig::end_passing`]). A nine-expansion game has about 470 decisions, so a random playout to the end
 //! is mostly noise and costs a hundred times more; the end-of-game value of the position a
 //! turn later is both cheaper and far better informed. Each player's reward is the gain in
 //! its margin over the best other player between the root and the playout's end (both valued
@@ -78,6 +79,13 @@ pub struct MctsConfig {
     /// core's deployments on the tile just placed), rather than among the whole listed
     /// offer. Only where every deployment step keeps the pass, as `pass_share`.
     pub tile_deploys: bool,
+    /// Whether a playout that stops before the game's end passes the prompts that ending
+    /// it asks, where their expansion offers the pass ([`Game::end_now_passing`]; the
+    /// Count's final round, CO-18), rather than answering them at random from their
+    /// listed offers. The position is then valued without the moves the end would allow:
+    /// cheaper, and no weaker in the games measured (`docs/speed-log.md`, fifty-fifth
+    /// stop). A playout that plays to the end (`depth` `u32::MAX`) plays the end as usual.
+    pub end_passing: bool,
 }
 
 impl MctsConfig {
@@ -98,6 +106,7 @@ impl Default for MctsConfig {
             depth: MctsConfig::DEFAULT_DEPTH,
             pass_share: MctsConfig::DEFAULT_PASS_SHARE,
             tile_deploys: true,
+            end_passing: true,
         }
     }
 }
@@ -677,7 +686,12 @@ fn search(
             let boundary = matches!(kind, DecisionKind::Draw | DecisionKind::PlaceTile { .. })
                 || g.stopped_before_draw();
             if boundary && cfg.depth != u32::MAX && g.state().turn() >= stop_turn {
-                if g.end_now().is_err() {
+                let ended = if cfg.end_passing {
+                    g.end_now_passing()
+                } else {
+                    g.end_now()
+                };
+                if ended.is_err() {
                     break;
                 }
                 continue;

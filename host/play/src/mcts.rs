@@ -23,18 +23,20 @@
 //! turn and the next player's), then the game is ended where it stands
 //! ([`Game::end_now_passing`]): unfinished features, farms and expansions' end bonuses are
 //! scored as the rules score them at the end, and the end's questions that an expansion lets
-//! pass (the Count's final round) are passed unlisted ([`MctsConfig::end_passing`]). A nine-expansion game has about 470 decisions, so a random playout to the end
-//! is mostly noise and costs a hundred times more; the end-of-game value of the position a
-//! turn later is both cheaper and far better informed. Each player's reward is the gain in
-//! its margin over the best other player between the root and the playout's end (both valued
-//! the same way), squashed into [0, 1] by `tanh(gain / 20)`. A decision with one legal
-//! action is taken without search. Half the deployment steps after a tile a playout places
-//! are passed without listing their offer ([`MctsConfig::pass_share`]); the others choose
-//! among the tile's own deployments and the pass, without listing what expansions add to
-//! the step ([`MctsConfig::tile_deploys`]). A node reached from the root without chance keeps
-//! the offer of its deployment step or prompt, the same in every determinization, and the
-//! engine is given it back at later visits instead of listing it again
-//! ([`Game::apply_to_known`], [`Game::apply_known`]).
+//! pass (the Count's final round) are passed unlisted ([`MctsConfig::end_passing`]). A
+//! nine-expansion game has about 470 decisions, so a random playout to the end is mostly
+//! noise and costs a hundred times more; the end-of-game value of the position a turn later
+//! is both cheaper and far better informed. Each player's reward is the gain in its margin
+//! over the best other player between the root and the playout's end (both ended where they
+//! stand; the root's end answers its questions with their first offers), squashed into
+//! [0, 1] by `tanh(gain / 20)`. A decision with one legal action is taken without search.
+//! Half the deployment steps after a tile a playout places are passed without listing their
+//! offer ([`MctsConfig::pass_share`]); the others choose among the tile's own deployments
+//! and the pass, without listing what expansions add to the step
+//! ([`MctsConfig::tile_deploys`]). A node reached from the root without chance keeps the
+//! offer of its deployment step or prompt, the same in every determinization, and the engine
+//! is given it back at later visits instead of listing it again ([`Game::apply_to_known`],
+//! [`Game::apply_known`]).
 //!
 //! **Parallelism and determinism.** With `n` threads the iterations are split between `n`
 //! independent trees (root parallelisation); their root statistics are summed. Every seed
@@ -83,8 +85,10 @@ pub struct MctsConfig {
     /// it asks, where their expansion offers the pass ([`Game::end_now_passing`]; the
     /// Count's final round, CO-18), rather than answering them at random from their
     /// listed offers. The position is then valued without the moves the end would allow:
-    /// cheaper, and no weaker in the games measured (`docs/speed-log.md`, fifty-fifth
-    /// stop). A playout that plays to the end (`depth` `u32::MAX`) plays the end as usual.
+    /// cheaper, and within the noise of the games measured (`docs/bots.md`, "The end's
+    /// questions"). The root's own value, which rewards are measured from, still answers
+    /// them with their first offers: valuing it by passing too measured weaker. A playout
+    /// that plays to the end (`depth` `u32::MAX`) plays the end as usual.
     pub end_passing: bool,
 }
 

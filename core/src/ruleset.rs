@@ -1424,13 +1424,21 @@ impl RulesetBuilder {
         rules.gates = slot_gates.into_iter().map(|(_, i, s)| (i, s)).collect();
         rules.state_gates = state_gates.into_iter().map(|(_, i, g)| (i, g)).collect();
         rules.shut_tests = std::array::from_fn(|b| rules.shut_test(b));
-        rules.deploy_pass_kept = rules.bound.iter().zip(&hook_sets).all(|(e, h)| {
-            !h.has(crate::hooks::HookSet::FILTER_DEPLOY_ACTIONS) || e.keeps_deploy_pass()
+        // Whether every expansion with the filter hook `bit` makes the pass promise `keeps`.
+        let filters_keep = |bit: crate::hooks::HookSet, keeps: fn(&dyn BoundExpansion) -> bool| {
+            rules
+                .bound
+                .iter()
+                .zip(&hook_sets)
+                .all(|(e, h)| !h.has(bit) || keeps(e.as_ref()))
+        };
+        rules.deploy_pass_kept = filters_keep(crate::hooks::HookSet::FILTER_DEPLOY_ACTIONS, |e| {
+            e.keeps_deploy_pass()
         });
         // The end's prompts are passed unlisted only if no prompt filter could take the
         // pass out of an offer.
-        let prompt_pass_kept = rules.bound.iter().zip(&hook_sets).all(|(e, h)| {
-            !h.has(crate::hooks::HookSet::FILTER_PROMPT_ACTIONS) || e.keeps_prompt_pass()
+        let prompt_pass_kept = filters_keep(crate::hooks::HookSet::FILTER_PROMPT_ACTIONS, |e| {
+            e.keeps_prompt_pass()
         });
         rules.end_pass_owners = if prompt_pass_kept {
             rules

@@ -246,7 +246,9 @@ pub(super) fn ask_prompt(
     if st.turn_prompts > crate::hooks::MAX_PROMPTS_PER_TURN {
         return Err(too_many_prompts(rules, ix));
     }
-    if st.end_passing && st.final_scoring && rules.passes_at_end(p.owner) {
+    // Set only by `end_now_passing`, which ends the game: every prompt from then on is the
+    // end's.
+    if st.end_passing && rules.passes_at_end(p.owner) {
         pass_unlisted(rules, st, p)?;
         return Ok(false);
     }
@@ -270,13 +272,7 @@ pub(super) fn ask_prompt(
                 return Ok(true);
             }
         }
-        let mut offered = std::mem::take(&mut st.offered);
-        offered.clear();
-        let r = one_read(rules, st, ix, "prompt_actions", |e, v| {
-            e.prompt_actions(v, p, &mut offered)
-        });
-        st.offered = offered;
-        r?;
+        list_prompt(rules, st, p)?;
     }
     if !st.offered.is_empty() && rules.any_hooks(HookSet::FILTER_PROMPT_ACTIONS) {
         let before = st.offered.len();
@@ -304,6 +300,22 @@ pub(super) fn ask_prompt(
     Ok(true)
 }
 
+/// The owner's offer for list prompt `p`, unfiltered, into `st.offered`.
+#[inline(always)]
+fn list_prompt(
+    rules: &Ruleset,
+    st: &mut GameState,
+    p: crate::prompt::Prompt,
+) -> Result<(), HookError> {
+    let mut offered = std::mem::take(&mut st.offered);
+    offered.clear();
+    let r = one_read(rules, st, p.owner.0 as usize, "prompt_actions", |e, v| {
+        e.prompt_actions(v, p, &mut offered)
+    });
+    st.offered = offered;
+    r
+}
+
 /// A prompt of the game's end answered with the pass without listing its offer
 /// ([`crate::Game::end_now_passing`]). Debug builds list it, filtered, and check that the
 /// pass is offered, as its owner promised. Out of line: only a search's copy comes here.
@@ -315,13 +327,7 @@ fn pass_unlisted(
     p: crate::prompt::Prompt,
 ) -> Result<(), HookError> {
     if cfg!(debug_assertions) {
-        let mut offered = std::mem::take(&mut st.offered);
-        offered.clear();
-        let r = one_read(rules, st, p.owner.0 as usize, "prompt_actions", |e, v| {
-            e.prompt_actions(v, p, &mut offered)
-        });
-        st.offered = offered;
-        r?;
+        list_prompt(rules, st, p)?;
         if rules.any_hooks(HookSet::FILTER_PROMPT_ACTIONS) {
             filter_prompt_actions(rules, st, p)?;
         }

@@ -222,27 +222,37 @@ impl<'a> Ctx<'a> {
             .award_scoring(player, points, crate::event::ScoreSource::Label(label));
     }
 
-    /// Puts a figure of `kind` from `player`'s supply onto a segment. Errs if none is left.
+    /// Puts a figure of `kind` from `player`'s supply onto a segment and tells every
+    /// expansion (`on_figure_placed`). Errs if none is left.
     pub fn deploy(
         &mut self,
         player: PlayerId,
         kind: FigureKindId,
         segment: SegmentId,
     ) -> HookResult<FigureId> {
-        self.state
+        let id = self
+            .state
             .deploy(self.rules, player, kind, segment)
             .ok_or_else(|| {
                 HookFailure(format!(
                     "player {} has no figure of kind {} in supply",
                     player.0, kind.0
                 ))
-            })
+            })?;
+        self.placed(id, segment)?;
+        Ok(id)
+    }
+
+    /// Tells every expansion that `figure` came onto `segment`.
+    fn placed(&mut self, figure: FigureId, segment: SegmentId) -> HookResult {
+        (self.rules.routines.figure_placed)(self.rules, self.state, figure, segment)
+            .map_err(|e| HookFailure(e.to_string()))
     }
 
     /// Puts a neutral figure of `kind` that is off the board onto a segment (any segment,
-    /// occupied or not: the expansion states where its figure may go). Errs, changing
-    /// nothing, if `kind` is not neutral, every copy is on the board, or the segment does
-    /// not exist.
+    /// occupied or not: the expansion states where its figure may go), then tells every
+    /// expansion (`on_figure_placed`). Errs, changing nothing, if `kind` is not neutral,
+    /// every copy is on the board, or the segment does not exist.
     pub fn place_neutral(
         &mut self,
         kind: FigureKindId,
@@ -272,10 +282,12 @@ impl<'a> Ctx<'a> {
         };
         let id = FigureId((first + i) as u16);
         self.state.move_figure(id, segment);
+        self.placed(id, segment)?;
         Ok(id)
     }
 
-    /// Moves a figure in play onto a segment. A figure that does not exist or is not on
+    /// Moves a figure in play onto a segment and tells every expansion
+    /// (`on_figure_placed`). A figure that does not exist or is not on
     /// the board, or a segment that does not exist, is an error and changes nothing, so
     /// figures stay conserved and occupancy counts exact.
     pub fn move_figure(&mut self, figure: FigureId, segment: SegmentId) -> HookResult {
@@ -292,7 +304,7 @@ impl<'a> Ctx<'a> {
             return Err(HookFailure(format!("no segment {}", segment.index())));
         }
         self.state.move_figure(figure, segment);
-        Ok(())
+        self.placed(figure, segment)
     }
 
     /// Closes a complete, unscored feature that another has replaced (a castle built on a

@@ -751,6 +751,21 @@ macro_rules! for_each_hook {
                 Ok(())
             }
 
+            /// A figure came onto `segment`: deployed from supply, moved or redeployed
+            /// there, in the deployment step, in answer to a prompt, by an expansion's
+            /// [`Ctx::deploy`], [`Ctx::move_figure`] or [`Ctx::place_neutral`], or set up by
+            /// a [`crate::Position`] (after `start_game`). With `on_figure_removed`, an
+            /// expansion sees every change of where figures stand.
+            [bit ON_FIGURE_PLACED = 15]
+            fn on_figure_placed(
+                &self,
+                ctx: &mut Ctx<'_>,
+                figure: FigureId,
+                segment: SegmentId,
+            ) -> HookResult {
+                Ok(())
+            }
+
             /// A turn (or a part of a double turn) ends.
             [bit ON_TURN_END = 9]
             fn on_turn_end(&self, ctx: &mut Ctx<'_>) -> HookResult<TurnEndVerdict> {
@@ -793,7 +808,7 @@ for_each_hook!(expansion_hooks);
 impl HookSet {
     /// The hooks a [`HookGate`] may gate: the ones the engine calls with a context, for
     /// every implementer in load order (`on_tile_drawn`, `on_tile_placed`, the scoring
-    /// hooks, `on_figure_removed`, `on_turn_end`, `final_scoring`, every window), and
+    /// hooks, `on_figure_removed`, `on_figure_placed`, `on_turn_end`, `final_scoring`, every window), and
     /// `free_actions` (asked of every implementer at each deployment step and prompt; a
     /// shut gate means the expansion has no free action to add then).
     pub const GATEABLE: HookSet = HookSet(
@@ -803,6 +818,7 @@ impl HookSet {
             | HookSet::BEFORE_SCORING.0
             | HookSet::AFTER_SCORING.0
             | HookSet::ON_FIGURE_REMOVED.0
+            | HookSet::ON_FIGURE_PLACED.0
             | HookSet::ON_TURN_END.0
             | HookSet::FINAL_SCORING.0
             | 0xFFFF_0000,

@@ -1,11 +1,15 @@
 //! BT-10: the full pyramids a deployment step offers (`score-pyramid`) are exactly the acrobat
 //! spaces holding three meeples, in placement order: checked at every deployment step of
 //! seeded games against the spaces read from the board here, alone and beside other sets.
-//! A check for any faster way of finding them (tb21 tried a mask of full spaces kept by the
-//! `AfterDeploy` window: docs/speed-log.md).
+//! The plugin reads only the spaces that may be full when the player has no small follower
+//! left, a set that every meeple's arrival grows (`on_figure_placed`): these games check
+//! that no arrival escapes it, the Tactician's and the magic portal's included (tb21 had
+//! tried a mask kept by the `AfterDeploy` window, which misses some: docs/speed-log.md).
 
+use carcassonne_core::Ruleset;
 use carcassonne_core::{Action, DecisionKind, Game, GameSetup, SegmentId};
-use carcassonne_tests::official_rules;
+use carcassonne_tests::{official_and_fan_rules, official_rules};
+use std::sync::Arc;
 
 /// The acrobat spaces with a full pyramid (three meeples or more), in placement order.
 fn full_spaces(g: &Game) -> Vec<SegmentId> {
@@ -30,7 +34,11 @@ fn full_spaces(g: &Game) -> Vec<SegmentId> {
 /// Plays `games` seeded games with a fixed spread of choices, deploying onto acrobat spaces
 /// whenever offered (so that pyramids fill); returns how many full pyramids were offered.
 fn check(sets: &[&str], options: &[(&str, &str)], games: u64) -> usize {
-    let rules = official_rules(sets, options);
+    check_rules(&official_rules(sets, options), sets, games)
+}
+
+/// [`check`] with a ruleset built elsewhere (fan scripts in it).
+fn check_rules(rules: &Arc<Ruleset>, sets: &[&str], games: u64) -> usize {
     let mut offered = 0;
     for seed in 0..games {
         let players = 2 + (seed % 3) as usize;
@@ -91,4 +99,20 @@ fn offered_pyramids_are_the_full_spaces_beside_other_sets() {
         &[],
         8,
     );
+}
+
+/// The Tactician's prompt (a fan script's deployment out of the deployment step) and the
+/// magic portal send meeples onto spaces far from the tile just placed; under
+/// `bridgeAcrobats=barred` a bridged space's full pyramid is not offered.
+#[test]
+fn offered_pyramids_are_the_full_spaces_with_the_tactician_and_barred_bridges() {
+    let sets = [
+        "big-top",
+        "princess-dragon",
+        "bridges-castles-bazaars",
+        "tactician",
+    ];
+    let rules = official_and_fan_rules(&sets, &[("big-top.bridgeAcrobats", "barred")]);
+    let offered = check_rules(&rules, &sets, 8);
+    assert!(offered > 0, "no full pyramid was ever offered");
 }

@@ -79,6 +79,8 @@ pub(crate) struct Routines {
         fn(&Ruleset, &mut GameState, FigureId, RemovalReason) -> Result<(), HookError>,
     pub(crate) hold_figure:
         fn(&Ruleset, &mut GameState, FigureId, RemovalReason) -> Result<bool, HookError>,
+    pub(crate) figure_placed:
+        fn(&Ruleset, &mut GameState, FigureId, crate::graph::SegmentId) -> Result<(), HookError>,
 }
 
 /// [`Routines::read_placements`]: a tile kind's placements handed to a reader in place.
@@ -99,6 +101,7 @@ impl Routines {
         add_overlay,
         return_figure,
         hold_figure,
+        figure_placed,
     };
 }
 
@@ -326,12 +329,13 @@ impl Game {
                     .map_err(|e| GameError::Position(format!("at {}: {}", f.pos, e.0)))?;
                 continue;
             }
-            state.deploy(&rules, f.player, f.kind, seg).ok_or_else(|| {
+            let id = state.deploy(&rules, f.player, f.kind, seg).ok_or_else(|| {
                 GameError::Position(format!(
                     "player {} has no figure left for {}",
                     f.player.0, f.pos
                 ))
             })?;
+            figure_placed(&rules, &mut state, id, seg)?;
         }
         for set in &p.settings {
             let ix = rules.expansion_index(&set.expansion).ok_or_else(|| {
@@ -693,9 +697,14 @@ impl Game {
                 state.deploy_choice = Some(action);
                 match action {
                     Action::Deploy { figure, segment } => {
-                        state.deploy(rules, player, figure, segment);
+                        if let Some(f) = state.deploy(rules, player, figure, segment) {
+                            figure_placed(rules, state, f, segment)?;
+                        }
                     }
-                    Action::Move { figure, segment } => state.move_figure(figure, segment),
+                    Action::Move { figure, segment } => {
+                        state.move_figure(figure, segment);
+                        figure_placed(rules, state, figure, segment)?;
+                    }
                     Action::Pass => {}
                     Action::Custom(c) => {
                         one(rules, state, c.expansion, "apply_action", |e, ctx| {

@@ -691,7 +691,9 @@ fn tile_deploy(rules: &Ruleset, st: &mut GameState, pick: u64) -> Result<(), Hoo
     st.deploy_choice = Some(action);
     match action {
         Action::Deploy { figure, segment } => {
-            st.deploy(rules, player, figure, segment);
+            if let Some(f) = st.deploy(rules, player, figure, segment) {
+                figure_placed(rules, st, f, segment)?;
+            }
         }
         Action::Pass => {}
         _ => unreachable!("the tile's own deployments are deployments"),

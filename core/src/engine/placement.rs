@@ -896,6 +896,22 @@ pub(crate) fn return_figure(
     Ok(())
 }
 
+/// Tells every expansion that `figure` came onto `segment` (deployed or moved there).
+pub(crate) fn figure_placed(
+    rules: &Ruleset,
+    st: &mut GameState,
+    figure: FigureId,
+    segment: crate::SegmentId,
+) -> Result<(), HookError> {
+    each(
+        rules,
+        st,
+        HookSet::ON_FIGURE_PLACED,
+        "on_figure_placed",
+        |e, ctx| e.on_figure_placed(ctx, figure, segment),
+    )
+}
+
 /// Takes a figure off the board without returning it to supply (it becomes
 /// [`FigureLoc::Removed`](crate::FigureLoc::Removed): e.g. a prisoner held by another
 /// player) and notifies every expansion. Returns whether it was on the board.

@@ -42,6 +42,11 @@ pub struct Acrobats {
     /// The first [`TRACKED`] spaces' segments (index + 1), in placement order, so that a
     /// deployment step reads a few slots instead of the 3×3 and every figure.
     pub tracked: [GameSlot; TRACKED],
+    /// Bit `i`: the tracked space `i` may hold a full pyramid. Set when a meeple arriving
+    /// there makes three (`on_figure_placed`), cleared when it is scored; a meeple leaving
+    /// otherwise only lowers a pyramid, so the set stays a superset of the full ones, and
+    /// a step whose player has no small follower reads these spaces alone.
+    pub full: GameSlot,
 }
 
 /// Acrobat spaces remembered in slots; past them (doubled packs) the board is searched.
@@ -59,6 +64,7 @@ impl Acrobats {
             .filter_map(|t| marks.space(t.kind).map(|l| t.segment(usize::from(l))))
             .collect();
         ctx.set(self.spaces, 0);
+        ctx.set(self.full, 0);
         for seg in segs {
             self.add_space(ctx, seg);
         }
@@ -71,6 +77,28 @@ impl Acrobats {
             ctx.set(slot, seg.index() as i64 + 1);
         }
         ctx.set(self.spaces, n + 1);
+    }
+
+    /// A figure came onto `seg` (`on_figure_placed`): if it made a full pyramid on a
+    /// tracked space, the space joins the set [`Acrobats::full`].
+    pub fn arrived(&self, ctx: &mut Ctx<'_>, seg: SegmentId) {
+        let v = ctx.view();
+        if !self.is_space(&v, seg) || self.height(&v, seg) < PYRAMID {
+            return;
+        }
+        if let Some(i) = self.tracked_index(&v, seg) {
+            let full = v.get(self.full) | 1 << i;
+            ctx.set(self.full, full);
+        }
+    }
+
+    /// The index among the tracked spaces of the space `seg`, if it is tracked.
+    fn tracked_index(&self, v: &View<'_>, seg: SegmentId) -> Option<usize> {
+        let n = (v.get(self.spaces) as usize).min(TRACKED);
+        let mark = seg.index() as i64 + 1;
+        self.tracked[..n]
+            .iter()
+            .position(|&slot| v.get(slot) == mark)
     }
 
     /// Whether any acrobat space is on the board.
@@ -138,6 +166,19 @@ impl Acrobats {
         // pyramids are marked by their slot's bit and offered after it (no list to keep).
         let can_deploy = v.state.in_supply(p, FigureKindId::SMALL_FOLLOWER) > 0;
         let barred = marks.any_closed();
+        if !can_deploy {
+            // Most steps: only pyramids to score, among the spaces that may be full.
+            let mut maybe = v.get(self.full) as u32;
+            while maybe != 0 {
+                let i = maybe.trailing_zeros() as usize;
+                maybe &= maybe - 1;
+                let seg = SegmentId::new(v.get(slots[i]) as usize - 1);
+                if self.height(v, seg) >= PYRAMID && !(barred && self.closed(v, marks, seg)) {
+                    out.push(self.score_pyramid(seg));
+                }
+            }
+            return Ok(());
+        }
         let g = v.state.graph();
         let mut full = 0u32;
         for (i, &slot) in slots.iter().enumerate() {
@@ -152,7 +193,7 @@ impl Acrobats {
                 full |= 1 << i;
                 continue;
             }
-            if can_deploy && (anywhere || near(g.segment(seg).pos, tile.pos)) {
+            if anywhere || near(g.segment(seg).pos, tile.pos) {
                 self.offer_deploy(seg, out);
             }
         }
@@ -263,7 +304,13 @@ impl Acrobats {
                     .into(),
             ));
         }
-        self.score(ctx, marks, seg, true)
+        self.score(ctx, marks, seg, true)?;
+        let v = ctx.view();
+        if let Some(i) = self.tracked_index(&v, seg) {
+            let full = v.get(self.full) & !(1 << i);
+            ctx.set(self.full, full);
+        }
+        Ok(())
     }
 
     /// BT-11: at the end every occupied acrobat space scores, in segment order.

@@ -200,6 +200,7 @@ impl Expansion for BigTop {
         let spaces = d.game_slot("acrobat-spaces", 0);
         let tracked: [_; acrobats::TRACKED] =
             std::array::from_fn(|i| d.game_slot(&format!("acrobat-space-{i}"), 0));
+        let full = d.game_slot("acrobat-full", 0);
         let circus = Circus::declare(d);
         Ok(binder(move |b: &Binding<'_>| {
             let tiles = b.rules().tiles();
@@ -267,6 +268,7 @@ impl Expansion for BigTop {
                     me: b.me(),
                     spaces,
                     tracked,
+                    full,
                 },
                 ringmaster: Ringmaster {
                     kind: ringmaster,
@@ -318,6 +320,12 @@ impl BoundExpansion for BtRules {
         } else {
             hooks
         };
+        // BT-10: which spaces may hold a full pyramid, told by every meeple's arrival.
+        let hooks = if self.acrobats.enabled {
+            hooks | HookSet::ON_FIGURE_PLACED
+        } else {
+            hooks
+        };
         if self.chosen && self.big_top {
             // BT-6 `tokenDraws=chosen`: the final reveal is asked before final scoring.
             return hooks | HookSet::window(Window::BeforeFinalScoring);
@@ -326,12 +334,23 @@ impl BoundExpansion for BtRules {
     }
 
     /// BT-4: the circus scores after the turn's scoring only in a turn that placed a
-    /// circus tile; the engine skips the window's call in every other turn.
+    /// circus tile; the engine skips the window's call in every other turn. Arrivals
+    /// (`on_figure_placed`) matter only once an acrobat space is on the board.
     fn hook_gates(&self) -> Vec<HookGate> {
-        vec![HookGate {
-            hooks: HookSet::window(Window::AfterScoring),
-            slot: self.circus.pending(),
-        }]
+        let set = self.hook_set();
+        [
+            HookGate {
+                hooks: HookSet::window(Window::AfterScoring),
+                slot: self.circus.pending(),
+            },
+            HookGate {
+                hooks: HookSet::ON_FIGURE_PLACED,
+                slot: self.acrobats.spaces,
+            },
+        ]
+        .into_iter()
+        .filter(|g| set.has(g.hooks))
+        .collect()
     }
 
     /// BT-1: the other edition's list leaves the supply; the second edition's garden twins
@@ -496,6 +515,17 @@ impl BoundExpansion for BtRules {
     /// holds a meeple.
     fn allows_overlay(&self, v: View<'_>, pos: Pos, _variant: TileKindId) -> HookResult<bool> {
         Ok(!self.acrobats.occupied_at(&v, &self.marks, pos))
+    }
+
+    /// BT-10: a meeple that makes a pyramid full marks its space.
+    fn on_figure_placed(
+        &self,
+        ctx: &mut Ctx<'_>,
+        _figure: carcassonne_core::FigureId,
+        segment: carcassonne_core::SegmentId,
+    ) -> HookResult {
+        self.acrobats.arrived(ctx, segment);
+        Ok(())
     }
 
     /// BT-10: `score-pyramid`.

@@ -3,7 +3,7 @@
 use super::*;
 
 /// What a script declared in `setup()`: its state values, verbs, labels and guards.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Decl {
     pub(crate) states: Vec<(String, SlotScope, SlotId)>,
     /// The game-scoped ones, typed: what core gates hooks on ([`carcassonne_core::HookGate`]).
@@ -35,6 +35,30 @@ pub struct Decl {
     /// `tile_bonus_per_figure(kind, feature_kinds)`: the figure kind and the feature kinds
     /// (names, resolved at bind) where each such figure counts as one more tile.
     pub(crate) tile_bonus: Option<(String, Vec<String>)>,
+}
+
+// By hand: `Default` is derived for arrays of at most 32 items, and there are more hooks.
+impl Default for Decl {
+    fn default() -> Self {
+        Decl {
+            states: Vec::new(),
+            game_slots: Vec::new(),
+            verbs: Vec::new(),
+            labels: Vec::new(),
+            guards: std::array::from_fn(|_| None),
+            not_final: [false; HOOK_COUNT],
+            offers: Vec::new(),
+            reactions: Vec::new(),
+            prompt_texts: Vec::new(),
+            strength_bonus: None,
+            apart: Vec::new(),
+            placed: std::array::from_fn(|_| None),
+            tile_prompts: Vec::new(),
+            moves: Vec::new(),
+            follow: None,
+            tile_bonus: None,
+        }
+    }
 }
 
 /// A declaration value fixed in `setup()` or taken from one of the expansion's options

@@ -71,6 +71,7 @@ impl Hook {
     pub const BeforeScoring: Hook = Hook::named("before_scoring");
     pub const AfterScoring: Hook = Hook::named("after_scoring");
     pub const OnFigureRemoved: Hook = Hook::named("on_figure_removed");
+    pub const OnFigurePlaced: Hook = Hook::named("on_figure_placed");
     pub const OnTurnEnd: Hook = Hook::named("on_turn_end");
     pub const FinalScoring: Hook = Hook::named("final_scoring");
 }
@@ -161,6 +162,7 @@ const FORMS: &[Form] = &[
     form("before_scoring", "before_scoring", "() | array of awards", "A scoring is about to be applied; return new `awards` to change it."),
     form("after_scoring", "after_scoring", "()", "A scoring was applied (figures already returned)."),
     form("on_figure_removed", "on_figure_removed", "()", "A figure left the board (`reason`: \"scored\" or \"expansion\")."),
+    form("on_figure_placed", "on_figure_placed", "()", "A figure came onto `segment`: deployed, moved or redeployed there (in any step or prompt, by any expansion, or by a position's set-up)."),
     form("on_turn_end", "on_turn_end", "\"next\" | \"extra\"", "End of the turn; `\"extra\"` gives the player another part (once per turn)."),
     form("final_scoring", "final_scoring", "()", "After final scoring: end bonuses."),
     form("explain_refusal", "explain_refusal", "() | string", "The player tried `action`, which the game did not offer: return why, naming your rule (`\"FE-2 a landing within 2 cells of (1,0)\"`), or `()` when the refusal is not yours. A placement refused by `forbidden_cells` or `keep_apart` already gives that item's `reason`."),

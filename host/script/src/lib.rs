@@ -57,8 +57,8 @@ use carcassonne_core::{
     binder, Action, Award, Binder, Binding, BoundExpansion, Ctx, CustomAction, Declare,
     DrawVerdict, Expansion, FigureId, HookFailure, HookGate, HookResult, HookSet, LabelId, Offered,
     PlacementCell, PlayerId, Pos, Prompt, PromptCode, PromptKind, RemovalReason, Ruleset,
-    ScoreDraft, SlotId, SlotRef, SlotScope, StartTile, TileKindId, TurnEndVerdict, VerbId, View,
-    Visible, Window,
+    ScoreDraft, SegmentId, SlotId, SlotRef, SlotScope, StartTile, TileKindId, TurnEndVerdict,
+    VerbId, View, Visible, Window,
 };
 use carcassonne_files::manifest::Manifest;
 use memo::{Cached, Found, Param};

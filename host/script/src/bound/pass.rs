@@ -147,6 +147,12 @@ impl<'a, 'b> HookArg<'a, 'b> for FigureId {
     }
 }
 
+impl<'a, 'b> HookArg<'a, 'b> for SegmentId {
+    fn take(&'a mut self, _: &'static str, pass: &mut Pass<'a, 'b>) {
+        pass.push(Param::Int(self.index() as i64));
+    }
+}
+
 impl<'a, 'b> HookArg<'a, 'b> for TileKindId {
     fn take(&'a mut self, _: &'static str, pass: &mut Pass<'a, 'b>) {
         pass.push(Param::Tile(*self));

@@ -157,28 +157,31 @@ impl Acrobats {
         let Some(last) = v.state.last_placed() else {
             return Ok(());
         };
-        let tile = v.state.board().tile(last);
-        let anywhere = portal.get(tile.kind.0 as usize).copied().unwrap_or(false);
-        let Some(slots) = self.tracked.get(..n) else {
-            return self.offers_on_board(v, marks, p, tile.pos, anywhere, out);
-        };
-        // Nearly every step: at most 16 spaces, read from their slots in one loop; the full
-        // pyramids are marked by their slot's bit and offered after it (no list to keep).
         let can_deploy = v.state.in_supply(p, FigureKindId::SMALL_FOLLOWER) > 0;
         let barred = marks.any_closed();
-        if !can_deploy {
-            // Most steps: only pyramids to score, among the spaces that may be full.
+        let slots = self.tracked.get(..n);
+        if let (false, Some(slots)) = (can_deploy, slots) {
+            // Most steps: only pyramids to score, among the spaces that may be full (the
+            // tile just placed does not matter).
             let mut maybe = v.get(self.full) as u32;
             while maybe != 0 {
                 let i = maybe.trailing_zeros() as usize;
                 maybe &= maybe - 1;
-                let seg = SegmentId::new(v.get(slots[i]) as usize - 1);
+                let Some(&slot) = slots.get(i) else { break };
+                let seg = SegmentId::new(v.get(slot) as usize - 1);
                 if self.height(v, seg) >= PYRAMID && !(barred && self.closed(v, marks, seg)) {
                     out.push(self.score_pyramid(seg));
                 }
             }
             return Ok(());
         }
+        let tile = v.state.board().tile(last);
+        let anywhere = portal.get(tile.kind.0 as usize).copied().unwrap_or(false);
+        let Some(slots) = slots else {
+            return self.offers_on_board(v, marks, p, tile.pos, anywhere, out);
+        };
+        // At most 16 spaces, read from their slots in one loop; the full pyramids are
+        // marked by their slot's bit and offered after it (no list to keep).
         let g = v.state.graph();
         let mut full = 0u32;
         for (i, &slot) in slots.iter().enumerate() {

@@ -808,9 +808,9 @@ for_each_hook!(expansion_hooks);
 impl HookSet {
     /// The hooks a [`HookGate`] may gate: the ones the engine calls with a context, for
     /// every implementer in load order (`on_tile_drawn`, `on_tile_placed`, the scoring
-    /// hooks, `on_figure_removed`, `on_figure_placed`, `on_turn_end`, `final_scoring`, every window), and
-    /// `free_actions` (asked of every implementer at each deployment step and prompt; a
-    /// shut gate means the expansion has no free action to add then).
+    /// hooks, `on_figure_removed`, `on_figure_placed`, `on_turn_end`, `final_scoring`,
+    /// every window), and `free_actions` (asked of every implementer at each deployment
+    /// step and prompt; a shut gate means the expansion has no free action to add then).
     pub const GATEABLE: HookSet = HookSet(
         HookSet::FREE_ACTIONS.0
             | HookSet::ON_TILE_DRAWN.0

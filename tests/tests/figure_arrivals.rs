@@ -6,8 +6,8 @@
 //! that record must say where each figure stands.
 
 use carcassonne_core::{
-    FigureLoc, Game, GameSetup, PlayerId, Pos, Position, PositionFigure, Rotation, Ruleset, SlotId,
-    StartTile,
+    FigureLoc, Game, GameSetup, PlayerId, Pos, Position, PositionFigure, PositionSetting, Rotation,
+    Ruleset, SlotId, StartTile,
 };
 use carcassonne_tests::{expansions_dir, fan_expansions_dir, NINE_OFFICIAL};
 use std::path::PathBuf;
@@ -23,6 +23,11 @@ fn on_figure_placed(figure, segment) {
     set_state("arrivals", state("arrivals") + 1);
 }
 fn on_figure_removed(figure, reason) { set_figure_state("at", figure, 0); }
+fn apply_setting(key, value) {
+    if key == "deploy" {
+        deploy(1, #{type: "deploy", figure_kind: "small-follower", segment: segments_at(0, 0)[2]});
+    }
+}
 "#;
 
 /// The `watch` script in a folder of its own (removed when dropped).
@@ -142,7 +147,8 @@ fn every_arrival_is_told_in_the_widest_mix() {
     assert!(told > 10, "only {told} arrivals told");
 }
 
-/// A position's figures arrive after `start_game`, and are told as they do.
+/// A position's figures arrive after `start_game`, and are told as they do; so is a
+/// script's own deployment, to the script itself (a hook called from inside its command).
 #[test]
 fn a_positions_figures_are_told() {
     let w = Watch::new("position");
@@ -172,6 +178,16 @@ fn a_positions_figures_are_told() {
         ],
         ..Position::default()
     };
-    let g = Game::from_position(rules, &p).unwrap();
+    let g = Game::from_position(Arc::clone(&rules), &p).unwrap();
     assert_eq!(check(&g, "position"), 2);
+    let p = Position {
+        settings: vec![PositionSetting {
+            expansion: "watch".into(),
+            key: "deploy".into(),
+            value: String::new(),
+        }],
+        ..p
+    };
+    let g = Game::from_position(rules, &p).unwrap();
+    assert_eq!(check(&g, "a script's deployment"), 3);
 }

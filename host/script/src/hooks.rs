@@ -71,7 +71,6 @@ impl Hook {
     pub const BeforeScoring: Hook = Hook::named("before_scoring");
     pub const AfterScoring: Hook = Hook::named("after_scoring");
     pub const OnFigureRemoved: Hook = Hook::named("on_figure_removed");
-    pub const OnFigurePlaced: Hook = Hook::named("on_figure_placed");
     pub const OnTurnEnd: Hook = Hook::named("on_turn_end");
     pub const FinalScoring: Hook = Hook::named("final_scoring");
 }

@@ -9,7 +9,7 @@ use carcassonne_core::{
     FigureLoc, Game, GameSetup, PlayerId, Pos, Position, PositionFigure, PositionSetting, Rotation,
     Ruleset, SlotId, StartTile,
 };
-use carcassonne_tests::{expansions_dir, fan_expansions_dir, NINE_OFFICIAL};
+use carcassonne_tests::{expansions_dir, fan_expansions_dir, mixed, NINE_OFFICIAL};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -72,14 +72,9 @@ impl Drop for Watch {
     }
 }
 
+/// The watching script's slot `name`.
 fn slot(g: &Game, name: &str) -> SlotId {
-    let i = g
-        .rules()
-        .slots()
-        .iter()
-        .position(|d| d.name == name)
-        .unwrap_or_else(|| panic!("no slot {name}"));
-    SlotId(i as u16)
+    mixed::slot(g.rules(), "watch", name)
 }
 
 /// Every figure's recorded arrival agrees with where it stands; the arrivals so far.

@@ -22,8 +22,13 @@ impl Ringmaster {
     /// majority, even for 0 points: BT-18), +2 per circus and +2 per acrobat tile on the 3×3
     /// around him; under `every` (BT-19) for each ringmaster on a drafted feature.
     pub fn bonus(&self, v: &View<'_>, marks: &TileMarks, draft: &mut ScoreDraft) {
+        if draft.features.is_empty() {
+            return;
+        }
         let g = v.state.graph();
-        let mut extra = Vec::new();
+        // The awards core and earlier hooks made: the bonuses pushed below are not asked
+        // whether their owner scores (no list of them kept aside, no allocation per call).
+        let scored = draft.awards.len();
         // Each seat's ringmasters read from its block of figures (seat by seat, as figure
         // ids run), not found by a kind test over every figure of the game.
         let seats = (0..v.state.players().len()).map(|p| PlayerId(p as u8));
@@ -39,8 +44,7 @@ impl Ringmaster {
                 continue;
             };
             let scores = self.every
-                || draft
-                    .awards
+                || draft.awards[..scored]
                     .iter()
                     .any(|a| a.item as usize == item && a.player == f.owner);
             let node = g.segment(seg);
@@ -49,7 +53,7 @@ impl Ringmaster {
             }
             let points = BONUS * marked_around(v, marks, node.pos);
             if points > 0 {
-                extra.push(Award {
+                draft.awards.push(Award {
                     item: item as u16,
                     player: f.owner,
                     points,
@@ -57,7 +61,6 @@ impl Ringmaster {
                 });
             }
         }
-        draft.awards.extend(extra);
     }
 }
 

@@ -15,6 +15,7 @@
 
 use crate::action::{ExpansionIndex, VerbId, VerbValue};
 use crate::figure::{FigureKindDef, FigureKindId};
+use crate::graph::SegmentMark;
 use crate::hooks::{BoundExpansion, HookFailure, HookResult};
 use crate::kind::{FeatureKindDef, FeatureKindId, Scoring, Shape};
 use crate::options::{OptionDef, OptionValue};
@@ -39,6 +40,7 @@ pub struct Declare<'a> {
     pub(crate) slots: &'a mut Vec<SlotDef>,
     pub(crate) overlays: &'a mut Vec<crate::overlay::Overlay>,
     pub(crate) edge_meets: &'a mut Vec<(u8, u8)>,
+    pub(crate) mark_tags: &'a mut Vec<String>,
 }
 
 impl Declare<'_> {
@@ -164,6 +166,32 @@ impl Declare<'_> {
                     .into(),
             }),
         }
+    }
+
+    /// Asks core to carry segment tag `tag` into every feature's totals
+    /// ([`crate::FeatureTotals::marks`]): whether a feature holds a segment with the tag is
+    /// then one read ([`SegmentMark::on`]), however large the feature (Inns & Cathedrals'
+    /// inns and cathedrals). Expansions asking for the same tag share its bit; a ruleset
+    /// has at most [`SegmentMark::MAX`] such tags.
+    pub fn segment_mark(&mut self, tag: &str) -> Result<SegmentMark, SetupError> {
+        let i = match self.mark_tags.iter().position(|t| t == tag) {
+            Some(i) => i,
+            None if self.mark_tags.len() < SegmentMark::MAX => {
+                self.mark_tags.push(tag.to_string());
+                self.mark_tags.len() - 1
+            }
+            None => {
+                return Err(SetupError::Expansion {
+                    expansion: self.id.to_string(),
+                    message: format!(
+                        "segment_mark `{tag}`: a ruleset marks at most {} segment tags ({})",
+                        SegmentMark::MAX,
+                        self.mark_tags.join(", ")
+                    ),
+                })
+            }
+        };
+        Ok(SegmentMark(1 << i))
     }
 
     /// Declares a figure kind.

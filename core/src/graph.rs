@@ -341,6 +341,29 @@ pub struct FeatureTotals {
     /// counts it, but it is closed for scoring and no longer one of the complete features
     /// of its kind ([`FeatureGraph::complete_count`]).
     pub taken: bool,
+    /// The [`SegmentMark`]s of its segments, or'ed: whether some segment of the feature
+    /// carries a tag an expansion asked about ([`crate::Declare::segment_mark`]), in one
+    /// read instead of a walk over the feature's segments.
+    pub marks: u8,
+}
+
+/// A segment tag an expansion asked core to carry into [`FeatureTotals::marks`]
+/// ([`crate::Declare::segment_mark`]): one bit, shared by every expansion that asks for the
+/// same tag. At most [`SegmentMark::MAX`] tags a ruleset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SegmentMark(pub(crate) u8);
+
+impl SegmentMark {
+    /// No tag: [`SegmentMark::on`] is always false (a symbol switched off by an option).
+    pub const NONE: SegmentMark = SegmentMark(0);
+    /// Tags a ruleset can mark.
+    pub const MAX: usize = 8;
+
+    /// Whether a segment of the feature with these totals carries the tag.
+    #[inline]
+    pub fn on(self, totals: &FeatureTotals) -> bool {
+        totals.marks & self.0 != 0
+    }
 }
 
 impl FeatureTotals {
@@ -534,6 +557,7 @@ impl GraphEdit<'_> {
                     completable: t.completable,
                     scored: false,
                     taken: false,
+                    marks: t.marks,
                 };
                 complete |= totals.complete();
                 UfLink {
@@ -714,6 +738,7 @@ impl Union<'_> {
         t.segments += s.segments;
         t.scored |= s.scored;
         t.taken |= s.taken;
+        t.marks |= s.marks;
         FeatureId(big as u32)
     }
 }

@@ -65,8 +65,8 @@ pub use figure::{
     Figure, FigureId, FigureKindDef, FigureKindId, FigureLoc, KindMask, RemovalReason,
 };
 pub use graph::{
-    BorderEdge, Borders, FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentNode,
-    Segments,
+    BorderEdge, Borders, FeatureGraph, FeatureId, FeatureTotals, Link, SegmentId, SegmentMark,
+    SegmentNode, Segments,
 };
 pub use hooks::{
     Award, BoundExpansion, DraftFeature, DrawVerdict, Expansion, FigureGate, HookError,

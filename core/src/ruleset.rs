@@ -208,6 +208,9 @@ pub struct Ruleset {
     /// `c` without joining ([`Declare::edge_meets`]); empty in most games, which then
     /// match edges exactly.
     pub(crate) edge_meets: Vec<u128>,
+    /// The segment tags carried into features' totals, bit `i` for tag `i`
+    /// ([`crate::Declare::segment_mark`]).
+    pub(crate) mark_tags: Vec<String>,
     /// Bit `c`: edge code `c` is of a kind that declared an `edge_meets` (a gate): only a
     /// side with such an edge on one of its two tiles can fit other than exactly.
     pub(crate) edge_declarers: u128,
@@ -867,6 +870,12 @@ impl Ruleset {
         !self.edge_meets.is_empty()
     }
 
+    /// The segment tags carried into features' totals, in bit order
+    /// ([`crate::Declare::segment_mark`]).
+    pub fn segment_mark_tags(&self) -> &[String] {
+        &self.mark_tags
+    }
+
     /// Whether every placed tile matches each neighbour's edge exactly: no tile kind is a
     /// barrier (the abbey meets any edge) and no edges are declared to meet
     /// ([`Ruleset::loose_edges`]). Every placement and overlay is checked against its
@@ -1096,6 +1105,7 @@ impl RulesetBuilder {
         let mut slots = Vec::new();
         let mut overlays = Vec::new();
         let mut edge_meets = Vec::new();
+        let mut mark_tags = Vec::new();
         let expansions = std::mem::take(&mut self.expansions);
         let mut metas = Vec::with_capacity(expansions.len());
         let mut binders: Vec<Box<dyn Binder>> = Vec::with_capacity(expansions.len());
@@ -1122,6 +1132,7 @@ impl RulesetBuilder {
                 slots: &mut slots,
                 overlays: &mut overlays,
                 edge_meets: &mut edge_meets,
+                mark_tags: &mut mark_tags,
             };
             binders.push(e.declare(&mut d).map_err(|message| SetupError::Expansion {
                 expansion: id.clone(),
@@ -1183,6 +1194,7 @@ impl RulesetBuilder {
         }
         let mut tiles = self.apply_size_options(&options)?;
         add_variants(&mut tiles, &overlays, &self.kinds);
+        tiles.mark_segments(&mark_tags);
         let amends = overlays.iter().find_map(|o| o.amends);
         let base = BaseRules {
             farm_scoring: match options.str("farmScoring") {
@@ -1283,6 +1295,7 @@ impl RulesetBuilder {
             shut_tests: [0; 32],
             edges_exact,
             edge_meets: meets_table(&edge_meets),
+            mark_tags,
             edge_declarers: declarers,
             declarer_words: if declarers.count_ones() <= 4 {
                 (0..128u32)

@@ -332,6 +332,9 @@ pub struct SegmentTemplate {
     pub site: bool,
     /// Whether its feature can complete (an edge or site kind that `completes`).
     pub completable: bool,
+    /// Its [`crate::SegmentMark`]s: the marked tags it carries
+    /// ([`TileCatalog::mark_segments`]).
+    pub marks: u8,
 }
 
 impl SegmentTemplate {
@@ -348,6 +351,7 @@ impl SegmentTemplate {
                 + seg.halves.0.count_ones() as u16,
             site,
             completable: def.completes & (edge | site),
+            marks: 0,
         }
     }
 
@@ -382,7 +386,33 @@ pub struct TileCatalog {
     kinds: Vec<TileKind>,
 }
 
+/// The marks of a segment with tags `seg_tags`: bit `i` when it carries `mark_tags[i]`.
+pub(crate) fn marks_of(seg_tags: &[String], mark_tags: &[String]) -> u8 {
+    mark_tags
+        .iter()
+        .enumerate()
+        .filter(|(_, tag)| seg_tags.contains(tag))
+        .fold(0, |m, (b, _)| m | 1 << b)
+}
+
 impl TileCatalog {
+    /// Sets every segment template's marks: bit `i` when the segment carries `tags[i]`
+    /// ([`crate::Declare::segment_mark`]); variants included.
+    pub(crate) fn mark_segments(&mut self, tags: &[String]) {
+        if tags.is_empty() {
+            return;
+        }
+        for kind in &mut self.kinds {
+            let n = kind.segments.len();
+            for (i, t) in kind.templates.iter_mut().enumerate() {
+                let Some(seg) = kind.segments.get(i % n.max(1)) else {
+                    continue;
+                };
+                t.marks = marks_of(&seg.tags, tags);
+            }
+        }
+    }
+
     /// Number of kinds, variants included: tables indexed by a placed tile's kind cover
     /// them.
     pub fn len(&self) -> usize {

@@ -52,6 +52,8 @@ fn general(rules: &Ruleset, seg: &tile::Segment, r: Rotation) -> SegmentTemplate
         open,
         site,
         completable: def.completes && (edge || site),
+        // No expansion here asks for a mark (`segment_marks.rs` tests them).
+        marks: 0,
     }
 }
 

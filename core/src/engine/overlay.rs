@@ -119,6 +119,10 @@ pub(crate) fn add_overlay(
             FeatureTotals {
                 open: seg.sides.len() as u16,
                 completable: rules.kind(seg.kind).completes,
+                marks: vk
+                    .templates(Rotation::R0)
+                    .get(usize::from(t.segment_count) + i)
+                    .map_or(0, |t| t.marks),
                 ..FeatureTotals::default()
             },
         );

@@ -194,11 +194,12 @@ pub(crate) fn place_tile(
 fn templates_match(rules: &Ruleset, tk: &crate::tile::TileKind, rot: Rotation) -> bool {
     let t = tk.templates(rot);
     t.len() == tk.segments.len()
-        && tk
-            .segments
-            .iter()
-            .zip(t)
-            .all(|(seg, t)| *t == crate::tile::SegmentTemplate::new(seg, rules.kind(seg.kind), rot))
+        && tk.segments.iter().zip(t).all(|(seg, t)| {
+            *t == crate::tile::SegmentTemplate {
+                marks: crate::tile::marks_of(&seg.tags, &rules.mark_tags),
+                ..crate::tile::SegmentTemplate::new(seg, rules.kind(seg.kind), rot)
+            }
+        })
 }
 
 /// The tile step of `player`: the tile goes on the board, `on_tile_placed` runs, and the

@@ -16,7 +16,9 @@
 //!   are unaffected (IC-12).
 //!
 //! All of it happens in `before_scoring`: every draft item whose feature is a city (road)
-//! containing a tagged segment gets its value raised (or set to 0 for an unfinished one
+//! containing a tagged segment (core carries both tags into the features' totals,
+//! `Declare::segment_mark`, so that is one read however large the feature) gets its value
+//! raised (or set to 0 for an unfinished one
 //! in final scoring), and every award on the item that paid the old value pays the new
 //! one. So majorities, returns, 0-point events for an unfinished inn road (IC-7: "scored
 //! with 0") and everything other expansions read from the draft (the Count's CO-4 test,
@@ -26,7 +28,8 @@
 
 use carcassonne_core::{
     binder, Binder, Binding, BoundExpansion, Ctx, Declare, Expansion, FeatureId, FigureKindDef,
-    GameState, HookResult, HookSet, KindMask, Ruleset, ScoreDraft, Scoring, TileKindId,
+    GameState, HookResult, HookSet, KindMask, Ruleset, ScoreDraft, Scoring, SegmentMark,
+    TileKindId,
 };
 
 /// The figure kind this expansion declares.
@@ -47,10 +50,13 @@ impl InnsCathedrals {
     }
 }
 
-/// Inns & Cathedrals bound to one ruleset: per tile kind, which local segments carry an
-/// inn or a cathedral (bit masks; empty when the symbol is switched off), and the options.
+/// Inns & Cathedrals bound to one ruleset: the marks of the inn and cathedral tags
+/// ([`SegmentMark::NONE`] when the symbol is switched off), per tile kind which local
+/// segments carry them (bit masks, for debug builds' check of the marks), and the options.
 #[derive(Debug)]
 struct InnsCathedralsRules {
+    inn: SegmentMark,
+    cathedral: SegmentMark,
     inns: Vec<u8>,
     cathedrals: Vec<u8>,
     /// IC-17 `normal`: unfinished inn roads and cathedral cities score as ordinary ones.
@@ -96,11 +102,16 @@ impl Expansion for InnsCathedrals {
             colour: String::new(),
         })
         .map_err(|e| e.to_string())?;
-        Ok(binder(|b: &Binding<'_>| {
+        let inn = d.segment_mark(INN_TAG).map_err(|e| e.to_string())?;
+        let cathedral = d.segment_mark(CATHEDRAL_TAG).map_err(|e| e.to_string())?;
+        Ok(binder(move |b: &Binding<'_>| {
             let on = |name: &str| b.option_flag(name).unwrap_or(true);
             let rules = b.rules();
             let n = rules.tiles().len();
+            let mark = |name: &str, m: SegmentMark| if on(name) { m } else { SegmentMark::NONE };
             Ok(InnsCathedralsRules {
+                inn: mark("inns", inn),
+                cathedral: mark("cathedrals", cathedral),
                 inns: if on("inns") {
                     tagged(rules, INN_TAG)
                 } else {
@@ -121,7 +132,8 @@ impl Expansion for InnsCathedrals {
 
 impl InnsCathedralsRules {
     /// Whether a segment of feature `f` is marked in `masks` (the feature's tile segments;
-    /// virtual ones carry nothing).
+    /// virtual ones carry nothing), segment by segment: what the feature's marks answer,
+    /// for debug builds' check.
     fn has(&self, masks: &[u8], st: &GameState, f: FeatureId) -> bool {
         let g = st.graph();
         g.members(f).any(|s| {
@@ -153,14 +165,21 @@ impl BoundExpansion for InnsCathedralsRules {
         let small_city_halved = rules.base().small_city_halved;
         for (i, item) in draft.features.iter_mut().enumerate() {
             let scoring = rules.kind(item.kind).scoring;
-            let masks = match scoring {
-                Scoring::City => &self.cathedrals,
-                Scoring::Road => &self.inns,
+            let (mark, masks) = match scoring {
+                Scoring::City => (self.cathedral, &self.cathedrals),
+                Scoring::Road => (self.inn, &self.inns),
                 _ => continue,
             };
             // Farm items under farmScoring=1st carry a city's id with kind `field`: skipped
             // above, so cathedrals never touch farms (IC-12).
-            if !self.has(masks, st, item.feature) {
+            let has = mark.on(st.graph().totals(item.feature));
+            debug_assert_eq!(
+                has,
+                self.has(masks, st, item.feature),
+                "the marks of feature {:?} differ from its segments' tags",
+                item.feature
+            );
+            if !has {
                 continue;
             }
             let tiles = item.tiles as i32;

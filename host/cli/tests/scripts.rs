@@ -338,7 +338,7 @@ fn manifest_api_mismatch_names_file_field_and_line() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}:5: `expansion.api`: targets engine API 2.0, this program implements 1.4",
+            "{}:5: `expansion.api`: targets engine API 2.0, this program implements 1.5",
             path.display()
         )
     );
@@ -349,7 +349,7 @@ fn manifest_api_mismatch_names_file_field_and_line() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}:5: `expansion.api`: targets engine API 1.7, this program implements 1.4",
+            "{}:5: `expansion.api`: targets engine API 1.7, this program implements 1.5",
             path.display()
         )
     );
@@ -1548,7 +1548,7 @@ fn check_reports_a_manifest_problem_with_file_field_and_line() {
     assert_eq!(
         out.trim_end(),
         format!(
-            "problem: {}:5: `expansion.api`: targets engine API 0.9, this program implements 1.4",
+            "problem: {}:5: `expansion.api`: targets engine API 0.9, this program implements 1.5",
             path.display()
         )
     );

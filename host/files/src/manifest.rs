@@ -47,7 +47,8 @@ use std::path::{Path, PathBuf};
 /// 1.3: scripts give verbs and prompts the words players read (`declare_verb(name, text
 /// [, value])`, `declare_prompt`) and offer per junction (`offer_per_corner`).
 /// 1.4: the hook `on_figure_placed` (a figure came onto a segment).
-pub const ENGINE_API: (u64, u64) = (1, 4);
+/// 1.5: `mark_tag(tag)` in `setup()` and `feature_has_tag(segment, tag)`.
+pub const ENGINE_API: (u64, u64) = (1, 5);
 
 /// What is wrong with a manifest or a set of manifests.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

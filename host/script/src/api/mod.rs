@@ -549,6 +549,7 @@ pub fn register(engine: &mut Engine) -> Vec<&'static str> {
     tags::register_tags(reg);
     joins::register_joins(reg);
     edges::register_edges(reg.engine);
+    tags::register_marks(reg.engine);
     register_builders(reg.engine);
     std::mem::take(&mut reg.traced)
 }

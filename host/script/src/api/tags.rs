@@ -1,7 +1,9 @@
 //! Functions that read the `tags` of a placed tile's segments (a tile file's free-form
 //! segment flags, `docs/tile-format.md`): which feature of a tile carries a symbol, for fan
 //! sets whose rule belongs to one feature of a tile and not to the whole tile (Robber's
-//! Son's road). `tile_has_tag` reads the tile's own tags.
+//! Son's road). `tile_has_tag` reads the tile's own tags. `feature_has_tag` asks the same
+//! of a whole feature, in one read of its totals for a tag marked in `setup()` (`mark_tag`,
+//! core's `Declare::segment_mark`) or by any loaded expansion, else segment by segment.
 
 use super::*;
 
@@ -20,7 +22,38 @@ pub(crate) fn tile_segment<'v>(
     v.rules.tiles().get(t.kind).segments.get(local)
 }
 
+/// `mark_tag(tag)` (`setup()` only): core carries `tag` into every feature's totals.
+pub(crate) fn register_marks(engine: &mut Engine) {
+    engine.register_fn("mark_tag", |nc: NativeCallContext, tag: &str| -> R<()> {
+        let mut c = call(&nc)?;
+        let (setup, _) = c.declarations()?;
+        setup
+            .segment_mark(tag)
+            .map(|_| ())
+            .map_err(|e| format!("mark_tag: {e}").into())
+    });
+}
+
 pub(crate) fn register_tags(reg: &mut Registry) {
+    game_fn!(reg, Read, "feature_has_tag", |c,
+                                            s: int,
+                                            tag: str|
+     -> bool {
+        let v = c.view()?;
+        let s = segment(v.state, s)?;
+        let g = v.state.graph();
+        let f = g.feature_of(s);
+        // A marked tag is a bit of the feature's totals; any other is looked for on its
+        // segments (the same answer, `tests::feature_has_tag_marked_or_not`).
+        Ok(
+            match v.rules.segment_mark_tags().iter().position(|t| t == tag) {
+                Some(bit) => g.totals(f).marks & (1 << bit) != 0,
+                None => g.members(f).any(|m| {
+                    tile_segment(&v, m).is_some_and(|seg| seg.tags.iter().any(|t| t == tag))
+                }),
+            },
+        )
+    });
     game_fn!(reg, Read, "segment_has_tag", |c,
                                             s: int,
                                             tag: str|
@@ -106,5 +139,52 @@ mod tests {
             total += a.iter().sum::<i32>();
         }
         assert!(total > 0, "tagged road segments were placed");
+    }
+
+    /// `feature_has_tag` gives the same answer with the tag marked in `setup()` (a read of
+    /// the feature's totals) and without (a walk of its segments): a script that scores a
+    /// point for each segment of the placed tile whose feature holds a `link-a` road plays
+    /// the same games either way, and the features are found.
+    #[test]
+    fn feature_has_tag_marked_or_not() {
+        let body = r#"
+            fn on_tile_placed(x, y) {
+                let n = 0;
+                for s in segments_at(x, y) {
+                    if feature_has_tag(s, "link-a") { n += 1; }
+                    if feature_has_tag(s, "no-such-tag") { n += 100; }
+                }
+                award(active_player(), n);
+            }
+            "#;
+        let marked = rules_with(&format!(
+            "fn setup() {{ mark_tag(\"link-a\"); mark_tag(\"no-such-tag\"); }} {body}"
+        ));
+        assert_eq!(marked.segment_mark_tags(), ["link-a", "no-such-tag"]);
+        let walked = rules_with(body);
+        assert!(walked.segment_mark_tags().is_empty());
+        let mut total = 0;
+        for seed in 1..=6 {
+            let (a, b) = (scores(&marked, seed), scores(&walked, seed));
+            assert_eq!(a, b, "seed {seed}");
+            total += a.iter().sum::<i32>();
+        }
+        assert!(total > 0, "features with a tagged road were found");
+    }
+
+    /// A ninth marked tag is refused at setup, naming the tags marked.
+    #[test]
+    fn a_ninth_marked_tag_is_refused() {
+        let tags: Vec<String> = (1..=9).map(|i| format!("mark_tag(\"t{i}\");")).collect();
+        let err = crate::bound::native_tests::try_rules_with(&format!(
+            "fn setup() {{ {} }}",
+            tags.concat()
+        ))
+        .err()
+        .unwrap_or_default();
+        assert!(
+            err.contains("mark_tag: ") && err.contains("`t9`") && err.contains("t1, t2"),
+            "{err}"
+        );
     }
 }

@@ -12,7 +12,7 @@ pub(crate) fn rules_with(text: &str) -> Arc<Ruleset> {
 }
 
 /// [`rules_with`], or the build's error as text (a script whose `setup` fails).
-fn try_rules_with(text: &str) -> Result<Ruleset, String> {
+pub(crate) fn try_rules_with(text: &str) -> Result<Ruleset, String> {
     let script = compile_source("x", "1.0.0", "x.rhai".into(), text).unwrap();
     Ruleset::builder()
         .tiles(carcassonne_files::tiles::base_tile_set())

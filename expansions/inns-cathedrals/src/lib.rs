@@ -18,11 +18,11 @@
 //! All of it happens in `before_scoring`: every draft item whose feature is a city (road)
 //! containing a tagged segment (core carries both tags into the features' totals,
 //! `Declare::segment_mark`, so that is one read however large the feature) gets its value
-//! raised (or set to 0 for an unfinished one
-//! in final scoring), and every award on the item that paid the old value pays the new
-//! one. So majorities, returns, 0-point events for an unfinished inn road (IC-7: "scored
-//! with 0") and everything other expansions read from the draft (the Count's CO-4 test,
-//! the King & Robber's sizes) stay core's and see the real points. Option
+//! raised (or set to 0 for an unfinished one in final scoring), and every award on the
+//! item that paid the old value pays the new one. So majorities, returns, 0-point events
+//! for an unfinished inn road (IC-7: "scored with 0") and everything other expansions read
+//! from the draft (the Count's CO-4 test, the King & Robber's sizes) stay core's and see
+//! the real points. Option
 //! `inns-cathedrals.innCathedralIncomplete=normal` leaves unfinished ones alone (IC-17).
 //! The options `inns` and `cathedrals` (JCZ's elements) switch either symbol off.
 

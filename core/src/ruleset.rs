@@ -876,6 +876,13 @@ impl Ruleset {
         &self.mark_tags
     }
 
+    /// The mark of segment tag `tag`, if some expansion asked for it
+    /// ([`crate::Declare::segment_mark`]).
+    pub fn segment_mark(&self, tag: &str) -> Option<crate::graph::SegmentMark> {
+        let bit = self.mark_tags.iter().position(|t| t == tag)?;
+        Some(crate::graph::SegmentMark(1 << bit))
+    }
+
     /// Whether every placed tile matches each neighbour's edge exactly: no tile kind is a
     /// barrier (the abbey meets any edge) and no edges are declared to meet
     /// ([`Ruleset::loose_edges`]). Every placement and overlay is checked against its

@@ -403,12 +403,11 @@ impl TileCatalog {
             return;
         }
         for kind in &mut self.kinds {
-            let n = kind.segments.len();
-            for (i, t) in kind.templates.iter_mut().enumerate() {
-                let Some(seg) = kind.segments.get(i % n.max(1)) else {
-                    continue;
-                };
-                t.marks = marks_of(&seg.tags, tags);
+            // Rotation-major: each rotation's templates in segment order.
+            for turned in kind.templates.chunks_mut(kind.segments.len().max(1)) {
+                for (t, seg) in turned.iter_mut().zip(&kind.segments) {
+                    t.marks = marks_of(&seg.tags, tags);
+                }
             }
         }
     }

@@ -112,6 +112,12 @@ fn marks_agree_with_the_segments_tags_in_random_games() {
         "two expansions asking for `inn` share its bit"
     );
     assert_ne!(ma[1], mb[0], "different tags have different bits");
+    assert_eq!(
+        rules.segment_mark("inn"),
+        Some(ma[0]),
+        "the ruleset names the mark"
+    );
+    assert_eq!(rules.segment_mark("pennant"), None);
     let checks = [(ma[0], "inn"), (ma[1], "link-a"), (mb[0], "mark")];
     let mut seen = [0u32; 3];
     common::play_random(&rules, &["R", "B"], 30, |g, ctx| {

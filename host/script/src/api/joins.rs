@@ -109,18 +109,12 @@ pub(crate) fn register_joins(reg: &mut Registry) {
         let mut n = 0;
         for m in g.members(g.feature_of(s)) {
             let node = g.segment(m);
-            if node.pennants > 0 && tagged(&v, m, tag) {
+            if node.pennants > 0 && super::tags::segment_tagged(&v, m, tag) {
                 n += node.pennants as INT;
             }
         }
         Ok(n)
     });
-}
-
-/// Whether the tile-file segment behind board segment `s` carries `tag` (never for a
-/// virtual feature).
-fn tagged(v: &View<'_>, s: SegmentId, tag: &str) -> bool {
-    super::tags::tile_segment(v, s).is_some_and(|seg| seg.tags.iter().any(|g| g == tag))
 }
 
 #[cfg(test)]

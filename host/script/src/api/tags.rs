@@ -23,6 +23,12 @@ pub(crate) fn tile_segment<'v>(
 }
 
 /// `mark_tag(tag)` (`setup()` only): core carries `tag` into every feature's totals.
+/// Whether the tile-file segment behind board segment `s` carries `tag` (never for a
+/// virtual feature).
+pub(crate) fn segment_tagged(v: &View<'_>, s: SegmentId, tag: &str) -> bool {
+    tile_segment(v, s).is_some_and(|seg| seg.tags.iter().any(|t| t == tag))
+}
+
 pub(crate) fn register_marks(engine: &mut Engine) {
     engine.register_fn("mark_tag", |nc: NativeCallContext, tag: &str| -> R<()> {
         let mut c = call(&nc)?;
@@ -45,14 +51,10 @@ pub(crate) fn register_tags(reg: &mut Registry) {
         let f = g.feature_of(s);
         // A marked tag is a bit of the feature's totals; any other is looked for on its
         // segments (the same answer, `tests::feature_has_tag_marked_or_not`).
-        Ok(
-            match v.rules.segment_mark_tags().iter().position(|t| t == tag) {
-                Some(bit) => g.totals(f).marks & (1 << bit) != 0,
-                None => g.members(f).any(|m| {
-                    tile_segment(&v, m).is_some_and(|seg| seg.tags.iter().any(|t| t == tag))
-                }),
-            },
-        )
+        Ok(match v.rules.segment_mark(tag) {
+            Some(mark) => mark.on(g.totals(f)),
+            None => g.members(f).any(|m| segment_tagged(&v, m, tag)),
+        })
     });
     game_fn!(reg, Read, "segment_has_tag", |c,
                                             s: int,
@@ -60,7 +62,7 @@ pub(crate) fn register_tags(reg: &mut Registry) {
      -> bool {
         let v = c.view()?;
         let s = segment(v.state, s)?;
-        Ok(tile_segment(&v, s).is_some_and(|seg| seg.tags.iter().any(|t| t == tag)))
+        Ok(segment_tagged(&v, s, tag))
     });
     game_fn!(reg, Read, "segments_tagged", |c,
                                             x: int,
